@@ -1,0 +1,46 @@
+import { Hono } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { EdgeBindings } from '../env';
+import { gateway } from '../gateway/app';
+import { errorResponse } from '../gateway/errors';
+import { clientCountry } from './client-country';
+import { visitorLang } from './lang';
+import { gatewayPath, gatewayRequestHeaders } from './proxy-rules';
+import { tokenCookieName } from './session-cookies';
+
+/** Origin used for requests handed to the embedded gateway; it never leaves the Worker. */
+const EMBEDDED_ORIGIN = 'http://gateway.internal';
+
+/**
+ * `/api/*`: strip `/api`, add the spec's headers and the session from the HttpOnly cookie, and pass the
+ * call to GATEWAY_URL, or to the embedded gateway in this Worker when that is unset.
+ */
+export const apiProxy = new Hono<EdgeBindings>().all('*', async (c) => {
+  const url = new URL(c.req.url);
+  const lang = visitorLang(c);
+  const headers = gatewayRequestHeaders(c.req.raw.headers, {
+    lang,
+    traceId: crypto.randomUUID(),
+    token: getCookie(c, tokenCookieName(url.hostname, c.env.NAVIGATOR_HOST_LABEL)),
+    country: clientCountry(c.req.raw, c.env),
+    clientIp: c.req.header('cf-connecting-ip') ?? '127.0.0.1',
+  });
+  const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+  const init: RequestInit = { method: c.req.method, headers, body: hasBody ? c.req.raw.body : undefined };
+  const target = gatewayPath(url.pathname) + url.search;
+
+  let answer: Response;
+  if (c.env.GATEWAY_URL) {
+    try {
+      answer = await fetch(new URL(target, c.env.GATEWAY_URL), init);
+    } catch {
+      return errorResponse('GW0502', lang);
+    }
+  } else {
+    answer = await gateway.fetch(new Request(EMBEDDED_ORIGIN + target, init), c.env, c.executionCtx);
+  }
+  // A fresh Response: the fetched one has immutable headers, and the edge adds its own below.
+  const response = new Response(answer.body, answer);
+  response.headers.set('Cache-Control', response.headers.get('Cache-Control') ?? 'no-store');
+  return response;
+});

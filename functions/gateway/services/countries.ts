@@ -1,0 +1,32 @@
+import countries from 'i18n-iso-countries';
+import en from 'i18n-iso-countries/langs/en.json';
+import zh from 'i18n-iso-countries/langs/zh.json';
+import { getCountries, getCountryCallingCode } from 'libphonenumber-js/min';
+import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../../../src/schemas/dictionaries';
+
+countries.registerLocale(en);
+countries.registerLocale(zh);
+
+let cached: PhoneCodeItem[] | undefined;
+
+/**
+ * Every country and region that has both a calling code (libphonenumber's metadata) and names in
+ * both languages (i18n-iso-countries), mainland China first as the default, then by English name.
+ */
+export function phoneCodeList(): PhoneCodeItem[] {
+  cached ??= getCountries()
+    .flatMap((id) => {
+      const name = countries.getName(id, 'en');
+      const nameCn = countries.getName(id, 'zh');
+      return name && nameCn ? [{ id, name, nameCn, phoneCode: `+${getCountryCallingCode(id)}` }] : [];
+    })
+    .sort((a, b) => Number(b.id === DEFAULT_AREA_CODE_ID) - Number(a.id === DEFAULT_AREA_CODE_ID) || a.name.localeCompare(b.name, 'en'));
+  return cached;
+}
+
+/** Countries counted as the China region by queryIPRegion and the region redirect. */
+const chinaRegion = new Set(['CN']);
+
+export function isChinaRegion(country: string | undefined): boolean {
+  return country !== undefined && chinaRegion.has(country.toUpperCase());
+}

@@ -1,0 +1,15 @@
+import { Hono } from 'hono';
+import type { EdgeBindings } from './env';
+import { securityHeaders } from './edge/headers';
+import { apiProxy } from './edge/proxy';
+import { servePage } from './edge/shells';
+
+/** The composition root: every request of the portal passes through here, in this order. */
+const app = new Hono<EdgeBindings>();
+
+app.use('*', securityHeaders);
+app.route('/api', apiProxy);
+app.on(['GET', 'HEAD'], '*', servePage);
+app.all('*', (c) => c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' }));
+
+export default app;

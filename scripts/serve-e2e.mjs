@@ -1,0 +1,16 @@
+// Serves the built portal for the Playwright suite: a fresh local D1 and R2 under .wrangler/e2e,
+// migrated, then `wrangler dev` on E2E_PORT. Playwright starts and stops it (playwright.config.ts).
+import { rmSync } from 'node:fs';
+import { spawn, execFileSync } from 'node:child_process';
+
+const persist = '.wrangler/e2e';
+const port = process.env.E2E_PORT ?? '8799';
+rmSync(persist, { recursive: true, force: true });
+execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], { stdio: 'inherit' });
+const dev = spawn(
+  'npx',
+  ['wrangler', 'dev', '--ip', '127.0.0.1', '--port', port, '--persist-to', persist, '--show-interactive-dev-session=false', '--log-level', 'info'],
+  { stdio: 'inherit' },
+);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => dev.kill(signal));
+dev.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,37 @@
+import Cookies from 'js-cookie';
+import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, isLang } from './lang';
+import { SESSION_MARKER_COOKIE } from './session-marker';
+
+const NOTICE_DISMISSED_KEY = 'browserNoticeDismissed';
+const secure = location.protocol === 'https:';
+
+/** Wires the header chrome of every page: language toggle, logout icon, browser notice. */
+export function initHeader() {
+  document.querySelector<HTMLButtonElement>('[data-lang-toggle]')?.addEventListener('click', (event) => {
+    const target = (event.currentTarget as HTMLButtonElement).dataset.target;
+    if (!isLang(target)) return;
+    Cookies.set(LANG_COOKIE, target, { expires: LANG_COOKIE_MAX_AGE / 86_400, path: '/', sameSite: 'Lax', secure });
+    location.reload();
+  });
+
+  const logout = document.querySelector<HTMLButtonElement>('[data-logout]');
+  if (logout) {
+    logout.hidden = Cookies.get(SESSION_MARKER_COOKIE) === undefined;
+    // Rendered hidden, shown here: a signed-out visitor never sees it flash.
+    logout.addEventListener('click', async () => {
+      logout.disabled = true;
+      // The edge clears the HttpOnly session cookie and the marker whatever the gateway answers.
+      await fetch('/api/c/user/v2/loginout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => undefined);
+      location.assign('/login');
+    });
+  }
+
+  const notice = document.querySelector<HTMLElement>('[data-browser-notice]');
+  if (notice && localStorage.getItem(NOTICE_DISMISSED_KEY) !== '1') {
+    notice.hidden = false;
+    notice.querySelector('[data-dismiss-notice]')?.addEventListener('click', () => {
+      localStorage.setItem(NOTICE_DISMISSED_KEY, '1');
+      notice.hidden = true;
+    });
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Every route of the portal (spec section 2) and the pre-rendered shell that answers it.
+ * The Worker serves `/{lang}/{shell}.html` at the exact path; anything else gets the 404 shell.
+ */
+export const pageShells = [
+  'login',
+  'navigator_login',
+  'register',
+  'join',
+  'forget',
+  'navigator_forget',
+  'account',
+  'user_center',
+  'create_account',
+  'fill_account',
+  'change_password',
+  'enterprise_adm_and_staff',
+  'completion_of_application',
+  'pass_email_login',
+  'share_login',
+] as const;
+
+export type PageShell = (typeof pageShells)[number];
+export const notFoundShell = 'not_found' as const;
+
+/** Path → shell. `/` is the login page, or the partner login on a navigator host (decided by the edge). */
+export function shellForPath(pathname: string): PageShell | undefined {
+  if (pathname === '/') return 'login';
+  const name = pathname.slice(1);
+  return (pageShells as readonly string[]).includes(name) ? (name as PageShell) : undefined;
+}
+
+/** Sign-in pages: a visitor who already has a session is sent on from these (spec 2, page-load behaviour). */
+export const signInShells: readonly PageShell[] = [
+  'login',
+  'navigator_login',
+  'register',
+  'forget',
+  'navigator_forget',
+];
+
+/**
+ * Header chrome per page (spec 2: "hidden on account, user_center, pass_email_login and share_login in
+ * varying combinations"). The account and user-center pages carry their own sign-out, so the header's
+ * logout icon is hidden there; the pass and share links sign a person in and fix the language in the link.
+ */
+export function headerChrome(shell: PageShell | typeof notFoundShell) {
+  const signingInByLink = shell === 'pass_email_login' || shell === 'share_login';
+  return {
+    showLanguageToggle: !signingInByLink,
+    showLogout: !signingInByLink && shell !== 'account' && shell !== 'user_center',
+    showBrowserNotice: !signingInByLink,
+  };
+}

@@ -1,0 +1,7 @@
+/**
+ * The session token lives in an HttpOnly cookie set by the edge; the page only learns *that* a session
+ * exists from this non-secret marker cookie, set and cleared together with it (it drives the logout icon).
+ */
+export const SESSION_MARKER_COOKIE = 'portal_signed_in';
+/** Spec 9: session and user-token cookies live 604,799 s. */
+export const SESSION_MAX_AGE = 604_799;

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/** Country phone code item (spec 3): id, name, nameCn, phoneCode. `id` is the ISO 3166-1 alpha-2 code. */
+export const phoneCodeItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  nameCn: z.string(),
+  phoneCode: z.string(),
+});
+export type PhoneCodeItem = z.infer<typeof phoneCodeItemSchema>;
+export const phoneCodeListSchema = z.array(phoneCodeItemSchema);
+
+/** Spec 9: the default area code is a fixed id, the Chinese mainland. */
+export const DEFAULT_AREA_CODE_ID = 'CN';
+
+/** queryIPRegion answers 1 for the China region, 0 otherwise (spec 7). */
+export const ipRegionSchema = z.union([z.literal(0), z.literal(1)]);

@@ -1,0 +1,28 @@
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { getPlatformProxy, unstable_splitSqlQuery } from 'wrangler';
+import type { WorkerEnv } from '../../functions/env';
+
+/**
+ * A real local D1 and R2 (miniflare, through wrangler) for function tests: each call gets its own fresh
+ * persisted state with every migration applied, so test files never see each other's rows.
+ */
+export async function startWorkerEnv(name: string, vars: Partial<WorkerEnv> = {}) {
+  const persist = join('.wrangler', 'functions', `${name}-${process.pid}`);
+  rmSync(persist, { recursive: true, force: true });
+  const proxy = await getPlatformProxy<WorkerEnv>({ configPath: 'wrangler.toml', persist: { path: persist } });
+  for (const file of readdirSync('migrations').filter((f) => f.endsWith('.sql')).sort()) {
+    const statements = unstable_splitSqlQuery(readFileSync(join('migrations', file), 'utf8'));
+    if (statements.length) await proxy.env.DB.batch(statements.map((sql) => proxy.env.DB.prepare(sql)));
+  }
+  const env = { ...proxy.env, ...vars } as WorkerEnv;
+  const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
+  return {
+    env,
+    ctx,
+    async dispose() {
+      await proxy.dispose();
+      rmSync(persist, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { chooseLang, langDefaultsFrom } from '../../src/lib/lang';
+
+const defaults = langDefaultsFrom({ DEFAULT_LANG: 'en', ZH_HOST_SUFFIXES: '.cn' });
+
+describe('chooseLang', () => {
+  it('takes the LANG cookie when it names a known language', () => {
+    expect(chooseLang('zh', 'portal.example.com', defaults)).toBe('zh');
+    expect(chooseLang('en', 'portal.example.cn', defaults)).toBe('en');
+  });
+
+  it('ignores any other cookie value and lets the host decide', () => {
+    for (const value of ['ZH', 'fr', '', 'zh; en', 'en-US', undefined]) {
+      expect(chooseLang(value, 'portal.example.cn', defaults)).toBe('zh');
+      expect(chooseLang(value, 'portal.example.com', defaults)).toBe('en');
+    }
+  });
+
+  it('treats hosts ending in .cn as Chinese, case and trailing dot aside, but not hosts that merely contain it', () => {
+    expect(chooseLang(undefined, 'WWW.EXAMPLE.CN.', defaults)).toBe('zh');
+    expect(chooseLang(undefined, 'example.cn.evil.com', defaults)).toBe('en');
+  });
+
+  it('uses the configured default and suffixes', () => {
+    const zhFirst = langDefaultsFrom({ DEFAULT_LANG: 'zh', ZH_HOST_SUFFIXES: '.cn, .com.cn' });
+    expect(chooseLang(undefined, 'localhost', zhFirst)).toBe('zh');
+    const bad = langDefaultsFrom({ DEFAULT_LANG: 'de' });
+    expect(bad.defaultLang).toBe('en');
+    expect(bad.zhHostSuffixes).toEqual(['.cn']);
+  });
+});

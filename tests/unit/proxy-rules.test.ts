@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { gatewayPath, gatewayRequestHeaders } from '../../functions/edge/proxy-rules';
+import { shellForPath, headerChrome } from '../../src/lib/routes';
+
+describe('gatewayPath', () => {
+  it('removes the /api prefix and nothing else', () => {
+    expect(gatewayPath('/api/agg-web/country/selectPhoneCode')).toBe('/agg-web/country/selectPhoneCode');
+    expect(gatewayPath('/api')).toBe('/');
+    expect(gatewayPath('/api/')).toBe('/');
+    expect(gatewayPath('/apix/agg-web')).toBe('/apix/agg-web');
+    expect(gatewayPath('/api/api/x')).toBe('/api/x');
+  });
+});
+
+describe('gatewayRequestHeaders', () => {
+  const context = { lang: 'zh' as const, traceId: 'trace-1', token: 'tok', country: 'CN', clientIp: '203.0.113.9' };
+
+  it('adds language, trace id, bearer token, country and client address', () => {
+    const headers = gatewayRequestHeaders(new Headers({ 'content-type': 'application/json' }), context);
+    expect(headers.get('language')).toBe('zh');
+    expect(headers.get('traceid')).toBe('trace-1');
+    expect(headers.get('authorization')).toBe('Bearer tok');
+    expect(headers.get('x-client-country')).toBe('CN');
+    expect(headers.get('x-client-ip')).toBe('203.0.113.9');
+    expect(headers.get('content-type')).toBe('application/json');
+  });
+
+  it('never forwards the browser cookies or a client-chosen authorization, language or country', () => {
+    const incoming = new Headers({
+      cookie: 'portal_token=secret',
+      authorization: 'Bearer forged',
+      language: 'fr',
+      'x-client-country': 'CN',
+      'x-client-ip': '10.0.0.1',
+    });
+    const headers = gatewayRequestHeaders(incoming, { ...context, token: undefined, country: undefined });
+    expect(headers.get('cookie')).toBeNull();
+    expect(headers.get('authorization')).toBeNull();
+    expect(headers.get('language')).toBe('zh');
+    expect(headers.get('x-client-country')).toBeNull();
+    expect(headers.get('x-client-ip')).toBe('203.0.113.9');
+  });
+});
+
+describe('routes', () => {
+  it('maps exact paths only', () => {
+    expect(shellForPath('/')).toBe('login');
+    expect(shellForPath('/join')).toBe('join');
+    expect(shellForPath('/join/')).toBeUndefined();
+    expect(shellForPath('/Join')).toBeUndefined();
+    expect(shellForPath('/en/login')).toBeUndefined();
+    expect(shellForPath('/not_found')).toBeUndefined();
+  });
+
+  it('hides the header logout where the page has its own, and the chrome on link sign-ins', () => {
+    expect(headerChrome('login')).toEqual({ showLanguageToggle: true, showLogout: true, showBrowserNotice: true });
+    expect(headerChrome('user_center').showLogout).toBe(false);
+    expect(headerChrome('account').showLogout).toBe(false);
+    expect(headerChrome('share_login')).toEqual({ showLanguageToggle: false, showLogout: false, showBrowserNotice: false });
+  });
+});
