@@ -3,7 +3,8 @@
 import { rmSync } from 'node:fs';
 import { spawn, execFileSync } from 'node:child_process';
 
-const persist = '.wrangler/e2e';
+const port = process.env.E2E_PORT ?? '8799';
+const persist = `.wrangler/e2e-${port}`;
 const port = process.env.E2E_PORT ?? '8799';
 rmSync(persist, { recursive: true, force: true });
 execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], { stdio: 'inherit' });

@@ -1,0 +1,226 @@
+import { z } from 'zod';
+
+/**
+ * Wire contracts of the sign-in calls (spec 3, 4, 7). One schema per call, used by the island's form and
+ * api function, by the gateway route, and by the tests. Requests are stripped of unknown keys.
+ */
+
+/** Spec 5: spaces and commas are stripped from phone numbers and e-mail addresses. */
+export const stripSpacesAndCommas = (value: string) => value.replace(/[\s,，]/g, '');
+
+export const LOGIN_TYPE = { phone: 1, email: 2 } as const;
+export const loginTypeSchema = z.union([z.literal(1), z.literal(2)]);
+
+/** Calling code as the picker shows it, such as "+86". */
+export const callingCodeSchema = z.string().regex(/^\+\d{1,4}$/);
+/** National number digits after stripping; the mainland mobile pattern is checked by the gateway with libphonenumber. */
+export const mobileSchema = z.string().transform(stripSpacesAndCommas).pipe(z.string().regex(/^\d{4,15}$/));
+export const emailSchema = z.string().transform(stripSpacesAndCommas).pipe(z.email().max(254));
+
+/** Spec 5 / security baseline: new passwords are 6 to 18 letters and digits (one place to change it). */
+export const PASSWORD_RULE = { min: 6, max: 18, pattern: /^[A-Za-z0-9]{6,18}$/ } as const;
+export const meetsPasswordRule = (password: string) => PASSWORD_RULE.pattern.test(password);
+
+/** The client sends SHA-256 hex of the password (passwordVersion 2) or of password + salt (version 1). */
+export const PASSWORD_VERSION = { salted: 1, plain: 2 } as const;
+export const passwordHashSchema = z.string().regex(/^[0-9a-f]{64}$/);
+export const passwordVersionSchema = z.union([z.literal(1), z.literal(2)]);
+
+/** Code length: 6 digits by default, configurable to 4 for the legacy gateway (security baseline). */
+export const codeSchema = z.string().regex(/^\d{4,8}$/);
+
+/** The one-time token a passed slider yields; `sms/send` and a risk-checked login consume it. */
+export const sliderCheckSchema = z.object({
+  scene: z.string().max(32),
+  sessionId: z.string().max(64),
+  sign: z.string().max(128),
+  token: z.string().max(128),
+});
+export type SliderCheck = z.infer<typeof sliderCheckSchema>;
+
+/** New users pick an identity: the principal (cargo/ship side) or a service provider. */
+export const USER_IDENTITY = { principal: 1, serviceProvider: 2 } as const;
+/** Spec 5: the new user's company name is required, at most 50 characters. */
+export const NEW_USER_COMPANY_MAX = 50;
+
+const phoneOrEmail = {
+  loginType: loginTypeSchema,
+  mobileCode: callingCodeSchema.optional(),
+  mobile: mobileSchema.optional(),
+  loginEmail: emailSchema.optional(),
+};
+
+// POST agg-web/quick/user/checkIsNewUser → boolean
+export const checkIsNewUserRequest = z.object(phoneOrEmail);
+export type CheckIsNewUserRequest = z.infer<typeof checkIsNewUserRequest>;
+
+// POST agg-web/captcha/slider/init → a challenge (our own slider; Turnstile may replace it by configuration)
+export const sliderChallengeSchema = z.object({
+  sessionId: z.string(),
+  /** Background and piece images as data URLs; the piece sits at `pieceY` and must be dragged to an x the server keeps. */
+  background: z.string(),
+  piece: z.string(),
+  pieceY: z.number(),
+  width: z.number(),
+  height: z.number(),
+  pieceSize: z.number(),
+});
+export type SliderChallenge = z.infer<typeof sliderChallengeSchema>;
+
+// POST agg-web/captcha/slider/verify
+export const sliderVerifyRequest = z.object({
+  sessionId: z.string().max(64),
+  /** Final x of the piece's left edge, in challenge pixels. */
+  x: z.number().finite(),
+  /** The drag as [ms since start, x] samples; a person's drag is neither instant nor perfectly linear. */
+  trail: z.array(z.tuple([z.number().finite(), z.number().finite()])).max(2000),
+});
+export const sliderVerifyAnswer = sliderCheckSchema;
+
+// POST agg-web/sms/send (type 3 quick login, 1 otherwise)
+export const smsSendRequest = z.object({
+  phoneCode: z.string().max(8),
+  mobile: mobileSchema,
+  type: z.union([z.literal(1), z.literal(3)]),
+  phoneCodeValue: callingCodeSchema,
+  sliderCheck: sliderCheckSchema,
+});
+export type SmsSendRequest = z.infer<typeof smsSendRequest>;
+
+// POST agg-web/user/getRegVerificationCode
+export const emailCodeRequest = z.object({
+  emailAddress: emailSchema,
+  type: z.union([z.literal(1), z.literal(3)]),
+});
+export type EmailCodeRequest = z.infer<typeof emailCodeRequest>;
+
+// POST agg-web/quick/user/login: signs in, and registers a new user with identity and company name.
+export const quickLoginRequest = z.object({
+  ...phoneOrEmail,
+  code: codeSchema,
+  nvcvalStr: z.string().max(1024).optional(),
+  userIdentity: z.union([z.literal(1), z.literal(2)]).optional(),
+  companyName: z.string().trim().min(1).max(NEW_USER_COMPANY_MAX).optional(),
+  /** The agreement box was ticked (spec 4 step 3). */
+  agreed: z.literal(true),
+});
+export type QuickLoginRequest = z.infer<typeof quickLoginRequest>;
+
+// POST agg-web/user/v3/userLogin (e-mail + password)
+export const emailPasswordLoginRequest = z.object({
+  loginEmail: emailSchema,
+  loginPassword: passwordHashSchema,
+  passwordVersion: passwordVersionSchema,
+  /** Set when the insecure-password modal was confirmed: SHA-256 hex of the new password. */
+  newPassword: passwordHashSchema.optional(),
+  captchaType: z.literal(3),
+  nvcvalStr: z.string().max(1024).optional(),
+  grant_type: z.literal('password'),
+  scope: z.literal('server'),
+  client_id: z.string().max(64),
+  client_secret: z.string().max(128),
+});
+export type EmailPasswordLoginRequest = z.infer<typeof emailPasswordLoginRequest>;
+
+// POST agg-web/user/loginByPhone
+export const phonePasswordLoginRequest = z.object({
+  mobile: mobileSchema,
+  mobileCode: callingCodeSchema,
+  password: passwordHashSchema,
+  passwordVersion: passwordVersionSchema,
+  newPassword: passwordHashSchema.optional(),
+  loginType: z.literal(101),
+  captchaType: z.literal(3),
+  nvcvalStr: z.string().max(1024).optional(),
+});
+export type PhonePasswordLoginRequest = z.infer<typeof phonePasswordLoginRequest>;
+
+// POST agg-web/user/v2/yunLianLogin (chain partner, ?channel=britc)
+export const chainLoginRequest = z.object({
+  usId: z.string().trim().min(1).max(64),
+  password: passwordHashSchema,
+  newPassword: passwordHashSchema.optional(),
+  passwordVersion: passwordVersionSchema,
+  captchaType: z.literal(3),
+  nvcvalStr: z.string().max(1024).optional(),
+});
+export type ChainLoginRequest = z.infer<typeof chainLoginRequest>;
+
+// POST agg-web/user/getUserSalt (type 1 phone, 2 e-mail, 3 user id)
+export const userSaltRequest = z.object({
+  loginName: z.string().max(254).optional(),
+  type: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  phone: mobileSchema.optional(),
+  phoneCode: callingCodeSchema.optional(),
+});
+export const userSaltAnswer = z.object({ salt: z.string() });
+
+/** Fixed login parameters (spec 7): grant type password, scope server, a fixed client id and secret. */
+export const LOGIN_CLIENT = { grant_type: 'password', scope: 'server', client_id: 'portal', client_secret: 'portal' } as const;
+
+/** Risk check of a sign-in (spec 4 step 4): 100/200 pass, 400 asks for the slider, anything else fails. */
+export const TRACELESS = { pass: 100, passTrusted: 200, sliderRequired: 400 } as const;
+
+/**
+ * Login response (spec 3). The edge moves `oauthVO` into HttpOnly cookies and removes it before the answer
+ * reaches the browser, so the browser's schema does not expect it.
+ */
+export const loginAnswer = z.object({
+  accountSize: z.number(),
+  companyId: z.string().nullable(),
+  isMaster: z.boolean(),
+  originalFlag: z.boolean(),
+  tracelessCheckResult: z.number(),
+  userId: z.string(),
+  newUser: z.boolean(),
+  type: z.number(),
+});
+export type LoginAnswer = z.infer<typeof loginAnswer>;
+
+export const oauthSchema = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  token_type: z.string(),
+  expires_in: z.number(),
+  isMainAccount: z.boolean().optional(),
+});
+
+// POST agg-web/quick/user/findUserLoginCase (session) → login case response
+export const loginCaseAnswer = z.object({
+  userLoginCase: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(6), z.literal(7), z.literal(9)]),
+  userType: z.number(),
+  registerMobile: z.string().nullable(),
+  username: z.string(),
+  userId: z.string(),
+  companyInfo: z.object({ name: z.string(), ports: z.array(z.object({ id: z.string(), name: z.string(), code: z.string() })) }).nullable(),
+  ifJumpToSaas: z.boolean(),
+  originalFlag: z.boolean(),
+  accountSize: z.number(),
+});
+export type LoginCaseAnswer = z.infer<typeof loginCaseAnswer>;
+
+// POST c/user/v2/getCompanyListByToken (session)
+export const companyListItem = z.object({
+  companyId: z.string(),
+  companyNameEn: z.string(),
+  companyNameCn: z.string().nullable(),
+  companyType: z.string(),
+  role: z.enum(['administrator', 'staff']),
+  status: z.string(),
+  isMain: z.boolean(),
+});
+export const companyListAnswer = z.array(companyListItem);
+export type CompanyListItem = z.infer<typeof companyListItem>;
+
+// GET agg-web/user/fetchMeByUserToken (session)
+export const meAnswer = z.object({
+  userId: z.string(),
+  realName: z.string(),
+  loginName: z.string(),
+  registerMobile: z.string().nullable(),
+  userPhoneCode: z.string().nullable(),
+  businessEmails: z.string().nullable(),
+  passwordVersion: z.number(),
+  source: z.string().nullable(),
+});
+export type MeAnswer = z.infer<typeof meAnswer>;
