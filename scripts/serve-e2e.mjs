@@ -1,11 +1,10 @@
-// Serves the built portal for the Playwright suite: a fresh local D1 and R2 under .wrangler/e2e,
+// Serves the built portal for the Playwright suite: a fresh local D1 and R2 under .wrangler/e2e-PORT,
 // migrated, then `wrangler dev` on E2E_PORT. Playwright starts and stops it (playwright.config.ts).
 import { rmSync } from 'node:fs';
 import { spawn, execFileSync } from 'node:child_process';
 
 const port = process.env.E2E_PORT ?? '8799';
 const persist = `.wrangler/e2e-${port}`;
-const port = process.env.E2E_PORT ?? '8799';
 rmSync(persist, { recursive: true, force: true });
 execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], { stdio: 'inherit' });
 const dev = spawn(
