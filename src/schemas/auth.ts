@@ -54,6 +54,14 @@ const phoneOrEmail = {
 export const checkIsNewUserRequest = z.object(phoneOrEmail);
 export type CheckIsNewUserRequest = z.infer<typeof checkIsNewUserRequest>;
 
+// POST agg-web/captcha/slider/init: `scene` sms binds the passed slider to the phone (E.164) it will send to;
+// `scene` login binds it to the login identity whose sign-in asked for it (tracelessCheckResult 400).
+export const sliderInitRequest = z.object({
+  scene: z.enum(['sms', 'login']),
+  subject: z.string().trim().min(1).max(254),
+});
+export type SliderInitRequest = z.infer<typeof sliderInitRequest>;
+
 // POST agg-web/captcha/slider/init → a challenge (our own slider; Turnstile may replace it by configuration)
 export const sliderChallengeSchema = z.object({
   sessionId: z.string(),
