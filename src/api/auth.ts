@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import {
+  companyListAnswer,
+  loginAnswer,
+  loginCaseAnswer,
+  sliderChallengeSchema,
+  sliderCheckSchema,
+  userSaltAnswer,
+  type ChainLoginRequest,
+  type CheckIsNewUserRequest,
+  type EmailCodeRequest,
+  type EmailPasswordLoginRequest,
+  type PhonePasswordLoginRequest,
+  type QuickLoginRequest,
+  type SliderInitRequest,
+  type SmsSendRequest,
+} from '../schemas/auth';
+import { callGateway } from './client';
+
+/** One function per gateway call of the sign-in screen (spec 7). */
+export const authApi = {
+  checkIsNewUser: (body: CheckIsNewUserRequest) => callGateway('agg-web/quick/user/checkIsNewUser', z.boolean(), { body }),
+  sliderInit: (body: SliderInitRequest) => callGateway('agg-web/captcha/slider/init', sliderChallengeSchema, { body }),
+  sliderVerify: (body: { sessionId: string; x: number; trail: [number, number][] }) =>
+    callGateway('agg-web/captcha/slider/verify', sliderCheckSchema, { body }),
+  sendSms: (body: SmsSendRequest) => callGateway('agg-web/sms/send', z.unknown(), { body }),
+  sendEmailCode: (body: EmailCodeRequest) => callGateway('agg-web/user/getRegVerificationCode', z.unknown(), { body }),
+  quickLogin: (body: QuickLoginRequest) => callGateway('agg-web/quick/user/login', loginAnswer, { body }),
+  emailPasswordLogin: (body: EmailPasswordLoginRequest) => callGateway('agg-web/user/v3/userLogin', loginAnswer, { body }),
+  phonePasswordLogin: (body: PhonePasswordLoginRequest) => callGateway('agg-web/user/loginByPhone', loginAnswer, { body }),
+  chainLogin: (body: ChainLoginRequest) => callGateway('agg-web/user/v2/yunLianLogin', loginAnswer, { body }),
+  userSalt: (body: { loginName?: string; type: 1 | 2 | 3; phone?: string; phoneCode?: string }) =>
+    callGateway('agg-web/user/getUserSalt', userSaltAnswer, { body }),
+  loginCase: () => callGateway('agg-web/quick/user/findUserLoginCase', loginCaseAnswer, { body: {} }),
+  anonymousLogin: (loginType: 1 | 2) => callGateway('agg-web/quick/user/anonymity/account/login', z.unknown(), { body: { loginType } }),
+  companyList: () => callGateway('c/user/v2/getCompanyListByToken', companyListAnswer, { body: {} }),
+  chooseAccount: (companyId: string) => callGateway('agg-web/user/chooseAccount', z.unknown(), { body: { companyId } }),
+  logout: () => callGateway('c/user/v2/loginout', z.unknown(), { body: {} }),
+};

@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import { envelopeSchema, SUCCESS_CODE } from '../schemas/envelope';
+
+/** What every api function returns: the data, or the gateway's code and its message (already localised). */
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; code: string; message: string; data?: unknown };
+
+/** The answer could not be had or understood: shown as spec 8's 'network error' text by the caller. */
+export const NETWORK_ERROR = 'NETWORK';
+/** Code that means "fetch the salt and retry" on password sign-in, counted as success by the envelope (spec 8). */
+export const SALT_REQUIRED = 'SY9990';
+const SESSION_ENDED = 'TK00001';
+
+/**
+ * Calls the gateway through the edge's `/api` proxy and parses the envelope and its data with the schema.
+ * A session that ended (TK00001 or HTTP 401) sends the person back to sign-in, as spec 8 asks.
+ */
+export async function callGateway<T extends z.ZodType>(
+  path: string,
+  dataSchema: T,
+  init: { method?: 'GET' | 'POST'; body?: unknown; query?: Record<string, string> } = {},
+): Promise<ApiResult<z.infer<T>>> {
+  const method = init.method ?? 'POST';
+  const query = init.query ? `?${new URLSearchParams(init.query)}` : '';
+  let response: Response;
+  try {
+    response = await fetch(`/api/${path}${query}`, {
+      method,
+      headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
+      body: method === 'POST' ? JSON.stringify(init.body ?? {}) : undefined,
+      credentials: 'same-origin',
+    });
+  } catch {
+    return { ok: false, code: NETWORK_ERROR, message: '' };
+  }
+  const json: unknown = await response.json().catch(() => undefined);
+  const envelope = envelopeSchema(dataSchema).safeParse(json);
+  if (!envelope.success) {
+    const { code, data } = (json ?? {}) as { code?: unknown; data?: unknown };
+    if (typeof code === 'string' && code !== SUCCESS_CODE) return sessionAware({ ok: false, code, message: messageOf(json), data }, response.status);
+    return { ok: false, code: NETWORK_ERROR, message: '' };
+  }
+  const { code, message } = envelope.data;
+  const data = (envelope.data as unknown as { data: unknown }).data;
+  if (code === SUCCESS_CODE) return { ok: true, data: data as z.infer<T> };
+  return sessionAware({ ok: false, code, message, data }, response.status);
+}
+
+function messageOf(json: unknown): string {
+  const { message, msg } = (json ?? {}) as { message?: unknown; msg?: unknown };
+  return typeof message === 'string' ? message : typeof msg === 'string' ? msg : '';
+}
+
+function sessionAware<T>(result: { ok: false; code: string; message: string; data?: unknown }, status: number): ApiResult<T> {
+  if ((result.code === SESSION_ENDED || status === 401) && !location.pathname.endsWith('login')) {
+    // The edge has already cleared the cookies on this answer.
+    location.assign('/login');
+  }
+  return result;
+}

@@ -1,0 +1,194 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useState } from 'react';
+import { authApi } from '../../api/auth';
+import { loadPhoneCodes } from '../../api/dictionaries';
+import type { Lang } from '../../lib/lang';
+import { meetsPasswordRule, NEW_USER_COMPANY_MAX } from '../../schemas/auth';
+import type { PhoneCodeItem } from '../../schemas/dictionaries';
+import { $dialog, closeDialog } from '../../stores/dialog';
+import {
+  $codeCooldownUntil,
+  $errors,
+  $signIn,
+  initSignIn,
+  resumeExistingSession,
+  sendCode,
+  setField,
+  submit,
+  switchTo,
+  type Channel,
+  type Mode,
+  type SignInMessages,
+} from '../../stores/sign-in';
+import { AgreementModal } from '../../ui/AgreementModal';
+import { CodeButton } from '../../ui/CodeButton';
+import { InsecurePasswordModal } from '../../ui/InsecurePasswordModal';
+import { NewUserModal } from '../../ui/NewUserModal';
+import { PasswordInput } from '../../ui/PasswordInput';
+import { PhoneInput } from '../../ui/PhoneInput';
+import { SliderCaptcha } from '../../ui/SliderCaptcha';
+import { TextField } from '../../ui/TextField';
+
+interface SignInProps {
+  lang: Lang;
+  messages: SignInMessages;
+}
+
+/** The /login screen (spec 2 and 4): code and password sign-in by phone or e-mail, and the chain login. */
+export default function SignIn({ lang, messages }: SignInProps) {
+  const m = messages.signIn;
+  const s = useStore($signIn);
+  const errors = useStore($errors);
+  const dialog = useStore($dialog);
+  const cooldownUntil = useStore($codeCooldownUntil);
+  const [areaCodes, setAreaCodes] = useState<PhoneCodeItem[]>([]);
+
+  useEffect(() => {
+    initSignIn(messages, { chain: new URLSearchParams(location.search).get('channel') === 'britc' });
+    void resumeExistingSession();
+    void loadPhoneCodes().then(setAreaCodes);
+  }, [messages]);
+
+  const tab = (mode: Mode, label: string) => (
+    <button type="button" role="tab" aria-selected={s.mode === mode} className="tab" onClick={() => switchTo(mode)}>
+      {label}
+    </button>
+  );
+  const channelTab = (channel: Channel, label: string) => (
+    <button type="button" role="tab" aria-selected={s.channel === channel} className="subtab" onClick={() => switchTo(s.mode, channel)}>
+      {label}
+    </button>
+  );
+  const show = { show: m.showPassword, hide: m.hidePassword };
+
+  if (s.redirecting) return <p className="notice redirecting" role="status">{m.redirecting}</p>;
+
+  return (
+    <form
+      className="sign-in"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <p className="notice-banner">{m.usernameNotice}</p>
+      {s.mode === 'chain' ? (
+        <h2 className="mode-title">{m.tabs.chain}</h2>
+      ) : (
+        <>
+          <div className="tabs" role="tablist">
+            {tab('code', m.tabs.code)}
+            {tab('password', m.tabs.password)}
+          </div>
+          <div className="subtabs" role="tablist">
+            {channelTab('phone', m.tabs.phone)}
+            {channelTab('email', m.tabs.email)}
+          </div>
+        </>
+      )}
+
+      {s.mode === 'chain' ? (
+        <TextField id="us-id" label={m.userId} value={s.usId} onChange={(v) => setField('usId', v)} error={errors.usId} autoComplete="username" maxLength={64} />
+      ) : s.channel === 'phone' ? (
+        <PhoneInput
+          id="mobile"
+          label={m.phone}
+          areaLabel={m.areaCode}
+          lang={lang}
+          areaCodes={areaCodes}
+          areaId={s.areaId}
+          mobile={s.mobile}
+          error={errors.mobile}
+          onAreaChange={(item) => {
+            setField('areaId', item.id);
+            setField('callingCode', item.phoneCode);
+          }}
+          onMobileChange={(v) => setField('mobile', v)}
+        />
+      ) : (
+        <TextField id="email" label={m.email} type="email" inputMode="email" autoComplete="username" value={s.email} onChange={(v) => setField('email', v)} error={errors.email} maxLength={254} />
+      )}
+
+      {s.mode === 'code' ? (
+        <div className="code-row">
+          <TextField id="code" label={m.code} value={s.code} onChange={(v) => setField('code', v.replace(/\D/g, ''))} error={errors.code} inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
+          <CodeButton cooldownUntil={cooldownUntil} sentBefore={cooldownUntil > 0} busy={s.busy} labels={m} onClick={() => void sendCode()} />
+        </div>
+      ) : (
+        <PasswordInput id="password" label={m.password} value={s.password} onChange={(v) => setField('password', v)} error={errors.password} autoComplete="current-password" showLabel={show.show} hideLabel={show.hide} />
+      )}
+
+      {s.mode === 'password' && (
+        <label className="check">
+          <input type="checkbox" checked={s.remember} onChange={(e) => setField('remember', e.target.checked)} />
+          {m.remember}
+        </label>
+      )}
+
+      {s.notice && <p className="notice" role="status">{s.notice}</p>}
+      {errors.form && <p className="error" role="alert">{errors.form}</p>}
+
+      <button type="submit" className="button primary" disabled={s.busy}>
+        {s.busy ? m.submitting : m.submit}
+      </button>
+
+      {s.mode === 'code' ? (
+        <div className="agreement">
+          <label className="check">
+            <input type="checkbox" checked={s.agreed} aria-describedby={errors.agreed ? 'agreed-error' : undefined} onChange={(e) => setField('agreed', e.target.checked)} />
+            <span>
+              {m.agree} <a href="/terms" target="_blank" rel="noopener">{m.terms}</a> {m.and} <a href="/privacy" target="_blank" rel="noopener">{m.privacy}</a>
+            </span>
+          </label>
+          {errors.agreed && <p id="agreed-error" className="error" role="alert">{errors.agreed}</p>}
+        </div>
+      ) : (
+        <p className="hint agreement">
+          {m.agree} <a href="/terms" target="_blank" rel="noopener">{m.terms}</a> {m.and} <a href="/privacy" target="_blank" rel="noopener">{m.privacy}</a>
+        </p>
+      )}
+
+      <nav className="links">
+        <a href="/forget">{m.forgot}</a>
+        <a href="/register">{m.register}</a>
+        <a href="/navigator_login">{m.partnerLink}</a>
+      </nav>
+
+      {dialog?.kind === 'agreement' && <AgreementModal src={`/terms?lang=${lang}`} labels={m.agreement} onConfirm={() => closeDialog(true)} onCancel={() => closeDialog()} />}
+      {dialog?.kind === 'newUser' && (
+        <NewUserModal
+          maxLength={NEW_USER_COMPANY_MAX}
+          labels={m.newUser}
+          messages={{ required: messages.validation.companyNameRequired, tooLong: messages.validation.companyNameTooLong }}
+          onContinue={(answers) => closeDialog(answers)}
+          onCancel={() => closeDialog()}
+        />
+      )}
+      {dialog?.kind === 'slider' && (
+        <SliderCaptcha
+          load={async () => {
+            const result = await authApi.sliderInit({ scene: dialog.scene, subject: dialog.subject });
+            return result.ok ? result.data : null;
+          }}
+          verify={async (sessionId, x, trail) => {
+            const result = await authApi.sliderVerify({ sessionId, x, trail });
+            return result.ok ? result.data : null;
+          }}
+          labels={{ ...m.slider, networkError: messages.errors.network }}
+          onPassed={(check) => closeDialog(check)}
+          onCancel={() => closeDialog()}
+        />
+      )}
+      {dialog?.kind === 'insecure' && (
+        <InsecurePasswordModal
+          labels={{ ...m.insecure, show: show.show, hide: show.hide }}
+          messages={{ required: messages.validation.passwordRequired, rule: messages.validation.passwordRule, mismatch: messages.validation.passwordMismatch }}
+          meetsRule={meetsPasswordRule}
+          onConfirm={(newPassword) => closeDialog({ newPassword })}
+          onCancel={() => closeDialog()}
+        />
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,37 @@
+import { atom } from 'nanostores';
+import type { SliderCheck } from '../schemas/auth';
+
+/** The one modal a flow may have open at a time; each resolves to the value its kind yields (or null). */
+export type Dialog =
+  | { kind: 'agreement' }
+  | { kind: 'newUser' }
+  | { kind: 'slider'; scene: 'sms' | 'login'; subject: string }
+  | { kind: 'insecure' };
+
+type Answer<D extends Dialog['kind']> = D extends 'agreement'
+  ? true
+  : D extends 'newUser'
+    ? { userIdentity: 1 | 2; companyName: string }
+    : D extends 'slider'
+      ? SliderCheck
+      : { newPassword: string };
+
+export const $dialog = atom<Dialog | null>(null);
+let settle: ((value: unknown) => void) | undefined;
+
+/** Opens a dialog and waits for the person: flows read as straight-line async code. */
+export function ask<D extends Dialog>(dialog: D): Promise<Answer<D['kind']> | null> {
+  settle?.(null);
+  $dialog.set(dialog);
+  return new Promise((resolve) => {
+    settle = resolve as (value: unknown) => void;
+  });
+}
+
+/** Called by the open dialog: a value when the person completed it, null when they cancelled. */
+export function closeDialog(value: unknown = null) {
+  const resolve = settle;
+  settle = undefined;
+  $dialog.set(null);
+  resolve?.(value);
+}

@@ -1,0 +1,310 @@
+import { atom, map } from 'nanostores';
+import Cookies from 'js-cookie';
+import { authApi } from '../api/auth';
+import { NETWORK_ERROR, SALT_REQUIRED, type ApiResult } from '../api/client';
+import type { Messages } from '../i18n';
+import { hashPassword } from '../lib/password-hash';
+import { destinations, REDIRECT_DELAY_MS, routeForLoginCase } from '../lib/login-route';
+import { readRemembered, remember } from '../lib/remembered-sign-in';
+import { SESSION_MARKER_COOKIE } from '../lib/session-marker';
+import {
+  emailSchema,
+  LOGIN_CLIENT,
+  meetsPasswordRule,
+  PASSWORD_VERSION,
+  stripSpacesAndCommas,
+  TRACELESS,
+  type LoginAnswer,
+} from '../schemas/auth';
+import { DEFAULT_AREA_CODE_ID } from '../schemas/dictionaries';
+import { ask } from './dialog';
+
+export type Mode = 'code' | 'password' | 'chain';
+export type Channel = 'phone' | 'email';
+export type Field = 'mobile' | 'email' | 'code' | 'password' | 'usId' | 'agreed' | 'form';
+
+/** Everything the sign-in form shows. The flow functions below are the only writers. */
+export const $signIn = map({
+  mode: 'code' as Mode,
+  channel: 'phone' as Channel,
+  areaId: DEFAULT_AREA_CODE_ID,
+  callingCode: '+86',
+  mobile: '',
+  email: '',
+  code: '',
+  password: '',
+  usId: '',
+  agreed: false,
+  remember: false,
+  busy: false,
+  redirecting: false,
+  /** 'verification code sent' and similar good news. */
+  notice: '',
+});
+export const $errors = map<Partial<Record<Field, string>>>({});
+/** Epoch ms until which Get Code is disabled (a mirror of the server's resend wait). */
+export const $codeCooldownUntil = atom(0);
+export const RESEND_WAIT_MS = 60_000;
+
+export type SignInMessages = Pick<Messages, 'signIn' | 'validation' | 'errors'>;
+let t: SignInMessages;
+/** The new user's answers, kept until the code sign-in registers them. */
+let newUser: { userIdentity: 1 | 2; companyName: string } | undefined;
+
+export function initSignIn(messages: SignInMessages, options: { chain: boolean }) {
+  t = messages;
+  const saved = readRemembered();
+  if (options.chain) $signIn.setKey('mode', 'chain');
+  if (saved?.loginWay === 'phone') $signIn.set({ ...$signIn.get(), channel: 'phone', areaId: saved.areaId, callingCode: saved.callingCode, mobile: saved.mobile, remember: true });
+  if (saved?.loginWay === 'email') $signIn.set({ ...$signIn.get(), channel: 'email', email: saved.email, remember: true });
+}
+
+type SignInState = ReturnType<typeof $signIn.get>;
+
+export function setField<K extends keyof SignInState>(key: K, value: SignInState[K]) {
+  $signIn.setKey(key, value as never);
+  if (key in $errors.get()) $errors.setKey(key as Field, undefined);
+}
+
+export function switchTo(mode: Mode, channel?: Channel) {
+  $signIn.set({ ...$signIn.get(), mode, channel: channel ?? $signIn.get().channel, notice: '' });
+  $errors.set({});
+}
+
+/** The identifier as the gateway wants it, or a field error. */
+function identifier(): { ok: true; phone?: { mobileCode: string; mobile: string }; email?: string; subject: string } | { ok: false } {
+  const s = $signIn.get();
+  if (s.channel === 'phone') {
+    const mobile = stripSpacesAndCommas(s.mobile);
+    if (!mobile) return fieldError('mobile', t.validation.phoneRequired);
+    // The exact mainland pattern is checked by the gateway with libphonenumber (spec 5); digits only here.
+    if (!/^\d{4,15}$/.test(mobile)) return fieldError('mobile', t.validation.phoneInvalid);
+    return { ok: true, phone: { mobileCode: s.callingCode, mobile }, subject: `${s.callingCode}${mobile}` };
+  }
+  const email = emailSchema.safeParse(s.email);
+  if (!stripSpacesAndCommas(s.email)) return fieldError('email', t.validation.emailRequired);
+  if (!email.success) return fieldError('email', t.validation.emailInvalid);
+  return { ok: true, email: email.data, subject: email.data };
+}
+
+function fieldError(field: Field, message: string): { ok: false } {
+  $errors.setKey(field, message);
+  return { ok: false };
+}
+
+/** Puts a gateway failure next to the field it concerns (PH = phone or e-mail, CD = code, US/PW = account). */
+function showFailure(result: Extract<ApiResult<unknown>, { ok: false }>) {
+  const message = result.code === NETWORK_ERROR ? t.errors.network : result.message || t.errors.generic;
+  const s = $signIn.get();
+  const field: Field = result.code.startsWith('PH')
+    ? s.channel === 'phone' ? 'mobile' : 'email'
+    : result.code.startsWith('CD') && s.mode === 'code'
+      ? 'code'
+      : 'form';
+  $errors.setKey(field, message);
+}
+
+async function busy<T>(work: () => Promise<T>): Promise<T | undefined> {
+  if ($signIn.get().busy) return undefined; // a doubled click does nothing
+  $signIn.setKey('busy', true);
+  try {
+    return await work();
+  } finally {
+    $signIn.setKey('busy', false);
+  }
+}
+
+/** Get Code: new-user checks, the agreement, identity and company, the slider for phones, then the send. */
+export const sendCode = () =>
+  busy(async () => {
+    $errors.set({});
+    $signIn.setKey('notice', '');
+    const id = identifier();
+    if (!id.ok) return;
+    const loginType = id.phone ? 1 : 2;
+    const isNew = await authApi.checkIsNewUser({ loginType, ...id.phone, loginEmail: id.email });
+    if (!isNew.ok) return showFailure(isNew);
+    if (isNew.data) {
+      if (!(await ask({ kind: 'agreement' }))) return;
+      $signIn.setKey('agreed', true);
+      const answers = await ask({ kind: 'newUser' });
+      if (!answers) return;
+      newUser = answers;
+    } else {
+      newUser = undefined;
+    }
+    let sent: ApiResult<unknown>;
+    if (id.phone) {
+      const sliderCheck = await ask({ kind: 'slider', scene: 'sms', subject: id.subject });
+      if (!sliderCheck) return;
+      const s = $signIn.get();
+      sent = await authApi.sendSms({ phoneCode: s.areaId, mobile: id.phone.mobile, type: 3, phoneCodeValue: id.phone.mobileCode, sliderCheck });
+    } else {
+      sent = await authApi.sendEmailCode({ emailAddress: id.email!, type: 3 });
+    }
+    if (!sent.ok) {
+      const retryAfter = (sent.data as { retryAfter?: number } | undefined)?.retryAfter;
+      if (retryAfter) $codeCooldownUntil.set(Date.now() + retryAfter * 1000);
+      return showFailure(sent);
+    }
+    $codeCooldownUntil.set(Date.now() + RESEND_WAIT_MS);
+    $signIn.setKey('notice', t.signIn.codeSent);
+  });
+
+/** The sign-in button, for whichever mode is showing. */
+export const submit = () =>
+  busy(async () => {
+    $errors.set({});
+    const s = $signIn.get();
+    if (s.mode === 'code') return submitCode();
+    if (s.mode === 'chain') return submitChain();
+    return submitPassword();
+  });
+
+async function submitCode() {
+  const id = identifier();
+  if (!id.ok) return;
+  const s = $signIn.get();
+  if (!s.code.trim()) return fieldError('code', t.validation.codeRequired);
+  if (!s.agreed) return fieldError('agreed', t.validation.agreementRequired);
+  const body = {
+    loginType: (id.phone ? 1 : 2) as 1 | 2,
+    ...id.phone,
+    loginEmail: id.email,
+    code: s.code.trim(),
+    agreed: true as const,
+    ...newUser,
+  };
+  await completeLogin((nvcvalStr) => authApi.quickLogin({ ...body, nvcvalStr }), id.subject);
+}
+
+async function submitPassword() {
+  const id = identifier();
+  if (!id.ok) return;
+  const s = $signIn.get();
+  if (!s.password) return fieldError('password', t.validation.passwordRequired);
+  const newPassword = await askForSaferPassword(s.password);
+  if (newPassword === null) return;
+  const login = (hash: string, version: 1 | 2, nvcvalStr?: string) =>
+    id.phone
+      ? authApi.phonePasswordLogin({ ...id.phone, password: hash, passwordVersion: version, newPassword, loginType: 101, captchaType: 3, nvcvalStr })
+      : authApi.emailPasswordLogin({ loginEmail: id.email!, loginPassword: hash, passwordVersion: version, newPassword, captchaType: 3, nvcvalStr, ...LOGIN_CLIENT });
+  const saltQuery = id.phone ? { type: 1 as const, phone: id.phone.mobile, phoneCode: id.phone.mobileCode } : { type: 2 as const, loginName: id.email };
+  const ok = await completeLogin(await withSaltRetry(s.password, login, saltQuery), id.subject);
+  if (ok) {
+    remember(
+      s.remember
+        ? s.channel === 'phone'
+          ? { loginWay: 'phone', callingCode: s.callingCode, areaId: s.areaId, mobile: id.phone!.mobile }
+          : { loginWay: 'email', email: id.email! }
+        : null,
+    );
+  }
+}
+
+async function submitChain() {
+  const s = $signIn.get();
+  const usId = s.usId.trim();
+  if (!usId) return fieldError('usId', t.validation.userIdRequired);
+  if (!s.password) return fieldError('password', t.validation.passwordRequired);
+  const newPassword = await askForSaferPassword(s.password);
+  if (newPassword === null) return;
+  const login = (hash: string, version: 1 | 2, nvcvalStr?: string) =>
+    authApi.chainLogin({ usId, password: hash, passwordVersion: version, newPassword, captchaType: 3, nvcvalStr });
+  await completeLogin(await withSaltRetry(s.password, login, { type: 3, loginName: usId }), usId);
+}
+
+/**
+ * Spec 4: a password that breaks today's rule asks for a new one first. Returns the new password's hash,
+ * undefined when the password is fine, or null when the person cancelled (the cookies are cleared).
+ */
+async function askForSaferPassword(password: string): Promise<string | undefined | null> {
+  if (meetsPasswordRule(password)) return undefined;
+  const answer = await ask({ kind: 'insecure' });
+  if (!answer) {
+    await authApi.logout();
+    return null;
+  }
+  return hashPassword(answer.newPassword);
+}
+
+type PasswordLogin = (hash: string, version: 1 | 2, nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>;
+
+/** Spec 4/8: SY9990 means this account needs its salt; fetch it and sign in again with the salted hash. */
+async function withSaltRetry(password: string, login: PasswordLogin, saltQuery: Parameters<typeof authApi.userSalt>[0]) {
+  const plain = await hashPassword(password);
+  let version: 1 | 2 = PASSWORD_VERSION.plain;
+  let hash = plain;
+  return async (nvcvalStr?: string): Promise<ApiResult<LoginAnswer>> => {
+    const first = await login(hash, version, nvcvalStr);
+    if (first.ok || first.code !== SALT_REQUIRED) return first;
+    const salt = await authApi.userSalt(saltQuery);
+    if (!salt.ok) return salt;
+    version = PASSWORD_VERSION.salted;
+    hash = await hashPassword(password, salt.data.salt);
+    return login(hash, version, nvcvalStr);
+  };
+}
+
+/** Runs a sign-in call, with the slider when the risk check asks for it, then routes by login case. */
+async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>, subject: string): Promise<boolean> {
+  let result = await attempt();
+  if (result.ok && result.data.tracelessCheckResult === TRACELESS.sliderRequired) {
+    const check = await ask({ kind: 'slider', scene: 'login', subject });
+    if (!check) return false;
+    result = await attempt(JSON.stringify(check));
+  }
+  if (!result.ok) {
+    showFailure(result);
+    return false;
+  }
+  const { tracelessCheckResult, isMaster, companyId } = result.data;
+  if (tracelessCheckResult !== TRACELESS.pass && tracelessCheckResult !== TRACELESS.passTrusted) {
+    $errors.setKey('form', t.errors.registerFailed);
+    return false;
+  }
+  $signIn.setKey('redirecting', true);
+  if (isMaster && companyId && (await authApi.chooseAccount(companyId)).ok) {
+    goAfterDelay(destinations.webApp);
+    return true;
+  }
+  await routeByLoginCase();
+  return true;
+}
+
+/** Asks the gateway for this person's login case and goes where spec 2 says. */
+export async function routeByLoginCase() {
+  const answer = await authApi.loginCase();
+  if (!answer.ok) {
+    $signIn.setKey('redirecting', false);
+    return showFailure(answer);
+  }
+  const redirect = new URLSearchParams(location.search).get('redirect') ?? undefined;
+  const route = routeForLoginCase(answer.data, redirect);
+  const { userLoginCase, companyInfo } = answer.data;
+  if ((userLoginCase === 6 || userLoginCase === 7) && companyInfo) {
+    // Spec 2: cases 6 and 7 carry the company name (and for 7 the first port) into onboarding.
+    sessionStorage.setItem('companyName', companyInfo.name);
+    if (userLoginCase === 7 && companyInfo.ports[0]) sessionStorage.setItem('ports', JSON.stringify([companyInfo.ports[0]]));
+  }
+  if (route.kind === 'anonymous-then') await authApi.anonymousLogin(answer.data.registerMobile ? 1 : 2);
+  goAfterDelay(route.to);
+}
+
+function goAfterDelay(to: string) {
+  $signIn.setKey('redirecting', true);
+  setTimeout(() => location.assign(to), REDIRECT_DELAY_MS);
+}
+
+/** Spec 2: arriving with a session skips the form; the company list and the case decide the route. */
+export async function resumeExistingSession(): Promise<boolean> {
+  if (Cookies.get(SESSION_MARKER_COOKIE) === undefined) return false;
+  $signIn.setKey('redirecting', true);
+  const companies = await authApi.companyList();
+  if (!companies.ok) {
+    $signIn.setKey('redirecting', false);
+    return false;
+  }
+  await routeByLoginCase();
+  return true;
+}

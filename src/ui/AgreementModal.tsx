@@ -1,0 +1,54 @@
+import { useEffect, useRef, useState } from 'react';
+import { Modal } from './Modal';
+
+interface AgreementModalProps {
+  /** Same-site URL of the agreement page; it is framed, so its bottom can be detected. */
+  src: string;
+  labels: { title: string; countdown: string; scrollHint: string; confirm: string; cancel: string };
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/** Spec 4: confirm is enabled only after a 5-second countdown and scrolling the agreement to the bottom. */
+export const AGREEMENT_COUNTDOWN_S = 5;
+
+export function AgreementModal({ src, labels, onConfirm, onCancel }: AgreementModalProps) {
+  const [secondsLeft, setSecondsLeft] = useState(AGREEMENT_COUNTDOWN_S);
+  const [reachedBottom, setReachedBottom] = useState(false);
+  const frame = useRef<HTMLIFrameElement>(null);
+
+  useEffect(() => {
+    if (secondsLeft === 0) return;
+    const timer = setTimeout(() => setSecondsLeft(secondsLeft - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [secondsLeft]);
+
+  const watchScroll = () => {
+    const win = frame.current?.contentWindow;
+    if (!win) return;
+    const check = () => {
+      const doc = win.document.documentElement;
+      if (win.scrollY + win.innerHeight >= doc.scrollHeight - 8) setReachedBottom(true);
+    };
+    win.addEventListener('scroll', check, { passive: true });
+    check();
+  };
+
+  const ready = secondsLeft === 0 && reachedBottom;
+  return (
+    <Modal title={labels.title} onCancel={onCancel} wide>
+      <iframe ref={frame} className="agreement-frame" src={src} title={labels.title} onLoad={watchScroll} />
+      <p className="hint" aria-live="polite">
+        {secondsLeft > 0 ? labels.countdown.replace('{s}', String(secondsLeft)) : reachedBottom ? '' : labels.scrollHint}
+      </p>
+      <div className="modal-actions">
+        <button type="button" className="button secondary" onClick={onCancel}>
+          {labels.cancel}
+        </button>
+        <button type="button" className="button primary" disabled={!ready} onClick={onConfirm}>
+          {labels.confirm}
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,27 @@
+import { useEffect, useState } from 'react';
+
+interface CodeButtonProps {
+  cooldownUntil: number;
+  /** True once a code has been sent: the label becomes Resend after the countdown. */
+  sentBefore: boolean;
+  busy: boolean;
+  labels: { getCode: string; resend: string; resendIn: string };
+  onClick: () => void;
+}
+
+/** Get Code → 60 s countdown, disabled → Resend (spec 4). The server enforces the same wait. */
+export function CodeButton({ cooldownUntil, sentBefore, busy, labels, onClick }: CodeButtonProps) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (cooldownUntil <= Date.now()) return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [cooldownUntil]);
+  const secondsLeft = Math.max(0, Math.ceil((cooldownUntil - now) / 1000));
+  const label = secondsLeft > 0 ? labels.resendIn.replace('{s}', String(secondsLeft)) : sentBefore ? labels.resend : labels.getCode;
+  return (
+    <button type="button" className="button secondary code-button" disabled={busy || secondsLeft > 0} onClick={onClick}>
+      {label}
+    </button>
+  );
+}

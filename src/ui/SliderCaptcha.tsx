@@ -1,0 +1,160 @@
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import type { SliderChallenge, SliderCheck } from '../schemas/auth';
+import { Modal } from './Modal';
+
+interface SliderCaptchaProps {
+  /** Fetches a new challenge; null when the service could not be reached. */
+  load: () => Promise<SliderChallenge | null>;
+  /** Sends the final position and the drag; a check when it passed, null when it did not. */
+  verify: (sessionId: string, x: number, trail: [number, number][]) => Promise<SliderCheck | null>;
+  labels: { title: string; instruction: string; keyboardHint: string; handle: string; refresh: string; close: string; passed: string; failed: string; networkError: string };
+  onPassed: (check: SliderCheck) => void;
+  onCancel: () => void;
+}
+
+/** Spec 4/9: up to 4 tries to set the slider up, one second apart; a fresh puzzle every 60 s. */
+export const SLIDER_MAX_INIT_TRIES = 4;
+const INIT_RETRY_MS = 1000;
+const REFRESH_MS = 60_000;
+/** Spec 9: slider width 380; on phones scaled to 310/375 of the screen. */
+export const SLIDER_WIDTH = 380;
+
+export function SliderCaptcha({ load, verify, labels, onPassed, onCancel }: SliderCaptchaProps) {
+  const [challenge, setChallenge] = useState<SliderChallenge | null>(null);
+  const [x, setX] = useState(0);
+  const [status, setStatus] = useState<'loading' | 'ready' | 'checking' | 'failed' | 'passed' | 'unavailable'>('loading');
+  const trail = useRef<[number, number][]>([]);
+  const started = useRef(0);
+  const drag = useRef<{ pointerX: number; startX: number } | null>(null);
+  const width = Math.min(SLIDER_WIDTH, Math.floor((typeof window === 'undefined' ? 375 : window.innerWidth) * (310 / 375)));
+  const scale = width / SLIDER_WIDTH;
+
+  const refresh = useCallback(async () => {
+    setStatus('loading');
+    for (let attempt = 1; attempt <= SLIDER_MAX_INIT_TRIES; attempt++) {
+      const next = await load();
+      if (next) {
+        setChallenge(next);
+        setX(0);
+        trail.current = [];
+        setStatus('ready');
+        return;
+      }
+      if (attempt < SLIDER_MAX_INIT_TRIES) await new Promise((resolve) => setTimeout(resolve, INIT_RETRY_MS));
+    }
+    setStatus('unavailable');
+  }, [load]);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+  useEffect(() => {
+    if (status !== 'ready') return;
+    const timer = setTimeout(() => void refresh(), REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [status, refresh]);
+
+  const maxX = challenge ? challenge.width - challenge.pieceSize : 0;
+  const move = (next: number) => {
+    const clamped = Math.max(0, Math.min(maxX, next));
+    if (trail.current.length === 0) started.current = performance.now();
+    trail.current.push([Math.round(performance.now() - started.current), clamped]);
+    setX(clamped);
+  };
+
+  const finish = async () => {
+    if (!challenge || status !== 'ready' || trail.current.length === 0) return;
+    setStatus('checking');
+    const check = await verify(challenge.sessionId, x, trail.current);
+    if (check) {
+      setStatus('passed');
+      onPassed(check);
+      return;
+    }
+    setStatus('failed');
+    // The server retires a failed challenge; a new one follows after the person has seen the message.
+    setTimeout(() => void refresh(), 900);
+  };
+
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    if (status !== 'ready') return;
+    event.currentTarget.setPointerCapture(event.pointerId);
+    drag.current = { pointerX: event.clientX, startX: x };
+    move(x);
+  };
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    if (!drag.current) return;
+    move(drag.current.startX + (event.clientX - drag.current.pointerX) / scale);
+  };
+  const onPointerUp = () => {
+    if (!drag.current) return;
+    drag.current = null;
+    void finish();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (status !== 'ready') return;
+    const step = event.shiftKey ? 20 : 4;
+    if (event.key === 'ArrowRight') move(x + step);
+    else if (event.key === 'ArrowLeft') move(x - step);
+    else if (event.key === 'Home') move(0);
+    else if (event.key === 'Enter' || event.key === ' ') void finish();
+    else return;
+    event.preventDefault();
+  };
+
+  const message =
+    status === 'unavailable' ? labels.networkError : status === 'failed' ? labels.failed : status === 'passed' ? labels.passed : '';
+  return (
+    <Modal title={labels.title} onCancel={onCancel}>
+      <p className="hint">{labels.instruction}</p>
+      <div className="slider-stage" style={{ width, height: (challenge?.height ?? 160) * scale }}>
+        {challenge && (
+          <>
+            <img className="slider-background" src={challenge.background} alt="" width={width} height={challenge.height * scale} draggable={false} />
+            <img
+              className="slider-piece"
+              src={challenge.piece}
+              alt=""
+              draggable={false}
+              style={{ left: x * scale, top: challenge.pieceY * scale, width: challenge.pieceSize * scale, height: challenge.pieceSize * scale }}
+            />
+          </>
+        )}
+      </div>
+      <div className="slider-track" style={{ width }}>
+        <div
+          className="slider-handle"
+          role="slider"
+          tabIndex={0}
+          aria-label={labels.handle}
+          aria-valuemin={0}
+          aria-valuemax={maxX}
+          aria-valuenow={Math.round(x)}
+          aria-describedby="slider-keyboard-hint"
+          data-status={status}
+          style={{ left: x * scale }}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+          onKeyDown={onKeyDown}
+        >
+          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M5 12h14M13 6l6 6-6 6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" /></svg>
+        </div>
+      </div>
+      <p id="slider-keyboard-hint" className="hint">
+        {labels.keyboardHint}
+      </p>
+      <p className={status === 'passed' ? 'notice' : 'error'} role="status" aria-live="polite">
+        {message}
+      </p>
+      <div className="modal-actions">
+        <button type="button" className="button secondary" onClick={onCancel}>
+          {labels.close}
+        </button>
+        <button type="button" className="button secondary" onClick={() => void refresh()} disabled={status === 'checking' || status === 'loading'}>
+          {labels.refresh}
+        </button>
+      </div>
+    </Modal>
+  );
+}
