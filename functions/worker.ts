@@ -3,11 +3,16 @@ import type { EdgeBindings } from './env';
 import { securityHeaders } from './edge/headers';
 import { apiProxy } from './edge/proxy';
 import { servePage } from './edge/shells';
+import { regionRedirect } from './edge/region';
+import { handoffIntake } from './edge/handoff';
+import { sourceOrigin } from './edge/source-origin';
+import { sessionRedirect } from './edge/session-redirect';
 
 /** The composition root: every request of the portal passes through here, in this order. */
 const app = new Hono<EdgeBindings>();
 
 app.use('*', securityHeaders);
+app.use('*', regionRedirect, handoffIntake, sourceOrigin, sessionRedirect);
 app.route('/api', apiProxy);
 app.on(['GET', 'HEAD'], '*', servePage);
 app.all('*', (c) => c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' }));

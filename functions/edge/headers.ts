@@ -1,3 +1,4 @@
+import type { Context, MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 
 /**
@@ -5,7 +6,7 @@ import { secureHeaders } from 'hono/secure-headers';
  * the Worker (`/_astro/*`, favicon, robots) get the same set from public/_headers.
  * Scripts are governed by the CSP meta tag Astro writes; this header adds what a meta tag cannot carry.
  */
-export const securityHeaders = secureHeaders({
+const baselineHeaders = secureHeaders({
   strictTransportSecurity: 'max-age=31536000; includeSubDomains',
   contentSecurityPolicy: {
     frameAncestors: ["'none'"],
@@ -20,4 +21,30 @@ export const securityHeaders = secureHeaders({
   crossOriginEmbedderPolicy: false,
   crossOriginResourcePolicy: 'same-origin',
   crossOriginOpenerPolicy: 'same-origin',
+  // A handler's own stricter choice stands (the hand-off answers Referrer-Policy no-referrer).
+  overwrite: false,
 });
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Set by a handler whose answer this site's own pages may frame (see allowFramingBySelf). */
+    frameableBySelf?: boolean;
+  }
+}
+
+/**
+ * Lets pages of this origin (and only them) frame this answer: the legal pages, which the agreement modal
+ * shows in a frame. Everything else keeps `frame-ancestors 'none'` and DENY.
+ */
+export function allowFramingBySelf(c: Context): void {
+  c.set('frameableBySelf', true);
+}
+
+/** The baseline headers, with the framing rule relaxed to 'self' where a handler asked for it. */
+export const securityHeaders: MiddlewareHandler = async (c, next) => {
+  await baselineHeaders(c, next);
+  if (!c.get('frameableBySelf')) return;
+  const csp = c.res.headers.get('Content-Security-Policy');
+  if (csp) c.res.headers.set('Content-Security-Policy', csp.replace("frame-ancestors 'none'", "frame-ancestors 'self'"));
+  c.res.headers.set('X-Frame-Options', 'SAMEORIGIN');
+};

@@ -2,20 +2,46 @@ import { Hono } from 'hono';
 import type { EdgeBindings } from '../env';
 import { fail, GatewayError } from './errors';
 import { dictionaryRoutes } from './routes/dictionaries';
+import { legalRoutes } from './routes/legal';
+import { accountRoutes } from './routes/account';
+import { authRoutes } from './routes/auth';
+import { devUserRoutes } from './routes/dev-users';
+import { captchaRoutes } from './routes/captcha';
+import { codeRoutes } from './routes/codes';
+import { devRoutes } from './routes/dev';
+import { systemClock, type Clock } from './services/clock';
 
 /**
  * The embedded gateway: the calls of spec section 7 on D1 and R2, answering the spec's envelope.
  * Paths are the gateway's own (`/agg-web/...`, `/c/...`); the edge proxy strips `/api` before calling it.
+ * `clock` is where every route reads the time (`now(c)`); tests pass a fake one instead of sleeping.
  */
-export const gateway: Hono<EdgeBindings> = new Hono<EdgeBindings>()
-  .route('/', dictionaryRoutes)
-  .notFound((c) => {
-    // A known path asked with another method is a 405, not a 404.
-    const known = gateway.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');
-    return fail(c, known ? 'GW0405' : 'GW0404');
-  })
-  .onError((error, c) => {
-    if (error instanceof GatewayError) return fail(c, error.code, error.data);
-    console.error('gateway error', error instanceof Error ? error.stack : error);
-    return fail(c, 'SY0500');
-  });
+export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBindings> {
+  const clock = options.clock ?? systemClock;
+  const app: Hono<EdgeBindings> = new Hono<EdgeBindings>()
+    .use('*', async (c, next) => {
+      c.set('now', clock);
+      await next();
+    })
+    .route('/', dictionaryRoutes)
+    .route('/', legalRoutes)
+    .route('/', authRoutes)
+    .route('/', accountRoutes)
+    .route('/', devUserRoutes)
+    .route('/', codeRoutes)
+    .route('/', captchaRoutes)
+    .route('/', devRoutes)
+    .notFound((c) => {
+      // A known path asked with another method is a 405, not a 404.
+      const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');
+      return fail(c, known ? 'GW0405' : 'GW0404');
+    })
+    .onError((error, c) => {
+      if (error instanceof GatewayError) return fail(c, error.code, error.data);
+      console.error('gateway error', error instanceof Error ? error.stack : error);
+      return fail(c, 'SY0500');
+    });
+  return app;
+}
+
+export const gateway = createGateway();

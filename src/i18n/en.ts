@@ -123,6 +123,24 @@ export const en = {
     share_login: { title: 'Signing you in', lead: 'Checking your shared sign-in link.' },
     not_found: { title: 'Page not found', lead: 'The page you asked for does not exist or has moved.' },
   },
+  handoff: {
+    title: 'This sign-in link cannot be used',
+    invalid: 'The link is damaged or was not meant for this site. Please go back and try again.',
+    expired: 'The link has expired. Links between our sites work for one minute.',
+    replayed: 'The link has already been used. Each link works once.',
+    backToLogin: 'Go to sign-in',
+  },
+  legal: {
+    /** Shown above each legal text: "Version 1.0.0 · Effective 2026-12-01". */
+    version: 'Version',
+    effective: 'Effective',
+    contents: 'Contents',
+    otherDocs: 'Legal documents',
+    /** Link to the same text in the other language (the header toggle names the language it switches to). */
+    langSwitch: 'CN',
+    langSwitchLabel: 'Read this in Chinese',
+    docs: { terms: 'Terms of Service', privacy: 'Privacy Policy', disclaimer: 'Disclaimer', registration: 'Registration Agreement' },
+  },
 };
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

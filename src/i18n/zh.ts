@@ -122,4 +122,20 @@ export const zh: Messages = {
     share_login: { title: '正在登录', lead: '正在验证您的分享登录链接。' },
     not_found: { title: '页面不存在', lead: '您访问的页面不存在或已移动。' },
   },
+  handoff: {
+    title: '该登录链接无法使用',
+    invalid: '链接已损坏或不属于本站，请返回后重试。',
+    expired: '链接已过期。站点之间的跳转链接一分钟内有效。',
+    replayed: '链接已被使用，每个链接只能使用一次。',
+    backToLogin: '前往登录',
+  },
+  legal: {
+    version: '版本',
+    effective: '生效日期',
+    contents: '目录',
+    otherDocs: '法律文件',
+    langSwitch: 'EN',
+    langSwitchLabel: '阅读英文版',
+    docs: { terms: '用户服务协议', privacy: '隐私政策', disclaimer: '免责声明', registration: '注册协议' },
+  },
 };

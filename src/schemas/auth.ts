@@ -232,3 +232,9 @@ export const meAnswer = z.object({
   source: z.string().nullable(),
 });
 export type MeAnswer = z.infer<typeof meAnswer>;
+
+// POST agg-web/quick/user/anonymity/account/login (session): login case 3 signs in as an individual account.
+export const anonymousLoginRequest = z.object({ loginType: loginTypeSchema.optional() });
+
+// POST agg-web/user/chooseAccount (session): enter one of the companies of getCompanyListByToken.
+export const chooseAccountRequest = z.object({ companyId: z.string().trim().min(1).max(64) });

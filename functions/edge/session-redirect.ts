@@ -1,0 +1,86 @@
+import type { MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { Lang } from '../../src/lib/lang';
+import { shellForPath, signInShells } from '../../src/lib/routes';
+import { SOURCE_COOKIE, ZHOUSHAN_SOURCE, parseSourceCookie, sourceFromQuery, type SourceOrigin } from '../../src/lib/source-origin';
+import type { EdgeBindings } from '../env';
+import { edgeConfig, type EdgeConfig } from './config';
+import { isNavigatorHost, visitorLang } from './lang';
+import { safeRedirect } from './redirect-target';
+import { isPageRequest } from './source-origin';
+import { tokenCookieName } from './session-cookies';
+
+/** `source` values naming the invitation-letter-online page and the portal (compared without case, - or _). */
+const INVITATION_LETTER_SOURCE = 'invitationletteronline';
+const PORTAL_SOURCE = 'portal';
+
+export interface SessionRedirectInput {
+  pathname: string;
+  navigatorHost: boolean;
+  hasSession: boolean;
+  /** This request's whitelisted query, else the SOURCE_FROM cookie. */
+  source: SourceOrigin;
+  lang: Lang;
+  config: Pick<EdgeConfig, 'portalUrl' | 'zhoushanUrl' | 'invitationLetterUrl' | 'redirect'>;
+}
+
+/**
+ * Where a visitor with a session who opens a sign-in page goes (spec 2, page-load behaviour), or undefined
+ * to show the page. By source: zhoushan → ZHOUSHAN_URL (+ `page`); invitation letter → INVITATION_LETTER_URL
+ * (`/zh` path prefix in Chinese); portal → PORTAL_URL (+ `address`); otherwise the `redirect` parameter, and
+ * by default PORTAL_URL (+ `address`). Every target passes safeRedirect, whose fallback is PORTAL_URL.
+ */
+export function sessionRedirectTarget(input: SessionRedirectInput): string | undefined {
+  if (!input.hasSession) return undefined;
+  const shell = input.pathname === '/' && input.navigatorHost ? 'navigator_login' : shellForPath(input.pathname);
+  // `join` is not a sign-in page: a signed-in person joins a company there.
+  if (!shell || !signInShells.includes(shell)) return undefined;
+
+  const { source, config } = input;
+  const kind = source.source?.toLowerCase().replace(/[-_]/g, '');
+  const portal = () => withPath(config.portalUrl, source.address);
+  let target: string | undefined;
+  if (kind === ZHOUSHAN_SOURCE && config.zhoushanUrl) target = withPath(config.zhoushanUrl, source.page);
+  else if (kind === INVITATION_LETTER_SOURCE && config.invitationLetterUrl) {
+    target = input.lang === 'zh' ? withZhPrefix(config.invitationLetterUrl) : config.invitationLetterUrl;
+  } else if (kind === PORTAL_SOURCE) target = portal();
+  else target = source.redirect ?? portal();
+  return safeRedirect(target, config.redirect);
+}
+
+/** `base` with `path` appended as a path below it (`https://a.example/x` + `y/z` → `https://a.example/x/y/z`). */
+function withPath(base: string, path: string | undefined): string {
+  if (!path) return base;
+  // Leading slashes are dropped so the result can only be a deeper path of `base`, never a new host.
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^[/\\]+/, '')}`;
+}
+
+/** `https://a.example/invitation` → `https://a.example/zh/invitation`. */
+function withZhPrefix(target: string): string {
+  if (target.startsWith('/')) return `/zh${target}`;
+  try {
+    const url = new URL(target);
+    url.pathname = `/zh${url.pathname === '/' ? '' : url.pathname}`;
+    return url.href;
+  } catch {
+    return target;
+  }
+}
+
+/** Session redirect (302) for page requests; thin: the decision is sessionRedirectTarget. */
+export const sessionRedirect: MiddlewareHandler<EdgeBindings> = async (c, next) => {
+  const url = new URL(c.req.url);
+  if (!isPageRequest(c.req.method, url.pathname)) return next();
+  const label = c.env.NAVIGATOR_HOST_LABEL;
+  const target = sessionRedirectTarget({
+    pathname: url.pathname,
+    navigatorHost: isNavigatorHost(url.hostname, label),
+    hasSession: Boolean(getCookie(c, tokenCookieName(url.hostname, label))),
+    source: sourceFromQuery(url.searchParams) ?? parseSourceCookie(getCookie(c, SOURCE_COOKIE)),
+    lang: visitorLang(c),
+    config: edgeConfig(c.env),
+  });
+  if (!target) return next();
+  c.header('Cache-Control', 'no-store');
+  return c.redirect(target, 302);
+};

@@ -1,0 +1,174 @@
+import { GatewayError } from '../errors';
+import type { StoredPassword } from '../services/passwords';
+import { LOCK_BASE_MS, LOCK_EVERY, MAX_LOCK_DOUBLINGS } from '../services/risk';
+
+/** A row of `users` (migrations/0003). */
+export interface UserRow {
+  id: string;
+  phone_e164: string | null;
+  email: string | null;
+  us_id: string | null;
+  real_name: string;
+  login_name: string;
+  password_hash: string | null;
+  password_salt: string | null;
+  password_algo: string | null;
+  password_params: string | null;
+  password_version: 1 | 2;
+  legacy_salt: string | null;
+  original_flag: 0 | 1;
+  user_type: 0 | 1 | 2;
+  identity: 1 | 2 | null;
+  pending_company_name: string | null;
+  source: string | null;
+  is_partner: 0 | 1;
+  failed_logins: number;
+  locked_until: number | null;
+  lock_count: number;
+  created_at: number;
+}
+
+/** The ways a person names their account at sign-in; each is a UNIQUE column. */
+export type LoginIdentity = { phone: string } | { email: string } | { usId: string };
+
+function identityColumn(identity: LoginIdentity): [column: 'phone_e164' | 'email' | 'us_id', value: string] {
+  if ('phone' in identity) return ['phone_e164', identity.phone];
+  if ('email' in identity) return ['email', identity.email];
+  return ['us_id', identity.usId];
+}
+
+/** The identity as one string: the slider subject and the getUserSalt decoy key. */
+export function identityKey(identity: LoginIdentity): string {
+  return identityColumn(identity)[1];
+}
+
+export async function findUserByIdentity(db: D1Database, identity: LoginIdentity): Promise<UserRow | null> {
+  const [column, value] = identityColumn(identity);
+  return db.prepare(`SELECT * FROM users WHERE ${column} = ?`).bind(value).first<UserRow>();
+}
+
+export async function findUserById(db: D1Database, id: string): Promise<UserRow | null> {
+  return db.prepare('SELECT * FROM users WHERE id = ?').bind(id).first<UserRow>();
+}
+
+export interface NewUser {
+  id?: string;
+  phone?: string | null;
+  email?: string | null;
+  usId?: string | null;
+  realName?: string;
+  loginName?: string;
+  password?: StoredPassword | null;
+  passwordVersion?: 1 | 2;
+  legacySalt?: string | null;
+  originalFlag?: boolean;
+  userType?: 0 | 1 | 2;
+  identity?: 1 | 2 | null;
+  pendingCompanyName?: string | null;
+  source?: string | null;
+  isPartner?: boolean;
+  now: number;
+}
+
+/** The INSERT for a new user, to run alone or in a batch with its first session. */
+export function insertUserStatement(db: D1Database, user: NewUser & { id: string }): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO users (id, phone_e164, email, us_id, real_name, login_name, password_hash, password_salt, password_algo,
+         password_params, password_version, legacy_salt, original_flag, user_type, identity, pending_company_name, source,
+         is_partner, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(
+      user.id,
+      user.phone ?? null,
+      user.email ?? null,
+      user.usId ?? null,
+      user.realName ?? '',
+      user.loginName ?? user.email ?? user.phone ?? user.usId ?? '',
+      user.password?.hash ?? null,
+      user.password?.salt ?? null,
+      user.password?.algo ?? null,
+      user.password?.params ?? null,
+      user.passwordVersion ?? 2,
+      user.legacySalt ?? null,
+      user.originalFlag ? 1 : 0,
+      user.userType ?? 0,
+      user.identity ?? null,
+      user.pendingCompanyName ?? null,
+      user.source ?? null,
+      user.isPartner ? 1 : 0,
+      user.now,
+    );
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed/i.test(error.message);
+}
+
+/**
+ * Runs statements as one D1 batch (all or nothing), such as a new user with its first session. A UNIQUE
+ * clash (the same phone, e-mail or usId registered by a parallel request) becomes US0003 and leaves nothing.
+ */
+export async function runBatch(db: D1Database, statements: D1PreparedStatement[]): Promise<void> {
+  try {
+    await db.batch(statements);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new GatewayError('US0003');
+    throw error;
+  }
+}
+
+export async function createUser(db: D1Database, user: NewUser): Promise<string> {
+  const id = user.id ?? crypto.randomUUID();
+  await runBatch(db, [insertUserStatement(db, { ...user, id })]);
+  return id;
+}
+
+/**
+ * Stores a new password hash. `version` 2 (the default) also drops the legacy salt, so a legacy record
+ * moves to the plain-hash protocol; `clearOriginalFlag` ends the must-change-password state.
+ */
+export function setPasswordStatement(
+  db: D1Database,
+  userId: string,
+  stored: StoredPassword,
+  options: { version?: 1 | 2; clearOriginalFlag?: boolean } = {},
+): D1PreparedStatement {
+  const version = options.version ?? 2;
+  return db
+    .prepare(
+      `UPDATE users SET password_hash = ?, password_salt = ?, password_algo = ?, password_params = ?, password_version = ?,
+         legacy_salt = CASE WHEN ? = 2 THEN NULL ELSE legacy_salt END,
+         original_flag = CASE WHEN ? THEN 0 ELSE original_flag END
+       WHERE id = ?`,
+    )
+    .bind(stored.hash, stored.salt, stored.algo, stored.params, version, version, options.clearOriginalFlag ? 1 : 0, userId);
+}
+
+/**
+ * Counts a failed password sign-in in one statement (parallel failures all count). Every LOCK_EVERY-th
+ * consecutive failure locks the account for LOCK_BASE_MS × 2^(locks before, capped).
+ */
+export async function recordPasswordFailure(db: D1Database, userId: string, now: number): Promise<void> {
+  // In an UPDATE every right-hand side reads the row as it was before, so failed_logins + 1 is the new count.
+  await db
+    .prepare(
+      `UPDATE users SET
+         failed_logins = failed_logins + 1,
+         locked_until = CASE WHEN (failed_logins + 1) % ?2 = 0 THEN ?3 + ?4 * (1 << MIN(lock_count, ?5)) ELSE locked_until END,
+         lock_count = lock_count + CASE WHEN (failed_logins + 1) % ?2 = 0 THEN 1 ELSE 0 END
+       WHERE id = ?1`,
+    )
+    .bind(userId, LOCK_EVERY, now, LOCK_BASE_MS, MAX_LOCK_DOUBLINGS)
+    .run();
+}
+
+/** A successful password sign-in ends the run of failures and forgets earlier locks. */
+export function resetPasswordFailuresStatement(db: D1Database, userId: string): D1PreparedStatement {
+  return db.prepare('UPDATE users SET failed_logins = 0, locked_until = NULL, lock_count = 0 WHERE id = ?').bind(userId);
+}
+
+export async function setUserType(db: D1Database, userId: string, userType: 0 | 1 | 2): Promise<void> {
+  await db.prepare('UPDATE users SET user_type = ? WHERE id = ?').bind(userType, userId).run();
+}

@@ -1,0 +1,113 @@
+import { Hono } from 'hono';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import {
+  anonymousLoginRequest,
+  chooseAccountRequest,
+  type CompanyListItem,
+  type LoginCaseAnswer,
+  type MeAnswer,
+} from '../../../src/schemas/auth';
+import type { WorkerEnv } from '../../env';
+import { readJson } from '../body';
+import { asLoginCaseMembership, membershipsOfUser, type MembershipRow } from '../db/companies';
+import { setUserType, type UserRow } from '../db/users';
+import { GatewayError, ok } from '../errors';
+import { now } from '../services/clock';
+import { accountSizeOf, loginCaseOf } from '../services/login-case';
+import { bearerToken, findSession, requireSession, revokeSession, setSessionCompany, type SessionVariables } from '../services/sessions';
+
+/**
+ * Calls of a signed-in user (spec 7): login case, company list and choice, "me", logout. All but logout
+ * need the session the edge passes as `Authorization: Bearer`, and answer TK00001 (401) without one.
+ */
+
+/** '+8613800138000' → { mobile: '13800138000', code: '+86' }. */
+function splitPhone(e164: string | null): { mobile: string; code: string } | null {
+  const parsed = e164 ? parsePhoneNumberFromString(e164) : undefined;
+  return parsed ? { mobile: parsed.nationalNumber, code: `+${parsed.countryCallingCode}` } : null;
+}
+
+const displayName = (user: UserRow) => user.real_name || user.login_name;
+
+/** Companies the user can enter: the account-choice list, the same ones accountSize counts. */
+const enterable = (memberships: MembershipRow[]) => memberships.filter((m) => accountSizeOf([asLoginCaseMembership(m)]) === 1);
+
+export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionVariables }>()
+  // Logout needs no valid session: whatever it says, the edge clears the cookies.
+  .post('/c/user/v2/loginout', async (c) => {
+    const token = bearerToken(c);
+    const session = token ? await findSession(c.env.DB, token, now(c)) : null;
+    if (session) await revokeSession(c.env.DB, session.token_hash, now(c));
+    return ok(c, true);
+  })
+
+  .use('/agg-web/quick/user/findUserLoginCase', requireSession)
+  .use('/agg-web/quick/user/anonymity/account/login', requireSession)
+  .use('/c/user/v2/getCompanyListByToken', requireSession)
+  .use('/agg-web/user/chooseAccount', requireSession)
+  .use('/agg-web/user/fetchMeByUserToken', requireSession)
+
+  .post('/agg-web/quick/user/findUserLoginCase', async (c) => {
+    const user = c.var.user;
+    const memberships = await membershipsOfUser(c.env.DB, user.id);
+    const result = loginCaseOf(
+      { originalFlag: user.original_flag === 1, userType: user.user_type, pendingCompanyName: user.pending_company_name },
+      memberships.map(asLoginCaseMembership),
+    );
+    const answer: LoginCaseAnswer = {
+      userLoginCase: result.userLoginCase,
+      userType: user.user_type,
+      registerMobile: splitPhone(user.phone_e164)?.mobile ?? null,
+      username: displayName(user),
+      userId: user.id,
+      companyInfo: result.companyName === null ? null : { name: result.companyName, ports: [] },
+      ifJumpToSaas: result.ifJumpToSaas,
+      originalFlag: user.original_flag === 1,
+      accountSize: result.accountSize,
+    };
+    return ok(c, answer);
+  })
+
+  // Login case 3: the person goes on as an individual (no enterprise).
+  .post('/agg-web/quick/user/anonymity/account/login', async (c) => {
+    await readJson(c, anonymousLoginRequest);
+    await setUserType(c.env.DB, c.var.user.id, 1);
+    return ok(c, null);
+  })
+
+  .post('/c/user/v2/getCompanyListByToken', async (c) => {
+    const list: CompanyListItem[] = enterable(await membershipsOfUser(c.env.DB, c.var.user.id)).map((m) => ({
+      companyId: m.company_id,
+      companyNameEn: m.name_en,
+      companyNameCn: m.name_cn,
+      companyType: m.type,
+      role: m.role,
+      status: m.company_status,
+      isMain: m.is_main === 1,
+    }));
+    return ok(c, list);
+  })
+
+  .post('/agg-web/user/chooseAccount', async (c) => {
+    const { companyId } = await readJson(c, chooseAccountRequest);
+    const member = enterable(await membershipsOfUser(c.env.DB, c.var.user.id)).some((m) => m.company_id === companyId);
+    if (!member) throw new GatewayError('US0020');
+    await setSessionCompany(c.env.DB, c.var.session.token_hash, companyId);
+    return ok(c, null);
+  })
+
+  .get('/agg-web/user/fetchMeByUserToken', (c) => {
+    const user = c.var.user;
+    const phone = splitPhone(user.phone_e164);
+    const me: MeAnswer = {
+      userId: user.id,
+      realName: user.real_name,
+      loginName: user.login_name,
+      registerMobile: phone?.mobile ?? null,
+      userPhoneCode: phone?.code ?? null,
+      businessEmails: user.email,
+      passwordVersion: user.password_version,
+      source: user.source,
+    };
+    return ok(c, me);
+  });

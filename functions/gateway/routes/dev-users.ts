@@ -1,0 +1,93 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { callingCodeSchema, emailSchema, mobileSchema } from '../../../src/schemas/auth';
+import type { WorkerEnv } from '../../env';
+import { readJson } from '../body';
+import { insertUserStatement, runBatch } from '../db/users';
+import { fail, GatewayError, ok } from '../errors';
+import { now } from '../services/clock';
+import { emailRecipient, phoneRecipient } from '../services/identity';
+import { hashPassword, sha256Hex } from '../services/passwords';
+
+/**
+ * POST /dev/users seeds a user for automated browser tests, only while DEV_OUTBOX is 'true' (never in
+ * production; otherwise the ordinary 404 envelope). The plain password is hashed as a browser would
+ * (SHA-256 hex, of password + legacySalt for a legacy version-1 record) and then by the server's KDF.
+ * `companies` adds memberships, so each login case can be reached.
+ */
+const devUserRequest = z
+  .object({
+    phone: z.object({ callingCode: callingCodeSchema, mobile: mobileSchema }).optional(),
+    email: emailSchema.optional(),
+    usId: z.string().trim().min(1).max(64).optional(),
+    password: z.string().min(1).max(128).optional(),
+    legacySalt: z.string().min(1).max(64).optional(),
+    originalFlag: z.boolean().optional(),
+    userType: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
+    realName: z.string().max(64).optional(),
+    pendingCompanyName: z.string().max(128).optional(),
+    isPartner: z.boolean().optional(),
+    companies: z
+      .array(
+        z.object({
+          nameEn: z.string().min(1).max(128),
+          type: z.string().min(1).max(32).default('ship_owner'),
+          status: z.string().min(1).max(32).default('verified'),
+          role: z.enum(['administrator', 'staff']).default('administrator'),
+          memberStatus: z.enum(['pending', 'active', 'rejected']).default('active'),
+          isMain: z.boolean().default(false),
+        }),
+      )
+      .max(10)
+      .optional(),
+  })
+  .refine((u) => u.phone || u.email || u.usId, { message: 'phone, email or usId is required' });
+
+export const devUserRoutes = new Hono<{ Bindings: WorkerEnv }>()
+  .use('/dev/users', async (c, next) => (c.env.DEV_OUTBOX === 'true' ? next() : fail(c, 'GW0404')))
+  .post('/dev/users', async (c) => {
+    const body = await readJson(c, devUserRequest);
+    const db = c.env.DB;
+    const at = now(c);
+    const id = crypto.randomUUID();
+    const password = body.password
+      ? await hashPassword(await sha256Hex(body.password + (body.legacySalt ?? '')), c.env)
+      : null;
+    const statements = [
+      insertUserStatement(db, {
+        id,
+        phone: body.phone ? phoneRecipient(body.phone.callingCode, body.phone.mobile) : null,
+        email: body.email ? emailRecipient(body.email) : null,
+        usId: body.usId ?? null,
+        realName: body.realName,
+        password,
+        passwordVersion: body.legacySalt ? 1 : 2,
+        legacySalt: body.legacySalt ?? null,
+        originalFlag: body.originalFlag,
+        userType: body.userType,
+        pendingCompanyName: body.pendingCompanyName ?? null,
+        isPartner: body.isPartner,
+        source: 'dev-seed',
+        now: at,
+      }),
+    ];
+    for (const company of body.companies ?? []) {
+      const companyId = crypto.randomUUID();
+      statements.push(
+        db
+          .prepare('INSERT INTO companies (id, name_en, type, status, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+          .bind(companyId, company.nameEn, company.type, company.status, id, at),
+        db
+          .prepare('INSERT INTO company_members (company_id, user_id, role, status, is_main, joined_at) VALUES (?, ?, ?, ?, ?, ?)')
+          .bind(companyId, id, company.role, company.memberStatus, company.isMain ? 1 : 0, at),
+      );
+    }
+    try {
+      await runBatch(db, statements);
+    } catch (error) {
+      // A clash here (the identity or a company name and type already seeded) is the caller's mistake.
+      if (error instanceof GatewayError) throw new GatewayError('GW0400', [{ path: '', message: 'already exists' }]);
+      throw error;
+    }
+    return ok(c, { userId: id });
+  });

@@ -1,0 +1,160 @@
+import type { Lang } from '../../../src/lib/lang';
+import { GatewayError } from '../errors';
+import { codeMessage, deliver, type DeliveryEnv } from './delivery';
+import { sha256Hex } from './passwords';
+
+/**
+ * One-time codes by SMS and e-mail (security baseline "One-time codes"). A code is stored only as a hash,
+ * lives CODE_LIFETIME_MS, dies after MAX_TRIES wrong guesses, is single use, and only the newest code of a
+ * recipient + purpose counts. Sending waits RESEND_WAIT_MS between codes and is capped per recipient and
+ * per IP over SEND_WINDOW_MS.
+ */
+export const CODE_LIFETIME_MS = 5 * 60 * 1000;
+export const MAX_TRIES = 5;
+export const RESEND_WAIT_MS = 60 * 1000;
+export const SEND_WINDOW_MS = 60 * 60 * 1000;
+export const RECIPIENT_CAP = 10;
+export const IP_CAP = 30;
+export const DEFAULT_CODE_LENGTH = 6;
+
+/** 'login': quick login and registration (type 3); 'verify': everything else, such as a password reset (type 1). */
+export type CodePurpose = 'login' | 'verify';
+export type CodeChannel = 'sms' | 'email';
+
+export const codePurposeOfType = (type: 1 | 3): CodePurpose => (type === 3 ? 'login' : 'verify');
+
+export interface CodesEnv extends DeliveryEnv {
+  /** Digits per code, 4 to 8; anything else means the default 6. */
+  CODE_LENGTH?: string;
+}
+
+export function codeLength(env: { CODE_LENGTH?: string }): number {
+  const length = Number(env.CODE_LENGTH);
+  return Number.isInteger(length) && length >= 4 && length <= 8 ? length : DEFAULT_CODE_LENGTH;
+}
+
+/** `length` uniform random digits: bytes of 250 and above are drawn again, so no digit is favoured. */
+export function generateCode(length: number): string {
+  let code = '';
+  while (code.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (byte < 250 && code.length < length) code += String(byte % 10);
+    }
+  }
+  return code;
+}
+
+// Plain SHA-256 rather than a keyed HMAC so that consumeCode needs only the database: a stolen table could
+// brute-force the live codes, but those die within 5 minutes, and reading D1 already grants far more.
+const hashCode = (recipient: string, purpose: CodePurpose, code: string) => sha256Hex(`${recipient}|${purpose}|${code}`);
+
+export interface IssueCodeArgs {
+  /** E.164 phone (phoneRecipient) or lower-case e-mail (emailRecipient). */
+  recipient: string;
+  channel: CodeChannel;
+  purpose: CodePurpose;
+  /** The visitor's IP, from the edge's `x-client-ip` header. */
+  ip: string;
+  now: number;
+  lang: Lang;
+}
+
+/**
+ * Creates a code and delivers it. Throws CD0001 (data { retryAfter } in seconds) within RESEND_WAIT_MS of
+ * the recipient's last code, CD0002 past the recipient cap, CD0003 past the IP cap, CD0020 when the
+ * provider refuses (then the code is withdrawn, so the visitor may retry at once).
+ */
+export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<void> {
+  const code = generateCode(codeLength(env));
+  const hash = await hashCode(args.recipient, args.purpose, code);
+  const windowStart = args.now - SEND_WINDOW_MS;
+  // One statement checks the wait and both caps and inserts, so parallel requests cannot slip past them.
+  const inserted = await env.DB.prepare(
+    `INSERT INTO codes (recipient, purpose, channel, code_hash, ip, created_at, expires_at)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
+     WHERE NOT EXISTS (SELECT 1 FROM codes WHERE recipient = ?1 AND created_at > ?8)
+       AND (SELECT COUNT(*) FROM codes WHERE recipient = ?1 AND created_at > ?9) < ?10
+       AND (SELECT COUNT(*) FROM codes WHERE ip = ?5 AND created_at > ?9) < ?11
+     RETURNING id`,
+  )
+    .bind(
+      args.recipient,
+      args.purpose,
+      args.channel,
+      hash,
+      args.ip,
+      args.now,
+      args.now + CODE_LIFETIME_MS,
+      args.now - RESEND_WAIT_MS,
+      windowStart,
+      RECIPIENT_CAP,
+      IP_CAP,
+    )
+    .first<{ id: number }>();
+  if (!inserted) throw await refusal(env.DB, args);
+
+  const message = codeMessage(args.lang, code, CODE_LIFETIME_MS / 60_000);
+  try {
+    await deliver(env, { channel: args.channel, to: args.recipient, ...message }, args.now);
+  } catch (error) {
+    await env.DB.prepare('DELETE FROM codes WHERE id = ?').bind(inserted.id).run();
+    throw error;
+  }
+}
+
+/** Why issueCode's insert was refused, in the order a visitor can act on it. */
+async function refusal(db: D1Database, args: IssueCodeArgs): Promise<GatewayError> {
+  const windowStart = args.now - SEND_WINDOW_MS;
+  const [last, byRecipient, byIp] = await db.batch<{ value: number | null }>([
+    db.prepare('SELECT MAX(created_at) AS value FROM codes WHERE recipient = ?').bind(args.recipient),
+    db.prepare('SELECT COUNT(*) AS value FROM codes WHERE recipient = ? AND created_at > ?').bind(args.recipient, windowStart),
+    db.prepare('SELECT COUNT(*) AS value FROM codes WHERE ip = ? AND created_at > ?').bind(args.ip, windowStart),
+  ]);
+  const lastAt = last?.results[0]?.value ?? null;
+  if ((byRecipient?.results[0]?.value ?? 0) >= RECIPIENT_CAP) return new GatewayError('CD0002');
+  if ((byIp?.results[0]?.value ?? 0) >= IP_CAP) return new GatewayError('CD0003');
+  const wait = lastAt === null ? 1 : lastAt + RESEND_WAIT_MS - args.now;
+  return new GatewayError('CD0001', { retryAfter: Math.max(1, Math.ceil(wait / 1000)) });
+}
+
+export interface ConsumeCodeArgs {
+  recipient: string;
+  purpose: CodePurpose;
+  code: string;
+  now: number;
+}
+
+const LATEST = 'SELECT MAX(id) FROM codes WHERE recipient = ?1 AND purpose = ?2';
+
+/**
+ * Uses up the recipient's newest code for this purpose, atomically: of any number of parallel calls with
+ * the right code exactly one returns. Throws CD0010 for a wrong code (counting a try; data { triesLeft }),
+ * CD0011 when expired, CD0012 after MAX_TRIES wrong tries, CD0013 when no code was asked for, CD0014 when
+ * it was already used.
+ */
+export async function consumeCode(db: D1Database, args: ConsumeCodeArgs): Promise<void> {
+  const hash = await hashCode(args.recipient, args.purpose, args.code);
+  const usable = `id = (${LATEST}) AND consumed_at IS NULL AND tries < ${MAX_TRIES} AND expires_at > ?3`;
+  const used = await db
+    .prepare(`UPDATE codes SET consumed_at = ?3 WHERE ${usable} AND code_hash = ?4 RETURNING id`)
+    .bind(args.recipient, args.purpose, args.now, hash)
+    .first();
+  if (used) return;
+
+  const missed = await db
+    .prepare(`UPDATE codes SET tries = tries + 1 WHERE ${usable} AND code_hash <> ?4 RETURNING tries`)
+    .bind(args.recipient, args.purpose, args.now, hash)
+    .first<{ tries: number }>();
+  if (missed) throw new GatewayError('CD0010', { triesLeft: MAX_TRIES - missed.tries });
+
+  const latest = await db
+    .prepare(`SELECT consumed_at, tries, expires_at FROM codes WHERE id = (${LATEST})`)
+    .bind(args.recipient, args.purpose)
+    .first<{ consumed_at: number | null; tries: number; expires_at: number }>();
+  if (!latest) throw new GatewayError('CD0013');
+  if (latest.consumed_at !== null) throw new GatewayError('CD0014');
+  if (latest.tries >= MAX_TRIES) throw new GatewayError('CD0012');
+  if (latest.expires_at <= args.now) throw new GatewayError('CD0011');
+  // The row changed between the statements (a parallel guess); the attempt did not match.
+  throw new GatewayError('CD0010', { triesLeft: Math.max(0, MAX_TRIES - latest.tries) });
+}

@@ -1,0 +1,87 @@
+/**
+ * The login case of a user (findUserLoginCase), derived from the user's real state. Pure: the route reads
+ * the user and memberships and passes them in.
+ *
+ * | state (first match wins)                                         | case | client goes to (spec 2)                    |
+ * |------------------------------------------------------------------|------|--------------------------------------------|
+ * | original_flag set (must change password)                         | 2    | /change_password                           |
+ * | user_type 1 (individual)                                         | 3    | anonymous account login, then web home     |
+ * | member (any role) of >= 1 company with status active or verified | 2    | /account (accountSize > 0)                 |
+ * | administrator of a company awaiting verification                 | 4    | /completion_of_application?…&ifJumpToSaas= |
+ * | staff whose join is pending                                      | 5    | /completion_of_application?…               |
+ * | no company, registered with a company name                       | 6    | /enterprise_adm_and_staff (name stored)    |
+ * | no company, no pending name, user_type 0 (never chose)            | 1    | /enterprise_adm_and_staff?loginType=1|2    |
+ * | otherwise (an existing enterprise user with zero companies)      | 2    | /create_account (accountSize 0)            |
+ *
+ * accountSize counts the companies the user can enter (membership active in a usable company).
+ * ifJumpToSaas (case 4) is true only when the company is already 'verified' (the membership is then not active yet,
+ * or case 2 would have won).
+ * Case 7 (a first port known) and 9 are not derived yet: ports arrive with onboarding.
+ */
+
+export type LoginCase = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 9;
+
+/** Company statuses (spec 3 verification statuses, snake_case) in which members can use the company. */
+export const USABLE_COMPANY_STATUSES = ['active', 'verified'] as const;
+/** Company statuses that mean "the administrator's application is still being looked at". */
+export const AWAITING_COMPANY_STATUSES = ['approving', 'not_verified', 'additional_info', 'pending_bind'] as const;
+
+export interface LoginCaseUser {
+  originalFlag: boolean;
+  /** 0 not chosen, 1 individual, 2 enterprise. */
+  userType: number;
+  pendingCompanyName: string | null;
+}
+
+export interface LoginCaseMembership {
+  role: 'administrator' | 'staff';
+  /** company_members.status: 'pending' | 'active' | 'rejected'. */
+  memberStatus: string;
+  companyStatus: string;
+}
+
+export interface LoginCaseResult {
+  userLoginCase: LoginCase;
+  accountSize: number;
+  ifJumpToSaas: boolean;
+  /** Set for case 6: the name the user registered with. */
+  companyName: string | null;
+}
+
+const usable = (m: LoginCaseMembership) =>
+  m.memberStatus === 'active' && (USABLE_COMPANY_STATUSES as readonly string[]).includes(m.companyStatus);
+
+/** Companies the user can enter now (the account-choice list). */
+export function accountSizeOf(memberships: readonly LoginCaseMembership[]): number {
+  return memberships.filter(usable).length;
+}
+
+export function loginCaseOf(user: LoginCaseUser, memberships: readonly LoginCaseMembership[]): LoginCaseResult {
+  const accountSize = accountSizeOf(memberships);
+  const result = (userLoginCase: LoginCase, extra: Partial<LoginCaseResult> = {}): LoginCaseResult => ({
+    userLoginCase,
+    accountSize,
+    ifJumpToSaas: false,
+    companyName: null,
+    ...extra,
+  });
+
+  if (user.originalFlag) return result(2);
+  if (user.userType === 1) return result(3);
+  if (accountSize > 0) return result(2);
+
+  // A verified company whose administrator membership is not active yet may already open the SaaS.
+  const awaiting = memberships.find(
+    (m) =>
+      m.role === 'administrator' &&
+      m.memberStatus !== 'rejected' &&
+      (m.companyStatus === 'verified' || (AWAITING_COMPANY_STATUSES as readonly string[]).includes(m.companyStatus)),
+  );
+  if (awaiting) return result(4, { ifJumpToSaas: awaiting.companyStatus === 'verified' });
+
+  if (memberships.some((m) => m.role === 'staff' && m.memberStatus === 'pending')) return result(5);
+
+  if (user.pendingCompanyName) return result(6, { companyName: user.pendingCompanyName });
+  if (user.userType === 0) return result(1);
+  return result(2);
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/**
+ * `GET agg-web/protocol/queryUserProtocol` (spec 7: queryUserProtocol, path not shown): which agreement
+ * the sign-in screen's modal frames. platformCode 1 is this platform; type 0 the privacy policy, 1 the terms.
+ * Query values arrive as strings.
+ */
+export const queryUserProtocolQuery = z.object({
+  platformCode: z.literal('1'),
+  type: z.enum(['0', '1']),
+});
+export type QueryUserProtocolQuery = z.infer<typeof queryUserProtocolQuery>;
+
+/** Spec 3 "Agreement link": absolute paths of the page in each language, plus the version agreed to. */
+export const userProtocolAnswer = z.object({
+  urlCn: z.string().startsWith('/'),
+  urlEn: z.string().startsWith('/'),
+  version: z.string().regex(/^\d+\.\d+\.\d+$/),
+});
+export type UserProtocolAnswer = z.infer<typeof userProtocolAnswer>;
+
+/** The documents a consent can name (the same as `legalDocs` in src/lib/legal.ts). */
+export const consentDocument = z.enum(['terms', 'privacy', 'disclaimer', 'registration']);

@@ -1,0 +1,65 @@
+import { expect, test } from '@playwright/test';
+import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey, type HandoffPurpose } from '../../functions/edge/handoff-blob';
+import { messages } from '../../src/i18n';
+import { seedUser, uniqueEmail } from './helpers';
+
+const blobFor = async (sub: string, purpose: HandoffPurpose = 'session') =>
+  createHandoffBlob(
+    await importHandoffKey(DEV_HANDOFF_KEY),
+    handoffClaims({ sub, aud: 'portal', purpose, ...(purpose === 'credentials' ? { loginName: 'x@example.com', passwordHash: 'ab'.repeat(32) } : {}) }),
+  );
+
+test('arrival with a query keeps the source origin, and zhoushan sets the port type', async ({ page, context }) => {
+  await page.goto('/login?source=zhoushan&page=berths&other=1');
+  const fromPage = await page.evaluate(() => document.cookie);
+  expect(decodeURIComponent(fromPage)).toContain('SOURCE_FROM={"source":"zhoushan","page":"berths"}');
+  const portType = (await context.cookies()).find((c) => c.name === 'PORT_TYPE');
+  expect(portType?.value).toBe('zhoushan');
+  expect(portType!.expires - Date.now() / 1000).toBeGreaterThan(863_999 - 120);
+
+  await page.goto('/register?source=mail');
+  expect((await context.cookies()).find((c) => c.name === 'PORT_TYPE')).toBeUndefined();
+  expect(decodeURIComponent(await page.evaluate(() => document.cookie))).toContain('SOURCE_FROM={"source":"mail"}');
+});
+
+test('a hand-off signs the visitor in, cleans the URL, and sign-in pages then lead to the portal', async ({ page, context, request }) => {
+  const userId = await seedUser(request, { email: uniqueEmail('handoff') });
+  const blob = await blobFor(userId);
+  const res = await page.goto(`/register?token=${blob}&source=portal`);
+  // 303 to /register?source=portal, which a signed-in visitor leaves for the portal.
+  await expect(page).toHaveURL(/\/user_center$/);
+  expect(page.url()).not.toContain(blob);
+  expect(res?.status()).toBe(200);
+  const token = (await context.cookies()).find((c) => c.name === 'portal_token');
+  expect(token?.httpOnly).toBe(true);
+  expect(await page.evaluate(() => document.cookie)).not.toContain('portal_token');
+
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/user_center$/);
+  await page.goto('/join');
+  await expect(page).toHaveURL(/\/join$/);
+
+  // The same blob a second time: refused, in the visitor's language, and no new session.
+  await context.clearCookies();
+  await context.addCookies([{ name: 'LANG', value: 'zh', url: 'http://127.0.0.1' }]);
+  const replay = await page.goto(`/login?token=${blob}`);
+  expect(replay?.status()).toBe(400);
+  await expect(page.locator('h1')).toHaveText(messages.zh.handoff.title);
+  await expect(page.getByText(messages.zh.handoff.replayed)).toBeVisible();
+  expect((await context.cookies()).find((c) => c.name === 'portal_token')).toBeUndefined();
+});
+
+test('a credentials hand-off is consumed and removed from the URL', async ({ page }) => {
+  const blob = await blobFor('someone', 'credentials');
+  await page.goto(`/login?userNameAndPwd=${blob}&source=mail`);
+  await expect(page).toHaveURL(/\/login\?source=mail$/);
+  await expect(page.locator('h1')).toHaveText(messages.en.pages.login.title);
+});
+
+test('a tampered blob gets the English 400 page', async ({ request }) => {
+  const blob = await blobFor('someone');
+  const res = await request.get(`/login?token=${blob.slice(0, -4)}AAAA`, { maxRedirects: 0 });
+  expect(res.status()).toBe(400);
+  expect(res.headers()['cache-control']).toBe('no-store');
+  expect(await res.text()).toContain(messages.en.handoff.invalid);
+});

@@ -1,0 +1,75 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { messages } from '../../src/i18n';
+import type { Lang } from '../../src/lib/lang';
+
+/** A fresh mainland mobile number per call, so tests never share a user. */
+export function uniqueMobile(): string {
+  return `139${String(Date.now() % 1e5).padStart(5, '0')}${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
+}
+export const uniqueEmail = (tag: string) => `${tag}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
+
+export async function openInLanguage(page: Page, lang: Lang, path: string) {
+  await page.context().addCookies([{ name: 'LANG', value: lang, url: 'http://127.0.0.1' }]);
+  await page.goto(path);
+}
+
+/** The latest code sent to a recipient, read from the local outbox (DEV_OUTBOX). */
+export async function readCode(request: APIRequestContext, recipient: string): Promise<string> {
+  let text = '';
+  await expect
+    .poll(async () => {
+      const answer = (await (await request.get(`/api/dev/outbox?to=${encodeURIComponent(recipient)}`)).json()) as { data: { text: string }[] };
+      text = answer.data[0]?.text ?? '';
+      return /\b\d{6}\b/.test(text);
+    })
+    .toBe(true);
+  return /\b(\d{6})\b/.exec(text)![1]!;
+}
+
+/** Seeds an existing account through the dev-only endpoint. */
+export async function seedUser(request: APIRequestContext, body: Record<string, unknown>): Promise<string> {
+  const answer = (await (await request.post('/api/dev/users', { data: body })).json()) as { code: string; data: { userId: string } };
+  expect(answer.code).toBe('0');
+  return answer.data.userId;
+}
+
+/** Drags the slider like a person: the dev endpoint reveals where the gap is for this challenge. */
+export async function passSlider(page: Page, challenge: Promise<{ sessionId: string }>) {
+  const { sessionId } = await challenge;
+  const reveal = (await (await page.request.get(`/api/dev/captcha/${sessionId}`)).json()) as { data: { x: number } };
+  const handle = page.getByRole('slider');
+  const stage = page.locator('.slider-stage');
+  const scale = (await stage.boundingBox())!.width / 380;
+  const box = (await handle.boundingBox())!;
+  const startX = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(startX, y);
+  await page.mouse.down();
+  const target = reveal.data.x * scale;
+  const steps = 12;
+  for (let i = 1; i <= steps; i++) {
+    // Ease out, with small pauses: neither instant nor perfectly even.
+    const progress = 1 - (1 - i / steps) ** 2;
+    await page.mouse.move(startX + target * progress, y + (i % 3) - 1);
+    await page.waitForTimeout(25 + (i % 4) * 10);
+  }
+  await page.mouse.up();
+}
+
+export function sliderChallenge(page: Page): Promise<{ sessionId: string }> {
+  return page
+    .waitForResponse((r) => r.url().includes('/api/agg-web/captcha/slider/init'))
+    .then(async (r) => ((await r.json()) as { data: { sessionId: string } }).data);
+}
+
+/** Waits out the agreement's countdown, scrolls the framed agreement to its end and agrees. */
+export async function acceptAgreement(page: Page, lang: Lang) {
+  const dialog = page.getByRole('dialog', { name: messages[lang].signIn.agreement.title });
+  await expect(dialog).toBeVisible();
+  const confirm = dialog.getByRole('button', { name: messages[lang].signIn.agreement.confirm });
+  await expect(confirm).toBeDisabled();
+  const frame = page.frameLocator('.agreement-frame');
+  await frame.locator('body').evaluate((body) => body.ownerDocument.defaultView!.scrollTo(0, body.scrollHeight));
+  await expect(confirm).toBeEnabled({ timeout: 8_000 });
+  await confirm.click();
+}

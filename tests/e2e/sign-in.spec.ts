@@ -1,0 +1,190 @@
+import { expect, test } from '@playwright/test';
+import { messages } from '../../src/i18n';
+import { langs } from '../../src/lib/lang';
+import { acceptAgreement, openInLanguage, passSlider, readCode, seedUser, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
+
+for (const lang of langs) {
+  const t = messages[lang];
+  const m = t.signIn;
+
+  test.describe(`sign-in (${lang})`, () => {
+    test('a new user signs up by phone: agreement, identity, slider, code, onboarding', async ({ page }) => {
+      const mobile = uniqueMobile();
+      await openInLanguage(page, lang, '/login');
+      await expect(page.getByText(m.usernameNotice)).toBeVisible();
+      await page.getByLabel(m.phone, { exact: true }).fill(` ${mobile.slice(0, 3)} ${mobile.slice(3)},`);
+      await page.getByRole('button', { name: m.getCode }).click();
+      await acceptAgreement(page, lang);
+
+      const newUser = page.getByRole('dialog', { name: m.newUser.title });
+      await newUser.getByRole('radio', { name: m.newUser.serviceProvider }).check();
+      await newUser.getByRole('button', { name: m.newUser.continue }).click();
+      await expect(newUser.getByText(t.validation.companyNameRequired)).toBeVisible();
+      await newUser.getByLabel(m.newUser.companyName).fill('Ocean Star Shipping Agency');
+      await expect(newUser.getByText('26/50')).toBeVisible();
+      const challenge = sliderChallenge(page);
+      await newUser.getByRole('button', { name: m.newUser.continue }).click();
+      await passSlider(page, challenge);
+
+      await expect(page.getByText(m.codeSent)).toBeVisible();
+      await expect(page.getByRole('button', { name: m.resendIn.replace('{s}', '60') }).or(page.getByRole('button', { name: m.resendIn.replace('{s}', '59') }))).toBeDisabled();
+      await page.getByLabel(m.code).fill(await readCode(page.request, `+86${mobile}`));
+      await page.getByRole('button', { name: m.submit }).click();
+      await expect(page).toHaveURL(/\/enterprise_adm_and_staff\?loginType=1$/);
+      const cookies = await page.context().cookies();
+      expect(cookies.find((c) => c.name === 'portal_token')?.httpOnly).toBe(true);
+      expect(await page.evaluate(() => document.cookie)).not.toContain('portal_token');
+    });
+
+    test('a new user signs up by e-mail', async ({ page }) => {
+      const email = uniqueEmail('new');
+      await openInLanguage(page, lang, '/login');
+      await page.getByRole('tab', { name: m.tabs.email }).click();
+      await page.getByLabel(m.email).fill(email);
+      await page.getByRole('button', { name: m.getCode }).click();
+      await acceptAgreement(page, lang);
+      const newUser = page.getByRole('dialog', { name: m.newUser.title });
+      await newUser.getByLabel(m.newUser.companyName).fill('Blue Whale Shipowning');
+      await newUser.getByRole('button', { name: m.newUser.continue }).click();
+      await expect(page.getByText(m.codeSent)).toBeVisible();
+      await page.getByLabel(m.code).fill(await readCode(page.request, email));
+      await page.getByRole('button', { name: m.submit }).click();
+      await expect(page).toHaveURL(/\/enterprise_adm_and_staff\?loginType=2$/);
+    });
+
+    test('an existing user signs in with a password by phone and by e-mail', async ({ page }) => {
+      const mobile = uniqueMobile();
+      const email = uniqueEmail('pw');
+      await seedUser(page.request, { phone: { callingCode: '+86', mobile }, password: 'harbour2024', userType: 2 });
+      await seedUser(page.request, { email, password: 'harbour2024', userType: 2 });
+
+      await openInLanguage(page, lang, '/login');
+      await page.getByRole('tab', { name: m.tabs.password }).click();
+      await page.getByLabel(m.phone, { exact: true }).fill(mobile);
+      await page.getByLabel(m.password, { exact: true }).fill('harbour2024');
+      await page.getByRole('button', { name: m.submit }).click();
+      await expect(page).toHaveURL(/\/create_account$/);
+
+      await page.context().clearCookies();
+      await openInLanguage(page, lang, '/login');
+      await page.getByRole('tab', { name: m.tabs.password }).click();
+      await page.getByRole('tab', { name: m.tabs.email }).click();
+      await page.getByLabel(m.email).fill(email);
+      await page.getByLabel(m.password, { exact: true }).fill('wrongpass1');
+      await page.getByRole('button', { name: m.submit }).click();
+      await expect(page.getByRole('alert')).toBeVisible();
+      await expect(page).toHaveURL(/\/login$/);
+      await page.getByLabel(m.password, { exact: true }).fill('harbour2024');
+      await page.getByLabel(m.remember).check();
+      await page.getByRole('button', { name: m.submit }).click();
+      await expect(page).toHaveURL(/\/create_account$/);
+      const remembered = await page.evaluate(() => localStorage.getItem('rememberedSignIn'));
+      expect(remembered).toContain(email);
+      expect(remembered).not.toContain('harbour2024');
+    });
+
+    test('a legacy account signs in through the SY9990 salt round-trip', async ({ page }) => {
+      const email = uniqueEmail('legacy');
+      await seedUser(page.request, { email, password: 'oldsalt99', legacySalt: 'S4lt', userType: 2 });
+      await openInLanguage(page, lang, '/login');
+      await page.getByRole('tab', { name: m.tabs.password }).click();
+      await page.getByRole('tab', { name: m.tabs.email }).click();
+      await page.getByLabel(m.email).fill(email);
+      await page.getByLabel(m.password, { exact: true }).fill('oldsalt99');
+      const salt = page.waitForResponse((r) => r.url().includes('/api/agg-web/user/getUserSalt'));
+      await page.getByRole('button', { name: m.submit }).click();
+      await salt;
+      await expect(page).toHaveURL(/\/create_account$/);
+    });
+
+    test('a password that breaks the rule must be replaced before going on', async ({ page }) => {
+      const email = uniqueEmail('weak');
+      await seedUser(page.request, { email, password: 'ab#1', userType: 2 });
+      await openInLanguage(page, lang, '/login');
+      await page.getByRole('tab', { name: m.tabs.password }).click();
+      await page.getByRole('tab', { name: m.tabs.email }).click();
+      await page.getByLabel(m.email).fill(email);
+      await page.getByLabel(m.password, { exact: true }).fill('ab#1');
+      await page.getByRole('button', { name: m.submit }).click();
+      const modal = page.getByRole('dialog', { name: m.insecure.title });
+      await modal.getByLabel(m.insecure.newPassword, { exact: true }).fill('Harbour77');
+      await modal.getByLabel(m.insecure.confirmPassword, { exact: true }).fill('Harbour78');
+      await modal.getByRole('button', { name: m.insecure.confirm }).click();
+      await expect(modal.getByText(t.validation.passwordMismatch)).toBeVisible();
+      await modal.getByLabel(m.insecure.confirmPassword, { exact: true }).fill('Harbour77');
+      await modal.getByRole('button', { name: m.insecure.confirm }).click();
+      await expect(page).toHaveURL(/\/create_account$/);
+
+      // The old password no longer works; the new one does.
+      await page.context().clearCookies();
+      const old = await page.request.post('/api/agg-web/user/v3/userLogin', {
+        data: { loginEmail: email, loginPassword: await sha256('ab#1'), passwordVersion: 2, captchaType: 3, grant_type: 'password', scope: 'server', client_id: 'portal', client_secret: 'portal' },
+      });
+      expect(((await old.json()) as { code: string }).code).not.toBe('0');
+    });
+
+    test('?channel=britc shows the chain-partner login only', async ({ page }) => {
+      const usId = `BR${Date.now()}`;
+      await seedUser(page.request, { usId, password: 'chain2024', userType: 2 });
+      await openInLanguage(page, lang, '/login?channel=britc');
+      await expect(page.getByRole('heading', { name: m.tabs.chain })).toBeVisible();
+      await expect(page.getByRole('tab')).toHaveCount(0);
+      await page.getByRole('button', { name: m.submit }).click();
+      await expect(page.getByText(t.validation.userIdRequired)).toBeVisible();
+      await page.getByLabel(m.userId).fill(usId);
+      await page.getByLabel(m.password, { exact: true }).fill('chain2024');
+      await page.getByRole('button', { name: m.submit }).click();
+      await expect(page).toHaveURL(/\/create_account$/);
+    });
+
+    test('each rule of the form says what is wrong', async ({ page }) => {
+      await openInLanguage(page, lang, '/login');
+      await page.getByRole('button', { name: m.getCode }).click();
+      await expect(page.getByText(t.validation.phoneRequired)).toBeVisible();
+      await page.getByLabel(m.phone, { exact: true }).fill('12345678901');
+      await page.getByRole('button', { name: m.getCode }).click();
+      await expect(page.getByText(t.validation.phoneInvalid)).toBeVisible();
+
+      await page.getByRole('tab', { name: m.tabs.email }).click();
+      await page.getByLabel(m.email).fill('not-an-email');
+      await page.getByRole('button', { name: m.getCode }).click();
+      await expect(page.getByText(t.validation.emailInvalid)).toBeVisible();
+      await page.getByLabel(m.email).fill('someone@example.com');
+      await page.getByRole('button', { name: m.submit }).click();
+      await expect(page.getByText(t.validation.codeRequired)).toBeVisible();
+      await page.getByLabel(m.code).fill('123456');
+      await page.getByRole('button', { name: m.submit }).click();
+      await expect(page.getByText(t.validation.agreementRequired)).toBeVisible();
+
+      await page.getByRole('tab', { name: m.tabs.password }).click();
+      await page.getByRole('button', { name: m.submit }).click();
+      await expect(page.getByText(t.validation.passwordRequired)).toBeVisible();
+    });
+  });
+}
+
+test('five wrong codes kill the code', async ({ page }) => {
+  const email = uniqueEmail('tries');
+  await seedUser(page.request, { email, password: 'harbour2024', userType: 2 });
+  await openInLanguage(page, 'en', '/login');
+  await page.getByRole('tab', { name: 'E-mail' }).click();
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'Get code' }).click();
+  const code = await readCode(page.request, email);
+  const wrong = code === '000000' ? '111111' : '000000';
+  await page.getByLabel('I have read and agree to the').check();
+  for (let i = 0; i < 5; i++) {
+    await page.getByLabel('Verification code').fill(wrong);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator('#code-error')).toBeVisible();
+  }
+  await page.getByLabel('Verification code').fill(code);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.locator('#code-error')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+async function sha256(text: string) {
+  const { createHash } = await import('node:crypto');
+  return createHash('sha256').update(text).digest('hex');
+}

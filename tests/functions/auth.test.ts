@@ -1,0 +1,392 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Hono } from 'hono';
+import type { EdgeBindings } from '../../functions/env';
+import { createGateway } from '../../functions/gateway/app';
+import app from '../../functions/worker';
+import { LOCK_BASE_MS } from '../../functions/gateway/services/risk';
+import { hashPassword } from '../../src/lib/password-hash';
+import { LOGIN_CLIENT } from '../../src/schemas/auth';
+import { startWorkerEnv } from './worker-env';
+
+/**
+ * The sign-in calls through the whole Worker (functions/worker.ts), so the edge's cookie rules are part of
+ * every answer, on a real local D1. The clock-dependent lockout test shifts the gateway's clock.
+ */
+let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
+beforeAll(async () => {
+  worker = await startWorkerEnv('auth');
+});
+afterAll(() => worker.dispose());
+
+let seq = 0;
+const unique = () => `${Date.now().toString(36)}${(seq++).toString(36)}`;
+const uniqueEmail = () => `User.${unique()}@Example.com`;
+/** A fresh mainland mobile number. */
+const uniqueMobile = () => `139${String(Date.now() % 1e5).padStart(5, '0')}${String(seq++ % 1000).padStart(3, '0')}`;
+// Each test file and call comes from its own address, so the per-IP send caps of the code service stay out of the way.
+const ip = () => `10.9.${seq % 250}.${(seq++ * 7) % 250}`;
+
+type Envelope<T = Record<string, unknown>> = { code: string; message: string; data: T };
+
+/** Which app answers: the whole Worker (edge + embedded gateway), or a gateway on a fake clock. */
+let target: { gateway: Hono<EdgeBindings> } | null = null;
+
+const call = (path: string, init: RequestInit = {}, origin = 'http://localhost') =>
+  target
+    ? target.gateway.request(path, init, worker.env, worker.ctx)
+    : app.request(`${origin}/api${path}`, init, worker.env, worker.ctx);
+
+function post(path: string, body: unknown, { cookie, origin }: { cookie?: string; origin?: string } = {}) {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'cf-connecting-ip': ip(), 'x-client-ip': ip() };
+  if (cookie) headers.cookie = cookie;
+  return call(path, { method: 'POST', headers, body: JSON.stringify(body) }, origin);
+}
+
+const json = async <T = Record<string, unknown>>(res: Response) => (await res.json()) as Envelope<T>;
+const tokenOf = (res: Response) => /(?:^|\n)portal_token=([^;]*)/.exec(res.headers.getSetCookie().join('\n'))?.[1];
+const sessionCookie = (res: Response) => `portal_token=${tokenOf(res)}`;
+
+async function emailCode(email: string): Promise<string> {
+  const sent = await post('/agg-web/user/getRegVerificationCode', { emailAddress: email, type: 3 });
+  expect((await json(sent)).code).toBe('0');
+  const outbox = await json<{ text: string }[]>(await call(`/dev/outbox?to=${encodeURIComponent(email.toLowerCase())}`));
+  return /\b(\d{4,8})\b/.exec(outbox.data[0]!.text)![1]!;
+}
+
+/** Drags the slider as a person would, with the position the dev endpoint reveals; answers the sliderCheck. */
+async function passSlider(scene: 'sms' | 'login', subject: string) {
+  const challenge = await json<{ sessionId: string }>(await post('/agg-web/captcha/slider/init', { scene, subject }));
+  const reveal = await json<{ x: number }>(await call(`/dev/captcha/${challenge.data.sessionId}`));
+  const x = reveal.data.x;
+  const trail: [number, number][] = [0, 0.2, 0.45, 0.7, 0.85, 0.95, 1].map((p, i) => [i * 60 + (i % 2) * 15, Math.round(x * p)]);
+  const verified = await json(await post('/agg-web/captcha/slider/verify', { sessionId: challenge.data.sessionId, x, trail }));
+  expect(verified.code).toBe('0');
+  return verified.data;
+}
+
+const quickByEmail = (email: string, code: string, extra: Record<string, unknown> = {}) =>
+  post('/agg-web/quick/user/login', { loginType: 2, loginEmail: email, code, agreed: true, ...extra });
+
+const seed = async (body: Record<string, unknown>) => {
+  const res = await json<{ userId: string }>(await post('/dev/users', body));
+  expect(res.code).toBe('0');
+  return res.data.userId;
+};
+
+const emailLogin = async (email: string, password: string, extra: Record<string, unknown> = {}) =>
+  post('/agg-web/user/v3/userLogin', {
+    loginEmail: email,
+    loginPassword: await hashPassword(password),
+    passwordVersion: 2,
+    captchaType: 3,
+    ...LOGIN_CLIENT,
+    ...extra,
+  });
+
+const userCount = async (where: string, value: string) =>
+  (await worker.env.DB.prepare(`SELECT COUNT(*) AS n FROM users WHERE ${where} = ?`).bind(value).first<{ n: number }>())!.n;
+
+describe('quick login (code)', () => {
+  it('registers a new user by e-mail, sets the session cookies and never shows the token', async () => {
+    const email = uniqueEmail();
+    expect((await json<boolean>(await post('/agg-web/quick/user/checkIsNewUser', { loginType: 2, loginEmail: email }))).data).toBe(true);
+    const code = await emailCode(email);
+    const res = await quickByEmail(email, code, { userIdentity: 1, companyName: 'Blue Whale Shipping' });
+    const text = await res.clone().text();
+    const body = await json(res);
+    expect(body.code).toBe('0');
+    expect(body.data).toMatchObject({ newUser: true, tracelessCheckResult: 100, accountSize: 0, isMaster: false });
+    expect(body.data).not.toHaveProperty('oauthVO');
+    expect(text).not.toContain('access_token');
+    const cookies = res.headers.getSetCookie();
+    expect(cookies.find((c) => c.startsWith('portal_token='))).toMatch(/HttpOnly; SameSite=Lax$/);
+    expect(cookies.find((c) => c.startsWith('portal_token='))).toContain('Max-Age=604799; Path=/');
+    expect(cookies.find((c) => c.startsWith('portal_signed_in=1'))).not.toContain('HttpOnly');
+    expect(text).not.toContain(tokenOf(res)!);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await userCount('email', email.toLowerCase())).toBe(1);
+    expect((await json<boolean>(await post('/agg-web/quick/user/checkIsNewUser', { loginType: 2, loginEmail: email }))).data).toBe(false);
+
+    // The session works, and the registration's company name leads to case 6.
+    const loginCase = await json(await post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: sessionCookie(res) }));
+    expect(loginCase.data).toMatchObject({ userLoginCase: 6, companyInfo: { name: 'Blue Whale Shipping', ports: [] }, registerMobile: null });
+  });
+
+  it('sets Secure cookies on https', async () => {
+    const email = uniqueEmail();
+    const code = await emailCode(email);
+    const res = await post(
+      '/agg-web/quick/user/login',
+      { loginType: 2, loginEmail: email, code, agreed: true, userIdentity: 2, companyName: 'Harbour Ltd' },
+      { origin: 'https://portal.example.com' },
+    );
+    expect(res.headers.getSetCookie().every((c) => c.includes('; Secure'))).toBe(true);
+  });
+
+  it('leaves no user behind for a wrong code', async () => {
+    const email = uniqueEmail();
+    const code = await emailCode(email);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const res = await quickByEmail(email, wrong, { userIdentity: 1, companyName: 'Acme' });
+    expect(res.status).toBe(400);
+    expect((await json(res)).code).toBe('CD0010');
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(await userCount('email', email.toLowerCase())).toBe(0);
+  });
+
+  it('asks a new user for the company name before spending the code', async () => {
+    const email = uniqueEmail();
+    const code = await emailCode(email);
+    const missing = await json(await quickByEmail(email, code, { userIdentity: 1 }));
+    expect(missing).toMatchObject({ code: 'US0001', message: 'Please enter company name.' });
+    expect(await userCount('email', email.toLowerCase())).toBe(0);
+    const res = await quickByEmail(email, code, { userIdentity: 1, companyName: 'Acme' });
+    expect((await json(res)).code).toBe('0');
+  });
+
+  it('answers an unticked agreement with its own message', async () => {
+    const email = uniqueEmail();
+    for (const agreed of [false, undefined]) {
+      const res = await post('/agg-web/quick/user/login', { loginType: 2, loginEmail: email, code: '123456', agreed });
+      expect(await json(res)).toMatchObject({ code: 'US0002', message: 'Please read and agree to the user agreement.' });
+    }
+  });
+
+  it('creates exactly one user from 20 parallel sign-ins with one code for a new phone', async () => {
+    const mobile = uniqueMobile();
+    const e164 = `+86${mobile}`;
+    const sliderCheck = await passSlider('sms', e164);
+    const sent = await post('/agg-web/sms/send', { phoneCode: 'CN', mobile, type: 3, phoneCodeValue: '+86', sliderCheck });
+    expect((await json(sent)).code).toBe('0');
+    const outbox = await json<{ text: string }[]>(await call(`/dev/outbox?to=${encodeURIComponent(e164)}`));
+    const code = /\b(\d{4,8})\b/.exec(outbox.data[0]!.text)![1]!;
+    const body = { loginType: 1, mobileCode: '+86', mobile, code, agreed: true, userIdentity: 2, companyName: 'Parallel Co' };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post('/agg-web/quick/user/login', body).then(json)));
+    expect(answers.filter((a) => a.code === '0')).toHaveLength(1);
+    expect(answers.find((a) => a.code === '0')!.data).toMatchObject({ newUser: true });
+    expect(await userCount('phone_e164', e164)).toBe(1);
+  });
+});
+
+describe('password sign-in', () => {
+  it('signs in by phone and by e-mail with a seeded password', async () => {
+    const mobile = uniqueMobile();
+    const email = uniqueEmail();
+    await seed({ phone: { callingCode: '+86', mobile }, email, password: 'Harbour2024', userType: 2 });
+    const byPhone = await post('/agg-web/user/loginByPhone', {
+      mobile,
+      mobileCode: '+86',
+      password: await hashPassword('Harbour2024'),
+      passwordVersion: 2,
+      loginType: 101,
+      captchaType: 3,
+    });
+    expect((await json(byPhone)).data).toMatchObject({ tracelessCheckResult: 100, newUser: false, type: 2 });
+    expect(tokenOf(byPhone)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const byEmail = await emailLogin(email, 'Harbour2024');
+    expect((await json(byEmail)).code).toBe('0');
+    expect(tokenOf(byEmail)).not.toBe(tokenOf(byPhone));
+  });
+
+  it('answers one generic error for a wrong password and for an unknown account', async () => {
+    const email = uniqueEmail();
+    await seed({ email, password: 'Harbour2024' });
+    const wrong = await json(await emailLogin(email, 'Harbour2025'));
+    const unknown = await json(await emailLogin(uniqueEmail(), 'Harbour2024'));
+    expect(wrong).toEqual({ code: 'US0010', message: 'Wrong account or password.', data: null });
+    expect(unknown).toEqual(wrong);
+  });
+
+  it('asks for the slider after 3 failures and accepts a passed one', async () => {
+    const email = uniqueEmail();
+    await seed({ email, password: 'Harbour2024' });
+    for (let i = 0; i < 3; i++) expect((await json(await emailLogin(email, 'wrong-one'))).code).toBe('US0010');
+    const challenged = await emailLogin(email, 'Harbour2024');
+    expect(await json(challenged)).toMatchObject({ code: '0', data: { tracelessCheckResult: 400, userId: '' } });
+    expect(challenged.headers.getSetCookie()).toEqual([]);
+    // A check for another subject does not count.
+    const elsewhere = await passSlider('login', uniqueEmail());
+    expect((await json(await emailLogin(email, 'Harbour2024', { nvcvalStr: JSON.stringify(elsewhere) }))).data).toMatchObject({
+      tracelessCheckResult: 400,
+    });
+    const check = await passSlider('login', email);
+    const passed = await emailLogin(email, 'Harbour2024', { nvcvalStr: JSON.stringify(check) });
+    expect((await json(passed)).data).toMatchObject({ tracelessCheckResult: 100 });
+    expect(tokenOf(passed)).toBeTruthy();
+    // Success reset the counter: no slider next time.
+    expect((await json(await emailLogin(email, 'Harbour2024'))).data).toMatchObject({ tracelessCheckResult: 100 });
+  });
+
+  it('locks password sign-in after 10 failures, keeps code sign-in, and unlocks after 15 minutes', async () => {
+    let clock = Date.now();
+    target = { gateway: createGateway({ clock: () => clock }) };
+    try {
+      const email = uniqueEmail();
+      await seed({ email, password: 'Harbour2024' });
+      const attempt = async (password: string) =>
+        json(await emailLogin(email, password, { nvcvalStr: JSON.stringify(await passSlider('login', email)) }));
+      for (let i = 0; i < 10; i++) expect((await attempt('wrong-one')).code).toBe('US0010');
+      // Locked: the right password reads like any failure.
+      expect((await attempt('Harbour2024')).code).toBe('US0010');
+      clock += LOCK_BASE_MS - 1000;
+      expect((await attempt('Harbour2024')).code).toBe('US0010');
+
+      // A code still signs in while the password is locked.
+      expect((await json(await quickByEmail(email, await emailCode(email)))).code).toBe('0');
+
+      clock += 2000;
+      // Unlocked, but still failing: the next lock (after 10 more failures) lasts twice as long.
+      for (let i = 0; i < 10; i++) expect((await attempt('wrong-one')).code).toBe('US0010');
+      clock += LOCK_BASE_MS + 1000;
+      expect((await attempt('Harbour2024')).code).toBe('US0010');
+      clock += LOCK_BASE_MS;
+      expect((await attempt('Harbour2024')).code).toBe('0');
+      const row = await worker.env.DB.prepare('SELECT failed_logins, locked_until, lock_count FROM users WHERE email = ?')
+        .bind(email.toLowerCase())
+        .first();
+      expect(row).toEqual({ failed_logins: 0, locked_until: null, lock_count: 0 });
+    } finally {
+      target = null;
+    }
+  }, 120_000);
+
+  it('runs the SY9990 salt round trip for a legacy record', async () => {
+    const mobile = uniqueMobile();
+    const legacySalt = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    await seed({ phone: { callingCode: '+86', mobile }, password: 'Legacy123', legacySalt });
+    const login = (password: string, passwordVersion: 1 | 2) =>
+      post('/agg-web/user/loginByPhone', { mobile, mobileCode: '+86', password, passwordVersion, loginType: 101, captchaType: 3 });
+    const first = await login(await hashPassword('Legacy123'), 2);
+    expect(first.status).toBe(200);
+    expect((await json(first)).code).toBe('SY9990');
+    const salt = await json<{ salt: string }>(await post('/agg-web/user/getUserSalt', { type: 1, phone: mobile, phoneCode: '+86' }));
+    expect(salt.data.salt).toBe(legacySalt);
+    const retried = await login(await hashPassword('Legacy123', salt.data.salt), 1);
+    expect((await json(retried)).code).toBe('0');
+    expect(tokenOf(retried)).toBeTruthy();
+  });
+
+  it('answers getUserSalt for unknown and version-2 accounts with a stable salt that looks the same', async () => {
+    const email = uniqueEmail();
+    await seed({ email, password: 'Harbour2024' });
+    const salt = async (loginName: string) =>
+      (await json<{ salt: string }>(await post('/agg-web/user/getUserSalt', { type: 2, loginName }))).data.salt;
+    const unknown = await salt(uniqueEmail());
+    const modern = await salt(email);
+    expect(unknown).toMatch(/^[0-9a-f]{32}$/);
+    expect(modern).toMatch(/^[0-9a-f]{32}$/);
+    expect(await salt(email)).toBe(modern);
+    expect(unknown).not.toBe(modern);
+  });
+
+  it('sets the new password from the insecure-password modal: the old one stops working', async () => {
+    const email = uniqueEmail();
+    await seed({ email, password: 'abc', originalFlag: true });
+    const common = await json(await emailLogin(email, 'abc', { newPassword: await hashPassword('password1') }));
+    expect(common.code).toBe('PW0002');
+    const changed = await json(await emailLogin(email, 'abc', { newPassword: await hashPassword('Harbour7Crane') }));
+    expect(changed.data).toMatchObject({ originalFlag: false });
+    expect((await json(await emailLogin(email, 'abc'))).code).toBe('US0010');
+    expect((await json(await emailLogin(email, 'Harbour7Crane'))).code).toBe('0');
+  });
+
+  it('signs a chain partner in by user id', async () => {
+    const usId = `BR${unique()}`;
+    await seed({ usId, password: 'Chain2024' });
+    const res = await post('/agg-web/user/v2/yunLianLogin', {
+      usId,
+      password: await hashPassword('Chain2024'),
+      passwordVersion: 2,
+      captchaType: 3,
+    });
+    expect((await json(res)).code).toBe('0');
+  });
+});
+
+describe('signed-in calls', () => {
+  const signIn = async (seedBody: Record<string, unknown>) => {
+    const email = uniqueEmail();
+    await seed({ email, password: 'Harbour2024', ...seedBody });
+    const res = await emailLogin(email, 'Harbour2024');
+    expect((await json(res.clone())).code).toBe('0');
+    return { cookie: sessionCookie(res), answer: (await json(res)).data };
+  };
+  const loginCase = async (cookie: string) => (await json(await post('/agg-web/quick/user/findUserLoginCase', {}, { cookie }))).data;
+
+  it('derives the login case from the user state', async () => {
+    expect(await loginCase((await signIn({})).cookie)).toMatchObject({ userLoginCase: 1, accountSize: 0 });
+    expect(await loginCase((await signIn({ originalFlag: true })).cookie)).toMatchObject({ userLoginCase: 2, originalFlag: true });
+    expect(await loginCase((await signIn({ userType: 1 })).cookie)).toMatchObject({ userLoginCase: 3 });
+    expect(await loginCase((await signIn({ userType: 2 })).cookie)).toMatchObject({ userLoginCase: 2, accountSize: 0 });
+    const admin = await signIn({ userType: 2, companies: [{ nameEn: `Pending ${unique()}`, status: 'approving' }] });
+    expect(await loginCase(admin.cookie)).toMatchObject({ userLoginCase: 4, ifJumpToSaas: false });
+    const staff = await signIn({ userType: 2, companies: [{ nameEn: `Joined ${unique()}`, role: 'staff', memberStatus: 'pending' }] });
+    expect(await loginCase(staff.cookie)).toMatchObject({ userLoginCase: 5 });
+    const member = await signIn({ userType: 2, companies: [{ nameEn: `Verified ${unique()}` }, { nameEn: `Active ${unique()}`, status: 'active' }] });
+    expect(await loginCase(member.cookie)).toMatchObject({ userLoginCase: 2, accountSize: 2 });
+    const phoneUser = uniqueMobile();
+    await seed({ phone: { callingCode: '+86', mobile: phoneUser }, password: 'Harbour2024' });
+    const byPhone = await post('/agg-web/user/loginByPhone', {
+      mobile: phoneUser,
+      mobileCode: '+86',
+      password: await hashPassword('Harbour2024'),
+      passwordVersion: 2,
+      loginType: 101,
+      captchaType: 3,
+    });
+    expect(await loginCase(sessionCookie(byPhone))).toMatchObject({ userLoginCase: 1, registerMobile: phoneUser });
+  });
+
+  it('lists the companies, chooses one, refuses another, and reports a master account', async () => {
+    const name = `Main ${unique()}`;
+    const { cookie, answer } = await signIn({ userType: 2, realName: 'Li Lei', companies: [{ nameEn: name, isMain: true }] });
+    expect(answer).toMatchObject({ isMaster: true, accountSize: 1 });
+    const list = await json<{ companyId: string; companyNameEn: string; role: string; isMain: boolean }[]>(
+      await post('/c/user/v2/getCompanyListByToken', {}, { cookie }),
+    );
+    expect(list.data).toEqual([expect.objectContaining({ companyNameEn: name, role: 'administrator', isMain: true, status: 'verified' })]);
+    expect(answer.companyId).toBe(list.data[0]!.companyId);
+    expect((await json(await post('/agg-web/user/chooseAccount', { companyId: list.data[0]!.companyId }, { cookie }))).code).toBe('0');
+    expect((await json(await post('/agg-web/user/chooseAccount', { companyId: 'not-mine' }, { cookie }))).code).toBe('US0020');
+    const me = await json(await call('/agg-web/user/fetchMeByUserToken', { headers: { cookie } }));
+    expect(me.data).toMatchObject({ realName: 'Li Lei', passwordVersion: 2, registerMobile: null });
+  });
+
+  it('turns an individual choice into case 3', async () => {
+    const { cookie } = await signIn({});
+    expect((await json(await post('/agg-web/quick/user/anonymity/account/login', { loginType: 2 }, { cookie }))).data).toBeNull();
+    expect(await loginCase(cookie)).toMatchObject({ userLoginCase: 3, userType: 1 });
+  });
+
+  it('answers TK00001 without a session and clears the cookies', async () => {
+    const res = await post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: 'portal_token=' + 'x'.repeat(43) });
+    expect(res.status).toBe(401);
+    expect((await json(res)).code).toBe('TK00001');
+    expect(res.headers.getSetCookie()).toEqual(expect.arrayContaining([expect.stringMatching(/^portal_token=; Max-Age=0/), expect.stringMatching(/^portal_signed_in=; Max-Age=0/)]));
+    expect((await post('/c/user/v2/getCompanyListByToken', {})).status).toBe(401);
+  });
+
+  it('revokes the session on logout', async () => {
+    const { cookie } = await signIn({});
+    const out = await post('/c/user/v2/loginout', {}, { cookie });
+    expect((await json(out)).data).toBe(true);
+    expect(out.headers.getSetCookie()).toEqual(expect.arrayContaining([expect.stringMatching(/^portal_token=; Max-Age=0/)]));
+    const after = await post('/agg-web/quick/user/findUserLoginCase', {}, { cookie });
+    expect((await json(after)).code).toBe('TK00001');
+    // Logout without a session still answers true and clears the cookies.
+    expect((await json(await post('/c/user/v2/loginout', {}))).data).toBe(true);
+  });
+});
+
+describe('dev users', () => {
+  it('answers the 404 envelope when DEV_OUTBOX is off', async () => {
+    const res = await app.request(
+      'http://localhost/api/dev/users',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: uniqueEmail(), password: 'x' }) },
+      { ...worker.env, DEV_OUTBOX: 'false' },
+      worker.ctx,
+    );
+    expect(res.status).toBe(404);
+    expect((await json(res)).code).toBe('GW0404');
+  });
+});

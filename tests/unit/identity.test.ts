@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../functions/gateway/errors';
+import { emailRecipient, phoneRecipient, phoneRecipientFromE164 } from '../../functions/gateway/services/identity';
+
+const codeOf = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof GatewayError ? error.code : 'not a GatewayError';
+  }
+  return 'no error';
+};
+
+describe('phoneRecipient', () => {
+  it('gives E.164 for a mainland mobile number, stripping spaces and commas', () => {
+    expect(phoneRecipient('+86', '13800138000')).toBe('+8613800138000');
+    expect(phoneRecipient('+86', ' 138 0013,8000 ')).toBe('+8613800138000');
+    expect(phoneRecipient('+86', '17012345678')).toBe('+8617012345678');
+  });
+
+  it('refuses with PH0001 what is not a valid mainland mobile number', () => {
+    for (const mobile of ['12345678901', '1380013800', '138001380001', '01012345678', '1010']) {
+      expect(codeOf(() => phoneRecipient('+86', mobile)), mobile).toBe('PH0001');
+    }
+  });
+
+  it('accepts 4 to 15 digits for other calling codes, dropping a trunk prefix libphonenumber knows', () => {
+    expect(phoneRecipient('+44', '7700 900123')).toBe('+447700900123');
+    expect(phoneRecipient('+44', '07700900123')).toBe('+447700900123');
+    expect(phoneRecipient('+852', '1234')).toBe('+8521234');
+    expect(phoneRecipient('+1', '2025550123')).toBe('+12025550123');
+  });
+
+  it('refuses with PH0001 too few, too many or non-digit characters and a malformed calling code', () => {
+    expect(codeOf(() => phoneRecipient('+44', '123'))).toBe('PH0001');
+    expect(codeOf(() => phoneRecipient('+44', '1234567890123456'))).toBe('PH0001');
+    expect(codeOf(() => phoneRecipient('+44', '77009a0123'))).toBe('PH0001');
+    expect(codeOf(() => phoneRecipient('86', '13800138000'))).toBe('PH0001');
+    expect(codeOf(() => phoneRecipient('+12345', '13800138000'))).toBe('PH0001');
+  });
+
+  it('reads a number written in one piece the same way', () => {
+    expect(phoneRecipientFromE164('+86 138 0013 8000')).toBe('+8613800138000');
+    expect(phoneRecipientFromE164('+4407700900123')).toBe(phoneRecipient('+44', '07700900123'));
+    expect(codeOf(() => phoneRecipientFromE164('13800138000'))).toBe('PH0001');
+    expect(codeOf(() => phoneRecipientFromE164('+8612345678901'))).toBe('PH0001');
+  });
+});
+
+describe('emailRecipient', () => {
+  it('strips spaces and commas and lower-cases', () => {
+    expect(emailRecipient('  Ada.Lovelace@Example.COM ')).toBe('ada.lovelace@example.com');
+    expect(emailRecipient('ada ,@example.com')).toBe('ada@example.com');
+  });
+
+  it('refuses with PH0002 what is not an e-mail address', () => {
+    for (const email of ['', 'ada', 'ada@', '@example.com', 'ada@example', 'a@b@c.com', `${'a'.repeat(250)}@example.com`]) {
+      expect(codeOf(() => emailRecipient(email)), email).toBe('PH0002');
+    }
+  });
+});
