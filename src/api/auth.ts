@@ -36,4 +36,5 @@ export const authApi = {
   companyList: () => callGateway('c/user/v2/getCompanyListByToken', companyListAnswer, { body: {} }),
   chooseAccount: (companyId: string) => callGateway('agg-web/user/chooseAccount', z.unknown(), { body: { companyId } }),
   logout: () => callGateway('c/user/v2/loginout', z.unknown(), { body: {} }),
+  agreeToTerms: () => callGateway('agg-web/protocol/agree', z.unknown(), { body: {} }),
 };

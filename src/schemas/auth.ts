@@ -182,6 +182,8 @@ export const loginAnswer = z.object({
   userId: z.string(),
   newUser: z.boolean(),
   type: z.number(),
+  /** The terms changed since this person last agreed: the sign-in asks again before going on. */
+  needsConsent: z.boolean().optional(),
 });
 export type LoginAnswer = z.infer<typeof loginAnswer>;
 

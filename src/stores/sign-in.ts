@@ -263,6 +263,7 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
     $errors.setKey('form', t.errors.registerFailed);
     return false;
   }
+  if (result.data.needsConsent && !(await agreeAgain())) return false;
   $signIn.setKey('redirecting', true);
   if (isMaster && companyId && (await authApi.chooseAccount(companyId)).ok) {
     goAfterDelay(destinations.webApp);
@@ -270,6 +271,13 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
   }
   await routeByLoginCase();
   return true;
+}
+
+/** The terms changed since this person agreed: agree again to go on, or be signed out (issue 7). */
+async function agreeAgain(): Promise<boolean> {
+  if ((await ask({ kind: 'agreement' })) && (await authApi.agreeToTerms()).ok) return true;
+  await authApi.logout();
+  return false;
 }
 
 /** Asks the gateway for this person's login case and goes where spec 2 says. */

@@ -55,8 +55,8 @@ for (const lang of langs) {
     test('an existing user signs in with a password by phone and by e-mail', async ({ page }) => {
       const mobile = uniqueMobile();
       const email = uniqueEmail('pw');
-      await seedUser(page.request, { phone: { callingCode: '+86', mobile }, password: 'harbour2024', userType: 2 });
-      await seedUser(page.request, { email, password: 'harbour2024', userType: 2 });
+      await seedUser(page.request, { phone: { callingCode: '+86', mobile }, password: 'harbour2024', userType: 2, agreed: true });
+      await seedUser(page.request, { email, password: 'harbour2024', userType: 2, agreed: true });
 
       await openInLanguage(page, lang, '/login');
       await page.getByRole('tab', { name: m.tabs.password }).click();
@@ -85,7 +85,7 @@ for (const lang of langs) {
 
     test('a legacy account signs in through the SY9990 salt round-trip', async ({ page }) => {
       const email = uniqueEmail('legacy');
-      await seedUser(page.request, { email, password: 'oldsalt99', legacySalt: 'S4lt', userType: 2 });
+      await seedUser(page.request, { email, password: 'oldsalt99', legacySalt: 'S4lt', userType: 2, agreed: true });
       await openInLanguage(page, lang, '/login');
       await page.getByRole('tab', { name: m.tabs.password }).click();
       await page.getByRole('tab', { name: m.tabs.email }).click();
@@ -99,7 +99,7 @@ for (const lang of langs) {
 
     test('a password that breaks the rule must be replaced before going on', async ({ page }) => {
       const email = uniqueEmail('weak');
-      await seedUser(page.request, { email, password: 'ab#1', userType: 2 });
+      await seedUser(page.request, { email, password: 'ab#1', userType: 2, agreed: true });
       await openInLanguage(page, lang, '/login');
       await page.getByRole('tab', { name: m.tabs.password }).click();
       await page.getByRole('tab', { name: m.tabs.email }).click();
@@ -123,9 +123,35 @@ for (const lang of langs) {
       expect(((await old.json()) as { code: string }).code).not.toBe('0');
     });
 
+    test('a person who has not agreed to the current terms is asked before going on', async ({ page }) => {
+      const email = uniqueEmail('consent');
+      await seedUser(page.request, { email, password: 'harbour2024', userType: 2 });
+      const signIn = async () => {
+        await openInLanguage(page, lang, '/login');
+        await page.getByRole('tab', { name: m.tabs.password }).click();
+        await page.getByRole('tab', { name: m.tabs.email }).click();
+        await page.getByLabel(m.email).fill(email);
+        await page.getByLabel(m.password, { exact: true }).fill('harbour2024');
+        await page.getByRole('button', { name: m.submit }).click();
+      };
+      await signIn();
+      // Declining signs the person out again.
+      await page.getByRole('dialog', { name: m.agreement.title }).getByRole('button', { name: m.agreement.cancel }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      expect((await page.context().cookies()).find((c) => c.name === 'portal_token')).toBeUndefined();
+
+      await signIn();
+      await acceptAgreement(page, lang);
+      await expect(page).toHaveURL(/\/create_account$/);
+      // Agreed once, not asked again.
+      await page.context().clearCookies();
+      await signIn();
+      await expect(page).toHaveURL(/\/create_account$/);
+    });
+
     test('?channel=britc shows the chain-partner login only', async ({ page }) => {
       const usId = `BR${Date.now()}`;
-      await seedUser(page.request, { usId, password: 'chain2024', userType: 2 });
+      await seedUser(page.request, { usId, password: 'chain2024', userType: 2, agreed: true });
       await openInLanguage(page, lang, '/login?channel=britc');
       await expect(page.getByRole('heading', { name: m.tabs.chain })).toBeVisible();
       await expect(page.getByRole('tab')).toHaveCount(0);
@@ -165,7 +191,7 @@ for (const lang of langs) {
 
 test('five wrong codes kill the code', async ({ page }) => {
   const email = uniqueEmail('tries');
-  await seedUser(page.request, { email, password: 'harbour2024', userType: 2 });
+  await seedUser(page.request, { email, password: 'harbour2024', userType: 2, agreed: true });
   await openInLanguage(page, 'en', '/login');
   await page.getByRole('tab', { name: 'E-mail' }).click();
   await page.getByLabel('E-mail').fill(email);

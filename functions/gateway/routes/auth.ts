@@ -13,6 +13,8 @@ import {
 } from '../../../src/schemas/auth';
 import type { WorkerEnv } from '../../env';
 import { readJson } from '../body';
+import { consentStatements, defaultConsentDocs, needsConsent } from '../services/consents';
+import type { LegalDoc } from '../../../src/lib/legal';
 import { asLoginCaseMembership, membershipsOfUser } from '../db/companies';
 import {
   findUserByIdentity,
@@ -89,14 +91,20 @@ const SLIDER_REQUIRED: LoginAnswer = {
 async function signedIn(
   c: Context<AuthEnv>,
   user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
-  { newUser = false, before = [] as D1PreparedStatement[] } = {},
+  {
+    newUser = false,
+    before = [] as D1PreparedStatement[],
+    agreedTo = [] as readonly LegalDoc[],
+  }: { newUser?: boolean; before?: D1PreparedStatement[]; agreedTo?: readonly LegalDoc[] } = {},
 ) {
   const db = c.env.DB;
+  // Ticking the agreement (or registering) records the versions agreed to, in the same batch as the session.
+  const consents = consentStatements(db, user.id, now(c), agreedTo);
   const memberships = newUser ? [] : await membershipsOfUser(db, user.id);
   // A main company the user can enter makes the account "master": the client chooses it and skips the list.
   const main = memberships.find((m) => m.is_main === 1 && accountSizeOf([asLoginCaseMembership(m)]) === 1);
   const session = await prepareSession(db, { userId: user.id, kind: 'platform', now: now(c), companyId: main?.company_id ?? null });
-  await runBatch(db, [...before, session.statement]);
+  await runBatch(db, [...before, ...consents, session.statement]);
   const answer: LoginAnswer = {
     accountSize: accountSizeOf(memberships.map(asLoginCaseMembership)),
     companyId: main?.company_id ?? null,
@@ -106,6 +114,8 @@ async function signedIn(
     userId: user.id,
     newUser,
     type: user.user_type,
+    // A changed terms version asks a signed-in person to agree again before going on.
+    needsConsent: !agreedTo.includes('terms') && (await needsConsent(db, user.id)),
   };
   return ok(c, {
     ...answer,
@@ -185,7 +195,7 @@ export const authRoutes = new Hono<AuthEnv>()
     if (!existing && (!body.userIdentity || !body.companyName)) throw new GatewayError('US0001');
 
     await consumeCode(db, { recipient: identityKey(identity), purpose: 'login', code: body.code, now: now(c) });
-    if (existing) return signedIn(c, existing);
+    if (existing) return signedIn(c, existing, { agreedTo: defaultConsentDocs });
 
     const user: NewUser & { id: string } = {
       id: crypto.randomUUID(),
@@ -197,7 +207,11 @@ export const authRoutes = new Hono<AuthEnv>()
       now: now(c),
     };
     // One batch with the session: a parallel registration of the same identity fails whole (US0003).
-    return signedIn(c, { id: user.id, original_flag: 0, user_type: 0 }, { newUser: true, before: [insertUserStatement(db, user)] });
+    return signedIn(c, { id: user.id, original_flag: 0, user_type: 0 }, {
+      newUser: true,
+      before: [insertUserStatement(db, user)],
+      agreedTo: [...defaultConsentDocs, 'registration'],
+    });
   })
 
   .post('/agg-web/user/v3/userLogin', async (c) => {

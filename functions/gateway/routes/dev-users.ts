@@ -6,6 +6,7 @@ import { readJson } from '../body';
 import { insertUserStatement, runBatch } from '../db/users';
 import { fail, GatewayError, ok } from '../errors';
 import { now } from '../services/clock';
+import { consentStatements } from '../services/consents';
 import { emailRecipient, phoneRecipient } from '../services/identity';
 import { hashPassword, sha256Hex } from '../services/passwords';
 
@@ -27,6 +28,8 @@ const devUserRequest = z
     realName: z.string().max(64).optional(),
     pendingCompanyName: z.string().max(128).optional(),
     isPartner: z.boolean().optional(),
+    /** Records agreement to today's terms and privacy, so the sign-in does not ask (issue 7). */
+    agreed: z.boolean().optional(),
     companies: z
       .array(
         z.object({
@@ -71,6 +74,7 @@ export const devUserRoutes = new Hono<{ Bindings: WorkerEnv }>()
         now: at,
       }),
     ];
+    if (body.agreed) statements.push(...consentStatements(db, id, at));
     for (const company of body.companies ?? []) {
       const companyId = crypto.randomUUID();
       statements.push(

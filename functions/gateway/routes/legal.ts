@@ -3,13 +3,16 @@ import type { EdgeBindings } from '../../env';
 import { legalUrl, type LegalDoc } from '../../../src/lib/legal';
 import { queryUserProtocolQuery, type UserProtocolAnswer } from '../../../src/schemas/legal';
 import { fail, ok } from '../errors';
+import { now } from '../services/clock';
+import { recordConsent } from '../services/consents';
+import { requireSession, type SessionVariables } from '../services/sessions';
 import { legalVersions } from '../services/legal-versions';
 
 /** queryUserProtocol `type` → document. */
 const protocolDocs: Record<'0' | '1', LegalDoc> = { '0': 'privacy', '1': 'terms' };
 
-/** Legal documents: where the agreement modal finds them. No session needed. */
-export const legalRoutes = new Hono<EdgeBindings>()
+/** Legal documents: where the agreement modal finds them (no session), and agreeing again after a change. */
+export const legalRoutes = new Hono<EdgeBindings & { Variables: SessionVariables }>()
   // `?lang=` pins the language whatever the visitor's LANG cookie (functions/edge/shells.ts).
   .get('/agg-web/protocol/queryUserProtocol', (c) => {
     const query = queryUserProtocolQuery.safeParse(c.req.query());
@@ -17,4 +20,9 @@ export const legalRoutes = new Hono<EdgeBindings>()
     const doc = protocolDocs[query.data.type];
     const answer: UserProtocolAnswer = { urlCn: legalUrl(doc, 'zh'), urlEn: legalUrl(doc, 'en'), version: legalVersions[doc] };
     return ok(c, answer);
+  })
+  // The signed-in person agreed (again) in the agreement modal: record today's versions of terms and privacy.
+  .post('/agg-web/protocol/agree', requireSession, async (c) => {
+    await recordConsent(c.env.DB, c.var.user.id, now(c));
+    return ok(c, null);
   });

@@ -19,11 +19,22 @@ export async function recordConsent(
   versions: LegalVersions = legalVersions,
 ): Promise<void> {
   if (!docs.length) return;
+  // One batch: all documents are recorded, or none.
+  await db.batch(consentStatements(db, userId, now, docs, versions));
+}
+
+/** The INSERTs of recordConsent, for callers that write them in their own batch (a registration). */
+export function consentStatements(
+  db: D1Database,
+  userId: string,
+  now: number,
+  docs: readonly LegalDoc[] = defaultConsentDocs,
+  versions: LegalVersions = legalVersions,
+): D1PreparedStatement[] {
   const insert = db.prepare(
     'INSERT INTO user_consents (user_id, document, version, agreed_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING',
   );
-  // One batch: all documents are recorded, or none.
-  await db.batch(docs.map((doc) => insert.bind(userId, doc, versions[doc], now)));
+  return docs.map((doc) => insert.bind(userId, doc, versions[doc], now));
 }
 
 /**
