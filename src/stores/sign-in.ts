@@ -37,6 +37,8 @@ export const $signIn = map({
   agreed: false,
   remember: false,
   busy: false,
+  /** The sign-in call itself is running (busy also covers Get Code and its dialogs). */
+  submitting: false,
   redirecting: false,
   /** 'verification code sent' and similar good news. */
   notice: '',
@@ -155,10 +157,15 @@ export const sendCode = () =>
 export const submit = () =>
   busy(async () => {
     $errors.set({});
-    const s = $signIn.get();
-    if (s.mode === 'code') return submitCode();
-    if (s.mode === 'chain') return submitChain();
-    return submitPassword();
+    $signIn.setKey('submitting', true);
+    try {
+      const s = $signIn.get();
+      if (s.mode === 'code') return await submitCode();
+      if (s.mode === 'chain') return await submitChain();
+      return await submitPassword();
+    } finally {
+      $signIn.setKey('submitting', false);
+    }
   });
 
 async function submitCode() {

@@ -130,7 +130,7 @@ export default function SignIn({ lang, messages }: SignInProps) {
       {errors.form && <p className="error" role="alert">{errors.form}</p>}
 
       <button type="submit" className="button primary" disabled={s.busy}>
-        {s.busy ? m.submitting : m.submit}
+        {s.submitting ? m.submitting : m.submit}
       </button>
 
       {s.mode === 'code' ? (
