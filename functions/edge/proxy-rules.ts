@@ -8,7 +8,7 @@ export function gatewayPath(pathname: string): string {
 }
 
 /** Headers a browser may pass through to the gateway; everything else (cookies first) stays at the edge. */
-const passThrough = ['accept', 'content-type', 'user-agent'];
+const passThrough = ['accept', 'content-type', 'user-agent', 'x-operator-token'];
 
 export interface ForwardContext {
   lang: Lang;

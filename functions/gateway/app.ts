@@ -9,7 +9,13 @@ import { devUserRoutes } from './routes/dev-users';
 import { captchaRoutes } from './routes/captcha';
 import { codeRoutes } from './routes/codes';
 import { devRoutes } from './routes/dev';
+import { passwordRoutes } from './routes/password';
+import { partnerRoutes } from './routes/partner';
+import { trackingRoutes } from './routes/tracking';
 import { systemClock, type Clock } from './services/clock';
+import { companyRoutes } from './routes/companies';
+import { fileRoutes } from './routes/files';
+import { placeRoutes } from './routes/places';
 
 /**
  * The embedded gateway: the calls of spec section 7 on D1 and R2, answering the spec's envelope.
@@ -31,6 +37,12 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', codeRoutes)
     .route('/', captchaRoutes)
     .route('/', devRoutes)
+    .route('/', companyRoutes)
+    .route('/', fileRoutes)
+    .route('/', placeRoutes)
+    .route('/', passwordRoutes)
+    .route('/', partnerRoutes)
+    .route('/', trackingRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

@@ -218,6 +218,8 @@ export const companyListItem = z.object({
   role: z.enum(['administrator', 'staff']),
   status: z.string(),
   isMain: z.boolean(),
+  /** Verified membership of an enterable company: it can be chosen. Others show their application status. */
+  canEnter: z.boolean().optional(),
 });
 export const companyListAnswer = z.array(companyListItem);
 export type CompanyListItem = z.infer<typeof companyListItem>;

@@ -48,6 +48,34 @@ export const errorCatalogue = {
     en: 'Unknown agreement: platformCode must be 1 and type 0 (privacy policy) or 1 (terms of service).',
     zh: '协议类型无效：platformCode 须为 1，type 须为 0（隐私政策）或 1（用户服务协议）。',
   },
+  // Companies (issue 5). CO0002/CO0003 and file problems carry `data` { path } (or { ids }) for the form.
+  CO0001: { status: 409, en: 'A company with this name and type is already on the platform.', zh: '平台上已存在同名同类型的企业。' },
+  CO0002: { status: 400, en: 'Please choose the serviced port.', zh: '请选择服务港口。' },
+  CO0003: { status: 400, en: 'The fuel-supply GTC is required for fuel suppliers (and only for them).', zh: '燃油供应商须上传燃油供应通用条款（仅限燃油供应商）。' },
+  CO0004: { status: 400, en: 'Please choose a country from the list.', zh: '请从列表中选择国家或地区。' },
+  CO0005: { status: 400, en: 'Please choose a port from the list.', zh: '请从列表中选择港口。' },
+  CO0006: { status: 400, en: 'A file is unknown or cannot be used here. Please upload it again.', zh: '文件不存在或无法使用，请重新上传。' },
+  CO0007: { status: 400, en: 'The logo must be a JPEG or PNG image.', zh: '企业标志须为 JPEG 或 PNG 图片。' },
+  CO0008: { status: 403, en: 'Only the company administrator can do this.', zh: '仅企业管理员可执行此操作。' },
+  CO0009: { status: 404, en: 'Company not found.', zh: '企业不存在。' },
+  CO0010: { status: 404, en: 'Unknown invitation code.', zh: '邀请码无效。' },
+  CO0011: { status: 409, en: 'You are already a member of this company or have asked to join it.', zh: '您已是该企业成员或已申请加入。' },
+  CO0012: { status: 409, en: 'The company information cannot be changed in its current state.', zh: '企业当前状态下不可修改信息。' },
+  CO0013: { status: 409, en: 'This company does not accept new members.', zh: '该企业暂不接受新成员加入。' },
+  CO0014: { status: 403, en: 'Only a company you can enter can be your main enterprise.', zh: '只能将可进入的企业设为主企业。' },
+  // Files (issue 5).
+  FL0001: { status: 415, en: 'Unsupported file type.', zh: '不支持的文件类型。' },
+  FL0002: { status: 413, en: 'File size exceeded (6 MB each).', zh: '文件大小超出限制（每个 6 MB）。' },
+  FL0003: { status: 400, en: 'Too many files: at most 10 at a time.', zh: '文件过多：每次最多 10 个。' },
+  FL0004: { status: 400, en: 'Please choose a file to upload.', zh: '请选择要上传的文件。' },
+  FL0010: { status: 404, en: 'File not found.', zh: '文件不存在。' },
+  FL0011: { status: 409, en: 'This file belongs to a company and cannot be deleted here.', zh: '该文件已归属企业，无法在此删除。' },
+  // Places (issue 5).
+  PL0001: { status: 400, en: 'Please enter 1 to 64 characters to search.', zh: '请输入 1 至 64 个字符进行搜索。' },
+  PL0002: { status: 404, en: 'Unknown port.', zh: '港口不存在。' },
+  // Password reset and change (issue 4). Unknown accounts on reset answer the CD codes of a known one.
+  RS0001: { status: 400, en: 'The two passwords must be the same.', zh: '两次输入的密码必须一致。' },
+  RS0002: { status: 400, en: 'The new password must differ from the current one.', zh: '新密码不能与当前密码相同。' },
 } as const satisfies Record<string, { status: number; en: string; zh: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

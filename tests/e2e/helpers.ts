@@ -36,6 +36,8 @@ export async function seedUser(request: APIRequestContext, body: Record<string, 
 /** Drags the slider like a person: the dev endpoint reveals where the gap is for this challenge. */
 export async function passSlider(page: Page, challenge: Promise<{ sessionId: string }>) {
   const { sessionId } = await challenge;
+  // The handle takes a drag only once the puzzle is drawn.
+  await expect(page.locator('.slider-piece')).toBeVisible();
   const reveal = (await (await page.request.get(`/api/dev/captcha/${sessionId}`)).json()) as { data: { x: number } };
   const handle = page.getByRole('slider');
   const stage = page.locator('.slider-stage');

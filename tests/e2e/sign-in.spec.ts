@@ -136,7 +136,9 @@ for (const lang of langs) {
       };
       await signIn();
       // Declining signs the person out again.
+      const loggedOut = page.waitForResponse((r) => r.url().includes('/api/c/user/v2/loginout'));
       await page.getByRole('dialog', { name: m.agreement.title }).getByRole('button', { name: m.agreement.cancel }).click();
+      await loggedOut;
       await expect(page).toHaveURL(/\/login$/);
       expect((await page.context().cookies()).find((c) => c.name === 'portal_token')).toBeUndefined();
 

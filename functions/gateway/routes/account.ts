@@ -7,6 +7,7 @@ import {
   type LoginCaseAnswer,
   type MeAnswer,
 } from '../../../src/schemas/auth';
+import { companyTypeFromDb, verificationStatusFromDb } from '../../../src/schemas/onboarding';
 import type { WorkerEnv } from '../../env';
 import { readJson } from '../body';
 import { asLoginCaseMembership, membershipsOfUser, type MembershipRow } from '../db/companies';
@@ -76,14 +77,18 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   })
 
   .post('/c/user/v2/getCompanyListByToken', async (c) => {
-    const list: CompanyListItem[] = enterable(await membershipsOfUser(c.env.DB, c.var.user.id)).map((m) => ({
+    // Every company the person belongs to or applied to, with its verification status; only the enterable
+    // ones can be chosen (canEnter), the others show where their application stands.
+    const memberships = (await membershipsOfUser(c.env.DB, c.var.user.id)).filter((m) => m.member_status !== 'rejected');
+    const list: CompanyListItem[] = memberships.map((m) => ({
       companyId: m.company_id,
       companyNameEn: m.name_en,
       companyNameCn: m.name_cn,
-      companyType: m.type,
+      companyType: companyTypeFromDb(m.type),
       role: m.role,
-      status: m.company_status,
+      status: verificationStatusFromDb(m.company_status),
       isMain: m.is_main === 1,
+      canEnter: enterable([m]).length === 1,
     }));
     return ok(c, list);
   })

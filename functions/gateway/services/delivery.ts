@@ -48,7 +48,7 @@ async function toOutbox(env: DeliveryEnv, message: DeliveryMessage, now: number)
   await env.DB.prepare('INSERT INTO outbox (channel, recipient, subject, body, created_at) VALUES (?, ?, ?, ?, ?)')
     .bind(message.channel, message.to, message.subject, message.text, now)
     .run();
-  console.log(`[outbox] ${message.channel} to ${message.to}: ${message.text}`);
+  console.log(`[outbox] ${message.channel} to ${message.to}: "${message.subject}" (read it at /api/dev/outbox; codes never go to the log)`);
 }
 
 /** Body: { channel, to, subject, text, sentAt }; header x-signature: hex HMAC-SHA256 of the exact body. */

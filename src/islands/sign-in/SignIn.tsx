@@ -32,10 +32,12 @@ import { TextField } from '../../ui/TextField';
 interface SignInProps {
   lang: Lang;
   messages: SignInMessages;
+  /** 'register' (the /register page): starts on the code tab, whose sign-in also registers, and links back to sign-in. */
+  variant?: 'login' | 'register';
 }
 
 /** The /login screen (spec 2 and 4): code and password sign-in by phone or e-mail, and the chain login. */
-export default function SignIn({ lang, messages }: SignInProps) {
+export default function SignIn({ lang, messages, variant = 'login' }: SignInProps) {
   const m = messages.signIn;
   const s = useStore($signIn);
   const errors = useStore($errors);
@@ -45,6 +47,7 @@ export default function SignIn({ lang, messages }: SignInProps) {
 
   useEffect(() => {
     initSignIn(messages, { chain: new URLSearchParams(location.search).get('channel') === 'britc' });
+    if (variant === 'register') switchTo('code');
     void resumeExistingSession();
     void loadPhoneCodes().then(setAreaCodes);
   }, [messages]);
@@ -130,7 +133,7 @@ export default function SignIn({ lang, messages }: SignInProps) {
       {errors.form && <p className="error" role="alert">{errors.form}</p>}
 
       <button type="submit" className="button primary" disabled={s.busy}>
-        {s.submitting ? m.submitting : m.submit}
+        {s.submitting ? m.submitting : variant === 'register' ? m.register : m.submit}
       </button>
 
       {s.mode === 'code' ? (
@@ -151,7 +154,7 @@ export default function SignIn({ lang, messages }: SignInProps) {
 
       <nav className="links">
         <a href="/forget">{m.forgot}</a>
-        <a href="/register">{m.register}</a>
+        {variant === 'register' ? <a href="/login">{m.submit}</a> : <a href="/register">{m.register}</a>}
         <a href="/navigator_login">{m.partnerLink}</a>
       </nav>
 

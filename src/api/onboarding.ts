@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { meAnswer } from '../schemas/auth';
+import { envelopeSchema, SUCCESS_CODE } from '../schemas/envelope';
+import {
+  companyCreateAnswer,
+  companyDetailAnswer,
+  companyJoinAnswer,
+  companyMembersAnswer,
+  invitationNameAnswer,
+  invitationRegenerateAnswer,
+  portListAnswer,
+  searchCountryAnswer,
+  UPLOAD_FIELD,
+  uploadFileAnswer,
+  type CompanyCreateRequest,
+  type CompanyFillRequest,
+  type CompanyJoinRequest,
+  type UploadedFile,
+  type UploadKind,
+} from '../schemas/onboarding';
+import { callGateway, NETWORK_ERROR, type ApiResult } from './client';
+
+/** One function per onboarding call (issue 5; contracts in src/schemas/onboarding.ts). */
+export const onboardingApi = {
+  searchCountry: (name: string) => callGateway('agg-web/country/searchCountry', searchCountryAnswer, { method: 'GET', query: { name } }),
+  searchPort: (searchKey: string) => callGateway('agg-web/port/searchPortByNameOrCode', portListAnswer, { method: 'GET', query: { searchKey } }),
+  relatedPorts: (portId: string) => callGateway('agg-web/port/getRelatedPorts', portListAnswer, { method: 'GET', query: { portId } }),
+
+  createCompany: (body: CompanyCreateRequest) => callGateway('agg-web/company/create', companyCreateAnswer, { body }),
+  fillCompany: (body: CompanyFillRequest) => callGateway('agg-web/company/fill', companyCreateAnswer, { body }),
+  companyDetail: (companyId: string) => callGateway('agg-web/company/detail', companyDetailAnswer, { method: 'GET', query: { companyId } }),
+
+  /** `companyId` is the invitation code (spec 3). */
+  companyNameByInvitation: (companyId: string) => callGateway('agg-web/user/selectCompanyNameByCompanyId', invitationNameAnswer, { body: { companyId } }),
+  join: (body: CompanyJoinRequest) => callGateway('agg-web/company/join', companyJoinAnswer, { body }),
+  regenerateInvitation: (companyId: string) => callGateway('agg-web/company/invitation/regenerate', invitationRegenerateAnswer, { body: { companyId } }),
+  members: (companyId: string) => callGateway('agg-web/company/members', companyMembersAnswer, { method: 'GET', query: { companyId } }),
+
+  setMainAccount: (companyId: string) => callGateway('agg-web/user/setMainAccount', z.unknown(), { body: { companyId } }),
+  clearMainAccount: () => callGateway('agg-web/user/clearMainAccount', z.unknown(), { body: {} }),
+  fetchMe: () => callGateway('agg-web/user/fetchMeByUserToken', meAnswer, { method: 'GET' }),
+
+  deleteFiles: (ids: string[]) => callGateway('agg-web/file/deleteFile', z.unknown(), { body: { ids } }),
+  uploadFiles,
+};
+
+/**
+ * uploadFile: multipart, the files in field `files`, what they are for in `kind`. Not JSON, so it cannot go
+ * through callGateway; it reads the same envelope.
+ */
+async function uploadFiles(files: readonly File[], kind: UploadKind): Promise<ApiResult<UploadedFile[]>> {
+  const form = new FormData();
+  for (const file of files) form.append(UPLOAD_FIELD, file, file.name);
+  form.append('kind', kind);
+  let response: Response;
+  try {
+    response = await fetch('/api/agg-web/file/uploadFile', { method: 'POST', body: form, credentials: 'same-origin' });
+  } catch {
+    return { ok: false, code: NETWORK_ERROR, message: '' };
+  }
+  const json = (await response.json().catch(() => undefined)) as { code?: unknown; message?: unknown; msg?: unknown; data?: unknown } | undefined;
+  const parsed = envelopeSchema(uploadFileAnswer).safeParse(json);
+  if (parsed.success && parsed.data.code === SUCCESS_CODE && parsed.data.data) return { ok: true, data: parsed.data.data };
+  if (typeof json?.code === 'string' && json.code !== SUCCESS_CODE) {
+    if (json.code === 'TK00001' || response.status === 401) location.assign('/login');
+    const message = typeof json.message === 'string' ? json.message : typeof json.msg === 'string' ? json.msg : '';
+    return { ok: false, code: json.code, message, data: json.data };
+  }
+  return { ok: false, code: NETWORK_ERROR, message: '' };
+}

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { loginAnswer } from '../schemas/auth';
+import type { ChangePasswordRequest, PartnerLoginRequest, ResetPasswordRequest, ResetSendCodeRequest } from '../schemas/password';
+import { callGateway } from './client';
+
+/** One function per gateway call of the partner sign-in, the password reset and the password change (issue 4). */
+export const passwordApi = {
+  partnerLogin: (body: PartnerLoginRequest) => callGateway('agg-web/partner/v2/passwordLogin', loginAnswer, { body }),
+  resetSendCode: (body: ResetSendCodeRequest) => callGateway('agg-web/user/password/reset/sendCode', z.null(), { body }),
+  reset: (body: ResetPasswordRequest) => callGateway('agg-web/user/password/reset', z.null(), { body }),
+  changePassword: (body: ChangePasswordRequest) => callGateway('agg-web/user/changePassword', z.null(), { body }),
+};

@@ -1,0 +1,93 @@
+import { useStore } from '@nanostores/react';
+import { useEffect } from 'react';
+import type { Messages } from '../../i18n';
+import type { Lang } from '../../lib/lang';
+import { $accounts, chooseCompany, isEnterable, loadAccounts, markMain, signOut } from '../../stores/account';
+import { companyTypeLabel, statusLabel, statusTone } from './labels';
+
+interface AccountChoiceProps {
+  lang: Lang;
+  messages: Pick<Messages, 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common'>;
+}
+
+/** /account: choose the company to work in, mark a main enterprise, or sign out (spec 2, 6). */
+export default function AccountChoice({ lang, messages }: AccountChoiceProps) {
+  const m = messages.account;
+  const s = useStore($accounts);
+
+  useEffect(() => {
+    void loadAccounts(messages);
+  }, [messages]);
+
+  if (s.phase === 'loading') return <div className="spinner" role="status">{messages.common.loading}</div>;
+
+  return (
+    <div className="account-choice">
+      {s.notice && <p className="notice" role="status">{s.notice}</p>}
+      {s.error && <p className="error form-error" role="alert">{s.error}</p>}
+      {s.companies.length === 0 ? (
+        <div className="empty-state">
+          <p>{m.empty}</p>
+          <div className="form-actions">
+            <a className="button secondary" href="/create_account">{m.createCompany}</a>
+            <a className="button secondary" href="/join">{m.joinCompany}</a>
+          </div>
+        </div>
+      ) : (
+        <>
+          <p className="hint">{m.mainHint}</p>
+          <ul className="company-list" aria-label={m.listLabel}>
+            {s.companies.map((company) => {
+              const name = lang === 'zh' && company.companyNameCn ? company.companyNameCn : company.companyNameEn;
+              const busy = s.busyId === company.companyId;
+              return (
+                <li key={company.companyId} className="company-card" data-main={company.isMain || undefined}>
+                  <div className="company-head">
+                    <h2 className="company-name">{name}</h2>
+                    {company.isMain && <span className="badge main">{m.main}</span>}
+                  </div>
+                  <dl className="company-facts">
+                    <div>
+                      <dt>{m.type}</dt>
+                      <dd>{companyTypeLabel(company.companyType, messages.companyTypes)}</dd>
+                    </div>
+                    <div>
+                      <dt>{m.role}</dt>
+                      <dd>{m.roles[company.role]}</dd>
+                    </div>
+                    <div>
+                      <dt>{m.status}</dt>
+                      <dd>
+                        <span className="badge" data-tone={statusTone(company.status)}>
+                          {statusLabel(company.status, messages.statuses)}
+                        </span>
+                      </dd>
+                    </div>
+                  </dl>
+                  {isEnterable(company) && (
+                  <div className="company-actions">
+                    <button type="button" className="button primary" disabled={Boolean(s.busyId)} aria-label={`${m.enter}: ${name}`} onClick={() => void chooseCompany(company.companyId)}>
+                      {busy ? m.entering : m.enter}
+                    </button>
+                    {!company.isMain && (
+                      <button type="button" className="button secondary" disabled={Boolean(s.busyId)} aria-label={`${m.setMain}: ${name}`} onClick={() => void markMain(company.companyId)}>
+                        {m.setMain}
+                      </button>
+                    )}
+                  </div>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+      <nav className="links">
+        <a href="/user_center">{m.userCenter}</a>
+        <button type="button" className="text-button link-like" onClick={() => void signOut()}>
+          {m.signOut}
+        </button>
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,230 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useState } from 'react';
+import { loadPhoneCodes } from '../../api/dictionaries';
+import { onboardingApi } from '../../api/onboarding';
+import type { Lang } from '../../lib/lang';
+import type { PhoneCodeItem } from '../../schemas/dictionaries';
+import { COMPANY_NAME_MAX, COMPANY_TYPES, GTC_REQUIRED_TYPES, PORT_REQUIRED_TYPES, type UploadKind } from '../../schemas/onboarding';
+import type { Messages } from '../../i18n';
+import {
+  $company,
+  $companyErrors,
+  acceptFor,
+  addFiles,
+  initCreateCompany,
+  initFillCompany,
+  removeFile,
+  setCompanyField,
+  submitCompany,
+  uploadRules,
+} from '../../stores/onboarding';
+import { FileUpload } from '../../ui/FileUpload';
+import { PhoneInput } from '../../ui/PhoneInput';
+import { SearchSelect, type SearchOption } from '../../ui/SearchSelect';
+import { TextField } from '../../ui/TextField';
+import { Steps } from './Steps';
+
+interface CompanyFormProps {
+  lang: Lang;
+  mode: 'create' | 'fill';
+  messages: Pick<Messages, 'onboarding' | 'upload' | 'errors' | 'companyTypes' | 'common'>;
+}
+
+/** /create_account and /fill_account: the enterprise administrator form (spec 2, 3, 5). */
+export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) {
+  const m = messages.onboarding;
+  const u = messages.upload;
+  const s = useStore($company);
+  const errors = useStore($companyErrors);
+  const [areaCodes, setAreaCodes] = useState<PhoneCodeItem[]>([]);
+
+  useEffect(() => {
+    if (mode === 'fill') void initFillCompany(messages);
+    else initCreateCompany(messages);
+    void loadPhoneCodes().then(setAreaCodes);
+  }, [messages, mode, lang]);
+
+  // A phone code loaded with a company (fill) finds its picker entry once the list is here.
+  useEffect(() => {
+    if (!s.areaId && areaCodes.length) {
+      const item = areaCodes.find((c) => c.phoneCode === s.phoneCode);
+      if (item) setCompanyField('areaId', item.id);
+    }
+  }, [areaCodes, s.areaId, s.phoneCode]);
+
+  if (s.phase === 'loading') return <div className="spinner" role="status">{messages.common.loading}</div>;
+  if (s.phase === 'missing') {
+    return (
+      <div className="onboarding">
+        <p className="notice-banner" role="alert">{errors.form ?? m.noCompanyToFill}</p>
+        <a className="button secondary" href="/account">{m.back}</a>
+      </div>
+    );
+  }
+
+  const portRequired = s.companyType !== '' && PORT_REQUIRED_TYPES.includes(s.companyType);
+  const fuel = s.companyType !== '' && GTC_REQUIRED_TYPES.includes(s.companyType);
+  const searchLabels = { searching: m.searching, noResults: m.noResults };
+  const counter = (value: string) => m.counter.replace('{n}', String(value.length)).replace('{max}', String(COMPANY_NAME_MAX));
+  const uploadLabels = (max: number) => ({ choose: max > 1 ? u.choose : u.chooseOne, uploading: u.uploading, remove: u.remove, count: u.count });
+  const upload = (kind: UploadKind, label: string, hint: string, required: boolean) => (
+    <FileUpload
+      id={`upload-${kind}`}
+      label={label}
+      files={s[kind]}
+      max={uploadRules[kind].max}
+      accept={acceptFor(kind)}
+      busy={s.uploading[kind]}
+      error={errors[kind]}
+      hint={hint}
+      required={required}
+      preview={kind === 'logo'}
+      labels={uploadLabels(uploadRules[kind].max)}
+      onFiles={(files) => void addFiles(kind, files)}
+      onRemove={(id) => void removeFile(kind, id)}
+    />
+  );
+
+  const searchCountry = async (term: string): Promise<SearchOption[]> => {
+    const found = await onboardingApi.searchCountry(term);
+    if (!found.ok) return [];
+    return found.data.map((c) => ({ value: c.id, label: lang === 'zh' ? c.nameCn : c.name, detail: lang === 'zh' ? c.name : c.nameCn }));
+  };
+  const searchPort = async (term: string): Promise<SearchOption[]> => {
+    const found = await onboardingApi.searchPort(term);
+    if (!found.ok) return [];
+    return found.data.map((p) => ({ value: p.id, label: lang === 'zh' && p.nameCn ? p.nameCn : p.name, detail: p.code }));
+  };
+
+  return (
+    <form
+      className="onboarding company-form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = event.currentTarget;
+        // After a refused submit, focus goes to the first field that needs attention.
+        void submitCompany().then(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      }}
+    >
+      {mode === 'create' && <Steps current={3} labels={m.steps} />}
+      <div className="form-grid">
+        <TextField
+          id="company-name-en"
+          label={m.companyNameEn}
+          value={s.companyNameEn}
+          onChange={(v) => setCompanyField('companyNameEn', v)}
+          error={errors.companyNameEn}
+          hint={counter(s.companyNameEn)}
+          maxLength={COMPANY_NAME_MAX}
+          autoComplete="organization"
+          required
+        />
+        <div className="field">
+          <label htmlFor="company-type">{m.companyType}</label>
+          <select
+            id="company-type"
+            className="select"
+            value={s.companyType}
+            required
+            aria-invalid={errors.companyType ? true : undefined}
+            aria-describedby={errors.companyType ? 'company-type-error' : undefined}
+            onChange={(event) => setCompanyField('companyType', event.target.value as (typeof COMPANY_TYPES)[number])}
+          >
+            <option value="" disabled>
+              {m.companyTypePlaceholder}
+            </option>
+            {COMPANY_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {messages.companyTypes[type]}
+              </option>
+            ))}
+          </select>
+          {errors.companyType && (
+            <p id="company-type-error" className="error" role="alert">
+              {errors.companyType}
+            </p>
+          )}
+        </div>
+        <SearchSelect
+          id="country"
+          label={m.country}
+          value={s.country ? { value: s.country.id, label: s.country.name } : null}
+          search={searchCountry}
+          onChange={(option) => setCompanyField('country', option ? { id: option.value, name: option.label } : null)}
+          labels={{ ...searchLabels, placeholder: m.countryPlaceholder }}
+          error={errors.country}
+          required
+        />
+        <TextField id="contact-name" label={m.contactName} value={s.contactName} onChange={(v) => setCompanyField('contactName', v)} error={errors.contactName} maxLength={64} autoComplete="name" required />
+        <PhoneInput
+          id="contact-tel"
+          label={m.phone}
+          areaLabel={m.areaCode}
+          lang={lang}
+          areaCodes={areaCodes}
+          areaId={s.areaId || 'CN'}
+          mobile={s.contactTel}
+          error={errors.contactTel}
+          onAreaChange={(item) => {
+            setCompanyField('areaId', item.id);
+            setCompanyField('phoneCode', item.phoneCode);
+          }}
+          onMobileChange={(v) => setCompanyField('contactTel', v)}
+        />
+        <SearchSelect
+          id="port"
+          label={portRequired ? m.port : `${m.port} (${m.optional})`}
+          value={s.port ? { value: s.port.id, label: `${s.port.name}${s.port.code ? `, ${s.port.code}` : ''}` } : null}
+          search={searchPort}
+          onChange={(option) => setCompanyField('port', option ? { id: option.value, name: option.label, code: option.detail } : null)}
+          labels={{ ...searchLabels, placeholder: m.portPlaceholder }}
+          error={errors.port}
+          hint={m.portHint}
+          required={portRequired}
+        />
+        <TextField
+          id="company-name-cn"
+          label={`${m.companyNameCn} (${m.optional})`}
+          value={s.companyNameCn}
+          onChange={(v) => setCompanyField('companyNameCn', v)}
+          error={errors.companyNameCn}
+          hint={counter(s.companyNameCn)}
+          maxLength={COMPANY_NAME_MAX}
+        />
+        <TextField id="social-credit" label={m.creditCode} value={s.socialCredit} onChange={(v) => setCompanyField('socialCredit', v)} error={errors.socialCredit} maxLength={64} required />
+        <TextField
+          id="contact-email"
+          label={m.email}
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          value={s.contactEmail}
+          onChange={(v) => setCompanyField('contactEmail', v)}
+          error={errors.contactEmail}
+          maxLength={254}
+          required
+        />
+      </div>
+      {upload('licence', m.licence, m.licenceHint, true)}
+      {fuel && upload('gtc', m.gtc, m.gtcHint, true)}
+      {upload('logo', `${m.logo} (${m.optional})`, m.logoHint, false)}
+
+      {errors.form && (
+        <p className="error form-error" role="alert">
+          {errors.form}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={s.busy || Object.values(s.uploading).some(Boolean)}>
+          {s.busy ? m.submitting : mode === 'fill' ? m.save : m.submit}
+        </button>
+        {mode === 'create' && (
+          <a className="text-link" href="/enterprise_adm_and_staff">
+            {m.back}
+          </a>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,104 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useState } from 'react';
+import { loadPhoneCodes } from '../../api/dictionaries';
+import type { Messages } from '../../i18n';
+import type { Lang } from '../../lib/lang';
+import type { PhoneCodeItem } from '../../schemas/dictionaries';
+import { INVITATION_LENGTH } from '../../schemas/onboarding';
+import { $join, $joinErrors, initJoin, lookUpCompany, setInvitationCode, setJoinField, submitJoin } from '../../stores/onboarding';
+import { PhoneInput } from '../../ui/PhoneInput';
+import { TextField } from '../../ui/TextField';
+
+interface JoinFormProps {
+  lang: Lang;
+  messages: Pick<Messages, 'onboarding' | 'upload' | 'errors'>;
+}
+
+/** /join: the enterprise staff form (spec 2, 3, 5). The company name fills itself from the invitation code. */
+export default function JoinForm({ lang, messages }: JoinFormProps) {
+  const m = messages.onboarding;
+  const s = useStore($join);
+  const errors = useStore($joinErrors);
+  const [areaCodes, setAreaCodes] = useState<PhoneCodeItem[]>([]);
+
+  useEffect(() => {
+    initJoin(messages, lang);
+    void loadPhoneCodes().then(setAreaCodes);
+  }, [messages, lang]);
+
+  const companyHint = s.lookup === 'looking' ? m.companyNameLooking : m.companyNameAuto;
+  return (
+    <form
+      className="onboarding join-form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = event.currentTarget;
+        // After a refused submit, focus goes to the first field that needs attention.
+        void submitJoin().then(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      }}
+    >
+      <TextField
+        id="invitation-code"
+        label={m.invitationCode}
+        value={s.invitationCode}
+        onChange={setInvitationCode}
+        onBlur={() => void lookUpCompany()}
+        error={errors.invitationCode}
+        hint={m.invitationCodeHint}
+        maxLength={INVITATION_LENGTH + 2}
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        required
+      />
+      <div className="field">
+        <label htmlFor="company-name">{m.companyName}</label>
+        <input id="company-name" className="input" value={s.companyName} readOnly aria-readonly="true" aria-describedby="company-name-hint" tabIndex={s.companyName ? 0 : -1} />
+        <p id="company-name-hint" className="hint" aria-live="polite">
+          {companyHint}
+        </p>
+      </div>
+      <TextField id="nick-name" label={m.realName} value={s.nickName} onChange={(v) => setJoinField('nickName', v)} error={errors.nickName} maxLength={64} autoComplete="name" required />
+      <TextField
+        id="personal-email"
+        label={m.email}
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        value={s.personalEmail}
+        onChange={(v) => setJoinField('personalEmail', v)}
+        error={errors.personalEmail}
+        maxLength={254}
+        required
+      />
+      <PhoneInput
+        id="join-tel"
+        label={m.phone}
+        areaLabel={m.areaCode}
+        lang={lang}
+        areaCodes={areaCodes}
+        areaId={s.areaId}
+        mobile={s.contactTel}
+        error={errors.contactTel}
+        onAreaChange={(item) => {
+          setJoinField('areaId', item.id);
+          setJoinField('phoneCode', item.phoneCode);
+        }}
+        onMobileChange={(v) => setJoinField('contactTel', v)}
+      />
+      <TextField id="hire-time" type="date" label={`${m.hireDate} (${m.optional})`} value={s.hireTime} onChange={(v) => setJoinField('hireTime', v)} error={errors.hireTime} />
+      {errors.form && (
+        <p className="error form-error" role="alert">
+          {errors.form}
+        </p>
+      )}
+      <button type="submit" className="button primary" disabled={s.busy}>
+        {s.busy ? m.submitting : m.join}
+      </button>
+      <nav className="links">
+        <a href="/enterprise_adm_and_staff">{m.back}</a>
+      </nav>
+    </form>
+  );
+}

@@ -1,0 +1,131 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useState } from 'react';
+import { authApi } from '../../api/auth';
+import { loadPhoneCodes } from '../../api/dictionaries';
+import type { Lang } from '../../lib/lang';
+import { meetsPasswordRule } from '../../schemas/auth';
+import type { PhoneCodeItem } from '../../schemas/dictionaries';
+import { $dialog, closeDialog } from '../../stores/dialog';
+import { $partnerSignIn, initPartnerSignIn, setField, submit, verifySlider, type PartnerSignInMessages } from '../../stores/partner-sign-in';
+import { AgreementModal } from '../../ui/AgreementModal';
+import { InsecurePasswordModal } from '../../ui/InsecurePasswordModal';
+import { PasswordInput } from '../../ui/PasswordInput';
+import { PhoneInput } from '../../ui/PhoneInput';
+import { SliderCaptcha } from '../../ui/SliderCaptcha';
+
+interface PartnerSignInProps {
+  lang: Lang;
+  messages: PartnerSignInMessages;
+}
+
+/** /navigator_login (and `/` on the navigator host): phone-code selector, phone, password and slider (spec 2). */
+export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
+  const m = messages.signIn;
+  const p = messages.partner;
+  const s = useStore($partnerSignIn);
+  const dialog = useStore($dialog);
+  const [areaCodes, setAreaCodes] = useState<PhoneCodeItem[]>([]);
+
+  useEffect(() => {
+    initPartnerSignIn(messages);
+    void loadPhoneCodes().then(setAreaCodes);
+  }, [messages]);
+
+  if (s.redirecting) return <p className="notice redirecting" role="status">{m.redirecting}</p>;
+  const sliderPassed = s.sliderCheck !== null && s.sliderFor === `${s.callingCode}${s.mobile.replace(/[\s,，]/g, '')}`;
+
+  return (
+    <form
+      className="sign-in partner-sign-in"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <PhoneInput
+        id="partner-mobile"
+        label={m.phone}
+        areaLabel={m.areaCode}
+        lang={lang}
+        areaCodes={areaCodes}
+        areaId={s.areaId}
+        mobile={s.mobile}
+        error={s.errors.mobile}
+        onAreaChange={(item) => {
+          setField('areaId', item.id);
+          setField('callingCode', item.phoneCode);
+        }}
+        onMobileChange={(v) => setField('mobile', v)}
+      />
+      <PasswordInput
+        id="partner-password"
+        label={m.password}
+        value={s.password}
+        onChange={(v) => setField('password', v)}
+        error={s.errors.password}
+        autoComplete="current-password"
+        showLabel={m.showPassword}
+        hideLabel={m.hidePassword}
+      />
+      <div className="field">
+        <span id="partner-slider-label" style={{ fontWeight: 600, fontSize: '.92rem' }}>
+          {p.slider}
+        </span>
+        <button
+          type="button"
+          className="button secondary"
+          aria-labelledby="partner-slider-label partner-slider-state"
+          aria-describedby={s.errors.slider ? 'partner-slider-error' : undefined}
+          disabled={s.busy || sliderPassed}
+          onClick={() => void verifySlider()}
+        >
+          <span id="partner-slider-state">{sliderPassed ? `✓ ${p.sliderPassed}` : p.sliderStart}</span>
+        </button>
+        {s.errors.slider && (
+          <p id="partner-slider-error" className="error" role="alert">
+            {s.errors.slider}
+          </p>
+        )}
+      </div>
+
+      {s.errors.form && <p className="error" role="alert">{s.errors.form}</p>}
+      <button type="submit" className="button primary" disabled={s.busy}>
+        {s.busy ? m.submitting : m.submit}
+      </button>
+      <p className="hint agreement">
+        {m.agree} <a href="/terms" target="_blank" rel="noopener">{m.terms}</a> {m.and} <a href="/privacy" target="_blank" rel="noopener">{m.privacy}</a>
+      </p>
+      <nav className="links">
+        <a href="/navigator_forget">{p.forgot}</a>
+        <a href="/login">{m.platformLink}</a>
+      </nav>
+
+      {dialog?.kind === 'slider' && (
+        <SliderCaptcha
+          load={async () => {
+            const result = await authApi.sliderInit({ scene: dialog.scene, subject: dialog.subject });
+            return result.ok ? result.data : null;
+          }}
+          verify={async (sessionId, x, trail) => {
+            const result = await authApi.sliderVerify({ sessionId, x, trail });
+            return result.ok ? result.data : null;
+          }}
+          labels={{ ...m.slider, networkError: messages.errors.network }}
+          onPassed={(check) => closeDialog(check)}
+          onCancel={() => closeDialog()}
+        />
+      )}
+      {dialog?.kind === 'insecure' && (
+        <InsecurePasswordModal
+          labels={{ ...m.insecure, show: m.showPassword, hide: m.hidePassword }}
+          messages={{ required: messages.validation.passwordRequired, rule: messages.validation.passwordRule, mismatch: messages.validation.passwordMismatch }}
+          meetsRule={meetsPasswordRule}
+          onConfirm={(newPassword) => closeDialog({ newPassword })}
+          onCancel={() => closeDialog()}
+        />
+      )}
+      {dialog?.kind === 'agreement' && <AgreementModal src={`/terms?lang=${lang}`} labels={m.agreement} onConfirm={() => closeDialog(true)} onCancel={() => closeDialog()} />}
+    </form>
+  );
+}

@@ -1,0 +1,130 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useState } from 'react';
+import { authApi } from '../../api/auth';
+import { loadPhoneCodes } from '../../api/dictionaries';
+import type { Lang } from '../../lib/lang';
+import type { PhoneCodeItem } from '../../schemas/dictionaries';
+import { $dialog, closeDialog } from '../../stores/dialog';
+import {
+  $reset,
+  $resetCooldownUntil,
+  initPasswordReset,
+  sendCode,
+  setField,
+  submit,
+  switchChannel,
+  type Channel,
+  type PasswordResetMessages,
+} from '../../stores/password-reset';
+import { CodeButton } from '../../ui/CodeButton';
+import { PasswordInput } from '../../ui/PasswordInput';
+import { PhoneInput } from '../../ui/PhoneInput';
+import { SliderCaptcha } from '../../ui/SliderCaptcha';
+import { TextField } from '../../ui/TextField';
+
+interface PasswordResetProps {
+  lang: Lang;
+  /** /navigator_forget: the partner variant leads back to /navigator_login. */
+  partner: boolean;
+  messages: PasswordResetMessages;
+}
+
+/** /forget and /navigator_forget (issue 4): a code proves the phone or e-mail, then a new password twice. */
+export default function PasswordReset({ lang, partner, messages }: PasswordResetProps) {
+  const m = messages.signIn;
+  const r = messages.reset;
+  const s = useStore($reset);
+  const dialog = useStore($dialog);
+  const cooldownUntil = useStore($resetCooldownUntil);
+  const [areaCodes, setAreaCodes] = useState<PhoneCodeItem[]>([]);
+  const loginPath = partner ? '/navigator_login' : '/login';
+  const backLabel = partner ? r.backToPartnerLogin : messages.common.backToLogin;
+
+  useEffect(() => {
+    initPasswordReset(messages, { loginPath });
+    void loadPhoneCodes().then(setAreaCodes);
+  }, [messages, loginPath]);
+
+  if (s.step === 'done') {
+    return (
+      <div className="reset-done">
+        <p className="notice" role="status">{r.done}</p>
+        <a className="button primary" href={loginPath}>
+          {backLabel}
+        </a>
+      </div>
+    );
+  }
+
+  const channelTab = (channel: Channel, label: string) => (
+    <button type="button" role="tab" aria-selected={s.channel === channel} className="subtab" onClick={() => switchChannel(channel)}>
+      {label}
+    </button>
+  );
+
+  return (
+    <form
+      className="password-reset"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <div className="subtabs" role="tablist">
+        {channelTab('phone', m.tabs.phone)}
+        {channelTab('email', m.tabs.email)}
+      </div>
+      {s.channel === 'phone' ? (
+        <PhoneInput
+          id="reset-mobile"
+          label={m.phone}
+          areaLabel={m.areaCode}
+          lang={lang}
+          areaCodes={areaCodes}
+          areaId={s.areaId}
+          mobile={s.mobile}
+          error={s.errors.mobile}
+          onAreaChange={(item) => {
+            setField('areaId', item.id);
+            setField('callingCode', item.phoneCode);
+          }}
+          onMobileChange={(v) => setField('mobile', v)}
+        />
+      ) : (
+        <TextField id="reset-email" label={m.email} type="email" inputMode="email" autoComplete="username" value={s.email} onChange={(v) => setField('email', v)} error={s.errors.email} maxLength={254} />
+      )}
+      <div className="code-row">
+        <TextField id="reset-code" label={m.code} value={s.code} onChange={(v) => setField('code', v.replace(/\D/g, ''))} error={s.errors.code} inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
+        <CodeButton cooldownUntil={cooldownUntil} sentBefore={cooldownUntil > 0} busy={s.busy} labels={m} onClick={() => void sendCode()} />
+      </div>
+      {s.notice && <p className="notice" role="status">{s.notice}</p>}
+      <PasswordInput id="reset-password" label={r.newPassword} value={s.password} onChange={(v) => setField('password', v)} error={s.errors.password} autoComplete="new-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
+      <p className="hint" style={{ marginTop: -8, marginBottom: 14 }}>{r.ruleHint}</p>
+      <PasswordInput id="reset-confirm" label={r.confirmPassword} value={s.confirm} onChange={(v) => setField('confirm', v)} error={s.errors.confirm} autoComplete="new-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
+      {s.errors.form && <p className="error" role="alert">{s.errors.form}</p>}
+      <button type="submit" className="button primary" disabled={s.busy}>
+        {s.busy ? r.submitting : r.submit}
+      </button>
+      <nav className="links">
+        <a href={loginPath}>{backLabel}</a>
+      </nav>
+
+      {dialog?.kind === 'slider' && (
+        <SliderCaptcha
+          load={async () => {
+            const result = await authApi.sliderInit({ scene: dialog.scene, subject: dialog.subject });
+            return result.ok ? result.data : null;
+          }}
+          verify={async (sessionId, x, trail) => {
+            const result = await authApi.sliderVerify({ sessionId, x, trail });
+            return result.ok ? result.data : null;
+          }}
+          labels={{ ...m.slider, networkError: messages.errors.network }}
+          onPassed={(check) => closeDialog(check)}
+          onCancel={() => closeDialog()}
+        />
+      )}
+    </form>
+  );
+}

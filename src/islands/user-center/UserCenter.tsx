@@ -1,0 +1,166 @@
+import { useStore } from '@nanostores/react';
+import { useEffect } from 'react';
+import type { Messages } from '../../i18n';
+import type { Lang } from '../../lib/lang';
+import { $userCenter, copyInvitationCode, loadUserCenter, regenerateInvitationCode, signOut } from '../../stores/user-center';
+import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboarding';
+import { Avatar } from '../../ui/Avatar';
+import { companyTypeLabel, statusLabel, statusTone } from '../account-choice/labels';
+
+interface UserCenterProps {
+  lang: Lang;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common'>;
+}
+
+/** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code (spec 2, 3). */
+export default function UserCenter({ lang, messages }: UserCenterProps) {
+  const m = messages.userCenter;
+  const s = useStore($userCenter);
+
+  useEffect(() => {
+    void loadUserCenter(messages);
+  }, [messages]);
+
+  if (s.phase === 'loading') return <div className="spinner" role="status">{messages.common.loading}</div>;
+
+  const me = s.me;
+  const shown = (value: string | null | undefined) => (value && value.trim() ? value : m.empty);
+  const name = me ? me.realName || me.loginName : '';
+  const ownMembership = s.administered.flatMap((a) => a.members).find((member) => member.userId === me?.userId);
+  const phone = me?.registerMobile ? `${me.userPhoneCode ?? ''} ${me.registerMobile}`.trim() : null;
+  const profile: [string, string][] = [
+    [m.realName, shown(me?.realName)],
+    [m.loginName, shown(me?.loginName)],
+    [m.phone, shown(phone)],
+    [m.email, shown(me?.businessEmails)],
+    // Not part of fetchMeByUserToken's answer yet: shown empty rather than guessed.
+    [m.country, m.empty],
+    [m.birthday, m.empty],
+    [m.sex, m.empty],
+    [m.hireDate, shown(ownMembership?.hireTime)],
+  ];
+  const companyName = (id: string) => {
+    const company = s.companies.find((c) => c.companyId === id);
+    return company ? (lang === 'zh' && company.companyNameCn ? company.companyNameCn : company.companyNameEn) : id;
+  };
+
+  return (
+    <div className="user-center">
+      <div className="live-region" role="status" aria-live="polite">
+        {s.notice && <p className="notice">{s.notice}</p>}
+      </div>
+      {s.error && <p className="error form-error" role="alert">{s.error}</p>}
+
+      <section className="panel" aria-labelledby="profile-title">
+        <div className="profile-head">
+          {me && <Avatar id={me.userId} name={name} />}
+          <div>
+            <h2 id="profile-title" className="section-title">{name || m.profile}</h2>
+            <p className="hint">{m.profile}</p>
+          </div>
+        </div>
+        <dl className="facts">
+          {profile.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <div className="form-actions">
+          <a className="button secondary" href="/change_password">{m.changePassword}</a>
+          <a className="button secondary" href="/account">{m.chooseAccount}</a>
+          <button type="button" className="button secondary" onClick={() => void signOut()}>
+            {m.signOut}
+          </button>
+        </div>
+      </section>
+
+      <section className="panel" aria-labelledby="companies-title">
+        <h2 id="companies-title" className="section-title">{m.companies}</h2>
+        {s.companies.length === 0 ? (
+          <p className="hint">{m.noCompanies}</p>
+        ) : (
+          <ul className="company-list compact">
+            {s.companies.map((company) => (
+              <li key={company.companyId} className="company-card">
+                <div className="company-head">
+                  <h3 className="company-name">{companyName(company.companyId)}</h3>
+                  {company.isMain && <span className="badge main">{messages.account.main}</span>}
+                </div>
+                <dl className="company-facts">
+                  <div>
+                    <dt>{messages.account.type}</dt>
+                    <dd>{companyTypeLabel(company.companyType, messages.companyTypes)}</dd>
+                  </div>
+                  <div>
+                    <dt>{messages.account.role}</dt>
+                    <dd>{messages.account.roles[company.role]}</dd>
+                  </div>
+                  <div>
+                    <dt>{messages.account.status}</dt>
+                    <dd>
+                      <span className="badge" data-tone={statusTone(company.status)}>{statusLabel(company.status, messages.statuses)}</span>
+                    </dd>
+                  </div>
+                </dl>
+                {company.role === 'administrator' && (FILLABLE_STATUSES as readonly string[]).includes(verificationStatusFromDb(company.status)) && (
+                  <a className="text-link fill-link" href={`/fill_account?${new URLSearchParams({ companyId: company.companyId })}`}>
+                    {m.fillAccount}
+                  </a>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {s.administered.map((company) => {
+        const title = m.members.replace('{company}', companyName(company.companyId));
+        const titleId = `members-${company.companyId}`;
+        return (
+          <section key={company.companyId} className="panel" aria-labelledby={titleId}>
+            <h2 id={titleId} className="section-title">{title}</h2>
+            <div className="invitation">
+              <span className="invitation-label" id={`${titleId}-code-label`}>{m.invitationCode}</span>
+              <code className="invitation-code" aria-labelledby={`${titleId}-code-label`} data-testid="invitation-code">
+                {company.invitationCode ?? m.noInvitationCode}
+              </code>
+              <div className="invitation-actions">
+                <button type="button" className="button secondary" disabled={!company.invitationCode} onClick={() => company.invitationCode && void copyInvitationCode(company.invitationCode)}>
+                  {m.copy}
+                </button>
+                <button type="button" className="button secondary" disabled={s.busyId === company.companyId} onClick={() => void regenerateInvitationCode(company.companyId)}>
+                  {m.regenerate}
+                </button>
+              </div>
+              <p className="hint">{m.invitationHint}</p>
+            </div>
+            <div className="table-wrap">
+              <table className="members">
+                <thead>
+                  <tr>
+                    <th scope="col">{m.memberName}</th>
+                    <th scope="col">{m.memberContact}</th>
+                    <th scope="col">{m.memberRole}</th>
+                    <th scope="col">{m.memberStatus}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {company.members.map((member) => (
+                    <tr key={member.userId}>
+                      <td>{shown(member.name)}</td>
+                      <td>{shown(member.phone ?? member.email)}</td>
+                      <td>{messages.account.roles[member.role]}</td>
+                      <td>{m.memberStatuses[member.status]}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        );
+      })}
+    </div>
+  );
+}

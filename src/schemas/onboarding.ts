@@ -1,0 +1,353 @@
+import { z } from 'zod';
+import { callingCodeSchema, emailSchema, mobileSchema } from './auth';
+
+/**
+ * Wire contracts of onboarding (issue 5; spec 2, 3, 5, 6): companies, invitations, members, main enterprise,
+ * country and port search, uploads. One schema per call, shared by the islands, the gateway and the tests.
+ * Additive changes only: the onboarding UI is built against these names.
+ */
+
+// ---------------------------------------------------------------------------------------------------------
+// Company types and verification statuses
+// ---------------------------------------------------------------------------------------------------------
+
+/** Spec 6 enterprise types, as they travel on the wire. */
+export const COMPANY_TYPES = ['shipOwner', 'charterer', 'shipAgent', 'shipyard', 'fuelSupplier', 'voyageManager'] as const;
+export const companyTypeSchema = z.enum(COMPANY_TYPES);
+export type CompanyType = z.infer<typeof companyTypeSchema>;
+
+/** Spec 5: the serviced port is required for these types. */
+export const PORT_REQUIRED_TYPES: readonly CompanyType[] = ['shipAgent', 'shipyard', 'fuelSupplier'];
+/** Spec 5: the fuel-supply GTC is required for (and only taken from) this type. */
+export const GTC_REQUIRED_TYPES: readonly CompanyType[] = ['fuelSupplier'];
+
+/** Spec 3 enterprise verification statuses, as they travel on the wire. */
+export const VERIFICATION_STATUSES = [
+  'approving',
+  'notVerified',
+  'verified',
+  'verificationFailed',
+  'additionalInformationRequired',
+  'pendingToBind',
+  'failToBind',
+  'blocked',
+  'expired',
+] as const;
+export const verificationStatusSchema = z.enum(VERIFICATION_STATUSES);
+export type VerificationStatus = z.infer<typeof verificationStatusSchema>;
+
+/**
+ * D1 stores types and statuses in snake_case (migrations/0003; services/login-case.ts reads those values).
+ * These maps are the one place the two spellings meet. The legacy stored status 'active' reads as 'verified'.
+ */
+export const COMPANY_TYPE_DB: Record<CompanyType, string> = {
+  shipOwner: 'ship_owner',
+  charterer: 'charterer',
+  shipAgent: 'ship_agent',
+  shipyard: 'shipyard',
+  fuelSupplier: 'fuel_supplier',
+  voyageManager: 'voyage_manager',
+};
+export const VERIFICATION_STATUS_DB: Record<VerificationStatus, string> = {
+  approving: 'approving',
+  notVerified: 'not_verified',
+  verified: 'verified',
+  verificationFailed: 'verification_failed',
+  additionalInformationRequired: 'additional_info',
+  pendingToBind: 'pending_bind',
+  failToBind: 'fail_bind',
+  blocked: 'blocked',
+  expired: 'expired',
+};
+
+/** A stored company type → the wire value (unknown values pass through unchanged). */
+export function companyTypeFromDb(value: string): CompanyType | string {
+  const hit = (Object.entries(COMPANY_TYPE_DB) as [CompanyType, string][]).find(([, db]) => db === value);
+  return hit ? hit[0] : value;
+}
+/** A stored company status → the wire value ('active' → 'verified'; unknown values pass through unchanged). */
+export function verificationStatusFromDb(value: string): VerificationStatus | string {
+  if (value === 'active') return 'verified';
+  const hit = (Object.entries(VERIFICATION_STATUS_DB) as [VerificationStatus, string][]).find(([, db]) => db === value);
+  return hit ? hit[0] : value;
+}
+
+/** Membership roles (spec 6) and states: a staff join waits for the administrator ('pending', login case 5). */
+export const memberRoleSchema = z.enum(['administrator', 'staff']);
+export const memberStatusSchema = z.enum(['pending', 'active', 'rejected']);
+
+// ---------------------------------------------------------------------------------------------------------
+// Uploaded files (spec 3 "uploaded file"; spec 5 upload rules)
+// ---------------------------------------------------------------------------------------------------------
+
+export const UPLOAD_LIMITS = {
+  /** Spec 5/9: 6 MB per file. */
+  maxFileBytes: 6 * 1024 * 1024,
+  /** Files per uploadFile request (the licence limit). */
+  maxFilesPerRequest: 10,
+  /** Licence files per company. */
+  maxLicenceFiles: 10,
+} as const;
+
+/** Extensions accepted by uploadFile; csv only with kind 'licence' (spec 5), images only with kind 'logo'. */
+export const UPLOAD_EXTENSIONS = ['jpg', 'jpeg', 'png', 'pdf', 'doc', 'docx', 'xls', 'xlsx', 'csv'] as const;
+export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png'] as const;
+/** What a file is for: multipart field `kind` of uploadFile (optional; default 'licence'). */
+export const uploadKindSchema = z.enum(['licence', 'gtc', 'logo']);
+export type UploadKind = z.infer<typeof uploadKindSchema>;
+/** The multipart field that carries the files. */
+export const UPLOAD_FIELD = 'files';
+
+export const fileIdSchema = z.string().trim().min(1).max(64);
+
+/** POST agg-web/file/uploadFile (session, multipart `files` ×1..10, optional `kind`) → UploadedFile[] */
+export const uploadedFileSchema = z.object({
+  id: z.string(),
+  /** `/api/agg-web/file/<id>`: served only to the uploader or members of the owning company. */
+  url: z.string(),
+  /** Lower-case extension without the dot, as sniffed ('jpg', 'png', 'pdf', 'doc', 'docx', 'xls', 'xlsx', 'csv'). */
+  extension: z.string(),
+  /** The client's file name, sanitised. */
+  originName: z.string(),
+});
+export type UploadedFile = z.infer<typeof uploadedFileSchema>;
+export const uploadFileAnswer = z.array(uploadedFileSchema);
+
+/** POST agg-web/file/deleteFile (session; the uploader's unattached files only) → true */
+export const deleteFileRequest = z.object({ ids: z.array(fileIdSchema).min(1).max(UPLOAD_LIMITS.maxFilesPerRequest) });
+export type DeleteFileRequest = z.infer<typeof deleteFileRequest>;
+
+/** GET agg-web/file/:id (session) → the file's bytes as an attachment. */
+export const fileUrl = (id: string) => `/api/agg-web/file/${encodeURIComponent(id)}`;
+
+// ---------------------------------------------------------------------------------------------------------
+// Places: countries and ports
+// ---------------------------------------------------------------------------------------------------------
+
+/** Search inputs: 1..64 characters after trimming (else PL0001). */
+export const SEARCH_KEY_MAX = 64;
+export const SEARCH_RESULT_MAX = 20;
+const searchText = z.string().trim().min(1).max(SEARCH_KEY_MAX);
+
+/** GET agg-web/country/searchCountry?name= → CountryItem[] (≤ 20), by English or Chinese name. */
+export const searchCountryQuery = z.object({ name: searchText });
+export const countryItemSchema = z.object({ id: z.string(), name: z.string(), nameCn: z.string() });
+export type CountryItem = z.infer<typeof countryItemSchema>;
+export const searchCountryAnswer = z.array(countryItemSchema);
+
+/** Spec 3 port: id, name, code; here also the Chinese name and the ISO country. `id` is the UN/LOCODE. */
+export const portSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  nameCn: z.string().optional(),
+  code: z.string(),
+  countryId: z.string(),
+});
+export type Port = z.infer<typeof portSchema>;
+export const portListAnswer = z.array(portSchema);
+
+/** GET agg-web/port/searchPortByNameOrCode?searchKey= → Port[] (≤ 20), by name (en/zh) or UN/LOCODE. */
+export const searchPortQuery = z.object({ searchKey: searchText });
+/** GET agg-web/port/getRelatedPorts?portId= → Port[] (≤ 20): other ports of the same country. */
+export const relatedPortsQuery = z.object({ portId: z.string().trim().min(1).max(SEARCH_KEY_MAX) });
+
+/** Spec 2: a zhoushan source pre-fills this port. */
+export const ZHOUSHAN_PORT: Port = { id: 'CNZOS', name: 'Zhoushan', nameCn: '舟山', code: 'CNZOS', countryId: 'CN' };
+
+// ---------------------------------------------------------------------------------------------------------
+// Administrator form: create and fill a company
+// ---------------------------------------------------------------------------------------------------------
+
+/** Spec 9: company name fields hold 128 characters. Inner runs of spaces collapse to one. */
+export const COMPANY_NAME_MAX = 128;
+const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .transform(collapse)
+    .nullish()
+    .transform((value) => (value ? value : undefined));
+
+/**
+ * The administrator form (spec 3, 5) without the cross-field rules, which the gateway answers with their
+ * own codes (CO0002 port, CO0003 GTC). Use `companyFormRequest` in a form to get every rule at once.
+ */
+export const companyFormFields = z.object({
+  companyNameEn: z.string().transform(collapse).pipe(z.string().min(1).max(COMPANY_NAME_MAX)),
+  companyNameCn: optionalText(COMPANY_NAME_MAX),
+  companyType: companyTypeSchema,
+  /** ISO 3166-1 alpha-2, an `id` of the phone-code list (selectPhoneCode). */
+  countryId: z.string().trim().toUpperCase().pipe(z.string().regex(/^[A-Z]{2}$/)),
+  countryName: z.string().transform(collapse).pipe(z.string().min(1).max(128)),
+  contactName: z.string().transform(collapse).pipe(z.string().min(1).max(64)),
+  contactTel: mobileSchema,
+  /** Calling code such as '+86'; the gateway checks contactTel with it (mainland mobile pattern for +86). */
+  phoneCode: callingCodeSchema,
+  /** A port `id` from searchPortByNameOrCode; required for PORT_REQUIRED_TYPES. Name and code are taken from the port list. */
+  portId: optionalText(32),
+  portName: optionalText(128),
+  portCode: optionalText(16),
+  /** Credit code (unified social credit code or the local registration number). */
+  socialCredit: z.string().transform(collapse).pipe(z.string().min(1).max(64)),
+  contactEmail: emailSchema,
+  /** Licence files: uploadFile ids, 1..10, distinct. */
+  corporateCharter: z
+    .array(fileIdSchema)
+    .min(1)
+    .max(UPLOAD_LIMITS.maxLicenceFiles)
+    .refine((ids) => new Set(ids).size === ids.length, { message: 'duplicate file id' }),
+  /** Fuel-supply GTC: one uploadFile id; required for fuelSupplier, refused for other types. */
+  oilSupplyGtc: fileIdSchema.nullish().transform((v) => v ?? undefined),
+  /** Logo: one uploadFile id of an image (jpeg/png); 116x64 recommended. */
+  companyLogo: fileIdSchema.nullish().transform((v) => v ?? undefined),
+});
+export type CompanyForm = z.infer<typeof companyFormFields>;
+export type CompanyFormInput = z.input<typeof companyFormFields>;
+
+/** Cross-field rules of spec 5, with the paths a form shows them at. */
+export function companyFormProblems(form: Pick<CompanyForm, 'companyType' | 'portId' | 'oilSupplyGtc'>): { path: 'portId' | 'oilSupplyGtc'; code: 'CO0002' | 'CO0003' }[] {
+  const problems: { path: 'portId' | 'oilSupplyGtc'; code: 'CO0002' | 'CO0003' }[] = [];
+  if (PORT_REQUIRED_TYPES.includes(form.companyType) && !form.portId) problems.push({ path: 'portId', code: 'CO0002' });
+  const gtcRequired = GTC_REQUIRED_TYPES.includes(form.companyType);
+  if (gtcRequired !== Boolean(form.oilSupplyGtc)) problems.push({ path: 'oilSupplyGtc', code: 'CO0003' });
+  return problems;
+}
+
+/** The whole administrator form with its cross-field rules (issue message = the error code). */
+export const companyFormRequest = companyFormFields.superRefine((form, ctx) => {
+  for (const problem of companyFormProblems(form)) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.code });
+});
+
+/** POST agg-web/company/create (session) → { companyId }. The company starts 'approving'; the caller becomes administrator. */
+export const companyCreateRequest = companyFormFields;
+export type CompanyCreateRequest = z.infer<typeof companyCreateRequest>;
+export const companyCreateAnswer = z.object({ companyId: z.string() });
+export type CompanyCreateAnswer = z.infer<typeof companyCreateAnswer>;
+
+/** Statuses in which the administrator may change the form (fill_account). */
+export const FILLABLE_STATUSES: readonly VerificationStatus[] = ['approving', 'additionalInformationRequired'];
+
+/**
+ * POST agg-web/company/fill (session, administrator) → { companyId }. Same fields and rules as create.
+ * File ids may be this company's attached files (kept) or the caller's unattached uploads (attached);
+ * attached files left out of the form are removed.
+ */
+export const companyFillRequest = companyFormFields.extend({ companyId: z.string().trim().min(1).max(64) });
+export type CompanyFillRequest = z.infer<typeof companyFillRequest>;
+
+/** GET agg-web/company/detail?companyId= (session, member) → the form's fields, for prefill. */
+export const companyDetailQuery = z.object({ companyId: z.string().trim().min(1).max(64) });
+export const companyDetailAnswer = z.object({
+  companyId: z.string(),
+  status: z.string(),
+  role: memberRoleSchema,
+  companyNameEn: z.string(),
+  companyNameCn: z.string().nullable(),
+  companyType: z.string(),
+  countryId: z.string().nullable(),
+  countryName: z.string().nullable(),
+  contactName: z.string().nullable(),
+  contactTel: z.string().nullable(),
+  phoneCode: z.string().nullable(),
+  portId: z.string().nullable(),
+  portName: z.string().nullable(),
+  portCode: z.string().nullable(),
+  socialCredit: z.string().nullable(),
+  contactEmail: z.string().nullable(),
+  corporateCharter: z.array(uploadedFileSchema),
+  oilSupplyGtc: uploadedFileSchema.nullable(),
+  companyLogo: uploadedFileSchema.nullable(),
+});
+export type CompanyDetailAnswer = z.infer<typeof companyDetailAnswer>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Invitations, joining and members
+// ---------------------------------------------------------------------------------------------------------
+
+/** 8 characters from an alphabet without look-alikes (no 0/O, 1/I/L). Input is trimmed and upper-cased. */
+export const INVITATION_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const INVITATION_LENGTH = 8;
+export const invitationCodeSchema = z
+  .string()
+  .transform((v) => v.replace(/[\s-]/g, '').toUpperCase())
+  .pipe(z.string().regex(new RegExp(`^[${INVITATION_ALPHABET}]{${INVITATION_LENGTH}}$`)));
+
+/** POST agg-web/user/selectCompanyNameByCompanyId (no session). `companyId` is the INVITATION CODE (spec 3). */
+export const invitationNameRequest = z.object({ companyId: z.string().max(32) });
+export const invitationNameAnswer = z.object({ companyNameEn: z.string(), companyNameCn: z.string().nullable() });
+export type InvitationNameAnswer = z.infer<typeof invitationNameAnswer>;
+
+/** 'YYYY-MM-DD', a real calendar date. */
+export const isoDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }, { message: 'invalid date' });
+
+/**
+ * POST agg-web/company/join (session): the staff form (spec 3, 5). The membership is role 'staff',
+ * status 'pending' until the administrator approves (login case 5). `companyNameEn` is display only.
+ */
+export const companyJoinRequest = z.object({
+  companyId: z.string().max(32),
+  companyNameEn: z.string().max(COMPANY_NAME_MAX).optional(),
+  nickName: z.string().transform(collapse).pipe(z.string().min(1).max(64)),
+  personalEmail: emailSchema,
+  contactTel: mobileSchema,
+  phoneCode: callingCodeSchema,
+  hireTime: z
+    .string()
+    .nullish()
+    .transform((v) => v || undefined)
+    .pipe(isoDateSchema.optional()),
+});
+export type CompanyJoinRequest = z.infer<typeof companyJoinRequest>;
+export const companyJoinAnswer = z.object({
+  companyId: z.string(),
+  companyNameEn: z.string(),
+  role: z.literal('staff'),
+  status: z.literal('pending'),
+});
+export type CompanyJoinAnswer = z.infer<typeof companyJoinAnswer>;
+
+/** POST agg-web/company/invitation/regenerate (session, administrator) → { invitationCode }; the old one stops working. */
+export const invitationRegenerateRequest = z.object({ companyId: z.string().trim().min(1).max(64) });
+export const invitationRegenerateAnswer = z.object({ invitationCode: z.string() });
+
+/** GET agg-web/company/members?companyId= (session, administrator) → members and the current invitation code. */
+export const companyMembersQuery = z.object({ companyId: z.string().trim().min(1).max(64) });
+export const companyMemberSchema = z.object({
+  userId: z.string(),
+  /** Real name from the staff form (nickName), else the user's real or login name. */
+  name: z.string(),
+  /** E.164, such as '+8613800138000'. */
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  role: memberRoleSchema,
+  status: memberStatusSchema,
+  /** Epoch milliseconds. */
+  joinedAt: z.number(),
+  hireTime: z.string().nullable(),
+});
+export type CompanyMember = z.infer<typeof companyMemberSchema>;
+export const companyMembersAnswer = z.object({
+  companyId: z.string(),
+  invitationCode: z.string().nullable(),
+  members: z.array(companyMemberSchema),
+});
+export type CompanyMembersAnswer = z.infer<typeof companyMembersAnswer>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Main enterprise
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * POST agg-web/user/setMainAccount {companyId} (session; an active membership of a usable company) → true.
+ * One main company per person; later sign-ins answer isMaster true with that companyId.
+ */
+export const setMainAccountRequest = z.object({ companyId: z.string().trim().min(1).max(64) });
+/** POST agg-web/user/clearMainAccount {} (session) → true. */
+export const clearMainAccountRequest = z.object({});

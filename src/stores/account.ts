@@ -1,0 +1,86 @@
+import { map } from 'nanostores';
+import { authApi } from '../api/auth';
+import { NETWORK_ERROR, type ApiResult } from '../api/client';
+import { onboardingApi } from '../api/onboarding';
+import type { Messages } from '../i18n';
+import { destinations } from '../lib/login-route';
+import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
+import type { CompanyListItem } from '../schemas/auth';
+
+/** sessionStorage: the company this tab's administrator form created or filled last. */
+export const APPLICATION_KEY = 'onboardingCompanyId';
+
+export type AccountMessages = Pick<Messages, 'account' | 'errors'>;
+let t: AccountMessages;
+
+/** /account: the person's companies, which one is being opened, and good or bad news. */
+export const $accounts = map({
+  phase: 'loading' as 'loading' | 'ready',
+  companies: [] as CompanyListItem[],
+  /** The company being opened or marked main; other buttons wait. */
+  busyId: '',
+  notice: '',
+  error: '',
+});
+
+const failureText = (result: Extract<ApiResult<unknown>, { ok: false }>) =>
+  result.code === NETWORK_ERROR ? t.errors.network : result.message || t.errors.generic;
+
+export async function loadAccounts(messages: AccountMessages) {
+  t = messages;
+  const list = await authApi.companyList();
+  if (!list.ok) {
+    $accounts.set({ ...$accounts.get(), phase: 'ready', error: failureText(list) });
+    return;
+  }
+  const companies = list.data;
+  writeRoleList(companies.map((c) => ({ companyId: c.companyId, role: c.role, companyType: c.companyType })));
+  $accounts.set({ ...$accounts.get(), phase: 'ready', companies, error: '' });
+}
+
+/** The gateway says which companies can be entered (and be the main enterprise); others show their status. */
+export const isEnterable = (company: Pick<CompanyListItem, 'canEnter'>) => company.canEnter === true;
+
+/**
+ * Where to go after choosing: a `redirect` query that is a plain path on this site goes there; any other
+ * target goes through /login, where the edge re-checks it against its allow-list (a signed-in visitor of a
+ * sign-in page is sent to the redirect, or to the portal when it is not allowed). Else the web app.
+ */
+export function destinationAfterChoice(search: string): string {
+  const redirect = new URLSearchParams(search).get('redirect');
+  if (!redirect) return destinations.webApp;
+  if (/^\/(?![/\\])/.test(redirect) && !/[\s\\]/.test(redirect)) return redirect;
+  if (/^https?:\/\//i.test(redirect)) return `/login?${new URLSearchParams({ redirect })}`;
+  return destinations.webApp;
+}
+
+export async function chooseCompany(companyId: string) {
+  if ($accounts.get().busyId) return;
+  $accounts.set({ ...$accounts.get(), busyId: companyId, error: '', notice: '' });
+  const result = await authApi.chooseAccount(companyId);
+  if (!result.ok) {
+    $accounts.set({ ...$accounts.get(), busyId: '', error: failureText(result) });
+    return;
+  }
+  location.assign(destinationAfterChoice(location.search));
+}
+
+/** Marks the main enterprise: later sign-ins open it without asking (spec 6). */
+export async function markMain(companyId: string) {
+  if ($accounts.get().busyId) return;
+  $accounts.set({ ...$accounts.get(), busyId: companyId, error: '', notice: '' });
+  const result = await onboardingApi.setMainAccount(companyId);
+  if (!result.ok) {
+    $accounts.set({ ...$accounts.get(), busyId: '', error: failureText(result) });
+    return;
+  }
+  const companies = $accounts.get().companies.map((c) => ({ ...c, isMain: c.companyId === companyId }));
+  $accounts.set({ ...$accounts.get(), companies, busyId: '', notice: t.account.mainSaved });
+}
+
+/** Sign out (the edge clears the session cookies whatever the gateway says), then the sign-in page. */
+export async function signOut() {
+  await authApi.logout();
+  clearRoleList();
+  location.assign('/login');
+}

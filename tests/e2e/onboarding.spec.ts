@@ -1,0 +1,203 @@
+import { expect, test, type Page } from '@playwright/test';
+import { messages } from '../../src/i18n';
+import { langs, type Lang } from '../../src/lib/lang';
+import { errorCatalogue } from '../../src/schemas/error-codes';
+import { openInLanguage, seedUser, uniqueEmail } from './helpers';
+
+/** Small files that pass the server's content sniffing. */
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+async function signInByEmail(page: Page, lang: Lang, email: string) {
+  const m = messages[lang].signIn;
+  await openInLanguage(page, lang, '/login');
+  await page.getByRole('tab', { name: m.tabs.password }).click();
+  await page.getByRole('tab', { name: m.tabs.email }).click();
+  await page.getByLabel(m.email).fill(email);
+  await page.getByLabel(m.password, { exact: true }).fill('harbour2024');
+  await page.getByRole('button', { name: m.submit }).click();
+}
+
+/** The announced error with exactly this text (a select's placeholder may read the same). */
+const alertText = (page: Page, message: string) => page.getByRole('alert').and(page.getByText(message, { exact: true }));
+
+/** Picks an option of a SearchSelect: types, waits out the 500 ms debounce, chooses by keyboard or click. */
+async function searchAndPick(page: Page, label: string | RegExp, term: string, option: string | RegExp) {
+  const box = page.getByRole('combobox', { name: label, exact: true });
+  await box.fill(term);
+  await page.getByRole('listbox', { name: label, exact: true }).getByRole('option', { name: option }).first().click();
+}
+
+interface CompanyInput {
+  name: string;
+  lang: Lang;
+}
+
+/** Fills the administrator form of a fuel supplier, with licence and GTC uploads. */
+async function fillFuelSupplier(page: Page, { name, lang }: CompanyInput) {
+  const o = messages[lang].onboarding;
+  await page.getByLabel(o.companyNameEn).fill(name);
+  await page.getByLabel(o.companyType).selectOption('fuelSupplier');
+  await searchAndPick(page, o.country, lang === 'zh' ? '新加坡' : 'Singap', lang === 'zh' ? /新加坡/ : /Singapore/);
+  await page.getByLabel(o.contactName).fill('Chen Hai');
+  await page.getByLabel(o.phone, { exact: true }).fill('138 0013 8000');
+  // The port by keyboard: the first match is active once the debounced search answers; Enter takes it.
+  const port = page.getByRole('combobox', { name: o.port, exact: true });
+  await port.fill('CNZOS');
+  await expect(page.getByRole('listbox', { name: o.port, exact: true }).getByRole('option', { name: /CNZOS/ })).toHaveAttribute('aria-selected', 'true');
+  await port.press('Enter');
+  await expect(port).toHaveValue(/CNZOS/);
+  await page.getByLabel(o.creditCode).fill('91330900MA2A0XXX1K');
+  await page.getByLabel(o.email).fill('ops@harbour-fuel.example');
+  await page.locator('#upload-licence').setInputFiles({ name: 'licence.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await expect(page.getByRole('link', { name: 'licence.pdf' })).toBeVisible();
+  await page.locator('#upload-gtc').setInputFiles({ name: 'gtc.png', mimeType: 'image/png', buffer: PNG });
+  await expect(page.getByRole('link', { name: 'gtc.png' })).toBeVisible();
+}
+
+for (const lang of langs) {
+  const t = messages[lang];
+  const o = t.onboarding;
+
+  test.describe(`onboarding (${lang})`, () => {
+    test('an administrator registers a fuel supplier; staff join with the invitation code', async ({ page, browser }) => {
+      test.setTimeout(90_000);
+      const email = uniqueEmail(`admin-${lang}`);
+      await seedUser(page.request, { email, password: 'harbour2024', userType: 0, agreed: true });
+      await signInByEmail(page, lang, email);
+      await expect(page).toHaveURL(/\/enterprise_adm_and_staff\?loginType=2$/);
+
+      // Spec 4 steps: the passport is done, the identity type is being chosen.
+      const steps = page.getByRole('navigation', { name: o.steps.label });
+      await expect(steps.getByRole('listitem')).toHaveCount(4);
+      await expect(steps.locator('[aria-current="step"]')).toContainText(o.steps.identity);
+      await page.getByRole('link', { name: new RegExp(o.choose.admin) }).click();
+      await expect(page).toHaveURL(/\/create_account\?loginType=2$/);
+
+      // Every required field says what it needs.
+      await page.getByRole('button', { name: o.submit }).click();
+      for (const message of [o.errors.companyNameEnRequired, o.errors.companyTypeRequired, o.errors.countryRequired, o.errors.contactNameRequired, o.errors.phoneRequired, o.errors.creditCodeRequired, o.errors.emailRequired, o.errors.licenceRequired]) {
+        await expect(alertText(page, message)).toBeVisible();
+      }
+      await expect(page.getByLabel(o.companyNameEn)).toHaveAttribute('aria-invalid', 'true');
+      await page.getByLabel(o.email).fill('not-an-email');
+      await page.getByLabel(o.companyType).selectOption('shipAgent');
+      await page.getByRole('button', { name: o.submit }).click();
+      await expect(alertText(page, o.errors.emailInvalid)).toBeVisible();
+      await expect(alertText(page, o.errors.portRequired)).toBeVisible();
+
+      // Files are checked in the browser first: type and size.
+      await page.locator('#upload-licence').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+      await expect(page.getByText(t.upload.unsupportedType)).toBeVisible();
+      await page.locator('#upload-licence').setInputFiles({ name: 'big.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(6 * 1024 * 1024 + 1, 0x25) });
+      await expect(page.getByText(t.upload.sizeExceeded)).toBeVisible();
+
+      const company = `Harbour Fuel ${lang.toUpperCase()} ${Date.now()}`;
+      await fillFuelSupplier(page, { name: company, lang });
+      await expect(page.getByText(`${company.length}/128`)).toBeVisible();
+      await page.getByRole('button', { name: o.submit }).click();
+      await expect(page).toHaveURL(/\/completion_of_application\?userType=2&loginType=2&ifJumpToSaas=false$/);
+      await expect(page.getByRole('heading', { name: t.completion.adminTitle })).toBeVisible();
+
+      // The application shows with its verification status, on /account and /user_center.
+      await page.goto('/account');
+      const card = page.getByRole('listitem').filter({ hasText: company });
+      await expect(card).toContainText(t.statuses.approving);
+      await expect(card).toContainText(t.companyTypes.fuelSupplier);
+      await expect(card).toContainText(t.account.roles.administrator);
+      await page.goto('/user_center');
+      await expect(page.getByRole('heading', { name: t.userCenter.members.replace('{company}', company) })).toBeVisible();
+      const code = (await page.getByTestId('invitation-code').textContent())!.trim();
+      expect(code).toMatch(/^[A-Z2-9]{8}$/);
+
+      // A second person joins with the code and sees the company name appear.
+      const staffContext = await browser.newContext();
+      const staff = await staffContext.newPage();
+      const staffEmail = uniqueEmail(`staff-${lang}`);
+      await seedUser(staff.request, { email: staffEmail, password: 'harbour2024', userType: 0, agreed: true });
+      await signInByEmail(staff, lang, staffEmail);
+      await expect(staff).toHaveURL(/\/enterprise_adm_and_staff/);
+      await staff.getByRole('link', { name: new RegExp(o.choose.staff) }).click();
+      await expect(staff).toHaveURL(/\/join\?loginType=2$/);
+      await staff.getByRole('button', { name: o.join }).click();
+      await expect(alertText(staff, o.errors.invitationCodeRequired)).toBeVisible();
+      await expect(alertText(staff, o.errors.realNameRequired)).toBeVisible();
+      await staff.getByLabel(o.invitationCode).fill('ZZZZ2222');
+      await expect(staff.getByText(errorCatalogue.CO0010[lang])).toBeVisible();
+      await staff.getByLabel(o.invitationCode).fill(code.toLowerCase());
+      await expect(staff.getByLabel(o.companyName)).toHaveValue(company);
+      await expect(staff.getByLabel(o.companyName)).toHaveAttribute('readonly', '');
+      await staff.getByLabel(o.realName).fill('Li Wei');
+      await staff.getByLabel(o.email).fill('li.wei@harbour-fuel.example');
+      await staff.getByLabel(o.phone, { exact: true }).fill('13900139000');
+      await staff.getByLabel(new RegExp(o.hireDate)).fill('2026-03-01');
+      await staff.getByRole('button', { name: o.join }).click();
+      await expect(staff).toHaveURL(/\/completion_of_application\?userType=2&loginType=2$/);
+      await expect(staff.getByRole('heading', { name: t.completion.staffTitle })).toBeVisible();
+      await staffContext.close();
+
+      // The administrator sees the request, and a new code stops the old one.
+      await page.reload();
+      await expect(page.getByRole('row').filter({ hasText: 'Li Wei' })).toContainText(t.userCenter.memberStatuses.pending);
+      await page.getByRole('button', { name: t.userCenter.regenerate }).click();
+      await expect(page.getByText(t.userCenter.regenerated)).toBeVisible();
+      await expect(page.getByTestId('invitation-code')).not.toHaveText(code);
+      const old = await page.request.post('/api/agg-web/user/selectCompanyNameByCompanyId', { data: { companyId: code } });
+      expect(((await old.json()) as { code: string }).code).toBe('CO0010');
+
+      // The same company (name and type) cannot be registered twice. A zhoushan origin pre-fills the port.
+      await page.goto('/create_account?source=zhoushan');
+      await expect(page.getByRole('combobox', { name: new RegExp(o.port) })).toHaveValue(/CNZOS/);
+      await fillFuelSupplier(page, { name: company.toLowerCase(), lang });
+      await page.getByRole('button', { name: o.submit }).click();
+      await expect(page.getByRole('alert').filter({ hasText: errorCatalogue.CO0001[lang] }).first()).toBeVisible();
+      await expect(page).toHaveURL(/\/create_account\?source=zhoushan$/);
+    });
+
+    test('a person with two companies chooses one, then a main enterprise skips the choice', async ({ page }) => {
+      const email = uniqueEmail(`two-${lang}`);
+      const stamp = Date.now();
+      const first = `Blue Anchor Shipping ${lang} ${stamp}`;
+      const second = `Pacific Charter ${lang} ${stamp}`;
+      await seedUser(page.request, {
+        email,
+        password: 'harbour2024',
+        userType: 2,
+        agreed: true,
+        companies: [
+          { nameEn: first, type: 'ship_owner', status: 'verified', role: 'administrator' },
+          { nameEn: second, type: 'charterer', status: 'verified', role: 'staff' },
+        ],
+      });
+      await signInByEmail(page, lang, email);
+      await expect(page).toHaveURL(/\/account$/);
+      const firstCard = page.getByRole('listitem').filter({ hasText: first });
+      const secondCard = page.getByRole('listitem').filter({ hasText: second });
+      await expect(firstCard).toContainText(t.statuses.verified);
+      await expect(firstCard).toContainText(t.companyTypes.shipOwner);
+      await expect(secondCard).toContainText(t.account.roles.staff);
+
+      await page.getByRole('button', { name: `${t.account.enter}: ${first}` }).click();
+      // Locally the web app is this portal's user center.
+      await expect(page).toHaveURL(/\/user_center$/);
+
+      // A same-site redirect is honoured after the choice.
+      await page.goto('/account?redirect=%2Fuser_center%3Ffrom%3Daccount');
+      await page.getByRole('button', { name: `${t.account.enter}: ${second}` }).click();
+      await expect(page).toHaveURL(/\/user_center\?from=account$/);
+
+      await page.goto('/account');
+      await page.getByRole('button', { name: `${t.account.setMain}: ${second}` }).click();
+      await expect(page.getByText(t.account.mainSaved)).toBeVisible();
+      await expect(secondCard).toContainText(t.account.main);
+      await page.getByRole('button', { name: t.account.signOut }).click();
+      await expect(page).toHaveURL(/\/login$/);
+
+      const visited: string[] = [];
+      page.on('framenavigated', (frame) => frame === page.mainFrame() && visited.push(frame.url()));
+      await signInByEmail(page, lang, email);
+      await expect(page).toHaveURL(/\/user_center$/);
+      expect(visited.some((url) => new URL(url).pathname === '/account')).toBe(false);
+    });
+  });
+}

@@ -1,0 +1,278 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import app from '../../functions/worker';
+import { hashPassword } from '../../src/lib/password-hash';
+import { LOGIN_CLIENT } from '../../src/schemas/auth';
+import type { CompanyDetailAnswer, CompanyMembersAnswer, UploadedFile } from '../../src/schemas/onboarding';
+import { startWorkerEnv } from './worker-env';
+
+/**
+ * Companies of onboarding through the whole Worker on a real local D1 and R2: create (fuel supplier with
+ * licences and GTC), the refusals that must leave nothing half-made, invitations, join, members, main account.
+ */
+let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
+beforeAll(async () => {
+  worker = await startWorkerEnv('companies');
+});
+afterAll(() => worker.dispose());
+
+let seq = 0;
+const unique = () => `${Date.now().toString(36)}${(seq++).toString(36)}`;
+const ip = () => `10.7.${seq % 250}.${(seq++ * 7) % 250}`;
+type Envelope<T = Record<string, unknown>> = { code: string; message: string; data: T };
+const json = async <T = Record<string, unknown>>(res: Response) => (await res.json()) as Envelope<T>;
+const call = (path: string, init: RequestInit = {}) => app.request(`http://localhost/api${path}`, init, worker.env, worker.ctx);
+const headers = (cookie?: string, extra: Record<string, string> = {}) => ({ 'cf-connecting-ip': ip(), ...(cookie ? { cookie } : {}), ...extra });
+const post = (path: string, body: unknown, cookie?: string) =>
+  call(path, { method: 'POST', headers: headers(cookie, { 'content-type': 'application/json' }), body: JSON.stringify(body) });
+const get = (path: string, cookie?: string) => call(path, { headers: headers(cookie) });
+
+async function login(email: string) {
+  const res = await post('/agg-web/user/v3/userLogin', {
+    loginEmail: email,
+    loginPassword: await hashPassword('abc12345'),
+    passwordVersion: 2,
+    captchaType: 3,
+    ...LOGIN_CLIENT,
+  });
+  const body = await json<{ isMaster: boolean; companyId: string | null }>(res.clone());
+  expect(body.code).toBe('0');
+  const token = /(?:^|\n)portal_token=([^;]*)/.exec(res.headers.getSetCookie().join('\n'))?.[1];
+  return { cookie: `portal_token=${token}`, answer: body.data };
+}
+
+async function person(companies?: unknown[]) {
+  const email = `co.${unique()}@example.com`;
+  const seeded = await json<{ userId: string }>(await post('/dev/users', { email, password: 'abc12345', companies }));
+  expect(seeded.code).toBe('0');
+  return { email, userId: seeded.data.userId, ...(await login(email)) };
+}
+
+const pdf = new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n');
+const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, ...new Array(32).fill(0)]);
+
+async function upload(cookie: string, names: string[], kind = 'licence'): Promise<UploadedFile[]> {
+  const form = new FormData();
+  form.append('kind', kind);
+  for (const name of names) form.append('files', new Blob([name.endsWith('.png') ? png : pdf]), name);
+  const body = await json<UploadedFile[]>(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie), body: form }));
+  expect(body.code).toBe('0');
+  return body.data;
+}
+
+async function fuelSupplierForm(cookie: string, name: string) {
+  const licences = await upload(cookie, ['licence-1.pdf', 'licence-2.pdf']);
+  const [gtc] = await upload(cookie, ['gtc.pdf'], 'gtc');
+  const [logo] = await upload(cookie, ['logo.png'], 'logo');
+  return {
+    companyNameEn: name,
+    companyNameCn: '东海燃供',
+    companyType: 'fuelSupplier',
+    countryId: 'CN',
+    countryName: 'China',
+    contactName: 'Li Lei',
+    contactTel: '138 0013 8000',
+    phoneCode: '+86',
+    portId: 'CNZOS',
+    portName: 'Zhoushan',
+    portCode: 'CNZOS',
+    socialCredit: '91330900MA2A1B2C3D',
+    contactEmail: 'ops@east-sea-fuel.example.com',
+    corporateCharter: licences.map((f) => f.id),
+    oilSupplyGtc: gtc!.id,
+    companyLogo: logo!.id,
+  };
+}
+
+const count = async (sql: string, ...binds: unknown[]) => (await worker.env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n;
+
+describe('create a company', () => {
+  it('creates a fuel supplier with licences, GTC and logo; the creator is its administrator', async () => {
+    const admin = await person();
+    const name = `East Sea Fuel ${unique()}`;
+    const form = await fuelSupplierForm(admin.cookie, name);
+    const created = await json<{ companyId: string }>(await post('/agg-web/company/create', form, admin.cookie));
+    expect(created.code).toBe('0');
+    const { companyId } = created.data;
+
+    const detail = await json<CompanyDetailAnswer>(await get(`/agg-web/company/detail?companyId=${companyId}`, admin.cookie));
+    expect(detail.data).toMatchObject({
+      companyId,
+      status: 'approving',
+      role: 'administrator',
+      companyNameEn: name,
+      companyType: 'fuelSupplier',
+      contactTel: '13800138000',
+      phoneCode: '+86',
+      portId: 'CNZOS',
+      portCode: 'CNZOS',
+    });
+    expect(detail.data.corporateCharter.map((f) => f.id)).toEqual(form.corporateCharter);
+    expect(detail.data.oilSupplyGtc?.id).toBe(form.oilSupplyGtc);
+    expect(detail.data.companyLogo?.id).toBe(form.companyLogo);
+
+    const list = await json<{ status: string; role: string; companyType: string; canEnter: boolean }[]>(
+      await post('/c/user/v2/getCompanyListByToken', {}, admin.cookie),
+    );
+    // Listed with its verification status, but not enterable while it is being approved.
+    expect(list.data).toEqual([expect.objectContaining({ status: 'approving', role: 'administrator', companyType: 'fuelSupplier', canEnter: false })]);
+    const loginCase = await json<{ userLoginCase: number; userType: number }>(await post('/agg-web/quick/user/findUserLoginCase', {}, admin.cookie));
+    expect(loginCase.data).toMatchObject({ userLoginCase: 4, userType: 2 });
+
+    // Attached files can no longer be deleted by the uploader, and another person cannot read them.
+    expect((await json(await post('/agg-web/file/deleteFile', { ids: [form.oilSupplyGtc] }, admin.cookie))).code).toBe('FL0011');
+    const stranger = await person();
+    expect((await get(`/agg-web/file/${form.oilSupplyGtc}`, stranger.cookie)).status).toBe(404);
+    expect((await json(await get(`/agg-web/company/detail?companyId=${companyId}`, stranger.cookie))).code).toBe('CO0009');
+  });
+
+  it('refuses a company of the same name and type in another case, and writes nothing', async () => {
+    const first = await person();
+    const name = `Blue Harbour Agency ${unique()}`;
+    const form = await fuelSupplierForm(first.cookie, name);
+    expect((await json(await post('/agg-web/company/create', form, first.cookie))).code).toBe('0');
+
+    const second = await person();
+    const again = await fuelSupplierForm(second.cookie, `  ${name.toUpperCase().replace(/ /g, '  ')} `);
+    const companiesBefore = await count('SELECT count(*) AS n FROM companies');
+    const res = await post('/agg-web/company/create', again, second.cookie);
+    expect(res.status).toBe(409);
+    expect((await json(res)).code).toBe('CO0001');
+    expect(await count('SELECT count(*) AS n FROM companies')).toBe(companiesBefore);
+    expect(await count('SELECT count(*) AS n FROM company_members WHERE user_id = ?', second.userId)).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM files WHERE owner_user_id = ? AND company_id IS NOT NULL', second.userId)).toBe(0);
+    expect(await count('SELECT user_type AS n FROM users WHERE id = ?', second.userId)).toBe(0);
+    // The same name with another type is another company.
+    const { oilSupplyGtc: _gtc, ...rest } = again;
+    expect((await json(await post('/agg-web/company/create', { ...rest, companyType: 'shipOwner' }, second.cookie))).code).toBe('0');
+  });
+
+  it('requires the port for an agent, the GTC for a fuel supplier (only), and the files of this user', async () => {
+    const admin = await person();
+    const form = await fuelSupplierForm(admin.cookie, `Rule Check ${unique()}`);
+    const codeOf = async (body: unknown) => (await json(await post('/agg-web/company/create', body, admin.cookie))).code;
+    const { oilSupplyGtc, portId, ...base } = form;
+    expect(await codeOf({ ...base, oilSupplyGtc, companyType: 'shipAgent', portId: undefined })).toBe('CO0002');
+    expect(await codeOf({ ...base, companyType: 'fuelSupplier', portId })).toBe('CO0003');
+    expect(await codeOf({ ...base, oilSupplyGtc, companyType: 'charterer' })).toBe('CO0003');
+    expect(await codeOf({ ...form, portId: 'XXXXX' })).toBe('CO0005');
+    expect(await codeOf({ ...form, countryId: 'ZZ' })).toBe('CO0004');
+    expect(await codeOf({ ...form, contactTel: '12345' })).toBe('PH0001');
+    expect(await codeOf({ ...form, contactEmail: 'not-an-email' })).toBe('GW0400');
+    expect(await codeOf({ ...form, companyNameEn: 'x'.repeat(129) })).toBe('GW0400');
+    expect(await codeOf({ ...form, corporateCharter: [] })).toBe('GW0400');
+    expect(await codeOf({ ...form, corporateCharter: Array.from({ length: 11 }, (_, i) => `id-${i}`) })).toBe('GW0400');
+    expect(await codeOf({ ...form, corporateCharter: ['no-such-file'] })).toBe('CO0006');
+    expect(await codeOf({ ...form, companyLogo: form.corporateCharter[0] })).toBe('CO0006');
+    // A pdf as the logo.
+    const [pdfLogo] = await upload(admin.cookie, ['logo.pdf']);
+    expect(await codeOf({ ...form, companyLogo: pdfLogo!.id })).toBe('CO0007');
+    // Another person's upload.
+    const other = await person();
+    const [foreign] = await upload(other.cookie, ['theirs.pdf']);
+    expect(await codeOf({ ...form, corporateCharter: [foreign!.id] })).toBe('CO0006');
+    expect(await count('SELECT count(*) AS n FROM company_members WHERE user_id = ?', admin.userId)).toBe(0);
+    // A ship agent with its port is fine.
+    expect(await codeOf({ ...base, companyType: 'shipAgent', portId: 'CNSHA' })).toBe('0');
+  });
+});
+
+describe('invitations, joining and members', () => {
+  it('looks up the name, joins once as pending staff, regenerates, and lists members for the administrator only', async () => {
+    const admin = await person();
+    const name = `Join Test Shipping ${unique()}`;
+    const form = await fuelSupplierForm(admin.cookie, name);
+    const { companyId } = (await json<{ companyId: string }>(await post('/agg-web/company/create', form, admin.cookie))).data;
+    const members = await json<CompanyMembersAnswer>(await get(`/agg-web/company/members?companyId=${companyId}`, admin.cookie));
+    const code = members.data.invitationCode!;
+    expect(code).toMatch(/^[A-HJKMNP-Z2-9]{8}$/);
+
+    const lookup = await json(await post('/agg-web/user/selectCompanyNameByCompanyId', { companyId: code.toLowerCase() }));
+    expect(lookup).toMatchObject({ code: '0', data: { companyNameEn: name, companyNameCn: '东海燃供' } });
+    expect((await json(await post('/agg-web/user/selectCompanyNameByCompanyId', { companyId: 'ZZZZZZZZ' }))).code).toBe('CO0010');
+    expect((await json(await post('/agg-web/user/selectCompanyNameByCompanyId', { companyId: '<script>' }))).code).toBe('CO0010');
+
+    const staff = await person();
+    const joinForm = { companyId: code, nickName: 'Han Meimei', personalEmail: 'han@example.com', contactTel: '13900139000', phoneCode: '+86', hireTime: '2024-03-01' };
+    const joins = await Promise.all(Array.from({ length: 5 }, () => post('/agg-web/company/join', joinForm, staff.cookie).then((r) => json(r))));
+    expect(joins.filter((j) => j.code === '0')).toHaveLength(1);
+    expect(joins.filter((j) => j.code === 'CO0011')).toHaveLength(4);
+    expect(joins.find((j) => j.code === '0')!.data).toEqual({ companyId, companyNameEn: name, role: 'staff', status: 'pending' });
+    expect(await count('SELECT count(*) AS n FROM company_members WHERE user_id = ?', staff.userId)).toBe(1);
+    const staffCase = await json<{ userLoginCase: number }>(await post('/agg-web/quick/user/findUserLoginCase', {}, staff.cookie));
+    expect(staffCase.data.userLoginCase).toBe(5);
+    expect((await json(await post('/agg-web/company/join', { ...joinForm, hireTime: '2024-02-30' }, staff.cookie))).code).toBe('GW0400');
+
+    const listed = await json<CompanyMembersAnswer>(await get(`/agg-web/company/members?companyId=${companyId}`, admin.cookie));
+    expect(listed.data.members.map((m) => [m.name, m.role, m.status, m.phone, m.email, m.hireTime])).toEqual([
+      ['Li Lei', 'administrator', 'active', '+8613800138000', 'ops@east-sea-fuel.example.com', null],
+      ['Han Meimei', 'staff', 'pending', '+8613900139000', 'han@example.com', '2024-03-01'],
+    ]);
+    expect((await json(await get(`/agg-web/company/members?companyId=${companyId}`, staff.cookie))).code).toBe('CO0009');
+    expect((await json(await post('/agg-web/company/invitation/regenerate', { companyId }, staff.cookie))).code).toBe('CO0009');
+
+    const regenerated = await json<{ invitationCode: string }>(await post('/agg-web/company/invitation/regenerate', { companyId }, admin.cookie));
+    expect(regenerated.code).toBe('0');
+    expect(regenerated.data.invitationCode).not.toBe(code);
+    expect((await json(await post('/agg-web/user/selectCompanyNameByCompanyId', { companyId: code }))).code).toBe('CO0010');
+    const late = await person();
+    expect((await json(await post('/agg-web/company/join', joinForm, late.cookie))).code).toBe('CO0010');
+    expect((await json(await post('/agg-web/company/join', { ...joinForm, companyId: regenerated.data.invitationCode }, late.cookie))).code).toBe('0');
+  });
+
+  it('an active staff member sees the detail but not the members', async () => {
+    const staff = await person([{ nameEn: `Verified Co ${unique()}`, role: 'staff' }]);
+    const [company] = (await json<{ companyId: string }[]>(await post('/c/user/v2/getCompanyListByToken', {}, staff.cookie))).data;
+    expect((await json(await get(`/agg-web/company/detail?companyId=${company!.companyId}`, staff.cookie))).code).toBe('0');
+    expect((await json(await get(`/agg-web/company/members?companyId=${company!.companyId}`, staff.cookie))).code).toBe('CO0008');
+  });
+});
+
+describe('fill_account', () => {
+  it('updates a company awaiting additional information, swapping files, and refuses a verified one', async () => {
+    const admin = await person();
+    const form = await fuelSupplierForm(admin.cookie, `Fill Test ${unique()}`);
+    const { companyId } = (await json<{ companyId: string }>(await post('/agg-web/company/create', form, admin.cookie))).data;
+    await worker.env.DB.prepare("UPDATE companies SET status = 'additional_info' WHERE id = ?").bind(companyId).run();
+    const [newLicence] = await upload(admin.cookie, ['licence-3.pdf']);
+    const keysBefore = (await worker.env.UPLOADS.list()).objects.length;
+    const filled = await json(
+      await post('/agg-web/company/fill', { ...form, companyId, contactName: 'Wang Wu', corporateCharter: [form.corporateCharter[0], newLicence!.id] }, admin.cookie),
+    );
+    expect(filled.code).toBe('0');
+    const detail = await json<CompanyDetailAnswer>(await get(`/agg-web/company/detail?companyId=${companyId}`, admin.cookie));
+    expect(detail.data).toMatchObject({ status: 'approving', contactName: 'Wang Wu' });
+    expect(detail.data.corporateCharter.map((f) => f.id).sort()).toEqual([form.corporateCharter[0], newLicence!.id].sort());
+    expect((await worker.env.UPLOADS.list()).objects.length).toBe(keysBefore - 1);
+
+    await worker.env.DB.prepare("UPDATE companies SET status = 'verified' WHERE id = ?").bind(companyId).run();
+    expect((await json(await post('/agg-web/company/fill', { ...form, companyId, corporateCharter: [form.corporateCharter[0]] }, admin.cookie))).code).toBe('CO0012');
+  });
+});
+
+describe('main account', () => {
+  it('marks one enterprise as main so sign-in answers isMaster with its id, and clears it', async () => {
+    const p = await person([
+      { nameEn: `Main A ${unique()}` },
+      { nameEn: `Main B ${unique()}`, role: 'staff' },
+      { nameEn: `Main C ${unique()}`, status: 'approving' },
+    ]);
+    const all = (await json<{ companyId: string; canEnter: boolean }[]>(await post('/c/user/v2/getCompanyListByToken', {}, p.cookie))).data;
+    expect(all).toHaveLength(3);
+    const list = all.filter((company) => company.canEnter);
+    expect(list).toHaveLength(2);
+    expect((await json(await post('/agg-web/user/setMainAccount', { companyId: list[0]!.companyId }, p.cookie))).data).toBe(true);
+    expect((await json(await post('/agg-web/user/setMainAccount', { companyId: list[1]!.companyId }, p.cookie))).code).toBe('0');
+    expect(await count('SELECT count(*) AS n FROM company_members WHERE user_id = ? AND is_main = 1', p.userId)).toBe(1);
+    const again = await login(p.email);
+    expect(again.answer).toMatchObject({ isMaster: true, companyId: list[1]!.companyId });
+
+    const approving = await worker.env.DB.prepare("SELECT company_id AS id FROM company_members m JOIN companies c ON c.id = m.company_id WHERE m.user_id = ? AND c.status = 'approving'")
+      .bind(p.userId)
+      .first<{ id: string }>();
+    expect((await json(await post('/agg-web/user/setMainAccount', { companyId: approving!.id }, p.cookie))).code).toBe('CO0014');
+    expect((await json(await post('/agg-web/user/setMainAccount', { companyId: 'not-mine' }, p.cookie))).code).toBe('CO0014');
+
+    expect((await json(await post('/agg-web/user/clearMainAccount', {}, p.cookie))).data).toBe(true);
+    expect((await login(p.email)).answer).toMatchObject({ isMaster: false, companyId: null });
+  });
+});

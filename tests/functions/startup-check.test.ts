@@ -1,0 +1,73 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import app from '../../functions/worker';
+import type { WorkerEnv } from '../../functions/env';
+import { configurationProblems, REQUIRED_SECRETS } from '../../functions/edge/startup-check';
+import { startWorkerEnv } from './worker-env';
+
+/** A deployed Worker refuses to serve without its secrets (issue 8, operations). */
+let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
+beforeAll(async () => {
+  worker = await startWorkerEnv('startup-check');
+});
+afterAll(() => worker.dispose());
+afterEach(() => vi.restoreAllMocks());
+
+const production = {
+  ENVIRONMENT: 'production',
+  DEV_OUTBOX: 'false',
+  DEV_TRUST_COUNTRY_HEADER: 'false',
+  DELIVERY: 'webhook',
+  DELIVERY_WEBHOOK_URL: 'https://sms.example.com/hook',
+  HANDOFF_KEY: 'zuiqE9jfleZdxpPDwWhU2NYSu3D2TcoSo14VneEHAEE=',
+  PASSWORD_PEPPER: 'pepper',
+  DELIVERY_WEBHOOK_SECRET: 'hook',
+  CAPTCHA_SECRET: 'captcha',
+};
+
+/** A fresh env object each time: the check's result is cached per bindings object (per isolate). */
+const request = (path: string, env: Record<string, unknown>) =>
+  app.request(`https://portal.example.com${path}`, {}, { ...worker.env, ...env } as WorkerEnv, worker.ctx);
+
+describe('startup check', () => {
+  it.each(REQUIRED_SECRETS)('answers 500 naming %s when that secret is missing in production, and logs it', async (name) => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    for (const path of ['/login', '/api/agg-web/country/selectPhoneCode']) {
+      const res = await request(path, { ...production, [name]: undefined });
+      expect(res.status, path).toBe(500);
+      expect(res.headers.get('content-type')).toContain('text/plain');
+      expect(res.headers.get('strict-transport-security')).toContain('max-age=31536000');
+      const text = await res.text();
+      expect(text).toContain(`missing secret ${name}`);
+      for (const other of REQUIRED_SECRETS.filter((n) => n !== name)) expect(text).not.toContain(other);
+    }
+    expect(error).toHaveBeenCalledTimes(2);
+    expect(error.mock.calls[0]![0]).toContain(`missing secret ${name}`);
+  });
+
+  it('checks once per isolate: the same bindings log once however many requests come', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const env = { ...worker.env, ...production, CAPTCHA_SECRET: '' } as WorkerEnv;
+    for (let i = 0; i < 5; i++) expect((await app.request('https://portal.example.com/login', {}, env, worker.ctx)).status).toBe(500);
+    expect(error).toHaveBeenCalledTimes(1);
+  });
+
+  it('names every problem at once: the webhook URL, the delivery provider and the dev outbox too', () => {
+    expect(configurationProblems({ ENVIRONMENT: 'production', DEV_OUTBOX: 'true', DELIVERY: 'outbox' })).toEqual([
+      ...REQUIRED_SECRETS.map((name) => `missing secret ${name}`),
+      'missing variable DELIVERY_WEBHOOK_URL',
+      'DELIVERY must be "webhook"',
+      'DEV_OUTBOX must not be "true"',
+    ]);
+    expect(configurationProblems({ ...production, ENVIRONMENT: 'staging', PASSWORD_PEPPER: ' ' })).toEqual(['missing secret PASSWORD_PEPPER']);
+  });
+
+  it('serves a complete production configuration, and a local run without any secret', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const api = await request('/api/agg-web/country/selectPhoneCode', production);
+    expect(api.status).toBe(200);
+    expect(((await api.json()) as { code: string }).code).toBe('0');
+    // Locally (no ENVIRONMENT) the dev stand-ins apply and nothing is checked.
+    expect((await request('/api/agg-web/country/selectPhoneCode', {})).status).toBe(200);
+    expect(error).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,253 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import app from '../../functions/worker';
+import { createGateway } from '../../functions/gateway/app';
+import { CLIENT_ERROR_CAP, CLIENT_ERROR_WINDOW_MS, TRACKING_VERSION } from '../../functions/gateway/routes/tracking';
+import { errorCatalogue } from '../../src/schemas/error-codes';
+import { startWorkerEnv } from './worker-env';
+
+/** Observability calls (issue 8): tracking events, the operators' query, browser error reports. */
+let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
+const OPERATOR_TOKEN = 'op-secret-0123456789abcdef';
+beforeAll(async () => {
+  worker = await startWorkerEnv('tracking', { OPERATOR_TOKEN });
+});
+afterAll(() => worker.dispose());
+afterEach(() => vi.restoreAllMocks());
+
+let time = Date.UTC(2026, 5, 1, 8);
+const gateway = createGateway({ clock: () => time });
+
+type Answer<T = unknown> = { code: string; message: string; data: T };
+
+function call(path: string, init: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { language: 'en', traceid: 'trace-test', 'x-client-ip': '198.51.100.7', ...init.headers };
+  const hasBody = init.body !== undefined || init.raw !== undefined;
+  if (hasBody) headers['content-type'] ??= 'application/json';
+  return gateway.request(
+    `http://gateway.internal${path}`,
+    { method: hasBody ? 'POST' : 'GET', headers, body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)) },
+    worker.env,
+    worker.ctx,
+  );
+}
+const json = async <T = unknown>(res: Response) => (await res.json()) as Answer<T>;
+const count = async (table: string) => (await worker.env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
+
+const event = {
+  bpSource: 'portal',
+  bpType: 1,
+  eventId: 'login_click',
+  eventName: 'Sign-in button',
+  eventType: 'click',
+  keyList: [{ key: 'loginType', value: 'email' }],
+  versionNumber: TRACKING_VERSION,
+};
+
+describe('POST /agg-web/buriedPoint/add', () => {
+  it('stores the event of spec 7 with the edge trace id', async () => {
+    const res = await call('/agg-web/buriedPoint/add', { body: event });
+    expect(await json(res)).toEqual({ code: '0', message: 'success', data: null });
+    const row = await worker.env.DB.prepare("SELECT * FROM tracking_events WHERE event_id = 'login_click'").first();
+    expect(row).toMatchObject({
+      bp_source: 'portal',
+      bp_type: '1',
+      event_name: 'Sign-in button',
+      event_type: 'click',
+      key_list: JSON.stringify(event.keyList),
+      version_number: '9.3.11',
+      trace_id: 'trace-test',
+      created_at: time,
+    });
+  });
+
+  it('defaults the tracking version and refuses an event without id or with an oversized key list', async () => {
+    await call('/agg-web/buriedPoint/add', { body: { eventId: 'no_version' } });
+    const row = await worker.env.DB.prepare("SELECT version_number FROM tracking_events WHERE event_id = 'no_version'").first();
+    expect(row).toEqual({ version_number: TRACKING_VERSION });
+    const before = await count('tracking_events');
+    for (const body of [{ eventName: 'x' }, { eventId: '' }, { eventId: 'big', keyList: ['x'.repeat(5000)] }, { eventId: 'x', keyList: 'nope' }]) {
+      const res = await call('/agg-web/buriedPoint/add', { body });
+      expect(res.status, JSON.stringify(body).slice(0, 40)).toBe(400);
+      expect((await json(res)).code).toBe('GW0400');
+    }
+    expect(await count('tracking_events')).toBe(before);
+  });
+
+  it('is reachable through the Worker at /api', async () => {
+    const res = await app.request(
+      'http://portal.test/api/agg-web/buriedPoint/add',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...event, eventId: 'via_worker' }) },
+      worker.env,
+      worker.ctx,
+    );
+    expect((await json(res)).code).toBe('0');
+    const row = await worker.env.DB.prepare("SELECT trace_id FROM tracking_events WHERE event_id = 'via_worker'").first<{ trace_id: string }>();
+    // The edge's random trace id (a UUID), not anything the browser sent.
+    expect(row?.trace_id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('GET /agg-web/buriedPoint/list', () => {
+  it('answers an operator with the newest events, filtered by event id and limited', async () => {
+    for (let i = 0; i < 3; i++) await call('/agg-web/buriedPoint/add', { body: { ...event, eventId: 'listed', eventName: `n${i}` } });
+    const headers = { 'x-operator-token': `Bearer ${OPERATOR_TOKEN}` };
+    const res = await call('/agg-web/buriedPoint/list?eventId=listed&limit=2', { headers });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = await json<{ eventId: string; eventName: string; keyList: unknown; versionNumber: string }[]>(res);
+    expect(body.data.map((e) => e.eventName)).toEqual(['n2', 'n1']);
+    expect(body.data[0]).toMatchObject({ eventId: 'listed', keyList: event.keyList, versionNumber: '9.3.11' });
+    // The bare token works too; without a filter every event counts.
+    const all = await json<unknown[]>(await call('/agg-web/buriedPoint/list', { headers: { 'x-operator-token': OPERATOR_TOKEN } }));
+    expect(all.data.length).toBe(await count('tracking_events'));
+    expect((await json(await call('/agg-web/buriedPoint/list?limit=0', { headers }))).code).toBe('GW0400');
+    expect((await json(await call('/agg-web/buriedPoint/list?limit=501', { headers }))).code).toBe('GW0400');
+  });
+
+  it('refuses anyone without the operator token with the ordinary 404 envelope', async () => {
+    const cases: [Record<string, string>, object?][] = [
+      [{}],
+      [{ 'x-operator-token': 'Bearer wrong' }],
+      [{ 'x-operator-token': `Bearer ${OPERATOR_TOKEN}x` }],
+      [{ authorization: `Bearer ${OPERATOR_TOKEN}` }],
+      // No secret configured: nobody, not even an empty token, gets in.
+      [{ 'x-operator-token': '' }, { OPERATOR_TOKEN: undefined }],
+      [{ 'x-operator-token': 'Bearer ' }, { OPERATOR_TOKEN: '' }],
+    ];
+    for (const [headers, env] of cases) {
+      const res = await gateway.request(
+        'http://gateway.internal/agg-web/buriedPoint/list',
+        { headers: { language: 'en', ...headers } },
+        { ...worker.env, ...env },
+        worker.ctx,
+      );
+      expect(res.status, JSON.stringify(headers)).toBe(404);
+      expect(await res.json()).toEqual({ code: 'GW0404', message: errorCatalogue.GW0404.en, data: null });
+    }
+  });
+});
+
+describe('POST /agg-web/client/error', () => {
+  it('stores the report without the URL query and logs it with the trace id', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const res = await call('/agg-web/client/error', {
+      body: {
+        message: 'TypeError: x is undefined at https://portal.example.com/login?token=SECRETBLOB#frag',
+        stack: 'at f (https://portal.example.com/_astro/a.js?v=1:1:2)',
+        url: 'https://portal.example.com/login?userNameAndPwd=SECRETBLOB&x=1#top',
+        traceId: 'client-trace-1',
+      },
+      headers: { traceid: 'edge-trace-1', 'x-client-ip': '203.0.113.50' },
+    });
+    expect(await json(res)).toEqual({ code: '0', message: 'success', data: { stored: true } });
+    const row = await worker.env.DB.prepare("SELECT * FROM client_errors WHERE trace_id = 'edge-trace-1'").first<Record<string, unknown>>();
+    expect(row).toMatchObject({
+      url: 'https://portal.example.com/login',
+      message: 'TypeError: x is undefined at https://portal.example.com/login',
+      stack: 'at f (https://portal.example.com/_astro/a.js)',
+      client_trace_id: 'client-trace-1',
+      ip: '203.0.113.50',
+    });
+    expect(logged).toHaveBeenCalledTimes(1);
+    const line = logged.mock.calls[0]!.join(' ');
+    expect(line).toContain('edge-trace-1');
+    expect(line).toContain('client-trace-1');
+    expect(line).not.toContain('SECRETBLOB');
+  });
+
+  it('logs the trace id the edge gave the report when it comes through the Worker', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const res = await app.request(
+      'http://portal.test/api/agg-web/client/error',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', traceid: 'forged', 'cf-connecting-ip': '203.0.113.60' },
+        body: JSON.stringify({ message: 'boom', url: 'http://portal.test/register' }),
+      },
+      worker.env,
+      worker.ctx,
+    );
+    expect((await json(res)).data).toEqual({ stored: true });
+    const row = await worker.env.DB.prepare("SELECT trace_id, ip FROM client_errors WHERE ip = '203.0.113.60'").first<{ trace_id: string }>();
+    expect(row?.trace_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(logged.mock.calls[0]!.join(' ')).toContain(row!.trace_id);
+  });
+
+  it('keeps at most 10 reports per IP per minute: the 10th is stored, the 11th dropped, then again after the window', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const ip = '203.0.113.70';
+    const report = () => call('/agg-web/client/error', { body: { message: 'flood', url: 'https://portal.example.com/' }, headers: { 'x-client-ip': ip } });
+    const start = time;
+    for (let i = 0; i < CLIENT_ERROR_CAP; i++) expect((await json(await report())).data, `report ${i + 1}`).toEqual({ stored: true });
+    expect((await json(await report())).data).toEqual({ stored: false });
+    // Another address is not affected.
+    expect((await json(await call('/agg-web/client/error', { body: { message: 'm', url: 'https://a.example/' }, headers: { 'x-client-ip': '203.0.113.71' } }))).data).toEqual({ stored: true });
+    time = start + CLIENT_ERROR_WINDOW_MS - 1;
+    expect((await json(await report())).data).toEqual({ stored: false });
+    time = start + CLIENT_ERROR_WINDOW_MS;
+    expect((await json(await report())).data).toEqual({ stored: true });
+    const n = (await worker.env.DB.prepare('SELECT COUNT(*) AS n FROM client_errors WHERE ip = ?').bind(ip).first<{ n: number }>())!.n;
+    expect(n).toBe(CLIENT_ERROR_CAP + 1);
+  });
+
+  it('holds the cap under 20 parallel reports', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const ip = '203.0.113.80';
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call('/agg-web/client/error', { body: { message: 'p', url: 'https://a.example/' }, headers: { 'x-client-ip': ip } }).then(json)),
+    );
+    expect(answers.filter((a) => (a.data as { stored: boolean }).stored)).toHaveLength(CLIENT_ERROR_CAP);
+  });
+
+  it('caps the sizes: long texts are cut, bodies over 64 KB and bad URLs refused', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const res = await call('/agg-web/client/error', {
+      body: { message: 'm'.repeat(5000), stack: 's'.repeat(20_000), url: 'https://portal.example.com/x' },
+      headers: { 'x-client-ip': '203.0.113.90' },
+    });
+    expect((await json(res)).data).toEqual({ stored: true });
+    const row = await worker.env.DB.prepare("SELECT length(message) AS m, length(stack) AS s FROM client_errors WHERE ip = '203.0.113.90'").first();
+    expect(row).toEqual({ m: 1000, s: 8000 });
+    const before = await count('client_errors');
+    const huge = await call('/agg-web/client/error', { body: { message: 'm', stack: 's'.repeat(70_000), url: 'https://a.example/' } });
+    expect(huge.status).toBe(413);
+    for (const url of ['javascript:alert(1)', 'not a url', '']) {
+      expect((await json(await call('/agg-web/client/error', { body: { message: 'm', url } }))).code).toBe('GW0400');
+    }
+    expect((await json(await call('/agg-web/client/error', { body: { message: 'm', url: 'https://a.example/', traceId: 'bad id!' } }))).code).toBe('GW0400');
+    expect(await count('client_errors')).toBe(before);
+  });
+});
+
+describe('src/lib/error-reporting.ts', () => {
+  const page = () => Object.assign(new EventTarget(), { location: { href: 'https://portal.example.com/login?token=SECRETBLOB#x' } });
+  const fire = (target: EventTarget, type: string, props: Record<string, unknown>) => target.dispatchEvent(Object.assign(new Event(type), props));
+
+  it('reports errors and rejections without the page query, once per message, at most 3 per page', async () => {
+    const { installErrorReporting, MAX_REPORTS_PER_PAGE } = await import('../../src/lib/error-reporting');
+    const target = page();
+    const reports: unknown[] = [];
+    const stop = installErrorReporting({ target, send: (r) => reports.push(r) });
+    const failed = Object.assign(new TypeError('x is undefined'), { traceId: 'trace-42' });
+    fire(target, 'error', { error: failed, message: 'Uncaught TypeError: x is undefined' });
+    fire(target, 'error', { error: failed });
+    fire(target, 'unhandledrejection', { reason: 'plain reason' });
+    fire(target, 'error', { error: null, message: 'Script error.' });
+    fire(target, 'error', { error: new Error('fourth') });
+    expect(reports).toHaveLength(MAX_REPORTS_PER_PAGE);
+    expect(reports[0]).toEqual({ message: 'TypeError: x is undefined', stack: failed.stack, url: 'https://portal.example.com/login', traceId: 'trace-42' });
+    expect(reports[1]).toEqual({ message: 'plain reason', url: 'https://portal.example.com/login' });
+    expect(reports[2]).toMatchObject({ message: 'Script error.' });
+    stop();
+  });
+
+  it('sends what the Worker accepts', async () => {
+    const { installErrorReporting } = await import('../../src/lib/error-reporting');
+    const target = page();
+    let sent: unknown;
+    installErrorReporting({ target, send: (r) => (sent = r) });
+    fire(target, 'error', { error: new RangeError('bad') });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const res = await call('/agg-web/client/error', { body: sent, headers: { 'x-client-ip': '203.0.113.120' } });
+    expect(await json(res)).toMatchObject({ code: '0', data: { stored: true } });
+  });
+});
