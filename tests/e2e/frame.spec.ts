@@ -92,11 +92,18 @@ test('/api answers unknown calls with the envelope, never HTML', async ({ reques
   expect(await res.json()).toMatchObject({ code: 'GW0404' });
 });
 
-test('pages and static files carry the security headers', async ({ request }) => {
-  for (const path of ['/login', '/favicon.svg', '/nope']) {
+test('every page, static file and API answer carries the security headers', async ({ request }) => {
+  const login = await (await request.get('/login')).text();
+  const asset = /(?:src|href)="(\/_astro\/[^"]+)"/.exec(login)?.[1];
+  expect(asset, 'a hashed build file on /login').toBeTruthy();
+  const paths = [...routes, '/terms', '/privacy', '/nope', '/favicon.svg', '/robots.txt', asset!, '/api/agg-web/country/selectPhoneCode'];
+  for (const path of paths) {
     const headers = (await request.get(path)).headers();
     expect(headers['strict-transport-security'], path).toBe('max-age=31536000; includeSubDomains');
     expect(headers['x-content-type-options'], path).toBe('nosniff');
-    expect(headers['content-security-policy'], path).toContain("frame-ancestors 'none'");
+    expect(headers['referrer-policy'], path).toBe('strict-origin-when-cross-origin');
+    expect(headers['permissions-policy'], path).toContain('camera=()');
+    expect(headers['content-security-policy'], path).toMatch(/frame-ancestors '(none|self)'/);
+    expect(headers['content-security-policy'], path).toContain("object-src 'none'");
   }
 });
