@@ -11,7 +11,8 @@
 // (`wrangler d1 execute --local --persist-to .wrangler/e2e-PORT`). No answer may be a 5xx.
 // Requires the build in dist/ (npm run build); it does not build.
 import autocannon from 'autocannon';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { ensureServer } from './local-server.mjs';
 
 const port = Number(process.env.LOAD_PORT ?? process.env.E2E_PORT ?? 8841);
 const base = `http://127.0.0.1:${port}`;
@@ -21,38 +22,6 @@ const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 10);
 const SIGN_INS = Number(process.env.LOAD_SIGN_INS ?? 500);
 const run = Date.now().toString(36);
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function reachable() {
-  try {
-    return (await fetch(`${base}/login`, { signal: AbortSignal.timeout(2000) })).ok;
-  } catch {
-    return false;
-  }
-}
-
-/** Starts the e2e server unless one is already there; answers a function that stops what it started. */
-async function ensureServer() {
-  if (await reachable()) return () => {};
-  console.log(`starting the built Worker on ${base} (scripts/serve-e2e.mjs)…`);
-  // Its own process group: npx, wrangler and workerd below it do not all pass a signal on, so the group is stopped.
-  const server = spawn(process.execPath, ['scripts/serve-e2e.mjs'], {
-    env: { ...process.env, E2E_PORT: String(port) },
-    stdio: 'ignore',
-    detached: true,
-  });
-  const stop = () => {
-    try {
-      process.kill(-server.pid, 'SIGTERM');
-    } catch {}
-  };
-  for (let i = 0; i < 120 && !(await reachable()); i++) await sleep(1000);
-  if (!(await reachable())) {
-    stop();
-    throw new Error(`the server on ${base} did not come up`);
-  }
-  return stop;
-}
 
 /** Runs `items` through `fn` with at most `limit` at a time. */
 async function pool(items, limit, fn) {
@@ -116,7 +85,7 @@ function d1(sql) {
 }
 
 async function main() {
-  const stop = await ensureServer();
+  const stop = await ensureServer(port);
   const rows = [];
   let failed = false;
   try {

@@ -1,0 +1,211 @@
+// `npm run bench` (issue 9): builds, serves the Worker locally and writes a report (Markdown and JSON) under
+// bench-report/<time>/ with
+//   1. bytes per page, raw / gzip / brotli, by JavaScript, CSS, HTML and fonts, as Chromium loads them;
+//   2. Lighthouse (mobile) on /login, /create_account, /user_center and /terms;
+//   3. throughput and latency from a bounded loopback load, each also as a ratio to a static file;
+//   4. CPU time of one password hash at the production parameters.
+// Loopback only; every load scenario stops by itself. BENCH_PORT (default 8871), BENCH_SECONDS (default 5).
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
+import autocannon from 'autocannon';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import lighthouse from 'lighthouse';
+import * as chromeLauncher from 'chrome-launcher';
+import { ensureServer } from './local-server.mjs';
+
+const port = Number(process.env.BENCH_PORT ?? 8871);
+const base = `http://127.0.0.1:${port}`;
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromeFlags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+const out = `bench-report/${new Date().toISOString().replace(/[:.]/g, '-')}`;
+const pages = ['/', '/login', '/navigator_login', '/register', '/join', '/forget', '/navigator_forget', '/account', '/user_center', '/create_account', '/fill_account', '/change_password', '/enterprise_adm_and_staff', '/completion_of_application', '/pass_email_login', '/share_login', '/terms', '/privacy', '/disclaimer', '/registration_agreement', '/no-such-page'];
+const sha256 = (text) => createHash('sha256').update(text).digest('hex');
+const kb = (bytes) => (bytes / 1024).toFixed(1);
+
+/** A signed-in session cookie for pages behind sign-in (a seeded account, agreed to the terms). */
+async function sessionCookie() {
+  const email = `bench.${Date.now()}@example.com`;
+  await fetch(`${base}/api/dev/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'harbour2024', userType: 2, agreed: true, companies: [{ nameEn: `Bench Shipping ${Date.now()}` }] }),
+  });
+  const res = await fetch(`${base}/api/agg-web/user/v3/userLogin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ loginEmail: email, loginPassword: sha256('harbour2024'), passwordVersion: 2, captchaType: 3, grant_type: 'password', scope: 'server', client_id: 'portal', client_secret: 'portal' }),
+  });
+  return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+}
+
+function sizes(body) {
+  return {
+    raw: body.length,
+    gzip: gzipSync(body, { level: 9 }).length,
+    brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
+/** 1. What Chromium loads for each page in each language, by kind. */
+async function pageBytes(cookie) {
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromeFlags.slice(1) });
+  const rows = [];
+  for (const lang of ['zh', 'en']) {
+    const context = await browser.newContext();
+    await context.addCookies([
+      { name: 'LANG', value: lang, url: base },
+      ...cookie.split('; ').map((pair) => ({ name: pair.split('=')[0], value: pair.split('=').slice(1).join('='), url: base })),
+    ]);
+    for (const path of pages) {
+      const page = await context.newPage();
+      const bodies = [];
+      page.on('response', (response) => bodies.push(response));
+      await page.goto(base + path, { waitUntil: 'networkidle' });
+      const totals = { js: [0, 0, 0], css: [0, 0, 0], html: [0, 0, 0], font: [0, 0, 0] };
+      for (const response of bodies) {
+        const kind = { script: 'js', stylesheet: 'css', document: 'html', font: 'font' }[response.request().resourceType()];
+        if (!kind || response.status() >= 300) continue;
+        const size = sizes(await response.body().catch(() => Buffer.alloc(0)));
+        totals[kind][0] += size.raw;
+        totals[kind][1] += size.gzip;
+        totals[kind][2] += size.brotli;
+      }
+      rows.push({ path, lang, ...Object.fromEntries(Object.entries(totals).map(([k, [raw, gzip, brotli]]) => [k, { raw, gzip, brotli }])) });
+      await page.close();
+    }
+    await context.close();
+  }
+  await browser.close();
+  return rows;
+}
+
+/** 2. Lighthouse with its mobile defaults, driving Debian's Chromium. */
+async function lighthouseScores(cookie) {
+  const chrome = await chromeLauncher.launch({ chromePath: chromiumPath, chromeFlags });
+  const results = [];
+  try {
+    for (const path of ['/login', '/create_account', '/user_center', '/terms']) {
+      const { lhr } = await lighthouse(base + path, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+        extraHeaders: { Cookie: `LANG=en; ${cookie}` },
+      });
+      results.push({
+        path,
+        performance: Math.round(lhr.categories.performance.score * 100),
+        accessibility: Math.round(lhr.categories.accessibility.score * 100),
+        bestPractices: Math.round(lhr.categories['best-practices'].score * 100),
+        lcpMs: Math.round(lhr.audits['largest-contentful-paint'].numericValue),
+        tbtMs: Math.round(lhr.audits['total-blocking-time'].numericValue),
+        cls: Number(lhr.audits['cumulative-layout-shift'].numericValue.toFixed(3)),
+      });
+    }
+  } finally {
+    await chrome.kill();
+  }
+  return results;
+}
+
+function summarise(name, result) {
+  return {
+    name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+const load = (name, options) => autocannon({ url: base, connections: 10, duration: seconds, ...options }).then((r) => summarise(name, r));
+
+/** 3. Loopback throughput: a static file, a page shell, a dictionary call through /api, a full code sign-in. */
+async function throughput() {
+  const rows = [
+    await load('static file (/favicon.svg, no Worker)', { url: `${base}/favicon.svg` }),
+    await load('page shell (/login, picked by language)', { url: `${base}/login`, headers: { cookie: 'LANG=zh' } }),
+    await load('dictionary via /api (selectPhoneCode)', { url: `${base}/api/agg-web/country/selectPhoneCode` }),
+  ];
+  // A full code sign-in: ask for an e-mail code, read it from the dev outbox, sign in (registering the address).
+  // Each flow uses its own address and client IP, inside the send caps.
+  const latencies = [];
+  const deadline = Date.now() + seconds * 1000;
+  let flows = 0;
+  let failures = 0;
+  const worker = async (lane) => {
+    for (let i = 0; Date.now() < deadline; i++) {
+      const email = `bench.${lane}.${i}.${Date.now()}@example.com`;
+      const ip = `10.${lane}.${(i >> 8) & 255}.${i & 255}`;
+      const started = performance.now();
+      const post = (path, body) => fetch(`${base}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': ip }, body: JSON.stringify(body) }).then((r) => r.json());
+      await post('agg-web/user/getRegVerificationCode', { emailAddress: email, type: 3 });
+      const outbox = await fetch(`${base}/api/dev/outbox?to=${encodeURIComponent(email)}`).then((r) => r.json());
+      const code = /\b(\d{6})\b/.exec(outbox.data[0]?.text ?? '')?.[1];
+      const answer = await post('agg-web/quick/user/login', { loginType: 2, loginEmail: email, code, agreed: true, userIdentity: 1, companyName: 'Bench Line' });
+      latencies.push(performance.now() - started);
+      if (answer.code === '0') flows++;
+      else failures++;
+    }
+  };
+  await Promise.all(Array.from({ length: 5 }, (_, lane) => worker(lane + 1)));
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0);
+  rows.push({ name: 'full code sign-in (send, read outbox, sign in; 5 lanes)', requestsPerSecond: Math.round(flows / seconds), p50: pct(50), p90: pct(90), p99: pct(99), non2xx: failures, errors: 0 });
+  const staticRate = rows[0].requestsPerSecond || 1;
+  return rows.map((row) => ({ ...row, ratioToStatic: Number((row.requestsPerSecond / staticRate).toFixed(3)) }));
+}
+
+/** 4. CPU time of one password hash with the production code and parameters (bundled by esbuild for Node). */
+async function passwordHashCpu() {
+  const file = '.wrangler/bench-passwords.mjs';
+  await build({ entryPoints: ['functions/gateway/services/passwords.ts'], bundle: true, format: 'esm', platform: 'node', outfile: file, logLevel: 'silent' });
+  const { hashPassword, CURRENT_PARAMS } = await import(`../${file}`);
+  const env = { PASSWORD_PEPPER: 'bench-pepper', DEV_OUTBOX: 'false' };
+  await hashPassword(sha256('warm-up'), env);
+  const runs = 5;
+  const before = process.cpuUsage();
+  for (let i = 0; i < runs; i++) await hashPassword(sha256(`password-${i}`), env);
+  const used = process.cpuUsage(before);
+  return { iterations: CURRENT_PARAMS.iterations, cpuMsPerHash: Number(((used.user + used.system) / 1000 / runs).toFixed(1)) };
+}
+
+function markdown(report) {
+  const lines = [`# Benchmark ${report.when}`, '', '## Bytes per page (KB: raw / gzip / brotli)', '', '| page | lang | JS | CSS | HTML | fonts |', '|---|---|---|---|---|---|'];
+  for (const r of report.pages) {
+    const cell = (k) => `${kb(r[k].raw)} / ${kb(r[k].gzip)} / ${kb(r[k].brotli)}`;
+    lines.push(`| ${r.path} | ${r.lang} | ${cell('js')} | ${cell('css')} | ${cell('html')} | ${cell('font')} |`);
+  }
+  lines.push('', '## Lighthouse (mobile)', '', '| page | performance | accessibility | best practices | LCP ms | TBT ms | CLS |', '|---|---|---|---|---|---|---|');
+  for (const r of report.lighthouse) lines.push(`| ${r.path} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.lcpMs} | ${r.tbtMs} | ${r.cls} |`);
+  lines.push('', `## Throughput (${seconds} s each, loopback)`, '', '| scenario | req/s | p50 ms | p90 ms | p99 ms | non-2xx | ratio to static |', '|---|---|---|---|---|---|---|');
+  for (const r of report.throughput) lines.push(`| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.non2xx} | ${r.ratioToStatic} |`);
+  lines.push('', '## Password hash', '', `PBKDF2-HMAC-SHA256, ${report.passwordHash.iterations} iterations: ${report.passwordHash.cpuMsPerHash} ms CPU per hash (Node's WebCrypto on this machine).`, '');
+  return lines.join('\n');
+}
+
+execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
+const stop = await ensureServer(port);
+try {
+  const cookie = await sessionCookie();
+  const report = {
+    when: new Date().toISOString(),
+    pages: await pageBytes(cookie),
+    lighthouse: await lighthouseScores(cookie),
+    throughput: await throughput(),
+    passwordHash: await passwordHashCpu(),
+  };
+  mkdirSync(out, { recursive: true });
+  writeFileSync(`${out}/report.json`, JSON.stringify(report, null, 2));
+  writeFileSync(`${out}/report.md`, markdown(report));
+  console.log(markdown(report));
+  console.log(`\nReport written to ${out}/report.md and report.json`);
+} finally {
+  stop();
+}
