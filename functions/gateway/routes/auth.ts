@@ -35,9 +35,9 @@ import { emailRecipient, phoneRecipient } from '../services/identity';
 import { accountSizeOf } from '../services/login-case';
 import { assertNewPasswordAllowed, decoySalt, hashPassword, verifyPassword } from '../services/passwords';
 import { isLocked, needsSlider, passedLoginSlider } from '../services/risk';
-import { prepareSession, revokeAllSessionsOfUser, SESSION_LIFETIME_S } from '../services/sessions';
+import { prepareSession, revokeAllSessionsOfUser, SESSION_LIFETIME_S, type SessionKind } from '../services/sessions';
 
-type AuthEnv = { Bindings: WorkerEnv };
+export type AuthEnv = { Bindings: WorkerEnv };
 
 /**
  * Sign-in calls (spec 7, issue 3). A successful sign-in answers loginAnswer plus `oauthVO`; the edge turns
@@ -95,7 +95,8 @@ async function signedIn(
     newUser = false,
     before = [] as D1PreparedStatement[],
     agreedTo = [] as readonly LegalDoc[],
-  }: { newUser?: boolean; before?: D1PreparedStatement[]; agreedTo?: readonly LegalDoc[] } = {},
+    kind = 'platform' as SessionKind,
+  }: { newUser?: boolean; before?: D1PreparedStatement[]; agreedTo?: readonly LegalDoc[]; kind?: SessionKind } = {},
 ) {
   const db = c.env.DB;
   // Ticking the agreement (or registering) records the versions agreed to, in the same batch as the session.
@@ -103,7 +104,7 @@ async function signedIn(
   const memberships = newUser ? [] : await membershipsOfUser(db, user.id);
   // A main company the user can enter makes the account "master": the client chooses it and skips the list.
   const main = memberships.find((m) => m.is_main === 1 && accountSizeOf([asLoginCaseMembership(m)]) === 1);
-  const session = await prepareSession(db, { userId: user.id, kind: 'platform', now: now(c), companyId: main?.company_id ?? null });
+  const session = await prepareSession(db, { userId: user.id, kind, now: now(c), companyId: main?.company_id ?? null });
   await runBatch(db, [...before, ...consents, session.statement]);
   const answer: LoginAnswer = {
     accountSize: accountSizeOf(memberships.map(asLoginCaseMembership)),
@@ -129,23 +130,41 @@ async function signedIn(
   });
 }
 
-interface PasswordAttempt {
+export interface PasswordAttempt {
   password: string;
   passwordVersion: 1 | 2;
   newPassword?: string;
   nvcvalStr?: string;
 }
 
-async function passwordSignIn(c: Context<AuthEnv>, identity: LoginIdentity, attempt: PasswordAttempt) {
+/** How the partner sign-in differs: partners only, a partner session, and a slider already passed. */
+export interface PasswordSignInOptions {
+  kind?: SessionKind;
+  partnersOnly?: boolean;
+  sliderPassed?: boolean;
+}
+
+/**
+ * A password sign-in for every login screen: the same answer (US0010) for an unknown, locked or (on the
+ * partner login) non-partner account after the same KDF work; the risk slider; SY9990; the insecure-password
+ * replacement; then the session.
+ */
+export async function passwordSignIn(
+  c: Context<AuthEnv>,
+  identity: LoginIdentity,
+  attempt: PasswordAttempt,
+  { kind = 'platform', partnersOnly = false, sliderPassed = false }: PasswordSignInOptions = {},
+) {
   const { DB: db } = c.env;
   const at = now(c);
   const user = await findUserByIdentity(db, identity);
-  if (!user || isLocked({ failedLogins: user.failed_logins, lockedUntil: user.locked_until }, at)) {
+  if (!user || (partnersOnly && user.is_partner !== 1) || isLocked({ failedLogins: user.failed_logins, lockedUntil: user.locked_until }, at)) {
     // The same KDF work as a real check, so neither a missing nor a locked account answers faster.
     await verifyPassword(attempt.password, null, c.env);
     throw new GatewayError('US0010');
   }
   if (
+    !sliderPassed &&
     needsSlider({ failedLogins: user.failed_logins, lockedUntil: user.locked_until }) &&
     !(await passedLoginSlider(c.env, attempt.nvcvalStr, identityKey(identity), at))
   ) {
@@ -175,7 +194,7 @@ async function passwordSignIn(c: Context<AuthEnv>, identity: LoginIdentity, atte
   } else if (check.needsRehash) {
     before.push(setPasswordStatement(db, user.id, await hashPassword(attempt.password, c.env), { version: user.password_version }));
   }
-  return signedIn(c, { ...user, original_flag: originalFlag }, { before });
+  return signedIn(c, { ...user, original_flag: originalFlag }, { before, kind });
 }
 
 export const authRoutes = new Hono<AuthEnv>()
