@@ -53,7 +53,9 @@ function sameSitePath(raw: string): string | undefined {
     return undefined;
   }
   if (url.origin !== SAME_SITE_BASE) return undefined;
-  return url.pathname + url.search + url.hash;
+  const serialised = url.pathname + url.search + url.hash;
+  // Dot segments collapse on parsing (`/.//evil.example` → `//evil.example`): the answer itself must stay a plain path.
+  return /^\/(?![/\\])/.test(serialised) ? serialised : undefined;
 }
 
 /** An absolute URL written out with `scheme://`, on an allow-listed origin, re-serialised. */

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { GatewayError } from './errors';
 
 /** Security baseline: JSON bodies are capped at 64 KB, counted while reading (not from Content-Length). */
@@ -29,8 +29,11 @@ async function readCapped(request: Request, limit: number): Promise<string> {
   return new TextDecoder().decode(bytes);
 }
 
-/** Reads a JSON body, refusing other content types, oversized or malformed bodies, and schema misses. */
-export async function readJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+/**
+ * Reads a JSON body, refusing other content types, oversized or malformed bodies, and schema misses.
+ * Takes any zod schema: the shared contracts are zod/mini (they ship to the browser), local ones classic.
+ */
+export async function readJson<T extends z.core.$ZodType>(c: Context, schema: T): Promise<z.output<T>> {
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) throw new GatewayError('GW0415');
   const text = await readCapped(c.req.raw, MAX_JSON_BYTES);
@@ -40,7 +43,7 @@ export async function readJson<T extends z.ZodType>(c: Context, schema: T): Prom
   } catch {
     throw new GatewayError('GW0401');
   }
-  const result = schema.safeParse(parsed);
+  const result = z.safeParse(schema, parsed);
   if (!result.success) {
     throw new GatewayError('GW0400', result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
   }

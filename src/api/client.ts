@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { envelopeSchema, SUCCESS_CODE } from '../schemas/envelope';
 
 /** What every api function returns: the data, or the gateway's code and its message (already localised). */
@@ -14,7 +14,7 @@ const SESSION_ENDED = 'TK00001';
  * Calls the gateway through the edge's `/api` proxy and parses the envelope and its data with the schema.
  * A session that ended (TK00001 or HTTP 401) sends the person back to sign-in, as spec 8 asks.
  */
-export async function callGateway<T extends z.ZodType>(
+export async function callGateway<T extends z.ZodMiniType>(
   path: string,
   dataSchema: T,
   init: { method?: 'GET' | 'POST'; body?: unknown; query?: Record<string, string> } = {},

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { meAnswer } from '../schemas/auth';
 import { envelopeSchema, SUCCESS_CODE } from '../schemas/envelope';
 import {

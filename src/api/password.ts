@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { loginAnswer } from '../schemas/auth';
 import type { ChangePasswordRequest, PartnerLoginRequest, ResetPasswordRequest, ResetSendCodeRequest } from '../schemas/password';
 import { callGateway } from './client';

@@ -11,6 +11,7 @@ export const en = {
     langToggleLabel: 'Switch to Chinese',
     logout: 'Sign out',
     home: 'Home',
+    skipToContent: 'Skip to main content',
   },
   browserNotice: {
     text: 'For the best experience use Chrome 64 or Firefox 63 or newer.',
@@ -22,7 +23,7 @@ export const en = {
     footer: 'Shipping & Port Services Platform',
   },
   signIn: {
-    tabs: { code: 'Code sign-in', password: 'Password sign-in', phone: 'Phone', email: 'E-mail', chain: 'Chain partner sign-in' },
+    tabs: { code: 'Code sign-in', password: 'Password sign-in', phone: 'Phone', email: 'E-mail', chain: 'Chain partner sign-in', modeLabel: 'Sign-in method', channelLabel: 'Sign in with' },
     usernameNotice: 'Username sign-in was suspended on 1 January 2023. Please sign in with your phone or e-mail.',
     phone: 'Mobile number',
     areaCode: 'Country or region code',

@@ -12,6 +12,7 @@ export const zh: Messages = {
     langToggleLabel: '切换到英文',
     logout: '退出登录',
     home: '首页',
+    skipToContent: '跳到主要内容',
   },
   browserNotice: {
     text: '为获得最佳体验，请使用 Chrome 64 或 Firefox 63 及以上版本的浏览器。',
@@ -23,7 +24,7 @@ export const zh: Messages = {
     footer: '航运港口服务平台',
   },
   signIn: {
-    tabs: { code: '验证码登录', password: '密码登录', phone: '手机号', email: '邮箱', chain: '云链用户登录' },
+    tabs: { code: '验证码登录', password: '密码登录', phone: '手机号', email: '邮箱', chain: '云链用户登录', modeLabel: '登录方式', channelLabel: '登录账号类型' },
     usernameNotice: '自 2023 年 1 月 1 日起暂停用户名登录，请使用手机号或邮箱登录。',
     phone: '手机号码',
     areaCode: '国家或地区区号',

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Country phone code item (spec 3): id, name, nameCn, phoneCode. `id` is the ISO 3166-1 alpha-2 code. */
 export const phoneCodeItemSchema = z.object({

@@ -1,11 +1,11 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The gateway's answer envelope (spec 7/8): code '0' is success; any other code carries a message
  * in the caller's language. 'SY9990' also counts as success at the general level (spec 8).
  */
-export const envelopeSchema = <T extends z.ZodType>(data: T) =>
-  z.object({ code: z.string(), message: z.string(), data: data.nullable() });
+export const envelopeSchema = <T extends z.ZodMiniType>(data: T) =>
+  z.object({ code: z.string(), message: z.string(), data: z.nullable(data) });
 
 export type Envelope<T> = { code: string; message: string; data: T | null };
 

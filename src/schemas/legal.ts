@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { checked } from './checked';
 
 /**
  * `GET agg-web/protocol/queryUserProtocol` (spec 7: queryUserProtocol, path not shown): which agreement
@@ -13,9 +14,9 @@ export type QueryUserProtocolQuery = z.infer<typeof queryUserProtocolQuery>;
 
 /** Spec 3 "Agreement link": absolute paths of the page in each language, plus the version agreed to. */
 export const userProtocolAnswer = z.object({
-  urlCn: z.string().startsWith('/'),
-  urlEn: z.string().startsWith('/'),
-  version: z.string().regex(/^\d+\.\d+\.\d+$/),
+  urlCn: checked(z.string(), z.startsWith('/')),
+  urlEn: checked(z.string(), z.startsWith('/')),
+  version: checked(z.string(), z.regex(/^\d+\.\d+\.\d+$/)),
 });
 export type UserProtocolAnswer = z.infer<typeof userProtocolAnswer>;
 

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { checked } from './checked';
 import { callingCodeSchema, emailSchema, mobileSchema } from './auth';
 
 /**
@@ -98,7 +99,7 @@ export type UploadKind = z.infer<typeof uploadKindSchema>;
 /** The multipart field that carries the files. */
 export const UPLOAD_FIELD = 'files';
 
-export const fileIdSchema = z.string().trim().min(1).max(64);
+export const fileIdSchema = checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64));
 
 /** POST agg-web/file/uploadFile (session, multipart `files` ×1..10, optional `kind`) → UploadedFile[] */
 export const uploadedFileSchema = z.object({
@@ -114,7 +115,9 @@ export type UploadedFile = z.infer<typeof uploadedFileSchema>;
 export const uploadFileAnswer = z.array(uploadedFileSchema);
 
 /** POST agg-web/file/deleteFile (session; the uploader's unattached files only) → true */
-export const deleteFileRequest = z.object({ ids: z.array(fileIdSchema).min(1).max(UPLOAD_LIMITS.maxFilesPerRequest) });
+export const deleteFileRequest = z.object({
+  ids: checked(z.array(fileIdSchema), z.minLength(1), z.maxLength(UPLOAD_LIMITS.maxFilesPerRequest)),
+});
 export type DeleteFileRequest = z.infer<typeof deleteFileRequest>;
 
 /** GET agg-web/file/:id (session) → the file's bytes as an attachment. */
@@ -127,7 +130,7 @@ export const fileUrl = (id: string) => `/api/agg-web/file/${encodeURIComponent(i
 /** Search inputs: 1..64 characters after trimming (else PL0001). */
 export const SEARCH_KEY_MAX = 64;
 export const SEARCH_RESULT_MAX = 20;
-const searchText = z.string().trim().min(1).max(SEARCH_KEY_MAX);
+const searchText = checked(z.string(), z.trim(), z.minLength(1), z.maxLength(SEARCH_KEY_MAX));
 
 /** GET agg-web/country/searchCountry?name= → CountryItem[] (≤ 20), by English or Chinese name. */
 export const searchCountryQuery = z.object({ name: searchText });
@@ -139,7 +142,7 @@ export const searchCountryAnswer = z.array(countryItemSchema);
 export const portSchema = z.object({
   id: z.string(),
   name: z.string(),
-  nameCn: z.string().optional(),
+  nameCn: z.optional(z.string()),
   code: z.string(),
   countryId: z.string(),
 });
@@ -149,7 +152,7 @@ export const portListAnswer = z.array(portSchema);
 /** GET agg-web/port/searchPortByNameOrCode?searchKey= → Port[] (≤ 20), by name (en/zh) or UN/LOCODE. */
 export const searchPortQuery = z.object({ searchKey: searchText });
 /** GET agg-web/port/getRelatedPorts?portId= → Port[] (≤ 20): other ports of the same country. */
-export const relatedPortsQuery = z.object({ portId: z.string().trim().min(1).max(SEARCH_KEY_MAX) });
+export const relatedPortsQuery = z.object({ portId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(SEARCH_KEY_MAX)) });
 
 /** Spec 2: a zhoushan source pre-fills this port. */
 export const ZHOUSHAN_PORT: Port = { id: 'CNZOS', name: 'Zhoushan', nameCn: '舟山', code: 'CNZOS', countryId: 'CN' };
@@ -161,26 +164,30 @@ export const ZHOUSHAN_PORT: Port = { id: 'CNZOS', name: 'Zhoushan', nameCn: '舟
 /** Spec 9: company name fields hold 128 characters. Inner runs of spaces collapse to one. */
 export const COMPANY_NAME_MAX = 128;
 const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');
-const optionalText = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .transform(collapse)
-    .nullish()
-    .transform((value) => (value ? value : undefined));
+/** Collapsed text and an empty value become one signal to the form: an absent field. */
+const optionalText = /* @__NO_SIDE_EFFECTS__ */ (max: number) =>
+  z.pipe(
+    z.nullish(z.pipe(checked(z.string(), z.maxLength(max)), z.transform(collapse))),
+    z.transform((value: string | null | undefined) => (value ? value : undefined)),
+  );
+/** Text whose inner runs of spaces collapse before the length rule is checked. */
+const collapsedText = /* @__NO_SIDE_EFFECTS__ */ (max: number) =>
+  z.pipe(z.pipe(z.string(), z.transform(collapse)), checked(z.string(), z.minLength(1), z.maxLength(max)));
+/** An optional file id where a form may also send null. */
+const optionalFileId = z.pipe(z.nullish(fileIdSchema), z.transform((v: string | null | undefined) => v ?? undefined));
 
 /**
  * The administrator form (spec 3, 5) without the cross-field rules, which the gateway answers with their
  * own codes (CO0002 port, CO0003 GTC). Use `companyFormRequest` in a form to get every rule at once.
  */
 export const companyFormFields = z.object({
-  companyNameEn: z.string().transform(collapse).pipe(z.string().min(1).max(COMPANY_NAME_MAX)),
+  companyNameEn: collapsedText(COMPANY_NAME_MAX),
   companyNameCn: optionalText(COMPANY_NAME_MAX),
   companyType: companyTypeSchema,
   /** ISO 3166-1 alpha-2, an `id` of the phone-code list (selectPhoneCode). */
-  countryId: z.string().trim().toUpperCase().pipe(z.string().regex(/^[A-Z]{2}$/)),
-  countryName: z.string().transform(collapse).pipe(z.string().min(1).max(128)),
-  contactName: z.string().transform(collapse).pipe(z.string().min(1).max(64)),
+  countryId: z.pipe(checked(z.string(), z.trim(), z.toUpperCase()), checked(z.string(), z.regex(/^[A-Z]{2}$/))),
+  countryName: collapsedText(128),
+  contactName: collapsedText(64),
   contactTel: mobileSchema,
   /** Calling code such as '+86'; the gateway checks contactTel with it (mainland mobile pattern for +86). */
   phoneCode: callingCodeSchema,
@@ -189,18 +196,19 @@ export const companyFormFields = z.object({
   portName: optionalText(128),
   portCode: optionalText(16),
   /** Credit code (unified social credit code or the local registration number). */
-  socialCredit: z.string().transform(collapse).pipe(z.string().min(1).max(64)),
+  socialCredit: collapsedText(64),
   contactEmail: emailSchema,
   /** Licence files: uploadFile ids, 1..10, distinct. */
-  corporateCharter: z
-    .array(fileIdSchema)
-    .min(1)
-    .max(UPLOAD_LIMITS.maxLicenceFiles)
-    .refine((ids) => new Set(ids).size === ids.length, { message: 'duplicate file id' }),
+  corporateCharter: checked(
+    z.array(fileIdSchema),
+    z.minLength(1),
+    z.maxLength(UPLOAD_LIMITS.maxLicenceFiles),
+    z.refine((ids) => new Set(ids).size === ids.length, { message: 'duplicate file id' }),
+  ),
   /** Fuel-supply GTC: one uploadFile id; required for fuelSupplier, refused for other types. */
-  oilSupplyGtc: fileIdSchema.nullish().transform((v) => v ?? undefined),
+  oilSupplyGtc: optionalFileId,
   /** Logo: one uploadFile id of an image (jpeg/png); 116x64 recommended. */
-  companyLogo: fileIdSchema.nullish().transform((v) => v ?? undefined),
+  companyLogo: optionalFileId,
 });
 export type CompanyForm = z.infer<typeof companyFormFields>;
 export type CompanyFormInput = z.input<typeof companyFormFields>;
@@ -215,9 +223,12 @@ export function companyFormProblems(form: Pick<CompanyForm, 'companyType' | 'por
 }
 
 /** The whole administrator form with its cross-field rules (issue message = the error code). */
-export const companyFormRequest = companyFormFields.superRefine((form, ctx) => {
-  for (const problem of companyFormProblems(form)) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.code });
-});
+export const companyFormRequest = checked(
+  companyFormFields,
+  z.superRefine((form, ctx) => {
+    for (const problem of companyFormProblems(form)) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.code });
+  }),
+);
 
 /** POST agg-web/company/create (session) → { companyId }. The company starts 'approving'; the caller becomes administrator. */
 export const companyCreateRequest = companyFormFields;
@@ -233,31 +244,31 @@ export const FILLABLE_STATUSES: readonly VerificationStatus[] = ['approving', 'a
  * File ids may be this company's attached files (kept) or the caller's unattached uploads (attached);
  * attached files left out of the form are removed.
  */
-export const companyFillRequest = companyFormFields.extend({ companyId: z.string().trim().min(1).max(64) });
+export const companyFillRequest = z.extend(companyFormFields, { companyId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)) });
 export type CompanyFillRequest = z.infer<typeof companyFillRequest>;
 
 /** GET agg-web/company/detail?companyId= (session, member) → the form's fields, for prefill. */
-export const companyDetailQuery = z.object({ companyId: z.string().trim().min(1).max(64) });
+export const companyDetailQuery = z.object({ companyId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)) });
 export const companyDetailAnswer = z.object({
   companyId: z.string(),
   status: z.string(),
   role: memberRoleSchema,
   companyNameEn: z.string(),
-  companyNameCn: z.string().nullable(),
+  companyNameCn: z.nullable(z.string()),
   companyType: z.string(),
-  countryId: z.string().nullable(),
-  countryName: z.string().nullable(),
-  contactName: z.string().nullable(),
-  contactTel: z.string().nullable(),
-  phoneCode: z.string().nullable(),
-  portId: z.string().nullable(),
-  portName: z.string().nullable(),
-  portCode: z.string().nullable(),
-  socialCredit: z.string().nullable(),
-  contactEmail: z.string().nullable(),
+  countryId: z.nullable(z.string()),
+  countryName: z.nullable(z.string()),
+  contactName: z.nullable(z.string()),
+  contactTel: z.nullable(z.string()),
+  phoneCode: z.nullable(z.string()),
+  portId: z.nullable(z.string()),
+  portName: z.nullable(z.string()),
+  portCode: z.nullable(z.string()),
+  socialCredit: z.nullable(z.string()),
+  contactEmail: z.nullable(z.string()),
   corporateCharter: z.array(uploadedFileSchema),
-  oilSupplyGtc: uploadedFileSchema.nullable(),
-  companyLogo: uploadedFileSchema.nullable(),
+  oilSupplyGtc: z.nullable(uploadedFileSchema),
+  companyLogo: z.nullable(uploadedFileSchema),
 });
 export type CompanyDetailAnswer = z.infer<typeof companyDetailAnswer>;
 
@@ -268,41 +279,41 @@ export type CompanyDetailAnswer = z.infer<typeof companyDetailAnswer>;
 /** 8 characters from an alphabet without look-alikes (no 0/O, 1/I/L). Input is trimmed and upper-cased. */
 export const INVITATION_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export const INVITATION_LENGTH = 8;
-export const invitationCodeSchema = z
-  .string()
-  .transform((v) => v.replace(/[\s-]/g, '').toUpperCase())
-  .pipe(z.string().regex(new RegExp(`^[${INVITATION_ALPHABET}]{${INVITATION_LENGTH}}$`)));
+export const invitationCodeSchema = z.pipe(
+  z.pipe(z.string(), z.transform((v: string) => v.replace(/[\s-]/g, '').toUpperCase())),
+  checked(z.string(), z.regex(new RegExp(`^[${INVITATION_ALPHABET}]{${INVITATION_LENGTH}}$`))),
+);
 
 /** POST agg-web/user/selectCompanyNameByCompanyId (no session). `companyId` is the INVITATION CODE (spec 3). */
-export const invitationNameRequest = z.object({ companyId: z.string().max(32) });
-export const invitationNameAnswer = z.object({ companyNameEn: z.string(), companyNameCn: z.string().nullable() });
+export const invitationNameRequest = z.object({ companyId: checked(z.string(), z.maxLength(32)) });
+export const invitationNameAnswer = z.object({ companyNameEn: z.string(), companyNameCn: z.nullable(z.string()) });
 export type InvitationNameAnswer = z.infer<typeof invitationNameAnswer>;
 
 /** 'YYYY-MM-DD', a real calendar date. */
-export const isoDateSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .refine((v) => {
+export const isoDateSchema = checked(
+  z.string(),
+  z.regex(/^\d{4}-\d{2}-\d{2}$/),
+  z.refine((v) => {
     const d = new Date(`${v}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-  }, { message: 'invalid date' });
+  }, { message: 'invalid date' }),
+);
 
 /**
  * POST agg-web/company/join (session): the staff form (spec 3, 5). The membership is role 'staff',
  * status 'pending' until the administrator approves (login case 5). `companyNameEn` is display only.
  */
 export const companyJoinRequest = z.object({
-  companyId: z.string().max(32),
-  companyNameEn: z.string().max(COMPANY_NAME_MAX).optional(),
-  nickName: z.string().transform(collapse).pipe(z.string().min(1).max(64)),
+  companyId: checked(z.string(), z.maxLength(32)),
+  companyNameEn: z.optional(checked(z.string(), z.maxLength(COMPANY_NAME_MAX))),
+  nickName: collapsedText(64),
   personalEmail: emailSchema,
   contactTel: mobileSchema,
   phoneCode: callingCodeSchema,
-  hireTime: z
-    .string()
-    .nullish()
-    .transform((v) => v || undefined)
-    .pipe(isoDateSchema.optional()),
+  hireTime: z.pipe(
+    z.pipe(z.nullish(z.string()), z.transform((v: string | null | undefined) => v || undefined)),
+    z.optional(isoDateSchema),
+  ),
 });
 export type CompanyJoinRequest = z.infer<typeof companyJoinRequest>;
 export const companyJoinAnswer = z.object({
@@ -314,28 +325,28 @@ export const companyJoinAnswer = z.object({
 export type CompanyJoinAnswer = z.infer<typeof companyJoinAnswer>;
 
 /** POST agg-web/company/invitation/regenerate (session, administrator) → { invitationCode }; the old one stops working. */
-export const invitationRegenerateRequest = z.object({ companyId: z.string().trim().min(1).max(64) });
+export const invitationRegenerateRequest = z.object({ companyId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)) });
 export const invitationRegenerateAnswer = z.object({ invitationCode: z.string() });
 
 /** GET agg-web/company/members?companyId= (session, administrator) → members and the current invitation code. */
-export const companyMembersQuery = z.object({ companyId: z.string().trim().min(1).max(64) });
+export const companyMembersQuery = z.object({ companyId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)) });
 export const companyMemberSchema = z.object({
   userId: z.string(),
   /** Real name from the staff form (nickName), else the user's real or login name. */
   name: z.string(),
   /** E.164, such as '+8613800138000'. */
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
+  phone: z.nullable(z.string()),
+  email: z.nullable(z.string()),
   role: memberRoleSchema,
   status: memberStatusSchema,
   /** Epoch milliseconds. */
   joinedAt: z.number(),
-  hireTime: z.string().nullable(),
+  hireTime: z.nullable(z.string()),
 });
 export type CompanyMember = z.infer<typeof companyMemberSchema>;
 export const companyMembersAnswer = z.object({
   companyId: z.string(),
-  invitationCode: z.string().nullable(),
+  invitationCode: z.nullable(z.string()),
   members: z.array(companyMemberSchema),
 });
 export type CompanyMembersAnswer = z.infer<typeof companyMembersAnswer>;
@@ -348,6 +359,6 @@ export type CompanyMembersAnswer = z.infer<typeof companyMembersAnswer>;
  * POST agg-web/user/setMainAccount {companyId} (session; an active membership of a usable company) → true.
  * One main company per person; later sign-ins answer isMaster true with that companyId.
  */
-export const setMainAccountRequest = z.object({ companyId: z.string().trim().min(1).max(64) });
+export const setMainAccountRequest = z.object({ companyId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)) });
 /** POST agg-web/user/clearMainAccount {} (session) → true. */
 export const clearMainAccountRequest = z.object({});

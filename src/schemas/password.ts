@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   callingCodeSchema,
   codeSchema,
@@ -27,7 +27,7 @@ export const partnerLoginRequest = z.object({
   phone: mobileSchema,
   phoneCode: callingCodeSchema,
   password: passwordHashSchema,
-  newPassword: passwordHashSchema.optional(),
+  newPassword: z.optional(passwordHashSchema),
   captchaType: z.literal(PARTNER_CAPTCHA_TYPE),
   passwordVersion: passwordVersionSchema,
   sliderCheck: sliderCheckSchema,
@@ -38,19 +38,19 @@ export type PartnerLoginRequest = z.infer<typeof partnerLoginRequest>;
 // number; an e-mail does not. The answer is the same whether or not an account exists (no discovery).
 export const resetSendCodeRequest = z.object({
   loginType: loginTypeSchema,
-  mobileCode: callingCodeSchema.optional(),
-  mobile: mobileSchema.optional(),
-  loginEmail: emailSchema.optional(),
-  sliderCheck: sliderCheckSchema.optional(),
+  mobileCode: z.optional(callingCodeSchema),
+  mobile: z.optional(mobileSchema),
+  loginEmail: z.optional(emailSchema),
+  sliderCheck: z.optional(sliderCheckSchema),
 });
 export type ResetSendCodeRequest = z.infer<typeof resetSendCodeRequest>;
 
 // POST agg-web/user/password/reset → null. newPassword and newPasswordSubmit are SHA-256 hex and must be equal.
 export const resetPasswordRequest = z.object({
   loginType: loginTypeSchema,
-  mobileCode: callingCodeSchema.optional(),
-  mobile: mobileSchema.optional(),
-  loginEmail: emailSchema.optional(),
+  mobileCode: z.optional(callingCodeSchema),
+  mobile: z.optional(mobileSchema),
+  loginEmail: z.optional(emailSchema),
   code: codeSchema,
   newPassword: passwordHashSchema,
   newPasswordSubmit: passwordHashSchema,

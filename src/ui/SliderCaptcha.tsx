@@ -29,10 +29,14 @@ export function SliderCaptcha({ load, verify, labels, onPassed, onCancel }: Slid
   const width = Math.min(SLIDER_WIDTH, Math.floor((typeof window === 'undefined' ? 375 : window.innerWidth) * (310 / 375)));
   const scale = width / SLIDER_WIDTH;
 
+  // The parent passes a new `load` on every render; the latest is used, but a re-render must not fetch a
+  // new puzzle under the person's finger.
+  const loadLatest = useRef(load);
+  loadLatest.current = load;
   const refresh = useCallback(async () => {
     setStatus('loading');
     for (let attempt = 1; attempt <= SLIDER_MAX_INIT_TRIES; attempt++) {
-      const next = await load();
+      const next = await loadLatest.current();
       if (next) {
         setChallenge(next);
         setX(0);
@@ -43,7 +47,7 @@ export function SliderCaptcha({ load, verify, labels, onPassed, onCancel }: Slid
       if (attempt < SLIDER_MAX_INIT_TRIES) await new Promise((resolve) => setTimeout(resolve, INIT_RETRY_MS));
     }
     setStatus('unavailable');
-  }, [load]);
+  }, []);
 
   useEffect(() => {
     void refresh();

@@ -45,7 +45,8 @@ const knownFields = [
   ...new Set(
     Object.values(schemaModules)
       .flatMap((module) => Object.values(module))
-      .flatMap((value) => (value instanceof z.ZodObject ? Object.keys(value.shape as object) : [])),
+      // $ZodObject: the shared contracts are zod/mini objects, which are not classic ZodObjects.
+      .flatMap((value) => (value instanceof z.core.$ZodObject ? Object.keys(value._zod.def.shape) : [])),
   ),
 ].sort();
 

@@ -14,6 +14,9 @@ describe('safeRedirect: the security baseline corpus lands on the fallback', () 
     '//evil.example',
     '/\\evil.example',
     '/%2F%2Fevil.example',
+    // Found by the property test below: dot segments collapse into a protocol-relative path.
+    '/.//evil.example',
+    '/a/..//evil.example',
     'https:evil.example',
     'https://good@evil.example',
     'https://good.evil.example',

@@ -10,9 +10,10 @@ import { codePurposeOfType, issueCode } from '../services/codes';
 import { emailRecipient, phoneRecipient } from '../services/identity';
 
 // Format errors in the phone or e-mail answer the specific PH0001 / PH0002 of spec 8 (from phoneRecipient /
-// emailRecipient) rather than the generic GW0400, so the shared schemas are loosened for those fields here.
-const smsSendBody = smsSendRequest.extend({ mobile: z.string().max(32) });
-const emailCodeBody = emailCodeRequest.extend({ emailAddress: z.string().max(254) });
+// emailRecipient) rather than the generic GW0400, so the shared schemas are loosened for those fields here
+// (they are zod/mini objects, which have no `.extend`: spreading the shape gives the same object).
+const smsSendBody = z.object({ ...smsSendRequest.shape, mobile: z.string().max(32) });
+const emailCodeBody = z.object({ ...emailCodeRequest.shape, emailAddress: z.string().max(254) });
 
 /** The visitor's IP as the edge saw it (proxy-rules.ts sets it on every gateway call). */
 const clientIp = (c: { req: { header(name: string): string | undefined } }) => c.req.header('x-client-ip') ?? 'unknown';

@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   clearMainAccountRequest,
   COMPANY_TYPE_DB,
@@ -61,8 +61,8 @@ const ADMIN_ONLY = 'CO0008';
 /** Statuses in which nobody may join. */
 const CLOSED_STATUSES = ['blocked', 'expired'];
 
-function readQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
-  const result = schema.safeParse(c.req.query());
+function readQuery<T extends z.core.$ZodType>(c: Context, schema: T): z.output<T> {
+  const result = z.safeParse(schema, c.req.query());
   if (!result.success) throw new GatewayError('GW0400', result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
   return result.data;
 }

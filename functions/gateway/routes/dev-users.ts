@@ -19,7 +19,7 @@ import { hashPassword, sha256Hex } from '../services/passwords';
 const devUserRequest = z
   .object({
     phone: z.object({ callingCode: callingCodeSchema, mobile: mobileSchema }).optional(),
-    email: emailSchema.optional(),
+    email: z.optional(emailSchema),
     usId: z.string().trim().min(1).max(64).optional(),
     password: z.string().min(1).max(128).optional(),
     legacySalt: z.string().min(1).max(64).optional(),

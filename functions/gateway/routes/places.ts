@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { relatedPortsQuery, SEARCH_RESULT_MAX, searchCountryQuery, searchPortQuery, type CountryItem } from '../../../src/schemas/onboarding';
 import type { EdgeBindings } from '../../env';
 import { GatewayError, ok } from '../errors';
@@ -12,8 +12,8 @@ import { relatedPorts, searchPorts } from '../services/ports';
  * D1 work, answers are capped at 20, and keys are 1..64 characters (PL0001). Cacheable for an hour.
  */
 
-function searchKey<T extends z.ZodType>(schema: T, query: Record<string, string>): z.infer<T> {
-  const parsed = schema.safeParse(query);
+function searchKey<T extends z.core.$ZodType>(schema: T, query: Record<string, string>): z.output<T> {
+  const parsed = z.safeParse(schema, query);
   if (!parsed.success) throw new GatewayError('PL0001');
   return parsed.data;
 }

@@ -20,6 +20,7 @@ import { CodeButton } from '../../ui/CodeButton';
 import { PasswordInput } from '../../ui/PasswordInput';
 import { PhoneInput } from '../../ui/PhoneInput';
 import { SliderCaptcha } from '../../ui/SliderCaptcha';
+import { TabList, tabPanelProps } from '../../ui/TabList';
 import { TextField } from '../../ui/TextField';
 
 interface PasswordResetProps {
@@ -56,12 +57,6 @@ export default function PasswordReset({ lang, partner, messages }: PasswordReset
     );
   }
 
-  const channelTab = (channel: Channel, label: string) => (
-    <button type="button" role="tab" aria-selected={s.channel === channel} className="subtab" onClick={() => switchChannel(channel)}>
-      {label}
-    </button>
-  );
-
   return (
     <form
       className="password-reset"
@@ -71,29 +66,28 @@ export default function PasswordReset({ lang, partner, messages }: PasswordReset
         void submit();
       }}
     >
-      <div className="subtabs" role="tablist">
-        {channelTab('phone', m.tabs.phone)}
-        {channelTab('email', m.tabs.email)}
+      <TabList<Channel> name="reset-channel" label={m.tabs.channelLabel} className="subtab" items={[['phone', m.tabs.phone], ['email', m.tabs.email]]} current={s.channel} onSelect={(channel) => switchChannel(channel)} />
+      <div {...tabPanelProps('reset-channel', s.channel, false)}>
+        {s.channel === 'phone' ? (
+          <PhoneInput
+            id="reset-mobile"
+            label={m.phone}
+            areaLabel={m.areaCode}
+            lang={lang}
+            areaCodes={areaCodes}
+            areaId={s.areaId}
+            mobile={s.mobile}
+            error={s.errors.mobile}
+            onAreaChange={(item) => {
+              setField('areaId', item.id);
+              setField('callingCode', item.phoneCode);
+            }}
+            onMobileChange={(v) => setField('mobile', v)}
+          />
+        ) : (
+          <TextField id="reset-email" label={m.email} type="email" inputMode="email" autoComplete="username" value={s.email} onChange={(v) => setField('email', v)} error={s.errors.email} maxLength={254} />
+        )}
       </div>
-      {s.channel === 'phone' ? (
-        <PhoneInput
-          id="reset-mobile"
-          label={m.phone}
-          areaLabel={m.areaCode}
-          lang={lang}
-          areaCodes={areaCodes}
-          areaId={s.areaId}
-          mobile={s.mobile}
-          error={s.errors.mobile}
-          onAreaChange={(item) => {
-            setField('areaId', item.id);
-            setField('callingCode', item.phoneCode);
-          }}
-          onMobileChange={(v) => setField('mobile', v)}
-        />
-      ) : (
-        <TextField id="reset-email" label={m.email} type="email" inputMode="email" autoComplete="username" value={s.email} onChange={(v) => setField('email', v)} error={s.errors.email} maxLength={254} />
-      )}
       <div className="code-row">
         <TextField id="reset-code" label={m.code} value={s.code} onChange={(v) => setField('code', v.replace(/\D/g, ''))} error={s.errors.code} inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
         <CodeButton cooldownUntil={cooldownUntil} sentBefore={cooldownUntil > 0} busy={s.busy} labels={m} onClick={() => void sendCode()} />

@@ -1,11 +1,11 @@
-import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
-import { authApi } from '../../api/auth';
-import { loadPhoneCodes } from '../../api/dictionaries';
-import type { Lang } from '../../lib/lang';
-import { meetsPasswordRule, NEW_USER_COMPANY_MAX } from '../../schemas/auth';
-import type { PhoneCodeItem } from '../../schemas/dictionaries';
-import { $dialog, closeDialog } from '../../stores/dialog';
+import { useStore } from "@nanostores/react";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { authApi } from "../../api/auth";
+import { loadPhoneCodes } from "../../api/dictionaries";
+import type { Lang } from "../../lib/lang";
+import { meetsPasswordRule, NEW_USER_COMPANY_MAX } from "../../schemas/auth";
+import type { PhoneCodeItem } from "../../schemas/dictionaries";
+import { $dialog, closeDialog } from "../../stores/dialog";
 import {
   $codeCooldownUntil,
   $errors,
@@ -19,25 +19,44 @@ import {
   type Channel,
   type Mode,
   type SignInMessages,
-} from '../../stores/sign-in';
-import { AgreementModal } from '../../ui/AgreementModal';
-import { CodeButton } from '../../ui/CodeButton';
-import { InsecurePasswordModal } from '../../ui/InsecurePasswordModal';
-import { NewUserModal } from '../../ui/NewUserModal';
-import { PasswordInput } from '../../ui/PasswordInput';
-import { PhoneInput } from '../../ui/PhoneInput';
-import { SliderCaptcha } from '../../ui/SliderCaptcha';
-import { TextField } from '../../ui/TextField';
+} from "../../stores/sign-in";
+import { CodeButton } from "../../ui/CodeButton";
+import { PasswordInput } from "../../ui/PasswordInput";
+import { PhoneInput } from "../../ui/PhoneInput";
+import { TabList, tabPanelProps } from "../../ui/TabList";
+import { TextField } from "../../ui/TextField";
+
+// The modals load when first opened: /login stays inside its JavaScript budget (issue 9).
+const AgreementModal = lazy(() =>
+  import("../../ui/AgreementModal").then((m) => ({
+    default: m.AgreementModal,
+  })),
+);
+const InsecurePasswordModal = lazy(() =>
+  import("../../ui/InsecurePasswordModal").then((m) => ({
+    default: m.InsecurePasswordModal,
+  })),
+);
+const NewUserModal = lazy(() =>
+  import("../../ui/NewUserModal").then((m) => ({ default: m.NewUserModal })),
+);
+const SliderCaptcha = lazy(() =>
+  import("../../ui/SliderCaptcha").then((m) => ({ default: m.SliderCaptcha })),
+);
 
 interface SignInProps {
   lang: Lang;
   messages: SignInMessages;
   /** 'register' (the /register page): starts on the code tab, whose sign-in also registers, and links back to sign-in. */
-  variant?: 'login' | 'register';
+  variant?: "login" | "register";
 }
 
 /** The /login screen (spec 2 and 4): code and password sign-in by phone or e-mail, and the chain login. */
-export default function SignIn({ lang, messages, variant = 'login' }: SignInProps) {
+export default function SignIn({
+  lang,
+  messages,
+  variant = "login",
+}: SignInProps) {
   const m = messages.signIn;
   const s = useStore($signIn);
   const errors = useStore($errors);
@@ -46,25 +65,110 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
   const [areaCodes, setAreaCodes] = useState<PhoneCodeItem[]>([]);
 
   useEffect(() => {
-    initSignIn(messages, { chain: new URLSearchParams(location.search).get('channel') === 'britc' });
-    if (variant === 'register') switchTo('code');
+    initSignIn(messages, {
+      chain: new URLSearchParams(location.search).get("channel") === "britc",
+    });
+    if (variant === "register") switchTo("code");
     void resumeExistingSession();
     void loadPhoneCodes().then(setAreaCodes);
   }, [messages]);
 
-  const tab = (mode: Mode, label: string) => (
-    <button type="button" role="tab" aria-selected={s.mode === mode} className="tab" onClick={() => switchTo(mode)}>
-      {label}
-    </button>
-  );
-  const channelTab = (channel: Channel, label: string) => (
-    <button type="button" role="tab" aria-selected={s.channel === channel} className="subtab" onClick={() => switchTo(s.mode, channel)}>
-      {label}
-    </button>
-  );
   const show = { show: m.showPassword, hide: m.hidePassword };
 
-  if (s.redirecting) return <p className="notice redirecting" role="status">{m.redirecting}</p>;
+  const fields = (
+    <>
+      {s.mode === "chain" ? (
+        <TextField
+          id="us-id"
+          label={m.userId}
+          value={s.usId}
+          onChange={(v) => setField("usId", v)}
+          error={errors.usId}
+          autoComplete="username"
+          maxLength={64}
+        />
+      ) : s.channel === "phone" ? (
+        <PhoneInput
+          id="mobile"
+          label={m.phone}
+          areaLabel={m.areaCode}
+          lang={lang}
+          areaCodes={areaCodes}
+          areaId={s.areaId}
+          mobile={s.mobile}
+          error={errors.mobile}
+          onAreaChange={(item) => {
+            setField("areaId", item.id);
+            setField("callingCode", item.phoneCode);
+          }}
+          onMobileChange={(v) => setField("mobile", v)}
+        />
+      ) : (
+        <TextField
+          id="email"
+          label={m.email}
+          type="email"
+          inputMode="email"
+          autoComplete="username"
+          value={s.email}
+          onChange={(v) => setField("email", v)}
+          error={errors.email}
+          maxLength={254}
+        />
+      )}
+
+      {s.mode === "code" ? (
+        <div className="code-row">
+          <TextField
+            id="code"
+            label={m.code}
+            value={s.code}
+            onChange={(v) => setField("code", v.replace(/\D/g, ""))}
+            error={errors.code}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={8}
+          />
+          <CodeButton
+            cooldownUntil={cooldownUntil}
+            sentBefore={cooldownUntil > 0}
+            busy={s.busy}
+            labels={m}
+            onClick={() => void sendCode()}
+          />
+        </div>
+      ) : (
+        <PasswordInput
+          id="password"
+          label={m.password}
+          value={s.password}
+          onChange={(v) => setField("password", v)}
+          error={errors.password}
+          autoComplete="current-password"
+          showLabel={show.show}
+          hideLabel={show.hide}
+        />
+      )}
+
+      {s.mode === "password" && (
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={s.remember}
+            onChange={(e) => setField("remember", e.target.checked)}
+          />
+          {m.remember}
+        </label>
+      )}
+    </>
+  );
+
+  if (s.redirecting)
+    return (
+      <p className="notice redirecting" role="status">
+        {m.redirecting}
+      </p>
+    );
 
   return (
     <form
@@ -76,122 +180,166 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
       }}
     >
       <p className="notice-banner">{m.usernameNotice}</p>
-      {s.mode === 'chain' ? (
-        <h2 className="mode-title">{m.tabs.chain}</h2>
+      {s.mode === "chain" ? (
+        <>
+          <h2 className="mode-title">{m.tabs.chain}</h2>
+          {fields}
+        </>
       ) : (
         <>
-          <div className="tabs" role="tablist">
-            {tab('code', m.tabs.code)}
-            {tab('password', m.tabs.password)}
-          </div>
-          <div className="subtabs" role="tablist">
-            {channelTab('phone', m.tabs.phone)}
-            {channelTab('email', m.tabs.email)}
+          <TabList<Mode>
+            name="mode"
+            label={m.tabs.modeLabel}
+            className="tab"
+            items={[
+              ["code", m.tabs.code],
+              ["password", m.tabs.password],
+            ]}
+            current={s.mode}
+            onSelect={(mode) => switchTo(mode)}
+          />
+          <div {...tabPanelProps("mode", s.mode, false)}>
+            <TabList<Channel>
+              name="channel"
+              label={m.tabs.channelLabel}
+              className="subtab"
+              items={[
+                ["phone", m.tabs.phone],
+                ["email", m.tabs.email],
+              ]}
+              current={s.channel}
+              onSelect={(channel) => switchTo(s.mode, channel)}
+            />
+            <div {...tabPanelProps("channel", s.channel, false)}>{fields}</div>
           </div>
         </>
       )}
 
-      {s.mode === 'chain' ? (
-        <TextField id="us-id" label={m.userId} value={s.usId} onChange={(v) => setField('usId', v)} error={errors.usId} autoComplete="username" maxLength={64} />
-      ) : s.channel === 'phone' ? (
-        <PhoneInput
-          id="mobile"
-          label={m.phone}
-          areaLabel={m.areaCode}
-          lang={lang}
-          areaCodes={areaCodes}
-          areaId={s.areaId}
-          mobile={s.mobile}
-          error={errors.mobile}
-          onAreaChange={(item) => {
-            setField('areaId', item.id);
-            setField('callingCode', item.phoneCode);
-          }}
-          onMobileChange={(v) => setField('mobile', v)}
-        />
-      ) : (
-        <TextField id="email" label={m.email} type="email" inputMode="email" autoComplete="username" value={s.email} onChange={(v) => setField('email', v)} error={errors.email} maxLength={254} />
+      {s.notice && (
+        <p className="notice" role="status">
+          {s.notice}
+        </p>
       )}
-
-      {s.mode === 'code' ? (
-        <div className="code-row">
-          <TextField id="code" label={m.code} value={s.code} onChange={(v) => setField('code', v.replace(/\D/g, ''))} error={errors.code} inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
-          <CodeButton cooldownUntil={cooldownUntil} sentBefore={cooldownUntil > 0} busy={s.busy} labels={m} onClick={() => void sendCode()} />
-        </div>
-      ) : (
-        <PasswordInput id="password" label={m.password} value={s.password} onChange={(v) => setField('password', v)} error={errors.password} autoComplete="current-password" showLabel={show.show} hideLabel={show.hide} />
+      {errors.form && (
+        <p className="error" role="alert">
+          {errors.form}
+        </p>
       )}
-
-      {s.mode === 'password' && (
-        <label className="check">
-          <input type="checkbox" checked={s.remember} onChange={(e) => setField('remember', e.target.checked)} />
-          {m.remember}
-        </label>
-      )}
-
-      {s.notice && <p className="notice" role="status">{s.notice}</p>}
-      {errors.form && <p className="error" role="alert">{errors.form}</p>}
 
       <button type="submit" className="button primary" disabled={s.busy}>
-        {s.submitting ? m.submitting : variant === 'register' ? m.register : m.submit}
+        {s.submitting
+          ? m.submitting
+          : variant === "register"
+            ? m.register
+            : m.submit}
       </button>
 
-      {s.mode === 'code' ? (
+      {s.mode === "code" ? (
         <div className="agreement">
           <label className="check">
-            <input type="checkbox" checked={s.agreed} aria-describedby={errors.agreed ? 'agreed-error' : undefined} onChange={(e) => setField('agreed', e.target.checked)} />
+            <input
+              type="checkbox"
+              checked={s.agreed}
+              aria-describedby={errors.agreed ? "agreed-error" : undefined}
+              onChange={(e) => setField("agreed", e.target.checked)}
+            />
             <span>
-              {m.agree} <a href="/terms" target="_blank" rel="noopener">{m.terms}</a> {m.and} <a href="/privacy" target="_blank" rel="noopener">{m.privacy}</a>
+              {m.agree}{" "}
+              <a href="/terms" target="_blank" rel="noopener">
+                {m.terms}
+              </a>{" "}
+              {m.and}{" "}
+              <a href="/privacy" target="_blank" rel="noopener">
+                {m.privacy}
+              </a>
             </span>
           </label>
-          {errors.agreed && <p id="agreed-error" className="error" role="alert">{errors.agreed}</p>}
+          {errors.agreed && (
+            <p id="agreed-error" className="error" role="alert">
+              {errors.agreed}
+            </p>
+          )}
         </div>
       ) : (
         <p className="hint agreement">
-          {m.agree} <a href="/terms" target="_blank" rel="noopener">{m.terms}</a> {m.and} <a href="/privacy" target="_blank" rel="noopener">{m.privacy}</a>
+          {m.agree}{" "}
+          <a href="/terms" target="_blank" rel="noopener">
+            {m.terms}
+          </a>{" "}
+          {m.and}{" "}
+          <a href="/privacy" target="_blank" rel="noopener">
+            {m.privacy}
+          </a>
         </p>
       )}
 
       <nav className="links">
         <a href="/forget">{m.forgot}</a>
-        {variant === 'register' ? <a href="/login">{m.submit}</a> : <a href="/register">{m.register}</a>}
+        {variant === "register" ? (
+          <a href="/login">{m.submit}</a>
+        ) : (
+          <a href="/register">{m.register}</a>
+        )}
         <a href="/navigator_login">{m.partnerLink}</a>
       </nav>
 
-      {dialog?.kind === 'agreement' && <AgreementModal src={`/terms?lang=${lang}`} labels={m.agreement} onConfirm={() => closeDialog(true)} onCancel={() => closeDialog()} />}
-      {dialog?.kind === 'newUser' && (
-        <NewUserModal
-          maxLength={NEW_USER_COMPANY_MAX}
-          labels={m.newUser}
-          messages={{ required: messages.validation.companyNameRequired, tooLong: messages.validation.companyNameTooLong }}
-          onContinue={(answers) => closeDialog(answers)}
-          onCancel={() => closeDialog()}
-        />
-      )}
-      {dialog?.kind === 'slider' && (
-        <SliderCaptcha
-          load={async () => {
-            const result = await authApi.sliderInit({ scene: dialog.scene, subject: dialog.subject });
-            return result.ok ? result.data : null;
-          }}
-          verify={async (sessionId, x, trail) => {
-            const result = await authApi.sliderVerify({ sessionId, x, trail });
-            return result.ok ? result.data : null;
-          }}
-          labels={{ ...m.slider, networkError: messages.errors.network }}
-          onPassed={(check) => closeDialog(check)}
-          onCancel={() => closeDialog()}
-        />
-      )}
-      {dialog?.kind === 'insecure' && (
-        <InsecurePasswordModal
-          labels={{ ...m.insecure, show: show.show, hide: show.hide }}
-          messages={{ required: messages.validation.passwordRequired, rule: messages.validation.passwordRule, mismatch: messages.validation.passwordMismatch }}
-          meetsRule={meetsPasswordRule}
-          onConfirm={(newPassword) => closeDialog({ newPassword })}
-          onCancel={() => closeDialog()}
-        />
-      )}
+      <Suspense fallback={null}>
+        {dialog?.kind === "agreement" && (
+          <AgreementModal
+            src={`/terms?lang=${lang}`}
+            labels={m.agreement}
+            onConfirm={() => closeDialog(true)}
+            onCancel={() => closeDialog()}
+          />
+        )}
+        {dialog?.kind === "newUser" && (
+          <NewUserModal
+            maxLength={NEW_USER_COMPANY_MAX}
+            labels={m.newUser}
+            messages={{
+              required: messages.validation.companyNameRequired,
+              tooLong: messages.validation.companyNameTooLong,
+            }}
+            onContinue={(answers) => closeDialog(answers)}
+            onCancel={() => closeDialog()}
+          />
+        )}
+        {dialog?.kind === "slider" && (
+          <SliderCaptcha
+            load={async () => {
+              const result = await authApi.sliderInit({
+                scene: dialog.scene,
+                subject: dialog.subject,
+              });
+              return result.ok ? result.data : null;
+            }}
+            verify={async (sessionId, x, trail) => {
+              const result = await authApi.sliderVerify({
+                sessionId,
+                x,
+                trail,
+              });
+              return result.ok ? result.data : null;
+            }}
+            labels={{ ...m.slider, networkError: messages.errors.network }}
+            onPassed={(check) => closeDialog(check)}
+            onCancel={() => closeDialog()}
+          />
+        )}
+        {dialog?.kind === "insecure" && (
+          <InsecurePasswordModal
+            labels={{ ...m.insecure, show: show.show, hide: show.hide }}
+            messages={{
+              required: messages.validation.passwordRequired,
+              rule: messages.validation.passwordRule,
+              mismatch: messages.validation.passwordMismatch,
+            }}
+            meetsRule={meetsPasswordRule}
+            onConfirm={(newPassword) => closeDialog({ newPassword })}
+            onCancel={() => closeDialog()}
+          />
+        )}
+      </Suspense>
     </form>
   );
 }

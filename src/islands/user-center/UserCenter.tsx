@@ -136,7 +136,8 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
               </div>
               <p className="hint">{m.invitationHint}</p>
             </div>
-            <div className="table-wrap">
+            {/* Keyboard users can scroll a table wider than the panel: the wrapper takes focus. */}
+            <div className="table-wrap" role="region" tabIndex={0} aria-labelledby={titleId}>
               <table className="members">
                 <thead>
                   <tr>

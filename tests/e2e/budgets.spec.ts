@@ -1,0 +1,82 @@
+import { gzipSync } from 'node:zlib';
+import { expect, test, type Response } from '@playwright/test';
+import { langs } from '../../src/lib/lang';
+import { legalDocs, legalPaths } from '../../src/lib/legal';
+import { pageShells } from '../../src/lib/routes';
+import { openInLanguage } from './helpers';
+
+/**
+ * Byte budgets (issue 9): what Chromium loads for every route in both languages, as gzip -9 of each script
+ * and stylesheet body (transfer sizes depend on the server's compression, these do not). Bytes are
+ * deterministic for a build, so a change that breaks a budget fails here, naming the page and the count.
+ */
+const KB = 1024;
+const BUDGET = {
+  // Issue 9's target for /login is 85 KB; it loads 86.3 KB today (react-dom alone is 66.6 KB). This ceiling
+  // is a ratchet that stops any growth until the last bytes are cut (lazy error reporting, the header's
+  // cookie library); lower it to 85 then. Issue 9 stays open until it is.
+  loginJs: 87 * KB,
+  pageJs: 95 * KB,
+  /** Legal texts and the 404 page carry no framework: at most the layout's small header script. */
+  staticJs: 3 * KB,
+  css: 15 * KB,
+} as const;
+
+/** Any path that is not a route gets the localised 404 page. */
+const NOT_FOUND_PATH = '/budget-check-no-such-page';
+const legalRoutes = legalDocs.map((doc) => legalPaths[doc]);
+const routes = ['/', ...pageShells.map((shell) => `/${shell}`), ...legalRoutes, NOT_FOUND_PATH];
+
+function jsBudget(path: string): number {
+  if (path === '/' || path === '/login') return BUDGET.loginJs;
+  if (path === NOT_FOUND_PATH || legalRoutes.includes(path)) return BUDGET.staticJs;
+  return BUDGET.pageJs;
+}
+
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
+for (const lang of langs) {
+  for (const path of routes) {
+    test(`${lang} ${path} stays within its byte budgets`, async ({ page }) => {
+      // A page without a session may send the visitor on (to /login); only this page's own loads count.
+      let navigations = 0;
+      await page.route('**/*', (route) =>
+        route.request().isNavigationRequest() && route.request().frame() === page.mainFrame() && navigations++ > 0
+          ? route.abort()
+          : route.continue(),
+      );
+      const loads = new Map<string, { type: 'script' | 'stylesheet'; body: Promise<Buffer | undefined> }>();
+      page.on('response', (response: Response) => {
+        const type = response.request().resourceType();
+        if ((type !== 'script' && type !== 'stylesheet') || loads.has(response.url())) return;
+        // Read the body at once: it may be gone after a later navigation.
+        loads.set(response.url(), { type, body: response.body().catch(() => undefined) });
+      });
+
+      await openInLanguage(page, lang, path);
+      await page.waitForLoadState('networkidle');
+      // client:only islands drop `ssr` once hydrated: by then every static import of the island has loaded.
+      await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+
+      const sizes = { script: 0, stylesheet: 0 };
+      const files: string[] = [];
+      for (const [url, { type, body }] of loads) {
+        const bytes = await body;
+        expect(bytes, `${lang} ${path}: no body for ${url}`).toBeDefined();
+        const gzipped = gzipSync(bytes!, { level: 9 }).length;
+        sizes[type] += gzipped;
+        files.push(`${new URL(url).pathname} ${kb(gzipped)}`);
+      }
+      const detail = files.sort().join(', ') || 'nothing';
+      test.info().annotations.push({ type: 'bytes', description: `${lang} ${path}: JS ${kb(sizes.script)}, CSS ${kb(sizes.stylesheet)}` });
+
+      const budget = jsBudget(path);
+      expect(sizes.script, `${lang} ${path} loads ${sizes.script} B (${kb(sizes.script)}) of gzipped JavaScript, budget ${kb(budget)}: ${detail}`).toBeLessThanOrEqual(budget);
+      expect(sizes.stylesheet, `${lang} ${path} loads ${sizes.stylesheet} B (${kb(sizes.stylesheet)}) of gzipped CSS, budget ${kb(BUDGET.css)}: ${detail}`).toBeLessThanOrEqual(BUDGET.css);
+      if (budget === BUDGET.staticJs) {
+        // No framework at all: no island, hence no React runtime.
+        await expect(page.locator('astro-island')).toHaveCount(0);
+      }
+    });
+  }
+}
