@@ -1,6 +1,5 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { authApi } from '../../api/auth';
 import { loadPhoneCodes } from '../../api/dictionaries';
 import type { Lang } from '../../lib/lang';
 import { meetsPasswordRule } from '../../schemas/auth';
@@ -11,7 +10,7 @@ import { AgreementModal } from '../../ui/AgreementModal';
 import { InsecurePasswordModal } from '../../ui/InsecurePasswordModal';
 import { PasswordInput } from '../../ui/PasswordInput';
 import { PhoneInput } from '../../ui/PhoneInput';
-import { SliderCaptcha } from '../../ui/SliderCaptcha';
+import { SliderDialog } from '../shared/SliderDialog';
 
 interface PartnerSignInProps {
   lang: Lang;
@@ -102,19 +101,7 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
       </nav>
 
       {dialog?.kind === 'slider' && (
-        <SliderCaptcha
-          load={async () => {
-            const result = await authApi.sliderInit({ scene: dialog.scene, subject: dialog.subject });
-            return result.ok ? result.data : null;
-          }}
-          verify={async (sessionId, x, trail) => {
-            const result = await authApi.sliderVerify({ sessionId, x, trail });
-            return result.ok ? result.data : null;
-          }}
-          labels={{ ...m.slider, networkError: messages.errors.network }}
-          onPassed={(check) => closeDialog(check)}
-          onCancel={() => closeDialog()}
-        />
+        <SliderDialog scene={dialog.scene} subject={dialog.subject} labels={{ ...m.slider, networkError: messages.errors.network }} />
       )}
       {dialog?.kind === 'insecure' && (
         <InsecurePasswordModal

@@ -1,6 +1,5 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { authApi } from '../../api/auth';
 import { loadPhoneCodes } from '../../api/dictionaries';
 import type { Lang } from '../../lib/lang';
 import type { PhoneCodeItem } from '../../schemas/dictionaries';
@@ -19,7 +18,7 @@ import {
 import { CodeButton } from '../../ui/CodeButton';
 import { PasswordInput } from '../../ui/PasswordInput';
 import { PhoneInput } from '../../ui/PhoneInput';
-import { SliderCaptcha } from '../../ui/SliderCaptcha';
+import { SliderDialog } from '../shared/SliderDialog';
 import { TabList, tabPanelProps } from '../../ui/TabList';
 import { TextField } from '../../ui/TextField';
 
@@ -105,19 +104,7 @@ export default function PasswordReset({ lang, partner, messages }: PasswordReset
       </nav>
 
       {dialog?.kind === 'slider' && (
-        <SliderCaptcha
-          load={async () => {
-            const result = await authApi.sliderInit({ scene: dialog.scene, subject: dialog.subject });
-            return result.ok ? result.data : null;
-          }}
-          verify={async (sessionId, x, trail) => {
-            const result = await authApi.sliderVerify({ sessionId, x, trail });
-            return result.ok ? result.data : null;
-          }}
-          labels={{ ...m.slider, networkError: messages.errors.network }}
-          onPassed={(check) => closeDialog(check)}
-          onCancel={() => closeDialog()}
-        />
+        <SliderDialog scene={dialog.scene} subject={dialog.subject} labels={{ ...m.slider, networkError: messages.errors.network }} />
       )}
     </form>
   );

@@ -1,11 +1,10 @@
-import { useStore } from "@nanostores/react";
-import { lazy, Suspense, useEffect, useState } from "react";
-import { authApi } from "../../api/auth";
-import { loadPhoneCodes } from "../../api/dictionaries";
-import type { Lang } from "../../lib/lang";
-import { meetsPasswordRule, NEW_USER_COMPANY_MAX } from "../../schemas/auth";
-import type { PhoneCodeItem } from "../../schemas/dictionaries";
-import { $dialog, closeDialog } from "../../stores/dialog";
+import { useStore } from '@nanostores/react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { loadPhoneCodes } from '../../api/dictionaries';
+import type { Lang } from '../../lib/lang';
+import { meetsPasswordRule, NEW_USER_COMPANY_MAX } from '../../schemas/auth';
+import type { PhoneCodeItem } from '../../schemas/dictionaries';
+import { $dialog, closeDialog } from '../../stores/dialog';
 import {
   $codeCooldownUntil,
   $errors,
@@ -19,44 +18,36 @@ import {
   type Channel,
   type Mode,
   type SignInMessages,
-} from "../../stores/sign-in";
-import { CodeButton } from "../../ui/CodeButton";
-import { PasswordInput } from "../../ui/PasswordInput";
-import { PhoneInput } from "../../ui/PhoneInput";
-import { TabList, tabPanelProps } from "../../ui/TabList";
-import { TextField } from "../../ui/TextField";
+} from '../../stores/sign-in';
+import { CodeButton } from '../../ui/CodeButton';
+import { PasswordInput } from '../../ui/PasswordInput';
+import { PhoneInput } from '../../ui/PhoneInput';
+import { TabList, tabPanelProps } from '../../ui/TabList';
+import { TextField } from '../../ui/TextField';
 
 // The modals load when first opened: /login stays inside its JavaScript budget (issue 9).
 const AgreementModal = lazy(() =>
-  import("../../ui/AgreementModal").then((m) => ({
+  import('../../ui/AgreementModal').then((m) => ({
     default: m.AgreementModal,
   })),
 );
 const InsecurePasswordModal = lazy(() =>
-  import("../../ui/InsecurePasswordModal").then((m) => ({
+  import('../../ui/InsecurePasswordModal').then((m) => ({
     default: m.InsecurePasswordModal,
   })),
 );
-const NewUserModal = lazy(() =>
-  import("../../ui/NewUserModal").then((m) => ({ default: m.NewUserModal })),
-);
-const SliderCaptcha = lazy(() =>
-  import("../../ui/SliderCaptcha").then((m) => ({ default: m.SliderCaptcha })),
-);
+const NewUserModal = lazy(() => import('../../ui/NewUserModal').then((m) => ({ default: m.NewUserModal })));
+const SliderDialog = lazy(() => import('../shared/SliderDialog').then((m) => ({ default: m.SliderDialog })));
 
 interface SignInProps {
   lang: Lang;
   messages: SignInMessages;
   /** 'register' (the /register page): starts on the code tab, whose sign-in also registers, and links back to sign-in. */
-  variant?: "login" | "register";
+  variant?: 'login' | 'register';
 }
 
 /** The /login screen (spec 2 and 4): code and password sign-in by phone or e-mail, and the chain login. */
-export default function SignIn({
-  lang,
-  messages,
-  variant = "login",
-}: SignInProps) {
+export default function SignIn({ lang, messages, variant = 'login' }: SignInProps) {
   const m = messages.signIn;
   const s = useStore($signIn);
   const errors = useStore($errors);
@@ -66,9 +57,9 @@ export default function SignIn({
 
   useEffect(() => {
     initSignIn(messages, {
-      chain: new URLSearchParams(location.search).get("channel") === "britc",
+      chain: new URLSearchParams(location.search).get('channel') === 'britc',
     });
-    if (variant === "register") switchTo("code");
+    if (variant === 'register') switchTo('code');
     void resumeExistingSession();
     void loadPhoneCodes().then(setAreaCodes);
   }, [messages]);
@@ -77,17 +68,17 @@ export default function SignIn({
 
   const fields = (
     <>
-      {s.mode === "chain" ? (
+      {s.mode === 'chain' ? (
         <TextField
           id="us-id"
           label={m.userId}
           value={s.usId}
-          onChange={(v) => setField("usId", v)}
+          onChange={(v) => setField('usId', v)}
           error={errors.usId}
           autoComplete="username"
           maxLength={64}
         />
-      ) : s.channel === "phone" ? (
+      ) : s.channel === 'phone' ? (
         <PhoneInput
           id="mobile"
           label={m.phone}
@@ -98,10 +89,10 @@ export default function SignIn({
           mobile={s.mobile}
           error={errors.mobile}
           onAreaChange={(item) => {
-            setField("areaId", item.id);
-            setField("callingCode", item.phoneCode);
+            setField('areaId', item.id);
+            setField('callingCode', item.phoneCode);
           }}
-          onMobileChange={(v) => setField("mobile", v)}
+          onMobileChange={(v) => setField('mobile', v)}
         />
       ) : (
         <TextField
@@ -111,19 +102,19 @@ export default function SignIn({
           inputMode="email"
           autoComplete="username"
           value={s.email}
-          onChange={(v) => setField("email", v)}
+          onChange={(v) => setField('email', v)}
           error={errors.email}
           maxLength={254}
         />
       )}
 
-      {s.mode === "code" ? (
+      {s.mode === 'code' ? (
         <div className="code-row">
           <TextField
             id="code"
             label={m.code}
             value={s.code}
-            onChange={(v) => setField("code", v.replace(/\D/g, ""))}
+            onChange={(v) => setField('code', v.replace(/\D/g, ''))}
             error={errors.code}
             inputMode="numeric"
             autoComplete="one-time-code"
@@ -142,7 +133,7 @@ export default function SignIn({
           id="password"
           label={m.password}
           value={s.password}
-          onChange={(v) => setField("password", v)}
+          onChange={(v) => setField('password', v)}
           error={errors.password}
           autoComplete="current-password"
           showLabel={show.show}
@@ -150,13 +141,9 @@ export default function SignIn({
         />
       )}
 
-      {s.mode === "password" && (
+      {s.mode === 'password' && (
         <label className="check">
-          <input
-            type="checkbox"
-            checked={s.remember}
-            onChange={(e) => setField("remember", e.target.checked)}
-          />
+          <input type="checkbox" checked={s.remember} onChange={(e) => setField('remember', e.target.checked)} />
           {m.remember}
         </label>
       )}
@@ -180,7 +167,7 @@ export default function SignIn({
       }}
     >
       <p className="notice-banner">{m.usernameNotice}</p>
-      {s.mode === "chain" ? (
+      {s.mode === 'chain' ? (
         <>
           <h2 className="mode-title">{m.tabs.chain}</h2>
           {fields}
@@ -192,25 +179,25 @@ export default function SignIn({
             label={m.tabs.modeLabel}
             className="tab"
             items={[
-              ["code", m.tabs.code],
-              ["password", m.tabs.password],
+              ['code', m.tabs.code],
+              ['password', m.tabs.password],
             ]}
             current={s.mode}
             onSelect={(mode) => switchTo(mode)}
           />
-          <div {...tabPanelProps("mode", s.mode, false)}>
+          <div {...tabPanelProps('mode', s.mode, false)}>
             <TabList<Channel>
               name="channel"
               label={m.tabs.channelLabel}
               className="subtab"
               items={[
-                ["phone", m.tabs.phone],
-                ["email", m.tabs.email],
+                ['phone', m.tabs.phone],
+                ['email', m.tabs.email],
               ]}
               current={s.channel}
               onSelect={(channel) => switchTo(s.mode, channel)}
             />
-            <div {...tabPanelProps("channel", s.channel, false)}>{fields}</div>
+            <div {...tabPanelProps('channel', s.channel, false)}>{fields}</div>
           </div>
         </>
       )}
@@ -227,28 +214,24 @@ export default function SignIn({
       )}
 
       <button type="submit" className="button primary" disabled={s.busy}>
-        {s.submitting
-          ? m.submitting
-          : variant === "register"
-            ? m.register
-            : m.submit}
+        {s.submitting ? m.submitting : variant === 'register' ? m.register : m.submit}
       </button>
 
-      {s.mode === "code" ? (
+      {s.mode === 'code' ? (
         <div className="agreement">
           <label className="check">
             <input
               type="checkbox"
               checked={s.agreed}
-              aria-describedby={errors.agreed ? "agreed-error" : undefined}
-              onChange={(e) => setField("agreed", e.target.checked)}
+              aria-describedby={errors.agreed ? 'agreed-error' : undefined}
+              onChange={(e) => setField('agreed', e.target.checked)}
             />
             <span>
-              {m.agree}{" "}
+              {m.agree}{' '}
               <a href="/terms" target="_blank" rel="noopener">
                 {m.terms}
-              </a>{" "}
-              {m.and}{" "}
+              </a>{' '}
+              {m.and}{' '}
               <a href="/privacy" target="_blank" rel="noopener">
                 {m.privacy}
               </a>
@@ -262,11 +245,11 @@ export default function SignIn({
         </div>
       ) : (
         <p className="hint agreement">
-          {m.agree}{" "}
+          {m.agree}{' '}
           <a href="/terms" target="_blank" rel="noopener">
             {m.terms}
-          </a>{" "}
-          {m.and}{" "}
+          </a>{' '}
+          {m.and}{' '}
           <a href="/privacy" target="_blank" rel="noopener">
             {m.privacy}
           </a>
@@ -275,16 +258,12 @@ export default function SignIn({
 
       <nav className="links">
         <a href="/forget">{m.forgot}</a>
-        {variant === "register" ? (
-          <a href="/login">{m.submit}</a>
-        ) : (
-          <a href="/register">{m.register}</a>
-        )}
+        {variant === 'register' ? <a href="/login">{m.submit}</a> : <a href="/register">{m.register}</a>}
         <a href="/navigator_login">{m.partnerLink}</a>
       </nav>
 
       <Suspense fallback={null}>
-        {dialog?.kind === "agreement" && (
+        {dialog?.kind === 'agreement' && (
           <AgreementModal
             src={`/terms?lang=${lang}`}
             labels={m.agreement}
@@ -292,7 +271,7 @@ export default function SignIn({
             onCancel={() => closeDialog()}
           />
         )}
-        {dialog?.kind === "newUser" && (
+        {dialog?.kind === 'newUser' && (
           <NewUserModal
             maxLength={NEW_USER_COMPANY_MAX}
             labels={m.newUser}
@@ -304,29 +283,10 @@ export default function SignIn({
             onCancel={() => closeDialog()}
           />
         )}
-        {dialog?.kind === "slider" && (
-          <SliderCaptcha
-            load={async () => {
-              const result = await authApi.sliderInit({
-                scene: dialog.scene,
-                subject: dialog.subject,
-              });
-              return result.ok ? result.data : null;
-            }}
-            verify={async (sessionId, x, trail) => {
-              const result = await authApi.sliderVerify({
-                sessionId,
-                x,
-                trail,
-              });
-              return result.ok ? result.data : null;
-            }}
-            labels={{ ...m.slider, networkError: messages.errors.network }}
-            onPassed={(check) => closeDialog(check)}
-            onCancel={() => closeDialog()}
-          />
+        {dialog?.kind === 'slider' && (
+          <SliderDialog scene={dialog.scene} subject={dialog.subject} labels={{ ...m.slider, networkError: messages.errors.network }} />
         )}
-        {dialog?.kind === "insecure" && (
+        {dialog?.kind === 'insecure' && (
           <InsecurePasswordModal
             labels={{ ...m.insecure, show: show.show, hide: show.hide }}
             messages={{
