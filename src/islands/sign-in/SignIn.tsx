@@ -150,6 +150,20 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
     </>
   );
 
+  // The same words next to the code sign-in's checkbox and, as plain text, under the password sign-in.
+  const agreementText = (
+    <>
+      {m.agree}{' '}
+      <a href="/terms" target="_blank" rel="noopener">
+        {m.terms}
+      </a>{' '}
+      {m.and}{' '}
+      <a href="/privacy" target="_blank" rel="noopener">
+        {m.privacy}
+      </a>
+    </>
+  );
+
   if (s.redirecting)
     return (
       <p className="notice redirecting" role="status">
@@ -226,16 +240,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
               aria-describedby={errors.agreed ? 'agreed-error' : undefined}
               onChange={(e) => setField('agreed', e.target.checked)}
             />
-            <span>
-              {m.agree}{' '}
-              <a href="/terms" target="_blank" rel="noopener">
-                {m.terms}
-              </a>{' '}
-              {m.and}{' '}
-              <a href="/privacy" target="_blank" rel="noopener">
-                {m.privacy}
-              </a>
-            </span>
+            <span>{agreementText}</span>
           </label>
           {errors.agreed && (
             <p id="agreed-error" className="error" role="alert">
@@ -244,16 +249,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
           )}
         </div>
       ) : (
-        <p className="hint agreement">
-          {m.agree}{' '}
-          <a href="/terms" target="_blank" rel="noopener">
-            {m.terms}
-          </a>{' '}
-          {m.and}{' '}
-          <a href="/privacy" target="_blank" rel="noopener">
-            {m.privacy}
-          </a>
-        </p>
+        <p className="hint agreement">{agreementText}</p>
       )}
 
       <nav className="links">
