@@ -2,7 +2,10 @@ import type { MiddlewareHandler } from 'hono';
 import { messagesFor } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
 import type { EdgeBindings, WorkerEnv } from '../env';
-import { findUserById } from '../gateway/db/users';
+import { findUserById, findUserByIdentity, recordPasswordFailure, resetPasswordFailuresStatement, type LoginIdentity } from '../gateway/db/users';
+import { emailRecipient, phoneRecipientFromE164 } from '../gateway/services/identity';
+import { verifyPassword } from '../gateway/services/passwords';
+import { isLocked, needsSlider } from '../gateway/services/risk';
 import { createSession } from '../gateway/services/sessions';
 import { edgeConfig, handoffKeys } from './config';
 import { handoffClock, openHandoffBlob, type HandoffClaims, type HandoffPurpose, type HandoffRefusal } from './handoff-blob';
@@ -29,7 +32,8 @@ export const handoffParams = { token: 'session', userToken: 'session', userNameA
 type HandoffParam = keyof typeof handoffParams;
 const paramNames = Object.keys(handoffParams) as HandoffParam[];
 
-export type HandoffFailure = HandoffRefusal | 'replayed';
+/** 'credentials': a `userNameAndPwd` blob was genuine, but its name and password do not sign anyone in here. */
+export type HandoffFailure = HandoffRefusal | 'replayed' | 'credentials';
 export type ConsumedHandoff = { ok: true; claims: HandoffClaims } | { ok: false; reason: HandoffFailure };
 
 /** Rows stay this long after their blob expired, so clock skew never lets a pruned jti be used again. */
@@ -67,15 +71,59 @@ export async function consumeHandoff(env: WorkerEnv, blob: string, purpose: Hand
 }
 
 /**
- * For the password sign-in (not wired yet): verifies and consumes a `userNameAndPwd` blob and returns its
- * `loginName` and `passwordHash` (the client-side SHA-256 hex of spec 7). The caller uses them for exactly
- * one sign-in and must never store or log them. The intake below calls this and, for now, drops the result.
+ * Verifies and consumes a `userNameAndPwd` blob and returns its `loginName` and `passwordHash` (the
+ * client-side SHA-256 hex of spec 7). The caller uses them for exactly one sign-in and must never store or
+ * log them.
  */
 export async function consumeCredentialsHandoff(env: WorkerEnv, blob: string) {
   const consumed = await consumeHandoff(env, blob, 'credentials');
   if (!consumed.ok) return consumed;
   const { sub, loginName, passwordHash } = consumed.claims;
   return { ok: true as const, credentials: { sub, loginName: loginName!, passwordHash: passwordHash! } };
+}
+
+/** A `loginName` is an e-mail address, an E.164 phone number ('+8613800138000') or a chain-partner usId. */
+function identityOfLoginName(loginName: string): LoginIdentity | undefined {
+  try {
+    if (loginName.includes('@')) return { email: emailRecipient(loginName) };
+    if (loginName.startsWith('+')) return { phone: phoneRecipientFromE164(loginName) };
+    return { usId: loginName };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The password sign-in of a `userNameAndPwd` blob, under the rules of the sign-in screen's password login:
+ * the name must belong to the blob's `sub`; a locked account, a partner-only host, a legacy (salted)
+ * password record and an account that needs the risk slider are refused (the form can show a slider, the
+ * edge cannot); a wrong password counts as a failure. The user id on success.
+ */
+async function credentialsSignIn(
+  env: WorkerEnv,
+  credentials: { sub: string; loginName: string; passwordHash: string },
+  partner: boolean,
+  now: number,
+): Promise<string | undefined> {
+  const identity = identityOfLoginName(credentials.loginName);
+  const user = identity ? await findUserByIdentity(env.DB, identity) : null;
+  const risk = user && { failedLogins: user.failed_logins, lockedUntil: user.locked_until };
+  const stored =
+    user?.password_hash && user.password_salt && user.password_algo && user.password_params
+      ? { hash: user.password_hash, salt: user.password_salt, algo: user.password_algo, params: user.password_params }
+      : null;
+  if (!user || !risk || user.id !== credentials.sub || (partner && user.is_partner !== 1) || isLocked(risk, now) || needsSlider(risk)) {
+    // The same KDF work as a real check, so a refusal never answers faster than a wrong password.
+    await verifyPassword(credentials.passwordHash, null, env);
+    return undefined;
+  }
+  const check = await verifyPassword(credentials.passwordHash, user.password_version === 2 ? stored : null, env);
+  if (!check.ok) {
+    await recordPasswordFailure(env.DB, user.id, now);
+    return undefined;
+  }
+  await resetPasswordFailuresStatement(env.DB, user.id).run();
+  return user.id;
 }
 
 /** Outcome of the blobs on one URL: a user to start a session for (if any), or why they were refused. */
@@ -90,8 +138,11 @@ async function takeBlobs(env: WorkerEnv, params: URLSearchParams, partner: boole
     if (handoffParams[name] === 'credentials') {
       const consumed = await consumeCredentialsHandoff(env, values[0]!);
       if (!consumed.ok) return consumed;
-      // Issue 6 leaves the password sign-in to the sign-in service; until it is wired, the credentials are
-      // verified, consumed and dropped here, so they never outlive this request.
+      // The credentials are used for this one sign-in and dropped with the request.
+      const signedInAs = await credentialsSignIn(env, consumed.credentials, partner, handoffClock.now());
+      if (!signedInAs) return { ok: false, reason: 'credentials' };
+      if (userId !== undefined && userId !== signedInAs) return { ok: false, reason: 'invalid' };
+      userId = signedInAs;
       continue;
     }
     const consumed = await consumeHandoff(env, values[0]!, 'session');
@@ -110,7 +161,8 @@ async function takeBlobs(env: WorkerEnv, params: URLSearchParams, partner: boole
 
 /**
  * Hand-off intake: a page request carrying `token`, `userToken` or `userNameAndPwd` has every blob verified
- * and consumed; session blobs start a session (HttpOnly cookie + marker). The answer is a 303 to the same URL
+ * and consumed; session blobs, and credentials that pass the password sign-in, start a session (HttpOnly
+ * cookie + marker). The answer is a 303 to the same URL
  * without those parameters, or a 400 page in the visitor's language with no session.
  */
 export const handoffIntake: MiddlewareHandler<EdgeBindings> = async (c, next) => {

@@ -7,6 +7,9 @@ export function gatewayPath(pathname: string): string {
   return stripped === '' ? '/' : stripped;
 }
 
+/** Set by the edge only (never passed through from the browser). */
+export const PORTAL_ORIGIN_HEADER = 'x-portal-origin';
+
 /** Headers a browser may pass through to the gateway; everything else (cookies first) stays at the edge. */
 const passThrough = ['accept', 'content-type', 'user-agent', 'x-operator-token'];
 
@@ -16,6 +19,8 @@ export interface ForwardContext {
   token: string | undefined;
   country: string | undefined;
   clientIp: string;
+  /** This site's origin as the visitor sees it: the gateway builds sign-in links on it. */
+  portalOrigin: string;
 }
 
 /** The headers of spec 7 (language, random trace id, authorization) plus what the edge alone can know. */
@@ -28,6 +33,7 @@ export function gatewayRequestHeaders(incoming: Headers, context: ForwardContext
   headers.set('language', context.lang);
   headers.set('traceid', context.traceId);
   headers.set('x-client-ip', context.clientIp);
+  headers.set(PORTAL_ORIGIN_HEADER, context.portalOrigin);
   if (context.token) headers.set('authorization', `Bearer ${context.token}`);
   if (context.country) headers.set(CLIENT_COUNTRY_HEADER, context.country);
   return headers;

@@ -26,6 +26,7 @@ export const apiProxy = new Hono<EdgeBindings>().all('*', async (c) => {
     token: getCookie(c, cookieName),
     country: clientCountry(c.req.raw, c.env),
     clientIp: c.req.header('cf-connecting-ip') ?? '127.0.0.1',
+    portalOrigin: url.origin,
   });
   const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
   // `duplex` is what the Fetch standard (and Node, which runs the function tests) asks of a streamed body.

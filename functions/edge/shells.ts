@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { isLang, type Lang } from '../../src/lib/lang';
+import { serialize } from 'hono/utils/cookie';
+import { isLang, LANG_COOKIE, LANG_COOKIE_MAX_AGE, type Lang } from '../../src/lib/lang';
 import { legalDocForPath, legalShell, notFoundShell, shellForPath } from '../../src/lib/routes';
 import type { EdgeBindings } from '../env';
 import { allowFramingBySelf } from './headers';
@@ -10,11 +11,30 @@ const conditionalHeaders = ['if-none-match', 'if-modified-since'];
 
 /**
  * `?lang=zh|en` on a legal page: the agreement modal frames one language whatever the visitor's cookie
- * (queryUserProtocol answers urlCn and urlEn that way). It does not change the LANG cookie.
+ * (queryUserProtocol answers urlCn and urlEn that way). A sign-in link carries the language it was asked in
+ * the same way (those pages have no language toggle). It does not change the LANG cookie.
  */
 function explicitLang(url: URL): Lang | undefined {
   const lang = url.searchParams.get('lang');
   return isLang(lang) ? lang : undefined;
+}
+
+/** Shells whose language the link may fix with `?lang=`. */
+const linkShells = new Set(['pass_email_login', 'share_login']);
+
+/**
+ * Spec 2: a mobile user agent gets the mobile variant of /pass_email_login (a pass link is mostly opened
+ * from a phone's mail app). Either signal counts: the User-Agent Client Hint (Chromium) or the usual UA
+ * tokens (Safari, Firefox and in-app browsers send no hint).
+ */
+export function isMobileUserAgent(headers: Headers): boolean {
+  if (headers.get('sec-ch-ua-mobile')?.trim() === '?1') return true;
+  return /Mobi|Android|iPhone|iPad|iPod|HarmonyOS|MicroMessenger/i.test(headers.get('user-agent') ?? '');
+}
+
+/** Adds `data-<name>` to the page's <html> element, which the page's CSS keys on. */
+function withHtmlFlag(html: string, name: string): string {
+  return html.replace(/<html\b/, `<html data-${name}`);
 }
 
 /**
@@ -25,8 +45,12 @@ function explicitLang(url: URL): Lang | undefined {
 export async function servePage(c: Context<EdgeBindings>): Promise<Response> {
   const url = new URL(c.req.url);
   const legalDoc = legalDocForPath(url.pathname);
-  const lang = (legalDoc && explicitLang(url)) || visitorLang(c);
   let shell: string | undefined = legalDoc ? legalShell(legalDoc) : shellForPath(url.pathname);
+  const linkLang = shell && linkShells.has(shell) ? explicitLang(url) : undefined;
+  const lang = (legalDoc && explicitLang(url)) || linkLang || visitorLang(c);
+  // A sign-in link's language becomes the visitor's, so the page's calls answer in it too (a framed legal
+  // page, by contrast, never changes the visitor's choice).
+
   if (url.pathname === '/' && isNavigatorHost(url.hostname, c.env.NAVIGATOR_HOST_LABEL)) shell = 'navigator_login';
   // The sign-in screen's agreement modal frames the legal pages; no other site may.
   if (legalDoc) allowFramingBySelf(c);
@@ -39,12 +63,26 @@ export async function servePage(c: Context<EdgeBindings>): Promise<Response> {
     }
   }
   const asset = await c.env.ASSETS.fetch(new URL(`/${lang}/${shell ?? notFoundShell}`, url), { headers });
-  const response = new Response(c.req.method === 'HEAD' ? null : asset.body, {
-    status: shell ? asset.status : 404,
-    headers: asset.headers,
-  });
+  // The agreement modal frames a legal page with `?embed=1`: the page then drops the portal's header and
+  // footer, which would repeat the modal's own frame. A pass link opened on a phone gets its mobile variant.
+  const flags = [
+    legalDoc && url.searchParams.get('embed') === '1' && 'embedded',
+    shell === 'pass_email_login' && isMobileUserAgent(c.req.raw.headers) && 'mobile',
+  ].filter((flag): flag is string => Boolean(flag));
+  let body: BodyInit | null = c.req.method === 'HEAD' ? null : asset.body;
+  const assetHeaders = new Headers(asset.headers);
+  if (flags.length > 0 && asset.status === 200 && body) {
+    body = flags.reduce(withHtmlFlag, await asset.text());
+    // The body changed: its length and validator are no longer the asset's.
+    assetHeaders.delete('content-length');
+    assetHeaders.delete('etag');
+  }
+  const response = new Response(body, { status: shell ? asset.status : 404, headers: assetHeaders });
   // One URL, two languages: shared caches must not hand one visitor's language to another.
-  response.headers.set('Vary', 'Cookie');
+  response.headers.set('Vary', shell === 'pass_email_login' ? 'Cookie, User-Agent, Sec-CH-UA-Mobile' : 'Cookie');
+  // A sign-in link's language becomes the visitor's, so the page's calls answer in it too (a framed legal
+  // page, by contrast, never changes the visitor's choice).
+  if (linkLang) response.headers.append('Set-Cookie', serialize(LANG_COOKIE, linkLang, { path: '/', maxAge: LANG_COOKIE_MAX_AGE, sameSite: 'Lax' }));
   response.headers.set('Cache-Control', 'private, no-cache');
   response.headers.set('Content-Language', lang === 'zh' ? 'zh-CN' : 'en');
   return response;

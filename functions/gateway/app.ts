@@ -16,6 +16,7 @@ import { systemClock, type Clock } from './services/clock';
 import { companyRoutes } from './routes/companies';
 import { fileRoutes } from './routes/files';
 import { placeRoutes } from './routes/places';
+import { loginLinkRoutes } from './routes/login-links';
 
 /**
  * The embedded gateway: the calls of spec section 7 on D1 and R2, answering the spec's envelope.
@@ -43,6 +44,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', passwordRoutes)
     .route('/', partnerRoutes)
     .route('/', trackingRoutes)
+    .route('/', loginLinkRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

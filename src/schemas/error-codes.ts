@@ -76,6 +76,12 @@ export const errorCatalogue = {
   // Password reset and change (issue 4). Unknown accounts on reset answer the CD codes of a known one.
   RS0001: { status: 400, en: 'The two passwords must be the same.', zh: '两次输入的密码必须一致。' },
   RS0002: { status: 400, en: 'The new password must differ from the current one.', zh: '新密码不能与当前密码相同。' },
+  // Sign-in links: the e-mail pass link and the shared sign-in link (issue 6).
+  LK0001: { status: 400, en: 'This sign-in link is not valid. Please ask for a new one.', zh: '该登录链接无效，请重新获取。' },
+  LK0002: { status: 400, en: 'This sign-in link has expired. Please ask for a new one.', zh: '该登录链接已过期，请重新获取。' },
+  LK0003: { status: 409, en: 'This sign-in link has already been used. Please ask for a new one.', zh: '该登录链接已被使用，请重新获取。' },
+  LK0010: { status: 429, en: 'Please wait a minute before asking for another link.', zh: '请稍候一分钟再获取新的链接。' },
+  LK0011: { status: 429, en: 'Too many sign-in links were asked for. Please try again in an hour.', zh: '获取登录链接过于频繁，请一小时后再试。' },
 } as const satisfies Record<string, { status: number; en: string; zh: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

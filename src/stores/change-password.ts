@@ -1,11 +1,9 @@
 import { map } from 'nanostores';
-import { authApi } from '../api/auth';
-import { NETWORK_ERROR, type ApiResult } from '../api/client';
 import { passwordApi } from '../api/password';
 import type { Messages } from '../i18n';
 import { hashPassword } from '../lib/password-hash';
-import { REDIRECT_DELAY_MS, routeForLoginCase } from '../lib/login-route';
 import { newPasswordProblem } from '../schemas/password';
+import { failureMessage, goOnByLoginCase } from './after-sign-in';
 
 export type ChangePasswordMessages = Pick<Messages, 'changePassword' | 'signIn' | 'validation' | 'errors'>;
 type Field = 'password' | 'confirm' | 'form';
@@ -27,30 +25,6 @@ export function initChangePassword(messages: ChangePasswordMessages) {
 export function setField(key: 'password' | 'confirm', value: string) {
   $changePassword.setKey(key, value);
   $changePassword.setKey('errors', { ...$changePassword.get().errors, [key]: undefined, form: undefined });
-}
-
-/** The message of a failed call: the gateway's (already in the visitor's language), or spec 8's defaults. */
-export function failureMessage(result: Extract<ApiResult<unknown>, { ok: false }>, errors: Messages['errors']): string {
-  return result.code === NETWORK_ERROR ? errors.network : result.message || errors.generic;
-}
-
-/**
- * Asks for the login case and goes where spec 2 says (as sign-in does after its 500 ms), for flows that end
- * in a session: the partner sign-in and the password change. Returns the failure, if any, to show.
- */
-export async function goOnByLoginCase(): Promise<Extract<ApiResult<unknown>, { ok: false }> | null> {
-  const answer = await authApi.loginCase();
-  if (!answer.ok) return answer;
-  const redirect = new URLSearchParams(location.search).get('redirect') ?? undefined;
-  const route = routeForLoginCase(answer.data, redirect);
-  const { userLoginCase, companyInfo } = answer.data;
-  if ((userLoginCase === 6 || userLoginCase === 7) && companyInfo) {
-    sessionStorage.setItem('companyName', companyInfo.name);
-    if (userLoginCase === 7 && companyInfo.ports[0]) sessionStorage.setItem('ports', JSON.stringify([companyInfo.ports[0]]));
-  }
-  if (route.kind === 'anonymous-then') await authApi.anonymousLogin(answer.data.registerMobile ? 1 : 2);
-  setTimeout(() => location.assign(route.to), REDIRECT_DELAY_MS);
-  return null;
 }
 
 /** Validates the pair (spec 5), sends both hashes, then routes on by the (now cleared) login case. */

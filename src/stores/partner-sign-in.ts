@@ -3,12 +3,11 @@ import { authApi } from '../api/auth';
 import { SALT_REQUIRED, type ApiResult } from '../api/client';
 import { passwordApi } from '../api/password';
 import type { Messages } from '../i18n';
-import { destinations, REDIRECT_DELAY_MS } from '../lib/login-route';
 import { hashPassword } from '../lib/password-hash';
 import { meetsPasswordRule, PASSWORD_VERSION, stripSpacesAndCommas, TRACELESS, type LoginAnswer, type SliderCheck } from '../schemas/auth';
 import { DEFAULT_AREA_CODE_ID } from '../schemas/dictionaries';
 import { PARTNER_CAPTCHA_TYPE } from '../schemas/password';
-import { failureMessage, goOnByLoginCase } from './change-password';
+import { continueAfterSignIn, failureMessage } from './after-sign-in';
 import { ask } from './dialog';
 
 export type PartnerSignInMessages = Pick<Messages, 'partner' | 'signIn' | 'validation' | 'errors'>;
@@ -116,18 +115,14 @@ export async function submit() {
     }
     if (!result) return;
     if (!result.ok) return fieldError(result.code.startsWith('PH') ? 'mobile' : result.code.startsWith('CP') ? 'slider' : 'form', failureMessage(result, t.errors));
-    const { tracelessCheckResult, isMaster, companyId, needsConsent } = result.data;
-    if (tracelessCheckResult !== TRACELESS.pass && tracelessCheckResult !== TRACELESS.passTrusted) return fieldError('form', t.errors.registerFailed);
-    if (needsConsent && !((await ask({ kind: 'agreement' })) && (await authApi.agreeToTerms()).ok)) return void (await authApi.logout());
-    $partnerSignIn.setKey('redirecting', true);
-    if (isMaster && companyId && (await authApi.chooseAccount(companyId)).ok) {
-      setTimeout(() => location.assign(destinations.webApp), REDIRECT_DELAY_MS);
-      return;
+    if (result.data.tracelessCheckResult !== TRACELESS.pass && result.data.tracelessCheckResult !== TRACELESS.passTrusted) {
+      return fieldError('form', t.errors.registerFailed);
     }
-    const failed = await goOnByLoginCase();
+    $partnerSignIn.setKey('redirecting', true);
+    const failed = await continueAfterSignIn(result.data);
     if (failed) {
       $partnerSignIn.setKey('redirecting', false);
-      fieldError('form', failureMessage(failed, t.errors));
+      if (failed !== 'cancelled') fieldError('form', failureMessage(failed, t.errors));
     }
   } finally {
     $partnerSignIn.setKey('busy', false);

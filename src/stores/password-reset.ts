@@ -6,7 +6,7 @@ import { hashPassword } from '../lib/password-hash';
 import { emailSchema, stripSpacesAndCommas } from '../schemas/auth';
 import { DEFAULT_AREA_CODE_ID } from '../schemas/dictionaries';
 import { newPasswordProblem } from '../schemas/password';
-import { failureMessage } from './change-password';
+import { failureMessage } from './after-sign-in';
 import { ask } from './dialog';
 
 export type PasswordResetMessages = Pick<Messages, 'reset' | 'signIn' | 'validation' | 'errors' | 'common'>;

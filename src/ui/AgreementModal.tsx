@@ -12,6 +12,9 @@ interface AgreementModalProps {
 /** Spec 4: confirm is enabled only after a 5-second countdown and scrolling the agreement to the bottom. */
 export const AGREEMENT_COUNTDOWN_S = 5;
 
+/** `?embed=1` asks the edge for the page without the portal's header and footer (functions/edge/shells.ts). */
+const embedded = (src: string) => `${src}${src.includes('?') ? '&' : '?'}embed=1`;
+
 export function AgreementModal({ src, labels, onConfirm, onCancel }: AgreementModalProps) {
   const [secondsLeft, setSecondsLeft] = useState(AGREEMENT_COUNTDOWN_S);
   const [reachedBottom, setReachedBottom] = useState(false);
@@ -37,7 +40,7 @@ export function AgreementModal({ src, labels, onConfirm, onCancel }: AgreementMo
   const ready = secondsLeft === 0 && reachedBottom;
   return (
     <Modal title={labels.title} onCancel={onCancel} wide>
-      <iframe ref={frame} className="agreement-frame" src={src} title={labels.title} onLoad={watchScroll} />
+      <iframe ref={frame} className="agreement-frame" src={embedded(src)} title={labels.title} onLoad={watchScroll} />
       <p className="hint" aria-live="polite">
         {secondsLeft > 0 ? labels.countdown.replace('{s}', String(secondsLeft)) : reachedBottom ? '' : labels.scrollHint}
       </p>

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey, type HandoffPurpose } from '../../functions/edge/handoff-blob';
 import { messages } from '../../src/i18n';
+import { hashPassword } from '../../src/lib/password-hash';
 import { seedUser, uniqueEmail } from './helpers';
 
 const blobFor = async (sub: string, purpose: HandoffPurpose = 'session') =>
@@ -49,11 +50,27 @@ test('a hand-off signs the visitor in, cleans the URL, and sign-in pages then le
   expect((await context.cookies()).find((c) => c.name === 'portal_token')).toBeUndefined();
 });
 
-test('a credentials hand-off is consumed and removed from the URL', async ({ page }) => {
-  const blob = await blobFor('someone', 'credentials');
+test('a credentials hand-off signs the person in with their password, and a wrong one gets the 400 page', async ({ page, context, request }) => {
+  const email = uniqueEmail('creds');
+  const userId = await seedUser(request, { email, password: 'Harbour2026', agreed: true });
+  const credentials = async (password: string) =>
+    createHandoffBlob(
+      await importHandoffKey(DEV_HANDOFF_KEY),
+      handoffClaims({ sub: userId, aud: 'portal', purpose: 'credentials', loginName: email, passwordHash: await hashPassword(password) }),
+    );
+
+  await context.addCookies([{ name: 'LANG', value: 'zh', url: 'http://127.0.0.1' }]);
+  const wrong = await page.goto(`/login?userNameAndPwd=${await credentials('Wrong2026')}`);
+  expect(wrong?.status()).toBe(400);
+  await expect(page.getByText(messages.zh.handoff.credentials)).toBeVisible();
+  expect((await context.cookies()).find((c) => c.name === 'portal_token')).toBeUndefined();
+
+  const blob = await credentials('Harbour2026');
   await page.goto(`/login?userNameAndPwd=${blob}&source=mail`);
-  await expect(page).toHaveURL(/\/login\?source=mail$/);
-  await expect(page.locator('h1')).toHaveText(messages.en.pages.login.title);
+  // Signed in: the sign-in page sends the person on to the portal, and the blob is gone from the URL.
+  await expect(page).toHaveURL(/\/user_center$/);
+  expect(page.url()).not.toContain(blob);
+  expect((await context.cookies()).find((c) => c.name === 'portal_token')?.httpOnly).toBe(true);
 });
 
 test('a tampered blob gets the English 400 page', async ({ request }) => {

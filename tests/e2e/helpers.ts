@@ -71,6 +71,10 @@ export async function acceptAgreement(page: Page, lang: Lang) {
   const confirm = dialog.getByRole('button', { name: messages[lang].signIn.agreement.confirm });
   await expect(confirm).toBeDisabled();
   const frame = page.frameLocator('.agreement-frame');
+  // The framed agreement comes without the portal's own header and footer (issue 6): the modal is its frame.
+  await expect(frame.locator('h1')).toBeVisible();
+  await expect(frame.locator('.site-header')).toBeHidden();
+  await expect(frame.locator('.site-footer')).toBeHidden();
   await frame.locator('body').evaluate((body) => body.ownerDocument.defaultView!.scrollTo(0, body.scrollHeight));
   await expect(confirm).toBeEnabled({ timeout: 8_000 });
   await confirm.click();

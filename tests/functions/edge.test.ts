@@ -3,6 +3,7 @@ import app from '../../functions/worker';
 import type { WorkerEnv } from '../../functions/env';
 import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, handoffClock, importHandoffKey, type HandoffPurpose } from '../../functions/edge/handoff';
 import { messages } from '../../src/i18n';
+import { hashPassword } from '../../src/lib/password-hash';
 import { startWorkerEnv } from './worker-env';
 
 /** The asset server is not what these tests are about: every shell answers with its own path. */
@@ -221,13 +222,64 @@ describe('hand-off intake', () => {
     expect(res.status).toBe(400);
   });
 
-  it('consumes a userNameAndPwd blob and cleans the URL without starting a session', async () => {
-    const creds = await blob('user-1', 'credentials');
-    const res = await call(`http://portal.test/login?userNameAndPwd=${creds}`);
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('/login');
-    expect(setCookies(res)).toEqual([]);
-    expect((await call(`http://portal.test/login?userNameAndPwd=${creds}`)).status).toBe(400);
+  describe('userNameAndPwd', () => {
+    const PASSWORD = 'Harbour2026';
+    let userId: string;
+    beforeAll(async () => {
+      const res = await app.request(
+        'http://portal.test/api/dev/users',
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'crew@example.com', password: PASSWORD, agreed: true }) },
+        worker.env,
+        worker.ctx,
+      );
+      userId = ((await res.json()) as { data: { userId: string } }).data.userId;
+    });
+    const credentials = async (password: string, over: { sub?: string; loginName?: string } = {}) =>
+      createHandoffBlob(
+        await importHandoffKey(DEV_HANDOFF_KEY),
+        handoffClaims({
+          sub: over.sub ?? userId,
+          aud: 'portal',
+          purpose: 'credentials',
+          loginName: over.loginName ?? 'Crew@Example.com',
+          passwordHash: await hashPassword(password),
+        }),
+      );
+    const failures = async () =>
+      (await worker.env.DB.prepare('SELECT failed_logins AS n FROM users WHERE id = ?').bind(userId).first<{ n: number }>())!.n;
+
+    it('signs the person in with the right name and password, once, and cleans the URL', async () => {
+      const before = await sessionsOf(userId);
+      const blobText = await credentials(PASSWORD);
+      const res = await call(`http://portal.test/account?userNameAndPwd=${blobText}`);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/account');
+      expect(cookieNamed(res, 'portal_token')).toContain('HttpOnly');
+      expect(await sessionsOf(userId)).toBe(before + 1);
+      const replay = await call(`http://portal.test/account?userNameAndPwd=${blobText}`);
+      expect(replay.status).toBe(400);
+      expect(await sessionsOf(userId)).toBe(before + 1);
+    });
+
+    it('refuses a wrong password with the 400 page in the visitor language, counting the failure', async () => {
+      const before = await failures();
+      const res = await call(`http://portal.test/login?userNameAndPwd=${await credentials('Wrong2026')}`, { headers: { cookie: 'LANG=zh' } });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain(messages.zh.handoff.credentials);
+      expect(setCookies(res)).toEqual([]);
+      expect(await failures()).toBe(before + 1);
+    });
+
+    it('refuses a name that belongs to someone else than the blob speaks for', async () => {
+      const res = await call(`http://portal.test/login?userNameAndPwd=${await credentials(PASSWORD, { sub: 'user-1' })}`);
+      expect(res.status).toBe(400);
+      expect(setCookies(res)).toEqual([]);
+    });
+
+    it('refuses a platform account on the partner host', async () => {
+      const res = await call(`http://navigator.portal.test/?userNameAndPwd=${await credentials(PASSWORD)}`);
+      expect(res.status).toBe(400);
+    });
   });
 
   it('starts a partner session on the navigator host, for partners only', async () => {
@@ -240,5 +292,47 @@ describe('hand-off intake', () => {
   it('leaves /api alone', async () => {
     const res = await call(`http://portal.test/api/agg-web/ip/queryIPRegion?token=${await blob('user-1')}`);
     expect(res.status).toBe(200);
+  });
+});
+
+describe('page variants', () => {
+  /** An asset server whose shells have a real <html> element, as Astro builds them. */
+  const HTML_ASSETS = {
+    fetch: async (input: RequestInfo | URL) =>
+      new Response(`<!doctype html><html lang="en"><title>${new URL(String(input instanceof Request ? input.url : input)).pathname}</title></html>`, {
+        headers: { 'content-type': 'text/html; charset=utf-8', etag: '"shell"' },
+      }),
+  } as unknown as Fetcher;
+  const page = (url: string, headers: Record<string, string> = {}) => call(url, { headers, env: { ASSETS: HTML_ASSETS } });
+  const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
+  const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
+
+  it('gives a mobile user agent the mobile variant of /pass_email_login, and a desktop one the usual page', async () => {
+    const phone = await page('http://portal.test/pass_email_login', { 'user-agent': IPHONE });
+    expect(await phone.text()).toContain('<html data-mobile lang="en">');
+    expect(phone.headers.get('etag')).toBeNull();
+    expect(phone.headers.get('vary')).toContain('User-Agent');
+    const hinted = await page('http://portal.test/pass_email_login', { 'user-agent': DESKTOP, 'sec-ch-ua-mobile': '?1' });
+    expect(await hinted.text()).toContain('data-mobile');
+    const desktop = await page('http://portal.test/pass_email_login', { 'user-agent': DESKTOP });
+    expect(await desktop.text()).not.toContain('data-mobile');
+    // Only the pass page has a mobile variant.
+    expect(await (await page('http://portal.test/login', { 'user-agent': IPHONE })).text()).not.toContain('data-mobile');
+  });
+
+  it('serves a legal page framed by the agreement modal without the portal chrome (embed=1)', async () => {
+    expect(await (await page('http://portal.test/terms?lang=en&embed=1')).text()).toContain('<html data-embedded');
+    expect(await (await page('http://portal.test/terms?lang=en')).text()).not.toContain('data-embedded');
+    // Only legal pages are embeddable.
+    expect(await (await page('http://portal.test/login?embed=1')).text()).not.toContain('data-embedded');
+  });
+
+  it('lets a sign-in link fix its language with ?lang=, but not other pages', async () => {
+    const shared = await page('http://portal.test/share_login?share=x&lang=zh', { cookie: 'LANG=en' });
+    expect(await shared.text()).toContain('/zh/share_login');
+    expect(cookieNamed(shared, 'LANG')).toMatch(/^LANG=zh; Max-Age=863999; Path=\/; SameSite=Lax$/);
+    expect(cookieNamed(await page('http://portal.test/terms?lang=zh', { cookie: 'LANG=en' }), 'LANG')).toBeUndefined();
+    expect(await (await page('http://portal.test/pass_email_login?lang=en', { cookie: 'LANG=zh' })).text()).toContain('/en/pass_email_login');
+    expect(await (await page('http://portal.test/login?lang=zh', { cookie: 'LANG=en' })).text()).toContain('/en/login');
   });
 });

@@ -85,11 +85,11 @@ const SLIDER_REQUIRED: LoginAnswer = {
 };
 
 /**
- * Starts a session for `user` and answers the login response. `before` runs in the same batch as the
+ * Starts a session for `user` and answers the login response (also for the sign-in links, login-links.ts). `before` runs in the same batch as the
  * session (a new user's INSERT, a password update), so either all of it is written or none.
  */
-async function signedIn(
-  c: Context<AuthEnv>,
+export async function signedIn<E extends AuthEnv>(
+  c: Context<E>,
   user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
   {
     newUser = false,

@@ -254,6 +254,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
 
       <nav className="links">
         <a href="/forget">{m.forgot}</a>
+        {s.channel === 'email' && s.mode !== 'chain' && variant !== 'register' && <a href="/pass_email_login">{m.emailLinkInstead}</a>}
         {variant === 'register' ? <a href="/login">{m.submit}</a> : <a href="/register">{m.register}</a>}
         <a href="/navigator_login">{m.partnerLink}</a>
       </nav>

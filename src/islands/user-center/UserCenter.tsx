@@ -5,11 +5,12 @@ import type { Lang } from '../../lib/lang';
 import { $userCenter, copyInvitationCode, loadUserCenter, regenerateInvitationCode, signOut } from '../../stores/user-center';
 import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboarding';
 import { Avatar } from '../../ui/Avatar';
+import { ShareSignIn } from './ShareSignIn';
 import { companyTypeLabel, statusLabel, statusTone } from '../account-choice/labels';
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code (spec 2, 3). */
@@ -75,6 +76,8 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
           </button>
         </div>
       </section>
+
+      <ShareSignIn lang={lang} messages={messages} />
 
       <section className="panel" aria-labelledby="companies-title">
         <h2 id="companies-title" className="section-title">{m.companies}</h2>

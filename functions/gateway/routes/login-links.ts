@@ -1,0 +1,81 @@
+import { Hono, type Context } from 'hono';
+import {
+  LINK_PARAM,
+  passEmailLoginRequest,
+  passEmailSendRequest,
+  shareLoginRequest,
+  type ShareLinkAnswer,
+} from '../../../src/schemas/login-links';
+import { PORTAL_ORIGIN_HEADER } from '../../edge/proxy-rules';
+import type { WorkerEnv } from '../../env';
+import { readJson } from '../body';
+import { findUserById, findUserByIdentity } from '../db/users';
+import { GatewayError, ok, requestLang } from '../errors';
+import { now } from '../services/clock';
+import { deliver } from '../services/delivery';
+import { emailRecipient } from '../services/identity';
+import { consumeLink, issueLink, LINK_LIFETIME_MS, passLinkMessage, type LinkKind } from '../services/login-links';
+import { requireSession, type SessionVariables } from '../services/sessions';
+import { signedIn } from './auth';
+
+type LinkEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
+
+/** The visitor's IP as the edge saw it (proxy-rules.ts sets it on every gateway call). */
+const clientIp = (c: Context) => c.req.header('x-client-ip') ?? 'unknown';
+
+/**
+ * The page a link opens, on this site's origin as the visitor sees it (the edge sets PORTAL_ORIGIN_HEADER;
+ * a browser cannot). The language is part of the link: those pages have no language toggle.
+ */
+function linkUrl(c: Context, page: 'pass_email_login' | 'share_login', param: string, token: string): string {
+  const origin = c.req.header(PORTAL_ORIGIN_HEADER);
+  if (!origin || !/^https?:\/\/[^/]+$/.test(origin)) throw new Error(`sign-in links need the ${PORTAL_ORIGIN_HEADER} header`);
+  return `${origin}/${page}?${new URLSearchParams({ [param]: token, lang: requestLang(c) })}`;
+}
+
+/** Uses a link and signs its person in, with the same answer (and cookies) as the sign-in screen. */
+async function signInWithLink(c: Context<LinkEnv>, kind: LinkKind, token: string) {
+  const userId = await consumeLink(c.env.DB, kind, token, now(c));
+  const user = await findUserById(c.env.DB, userId);
+  // The account was deleted after the link was made: the link is as good as unknown.
+  if (!user) throw new GatewayError('LK0001');
+  return signedIn(c, user);
+}
+
+/**
+ * Sign-in links (issue 6, services/login-links.ts): the e-mail pass link of /pass_email_login and the shared
+ * link of /share_login. Opening a link shows a page; the sign-in happens on the person's click, so mail
+ * scanners that fetch links do not use them up.
+ */
+export const loginLinkRoutes = new Hono<LinkEnv>()
+  // For an address with no account nothing is sent, but the answer, the wait and the caps are the same.
+  .post('/agg-web/user/passEmail/send', async (c) => {
+    const { loginEmail } = await readJson(c, passEmailSendRequest);
+    const email = emailRecipient(loginEmail);
+    const user = await findUserByIdentity(c.env.DB, { email });
+    const link = await issueLink(c.env.DB, { kind: 'email_pass', userId: user?.id ?? null, subject: email, ip: clientIp(c), now: now(c) });
+    if (user) {
+      const minutes = LINK_LIFETIME_MS.email_pass / 60_000;
+      const message = passLinkMessage(requestLang(c), linkUrl(c, 'pass_email_login', LINK_PARAM.pass, link.token), minutes);
+      await deliver(c.env, { channel: 'email', to: email, ...message }, now(c));
+    }
+    return ok(c, null);
+  })
+  .post('/agg-web/user/passEmail/login', async (c) => {
+    const { pass } = await readJson(c, passEmailLoginRequest);
+    return signInWithLink(c, 'email_pass', pass);
+  })
+  // A platform session shares its own account; a partner session has no platform account to share.
+  .post('/agg-web/user/shareLogin/create', requireSession, async (c) => {
+    if (c.var.session.kind !== 'platform') throw new GatewayError('TK00001');
+    const link = await issueLink(c.env.DB, { kind: 'share', userId: c.var.user.id, subject: c.var.user.id, ip: clientIp(c), now: now(c) });
+    const answer: ShareLinkAnswer = {
+      url: linkUrl(c, 'share_login', LINK_PARAM.share, link.token),
+      expiresIn: LINK_LIFETIME_MS.share / 1000,
+    };
+    return ok(c, answer);
+  })
+  .post('/agg-web/user/shareLogin/login', async (c) => {
+    const { share } = await readJson(c, shareLoginRequest);
+    return signInWithLink(c, 'share', share);
+  });

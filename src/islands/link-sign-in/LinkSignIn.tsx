@@ -1,0 +1,117 @@
+import { useStore } from '@nanostores/react';
+import { useEffect } from 'react';
+import { $dialog, closeDialog } from '../../stores/dialog';
+import { $linkSignIn, askAgain, hasLink, initLinkSignIn, sendLink, setEmail, signInWithLink, type LinkKind, type LinkSignInMessages } from '../../stores/link-sign-in';
+import type { Lang } from '../../lib/lang';
+import { AgreementModal } from '../../ui/AgreementModal';
+import { TextField } from '../../ui/TextField';
+
+interface LinkSignInProps {
+  lang: Lang;
+  kind: LinkKind;
+  messages: LinkSignInMessages;
+}
+
+/** /pass_email_login (kind 'pass') and /share_login (kind 'share'): sign in with a one-time link (issue 6). */
+export default function LinkSignIn({ lang, kind, messages }: LinkSignInProps) {
+  const m = messages.linkSignIn;
+  const s = useStore($linkSignIn);
+  const dialog = useStore($dialog);
+
+  useEffect(() => initLinkSignIn(messages, kind), [messages, kind]);
+
+  const formError = s.formError && (
+    <p className="error form-error" role="alert">
+      {s.formError}
+    </p>
+  );
+  const toLogin = (
+    <p className="link-sign-in-alt">
+      <a href="/login">{m.toLogin}</a>
+    </p>
+  );
+
+  if (s.phase === 'redirecting') {
+    return (
+      <>
+        <p className="notice redirecting" role="status">{m.redirecting}</p>
+        {dialog?.kind === 'agreement' && (
+          <AgreementModal src={`/terms?lang=${lang}`} labels={messages.signIn.agreement} onConfirm={() => closeDialog(true)} onCancel={() => closeDialog()} />
+        )}
+      </>
+    );
+  }
+
+  if (s.phase === 'confirm') {
+    return (
+      <div className="link-sign-in">
+        <p>{kind === 'pass' ? m.confirmPass : m.confirmShare}</p>
+        {formError}
+        {hasLink() && (
+          <button type="button" className="button primary" disabled={s.busy} onClick={() => void signInWithLink()}>
+            {s.busy ? m.signingIn : m.signIn}
+          </button>
+        )}
+        {kind === 'pass' && s.formError ? (
+          <p className="link-sign-in-alt">
+            <button type="button" className="text-button" onClick={askAgain}>{m.askNewPass}</button>
+          </p>
+        ) : (
+          toLogin
+        )}
+      </div>
+    );
+  }
+
+  if (s.phase === 'no-link') {
+    return (
+      <div className="link-sign-in">
+        {formError}
+        <p>{m.noShareLink}</p>
+        {toLogin}
+      </div>
+    );
+  }
+
+  if (s.phase === 'sent') {
+    return (
+      <div className="link-sign-in">
+        <p className="notice" role="status">{m.sent.replace('{email}', s.sentTo)}</p>
+        <p className="hint">{m.noAccountHint}</p>
+        <p className="link-sign-in-alt">
+          <button type="button" className="text-button" onClick={askAgain}>{m.sendAgain}</button>
+        </p>
+        {toLogin}
+      </div>
+    );
+  }
+
+  return (
+    <form
+      className="link-sign-in"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void sendLink();
+      }}
+    >
+      <TextField
+        id="pass-email"
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        label={m.emailLabel}
+        value={s.email}
+        onChange={setEmail}
+        error={s.emailError}
+        hint={m.requestHint}
+        maxLength={254}
+      />
+      {formError}
+      <button type="submit" className="button primary" disabled={s.busy}>
+        {s.busy ? m.sending : m.send}
+      </button>
+      {toLogin}
+    </form>
+  );
+}

@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { loginLinkApi } from '../../api/login-links';
+import type { Messages } from '../../i18n';
+import type { Lang } from '../../lib/lang';
+import { failureMessage } from '../../stores/after-sign-in';
+
+interface ShareSignInProps {
+  lang: Lang;
+  messages: Pick<Messages, 'linkSignIn' | 'errors'>;
+}
+
+/**
+ * "Sign in on another device" (issue 6, /share_login): makes a one-time link for this account, shown to
+ * copy or open on the other device. Each click makes a new link; older ones keep their own 10 minutes.
+ */
+export function ShareSignIn({ lang, messages }: ShareSignInProps) {
+  const m = messages.linkSignIn;
+  const [link, setLink] = useState<{ url: string; until: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState('');
+  const [error, setError] = useState('');
+
+  const create = async () => {
+    if (busy) return;
+    setBusy(true);
+    setError('');
+    setNotice('');
+    const answer = await loginLinkApi.createShareLink();
+    setBusy(false);
+    if (!answer.ok) return setError(failureMessage(answer, messages.errors));
+    const until = new Date(Date.now() + answer.data.expiresIn * 1000).toLocaleTimeString(lang === 'zh' ? 'zh-CN' : 'en-GB', {
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    setLink({ url: answer.data.url, until });
+  };
+  const copy = async () => {
+    if (!link) return;
+    try {
+      await navigator.clipboard.writeText(link.url);
+      setNotice(m.shareCopied);
+    } catch {
+      setError(messages.errors.generic);
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="share-sign-in-title">
+      <h2 id="share-sign-in-title" className="section-title">{m.shareTitle}</h2>
+      <p className="hint">{m.shareHint}</p>
+      {link && (
+        <div className="field">
+          <label htmlFor="share-link">{m.shareExpires.replace('{time}', link.until)}</label>
+          <input id="share-link" className="input" readOnly value={link.url} onFocus={(event) => event.target.select()} />
+        </div>
+      )}
+      <div className="live-region" role="status" aria-live="polite">
+        {notice && <p className="notice">{notice}</p>}
+      </div>
+      {error && <p className="error" role="alert">{error}</p>}
+      <div className="form-actions">
+        <button type="button" className="button secondary" disabled={busy} onClick={() => void create()}>
+          {m.shareCreate}
+        </button>
+        {link && (
+          <button type="button" className="button secondary" onClick={() => void copy()}>
+            {m.shareCopy}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import { authApi } from '../api/auth';
+import { NETWORK_ERROR, type ApiResult } from '../api/client';
+import type { Messages } from '../i18n';
+import { destinations, REDIRECT_DELAY_MS, routeForLoginCase } from '../lib/login-route';
+import type { LoginAnswer } from '../schemas/auth';
+import { ask } from './dialog';
+
+/** The message of a failed call: the gateway's (already in the visitor's language), or spec 8's defaults. */
+export function failureMessage(result: Extract<ApiResult<unknown>, { ok: false }>, errors: Messages['errors']): string {
+  return result.code === NETWORK_ERROR ? errors.network : result.message || errors.generic;
+}
+
+/**
+ * Asks for the login case and goes where spec 2 says (as sign-in does after its 500 ms), for flows that end
+ * in a session: the partner sign-in, the password change and the sign-in links. Returns the failure, if any, to show.
+ */
+export async function goOnByLoginCase(): Promise<Extract<ApiResult<unknown>, { ok: false }> | null> {
+  const answer = await authApi.loginCase();
+  if (!answer.ok) return answer;
+  const redirect = new URLSearchParams(location.search).get('redirect') ?? undefined;
+  const route = routeForLoginCase(answer.data, redirect);
+  const { userLoginCase, companyInfo } = answer.data;
+  if ((userLoginCase === 6 || userLoginCase === 7) && companyInfo) {
+    sessionStorage.setItem('companyName', companyInfo.name);
+    if (userLoginCase === 7 && companyInfo.ports[0]) sessionStorage.setItem('ports', JSON.stringify([companyInfo.ports[0]]));
+  }
+  if (route.kind === 'anonymous-then') await authApi.anonymousLogin(answer.data.registerMobile ? 1 : 2);
+  setTimeout(() => location.assign(route.to), REDIRECT_DELAY_MS);
+  return null;
+}
+
+/**
+ * What every sign-in does once the gateway said yes (spec 4, step 5): agree again to changed terms (or be
+ * signed out), enter the main company straight away when there is one, else go on by the login case.
+ * 'cancelled' when the person declined the terms; a failure to show; null when the page is on its way.
+ */
+export async function continueAfterSignIn(
+  answer: Pick<LoginAnswer, 'isMaster' | 'companyId' | 'needsConsent'>,
+): Promise<Extract<ApiResult<unknown>, { ok: false }> | 'cancelled' | null> {
+  if (answer.needsConsent && !((await ask({ kind: 'agreement' })) && (await authApi.agreeToTerms()).ok)) {
+    await authApi.logout();
+    return 'cancelled';
+  }
+  if (answer.isMaster && answer.companyId && (await authApi.chooseAccount(answer.companyId)).ok) {
+    setTimeout(() => location.assign(destinations.webApp), REDIRECT_DELAY_MS);
+    return null;
+  }
+  return goOnByLoginCase();
+}
