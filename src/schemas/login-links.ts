@@ -26,7 +26,8 @@ export type PassEmailSendRequest = z.infer<typeof passEmailSendRequest>;
 // POST agg-web/user/passEmail/login → login response.
 export const passEmailLoginRequest = z.object({ pass: linkTokenSchema });
 
-// POST agg-web/user/shareLogin/create (session) → { url, expiresIn }.
+// POST agg-web/user/shareLogin/create (session) {} → { url, expiresIn }.
+export const shareLinkRequest = z.object({});
 export const shareLinkAnswer = z.object({ url: z.string(), expiresIn: z.number() });
 export type ShareLinkAnswer = z.infer<typeof shareLinkAnswer>;
 

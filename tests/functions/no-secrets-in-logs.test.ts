@@ -70,7 +70,9 @@ describe('no secrets in logs, answers or URLs', () => {
     secrets.password = password;
     secrets.clientHash = await hashPassword(password);
     secrets.wrongClientHash = await hashPassword('Wrong2024Harbour');
-    expect((await call('/api/dev/users', { body: { email: pwEmail, password } })).json().code).toBe('0');
+    const seeded = (await call('/api/dev/users', { body: { email: pwEmail, password } })).json();
+    expect(seeded.code).toBe('0');
+    const pwUserId = (seeded.data as { userId: string }).userId;
     const login = (loginPassword: string) =>
       call('/api/agg-web/user/v3/userLogin', { body: { loginEmail: pwEmail, loginPassword, passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT } });
     expect((await login(secrets.wrongClientHash)).json().code).toBe('US0010');
@@ -84,12 +86,12 @@ describe('no secrets in logs, answers or URLs', () => {
     secrets.storedSalt = stored!.password_salt;
     secrets.pepper = 'dev-only-pepper-not-for-production';
 
-    // 3. A credentials hand-off (userNameAndPwd): consumed, and its password hash never shown or logged.
+    // 3. A credentials hand-off (userNameAndPwd): signs in, and its password hash is never shown or logged.
     const key = await importHandoffKey(DEV_HANDOFF_KEY);
-    secrets.handoffPasswordHash = await hashPassword('Handed0ver2024');
+    secrets.handoffPasswordHash = secrets.clientHash;
     secrets.blob = await createHandoffBlob(
       key,
-      handoffClaims({ sub: 'someone', aud: 'portal', purpose: 'credentials', loginName: pwEmail, passwordHash: secrets.handoffPasswordHash }),
+      handoffClaims({ sub: pwUserId, aud: 'portal', purpose: 'credentials', loginName: pwEmail, passwordHash: secrets.handoffPasswordHash }),
     );
     const handoff = await call(`/login?userNameAndPwd=${secrets.blob}`);
     expect(handoff.res.status).toBe(303);

@@ -3,6 +3,7 @@ import {
   LINK_PARAM,
   passEmailLoginRequest,
   passEmailSendRequest,
+  shareLinkRequest,
   shareLoginRequest,
   type ShareLinkAnswer,
 } from '../../../src/schemas/login-links';
@@ -25,11 +26,12 @@ const clientIp = (c: Context) => c.req.header('x-client-ip') ?? 'unknown';
 
 /**
  * The page a link opens, on this site's origin as the visitor sees it (the edge sets PORTAL_ORIGIN_HEADER;
- * a browser cannot). The language is part of the link: those pages have no language toggle.
+ * a browser cannot), else on the origin this call was made to. The language is part of the link: those
+ * pages have no language toggle.
  */
 function linkUrl(c: Context, page: 'pass_email_login' | 'share_login', param: string, token: string): string {
-  const origin = c.req.header(PORTAL_ORIGIN_HEADER);
-  if (!origin || !/^https?:\/\/[^/]+$/.test(origin)) throw new Error(`sign-in links need the ${PORTAL_ORIGIN_HEADER} header`);
+  const header = c.req.header(PORTAL_ORIGIN_HEADER);
+  const origin = header && /^https?:\/\/[^/]+$/.test(header) ? header : new URL(c.req.url).origin;
   return `${origin}/${page}?${new URLSearchParams({ [param]: token, lang: requestLang(c) })}`;
 }
 
@@ -68,6 +70,7 @@ export const loginLinkRoutes = new Hono<LinkEnv>()
   // A platform session shares its own account; a partner session has no platform account to share.
   .post('/agg-web/user/shareLogin/create', requireSession, async (c) => {
     if (c.var.session.kind !== 'platform') throw new GatewayError('TK00001');
+    await readJson(c, shareLinkRequest);
     const link = await issueLink(c.env.DB, { kind: 'share', userId: c.var.user.id, subject: c.var.user.id, ip: clientIp(c), now: now(c) });
     const answer: ShareLinkAnswer = {
       url: linkUrl(c, 'share_login', LINK_PARAM.share, link.token),
