@@ -1,10 +1,10 @@
 import { atom, map } from 'nanostores';
-import Cookies from 'js-cookie';
 import { authApi } from '../api/auth';
 import { NETWORK_ERROR, SALT_REQUIRED, type ApiResult } from '../api/client';
 import type { Messages } from '../i18n';
 import { hashPassword } from '../lib/password-hash';
 import { destinations, REDIRECT_DELAY_MS, routeForLoginCase } from '../lib/login-route';
+import { readCookie } from '../lib/read-cookie';
 import { readRemembered, remember } from '../lib/remembered-sign-in';
 import { SESSION_MARKER_COOKIE } from '../lib/session-marker';
 import {
@@ -313,7 +313,7 @@ function goAfterDelay(to: string) {
 
 /** Spec 2: arriving with a session skips the form; the company list and the case decide the route. */
 export async function resumeExistingSession(): Promise<boolean> {
-  if (Cookies.get(SESSION_MARKER_COOKIE) === undefined) return false;
+  if (readCookie(document.cookie, SESSION_MARKER_COOKIE) === undefined) return false;
   $signIn.setKey('redirecting', true);
   const companies = await authApi.companyList();
   if (!companies.ok) {
