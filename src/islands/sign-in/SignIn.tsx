@@ -1,8 +1,7 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { loadPhoneCodes } from '../../api/dictionaries';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { Lang } from '../../lib/lang';
-import { meetsPasswordRule, NEW_USER_COMPANY_MAX } from '../../schemas/auth';
+import { meetsPasswordRule, NEW_USER_COMPANY_MAX } from '../../schemas/auth-rules';
 import type { PhoneCodeItem } from '../../schemas/dictionaries';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import {
@@ -10,6 +9,7 @@ import {
   $errors,
   $signIn,
   initSignIn,
+  preloadSignIn,
   resumeExistingSession,
   sendCode,
   setField,
@@ -61,8 +61,17 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
     });
     if (variant === 'register') switchTo('code');
     void resumeExistingSession();
-    void loadPhoneCodes().then(setAreaCodes);
   }, [messages]);
+
+  // The area-code list, the gateway calls and their schemas load when the form is first focused, touched or
+  // pointed at, not with the page (issue 9): /login's first load stays small and its main thread free.
+  const prepared = useRef(false);
+  const prepare = () => {
+    if (prepared.current) return;
+    prepared.current = true;
+    preloadSignIn();
+    void import('../../api/dictionaries').then((d) => d.loadPhoneCodes()).then(setAreaCodes);
+  };
 
   const show = { show: m.showPassword, hide: m.hidePassword };
 
@@ -86,6 +95,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
           lang={lang}
           areaCodes={areaCodes}
           areaId={s.areaId}
+          callingCode={s.callingCode}
           mobile={s.mobile}
           error={errors.mobile}
           onAreaChange={(item) => {
@@ -175,6 +185,8 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
     <form
       className="sign-in"
       noValidate
+      onFocus={prepare}
+      onPointerEnter={prepare}
       onSubmit={(event) => {
         event.preventDefault();
         void submit();
