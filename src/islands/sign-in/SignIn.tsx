@@ -1,8 +1,7 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Lang } from '../../lib/lang';
 import { meetsPasswordRule, NEW_USER_COMPANY_MAX } from '../../schemas/auth-rules';
-import type { PhoneCodeItem } from '../../schemas/dictionaries';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import {
   $codeCooldownUntil,
@@ -24,6 +23,7 @@ import { PasswordInput } from '../../ui/PasswordInput';
 import { PhoneInput } from '../../ui/PhoneInput';
 import { TabList, tabPanelProps } from '../../ui/TabList';
 import { TextField } from '../../ui/TextField';
+import { useAreaCodes } from '../../ui/use-area-codes';
 
 // The modals load when first opened: /login stays inside its JavaScript budget (issue 9).
 const AgreementModal = lazy(() =>
@@ -53,7 +53,8 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
   const errors = useStore($errors);
   const dialog = useStore($dialog);
   const cooldownUntil = useStore($codeCooldownUntil);
-  const [areaCodes, setAreaCodes] = useState<PhoneCodeItem[]>([]);
+  const [prepared, setPrepared] = useState(false);
+  const areaCodes = useAreaCodes(prepared);
 
   useEffect(() => {
     initSignIn(messages, {
@@ -65,12 +66,10 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
 
   // The area-code list, the gateway calls and their schemas load when the form is first focused, touched or
   // pointed at, not with the page (issue 9): /login's first load stays small and its main thread free.
-  const prepared = useRef(false);
   const prepare = () => {
-    if (prepared.current) return;
-    prepared.current = true;
+    if (prepared) return;
+    setPrepared(true);
     preloadSignIn();
-    void import('../../api/dictionaries').then((d) => d.loadPhoneCodes()).then(setAreaCodes);
   };
 
   const show = { show: m.showPassword, hide: m.hidePassword };
