@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
+import { loadPhoneCodes } from '../../api/dictionaries';
 import { onboardingApi } from '../../api/onboarding';
 import type { Lang } from '../../lib/lang';
 import { COMPANY_NAME_MAX, COMPANY_TYPES, GTC_REQUIRED_TYPES, PORT_REQUIRED_TYPES, type UploadKind } from '../../schemas/onboarding';
@@ -35,7 +36,7 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
   const u = messages.upload;
   const s = useStore($company);
   const errors = useStore($companyErrors);
-  const areaCodes = useAreaCodes();
+  const areaCodes = useAreaCodes(loadPhoneCodes);
 
   useEffect(() => {
     if (mode === 'fill') void initFillCompany(messages);

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
+import { loadPhoneCodes } from '../../api/dictionaries';
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
 import { INVITATION_LENGTH } from '../../schemas/onboarding';
@@ -18,7 +19,7 @@ export default function JoinForm({ lang, messages }: JoinFormProps) {
   const m = messages.onboarding;
   const s = useStore($join);
   const errors = useStore($joinErrors);
-  const areaCodes = useAreaCodes();
+  const areaCodes = useAreaCodes(loadPhoneCodes);
 
   useEffect(() => {
     initJoin(messages, lang);

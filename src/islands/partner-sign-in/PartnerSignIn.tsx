@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
+import { loadPhoneCodes } from '../../api/dictionaries';
 import type { Lang } from '../../lib/lang';
 import { meetsPasswordRule } from '../../schemas/auth';
 import { $dialog, closeDialog } from '../../stores/dialog';
@@ -22,7 +23,7 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
   const p = messages.partner;
   const s = useStore($partnerSignIn);
   const dialog = useStore($dialog);
-  const areaCodes = useAreaCodes();
+  const areaCodes = useAreaCodes(loadPhoneCodes);
 
   useEffect(() => {
     initPartnerSignIn(messages);

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
+import { loadPhoneCodes } from '../../api/dictionaries';
 import type { Lang } from '../../lib/lang';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import {
@@ -35,7 +36,7 @@ export default function PasswordReset({ lang, partner, messages }: PasswordReset
   const s = useStore($reset);
   const dialog = useStore($dialog);
   const cooldownUntil = useStore($resetCooldownUntil);
-  const areaCodes = useAreaCodes();
+  const areaCodes = useAreaCodes(loadPhoneCodes);
   const loginPath = partner ? '/navigator_login' : '/login';
   const backLabel = partner ? r.backToPartnerLogin : messages.common.backToLogin;
 

@@ -38,6 +38,8 @@ const InsecurePasswordModal = lazy(() =>
 );
 const NewUserModal = lazy(() => import('../../ui/NewUserModal').then((m) => ({ default: m.NewUserModal })));
 const SliderDialog = lazy(() => import('../shared/SliderDialog').then((m) => ({ default: m.SliderDialog })));
+// The area-code list and its schema load with the form's first use (below), not with the page.
+const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => d.loadPhoneCodes());
 
 interface SignInProps {
   lang: Lang;
@@ -54,7 +56,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
   const dialog = useStore($dialog);
   const cooldownUntil = useStore($codeCooldownUntil);
   const [prepared, setPrepared] = useState(false);
-  const areaCodes = useAreaCodes(prepared);
+  const areaCodes = useAreaCodes(prepared ? loadPhoneCodesLazily : null);
 
   useEffect(() => {
     initSignIn(messages, {
