@@ -14,6 +14,7 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
+import puppeteer from 'puppeteer-core';
 import { ensureServer } from './local-server.mjs';
 
 const port = Number(process.env.BENCH_PORT ?? 8871);
@@ -23,6 +24,7 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromeFlags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 const out = `bench-report/${new Date().toISOString().replace(/[:.]/g, '-')}`;
 const pages = ['/', '/login', '/navigator_login', '/register', '/join', '/forget', '/navigator_forget', '/account', '/user_center', '/create_account', '/fill_account', '/change_password', '/enterprise_adm_and_staff', '/completion_of_application', '/pass_email_login', '/share_login', '/terms', '/privacy', '/disclaimer', '/registration_agreement', '/no-such-page'];
+const signInPaths = ['/', '/login', '/navigator_login', '/register', '/forget', '/navigator_forget'];
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 const kb = (bytes) => (bytes / 1024).toFixed(1);
 
@@ -55,13 +57,16 @@ async function pageBytes(cookie) {
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromeFlags.slice(1) });
   const rows = [];
   for (const lang of ['zh', 'en']) {
-    const context = await browser.newContext();
-    await context.addCookies([
+    const signedOut = await browser.newContext();
+    const signedIn = await browser.newContext();
+    await signedOut.addCookies([{ name: 'LANG', value: lang, url: base }]);
+    await signedIn.addCookies([
       { name: 'LANG', value: lang, url: base },
       ...cookie.split('; ').map((pair) => ({ name: pair.split('=')[0], value: pair.split('=').slice(1).join('='), url: base })),
     ]);
     for (const path of pages) {
-      const page = await context.newPage();
+      // A sign-in page sends a visitor with a session on (src/lib/routes.ts signInShells): measure it signed out.
+      const page = await (signInPaths.includes(path) ? signedOut : signedIn).newPage();
       const bodies = [];
       page.on('response', (response) => bodies.push(response));
       await page.goto(base + path, { waitUntil: 'networkidle' });
@@ -77,27 +82,41 @@ async function pageBytes(cookie) {
       rows.push({ path, lang, ...Object.fromEntries(Object.entries(totals).map(([k, [raw, gzip, brotli]]) => [k, { raw, gzip, brotli }])) });
       await page.close();
     }
-    await context.close();
+    await signedOut.close();
+    await signedIn.close();
   }
   await browser.close();
   return rows;
 }
 
-/** 2. Lighthouse with its mobile defaults, driving Debian's Chromium. */
+/**
+ * 2. Lighthouse with its mobile defaults, driving Debian's Chromium. The cookies go into the browser's jar, which
+ * Lighthouse keeps between runs: a Cookie header from `extraHeaders` is dropped as soon as the page writes a cookie
+ * of its own (ROLE_LIST on /user_center), which lost the session and measured /login instead. Only the pages behind
+ * sign-in get the session; with one, /login answers a redirect.
+ */
 async function lighthouseScores(cookie) {
   const chrome = await chromeLauncher.launch({ chromePath: chromiumPath, chromeFlags });
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+  const session = cookie.split('; ').map((pair) => [pair.split('=')[0], pair.split('=').slice(1).join('=')]);
   const results = [];
   try {
     for (const path of ['/login', '/create_account', '/user_center', '/terms']) {
-      const { lhr } = await lighthouse(base + path, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility', 'best-practices'],
-        extraHeaders: { Cookie: `LANG=en; ${cookie}` },
-      });
+      const page = await browser.newPage();
+      const cdp = await page.createCDPSession();
+      await cdp.send('Network.clearBrowserCookies');
+      const signedIn = path === '/create_account' || path === '/user_center';
+      for (const [name, value] of [['LANG', 'en'], ...(signedIn ? session : [])]) await cdp.send('Network.setCookie', { name, value, url: base });
+      const { lhr } = await lighthouse(
+        base + path,
+        { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] },
+        undefined,
+        page,
+      );
+      await page.close();
       results.push({
         path,
+        finalPath: new URL(lhr.finalDisplayedUrl).pathname,
         performance: Math.round(lhr.categories.performance.score * 100),
         accessibility: Math.round(lhr.categories.accessibility.score * 100),
         bestPractices: Math.round(lhr.categories['best-practices'].score * 100),
@@ -107,6 +126,7 @@ async function lighthouseScores(cookie) {
       });
     }
   } finally {
+    await browser.disconnect();
     await chrome.kill();
   }
   return results;
@@ -183,7 +203,7 @@ function markdown(report) {
     lines.push(`| ${r.path} | ${r.lang} | ${cell('js')} | ${cell('css')} | ${cell('html')} | ${cell('font')} |`);
   }
   lines.push('', '## Lighthouse (mobile)', '', '| page | performance | accessibility | best practices | LCP ms | TBT ms | CLS |', '|---|---|---|---|---|---|---|');
-  for (const r of report.lighthouse) lines.push(`| ${r.path} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.lcpMs} | ${r.tbtMs} | ${r.cls} |`);
+  for (const r of report.lighthouse) lines.push(`| ${r.path}${r.finalPath !== r.path ? ` (ended on ${r.finalPath})` : ''} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.lcpMs} | ${r.tbtMs} | ${r.cls} |`);
   lines.push('', `## Throughput (${seconds} s each, loopback)`, '', '| scenario | req/s | p50 ms | p90 ms | p99 ms | non-2xx | ratio to static |', '|---|---|---|---|---|---|---|');
   for (const r of report.throughput) lines.push(`| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.non2xx} | ${r.ratioToStatic} |`);
   lines.push('', '## Password hash', '', `PBKDF2-HMAC-SHA256, ${report.passwordHash.iterations} iterations: ${report.passwordHash.cpuMsPerHash} ms CPU per hash (Node's WebCrypto on this machine).`, '');

@@ -1,13 +1,9 @@
 import type * as z from 'zod/mini';
 import { envelopeSchema, SUCCESS_CODE } from '../schemas/envelope';
+import { NETWORK_ERROR, type ApiResult } from './result';
 
-/** What every api function returns: the data, or the gateway's code and its message (already localised). */
-export type ApiResult<T> = { ok: true; data: T } | { ok: false; code: string; message: string; data?: unknown };
+export { NETWORK_ERROR, SALT_REQUIRED, type ApiResult } from './result';
 
-/** The answer could not be had or understood: shown as spec 8's 'network error' text by the caller. */
-export const NETWORK_ERROR = 'NETWORK';
-/** Code that means "fetch the salt and retry" on password sign-in, counted as success by the envelope (spec 8). */
-export const SALT_REQUIRED = 'SY9990';
 const SESSION_ENDED = 'TK00001';
 
 /**

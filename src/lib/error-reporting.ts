@@ -5,7 +5,8 @@
  * fragment never (they may carry a hand-off blob or a code). Reporting never throws and never reports itself.
  *
  * Framework-free, and typed without the DOM library so that the Worker's type check accepts it too:
- * `installErrorReporting()` once in the layout's script.
+ * `installErrorReporting()`, or in the layout's script `installErrorReportingLazily()` (error-reporting-lazy.ts),
+ * which loads this module with the first error.
  */
 
 export const CLIENT_ERROR_PATH = '/api/agg-web/client/error';
@@ -67,13 +68,12 @@ const defaultSend = (report: ClientErrorReport) => {
 };
 
 /**
- * Listens for `error` and `unhandledrejection` on `target` (the window by default) and sends up to `max`
- * reports. Answers a function that stops listening.
+ * A handler for `error` and `unhandledrejection` events that sends up to `max` reports of them (the events of
+ * one page share it). `location` gives the page URL at the time of each report.
  */
-export function installErrorReporting(
-  options: { target?: ReportingTarget; send?: (report: ClientErrorReport) => void; max?: number } = {},
-): () => void {
-  const target = options.target ?? (globalThis as unknown as ReportingTarget);
+export function createErrorReporter(
+  options: { location?: { href: string }; send?: (report: ClientErrorReport) => void; max?: number } = {},
+): (event: unknown) => void {
   const send = options.send ?? defaultSend;
   const max = options.max ?? MAX_REPORTS_PER_PAGE;
   const sent = new Set<string>();
@@ -88,23 +88,33 @@ export function installErrorReporting(
       send({
         message,
         ...(described.stack ? { stack: described.stack.slice(0, 8000) } : {}),
-        url: pageUrl(target.location.href),
+        url: pageUrl((options.location ?? (globalThis as unknown as ReportingTarget).location).href),
         ...(described.traceId ? { traceId: described.traceId } : {}),
       });
     } catch {
       // Reporting must never become the error.
     }
   };
-  const onError = (event: unknown) => {
-    const e = event as { error?: unknown; message?: unknown };
-    report(e.error, typeof e.message === 'string' ? e.message : undefined);
+  return (event: unknown) => {
+    const e = event as { type?: unknown; error?: unknown; message?: unknown; reason?: unknown };
+    if (e.type === 'unhandledrejection') report(e.reason, 'Unhandled promise rejection');
+    else report(e.error, typeof e.message === 'string' ? e.message : undefined);
   };
-  const onRejection = (event: unknown) => report((event as { reason?: unknown }).reason, 'Unhandled promise rejection');
+}
 
-  target.addEventListener('error', onError);
-  target.addEventListener('unhandledrejection', onRejection);
+/**
+ * Listens for `error` and `unhandledrejection` on `target` (the window by default) and sends up to `max`
+ * reports. Answers a function that stops listening.
+ */
+export function installErrorReporting(
+  options: { target?: ReportingTarget; send?: (report: ClientErrorReport) => void; max?: number } = {},
+): () => void {
+  const target = options.target ?? (globalThis as unknown as ReportingTarget);
+  const onEvent = createErrorReporter({ location: target.location, send: options.send, max: options.max });
+  target.addEventListener('error', onEvent);
+  target.addEventListener('unhandledrejection', onEvent);
   return () => {
-    target.removeEventListener('error', onError);
-    target.removeEventListener('unhandledrejection', onRejection);
+    target.removeEventListener('error', onEvent);
+    target.removeEventListener('unhandledrejection', onEvent);
   };
 }

@@ -1,5 +1,5 @@
-import Cookies from 'js-cookie';
 import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, isLang } from './lang';
+import { readCookie } from './read-cookie';
 import { SESSION_MARKER_COOKIE } from './session-marker';
 
 const NOTICE_DISMISSED_KEY = 'browserNoticeDismissed';
@@ -7,16 +7,18 @@ const secure = location.protocol === 'https:';
 
 /** Wires the header chrome of every page: language toggle, logout icon, browser notice. */
 export function initHeader() {
-  document.querySelector<HTMLButtonElement>('[data-lang-toggle]')?.addEventListener('click', (event) => {
+  document.querySelector<HTMLButtonElement>('[data-lang-toggle]')?.addEventListener('click', async (event) => {
     const target = (event.currentTarget as HTMLButtonElement).dataset.target;
     if (!isLang(target)) return;
+    // js-cookie writes the cookie; it loads on this click only, out of every page's first load (issue 9).
+    const { default: Cookies } = await import('js-cookie');
     Cookies.set(LANG_COOKIE, target, { expires: LANG_COOKIE_MAX_AGE / 86_400, path: '/', sameSite: 'Lax', secure });
     location.reload();
   });
 
   const logout = document.querySelector<HTMLButtonElement>('[data-logout]');
   if (logout) {
-    logout.hidden = Cookies.get(SESSION_MARKER_COOKIE) === undefined;
+    logout.hidden = readCookie(document.cookie, SESSION_MARKER_COOKIE) === undefined;
     // Rendered hidden, shown here: a signed-out visitor never sees it flash.
     logout.addEventListener('click', async () => {
       logout.disabled = true;

@@ -2,16 +2,27 @@
 // tree-shakes (about 17 KB more gzipped JS on /login). Same core: parsing, output and issues are identical.
 import * as z from 'zod/mini';
 import { checked } from './checked';
+import { NEW_USER_COMPANY_MAX, stripSpacesAndCommas } from './auth-rules';
+
+// The plain values and checks of these contracts live in auth-rules.ts (no zod there), re-exported here.
+export {
+  DEFAULT_AREA_CODE_ID,
+  LOGIN_CLIENT,
+  LOGIN_TYPE,
+  meetsPasswordRule,
+  NEW_USER_COMPANY_MAX,
+  PASSWORD_RULE,
+  PASSWORD_VERSION,
+  stripSpacesAndCommas,
+  TRACELESS,
+  USER_IDENTITY,
+} from './auth-rules';
 
 /**
  * Wire contracts of the sign-in calls (spec 3, 4, 7). One schema per call, used by the island's form and
  * api function, by the gateway route, and by the tests. Requests are stripped of unknown keys.
  */
 
-/** Spec 5: spaces and commas are stripped from phone numbers and e-mail addresses. */
-export const stripSpacesAndCommas = (value: string) => value.replace(/[\s,，]/g, '');
-
-export const LOGIN_TYPE = { phone: 1, email: 2 } as const;
 export const loginTypeSchema = z.union([z.literal(1), z.literal(2)]);
 
 /** Calling code as the picker shows it, such as "+86". */
@@ -20,12 +31,6 @@ export const callingCodeSchema = checked(z.string(), z.regex(/^\+\d{1,4}$/));
 export const mobileSchema = z.pipe(z.pipe(z.string(), z.transform(stripSpacesAndCommas)), checked(z.string(), z.regex(/^\d{4,15}$/)));
 export const emailSchema = z.pipe(z.pipe(z.string(), z.transform(stripSpacesAndCommas)), checked(z.email(), z.maxLength(254)));
 
-/** Spec 5 / security baseline: new passwords are 6 to 18 letters and digits (one place to change it). */
-export const PASSWORD_RULE = { min: 6, max: 18, pattern: /^[A-Za-z0-9]{6,18}$/ } as const;
-export const meetsPasswordRule = (password: string) => PASSWORD_RULE.pattern.test(password);
-
-/** The client sends SHA-256 hex of the password (passwordVersion 2) or of password + salt (version 1). */
-export const PASSWORD_VERSION = { salted: 1, plain: 2 } as const;
 export const passwordHashSchema = checked(z.string(), z.regex(/^[0-9a-f]{64}$/));
 export const passwordVersionSchema = z.union([z.literal(1), z.literal(2)]);
 
@@ -41,10 +46,6 @@ export const sliderCheckSchema = z.object({
 });
 export type SliderCheck = z.infer<typeof sliderCheckSchema>;
 
-/** New users pick an identity: the principal (cargo/ship side) or a service provider. */
-export const USER_IDENTITY = { principal: 1, serviceProvider: 2 } as const;
-/** Spec 5: the new user's company name is required, at most 50 characters. */
-export const NEW_USER_COMPANY_MAX = 50;
 
 const phoneOrEmail = {
   loginType: loginTypeSchema,
@@ -166,11 +167,7 @@ export const userSaltRequest = z.object({
 });
 export const userSaltAnswer = z.object({ salt: z.string() });
 
-/** Fixed login parameters (spec 7): grant type password, scope server, a fixed client id and secret. */
-export const LOGIN_CLIENT = { grant_type: 'password', scope: 'server', client_id: 'portal', client_secret: 'portal' } as const;
 
-/** Risk check of a sign-in (spec 4 step 4): 100/200 pass, 400 asks for the slider, anything else fails. */
-export const TRACELESS = { pass: 100, passTrusted: 200, sliderRequired: 400 } as const;
 
 /**
  * Login response (spec 3). The edge moves `oauthVO` into HttpOnly cookies and removes it before the answer

@@ -10,8 +10,7 @@ export const phoneCodeItemSchema = z.object({
 export type PhoneCodeItem = z.infer<typeof phoneCodeItemSchema>;
 export const phoneCodeListSchema = z.array(phoneCodeItemSchema);
 
-/** Spec 9: the default area code is a fixed id, the Chinese mainland. */
-export const DEFAULT_AREA_CODE_ID = 'CN';
+export { DEFAULT_AREA_CODE_ID } from './auth-rules';
 
 /** queryIPRegion answers 1 for the China region, 0 otherwise (spec 7). */
 export const ipRegionSchema = z.union([z.literal(0), z.literal(1)]);

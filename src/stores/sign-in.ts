@@ -1,23 +1,28 @@
 import { atom, map } from 'nanostores';
-import Cookies from 'js-cookie';
-import { authApi } from '../api/auth';
-import { NETWORK_ERROR, SALT_REQUIRED, type ApiResult } from '../api/client';
+import type { authApi as AuthApi } from '../api/auth';
+import { NETWORK_ERROR, SALT_REQUIRED, type ApiResult } from '../api/result';
 import type { Messages } from '../i18n';
 import { hashPassword } from '../lib/password-hash';
 import { destinations, REDIRECT_DELAY_MS, routeForLoginCase } from '../lib/login-route';
+import { readCookie } from '../lib/read-cookie';
 import { readRemembered, remember } from '../lib/remembered-sign-in';
 import { SESSION_MARKER_COOKIE } from '../lib/session-marker';
-import {
-  emailSchema,
-  LOGIN_CLIENT,
-  meetsPasswordRule,
-  PASSWORD_VERSION,
-  stripSpacesAndCommas,
-  TRACELESS,
-  type LoginAnswer,
-} from '../schemas/auth';
-import { DEFAULT_AREA_CODE_ID } from '../schemas/dictionaries';
+import type { LoginAnswer } from '../schemas/auth';
+import { DEFAULT_AREA_CODE_ID, LOGIN_CLIENT, meetsPasswordRule, PASSWORD_VERSION, stripSpacesAndCommas, TRACELESS } from '../schemas/auth-rules';
 import { ask } from './dialog';
+
+/**
+ * The gateway calls and their zod schemas load on the first call (or earlier, on the form's first focus or
+ * touch: `preloadSignIn()`), not with the page: /login's first load stays small and quick (issue 9).
+ */
+let api: Promise<typeof import('../api/auth')> | undefined;
+const loadApi = () => (api ??= import('../api/auth'));
+const gateway = async (): Promise<typeof AuthApi> => (await loadApi()).authApi;
+
+/** Starts loading what the first Get Code or sign-in needs, so that the click does not wait for it. */
+export function preloadSignIn() {
+  void loadApi();
+}
 
 export type Mode = 'code' | 'password' | 'chain';
 export type Channel = 'phone' | 'email';
@@ -74,7 +79,7 @@ export function switchTo(mode: Mode, channel?: Channel) {
 }
 
 /** The identifier as the gateway wants it, or a field error. */
-function identifier(): { ok: true; phone?: { mobileCode: string; mobile: string }; email?: string; subject: string } | { ok: false } {
+async function identifier(): Promise<{ ok: true; phone?: { mobileCode: string; mobile: string }; email?: string; subject: string } | { ok: false }> {
   const s = $signIn.get();
   if (s.channel === 'phone') {
     const mobile = stripSpacesAndCommas(s.mobile);
@@ -83,7 +88,7 @@ function identifier(): { ok: true; phone?: { mobileCode: string; mobile: string 
     if (!/^\d{4,15}$/.test(mobile)) return fieldError('mobile', t.validation.phoneInvalid);
     return { ok: true, phone: { mobileCode: s.callingCode, mobile }, subject: `${s.callingCode}${mobile}` };
   }
-  const email = emailSchema.safeParse(s.email);
+  const email = (await loadApi()).emailSchema.safeParse(s.email);
   if (!stripSpacesAndCommas(s.email)) return fieldError('email', t.validation.emailRequired);
   if (!email.success) return fieldError('email', t.validation.emailInvalid);
   return { ok: true, email: email.data, subject: email.data };
@@ -121,10 +126,11 @@ export const sendCode = () =>
   busy(async () => {
     $errors.set({});
     $signIn.setKey('notice', '');
-    const id = identifier();
+    const id = await identifier();
     if (!id.ok) return;
     const loginType = id.phone ? 1 : 2;
-    const isNew = await authApi.checkIsNewUser({ loginType, ...id.phone, loginEmail: id.email });
+    const auth = await gateway();
+    const isNew = await auth.checkIsNewUser({ loginType, ...id.phone, loginEmail: id.email });
     if (!isNew.ok) return showFailure(isNew);
     if (isNew.data) {
       if (!(await ask({ kind: 'agreement' }))) return;
@@ -140,9 +146,9 @@ export const sendCode = () =>
       const sliderCheck = await ask({ kind: 'slider', scene: 'sms', subject: id.subject });
       if (!sliderCheck) return;
       const s = $signIn.get();
-      sent = await authApi.sendSms({ phoneCode: s.areaId, mobile: id.phone.mobile, type: 3, phoneCodeValue: id.phone.mobileCode, sliderCheck });
+      sent = await auth.sendSms({ phoneCode: s.areaId, mobile: id.phone.mobile, type: 3, phoneCodeValue: id.phone.mobileCode, sliderCheck });
     } else {
-      sent = await authApi.sendEmailCode({ emailAddress: id.email!, type: 3 });
+      sent = await auth.sendEmailCode({ emailAddress: id.email!, type: 3 });
     }
     if (!sent.ok) {
       const retryAfter = (sent.data as { retryAfter?: number } | undefined)?.retryAfter;
@@ -169,7 +175,8 @@ export const submit = () =>
   });
 
 async function submitCode() {
-  const id = identifier();
+  const auth = await gateway();
+  const id = await identifier();
   if (!id.ok) return;
   const s = $signIn.get();
   if (!s.code.trim()) return fieldError('code', t.validation.codeRequired);
@@ -182,11 +189,12 @@ async function submitCode() {
     agreed: true as const,
     ...newUser,
   };
-  await completeLogin((nvcvalStr) => authApi.quickLogin({ ...body, nvcvalStr }), id.subject);
+  await completeLogin((nvcvalStr) => auth.quickLogin({ ...body, nvcvalStr }), id.subject);
 }
 
 async function submitPassword() {
-  const id = identifier();
+  const auth = await gateway();
+  const id = await identifier();
   if (!id.ok) return;
   const s = $signIn.get();
   if (!s.password) return fieldError('password', t.validation.passwordRequired);
@@ -194,8 +202,8 @@ async function submitPassword() {
   if (newPassword === null) return;
   const login = (hash: string, version: 1 | 2, nvcvalStr?: string) =>
     id.phone
-      ? authApi.phonePasswordLogin({ ...id.phone, password: hash, passwordVersion: version, newPassword, loginType: 101, captchaType: 3, nvcvalStr })
-      : authApi.emailPasswordLogin({ loginEmail: id.email!, loginPassword: hash, passwordVersion: version, newPassword, captchaType: 3, nvcvalStr, ...LOGIN_CLIENT });
+      ? auth.phonePasswordLogin({ ...id.phone, password: hash, passwordVersion: version, newPassword, loginType: 101, captchaType: 3, nvcvalStr })
+      : auth.emailPasswordLogin({ loginEmail: id.email!, loginPassword: hash, passwordVersion: version, newPassword, captchaType: 3, nvcvalStr, ...LOGIN_CLIENT });
   const saltQuery = id.phone ? { type: 1 as const, phone: id.phone.mobile, phoneCode: id.phone.mobileCode } : { type: 2 as const, loginName: id.email };
   const ok = await completeLogin(await withSaltRetry(s.password, login, saltQuery), id.subject);
   if (ok) {
@@ -210,6 +218,7 @@ async function submitPassword() {
 }
 
 async function submitChain() {
+  const auth = await gateway();
   const s = $signIn.get();
   const usId = s.usId.trim();
   if (!usId) return fieldError('usId', t.validation.userIdRequired);
@@ -217,7 +226,7 @@ async function submitChain() {
   const newPassword = await askForSaferPassword(s.password);
   if (newPassword === null) return;
   const login = (hash: string, version: 1 | 2, nvcvalStr?: string) =>
-    authApi.chainLogin({ usId, password: hash, passwordVersion: version, newPassword, captchaType: 3, nvcvalStr });
+    auth.chainLogin({ usId, password: hash, passwordVersion: version, newPassword, captchaType: 3, nvcvalStr });
   await completeLogin(await withSaltRetry(s.password, login, { type: 3, loginName: usId }), usId);
 }
 
@@ -229,7 +238,7 @@ async function askForSaferPassword(password: string): Promise<string | undefined
   if (meetsPasswordRule(password)) return undefined;
   const answer = await ask({ kind: 'insecure' });
   if (!answer) {
-    await authApi.logout();
+    await (await gateway()).logout();
     return null;
   }
   return hashPassword(answer.newPassword);
@@ -238,14 +247,15 @@ async function askForSaferPassword(password: string): Promise<string | undefined
 type PasswordLogin = (hash: string, version: 1 | 2, nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>;
 
 /** Spec 4/8: SY9990 means this account needs its salt; fetch it and sign in again with the salted hash. */
-async function withSaltRetry(password: string, login: PasswordLogin, saltQuery: Parameters<typeof authApi.userSalt>[0]) {
+async function withSaltRetry(password: string, login: PasswordLogin, saltQuery: Parameters<typeof AuthApi.userSalt>[0]) {
+  const auth = await gateway();
   const plain = await hashPassword(password);
   let version: 1 | 2 = PASSWORD_VERSION.plain;
   let hash = plain;
   return async (nvcvalStr?: string): Promise<ApiResult<LoginAnswer>> => {
     const first = await login(hash, version, nvcvalStr);
     if (first.ok || first.code !== SALT_REQUIRED) return first;
-    const salt = await authApi.userSalt(saltQuery);
+    const salt = await auth.userSalt(saltQuery);
     if (!salt.ok) return salt;
     version = PASSWORD_VERSION.salted;
     hash = await hashPassword(password, salt.data.salt);
@@ -255,6 +265,7 @@ async function withSaltRetry(password: string, login: PasswordLogin, saltQuery: 
 
 /** Runs a sign-in call, with the slider when the risk check asks for it, then routes by login case. */
 async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>, subject: string): Promise<boolean> {
+  const auth = await gateway();
   let result = await attempt();
   if (result.ok && result.data.tracelessCheckResult === TRACELESS.sliderRequired) {
     const check = await ask({ kind: 'slider', scene: 'login', subject });
@@ -272,7 +283,7 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
   }
   if (result.data.needsConsent && !(await agreeAgain())) return false;
   $signIn.setKey('redirecting', true);
-  if (isMaster && companyId && (await authApi.chooseAccount(companyId)).ok) {
+  if (isMaster && companyId && (await auth.chooseAccount(companyId)).ok) {
     goAfterDelay(destinations.webApp);
     return true;
   }
@@ -282,14 +293,16 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
 
 /** The terms changed since this person agreed: agree again to go on, or be signed out (issue 7). */
 async function agreeAgain(): Promise<boolean> {
-  if ((await ask({ kind: 'agreement' })) && (await authApi.agreeToTerms()).ok) return true;
-  await authApi.logout();
+  const auth = await gateway();
+  if ((await ask({ kind: 'agreement' })) && (await auth.agreeToTerms()).ok) return true;
+  await auth.logout();
   return false;
 }
 
 /** Asks the gateway for this person's login case and goes where spec 2 says. */
 export async function routeByLoginCase() {
-  const answer = await authApi.loginCase();
+  const auth = await gateway();
+  const answer = await auth.loginCase();
   if (!answer.ok) {
     $signIn.setKey('redirecting', false);
     return showFailure(answer);
@@ -302,7 +315,7 @@ export async function routeByLoginCase() {
     sessionStorage.setItem('companyName', companyInfo.name);
     if (userLoginCase === 7 && companyInfo.ports[0]) sessionStorage.setItem('ports', JSON.stringify([companyInfo.ports[0]]));
   }
-  if (route.kind === 'anonymous-then') await authApi.anonymousLogin(answer.data.registerMobile ? 1 : 2);
+  if (route.kind === 'anonymous-then') await auth.anonymousLogin(answer.data.registerMobile ? 1 : 2);
   goAfterDelay(route.to);
 }
 
@@ -313,9 +326,9 @@ function goAfterDelay(to: string) {
 
 /** Spec 2: arriving with a session skips the form; the company list and the case decide the route. */
 export async function resumeExistingSession(): Promise<boolean> {
-  if (Cookies.get(SESSION_MARKER_COOKIE) === undefined) return false;
+  if (readCookie(document.cookie, SESSION_MARKER_COOKIE) === undefined) return false;
   $signIn.setKey('redirecting', true);
-  const companies = await authApi.companyList();
+  const companies = await (await gateway()).companyList();
   if (!companies.ok) {
     $signIn.setKey('redirecting', false);
     return false;

@@ -7,6 +7,8 @@ interface PhoneInputProps {
   lang: 'zh' | 'en';
   areaCodes: PhoneCodeItem[];
   areaId: string;
+  /** The chosen area's calling code, shown until the list arrives (default +86). */
+  callingCode?: string;
   mobile: string;
   error?: string;
   onAreaChange: (item: PhoneCodeItem) => void;
@@ -14,7 +16,7 @@ interface PhoneInputProps {
 }
 
 /** Phone number with its country-code picker (spec 2 shared components). */
-export function PhoneInput({ id, label, areaLabel, lang, areaCodes, areaId, mobile, error, onAreaChange, onMobileChange }: PhoneInputProps) {
+export function PhoneInput({ id, label, areaLabel, lang, areaCodes, areaId, callingCode = '+86', mobile, error, onAreaChange, onMobileChange }: PhoneInputProps) {
   const current = areaCodes.find((item) => item.id === areaId);
   return (
     <div className="field">
@@ -30,7 +32,7 @@ export function PhoneInput({ id, label, areaLabel, lang, areaCodes, areaId, mobi
           }}
         >
           {/* Until the list arrives, the current code is still a valid choice. */}
-          {!current && <option value={areaId}>+86</option>}
+          {!current && <option value={areaId}>{callingCode}</option>}
           {areaCodes.map((item) => (
             <option key={item.id} value={item.id}>
               {`${item.phoneCode} ${lang === 'zh' ? item.nameCn : item.name}`}

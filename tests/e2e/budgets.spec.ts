@@ -12,10 +12,9 @@ import { openInLanguage } from './helpers';
  */
 const KB = 1024;
 const BUDGET = {
-  // Issue 9's target for /login is 85 KB; it loads 86.3 KB today (react-dom alone is 66.6 KB). This ceiling
-  // is a ratchet that stops any growth until the last bytes are cut (lazy error reporting, the header's
-  // cookie library); lower it to 85 then. Issue 9 stays open until it is.
-  loginJs: 87 * KB,
+  // Issue 9's target. /login loads about 76.8 KB (React and react-dom alone are 66.6 KB): the gateway calls and
+  // zod load when the form is first used, error reporting with the first error, js-cookie on the language switch.
+  loginJs: 85 * KB,
   pageJs: 95 * KB,
   /** Legal texts and the 404 page carry no framework: at most the layout's small header script. */
   staticJs: 3 * KB,

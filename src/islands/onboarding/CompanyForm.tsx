@@ -1,9 +1,8 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { loadPhoneCodes } from '../../api/dictionaries';
 import { onboardingApi } from '../../api/onboarding';
 import type { Lang } from '../../lib/lang';
-import type { PhoneCodeItem } from '../../schemas/dictionaries';
 import { COMPANY_NAME_MAX, COMPANY_TYPES, GTC_REQUIRED_TYPES, PORT_REQUIRED_TYPES, type UploadKind } from '../../schemas/onboarding';
 import type { Messages } from '../../i18n';
 import {
@@ -22,6 +21,7 @@ import { FileUpload } from '../../ui/FileUpload';
 import { PhoneInput } from '../../ui/PhoneInput';
 import { SearchSelect, type SearchOption } from '../../ui/SearchSelect';
 import { TextField } from '../../ui/TextField';
+import { useAreaCodes } from '../../ui/use-area-codes';
 import { Steps } from './Steps';
 
 interface CompanyFormProps {
@@ -36,12 +36,11 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
   const u = messages.upload;
   const s = useStore($company);
   const errors = useStore($companyErrors);
-  const [areaCodes, setAreaCodes] = useState<PhoneCodeItem[]>([]);
+  const areaCodes = useAreaCodes(loadPhoneCodes);
 
   useEffect(() => {
     if (mode === 'fill') void initFillCompany(messages);
     else initCreateCompany(messages);
-    void loadPhoneCodes().then(setAreaCodes);
   }, [messages, mode, lang]);
 
   // A phone code loaded with a company (fill) finds its picker entry once the list is here.

@@ -1,13 +1,13 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { loadPhoneCodes } from '../../api/dictionaries';
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
-import type { PhoneCodeItem } from '../../schemas/dictionaries';
 import { INVITATION_LENGTH } from '../../schemas/onboarding';
 import { $join, $joinErrors, initJoin, lookUpCompany, setInvitationCode, setJoinField, submitJoin } from '../../stores/onboarding';
 import { PhoneInput } from '../../ui/PhoneInput';
 import { TextField } from '../../ui/TextField';
+import { useAreaCodes } from '../../ui/use-area-codes';
 
 interface JoinFormProps {
   lang: Lang;
@@ -19,11 +19,10 @@ export default function JoinForm({ lang, messages }: JoinFormProps) {
   const m = messages.onboarding;
   const s = useStore($join);
   const errors = useStore($joinErrors);
-  const [areaCodes, setAreaCodes] = useState<PhoneCodeItem[]>([]);
+  const areaCodes = useAreaCodes(loadPhoneCodes);
 
   useEffect(() => {
     initJoin(messages, lang);
-    void loadPhoneCodes().then(setAreaCodes);
   }, [messages, lang]);
 
   const companyHint = s.lookup === 'looking' ? m.companyNameLooking : m.companyNameAuto;

@@ -1,15 +1,15 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { loadPhoneCodes } from '../../api/dictionaries';
 import type { Lang } from '../../lib/lang';
 import { meetsPasswordRule } from '../../schemas/auth';
-import type { PhoneCodeItem } from '../../schemas/dictionaries';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import { $partnerSignIn, initPartnerSignIn, setField, submit, verifySlider, type PartnerSignInMessages } from '../../stores/partner-sign-in';
 import { AgreementModal } from '../../ui/AgreementModal';
 import { InsecurePasswordModal } from '../../ui/InsecurePasswordModal';
 import { PasswordInput } from '../../ui/PasswordInput';
 import { PhoneInput } from '../../ui/PhoneInput';
+import { useAreaCodes } from '../../ui/use-area-codes';
 import { SliderDialog } from '../shared/SliderDialog';
 
 interface PartnerSignInProps {
@@ -23,11 +23,10 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
   const p = messages.partner;
   const s = useStore($partnerSignIn);
   const dialog = useStore($dialog);
-  const [areaCodes, setAreaCodes] = useState<PhoneCodeItem[]>([]);
+  const areaCodes = useAreaCodes(loadPhoneCodes);
 
   useEffect(() => {
     initPartnerSignIn(messages);
-    void loadPhoneCodes().then(setAreaCodes);
   }, [messages]);
 
   if (s.redirecting) return <p className="notice redirecting" role="status">{m.redirecting}</p>;

@@ -1,8 +1,7 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { loadPhoneCodes } from '../../api/dictionaries';
 import type { Lang } from '../../lib/lang';
-import type { PhoneCodeItem } from '../../schemas/dictionaries';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import {
   $reset,
@@ -21,6 +20,7 @@ import { PhoneInput } from '../../ui/PhoneInput';
 import { SliderDialog } from '../shared/SliderDialog';
 import { TabList, tabPanelProps } from '../../ui/TabList';
 import { TextField } from '../../ui/TextField';
+import { useAreaCodes } from '../../ui/use-area-codes';
 
 interface PasswordResetProps {
   lang: Lang;
@@ -36,13 +36,12 @@ export default function PasswordReset({ lang, partner, messages }: PasswordReset
   const s = useStore($reset);
   const dialog = useStore($dialog);
   const cooldownUntil = useStore($resetCooldownUntil);
-  const [areaCodes, setAreaCodes] = useState<PhoneCodeItem[]>([]);
+  const areaCodes = useAreaCodes(loadPhoneCodes);
   const loginPath = partner ? '/navigator_login' : '/login';
   const backLabel = partner ? r.backToPartnerLogin : messages.common.backToLogin;
 
   useEffect(() => {
     initPasswordReset(messages, { loginPath });
-    void loadPhoneCodes().then(setAreaCodes);
   }, [messages, loginPath]);
 
   if (s.step === 'done') {

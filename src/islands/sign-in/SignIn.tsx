@@ -1,15 +1,14 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { loadPhoneCodes } from '../../api/dictionaries';
 import type { Lang } from '../../lib/lang';
-import { meetsPasswordRule, NEW_USER_COMPANY_MAX } from '../../schemas/auth';
-import type { PhoneCodeItem } from '../../schemas/dictionaries';
+import { meetsPasswordRule, NEW_USER_COMPANY_MAX } from '../../schemas/auth-rules';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import {
   $codeCooldownUntil,
   $errors,
   $signIn,
   initSignIn,
+  preloadSignIn,
   resumeExistingSession,
   sendCode,
   setField,
@@ -24,6 +23,7 @@ import { PasswordInput } from '../../ui/PasswordInput';
 import { PhoneInput } from '../../ui/PhoneInput';
 import { TabList, tabPanelProps } from '../../ui/TabList';
 import { TextField } from '../../ui/TextField';
+import { useAreaCodes } from '../../ui/use-area-codes';
 
 // The modals load when first opened: /login stays inside its JavaScript budget (issue 9).
 const AgreementModal = lazy(() =>
@@ -38,6 +38,8 @@ const InsecurePasswordModal = lazy(() =>
 );
 const NewUserModal = lazy(() => import('../../ui/NewUserModal').then((m) => ({ default: m.NewUserModal })));
 const SliderDialog = lazy(() => import('../shared/SliderDialog').then((m) => ({ default: m.SliderDialog })));
+// The area-code list and its schema load with the form's first use (below), not with the page.
+const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => d.loadPhoneCodes());
 
 interface SignInProps {
   lang: Lang;
@@ -53,7 +55,8 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
   const errors = useStore($errors);
   const dialog = useStore($dialog);
   const cooldownUntil = useStore($codeCooldownUntil);
-  const [areaCodes, setAreaCodes] = useState<PhoneCodeItem[]>([]);
+  const [prepared, setPrepared] = useState(false);
+  const areaCodes = useAreaCodes(prepared ? loadPhoneCodesLazily : null);
 
   useEffect(() => {
     initSignIn(messages, {
@@ -61,8 +64,15 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
     });
     if (variant === 'register') switchTo('code');
     void resumeExistingSession();
-    void loadPhoneCodes().then(setAreaCodes);
   }, [messages]);
+
+  // The area-code list, the gateway calls and their schemas load when the form is first focused, touched or
+  // pointed at, not with the page (issue 9): /login's first load stays small and its main thread free.
+  const prepare = () => {
+    if (prepared) return;
+    setPrepared(true);
+    preloadSignIn();
+  };
 
   const show = { show: m.showPassword, hide: m.hidePassword };
 
@@ -86,6 +96,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
           lang={lang}
           areaCodes={areaCodes}
           areaId={s.areaId}
+          callingCode={s.callingCode}
           mobile={s.mobile}
           error={errors.mobile}
           onAreaChange={(item) => {
@@ -175,6 +186,8 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
     <form
       className="sign-in"
       noValidate
+      onFocus={prepare}
+      onPointerEnter={prepare}
       onSubmit={(event) => {
         event.preventDefault();
         void submit();
