@@ -59,7 +59,10 @@ async function expectVisibleFocus(page: Page, target: Locator) {
   expect(await focusReport(page), `focus on ${target}: a ring, below the header`).toEqual({ ring: true, belowHeader: true });
 }
 
-/** Moves the slider piece to the gap with arrow keys, as a person would (big steps, then small). */
+/**
+ * Moves the slider piece to the gap with arrow keys, as a person would (big steps, then small). The pauses are
+ * the rhythm the server's looksHuman() asks of a trail (at least 250 ms, a speed that varies), not waits for state.
+ */
 async function slideByKeyboard(page: Page, handle: Locator, sessionId: string) {
   const reveal = (await (await page.request.get(`/api/dev/captcha/${sessionId}`)).json()) as { data: { x: number } };
   await tabTo(page, handle);
