@@ -49,9 +49,11 @@ export function FileUpload({ id, label, files, max, accept, busy, error, hint, r
           type="file"
           accept={accept}
           multiple={max > 1}
-          disabled={full || busy}
+          // aria-disabled, not disabled: a disabled input would drop the keyboard focus to the page while it uploads.
+          aria-disabled={full || busy || undefined}
           aria-describedby={described}
           aria-invalid={error ? true : undefined}
+          onClick={(event) => (full || busy) && event.preventDefault()}
           onChange={(event) => {
             const picked = Array.from(event.target.files ?? []);
             // Cleared so that picking the same file again after removing it fires a change.

@@ -5,7 +5,7 @@ import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { legalPaths } from '../../src/lib/legal';
 import { pageShells, signInShells } from '../../src/lib/routes';
-import { openInLanguage, seedUser, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
+import { openInLanguage, seedUser, signInByRequest, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
 
 // Issue 9, accessibility: axe-core (WCAG 2.0/2.1/2.2 A and AA rules) on every route in both languages,
 // signed out and (for pages behind sign-in) signed in, and on each modal as it opens; plus keyboard paths.
@@ -31,6 +31,48 @@ async function violations(page: Page, include?: string): Promise<string[]> {
   return result.violations.map(
     (v) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`).join(' | ')}`,
   );
+}
+
+/**
+ * WCAG 2.5.8 (target size, minimum) in the page: every visible interactive element is at least 24 × 24 px, or
+ * a 24 px circle centred on it meets no other target and no other undersized target's circle. Links inside a
+ * sentence are exempt. A visually hidden input is measured by the label that stands in for it.
+ */
+function undersizedTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const selector = 'a[href], button, input:not([type="hidden"]), select, textarea, [role="tab"], [tabindex="0"]';
+    const inSentence = (el: Element) =>
+      el.tagName === 'A' &&
+      getComputedStyle(el).display === 'inline' &&
+      Array.from(el.parentElement?.childNodes ?? []).some((node) => node !== el && node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== '');
+    const targets = Array.from(document.querySelectorAll<HTMLElement>(selector))
+      .filter((el) => el.checkVisibility({ visibilityProperty: true }) && !inSentence(el))
+      .map((el) => {
+        let box = el.getBoundingClientRect();
+        if ((box.width <= 1 || box.height <= 1) && el instanceof HTMLInputElement) {
+          const label = Array.from(el.labels ?? []).find((l) => l.getBoundingClientRect().width > 1);
+          if (label) box = label.getBoundingClientRect();
+        }
+        const name = (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30);
+        return { el, box, name: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${name}"` };
+      })
+      // Off-screen until focused (the skip link) is not a target yet.
+      .filter(({ box }) => box.width > 0 && box.height > 0 && box.right > 0 && box.left < innerWidth);
+    const centre = (box: DOMRect) => ({ x: box.left + box.width / 2, y: box.top + box.height / 2 });
+    const distanceToBox = (p: { x: number; y: number }, box: DOMRect) =>
+      Math.hypot(Math.max(box.left - p.x, 0, p.x - box.right), Math.max(box.top - p.y, 0, p.y - box.bottom));
+    const small = targets.filter(({ box }) => box.width < 24 || box.height < 24);
+    return small
+      .filter((target) => {
+        const c = centre(target.box);
+        return targets.some((other) => {
+          if (other.el === target.el || other.el.contains(target.el) || target.el.contains(other.el)) return false;
+          if (distanceToBox(c, other.box) < 12) return true;
+          return small.includes(other) && Math.hypot(c.x - centre(other.box).x, c.y - centre(other.box).y) < 24;
+        });
+      })
+      .map(({ box, name }) => `${name} ${Math.round(box.width)}×${Math.round(box.height)}`);
+  });
 }
 
 /** Collects each check's violations under its name, so one run names every failing page. */
@@ -134,11 +176,14 @@ for (const lang of langs) {
       await page.waitForTimeout(120);
       await page.keyboard.press('Enter');
       await expect(page.getByText(m.codeSent)).toBeVisible();
+      // The change-password (insecure password) modal has its own test below.
+      axe.assertNone();
+    });
 
-      // The insecure-password modal: a seeded account whose password breaks today's rule.
-      const weak = uniqueEmail('axe-weak');
+    test('the change-password modal (a password that breaks the rule) has no axe violations as it opens, shows and errs', async ({ page }) => {
+      const axe = collector();
+      const weak = uniqueEmail('axe-change');
       await seedUser(page.request, { email: weak, password: 'ab#1', userType: 2, agreed: true });
-      await page.context().clearCookies();
       await openInLanguage(page, lang, '/login');
       await settle(page);
       await page.getByRole('tab', { name: m.tabs.password }).click();
@@ -146,12 +191,50 @@ for (const lang of langs) {
       await page.getByLabel(m.email).fill(weak);
       await page.getByLabel(m.password, { exact: true }).fill('ab#1');
       await page.getByRole('button', { name: m.submit }).click();
-      const insecure = page.getByRole('dialog', { name: m.insecure.title });
-      await expect(insecure).toBeVisible();
-      await insecure.getByRole('button', { name: m.insecure.confirm }).click();
-      await expect(insecure.getByRole('alert')).toBeVisible();
-      await axe.check(page, 'insecure-password modal (with an error)', 'dialog[open]');
+      const modal = page.getByRole('dialog', { name: m.insecure.title });
+      await expect(modal).toBeVisible();
+      await axe.check(page, 'change-password modal (as it opens)', 'dialog[open]');
+
+      const newPassword = modal.getByLabel(m.insecure.newPassword, { exact: true });
+      await newPassword.fill('Harbour77');
+      await modal.getByRole('button', { name: m.showPassword }).first().click();
+      await expect(newPassword).toHaveAttribute('type', 'text');
+      await axe.check(page, 'change-password modal (password shown)', 'dialog[open]');
+
+      await newPassword.fill('short');
+      await modal.getByRole('button', { name: m.insecure.confirm }).click();
+      await expect(modal.getByRole('alert')).toHaveText(t.validation.passwordRule);
+      await expect(newPassword).toHaveAttribute('aria-invalid', 'true');
+      await axe.check(page, 'change-password modal (rule error)', 'dialog[open]');
+
+      await newPassword.fill('Harbour77');
+      await modal.getByLabel(m.insecure.confirmPassword, { exact: true }).fill('Harbour78');
+      await modal.getByRole('button', { name: m.insecure.confirm }).click();
+      await expect(modal.getByRole('alert')).toHaveText(t.validation.passwordMismatch);
+      await axe.check(page, 'change-password modal (mismatch error)', 'dialog[open]');
       axe.assertNone();
+    });
+
+    test('touch targets are at least 24 × 24 px, or spaced (WCAG 2.5.8), at 390 px wide', async ({ page }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      const found: Record<string, string[]> = {};
+      await openInLanguage(page, lang, '/login');
+      await settle(page);
+      found['/login'] = await undersizedTargets(page);
+      // The code tab's fields and the password tab's differ: both are measured.
+      await page.getByRole('tab', { name: m.tabs.password }).click();
+      found['/login (password)'] = await undersizedTargets(page);
+
+      const email = uniqueEmail('axe-touch');
+      await seedUser(page.request, { email, password: 'harbour2024', userType: 0, agreed: true });
+      await signInByRequest(page.request, email, 'harbour2024');
+      for (const path of ['/create_account', '/join']) {
+        await openInLanguage(page, lang, path);
+        await settle(page);
+        await expect(page).toHaveURL(new RegExp(`${path}$`));
+        found[path] = await undersizedTargets(page);
+      }
+      expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length)), 'targets under 24 × 24 px without spacing').toEqual({});
     });
 
     test('password sign-in with the keyboard alone', async ({ page }) => {

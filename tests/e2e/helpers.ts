@@ -79,3 +79,12 @@ export async function acceptAgreement(page: Page, lang: Lang) {
   await expect(confirm).toBeEnabled({ timeout: 8_000 });
   await confirm.click();
 }
+
+/** Signs a seeded e-mail account in through the gateway (no form): the session cookie lands in the request's context. */
+export async function signInByRequest(request: APIRequestContext, email: string, password: string) {
+  const { createHash } = await import('node:crypto');
+  const login = await request.post('/api/agg-web/user/v3/userLogin', {
+    data: { loginEmail: email, loginPassword: createHash('sha256').update(password).digest('hex'), passwordVersion: 2, captchaType: 3, grant_type: 'password', scope: 'server', client_id: 'portal', client_secret: 'portal' },
+  });
+  expect(((await login.json()) as { code: string }).code).toBe('0');
+}

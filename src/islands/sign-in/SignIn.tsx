@@ -136,7 +136,8 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
             sentBefore={cooldownUntil > 0}
             busy={s.busy}
             labels={m}
-            onClick={() => void sendCode()}
+            // Once sent, focus goes to the code field: the button is disabled for the wait, and a closed dialog leaves focus nowhere.
+            onClick={() => void sendCode().then(() => $signIn.get().notice && document.getElementById('code')?.focus())}
           />
         </div>
       ) : (
