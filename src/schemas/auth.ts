@@ -223,6 +223,8 @@ export const companyListItem = z.object({
   isMain: z.boolean(),
   /** Verified membership of an enterable company: it can be chosen. Others show their application status. */
   canEnter: z.optional(z.boolean()),
+  /** The person's membership: 'pending' while the administrator has not yet approved a staff join. */
+  memberStatus: z.optional(z.enum(['pending', 'active', 'rejected'])),
 });
 export const companyListAnswer = z.array(companyListItem);
 export type CompanyListItem = z.infer<typeof companyListItem>;
@@ -237,6 +239,14 @@ export const meAnswer = z.object({
   businessEmails: z.nullable(z.string()),
   passwordVersion: z.number(),
   source: z.nullable(z.string()),
+  /** ISO 3166-1 alpha-2 of the country list; null until the person sets it (updateUserInfo). */
+  countryId: z.nullable(z.string()),
+  /** The country's name in the language of the request (header `language`). */
+  countryName: z.nullable(z.string()),
+  /** 'YYYY-MM-DD'. */
+  birthday: z.nullable(z.string()),
+  /** 'male' | 'female' (src/schemas/profile.ts); null when not stated. */
+  sex: z.nullable(z.string()),
 });
 export type MeAnswer = z.infer<typeof meAnswer>;
 
