@@ -229,26 +229,7 @@ export const companyListItem = z.object({
 export const companyListAnswer = z.array(companyListItem);
 export type CompanyListItem = z.infer<typeof companyListItem>;
 
-// GET agg-web/user/fetchMeByUserToken (session)
-export const meAnswer = z.object({
-  userId: z.string(),
-  realName: z.string(),
-  loginName: z.string(),
-  registerMobile: z.nullable(z.string()),
-  userPhoneCode: z.nullable(z.string()),
-  businessEmails: z.nullable(z.string()),
-  passwordVersion: z.number(),
-  source: z.nullable(z.string()),
-  /** ISO 3166-1 alpha-2 of the country list; null until the person sets it (updateUserInfo). */
-  countryId: z.nullable(z.string()),
-  /** The country's name in the language of the request (header `language`). */
-  countryName: z.nullable(z.string()),
-  /** 'YYYY-MM-DD'. */
-  birthday: z.nullable(z.string()),
-  /** 'male' | 'female' (src/schemas/profile.ts); null when not stated. */
-  sex: z.nullable(z.string()),
-});
-export type MeAnswer = z.infer<typeof meAnswer>;
+// GET agg-web/user/fetchMeByUserToken (session): meAnswer lives in ./profile.ts (not loaded by the sign-in pages).
 
 // POST agg-web/quick/user/anonymity/account/login (session): login case 3 signs in as an individual account.
 export const anonymousLoginRequest = z.object({ loginType: z.optional(loginTypeSchema) });

@@ -7,6 +7,27 @@ import { isoDateSchema } from './onboarding';
  * the contract of POST agg-web/user/updateUserInfo, shared by the user center's editor and the gateway.
  */
 
+/** GET agg-web/user/fetchMeByUserToken (session) → the signed-in person (spec 3 User); also updateUserInfo's answer. */
+export const meAnswer = z.object({
+  userId: z.string(),
+  realName: z.string(),
+  loginName: z.string(),
+  registerMobile: z.nullable(z.string()),
+  userPhoneCode: z.nullable(z.string()),
+  businessEmails: z.nullable(z.string()),
+  passwordVersion: z.number(),
+  source: z.nullable(z.string()),
+  /** ISO 3166-1 alpha-2 of the country list; null until the person sets it (updateUserInfo). */
+  countryId: z.nullable(z.string()),
+  /** The country's name in the language of the request (header `language`). */
+  countryName: z.nullable(z.string()),
+  /** 'YYYY-MM-DD'. */
+  birthday: z.nullable(z.string()),
+  /** One of SEXES below, read leniently (an unknown value shows as not stated); null when not stated. */
+  sex: z.nullable(z.string()),
+});
+export type MeAnswer = z.infer<typeof meAnswer>;
+
 /** Spec 3 `sex`, as it travels on the wire and is stored. Not stating it is null, not a third value. */
 export const SEXES = ['male', 'female'] as const;
 export const sexSchema = z.enum(SEXES);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../functions/worker';
 import { hashPassword } from '../../src/lib/password-hash';
-import { LOGIN_CLIENT, type CompanyListItem, type MeAnswer } from '../../src/schemas/auth';
+import { LOGIN_CLIENT, type CompanyListItem } from '../../src/schemas/auth';
+import type { MeAnswer } from '../../src/schemas/profile';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import type { CompanyMembersAnswer, MemberDecisionAnswer } from '../../src/schemas/onboarding';
 import { startWorkerEnv } from './worker-env';

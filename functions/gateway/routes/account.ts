@@ -5,10 +5,9 @@ import {
   chooseAccountRequest,
   type CompanyListItem,
   type LoginCaseAnswer,
-  type MeAnswer,
 } from '../../../src/schemas/auth';
 import { companyTypeFromDb, verificationStatusFromDb } from '../../../src/schemas/onboarding';
-import { birthdayProblem, updateUserInfoRequest } from '../../../src/schemas/profile';
+import { birthdayProblem, updateUserInfoRequest, type MeAnswer } from '../../../src/schemas/profile';
 import type { Lang } from '../../../src/lib/lang';
 import type { WorkerEnv } from '../../env';
 import { readJson } from '../body';

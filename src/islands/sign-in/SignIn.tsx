@@ -42,13 +42,14 @@ const SliderDialog = lazy(() => import('../shared/SliderDialog').then((m) => ({ 
 interface SignInProps {
   lang: Lang;
   messages: SignInMessages;
-  /** 'register' (the /register page): starts on the code tab, whose sign-in also registers, and links back to sign-in. */
+  /** 'register' (the /register page): only the code sign-in (it also registers) by phone or e-mail, no password tab; links back to sign-in. */
   variant?: 'login' | 'register';
 }
 
 /** The /login screen (spec 2 and 4): code and password sign-in by phone or e-mail, and the chain login. */
 export default function SignIn({ lang, messages, variant = 'login' }: SignInProps) {
   const m = messages.signIn;
+  const register = variant === 'register';
   const s = useStore($signIn);
   const errors = useStore($errors);
   const dialog = useStore($dialog);
@@ -59,7 +60,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
     initSignIn(messages, {
       chain: new URLSearchParams(location.search).get('channel') === 'britc',
     });
-    if (variant === 'register') switchTo('code');
+    if (register) switchTo('code');
     void resumeExistingSession();
     void loadPhoneCodes().then(setAreaCodes);
   }, [messages]);
@@ -164,6 +165,24 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
     </>
   );
 
+  // Phone or e-mail. Registration offers only the code sign-in (which registers a new user), so no mode tabs.
+  const channels = (
+    <>
+      <TabList<Channel>
+        name="channel"
+        label={m.tabs.channelLabel}
+        className="subtab"
+        items={[
+          ['phone', m.tabs.phone],
+          ['email', m.tabs.email],
+        ]}
+        current={s.channel}
+        onSelect={(channel) => switchTo(s.mode, channel)}
+      />
+      <div {...tabPanelProps('channel', s.channel, false)}>{fields}</div>
+    </>
+  );
+
   if (s.redirecting)
     return (
       <p className="notice redirecting" role="status">
@@ -186,6 +205,8 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
           <h2 className="mode-title">{m.tabs.chain}</h2>
           {fields}
         </>
+      ) : register ? (
+        channels
       ) : (
         <>
           <TabList<Mode>
@@ -199,20 +220,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
             current={s.mode}
             onSelect={(mode) => switchTo(mode)}
           />
-          <div {...tabPanelProps('mode', s.mode, false)}>
-            <TabList<Channel>
-              name="channel"
-              label={m.tabs.channelLabel}
-              className="subtab"
-              items={[
-                ['phone', m.tabs.phone],
-                ['email', m.tabs.email],
-              ]}
-              current={s.channel}
-              onSelect={(channel) => switchTo(s.mode, channel)}
-            />
-            <div {...tabPanelProps('channel', s.channel, false)}>{fields}</div>
-          </div>
+          <div {...tabPanelProps('mode', s.mode, false)}>{channels}</div>
         </>
       )}
 
@@ -228,7 +236,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
       )}
 
       <button type="submit" className="button primary" disabled={s.busy}>
-        {s.submitting ? m.submitting : variant === 'register' ? m.register : m.submit}
+        {s.submitting ? m.submitting : register ? m.register : m.submit}
       </button>
 
       {s.mode === 'code' ? (
@@ -254,7 +262,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
 
       <nav className="links">
         <a href="/forget">{m.forgot}</a>
-        {variant === 'register' ? <a href="/login">{m.submit}</a> : <a href="/register">{m.register}</a>}
+        {register ? <a href="/login">{m.submit}</a> : <a href="/register">{m.register}</a>}
         <a href="/navigator_login">{m.partnerLink}</a>
       </nav>
 
