@@ -1,9 +1,18 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { openInLanguage, seedUser, uniqueEmail } from './helpers';
 
 const PASSWORD = 'harbour2024';
+
+/** Axe (WCAG 2.2 AA, as tests/e2e/a11y.spec.ts) on the page or one part of it: no violations. */
+async function expectAccessible(page: Page, include?: string) {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+}
 
 async function signInByEmail(page: Page, lang: Lang, email: string) {
   const m = messages[lang].signIn;
@@ -52,6 +61,7 @@ for (const lang of langs) {
       await expect(page.getByRole('alert').filter({ hasText: u.profileErrors.birthdayInvalid })).toBeVisible();
       await expect(name).toBeFocused();
       await expect(name).toHaveAttribute('aria-invalid', 'true');
+      await expectAccessible(page);
 
       const newName = lang === 'zh' ? '李小龙' : 'Lee Siu Lung';
       await name.fill(newName);
@@ -123,6 +133,7 @@ for (const lang of langs) {
       await expect(page.getByText(u.pendingCount.replace('{n}', '1'))).toBeVisible();
       const row = page.getByRole('row').filter({ hasText: 'Zhao Liu' });
       await expect(row).toContainText(u.memberStatuses.pending);
+      await expectAccessible(page);
       await page.getByRole('button', { name: u.approveLabel.replace('{name}', 'Zhao Liu') }).click();
       await expect(page.getByRole('status').filter({ hasText: u.approved.replace('{name}', 'Zhao Liu') })).toBeVisible();
       await expect(row).toContainText(u.memberStatuses.active);
@@ -148,6 +159,8 @@ for (const lang of langs) {
       await decline.click();
       const dialog = page.getByRole('dialog', { name: u.declineTitle });
       await expect(dialog).toContainText('Qian Qi');
+      await expect(dialog.getByRole('button', { name: u.cancel })).toBeFocused();
+      await expectAccessible(page, 'dialog[open]');
       await dialog.getByRole('button', { name: u.cancel }).click();
       await expect(dialog).toHaveCount(0);
       await expect(declined).toContainText(u.memberStatuses.pending);

@@ -232,12 +232,13 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
       {s.declining && (
         <Modal title={m.declineTitle} onCancel={cancelDecline}>
           <p>{m.declineText.replace('{name}', s.declining.name).replace('{company}', s.declining.company)}</p>
-          <div className="form-actions">
+          {/* Cancel comes first: the dialog opens with focus on it, so Enter does not decline by accident. */}
+          <div className="modal-actions">
+            <button type="button" className="button secondary" onClick={cancelDecline}>
+              {m.cancel}
+            </button>
             <button type="button" className="button danger" onClick={() => void confirmDecline()}>
               {m.declineConfirm}
-            </button>
-            <button type="button" className="button secondary" autoFocus onClick={cancelDecline}>
-              {m.cancel}
             </button>
           </div>
         </Modal>
