@@ -325,7 +325,6 @@ export const en = {
       birthdayInvalid: 'Please enter a past date as your birthday, not before 1 January 1900.',
       errorSummary: 'Please correct the marked fields.',
     },
-    memberActions: 'Actions',
     approve: 'Approve',
     decline: 'Decline',
     /** {name}: the member's name. Names each button for screen readers. */

@@ -316,7 +316,6 @@ export const zh: Messages = {
       birthdayInvalid: '生日须为过去的日期，且不早于 1900 年 1 月 1 日。',
       errorSummary: '请修改标出的字段。',
     },
-    memberActions: '操作',
     approve: '通过',
     decline: '拒绝',
     approveLabel: '通过 {name}',

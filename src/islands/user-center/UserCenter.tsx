@@ -86,18 +86,19 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
             ))}
           </dl>
         )}
-        <div className="form-actions">
-          {!editing && (
+        {/* While the editor is open its Save and Cancel are the only actions here. */}
+        {!editing && (
+          <div className="form-actions">
             <button ref={editButton} type="button" className="button primary" disabled={!me} onClick={openProfileEditor}>
               {m.editProfile}
             </button>
-          )}
-          <a className="button secondary" href="/change_password">{m.changePassword}</a>
-          <a className="button secondary" href="/account">{m.chooseAccount}</a>
-          <button type="button" className="button secondary" onClick={() => void signOut()}>
-            {m.signOut}
-          </button>
-        </div>
+            <a className="button secondary" href="/change_password">{m.changePassword}</a>
+            <a className="button secondary" href="/account">{m.chooseAccount}</a>
+            <button type="button" className="button secondary" onClick={() => void signOut()}>
+              {m.signOut}
+            </button>
+          </div>
+        )}
       </section>
 
       <section className="panel" aria-labelledby="companies-title">
@@ -172,29 +173,31 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
                 <thead>
                   <tr>
                     <th scope="col">{m.memberName}</th>
-                    <th scope="col">{m.memberContact}</th>
                     <th scope="col">{m.memberRole}</th>
                     <th scope="col">{m.memberStatus}</th>
-                    <th scope="col">{m.memberActions}</th>
                   </tr>
                 </thead>
                 <tbody>
+                  {/* Three columns, contact under the name and the answer under the status: the buttons stay in view at 320 px. */}
                   {company.members.map((member) => {
                     const who = shown(member.name);
-                    const busy = s.busyMember === `${company.companyId}/${member.userId}`;
+                    const pendingJoin = member.role === 'staff' && member.status === 'pending';
                     return (
                       <tr key={member.userId} data-status={member.status}>
-                        <td>{who}</td>
-                        <td>{shown(member.phone ?? member.email)}</td>
+                        <td>
+                          <span className="member-name">{who}</span>
+                          <span className="member-contact">
+                            <span className="visually-hidden">{m.memberContact}: </span>
+                            {shown(member.phone ?? member.email)}
+                          </span>
+                        </td>
                         <td>{messages.account.roles[member.role]}</td>
                         <td>
                           <span className="badge" data-tone={member.status === 'active' ? 'good' : member.status === 'pending' ? 'waiting' : 'bad'}>
                             {m.memberStatuses[member.status]}
                           </span>
-                        </td>
-                        <td>
-                          {member.role === 'staff' && member.status === 'pending' ? (
-                            <div className="member-actions">
+                          {pendingJoin && (
+                            <div className="member-actions" aria-busy={s.busyMember === `${company.companyId}/${member.userId}` || undefined}>
                               <button
                                 type="button"
                                 className="button primary small"
@@ -208,15 +211,12 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
                                 type="button"
                                 className="button secondary small"
                                 disabled={Boolean(s.busyMember)}
-                                aria-busy={busy || undefined}
                                 aria-label={m.declineLabel.replace('{name}', who)}
                                 onClick={() => askDecline(company.companyId, member.userId, who, companyName(company.companyId))}
                               >
                                 {m.decline}
                               </button>
                             </div>
-                          ) : (
-                            <span aria-hidden="true">{m.empty}</span>
                           )}
                         </td>
                       </tr>
