@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
@@ -74,4 +75,12 @@ export async function acceptAgreement(page: Page, lang: Lang) {
   await frame.locator('body').evaluate((body) => body.ownerDocument.defaultView!.scrollTo(0, body.scrollHeight));
   await expect(confirm).toBeEnabled({ timeout: 8_000 });
   await confirm.click();
+}
+
+/** Axe (WCAG 2.2 AA, as tests/e2e/a11y.spec.ts) on the page or one part of it: no violations. */
+export async function expectAccessible(page: Page, include?: string) {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
 }

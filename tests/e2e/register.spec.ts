@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs } from '../../src/lib/lang';
-import { openInLanguage } from './helpers';
+import { expectAccessible, openInLanguage } from './helpers';
 
 // /register offers only the code sign-in (which registers a new user), by phone or e-mail: no password tab.
 for (const lang of langs) {
@@ -20,6 +20,7 @@ for (const lang of langs) {
     await expect(page.getByLabel(m.email)).toBeVisible();
     await expect(page.getByLabel(m.code, { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: m.getCode })).toBeVisible();
+    await expectAccessible(page);
 
     // /login keeps both.
     await page.goto('/login');

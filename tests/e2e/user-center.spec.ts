@@ -1,18 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
-import { openInLanguage, seedUser, uniqueEmail } from './helpers';
+import { expectAccessible, openInLanguage, seedUser, uniqueEmail } from './helpers';
 
 const PASSWORD = 'harbour2024';
-
-/** Axe (WCAG 2.2 AA, as tests/e2e/a11y.spec.ts) on the page or one part of it: no violations. */
-async function expectAccessible(page: Page, include?: string) {
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
-  if (include) builder = builder.include(include);
-  const { violations } = await builder.analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
-}
 
 async function signInByEmail(page: Page, lang: Lang, email: string) {
   const m = messages[lang].signIn;
@@ -127,6 +118,7 @@ for (const lang of langs) {
       await expect(card).toContainText(t.account.awaitingApprovalHint);
       await expect(card).not.toContainText(t.statuses.verified);
       await expect(staff.page.getByRole('button', { name: `${t.account.enter}: ${company}` })).toHaveCount(0);
+      await expectAccessible(staff.page);
 
       // The administrator sees the request and approves it.
       await page.reload();
