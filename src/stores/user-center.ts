@@ -176,7 +176,7 @@ export function openProfileEditor() {
   $profileDraft.set({
     open: true,
     busy: false,
-    realName: me?.realName || me?.loginName || '',
+    realName: me?.realName ?? '',
     country: me?.countryId ? { id: me.countryId, name: me.countryName ?? me.countryId } : null,
     birthday: me?.birthday ?? '',
     sex: me?.sex === 'male' || me?.sex === 'female' ? me.sex : '',
