@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { meAnswer } from '../schemas/auth';
+import { meAnswer, type UpdateUserInfoInput } from '../schemas/profile';
 import { envelopeSchema, SUCCESS_CODE } from '../schemas/envelope';
 import {
   companyCreateAnswer,
@@ -8,6 +8,7 @@ import {
   companyMembersAnswer,
   invitationNameAnswer,
   invitationRegenerateAnswer,
+  memberDecisionAnswer,
   portListAnswer,
   searchCountryAnswer,
   UPLOAD_FIELD,
@@ -35,10 +36,14 @@ export const onboardingApi = {
   join: (body: CompanyJoinRequest) => callGateway('agg-web/company/join', companyJoinAnswer, { body }),
   regenerateInvitation: (companyId: string) => callGateway('agg-web/company/invitation/regenerate', invitationRegenerateAnswer, { body: { companyId } }),
   members: (companyId: string) => callGateway('agg-web/company/members', companyMembersAnswer, { method: 'GET', query: { companyId } }),
+  approveMember: (companyId: string, userId: string) => callGateway('agg-web/company/member/approve', memberDecisionAnswer, { body: { companyId, userId } }),
+  declineMember: (companyId: string, userId: string) => callGateway('agg-web/company/member/decline', memberDecisionAnswer, { body: { companyId, userId } }),
 
   setMainAccount: (companyId: string) => callGateway('agg-web/user/setMainAccount', z.unknown(), { body: { companyId } }),
   clearMainAccount: () => callGateway('agg-web/user/clearMainAccount', z.unknown(), { body: {} }),
   fetchMe: () => callGateway('agg-web/user/fetchMeByUserToken', meAnswer, { method: 'GET' }),
+  /** Answers the updated "me". */
+  updateUserInfo: (body: UpdateUserInfoInput) => callGateway('agg-web/user/updateUserInfo', meAnswer, { body }),
 
   deleteFiles: (ids: string[]) => callGateway('agg-web/file/deleteFile', z.unknown(), { body: { ids } }),
   uploadFiles,

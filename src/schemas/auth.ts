@@ -220,22 +220,13 @@ export const companyListItem = z.object({
   isMain: z.boolean(),
   /** Verified membership of an enterable company: it can be chosen. Others show their application status. */
   canEnter: z.optional(z.boolean()),
+  /** The person's membership: 'pending' while the administrator has not yet approved a staff join. */
+  memberStatus: z.optional(z.enum(['pending', 'active', 'rejected'])),
 });
 export const companyListAnswer = z.array(companyListItem);
 export type CompanyListItem = z.infer<typeof companyListItem>;
 
-// GET agg-web/user/fetchMeByUserToken (session)
-export const meAnswer = z.object({
-  userId: z.string(),
-  realName: z.string(),
-  loginName: z.string(),
-  registerMobile: z.nullable(z.string()),
-  userPhoneCode: z.nullable(z.string()),
-  businessEmails: z.nullable(z.string()),
-  passwordVersion: z.number(),
-  source: z.nullable(z.string()),
-});
-export type MeAnswer = z.infer<typeof meAnswer>;
+// GET agg-web/user/fetchMeByUserToken (session): meAnswer lives in ./profile.ts (not loaded by the sign-in pages).
 
 // POST agg-web/quick/user/anonymity/account/login (session): login case 3 signs in as an individual account.
 export const anonymousLoginRequest = z.object({ loginType: z.optional(loginTypeSchema) });

@@ -21,6 +21,8 @@ export const errorCatalogue = {
   US0005: { status: 400, en: 'Please enter your mobile number or e-mail address.', zh: '请输入手机号或邮箱。' },
   US0010: { status: 400, en: 'Wrong account or password.', zh: '账号或密码错误。' },
   US0020: { status: 403, en: 'You are not a member of this company.', zh: '您不是该企业的成员。' },
+  // Own profile (updateUserInfo). `data` is { path } for the form; an unknown country answers CO0004.
+  US0031: { status: 400, en: 'Please enter a past date as your birthday, not before 1 January 1900.', zh: '生日须为过去的日期，且不早于 1900 年 1 月 1 日。' },
   // Spec 8: counts as success at the general level; the client fetches the salt and signs in again.
   SY9990: { status: 200, en: 'Please sign in again with the salted password.', zh: '请使用加盐密码重新登录。' },
   // Passwords (issue 3).
@@ -63,6 +65,9 @@ export const errorCatalogue = {
   CO0012: { status: 409, en: 'The company information cannot be changed in its current state.', zh: '企业当前状态下不可修改信息。' },
   CO0013: { status: 409, en: 'This company does not accept new members.', zh: '该企业暂不接受新成员加入。' },
   CO0014: { status: 403, en: 'Only a company you can enter can be your main enterprise.', zh: '只能将可进入的企业设为主企业。' },
+  // Approving staff. CO0016's `data` is { status } of the membership as it now stands.
+  CO0015: { status: 404, en: 'There is no such request to join this company.', zh: '该企业没有这条加入申请。' },
+  CO0016: { status: 409, en: 'This request to join has already been answered.', zh: '该加入申请已处理过。' },
   // Files (issue 5).
   FL0001: { status: 415, en: 'Unsupported file type.', zh: '不支持的文件类型。' },
   FL0002: { status: 413, en: 'File size exceeded (6 MB each).', zh: '文件大小超出限制（每个 6 MB）。' },

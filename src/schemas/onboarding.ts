@@ -351,6 +351,21 @@ export const companyMembersAnswer = z.object({
 });
 export type CompanyMembersAnswer = z.infer<typeof companyMembersAnswer>;
 
+/**
+ * POST agg-web/company/member/approve and agg-web/company/member/decline {companyId, userId} (session,
+ * administrator of the company) → MemberDecisionAnswer. Only a staff member's pending request is answered:
+ * approve makes it 'active' (the person can then enter the company), decline 'rejected'. Repeating the same
+ * answer succeeds and changes nothing; the opposite answer to one already given is CO0016; an unknown
+ * member (or an administrator's own row) is CO0015.
+ */
+export const memberDecisionRequest = z.object({
+  companyId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)),
+  userId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)),
+});
+export type MemberDecisionRequest = z.infer<typeof memberDecisionRequest>;
+export const memberDecisionAnswer = z.object({ companyId: z.string(), userId: z.string(), status: memberStatusSchema });
+export type MemberDecisionAnswer = z.infer<typeof memberDecisionAnswer>;
+
 // ---------------------------------------------------------------------------------------------------------
 // Main enterprise
 // ---------------------------------------------------------------------------------------------------------

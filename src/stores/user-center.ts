@@ -4,8 +4,9 @@ import { NETWORK_ERROR, type ApiResult } from '../api/client';
 import { onboardingApi } from '../api/onboarding';
 import type { Messages } from '../i18n';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
-import type { CompanyListItem, MeAnswer } from '../schemas/auth';
-import type { CompanyMember } from '../schemas/onboarding';
+import type { CompanyListItem } from '../schemas/auth';
+import { isoDateSchema, type CompanyMember } from '../schemas/onboarding';
+import { birthdayProblem, REAL_NAME_MAX, type MeAnswer, type Sex } from '../schemas/profile';
 
 export type UserCenterMessages = Pick<Messages, 'userCenter' | 'errors'>;
 let t: UserCenterMessages;
@@ -24,6 +25,10 @@ export const $userCenter = map({
   administered: [] as AdministeredCompany[],
   /** The company whose code is being regenerated. */
   busyId: '',
+  /** `companyId/userId` of the join being answered; other answers wait. */
+  busyMember: '',
+  /** The decline waiting for the administrator's confirmation. */
+  declining: null as { companyId: string; userId: string; name: string; company: string } | null,
   notice: '',
   error: '',
 });
@@ -93,4 +98,144 @@ export async function signOut() {
   await authApi.logout();
   clearRoleList();
   location.assign('/login');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Answering staff joins (administrator)
+// ---------------------------------------------------------------------------------------------------------
+
+const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (all, key: string) => values[key] ?? all);
+
+function setMemberStatus(companyId: string, userId: string, status: CompanyMember['status']) {
+  const administered = $userCenter
+    .get()
+    .administered.map((a) =>
+      a.companyId === companyId ? { ...a, members: a.members.map((m) => (m.userId === userId ? { ...m, status } : m)) } : a,
+    );
+  $userCenter.setKey('administered', administered);
+}
+
+/** Re-reads one company's members: after an answer given elsewhere (another administrator, another tab). */
+async function reloadMembers(companyId: string) {
+  const answer = await onboardingApi.members(companyId);
+  if (!answer.ok) return;
+  const administered = $userCenter
+    .get()
+    .administered.map((a) => (a.companyId === companyId ? { ...a, invitationCode: answer.data.invitationCode, members: answer.data.members } : a));
+  $userCenter.setKey('administered', administered);
+}
+
+async function answerJoin(companyId: string, userId: string, name: string, decision: 'approve' | 'decline') {
+  if ($userCenter.get().busyMember) return;
+  $userCenter.set({ ...$userCenter.get(), busyMember: `${companyId}/${userId}`, declining: null });
+  const answer = decision === 'approve' ? await onboardingApi.approveMember(companyId, userId) : await onboardingApi.declineMember(companyId, userId);
+  $userCenter.setKey('busyMember', '');
+  if (!answer.ok) {
+    // Answered the other way meanwhile, or gone: the list shows how things stand now.
+    await reloadMembers(companyId);
+    return say('', failureText(answer));
+  }
+  setMemberStatus(companyId, userId, answer.data.status);
+  say(fill(decision === 'approve' ? t.userCenter.approved : t.userCenter.declined, { name }));
+}
+
+export const approveMember = (companyId: string, userId: string, name: string) => answerJoin(companyId, userId, name, 'approve');
+
+/** Declining asks first (a confirmation dialog); `confirmDecline` answers. */
+export function askDecline(companyId: string, userId: string, name: string, company: string) {
+  if (!$userCenter.get().busyMember) $userCenter.setKey('declining', { companyId, userId, name, company });
+}
+export const cancelDecline = () => $userCenter.setKey('declining', null);
+export async function confirmDecline() {
+  const declining = $userCenter.get().declining;
+  if (declining) await answerJoin(declining.companyId, declining.userId, declining.name, 'decline');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Editing one's own profile
+// ---------------------------------------------------------------------------------------------------------
+
+export type ProfileField = 'realName' | 'country' | 'birthday' | 'sex' | 'form';
+
+const emptyDraft = {
+  realName: '',
+  country: null as { id: string; name: string } | null,
+  birthday: '',
+  sex: '' as Sex | '',
+  busy: false,
+};
+export type ProfileDraft = typeof emptyDraft;
+
+/** The profile editor: whether it is open, its fields, and their errors. */
+export const $profileDraft = map<ProfileDraft & { open: boolean }>({ ...emptyDraft, open: false });
+export const $profileErrors = map<Partial<Record<ProfileField, string>>>({});
+
+export function openProfileEditor() {
+  const me = $userCenter.get().me;
+  $profileErrors.set({});
+  $profileDraft.set({
+    open: true,
+    busy: false,
+    realName: me?.realName ?? '',
+    country: me?.countryId ? { id: me.countryId, name: me.countryName ?? me.countryId } : null,
+    birthday: me?.birthday ?? '',
+    sex: me?.sex === 'male' || me?.sex === 'female' ? me.sex : '',
+  });
+}
+
+export function closeProfileEditor() {
+  $profileDraft.set({ ...emptyDraft, open: false });
+  $profileErrors.set({});
+}
+
+export function setProfileField<K extends Exclude<keyof ProfileDraft, 'busy'>>(key: K, value: ProfileDraft[K]) {
+  $profileDraft.setKey(key, value as never);
+  const field: ProfileField = key;
+  if ($profileErrors.get()[field]) $profileErrors.setKey(field, undefined);
+}
+
+const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');
+
+/** The rules of updateUserInfo, checked before sending: true when the draft may be sent. */
+export function validateProfile(): boolean {
+  const d = $profileDraft.get();
+  const e = t.userCenter.profileErrors;
+  const errors: Partial<Record<ProfileField, string>> = {};
+  const name = collapse(d.realName);
+  if (!name) errors.realName = e.realNameRequired;
+  else if (name.length > REAL_NAME_MAX) errors.realName = e.realNameTooLong;
+  if (d.birthday && (!isoDateSchema.safeParse(d.birthday).success || birthdayProblem(d.birthday, Date.now()))) errors.birthday = e.birthdayInvalid;
+  $profileErrors.set(errors);
+  return Object.keys(errors).length === 0;
+}
+
+/** Where a gateway problem's `path` goes on the form. */
+const fieldOfPath: Record<string, ProfileField> = { realName: 'realName', countryId: 'country', birthday: 'birthday', sex: 'sex' };
+
+export async function saveProfile() {
+  const d = $profileDraft.get();
+  if (d.busy) return;
+  if (!validateProfile()) {
+    $profileErrors.setKey('form', t.userCenter.profileErrors.errorSummary);
+    return;
+  }
+  $profileDraft.setKey('busy', true);
+  const answer = await onboardingApi.updateUserInfo({
+    realName: collapse(d.realName),
+    countryId: d.country?.id ?? null,
+    birthday: d.birthday || null,
+    sex: d.sex || null,
+  });
+  if (!answer.ok) {
+    $profileDraft.setKey('busy', false);
+    const message = failureText(answer);
+    const data = answer.data as { path?: unknown } | { path?: unknown }[] | null | undefined;
+    const path = Array.isArray(data) ? data[0]?.path : data?.path;
+    const field = typeof path === 'string' ? fieldOfPath[path.split('.')[0]!] : undefined;
+    $profileErrors.set({ ...(field ? { [field]: message } : {}), form: message });
+    return;
+  }
+  $userCenter.setKey('me', answer.data);
+  closeProfileEditor();
+  say(t.userCenter.saved);
 }

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
@@ -87,4 +88,12 @@ export async function signInByRequest(request: APIRequestContext, email: string,
     data: { loginEmail: email, loginPassword: createHash('sha256').update(password).digest('hex'), passwordVersion: 2, captchaType: 3, grant_type: 'password', scope: 'server', client_id: 'portal', client_secret: 'portal' },
   });
   expect(((await login.json()) as { code: string }).code).toBe('0');
+}
+
+/** Axe (WCAG 2.2 AA, as tests/e2e/a11y.spec.ts) on the page or one part of it: no violations. */
+export async function expectAccessible(page: Page, include?: string) {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
 }

@@ -26,6 +26,11 @@ export interface UserRow {
   locked_until: number | null;
   lock_count: number;
   created_at: number;
+  // Own profile (migrations/0040).
+  country_id: string | null;
+  country_name: string | null;
+  birthday: string | null;
+  sex: 'male' | 'female' | null;
 }
 
 /** The ways a person names their account at sign-in; each is a UNIQUE column. */
@@ -171,4 +176,20 @@ export function resetPasswordFailuresStatement(db: D1Database, userId: string): 
 
 export async function setUserType(db: D1Database, userId: string, userType: 0 | 1 | 2): Promise<void> {
   await db.prepare('UPDATE users SET user_type = ? WHERE id = ?').bind(userType, userId).run();
+}
+
+/** The person's own profile fields (updateUserInfo); null clears a field. */
+export interface ProfileUpdate {
+  realName: string;
+  countryId: string | null;
+  countryName: string | null;
+  birthday: string | null;
+  sex: 'male' | 'female' | null;
+}
+
+export async function updateProfile(db: D1Database, userId: string, profile: ProfileUpdate): Promise<UserRow | null> {
+  return db
+    .prepare('UPDATE users SET real_name = ?, country_id = ?, country_name = ?, birthday = ?, sex = ? WHERE id = ? RETURNING *')
+    .bind(profile.realName, profile.countryId, profile.countryName, profile.birthday, profile.sex, userId)
+    .first<UserRow>();
 }

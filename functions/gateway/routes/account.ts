@@ -5,15 +5,17 @@ import {
   chooseAccountRequest,
   type CompanyListItem,
   type LoginCaseAnswer,
-  type MeAnswer,
 } from '../../../src/schemas/auth';
 import { companyTypeFromDb, verificationStatusFromDb } from '../../../src/schemas/onboarding';
+import { birthdayProblem, updateUserInfoRequest, type MeAnswer } from '../../../src/schemas/profile';
+import type { Lang } from '../../../src/lib/lang';
 import type { WorkerEnv } from '../../env';
 import { readJson } from '../body';
 import { asLoginCaseMembership, membershipsOfUser, type MembershipRow } from '../db/companies';
-import { setUserType, type UserRow } from '../db/users';
-import { GatewayError, ok } from '../errors';
+import { setUserType, updateProfile, type UserRow } from '../db/users';
+import { GatewayError, ok, requestLang } from '../errors';
 import { now } from '../services/clock';
+import { phoneCodeList } from '../services/countries';
 import { accountSizeOf, loginCaseOf } from '../services/login-case';
 import { bearerToken, findSession, requireSession, revokeSession, setSessionCompany, type SessionVariables } from '../services/sessions';
 
@@ -47,6 +49,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   .use('/c/user/v2/getCompanyListByToken', requireSession)
   .use('/agg-web/user/chooseAccount', requireSession)
   .use('/agg-web/user/fetchMeByUserToken', requireSession)
+  .use('/agg-web/user/updateUserInfo', requireSession)
 
   .post('/agg-web/quick/user/findUserLoginCase', async (c) => {
     const user = c.var.user;
@@ -89,6 +92,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
       status: verificationStatusFromDb(m.company_status),
       isMain: m.is_main === 1,
       canEnter: enterable([m]).length === 1,
+      memberStatus: m.member_status as 'pending' | 'active' | 'rejected',
     }));
     return ok(c, list);
   })
@@ -101,18 +105,43 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     return ok(c, null);
   })
 
-  .get('/agg-web/user/fetchMeByUserToken', (c) => {
-    const user = c.var.user;
-    const phone = splitPhone(user.phone_e164);
-    const me: MeAnswer = {
-      userId: user.id,
-      realName: user.real_name,
-      loginName: user.login_name,
-      registerMobile: phone?.mobile ?? null,
-      userPhoneCode: phone?.code ?? null,
-      businessEmails: user.email,
-      passwordVersion: user.password_version,
-      source: user.source,
-    };
-    return ok(c, me);
+  .get('/agg-web/user/fetchMeByUserToken', (c) => ok(c, meOf(c.var.user, requestLang(c))))
+
+  // The person's own profile (spec 3). Every field is sent; a null optional field clears it.
+  .post('/agg-web/user/updateUserInfo', async (c) => {
+    const body = await readJson(c, updateUserInfoRequest);
+    const problem = birthdayProblem(body.birthday, now(c));
+    if (problem) throw new GatewayError(problem, { path: 'birthday' });
+    const country = body.countryId === null ? null : phoneCodeList().find((item) => item.id === body.countryId);
+    if (country === undefined) throw new GatewayError('CO0004', { path: 'countryId' });
+    const updated = await updateProfile(c.env.DB, c.var.user.id, {
+      realName: body.realName,
+      countryId: country?.id ?? null,
+      countryName: country?.name ?? null,
+      birthday: body.birthday,
+      sex: body.sex,
+    });
+    // The session's user was deleted in between: as with any ended session.
+    if (!updated) throw new GatewayError('TK00001');
+    return ok(c, meOf(updated, requestLang(c)));
   });
+
+/** fetchMeByUserToken's answer; the country's name in the request's language, from the country list. */
+function meOf(user: UserRow, lang: Lang): MeAnswer {
+  const phone = splitPhone(user.phone_e164);
+  const country = user.country_id ? phoneCodeList().find((item) => item.id === user.country_id) : undefined;
+  return {
+    userId: user.id,
+    realName: user.real_name,
+    loginName: user.login_name,
+    registerMobile: phone?.mobile ?? null,
+    userPhoneCode: phone?.code ?? null,
+    businessEmails: user.email,
+    passwordVersion: user.password_version,
+    source: user.source,
+    countryId: user.country_id,
+    countryName: country ? (lang === 'zh' ? country.nameCn : country.name) : user.country_name,
+    birthday: user.birthday,
+    sex: user.sex,
+  };
+}

@@ -14,6 +14,7 @@ import {
   FILLABLE_STATUSES,
   invitationNameRequest,
   invitationRegenerateRequest,
+  memberDecisionRequest,
   setMainAccountRequest,
   VERIFICATION_STATUS_DB,
   verificationStatusFromDb,
@@ -22,6 +23,7 @@ import {
   type CompanyJoinAnswer,
   type CompanyMembersAnswer,
   type InvitationNameAnswer,
+  type MemberDecisionAnswer,
   type UploadedFile,
   type UploadKind,
 } from '../../../src/schemas/onboarding';
@@ -51,6 +53,9 @@ import { isImageContentType } from '../services/uploads';
  * - A staff join is role 'staff', status 'pending' until the administrator approves (login case 5); one row
  *   per (company, user) makes parallel joins of one person a single membership. A 'rejected' person stays
  *   rejected (CO0011): re-admission is the administrator's call.
+ * - The administrator answers a pending join with approve ('active') or decline ('rejected'). The change is
+ *   one conditional UPDATE from 'pending', so two clicks (or two administrators) at once change it once; a
+ *   repeat of the same answer succeeds, the opposite answer is CO0016.
  * - Every write is one D1 batch. Guards inside the batch (a NOT NULL column fed NULL when a condition fails)
  *   abort it when a file was attached by a parallel request in between, so nothing is half-written.
  */
@@ -369,6 +374,9 @@ export const companyRoutes = new Hono<CompanyEnv>()
     return ok(c, answer);
   })
 
+  .post('/agg-web/company/member/approve', (c) => answerJoin(c, 'active'))
+  .post('/agg-web/company/member/decline', (c) => answerJoin(c, 'rejected'))
+
   // The main enterprise must be one the person can enter now: the same rule as isMaster at sign-in (routes/auth.ts).
   .post('/agg-web/user/setMainAccount', async (c) => {
     const { companyId } = await readJson(c, setMainAccountRequest);
@@ -388,6 +396,24 @@ export const companyRoutes = new Hono<CompanyEnv>()
     await c.env.DB.prepare('UPDATE company_members SET is_main = 0 WHERE user_id = ? AND is_main = 1').bind(c.var.user.id).run();
     return ok(c, true);
   });
+
+/** Approve or decline a staff member's pending join (administrator of the company only). */
+async function answerJoin(c: Context<CompanyEnv>, status: 'active' | 'rejected') {
+  const { companyId, userId } = await readJson(c, memberDecisionRequest);
+  const { company } = await requireAdministrator(c, companyId);
+  const db = c.env.DB;
+  const changed = await db
+    .prepare("UPDATE company_members SET status = ? WHERE company_id = ? AND user_id = ? AND role = 'staff' AND status = 'pending'")
+    .bind(status, company.id, userId)
+    .run();
+  if (!changed.meta.changes) {
+    const member = await memberOf(db, company.id, userId);
+    if (!member || member.role !== 'staff') throw new GatewayError('CO0015');
+    if (member.status !== status) throw new GatewayError('CO0016', { status: member.status });
+  }
+  const answer: MemberDecisionAnswer = { companyId: company.id, userId, status };
+  return ok(c, answer);
+}
 
 /** '+8613800138000' → { code: '+86', national: '13800138000' } (the phone-code picker's parts). */
 function splitE164(e164: string): { code: string; national: string } | null {

@@ -58,12 +58,18 @@ export default function AccountChoice({ lang, messages }: AccountChoiceProps) {
                     <div>
                       <dt>{m.status}</dt>
                       <dd>
-                        <span className="badge" data-tone={statusTone(company.status)}>
-                          {statusLabel(company.status, messages.statuses)}
-                        </span>
+                        {/* A staff join the administrator has not answered: that, not the company's verification, is what stands in the way. */}
+                        {company.memberStatus === 'pending' ? (
+                          <span className="badge" data-tone="waiting">{m.awaitingApproval}</span>
+                        ) : (
+                          <span className="badge" data-tone={statusTone(company.status)}>
+                            {statusLabel(company.status, messages.statuses)}
+                          </span>
+                        )}
                       </dd>
                     </div>
                   </dl>
+                  {company.memberStatus === 'pending' && <p className="hint">{m.awaitingApprovalHint}</p>}
                   {isEnterable(company) && (
                   <div className="company-actions">
                     <button type="button" className="button primary" disabled={Boolean(s.busyId)} aria-label={`${m.enter}: ${name}`} onClick={() => void chooseCompany(company.companyId)}>

@@ -44,13 +44,14 @@ const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => 
 interface SignInProps {
   lang: Lang;
   messages: SignInMessages;
-  /** 'register' (the /register page): starts on the code tab, whose sign-in also registers, and links back to sign-in. */
+  /** 'register' (the /register page): only the code sign-in (it also registers) by phone or e-mail, no password tab; links back to sign-in. */
   variant?: 'login' | 'register';
 }
 
 /** The /login screen (spec 2 and 4): code and password sign-in by phone or e-mail, and the chain login. */
 export default function SignIn({ lang, messages, variant = 'login' }: SignInProps) {
   const m = messages.signIn;
+  const register = variant === 'register';
   const s = useStore($signIn);
   const errors = useStore($errors);
   const dialog = useStore($dialog);
@@ -62,7 +63,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
     initSignIn(messages, {
       chain: new URLSearchParams(location.search).get('channel') === 'britc',
     });
-    if (variant === 'register') switchTo('code');
+    if (register) switchTo('code');
     void resumeExistingSession();
   }, [messages]);
 
@@ -176,6 +177,24 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
     </>
   );
 
+  // Phone or e-mail. Registration offers only the code sign-in (which registers a new user), so no mode tabs.
+  const channels = (
+    <>
+      <TabList<Channel>
+        name="channel"
+        label={m.tabs.channelLabel}
+        className="subtab"
+        items={[
+          ['phone', m.tabs.phone],
+          ['email', m.tabs.email],
+        ]}
+        current={s.channel}
+        onSelect={(channel) => switchTo(s.mode, channel)}
+      />
+      <div {...tabPanelProps('channel', s.channel, false)}>{fields}</div>
+    </>
+  );
+
   if (s.redirecting)
     return (
       <p className="notice redirecting" role="status">
@@ -200,6 +219,8 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
           <h2 className="mode-title">{m.tabs.chain}</h2>
           {fields}
         </>
+      ) : register ? (
+        channels
       ) : (
         <>
           <TabList<Mode>
@@ -213,20 +234,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
             current={s.mode}
             onSelect={(mode) => switchTo(mode)}
           />
-          <div {...tabPanelProps('mode', s.mode, false)}>
-            <TabList<Channel>
-              name="channel"
-              label={m.tabs.channelLabel}
-              className="subtab"
-              items={[
-                ['phone', m.tabs.phone],
-                ['email', m.tabs.email],
-              ]}
-              current={s.channel}
-              onSelect={(channel) => switchTo(s.mode, channel)}
-            />
-            <div {...tabPanelProps('channel', s.channel, false)}>{fields}</div>
-          </div>
+          <div {...tabPanelProps('mode', s.mode, false)}>{channels}</div>
         </>
       )}
 
@@ -242,7 +250,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
       )}
 
       <button type="submit" className="button primary" disabled={s.busy}>
-        {s.submitting ? m.submitting : variant === 'register' ? m.register : m.submit}
+        {s.submitting ? m.submitting : register ? m.register : m.submit}
       </button>
 
       {s.mode === 'code' ? (
@@ -268,8 +276,8 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
 
       <nav className="links">
         <a href="/forget">{m.forgot}</a>
-        {s.channel === 'email' && s.mode !== 'chain' && variant !== 'register' && <a href="/pass_email_login">{m.emailLinkInstead}</a>}
-        {variant === 'register' ? <a href="/login">{m.submit}</a> : <a href="/register">{m.register}</a>}
+        {s.channel === 'email' && s.mode !== 'chain' && !register && <a href="/pass_email_login">{m.emailLinkInstead}</a>}
+        {register ? <a href="/login">{m.submit}</a> : <a href="/register">{m.register}</a>}
         <a href="/navigator_login">{m.partnerLink}</a>
       </nav>
 

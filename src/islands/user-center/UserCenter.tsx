@@ -1,10 +1,24 @@
 import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
-import { $userCenter, copyInvitationCode, loadUserCenter, regenerateInvitationCode, signOut } from '../../stores/user-center';
+import {
+  $profileDraft,
+  $userCenter,
+  approveMember,
+  askDecline,
+  cancelDecline,
+  confirmDecline,
+  copyInvitationCode,
+  loadUserCenter,
+  openProfileEditor,
+  regenerateInvitationCode,
+  signOut,
+} from '../../stores/user-center';
 import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboarding';
 import { Avatar } from '../../ui/Avatar';
+import { Modal } from '../../ui/Modal';
+import { ProfileEditor } from './ProfileEditor';
 import { ShareSignIn } from './ShareSignIn';
 import { companyTypeLabel, statusLabel, statusTone } from '../account-choice/labels';
 
@@ -17,6 +31,8 @@ interface UserCenterProps {
 export default function UserCenter({ lang, messages }: UserCenterProps) {
   const m = messages.userCenter;
   const s = useStore($userCenter);
+  const editing = useStore($profileDraft).open;
+  const editButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     void loadUserCenter(messages);
@@ -34,10 +50,9 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
     [m.loginName, shown(me?.loginName)],
     [m.phone, shown(phone)],
     [m.email, shown(me?.businessEmails)],
-    // Not part of fetchMeByUserToken's answer yet: shown empty rather than guessed.
-    [m.country, m.empty],
-    [m.birthday, m.empty],
-    [m.sex, m.empty],
+    [m.country, shown(me?.countryName)],
+    [m.birthday, shown(me?.birthday)],
+    [m.sex, me?.sex === 'male' || me?.sex === 'female' ? m.sexes[me.sex] : m.empty],
     [m.hireDate, shown(ownMembership?.hireTime)],
   ];
   const companyName = (id: string) => {
@@ -60,21 +75,31 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
             <p className="hint">{m.profile}</p>
           </div>
         </div>
-        <dl className="facts">
-          {profile.map(([label, value]) => (
-            <div key={label}>
-              <dt>{label}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-        </dl>
-        <div className="form-actions">
-          <a className="button secondary" href="/change_password">{m.changePassword}</a>
-          <a className="button secondary" href="/account">{m.chooseAccount}</a>
-          <button type="button" className="button secondary" onClick={() => void signOut()}>
-            {m.signOut}
-          </button>
-        </div>
+        {editing ? (
+          <ProfileEditor lang={lang} messages={messages} onClosed={() => setTimeout(() => editButton.current?.focus())} />
+        ) : (
+          <dl className="facts">
+            {profile.map(([label, value]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+        {/* While the editor is open its Save and Cancel are the only actions here. */}
+        {!editing && (
+          <div className="form-actions">
+            <button ref={editButton} type="button" className="button primary" disabled={!me} onClick={openProfileEditor}>
+              {m.editProfile}
+            </button>
+            <a className="button secondary" href="/change_password">{m.changePassword}</a>
+            <a className="button secondary" href="/account">{m.chooseAccount}</a>
+            <button type="button" className="button secondary" onClick={() => void signOut()}>
+              {m.signOut}
+            </button>
+          </div>
+        )}
       </section>
 
       <ShareSignIn lang={lang} messages={messages} />
@@ -103,7 +128,11 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
                   <div>
                     <dt>{messages.account.status}</dt>
                     <dd>
-                      <span className="badge" data-tone={statusTone(company.status)}>{statusLabel(company.status, messages.statuses)}</span>
+                      {company.memberStatus === 'pending' ? (
+                        <span className="badge" data-tone="waiting">{messages.account.awaitingApproval}</span>
+                      ) : (
+                        <span className="badge" data-tone={statusTone(company.status)}>{statusLabel(company.status, messages.statuses)}</span>
+                      )}
                     </dd>
                   </div>
                 </dl>
@@ -121,6 +150,7 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
       {s.administered.map((company) => {
         const title = m.members.replace('{company}', companyName(company.companyId));
         const titleId = `members-${company.companyId}`;
+        const pending = company.members.filter((member) => member.role === 'staff' && member.status === 'pending').length;
         return (
           <section key={company.companyId} className="panel" aria-labelledby={titleId}>
             <h2 id={titleId} className="section-title">{title}</h2>
@@ -139,32 +169,83 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
               </div>
               <p className="hint">{m.invitationHint}</p>
             </div>
+            {pending > 0 && <p className="pending-count">{m.pendingCount.replace('{n}', String(pending))}</p>}
             {/* Keyboard users can scroll a table wider than the panel: the wrapper takes focus. */}
             <div className="table-wrap" role="region" tabIndex={0} aria-labelledby={titleId}>
               <table className="members">
                 <thead>
                   <tr>
                     <th scope="col">{m.memberName}</th>
-                    <th scope="col">{m.memberContact}</th>
                     <th scope="col">{m.memberRole}</th>
                     <th scope="col">{m.memberStatus}</th>
                   </tr>
                 </thead>
                 <tbody>
-                  {company.members.map((member) => (
-                    <tr key={member.userId}>
-                      <td>{shown(member.name)}</td>
-                      <td>{shown(member.phone ?? member.email)}</td>
-                      <td>{messages.account.roles[member.role]}</td>
-                      <td>{m.memberStatuses[member.status]}</td>
-                    </tr>
-                  ))}
+                  {/* Three columns, contact under the name and the answer under the status: the buttons stay in view at 320 px. */}
+                  {company.members.map((member) => {
+                    const who = shown(member.name);
+                    const pendingJoin = member.role === 'staff' && member.status === 'pending';
+                    return (
+                      <tr key={member.userId} data-status={member.status}>
+                        <td>
+                          <span className="member-name">{who}</span>
+                          <span className="member-contact">
+                            <span className="visually-hidden">{m.memberContact}: </span>
+                            {shown(member.phone ?? member.email)}
+                          </span>
+                        </td>
+                        <td>{messages.account.roles[member.role]}</td>
+                        <td>
+                          <span className="badge" data-tone={member.status === 'active' ? 'good' : member.status === 'pending' ? 'waiting' : 'bad'}>
+                            {m.memberStatuses[member.status]}
+                          </span>
+                          {pendingJoin && (
+                            <div className="member-actions" aria-busy={s.busyMember === `${company.companyId}/${member.userId}` || undefined}>
+                              <button
+                                type="button"
+                                className="button primary small"
+                                disabled={Boolean(s.busyMember)}
+                                aria-label={m.approveLabel.replace('{name}', who)}
+                                onClick={() => void approveMember(company.companyId, member.userId, who)}
+                              >
+                                {m.approve}
+                              </button>
+                              <button
+                                type="button"
+                                className="button secondary small"
+                                disabled={Boolean(s.busyMember)}
+                                aria-label={m.declineLabel.replace('{name}', who)}
+                                onClick={() => askDecline(company.companyId, member.userId, who, companyName(company.companyId))}
+                              >
+                                {m.decline}
+                              </button>
+                            </div>
+                          )}
+                        </td>
+                      </tr>
+                    );
+                  })}
                 </tbody>
               </table>
             </div>
           </section>
         );
       })}
+
+      {s.declining && (
+        <Modal title={m.declineTitle} onCancel={cancelDecline}>
+          <p>{m.declineText.replace('{name}', s.declining.name).replace('{company}', s.declining.company)}</p>
+          {/* Cancel comes first: the dialog opens with focus on it, so Enter does not decline by accident. */}
+          <div className="modal-actions">
+            <button type="button" className="button secondary" onClick={cancelDecline}>
+              {m.cancel}
+            </button>
+            <button type="button" className="button danger" onClick={() => void confirmDecline()}>
+              {m.declineConfirm}
+            </button>
+          </div>
+        </Modal>
+      )}
     </div>
   );
 }

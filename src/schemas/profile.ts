@@ -1,0 +1,72 @@
+import * as z from 'zod/mini';
+import { checked } from './checked';
+import { isoDateSchema } from './onboarding';
+
+/**
+ * A person's own profile (issue 5; spec 3 User fields realName, countryId, countryName, birthday, sex):
+ * the contract of POST agg-web/user/updateUserInfo, shared by the user center's editor and the gateway.
+ */
+
+/** GET agg-web/user/fetchMeByUserToken (session) → the signed-in person (spec 3 User); also updateUserInfo's answer. */
+export const meAnswer = z.object({
+  userId: z.string(),
+  realName: z.string(),
+  loginName: z.string(),
+  registerMobile: z.nullable(z.string()),
+  userPhoneCode: z.nullable(z.string()),
+  businessEmails: z.nullable(z.string()),
+  passwordVersion: z.number(),
+  source: z.nullable(z.string()),
+  /** ISO 3166-1 alpha-2 of the country list; null until the person sets it (updateUserInfo). */
+  countryId: z.nullable(z.string()),
+  /** The country's name in the language of the request (header `language`). */
+  countryName: z.nullable(z.string()),
+  /** 'YYYY-MM-DD'. */
+  birthday: z.nullable(z.string()),
+  /** One of SEXES below, read leniently (an unknown value shows as not stated); null when not stated. */
+  sex: z.nullable(z.string()),
+});
+export type MeAnswer = z.infer<typeof meAnswer>;
+
+/** Spec 3 `sex`, as it travels on the wire and is stored. Not stating it is null, not a third value. */
+export const SEXES = ['male', 'female'] as const;
+export const sexSchema = z.enum(SEXES);
+export type Sex = z.infer<typeof sexSchema>;
+
+export const REAL_NAME_MAX = 64;
+/** The earliest birthday taken. */
+export const BIRTHDAY_MIN = '1900-01-01';
+
+const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');
+/** An empty string from a form, null and an absent key all mean "not stated". */
+const blankToNull = (value: string | null | undefined) => (value ? value : null);
+
+/**
+ * POST agg-web/user/updateUserInfo (session) → MeAnswer. Every field is sent: a null (or empty) optional
+ * field clears it. `countryId` must be an `id` of the country list (selectPhoneCode / searchCountry); the
+ * gateway stores that list's name. The birthday's upper bound (a past date) depends on today: see
+ * `birthdayProblem`, which the form and the gateway both apply.
+ */
+export const updateUserInfoRequest = z.object({
+  realName: z.pipe(z.pipe(z.string(), z.transform(collapse)), checked(z.string(), z.minLength(1), z.maxLength(REAL_NAME_MAX))),
+  countryId: z.pipe(
+    z.pipe(z.nullish(z.string()), z.transform((v: string | null | undefined) => blankToNull(v?.trim().toUpperCase()))),
+    z.nullable(checked(z.string(), z.regex(/^[A-Z]{2}$/))),
+  ),
+  birthday: z.pipe(z.pipe(z.nullish(z.string()), z.transform((v: string | null | undefined) => blankToNull(v?.trim()))), z.nullable(isoDateSchema)),
+  sex: z.pipe(z.pipe(z.nullish(z.string()), z.transform((v: string | null | undefined) => blankToNull(v))), z.nullable(sexSchema)),
+});
+export type UpdateUserInfoRequest = z.infer<typeof updateUserInfoRequest>;
+export type UpdateUserInfoInput = z.input<typeof updateUserInfoRequest>;
+
+/** 'YYYY-MM-DD' of an instant, in UTC (the day the gateway counts in). */
+export const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The birthday rule beyond its format: a real date from 1900-01-01 up to yesterday (UTC). Returns the error
+ * code the gateway answers (US0031), or null. `now` is epoch milliseconds.
+ */
+export function birthdayProblem(birthday: string | null, now: number): 'US0031' | null {
+  if (birthday === null) return null;
+  return birthday >= BIRTHDAY_MIN && birthday < isoDay(now) ? null : 'US0031';
+}

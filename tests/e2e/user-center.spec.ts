@@ -1,0 +1,170 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { messages } from '../../src/i18n';
+import { langs, type Lang } from '../../src/lib/lang';
+import { expectAccessible, openInLanguage, seedUser, uniqueEmail } from './helpers';
+
+const PASSWORD = 'harbour2024';
+
+async function signInByEmail(page: Page, lang: Lang, email: string) {
+  const m = messages[lang].signIn;
+  await openInLanguage(page, lang, '/login');
+  await page.getByRole('tab', { name: m.tabs.password }).click();
+  await page.getByRole('tab', { name: m.tabs.email }).click();
+  await page.getByLabel(m.email).fill(email);
+  await page.getByLabel(m.password, { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: m.submit }).click();
+}
+
+/** A new person in a browser context of their own, signed in. */
+async function newPerson(browser: Browser, lang: Lang, tag: string, seed: Record<string, unknown> = {}) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const email = uniqueEmail(`${tag}-${lang}`);
+  await seedUser(page.request, { email, password: PASSWORD, agreed: true, ...seed });
+  await signInByEmail(page, lang, email);
+  return { context, page, email };
+}
+
+for (const lang of langs) {
+  const t = messages[lang];
+  const u = t.userCenter;
+
+  test.describe(`user center (${lang})`, () => {
+    test('a person edits their profile, and it is still there after a reload', async ({ page }) => {
+      const email = uniqueEmail(`profile-${lang}`);
+      await seedUser(page.request, { email, password: PASSWORD, userType: 1, realName: 'Zhang San', agreed: true });
+      await signInByEmail(page, lang, email);
+      await expect(page).not.toHaveURL(/\/login/);
+      await openInLanguage(page, lang, '/user_center');
+
+      const facts = page.locator('.facts');
+      await expect(facts.getByRole('definition').nth(4)).toHaveText(u.empty);
+      await page.getByRole('button', { name: u.editProfile }).click();
+      const name = page.getByLabel(u.realName);
+      await expect(name).toBeFocused();
+      await expect(name).toHaveValue('Zhang San');
+
+      // The rules are checked before sending, and said next to their fields.
+      await name.fill('   ');
+      await page.getByLabel(new RegExp(u.birthday)).fill('1899-12-31');
+      await page.getByRole('button', { name: u.save, exact: true }).click();
+      await expect(page.getByRole('alert').filter({ hasText: u.profileErrors.realNameRequired })).toBeVisible();
+      await expect(page.getByRole('alert').filter({ hasText: u.profileErrors.birthdayInvalid })).toBeVisible();
+      await expect(name).toBeFocused();
+      await expect(name).toHaveAttribute('aria-invalid', 'true');
+      await expectAccessible(page);
+
+      const newName = lang === 'zh' ? '李小龙' : 'Lee Siu Lung';
+      await name.fill(newName);
+      const country = page.getByRole('combobox', { name: new RegExp(u.country) });
+      await country.fill(lang === 'zh' ? '新加坡' : 'Singap');
+      await page.getByRole('listbox', { name: new RegExp(u.country) }).getByRole('option', { name: lang === 'zh' ? /新加坡/ : /Singapore/ }).first().click();
+      await page.getByLabel(new RegExp(u.birthday)).fill('1990-05-17');
+      await page.getByLabel(new RegExp(u.sex)).selectOption('female');
+      await page.getByRole('button', { name: u.save, exact: true }).click();
+      await expect(page.getByRole('status').filter({ hasText: u.saved })).toBeVisible();
+      await expect(page.getByRole('button', { name: u.editProfile })).toBeFocused();
+
+      const expected = [newName, lang === 'zh' ? '新加坡' : 'Singapore', '1990-05-17', u.sexes.female];
+      for (const value of expected) await expect(facts).toContainText(value);
+      await page.reload();
+      await expect(page.getByRole('heading', { name: newName })).toBeVisible();
+      for (const value of expected) await expect(page.locator('.facts')).toContainText(value);
+
+      // Clearing optional fields is allowed; the editor starts from what is stored.
+      await page.getByRole('button', { name: u.editProfile }).click();
+      await expect(page.getByRole('combobox', { name: new RegExp(u.country) })).toHaveValue(lang === 'zh' ? '新加坡' : 'Singapore');
+      await page.getByLabel(new RegExp(u.sex)).selectOption('');
+      await page.getByRole('button', { name: u.save, exact: true }).click();
+      await expect(page.getByRole('status').filter({ hasText: u.saved })).toBeVisible();
+      await page.reload();
+      await expect(page.locator('.facts')).toContainText('1990-05-17');
+      await expect(page.locator('.facts')).not.toContainText(u.sexes.female);
+    });
+
+    test('an administrator approves a staff member, who can then enter the company; another is declined', async ({ page, browser }) => {
+      test.setTimeout(90_000);
+      const company = `Approval Shipping ${lang} ${Date.now()}`;
+      const adminEmail = uniqueEmail(`approver-${lang}`);
+      await seedUser(page.request, {
+        email: adminEmail,
+        password: PASSWORD,
+        userType: 2,
+        agreed: true,
+        companies: [{ nameEn: company, type: 'ship_owner', status: 'verified', role: 'administrator' }],
+      });
+      await signInByEmail(page, lang, adminEmail);
+      await expect(page).toHaveURL(/\/account$/);
+      await page.goto('/user_center');
+      // A seeded company has no code yet: the administrator makes one.
+      await page.getByRole('button', { name: u.regenerate }).click();
+      await expect(page.getByTestId('invitation-code')).toHaveText(/^[A-Z2-9]{8}$/);
+      const code = (await page.getByTestId('invitation-code').textContent())!.trim();
+
+      // A staff member joins with the code; their request waits for the administrator.
+      const staff = await newPerson(browser, lang, 'joiner', { userType: 0 });
+      await expect(staff.page).toHaveURL(/\/enterprise_adm_and_staff/);
+      await staff.page.goto(`/join?code=${code}`);
+      const o = t.onboarding;
+      await expect(staff.page.getByLabel(o.companyName)).toHaveValue(company);
+      await staff.page.getByLabel(o.realName).fill('Zhao Liu');
+      await staff.page.getByLabel(o.email).fill('zhao.liu@approval.example');
+      await staff.page.getByLabel(o.phone, { exact: true }).fill('13900139001');
+      await staff.page.getByRole('button', { name: o.join }).click();
+      await expect(staff.page.getByRole('heading', { name: t.completion.staffTitle })).toBeVisible();
+      await staff.page.goto('/account');
+      const card = staff.page.getByRole('listitem').filter({ hasText: company });
+      await expect(card).toContainText(t.account.awaitingApproval);
+      await expect(card).toContainText(t.account.awaitingApprovalHint);
+      await expect(card).not.toContainText(t.statuses.verified);
+      await expect(staff.page.getByRole('button', { name: `${t.account.enter}: ${company}` })).toHaveCount(0);
+      await expectAccessible(staff.page);
+
+      // The administrator sees the request and approves it.
+      await page.reload();
+      await expect(page.getByText(u.pendingCount.replace('{n}', '1'))).toBeVisible();
+      const row = page.getByRole('row').filter({ hasText: 'Zhao Liu' });
+      await expect(row).toContainText(u.memberStatuses.pending);
+      await expectAccessible(page);
+      await page.getByRole('button', { name: u.approveLabel.replace('{name}', 'Zhao Liu') }).click();
+      await expect(page.getByRole('status').filter({ hasText: u.approved.replace('{name}', 'Zhao Liu') })).toBeVisible();
+      await expect(row).toContainText(u.memberStatuses.active);
+      await expect(row.getByRole('button')).toHaveCount(0);
+
+      // The staff member can now choose the company.
+      await staff.page.reload();
+      await expect(card).toContainText(t.statuses.verified);
+      await staff.page.getByRole('button', { name: `${t.account.enter}: ${company}` }).click();
+      await expect(staff.page).toHaveURL(/\/user_center$/);
+      await staff.context.close();
+
+      // A second request is declined, after a confirmation that can be cancelled.
+      const other = await newPerson(browser, lang, 'declined', { userType: 0 });
+      await expect(other.page).toHaveURL(/\/enterprise_adm_and_staff/);
+      const joined = await other.page.request.post('/api/agg-web/company/join', {
+        data: { companyId: code, nickName: 'Qian Qi', personalEmail: 'qian.qi@approval.example', contactTel: '13900139002', phoneCode: '+86' },
+      });
+      expect(((await joined.json()) as { code: string }).code).toBe('0');
+      await page.reload();
+      const declined = page.getByRole('row').filter({ hasText: 'Qian Qi' });
+      const decline = page.getByRole('button', { name: u.declineLabel.replace('{name}', 'Qian Qi') });
+      await decline.click();
+      const dialog = page.getByRole('dialog', { name: u.declineTitle });
+      await expect(dialog).toContainText('Qian Qi');
+      await expect(dialog.getByRole('button', { name: u.cancel })).toBeFocused();
+      await expectAccessible(page, 'dialog[open]');
+      await dialog.getByRole('button', { name: u.cancel }).click();
+      await expect(dialog).toHaveCount(0);
+      await expect(declined).toContainText(u.memberStatuses.pending);
+      await decline.click();
+      await page.getByRole('dialog', { name: u.declineTitle }).getByRole('button', { name: u.declineConfirm }).click();
+      await expect(page.getByRole('status').filter({ hasText: u.declined.replace('{name}', 'Qian Qi') })).toBeVisible();
+      await expect(declined).toContainText(u.memberStatuses.rejected);
+      await page.reload();
+      await expect(page.getByRole('row').filter({ hasText: 'Qian Qi' })).toContainText(u.memberStatuses.rejected);
+      await other.page.goto('/account');
+      await expect(other.page.getByRole('listitem').filter({ hasText: company })).toHaveCount(0);
+      await other.context.close();
+    });
+  });
+}
