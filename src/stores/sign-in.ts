@@ -3,7 +3,7 @@ import type { authApi as AuthApi } from '../api/auth';
 import { NETWORK_ERROR, SALT_REQUIRED, type ApiResult } from '../api/result';
 import type { Messages } from '../i18n';
 import { hashPassword } from '../lib/password-hash';
-import { destinations, REDIRECT_DELAY_MS, routeForLoginCase } from '../lib/login-route';
+import { destinations, REDIRECT_DELAY_MS } from '../lib/login-route';
 import { readCookie } from '../lib/read-cookie';
 import { readRemembered, remember } from '../lib/remembered-sign-in';
 import { SESSION_MARKER_COOKIE } from '../lib/session-marker';
@@ -299,24 +299,14 @@ async function agreeAgain(): Promise<boolean> {
   return false;
 }
 
-/** Asks the gateway for this person's login case and goes where spec 2 says. */
+/** Asks the gateway for this person's login case and goes where spec 2 says (after-sign-in.ts, loaded now). */
 export async function routeByLoginCase() {
-  const auth = await gateway();
-  const answer = await auth.loginCase();
-  if (!answer.ok) {
+  const { goOnByLoginCase } = await import('./after-sign-in');
+  const failed = await goOnByLoginCase();
+  if (failed) {
     $signIn.setKey('redirecting', false);
-    return showFailure(answer);
+    showFailure(failed);
   }
-  const redirect = new URLSearchParams(location.search).get('redirect') ?? undefined;
-  const route = routeForLoginCase(answer.data, redirect);
-  const { userLoginCase, companyInfo } = answer.data;
-  if ((userLoginCase === 6 || userLoginCase === 7) && companyInfo) {
-    // Spec 2: cases 6 and 7 carry the company name (and for 7 the first port) into onboarding.
-    sessionStorage.setItem('companyName', companyInfo.name);
-    if (userLoginCase === 7 && companyInfo.ports[0]) sessionStorage.setItem('ports', JSON.stringify([companyInfo.ports[0]]));
-  }
-  if (route.kind === 'anonymous-then') await auth.anonymousLogin(answer.data.registerMobile ? 1 : 2);
-  goAfterDelay(route.to);
 }
 
 function goAfterDelay(to: string) {
