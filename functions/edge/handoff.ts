@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { messagesFor } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
 import type { EdgeBindings, WorkerEnv } from '../env';
-import { findUserById, findUserByIdentity, recordPasswordFailure, resetPasswordFailuresStatement, type LoginIdentity } from '../gateway/db/users';
+import { findUserById, findUserByIdentity, recordPasswordFailure, resetPasswordFailuresStatement, storedPasswordOf, type LoginIdentity } from '../gateway/db/users';
 import { emailRecipient, phoneRecipientFromE164 } from '../gateway/services/identity';
 import { verifyPassword } from '../gateway/services/passwords';
 import { isLocked, needsSlider } from '../gateway/services/risk';
@@ -107,17 +107,13 @@ async function credentialsSignIn(
 ): Promise<string | undefined> {
   const identity = identityOfLoginName(credentials.loginName);
   const user = identity ? await findUserByIdentity(env.DB, identity) : null;
-  const risk = user && { failedLogins: user.failed_logins, lockedUntil: user.locked_until };
-  const stored =
-    user?.password_hash && user.password_salt && user.password_algo && user.password_params
-      ? { hash: user.password_hash, salt: user.password_salt, algo: user.password_algo, params: user.password_params }
-      : null;
+  const risk = user ? { failedLogins: user.failed_logins, lockedUntil: user.locked_until } : null;
   if (!user || !risk || user.id !== credentials.sub || (partner && user.is_partner !== 1) || isLocked(risk, now) || needsSlider(risk)) {
     // The same KDF work as a real check, so a refusal never answers faster than a wrong password.
     await verifyPassword(credentials.passwordHash, null, env);
     return undefined;
   }
-  const check = await verifyPassword(credentials.passwordHash, user.password_version === 2 ? stored : null, env);
+  const check = await verifyPassword(credentials.passwordHash, user.password_version === 2 ? storedPasswordOf(user) : null, env);
   if (!check.ok) {
     await recordPasswordFailure(env.DB, user.id, now);
     return undefined;

@@ -20,6 +20,11 @@ export function requestLang(c: Context): Lang {
   return isLang(lang) ? lang : 'en';
 }
 
+/** The visitor's IP as the edge saw it (proxy-rules.ts sets it on every gateway call). */
+export function clientIp(c: Context): string {
+  return c.req.header('x-client-ip') ?? 'unknown';
+}
+
 export function ok<T>(c: Context, data: T) {
   return c.json({ code: SUCCESS_CODE, message: 'success', data });
 }

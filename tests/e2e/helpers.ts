@@ -27,6 +27,17 @@ export async function readCode(request: APIRequestContext, recipient: string): P
   return /\b(\d{6})\b/.exec(text)![1]!;
 }
 
+/** Signs a seeded e-mail account in through the password form of /login. */
+export async function signInByEmail(page: Page, lang: Lang, email: string, password: string) {
+  const m = messages[lang].signIn;
+  await openInLanguage(page, lang, '/login');
+  await page.getByRole('tab', { name: m.tabs.password }).click();
+  await page.getByRole('tab', { name: m.tabs.email }).click();
+  await page.getByLabel(m.email).fill(email);
+  await page.getByLabel(m.password, { exact: true }).fill(password);
+  await page.getByRole('button', { name: m.submit }).click();
+}
+
 /** Seeds an existing account through the dev-only endpoint. */
 export async function seedUser(request: APIRequestContext, body: Record<string, unknown>): Promise<string> {
   const answer = (await (await request.post('/api/dev/users', { data: body })).json()) as { code: string; data: { userId: string } };

@@ -2,21 +2,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { openInLanguage, seedUser, uniqueEmail } from './helpers';
+import { openInLanguage, seedUser, signInByEmail, uniqueEmail } from './helpers';
+
+const PASSWORD = 'harbour2024';
 
 /** Small files that pass the server's content sniffing. */
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
-
-async function signInByEmail(page: Page, lang: Lang, email: string) {
-  const m = messages[lang].signIn;
-  await openInLanguage(page, lang, '/login');
-  await page.getByRole('tab', { name: m.tabs.password }).click();
-  await page.getByRole('tab', { name: m.tabs.email }).click();
-  await page.getByLabel(m.email).fill(email);
-  await page.getByLabel(m.password, { exact: true }).fill('harbour2024');
-  await page.getByRole('button', { name: m.submit }).click();
-}
 
 /** The announced error with exactly this text (a select's placeholder may read the same). */
 const alertText = (page: Page, message: string) => page.getByRole('alert').and(page.getByText(message, { exact: true }));
@@ -63,8 +55,8 @@ for (const lang of langs) {
     test('an administrator registers a fuel supplier; staff join with the invitation code', async ({ page, browser }) => {
       test.setTimeout(90_000);
       const email = uniqueEmail(`admin-${lang}`);
-      await seedUser(page.request, { email, password: 'harbour2024', userType: 0, agreed: true });
-      await signInByEmail(page, lang, email);
+      await seedUser(page.request, { email, password: PASSWORD, userType: 0, agreed: true });
+      await signInByEmail(page, lang, email, PASSWORD);
       await expect(page).toHaveURL(/\/enterprise_adm_and_staff\?loginType=2$/);
 
       // Spec 4 steps: the passport is done, the identity type is being chosen.
@@ -114,8 +106,8 @@ for (const lang of langs) {
       const staffContext = await browser.newContext();
       const staff = await staffContext.newPage();
       const staffEmail = uniqueEmail(`staff-${lang}`);
-      await seedUser(staff.request, { email: staffEmail, password: 'harbour2024', userType: 0, agreed: true });
-      await signInByEmail(staff, lang, staffEmail);
+      await seedUser(staff.request, { email: staffEmail, password: PASSWORD, userType: 0, agreed: true });
+      await signInByEmail(staff, lang, staffEmail, PASSWORD);
       await expect(staff).toHaveURL(/\/enterprise_adm_and_staff/);
       await staff.getByRole('link', { name: new RegExp(o.choose.staff) }).click();
       await expect(staff).toHaveURL(/\/join\?loginType=2$/);
@@ -161,7 +153,7 @@ for (const lang of langs) {
       const second = `Pacific Charter ${lang} ${stamp}`;
       await seedUser(page.request, {
         email,
-        password: 'harbour2024',
+        password: PASSWORD,
         userType: 2,
         agreed: true,
         companies: [
@@ -169,7 +161,7 @@ for (const lang of langs) {
           { nameEn: second, type: 'charterer', status: 'verified', role: 'staff' },
         ],
       });
-      await signInByEmail(page, lang, email);
+      await signInByEmail(page, lang, email, PASSWORD);
       await expect(page).toHaveURL(/\/account$/);
       const firstCard = page.getByRole('listitem').filter({ hasText: first });
       const secondCard = page.getByRole('listitem').filter({ hasText: second });
@@ -195,7 +187,7 @@ for (const lang of langs) {
 
       const visited: string[] = [];
       page.on('framenavigated', (frame) => frame === page.mainFrame() && visited.push(frame.url()));
-      await signInByEmail(page, lang, email);
+      await signInByEmail(page, lang, email, PASSWORD);
       await expect(page).toHaveURL(/\/user_center$/);
       expect(visited.some((url) => new URL(url).pathname === '/account')).toBe(false);
     });

@@ -1,19 +1,9 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
-import { expectAccessible, openInLanguage, seedUser, uniqueEmail } from './helpers';
+import { expectAccessible, openInLanguage, seedUser, signInByEmail, uniqueEmail } from './helpers';
 
 const PASSWORD = 'harbour2024';
-
-async function signInByEmail(page: Page, lang: Lang, email: string) {
-  const m = messages[lang].signIn;
-  await openInLanguage(page, lang, '/login');
-  await page.getByRole('tab', { name: m.tabs.password }).click();
-  await page.getByRole('tab', { name: m.tabs.email }).click();
-  await page.getByLabel(m.email).fill(email);
-  await page.getByLabel(m.password, { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: m.submit }).click();
-}
 
 /** A new person in a browser context of their own, signed in. */
 async function newPerson(browser: Browser, lang: Lang, tag: string, seed: Record<string, unknown> = {}) {
@@ -21,7 +11,7 @@ async function newPerson(browser: Browser, lang: Lang, tag: string, seed: Record
   const page = await context.newPage();
   const email = uniqueEmail(`${tag}-${lang}`);
   await seedUser(page.request, { email, password: PASSWORD, agreed: true, ...seed });
-  await signInByEmail(page, lang, email);
+  await signInByEmail(page, lang, email, PASSWORD);
   return { context, page, email };
 }
 
@@ -33,7 +23,7 @@ for (const lang of langs) {
     test('a person edits their profile, and it is still there after a reload', async ({ page }) => {
       const email = uniqueEmail(`profile-${lang}`);
       await seedUser(page.request, { email, password: PASSWORD, userType: 1, realName: 'Zhang San', agreed: true });
-      await signInByEmail(page, lang, email);
+      await signInByEmail(page, lang, email, PASSWORD);
       await expect(page).not.toHaveURL(/\/login/);
       await openInLanguage(page, lang, '/user_center');
 
@@ -93,7 +83,7 @@ for (const lang of langs) {
         agreed: true,
         companies: [{ nameEn: company, type: 'ship_owner', status: 'verified', role: 'administrator' }],
       });
-      await signInByEmail(page, lang, adminEmail);
+      await signInByEmail(page, lang, adminEmail, PASSWORD);
       await expect(page).toHaveURL(/\/account$/);
       await page.goto('/user_center');
       // A seeded company has no code yet: the administrator makes one.

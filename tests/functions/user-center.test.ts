@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import app from '../../functions/worker';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT, type CompanyListItem } from '../../src/schemas/auth';
 import type { MeAnswer } from '../../src/schemas/profile';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import type { CompanyMembersAnswer, MemberDecisionAnswer } from '../../src/schemas/onboarding';
+import { gatewayClient } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 
 /**
@@ -12,25 +12,20 @@ import { startWorkerEnv } from './worker-env';
  * (updateUserInfo, fetchMeByUserToken) and an administrator answering staff joins (member/approve, decline).
  */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
+let api: ReturnType<typeof gatewayClient>;
 beforeAll(async () => {
   worker = await startWorkerEnv('user-center');
+  api = gatewayClient(worker);
 });
 afterAll(() => worker.dispose());
 
-let seq = 0;
-const unique = () => `${Date.now().toString(36)}${(seq++).toString(36)}`;
-const ip = () => `10.9.${seq % 250}.${(seq++ * 7) % 250}`;
-type Envelope<T = Record<string, unknown>> = { code: string; message: string; data: T };
-const json = async <T = Record<string, unknown>>(res: Response) => (await res.json()) as Envelope<T>;
-const call = (path: string, init: RequestInit = {}) => app.request(`http://localhost/api${path}`, init, worker.env, worker.ctx);
-/** `extra.language` is the visitor's language: the edge reads it from the LANG cookie and passes it on. */
-const headers = (session?: string, { language, ...extra }: Record<string, string> = {}) => {
-  const cookie = [session, language ? `LANG=${language}` : ''].filter(Boolean).join('; ');
-  return { 'cf-connecting-ip': ip(), ...(cookie ? { cookie } : {}), ...extra };
-};
-const post = (path: string, body: unknown, cookie?: string, extra: Record<string, string> = {}) =>
-  call(path, { method: 'POST', headers: headers(cookie, { 'content-type': 'application/json', ...extra }), body: JSON.stringify(body) });
-const get = (path: string, cookie?: string, extra: Record<string, string> = {}) => call(path, { headers: headers(cookie, extra) });
+const unique = () => api.unique();
+const json = <T = Record<string, unknown>>(res: Response) => api.json<T>(res);
+/** `language` is the visitor's language: the edge reads it from the LANG cookie and passes it on. */
+type Visitor = { language?: 'zh' | 'en' };
+const post = (path: string, body: unknown, cookie?: string, { language }: Visitor = {}) => api.post(path, body, { cookie, lang: language });
+const get = (path: string, cookie?: string, { language }: Visitor = {}) =>
+  api.call(path, { headers: { cookie: [cookie, language && `LANG=${language}`].filter(Boolean).join('; ') } });
 
 async function person(companies?: unknown[]) {
   const email = `uc.${unique()}@example.com`;
@@ -38,13 +33,12 @@ async function person(companies?: unknown[]) {
   expect(seeded.code).toBe('0');
   const res = await post('/agg-web/user/v3/userLogin', { loginEmail: email, loginPassword: await hashPassword('abc12345'), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT });
   expect((await json(res.clone())).code).toBe('0');
-  const token = /(?:^|\n)portal_token=([^;]*)/.exec(res.headers.getSetCookie().join('\n'))?.[1];
-  return { email, userId: seeded.data.userId, cookie: `portal_token=${token}` };
+  return { email, userId: seeded.data.userId, cookie: api.sessionCookie(res) };
 }
 
-const zh = { language: 'zh' };
-const me = async (cookie: string, extra: Record<string, string> = {}) => (await json<MeAnswer>(await get('/agg-web/user/fetchMeByUserToken', cookie, extra))).data;
-const update = (cookie: string, body: Record<string, unknown>, extra: Record<string, string> = {}) => post('/agg-web/user/updateUserInfo', body, cookie, extra);
+const zh: Visitor = { language: 'zh' };
+const me = async (cookie: string, extra: Visitor = {}) => (await json<MeAnswer>(await get('/agg-web/user/fetchMeByUserToken', cookie, extra))).data;
+const update = (cookie: string, body: Record<string, unknown>, extra: Visitor = {}) => post('/agg-web/user/updateUserInfo', body, cookie, extra);
 
 describe('updateUserInfo', () => {
   it('stores real name, country, birthday and sex, answered by fetchMeByUserToken in the asked language', async () => {

@@ -124,6 +124,12 @@ export async function runBatch(db: D1Database, statements: D1PreparedStatement[]
   }
 }
 
+/** The stored password of a user row, or null when none is set (verifyPassword then does decoy work). */
+export function storedPasswordOf(user: UserRow): StoredPassword | null {
+  const { password_hash: hash, password_salt: salt, password_algo: algo, password_params: params } = user;
+  return hash && salt && algo && params ? { hash, salt, algo, params } : null;
+}
+
 export async function createUser(db: D1Database, user: NewUser): Promise<string> {
   const id = user.id ?? crypto.randomUUID();
   await runBatch(db, [insertUserStatement(db, { ...user, id })]);

@@ -15,7 +15,7 @@ import { asLoginCaseMembership, membershipsOfUser, type MembershipRow } from '..
 import { setUserType, updateProfile, type UserRow } from '../db/users';
 import { GatewayError, ok, requestLang } from '../errors';
 import { now } from '../services/clock';
-import { phoneCodeList } from '../services/countries';
+import { findCountry } from '../services/countries';
 import { accountSizeOf, loginCaseOf } from '../services/login-case';
 import { bearerToken, findSession, requireSession, revokeSession, setSessionCompany, type SessionVariables } from '../services/sessions';
 
@@ -112,7 +112,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     const body = await readJson(c, updateUserInfoRequest);
     const problem = birthdayProblem(body.birthday, now(c));
     if (problem) throw new GatewayError(problem, { path: 'birthday' });
-    const country = body.countryId === null ? null : phoneCodeList().find((item) => item.id === body.countryId);
+    const country = body.countryId === null ? null : findCountry(body.countryId);
     if (country === undefined) throw new GatewayError('CO0004', { path: 'countryId' });
     const updated = await updateProfile(c.env.DB, c.var.user.id, {
       realName: body.realName,
@@ -129,7 +129,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
 /** fetchMeByUserToken's answer; the country's name in the request's language, from the country list. */
 function meOf(user: UserRow, lang: Lang): MeAnswer {
   const phone = splitPhone(user.phone_e164);
-  const country = user.country_id ? phoneCodeList().find((item) => item.id === user.country_id) : undefined;
+  const country = user.country_id ? findCountry(user.country_id) : undefined;
   return {
     userId: user.id,
     realName: user.real_name,

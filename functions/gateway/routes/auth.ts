@@ -24,6 +24,7 @@ import {
   resetPasswordFailuresStatement,
   runBatch,
   setPasswordStatement,
+  storedPasswordOf,
   type LoginIdentity,
   type NewUser,
   type UserRow,
@@ -172,10 +173,7 @@ export async function passwordSignIn(
   }
   if (user.password_version === 1 && attempt.passwordVersion === 2) return fail(c, 'SY9990');
 
-  const stored =
-    user.password_hash && user.password_salt && user.password_algo && user.password_params
-      ? { hash: user.password_hash, salt: user.password_salt, algo: user.password_algo, params: user.password_params }
-      : null;
+  const stored = storedPasswordOf(user);
   const check = await verifyPassword(attempt.password, stored, c.env);
   if (!check.ok || attempt.passwordVersion !== user.password_version) {
     await recordPasswordFailure(db, user.id, at);

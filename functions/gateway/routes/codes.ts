@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { EdgeBindings } from '../../env';
 import { emailCodeRequest, smsSendRequest } from '../../../src/schemas/auth';
 import { readJson } from '../body';
-import { ok, requestLang } from '../errors';
+import { clientIp, ok, requestLang } from '../errors';
 import { consumeSliderCheck } from '../services/captcha';
 import { now } from '../services/clock';
 import { codePurposeOfType, issueCode } from '../services/codes';
@@ -15,8 +15,6 @@ import { emailRecipient, phoneRecipient } from '../services/identity';
 const smsSendBody = z.object({ ...smsSendRequest.shape, mobile: z.string().max(32) });
 const emailCodeBody = z.object({ ...emailCodeRequest.shape, emailAddress: z.string().max(254) });
 
-/** The visitor's IP as the edge saw it (proxy-rules.ts sets it on every gateway call). */
-const clientIp = (c: { req: { header(name: string): string | undefined } }) => c.req.header('x-client-ip') ?? 'unknown';
 
 /** Sending one-time codes (spec 7): SMS after a passed slider, e-mail directly. */
 export const codeRoutes = new Hono<EdgeBindings>()

@@ -35,7 +35,7 @@ import { filesByIds, filesOfCompany, type FileRow } from '../db/files';
 import { isUniqueViolation } from '../db/users';
 import { GatewayError, ok } from '../errors';
 import { now } from '../services/clock';
-import { phoneCodeList } from '../services/countries';
+import { findCountry, phoneCodeList } from '../services/countries';
 import { phoneRecipient } from '../services/identity';
 import { newInvitationCode, normaliseInvitationCode } from '../services/invitations';
 import { accountSizeOf } from '../services/login-case';
@@ -104,7 +104,7 @@ async function checkForm(c: Context<CompanyEnv>, form: CompanyForm, companyId: s
   const problem = companyFormProblems(form)[0];
   if (problem) throw new GatewayError(problem.code, { path: problem.path });
   const contactPhone = phoneRecipient(form.phoneCode, form.contactTel);
-  const country = phoneCodeList().find((item) => item.id === form.countryId);
+  const country = findCountry(form.countryId);
   if (!country) throw new GatewayError('CO0004', { path: 'countryId' });
   let port: CheckedForm['port'] = null;
   if (form.portId) {

@@ -11,7 +11,7 @@ import { PORTAL_ORIGIN_HEADER } from '../../edge/proxy-rules';
 import type { WorkerEnv } from '../../env';
 import { readJson } from '../body';
 import { findUserById, findUserByIdentity } from '../db/users';
-import { GatewayError, ok, requestLang } from '../errors';
+import { clientIp, GatewayError, ok, requestLang } from '../errors';
 import { now } from '../services/clock';
 import { deliver } from '../services/delivery';
 import { emailRecipient } from '../services/identity';
@@ -21,8 +21,6 @@ import { signedIn } from './auth';
 
 type LinkEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
-/** The visitor's IP as the edge saw it (proxy-rules.ts sets it on every gateway call). */
-const clientIp = (c: Context) => c.req.header('x-client-ip') ?? 'unknown';
 
 /**
  * The page a link opens, on this site's origin as the visitor sees it (the edge sets PORTAL_ORIGIN_HEADER;

@@ -1,10 +1,10 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { LOGIN_TYPE } from '../../../src/schemas/auth';
 import { changePasswordRequest, resetPasswordRequest, resetSendCodeRequest } from '../../../src/schemas/password';
 import type { WorkerEnv } from '../../env';
 import { readJson } from '../body';
-import { findUserByIdentity, identityKey, resetPasswordFailuresStatement, runBatch, setPasswordStatement, type LoginIdentity } from '../db/users';
-import { GatewayError, ok, requestLang } from '../errors';
+import { findUserByIdentity, identityKey, resetPasswordFailuresStatement, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity } from '../db/users';
+import { clientIp, GatewayError, ok, requestLang } from '../errors';
 import { consumeSliderCheck } from '../services/captcha';
 import { now } from '../services/clock';
 import { consumeCode, generateCode, issueCode, IP_CAP, MAX_TRIES, RECIPIENT_CAP, RESEND_WAIT_MS, SEND_WINDOW_MS, CODE_LIFETIME_MS } from '../services/codes';
@@ -35,8 +35,6 @@ function resetIdentity(body: { loginType: 1 | 2; mobileCode?: string; mobile?: s
   return { email: emailRecipient(body.loginEmail) };
 }
 
-/** The visitor's IP as the edge saw it (proxy-rules.ts sets it on every gateway call). */
-const clientIp = (c: Context) => c.req.header('x-client-ip') ?? 'unknown';
 
 /**
  * For an unknown recipient: records a code nobody knows under the same resend wait and caps as issueCode,
@@ -123,10 +121,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     const db = c.env.DB;
     assertConfirmed(body);
     await assertNewPasswordAllowed(body.newPassword);
-    const current =
-      user.password_hash && user.password_salt && user.password_algo && user.password_params
-        ? { hash: user.password_hash, salt: user.password_salt, algo: user.password_algo, params: user.password_params }
-        : null;
+    const current = storedPasswordOf(user);
     // The forced change of an original password must actually change it.
     if (current && user.password_version === 2 && (await verifyPassword(body.newPassword, current, c.env)).ok) throw new GatewayError('RS0002');
     const stored = await hashPassword(body.newPassword, c.env);

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { EdgeBindings } from '../../env';
 import { readJson } from '../body';
-import { fail, ok } from '../errors';
+import { clientIp, fail, ok } from '../errors';
 import { now } from '../services/clock';
 import { constantTimeEqual, sha256Hex } from '../services/passwords';
 
@@ -163,7 +163,7 @@ export const trackingRoutes = new Hono<EdgeBindings>()
   .post('/agg-web/client/error', async (c) => {
     const body = await readJson(c, clientErrorRequest);
     const at = now(c);
-    const ip = c.req.header('x-client-ip') ?? 'unknown';
+    const ip = clientIp(c);
     const traceId = traceIdOf(c);
     // One statement checks the cap and inserts, so parallel reports cannot slip past it.
     const stored = await c.env.DB.prepare(

@@ -24,6 +24,11 @@ export function phoneCodeList(): PhoneCodeItem[] {
   return cached;
 }
 
+/** One country or region of phoneCodeList by its ISO id ('CN'); undefined when it is not on the list. */
+export function findCountry(id: string): PhoneCodeItem | undefined {
+  return phoneCodeList().find((item) => item.id === id);
+}
+
 /** Countries counted as the China region by queryIPRegion and the region redirect. */
 const chinaRegion = new Set(['CN']);
 
