@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { EdgeBindings } from '../../env';
 import { emailCodeRequest, smsSendRequest } from '../../../src/schemas/auth';
-import { readJson } from '../body';
+import { validate } from '../validate';
 import { clientIp, ok, requestLang } from '../errors';
 import { consumeSliderCheck } from '../services/captcha';
 import { now } from '../services/clock';
@@ -18,8 +18,8 @@ const emailCodeBody = z.object({ ...emailCodeRequest.shape, emailAddress: z.stri
 
 /** Sending one-time codes (spec 7): SMS after a passed slider, e-mail directly. */
 export const codeRoutes = new Hono<EdgeBindings>()
-  .post('/agg-web/sms/send', async (c) => {
-    const body = await readJson(c, smsSendBody);
+  .post('/agg-web/sms/send', validate('json', smsSendBody), async (c) => {
+    const body = c.req.valid('json');
     const at = now(c);
     // The number is checked before the slider check is spent, so a typo does not cost a slide.
     const recipient = phoneRecipient(body.phoneCodeValue, body.mobile);
@@ -34,8 +34,8 @@ export const codeRoutes = new Hono<EdgeBindings>()
     });
     return ok(c, null);
   })
-  .post('/agg-web/user/getRegVerificationCode', async (c) => {
-    const body = await readJson(c, emailCodeBody);
+  .post('/agg-web/user/getRegVerificationCode', validate('json', emailCodeBody), async (c) => {
+    const body = c.req.valid('json');
     await issueCode(c.env, {
       recipient: emailRecipient(body.emailAddress),
       channel: 'email',
