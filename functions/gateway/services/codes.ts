@@ -1,5 +1,6 @@
 import type { Lang } from '../../../src/lib/lang';
 import { GatewayError } from '../errors';
+import { cappedInsert } from '../db/limits';
 import { codeMessage, deliver, type DeliveryEnv } from './delivery';
 import { sha256Hex } from './passwords';
 
@@ -68,53 +69,31 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
   const code = generateCode(codeLength(env));
   const hash = await hashCode(args.recipient, args.purpose, code);
   const windowStart = args.now - SEND_WINDOW_MS;
-  // One statement checks the wait and both caps and inserts, so parallel requests cannot slip past them.
-  const inserted = await env.DB.prepare(
-    `INSERT INTO codes (recipient, purpose, channel, code_hash, ip, created_at, expires_at)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
-     WHERE NOT EXISTS (SELECT 1 FROM codes WHERE recipient = ?1 AND created_at > ?8)
-       AND (SELECT COUNT(*) FROM codes WHERE recipient = ?1 AND created_at > ?9) < ?10
-       AND (SELECT COUNT(*) FROM codes WHERE ip = ?5 AND created_at > ?9) < ?11
-     RETURNING id`,
-  )
-    .bind(
-      args.recipient,
-      args.purpose,
-      args.channel,
-      hash,
-      args.ip,
-      args.now,
-      args.now + CODE_LIFETIME_MS,
-      args.now - RESEND_WAIT_MS,
-      windowStart,
-      RECIPIENT_CAP,
-      IP_CAP,
-    )
-    .first<{ id: number }>();
-  if (!inserted) throw await refusal(env.DB, args);
+  const id = await cappedInsert(env.DB, {
+    table: 'codes',
+    row: {
+      recipient: args.recipient,
+      purpose: args.purpose,
+      channel: args.channel,
+      code_hash: hash,
+      ip: args.ip,
+      created_at: args.now,
+      expires_at: args.now + CODE_LIFETIME_MS,
+    },
+    wait: { where: { recipient: args.recipient }, since: args.now - RESEND_WAIT_MS, code: 'CD0001' },
+    caps: [
+      { where: { recipient: args.recipient }, since: windowStart, max: RECIPIENT_CAP, code: 'CD0002' },
+      { where: { ip: args.ip }, since: windowStart, max: IP_CAP, code: 'CD0003' },
+    ],
+  });
 
   const message = codeMessage(args.lang, code, CODE_LIFETIME_MS / 60_000);
   try {
     await deliver(env, { channel: args.channel, to: args.recipient, ...message }, args.now);
   } catch (error) {
-    await env.DB.prepare('DELETE FROM codes WHERE id = ?').bind(inserted.id).run();
+    await env.DB.prepare('DELETE FROM codes WHERE id = ?').bind(id).run();
     throw error;
   }
-}
-
-/** Why issueCode's insert was refused, in the order a visitor can act on it. */
-async function refusal(db: D1Database, args: IssueCodeArgs): Promise<GatewayError> {
-  const windowStart = args.now - SEND_WINDOW_MS;
-  const [last, byRecipient, byIp] = await db.batch<{ value: number | null }>([
-    db.prepare('SELECT MAX(created_at) AS value FROM codes WHERE recipient = ?').bind(args.recipient),
-    db.prepare('SELECT COUNT(*) AS value FROM codes WHERE recipient = ? AND created_at > ?').bind(args.recipient, windowStart),
-    db.prepare('SELECT COUNT(*) AS value FROM codes WHERE ip = ? AND created_at > ?').bind(args.ip, windowStart),
-  ]);
-  const lastAt = last?.results[0]?.value ?? null;
-  if ((byRecipient?.results[0]?.value ?? 0) >= RECIPIENT_CAP) return new GatewayError('CD0002');
-  if ((byIp?.results[0]?.value ?? 0) >= IP_CAP) return new GatewayError('CD0003');
-  const wait = lastAt === null ? 1 : lastAt + RESEND_WAIT_MS - args.now;
-  return new GatewayError('CD0001', { retryAfter: Math.max(1, Math.ceil(wait / 1000)) });
 }
 
 export interface ConsumeCodeArgs {

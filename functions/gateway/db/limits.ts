@@ -1,0 +1,127 @@
+import type { ErrorCode } from '../../../src/schemas/error-codes';
+import { GatewayError } from '../errors';
+
+/**
+ * Rate limits that hold under parallel requests: the checks and the INSERT are one SQL statement, so fifty
+ * requests at once cannot all read "under the cap" before any of them writes. Every per-recipient,
+ * per-subject and per-network limit of the gateway is written with `cappedInsert`.
+ */
+
+/** Rows matching every `where` pair, created after `since`, count towards `max`; at `max` the insert is refused with `code`. */
+export interface Cap {
+  where: Record<string, string | number | null>;
+  since: number;
+  max: number;
+  code: ErrorCode;
+}
+
+/** No row matching `where` may be newer than `since` (a resend wait); refused with `code` and data { retryAfter } in seconds. */
+export interface Wait {
+  where: Record<string, string | number | null>;
+  since: number;
+  code: ErrorCode;
+}
+
+export interface CappedInsert {
+  table: string;
+  /** Column → value of the new row. */
+  row: Record<string, string | number | null>;
+  /** The row's creation-time column, which the caps and the wait count by. */
+  timeColumn?: string;
+  wait?: Wait;
+  caps: Cap[];
+  /** The column the insert returns (to withdraw the row later, say). */
+  returning?: string;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+function identifier(name: string): string {
+  // Table and column names come from code, never from a request; this keeps it that way.
+  if (!IDENTIFIER.test(name)) throw new Error(`not an SQL identifier: ${name}`);
+  return name;
+}
+
+/** Builds `col1 = ?n AND col2 = ?m`, appending the values to `binds`. */
+function matches(where: Record<string, string | number | null>, binds: unknown[]): string {
+  const parts = Object.entries(where).map(([column, value]) => {
+    binds.push(value);
+    return `${identifier(column)} = ?${binds.length}`;
+  });
+  return parts.length ? parts.join(' AND ') : '1 = 1';
+}
+
+function conditions(spec: CappedInsert, binds: unknown[]): string[] {
+  const table = identifier(spec.table);
+  const time = identifier(spec.timeColumn ?? 'created_at');
+  const checks: string[] = [];
+  if (spec.wait) {
+    const where = matches(spec.wait.where, binds);
+    binds.push(spec.wait.since);
+    checks.push(`NOT EXISTS (SELECT 1 FROM ${table} WHERE ${where} AND ${time} > ?${binds.length})`);
+  }
+  for (const cap of spec.caps) {
+    const where = matches(cap.where, binds);
+    binds.push(cap.since, cap.max);
+    checks.push(`(SELECT COUNT(*) FROM ${table} WHERE ${where} AND ${time} > ?${binds.length - 1}) < ?${binds.length}`);
+  }
+  return checks;
+}
+
+/**
+ * Inserts `row` when the wait and every cap allow it, in one statement, and returns the `returning` column
+ * of the new row. Otherwise throws the GatewayError of the limit that refused it: the caps in the order
+ * given (waiting a minute would not help), then the wait.
+ */
+export async function cappedInsert(db: D1Database, spec: CappedInsert): Promise<string | number> {
+  const binds: unknown[] = [];
+  const columns = Object.keys(spec.row).map(identifier);
+  const values = columns.map((column) => {
+    binds.push(spec.row[column]);
+    return `?${binds.length}`;
+  });
+  const checks = conditions(spec, binds);
+  const returning = identifier(spec.returning ?? 'id');
+  const inserted = await db
+    .prepare(
+      `INSERT INTO ${identifier(spec.table)} (${columns.join(', ')})
+       SELECT ${values.join(', ')}
+       ${checks.length ? `WHERE ${checks.join(' AND ')}` : ''}
+       RETURNING ${returning} AS value`,
+    )
+    .bind(...binds)
+    .first<{ value: string | number }>();
+  if (inserted) return inserted.value;
+  throw await refusal(db, spec);
+}
+
+/** Which limit refused the insert, read after the fact (it is only an explanation; the statement decided). */
+async function refusal(db: D1Database, spec: CappedInsert): Promise<GatewayError> {
+  const table = identifier(spec.table);
+  const time = identifier(spec.timeColumn ?? 'created_at');
+  for (const cap of spec.caps) {
+    const binds: unknown[] = [];
+    const where = matches(cap.where, binds);
+    binds.push(cap.since);
+    const count = await db
+      .prepare(`SELECT COUNT(*) AS value FROM ${table} WHERE ${where} AND ${time} > ?${binds.length}`)
+      .bind(...binds)
+      .first<{ value: number }>();
+    if ((count?.value ?? 0) >= cap.max) return new GatewayError(cap.code);
+  }
+  if (spec.wait) {
+    const binds: unknown[] = [];
+    const where = matches(spec.wait.where, binds);
+    const last = await db
+      .prepare(`SELECT MAX(${time}) AS value FROM ${table} WHERE ${where}`)
+      .bind(...binds)
+      .first<{ value: number | null }>();
+    if (last?.value != null && last.value > spec.wait.since) {
+      const waitMs = last.value - spec.wait.since;
+      return new GatewayError(spec.wait.code, { retryAfter: Math.max(1, Math.ceil(waitMs / 1000)) });
+    }
+  }
+  // A parallel request freed nothing and took nothing: the nearest reason is the last cap (or the wait).
+  const fallback = spec.caps.at(-1)?.code ?? spec.wait?.code ?? 'GW0400';
+  return new GatewayError(fallback, spec.caps.length ? null : { retryAfter: 1 });
+}
