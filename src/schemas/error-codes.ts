@@ -31,11 +31,21 @@ export const errorCatalogue = {
   CD0001: { status: 429, en: 'Please wait a moment before asking for a new code.', zh: '请稍后再获取验证码。' },
   CD0002: { status: 429, en: 'Too many codes were sent to this number or address. Please try again in an hour.', zh: '该号码或邮箱获取验证码过于频繁，请一小时后再试。' },
   CD0003: { status: 429, en: 'Too many code requests from your network. Please try again in an hour.', zh: '当前网络获取验证码过于频繁，请一小时后再试。' },
+  // SMS anti-pumping: sends per destination calling code per hour, and all SMS per day (wrangler.toml vars).
+  CD0004: {
+    status: 429,
+    en: 'Too many text messages are going to this country or region right now. Please try again later or use your e-mail address.',
+    zh: '发往该国家或地区的短信过多，请稍后再试或使用邮箱。',
+  },
+  CD0005: { status: 429, en: 'Text messages cannot be sent right now. Please try again later or use your e-mail address.', zh: '短信暂时无法发送，请稍后再试或使用邮箱。' },
   CD0010: { status: 400, en: 'Wrong verification code.', zh: '验证码错误。' },
   CD0011: { status: 400, en: 'The verification code has expired. Please get a new one.', zh: '验证码已过期，请重新获取。' },
   CD0012: { status: 400, en: 'Too many wrong attempts. Please get a new verification code.', zh: '验证码错误次数过多，请重新获取。' },
   CD0013: { status: 400, en: 'Please get a verification code first.', zh: '请先获取验证码。' },
   CD0014: { status: 400, en: 'This verification code has already been used. Please get a new one.', zh: '该验证码已使用，请重新获取。' },
+  // Wrong guesses per recipient and per client network per hour; a new code does not reset them.
+  CD0015: { status: 429, en: 'Too many wrong codes for this number or address. Please try again in an hour.', zh: '该号码或邮箱的验证码错误次数过多，请一小时后再试。' },
+  CD0016: { status: 429, en: 'Too many wrong codes from your network. Please try again in an hour.', zh: '当前网络的验证码错误次数过多，请一小时后再试。' },
   CD0020: { status: 502, en: 'Could not send the code. Please try again.', zh: '验证码发送失败，请重试。' },
   // Slider captcha (issue 3).
   CP0001: { status: 400, en: 'Verification failed, please try again.', zh: '验证失败，请重试。' },
