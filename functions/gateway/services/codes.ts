@@ -146,9 +146,11 @@ export async function consumeCode(db: D1Database, args: ConsumeCodeArgs): Promis
     await cappedInsert(db, {
       table: 'code_guesses',
       row: { recipient: args.recipient, ip: args.ip, created_at: args.now },
+      // The recipient's cap is named last: when a refusal is explained after parallel guesses at a dead code
+      // were withdrawn, the last cap is the answer, and such a burst is one at a single recipient.
       caps: [
-        { where: { recipient: args.recipient }, since, max: RECIPIENT_GUESS_CAP, code: 'CD0015' },
         { where: { ip: args.ip }, since, max: IP_GUESS_CAP, code: 'CD0016' },
+        { where: { recipient: args.recipient }, since, max: RECIPIENT_GUESS_CAP, code: 'CD0015' },
       ],
     }),
   );
