@@ -18,13 +18,14 @@ const EMBEDDED_ORIGIN = 'http://gateway.internal';
  */
 export const apiProxy = new Hono<EdgeBindings>().all('*', async (c) => {
   const url = new URL(c.req.url);
+  const config = c.var.config;
   const lang = visitorLang(c);
-  const cookieName = tokenCookieName(url.hostname, c.env.NAVIGATOR_HOST_LABEL);
+  const cookieName = tokenCookieName(url.hostname, config.navigatorHostLabel);
   const headers = gatewayRequestHeaders(c.req.raw.headers, {
     lang,
     traceId: crypto.randomUUID(),
     token: getCookie(c, cookieName),
-    country: clientCountry(c.req.raw, c.env),
+    country: clientCountry(c.req.raw, config),
     clientIp: c.req.header('cf-connecting-ip') ?? '127.0.0.1',
     portalOrigin: url.origin,
   });
@@ -39,9 +40,9 @@ export const apiProxy = new Hono<EdgeBindings>().all('*', async (c) => {
   const target = gatewayPath(url.pathname) + url.search;
 
   let answer: Response;
-  if (c.env.GATEWAY_URL) {
+  if (config.gatewayUrl) {
     try {
-      answer = await fetch(new URL(target, c.env.GATEWAY_URL), init);
+      answer = await fetch(new URL(target, config.gatewayUrl), init);
     } catch {
       return errorResponse('GW0502', lang);
     }

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { withConfig } from '../config';
 import type { EdgeBindings } from '../env';
 import { fail, GatewayError } from './errors';
 import { dictionaryRoutes } from './routes/dictionaries';
@@ -30,6 +31,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
       c.set('now', clock);
       await next();
     })
+    .use('*', withConfig)
     .route('/', dictionaryRoutes)
     .route('/', legalRoutes)
     .route('/', authRoutes)

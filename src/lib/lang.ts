@@ -17,15 +17,6 @@ export interface LangDefaults {
   zhHostSuffixes: readonly string[];
 }
 
-/** Parses the Worker's vars into defaults; unknown values fall back to English and `.cn`. */
-export function langDefaultsFrom(vars: { DEFAULT_LANG?: string; ZH_HOST_SUFFIXES?: string }): LangDefaults {
-  const suffixes = (vars.ZH_HOST_SUFFIXES ?? '.cn')
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  return { defaultLang: isLang(vars.DEFAULT_LANG) ? vars.DEFAULT_LANG : 'en', zhHostSuffixes: suffixes };
-}
-
 /** The cookie wins when it holds a known language; any other value is ignored. */
 export function chooseLang(cookieValue: string | undefined, hostname: string, defaults: LangDefaults): Lang {
   if (isLang(cookieValue)) return cookieValue;

@@ -6,14 +6,6 @@ import { clientIp, fail, ok } from '../errors';
 import { now } from '../services/clock';
 import { constantTimeEqual, sha256Hex } from '../services/passwords';
 
-// Issue 8: the operators' secret (`wrangler secret put OPERATOR_TOKEN --env production`), which `wrangler types`
-// cannot see in wrangler.toml. Without it the operator query answers 404 to everyone.
-declare global {
-  interface Env {
-    OPERATOR_TOKEN?: string;
-  }
-}
-
 /**
  * Observability calls (spec 7 and 9, issue 8):
  * - POST /agg-web/buriedPoint/add stores one tracking event (tracking version 9.3.11);
@@ -90,7 +82,8 @@ const traceIdOf = (c: Context) => {
 };
 
 async function isOperator(c: Context<EdgeBindings>): Promise<boolean> {
-  const secret = c.env.OPERATOR_TOKEN;
+  // Without the OPERATOR_TOKEN secret nobody is an operator, so the query answers 404 to everyone.
+  const secret = c.var.config.operatorToken;
   const given = (c.req.header('x-operator-token') ?? '').replace(/^Bearer\s+/i, '');
   if (!secret || !given) return false;
   // Equal-length digests, compared without an early exit.

@@ -1,4 +1,5 @@
 import type { SliderChallenge, SliderCheck } from '../../../src/schemas/auth';
+import { configOf } from '../../config';
 import { GatewayError } from '../errors';
 import { emailRecipient, phoneRecipientFromE164 } from './identity';
 import { constantTimeEqual, hmacSha256, sha256Hex, toHex } from './passwords';
@@ -25,9 +26,9 @@ export const SLIDER = {
 
 export type SliderScene = 'sms' | 'login';
 
+/** The Worker's bindings: D1, and the typed configuration (configOf) for CAPTCHA_SECRET. */
 export interface CaptchaEnv {
   DB: D1Database;
-  CAPTCHA_SECRET?: string;
 }
 
 // The check's authority is its random token, stored hashed; the sign only lets us refuse a tampered check
@@ -107,7 +108,7 @@ export function looksHuman(trail: readonly (readonly [number, number])[]): boole
 }
 
 const sign = async (env: CaptchaEnv, scene: string, sessionId: string, token: string) =>
-  toHex(await hmacSha256(env.CAPTCHA_SECRET || DEV_CAPTCHA_SECRET, `${scene}|${sessionId}|${token}`));
+  toHex(await hmacSha256(configOf(env).captchaSecret ?? DEV_CAPTCHA_SECRET, `${scene}|${sessionId}|${token}`));
 
 /**
  * Checks a drag against the challenge. Every challenge gets one verify: a miss kills it (CP0001, the client
