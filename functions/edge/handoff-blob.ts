@@ -40,7 +40,7 @@ export interface HandoffClaims {
   exp: number;
   /** Single-use id, recorded by the receiver. */
   jti: string;
-  /** 'credentials' only: the sign-in name and the client-side SHA-256 hex password hash (spec 7). */
+  /** 'credentials' only: the sign-in name and the client-side SHA-256 hex password hash (what the browser sends as a password). */
   loginName?: string;
   passwordHash?: string;
 }

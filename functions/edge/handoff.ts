@@ -69,7 +69,7 @@ export async function consumeHandoff(env: WorkerEnv, blob: string, purpose: Hand
 
 /**
  * Verifies and consumes a `userNameAndPwd` blob and returns its `loginName` and `passwordHash` (the
- * client-side SHA-256 hex of spec 7). The caller uses them for exactly one sign-in and must never store or
+ * client-side SHA-256 hex the browser sends as a password). The caller uses them for exactly one sign-in and must never store or
  * log them.
  */
 export async function consumeCredentialsHandoff(env: WorkerEnv, blob: string) {

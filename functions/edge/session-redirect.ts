@@ -25,7 +25,7 @@ export interface SessionRedirectInput {
 }
 
 /**
- * Where a visitor with a session who opens a sign-in page goes (spec 2, page-load behaviour), or undefined
+ * Where a visitor with a session who opens a sign-in page goes (portal-spec.md §2 "Page-load behaviour": the origin recorded for the visit wins over the portal), or undefined
  * to show the page. By source: zhoushan → ZHOUSHAN_URL (+ `page`); invitation letter → INVITATION_LETTER_URL
  * (`/zh` path prefix in Chinese); portal → PORTAL_URL (+ `address`); otherwise the `redirect` parameter, and
  * by default PORTAL_URL (+ `address`). Every target passes safeRedirect, whose fallback is PORTAL_URL.

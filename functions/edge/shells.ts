@@ -23,7 +23,7 @@ function explicitLang(url: URL): Lang | undefined {
 const linkShells = new Set(['pass_email_login', 'share_login']);
 
 /**
- * Spec 2: a mobile user agent gets the mobile variant of /pass_email_login (a pass link is mostly opened
+ * A mobile user agent gets the mobile variant of /pass_email_login (a pass link is mostly opened
  * from a phone's mail app). Either signal counts: the User-Agent Client Hint (Chromium) or the usual UA
  * tokens (Safari, Firefox and in-app browsers send no hint).
  */

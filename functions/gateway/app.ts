@@ -20,7 +20,8 @@ import { placeRoutes } from './routes/places';
 import { loginLinkRoutes } from './routes/login-links';
 
 /**
- * The embedded gateway: the calls of spec section 7 on D1 and R2, answering the spec's envelope.
+ * The embedded gateway: the platform's account calls (portal-spec.md §7 lists them) on D1 and R2, each answering
+ * the `{ code, message, data }` envelope.
  * Paths are the gateway's own (`/agg-web/...`, `/c/...`); the edge proxy strips `/api` before calling it.
  * `clock` is where every route reads the time (`now(c)`); tests pass a fake one instead of sleeping.
  */

@@ -4,7 +4,7 @@ import type { WorkerEnv } from '../../functions/env';
 import { configurationProblems, REQUIRED_SECRETS } from '../../functions/edge/startup-check';
 import { startWorkerEnv } from './worker-env';
 
-/** A deployed Worker refuses to serve without its secrets (issue 8, operations). */
+/** A deployed Worker refuses to serve without its secrets, and any Worker with a malformed var. */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
 beforeAll(async () => {
   worker = await startWorkerEnv('startup-check');

@@ -28,7 +28,7 @@ const devUserRequest = z
     realName: z.string().max(64).optional(),
     pendingCompanyName: z.string().max(128).optional(),
     isPartner: z.boolean().optional(),
-    /** Records agreement to today's terms and privacy, so the sign-in does not ask (issue 7). */
+    /** Records agreement to today's terms and privacy, so the sign-in does not ask for consent. */
     agreed: z.boolean().optional(),
     companies: z
       .array(

@@ -7,7 +7,7 @@ import { now } from '../services/clock';
 import { constantTimeEqual, sha256Hex } from '../services/passwords';
 
 /**
- * Observability calls (spec 7 and 9, issue 8):
+ * Observability calls:
  * - POST /agg-web/buriedPoint/add stores one tracking event (tracking version 9.3.11);
  * - GET /agg-web/buriedPoint/list?eventId=&limit= lets an operator read them back, with the OPERATOR_TOKEN secret
  *   in `x-operator-token` (`Bearer <token>` or the bare token); anyone else gets the ordinary 404 envelope;
@@ -16,7 +16,7 @@ import { constantTimeEqual, sha256Hex } from '../services/passwords';
  *   `{ stored: false }`: the page has nothing to do about it, and a flood costs one D1 statement per call).
  */
 
-/** The tracking version the portal's pages send (spec 7). */
+/** The tracking version the portal's pages send: the platform's tracking contract (portal-spec.md §7). */
 export const TRACKING_VERSION = '9.3.11';
 export const CLIENT_ERROR_CAP = 10;
 export const CLIENT_ERROR_WINDOW_MS = 60 * 1000;

@@ -5,7 +5,7 @@ import { emailRecipient, phoneRecipientFromE164 } from './identity';
 import { constantTimeEqual, hmacSha256, sha256Hex, toHex } from './passwords';
 
 /**
- * Our own server-verified slider (issue 3). The server draws a scene with a hole at a secret x, the browser
+ * Our own server-verified slider. The server draws a scene with a hole at a secret x, the browser
  * drags the piece there, and the server checks the position and the movement. A pass yields a sliderCheck
  * that one later call consumes (`sms/send` for scene 'sms', a risk-checked sign-in for scene 'login').
  *
@@ -14,7 +14,7 @@ import { constantTimeEqual, hmacSha256, sha256Hex, toHex } from './passwords';
  * and the same sliderCheck issued, so consumers such as consumeSliderCheck do not change.
  */
 export const SLIDER = {
-  /** Spec 9: the slider is 380 wide (the client scales it to 310/375 of a phone's screen). */
+  /** The platform's slider is 380 wide (portal-spec.md §9; the client scales it to 310/375 of a phone's screen). */
   width: 380,
   height: 160,
   pieceSize: 44,

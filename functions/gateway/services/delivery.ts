@@ -17,7 +17,7 @@ export interface DeliveryEnv {
   DB: D1Database;
 }
 
-/** The localised text of a code message (spec 8 'verification code sent'; the code lives 5 minutes). */
+/** The localised text of a code message (the code lives 5 minutes; the text names no account, only the code). */
 export function codeMessage(lang: Lang, code: string, minutes: number): { subject: string; text: string } {
   return lang === 'zh'
     ? { subject: '您的验证码', text: `您的验证码是 ${code}，${minutes} 分钟内有效。如非本人操作，请忽略本消息。` }
