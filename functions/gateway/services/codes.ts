@@ -2,17 +2,18 @@ import type { Lang } from '../../../src/lib/lang';
 import { GatewayError } from '../errors';
 import { countTry, latestCodeState, useCode, withdrawCode, withdrawGuess, type CodeKey } from '../db/codes';
 import { cappedInsert, type Cap } from '../db/limits';
+import { configOf } from '../../config';
 import { codeMessage, deliver, type DeliveryEnv } from './delivery';
 import { smsCallingCode } from './identity';
 import { constantTimeEqual, sha256Hex } from './passwords';
-import { logSmsRefusal, smsCaps, smsLimits, type SmsLimitsEnv } from './sms-limits';
+import { logSmsRefusal, smsCaps } from './sms-limits';
 
 /**
  * One-time codes by SMS and e-mail (security baseline "One-time codes"). A code is stored only as a hash,
  * lives CODE_LIFETIME_MS, dies after MAX_TRIES wrong guesses, is single use, and only the newest code of a
  * recipient + purpose counts. Sending waits RESEND_WAIT_MS between codes and is capped per recipient and
  * per client network over SEND_WINDOW_MS; SMS are also capped per destination calling code per hour and in
- * total per day (smsLimits). Wrong guesses are capped per recipient and per client network over
+ * total per day (sms-limits.ts). Wrong guesses are capped per recipient and per client network over
  * GUESS_WINDOW_MS, across codes, so asking for a new code does not buy more guesses.
  */
 export const CODE_LIFETIME_MS = 5 * 60 * 1000;
@@ -26,7 +27,6 @@ export const GUESS_WINDOW_MS = 60 * 60 * 1000;
 export const RECIPIENT_GUESS_CAP = 10;
 /** As many wrong guesses as codes a network may ask for in the hour (IP_CAP), one per code. */
 export const IP_GUESS_CAP = 30;
-export const DEFAULT_CODE_LENGTH = 6;
 
 /** 'login': quick login and registration (type 3); 'verify': everything else, such as a password reset (type 1). */
 export type CodePurpose = 'login' | 'verify';
@@ -34,15 +34,8 @@ export type CodeChannel = 'sms' | 'email';
 
 export const codePurposeOfType = (type: 1 | 3): CodePurpose => (type === 3 ? 'login' : 'verify');
 
-export interface CodesEnv extends DeliveryEnv, SmsLimitsEnv {
-  /** Digits per code, 4 to 8; anything else means the default 6. */
-  CODE_LENGTH?: string;
-}
-
-export function codeLength(env: { CODE_LENGTH?: string }): number {
-  const length = Number(env.CODE_LENGTH);
-  return Number.isInteger(length) && length >= 4 && length <= 8 ? length : DEFAULT_CODE_LENGTH;
-}
+/** The Worker's bindings; digits per code come from the typed configuration (CODE_LENGTH, 4 to 8). */
+export type CodesEnv = DeliveryEnv;
 
 /** `length` uniform random digits: bytes of 250 and above are drawn again, so no digit is favoured. */
 export function generateCode(length: number): string {
@@ -82,14 +75,15 @@ export interface IssueCodeArgs {
  * when the provider refuses (then the code is withdrawn, so the visitor may retry at once).
  */
 export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<void> {
-  const code = generateCode(codeLength(env));
+  const config = configOf(env);
+  const code = generateCode(config.codeLength);
   const windowStart = args.now - SEND_WINDOW_MS;
   const caps: Cap[] = [
     { where: { recipient: args.recipient }, since: windowStart, max: RECIPIENT_CAP, code: 'CD0002' },
     { where: { ip: args.ip }, since: windowStart, max: IP_CAP, code: 'CD0003' },
   ];
-  const sms = args.channel === 'sms' ? { callingCode: smsCallingCode(args.recipient), limits: smsLimits(env) } : null;
-  if (sms) caps.push(...smsCaps(sms.limits, sms.callingCode, args.now));
+  const callingCode = args.channel === 'sms' ? smsCallingCode(args.recipient) : null;
+  if (callingCode) caps.push(...smsCaps(config, callingCode, args.now));
 
   const insert = cappedInsert(env.DB, {
     table: 'codes',
@@ -97,7 +91,7 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
       recipient: args.recipient,
       purpose: args.purpose,
       channel: args.channel,
-      calling_code: sms?.callingCode ?? null,
+      calling_code: callingCode,
       code_hash: await hashCode(args.recipient, args.purpose, code),
       ip: args.ip,
       created_at: args.now,
@@ -107,7 +101,7 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
     caps,
   });
   const id = await insert.catch((error: unknown) => {
-    if (sms) logSmsRefusal(error, sms.limits, sms.callingCode);
+    if (callingCode) logSmsRefusal(error, config, callingCode);
     throw error;
   });
   if (args.deliver === false) return;
