@@ -78,6 +78,19 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('reads the SMS limits per calling code and per day, and refuses a cap list without "*" or a bad entry', () => {
+    expect(parseConfig({ SMS_HOURLY_CAPS: '+86=600, +44=3,*=20', SMS_DAILY_BUDGET: '5000' })).toMatchObject({
+      smsHourlyCaps: { '+86': 600, '+44': 3, '*': 20 },
+      smsDailyBudget: 5000,
+    });
+    expect(parseConfig({})).toMatchObject({ smsHourlyCaps: { '+86': 600, '*': 20 }, smsDailyBudget: 5000 });
+    expect(problemsOf({ SMS_HOURLY_CAPS: '+86=600', SMS_DAILY_BUDGET: 'lots' })).toEqual([
+      'SMS_HOURLY_CAPS needs a "*=N" entry for the calling codes it does not name (got "+86=600")',
+      'SMS_DAILY_BUDGET must be a whole number (got "lots")',
+    ]);
+    expect(problemsOf({ SMS_HOURLY_CAPS: '86=600,*=20' })).toEqual(['SMS_HOURLY_CAPS "86=600" must be "+CODE=N" or "*=N" (got "86=600,*=20")']);
+  });
+
   it('refuses a malformed hand-off key without ever printing a secret', () => {
     const leaked = 'c2hvcnQta2V5LXNlY3JldA==';
     const problems = problemsOf({ HANDOFF_KEY: leaked, HANDOFF_KEY_PREVIOUS: 'not base64 at all!' });
