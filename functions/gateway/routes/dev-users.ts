@@ -1,14 +1,15 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { callingCodeSchema, emailSchema, mobileSchema } from '../../../src/schemas/auth';
+import { companyNameKey } from '../../../src/schemas/onboarding';
 import type { WorkerEnv } from '../../env';
-import { readJson } from '../body';
 import { insertUserStatement, runBatch } from '../db/users';
 import { fail, GatewayError, ok } from '../errors';
 import { now } from '../services/clock';
 import { consentStatements } from '../services/consents';
 import { emailRecipient, phoneRecipient } from '../services/identity';
 import { hashPassword, sha256Hex } from '../services/passwords';
+import { validate } from '../validate';
 
 /**
  * POST /dev/users seeds a user for automated browser tests, only while DEV_OUTBOX is 'true' (never in
@@ -48,8 +49,8 @@ const devUserRequest = z
 
 export const devUserRoutes = new Hono<{ Bindings: WorkerEnv }>()
   .use('/dev/users', async (c, next) => (c.env.DEV_OUTBOX === 'true' ? next() : fail(c, 'GW0404')))
-  .post('/dev/users', async (c) => {
-    const body = await readJson(c, devUserRequest);
+  .post('/dev/users', validate('json', devUserRequest), async (c) => {
+    const body = c.req.valid('json');
     const db = c.env.DB;
     const at = now(c);
     const id = crypto.randomUUID();
@@ -79,8 +80,8 @@ export const devUserRoutes = new Hono<{ Bindings: WorkerEnv }>()
       const companyId = crypto.randomUUID();
       statements.push(
         db
-          .prepare('INSERT INTO companies (id, name_en, type, status, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-          .bind(companyId, company.nameEn, company.type, company.status, id, at),
+          .prepare('INSERT INTO companies (id, name_en, name_key, type, status, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .bind(companyId, company.nameEn, companyNameKey(company.nameEn), company.type, company.status, id, at),
         db
           .prepare('INSERT INTO company_members (company_id, user_id, role, status, is_main, joined_at) VALUES (?, ?, ?, ?, ?, ?)')
           .bind(companyId, id, company.role, company.memberStatus, company.isMain ? 1 : 0, at),

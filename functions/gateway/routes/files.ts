@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { deleteFileRequest, fileUrl, UPLOAD_FIELD, uploadKindSchema, type UploadedFile, type UploadKind } from '../../../src/schemas/onboarding';
 import type { WorkerEnv } from '../../env';
 import { readJson } from '../body';
-import { memberOf } from '../db/company-admin';
+import { memberOf } from '../db/companies';
 import { fileById, filesByIds, insertFileStatement, type NewFile } from '../db/files';
 import { GatewayError, ok } from '../errors';
 import { now } from '../services/clock';
