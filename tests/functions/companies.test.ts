@@ -3,6 +3,7 @@ import app from '../../functions/worker';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import type { CompanyDetailAnswer, CompanyMembersAnswer, UploadedFile } from '../../src/schemas/onboarding';
+import { bufferedForm } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 
 /**
@@ -54,7 +55,8 @@ async function upload(cookie: string, names: string[], kind = 'licence'): Promis
   const form = new FormData();
   form.append('kind', kind);
   for (const name of names) form.append('files', new Blob([name.endsWith('.png') ? png : pdf]), name);
-  const body = await json<UploadedFile[]>(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie), body: form }));
+  const sent = await bufferedForm(form);
+  const body = await json<UploadedFile[]>(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie, sent.headers), body: sent.body }));
   expect(body.code).toBe('0');
   return body.data;
 }
@@ -121,7 +123,9 @@ describe('create a company', () => {
     // Attached files can no longer be deleted by the uploader, and another person cannot read them.
     expect((await json(await post('/agg-web/file/deleteFile', { ids: [form.oilSupplyGtc] }, admin.cookie))).code).toBe('FL0011');
     const stranger = await person();
-    expect((await get(`/agg-web/file/${form.oilSupplyGtc}`, stranger.cookie)).status).toBe(404);
+    const unseen = await get(`/agg-web/file/${form.oilSupplyGtc}`, stranger.cookie);
+    expect(unseen.status).toBe(404);
+    expect((await json(unseen)).code).toBe('FL0010');
     expect((await json(await get(`/agg-web/company/detail?companyId=${companyId}`, stranger.cookie))).code).toBe('CO0009');
   });
 

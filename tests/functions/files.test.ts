@@ -3,6 +3,7 @@ import app from '../../functions/worker';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { UPLOAD_LIMITS, type UploadedFile } from '../../src/schemas/onboarding';
+import { bufferedForm } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 
 /**
@@ -66,11 +67,12 @@ const fixtures = {
 };
 
 /** POST uploadFile with `files` (name → bytes), the client's Content-Type deliberately wrong. */
-function upload(cookie: string, files: [string, Uint8Array][], kind?: string) {
+async function upload(cookie: string, files: [string, Uint8Array][], kind?: string) {
   const form = new FormData();
   if (kind) form.append('kind', kind);
   for (const [name, bytes] of files) form.append('files', new Blob([bytes], { type: 'application/x-anything' }), name);
-  return call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie), body: form });
+  const { body, headers: type } = await bufferedForm(form);
+  return call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie, type), body });
 }
 
 async function bucketKeys(): Promise<string[]> {
@@ -134,11 +136,13 @@ describe('uploadFile', () => {
     const { cookie } = await signedIn();
     const form = new FormData();
     form.append('files', new Blob([fixtures.pdf]), 'a.pdf');
-    expect((await json(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(), body: form }))).code).toBe('TK00001');
+    const { body, headers: type } = await bufferedForm(form);
+    expect((await json(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(undefined, type), body }))).code).toBe('TK00001');
     expect((await json(await post('/agg-web/file/uploadFile', { files: [] }, cookie))).code).toBe('GW0415');
     const empty = new FormData();
     empty.append('kind', 'licence');
-    expect((await json(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie), body: empty }))).code).toBe('FL0004');
+    const sent = await bufferedForm(empty);
+    expect((await json(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie, sent.headers), body: sent.body }))).code).toBe('FL0004');
   });
 });
 
@@ -158,6 +162,8 @@ describe('reading and deleting files', () => {
     const deleted = await json(await post('/agg-web/file/deleteFile', { ids: [file!.id] }, owner.cookie));
     expect(deleted).toMatchObject({ code: '0', data: true });
     expect((await bucketKeys()).length).toBe(keysBefore.length - 1);
-    expect((await call(path, { headers: headers(owner.cookie) })).status).toBe(404);
+    const gone = await call(path, { headers: headers(owner.cookie) });
+    expect(gone.status).toBe(404);
+    expect((await json(gone)).code).toBe('FL0010');
   });
 });
