@@ -167,3 +167,36 @@ describe('reading and deleting files', () => {
     expect((await json(gone)).code).toBe('FL0010');
   });
 });
+
+describe('storage caps', () => {
+  const MB = 1024 * 1024;
+  const pdfOf = (bytes: number) => cat(fixtures.pdf, new Uint8Array(bytes - fixtures.pdf.length));
+
+  it(`refuses one upload over ${UPLOAD_LIMITS.maxRequestBytes / MB} MB in all (FL0005) and leaves R2 as it was`, async () => {
+    const { cookie } = await signedIn();
+    const before = await bucketKeys();
+    const five = pdfOf(5 * MB);
+    const res = await upload(cookie, Array.from({ length: 5 }, (_, i): [string, Uint8Array] => [`l${i}.pdf`, five]));
+    expect(res.status).toBe(413);
+    expect((await json(res)).code).toBe('FL0005');
+    expect(await bucketKeys()).toEqual(before);
+  });
+
+  it(`keeps an account's unattached files within ${UPLOAD_LIMITS.maxPendingBytesPerAccount / MB} MB under 10 parallel uploads (FL0006)`, async () => {
+    const { cookie, userId } = await signedIn();
+    const before = (await bucketKeys()).length;
+    const five = pdfOf(5 * MB);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => upload(cookie, [[`l${i}.pdf`, five]]).then(json)));
+    const fits = UPLOAD_LIMITS.maxPendingBytesPerAccount / (5 * MB);
+    expect(answers.filter((a) => a.code === '0')).toHaveLength(fits);
+    expect(answers.filter((a) => a.code === 'FL0006')).toHaveLength(10 - fits);
+    const row = await worker.env.DB.prepare('SELECT COUNT(*) AS n, SUM(size) AS bytes FROM files WHERE owner_user_id = ?').bind(userId).first<{ n: number; bytes: number }>();
+    expect(row).toEqual({ n: fits, bytes: fits * 5 * MB });
+    // The refused uploads' bytes were deleted again.
+    expect((await bucketKeys()).length).toBe(before + fits);
+    // Deleting a file makes room.
+    const [first] = answers.filter((a) => a.code === '0').map((a) => (a.data as unknown as UploadedFile[])[0]!);
+    expect((await json(await post('/agg-web/file/deleteFile', { ids: [first!.id] }, cookie))).code).toBe('0');
+    expect((await json(await upload(cookie, [['again.pdf', five]]))).code).toBe('0');
+  });
+});
