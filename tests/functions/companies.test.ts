@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../functions/worker';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
-import type { CompanyDetailAnswer, CompanyMembersAnswer, UploadedFile } from '../../src/schemas/onboarding';
+import { UPLOAD_LIMITS, type CompanyDetailAnswer, type CompanyMembersAnswer, type UploadedFile } from '../../src/schemas/onboarding';
 import { bufferedForm } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 
@@ -357,6 +357,26 @@ describe('abuse resistance', () => {
     expect(await count(`SELECT count(*) AS n FROM companies WHERE created_by IN (${marks})`, ...ids)).toBe(1);
     expect(await count(`SELECT count(*) AS n FROM company_members WHERE user_id IN (${marks})`, ...ids)).toBe(1);
     expect(await count(`SELECT count(*) AS n FROM files WHERE owner_user_id IN (${marks}) AND company_id IS NOT NULL`, ...ids)).toBe(1);
+  });
+
+  it("refuses a company form whose files exceed the company's storage cap (FL0007), writing nothing", async () => {
+    const admin = await person();
+    const form = await shipOwnerForm(admin.cookie, `Heavy Files ${unique()}`);
+    // Two large uploads of this person (rows only: the cap counts the rows' sizes).
+    const half = UPLOAD_LIMITS.maxCompanyBytes / 2;
+    const big = [`big-a-${unique()}`, `big-b-${unique()}`];
+    for (const id of big) {
+      await worker.env.DB.prepare(
+        "INSERT INTO files (id, owner_user_id, kind, r2_key, extension, content_type, origin_name, size, created_at) VALUES (?, ?, 'licence', ?, 'pdf', 'application/pdf', 'big.pdf', ?, 0)",
+      )
+        .bind(id, admin.userId, `uploads/${id}`, half)
+        .run();
+    }
+    const res = await post('/agg-web/company/create', { ...form, corporateCharter: [...form.corporateCharter, ...big] }, admin.cookie);
+    expect(res.status).toBe(413);
+    expect((await json(res)).code).toBe('FL0007');
+    expect(await count('SELECT count(*) AS n FROM company_members WHERE user_id = ?', admin.userId)).toBe(0);
+    expect((await json(await post('/agg-web/company/create', { ...form, corporateCharter: [big[0]!] }, admin.cookie))).code).toBe('0');
   });
 
   it('refuses names with bidirectional overrides or zero-width characters, in both languages, and writes nothing', async () => {

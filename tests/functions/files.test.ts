@@ -184,19 +184,27 @@ describe('storage caps', () => {
 
   it(`keeps an account's unattached files within ${UPLOAD_LIMITS.maxPendingBytesPerAccount / MB} MB under 10 parallel uploads (FL0006)`, async () => {
     const { cookie, userId } = await signedIn();
+    // Earlier uploads of this account, 3 MB short of the cap (rows only: the cap counts rows).
+    const earlier = UPLOAD_LIMITS.maxPendingBytesPerAccount - 3 * MB;
+    await worker.env.DB.prepare(
+      "INSERT INTO files (id, owner_user_id, kind, r2_key, extension, content_type, origin_name, size, created_at) VALUES (?, ?, 'licence', ?, 'pdf', 'application/pdf', 'earlier.pdf', ?, 0)",
+    )
+      .bind(`earlier-${userId}`, userId, `uploads/earlier-${userId}`, earlier)
+      .run();
     const before = (await bucketKeys()).length;
-    const five = pdfOf(5 * MB);
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => upload(cookie, [[`l${i}.pdf`, five]]).then(json)));
-    const fits = UPLOAD_LIMITS.maxPendingBytesPerAccount / (5 * MB);
-    expect(answers.filter((a) => a.code === '0')).toHaveLength(fits);
-    expect(answers.filter((a) => a.code === 'FL0006')).toHaveLength(10 - fits);
-    const row = await worker.env.DB.prepare('SELECT COUNT(*) AS n, SUM(size) AS bytes FROM files WHERE owner_user_id = ?').bind(userId).first<{ n: number; bytes: number }>();
-    expect(row).toEqual({ n: fits, bytes: fits * 5 * MB });
+    const one = pdfOf(MB);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => upload(cookie, [[`l${i}.pdf`, one]]).then(async (res) => ({ status: res.status, ...(await json(res)) }))));
+    expect(answers.filter((a) => a.code === '0')).toHaveLength(3);
+    const refused = answers.filter((a) => a.code === 'FL0006');
+    expect(refused).toHaveLength(7);
+    expect(refused[0]).toMatchObject({ status: 413 });
+    const row = await worker.env.DB.prepare('SELECT SUM(size) AS bytes FROM files WHERE owner_user_id = ?').bind(userId).first<{ bytes: number }>();
+    expect(row!.bytes).toBe(UPLOAD_LIMITS.maxPendingBytesPerAccount);
     // The refused uploads' bytes were deleted again.
-    expect((await bucketKeys()).length).toBe(before + fits);
-    // Deleting a file makes room.
-    const [first] = answers.filter((a) => a.code === '0').map((a) => (a.data as unknown as UploadedFile[])[0]!);
+    expect((await bucketKeys()).length).toBe(before + 3);
+    // Deleting a file makes room again.
+    const [first] = answers.find((a) => a.code === '0')!.data as unknown as UploadedFile[];
     expect((await json(await post('/agg-web/file/deleteFile', { ids: [first!.id] }, cookie))).code).toBe('0');
-    expect((await json(await upload(cookie, [['again.pdf', five]]))).code).toBe('0');
+    expect((await json(await upload(cookie, [['again.pdf', one]]))).code).toBe('0');
   });
 });
