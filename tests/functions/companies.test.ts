@@ -21,7 +21,7 @@ const unique = () => `${Date.now().toString(36)}${(seq++).toString(36)}`;
 const ip = () => `10.7.${seq % 250}.${(seq++ * 7) % 250}`;
 type Envelope<T = Record<string, unknown>> = { code: string; message: string; data: T };
 const json = async <T = Record<string, unknown>>(res: Response) => (await res.json()) as Envelope<T>;
-const call = (path: string, init: RequestInit = {}) => app.request(`http://localhost/api${path}`, init, worker.env, worker.ctx);
+const call = async (path: string, init: RequestInit = {}) => app.request(`http://localhost/api${path}`, init, worker.env, worker.ctx);
 const headers = (cookie?: string, extra: Record<string, string> = {}) => ({ 'cf-connecting-ip': ip(), ...(cookie ? { cookie } : {}), ...extra });
 const post = (path: string, body: unknown, cookie?: string) =>
   call(path, { method: 'POST', headers: headers(cookie, { 'content-type': 'application/json' }), body: JSON.stringify(body) });

@@ -180,7 +180,7 @@ describe('storage caps', () => {
     expect(res.status).toBe(413);
     expect((await json(res)).code).toBe('FL0005');
     expect(await bucketKeys()).toEqual(before);
-  });
+  }, 60_000);
 
   it(`keeps an account's unattached files within ${UPLOAD_LIMITS.maxPendingBytesPerAccount / MB} MB under 10 parallel uploads (FL0006)`, async () => {
     const { cookie, userId } = await signedIn();
@@ -206,5 +206,5 @@ describe('storage caps', () => {
     const [first] = answers.find((a) => a.code === '0')!.data as unknown as UploadedFile[];
     expect((await json(await post('/agg-web/file/deleteFile', { ids: [first!.id] }, cookie))).code).toBe('0');
     expect((await json(await upload(cookie, [['again.pdf', one]]))).code).toBe('0');
-  });
+  }, 60_000);
 });

@@ -90,7 +90,7 @@ describe('prune', () => {
     await rowsAt('cron-old', at - retentionOf('tracking_events') - HOUR);
     await rowsAt('cron-new', at - HOUR);
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    await worker.scheduled({ scheduledTime: at, cron: '17 * * * *', noRetry() {} } as ScheduledController, env.env, env.ctx);
+    await worker.scheduled({ scheduledTime: at, cron: '17 * * * *', noRetry() {} } as ScheduledController, env.env);
     expect(await tablesHolding('cron-old')).toEqual([]);
     expect((await tablesHolding('cron-new')).sort()).toEqual(ALL_TABLES);
     expect(log).toHaveBeenCalledWith('pruned', expect.stringContaining('"tracking_events":'));

@@ -27,7 +27,7 @@ const gateway = createGateway({ clock: () => time });
 
 type Answer<T = unknown> = { code: string; message: string; data: T };
 
-function call(path: string, init: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
+async function call(path: string, init: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { language: 'en', traceid: 'trace-test', 'x-client-ip': '198.51.100.7', ...init.headers };
   const hasBody = init.body !== undefined || init.raw !== undefined;
   if (hasBody) headers['content-type'] ??= 'application/json';

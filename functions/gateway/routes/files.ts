@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { deleteFileRequest, fileUrl, UPLOAD_FIELD, UPLOAD_LIMITS, uploadKindSchema, type UploadedFile } from '../../../src/schemas/onboarding';
+import { deleteFileRequest, fileIdSchema, fileUrl, UPLOAD_FIELD, UPLOAD_LIMITS, uploadKindSchema, type UploadedFile } from '../../../src/schemas/onboarding';
 import type { WorkerEnv } from '../../env';
 import { memberOf } from '../db/companies';
 import { deleteUnattachedFiles, fileById, filesByIds, insertFilesWithinQuota, type NewFile } from '../db/files';
@@ -98,9 +98,8 @@ export const fileRoutes = new Hono<FileEnv>()
     return ok(c, true);
   })
 
-  .get('/agg-web/file/:id', async (c) => {
-    const id = c.req.param('id');
-    if (id.length > 64) throw new GatewayError('FL0010');
+  .get('/agg-web/file/:id', validate('param', z.object({ id: fileIdSchema }), { code: 'FL0010' }), async (c) => {
+    const { id } = c.req.valid('param');
     const row = await fileById(c.env.DB, id);
     const userId = c.var.user.id;
     let allowed = row?.owner_user_id === userId;
