@@ -9,13 +9,14 @@ import { handoffIntake } from './edge/handoff';
 import { sourceOrigin } from './edge/source-origin';
 import { sessionRedirect } from './edge/session-redirect';
 import { startupCheck } from './edge/startup-check';
+import { withConfig } from './config';
 import { prune } from './gateway/services/prune';
 
 /** The composition root: every request of the portal passes through here, in this order. */
 const app = new Hono<EdgeBindings>();
 
 app.use('*', securityHeaders);
-app.use('*', startupCheck);
+app.use('*', startupCheck, withConfig);
 app.use('*', regionRedirect, handoffIntake, sourceOrigin, sessionRedirect);
 app.route('/api', apiProxy);
 app.route('/go', destinationRoutes);

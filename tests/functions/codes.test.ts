@@ -72,8 +72,9 @@ describe('generateCode', () => {
     expect(generateCode(8)).toMatch(/^\d{8}$/);
   });
 
-  it('follows CODE_LENGTH, falling back to 6 outside 4..8', async () => {
-    for (const [length, expected] of [['4', 4], ['8', 8], ['3', 6], ['x', 6]] as const) {
+  // Outside 4..8 CODE_LENGTH is a configuration error naming it (tests/unit/config.test.ts), no longer a silent 6.
+  it('follows CODE_LENGTH, 6 when unset', async () => {
+    for (const [length, expected] of [['4', 4], ['8', 8], ['', 6], [undefined, 6]] as const) {
       const to = freshEmail();
       await issueCode({ ...worker.env, CODE_LENGTH: length }, { recipient: to, channel: 'email', purpose: 'login', ip: freshIp(), now: time, lang: 'en' });
       const res = await call(`/dev/outbox?to=${to}`);

@@ -8,16 +8,8 @@ import { now } from '../services/clock';
 import { constantTimeEqual, sha256Hex } from '../services/passwords';
 import { validate } from '../validate';
 
-// Issue 8: the operators' secret (`wrangler secret put OPERATOR_TOKEN --env production`), which `wrangler types`
-// cannot see in wrangler.toml. Without it the operator query answers 404 to everyone.
-declare global {
-  interface Env {
-    OPERATOR_TOKEN?: string;
-  }
-}
-
 /**
- * Observability calls (spec 7 and 9, issue 8):
+ * Observability calls:
  * - POST /agg-web/buriedPoint/add stores one tracking event (tracking version 9.3.11);
  * - GET /agg-web/buriedPoint/list?eventId=&limit= lets an operator read them back, with the OPERATOR_TOKEN secret
  *   in `x-operator-token` (`Bearer <token>` or the bare token); anyone else gets the ordinary 404 envelope;
@@ -29,7 +21,7 @@ declare global {
  * about it). Old rows are pruned on a schedule (services/prune.ts).
  */
 
-/** The tracking version the portal's pages send (spec 7). */
+/** The tracking version the portal's pages send: the platform's tracking contract (portal-spec.md §7). */
 export const TRACKING_VERSION = '9.3.11';
 /** Tracking events per client network and in all within TRACKING_WINDOW_MS. */
 export const TRACKING_WINDOW_MS = 60 * 1000;
@@ -107,7 +99,8 @@ const operatorOnly = createMiddleware<EdgeBindings>(async (c, next) => {
 });
 
 async function isOperator(c: Context<EdgeBindings>): Promise<boolean> {
-  const secret = c.env.OPERATOR_TOKEN;
+  // Without the OPERATOR_TOKEN secret nobody is an operator, so the query answers 404 to everyone.
+  const secret = c.var.config.operatorToken;
   const given = (c.req.header('x-operator-token') ?? '').replace(/^Bearer\s+/i, '');
   if (!secret || !given) return false;
   // Equal-length digests, compared without an early exit.

@@ -1,6 +1,7 @@
 import type { Lang } from '../../../src/lib/lang';
 import { GatewayError } from '../errors';
 import { cappedInsert } from '../db/limits';
+import { configOf } from '../../config';
 import { codeMessage, deliver, type DeliveryEnv } from './delivery';
 import { sha256Hex } from './passwords';
 
@@ -16,7 +17,6 @@ export const RESEND_WAIT_MS = 60 * 1000;
 export const SEND_WINDOW_MS = 60 * 60 * 1000;
 export const RECIPIENT_CAP = 10;
 export const IP_CAP = 30;
-export const DEFAULT_CODE_LENGTH = 6;
 
 /** 'login': quick login and registration (type 3); 'verify': everything else, such as a password reset (type 1). */
 export type CodePurpose = 'login' | 'verify';
@@ -24,15 +24,8 @@ export type CodeChannel = 'sms' | 'email';
 
 export const codePurposeOfType = (type: 1 | 3): CodePurpose => (type === 3 ? 'login' : 'verify');
 
-export interface CodesEnv extends DeliveryEnv {
-  /** Digits per code, 4 to 8; anything else means the default 6. */
-  CODE_LENGTH?: string;
-}
-
-export function codeLength(env: { CODE_LENGTH?: string }): number {
-  const length = Number(env.CODE_LENGTH);
-  return Number.isInteger(length) && length >= 4 && length <= 8 ? length : DEFAULT_CODE_LENGTH;
-}
+/** The Worker's bindings; digits per code come from the typed configuration (CODE_LENGTH, 4 to 8). */
+export type CodesEnv = DeliveryEnv;
 
 /** `length` uniform random digits: bytes of 250 and above are drawn again, so no digit is favoured. */
 export function generateCode(length: number): string {
@@ -66,7 +59,7 @@ export interface IssueCodeArgs {
  * provider refuses (then the code is withdrawn, so the visitor may retry at once).
  */
 export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<void> {
-  const code = generateCode(codeLength(env));
+  const code = generateCode(configOf(env).codeLength);
   const hash = await hashCode(args.recipient, args.purpose, code);
   const windowStart = args.now - SEND_WINDOW_MS;
   const id = await cappedInsert(env.DB, {
