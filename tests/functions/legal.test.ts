@@ -36,7 +36,8 @@ describe('GET agg-web/protocol/queryUserProtocol', () => {
     async (query) => {
       const res = await protocol(query);
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ code: 'LG0001', message: errorCatalogue.LG0001.en, data: null });
+      // Like every validator refusal, `data` lists the fields that were wrong.
+      expect(await res.json()).toEqual({ code: 'LG0001', message: errorCatalogue.LG0001.en, data: expect.arrayContaining([expect.objectContaining({ path: expect.any(String) })]) });
     },
   );
 
