@@ -329,7 +329,7 @@ describe('abuse resistance', () => {
     // An hour later the account may try again.
     await worker.env.DB.prepare('UPDATE invitation_attempts SET created_at = created_at - 3600001 WHERE user_id = ?').bind(guesser.userId).run();
     expect((await json(await postFrom('198.18.99.2', '/agg-web/company/join', joinForm(code), guesser.cookie))).code).toBe('0');
-  });
+  }, 60_000);
 
   it('answers 30 wrong invitation codes per client network an hour on the name look-up, which needs no session', async () => {
     const code = await companyWithCode();
@@ -342,7 +342,7 @@ describe('abuse resistance', () => {
     expect((await json(await postFrom(network, '/agg-web/user/selectCompanyNameByCompanyId', { companyId: code }))).code).toBe('CO0017');
     // Another network is not held back by this one.
     expect((await json(await postFrom('198.19.8.8', '/agg-web/user/selectCompanyNameByCompanyId', { companyId: code }))).code).toBe('0');
-  });
+  }, 60_000);
 
   it('lets one of five names that differ only by case, width or compatibility form win, in parallel', async () => {
     const u = unique();
