@@ -8,6 +8,7 @@ import { APPLICATION_KEY } from './account';
 import { parseSourceCookie, PORT_TYPE_COOKIE, SOURCE_COOKIE, ZHOUSHAN_SOURCE } from '../lib/source-origin';
 import { emailSchema, stripSpacesAndCommas } from '../schemas/auth';
 import { DEFAULT_AREA_CODE_ID } from '../schemas/dictionaries';
+import { contentTypeOfExtension } from '../schemas/file-types';
 import {
   COMPANY_NAME_MAX,
   companyTypeFromDb,
@@ -96,20 +97,9 @@ export const uploadRules: Record<UploadKind, { max: number; extensions: readonly
   gtc: { max: 1, extensions: UPLOAD_EXTENSIONS.filter((e) => e !== 'csv') },
   logo: { max: 1, extensions: IMAGE_EXTENSIONS },
 };
-const MIME_BY_EXTENSION: Record<string, string> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  pdf: 'application/pdf',
-  doc: 'application/msword',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xls: 'application/vnd.ms-excel',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  csv: 'text/csv',
-};
 /** The `accept` attribute of a field: extensions and MIME types. */
 export const acceptFor = (kind: UploadKind) =>
-  [...new Set(uploadRules[kind].extensions.flatMap((e) => [`.${e}`, MIME_BY_EXTENSION[e] ?? '']))].filter(Boolean).join(',');
+  [...new Set(uploadRules[kind].extensions.flatMap((e) => [`.${e}`, contentTypeOfExtension(e) ?? '']))].filter(Boolean).join(',');
 
 const emptyCompany = {
   mode: 'create' as 'create' | 'fill',

@@ -48,3 +48,13 @@ export function gatewayClient(worker: Worker, { origin = 'http://localhost' }: {
   };
   return { unique, ip, call, post, json, sessionCookie, seed, outbox, sliderCheck };
 }
+
+/**
+ * A multipart body as bytes with its Content-Type. A FormData body is a stream that undici is still writing
+ * when the gateway refuses it half-way, which leaves an unhandled "ReadableStream is already closed"; bytes
+ * that are all there before the call have no such race.
+ */
+export async function bufferedForm(form: FormData): Promise<{ body: Uint8Array; headers: { 'content-type': string } }> {
+  const encoded = new Response(form);
+  return { body: new Uint8Array(await encoded.arrayBuffer()), headers: { 'content-type': encoded.headers.get('content-type')! } };
+}

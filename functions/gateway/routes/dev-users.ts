@@ -1,14 +1,15 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { callingCodeSchema, emailSchema, mobileSchema } from '../../../src/schemas/auth';
+import { companyNameKey } from '../../../src/schemas/onboarding';
 import type { EdgeBindings } from '../../env';
-import { validate } from '../validate';
 import { insertUserStatement, runBatch } from '../db/users';
 import { fail, GatewayError, ok } from '../errors';
 import { now } from '../services/clock';
 import { consentStatements } from '../services/consents';
 import { emailRecipient, phoneRecipient } from '../services/identity';
 import { hashPassword, sha256Hex } from '../services/passwords';
+import { validate } from '../validate';
 
 /**
  * POST /dev/users seeds a user for automated browser tests, only where the dev routes are on (a local run,
@@ -79,8 +80,8 @@ export const devUserRoutes = new Hono<EdgeBindings>()
       const companyId = crypto.randomUUID();
       statements.push(
         db
-          .prepare('INSERT INTO companies (id, name_en, type, status, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-          .bind(companyId, company.nameEn, company.type, company.status, id, at),
+          .prepare('INSERT INTO companies (id, name_en, name_key, type, status, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .bind(companyId, company.nameEn, companyNameKey(company.nameEn), company.type, company.status, id, at),
         db
           .prepare('INSERT INTO company_members (company_id, user_id, role, status, is_main, joined_at) VALUES (?, ?, ?, ?, ?, ?)')
           .bind(companyId, id, company.role, company.memberStatus, company.isMain ? 1 : 0, at),
