@@ -33,18 +33,19 @@ const pathOrUrl = text.refine(
   (value) => (value.startsWith('/') && !value.startsWith('//')) || (/^https?:\/\//i.test(value) && URL.canParse(value)),
   'must be a path starting with "/" or an http(s) URL',
 );
+/** Comma-separated items, each parsed by `item`; blanks between commas are dropped. */
 const commaList = (item: z.ZodType<string>) =>
-  text.transform((value, ctx) => {
-    const items = value
+  text.transform((value, ctx) =>
+    value
       .split(',')
       .map((part) => part.trim())
-      .filter(Boolean);
-    for (const part of items) {
-      const checked = item.safeParse(part);
-      if (!checked.success) ctx.addIssue({ code: 'custom', message: `"${part}" ${checked.error.issues[0]?.message}` });
-    }
-    return items;
-  });
+      .filter(Boolean)
+      .map((part) => {
+        const checked = item.safeParse(part);
+        if (!checked.success) ctx.addIssue({ code: 'custom', message: `"${part}" ${checked.error.issues[0]?.message}` });
+        return checked.data ?? part;
+      }),
+  );
 /** Base64 (standard or url-safe) of exactly 32 bytes: an AES-256 key. */
 const key32 = text.refine((value) => decodeBase64(value)?.length === 32, 'must be base64 of exactly 32 bytes');
 
