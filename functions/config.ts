@@ -26,6 +26,12 @@ const withDefault = <T extends z.ZodType>(schema: T, fallback: string) => z.prep
 /** "true" or "false"; anything else is refused rather than read as false. */
 const flag = withDefault(z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).transform((value) => value === 'true'), 'false');
 const text = z.string().trim();
+/** A whole number from min to max, written in decimal digits. */
+const wholeNumber = (min: number, max: number) =>
+  text
+    .regex(/^\d{1,15}$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, `must be a whole number from ${min} to ${max}`);
 /** An absolute http(s) URL, kept as written. */
 const httpUrl = text.refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'must be an http(s) URL');
 /** A path on this site (`/user_center`) or an absolute http(s) URL. */
@@ -95,10 +101,7 @@ const settings = {
   webHomeUrl: variable('WEB_HOME_URL', optional(pathOrUrl)),
   webAppAudience: variable('WEB_APP_AUDIENCE', withDefault(text, 'web-app')),
   /** Digits per one-time code. */
-  codeLength: variable(
-    'CODE_LENGTH',
-    withDefault(text.regex(/^[4-8]$/, 'must be a whole number from 4 to 8').transform(Number), '6'),
-  ),
+  codeLength: variable('CODE_LENGTH', withDefault(wholeNumber(4, 8), '6')),
   delivery: variable('DELIVERY', withDefault(z.enum(['outbox', 'webhook']), 'outbox')),
   deliveryWebhookUrl: variable('DELIVERY_WEBHOOK_URL', optional(httpUrl)),
   captchaProvider: variable('CAPTCHA_PROVIDER', withDefault(z.enum(['slider']), 'slider')),
