@@ -279,7 +279,7 @@ export async function addFiles(kind: UploadKind, files: File[]) {
 export function fileProblem(file: Pick<File, 'name' | 'size' | 'type'>, kind: UploadKind): string | undefined {
   const extension = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
   const allowed = uploadRules[kind].extensions;
-  const mimeOk = !file.type || Object.entries(MIME_BY_EXTENSION).some(([e, mime]) => allowed.includes(e) && mime === file.type) || file.type === 'application/vnd.ms-excel';
+  const mimeOk = !file.type || allowed.some((e) => contentTypeOfExtension(e) === file.type) || file.type === 'application/vnd.ms-excel';
   if (!allowed.includes(extension) || !mimeOk) return kind === 'logo' ? t.upload.imageOnly : t.upload.unsupportedType;
   if (file.size > UPLOAD_LIMITS.maxFileBytes) return t.upload.sizeExceeded;
   if (file.size === 0) return t.upload.unsupportedType;
