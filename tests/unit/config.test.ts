@@ -86,7 +86,7 @@ describe('parseConfig', () => {
     expect(parseConfig({})).toMatchObject({ smsHourlyCaps: { '+86': 600, '*': 20 }, smsDailyBudget: 5000 });
     expect(problemsOf({ SMS_HOURLY_CAPS: '+86=600', SMS_DAILY_BUDGET: 'lots' })).toEqual([
       'SMS_HOURLY_CAPS needs a "*=N" entry for the calling codes it does not name (got "+86=600")',
-      'SMS_DAILY_BUDGET must be a whole number (got "lots")',
+      'SMS_DAILY_BUDGET must be a whole number from 0 to 1000000000 (got "lots")',
     ]);
     expect(problemsOf({ SMS_HOURLY_CAPS: '86=600,*=20' })).toEqual(['SMS_HOURLY_CAPS "86=600" must be "+CODE=N" or "*=N" (got "86=600,*=20")']);
   });
