@@ -30,7 +30,9 @@ declare global {
   interface Env {
     /** Signs webhook deliveries (hex HMAC-SHA256 of the body in `x-signature`). */
     DELIVERY_WEBHOOK_SECRET?: string;
-    /** Signs passed slider checks. */
+    /** Signs passed slider checks and the slider's proof-of-work challenges. */
     CAPTCHA_SECRET?: string;
+    /** Turnstile's secret key, for siteverify (CAPTCHA_PROVIDER "turnstile"). */
+    TURNSTILE_SECRET?: string;
   }
 }
