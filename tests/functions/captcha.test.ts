@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { decode } from 'fast-png';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
+import { TURNSTILE_TIMEOUT_MS } from '../../functions/gateway/services/turnstile';
 import { CAPTCHA_LIMITS, consumeSliderCheck, HOLE_X, looksHuman, SLIDER } from '../../functions/gateway/services/captcha';
 import { sliderChallengeSchema, sliderCheckSchema, type SliderChallenge, type SliderCheck } from '../../src/schemas/auth';
 import { errorCatalogue } from '../../src/schemas/error-codes';
@@ -288,5 +289,92 @@ describe('POST /agg-web/sms/send', () => {
     );
     expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
     expect(outcomes.filter((o) => o !== 'ok').every((o) => o === 'CP0003')).toBe(true);
+  });
+});
+
+describe('CAPTCHA_PROVIDER "turnstile" against a local stand-in of siteverify', () => {
+  let standIn: Server;
+  let hits: URLSearchParams[] = [];
+  let vars: Record<string, string>;
+  beforeAll(async () => {
+    // Answers like Cloudflare: success for the token "pass" under the right secret; "hang" never answers.
+    standIn = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', async () => {
+        const form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
+        const fields = new URLSearchParams([...form].map(([k, v]) => [k, String(v)]));
+        hits.push(fields);
+        if (fields.get('response') === 'hang') return;
+        if (fields.get('response') === 'broken') {
+          res.writeHead(500).end('oops');
+          return;
+        }
+        const success = fields.get('secret') === 'turnstile-test-secret' && fields.get('response') === 'pass';
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success, 'error-codes': success ? [] : ['invalid-input-response'] }));
+      });
+    });
+    await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
+    const { port } = standIn.address() as AddressInfo;
+    vars = {
+      CAPTCHA_PROVIDER: 'turnstile',
+      TURNSTILE_SITE_KEY: '1x00000000000000000000AA',
+      TURNSTILE_SECRET: 'turnstile-test-secret',
+      TURNSTILE_VERIFY_URL: `http://127.0.0.1:${port}/turnstile/v0/siteverify`,
+    };
+  });
+  afterAll(() => {
+    standIn.closeAllConnections();
+    standIn.close();
+  });
+
+  const turnstile = (subject: string, token: string, ip?: string, lang: 'en' | 'zh' = 'en') =>
+    send<SliderCheck>('/agg-web/captcha/turnstile/verify', { scene: 'sms', subject, token }, { vars, ip, lang });
+
+  it('answers the site key instead of a slider, and closes the slider verify (GW0404)', async () => {
+    const answer = await send('/agg-web/captcha/slider/init', { scene: 'sms', subject: '+8613800138040' }, { vars });
+    expect(answer.body).toEqual({ code: '0', message: 'success', data: { provider: 'turnstile', siteKey: vars.TURNSTILE_SITE_KEY } });
+    const attempt = await challenge('sms', '+8613800138040');
+    expect((await send('/agg-web/captcha/slider/verify', { sessionId: attempt.sessionId, x: attempt.x, trail: humanTrail(attempt.x), pow: attempt.pow }, { vars })).body.code).toBe('GW0404');
+    // And without Turnstile configured, its verify route does not exist.
+    expect((await send('/agg-web/captcha/turnstile/verify', { scene: 'sms', subject: '+8613800138040', token: 'pass' })).body.code).toBe('GW0404');
+  });
+
+  it('turns a token siteverify accepts into a single-use check that sends one SMS', async () => {
+    hits = [];
+    const ip = '203.0.113.140';
+    const { body } = await turnstile('+86 138 0013 8041', 'pass', ip);
+    expect(body.code).toBe('0');
+    expect(hits).toHaveLength(1);
+    expect(Object.fromEntries(hits[0]!)).toMatchObject({ secret: vars.TURNSTILE_SECRET, response: 'pass', remoteip: ip });
+    const check = sliderCheckSchema.parse(body.data);
+    expect((await smsSend('13800138041', check)).body.code).toBe('0');
+    time += 61_000;
+    expect((await smsSend('13800138041', check)).body.code).toBe('CP0003');
+  });
+
+  it('refuses a token siteverify refuses with CP0001, and counts it as a failed verify', async () => {
+    const subject = '+8613800138042';
+    for (let i = 0; i < CAPTCHA_LIMITS.failedPerSubject; i++) {
+      expect((await turnstile(subject, 'forged')).body).toEqual({ code: 'CP0001', message: errorCatalogue.CP0001.en, data: null });
+    }
+    expect((await turnstile(subject, 'pass')).body.code).toBe('CP0008');
+  });
+
+  it('answers CP0009 when siteverify fails, is down, or hangs past the timeout', async () => {
+    const broken = await turnstile('+8613800138043', 'broken');
+    expect(broken.status).toBe(503);
+    expect(broken.body).toEqual({ code: 'CP0009', message: errorCatalogue.CP0009.en, data: null });
+    const down = await send('/agg-web/captcha/turnstile/verify', { scene: 'sms', subject: '+8613800138043', token: 'pass' }, {
+      vars: { ...vars, TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/siteverify' },
+    });
+    expect(down.body.code).toBe('CP0009');
+    const started = performance.now();
+    const hung = await turnstile('+8613800138043', 'hang', undefined, 'zh');
+    expect(hung.body).toEqual({ code: 'CP0009', message: errorCatalogue.CP0009.zh, data: null });
+    expect(performance.now() - started).toBeLessThan(TURNSTILE_TIMEOUT_MS + 2000);
+    // A service outage is nobody's failed check.
+    const failed = await worker.env.DB.prepare("SELECT COUNT(*) AS n FROM slider_challenges WHERE subject = '+8613800138043' AND outcome = 'failed'").first<{ n: number }>();
+    expect(failed?.n).toBe(0);
   });
 });
