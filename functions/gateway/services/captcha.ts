@@ -37,13 +37,14 @@ export const HOLE_X = { min: SLIDER.pieceSize + 16, max: SLIDER.width - SLIDER.p
 
 /**
  * Caps per rolling hour, counted on the challenge rows: challenges issued (slider inits and Turnstile
- * verifies) and failed verifies, each per client network and per subject. A subject's 5 failures an hour
- * bound blind guessing of its slider to about 13 % an hour.
+ * verifies) and failed verifies, each per client network and per subject. The failure caps are the tight
+ * ones: a subject's 5 failures an hour bound blind guessing of its slider to about 13 % an hour. Issuing is
+ * looser per subject, since a person who keeps mistyping a password slides before every try.
  */
 export const CAPTCHA_LIMITS = {
   windowMs: 60 * 60 * 1000,
   issuedPerNetwork: 30,
-  issuedPerSubject: 10,
+  issuedPerSubject: 30,
   failedPerNetwork: 15,
   failedPerSubject: 5,
 } as const;
