@@ -140,7 +140,7 @@ const powSecrets = (env: CaptchaEnv) => {
 };
 
 /** A signed proof-of-work challenge that names the slider challenge it belongs to. */
-async function powChallenge(env: CaptchaEnv, sessionId: string): Promise<SliderChallenge['pow']> {
+export async function powChallenge(env: CaptchaEnv, sessionId: string): Promise<SliderChallenge['pow']> {
   const cost = positiveInt(env.CAPTCHA_POW_COST, POW_DEFAULTS.cost);
   const counter = positiveInt(env.CAPTCHA_POW_COUNTER, POW_DEFAULTS.counter);
   const challenge = await createPowChallenge({
