@@ -74,13 +74,9 @@ export function TurnstileCheck({ siteKey, lang, verify, labels, onCancel }: Turn
     <Modal title={labels.title} onCancel={onCancel}>
       <p className="hint">{labels.turnstileInstruction}</p>
       <div ref={box} className="turnstile-box" />
-      <p className="error" role="status" aria-live="polite">
-        {message}
-      </p>
+      <p className="error" role="status" aria-live="polite">{message}</p>
       <div className="modal-actions">
-        <button type="button" className="button secondary" onClick={onCancel}>
-          {labels.close}
-        </button>
+        <button type="button" className="button secondary" onClick={onCancel}>{labels.close}</button>
       </div>
     </Modal>
   );
