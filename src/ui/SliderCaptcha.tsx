@@ -37,7 +37,7 @@ export function SliderCaptcha({ load, verify, labels, onPassed, onCancel }: Slid
   const startSolving = (next: SliderChallenge) => {
     pow.current?.controller.abort();
     const controller = new AbortController();
-    const solved = import('../lib/pow-solver').then(({ solvePow }) => solvePow(next.pow, controller)).catch(() => null);
+    const solved = import('./pow-solver').then(({ solvePow }) => solvePow(next.pow, controller)).catch(() => null);
     pow.current = { controller, solved };
   };
 
