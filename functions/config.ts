@@ -108,7 +108,13 @@ const settings = {
   codeLength: variable('CODE_LENGTH', withDefault(wholeNumber(4, 8), '6')),
   delivery: variable('DELIVERY', withDefault(z.enum(['outbox', 'webhook']), 'outbox')),
   deliveryWebhookUrl: variable('DELIVERY_WEBHOOK_URL', optional(httpUrl)),
-  captchaProvider: variable('CAPTCHA_PROVIDER', withDefault(z.enum(['slider']), 'slider')),
+  captchaProvider: variable('CAPTCHA_PROVIDER', withDefault(z.enum(['slider', 'turnstile']), 'slider')),
+  /** The slider's proof of work: PBKDF2 iterations per try and the largest secret counter to reach. */
+  captchaPowCost: variable('CAPTCHA_POW_COST', withDefault(wholeNumber(1, 1_000_000), '2000')),
+  captchaPowCounter: variable('CAPTCHA_POW_COUNTER', withDefault(wholeNumber(1, 1_000_000), '300')),
+  /** Turnstile (CAPTCHA_PROVIDER "turnstile"): the widget's site key and where tokens are verified. */
+  turnstileSiteKey: variable('TURNSTILE_SITE_KEY', withDefault(text, '')),
+  turnstileVerifyUrl: variable('TURNSTILE_VERIFY_URL', withDefault(httpUrl, 'https://challenges.cloudflare.com/turnstile/v0/siteverify')),
   /** SMS per destination calling code per hour (unset: the production values). */
   smsHourlyCaps: variable('SMS_HOURLY_CAPS', withDefault(callingCodeCaps, '+86=600,*=20')),
   /** SMS to all destinations per rolling 24 hours. */
@@ -122,6 +128,8 @@ const settings = {
   deliveryWebhookSecret: secret('DELIVERY_WEBHOOK_SECRET', optional(text), { requiredWhenDeployed: true }),
   /** Signs passed slider checks. */
   captchaSecret: secret('CAPTCHA_SECRET', optional(text), { requiredWhenDeployed: true }),
+  /** The secret key of the Turnstile widget; needed only with CAPTCHA_PROVIDER "turnstile". */
+  turnstileSecret: secret('TURNSTILE_SECRET', optional(text)),
   /** Lets operators read tracking events back; without it that query answers 404 to everyone. */
   operatorToken: secret('OPERATOR_TOKEN', optional(text)),
 } satisfies Record<string, Setting>;
@@ -140,6 +148,8 @@ export interface Config extends Omit<Settings, 'localRun'> {
   devPepper: boolean;
   /** Without HANDOFF_KEY the public dev hand-off key is used instead of refusing every blob. */
   devHandoffKey: boolean;
+  /** Without CAPTCHA_SECRET a public dev key signs the human check's challenges instead of failing closed. */
+  devCaptchaSecret: boolean;
   /** Redirect targets may be plain-http localhost (still only allow-listed origins). */
   httpLocalhostRedirects: boolean;
   lang: LangDefaults;
@@ -196,6 +206,7 @@ export function parseConfig(env: object): Config {
     devRoutes: localRun,
     devPepper: localRun,
     devHandoffKey: localRun,
+    devCaptchaSecret: localRun,
     httpLocalhostRedirects: localRun,
     lang: { defaultLang: parsed.defaultLang, zhHostSuffixes: parsed.zhHostSuffixes },
     redirect: {

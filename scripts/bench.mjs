@@ -3,7 +3,10 @@
 //   1. bytes per page, raw / gzip / brotli, by JavaScript, CSS, HTML and fonts, as Chromium loads them;
 //   2. Lighthouse (mobile) on /login, /create_account, /user_center and /terms;
 //   3. throughput and latency from a bounded loopback load, each also as a ratio to a static file;
-//   4. CPU time of one password hash at the production parameters.
+//   4. CPU time of one password hash at the production parameters;
+//   5. the slider's proof of work: median solve time in Chromium (the page's own solver chunk and Web
+//      Workers, as the slider runs it, also under a 4x CPU slowdown, Lighthouse's mid-range phone) and the
+//      server's CPU time to verify one solution.
 // Loopback only; every load scenario stops by itself. BENCH_PORT (default 8871), BENCH_SECONDS (default 5).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -196,6 +199,75 @@ async function passwordHashCpu() {
   return { iterations: CURRENT_PARAMS.iterations, cpuMsPerHash: Number(((used.user + used.system) / 1000 / runs).toFixed(1)) };
 }
 
+/** The slider's proof-of-work code, bundled by esbuild for Node, at the parameters wrangler.toml sets. */
+async function powCode() {
+  const file = '.wrangler/bench-captcha.mjs';
+  await build({ entryPoints: ['functions/gateway/services/captcha.ts'], bundle: true, format: 'esm', platform: 'node', outfile: file, logLevel: 'silent' });
+  const toml = (await import('node:fs')).readFileSync('wrangler.toml', 'utf8');
+  const variable = (name) => new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, 'm').exec(toml)?.[1];
+  const env = { CAPTCHA_SECRET: 'bench-secret', CAPTCHA_POW_COST: variable('CAPTCHA_POW_COST'), CAPTCHA_POW_COUNTER: variable('CAPTCHA_POW_COUNTER') };
+  return { ...(await import(`../${file}`)), env };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0;
+};
+
+/** 5. Proof of work: solve time in Chromium (as the slider does it) and verify CPU time on the server. */
+async function proofOfWork() {
+  const { powChallenge, powPasses, env } = await powCode();
+  const runs = 15;
+  const challenges = await Promise.all(Array.from({ length: runs }, (_, i) => powChallenge(env, `bench-${i}`)));
+  const solverChunk = (await import('node:fs')).readdirSync('dist/_astro').find((f) => /^pow-solver\..*\.js$/.test(f));
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromeFlags.slice(1) });
+  const solveTimes = {};
+  const solutions = [];
+  try {
+    for (const [label, slowdown] of [['desktop', 1], ['4x CPU slowdown', 4]]) {
+      const page = await browser.newPage();
+      await page.goto(`${base}/login`);
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+      const times = [];
+      for (const challenge of challenges) {
+        const { ms, payload } = await page.evaluate(
+          async ({ chunk, challenge }) => {
+            const { solvePow } = await import(`/_astro/${chunk}`);
+            const started = performance.now();
+            const payload = await solvePow(challenge, new AbortController());
+            return { ms: performance.now() - started, payload };
+          },
+          { chunk: solverChunk, challenge },
+        );
+        times.push(ms);
+        if (slowdown === 1) solutions.push(payload);
+      }
+      solveTimes[label] = { medianMs: Math.round(median(times)), maxMs: Math.round(Math.max(...times)) };
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  // Verify: what the gateway runs per slider verify (signature, binding to the challenge, the solution).
+  await powPasses(env, 'bench-0', solutions[0]);
+  const cpu = [];
+  for (const [i, payload] of solutions.entries()) {
+    const before = process.cpuUsage();
+    if (!(await powPasses(env, `bench-${i}`, payload))) throw new Error('a Chromium solution did not verify');
+    const used = process.cpuUsage(before);
+    cpu.push((used.user + used.system) / 1000);
+  }
+  return {
+    cost: Number(env.CAPTCHA_POW_COST),
+    counter: Number(env.CAPTCHA_POW_COUNTER),
+    runs,
+    cores: (await import('node:os')).availableParallelism(),
+    solve: solveTimes,
+    verifyCpuMs: Number(median(cpu).toFixed(2)),
+  };
+}
+
 function markdown(report) {
   const lines = [`# Benchmark ${report.when}`, '', '## Bytes per page (KB: raw / gzip / brotli)', '', '| page | lang | JS | CSS | HTML | fonts |', '|---|---|---|---|---|---|'];
   for (const r of report.pages) {
@@ -207,11 +279,24 @@ function markdown(report) {
   lines.push('', `## Throughput (${seconds} s each, loopback)`, '', '| scenario | req/s | p50 ms | p90 ms | p99 ms | non-2xx | ratio to static |', '|---|---|---|---|---|---|---|');
   for (const r of report.throughput) lines.push(`| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.non2xx} | ${r.ratioToStatic} |`);
   lines.push('', '## Password hash', '', `PBKDF2-HMAC-SHA256, ${report.passwordHash.iterations} iterations: ${report.passwordHash.cpuMsPerHash} ms CPU per hash (Node's WebCrypto on this machine).`, '');
+  const pow = report.proofOfWork;
+  lines.push('## Slider proof of work', '', `ALTCHA PBKDF2-SHA256, ${pow.cost} iterations per try, secret counter up to ${pow.counter}; ${pow.runs} challenges, solved by the slider's own chunk in Web Workers (${pow.cores} cores here).`, '', '| Chromium | median solve ms | slowest ms |', '|---|---|---|');
+  for (const [label, t] of Object.entries(pow.solve)) lines.push(`| ${label} | ${t.medianMs} | ${t.maxMs} |`);
+  lines.push('', `Server verify: ${pow.verifyCpuMs} ms CPU per solution (median; two HMACs, no key derivation).`, '');
   return lines.join('\n');
 }
 
 execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
 const stop = await ensureServer(port);
+// BENCH_ONLY=pow measures the proof of work alone (for tuning CAPTCHA_POW_COST / CAPTCHA_POW_COUNTER).
+if (process.env.BENCH_ONLY === 'pow') {
+  try {
+    console.log(JSON.stringify(await proofOfWork(), null, 2));
+  } finally {
+    stop();
+  }
+  process.exit(0);
+}
 try {
   const cookie = await sessionCookie();
   const report = {
@@ -220,6 +305,7 @@ try {
     lighthouse: await lighthouseScores(cookie),
     throughput: await throughput(),
     passwordHash: await passwordHashCpu(),
+    proofOfWork: await proofOfWork(),
   };
   mkdirSync(out, { recursive: true });
   writeFileSync(`${out}/report.json`, JSON.stringify(report, null, 2));

@@ -3,7 +3,7 @@ import {
   companyListAnswer,
   loginAnswer,
   loginCaseAnswer,
-  sliderChallengeSchema,
+  humanCheckSchema,
   sliderCheckSchema,
   userSaltAnswer,
   type ChainLoginRequest,
@@ -11,6 +11,7 @@ import {
   type EmailCodeRequest,
   type EmailPasswordLoginRequest,
   type PhonePasswordLoginRequest,
+  type PowPayload,
   type QuickLoginRequest,
   type SliderInitRequest,
   type SmsSendRequest,
@@ -23,9 +24,10 @@ export { emailSchema } from '../schemas/auth';
 /** One function per gateway call of the sign-in screen (spec 7). */
 export const authApi = {
   checkIsNewUser: (body: CheckIsNewUserRequest) => callGateway('agg-web/quick/user/checkIsNewUser', z.boolean(), { body }),
-  sliderInit: (body: SliderInitRequest) => callGateway('agg-web/captcha/slider/init', sliderChallengeSchema, { body }),
-  sliderVerify: (body: { sessionId: string; x: number; trail: [number, number][] }) =>
+  sliderInit: (body: SliderInitRequest) => callGateway('agg-web/captcha/slider/init', humanCheckSchema, { body }),
+  sliderVerify: (body: { sessionId: string; x: number; trail: [number, number][]; pow: PowPayload }) =>
     callGateway('agg-web/captcha/slider/verify', sliderCheckSchema, { body }),
+  turnstileVerify: (body: SliderInitRequest & { token: string }) => callGateway('agg-web/captcha/turnstile/verify', sliderCheckSchema, { body }),
   sendSms: (body: SmsSendRequest) => callGateway('agg-web/sms/send', z.unknown(), { body }),
   sendEmailCode: (body: EmailCodeRequest) => callGateway('agg-web/user/getRegVerificationCode', z.unknown(), { body }),
   quickLogin: (body: QuickLoginRequest) => callGateway('agg-web/quick/user/login', loginAnswer, { body }),

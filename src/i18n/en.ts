@@ -78,6 +78,7 @@ export const en = {
       close: 'Close',
       passed: 'Check passed',
       failed: 'Not quite. Try the new puzzle.',
+      turnstileInstruction: 'Complete the security check below to continue',
     },
     insecure: {
       title: 'Please set a safer password',

@@ -77,6 +77,7 @@ export const zh: Messages = {
       close: '关闭',
       passed: '验证通过',
       failed: '未对准，请重试新的拼图。',
+      turnstileInstruction: '请完成下方的安全验证以继续',
     },
     insecure: {
       title: '请设置更安全的密码',

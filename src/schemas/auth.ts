@@ -66,18 +66,41 @@ export const sliderInitRequest = z.object({
 });
 export type SliderInitRequest = z.infer<typeof sliderInitRequest>;
 
-// POST agg-web/captcha/slider/init → a challenge (our own slider; Turnstile may replace it by configuration)
+/**
+ * The proof of work a slider verify carries: an ALTCHA (v2) challenge as the server signed it and the
+ * solver's answer. The server checks the signature, that it names this slider challenge, and the answer.
+ */
+export const powChallengeSchema = z.object({
+  parameters: z.record(z.string(), z.unknown()),
+  signature: checked(z.string(), z.maxLength(256)),
+});
+export const powPayloadSchema = z.object({
+  challenge: powChallengeSchema,
+  solution: z.object({ counter: z.number(), derivedKey: checked(z.string(), z.maxLength(256)) }),
+});
+export type PowPayload = z.infer<typeof powPayloadSchema>;
+
+// POST agg-web/captcha/slider/init → a slider challenge, or (CAPTCHA_PROVIDER "turnstile") the site key of
+// the Turnstile widget, whose token goes to agg-web/captcha/turnstile/verify instead.
 export const sliderChallengeSchema = z.object({
+  provider: z.literal('slider'),
   sessionId: z.string(),
-  /** Background and piece images as data URLs; the piece sits at `pieceY` and must be dragged to an x the server keeps. */
+  /**
+   * PNG data URLs: the background with the hole in its pixels, and the piece as a transparent strip as tall
+   * as the background (so its height on the page says nothing either). Where the hole is stays on the server.
+   */
   background: z.string(),
   piece: z.string(),
-  pieceY: z.number(),
   width: z.number(),
   height: z.number(),
   pieceSize: z.number(),
+  /** Solved in a Web Worker while the person drags; the verify carries the answer. */
+  pow: powChallengeSchema,
 });
 export type SliderChallenge = z.infer<typeof sliderChallengeSchema>;
+export const turnstileChallengeSchema = z.object({ provider: z.literal('turnstile'), siteKey: z.string() });
+export type TurnstileChallenge = z.infer<typeof turnstileChallengeSchema>;
+export const humanCheckSchema = z.discriminatedUnion('provider', [sliderChallengeSchema, turnstileChallengeSchema]);
 
 // POST agg-web/captcha/slider/verify
 export const sliderVerifyRequest = z.object({
@@ -86,6 +109,13 @@ export const sliderVerifyRequest = z.object({
   x: z.number(),
   /** The drag as [ms since start, x] samples; a person's drag is neither instant nor perfectly linear. */
   trail: checked(z.array(z.tuple([z.number(), z.number()])), z.maxLength(2000)),
+  pow: powPayloadSchema,
+});
+
+// POST agg-web/captcha/turnstile/verify: the widget's token, bound like a slider init to scene and subject.
+export const turnstileVerifyRequest = z.object({
+  ...sliderInitRequest.shape,
+  token: checked(z.string(), z.minLength(1), z.maxLength(2048)),
 });
 export const sliderVerifyAnswer = sliderCheckSchema;
 

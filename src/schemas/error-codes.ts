@@ -51,6 +51,13 @@ export const errorCatalogue = {
   CP0001: { status: 400, en: 'Verification failed, please try again.', zh: '验证失败，请重试。' },
   CP0002: { status: 400, en: 'The verification has expired, please try again.', zh: '验证已过期，请重试。' },
   CP0003: { status: 400, en: 'Slider check failed, please slide again.', zh: '滑块验证未通过，请重新滑动。' },
+  // Human check limits and proof of work (issue 14). A limit's wait is the rest of the hour.
+  CP0004: { status: 400, en: 'The security check was not completed. Please try again.', zh: '安全校验未完成，请重试。' },
+  CP0005: { status: 429, en: 'Too many verifications from your network. Please try again in an hour.', zh: '当前网络验证过于频繁，请一小时后再试。' },
+  CP0006: { status: 429, en: 'Too many verifications for this account or number. Please try again in an hour.', zh: '该账号或号码验证过于频繁，请一小时后再试。' },
+  CP0007: { status: 429, en: 'Too many failed verifications from your network. Please try again in an hour.', zh: '当前网络验证失败次数过多，请一小时后再试。' },
+  CP0008: { status: 429, en: 'Too many failed verifications for this account or number. Please try again in an hour.', zh: '该账号或号码验证失败次数过多，请一小时后再试。' },
+  CP0009: { status: 503, en: 'The verification service is unavailable. Please try again later.', zh: '验证服务暂时不可用，请稍后再试。' },
   // Phone and e-mail input (issue 3, spec 5 and 8).
   PH0001: { status: 400, en: 'Please enter right mobile phone number.', zh: '请输入正确的手机号码。' },
   PH0002: { status: 400, en: 'Invalid e-mail format.', zh: '邮箱格式不正确。' },

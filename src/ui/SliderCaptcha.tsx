@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import type { SliderChallenge, SliderCheck } from '../schemas/auth';
+import type { PowPayload, SliderChallenge, SliderCheck } from '../schemas/auth';
 import { Modal } from './Modal';
 
 interface SliderCaptchaProps {
-  /** Fetches a new challenge; null when the service could not be reached. */
-  load: () => Promise<SliderChallenge | null>;
-  /** Sends the final position and the drag; a check when it passed, null when it did not. */
-  verify: (sessionId: string, x: number, trail: [number, number][]) => Promise<SliderCheck | null>;
+  /** Fetches a new challenge; null when the service could not be reached, 'elsewhere' when another check takes over. */
+  load: () => Promise<SliderChallenge | null | 'elsewhere'>;
+  /** Sends the final position, the drag and the solved proof of work; a check when it passed, null when it did not. */
+  verify: (sessionId: string, x: number, trail: [number, number][], pow: PowPayload) => Promise<SliderCheck | null>;
   labels: { title: string; instruction: string; keyboardHint: string; handle: string; refresh: string; close: string; passed: string; failed: string; networkError: string };
   onPassed: (check: SliderCheck) => void;
   onCancel: () => void;
@@ -26,18 +26,30 @@ export function SliderCaptcha({ load, verify, labels, onPassed, onCancel }: Slid
   const trail = useRef<[number, number][]>([]);
   const started = useRef(0);
   const drag = useRef<{ pointerX: number; startX: number } | null>(null);
+  // The proof of work of the current puzzle, solving in Web Workers while the person drags.
+  const pow = useRef<{ controller: AbortController; solved: Promise<PowPayload | null> } | null>(null);
   const width = Math.min(SLIDER_WIDTH, Math.floor((typeof window === 'undefined' ? 375 : window.innerWidth) * (310 / 375)));
   const scale = width / SLIDER_WIDTH;
 
   // The parent passes a new `load` on every render; the latest is used, but a re-render must not fetch a
   // new puzzle under the person's finger.
+  /** Starts the puzzle's proof of work (the solver is fetched on first use), dropping the previous one. */
+  const startSolving = (next: SliderChallenge) => {
+    pow.current?.controller.abort();
+    const controller = new AbortController();
+    const solved = import('./pow-solver').then(({ solvePow }) => solvePow(next.pow, controller)).catch(() => null);
+    pow.current = { controller, solved };
+  };
+
   const loadLatest = useRef(load);
   loadLatest.current = load;
   const refresh = useCallback(async () => {
     setStatus('loading');
     for (let attempt = 1; attempt <= SLIDER_MAX_INIT_TRIES; attempt++) {
       const next = await loadLatest.current();
+      if (next === 'elsewhere') return;
       if (next) {
+        startSolving(next);
         setChallenge(next);
         setX(0);
         trail.current = [];
@@ -51,6 +63,7 @@ export function SliderCaptcha({ load, verify, labels, onPassed, onCancel }: Slid
 
   useEffect(() => {
     void refresh();
+    return () => pow.current?.controller.abort();
   }, [refresh]);
   useEffect(() => {
     if (status !== 'ready') return;
@@ -69,7 +82,8 @@ export function SliderCaptcha({ load, verify, labels, onPassed, onCancel }: Slid
   const finish = async () => {
     if (!challenge || status !== 'ready' || trail.current.length === 0) return;
     setStatus('checking');
-    const check = await verify(challenge.sessionId, x, trail.current);
+    const solved = await pow.current?.solved;
+    const check = solved ? await verify(challenge.sessionId, x, trail.current, solved) : null;
     if (check) {
       setStatus('passed');
       onPassed(check);
@@ -120,7 +134,7 @@ export function SliderCaptcha({ load, verify, labels, onPassed, onCancel }: Slid
               src={challenge.piece}
               alt=""
               draggable={false}
-              style={{ left: x * scale, top: challenge.pieceY * scale, width: challenge.pieceSize * scale, height: challenge.pieceSize * scale }}
+              style={{ left: x * scale, top: 0, width: challenge.pieceSize * scale, height: challenge.height * scale }}
             />
           </>
         )}

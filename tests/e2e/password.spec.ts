@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
+import { solvePow, type PowChallenge } from '../functions/pow-solver';
 import { openInLanguage, passSlider, readCode, seedUser, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
 
 /** Issue 4: partner sign-in, password reset (/forget, /navigator_forget) and the forced change of login case 2. */
@@ -171,11 +172,12 @@ test('the navigator host keeps the partner session in navigator_token', async ({
   await seedUser(request, { phone: { callingCode: '+86', mobile }, password: 'navigator24', isPartner: true, agreed: true });
   const headers = { host: 'navigator.example.com' };
   const init = (await (await request.post('/api/agg-web/captcha/slider/init', { headers, data: { scene: 'login', subject: `+86${mobile}` } })).json()) as {
-    data: { sessionId: string };
+    data: { sessionId: string; pow: PowChallenge };
   };
   const x = ((await (await request.get(`/api/dev/captcha/${init.data.sessionId}`)).json()) as { data: { x: number } }).data.x;
   const trail = [0, 0.2, 0.45, 0.7, 0.85, 0.95, 1].map((p, i) => [i * 60 + (i % 2) * 15, Math.round(x * p)]);
-  const check = ((await (await request.post('/api/agg-web/captcha/slider/verify', { headers, data: { sessionId: init.data.sessionId, x, trail } })).json()) as { data: unknown }).data;
+  const pow = await solvePow(init.data.pow);
+  const check = ((await (await request.post('/api/agg-web/captcha/slider/verify', { headers, data: { sessionId: init.data.sessionId, x, trail, pow } })).json()) as { data: unknown }).data;
   const { createHash } = await import('node:crypto');
   const answer = await request.post('/api/agg-web/partner/v2/passwordLogin', {
     headers,

@@ -7,6 +7,7 @@ import { LOCK_BASE_MS } from '../../functions/gateway/services/risk';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { startWorkerEnv } from './worker-env';
+import { CHEAP_POW, solvePow, type PowChallenge } from './pow-solver';
 
 /**
  * The sign-in calls through the whole Worker (functions/worker.ts), so the edge's cookie rules are part of
@@ -14,7 +15,7 @@ import { startWorkerEnv } from './worker-env';
  */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
 beforeAll(async () => {
-  worker = await startWorkerEnv('auth');
+  worker = await startWorkerEnv('auth', CHEAP_POW);
 });
 afterAll(() => worker.dispose());
 
@@ -55,11 +56,12 @@ async function emailCode(email: string): Promise<string> {
 
 /** Drags the slider as a person would, with the position the dev endpoint reveals; answers the sliderCheck. */
 async function passSlider(scene: 'sms' | 'login', subject: string) {
-  const challenge = await json<{ sessionId: string }>(await post('/agg-web/captcha/slider/init', { scene, subject }));
+  const challenge = await json<{ sessionId: string; pow: PowChallenge }>(await post('/agg-web/captcha/slider/init', { scene, subject }));
   const reveal = await json<{ x: number }>(await call(`/dev/captcha/${challenge.data.sessionId}`));
   const x = reveal.data.x;
   const trail: [number, number][] = [0, 0.2, 0.45, 0.7, 0.85, 0.95, 1].map((p, i) => [i * 60 + (i % 2) * 15, Math.round(x * p)]);
-  const verified = await json(await post('/agg-web/captcha/slider/verify', { sessionId: challenge.data.sessionId, x, trail }));
+  const pow = await solvePow(challenge.data.pow);
+  const verified = await json(await post('/agg-web/captcha/slider/verify', { sessionId: challenge.data.sessionId, x, trail, pow }));
   expect(verified.code).toBe('0');
   return verified.data;
 }

@@ -1,13 +1,18 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { decode } from 'fast-png';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
-import { consumeSliderCheck, looksHuman, SLIDER } from '../../functions/gateway/services/captcha';
-import { sliderChallengeSchema, sliderCheckSchema, type SliderCheck } from '../../src/schemas/auth';
+import { TURNSTILE_TIMEOUT_MS } from '../../functions/gateway/services/turnstile';
+import { CAPTCHA_LIMITS, consumeSliderCheck, HOLE_X, looksHuman, SLIDER } from '../../functions/gateway/services/captcha';
+import { sliderChallengeSchema, sliderCheckSchema, type SliderChallenge, type SliderCheck } from '../../src/schemas/auth';
 import { errorCatalogue } from '../../src/schemas/error-codes';
+import { CHEAP_POW, solvePow } from './pow-solver';
 import { startWorkerEnv } from './worker-env';
 
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
 beforeAll(async () => {
-  worker = await startWorkerEnv('captcha');
+  worker = await startWorkerEnv('captcha', CHEAP_POW);
 });
 afterAll(() => worker.dispose());
 vi.spyOn(console, 'log').mockImplementation(() => {});
@@ -17,20 +22,26 @@ const gateway = createGateway({ clock: () => time });
 
 type Answer<T = unknown> = { code: string; message: string; data: T };
 
-/** Calls the gateway as the edge proxy does: language, trace id and client IP headers. */
-async function post<T = unknown>(path: string, body: unknown, lang: 'en' | 'zh' = 'en') {
+/** Each caller gets its own client network unless a test names one: the hourly caps are per network. */
+let network = 0;
+const nextIp = () => `198.51.${100 + Math.floor(++network / 250)}.${network % 250}`;
+
+/** Calls the gateway as the edge proxy does: language, trace id and client IP headers; reads the whole answer. */
+async function send<T = unknown>(path: string, body: unknown, options: { lang?: 'en' | 'zh'; ip?: string; vars?: Record<string, string> } = {}) {
   const res = await gateway.request(
     `http://gateway.internal${path}`,
     {
       method: 'POST',
-      headers: { 'content-type': 'application/json', language: lang, traceid: 'test', 'x-client-ip': '198.51.100.9' },
+      headers: { 'content-type': 'application/json', language: options.lang ?? 'en', traceid: 'test', 'x-client-ip': options.ip ?? nextIp() },
       body: JSON.stringify(body),
     },
-    worker.env,
+    { ...worker.env, ...options.vars },
     worker.ctx,
   );
-  return { status: res.status, body: (await res.json()) as Answer<T> };
+  const text = await res.text();
+  return { status: res.status, headers: [...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n'), text, body: JSON.parse(text) as Answer<T> };
 }
+const post = <T = unknown>(path: string, body: unknown, lang: 'en' | 'zh' = 'en') => send<T>(path, body, { lang });
 
 async function get<T = unknown>(path: string) {
   const res = await gateway.request(`http://gateway.internal${path}`, { headers: { language: 'en' } }, worker.env, worker.ctx);
@@ -41,84 +52,167 @@ async function get<T = unknown>(path: string) {
 const humanTrail = (to: number): [number, number][] =>
   Array.from({ length: 12 }, (_, i) => [i * 45 + (i % 3) * 7, Math.round(to * (1 - (1 - i / 11) ** 2))]);
 
-async function challenge(scene: 'sms' | 'login', subject: string) {
-  const { body } = await post<{ sessionId: string }>('/agg-web/captcha/slider/init', { scene, subject });
+const init = (scene: 'sms' | 'login', subject: string, ip?: string) =>
+  send<SliderChallenge>('/agg-web/captcha/slider/init', { scene, subject }, { ip });
+
+async function challenge(scene: 'sms' | 'login', subject: string, ip?: string) {
+  const { body } = await init(scene, subject, ip);
   expect(body.code).toBe('0');
   const { data } = await get<{ x: number }>(`/dev/captcha/${body.data.sessionId}`);
-  return { sessionId: body.data.sessionId, x: data.x };
+  return { sessionId: body.data.sessionId, x: data.x, pow: await solvePow(body.data.pow) };
 }
 
+const verify = (attempt: { sessionId: string; x: number; pow: unknown }, options: { ip?: string; lang?: 'en' | 'zh' } = {}) =>
+  send<SliderCheck>('/agg-web/captcha/slider/verify', { sessionId: attempt.sessionId, x: attempt.x, trail: humanTrail(attempt.x), pow: attempt.pow }, options);
+
 async function passSlider(scene: 'sms' | 'login', subject: string): Promise<SliderCheck> {
-  const { sessionId, x } = await challenge(scene, subject);
-  const { body } = await post<SliderCheck>('/agg-web/captcha/slider/verify', { sessionId, x: x + 2, trail: humanTrail(x + 2) });
+  const attempt = await challenge(scene, subject);
+  const { body } = await verify({ ...attempt, x: attempt.x + 2 });
   expect(body.code).toBe('0');
   return sliderCheckSchema.parse(body.data);
 }
 
-const smsSend = (mobile: string, sliderCheck: SliderCheck, lang: 'en' | 'zh' = 'en') =>
-  post('/agg-web/sms/send', { phoneCode: 'CN', phoneCodeValue: '+86', mobile, type: 3, sliderCheck }, lang);
+/** Whether `n` appears as a number of its own in `text` (not as digits inside a hex or base64 run). */
+const mentions = (text: string, n: number) => new RegExp(`(?<![0-9A-Za-z+/])${n}(?![0-9A-Za-z])`).test(text);
 
-describe('slider challenge', () => {
-  it('answers a 380-wide challenge with SVG images that do not give away the target x', async () => {
-    const { body } = await post('/agg-web/captcha/slider/init', { scene: 'sms', subject: '+86 138 0013 8000' });
-    const data = sliderChallengeSchema.parse(body.data);
-    expect(data).toMatchObject({ width: 380, height: SLIDER.height, pieceSize: SLIDER.pieceSize });
-    expect(data.background).toMatch(/^data:image\/svg\+xml;base64,/);
-    expect(data.piece).toMatch(/^data:image\/svg\+xml;base64,/);
-    const piece = atob(data.piece.split(',')[1]!);
-    const { data: target } = await get<{ x: number }>(`/dev/captcha/${data.sessionId}`);
-    expect(target.x).toBeGreaterThan(SLIDER.pieceSize);
-    expect(target.x).toBeLessThanOrEqual(380 - SLIDER.pieceSize);
-    // Colours aside (a hue may equal x by chance), nothing in the piece depends on where the hole is.
-    expect(piece.replace(/hsl\([^)]*\)/g, '')).not.toContain(String(target.x));
-    const row = await worker.env.DB.prepare('SELECT subject, scene FROM slider_challenges WHERE session_id = ?').bind(data.sessionId).first();
-    expect(row).toEqual({ subject: '+8613800138000', scene: 'sms' });
+describe('slider challenge: nothing a script reads gives the hole away', () => {
+  it('answers PNG rasters, a proof-of-work challenge, and no number or markup that names the hole', async () => {
+    for (let round = 0; round < 8; round++) {
+      const answer = await init('sms', `+86 138 0013 81${String(round).padStart(2, '0')}`);
+      const data = sliderChallengeSchema.parse(answer.body.data);
+      const { data: target } = await get<{ x: number }>(`/dev/captcha/${data.sessionId}`);
+      expect(target.x).toBeGreaterThanOrEqual(HOLE_X.min);
+      expect(target.x).toBeLessThanOrEqual(HOLE_X.max);
+      expect(data).toMatchObject({ provider: 'slider', width: 380, height: SLIDER.height, pieceSize: SLIDER.pieceSize });
+      expect(answer.body.data).not.toHaveProperty('pieceY');
+      const [background, piece] = [data.background, data.piece].map((url) => {
+        expect(url).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
+        return decode(Buffer.from(url.split(',')[1]!, 'base64'));
+      });
+      // No text chunks in the PNGs; the background has no alpha channel to hide a mask in, and the piece is a
+      // strip as tall as the background at x 0, so its size and alpha say nothing about x.
+      expect(background!.text).toEqual({});
+      expect(piece!.text).toEqual({});
+      expect([background!.width, background!.height, background!.channels]).toEqual([380, SLIDER.height, 3]);
+      expect([piece!.width, piece!.height]).toEqual([SLIDER.pieceSize, SLIDER.height]);
+      // Everything else the server sent (headers and JSON without the two images) holds no number equal to x,
+      // and the old attack (an SVG with the hole at translate(x,y)) finds no markup anywhere.
+      const rest = answer.text.replace(data.background, '').replace(data.piece, '');
+      for (const text of [rest, answer.headers, ...[data.background, data.piece].map((url) => Buffer.from(url.split(',')[1]!, 'base64').toString('latin1'))]) {
+        expect(text).not.toMatch(/<svg|<path|translate\(/i);
+      }
+      expect(mentions(rest, target.x)).toBe(false);
+      expect(mentions(answer.headers, target.x)).toBe(false);
+    }
   });
 
   it('refuses an sms challenge for a number that is not a mainland mobile with PH0001', async () => {
-    const { body } = await post('/agg-web/captcha/slider/init', { scene: 'sms', subject: '+8612345678901' });
+    const { body } = await init('sms', '+8612345678901');
     expect(body.code).toBe('PH0001');
+  });
+
+  it('keeps blind guessing under 3 % a try: the tolerance against the hole positions', () => {
+    expect((2 * SLIDER.tolerance + 1) / (HOLE_X.max - HOLE_X.min + 1)).toBeLessThan(0.03);
   });
 });
 
 describe('slider verify', () => {
-  it('passes the right x with a human trail and answers a signed single-use check', async () => {
+  it('passes the right x with a human trail and a solved proof of work, and answers a signed single-use check', async () => {
     const check = await passSlider('sms', '+8613800138000');
     expect(check.scene).toBe('sms');
     expect(check.sign).toMatch(/^[0-9a-f]{64}$/);
     expect(check.token.length).toBeGreaterThanOrEqual(22);
-    const row = await worker.env.DB.prepare('SELECT check_hash FROM slider_challenges WHERE session_id = ?').bind(check.sessionId).first<{ check_hash: string }>();
+    const row = await worker.env.DB.prepare('SELECT check_hash, outcome FROM slider_challenges WHERE session_id = ?')
+      .bind(check.sessionId)
+      .first<{ check_hash: string; outcome: string }>();
     expect(row?.check_hash).not.toContain(check.token);
+    expect(row?.outcome).toBe('passed');
   });
 
-  it('fails a wrong x with CP0001 and kills the challenge (then CP0002)', async () => {
-    const { sessionId, x } = await challenge('sms', '+8613800138001');
-    const wrong = x > 200 ? x - 40 : x + 40;
-    const first = await post('/agg-web/captcha/slider/verify', { sessionId, x: wrong, trail: humanTrail(wrong) }, 'zh');
-    expect(first).toEqual({ status: 400, body: { code: 'CP0001', message: errorCatalogue.CP0001.zh, data: null } });
-    const again = await post('/agg-web/captcha/slider/verify', { sessionId, x, trail: humanTrail(x) });
-    expect(again.body.code).toBe('CP0002');
+  it('fails an x more than the tolerance off with CP0001 and kills the challenge (then CP0002)', async () => {
+    const attempt = await challenge('sms', '+8613800138001');
+    const first = await verify({ ...attempt, x: attempt.x + SLIDER.tolerance + 1 }, { lang: 'zh' });
+    expect(first.status).toBe(400);
+    expect(first.body).toEqual({ code: 'CP0001', message: errorCatalogue.CP0001.zh, data: null });
+    expect((await verify(attempt)).body.code).toBe('CP0002');
   });
 
   it('fails a robotic drag at the right x', async () => {
-    const { sessionId, x } = await challenge('sms', '+8613800138002');
+    const { sessionId, x, pow } = await challenge('sms', '+8613800138002');
     const linear = Array.from({ length: 10 }, (_, i) => [i * 50, (x * i) / 9] as [number, number]);
-    expect((await post('/agg-web/captcha/slider/verify', { sessionId, x, trail: linear })).body.code).toBe('CP0001');
+    expect((await send('/agg-web/captcha/slider/verify', { sessionId, x, trail: linear, pow })).body.code).toBe('CP0001');
   });
 
-  it('answers CP0002 for an unknown or expired challenge', async () => {
-    expect((await post('/agg-web/captcha/slider/verify', { sessionId: 'nope', x: 100, trail: humanTrail(100) })).body.code).toBe('CP0002');
-    const { sessionId, x } = await challenge('sms', '+8613800138003');
+  it('answers CP0002 for an expired challenge', async () => {
+    const attempt = await challenge('sms', '+8613800138003');
     time += SLIDER.challengeLifetimeMs;
-    expect((await post('/agg-web/captcha/slider/verify', { sessionId, x, trail: humanTrail(x) })).body.code).toBe('CP0002');
+    expect((await verify(attempt)).body.code).toBe('CP0002');
   });
 
-  it('yields at most one check from parallel verifies of one challenge', async () => {
-    const { sessionId, x } = await challenge('sms', '+8613800138004');
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () => post('/agg-web/captcha/slider/verify', { sessionId, x, trail: humanTrail(x) })),
-    );
+  it('refuses a verify without a proof of work (GW0400), with one solved for another challenge or tampered (CP0004)', async () => {
+    const attempt = await challenge('sms', '+8613800138005');
+    const other = await challenge('sms', '+8613800138006');
+    const trail = humanTrail(attempt.x);
+    expect((await send('/agg-web/captcha/slider/verify', { sessionId: attempt.sessionId, x: attempt.x, trail })).body.code).toBe('GW0400');
+    expect((await verify({ ...attempt, pow: other.pow })).body).toEqual({ code: 'CP0004', message: errorCatalogue.CP0004.en, data: null });
+    const key = attempt.pow.solution.derivedKey;
+    const wrongKey = { ...attempt.pow, solution: { ...attempt.pow.solution, derivedKey: `${key.slice(0, -1)}${key.endsWith('0') ? '1' : '0'}` } };
+    expect((await verify({ ...attempt, pow: wrongKey })).body.code).toBe('CP0004');
+    // Renaming the challenge inside the proof breaks the server's signature.
+    const renamed = { ...other.pow, challenge: { ...other.pow.challenge, parameters: { ...other.pow.challenge.parameters, data: { sessionId: attempt.sessionId } } } };
+    expect((await verify({ ...attempt, pow: renamed })).body.code).toBe('CP0004');
+    // An unsolved (made-up) answer.
+    const unsolved = { ...attempt.pow, solution: { counter: 0, derivedKey: '00'.repeat(32) } };
+    expect((await verify({ ...attempt, pow: unsolved })).body.code).toBe('CP0004');
+    // None of those spent the challenge's one try.
+    expect((await verify(attempt)).body.code).toBe('0');
+  });
+
+  it('yields exactly one check from 20 parallel verifies of one solution; a replay of the pass is CP0002', async () => {
+    const attempt = await challenge('sms', '+8613800138004');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => verify(attempt)));
     expect(answers.filter((a) => a.body.code === '0')).toHaveLength(1);
+    expect(answers.filter((a) => a.body.code !== '0').every((a) => a.body.code === 'CP0002')).toBe(true);
+    expect((await verify(attempt)).body.code).toBe('CP0002');
+  });
+});
+
+describe('hourly caps on the human check', () => {
+  it('issues 30 of 50 parallel challenges from one network and refuses the rest with CP0005', async () => {
+    const ip = '203.0.113.50';
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => init('login', `burst-${i}@example.com`, ip)));
+    const codes = answers.map((a) => a.body.code);
+    expect(codes.filter((c) => c === '0')).toHaveLength(CAPTCHA_LIMITS.issuedPerNetwork);
+    expect(codes.filter((c) => c !== '0').every((c) => c === 'CP0005')).toBe(true);
+    const refused = answers.find((a) => a.body.code === 'CP0005')!;
+    expect(refused.status).toBe(429);
+    // Another network is not affected, and the same one is again an hour later.
+    expect((await init('login', 'burst-other@example.com', '203.0.113.51')).body.code).toBe('0');
+    time += CAPTCHA_LIMITS.windowMs;
+    expect((await init('login', 'burst-later@example.com', ip)).body.code).toBe('0');
+  });
+
+  it('issues 30 of 50 parallel challenges for one subject from many networks, then CP0006', async () => {
+    const answers = await Promise.all(Array.from({ length: 50 }, () => init('sms', '+8613800138030')));
+    const codes = answers.map((a) => a.body.code);
+    expect(codes.filter((c) => c === '0')).toHaveLength(CAPTCHA_LIMITS.issuedPerSubject);
+    expect(codes.filter((c) => c !== '0').every((c) => c === 'CP0006')).toBe(true);
+  });
+
+  it('stops issuing to a subject after 5 failed verifies (CP0008) and to a network after 15 (CP0007)', async () => {
+    time += CAPTCHA_LIMITS.windowMs;
+    const subject = '+8613800138031';
+    const misses = await Promise.all(Array.from({ length: CAPTCHA_LIMITS.failedPerSubject }, () => challenge('sms', subject)));
+    const failed = await Promise.all(misses.map((a) => verify({ ...a, x: a.x + 40 })));
+    expect(failed.every((a) => a.body.code === 'CP0001')).toBe(true);
+    expect((await init('sms', subject)).body).toEqual({ code: 'CP0008', message: errorCatalogue.CP0008.en, data: null });
+
+    const ip = '203.0.113.77';
+    const fromNetwork = await Promise.all(Array.from({ length: CAPTCHA_LIMITS.failedPerNetwork }, (_, i) => challenge('login', `miss-${i}@example.com`, ip)));
+    await Promise.all(fromNetwork.map((a) => verify({ ...a, x: a.x - 30 }, { ip })));
+    const refused = await init('login', 'fresh@example.com', ip);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('CP0007');
   });
 });
 
@@ -132,6 +226,9 @@ describe('looksHuman', () => {
     expect(looksHuman([[0, 0], [100, 20], [50, 40], [200, 90], [300, 150], [400, 160]])).toBe(false);
   });
 });
+
+const smsSend = (mobile: string, sliderCheck: SliderCheck, lang: 'en' | 'zh' = 'en') =>
+  post('/agg-web/sms/send', { phoneCode: 'CN', phoneCodeValue: '+86', mobile, type: 3, sliderCheck }, lang);
 
 describe('POST /agg-web/sms/send', () => {
   it('sends a code to the outbox after a slider check bound to that phone', async () => {
@@ -192,5 +289,92 @@ describe('POST /agg-web/sms/send', () => {
     );
     expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
     expect(outcomes.filter((o) => o !== 'ok').every((o) => o === 'CP0003')).toBe(true);
+  });
+});
+
+describe('CAPTCHA_PROVIDER "turnstile" against a local stand-in of siteverify', () => {
+  let standIn: Server;
+  let hits: URLSearchParams[] = [];
+  let vars: Record<string, string>;
+  beforeAll(async () => {
+    // Answers like Cloudflare: success for the token "pass" under the right secret; "hang" never answers.
+    standIn = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', async () => {
+        const form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
+        const fields = new URLSearchParams([...form].map(([k, v]) => [k, String(v)]));
+        hits.push(fields);
+        if (fields.get('response') === 'hang') return;
+        if (fields.get('response') === 'broken') {
+          res.writeHead(500).end('oops');
+          return;
+        }
+        const success = fields.get('secret') === 'turnstile-test-secret' && fields.get('response') === 'pass';
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success, 'error-codes': success ? [] : ['invalid-input-response'] }));
+      });
+    });
+    await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
+    const { port } = standIn.address() as AddressInfo;
+    vars = {
+      CAPTCHA_PROVIDER: 'turnstile',
+      TURNSTILE_SITE_KEY: '1x00000000000000000000AA',
+      TURNSTILE_SECRET: 'turnstile-test-secret',
+      TURNSTILE_VERIFY_URL: `http://127.0.0.1:${port}/turnstile/v0/siteverify`,
+    };
+  });
+  afterAll(() => {
+    standIn.closeAllConnections();
+    standIn.close();
+  });
+
+  const turnstile = (subject: string, token: string, ip?: string, lang: 'en' | 'zh' = 'en') =>
+    send<SliderCheck>('/agg-web/captcha/turnstile/verify', { scene: 'sms', subject, token }, { vars, ip, lang });
+
+  it('answers the site key instead of a slider, and closes the slider verify (GW0404)', async () => {
+    const answer = await send('/agg-web/captcha/slider/init', { scene: 'sms', subject: '+8613800138040' }, { vars });
+    expect(answer.body).toEqual({ code: '0', message: 'success', data: { provider: 'turnstile', siteKey: vars.TURNSTILE_SITE_KEY } });
+    const attempt = await challenge('sms', '+8613800138040');
+    expect((await send('/agg-web/captcha/slider/verify', { sessionId: attempt.sessionId, x: attempt.x, trail: humanTrail(attempt.x), pow: attempt.pow }, { vars })).body.code).toBe('GW0404');
+    // And without Turnstile configured, its verify route does not exist.
+    expect((await send('/agg-web/captcha/turnstile/verify', { scene: 'sms', subject: '+8613800138040', token: 'pass' })).body.code).toBe('GW0404');
+  });
+
+  it('turns a token siteverify accepts into a single-use check that sends one SMS', async () => {
+    hits = [];
+    const ip = '203.0.113.140';
+    const { body } = await turnstile('+86 138 0013 8041', 'pass', ip);
+    expect(body.code).toBe('0');
+    expect(hits).toHaveLength(1);
+    expect(Object.fromEntries(hits[0]!)).toMatchObject({ secret: vars.TURNSTILE_SECRET, response: 'pass', remoteip: ip });
+    const check = sliderCheckSchema.parse(body.data);
+    expect((await smsSend('13800138041', check)).body.code).toBe('0');
+    time += 61_000;
+    expect((await smsSend('13800138041', check)).body.code).toBe('CP0003');
+  });
+
+  it('refuses a token siteverify refuses with CP0001, and counts it as a failed verify', async () => {
+    const subject = '+8613800138042';
+    for (let i = 0; i < CAPTCHA_LIMITS.failedPerSubject; i++) {
+      expect((await turnstile(subject, 'forged')).body).toEqual({ code: 'CP0001', message: errorCatalogue.CP0001.en, data: null });
+    }
+    expect((await turnstile(subject, 'pass')).body.code).toBe('CP0008');
+  });
+
+  it('answers CP0009 when siteverify fails, is down, or hangs past the timeout', async () => {
+    const broken = await turnstile('+8613800138043', 'broken');
+    expect(broken.status).toBe(503);
+    expect(broken.body).toEqual({ code: 'CP0009', message: errorCatalogue.CP0009.en, data: null });
+    const down = await send('/agg-web/captcha/turnstile/verify', { scene: 'sms', subject: '+8613800138043', token: 'pass' }, {
+      vars: { ...vars, TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/siteverify' },
+    });
+    expect(down.body.code).toBe('CP0009');
+    const started = performance.now();
+    const hung = await turnstile('+8613800138043', 'hang', undefined, 'zh');
+    expect(hung.body).toEqual({ code: 'CP0009', message: errorCatalogue.CP0009.zh, data: null });
+    expect(performance.now() - started).toBeLessThan(TURNSTILE_TIMEOUT_MS + 2000);
+    // A service outage is nobody's failed check.
+    const failed = await worker.env.DB.prepare("SELECT COUNT(*) AS n FROM slider_challenges WHERE subject = '+8613800138043' AND outcome = 'failed'").first<{ n: number }>();
+    expect(failed?.n).toBe(0);
   });
 });

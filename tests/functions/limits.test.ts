@@ -19,6 +19,7 @@ import {
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT, sliderCheckSchema } from '../../src/schemas/auth';
 import { startWorkerEnv } from './worker-env';
+import { CHEAP_POW, solvePow, type PowChallenge } from './pow-solver';
 
 /**
  * Limits of the security baseline at their boundary (issue 8): the last allowed attempt passes, the next one
@@ -27,7 +28,7 @@ import { startWorkerEnv } from './worker-env';
  */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
 beforeAll(async () => {
-  worker = await startWorkerEnv('limits');
+  worker = await startWorkerEnv('limits', CHEAP_POW);
   await worker.env.DB.prepare("INSERT INTO users (id, email, created_at) VALUES ('handoff-user', 'handoff@example.com', 0)").run();
 });
 afterAll(() => worker.dispose());
@@ -71,14 +72,13 @@ async function codeFor(email: string) {
 }
 
 async function passSlider(scene: 'sms' | 'login', subject: string) {
-  const challenge = await post<{ sessionId: string }>('/agg-web/captcha/slider/init', { scene, subject });
+  const challenge = await post<{ sessionId: string; pow: PowChallenge }>('/agg-web/captcha/slider/init', { scene, subject });
   const { x } = (await get<{ x: number }>(`/dev/captcha/${challenge.body.data.sessionId}`)).data;
   const trail = [0, 0.2, 0.45, 0.7, 0.85, 0.95, 1].map((p, i) => [i * 60 + (i % 2) * 15, Math.round(x * p)]);
-  return { sessionId: challenge.body.data.sessionId, x, trail };
+  return { sessionId: challenge.body.data.sessionId, x, trail, pow: await solvePow(challenge.body.data.pow) };
 }
 async function sliderCheck(scene: 'sms' | 'login', subject: string) {
-  const { sessionId, x, trail } = await passSlider(scene, subject);
-  const verified = await post('/agg-web/captcha/slider/verify', { sessionId, x, trail });
+  const verified = await post('/agg-web/captcha/slider/verify', await passSlider(scene, subject));
   expect(verified.body.code).toBe('0');
   return sliderCheckSchema.parse(verified.body.data);
 }
@@ -148,9 +148,9 @@ describe('one-time codes', () => {
 describe('slider', () => {
   it('verifies a challenge 1 ms before its lifetime ends (captcha.test.ts has the expired side)', async () => {
     time = T0;
-    const { sessionId, x, trail } = await passSlider('sms', '+8613800138090');
+    const attempt = await passSlider('sms', '+8613800138090');
     time = T0 + SLIDER.challengeLifetimeMs - 1;
-    expect((await post('/agg-web/captcha/slider/verify', { sessionId, x, trail })).body.code).toBe('0');
+    expect((await post('/agg-web/captcha/slider/verify', attempt)).body.code).toBe('0');
     time = T0;
   });
 

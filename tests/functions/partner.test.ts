@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../functions/worker';
 import { hashPassword } from '../../src/lib/password-hash';
 import { startWorkerEnv } from './worker-env';
+import { CHEAP_POW, solvePow, type PowChallenge } from './pow-solver';
 
 /** POST agg-web/partner/v2/passwordLogin (issue 4) through the whole Worker, on a real local D1. */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
 beforeAll(async () => {
-  worker = await startWorkerEnv('partner');
+  worker = await startWorkerEnv('partner', CHEAP_POW);
 });
 afterAll(() => worker.dispose());
 
@@ -32,10 +33,11 @@ const seed = async (body: Record<string, unknown>) => {
 };
 
 async function passSlider(subject: string, scene: 'sms' | 'login' = 'login') {
-  const challenge = await json<{ sessionId: string }>(await post('/agg-web/captcha/slider/init', { scene, subject }));
+  const challenge = await json<{ sessionId: string; pow: PowChallenge }>(await post('/agg-web/captcha/slider/init', { scene, subject }));
   const x = (await json<{ x: number }>(await call(`/dev/captcha/${challenge.data.sessionId}`))).data.x;
   const trail: [number, number][] = [0, 0.2, 0.45, 0.7, 0.85, 0.95, 1].map((p, i) => [i * 60 + (i % 2) * 15, Math.round(x * p)]);
-  return (await json(await post('/agg-web/captcha/slider/verify', { sessionId: challenge.data.sessionId, x, trail }))).data;
+  const pow = await solvePow(challenge.data.pow);
+  return (await json(await post('/agg-web/captcha/slider/verify', { sessionId: challenge.data.sessionId, x, trail, pow }))).data;
 }
 
 async function partnerLogin(mobile: string, password: string, options: { origin?: string; extra?: Record<string, unknown>; sliderCheck?: unknown } = {}) {

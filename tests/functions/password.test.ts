@@ -7,6 +7,7 @@ import { CODE_LIFETIME_MS } from '../../functions/gateway/services/codes';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { startWorkerEnv } from './worker-env';
+import { CHEAP_POW, solvePow, type PowChallenge } from './pow-solver';
 
 /**
  * Password reset and change (issue 4) through the whole Worker on a real local D1: the edge's cookie rules
@@ -14,7 +15,7 @@ import { startWorkerEnv } from './worker-env';
  */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
 beforeAll(async () => {
-  worker = await startWorkerEnv('password');
+  worker = await startWorkerEnv('password', CHEAP_POW);
 });
 afterAll(() => worker.dispose());
 
@@ -46,10 +47,11 @@ const outbox = async (to: string) => (await json<{ text: string }[]>(await call(
 const latestCode = async (to: string) => /\b(\d{4,8})\b/.exec((await outbox(to))[0]!.text)![1]!;
 
 async function passSlider(scene: 'sms' | 'login', subject: string) {
-  const challenge = await json<{ sessionId: string }>(await post('/agg-web/captcha/slider/init', { scene, subject }));
+  const challenge = await json<{ sessionId: string; pow: PowChallenge }>(await post('/agg-web/captcha/slider/init', { scene, subject }));
   const x = (await json<{ x: number }>(await call(`/dev/captcha/${challenge.data.sessionId}`))).data.x;
   const trail: [number, number][] = [0, 0.2, 0.45, 0.7, 0.85, 0.95, 1].map((p, i) => [i * 60 + (i % 2) * 15, Math.round(x * p)]);
-  const verified = await json(await post('/agg-web/captcha/slider/verify', { sessionId: challenge.data.sessionId, x, trail }));
+  const pow = await solvePow(challenge.data.pow);
+  const verified = await json(await post('/agg-web/captcha/slider/verify', { sessionId: challenge.data.sessionId, x, trail, pow }));
   expect(verified.code).toBe('0');
   return verified.data;
 }

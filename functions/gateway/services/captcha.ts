@@ -1,28 +1,61 @@
-import type { SliderChallenge, SliderCheck } from '../../../src/schemas/auth';
+import { createChallenge as createPowChallenge, verifySolution } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/web/pbkdf2';
 import { configOf } from '../../config';
+import type { PowPayload, SliderChallenge, SliderCheck } from '../../../src/schemas/auth';
+import { cappedInsert } from '../db/limits';
 import { GatewayError } from '../errors';
+import { drawSlider, randomInt } from './captcha-image';
 import { emailRecipient, phoneRecipientFromE164 } from './identity';
 import { constantTimeEqual, hmacSha256, sha256Hex, toHex } from './passwords';
 
 /**
- * Our own server-verified slider. The server draws a scene with a hole at a secret x, the browser
- * drags the piece there, and the server checks the position and the movement. A pass yields a sliderCheck
- * that one later call consumes (`sms/send` for scene 'sms', a risk-checked sign-in for scene 'login').
+ * Our own server-verified slider. The server draws a raster scene with a hole at a secret x, the browser
+ * drags the piece there, and the server checks the position and the movement. Every verify also carries a
+ * proof of work (ALTCHA, PBKDF2) for that very challenge, so each try costs a machine about a second of
+ * CPU. A pass yields a sliderCheck that one later call consumes (`sms/send` for scene 'sms', a
+ * risk-checked sign-in for scene 'login').
  *
- * Cloudflare Turnstile is the intended second provider (CAPTCHA_PROVIDER "turnstile"): its widget token
- * would be verified at https://challenges.cloudflare.com/turnstile/v0/siteverify in verifySlider's place,
- * and the same sliderCheck issued, so consumers such as consumeSliderCheck do not change.
+ * With CAPTCHA_PROVIDER "turnstile" a Cloudflare Turnstile token takes the slider's place (verifyTurnstile,
+ * services/turnstile.ts) and the same sliderCheck is issued, so consumers such as consumeSliderCheck do not change.
  */
 export const SLIDER = {
   /** The platform's slider is 380 wide (portal-spec.md §9; the client scales it to 310/375 of a phone's screen). */
   width: 380,
   height: 160,
   pieceSize: 44,
-  /** How far (challenge pixels) the dropped piece may miss the hole. */
-  tolerance: 5,
+  /**
+   * How far (challenge pixels) the dropped piece may miss the hole: 7 of the 273 possible holes pass, so a
+   * blind guess wins 2.6 % of tries, and tries are capped below. The keyboard's 4-pixel step always lands
+   * within it.
+   */
+  tolerance: 3,
   challengeLifetimeMs: 2 * 60 * 1000,
   checkLifetimeMs: 5 * 60 * 1000,
 } as const;
+
+/** Where the hole's left edge may be: clear of the piece's start (x 0) so a drag is always needed. */
+export const HOLE_X = { min: SLIDER.pieceSize + 16, max: SLIDER.width - SLIDER.pieceSize - 4 } as const;
+
+/**
+ * Caps per rolling hour, counted on the challenge rows: challenges issued (slider inits and Turnstile
+ * verifies) and failed verifies, each per client network and per subject. The failure caps are the tight
+ * ones: a subject's 5 failures an hour bound blind guessing of its slider to about 13 % an hour. Issuing is
+ * looser per subject, since a person who keeps mistyping a password slides before every try.
+ */
+export const CAPTCHA_LIMITS = {
+  windowMs: 60 * 60 * 1000,
+  issuedPerNetwork: 30,
+  issuedPerSubject: 30,
+  failedPerNetwork: 15,
+  failedPerSubject: 5,
+} as const;
+
+/*
+ * Proof-of-work tuning (CAPTCHA_POW_COST, CAPTCHA_POW_COUNTER in functions/config.ts): PBKDF2-SHA256 with
+ * `cost` iterations per try, and a secret counter drawn from [counter / 2, counter] that the solver must reach.
+ * Most of the work is native hashing in the browser too, so a script gains little over a phone. Tests make it
+ * trivial; `npm run bench` measures the solve time.
+ */
 
 export type SliderScene = 'sms' | 'login';
 
@@ -31,9 +64,16 @@ export interface CaptchaEnv {
   DB: D1Database;
 }
 
-// The check's authority is its random token, stored hashed; the sign only lets us refuse a tampered check
-// before touching D1. So a fixed dev key where the secret is unset weakens nothing that matters.
+// Only a local run (DEV_OUTBOX "true") may go without the CAPTCHA_SECRET secret; elsewhere the human
+// check fails closed, since the proof of work's signature is what makes it unforgeable.
 const DEV_CAPTCHA_SECRET = 'dev-only-captcha-secret';
+
+function captchaSecret(env: CaptchaEnv): string {
+  const config = configOf(env);
+  const secret = config.captchaSecret || (config.devCaptchaSecret ? DEV_CAPTCHA_SECRET : '');
+  if (!secret) throw new Error('CAPTCHA_SECRET is not set');
+  return secret;
+}
 
 /**
  * The form a subject is bound under: scene 'sms' takes the phone as '+<calling code><number>' (spaces
@@ -48,41 +88,95 @@ export function normalizeSubject(scene: SliderScene, subject: string): string {
   return value;
 }
 
-const randomInt = (min: number, max: number) => min + (crypto.getRandomValues(new Uint32Array(1))[0]! % (max - min + 1));
-
 /** `bytes` random bytes from the CSPRNG as base64url (16 bytes → 22 characters). */
 function randomToken(bytes: number): string {
   const raw = crypto.getRandomValues(new Uint8Array(bytes));
   return btoa(String.fromCharCode(...raw)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** Creates and stores a challenge for `subject` in `scene`; the target x stays on the server. */
+/**
+ * Stores a challenge row for `subject`, in one statement with the hourly caps on issued challenges and on
+ * failed verifies, per client network and per subject (CP0005 to CP0008).
+ */
+export async function insertChallengeRow(
+  env: CaptchaEnv,
+  row: { sessionId: string; scene: SliderScene; subject: string; ip: string; provider: 'slider' | 'turnstile'; targetX: number; pieceY: number; now: number },
+): Promise<void> {
+  const since = row.now - CAPTCHA_LIMITS.windowMs;
+  await cappedInsert(env.DB, {
+    table: 'slider_challenges',
+    row: {
+      session_id: row.sessionId,
+      scene: row.scene,
+      subject: row.subject,
+      ip: row.ip,
+      provider: row.provider,
+      target_x: row.targetX,
+      piece_y: row.pieceY,
+      created_at: row.now,
+      expires_at: row.now + SLIDER.challengeLifetimeMs,
+    },
+    returning: 'session_id',
+    caps: [
+      { where: { ip: row.ip, outcome: 'failed' }, since, max: CAPTCHA_LIMITS.failedPerNetwork, code: 'CP0007' },
+      { where: { subject: row.subject, outcome: 'failed' }, since, max: CAPTCHA_LIMITS.failedPerSubject, code: 'CP0008' },
+      { where: { ip: row.ip }, since, max: CAPTCHA_LIMITS.issuedPerNetwork, code: 'CP0005' },
+      { where: { subject: row.subject }, since, max: CAPTCHA_LIMITS.issuedPerSubject, code: 'CP0006' },
+    ],
+  });
+}
+
+/** The proof of work's two HMAC keys, both from CAPTCHA_SECRET: the challenge's and the derived key's. */
+const powSecrets = (env: CaptchaEnv) => {
+  const secret = captchaSecret(env);
+  return { hmacSignatureSecret: `${secret}|pow`, hmacKeySignatureSecret: `${secret}|pow-key` };
+};
+
+/** A signed proof-of-work challenge that names the slider challenge it belongs to. */
+export async function powChallenge(env: CaptchaEnv, sessionId: string): Promise<SliderChallenge['pow']> {
+  const { captchaPowCost: cost, captchaPowCounter: counter } = configOf(env);
+  const challenge = await createPowChallenge({
+    algorithm: 'PBKDF2/SHA-256',
+    cost,
+    counter: randomInt(Math.ceil(counter / 2), counter),
+    deriveKey,
+    data: { sessionId },
+    ...powSecrets(env),
+  });
+  return { parameters: { ...challenge.parameters }, signature: challenge.signature ?? '' };
+}
+
+/** Whether `pow` is a solved proof of work that this server signed for the slider challenge `sessionId`. */
+export async function powPasses(env: CaptchaEnv, sessionId: string, pow: PowPayload): Promise<boolean> {
+  const parameters = pow.challenge.parameters as { data?: { sessionId?: unknown } };
+  if (parameters.data?.sessionId !== sessionId) return false;
+  try {
+    const result = await verifySolution({
+      challenge: pow.challenge as unknown as Parameters<typeof verifySolution>[0]['challenge'],
+      solution: pow.solution,
+      deriveKey,
+      ...powSecrets(env),
+    });
+    return result.verified;
+  } catch {
+    // Malformed parameters (a wrong algorithm name, say) are a failed proof, not a server error.
+    return false;
+  }
+}
+
+/** Creates and stores a challenge for `subject` in `scene`; the hole's position stays on the server. */
 export async function createChallenge(
   env: CaptchaEnv,
-  args: { scene: SliderScene; subject: string; now: number },
+  args: { scene: SliderScene; subject: string; ip: string; now: number },
 ): Promise<SliderChallenge> {
   const { width, height, pieceSize } = SLIDER;
   const subject = normalizeSubject(args.scene, args.subject);
   const sessionId = randomToken(16);
-  // The hole keeps clear of the piece's start (x 0) so a drag is always needed.
-  const targetX = randomInt(pieceSize + 30, width - pieceSize - 10);
+  const targetX = randomInt(HOLE_X.min, HOLE_X.max);
   const pieceY = randomInt(10, height - pieceSize - 10);
-  await env.DB.prepare(
-    `INSERT INTO slider_challenges (session_id, scene, subject, target_x, piece_y, created_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  )
-    .bind(sessionId, args.scene, subject, targetX, pieceY, args.now, args.now + SLIDER.challengeLifetimeMs)
-    .run();
-  const hue = randomInt(0, 359);
-  return {
-    sessionId,
-    background: svgDataUrl(backgroundSvg(hue, targetX, pieceY)),
-    piece: svgDataUrl(pieceSvg(hue)),
-    pieceY,
-    width,
-    height,
-    pieceSize,
-  };
+  await insertChallengeRow(env, { sessionId, scene: args.scene, subject, ip: args.ip, provider: 'slider', targetX, pieceY, now: args.now });
+  const { background, piece } = drawSlider(SLIDER, targetX, pieceY);
+  return { provider: 'slider', sessionId, background, piece, width, height, pieceSize, pow: await powChallenge(env, sessionId) };
 }
 
 /**
@@ -108,35 +202,53 @@ export function looksHuman(trail: readonly (readonly [number, number])[]): boole
 }
 
 const sign = async (env: CaptchaEnv, scene: string, sessionId: string, token: string) =>
-  toHex(await hmacSha256(configOf(env).captchaSecret ?? DEV_CAPTCHA_SECRET, `${scene}|${sessionId}|${token}`));
+  toHex(await hmacSha256(captchaSecret(env), `${scene}|${sessionId}|${token}`));
+
+/** A new single-use check token: the token for the client, its hash for D1. */
+export async function newCheckToken() {
+  const token = randomToken(24);
+  return { token, hash: await sha256Hex(token) };
+}
+
+/** The check a passed challenge answers; its sign lets consumers refuse a tampered one before touching D1. */
+export const signedCheck = async (env: CaptchaEnv, scene: SliderScene, sessionId: string, token: string): Promise<SliderCheck> => ({
+  scene,
+  sessionId,
+  sign: await sign(env, scene, sessionId, token),
+  token,
+});
 
 /**
- * Checks a drag against the challenge. Every challenge gets one verify: a miss kills it (CP0001, the client
- * asks for a new one); an unknown, expired or already tried one is CP0002. A pass answers the sliderCheck.
+ * Checks a drag against the challenge. Without a proof of work solved for this challenge it is CP0004 (and
+ * the challenge keeps its one try). Otherwise every challenge gets one verify: a miss kills it (CP0001,
+ * the client asks for a new one) and counts towards the failure caps; an unknown, expired or already
+ * tried one is CP0002. A pass answers the sliderCheck.
  */
 export async function verifySlider(
   env: CaptchaEnv,
-  args: { sessionId: string; x: number; trail: readonly (readonly [number, number])[]; now: number },
+  args: { sessionId: string; x: number; trail: readonly (readonly [number, number])[]; pow: PowPayload; now: number },
 ): Promise<SliderCheck> {
-  // Claiming the single attempt first makes parallel verifies of one challenge yield at most one check.
-  const challenge = await env.DB.prepare(
-    `UPDATE slider_challenges SET attempts = attempts + 1
-     WHERE session_id = ? AND attempts = 0 AND expires_at > ? RETURNING scene, target_x`,
-  )
-    .bind(args.sessionId, args.now)
-    .first<{ scene: SliderScene; target_x: number }>();
-  if (!challenge) throw new GatewayError('CP0002');
+  if (!(await powPasses(env, args.sessionId, args.pow))) throw new GatewayError('CP0004');
   const lastX = args.trail[args.trail.length - 1]?.[1] ?? Number.NaN;
-  const onTarget = Math.abs(args.x - challenge.target_x) <= SLIDER.tolerance;
   // The trail must end where the piece was dropped, or a canned trail could accompany any x.
   const trailEndsThere = Math.abs(lastX - args.x) <= SLIDER.tolerance * 2;
-  if (!onTarget || !trailEndsThere || !looksHuman(args.trail)) throw new GatewayError('CP0001');
-
-  const token = randomToken(24);
-  await env.DB.prepare('UPDATE slider_challenges SET check_hash = ?, check_expires_at = ? WHERE session_id = ?')
-    .bind(await sha256Hex(token), args.now + SLIDER.checkLifetimeMs, args.sessionId)
-    .run();
-  return { scene: challenge.scene, sessionId: args.sessionId, sign: await sign(env, challenge.scene, args.sessionId, token), token };
+  const moved = trailEndsThere && looksHuman(args.trail);
+  const { token, hash } = await newCheckToken();
+  // One statement claims the single try, judges the position and stores the check: of parallel verifies of
+  // one challenge at most one gets this far.
+  const claimed = await env.DB.prepare(
+    `UPDATE slider_challenges SET attempts = attempts + 1,
+       outcome = CASE WHEN ?1 AND ABS(target_x - ?2) <= ?3 THEN 'passed' ELSE 'failed' END,
+       check_hash = CASE WHEN ?1 AND ABS(target_x - ?2) <= ?3 THEN ?4 END,
+       check_expires_at = CASE WHEN ?1 AND ABS(target_x - ?2) <= ?3 THEN ?5 END
+     WHERE session_id = ?6 AND provider = 'slider' AND attempts = 0 AND expires_at > ?7
+     RETURNING scene, outcome`,
+  )
+    .bind(moved ? 1 : 0, args.x, SLIDER.tolerance, hash, args.now + SLIDER.checkLifetimeMs, args.sessionId, args.now)
+    .first<{ scene: SliderScene; outcome: string }>();
+  if (!claimed) throw new GatewayError('CP0002');
+  if (claimed.outcome !== 'passed') throw new GatewayError('CP0001');
+  return signedCheck(env, claimed.scene, args.sessionId, token);
 }
 
 /**
@@ -176,66 +288,4 @@ export async function consumeSliderCheck(
 export async function revealTarget(db: D1Database, sessionId: string): Promise<number | null> {
   const row = await db.prepare('SELECT target_x FROM slider_challenges WHERE session_id = ?').bind(sessionId).first<{ target_x: number }>();
   return row?.target_x ?? null;
-}
-
-const svgDataUrl = (svg: string) => `data:image/svg+xml;base64,${btoa(svg)}`;
-
-/** A jigsaw piece in a box of `s`: a body with a round tab on top and one on the right. */
-function piecePath(s: number): string {
-  const b = Math.round(s * 0.18);
-  const body = s - b;
-  const mid = body / 2;
-  return [
-    `M0,${b}`,
-    `H${mid - b}`,
-    `A${b},${b} 0 0 1 ${mid + b},${b}`,
-    `H${body}`,
-    `V${mid}`,
-    `A${b},${b} 0 0 1 ${body},${mid + 2 * b}`,
-    `V${s}`,
-    'H0Z',
-  ].join(' ');
-}
-
-function gradient(id: string, hue: number): string {
-  return (
-    `<linearGradient id="${id}" x1="0" y1="0" x2="1" y2="1">` +
-    `<stop offset="0" stop-color="hsl(${hue},70%,72%)"/>` +
-    `<stop offset="1" stop-color="hsl(${(hue + 60) % 360},65%,48%)"/></linearGradient>`
-  );
-}
-
-/** A gradient sky, rolling waves and a sun, with the hole's outline at (x, y). */
-function backgroundSvg(hue: number, x: number, y: number): string {
-  const { width: w, height: h, pieceSize: s } = SLIDER;
-  const waves = [0.55, 0.7, 0.85]
-    .map((level, i) => {
-      const base = Math.round(h * level);
-      const amp = randomInt(6, 16);
-      const phase = randomInt(0, w);
-      const points: string[] = [];
-      for (let px = 0; px <= w; px += 20) points.push(`${px},${(base + amp * Math.sin((px + phase) / 45)).toFixed(1)}`);
-      const fill = `hsla(${(hue + 150 + i * 20) % 360},55%,${45 - i * 8}%,0.55)`;
-      return `<polygon fill="${fill}" points="0,${h} ${points.join(' ')} ${w},${h}"/>`;
-    })
-    .join('');
-  const sun = `<circle cx="${randomInt(30, w - 30)}" cy="${randomInt(20, 50)}" r="${randomInt(14, 26)}" fill="hsla(${(hue + 30) % 360},90%,88%,0.8)"/>`;
-  const hole =
-    `<path transform="translate(${x},${y})" d="${piecePath(s)}" fill="rgba(0,0,0,0.45)" ` +
-    `stroke="rgba(255,255,255,0.9)" stroke-width="1.5"/>`;
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +
-    `<defs>${gradient('g', hue)}</defs><rect width="${w}" height="${h}" fill="url(#g)"/>${sun}${waves}${hole}</svg>`
-  );
-}
-
-// The piece has its own gradient, not a cut-out of the background: a cut-out would have to carry the
-// background's offset, and with it the target x.
-function pieceSvg(hue: number): string {
-  const s = SLIDER.pieceSize;
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${s}" height="${s}" viewBox="0 0 ${s} ${s}">` +
-    `<defs>${gradient('p', hue)}</defs>` +
-    `<path d="${piecePath(s)}" fill="url(#p)" stroke="rgba(255,255,255,0.95)" stroke-width="1.5"/></svg>`
-  );
 }
