@@ -177,7 +177,8 @@ describe('slider verify', () => {
   });
 });
 
-describe('hourly caps on the human check', () => {
+// Fifty challenges each draw two PNGs on the server (~35 ms CPU apiece): give the bursts room on a loaded machine.
+describe('hourly caps on the human check', { timeout: 90_000 }, () => {
   it('issues 30 of 50 parallel challenges from one network and refuses the rest with CP0005', async () => {
     const ip = '203.0.113.50';
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => init('login', `burst-${i}@example.com`, ip)));
