@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Hono } from 'hono';
 import type { EdgeBindings } from '../../functions/env';
 import { createGateway } from '../../functions/gateway/app';
 import app from '../../functions/worker';
-import { LOCK_BASE_MS } from '../../functions/gateway/services/risk';
+import { LOCK_BASE_MS, SLIDER_AFTER } from '../../functions/gateway/services/risk';
+import { NEW_USER_CHECKS_PER_NAME, NEW_USER_CHECKS_PER_NETWORK } from '../../functions/gateway/routes/auth';
+import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/edge/handoff';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { startWorkerEnv } from './worker-env';
@@ -307,6 +309,141 @@ describe('password sign-in', () => {
   });
 });
 
+describe('abuse of the password sign-in, as a script does it', () => {
+  const failureRows = async (email: string) =>
+    (await worker.env.DB.prepare('SELECT network, failures FROM password_failures WHERE subject = ? ORDER BY network').bind(email.toLowerCase()).all()).results;
+
+  it('50 parallel wrong passwords from network A do not stop the owner on network B', async () => {
+    const email = uniqueEmail();
+    await seed({ email, password: 'Harbour2024' });
+    const attacker = ip();
+    const burst = await Promise.all(Array.from({ length: 50 }, () => emailLogin(email, 'Guess0000', {}, attacker).then(json)));
+    // Every answer read: only the generic failure or the human-check answer, never a session.
+    for (const answer of burst) {
+      if (answer.code === '0') expect(answer.data).toEqual(expect.objectContaining({ tracelessCheckResult: 400, userId: '' }));
+      else expect(answer).toEqual({ code: 'US0010', message: 'Wrong account or password.', data: null });
+    }
+    // Counted and checked in one statement: the burst got its 3 free guesses, not 50.
+    expect(burst.filter((a) => a.code === 'US0010')).toHaveLength(SLIDER_AFTER);
+    expect(await failureRows(email)).toEqual([{ network: attacker, failures: SLIDER_AFTER }]);
+    // The owner elsewhere signs in as usual; network A still needs the human check.
+    const owner = await emailLogin(email, 'Harbour2024', {}, ip());
+    expect((await json(owner)).data).toMatchObject({ tracelessCheckResult: 100 });
+    expect((await json(await emailLogin(email, 'Harbour2024', {}, attacker))).data).toMatchObject({ tracelessCheckResult: 400 });
+  });
+
+  it('forged client-IP headers do not reset the count of a network in production mode', async () => {
+    const email = uniqueEmail();
+    await seed({ email, password: 'Harbour2024' });
+    const production = {
+      ...worker.env,
+      ENVIRONMENT: 'production',
+      DEV_OUTBOX: 'false',
+      DELIVERY: 'webhook',
+      DELIVERY_WEBHOOK_URL: 'https://delivery.example.com/hook',
+      DELIVERY_WEBHOOK_SECRET: 'test-secret',
+      CAPTCHA_SECRET: 'test-secret',
+      HANDOFF_KEY: DEV_HANDOFF_KEY,
+      // The pepper the local seeding used, so the right password is right in this environment too.
+      PASSWORD_PEPPER: 'dev-only-pepper-not-for-production',
+    };
+    const network = ip();
+    const attempt = async (password: string, forged: string) =>
+      app.request(
+        'https://portal.example.com/api/agg-web/user/v3/userLogin',
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            // What Cloudflare sets; the client's own copy never survives Cloudflare.
+            'cf-connecting-ip': network,
+            'x-client-ip': forged,
+            'x-forwarded-for': forged,
+            'x-real-ip': forged,
+            'true-client-ip': forged,
+          },
+          body: JSON.stringify({ loginEmail: email, loginPassword: await hashPassword(password), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT }),
+        },
+        production,
+        worker.ctx,
+      ).then(json);
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt('Guess0000', `203.0.113.${i + 1}`)));
+    expect(burst.filter((a) => a.code === 'US0010')).toHaveLength(SLIDER_AFTER);
+    expect(burst.filter((a) => a.code === '0').every((a) => a.data.tracelessCheckResult === 400)).toBe(true);
+    expect(await failureRows(email)).toEqual([{ network, failures: SLIDER_AFTER }]);
+    // New forged addresses change nothing: still the human check, even with the right password.
+    expect((await attempt('Harbour2024', '198.51.100.99')).data).toMatchObject({ tracelessCheckResult: 400 });
+  });
+
+  it('answers a known and an unknown name alike: the failure, the human check after 3, and the KDF work', async () => {
+    const known = uniqueEmail();
+    const unknown = uniqueEmail();
+    await seed({ email: known, password: 'Harbour2024' });
+    const from = ip();
+    const answers = async (email: string) => {
+      const all = [];
+      for (let i = 0; i < SLIDER_AFTER + 1; i++) {
+        const res = await emailLogin(email, 'Guess0000', {}, from);
+        all.push({ status: res.status, cookies: res.headers.getSetCookie(), body: await res.text() });
+      }
+      return all;
+    };
+    const derive = vi.spyOn(crypto.subtle, 'deriveBits');
+    const knownAnswers = await answers(known);
+    const knownWork = derive.mock.calls.length;
+    derive.mockClear();
+    const unknownAnswers = await answers(unknown);
+    expect(derive.mock.calls.length).toBe(knownWork);
+    derive.mockRestore();
+    expect(unknownAnswers).toEqual(knownAnswers);
+    expect(JSON.parse(knownAnswers.at(-1)!.body).data).toMatchObject({ tracelessCheckResult: 400 });
+    // One PBKDF2 per counted attempt, for the known name and the unknown one; the human-check answer costs none.
+    expect(knownWork).toBe(SLIDER_AFTER);
+  });
+
+  it(`caps checkIsNewUser at ${NEW_USER_CHECKS_PER_NAME} per name and ${NEW_USER_CHECKS_PER_NETWORK} per network an hour`, async () => {
+    const email = uniqueEmail();
+    const check = (loginEmail: string, from = ip()) => post('/agg-web/quick/user/checkIsNewUser', { loginType: 2, loginEmail }, { from }).then(json);
+    const byName = await Promise.all(Array.from({ length: 40 }, () => check(email)));
+    expect(byName.filter((a) => a.code === '0')).toHaveLength(NEW_USER_CHECKS_PER_NAME);
+    expect(byName.filter((a) => a.code === 'US0040')).toHaveLength(40 - NEW_USER_CHECKS_PER_NAME);
+    const network = ip();
+    const byNetwork = await Promise.all(Array.from({ length: NEW_USER_CHECKS_PER_NETWORK + 20 }, () => check(uniqueEmail(), network)));
+    expect(byNetwork.filter((a) => a.code === '0')).toHaveLength(NEW_USER_CHECKS_PER_NETWORK);
+    expect(byNetwork.find((a) => a.code !== '0')).toMatchObject({ code: 'US0040', message: 'Too many checks. Please try again in an hour.' });
+  });
+
+  it('holds the credentials hand-off to the same rules: its failures count, a throttled network and a common password get no session', async () => {
+    const email = uniqueEmail();
+    const userId = await seed({ email, password: 'Harbour2024' });
+    const network = ip();
+    const handoff = async (password: string) => {
+      const blob = await createHandoffBlob(
+        await importHandoffKey(DEV_HANDOFF_KEY),
+        handoffClaims({ sub: userId, aud: 'portal', purpose: 'credentials', loginName: email, passwordHash: await hashPassword(password) }),
+      );
+      const res = await app.request(`http://localhost/account?userNameAndPwd=${blob}`, { headers: { 'cf-connecting-ip': network } }, worker.env, worker.ctx);
+      await res.body?.cancel();
+      return { status: res.status, signedIn: res.headers.getSetCookie().some((c) => c.startsWith('portal_token=')) };
+    };
+    expect(await handoff('password1')).toEqual({ status: 400, signedIn: false });
+    for (let i = 0; i < SLIDER_AFTER; i++) expect(await handoff('Guess0000')).toEqual({ status: 400, signedIn: false });
+    expect(await failureRows(email)).toEqual([{ network, failures: SLIDER_AFTER }]);
+    // The network now owes a human check, which the edge cannot show: no silent sign-in from there.
+    expect(await handoff('Harbour2024')).toEqual({ status: 400, signedIn: false });
+    expect((await json(await emailLogin(email, 'Harbour2024', {}, network))).data).toMatchObject({ tracelessCheckResult: 400 });
+    // From another network the same blob signs in.
+    const other = ip();
+    const blob = await createHandoffBlob(
+      await importHandoffKey(DEV_HANDOFF_KEY),
+      handoffClaims({ sub: userId, aud: 'portal', purpose: 'credentials', loginName: email, passwordHash: await hashPassword('Harbour2024') }),
+    );
+    const res = await app.request(`http://localhost/account?userNameAndPwd=${blob}`, { headers: { 'cf-connecting-ip': other } }, worker.env, worker.ctx);
+    await res.body?.cancel();
+    expect(res.status).toBe(303);
+  });
+});
+
 describe('signed-in calls', () => {
   const signIn = async (seedBody: Record<string, unknown>) => {
     const email = uniqueEmail();
@@ -383,6 +520,14 @@ describe('signed-in calls', () => {
 });
 
 describe('dev users', () => {
+  it('holds a seeded plain password to the whole rule unless it is marked insecure', async () => {
+    const seedWith = (password: string, extra: Record<string, unknown> = {}) => post('/dev/users', { email: uniqueEmail(), password, ...extra }).then(json);
+    expect(await seedWith('ab#1')).toMatchObject({ code: 'PW0001', message: 'Please use 6 to 18 letters and digits for the password.' });
+    expect(await seedWith('abc')).toMatchObject({ code: 'PW0001' });
+    expect(await seedWith('password1')).toMatchObject({ code: 'PW0002' });
+    expect((await seedWith('ab#1', { insecurePassword: true })).code).toBe('0');
+  });
+
   it('answers the 404 envelope when DEV_OUTBOX is off', async () => {
     const res = await app.request(
       'http://localhost/api/dev/users',
