@@ -275,7 +275,7 @@ describe('password change', () => {
     expect((await json(await change(stolen, 'Taken2024', { current: 'OldPass123' }, from))).code).toBe('PW0003');
     expect((await json(await emailLogin(email, 'Taken2024'))).code).toBe('US0010');
     expect((await json(await emailLogin(email, 'OldPass123'))).code).toBe('0');
-  });
+  }, 90_000);
 
   it('lets only the forced change right after the sign-in skip the proof', async () => {
     let at = Date.now();
