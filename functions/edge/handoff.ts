@@ -2,11 +2,12 @@ import type { MiddlewareHandler } from 'hono';
 import { messagesFor } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
 import type { EdgeBindings, WorkerEnv } from '../env';
-import { findUserById, findUserByIdentity, recordPasswordFailure, resetPasswordFailuresStatement, storedPasswordOf, type LoginIdentity } from '../gateway/db/users';
+import { findUserById, runBatch, type LoginIdentity } from '../gateway/db/users';
+import { GatewayError } from '../gateway/errors';
 import { emailRecipient, phoneRecipientFromE164 } from '../gateway/services/identity';
-import { verifyPassword } from '../gateway/services/passwords';
-import { isLocked, needsSlider } from '../gateway/services/risk';
+import { isCommonPassword, verifyPassword } from '../gateway/services/passwords';
 import { createSession } from '../gateway/services/sessions';
+import { checkPassword } from '../gateway/services/sign-in';
 import { configOf } from '../config';
 import { handoffKeys } from './handoff-keys';
 import { handoffClock, openHandoffBlob, type HandoffClaims, type HandoffPurpose, type HandoffRefusal } from './handoff-blob';
@@ -91,38 +92,43 @@ function identityOfLoginName(loginName: string): LoginIdentity | undefined {
 }
 
 /**
- * The password sign-in of a `userNameAndPwd` blob, under the rules of the sign-in screen's password login:
- * the name must belong to the blob's `sub`; a locked account, a partner-only host, a legacy (salted)
- * password record and an account that needs the risk slider are refused (the form can show a slider, the
- * edge cannot); a wrong password counts as a failure. The user id on success.
+ * The password sign-in of a `userNameAndPwd` blob: the password sign-in of the sign-in screens
+ * (services/sign-in.ts: same failure count per name and network, lock, decoy KDF), admitting only the blob's
+ * `sub` (and on the partner host only a partner). What the edge cannot do is refused without a session: the
+ * human check (it has no slider to show), the SY9990 salt round trip, and the insecure-password change a
+ * password on the blocklist needs (the hash shows only that part of the password rule). The user id on success.
  */
 async function credentialsSignIn(
   env: WorkerEnv,
   credentials: { sub: string; loginName: string; passwordHash: string },
-  partner: boolean,
-  now: number,
+  { partner, network, now }: { partner: boolean; network: string; now: number },
 ): Promise<string | undefined> {
   const identity = identityOfLoginName(credentials.loginName);
-  const user = identity ? await findUserByIdentity(env.DB, identity) : null;
-  const risk = user ? { failedLogins: user.failed_logins, lockedUntil: user.locked_until } : null;
-  if (!user || !risk || user.id !== credentials.sub || (partner && user.is_partner !== 1) || isLocked(risk, now) || needsSlider(risk)) {
+  if (!identity || (await isCommonPassword(credentials.passwordHash))) {
     // The same KDF work as a real check, so a refusal never answers faster than a wrong password.
     await verifyPassword(credentials.passwordHash, null, env);
     return undefined;
   }
-  const check = await verifyPassword(credentials.passwordHash, user.password_version === 2 ? storedPasswordOf(user) : null, env);
-  if (!check.ok) {
-    await recordPasswordFailure(env.DB, user.id, now);
-    return undefined;
+  try {
+    const result = await checkPassword(env, identity, { password: credentials.passwordHash, passwordVersion: 2 }, {
+      network,
+      now,
+      admits: (user) => user.id === credentials.sub && (!partner || user.is_partner === 1),
+    });
+    if (result.outcome !== 'signed-in') return undefined;
+    if (result.before.length) await runBatch(env.DB, result.before);
+    return result.user.id;
+  } catch (error) {
+    // US0010 (and a malformed name) is "these credentials sign no one in"; anything else is a real fault.
+    if (error instanceof GatewayError) return undefined;
+    throw error;
   }
-  await resetPasswordFailuresStatement(env.DB, user.id).run();
-  return user.id;
 }
 
 /** Outcome of the blobs on one URL: a user to start a session for (if any), or why they were refused. */
 type Intake = { ok: true; userId?: string } | { ok: false; reason: HandoffFailure };
 
-async function takeBlobs(env: WorkerEnv, params: URLSearchParams, partner: boolean): Promise<Intake> {
+async function takeBlobs(env: WorkerEnv, params: URLSearchParams, partner: boolean, network: string): Promise<Intake> {
   let userId: string | undefined;
   for (const name of paramNames) {
     const values = params.getAll(name);
@@ -132,7 +138,7 @@ async function takeBlobs(env: WorkerEnv, params: URLSearchParams, partner: boole
       const consumed = await consumeCredentialsHandoff(env, values[0]!);
       if (!consumed.ok) return consumed;
       // The credentials are used for this one sign-in and dropped with the request.
-      const signedInAs = await credentialsSignIn(env, consumed.credentials, partner, handoffClock.now());
+      const signedInAs = await credentialsSignIn(env, consumed.credentials, { partner, network, now: handoffClock.now() });
       if (!signedInAs) return { ok: false, reason: 'credentials' };
       if (userId !== undefined && userId !== signedInAs) return { ok: false, reason: 'invalid' };
       userId = signedInAs;
@@ -166,7 +172,8 @@ export const handoffIntake: MiddlewareHandler<EdgeBindings> = async (c, next) =>
   }
   const label = c.var.config.navigatorHostLabel;
   const partner = isNavigatorHost(url.hostname, label);
-  const intake = await takeBlobs(c.env, url.searchParams, partner);
+  // The client network as the proxy names it for the gateway (proxy.ts): Cloudflare's header, never one the client sets.
+  const intake = await takeBlobs(c.env, url.searchParams, partner, c.req.header('cf-connecting-ip') ?? '127.0.0.1');
   // The blobs are in this URL: keep it out of any Referer and any cache, whatever the outcome.
   c.header('Referrer-Policy', 'no-referrer');
   c.header('Cache-Control', 'no-store');

@@ -395,6 +395,9 @@ export const en = {
     backToPartnerLogin: 'Back to partner sign-in',
   },
   changePassword: {
+    currentPassword: 'Current password',
+    currentRequired: 'please enter your current password',
+    codeHint: 'You signed up with a code, so we send one to your account to confirm it is you.',
     newPassword: 'New password',
     confirmPassword: 'Confirm new password',
     confirmRequired: 'please enter the new password again',

@@ -385,6 +385,9 @@ export const zh: Messages = {
     backToPartnerLogin: '返回合作伙伴登录',
   },
   changePassword: {
+    currentPassword: '当前密码',
+    currentRequired: '请输入当前密码',
+    codeHint: '您通过验证码注册，我们会向您的账号发送验证码以确认是您本人。',
     newPassword: '新密码',
     confirmPassword: '确认新密码',
     confirmRequired: '请再次输入新密码',

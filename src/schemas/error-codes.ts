@@ -20,13 +20,20 @@ export const errorCatalogue = {
   US0003: { status: 409, en: 'This account was just registered by another request. Please sign in again.', zh: '该账号刚刚已被注册，请重新登录。' },
   US0005: { status: 400, en: 'Please enter your mobile number or e-mail address.', zh: '请输入手机号或邮箱。' },
   US0010: { status: 400, en: 'Wrong account or password.', zh: '账号或密码错误。' },
+  // checkIsNewUser tells whether an account exists, so it is capped per name and per client network.
+  US0040: { status: 429, en: 'Too many checks. Please try again in an hour.', zh: '查询过于频繁，请一小时后再试。' },
   US0020: { status: 403, en: 'You are not a member of this company.', zh: '您不是该企业的成员。' },
   // Own profile (updateUserInfo). `data` is { path } for the form; an unknown country answers CO0004.
   US0031: { status: 400, en: 'Please enter a past date as your birthday, not before 1 January 1900.', zh: '生日须为过去的日期，且不早于 1900 年 1 月 1 日。' },
   // Spec 8: counts as success at the general level; the client fetches the salt and signs in again.
   SY9990: { status: 200, en: 'Please sign in again with the salted password.', zh: '请使用加盐密码重新登录。' },
   // Passwords (issue 3).
+  PW0001: { status: 400, en: 'Please use 6 to 18 letters and digits for the password.', zh: '密码须为 6 至 18 位字母或数字。' },
   PW0002: { status: 400, en: 'This password is too common. Please choose another one.', zh: '该密码过于常见，请更换。' },
+  // The password change in the user center proves the person: the current password, or a code sent to the account.
+  PW0003: { status: 400, en: 'The current password is wrong.', zh: '当前密码错误。' },
+  PW0004: { status: 400, en: 'Please enter your current password.', zh: '请输入当前密码。' },
+  PW0005: { status: 400, en: 'Please enter the verification code sent to your account.', zh: '请输入发送到您账号的验证码。' },
   // One-time codes (issue 3). `data` of CD0001 is { retryAfter: seconds }; of CD0010 { triesLeft }.
   CD0001: { status: 429, en: 'Please wait a moment before asking for a new code.', zh: '请稍后再获取验证码。' },
   CD0002: { status: 429, en: 'Too many codes were sent to this number or address. Please try again in an hour.', zh: '该号码或邮箱获取验证码过于频繁，请一小时后再试。' },

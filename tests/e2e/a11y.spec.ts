@@ -183,7 +183,7 @@ for (const lang of langs) {
     test('the change-password modal (a password that breaks the rule) has no axe violations as it opens, shows and errs', async ({ page }) => {
       const axe = collector();
       const weak = uniqueEmail('axe-change');
-      await seedUser(page.request, { email: weak, password: 'ab#1', userType: 2, agreed: true });
+      await seedUser(page.request, { email: weak, password: 'ab#1', insecurePassword: true, userType: 2, agreed: true });
       await openInLanguage(page, lang, '/login');
       await settle(page);
       await page.getByRole('tab', { name: m.tabs.password }).click();

@@ -99,7 +99,7 @@ for (const lang of langs) {
 
     test('a password that breaks the rule must be replaced before going on', async ({ page }) => {
       const email = uniqueEmail('weak');
-      await seedUser(page.request, { email, password: 'ab#1', userType: 2, agreed: true });
+      await seedUser(page.request, { email, password: 'ab#1', insecurePassword: true, userType: 2, agreed: true });
       await openInLanguage(page, lang, '/login');
       await page.getByRole('tab', { name: m.tabs.password }).click();
       await page.getByRole('tab', { name: m.tabs.email }).click();

@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Hono } from 'hono';
 import type { EdgeBindings } from '../../functions/env';
 import { createGateway } from '../../functions/gateway/app';
 import app from '../../functions/worker';
-import { LOCK_BASE_MS } from '../../functions/gateway/services/risk';
+import { LOCK_BASE_MS, SLIDER_AFTER } from '../../functions/gateway/services/risk';
+import { NEW_USER_CHECKS_PER_NAME, NEW_USER_CHECKS_PER_NETWORK } from '../../functions/gateway/routes/auth';
+import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/edge/handoff';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { startWorkerEnv } from './worker-env';
@@ -37,8 +39,9 @@ const call = (path: string, init: RequestInit = {}, origin = 'http://localhost')
     ? target.gateway.request(path, init, worker.env, worker.ctx)
     : app.request(`${origin}/api${path}`, init, worker.env, worker.ctx);
 
-function post(path: string, body: unknown, { cookie, origin }: { cookie?: string; origin?: string } = {}) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'cf-connecting-ip': ip(), 'x-client-ip': ip() };
+/** `from` names the client network: Cloudflare's header for the whole Worker, the proxy's for a gateway on a clock. */
+function post(path: string, body: unknown, { cookie, origin, from }: { cookie?: string; origin?: string; from?: string } = {}) {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'cf-connecting-ip': from ?? ip(), 'x-client-ip': from ?? ip() };
   if (cookie) headers.cookie = cookie;
   return call(path, { method: 'POST', headers, body: JSON.stringify(body) }, origin);
 }
@@ -75,15 +78,12 @@ const seed = async (body: Record<string, unknown>) => {
   return res.data.userId;
 };
 
-const emailLogin = async (email: string, password: string, extra: Record<string, unknown> = {}) =>
-  post('/agg-web/user/v3/userLogin', {
-    loginEmail: email,
-    loginPassword: await hashPassword(password),
-    passwordVersion: 2,
-    captchaType: 3,
-    ...LOGIN_CLIENT,
-    ...extra,
-  });
+const emailLogin = async (email: string, password: string, extra: Record<string, unknown> = {}, from?: string) =>
+  post(
+    '/agg-web/user/v3/userLogin',
+    { loginEmail: email, loginPassword: await hashPassword(password), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT, ...extra },
+    { from },
+  );
 
 const userCount = async (where: string, value: string) =>
   (await worker.env.DB.prepare(`SELECT COUNT(*) AS n FROM users WHERE ${where} = ?`).bind(value).first<{ n: number }>())!.n;
@@ -199,41 +199,49 @@ describe('password sign-in', () => {
     expect(unknown).toEqual(wrong);
   });
 
-  it('asks for the slider after 3 failures and accepts a passed one', async () => {
+  it('asks for the slider after 3 failures from a network and accepts a passed one', async () => {
     const email = uniqueEmail();
+    const from = ip();
     await seed({ email, password: 'Harbour2024' });
-    for (let i = 0; i < 3; i++) expect((await json(await emailLogin(email, 'wrong-one'))).code).toBe('US0010');
-    const challenged = await emailLogin(email, 'Harbour2024');
+    for (let i = 0; i < 3; i++) expect((await json(await emailLogin(email, 'wrong-one', {}, from))).code).toBe('US0010');
+    const challenged = await emailLogin(email, 'Harbour2024', {}, from);
     expect(await json(challenged)).toMatchObject({ code: '0', data: { tracelessCheckResult: 400, userId: '' } });
     expect(challenged.headers.getSetCookie()).toEqual([]);
     // A check for another subject does not count.
     const elsewhere = await passSlider('login', uniqueEmail());
-    expect((await json(await emailLogin(email, 'Harbour2024', { nvcvalStr: JSON.stringify(elsewhere) }))).data).toMatchObject({
+    expect((await json(await emailLogin(email, 'Harbour2024', { nvcvalStr: JSON.stringify(elsewhere) }, from))).data).toMatchObject({
       tracelessCheckResult: 400,
     });
+    // Another network is not asked after 3 failures elsewhere.
+    expect((await json(await emailLogin(email, 'Harbour2024', {}, ip()))).data).toMatchObject({ tracelessCheckResult: 100 });
     const check = await passSlider('login', email);
-    const passed = await emailLogin(email, 'Harbour2024', { nvcvalStr: JSON.stringify(check) });
+    const passed = await emailLogin(email, 'Harbour2024', { nvcvalStr: JSON.stringify(check) }, from);
     expect((await json(passed)).data).toMatchObject({ tracelessCheckResult: 100 });
     expect(tokenOf(passed)).toBeTruthy();
-    // Success reset the counter: no slider next time.
-    expect((await json(await emailLogin(email, 'Harbour2024'))).data).toMatchObject({ tracelessCheckResult: 100 });
+    // Success reset the network's counter: no slider next time.
+    expect((await json(await emailLogin(email, 'Harbour2024', {}, from))).data).toMatchObject({ tracelessCheckResult: 100 });
   });
 
-  it('locks password sign-in after 10 failures, keeps code sign-in, and unlocks after 15 minutes', async () => {
+  it('locks one network out after 10 failures, doubling; other networks only pass the slider; code sign-in works', async () => {
     let clock = Date.now();
     target = { gateway: createGateway({ clock: () => clock }) };
     try {
       const email = uniqueEmail();
+      const attacker = ip();
       await seed({ email, password: 'Harbour2024' });
-      const attempt = async (password: string) =>
-        json(await emailLogin(email, password, { nvcvalStr: JSON.stringify(await passSlider('login', email)) }));
+      const attempt = async (password: string, from = attacker) =>
+        json(await emailLogin(email, password, { nvcvalStr: JSON.stringify(await passSlider('login', email)) }, from));
       for (let i = 0; i < 10; i++) expect((await attempt('wrong-one')).code).toBe('US0010');
       // Locked: the right password reads like any failure.
       expect((await attempt('Harbour2024')).code).toBe('US0010');
       clock += LOCK_BASE_MS - 1000;
       expect((await attempt('Harbour2024')).code).toBe('US0010');
 
-      // A code still signs in while the password is locked.
+      // Another network: asked for the slider (the name is under attack), then signed in.
+      const owner = ip();
+      expect((await json(await emailLogin(email, 'Harbour2024', {}, owner))).data).toMatchObject({ tracelessCheckResult: 400 });
+      expect((await attempt('Harbour2024', owner)).code).toBe('0');
+      // A code still signs in, from the locked network too.
       expect((await json(await quickByEmail(email, await emailCode(email)))).code).toBe('0');
 
       clock += 2000;
@@ -243,10 +251,8 @@ describe('password sign-in', () => {
       expect((await attempt('Harbour2024')).code).toBe('US0010');
       clock += LOCK_BASE_MS;
       expect((await attempt('Harbour2024')).code).toBe('0');
-      const row = await worker.env.DB.prepare('SELECT failed_logins, locked_until, lock_count FROM users WHERE email = ?')
-        .bind(email.toLowerCase())
-        .first();
-      expect(row).toEqual({ failed_logins: 0, locked_until: null, lock_count: 0 });
+      const rows = await worker.env.DB.prepare('SELECT network FROM password_failures WHERE subject = ?').bind(email.toLowerCase()).all();
+      expect(rows.results).toEqual([]);
     } finally {
       target = null;
     }
@@ -283,7 +289,7 @@ describe('password sign-in', () => {
 
   it('sets the new password from the insecure-password modal: the old one stops working', async () => {
     const email = uniqueEmail();
-    await seed({ email, password: 'abc', originalFlag: true });
+    await seed({ email, password: 'abc', insecurePassword: true, originalFlag: true });
     const common = await json(await emailLogin(email, 'abc', { newPassword: await hashPassword('password1') }));
     expect(common.code).toBe('PW0002');
     const changed = await json(await emailLogin(email, 'abc', { newPassword: await hashPassword('Harbour7Crane') }));
@@ -302,6 +308,141 @@ describe('password sign-in', () => {
       captchaType: 3,
     });
     expect((await json(res)).code).toBe('0');
+  });
+});
+
+describe('abuse of the password sign-in, as a script does it', () => {
+  const failureRows = async (email: string) =>
+    (await worker.env.DB.prepare('SELECT network, failures FROM password_failures WHERE subject = ? ORDER BY network').bind(email.toLowerCase()).all()).results;
+
+  it('50 parallel wrong passwords from network A do not stop the owner on network B', async () => {
+    const email = uniqueEmail();
+    await seed({ email, password: 'Harbour2024' });
+    const attacker = ip();
+    const burst = await Promise.all(Array.from({ length: 50 }, () => emailLogin(email, 'Guess0000', {}, attacker).then(json)));
+    // Every answer read: only the generic failure or the human-check answer, never a session.
+    for (const answer of burst) {
+      if (answer.code === '0') expect(answer.data).toEqual(expect.objectContaining({ tracelessCheckResult: 400, userId: '' }));
+      else expect(answer).toEqual({ code: 'US0010', message: 'Wrong account or password.', data: null });
+    }
+    // Counted and checked in one statement: the burst got its 3 free guesses, not 50.
+    expect(burst.filter((a) => a.code === 'US0010')).toHaveLength(SLIDER_AFTER);
+    expect(await failureRows(email)).toEqual([{ network: attacker, failures: SLIDER_AFTER }]);
+    // The owner elsewhere signs in as usual; network A still needs the human check.
+    const owner = await emailLogin(email, 'Harbour2024', {}, ip());
+    expect((await json(owner)).data).toMatchObject({ tracelessCheckResult: 100 });
+    expect((await json(await emailLogin(email, 'Harbour2024', {}, attacker))).data).toMatchObject({ tracelessCheckResult: 400 });
+  }, 90_000);
+
+  it('forged client-IP headers do not reset the count of a network in production mode', async () => {
+    const email = uniqueEmail();
+    await seed({ email, password: 'Harbour2024' });
+    const production = {
+      ...worker.env,
+      ENVIRONMENT: 'production',
+      DEV_OUTBOX: 'false',
+      DELIVERY: 'webhook',
+      DELIVERY_WEBHOOK_URL: 'https://delivery.example.com/hook',
+      DELIVERY_WEBHOOK_SECRET: 'test-secret',
+      CAPTCHA_SECRET: 'test-secret',
+      HANDOFF_KEY: DEV_HANDOFF_KEY,
+      // The pepper the local seeding used, so the right password is right in this environment too.
+      PASSWORD_PEPPER: 'dev-only-pepper-not-for-production',
+    };
+    const network = ip();
+    const attempt = async (password: string, forged: string) =>
+      app.request(
+        'https://portal.example.com/api/agg-web/user/v3/userLogin',
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            // What Cloudflare sets; the client's own copy never survives Cloudflare.
+            'cf-connecting-ip': network,
+            'x-client-ip': forged,
+            'x-forwarded-for': forged,
+            'x-real-ip': forged,
+            'true-client-ip': forged,
+          },
+          body: JSON.stringify({ loginEmail: email, loginPassword: await hashPassword(password), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT }),
+        },
+        production,
+        worker.ctx,
+      ).then(json);
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt('Guess0000', `203.0.113.${i + 1}`)));
+    expect(burst.filter((a) => a.code === 'US0010')).toHaveLength(SLIDER_AFTER);
+    expect(burst.filter((a) => a.code === '0').every((a) => a.data.tracelessCheckResult === 400)).toBe(true);
+    expect(await failureRows(email)).toEqual([{ network, failures: SLIDER_AFTER }]);
+    // New forged addresses change nothing: still the human check, even with the right password.
+    expect((await attempt('Harbour2024', '198.51.100.99')).data).toMatchObject({ tracelessCheckResult: 400 });
+  }, 90_000);
+
+  it('answers a known and an unknown name alike: the failure, the human check after 3, and the KDF work', async () => {
+    const known = uniqueEmail();
+    const unknown = uniqueEmail();
+    await seed({ email: known, password: 'Harbour2024' });
+    const from = ip();
+    const answers = async (email: string) => {
+      const all = [];
+      for (let i = 0; i < SLIDER_AFTER + 1; i++) {
+        const res = await emailLogin(email, 'Guess0000', {}, from);
+        all.push({ status: res.status, cookies: res.headers.getSetCookie(), body: await res.text() });
+      }
+      return all;
+    };
+    const derive = vi.spyOn(crypto.subtle, 'deriveBits');
+    const knownAnswers = await answers(known);
+    const knownWork = derive.mock.calls.length;
+    derive.mockClear();
+    const unknownAnswers = await answers(unknown);
+    expect(derive.mock.calls.length).toBe(knownWork);
+    derive.mockRestore();
+    expect(unknownAnswers).toEqual(knownAnswers);
+    expect(JSON.parse(knownAnswers.at(-1)!.body).data).toMatchObject({ tracelessCheckResult: 400 });
+    // One PBKDF2 per counted attempt, for the known name and the unknown one; the human-check answer costs none.
+    expect(knownWork).toBe(SLIDER_AFTER);
+  });
+
+  it(`caps checkIsNewUser at ${NEW_USER_CHECKS_PER_NAME} per name and ${NEW_USER_CHECKS_PER_NETWORK} per network an hour`, async () => {
+    const email = uniqueEmail();
+    const check = (loginEmail: string, from = ip()) => post('/agg-web/quick/user/checkIsNewUser', { loginType: 2, loginEmail }, { from }).then(json);
+    const byName = await Promise.all(Array.from({ length: 40 }, () => check(email)));
+    expect(byName.filter((a) => a.code === '0')).toHaveLength(NEW_USER_CHECKS_PER_NAME);
+    expect(byName.filter((a) => a.code === 'US0040')).toHaveLength(40 - NEW_USER_CHECKS_PER_NAME);
+    const network = ip();
+    const byNetwork = await Promise.all(Array.from({ length: NEW_USER_CHECKS_PER_NETWORK + 5 }, () => check(uniqueEmail(), network)));
+    expect(byNetwork.filter((a) => a.code === '0')).toHaveLength(NEW_USER_CHECKS_PER_NETWORK);
+    expect(byNetwork.find((a) => a.code !== '0')).toMatchObject({ code: 'US0040', message: 'Too many checks. Please try again in an hour.' });
+  }, 90_000);
+
+  it('holds the credentials hand-off to the same rules: its failures count, a throttled network and a common password get no session', async () => {
+    const email = uniqueEmail();
+    const userId = await seed({ email, password: 'Harbour2024' });
+    const network = ip();
+    const handoff = async (password: string) => {
+      const blob = await createHandoffBlob(
+        await importHandoffKey(DEV_HANDOFF_KEY),
+        handoffClaims({ sub: userId, aud: 'portal', purpose: 'credentials', loginName: email, passwordHash: await hashPassword(password) }),
+      );
+      const res = await app.request(`http://localhost/account?userNameAndPwd=${blob}`, { headers: { 'cf-connecting-ip': network } }, worker.env, worker.ctx);
+      await res.body?.cancel();
+      return { status: res.status, signedIn: res.headers.getSetCookie().some((c) => c.startsWith('portal_token=')) };
+    };
+    expect(await handoff('password1')).toEqual({ status: 400, signedIn: false });
+    for (let i = 0; i < SLIDER_AFTER; i++) expect(await handoff('Guess0000')).toEqual({ status: 400, signedIn: false });
+    expect(await failureRows(email)).toEqual([{ network, failures: SLIDER_AFTER }]);
+    // The network now owes a human check, which the edge cannot show: no silent sign-in from there.
+    expect(await handoff('Harbour2024')).toEqual({ status: 400, signedIn: false });
+    expect((await json(await emailLogin(email, 'Harbour2024', {}, network))).data).toMatchObject({ tracelessCheckResult: 400 });
+    // From another network the same blob signs in.
+    const other = ip();
+    const blob = await createHandoffBlob(
+      await importHandoffKey(DEV_HANDOFF_KEY),
+      handoffClaims({ sub: userId, aud: 'portal', purpose: 'credentials', loginName: email, passwordHash: await hashPassword('Harbour2024') }),
+    );
+    const res = await app.request(`http://localhost/account?userNameAndPwd=${blob}`, { headers: { 'cf-connecting-ip': other } }, worker.env, worker.ctx);
+    await res.body?.cancel();
+    expect(res.status).toBe(303);
   });
 });
 
@@ -381,6 +522,14 @@ describe('signed-in calls', () => {
 });
 
 describe('dev users', () => {
+  it('holds a seeded plain password to the whole rule unless it is marked insecure', async () => {
+    const seedWith = (password: string, extra: Record<string, unknown> = {}) => post('/dev/users', { email: uniqueEmail(), password, ...extra }).then(json);
+    expect(await seedWith('ab#1')).toMatchObject({ code: 'PW0001', message: 'Please use 6 to 18 letters and digits for the password.' });
+    expect(await seedWith('abc')).toMatchObject({ code: 'PW0001' });
+    expect(await seedWith('password1')).toMatchObject({ code: 'PW0002' });
+    expect((await seedWith('ab#1', { insecurePassword: true })).code).toBe('0');
+  });
+
   it('answers the 404 envelope when DEV_OUTBOX is off', async () => {
     const res = await app.request(
       'http://localhost/api/dev/users',

@@ -30,7 +30,7 @@ const get = (path: string, cookie?: string) => call(path, { headers: headers(coo
 async function login(email: string) {
   const res = await post('/agg-web/user/v3/userLogin', {
     loginEmail: email,
-    loginPassword: await hashPassword('abc12345'),
+    loginPassword: await hashPassword('Harbour2024'),
     passwordVersion: 2,
     captchaType: 3,
     ...LOGIN_CLIENT,
@@ -43,7 +43,7 @@ async function login(email: string) {
 
 async function person(companies?: unknown[]) {
   const email = `co.${unique()}@example.com`;
-  const seeded = await json<{ userId: string }>(await post('/dev/users', { email, password: 'abc12345', companies }));
+  const seeded = await json<{ userId: string }>(await post('/dev/users', { email, password: 'Harbour2024', companies }));
   expect(seeded.code).toBe('0');
   return { email, userId: seeded.data.userId, ...(await login(email)) };
 }

@@ -29,11 +29,11 @@ const post = (path: string, body: unknown, cookie?: string) =>
 /** A seeded user, signed in: the session cookie. */
 async function signedIn(companies?: unknown[]): Promise<{ cookie: string; userId: string }> {
   const email = `files.${unique()}@example.com`;
-  const seeded = await json<{ userId: string }>(await post('/dev/users', { email, password: 'abc12345', companies }));
+  const seeded = await json<{ userId: string }>(await post('/dev/users', { email, password: 'Harbour2024', companies }));
   expect(seeded.code).toBe('0');
   const res = await post('/agg-web/user/v3/userLogin', {
     loginEmail: email,
-    loginPassword: await hashPassword('abc12345'),
+    loginPassword: await hashPassword('Harbour2024'),
     passwordVersion: 2,
     captchaType: 3,
     ...LOGIN_CLIENT,

@@ -4,7 +4,7 @@ import { createGateway } from '../../functions/gateway/app';
 import { MAX_JSON_BYTES } from '../../functions/gateway/body';
 import { consumeSliderCheck, SLIDER } from '../../functions/gateway/services/captcha';
 import { CODE_LIFETIME_MS, consumeCode, IP_CAP, MAX_TRIES } from '../../functions/gateway/services/codes';
-import { LOCK_BASE_MS, LOCK_EVERY, MAX_LOCK_DOUBLINGS, SLIDER_AFTER } from '../../functions/gateway/services/risk';
+import { ACCOUNT_SLIDER_AFTER, LOCK_BASE_MS, LOCK_EVERY, MAX_LOCK_MS, SLIDER_AFTER } from '../../functions/gateway/services/risk';
 import { createSession, SESSION_LIFETIME_S } from '../../functions/gateway/services/sessions';
 import {
   DEV_HANDOFF_KEY,
@@ -169,41 +169,54 @@ describe('slider', () => {
   });
 });
 
-describe('password lockout', () => {
+describe('password lockout (per sign-in name and client network)', () => {
   const password = 'Harbour2024';
+  const NETWORK = '198.51.100.7';
   async function seed() {
     const email = freshEmail();
     const seeded = await post<{ userId: string }>('/dev/users', { email, password });
     expect(seeded.body.code).toBe('0');
     return email;
   }
-  const setRisk = (email: string, failed: number, lockCount = 0) =>
-    worker.env.DB.prepare('UPDATE users SET failed_logins = ?, lock_count = ?, locked_until = NULL WHERE email = ?').bind(failed, lockCount, email).run();
-  const risk = (email: string) =>
-    worker.env.DB.prepare('SELECT failed_logins, locked_until, lock_count FROM users WHERE email = ?')
-      .bind(email)
-      .first<{ failed_logins: number; locked_until: number | null; lock_count: number }>();
-  async function login(email: string, plain: string, withSlider: boolean) {
+  const setRisk = (email: string, failures: number, lockCount = 0, network = NETWORK) =>
+    worker.env.DB.prepare(
+      `INSERT INTO password_failures (subject, network, failures, locked_until, lock_count, updated_at) VALUES (?, ?, ?, NULL, ?, ?)
+       ON CONFLICT (subject, network) DO UPDATE SET failures = excluded.failures, lock_count = excluded.lock_count, locked_until = NULL, updated_at = excluded.updated_at`,
+    )
+      .bind(email, network, failures, lockCount, time)
+      .run();
+  const risk = (email: string, network = NETWORK) =>
+    worker.env.DB.prepare('SELECT failures, locked_until, lock_count FROM password_failures WHERE subject = ? AND network = ?')
+      .bind(email, network)
+      .first<{ failures: number; locked_until: number | null; lock_count: number }>();
+  async function login(email: string, plain: string, withSlider: boolean, network = NETWORK) {
     const extra = withSlider ? { nvcvalStr: JSON.stringify(await sliderCheck('login', email)) } : {};
-    const res = await post('/agg-web/user/v3/userLogin', {
-      loginEmail: email,
-      loginPassword: await hashPassword(plain),
-      passwordVersion: 2,
-      captchaType: 3,
-      ...LOGIN_CLIENT,
-      ...extra,
-    });
+    const res = await post(
+      '/agg-web/user/v3/userLogin',
+      { loginEmail: email, loginPassword: await hashPassword(plain), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT, ...extra },
+      { 'x-client-ip': network },
+    );
     return { code: res.body.code, traceless: res.body.data?.tracelessCheckResult };
   }
 
-  it(`needs no slider after ${SLIDER_AFTER - 1} failures (auth.test.ts has the slider at ${SLIDER_AFTER})`, async () => {
+  it(`needs no slider after ${SLIDER_AFTER - 1} failures from a network (auth.test.ts has the slider at ${SLIDER_AFTER})`, async () => {
     time = T0;
     const email = await seed();
     await setRisk(email, SLIDER_AFTER - 1);
     expect(await login(email, password, false)).toEqual({ code: '0', traceless: 100 });
   });
 
-  it(`signs in after ${LOCK_EVERY - 1} failures; the ${LOCK_EVERY}th locks for exactly 15 minutes`, async () => {
+  it(`asks every network for the slider once the name has ${ACCOUNT_SLIDER_AFTER} failures in all, not at ${ACCOUNT_SLIDER_AFTER - 1}`, async () => {
+    time = T0;
+    const email = await seed();
+    for (let i = 0; i < ACCOUNT_SLIDER_AFTER - 1; i++) await setRisk(email, 1, 0, `203.0.113.${i + 1}`);
+    expect(await login(email, password, false)).toEqual({ code: '0', traceless: 100 });
+    for (let i = 0; i < ACCOUNT_SLIDER_AFTER; i++) await setRisk(email, 1, 0, `203.0.113.${i + 1}`);
+    expect(await login(email, password, false)).toEqual({ code: '0', traceless: 400 });
+    expect(await login(email, password, true)).toEqual({ code: '0', traceless: 100 });
+  });
+
+  it(`signs in after ${LOCK_EVERY - 1} failures; the ${LOCK_EVERY}th locks that network for exactly 15 minutes`, async () => {
     time = T0;
     const open = await seed();
     await setRisk(open, LOCK_EVERY - 1);
@@ -212,21 +225,28 @@ describe('password lockout', () => {
     const email = await seed();
     await setRisk(email, LOCK_EVERY - 1);
     expect((await login(email, 'wrong-one', true)).code).toBe('US0010');
-    expect(await risk(email)).toEqual({ failed_logins: LOCK_EVERY, locked_until: T0 + LOCK_BASE_MS, lock_count: 1 });
+    expect(await risk(email)).toEqual({ failures: LOCK_EVERY, locked_until: T0 + LOCK_BASE_MS, lock_count: 1 });
     time = T0 + LOCK_BASE_MS - 1;
     expect((await login(email, password, true)).code).toBe('US0010');
     time = T0 + LOCK_BASE_MS;
     expect(await login(email, password, true)).toEqual({ code: '0', traceless: 100 });
-    expect(await risk(email)).toEqual({ failed_logins: 0, locked_until: null, lock_count: 0 });
+    expect(await risk(email)).toBeNull();
     time = T0;
   });
 
-  it(`doubles the lock at most ${MAX_LOCK_DOUBLINGS} times (about 10 days)`, async () => {
+  it('doubles the lock up to 24 hours and no further', async () => {
     time = T0;
     const email = await seed();
-    await setRisk(email, LOCK_EVERY - 1, MAX_LOCK_DOUBLINGS + 2);
+    // After 6 locks the 7th lasts 15 min × 2^6 = 16 h, under the cap; after 7 the 8th (32 h) stops at 24 h.
+    await setRisk(email, LOCK_EVERY - 1, 6);
     expect((await login(email, 'wrong-one', true)).code).toBe('US0010');
-    expect((await risk(email))?.locked_until).toBe(T0 + LOCK_BASE_MS * 2 ** MAX_LOCK_DOUBLINGS);
+    expect((await risk(email))?.locked_until).toBe(T0 + LOCK_BASE_MS * 2 ** 6);
+    await setRisk(email, LOCK_EVERY - 1, 7);
+    expect((await login(email, 'wrong-one', true)).code).toBe('US0010');
+    expect((await risk(email))?.locked_until).toBe(T0 + MAX_LOCK_MS);
+    await setRisk(email, LOCK_EVERY - 1, 40);
+    expect((await login(email, 'wrong-one', true)).code).toBe('US0010');
+    expect((await risk(email))?.locked_until).toBe(T0 + MAX_LOCK_MS);
   });
 });
 

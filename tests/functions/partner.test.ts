@@ -121,7 +121,7 @@ describe('partner sign-in', () => {
 
   it('replaces an insecure password with newPassword: the old one stops working', async () => {
     const mobile = uniqueMobile();
-    await seed({ phone: { callingCode: '+86', mobile }, password: 'abc', isPartner: true, originalFlag: true });
+    await seed({ phone: { callingCode: '+86', mobile }, password: 'abc', insecurePassword: true, isPartner: true, originalFlag: true });
     const res = await partnerLogin(mobile, 'abc', { extra: { newPassword: await hashPassword('Better2024') } });
     const body = await json<{ originalFlag: boolean }>(res);
     expect(body.code).toBe('0');

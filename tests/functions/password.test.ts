@@ -4,6 +4,8 @@ import type { EdgeBindings } from '../../functions/env';
 import { createGateway } from '../../functions/gateway/app';
 import app from '../../functions/worker';
 import { CODE_LIFETIME_MS } from '../../functions/gateway/services/codes';
+import { FORCED_CHANGE_WINDOW_MS } from '../../functions/gateway/routes/password';
+import { LOCK_EVERY } from '../../functions/gateway/services/risk';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { startWorkerEnv } from './worker-env';
@@ -29,8 +31,8 @@ type Envelope<T = Record<string, unknown>> = { code: string; message: string; da
 let gatewayOnClock: Hono<EdgeBindings> | null = null;
 const call = (path: string, init: RequestInit = {}) =>
   gatewayOnClock ? gatewayOnClock.request(path, init, worker.env, worker.ctx) : app.request(`http://localhost/api${path}`, init, worker.env, worker.ctx);
-function post(path: string, body: unknown, { cookie, lang }: { cookie?: string; lang?: string } = {}) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'cf-connecting-ip': ip(), 'x-client-ip': ip() };
+function post(path: string, body: unknown, { cookie, lang, from }: { cookie?: string; lang?: string; from?: string } = {}) {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'cf-connecting-ip': from ?? ip(), 'x-client-ip': from ?? ip() };
   if (cookie) headers.cookie = cookie;
   if (lang) headers.cookie = `${headers.cookie ? `${headers.cookie}; ` : ''}LANG=${lang}`;
   return call(path, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -232,5 +234,106 @@ describe('password change', () => {
     expect((await json(await post('/agg-web/user/changePassword', mismatch, { cookie }))).code).toBe('RS0001');
     const common = { newPassword: await hashPassword('qwerty123'), newPasswordSubmit: await hashPassword('qwerty123') };
     expect((await json(await post('/agg-web/user/changePassword', common, { cookie }))).code).toBe('PW0002');
+  });
+
+  const change = async (cookie: string, password: string, proof: { current?: string; code?: string } = {}, from?: string) =>
+    post(
+      '/agg-web/user/changePassword',
+      {
+        newPassword: await hashPassword(password),
+        newPasswordSubmit: await hashPassword(password),
+        ...(proof.current ? { currentPassword: await hashPassword(proof.current) } : {}),
+        ...(proof.code ? { code: proof.code } : {}),
+      },
+      { cookie, from },
+    );
+  const proofOf = async (cookie: string) =>
+    (await json<{ proof: string; salt: string | null }>(await call('/agg-web/user/changePassword/proof', { headers: { cookie } }))).data;
+
+  it('needs the current password from a session alone, and signs out every other session', async () => {
+    const email = uniqueEmail();
+    await seed({ email, password: 'OldPass123' });
+    const other = sessionCookie(await emailLogin(email, 'OldPass123'));
+    const mine = sessionCookie(await emailLogin(email, 'OldPass123'));
+    expect(await proofOf(mine)).toEqual({ proof: 'password', salt: null });
+    expect(await json(await change(mine, 'Fresh2024'))).toMatchObject({ code: 'PW0004', message: 'Please enter your current password.' });
+    expect(await json(await change(mine, 'Fresh2024', { current: 'NotMine99' }))).toMatchObject({ code: 'PW0003', message: 'The current password is wrong.' });
+    expect((await json(await emailLogin(email, 'OldPass123'))).code).toBe('0');
+    expect((await json(await change(mine, 'Fresh2024', { current: 'OldPass123' }))).code).toBe('0');
+    expect((await json(await post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: mine }))).code).toBe('0');
+    expect((await json(await post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: other }))).code).toBe('TK00001');
+    expect((await json(await emailLogin(email, 'Fresh2024'))).code).toBe('0');
+  });
+
+  it('a stolen session guessing the current password in parallel is locked out and changes nothing', async () => {
+    const email = uniqueEmail();
+    await seed({ email, password: 'OldPass123' });
+    const stolen = sessionCookie(await emailLogin(email, 'OldPass123'));
+    const from = ip();
+    const guesses = await Promise.all(Array.from({ length: 30 }, (_, i) => change(stolen, 'Taken2024', { current: `Guess${1000 + i}` }, from).then(json)));
+    expect(guesses.every((g) => g.code === 'PW0003')).toBe(true);
+    // Past LOCK_EVERY failures even the right current password is refused from that network.
+    expect(guesses.length).toBeGreaterThan(LOCK_EVERY);
+    expect((await json(await change(stolen, 'Taken2024', { current: 'OldPass123' }, from))).code).toBe('PW0003');
+    expect((await json(await emailLogin(email, 'Taken2024'))).code).toBe('US0010');
+    expect((await json(await emailLogin(email, 'OldPass123'))).code).toBe('0');
+  }, 90_000);
+
+  it('lets only the forced change right after the sign-in skip the proof', async () => {
+    let at = Date.now();
+    gatewayOnClock = createGateway({ clock: () => at });
+    try {
+      const email = uniqueEmail();
+      await seed({ email, password: 'OldPass123', originalFlag: true });
+      const headers = { 'content-type': 'application/json', 'x-client-ip': ip() };
+      const signIn = await call('/agg-web/user/v3/userLogin', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ loginEmail: email, loginPassword: await hashPassword('OldPass123'), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT }),
+      });
+      const token = (await json<{ oauthVO: { access_token: string } }>(signIn)).data.oauthVO.access_token;
+      const bearer = { ...headers, authorization: `Bearer ${token}` };
+      const proof = async () => (await json<{ proof: string }>(await call('/agg-web/user/changePassword/proof', { headers: bearer }))).data.proof;
+      const changeNow = async () =>
+        json(
+          await call('/agg-web/user/changePassword', {
+            method: 'POST',
+            headers: bearer,
+            body: JSON.stringify({ newPassword: await hashPassword('Fresh2024'), newPasswordSubmit: await hashPassword('Fresh2024') }),
+          }),
+        );
+      expect(await proof()).toBe('none');
+      at += FORCED_CHANGE_WINDOW_MS + 1;
+      expect(await proof()).toBe('password');
+      expect((await changeNow()).code).toBe('PW0004');
+      at -= 2;
+      expect((await changeNow()).code).toBe('0');
+    } finally {
+      gatewayOnClock = null;
+    }
+  });
+
+  it('asks a person without a password for a code sent to the account', async () => {
+    const email = uniqueEmail();
+    await seed({ email });
+    // Signs in by a code (a fresh one each time: the resend wait is not this test's subject).
+    const codeSignIn = async () => {
+      await worker.env.DB.prepare('DELETE FROM codes WHERE recipient = ?').bind(email).run();
+      expect((await json(await post('/agg-web/user/getRegVerificationCode', { emailAddress: email, type: 3 }))).code).toBe('0');
+      return sessionCookie(await post('/agg-web/quick/user/login', { loginType: 2, loginEmail: email, code: await latestCode(email), agreed: true }));
+    };
+    const other = await codeSignIn();
+    const cookie = await codeSignIn();
+    expect(await proofOf(cookie)).toEqual({ proof: 'code', salt: null });
+    expect((await json(await change(cookie, 'First2024'))).code).toBe('PW0005');
+    expect((await json(await change(cookie, 'First2024', { current: 'Anything1' }))).code).toBe('PW0005');
+    await worker.env.DB.prepare('DELETE FROM codes WHERE recipient = ?').bind(email).run();
+    expect((await json(await post('/agg-web/user/changePassword/sendCode', {}, { cookie }))).code).toBe('0');
+    const code = await latestCode(email);
+    expect((await json(await change(cookie, 'First2024', { code: code === '000000' ? '111111' : '000000' }))).code).toBe('CD0010');
+    expect((await json(await change(cookie, 'First2024', { code }))).code).toBe('0');
+    expect((await json(await emailLogin(email, 'First2024'))).code).toBe('0');
+    expect((await json(await post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: other }))).code).toBe('TK00001');
+    expect((await json(await post('/agg-web/quick/user/findUserLoginCase', {}, { cookie }))).code).toBe('0');
   });
 });

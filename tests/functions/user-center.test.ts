@@ -29,9 +29,9 @@ const get = (path: string, cookie?: string, { language }: Visitor = {}) =>
 
 async function person(companies?: unknown[]) {
   const email = `uc.${unique()}@example.com`;
-  const seeded = await json<{ userId: string }>(await post('/dev/users', { email, password: 'abc12345', realName: 'Zhang San', companies }));
+  const seeded = await json<{ userId: string }>(await post('/dev/users', { email, password: 'Harbour2024', realName: 'Zhang San', companies }));
   expect(seeded.code).toBe('0');
-  const res = await post('/agg-web/user/v3/userLogin', { loginEmail: email, loginPassword: await hashPassword('abc12345'), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT });
+  const res = await post('/agg-web/user/v3/userLogin', { loginEmail: email, loginPassword: await hashPassword('Harbour2024'), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT });
   expect((await json(res.clone())).code).toBe('0');
   return { email, userId: seeded.data.userId, cookie: api.sessionCookie(res) };
 }

@@ -1,6 +1,5 @@
 import { GatewayError } from '../errors';
 import type { StoredPassword } from '../services/passwords';
-import { LOCK_BASE_MS, LOCK_EVERY, MAX_LOCK_DOUBLINGS } from '../services/risk';
 
 /** A row of `users` (migrations/0003). */
 export interface UserRow {
@@ -22,9 +21,6 @@ export interface UserRow {
   pending_company_name: string | null;
   source: string | null;
   is_partner: 0 | 1;
-  failed_logins: number;
-  locked_until: number | null;
-  lock_count: number;
   created_at: number;
   // Own profile (migrations/0040).
   country_id: string | null;
@@ -42,7 +38,7 @@ function identityColumn(identity: LoginIdentity): [column: 'phone_e164' | 'email
   return ['us_id', identity.usId];
 }
 
-/** The identity as one string: the slider subject and the getUserSalt decoy key. */
+/** The identity as one string: the slider subject, the throttle subject and the getUserSalt decoy key. */
 export function identityKey(identity: LoginIdentity): string {
   return identityColumn(identity)[1];
 }
@@ -157,27 +153,9 @@ export function setPasswordStatement(
     .bind(stored.hash, stored.salt, stored.algo, stored.params, version, version, options.clearOriginalFlag ? 1 : 0, userId);
 }
 
-/**
- * Counts a failed password sign-in in one statement (parallel failures all count). Every LOCK_EVERY-th
- * consecutive failure locks the account for LOCK_BASE_MS × 2^(locks before, capped).
- */
-export async function recordPasswordFailure(db: D1Database, userId: string, now: number): Promise<void> {
-  // In an UPDATE every right-hand side reads the row as it was before, so failed_logins + 1 is the new count.
-  await db
-    .prepare(
-      `UPDATE users SET
-         failed_logins = failed_logins + 1,
-         locked_until = CASE WHEN (failed_logins + 1) % ?2 = 0 THEN ?3 + ?4 * (1 << MIN(lock_count, ?5)) ELSE locked_until END,
-         lock_count = lock_count + CASE WHEN (failed_logins + 1) % ?2 = 0 THEN 1 ELSE 0 END
-       WHERE id = ?1`,
-    )
-    .bind(userId, LOCK_EVERY, now, LOCK_BASE_MS, MAX_LOCK_DOUBLINGS)
-    .run();
-}
-
-/** A successful password sign-in ends the run of failures and forgets earlier locks. */
-export function resetPasswordFailuresStatement(db: D1Database, userId: string): D1PreparedStatement {
-  return db.prepare('UPDATE users SET failed_logins = 0, locked_until = NULL, lock_count = 0 WHERE id = ?').bind(userId);
+/** Every name the user signs in with: the subjects of their password failures (db/password-failures.ts). */
+export function signInNamesOf(user: Pick<UserRow, 'phone_e164' | 'email' | 'us_id'>): (string | null)[] {
+  return [user.phone_e164, user.email, user.us_id];
 }
 
 export async function setUserType(db: D1Database, userId: string, userType: 0 | 1 | 2): Promise<void> {

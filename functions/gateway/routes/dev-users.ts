@@ -8,7 +8,7 @@ import { fail, GatewayError, ok } from '../errors';
 import { now } from '../services/clock';
 import { consentStatements } from '../services/consents';
 import { emailRecipient, phoneRecipient } from '../services/identity';
-import { hashPassword, sha256Hex } from '../services/passwords';
+import { assertPlainPasswordAllowed, hashPassword, sha256Hex } from '../services/passwords';
 import { validate } from '../validate';
 
 /**
@@ -24,6 +24,8 @@ const devUserRequest = z
     usId: z.string().trim().min(1).max(64).optional(),
     password: z.string().min(1).max(128).optional(),
     legacySalt: z.string().min(1).max(64).optional(),
+    /** Seeds a password from before today's rule (any text), to reach the insecure-password modal; otherwise the whole rule applies. */
+    insecurePassword: z.boolean().optional(),
     originalFlag: z.boolean().optional(),
     userType: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
     realName: z.string().max(64).optional(),
@@ -54,6 +56,8 @@ export const devUserRoutes = new Hono<EdgeBindings>()
     const db = c.env.DB;
     const at = now(c);
     const id = crypto.randomUUID();
+    // A plain password the server sees meets the whole rule (letters and digits, 6-18, not on the blocklist).
+    if (body.password && !body.insecurePassword) await assertPlainPasswordAllowed(body.password);
     const password = body.password
       ? await hashPassword(await sha256Hex(body.password + (body.legacySalt ?? '')), c.env)
       : null;

@@ -16,7 +16,7 @@ import { deliver } from '../services/delivery';
 import { emailRecipient } from '../services/identity';
 import { consumeLink, issueLink, LINK_LIFETIME_MS, passLinkMessage, type LinkKind } from '../services/login-links';
 import { requireSession, type SessionVariables } from '../services/sessions';
-import { signedIn } from './auth';
+import { signedIn } from '../services/sign-in';
 import { validate } from '../validate';
 
 type LinkEnv = { Bindings: WorkerEnv; Variables: SessionVariables };

@@ -1,16 +1,23 @@
 import { Hono } from 'hono';
-import { LOGIN_TYPE } from '../../../src/schemas/auth';
-import { changePasswordRequest, resetPasswordRequest, resetSendCodeRequest } from '../../../src/schemas/password';
+import {
+  changePasswordRequest,
+  changePasswordSendCodeRequest,
+  resetPasswordRequest,
+  resetSendCodeRequest,
+  type ChangePasswordProof,
+  type ChangePasswordProofAnswer,
+} from '../../../src/schemas/password';
 import type { WorkerEnv } from '../../env';
-import { readJson } from '../body';
-import { findUserByIdentity, identityKey, resetPasswordFailuresStatement, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity } from '../db/users';
+import { clearAllAttemptsStatement, clearAttemptsStatement, countAttempt } from '../db/password-failures';
+import { findUserByIdentity, identityKey, runBatch, setPasswordStatement, signInNamesOf, storedPasswordOf, type UserRow } from '../db/users';
 import { clientIp, GatewayError, ok, requestLang } from '../errors';
 import { consumeSliderCheck } from '../services/captcha';
 import { now } from '../services/clock';
 import { consumeCode, issueCode, MAX_TRIES } from '../services/codes';
-import { emailRecipient, phoneRecipient } from '../services/identity';
+import { identity } from '../services/identity';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../services/passwords';
-import { requireSession, revokeAllSessionsOfUser, type SessionVariables } from '../services/sessions';
+import { requireSession, revokeAllSessionsOfUser, type SessionRow, type SessionVariables } from '../services/sessions';
+import { validate } from '../validate';
 
 type PasswordEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
@@ -23,16 +30,53 @@ type PasswordEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
  * - `agg-web/user/password/reset` consumes that code and stores the new password: the old one stops working
  *   at once, the original-password flag and the password failures/lock clear, every session of the user ends.
  *   A code for an unknown account fails like a wrong code.
- * - `agg-web/user/changePassword` (session) does the same for the signed-in person, keeping this session.
+ * - `agg-web/user/changePassword` (session) does the same for the signed-in person, keeping this session,
+ *   once the person proved who they are (changePasswordProof): a session alone must not be enough to take
+ *   the account over.
  */
 
-function resetIdentity(body: { loginType: 1 | 2; mobileCode?: string; mobile?: string; loginEmail?: string }): LoginIdentity {
-  if (body.loginType === LOGIN_TYPE.phone) {
-    if (!body.mobileCode || !body.mobile) throw new GatewayError('US0005');
-    return { phone: phoneRecipient(body.mobileCode, body.mobile) };
+/**
+ * The forced change of an original password may skip the proof only right after the sign-in that found the
+ * flag (the sign-in itself was the proof); an older session must prove the person again.
+ */
+export const FORCED_CHANGE_WINDOW_MS = 15 * 60 * 1000;
+
+/** What this session must show to change the password: see changePasswordRequest. */
+function changePasswordProof(user: UserRow, session: SessionRow, at: number): ChangePasswordProof {
+  if (user.original_flag === 1 && at - session.created_at <= FORCED_CHANGE_WINDOW_MS) return 'none';
+  return storedPasswordOf(user) ? 'password' : 'code';
+}
+
+/** Where the code of a password change goes: the account's e-mail (free to send), else its phone. */
+function codeRecipientOf(user: UserRow): { recipient: string; channel: 'email' | 'sms' } {
+  if (user.email) return { recipient: user.email, channel: 'email' };
+  if (user.phone_e164) return { recipient: user.phone_e164, channel: 'sms' };
+  throw new GatewayError('PW0004');
+}
+
+/**
+ * Checks the proof of a password change. A wrong current password counts as a failure of this account from
+ * this network, locked like a sign-in (services/risk.ts; no human check here, the session is one), so a
+ * stolen session cannot guess the current password at leisure.
+ */
+async function assertProved(
+  env: WorkerEnv,
+  user: UserRow,
+  proof: ChangePasswordProof,
+  body: { currentPassword?: string; code?: string },
+  { network, at }: { network: string; at: number },
+): Promise<D1PreparedStatement[]> {
+  if (proof === 'none') return [];
+  if (proof === 'code') {
+    if (!body.code) throw new GatewayError('PW0005');
+    await consumeCode(env.DB, { recipient: codeRecipientOf(user).recipient, purpose: 'verify', code: body.code, ip: network, now: at });
+    return [];
   }
-  if (!body.loginEmail) throw new GatewayError('US0005');
-  return { email: emailRecipient(body.loginEmail) };
+  if (!body.currentPassword) throw new GatewayError('PW0004');
+  const counted = await countAttempt(env.DB, { subject: user.id, network, now: at, humanChecked: true });
+  const check = await verifyPassword(body.currentPassword, counted ? storedPasswordOf(user) : null, env);
+  if (!check.ok) throw new GatewayError('PW0003');
+  return [clearAttemptsStatement(env.DB, user.id, network)];
 }
 
 
@@ -42,55 +86,77 @@ function assertConfirmed(body: { newPassword: string; newPasswordSubmit: string 
 }
 
 export const passwordRoutes = new Hono<PasswordEnv>()
-  .post('/agg-web/user/password/reset/sendCode', async (c) => {
-    const body = await readJson(c, resetSendCodeRequest);
+  .post('/agg-web/user/password/reset/sendCode', validate('json', resetSendCodeRequest), async (c) => {
+    const body = c.req.valid('json');
     const at = now(c);
-    const identity = resetIdentity(body);
-    const recipient = identityKey(identity);
-    const channel = 'phone' in identity ? 'sms' : 'email';
+    const name = identity(body);
+    const recipient = identityKey(name);
+    const channel = 'phone' in name ? 'sms' : 'email';
     // The slider is asked of every phone, known or not, before anything else is looked up.
     if (channel === 'sms') {
       if (!body.sliderCheck) throw new GatewayError('CP0003');
       await consumeSliderCheck(c.env, body.sliderCheck, { scene: 'sms', subject: recipient, now: at });
     }
     // An unknown account gets a code nobody receives (a decoy) under the same waits and caps, so it answers alike.
-    const user = await findUserByIdentity(c.env.DB, identity);
+    const user = await findUserByIdentity(c.env.DB, name);
     await issueCode(c.env, { recipient, channel, purpose: 'verify', ip: clientIp(c), now: at, lang: requestLang(c), deliver: user !== null });
     return ok(c, null);
   })
 
-  .post('/agg-web/user/password/reset', async (c) => {
-    const body = await readJson(c, resetPasswordRequest);
+  .post('/agg-web/user/password/reset', validate('json', resetPasswordRequest), async (c) => {
+    const body = c.req.valid('json');
     const at = now(c);
     const db = c.env.DB;
-    const identity = resetIdentity(body);
+    const name = identity(body);
     // Checked before the code is spent, so the person can fix the form and use the same code.
     assertConfirmed(body);
     await assertNewPasswordAllowed(body.newPassword);
-    const user = await findUserByIdentity(db, identity);
+    const user = await findUserByIdentity(db, name);
     // An unknown account's code (a decoy, or none) answers what consumeCode answers for a wrong code; should a
     // real code exist (from another flow), it still fails like a wrong code.
-    await consumeCode(db, { recipient: identityKey(identity), purpose: 'verify', code: body.code, ip: clientIp(c), now: at });
+    await consumeCode(db, { recipient: identityKey(name), purpose: 'verify', code: body.code, ip: clientIp(c), now: at });
     if (!user) throw new GatewayError('CD0010', { triesLeft: MAX_TRIES - 1 });
 
     const stored = await hashPassword(body.newPassword, c.env);
-    await runBatch(db, [setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }), resetPasswordFailuresStatement(db, user.id)]);
+    await runBatch(db, [setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }), clearAllAttemptsStatement(db, signInNamesOf(user))]);
     await revokeAllSessionsOfUser(db, user.id, undefined, at);
     return ok(c, null);
   })
 
   .use('/agg-web/user/changePassword', requireSession)
-  .post('/agg-web/user/changePassword', async (c) => {
-    const body = await readJson(c, changePasswordRequest);
+  .use('/agg-web/user/changePassword/*', requireSession)
+  .get('/agg-web/user/changePassword/proof', (c) => {
+    const { user, session } = c.var;
+    const answer: ChangePasswordProofAnswer = {
+      proof: changePasswordProof(user, session, now(c)),
+      salt: user.password_version === 1 ? user.legacy_salt : null,
+    };
+    return ok(c, answer);
+  })
+  // The code of a password change for an account without a password, to its own e-mail or phone.
+  .post('/agg-web/user/changePassword/sendCode', validate('json', changePasswordSendCodeRequest), async (c) => {
+    const { recipient, channel } = codeRecipientOf(c.var.user);
+    await issueCode(c.env, { recipient, channel, purpose: 'verify', ip: clientIp(c), now: now(c), lang: requestLang(c) });
+    return ok(c, null);
+  })
+  .post('/agg-web/user/changePassword', validate('json', changePasswordRequest), async (c) => {
+    const body = c.req.valid('json');
     const { user, session } = c.var;
     const db = c.env.DB;
+    const at = now(c);
     assertConfirmed(body);
     await assertNewPasswordAllowed(body.newPassword);
+    const proved = await assertProved(c.env, user, changePasswordProof(user, session, at), body, { network: clientIp(c), at });
     const current = storedPasswordOf(user);
     // The forced change of an original password must actually change it.
     if (current && user.password_version === 2 && (await verifyPassword(body.newPassword, current, c.env)).ok) throw new GatewayError('RS0002');
     const stored = await hashPassword(body.newPassword, c.env);
-    await runBatch(db, [setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }), resetPasswordFailuresStatement(db, user.id)]);
-    await revokeAllSessionsOfUser(db, user.id, session.token_hash, now(c));
+    await runBatch(db, [
+      ...proved,
+      setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }),
+      clearAllAttemptsStatement(db, signInNamesOf(user)),
+    ]);
+    // Every other session ends; the one that made the change stays.
+    await revokeAllSessionsOfUser(db, user.id, session.token_hash, at);
     return ok(c, null);
   });

@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString, type NumberType, type PhoneNumber } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import { stripSpacesAndCommas } from '../../../src/schemas/auth';
+import type { LoginIdentity } from '../db/users';
 import { GatewayError } from '../errors';
 
 /** Spec 9: the default area code (Chinese mainland), the only one the mobile pattern applies to (spec 5). */
@@ -59,4 +60,29 @@ export function emailRecipient(email: string): string {
   const value = stripSpacesAndCommas(email).toLowerCase();
   if (!emailFormat.safeParse(value).success) throw new GatewayError('PH0002');
   return value;
+}
+
+/** The sign-in name fields of a request: the phone (calling code + number), the e-mail, or a chain-partner usId. */
+export interface SignInName {
+  /** 1 phone, 2 e-mail, 3 usId (the chosen one must be present: US0005 otherwise). */
+  loginType: 1 | 2 | 3;
+  mobileCode?: string;
+  mobile?: string;
+  loginEmail?: string;
+  usId?: string;
+}
+
+/** The one way from a request's name fields to the stored identity (E.164 phone, lower-case e-mail, usId). */
+export function identity(name: SignInName): LoginIdentity {
+  if (name.loginType === 1) {
+    if (!name.mobileCode || !name.mobile) throw new GatewayError('US0005');
+    return { phone: phoneRecipient(name.mobileCode, name.mobile) };
+  }
+  if (name.loginType === 2) {
+    if (!name.loginEmail) throw new GatewayError('US0005');
+    return { email: emailRecipient(name.loginEmail) };
+  }
+  const usId = name.usId?.trim();
+  if (!usId) throw new GatewayError('US0005');
+  return { usId };
 }

@@ -1,5 +1,5 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { PASSWORD_RULE } from '../../../src/schemas/auth';
+import { meetsPasswordRule, PASSWORD_RULE } from '../../../src/schemas/auth';
 import { configOf } from '../../config';
 import { GatewayError } from '../errors';
 
@@ -13,7 +13,8 @@ import { GatewayError } from '../errors';
  * so they can be raised later: `verifyPassword` reports `needsRehash` when they differ from CURRENT.
  *
  * The rule "6 to 18 letters and digits" (PASSWORD_RULE) can only be checked in the browser, because the
- * server sees hashes; the server enforces the blocklist of common passwords on the hash instead.
+ * server sees hashes; the server enforces the blocklist of common passwords on the hash instead, and the
+ * whole rule where it does see a plain password (assertPlainPasswordAllowed).
  */
 
 export const PASSWORD_ALGO = 'pbkdf2-sha256';
@@ -153,6 +154,15 @@ let blockedHashes: Promise<Set<string>> | undefined;
 export async function isCommonPassword(clientHash: string): Promise<boolean> {
   blockedHashes ??= Promise.all(blockedPasswords().map(sha256Hex)).then((hashes) => new Set(hashes));
   return (await blockedHashes).has(clientHash);
+}
+
+/**
+ * The whole rule for a plain password the server sees (the dev seeding call): 6 to 18 letters and digits
+ * (PW0001) and not on the blocklist (PW0002). Hashed passwords can only be held against the blocklist.
+ */
+export async function assertPlainPasswordAllowed(password: string): Promise<void> {
+  if (!meetsPasswordRule(password)) throw new GatewayError('PW0001');
+  await assertNewPasswordAllowed(await sha256Hex(password));
 }
 
 /** Refuses a new password that is on the blocklist (PW0002). */

@@ -1,0 +1,188 @@
+import type { Context } from 'hono';
+import { TRACELESS, type LoginAnswer } from '../../../src/schemas/auth';
+import type { LegalDoc } from '../../../src/lib/legal';
+import type { WorkerEnv } from '../../env';
+import { asLoginCaseMembership, membershipsOfUser } from '../db/companies';
+import { clearAttemptsStatement, countAttempt, throttleState } from '../db/password-failures';
+import { findUserByIdentity, identityKey, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity, type UserRow } from '../db/users';
+import { clientIp, fail, GatewayError, ok } from '../errors';
+import { now } from './clock';
+import { consentStatements, needsConsent } from './consents';
+import { accountSizeOf } from './login-case';
+import { assertNewPasswordAllowed, hashPassword, verifyPassword } from './passwords';
+import { isLocked, needsSlider, passedLoginSlider } from './risk';
+import { prepareSession, revokeAllSessionsOfUser, SESSION_LIFETIME_S, type SessionKind } from './sessions';
+
+/**
+ * Signing in: the session and login answer every sign-in ends with (`signedIn`), and the password sign-in
+ * of every place that takes a password (`checkPassword`): the sign-in screens, the partner login and the
+ * credentials hand-off of the edge.
+ *
+ * Password sign-in rules, the same for all of them:
+ * - an unknown name, an account this sign-in does not admit (a non-partner on the partner login, another
+ *   person than the hand-off names), a wrong password, a wrong protocol version and a locked-out network all
+ *   answer US0010, after the same PBKDF2 work, and count as a failure of that name from that network;
+ * - the human check (tracelessCheckResult 400) and the lock follow services/risk.ts for known and unknown
+ *   names alike;
+ * - a legacy record (password_version 1) asked with version 2 answers SY9990 and the client retries with
+ *   the getUserSalt salt; an unknown name never answers SY9990 (getUserSalt gives it a stable decoy salt);
+ * - `newPassword` (the insecure-password modal) replaces the password as version 2 and ends every other
+ *   session; a password stored with old KDF parameters is rehashed.
+ */
+
+export type SignInEnv = { Bindings: WorkerEnv };
+
+/** The answer when the risk check wants the human check first: no session, nothing about the account. */
+export const SLIDER_REQUIRED: LoginAnswer = {
+  accountSize: 0,
+  companyId: null,
+  isMaster: false,
+  originalFlag: false,
+  tracelessCheckResult: TRACELESS.sliderRequired,
+  userId: '',
+  newUser: false,
+  type: 0,
+};
+
+/**
+ * Starts a session for `user` and answers the login response (every sign-in: code, password, links). `before`
+ * runs in the same batch as the session (a new user's INSERT, a password update), so either all of it is
+ * written or none.
+ */
+export async function signedIn<E extends SignInEnv>(
+  c: Context<E>,
+  user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
+  {
+    newUser = false,
+    before = [] as D1PreparedStatement[],
+    agreedTo = [] as readonly LegalDoc[],
+    kind = 'platform' as SessionKind,
+  }: { newUser?: boolean; before?: D1PreparedStatement[]; agreedTo?: readonly LegalDoc[]; kind?: SessionKind } = {},
+) {
+  const db = c.env.DB;
+  // Ticking the agreement (or registering) records the versions agreed to, in the same batch as the session.
+  const consents = consentStatements(db, user.id, now(c), agreedTo);
+  const memberships = newUser ? [] : await membershipsOfUser(db, user.id);
+  // A main company the user can enter makes the account "master": the client chooses it and skips the list.
+  const main = memberships.find((m) => m.is_main === 1 && accountSizeOf([asLoginCaseMembership(m)]) === 1);
+  const session = await prepareSession(db, { userId: user.id, kind, now: now(c), companyId: main?.company_id ?? null });
+  await runBatch(db, [...before, ...consents, session.statement]);
+  const answer: LoginAnswer = {
+    accountSize: accountSizeOf(memberships.map(asLoginCaseMembership)),
+    companyId: main?.company_id ?? null,
+    isMaster: Boolean(main),
+    originalFlag: user.original_flag === 1,
+    tracelessCheckResult: TRACELESS.pass,
+    userId: user.id,
+    newUser,
+    type: user.user_type,
+    // A changed terms version asks a signed-in person to agree again before going on.
+    needsConsent: !agreedTo.includes('terms') && (await needsConsent(db, user.id)),
+  };
+  return ok(c, {
+    ...answer,
+    oauthVO: {
+      access_token: session.token,
+      refresh_token: session.refreshToken,
+      token_type: 'bearer',
+      expires_in: SESSION_LIFETIME_S,
+      isMainAccount: Boolean(main),
+    },
+  });
+}
+
+export interface PasswordAttempt {
+  /** The client's SHA-256 hex (of password + legacy salt for version 1). */
+  password: string;
+  passwordVersion: 1 | 2;
+  newPassword?: string;
+  /** A passed human check, as the sign-in screens send it. */
+  nvcvalStr?: string;
+}
+
+export interface PasswordCheckOptions {
+  /** The client network (clientIp). */
+  network: string;
+  now: number;
+  /** Who this sign-in admits; anyone else is treated as an unknown name. */
+  admits?: (user: UserRow) => boolean;
+  /** The caller already consumed a human check bound to this name (the partner login asks on every attempt). */
+  humanChecked?: boolean;
+}
+
+/** How a password sign-in that did not fail ends: signed in (with the statements to batch with the session), the human check first, or SY9990. */
+export type PasswordCheck =
+  | { outcome: 'signed-in'; user: UserRow; before: D1PreparedStatement[] }
+  | { outcome: 'human-check' }
+  | { outcome: 'salted' };
+
+/** Every refusal: the same KDF work as checking a real password, then US0010. */
+async function refuse(attempt: PasswordAttempt, env: WorkerEnv): Promise<never> {
+  await verifyPassword(attempt.password, null, env);
+  throw new GatewayError('US0010');
+}
+
+/** The password sign-in rules (see the top of this file); throws US0010 for every failure. */
+export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, attempt: PasswordAttempt, options: PasswordCheckOptions): Promise<PasswordCheck> {
+  const db = env.DB;
+  const { network, now: at } = options;
+  const subject = identityKey(identity);
+  const found = await findUserByIdentity(db, identity);
+  const user = found && (options.admits?.(found) ?? true) ? found : null;
+
+  let humanChecked = options.humanChecked ?? false;
+  if (!humanChecked && needsSlider(await throttleState(db, subject, network, at))) {
+    if (!(await passedLoginSlider(env, attempt.nvcvalStr, subject, at))) return { outcome: 'human-check' };
+    humanChecked = true;
+  }
+  if (user?.password_version === 1 && attempt.passwordVersion === 2) return { outcome: 'salted' };
+
+  // Counted before the password is checked, in one statement with the checks: see countAttempt.
+  if (!(await countAttempt(db, { subject, network, now: at, humanChecked }))) {
+    // Refused by a parallel attempt's count: locked now, or the human check became due.
+    if (isLocked(await throttleState(db, subject, network, at), at)) return refuse(attempt, env);
+    return { outcome: 'human-check' };
+  }
+  if (!user) return refuse(attempt, env);
+  const check = await verifyPassword(attempt.password, storedPasswordOf(user), env);
+  if (!check.ok || attempt.passwordVersion !== user.password_version) throw new GatewayError('US0010');
+
+  const before = [clearAttemptsStatement(db, subject, network)];
+  let originalFlag = user.original_flag;
+  if (attempt.newPassword) {
+    // The insecure-password modal was confirmed: the new password replaces the old one (as version 2) and
+    // every other session of the account ends.
+    await assertNewPasswordAllowed(attempt.newPassword);
+    before.push(setPasswordStatement(db, user.id, await hashPassword(attempt.newPassword, env), { version: 2, clearOriginalFlag: true }));
+    await revokeAllSessionsOfUser(db, user.id, undefined, at);
+    originalFlag = 0;
+  } else if (check.needsRehash) {
+    before.push(setPasswordStatement(db, user.id, await hashPassword(attempt.password, env), { version: user.password_version }));
+  }
+  return { outcome: 'signed-in', user: { ...user, original_flag: originalFlag }, before };
+}
+
+/** How a sign-in screen differs: the partner login admits partners only, starts a partner session, and asks the human check on every attempt. */
+export interface PasswordSignInOptions {
+  kind?: SessionKind;
+  partnersOnly?: boolean;
+  humanChecked?: boolean;
+}
+
+/** A password sign-in of a sign-in screen: checkPassword, then the login answer (session, SLIDER_REQUIRED or SY9990). */
+export async function passwordSignIn<E extends SignInEnv>(
+  c: Context<E>,
+  identity: LoginIdentity,
+  attempt: PasswordAttempt,
+  { kind = 'platform', partnersOnly = false, humanChecked = false }: PasswordSignInOptions = {},
+) {
+  const result = await checkPassword(c.env, identity, attempt, {
+    network: clientIp(c),
+    now: now(c),
+    humanChecked,
+    admits: partnersOnly ? (user) => user.is_partner === 1 : undefined,
+  });
+  if (result.outcome === 'human-check') return ok(c, SLIDER_REQUIRED);
+  if (result.outcome === 'salted') return fail(c, 'SY9990');
+  return signedIn(c, result.user, { before: result.before, kind });
+}

@@ -1,0 +1,88 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey } from '../../functions/edge/handoff-blob';
+import { messages } from '../../src/i18n';
+import { langs } from '../../src/lib/lang';
+import { expectAccessible, openInLanguage, readCode, seedUser, signInByEmail, uniqueEmail } from './helpers';
+
+/**
+ * The user center's password change: a session alone is not enough. A person with a password gives the
+ * current one; a person who signed up by code gets a code sent to the account. Every other session ends.
+ */
+
+/** Whether the session in this request context still works. */
+async function stillSignedIn(request: APIRequestContext) {
+  const answer = (await (await request.post('/api/agg-web/quick/user/findUserLoginCase', { data: {} })).json()) as { code: string };
+  return answer.code === '0';
+}
+
+for (const lang of langs) {
+  const t = messages[lang];
+  const c = t.changePassword;
+  const m = t.signIn;
+
+  test.describe(`password change from the user center (${lang})`, () => {
+    test('asks for the current password, refuses a wrong one, and signs out the other sessions', async ({ page, browser }) => {
+      // Two devices sign in and the page checks accessibility: more steps than the default 30 s allows under load.
+      test.slow();
+      const email = uniqueEmail(`change-${lang}`);
+      await seedUser(page.request, { email, password: 'oldHarbour1', userType: 1, agreed: true });
+      // Another device, signed in before the change.
+      const elsewhere = await browser.newContext();
+      const other = await elsewhere.newPage();
+      await signInByEmail(other, lang, email, 'oldHarbour1');
+      await expect(other).not.toHaveURL(/\/login/);
+
+      await signInByEmail(page, lang, email, 'oldHarbour1');
+      await expect(page).not.toHaveURL(/\/login/);
+      await openInLanguage(page, lang, '/user_center');
+      await page.getByRole('link', { name: t.userCenter.changePassword }).click();
+      await expect(page).toHaveURL(/\/change_password$/);
+      const current = page.getByLabel(c.currentPassword, { exact: true });
+      await expect(current).toHaveAttribute('autocomplete', 'current-password');
+      await expectAccessible(page);
+
+      await page.getByLabel(c.newPassword, { exact: true }).fill('newHarbour2');
+      await page.getByLabel(c.confirmPassword, { exact: true }).fill('newHarbour2');
+      await page.getByRole('button', { name: c.submit }).click();
+      await expect(page.getByText(c.currentRequired)).toBeVisible();
+
+      await current.fill('notMine123');
+      await page.getByRole('button', { name: c.submit }).click();
+      await expect(page.getByText(lang === 'zh' ? '当前密码错误。' : 'The current password is wrong.')).toBeVisible();
+
+      await current.fill('oldHarbour1');
+      await page.getByRole('button', { name: c.submit }).click();
+      await expect(page).not.toHaveURL(/\/change_password$/);
+      expect(await stillSignedIn(page.request)).toBe(true);
+      expect(await stillSignedIn(other.request)).toBe(false);
+      await elsewhere.close();
+
+      await page.context().clearCookies();
+      await signInByEmail(page, lang, email, 'newHarbour2');
+      await expect(page).not.toHaveURL(/\/login/);
+    });
+
+    test('sends a code to a person who signed up by code and has no password', async ({ page }) => {
+      const email = uniqueEmail(`codeonly-${lang}`);
+      const userId = await seedUser(page.request, { email, userType: 1, agreed: true });
+      // Arrives signed in from another site (a session hand-off), so no code is in the outbox yet.
+      const blob = await createHandoffBlob(await importHandoffKey(DEV_HANDOFF_KEY), handoffClaims({ sub: userId, aud: 'portal', purpose: 'session' }));
+      await openInLanguage(page, lang, '/login');
+      await page.goto(`/change_password?token=${blob}`);
+      await expect(page).toHaveURL(/\/change_password$/);
+      await expect(page.getByText(c.codeHint)).toBeVisible();
+      await expect(page.getByLabel(c.currentPassword, { exact: true })).toHaveCount(0);
+      await page.getByRole('button', { name: m.getCode }).click();
+      await expect(page.getByRole('status').filter({ hasText: m.codeSent })).toBeVisible();
+      await page.getByLabel(m.code, { exact: true }).fill(await readCode(page.request, email));
+      await page.getByLabel(c.newPassword, { exact: true }).fill('firstHarbour3');
+      await page.getByLabel(c.confirmPassword, { exact: true }).fill('firstHarbour3');
+      await page.getByRole('button', { name: c.submit }).click();
+      await expect(page).not.toHaveURL(/\/change_password$/);
+
+      await page.context().clearCookies();
+      await signInByEmail(page, lang, email, 'firstHarbour3');
+      await expect(page).not.toHaveURL(/\/login/);
+    });
+  });
+}
