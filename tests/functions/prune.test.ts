@@ -38,6 +38,7 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
       .bind(tag, tag, at - 2 * 60 * 1000, at),
     db.prepare("INSERT INTO sessions (token_hash, user_id, kind, created_at, expires_at) VALUES (?, ?, 'platform', ?, ?)").bind(tag, userId, at - 7 * DAY, at),
     db.prepare("INSERT INTO invitation_attempts (user_id, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
+    db.prepare("INSERT INTO code_guesses (recipient, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
   ];
 }
 
@@ -51,6 +52,7 @@ const TAG_COLUMN: Record<string, string> = {
   slider_challenges: 'session_id',
   sessions: 'token_hash',
   invitation_attempts: 'user_id',
+  code_guesses: 'recipient',
 };
 
 /** The tags each table still holds. */
@@ -69,7 +71,7 @@ const ALL_TABLES = RETENTION.map((r) => r.table).sort();
 describe('prune', () => {
   it('has a retention for every table that anonymous requests or spent secrets fill', () => {
     expect(ALL_TABLES).toEqual(
-      ['client_errors', 'codes', 'handoff_jtis', 'invitation_attempts', 'login_links', 'sessions', 'slider_challenges', 'tracking_events'].sort(),
+      ['client_errors', 'code_guesses', 'codes', 'handoff_jtis', 'invitation_attempts', 'login_links', 'sessions', 'slider_challenges', 'tracking_events'].sort(),
     );
   });
 
@@ -86,9 +88,9 @@ describe('prune', () => {
       expect(tablesHolding(left, `new-${table}`), `new rows of the ${table} batch`).toContain(table);
       expect(deleted[table], table).toBeGreaterThan(0);
     }
-    // Tracking keeps 90 days, client errors 30, the spent secrets a day: a row a day and an hour old is gone
-    // only from the tables that keep a day.
-    expect(tablesHolding(left, 'keep-long')).toEqual(['client_errors', 'tracking_events']);
+    // Tracking keeps 90 days, client errors 30, codes 2 (the daily SMS budget counts them), the rest a day: a row
+    // a day and an hour old is gone only from the tables that keep a day.
+    expect(tablesHolding(left, 'keep-long')).toEqual(['client_errors', 'codes', 'tracking_events']);
   });
 
   it('runs from the Cron Trigger: scheduled() prunes at the trigger time', async () => {

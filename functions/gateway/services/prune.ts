@@ -3,8 +3,8 @@
  * `scheduled` handler), so anonymous writes and spent secrets cannot fill the one D1 database.
  *
  * Every retention is here, one line per table. A row is kept at least a day past the last moment it can
- * matter: the rate caps look back at most an hour, a one-time code or link is dead once used or expired,
- * a hand-off jti only has to outlive its blob (60 s).
+ * matter: most rate caps look back an hour, the daily SMS budget counts the codes of the last day, a sign-in
+ * link is dead once used or expired, a hand-off jti only has to outlive its blob (60 s).
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -22,7 +22,8 @@ interface Retention {
 export const RETENTION: readonly Retention[] = [
   { table: 'tracking_events', old: 'created_at < ?1', keepMs: 90 * DAY_MS },
   { table: 'client_errors', old: 'created_at < ?1', keepMs: 30 * DAY_MS },
-  { table: 'codes', old: 'expires_at < ?1', keepMs: DAY_MS },
+  { table: 'codes', old: 'created_at < ?1', keepMs: 2 * DAY_MS },
+  { table: 'code_guesses', old: 'created_at < ?1', keepMs: DAY_MS },
   { table: 'login_links', old: 'expires_at < ?1 OR used_at < ?1', keepMs: DAY_MS },
   { table: 'handoff_jtis', old: 'expires_at < ?1', keepMs: DAY_MS, unit: 's' },
   { table: 'slider_challenges', old: 'expires_at < ?1 AND (check_expires_at IS NULL OR check_expires_at < ?1)', keepMs: DAY_MS },
