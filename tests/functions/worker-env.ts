@@ -2,12 +2,14 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { getPlatformProxy, unstable_splitSqlQuery } from 'wrangler';
 import type { WorkerEnv } from '../../functions/env';
+import { CHEAP_POW } from './pow-solver';
 
 /**
  * A real local D1 and R2 (miniflare, through wrangler) for function tests: each call gets its own fresh
  * persisted state with every migration applied, so test files never see each other's rows. `vars` overrides
  * bindings, vars and secrets (also those `Env` does not type, such as OPERATOR_TOKEN); functions/config.ts
- * parses them like the deployed ones.
+ * parses them like the deployed ones. The human check's proof of work is made cheap (CHEAP_POW) unless `vars`
+ * says otherwise: the tests check that it is demanded and verified, not how long it takes (`npm run bench` does).
  */
 export async function startWorkerEnv(name: string, vars: Record<string, unknown> = {}) {
   const persist = join('.wrangler', 'functions', `${name}-${process.pid}`);
@@ -17,7 +19,7 @@ export async function startWorkerEnv(name: string, vars: Record<string, unknown>
     const statements = unstable_splitSqlQuery(readFileSync(join('migrations', file), 'utf8'));
     if (statements.length) await proxy.env.DB.batch(statements.map((sql) => proxy.env.DB.prepare(sql)));
   }
-  const env = { ...proxy.env, ...vars } as WorkerEnv;
+  const env = { ...proxy.env, ...CHEAP_POW, ...vars } as WorkerEnv;
   const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
   return {
     env,
