@@ -7,9 +7,6 @@ import { destinations } from '../lib/login-route';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/auth';
 
-/** sessionStorage: the company this tab's administrator form created or filled last. */
-export const APPLICATION_KEY = 'onboardingCompanyId';
-
 export type AccountMessages = Pick<Messages, 'account' | 'errors'>;
 let t: AccountMessages;
 

@@ -1,15 +1,18 @@
-import { atom, map } from 'nanostores';
+import { atom } from 'nanostores';
 import type { authApi as AuthApi } from '../api/auth';
-import { NETWORK_ERROR, SALT_REQUIRED, type ApiResult } from '../api/result';
-import type { Messages } from '../i18n';
+import { SALT_REQUIRED, type ApiResult } from '../api/result';
+import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
 import { destinations, REDIRECT_DELAY_MS } from '../lib/login-route';
 import { readCookie } from '../lib/read-cookie';
 import { readRemembered, remember } from '../lib/remembered-sign-in';
 import { SESSION_MARKER_COOKIE } from '../lib/session-marker';
 import type { LoginAnswer } from '../schemas/auth';
-import { DEFAULT_AREA_CODE_ID, LOGIN_CLIENT, meetsPasswordRule, PASSWORD_VERSION, stripSpacesAndCommas, TRACELESS } from '../schemas/auth-rules';
+import { DEFAULT_AREA_CODE_ID, LOGIN_CLIENT, meetsPasswordRule, PASSWORD_VERSION, TRACELESS } from '../schemas/auth-rules';
+import { realBrowser, type BrowserEnv } from './browser';
 import { ask } from './dialog';
+import { createForm } from './form';
+import { identifierProblem } from './identifier';
 
 /**
  * The gateway calls and their zod schemas load on the first call (or earlier, on the form's first focus or
@@ -26,10 +29,10 @@ export function preloadSignIn() {
 
 export type Mode = 'code' | 'password' | 'chain';
 export type Channel = 'phone' | 'email';
-export type Field = 'mobile' | 'email' | 'code' | 'password' | 'usId' | 'agreed' | 'form';
+export type Field = 'mobile' | 'email' | 'code' | 'password' | 'usId' | 'agreed';
 
 /** Everything the sign-in form shows. The flow functions below are the only writers. */
-export const $signIn = map({
+const initial = {
   mode: 'code' as Mode,
   channel: 'phone' as Channel,
   areaId: DEFAULT_AREA_CODE_ID,
@@ -41,36 +44,38 @@ export const $signIn = map({
   usId: '',
   agreed: false,
   remember: false,
-  busy: false,
   /** The sign-in call itself is running (busy also covers Get Code and its dialogs). */
   submitting: false,
   redirecting: false,
   /** 'verification code sent' and similar good news. */
-  notice: '',
+  notice: '' as MessageKey | '',
+};
+const form = createForm<typeof initial, Field>(initial, {
+  // PH: the phone or e-mail; CD: the code, when the code field shows; US/PW and the rest: the form.
+  codes: { PH: (s) => (s.channel === 'phone' ? 'mobile' : 'email'), CD: (s) => (s.mode === 'code' ? 'code' : 'form') },
 });
-export const $errors = map<Partial<Record<Field, string>>>({});
+export const $signIn = form.$values;
+export const $errors = form.$errors;
 /** Epoch ms until which Get Code is disabled (a mirror of the server's resend wait). */
 export const $codeCooldownUntil = atom(0);
 export const RESEND_WAIT_MS = 60_000;
 
-export type SignInMessages = Pick<Messages, 'signIn' | 'validation' | 'errors'>;
-let t: SignInMessages;
+let env: BrowserEnv;
 /** The new user's answers, kept until the code sign-in registers them. */
 let newUser: { userIdentity: 1 | 2; companyName: string } | undefined;
 
-export function initSignIn(messages: SignInMessages, options: { chain: boolean }) {
-  t = messages;
+export function initSignIn(options: { chain: boolean }, browser: BrowserEnv = realBrowser()) {
+  env = browser;
   const saved = readRemembered();
   if (options.chain) $signIn.setKey('mode', 'chain');
   if (saved?.loginWay === 'phone') $signIn.set({ ...$signIn.get(), channel: 'phone', areaId: saved.areaId, callingCode: saved.callingCode, mobile: saved.mobile, remember: true });
   if (saved?.loginWay === 'email') $signIn.set({ ...$signIn.get(), channel: 'email', email: saved.email, remember: true });
 }
 
-type SignInState = ReturnType<typeof $signIn.get>;
-
-export function setField<K extends keyof SignInState>(key: K, value: SignInState[K]) {
-  $signIn.setKey(key, value as never);
-  if (key in $errors.get()) $errors.setKey(key as Field, undefined);
+export const setField = <K extends keyof typeof initial>(key: K, value: (typeof initial)[K]) => form.set(key, value);
+export function setArea(item: { id: string; phoneCode: string }) {
+  form.set('areaId', item.id);
+  form.set('callingCode', item.phoneCode);
 }
 
 export function switchTo(mode: Mode, channel?: Channel) {
@@ -81,49 +86,16 @@ export function switchTo(mode: Mode, channel?: Channel) {
 /** The identifier as the gateway wants it, or a field error. */
 async function identifier(): Promise<{ ok: true; phone?: { mobileCode: string; mobile: string }; email?: string; subject: string } | { ok: false }> {
   const s = $signIn.get();
-  if (s.channel === 'phone') {
-    const mobile = stripSpacesAndCommas(s.mobile);
-    if (!mobile) return fieldError('mobile', t.validation.phoneRequired);
-    // The exact mainland pattern is checked by the gateway with libphonenumber (spec 5); digits only here.
-    if (!/^\d{4,15}$/.test(mobile)) return fieldError('mobile', t.validation.phoneInvalid);
-    return { ok: true, phone: { mobileCode: s.callingCode, mobile }, subject: `${s.callingCode}${mobile}` };
-  }
-  const email = (await loadApi()).emailSchema.safeParse(s.email);
-  if (!stripSpacesAndCommas(s.email)) return fieldError('email', t.validation.emailRequired);
-  if (!email.success) return fieldError('email', t.validation.emailInvalid);
-  return { ok: true, email: email.data, subject: email.data };
-}
-
-function fieldError(field: Field, message: string): { ok: false } {
-  $errors.setKey(field, message);
-  return { ok: false };
-}
-
-/** Puts a gateway failure next to the field it concerns (PH = phone or e-mail, CD = code, US/PW = account). */
-function showFailure(result: Extract<ApiResult<unknown>, { ok: false }>) {
-  const message = result.code === NETWORK_ERROR ? t.errors.network : result.message || t.errors.generic;
-  const s = $signIn.get();
-  const field: Field = result.code.startsWith('PH')
-    ? s.channel === 'phone' ? 'mobile' : 'email'
-    : result.code.startsWith('CD') && s.mode === 'code'
-      ? 'code'
-      : 'form';
-  $errors.setKey(field, message);
-}
-
-async function busy<T>(work: () => Promise<T>): Promise<T | undefined> {
-  if ($signIn.get().busy) return undefined; // a doubled click does nothing
-  $signIn.setKey('busy', true);
-  try {
-    return await work();
-  } finally {
-    $signIn.setKey('busy', false);
-  }
+  // The exact mainland pattern is checked by the gateway with libphonenumber; digits only here.
+  const checked = await identifierProblem(s);
+  if ('problem' in checked) return { ok: form.fail(s.channel === 'phone' ? 'mobile' : 'email', checked.problem) };
+  const value = checked.value;
+  return s.channel === 'phone' ? { ok: true, phone: { mobileCode: s.callingCode, mobile: value }, subject: `${s.callingCode}${value}` } : { ok: true, email: value, subject: value };
 }
 
 /** Get Code: new-user checks, the agreement, identity and company, the slider for phones, then the send. */
 export const sendCode = () =>
-  busy(async () => {
+  form.run(async () => {
     $errors.set({});
     $signIn.setKey('notice', '');
     const id = await identifier();
@@ -131,7 +103,7 @@ export const sendCode = () =>
     const loginType = id.phone ? 1 : 2;
     const auth = await gateway();
     const isNew = await auth.checkIsNewUser({ loginType, ...id.phone, loginEmail: id.email });
-    if (!isNew.ok) return showFailure(isNew);
+    if (!isNew.ok) return form.failure(isNew);
     if (isNew.data) {
       if (!(await ask({ kind: 'agreement' }))) return;
       $signIn.setKey('agreed', true);
@@ -153,15 +125,15 @@ export const sendCode = () =>
     if (!sent.ok) {
       const retryAfter = (sent.data as { retryAfter?: number } | undefined)?.retryAfter;
       if (retryAfter) $codeCooldownUntil.set(Date.now() + retryAfter * 1000);
-      return showFailure(sent);
+      return form.failure(sent);
     }
     $codeCooldownUntil.set(Date.now() + RESEND_WAIT_MS);
-    $signIn.setKey('notice', t.signIn.codeSent);
+    $signIn.setKey('notice', 'signIn.codeSent');
   });
 
 /** The sign-in button, for whichever mode is showing. */
 export const submit = () =>
-  busy(async () => {
+  form.run(async () => {
     $errors.set({});
     $signIn.setKey('submitting', true);
     try {
@@ -179,8 +151,8 @@ async function submitCode() {
   const id = await identifier();
   if (!id.ok) return;
   const s = $signIn.get();
-  if (!s.code.trim()) return fieldError('code', t.validation.codeRequired);
-  if (!s.agreed) return fieldError('agreed', t.validation.agreementRequired);
+  if (!s.code.trim()) return form.fail('code', { key: 'validation.codeRequired' });
+  if (!s.agreed) return form.fail('agreed', { key: 'validation.agreementRequired' });
   const body = {
     loginType: (id.phone ? 1 : 2) as 1 | 2,
     ...id.phone,
@@ -197,7 +169,7 @@ async function submitPassword() {
   const id = await identifier();
   if (!id.ok) return;
   const s = $signIn.get();
-  if (!s.password) return fieldError('password', t.validation.passwordRequired);
+  if (!s.password) return form.fail('password', { key: 'validation.passwordRequired' });
   const newPassword = await askForSaferPassword(s.password);
   if (newPassword === null) return;
   const login = (hash: string, version: 1 | 2, nvcvalStr?: string) =>
@@ -221,8 +193,8 @@ async function submitChain() {
   const auth = await gateway();
   const s = $signIn.get();
   const usId = s.usId.trim();
-  if (!usId) return fieldError('usId', t.validation.userIdRequired);
-  if (!s.password) return fieldError('password', t.validation.passwordRequired);
+  if (!usId) return form.fail('usId', { key: 'validation.userIdRequired' });
+  if (!s.password) return form.fail('password', { key: 'validation.passwordRequired' });
   const newPassword = await askForSaferPassword(s.password);
   if (newPassword === null) return;
   const login = (hash: string, version: 1 | 2, nvcvalStr?: string) =>
@@ -273,13 +245,12 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
     result = await attempt(JSON.stringify(check));
   }
   if (!result.ok) {
-    showFailure(result);
+    form.failure(result);
     return false;
   }
   const { tracelessCheckResult, isMaster, companyId } = result.data;
   if (tracelessCheckResult !== TRACELESS.pass && tracelessCheckResult !== TRACELESS.passTrusted) {
-    $errors.setKey('form', t.errors.registerFailed);
-    return false;
+    return form.fail('form', { key: 'errors.registerFailed' });
   }
   if (result.data.needsConsent && !(await agreeAgain())) return false;
   $signIn.setKey('redirecting', true);
@@ -305,13 +276,13 @@ export async function routeByLoginCase() {
   const failed = await goOnByLoginCase();
   if (failed) {
     $signIn.setKey('redirecting', false);
-    showFailure(failed);
+    form.failure(failed);
   }
 }
 
 function goAfterDelay(to: string) {
   $signIn.setKey('redirecting', true);
-  setTimeout(() => location.assign(to), REDIRECT_DELAY_MS);
+  setTimeout(() => env.navigate(to), REDIRECT_DELAY_MS);
 }
 
 /** Spec 2: arriving with a session skips the form; the company list and the case decide the route. */

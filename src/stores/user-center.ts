@@ -3,10 +3,12 @@ import { authApi } from '../api/auth';
 import { NETWORK_ERROR, type ApiResult } from '../api/client';
 import { onboardingApi } from '../api/onboarding';
 import type { Messages } from '../i18n';
+import type { Problem } from '../i18n/problem';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/auth';
 import { isoDateSchema, type CompanyMember } from '../schemas/onboarding';
 import { birthdayProblem, REAL_NAME_MAX, type MeAnswer, type Sex } from '../schemas/profile';
+import { createForm } from './form';
 
 export type UserCenterMessages = Pick<Messages, 'userCenter' | 'errors'>;
 let t: UserCenterMessages;
@@ -155,27 +157,31 @@ export async function confirmDecline() {
 // Editing one's own profile
 // ---------------------------------------------------------------------------------------------------------
 
-export type ProfileField = 'realName' | 'country' | 'birthday' | 'sex' | 'form';
+export type ProfileField = 'realName' | 'country' | 'birthday' | 'sex';
 
 const emptyDraft = {
+  /** Whether the editor shows. */
+  open: false,
   realName: '',
   country: null as { id: string; name: string } | null,
   birthday: '',
   sex: '' as Sex | '',
-  busy: false,
 };
 export type ProfileDraft = typeof emptyDraft;
 
 /** The profile editor: whether it is open, its fields, and their errors. */
-export const $profileDraft = map<ProfileDraft & { open: boolean }>({ ...emptyDraft, open: false });
-export const $profileErrors = map<Partial<Record<ProfileField, string>>>({});
+const profile = createForm<ProfileDraft, ProfileField>(emptyDraft, {
+  // Where a gateway problem's `path` goes on the form; the form-level alert says it as well.
+  paths: { realName: 'realName', countryId: 'country', birthday: 'birthday', sex: 'sex' },
+  alsoOnForm: true,
+});
+export const $profileDraft = profile.$values;
+export const $profileErrors = profile.$errors;
 
 export function openProfileEditor() {
   const me = $userCenter.get().me;
-  $profileErrors.set({});
-  $profileDraft.set({
+  profile.reset({
     open: true,
-    busy: false,
     realName: me?.realName ?? '',
     country: me?.countryId ? { id: me.countryId, name: me.countryName ?? me.countryId } : null,
     birthday: me?.birthday ?? '',
@@ -183,59 +189,39 @@ export function openProfileEditor() {
   });
 }
 
-export function closeProfileEditor() {
-  $profileDraft.set({ ...emptyDraft, open: false });
-  $profileErrors.set({});
-}
+export const closeProfileEditor = () => profile.reset();
 
-export function setProfileField<K extends Exclude<keyof ProfileDraft, 'busy'>>(key: K, value: ProfileDraft[K]) {
-  $profileDraft.setKey(key, value as never);
-  const field: ProfileField = key;
-  if ($profileErrors.get()[field]) $profileErrors.setKey(field, undefined);
-}
+export const setProfileField = <K extends Exclude<keyof ProfileDraft, 'open'>>(key: K, value: ProfileDraft[K]) => profile.set(key, value);
 
 const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');
 
 /** The rules of updateUserInfo, checked before sending: true when the draft may be sent. */
 export function validateProfile(): boolean {
   const d = $profileDraft.get();
-  const e = t.userCenter.profileErrors;
-  const errors: Partial<Record<ProfileField, string>> = {};
+  const errors: Partial<Record<ProfileField, Problem>> = {};
   const name = collapse(d.realName);
-  if (!name) errors.realName = e.realNameRequired;
-  else if (name.length > REAL_NAME_MAX) errors.realName = e.realNameTooLong;
-  if (d.birthday && (!isoDateSchema.safeParse(d.birthday).success || birthdayProblem(d.birthday, Date.now()))) errors.birthday = e.birthdayInvalid;
-  $profileErrors.set(errors);
-  return Object.keys(errors).length === 0;
+  if (!name) errors.realName = { key: 'userCenter.profileErrors.realNameRequired' };
+  else if (name.length > REAL_NAME_MAX) errors.realName = { key: 'userCenter.profileErrors.realNameTooLong' };
+  if (d.birthday && (!isoDateSchema.safeParse(d.birthday).success || birthdayProblem(d.birthday, Date.now()))) {
+    errors.birthday = { key: 'userCenter.profileErrors.birthdayInvalid' };
+  }
+  return profile.check(errors);
 }
 
-/** Where a gateway problem's `path` goes on the form. */
-const fieldOfPath: Record<string, ProfileField> = { realName: 'realName', countryId: 'country', birthday: 'birthday', sex: 'sex' };
-
-export async function saveProfile() {
-  const d = $profileDraft.get();
-  if (d.busy) return;
-  if (!validateProfile()) {
-    $profileErrors.setKey('form', t.userCenter.profileErrors.errorSummary);
-    return;
-  }
-  $profileDraft.setKey('busy', true);
-  const answer = await onboardingApi.updateUserInfo({
-    realName: collapse(d.realName),
-    countryId: d.country?.id ?? null,
-    birthday: d.birthday || null,
-    sex: d.sex || null,
+export function saveProfile() {
+  if ($profileDraft.get().busy) return Promise.resolve();
+  if (!validateProfile()) return Promise.resolve(void profile.fail('form', { key: 'userCenter.profileErrors.errorSummary' }));
+  return profile.run(async () => {
+    const d = $profileDraft.get();
+    const answer = await onboardingApi.updateUserInfo({
+      realName: collapse(d.realName),
+      countryId: d.country?.id ?? null,
+      birthday: d.birthday || null,
+      sex: d.sex || null,
+    });
+    if (!answer.ok) return profile.failure(answer);
+    $userCenter.setKey('me', answer.data);
+    closeProfileEditor();
+    say(t.userCenter.saved);
   });
-  if (!answer.ok) {
-    $profileDraft.setKey('busy', false);
-    const message = failureText(answer);
-    const data = answer.data as { path?: unknown } | { path?: unknown }[] | null | undefined;
-    const path = Array.isArray(data) ? data[0]?.path : data?.path;
-    const field = typeof path === 'string' ? fieldOfPath[path.split('.')[0]!] : undefined;
-    $profileErrors.set({ ...(field ? { [field]: message } : {}), form: message });
-    return;
-  }
-  $userCenter.setKey('me', answer.data);
-  closeProfileEditor();
-  say(t.userCenter.saved);
 }
