@@ -1,3 +1,4 @@
+import { task } from 'nanostores';
 import { onboardingApi } from '../api/onboarding';
 import type { Problem } from '../i18n/problem';
 import { stripSpacesAndCommas } from '../schemas/auth';
@@ -59,7 +60,7 @@ export function setInvitationCode(raw: string) {
   if (!changed) return;
   $joinErrors.setKey('invitationCode', undefined);
   $join.set({ ...$join.get(), companyName: '', lookup: 'idle' });
-  if (code.length === INVITATION_LENGTH) void lookUpCompany();
+  if (code.length === INVITATION_LENGTH) void task(lookUpCompany);
 }
 
 /** On blur, or when the code is complete: selectCompanyNameByCompanyId. */
