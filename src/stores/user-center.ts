@@ -1,8 +1,6 @@
 import { map } from 'nanostores';
 import { authApi } from '../api/auth';
-import { NETWORK_ERROR, type ApiResult } from '../api/client';
 import { onboardingApi } from '../api/onboarding';
-import type { Messages } from '../i18n';
 import type { Problem } from '../i18n/problem';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/auth';
@@ -10,8 +8,6 @@ import { isoDateSchema, type CompanyMember } from '../schemas/onboarding';
 import { birthdayProblem, REAL_NAME_MAX, type MeAnswer, type Sex } from '../schemas/profile';
 import { createForm } from './form';
 
-export type UserCenterMessages = Pick<Messages, 'userCenter' | 'errors'>;
-let t: UserCenterMessages;
 
 /** What an administrator sees of one of their companies: its invitation code and its members. */
 export interface AdministeredCompany {
@@ -31,15 +27,14 @@ export const $userCenter = map({
   busyMember: '',
   /** The decline waiting for the administrator's confirmation. */
   declining: null as { companyId: string; userId: string; name: string; company: string } | null,
-  notice: '',
-  error: '',
+  /** Good and bad news, said by the island. */
+  notice: null as Problem | null,
+  error: null as Problem | null,
 });
 
-const failureText = (result: Extract<ApiResult<unknown>, { ok: false }>) =>
-  result.code === NETWORK_ERROR ? t.errors.network : result.message || t.errors.generic;
+const failure = (result: { code: string; message: string }): Problem => ({ code: result.code, message: result.message });
 
-export async function loadUserCenter(messages: UserCenterMessages) {
-  t = messages;
+export async function loadUserCenter() {
   const [me, list] = await Promise.all([onboardingApi.fetchMe(), authApi.companyList()]);
   const companies = list.ok ? list.data : [];
   if (list.ok) writeRoleList(companies.map((c) => ({ companyId: c.companyId, role: c.role, companyType: c.companyType })));
@@ -58,25 +53,25 @@ export async function loadUserCenter(messages: UserCenterMessages) {
     me: me.ok ? me.data : null,
     companies,
     administered: administered.filter((a): a is AdministeredCompany => a !== null),
-    error: failed ? failureText(failed) : '',
+    error: failed ? failure(failed) : null,
   });
 }
 
 /** The time a "copied" or "regenerated" notice stays (it is also announced). */
 const NOTICE_MS = 4000;
 let noticeTimer: ReturnType<typeof setTimeout> | undefined;
-function say(notice: string, error = '') {
+function say(notice: Problem | null, error: Problem | null = null) {
   clearTimeout(noticeTimer);
   $userCenter.set({ ...$userCenter.get(), notice, error });
-  if (notice) noticeTimer = setTimeout(() => $userCenter.setKey('notice', ''), NOTICE_MS);
+  if (notice) noticeTimer = setTimeout(() => $userCenter.setKey('notice', null), NOTICE_MS);
 }
 
 export async function copyInvitationCode(code: string) {
   try {
     await navigator.clipboard.writeText(code);
-    say(t.userCenter.copied);
+    say({ key: 'userCenter.copied' });
   } catch {
-    say('', t.userCenter.copyFailed);
+    say(null, { key: 'userCenter.copyFailed' });
   }
 }
 
@@ -87,13 +82,13 @@ export async function regenerateInvitationCode(companyId: string) {
   const answer = await onboardingApi.regenerateInvitation(companyId);
   if (!answer.ok) {
     $userCenter.setKey('busyId', '');
-    return say('', failureText(answer));
+    return say(null, failure(answer));
   }
   const administered = $userCenter
     .get()
     .administered.map((a) => (a.companyId === companyId ? { ...a, invitationCode: answer.data.invitationCode } : a));
   $userCenter.set({ ...$userCenter.get(), administered, busyId: '' });
-  say(t.userCenter.regenerated);
+  say({ key: 'userCenter.regenerated' });
 }
 
 export async function signOut() {
@@ -105,8 +100,6 @@ export async function signOut() {
 // ---------------------------------------------------------------------------------------------------------
 // Answering staff joins (administrator)
 // ---------------------------------------------------------------------------------------------------------
-
-const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (all, key: string) => values[key] ?? all);
 
 function setMemberStatus(companyId: string, userId: string, status: CompanyMember['status']) {
   const administered = $userCenter
@@ -135,10 +128,10 @@ async function answerJoin(companyId: string, userId: string, name: string, decis
   if (!answer.ok) {
     // Answered the other way meanwhile, or gone: the list shows how things stand now.
     await reloadMembers(companyId);
-    return say('', failureText(answer));
+    return say(null, failure(answer));
   }
   setMemberStatus(companyId, userId, answer.data.status);
-  say(fill(decision === 'approve' ? t.userCenter.approved : t.userCenter.declined, { name }));
+  say({ key: decision === 'approve' ? 'userCenter.approved' : 'userCenter.declined', values: { name } });
 }
 
 export const approveMember = (companyId: string, userId: string, name: string) => answerJoin(companyId, userId, name, 'approve');
@@ -222,6 +215,6 @@ export function saveProfile() {
     if (!answer.ok) return profile.failure(answer);
     $userCenter.setKey('me', answer.data);
     closeProfileEditor();
-    say(t.userCenter.saved);
+    say({ key: 'userCenter.saved' });
   });
 }
