@@ -1,4 +1,4 @@
-import { map, task, type MapStore } from 'nanostores';
+import { map, type MapStore } from 'nanostores';
 import type { ApiResult } from '../api/result';
 import type { Problem } from '../i18n/problem';
 
@@ -83,17 +83,15 @@ export function createForm<V extends object, F extends string>(initial: V, optio
       leaving = true;
     },
     /** Runs one flow with `busy` set; a second call while one runs does nothing (a doubled click). */
-    run<T>(work: () => Promise<T>): Promise<T | undefined> {
-      if ($values.get().busy) return Promise.resolve(undefined);
+    async run<T>(work: () => Promise<T>): Promise<T | undefined> {
+      if ($values.get().busy) return undefined;
       values.setKey('busy', true);
-      return task(async () => {
-        try {
-          return await work();
-        } finally {
-          if (!leaving) values.setKey('busy', false);
-          leaving = false;
-        }
-      });
+      try {
+        return await work();
+      } finally {
+        if (!leaving) values.setKey('busy', false);
+        leaving = false;
+      }
     },
   };
 }
