@@ -11,18 +11,19 @@ interface PhoneFieldProps {
   lang: Lang;
   /** Loads the area-code list (loadPhoneCodes, or a lazy import of it); null until it should load. Stable. */
   loadAreaCodes: (() => Promise<PhoneCodeItem[]>) | null;
-  /** The picked area; '' when only its calling code is known (a loaded record): the list's entry is found for it. */
-  areaId: string;
-  /** The picked area's calling code, shown until the list arrives. */
-  callingCode: string;
-  mobile: string;
+  /**
+   * The picked area ('' when only its calling code is known, as in a loaded record: the list's entry is found
+   * for it), its calling code (shown until the list arrives) and the number as typed.
+   */
+  phone: { areaId: string; callingCode: string; mobile: string };
   error?: string;
   onAreaChange: (item: PhoneCodeItem) => void;
   onMobileChange: (value: string) => void;
 }
 
 /** Phone number with its country-code picker, and the picker's list. */
-export function PhoneField({ id, labels, lang, loadAreaCodes, areaId, callingCode, mobile, error, onAreaChange, onMobileChange }: PhoneFieldProps) {
+export function PhoneField({ id, labels, lang, loadAreaCodes, phone, error, onAreaChange, onMobileChange }: PhoneFieldProps) {
+  const { areaId, callingCode, mobile } = phone;
   const areaCodes = useAreaCodes(loadAreaCodes);
   const current = areaCodes.find((item) => item.id === areaId);
   useEffect(() => {

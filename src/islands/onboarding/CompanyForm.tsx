@@ -133,18 +133,7 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
           required
         />
         <TextField id="contact-name" label={m.contactName} value={s.contactName} onChange={(v) => setCompanyField('contactName', v)} error={errors.contactName} maxLength={64} autoComplete="name" required />
-        <PhoneField
-          id="contact-tel"
-          labels={m}
-          lang={lang}
-          loadAreaCodes={loadPhoneCodes}
-          areaId={s.areaId}
-          callingCode={s.phoneCode}
-          mobile={s.contactTel}
-          error={errors.contactTel}
-          onAreaChange={setCompanyArea}
-          onMobileChange={(v) => setCompanyField('contactTel', v)}
-        />
+        <PhoneField id="contact-tel" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setCompanyArea} onMobileChange={(v) => setCompanyField('contactTel', v)} />
         <SearchSelect
           id="port"
           label={portRequired ? m.port : `${m.port} (${m.optional})`}

@@ -70,18 +70,7 @@ export default function JoinForm({ lang, messages }: JoinFormProps) {
         maxLength={254}
         required
       />
-      <PhoneField
-        id="join-tel"
-        labels={m}
-        lang={lang}
-        loadAreaCodes={loadPhoneCodes}
-        areaId={s.areaId}
-        callingCode={s.phoneCode}
-        mobile={s.contactTel}
-        error={errors.contactTel}
-        onAreaChange={setJoinArea}
-        onMobileChange={(v) => setJoinField('contactTel', v)}
-      />
+      <PhoneField id="join-tel" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setJoinArea} onMobileChange={(v) => setJoinField('contactTel', v)} />
       <TextField id="hire-time" type="date" label={`${m.hireDate} (${m.optional})`} value={s.hireTime} onChange={(v) => setJoinField('hireTime', v)} error={errors.hireTime} />
       {errors.form && (
         <p className="error form-error" role="alert">

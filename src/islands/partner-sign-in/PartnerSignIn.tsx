@@ -37,18 +37,7 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
         void submit();
       }}
     >
-      <PhoneField
-        id="partner-mobile"
-        labels={m}
-        lang={lang}
-        loadAreaCodes={loadPhoneCodes}
-        areaId={s.areaId}
-        callingCode={s.callingCode}
-        mobile={s.mobile}
-        error={errors.mobile}
-        onAreaChange={setArea}
-        onMobileChange={(v) => setField('mobile', v)}
-      />
+      <PhoneField id="partner-mobile" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={s} error={errors.mobile} onAreaChange={setArea} onMobileChange={(v) => setField('mobile', v)} />
       <PasswordInput
         id="partner-password"
         label={m.password}

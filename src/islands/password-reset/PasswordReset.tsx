@@ -59,18 +59,7 @@ export default function PasswordReset({ lang, partner, messages }: PasswordReset
       <TabList<Channel> name="reset-channel" label={m.tabs.channelLabel} className="subtab" items={[['phone', m.tabs.phone], ['email', m.tabs.email]]} current={s.channel} onSelect={(channel) => switchChannel(channel)} />
       <div {...tabPanelProps('reset-channel', s.channel, false)}>
         {s.channel === 'phone' ? (
-          <PhoneField
-            id="reset-mobile"
-            labels={m}
-            lang={lang}
-            loadAreaCodes={loadPhoneCodes}
-            areaId={s.areaId}
-            callingCode={s.callingCode}
-            mobile={s.mobile}
-            error={errors.mobile}
-            onAreaChange={setArea}
-            onMobileChange={(v) => setField('mobile', v)}
-          />
+          <PhoneField id="reset-mobile" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={s} error={errors.mobile} onAreaChange={setArea} onMobileChange={(v) => setField('mobile', v)} />
         ) : (
           <TextField id="reset-email" label={m.email} type="email" inputMode="email" autoComplete="username" value={s.email} onChange={(v) => setField('email', v)} error={errors.email} maxLength={254} />
         )}

@@ -94,9 +94,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
           labels={m}
           lang={lang}
           loadAreaCodes={prepared ? loadPhoneCodesLazily : null}
-          areaId={s.areaId}
-          callingCode={s.callingCode}
-          mobile={s.mobile}
+          phone={s}
           error={errors.mobile}
           onAreaChange={setArea}
           onMobileChange={(v) => setField('mobile', v)}
