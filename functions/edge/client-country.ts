@@ -1,13 +1,13 @@
-import type { WorkerEnv } from '../env';
+import type { Config } from '../config';
 
 /** Header the edge sets on every call it passes to the gateway; a client's own value is overwritten. */
 export const CLIENT_COUNTRY_HEADER = 'x-client-country';
-/** Local runs only (DEV_TRUST_COUNTRY_HEADER): stands in for Cloudflare's country, which is a placeholder offline. */
+/** Local runs only (trustCountryHeader, DEV_TRUST_COUNTRY_HEADER): stands in for Cloudflare's country, which is a placeholder offline. */
 export const DEBUG_COUNTRY_HEADER = 'x-debug-country';
 
 /** The visitor's ISO country from Cloudflare's request data, or the debug header where that is allowed. */
-export function clientCountry(request: Request, env: WorkerEnv): string | undefined {
-  if (env.DEV_TRUST_COUNTRY_HEADER === 'true') {
+export function clientCountry(request: Request, config: Pick<Config, 'trustCountryHeader'>): string | undefined {
+  if (config.trustCountryHeader) {
     const debug = request.headers.get(DEBUG_COUNTRY_HEADER);
     if (debug && /^[A-Za-z]{2}$/.test(debug)) return debug.toUpperCase();
   }

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { EdgeBindings } from '../env';
 import { findSession } from '../gateway/services/sessions';
-import { edgeConfig, handoffKeys } from './config';
+import { handoffKeys } from './handoff-keys';
 import { createHandoffBlob, handoffClaims } from './handoff-blob';
 import { safeRedirect } from './redirect-target';
 import { tokenCookieName } from './session-cookies';
@@ -13,20 +13,20 @@ import { tokenCookieName } from './session-cookies';
  * `token`, sealed for that site's audience, so the other site can open its own session.
  */
 export const destinationRoutes = new Hono<EdgeBindings>().get('/:target{web_app|web_home}', async (c) => {
-  const config = edgeConfig(c.env);
-  const configured = c.req.param('target') === 'web_app' ? c.env.WEB_APP_URL : c.env.WEB_HOME_URL;
+  const config = c.var.config;
+  const configured = c.req.param('target') === 'web_app' ? config.webAppUrl : config.webHomeUrl;
   const target = safeRedirect(configured, config.redirect);
   const here = new URL(c.req.url);
   const destination = new URL(target, here);
   c.header('Cache-Control', 'no-store');
   c.header('Referrer-Policy', 'no-referrer');
 
-  const token = getCookie(c, tokenCookieName(here.hostname, c.env.NAVIGATOR_HOST_LABEL));
-  const [key] = await handoffKeys(c.env);
+  const token = getCookie(c, tokenCookieName(here.hostname, config.navigatorHostLabel));
+  const [key] = await handoffKeys(config);
   if (destination.origin !== here.origin && token && key) {
     const session = await findSession(c.env.DB, token, Date.now());
     if (session) {
-      const claims = handoffClaims({ sub: session.user_id, aud: c.env.WEB_APP_AUDIENCE || 'web-app', purpose: 'session' });
+      const claims = handoffClaims({ sub: session.user_id, aud: config.webAppAudience, purpose: 'session' });
       destination.searchParams.set('token', await createHandoffBlob(key, claims));
     }
   }

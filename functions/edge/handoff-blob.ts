@@ -40,7 +40,7 @@ export interface HandoffClaims {
   exp: number;
   /** Single-use id, recorded by the receiver. */
   jti: string;
-  /** 'credentials' only: the sign-in name and the client-side SHA-256 hex password hash (spec 7). */
+  /** 'credentials' only: the sign-in name and the client-side SHA-256 hex password hash (what the browser sends as a password). */
   loginName?: string;
   passwordHash?: string;
 }
@@ -182,7 +182,7 @@ export function encodeBase64Url(bytes: Uint8Array): string {
 }
 
 /** Standard or url-safe base64, padded or not; undefined when it is not base64. */
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
+export function decodeBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
   const standard = text.replace(/-/g, '+').replace(/_/g, '/');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(standard)) return undefined;
   try {

@@ -7,7 +7,8 @@ import { emailRecipient, phoneRecipientFromE164 } from '../gateway/services/iden
 import { verifyPassword } from '../gateway/services/passwords';
 import { isLocked, needsSlider } from '../gateway/services/risk';
 import { createSession } from '../gateway/services/sessions';
-import { edgeConfig, handoffKeys } from './config';
+import { configOf } from '../config';
+import { handoffKeys } from './handoff-keys';
 import { handoffClock, openHandoffBlob, type HandoffClaims, type HandoffPurpose, type HandoffRefusal } from './handoff-blob';
 import { isNavigatorHost, visitorLang } from './lang';
 import { cookiesAreSecure, sessionCookies, tokenCookieName } from './session-cookies';
@@ -56,15 +57,11 @@ export async function recordHandoffJti(db: D1Database, claims: HandoffClaims, no
 
 /** Verifies, decrypts and consumes one blob meant for this site (HANDOFF_AUDIENCE) and `purpose`. */
 export async function consumeHandoff(env: WorkerEnv, blob: string, purpose: HandoffPurpose): Promise<ConsumedHandoff> {
-  let keys;
-  try {
-    keys = await handoffKeys(env);
-  } catch {
-    console.error('hand-off: HANDOFF_KEY or HANDOFF_KEY_PREVIOUS is not base64 of 32 bytes');
-    return { ok: false, reason: 'invalid' };
-  }
+  // The keys' form (base64 of 32 bytes) is checked when the configuration is parsed.
+  const config = configOf(env);
+  const keys = await handoffKeys(config);
   const now = handoffClock.now();
-  const opened = await openHandoffBlob(blob, { keys, audience: edgeConfig(env).handoffAudience, purpose, now });
+  const opened = await openHandoffBlob(blob, { keys, audience: config.handoffAudience, purpose, now });
   if (!opened.ok) return opened;
   if (!(await recordHandoffJti(env.DB, opened.claims, now))) return { ok: false, reason: 'replayed' };
   return opened;
@@ -72,7 +69,7 @@ export async function consumeHandoff(env: WorkerEnv, blob: string, purpose: Hand
 
 /**
  * Verifies and consumes a `userNameAndPwd` blob and returns its `loginName` and `passwordHash` (the
- * client-side SHA-256 hex of spec 7). The caller uses them for exactly one sign-in and must never store or
+ * client-side SHA-256 hex the browser sends as a password). The caller uses them for exactly one sign-in and must never store or
  * log them.
  */
 export async function consumeCredentialsHandoff(env: WorkerEnv, blob: string) {
@@ -167,7 +164,7 @@ export const handoffIntake: MiddlewareHandler<EdgeBindings> = async (c, next) =>
   if (!isPage || /^\/api(\/|$)/.test(url.pathname) || !paramNames.some((name) => url.searchParams.has(name))) {
     return next();
   }
-  const label = c.env.NAVIGATOR_HOST_LABEL;
+  const label = c.var.config.navigatorHostLabel;
   const partner = isNavigatorHost(url.hostname, label);
   const intake = await takeBlobs(c.env, url.searchParams, partner);
   // The blobs are in this URL: keep it out of any Referer and any cache, whatever the outcome.

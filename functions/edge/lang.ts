@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { chooseLang, LANG_COOKIE, langDefaultsFrom, type Lang } from '../../src/lib/lang';
+import { chooseLang, LANG_COOKIE, type Lang } from '../../src/lib/lang';
 import type { EdgeBindings } from '../env';
 
-/** The visitor's interface language: the LANG cookie, else the host's default (spec 1, issue 2). */
+/** The visitor's interface language: the LANG cookie, else the host's default (DEFAULT_LANG, ZH_HOST_SUFFIXES). */
 export function visitorLang(c: Context<EdgeBindings>): Lang {
-  return chooseLang(getCookie(c, LANG_COOKIE), new URL(c.req.url).hostname, langDefaultsFrom(c.env));
+  return chooseLang(getCookie(c, LANG_COOKIE), new URL(c.req.url).hostname, c.var.config.lang);
 }
 
 /** Any host whose name contains the configured label is the partner (navigator) site. */

@@ -12,19 +12,21 @@ import { cookiesAreSecure, tokenCookieName, withSessionCookies } from './session
 const EMBEDDED_ORIGIN = 'http://gateway.internal';
 
 /**
- * `/api/*`: strip `/api`, add the spec's headers and the session from the HttpOnly cookie, and pass the
+ * `/api/*`: strip `/api`, add the headers every gateway call carries (language, trace id, client IP and
+ * country) and the session from the HttpOnly cookie, and pass the
  * call to GATEWAY_URL, or to the embedded gateway in this Worker when that is unset. The answer's session
  * cookies follow the rules of session-cookies.ts.
  */
 export const apiProxy = new Hono<EdgeBindings>().all('*', async (c) => {
   const url = new URL(c.req.url);
+  const config = c.var.config;
   const lang = visitorLang(c);
-  const cookieName = tokenCookieName(url.hostname, c.env.NAVIGATOR_HOST_LABEL);
+  const cookieName = tokenCookieName(url.hostname, config.navigatorHostLabel);
   const headers = gatewayRequestHeaders(c.req.raw.headers, {
     lang,
     traceId: crypto.randomUUID(),
     token: getCookie(c, cookieName),
-    country: clientCountry(c.req.raw, c.env),
+    country: clientCountry(c.req.raw, config),
     clientIp: c.req.header('cf-connecting-ip') ?? '127.0.0.1',
     portalOrigin: url.origin,
   });
@@ -39,9 +41,9 @@ export const apiProxy = new Hono<EdgeBindings>().all('*', async (c) => {
   const target = gatewayPath(url.pathname) + url.search;
 
   let answer: Response;
-  if (c.env.GATEWAY_URL) {
+  if (config.gatewayUrl) {
     try {
-      answer = await fetch(new URL(target, c.env.GATEWAY_URL), init);
+      answer = await fetch(new URL(target, config.gatewayUrl), init);
     } catch {
       return errorResponse('GW0502', lang);
     }

@@ -2,7 +2,6 @@ import type { MiddlewareHandler } from 'hono';
 import type { EdgeBindings } from '../env';
 import { isChinaRegion } from '../gateway/services/countries';
 import { clientCountry } from './client-country';
-import { edgeConfig } from './config';
 import { isNavigatorHost } from './lang';
 
 export type Site = 'cn' | 'com';
@@ -24,7 +23,7 @@ export function siteOfHost(hostname: string): Site | undefined {
 export function regionRedirectTarget(
   url: URL,
   country: string | undefined,
-  sites: { enabled: boolean; siteCn: string; siteCom: string },
+  sites: { enabled: boolean; siteCn?: string; siteCom?: string },
 ): string | undefined {
   if (!sites.enabled || !country || /^\/api(\/|$)/.test(url.pathname)) return undefined;
   const site = siteOfHost(url.hostname);
@@ -44,10 +43,10 @@ export function regionRedirectTarget(
 
 /** Region redirect (302) in front of everything else but the security headers. */
 export const regionRedirect: MiddlewareHandler<EdgeBindings> = async (c, next) => {
-  const config = edgeConfig(c.env);
+  const config = c.var.config;
   // The pair is the portal's two sites; a partner on the navigator host would lose the partner login.
-  if (!config.regionRedirect || isNavigatorHost(new URL(c.req.url).hostname, c.env.NAVIGATOR_HOST_LABEL)) return next();
-  const target = regionRedirectTarget(new URL(c.req.url), clientCountry(c.req.raw, c.env), {
+  if (!config.regionRedirect || isNavigatorHost(new URL(c.req.url).hostname, config.navigatorHostLabel)) return next();
+  const target = regionRedirectTarget(new URL(c.req.url), clientCountry(c.req.raw, config), {
     enabled: true,
     siteCn: config.siteCn,
     siteCom: config.siteCom,

@@ -4,7 +4,7 @@ import type { Lang } from '../../src/lib/lang';
 import { shellForPath, signInShells } from '../../src/lib/routes';
 import { SOURCE_COOKIE, ZHOUSHAN_SOURCE, parseSourceCookie, sourceFromQuery, type SourceOrigin } from '../../src/lib/source-origin';
 import type { EdgeBindings } from '../env';
-import { edgeConfig, type EdgeConfig } from './config';
+import type { Config } from '../config';
 import { isNavigatorHost, visitorLang } from './lang';
 import { safeRedirect } from './redirect-target';
 import { isPageRequest } from './source-origin';
@@ -21,11 +21,11 @@ export interface SessionRedirectInput {
   /** This request's whitelisted query, else the SOURCE_FROM cookie. */
   source: SourceOrigin;
   lang: Lang;
-  config: Pick<EdgeConfig, 'portalUrl' | 'zhoushanUrl' | 'invitationLetterUrl' | 'redirect'>;
+  config: Pick<Config, 'portalUrl' | 'zhoushanUrl' | 'invitationLetterUrl' | 'redirect'>;
 }
 
 /**
- * Where a visitor with a session who opens a sign-in page goes (spec 2, page-load behaviour), or undefined
+ * Where a visitor with a session who opens a sign-in page goes (portal-spec.md §2 "Page-load behaviour": the origin recorded for the visit wins over the portal), or undefined
  * to show the page. By source: zhoushan → ZHOUSHAN_URL (+ `page`); invitation letter → INVITATION_LETTER_URL
  * (`/zh` path prefix in Chinese); portal → PORTAL_URL (+ `address`); otherwise the `redirect` parameter, and
  * by default PORTAL_URL (+ `address`). Every target passes safeRedirect, whose fallback is PORTAL_URL.
@@ -71,14 +71,14 @@ function withZhPrefix(target: string): string {
 export const sessionRedirect: MiddlewareHandler<EdgeBindings> = async (c, next) => {
   const url = new URL(c.req.url);
   if (!isPageRequest(c.req.method, url.pathname)) return next();
-  const label = c.env.NAVIGATOR_HOST_LABEL;
+  const label = c.var.config.navigatorHostLabel;
   const target = sessionRedirectTarget({
     pathname: url.pathname,
     navigatorHost: isNavigatorHost(url.hostname, label),
     hasSession: Boolean(getCookie(c, tokenCookieName(url.hostname, label))),
     source: sourceFromQuery(url.searchParams) ?? parseSourceCookie(getCookie(c, SOURCE_COOKIE)),
     lang: visitorLang(c),
-    config: edgeConfig(c.env),
+    config: c.var.config,
   });
   if (!target) return next();
   c.header('Cache-Control', 'no-store');

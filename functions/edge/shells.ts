@@ -23,7 +23,7 @@ function explicitLang(url: URL): Lang | undefined {
 const linkShells = new Set(['pass_email_login', 'share_login']);
 
 /**
- * Spec 2: a mobile user agent gets the mobile variant of /pass_email_login (a pass link is mostly opened
+ * A mobile user agent gets the mobile variant of /pass_email_login (a pass link is mostly opened
  * from a phone's mail app). Either signal counts: the User-Agent Client Hint (Chromium) or the usual UA
  * tokens (Safari, Firefox and in-app browsers send no hint).
  */
@@ -51,7 +51,7 @@ export async function servePage(c: Context<EdgeBindings>): Promise<Response> {
   // A sign-in link's language becomes the visitor's, so the page's calls answer in it too (a framed legal
   // page, by contrast, never changes the visitor's choice).
 
-  if (url.pathname === '/' && isNavigatorHost(url.hostname, c.env.NAVIGATOR_HOST_LABEL)) shell = 'navigator_login';
+  if (url.pathname === '/' && isNavigatorHost(url.hostname, c.var.config.navigatorHostLabel)) shell = 'navigator_login';
   // The sign-in screen's agreement modal frames the legal pages; no other site may.
   if (legalDoc) allowFramingBySelf(c);
 

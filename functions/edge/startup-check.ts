@@ -1,32 +1,33 @@
 import type { MiddlewareHandler } from 'hono';
+import { ConfigError, configOf, missingSecrets, REQUIRED_SECRETS } from '../config';
 import type { EdgeBindings } from '../env';
 
 /**
- * A deployed Worker (var ENVIRONMENT "production" or "staging") refuses to serve while its configuration is
- * incomplete: every answer is a 500 naming what is missing, and the reason goes to the log once per isolate.
- * Without this, a missing secret shows up only when the first person needs it (a hand-off refused, a password
- * call failing closed, a code that cannot be sent), long after the deploy that caused it.
- * Locally (no ENVIRONMENT) nothing is checked: the dev stand-ins of DEV_OUTBOX apply there.
+ * A Worker whose configuration is malformed, or a deployed Worker (ENVIRONMENT "production" or "staging")
+ * whose configuration is incomplete, refuses to serve: every answer is a 500 naming what to fix, and the
+ * reason goes to the log once per isolate. Without this, a missing secret shows up only when the first person
+ * needs it (a hand-off refused, a password call failing closed, a code that cannot be sent), long after the
+ * deploy that caused it. Locally (no ENVIRONMENT) secrets are not required: the dev stand-ins apply there.
  */
 
-/** Secrets a deployed Worker needs (`wrangler secret put NAME --env production`). */
-export const REQUIRED_SECRETS = ['HANDOFF_KEY', 'PASSWORD_PEPPER', 'DELIVERY_WEBHOOK_SECRET', 'CAPTCHA_SECRET'] as const;
+export { REQUIRED_SECRETS };
 
-/** What the check reads; ENVIRONMENT is set only by the named environments of wrangler.toml. */
-type StartupEnv = { ENVIRONMENT?: string; DEV_OUTBOX?: string; DELIVERY?: string; DELIVERY_WEBHOOK_URL?: string } & Partial<
-  Record<(typeof REQUIRED_SECRETS)[number], string>
->;
-
-export const isDeployed = (env: StartupEnv) => env.ENVIRONMENT === 'production' || env.ENVIRONMENT === 'staging';
-
-/** Every configuration problem of a deployed Worker, each naming the setting to fix; empty when it may serve. */
-export function configurationProblems(env: StartupEnv): string[] {
-  if (!isDeployed(env)) return [];
-  const problems = REQUIRED_SECRETS.filter((name) => !env[name]?.trim()).map((name) => `missing secret ${name}`);
-  if (!env.DELIVERY_WEBHOOK_URL?.trim()) problems.push('missing variable DELIVERY_WEBHOOK_URL');
-  if (env.DELIVERY !== 'webhook') problems.push('DELIVERY must be "webhook"');
-  // The dev outbox would publish every code at /api/dev/outbox.
-  if (env.DEV_OUTBOX === 'true') problems.push('DEV_OUTBOX must not be "true"');
+/** Every configuration problem, each naming the setting to fix; empty when the Worker may serve. */
+export function configurationProblems(env: object): string[] {
+  let config;
+  try {
+    config = configOf(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  if (!config.deployed) return [];
+  const problems = missingSecrets(config).map((name) => `missing secret ${name}`);
+  if (!config.deliveryWebhookUrl) problems.push('missing variable DELIVERY_WEBHOOK_URL');
+  if (config.delivery !== 'webhook') problems.push('DELIVERY must be "webhook"');
+  // Each local stand-in would weaken a deployed site; the outbox would publish every code at /api/dev/outbox.
+  const devStandIns = [config.outboxDelivery, config.devRoutes, config.devPepper, config.devHandoffKey, config.httpLocalhostRedirects];
+  if (devStandIns.some(Boolean)) problems.push('DEV_OUTBOX must not be "true"');
   return problems;
 }
 
@@ -35,12 +36,12 @@ export function configurationProblems(env: StartupEnv): string[] {
 const checked = new WeakMap<object, string[]>();
 
 export const startupCheck: MiddlewareHandler<EdgeBindings> = async (c, next) => {
-  const env = c.env as unknown as StartupEnv & object;
+  const env = c.env as object;
   let problems = checked.get(env);
   if (!problems) {
     problems = configurationProblems(env);
     checked.set(env, problems);
-    if (problems.length) console.error(`startup check: refusing to serve (${env.ENVIRONMENT}): ${problems.join('; ')}`);
+    if (problems.length) console.error(`startup check: refusing to serve: ${problems.join('; ')}`);
   }
   if (problems.length === 0) return next();
   c.header('Cache-Control', 'no-store');

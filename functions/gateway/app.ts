@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { withConfig } from '../config';
 import type { EdgeBindings } from '../env';
 import { fail, GatewayError } from './errors';
 import { dictionaryRoutes } from './routes/dictionaries';
@@ -19,7 +20,8 @@ import { placeRoutes } from './routes/places';
 import { loginLinkRoutes } from './routes/login-links';
 
 /**
- * The embedded gateway: the calls of spec section 7 on D1 and R2, answering the spec's envelope.
+ * The embedded gateway: the platform's account calls (portal-spec.md §7 lists them) on D1 and R2, each answering
+ * the `{ code, message, data }` envelope.
  * Paths are the gateway's own (`/agg-web/...`, `/c/...`); the edge proxy strips `/api` before calling it.
  * `clock` is where every route reads the time (`now(c)`); tests pass a fake one instead of sleeping.
  */
@@ -30,6 +32,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
       c.set('now', clock);
       await next();
     })
+    .use('*', withConfig)
     .route('/', dictionaryRoutes)
     .route('/', legalRoutes)
     .route('/', authRoutes)

@@ -1,9 +1,9 @@
-/** Interface languages and how the edge picks one (spec 1: the LANG cookie; no cookie: the host decides). */
+/** Interface languages and how the edge picks one: the LANG cookie; without one, the host decides. */
 export const langs = ['zh', 'en'] as const;
 export type Lang = (typeof langs)[number];
 
 export const LANG_COOKIE = 'LANG';
-/** Spec 9: language and port-type cookies live 863,999 s. */
+/** Language and port-type cookies live 863,999 s (ten days less a second: a platform constant, portal-spec.md §9). */
 export const LANG_COOKIE_MAX_AGE = 863_999;
 
 export function isLang(value: unknown): value is Lang {
@@ -15,15 +15,6 @@ export interface LangDefaults {
   defaultLang: Lang;
   /** Host suffixes (such as `.cn`) whose visitors get Chinese when they have no cookie. */
   zhHostSuffixes: readonly string[];
-}
-
-/** Parses the Worker's vars into defaults; unknown values fall back to English and `.cn`. */
-export function langDefaultsFrom(vars: { DEFAULT_LANG?: string; ZH_HOST_SUFFIXES?: string }): LangDefaults {
-  const suffixes = (vars.ZH_HOST_SUFFIXES ?? '.cn')
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  return { defaultLang: isLang(vars.DEFAULT_LANG) ? vars.DEFAULT_LANG : 'en', zhHostSuffixes: suffixes };
 }
 
 /** The cookie wins when it holds a known language; any other value is ignored. */

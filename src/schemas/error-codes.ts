@@ -31,11 +31,21 @@ export const errorCatalogue = {
   CD0001: { status: 429, en: 'Please wait a moment before asking for a new code.', zh: '请稍后再获取验证码。' },
   CD0002: { status: 429, en: 'Too many codes were sent to this number or address. Please try again in an hour.', zh: '该号码或邮箱获取验证码过于频繁，请一小时后再试。' },
   CD0003: { status: 429, en: 'Too many code requests from your network. Please try again in an hour.', zh: '当前网络获取验证码过于频繁，请一小时后再试。' },
+  // SMS anti-pumping: sends per destination calling code per hour, and all SMS per day (wrangler.toml vars).
+  CD0004: {
+    status: 429,
+    en: 'Too many text messages are going to this country or region right now. Please try again later or use your e-mail address.',
+    zh: '发往该国家或地区的短信过多，请稍后再试或使用邮箱。',
+  },
+  CD0005: { status: 429, en: 'Text messages cannot be sent right now. Please try again later or use your e-mail address.', zh: '短信暂时无法发送，请稍后再试或使用邮箱。' },
   CD0010: { status: 400, en: 'Wrong verification code.', zh: '验证码错误。' },
   CD0011: { status: 400, en: 'The verification code has expired. Please get a new one.', zh: '验证码已过期，请重新获取。' },
   CD0012: { status: 400, en: 'Too many wrong attempts. Please get a new verification code.', zh: '验证码错误次数过多，请重新获取。' },
   CD0013: { status: 400, en: 'Please get a verification code first.', zh: '请先获取验证码。' },
   CD0014: { status: 400, en: 'This verification code has already been used. Please get a new one.', zh: '该验证码已使用，请重新获取。' },
+  // Wrong guesses per recipient and per client network per hour; a new code does not reset them.
+  CD0015: { status: 429, en: 'Too many wrong codes for this number or address. Please try again in an hour.', zh: '该号码或邮箱的验证码错误次数过多，请一小时后再试。' },
+  CD0016: { status: 429, en: 'Too many wrong codes from your network. Please try again in an hour.', zh: '当前网络的验证码错误次数过多，请一小时后再试。' },
   CD0020: { status: 502, en: 'Could not send the code. Please try again.', zh: '验证码发送失败，请重试。' },
   // Slider captcha (issue 3).
   CP0001: { status: 400, en: 'Verification failed, please try again.', zh: '验证失败，请重试。' },
@@ -68,16 +78,29 @@ export const errorCatalogue = {
   // Approving staff. CO0016's `data` is { status } of the membership as it now stands.
   CO0015: { status: 404, en: 'There is no such request to join this company.', zh: '该企业没有这条加入申请。' },
   CO0016: { status: 409, en: 'This request to join has already been answered.', zh: '该加入申请已处理过。' },
+  // Abuse resistance: guessing invitation codes, names that hide characters.
+  CO0017: { status: 429, en: 'Too many invitation codes were tried. Please try again in an hour.', zh: '尝试邀请码次数过多，请一小时后再试。' },
+  CO0018: {
+    status: 400,
+    en: 'Company names cannot contain invisible or text-direction characters.',
+    zh: '企业名称不能包含不可见字符或文字方向控制字符。',
+  },
   // Files (issue 5).
   FL0001: { status: 415, en: 'Unsupported file type.', zh: '不支持的文件类型。' },
   FL0002: { status: 413, en: 'File size exceeded (6 MB each).', zh: '文件大小超出限制（每个 6 MB）。' },
   FL0003: { status: 400, en: 'Too many files: at most 10 at a time.', zh: '文件过多：每次最多 10 个。' },
   FL0004: { status: 400, en: 'Please choose a file to upload.', zh: '请选择要上传的文件。' },
+  // Storage caps: per upload request, an account's files not yet in a company form, and a company's files.
+  FL0005: { status: 413, en: 'One upload may hold at most 24 MB. Please upload the files in several steps.', zh: '单次上传最多 24 MB，请分多次上传。' },
+  FL0006: { status: 413, en: 'Your uploaded files not yet used in a company form exceed 40 MB. Please delete some first.', zh: '您已上传但尚未提交的文件超过 40 MB，请先删除部分文件。' },
+  FL0007: { status: 413, en: "The company's files may total at most 40 MB.", zh: '企业的文件总计不能超过 40 MB。' },
   FL0010: { status: 404, en: 'File not found.', zh: '文件不存在。' },
   FL0011: { status: 409, en: 'This file belongs to a company and cannot be deleted here.', zh: '该文件已归属企业，无法在此删除。' },
   // Places (issue 5).
   PL0001: { status: 400, en: 'Please enter 1 to 64 characters to search.', zh: '请输入 1 至 64 个字符进行搜索。' },
   PL0002: { status: 404, en: 'Unknown port.', zh: '港口不存在。' },
+  // Anonymous writes (tracking events), capped per client network and globally.
+  TR0001: { status: 429, en: 'Too many events. Please try again later.', zh: '事件提交过于频繁，请稍后再试。' },
   // Password reset and change (issue 4). Unknown accounts on reset answer the CD codes of a known one.
   RS0001: { status: 400, en: 'The two passwords must be the same.', zh: '两次输入的密码必须一致。' },
   RS0002: { status: 400, en: 'The new password must differ from the current one.', zh: '新密码不能与当前密码相同。' },

@@ -88,6 +88,12 @@ export const UPLOAD_LIMITS = {
   maxFilesPerRequest: 10,
   /** Licence files per company. */
   maxLicenceFiles: 10,
+  /** One uploadFile request, all its files: what the gateway holds in memory at once (FL0005). */
+  maxRequestBytes: 24 * 1024 * 1024,
+  /** An account's uploads not yet attached to a company (FL0006): uploads cannot fill the bucket. */
+  maxPendingBytesPerAccount: 40 * 1024 * 1024,
+  /** A company's attached files together (FL0007). */
+  maxCompanyBytes: 40 * 1024 * 1024,
 } as const;
 
 /** Extensions accepted by uploadFile; csv only with kind 'licence' (spec 5), images only with kind 'logo'. */
@@ -164,6 +170,25 @@ export const ZHOUSHAN_PORT: Port = { id: 'CNZOS', name: 'Zhoushan', nameCn: '舟
 /** Spec 9: company name fields hold 128 characters. Inner runs of spaces collapse to one. */
 export const COMPANY_NAME_MAX = 128;
 const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');
+
+/**
+ * Characters a name must not hold: bidirectional overrides and isolates (they make a name read differently
+ * from what it is) and zero-width or invisible formatting characters (they make two names that look alike differ).
+ */
+export const HIDDEN_CHARACTERS = /[\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/u;
+
+/**
+ * The key two company names are compared by (one company per name and type): Unicode NFKC (full-width and
+ * compatibility forms become the plain letters) and case folding (upper then lower case, so 'ß' meets 'SS').
+ */
+export const companyNameKey = (name: string) => collapse(name).normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+
+/** A company name: collapsed, 1..max characters, no hidden characters (issue message CO0018, the error code). */
+const companyName = /* @__NO_SIDE_EFFECTS__ */ (max: number) =>
+  checked(collapsedText(max), z.refine((name: string) => !HIDDEN_CHARACTERS.test(name), { message: 'CO0018' }));
+/** An optional company name (the Chinese one): as optionalText, with the rule of companyName. */
+const optionalCompanyName = /* @__NO_SIDE_EFFECTS__ */ (max: number) =>
+  checked(optionalText(max), z.refine((name: string | undefined) => !name || !HIDDEN_CHARACTERS.test(name), { message: 'CO0018' }));
 /** Collapsed text and an empty value become one signal to the form: an absent field. */
 const optionalText = /* @__NO_SIDE_EFFECTS__ */ (max: number) =>
   z.pipe(
@@ -181,8 +206,8 @@ const optionalFileId = z.pipe(z.nullish(fileIdSchema), z.transform((v: string | 
  * own codes (CO0002 port, CO0003 GTC). Use `companyFormRequest` in a form to get every rule at once.
  */
 export const companyFormFields = z.object({
-  companyNameEn: collapsedText(COMPANY_NAME_MAX),
-  companyNameCn: optionalText(COMPANY_NAME_MAX),
+  companyNameEn: companyName(COMPANY_NAME_MAX),
+  companyNameCn: optionalCompanyName(COMPANY_NAME_MAX),
   companyType: companyTypeSchema,
   /** ISO 3166-1 alpha-2, an `id` of the phone-code list (selectPhoneCode). */
   countryId: z.pipe(checked(z.string(), z.trim(), z.toUpperCase()), checked(z.string(), z.regex(/^[A-Z]{2}$/))),

@@ -1,5 +1,6 @@
 import { onboardingApi } from '../api/onboarding';
 import type { Problem } from '../i18n/problem';
+import { contentTypeOfExtension, FILE_TYPES } from '../schemas/file-types';
 import { IMAGE_EXTENSIONS, UPLOAD_EXTENSIONS, UPLOAD_LIMITS, type UploadedFile, type UploadKind } from '../schemas/onboarding';
 
 /** The files each upload field holds, and the rule it checks before uploading. */
@@ -8,26 +9,15 @@ export const uploadRules: Record<UploadKind, { max: number; extensions: readonly
   gtc: { max: 1, extensions: UPLOAD_EXTENSIONS.filter((e) => e !== 'csv') },
   logo: { max: 1, extensions: IMAGE_EXTENSIONS },
 };
-const MIME_BY_EXTENSION: Record<string, string> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  pdf: 'application/pdf',
-  doc: 'application/msword',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xls: 'application/vnd.ms-excel',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  csv: 'text/csv',
-};
 /** The `accept` attribute of a field: extensions and MIME types. */
 export const acceptFor = (kind: UploadKind) =>
-  [...new Set(uploadRules[kind].extensions.flatMap((e) => [`.${e}`, MIME_BY_EXTENSION[e] ?? '']))].filter(Boolean).join(',');
+  [...new Set(uploadRules[kind].extensions.flatMap((e) => [`.${e}`, contentTypeOfExtension(e) ?? '']))].filter(Boolean).join(',');
 
 /** The browser's check (the server checks the content again): the problem, or undefined. */
 export function fileProblem(file: Pick<File, 'name' | 'size' | 'type'>, kind: UploadKind): Problem | undefined {
   const extension = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
   const allowed = uploadRules[kind].extensions;
-  const mimeOk = !file.type || Object.entries(MIME_BY_EXTENSION).some(([e, mime]) => allowed.includes(e) && mime === file.type) || file.type === 'application/vnd.ms-excel';
+  const mimeOk = !file.type || allowed.some((e) => contentTypeOfExtension(e) === file.type) || file.type === FILE_TYPES.xls.contentType;
   if (!allowed.includes(extension) || !mimeOk) return { key: kind === 'logo' ? 'upload.imageOnly' : 'upload.unsupportedType' };
   if (file.size > UPLOAD_LIMITS.maxFileBytes) return { key: 'upload.sizeExceeded' };
   if (file.size === 0) return { key: 'upload.unsupportedType' };

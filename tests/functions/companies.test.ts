@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../functions/worker';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
-import type { CompanyDetailAnswer, CompanyMembersAnswer, UploadedFile } from '../../src/schemas/onboarding';
+import { UPLOAD_LIMITS, type CompanyDetailAnswer, type CompanyMembersAnswer, type UploadedFile } from '../../src/schemas/onboarding';
+import { bufferedForm } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 
 /**
@@ -20,7 +21,7 @@ const unique = () => `${Date.now().toString(36)}${(seq++).toString(36)}`;
 const ip = () => `10.7.${seq % 250}.${(seq++ * 7) % 250}`;
 type Envelope<T = Record<string, unknown>> = { code: string; message: string; data: T };
 const json = async <T = Record<string, unknown>>(res: Response) => (await res.json()) as Envelope<T>;
-const call = (path: string, init: RequestInit = {}) => app.request(`http://localhost/api${path}`, init, worker.env, worker.ctx);
+const call = async (path: string, init: RequestInit = {}) => app.request(`http://localhost/api${path}`, init, worker.env, worker.ctx);
 const headers = (cookie?: string, extra: Record<string, string> = {}) => ({ 'cf-connecting-ip': ip(), ...(cookie ? { cookie } : {}), ...extra });
 const post = (path: string, body: unknown, cookie?: string) =>
   call(path, { method: 'POST', headers: headers(cookie, { 'content-type': 'application/json' }), body: JSON.stringify(body) });
@@ -54,33 +55,45 @@ async function upload(cookie: string, names: string[], kind = 'licence'): Promis
   const form = new FormData();
   form.append('kind', kind);
   for (const name of names) form.append('files', new Blob([name.endsWith('.png') ? png : pdf]), name);
-  const body = await json<UploadedFile[]>(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie), body: form }));
+  const sent = await bufferedForm(form);
+  const body = await json<UploadedFile[]>(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie, sent.headers), body: sent.body }));
   expect(body.code).toBe('0');
   return body.data;
 }
+
+/** The administrator form's text fields, without type, port and files. */
+const formFields = (name: string) => ({
+  companyNameEn: name,
+  companyNameCn: '东海燃供',
+  countryId: 'CN',
+  countryName: 'China',
+  contactName: 'Li Lei',
+  contactTel: '138 0013 8000',
+  phoneCode: '+86',
+  socialCredit: '91330900MA2A1B2C3D',
+  contactEmail: 'ops@east-sea-fuel.example.com',
+});
 
 async function fuelSupplierForm(cookie: string, name: string) {
   const licences = await upload(cookie, ['licence-1.pdf', 'licence-2.pdf']);
   const [gtc] = await upload(cookie, ['gtc.pdf'], 'gtc');
   const [logo] = await upload(cookie, ['logo.png'], 'logo');
   return {
-    companyNameEn: name,
-    companyNameCn: '东海燃供',
+    ...formFields(name),
     companyType: 'fuelSupplier',
-    countryId: 'CN',
-    countryName: 'China',
-    contactName: 'Li Lei',
-    contactTel: '138 0013 8000',
-    phoneCode: '+86',
     portId: 'CNZOS',
     portName: 'Zhoushan',
     portCode: 'CNZOS',
-    socialCredit: '91330900MA2A1B2C3D',
-    contactEmail: 'ops@east-sea-fuel.example.com',
     corporateCharter: licences.map((f) => f.id),
     oilSupplyGtc: gtc!.id,
     companyLogo: logo!.id,
   };
+}
+
+/** A ship owner's form (no port, no GTC) with one licence of this person. */
+async function shipOwnerForm(cookie: string, name: string) {
+  const [licence] = await upload(cookie, ['licence.pdf']);
+  return { ...formFields(name), companyType: 'shipOwner', corporateCharter: [licence!.id] };
 }
 
 const count = async (sql: string, ...binds: unknown[]) => (await worker.env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n;
@@ -121,7 +134,9 @@ describe('create a company', () => {
     // Attached files can no longer be deleted by the uploader, and another person cannot read them.
     expect((await json(await post('/agg-web/file/deleteFile', { ids: [form.oilSupplyGtc] }, admin.cookie))).code).toBe('FL0011');
     const stranger = await person();
-    expect((await get(`/agg-web/file/${form.oilSupplyGtc}`, stranger.cookie)).status).toBe(404);
+    const unseen = await get(`/agg-web/file/${form.oilSupplyGtc}`, stranger.cookie);
+    expect(unseen.status).toBe(404);
+    expect((await json(unseen)).code).toBe('FL0010');
     expect((await json(await get(`/agg-web/company/detail?companyId=${companyId}`, stranger.cookie))).code).toBe('CO0009');
   });
 
@@ -274,5 +289,113 @@ describe('main account', () => {
 
     expect((await json(await post('/agg-web/user/clearMainAccount', {}, p.cookie))).data).toBe(true);
     expect((await login(p.email)).answer).toMatchObject({ isMaster: false, companyId: null });
+  });
+});
+
+describe('abuse resistance', () => {
+  const postFrom = (from: string, path: string, body: unknown, cookie?: string, lang = 'en') =>
+    call(path, {
+      method: 'POST',
+      headers: { 'cf-connecting-ip': from, 'content-type': 'application/json', cookie: [cookie, `LANG=${lang}`].filter(Boolean).join('; ') },
+      body: JSON.stringify(body),
+    });
+  const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+  const randomCode = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => ALPHABET[b % ALPHABET.length]).join('');
+
+  /** A verified company with a known invitation code. */
+  async function companyWithCode() {
+    const admin = await person([{ nameEn: `Guess Target ${unique()}` }]);
+    const code = randomCode();
+    await worker.env.DB.prepare('UPDATE companies SET invitation_code = ? WHERE created_by = ?').bind(code, admin.userId).run();
+    return code;
+  }
+
+  const joinForm = (companyId: string) => ({ companyId, nickName: 'Guesser', personalEmail: 'g@example.com', contactTel: '13900139000', phoneCode: '+86' });
+
+  it('answers 20 wrong invitation codes per account an hour, however parallel and from however many networks', async () => {
+    const code = await companyWithCode();
+    const guesser = await person();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => postFrom(`198.18.${i}.${i + 1}`, '/agg-web/company/join', joinForm(randomCode()), guesser.cookie).then(async (res) => ({ status: res.status, ...(await json(res)) }))),
+    );
+    expect(answers.filter((a) => a.code === 'CO0010')).toHaveLength(20);
+    const throttled = answers.filter((a) => a.code === 'CO0017');
+    expect(throttled).toHaveLength(30);
+    expect(throttled[0]).toMatchObject({ status: 429, message: 'Too many invitation codes were tried. Please try again in an hour.' });
+    // Past the cap even the right code is refused, so a guess that hits learns nothing.
+    const right = await postFrom('198.18.99.1', '/agg-web/company/join', joinForm(code), guesser.cookie, 'zh');
+    expect(await json(right)).toMatchObject({ code: 'CO0017', message: '尝试邀请码次数过多，请一小时后再试。' });
+    expect(await count('SELECT count(*) AS n FROM company_members WHERE user_id = ?', guesser.userId)).toBe(0);
+    // An hour later the account may try again.
+    await worker.env.DB.prepare('UPDATE invitation_attempts SET created_at = created_at - 3600001 WHERE user_id = ?').bind(guesser.userId).run();
+    expect((await json(await postFrom('198.18.99.2', '/agg-web/company/join', joinForm(code), guesser.cookie))).code).toBe('0');
+  }, 60_000);
+
+  it('answers 30 wrong invitation codes per client network an hour on the name look-up, which needs no session', async () => {
+    const code = await companyWithCode();
+    const network = '198.19.7.7';
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => postFrom(network, '/agg-web/user/selectCompanyNameByCompanyId', { companyId: randomCode() }).then(json)),
+    );
+    expect(answers.filter((a) => a.code === 'CO0010')).toHaveLength(30);
+    expect(answers.filter((a) => a.code === 'CO0017')).toHaveLength(20);
+    expect((await json(await postFrom(network, '/agg-web/user/selectCompanyNameByCompanyId', { companyId: code }))).code).toBe('CO0017');
+    // Another network is not held back by this one.
+    expect((await json(await postFrom('198.19.8.8', '/agg-web/user/selectCompanyNameByCompanyId', { companyId: code }))).code).toBe('0');
+  }, 60_000);
+
+  it('lets one of five names that differ only by case, width or compatibility form win, in parallel', async () => {
+    const u = unique();
+    const names = [`Fine Ocean ${u}`, `ＦＩＮＥ ＯＣＥＡＮ ${u}`, `ﬁne ocean ${u}`, `FINE  OCEAN ${u}`, `Fine\u00a0Ocean ${u}`];
+    const people = await Promise.all(names.map(() => person()));
+    const forms = await Promise.all(people.map((p, i) => shipOwnerForm(p.cookie, names[i]!)));
+    const answers = await Promise.all(people.map((p, i) => post('/agg-web/company/create', forms[i], p.cookie).then(json)));
+    expect(answers.filter((a) => a.code === '0')).toHaveLength(1);
+    expect(answers.filter((a) => a.code === 'CO0001')).toHaveLength(4);
+    const ids = people.map((p) => p.userId);
+    const marks = ids.map(() => '?').join(', ');
+    expect(await count(`SELECT count(*) AS n FROM companies WHERE created_by IN (${marks})`, ...ids)).toBe(1);
+    expect(await count(`SELECT count(*) AS n FROM company_members WHERE user_id IN (${marks})`, ...ids)).toBe(1);
+    expect(await count(`SELECT count(*) AS n FROM files WHERE owner_user_id IN (${marks}) AND company_id IS NOT NULL`, ...ids)).toBe(1);
+  });
+
+  it("refuses a company form whose files exceed the company's storage cap (FL0007), writing nothing", async () => {
+    const admin = await person();
+    const form = await shipOwnerForm(admin.cookie, `Heavy Files ${unique()}`);
+    // Two large uploads of this person (rows only: the cap counts the rows' sizes).
+    const half = UPLOAD_LIMITS.maxCompanyBytes / 2;
+    const big = [`big-a-${unique()}`, `big-b-${unique()}`];
+    for (const id of big) {
+      await worker.env.DB.prepare(
+        "INSERT INTO files (id, owner_user_id, kind, r2_key, extension, content_type, origin_name, size, created_at) VALUES (?, ?, 'licence', ?, 'pdf', 'application/pdf', 'big.pdf', ?, 0)",
+      )
+        .bind(id, admin.userId, `uploads/${id}`, half)
+        .run();
+    }
+    const res = await post('/agg-web/company/create', { ...form, corporateCharter: [...form.corporateCharter, ...big] }, admin.cookie);
+    expect(res.status).toBe(413);
+    expect((await json(res)).code).toBe('FL0007');
+    expect(await count('SELECT count(*) AS n FROM company_members WHERE user_id = ?', admin.userId)).toBe(0);
+    expect((await json(await post('/agg-web/company/create', { ...form, corporateCharter: [big[0]!] }, admin.cookie))).code).toBe('0');
+  });
+
+  it('refuses names with bidirectional overrides or zero-width characters, in both languages, and writes nothing', async () => {
+    const admin = await person();
+    const form = await shipOwnerForm(admin.cookie, `Plain Name ${unique()}`);
+    const hidden = [
+      { companyNameEn: `Acme \u202egnippihS ${unique()}` },
+      { companyNameEn: `Ac\u200bme Shipping ${unique()}` },
+      { companyNameEn: `Acme\u2066 Shipping ${unique()}` },
+      { companyNameCn: '东海\u200d燃供' },
+    ];
+    for (const change of hidden) {
+      const en = await post('/agg-web/company/create', { ...form, ...change }, admin.cookie);
+      expect(en.status).toBe(400);
+      expect(await json(en)).toMatchObject({ code: 'CO0018', message: 'Company names cannot contain invisible or text-direction characters.' });
+      const zh = await postFrom('198.20.1.1', '/agg-web/company/create', { ...form, ...change }, admin.cookie, 'zh');
+      expect(await json(zh)).toMatchObject({ code: 'CO0018', message: '企业名称不能包含不可见字符或文字方向控制字符。' });
+    }
+    expect(await count('SELECT count(*) AS n FROM company_members WHERE user_id = ?', admin.userId)).toBe(0);
+    expect((await json(await post('/agg-web/company/create', form, admin.cookie))).code).toBe('0');
   });
 });

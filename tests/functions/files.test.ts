@@ -3,6 +3,7 @@ import app from '../../functions/worker';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { UPLOAD_LIMITS, type UploadedFile } from '../../src/schemas/onboarding';
+import { bufferedForm } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 
 /**
@@ -66,11 +67,12 @@ const fixtures = {
 };
 
 /** POST uploadFile with `files` (name → bytes), the client's Content-Type deliberately wrong. */
-function upload(cookie: string, files: [string, Uint8Array][], kind?: string) {
+async function upload(cookie: string, files: [string, Uint8Array][], kind?: string) {
   const form = new FormData();
   if (kind) form.append('kind', kind);
   for (const [name, bytes] of files) form.append('files', new Blob([bytes], { type: 'application/x-anything' }), name);
-  return call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie), body: form });
+  const { body, headers: type } = await bufferedForm(form);
+  return call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie, type), body });
 }
 
 async function bucketKeys(): Promise<string[]> {
@@ -134,11 +136,13 @@ describe('uploadFile', () => {
     const { cookie } = await signedIn();
     const form = new FormData();
     form.append('files', new Blob([fixtures.pdf]), 'a.pdf');
-    expect((await json(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(), body: form }))).code).toBe('TK00001');
+    const { body, headers: type } = await bufferedForm(form);
+    expect((await json(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(undefined, type), body }))).code).toBe('TK00001');
     expect((await json(await post('/agg-web/file/uploadFile', { files: [] }, cookie))).code).toBe('GW0415');
     const empty = new FormData();
     empty.append('kind', 'licence');
-    expect((await json(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie), body: empty }))).code).toBe('FL0004');
+    const sent = await bufferedForm(empty);
+    expect((await json(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie, sent.headers), body: sent.body }))).code).toBe('FL0004');
   });
 });
 
@@ -158,6 +162,49 @@ describe('reading and deleting files', () => {
     const deleted = await json(await post('/agg-web/file/deleteFile', { ids: [file!.id] }, owner.cookie));
     expect(deleted).toMatchObject({ code: '0', data: true });
     expect((await bucketKeys()).length).toBe(keysBefore.length - 1);
-    expect((await call(path, { headers: headers(owner.cookie) })).status).toBe(404);
+    const gone = await call(path, { headers: headers(owner.cookie) });
+    expect(gone.status).toBe(404);
+    expect((await json(gone)).code).toBe('FL0010');
   });
+});
+
+describe('storage caps', () => {
+  const MB = 1024 * 1024;
+  const pdfOf = (bytes: number) => cat(fixtures.pdf, new Uint8Array(bytes - fixtures.pdf.length));
+
+  it(`refuses one upload over ${UPLOAD_LIMITS.maxRequestBytes / MB} MB in all (FL0005) and leaves R2 as it was`, async () => {
+    const { cookie } = await signedIn();
+    const before = await bucketKeys();
+    const five = pdfOf(5 * MB);
+    const res = await upload(cookie, Array.from({ length: 5 }, (_, i): [string, Uint8Array] => [`l${i}.pdf`, five]));
+    expect(res.status).toBe(413);
+    expect((await json(res)).code).toBe('FL0005');
+    expect(await bucketKeys()).toEqual(before);
+  }, 60_000);
+
+  it(`keeps an account's unattached files within ${UPLOAD_LIMITS.maxPendingBytesPerAccount / MB} MB under 10 parallel uploads (FL0006)`, async () => {
+    const { cookie, userId } = await signedIn();
+    // Earlier uploads of this account, 3 MB short of the cap (rows only: the cap counts rows).
+    const earlier = UPLOAD_LIMITS.maxPendingBytesPerAccount - 3 * MB;
+    await worker.env.DB.prepare(
+      "INSERT INTO files (id, owner_user_id, kind, r2_key, extension, content_type, origin_name, size, created_at) VALUES (?, ?, 'licence', ?, 'pdf', 'application/pdf', 'earlier.pdf', ?, 0)",
+    )
+      .bind(`earlier-${userId}`, userId, `uploads/earlier-${userId}`, earlier)
+      .run();
+    const before = (await bucketKeys()).length;
+    const one = pdfOf(MB);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => upload(cookie, [[`l${i}.pdf`, one]]).then(async (res) => ({ status: res.status, ...(await json(res)) }))));
+    expect(answers.filter((a) => a.code === '0')).toHaveLength(3);
+    const refused = answers.filter((a) => a.code === 'FL0006');
+    expect(refused).toHaveLength(7);
+    expect(refused[0]).toMatchObject({ status: 413 });
+    const row = await worker.env.DB.prepare('SELECT SUM(size) AS bytes FROM files WHERE owner_user_id = ?').bind(userId).first<{ bytes: number }>();
+    expect(row!.bytes).toBe(UPLOAD_LIMITS.maxPendingBytesPerAccount);
+    // The refused uploads' bytes were deleted again.
+    expect((await bucketKeys()).length).toBe(before + 3);
+    // Deleting a file makes room again.
+    const [first] = answers.find((a) => a.code === '0')!.data as unknown as UploadedFile[];
+    expect((await json(await post('/agg-web/file/deleteFile', { ids: [first!.id] }, cookie))).code).toBe('0');
+    expect((await json(await upload(cookie, [['again.pdf', one]]))).code).toBe('0');
+  }, 60_000);
 });

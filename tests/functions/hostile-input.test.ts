@@ -17,6 +17,8 @@ import { startWorkerEnv } from './worker-env';
  */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
 const gateway = createGateway();
+/** Tables whose rows are refusals themselves: each wrong invitation code is recorded so guessing can be throttled. */
+const RECORDS_REFUSALS = ['invitation_attempts'];
 let tables: string[] = [];
 let userId = '';
 
@@ -25,7 +27,7 @@ beforeAll(async () => {
   const { results } = await worker.env.DB.prepare(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name",
   ).all<{ name: string }>();
-  tables = results.map((r) => r.name);
+  tables = results.map((r) => r.name).filter((name) => !RECORDS_REFUSALS.includes(name));
   userId = crypto.randomUUID();
   await worker.env.DB.prepare("INSERT INTO users (id, email, created_at) VALUES (?, 'fuzz@example.com', 0)").bind(userId).run();
 });

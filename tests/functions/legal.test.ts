@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowFramingBySelf, securityHeaders } from '../../functions/edge/headers';
-import { legalRoutes } from '../../functions/gateway/routes/legal';
+import { createGateway } from '../../functions/gateway/app';
 import { needsConsent, recordConsent } from '../../functions/gateway/services/consents';
 import { legalVersions } from '../../functions/gateway/services/legal-versions';
 import { errorCatalogue } from '../../src/schemas/error-codes';
@@ -14,8 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => worker.dispose());
 
+// Through the gateway, which turns a refusal thrown by a route's validator into the envelope.
+const gateway = createGateway();
 const protocol = (query: string, headers: Record<string, string> = {}) =>
-  legalRoutes.request(`http://gateway.internal/agg-web/protocol/queryUserProtocol${query}`, { headers }, worker.env, worker.ctx);
+  gateway.request(`http://gateway.internal/agg-web/protocol/queryUserProtocol${query}`, { headers }, worker.env, worker.ctx);
 
 describe('GET agg-web/protocol/queryUserProtocol', () => {
   it('answers the privacy policy for type 0 and the terms for type 1, one URL per language', async () => {
@@ -34,7 +36,8 @@ describe('GET agg-web/protocol/queryUserProtocol', () => {
     async (query) => {
       const res = await protocol(query);
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ code: 'LG0001', message: errorCatalogue.LG0001.en, data: null });
+      // Like every validator refusal, `data` lists the fields that were wrong.
+      expect(await res.json()).toEqual({ code: 'LG0001', message: errorCatalogue.LG0001.en, data: expect.arrayContaining([expect.objectContaining({ path: expect.any(String) })]) });
     },
   );
 

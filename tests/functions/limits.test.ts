@@ -123,9 +123,9 @@ describe('one-time codes', () => {
     const code = await codeFor(to);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 1; i < MAX_TRIES; i++) {
-      await expect(consumeCode(worker.env.DB, { recipient: to, purpose: 'login', code: wrong, now: time })).rejects.toMatchObject({ code: 'CD0010' });
+      await expect(consumeCode(worker.env.DB, { recipient: to, purpose: 'login', ip: '192.0.2.250', code: wrong, now: time })).rejects.toMatchObject({ code: 'CD0010' });
     }
-    await expect(consumeCode(worker.env.DB, { recipient: to, purpose: 'login', code, now: time })).resolves.toBeUndefined();
+    await expect(consumeCode(worker.env.DB, { recipient: to, purpose: 'login', ip: '192.0.2.250', code, now: time })).resolves.toBeUndefined();
   });
 
   it('counts the per-IP cap by the address the edge saw: a forged x-client-ip does not reset it', async () => {

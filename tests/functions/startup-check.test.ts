@@ -4,7 +4,7 @@ import type { WorkerEnv } from '../../functions/env';
 import { configurationProblems, REQUIRED_SECRETS } from '../../functions/edge/startup-check';
 import { startWorkerEnv } from './worker-env';
 
-/** A deployed Worker refuses to serve without its secrets (issue 8, operations). */
+/** A deployed Worker refuses to serve without its secrets, and any Worker with a malformed var. */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
 beforeAll(async () => {
   worker = await startWorkerEnv('startup-check');
@@ -69,5 +69,55 @@ describe('startup check', () => {
     // Locally (no ENVIRONMENT) the dev stand-ins apply and nothing is checked.
     expect((await request('/api/agg-web/country/selectPhoneCode', {})).status).toBe(200);
     expect(error).not.toHaveBeenCalled();
+  });
+});
+
+describe('configuration parsed once', () => {
+  it('refuses to serve, locally too, while a var is malformed, naming it to every caller of a burst', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    // "ture" used to read as false: the region redirect was silently off.
+    const env = { ...worker.env, REGION_REDIRECT: 'ture', SITE_CN: 'https://portal.example.cn', SITE_COM: 'https://portal.example.com' } as WorkerEnv;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        app.request(
+          i % 2 ? 'https://portal.example.cn/login' : 'https://portal.example.cn/api/agg-web/country/selectPhoneCode',
+          { headers: { 'x-debug-country': 'DE', 'cf-connecting-ip': `203.0.113.${i}`, origin: 'https://evil.example' } },
+          env,
+          worker.ctx,
+        ),
+      ),
+    );
+    for (const res of answers) {
+      expect(res.status).toBe(500);
+      expect(res.headers.get('location')).toBeNull();
+      expect(await res.text()).toBe('This service is not configured: REGION_REDIRECT must be "true" or "false" (got "ture").\n');
+    }
+    expect(error).toHaveBeenCalledTimes(1);
+  });
+
+  it('reads each var once per bindings object, however many requests reach the edge and the gateway', async () => {
+    let reads = 0;
+    const env = Object.defineProperty({ ...worker.env }, 'DEFAULT_LANG', {
+      enumerable: true,
+      get: () => {
+        reads += 1;
+        return 'zh';
+      },
+    }) as WorkerEnv;
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        app.request(
+          `http://localhost/api/agg-web/${i % 2 ? 'country/selectPhoneCode' : 'dev/nothing'}`,
+          { headers: { host: `forged-${i}.example`, 'cf-connecting-ip': `198.51.100.${i}` } },
+          env,
+          worker.ctx,
+        ),
+      ),
+    );
+    for (const [i, res] of answers.entries()) {
+      const body = (await res.json()) as { code: string; message: string };
+      expect(body.code).toBe(i % 2 ? '0' : 'GW0404');
+    }
+    expect(reads).toBe(1);
   });
 });

@@ -1,7 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import app from '../../functions/worker';
 import { createGateway } from '../../functions/gateway/app';
-import { CLIENT_ERROR_CAP, CLIENT_ERROR_WINDOW_MS, TRACKING_VERSION } from '../../functions/gateway/routes/tracking';
+import {
+  CLIENT_ERROR_CAP,
+  CLIENT_ERROR_GLOBAL_CAP,
+  CLIENT_ERROR_WINDOW_MS,
+  TRACKING_GLOBAL_CAP,
+  TRACKING_NETWORK_CAP,
+  TRACKING_VERSION,
+  TRACKING_WINDOW_MS,
+} from '../../functions/gateway/routes/tracking';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { startWorkerEnv } from './worker-env';
 
@@ -19,7 +27,7 @@ const gateway = createGateway({ clock: () => time });
 
 type Answer<T = unknown> = { code: string; message: string; data: T };
 
-function call(path: string, init: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
+async function call(path: string, init: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { language: 'en', traceid: 'trace-test', 'x-client-ip': '198.51.100.7', ...init.headers };
   const hasBody = init.body !== undefined || init.raw !== undefined;
   if (hasBody) headers['content-type'] ??= 'application/json';
@@ -249,5 +257,65 @@ describe('src/lib/error-reporting.ts', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const res = await call('/agg-web/client/error', { body: sent, headers: { 'x-client-ip': '203.0.113.120' } });
     expect(await json(res)).toMatchObject({ code: '0', data: { stored: true } });
+  });
+});
+
+describe('caps on anonymous writes', () => {
+  // Later than the rows the tests above wrote through the Worker, which runs on the real clock.
+  beforeAll(() => {
+    time = Date.UTC(2030, 0, 1);
+  });
+  /** `n` rows in `table` at the current time from other networks, as a flood would have left them. */
+  const flood = (table: 'tracking_events' | 'client_errors', n: number) =>
+    worker.env.DB.prepare(
+      table === 'tracking_events'
+        ? "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1) INSERT INTO tracking_events (event_id, ip, created_at) SELECT 'flood', '192.0.2.' || (i % 250), ?2 FROM n"
+        : "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1) INSERT INTO client_errors (message, url, ip, created_at) SELECT 'flood', 'https://a.example/', '192.0.2.' || (i % 250), ?2 FROM n",
+    )
+      .bind(n, time)
+      .run();
+  const stored = async (table: string, since: number) =>
+    (await worker.env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE created_at >= ?`).bind(since).first<{ n: number }>())!.n;
+
+  it(`stores ${TRACKING_NETWORK_CAP} of 80 parallel events from one client network and refuses the rest with TR0001`, async () => {
+    time += 10 * TRACKING_WINDOW_MS;
+    const start = time;
+    const network = { 'x-client-ip': '198.51.100.200' };
+    const answers = await Promise.all(Array.from({ length: 80 }, () => call('/agg-web/buriedPoint/add', { body: event, headers: network }).then(async (res) => ({ status: res.status, ...(await json(res)) }))));
+    expect(answers.filter((a) => a.code === '0')).toHaveLength(TRACKING_NETWORK_CAP);
+    const refused = answers.filter((a) => a.code === 'TR0001');
+    expect(refused).toHaveLength(80 - TRACKING_NETWORK_CAP);
+    expect(refused[0]).toMatchObject({ status: 429, message: errorCatalogue.TR0001.en });
+    expect(await stored('tracking_events', start)).toBe(TRACKING_NETWORK_CAP);
+    // Another network is not held back, and the first one gets in again after the window.
+    expect((await json(await call('/agg-web/buriedPoint/add', { body: event, headers: { 'x-client-ip': '198.51.100.201' } }))).code).toBe('0');
+    time += TRACKING_WINDOW_MS + 1;
+    expect((await json(await call('/agg-web/buriedPoint/add', { body: event, headers: network }))).code).toBe('0');
+  });
+
+  it(`holds the global cap of ${TRACKING_GLOBAL_CAP} events a minute against parallel events from new networks`, async () => {
+    time += 10 * TRACKING_WINDOW_MS;
+    const start = time;
+    await flood('tracking_events', TRACKING_GLOBAL_CAP - 10);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call('/agg-web/buriedPoint/add', { body: event, headers: { 'x-client-ip': `198.51.101.${i}` } }).then(json)),
+    );
+    expect(answers.filter((a) => a.code === '0')).toHaveLength(10);
+    expect(answers.filter((a) => a.code === 'TR0001')).toHaveLength(20);
+    expect(await stored('tracking_events', start)).toBe(TRACKING_GLOBAL_CAP);
+  });
+
+  it(`drops error reports past the global cap of ${CLIENT_ERROR_GLOBAL_CAP} a minute, from any network`, async () => {
+    time += 10 * CLIENT_ERROR_WINDOW_MS;
+    const start = time;
+    await flood('client_errors', CLIENT_ERROR_GLOBAL_CAP - 5);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call('/agg-web/client/error', { body: { message: 'p', url: 'https://a.example/' }, headers: { 'x-client-ip': `198.51.102.${i}` } }).then(json),
+      ),
+    );
+    expect(answers.filter((a) => (a.data as { stored: boolean }).stored)).toHaveLength(5);
+    expect(await stored('client_errors', start)).toBe(CLIENT_ERROR_GLOBAL_CAP);
   });
 });

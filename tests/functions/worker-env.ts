@@ -5,9 +5,11 @@ import type { WorkerEnv } from '../../functions/env';
 
 /**
  * A real local D1 and R2 (miniflare, through wrangler) for function tests: each call gets its own fresh
- * persisted state with every migration applied, so test files never see each other's rows.
+ * persisted state with every migration applied, so test files never see each other's rows. `vars` overrides
+ * bindings, vars and secrets (also those `Env` does not type, such as OPERATOR_TOKEN); functions/config.ts
+ * parses them like the deployed ones.
  */
-export async function startWorkerEnv(name: string, vars: Partial<WorkerEnv> = {}) {
+export async function startWorkerEnv(name: string, vars: Record<string, unknown> = {}) {
   const persist = join('.wrangler', 'functions', `${name}-${process.pid}`);
   rmSync(persist, { recursive: true, force: true });
   const proxy = await getPlatformProxy<WorkerEnv>({ configPath: 'wrangler.toml', persist: { path: persist } });

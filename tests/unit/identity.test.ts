@@ -24,11 +24,23 @@ describe('phoneRecipient', () => {
     }
   });
 
-  it('accepts 4 to 15 digits for other calling codes, dropping a trunk prefix libphonenumber knows', () => {
-    expect(phoneRecipient('+44', '7700 900123')).toBe('+447700900123');
-    expect(phoneRecipient('+44', '07700900123')).toBe('+447700900123');
-    expect(phoneRecipient('+852', '1234')).toBe('+8521234');
+  it('accepts numbers valid in the calling code\'s numbering plan, dropping a trunk prefix', () => {
+    expect(phoneRecipient('+44', '7911 123456')).toBe('+447911123456');
+    expect(phoneRecipient('+44', '07911123456')).toBe('+447911123456');
+    expect(phoneRecipient('+852', '6123 4567')).toBe('+85261234567');
     expect(phoneRecipient('+1', '2025550123')).toBe('+12025550123');
+  });
+
+  it('refuses with PH0001 a number of plausible length that its numbering plan does not have', () => {
+    // Ofcom's range for drama (7700 900xxx) and a Hong Kong number of 4 digits are not assigned numbers.
+    expect(codeOf(() => phoneRecipient('+44', '7700 900123'))).toBe('PH0001');
+    expect(codeOf(() => phoneRecipient('+852', '1234'))).toBe('PH0001');
+    expect(codeOf(() => phoneRecipient('+44', '12345678'))).toBe('PH0001');
+  });
+
+  it('refuses with PH0001, not an exception, a calling code no country uses', () => {
+    for (const code of ['+999', '+0', '+1111']) expect(codeOf(() => phoneRecipient(code, '12345678')), code).toBe('PH0001');
+    expect(codeOf(() => phoneRecipientFromE164('+99912345678'))).toBe('PH0001');
   });
 
   it('refuses with PH0001 too few, too many or non-digit characters and a malformed calling code', () => {
@@ -41,7 +53,7 @@ describe('phoneRecipient', () => {
 
   it('reads a number written in one piece the same way', () => {
     expect(phoneRecipientFromE164('+86 138 0013 8000')).toBe('+8613800138000');
-    expect(phoneRecipientFromE164('+4407700900123')).toBe(phoneRecipient('+44', '07700900123'));
+    expect(phoneRecipientFromE164('+4407911123456')).toBe(phoneRecipient('+44', '07911123456'));
     expect(codeOf(() => phoneRecipientFromE164('13800138000'))).toBe('PH0001');
     expect(codeOf(() => phoneRecipientFromE164('+8612345678901'))).toBe('PH0001');
   });

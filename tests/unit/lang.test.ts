@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLang, langDefaultsFrom } from '../../src/lib/lang';
+import { chooseLang } from '../../src/lib/lang';
+import { parseConfig } from '../../functions/config';
 
+const langDefaultsFrom = (vars: Record<string, string>) => parseConfig(vars).lang;
 const defaults = langDefaultsFrom({ DEFAULT_LANG: 'en', ZH_HOST_SUFFIXES: '.cn' });
 
 describe('chooseLang', () => {
@@ -24,8 +26,8 @@ describe('chooseLang', () => {
   it('uses the configured default and suffixes', () => {
     const zhFirst = langDefaultsFrom({ DEFAULT_LANG: 'zh', ZH_HOST_SUFFIXES: '.cn, .com.cn' });
     expect(chooseLang(undefined, 'localhost', zhFirst)).toBe('zh');
-    const bad = langDefaultsFrom({ DEFAULT_LANG: 'de' });
-    expect(bad.defaultLang).toBe('en');
-    expect(bad.zhHostSuffixes).toEqual(['.cn']);
+    // Unset means English and `.cn`; an unknown language is a configuration error, not a silent English.
+    expect(langDefaultsFrom({})).toEqual({ defaultLang: 'en', zhHostSuffixes: ['.cn'] });
+    expect(() => langDefaultsFrom({ DEFAULT_LANG: 'de' })).toThrow(/DEFAULT_LANG/);
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { edgeConfig } from '../../functions/edge/config';
+import { parseConfig } from '../../functions/config';
 import { regionRedirectTarget, siteOfHost } from '../../functions/edge/region';
 import { sessionRedirectTarget, type SessionRedirectInput } from '../../functions/edge/session-redirect';
 import type { SourceOrigin } from '../../src/lib/source-origin';
 
-const config = edgeConfig({
+const config = parseConfig({
   PORTAL_URL: 'https://portal.example.com/home',
   ZHOUSHAN_URL: 'https://zhoushan.example.com',
   INVITATION_LETTER_URL: 'https://www.example.com/invitation-letter-online',
@@ -42,7 +42,7 @@ describe('session redirect decision', () => {
   });
 
   it('falls back to PORTAL_URL when a destination is not configured', () => {
-    const bare = edgeConfig({ PORTAL_URL: '/user_center' });
+    const bare = parseConfig({ PORTAL_URL: '/user_center' });
     expect(sessionRedirectTarget({ pathname: '/login', navigatorHost: false, hasSession: true, source: { source: 'zhoushan' }, lang: 'zh', config: bare })).toBe('/user_center');
     expect(sessionRedirectTarget({ pathname: '/login', navigatorHost: false, hasSession: true, source: { address: 'a/b' }, lang: 'zh', config: bare })).toBe('/user_center/a/b');
   });

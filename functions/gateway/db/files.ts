@@ -17,13 +17,32 @@ export interface FileRow {
 
 export type NewFile = Omit<FileRow, 'company_id' | 'purpose'>;
 
-export function insertFileStatement(db: D1Database, file: NewFile): D1PreparedStatement {
-  return db
+const FILE_COLUMNS = ['id', 'owner_user_id', 'kind', 'r2_key', 'extension', 'content_type', 'origin_name', 'size', 'created_at'] as const;
+
+/**
+ * Inserts the uploads unless the owner's unattached files would then exceed `maxPendingBytes`: one statement,
+ * so parallel uploads cannot all pass the cap. Returns whether the rows were inserted (all or none).
+ */
+export async function insertFilesWithinQuota(db: D1Database, ownerId: string, files: readonly NewFile[], maxPendingBytes: number): Promise<boolean> {
+  const rows = files.map((_, i) => `(${FILE_COLUMNS.map((__, j) => `?${4 + i * FILE_COLUMNS.length + j}`).join(', ')})`);
+  const added = files.reduce((total, file) => total + file.size, 0);
+  const inserted = await db
     .prepare(
-      `INSERT INTO files (id, owner_user_id, kind, r2_key, extension, content_type, origin_name, size, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO files (${FILE_COLUMNS.join(', ')})
+       SELECT * FROM (VALUES ${rows.join(', ')})
+       WHERE (SELECT COALESCE(SUM(size), 0) FROM files WHERE owner_user_id = ?1 AND company_id IS NULL) + ?2 <= ?3`,
     )
-    .bind(file.id, file.owner_user_id, file.kind, file.r2_key, file.extension, file.content_type, file.origin_name, file.size, file.created_at);
+    .bind(ownerId, added, maxPendingBytes, ...files.flatMap((file) => FILE_COLUMNS.map((column) => file[column])))
+    .run();
+  return inserted.meta.changes === files.length;
+}
+
+/** Deletes the owner's files that are still unattached; returns the ones deleted. */
+export async function deleteUnattachedFiles(db: D1Database, ownerId: string, files: readonly FileRow[]): Promise<FileRow[]> {
+  const results = await db.batch(
+    files.map((row) => db.prepare('DELETE FROM files WHERE id = ? AND owner_user_id = ? AND company_id IS NULL').bind(row.id, ownerId)),
+  );
+  return files.filter((_, i) => results[i]?.meta.changes);
 }
 
 export async function fileById(db: D1Database, id: string): Promise<FileRow | null> {

@@ -10,7 +10,6 @@ import { companyTypeFromDb, verificationStatusFromDb } from '../../../src/schema
 import { birthdayProblem, updateUserInfoRequest, type MeAnswer } from '../../../src/schemas/profile';
 import type { Lang } from '../../../src/lib/lang';
 import type { WorkerEnv } from '../../env';
-import { readJson } from '../body';
 import { asLoginCaseMembership, membershipsOfUser, type MembershipRow } from '../db/companies';
 import { setUserType, updateProfile, type UserRow } from '../db/users';
 import { GatewayError, ok, requestLang } from '../errors';
@@ -18,6 +17,7 @@ import { now } from '../services/clock';
 import { findCountry } from '../services/countries';
 import { accountSizeOf, loginCaseOf } from '../services/login-case';
 import { bearerToken, findSession, requireSession, revokeSession, setSessionCompany, type SessionVariables } from '../services/sessions';
+import { validate } from '../validate';
 
 /**
  * Calls of a signed-in user (spec 7): login case, company list and choice, "me", logout. All but logout
@@ -73,8 +73,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   })
 
   // Login case 3: the person goes on as an individual (no enterprise).
-  .post('/agg-web/quick/user/anonymity/account/login', async (c) => {
-    await readJson(c, anonymousLoginRequest);
+  .post('/agg-web/quick/user/anonymity/account/login', validate('json', anonymousLoginRequest), async (c) => {
     await setUserType(c.env.DB, c.var.user.id, 1);
     return ok(c, null);
   })
@@ -97,8 +96,8 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     return ok(c, list);
   })
 
-  .post('/agg-web/user/chooseAccount', async (c) => {
-    const { companyId } = await readJson(c, chooseAccountRequest);
+  .post('/agg-web/user/chooseAccount', validate('json', chooseAccountRequest), async (c) => {
+    const { companyId } = c.req.valid('json');
     const member = enterable(await membershipsOfUser(c.env.DB, c.var.user.id)).some((m) => m.company_id === companyId);
     if (!member) throw new GatewayError('US0020');
     await setSessionCompany(c.env.DB, c.var.session.token_hash, companyId);
@@ -108,8 +107,8 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   .get('/agg-web/user/fetchMeByUserToken', (c) => ok(c, meOf(c.var.user, requestLang(c))))
 
   // The person's own profile (spec 3). Every field is sent; a null optional field clears it.
-  .post('/agg-web/user/updateUserInfo', async (c) => {
-    const body = await readJson(c, updateUserInfoRequest);
+  .post('/agg-web/user/updateUserInfo', validate('json', updateUserInfoRequest), async (c) => {
+    const body = c.req.valid('json');
     const problem = birthdayProblem(body.birthday, now(c));
     if (problem) throw new GatewayError(problem, { path: 'birthday' });
     const country = body.countryId === null ? null : findCountry(body.countryId);

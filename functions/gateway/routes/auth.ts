@@ -29,7 +29,7 @@ import {
   type NewUser,
   type UserRow,
 } from '../db/users';
-import { fail, GatewayError, ok } from '../errors';
+import { clientIp, fail, GatewayError, ok } from '../errors';
 import { now } from '../services/clock';
 import { consumeCode } from '../services/codes';
 import { emailRecipient, phoneRecipient } from '../services/identity';
@@ -211,7 +211,7 @@ export const authRoutes = new Hono<AuthEnv>()
     // Checked before the code is consumed, so the person can fix the form and use the same code.
     if (!existing && (!body.userIdentity || !body.companyName)) throw new GatewayError('US0001');
 
-    await consumeCode(db, { recipient: identityKey(identity), purpose: 'login', code: body.code, now: now(c) });
+    await consumeCode(db, { recipient: identityKey(identity), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) });
     if (existing) return signedIn(c, existing, { agreedTo: defaultConsentDocs });
 
     const user: NewUser & { id: string } = {

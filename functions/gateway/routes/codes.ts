@@ -7,7 +7,7 @@ import { clientIp, ok, requestLang } from '../errors';
 import { consumeSliderCheck } from '../services/captcha';
 import { now } from '../services/clock';
 import { codePurposeOfType, issueCode } from '../services/codes';
-import { emailRecipient, phoneRecipient } from '../services/identity';
+import { emailRecipient, phoneRecipient, smsCallingCode } from '../services/identity';
 
 // Format errors in the phone or e-mail answer the specific PH0001 / PH0002 of spec 8 (from phoneRecipient /
 // emailRecipient) rather than the generic GW0400, so the shared schemas are loosened for those fields here
@@ -15,14 +15,15 @@ import { emailRecipient, phoneRecipient } from '../services/identity';
 const smsSendBody = z.object({ ...smsSendRequest.shape, mobile: z.string().max(32) });
 const emailCodeBody = z.object({ ...emailCodeRequest.shape, emailAddress: z.string().max(254) });
 
-
 /** Sending one-time codes (spec 7): SMS after a passed slider, e-mail directly. */
 export const codeRoutes = new Hono<EdgeBindings>()
   .post('/agg-web/sms/send', validate('json', smsSendBody), async (c) => {
     const body = c.req.valid('json');
     const at = now(c);
-    // The number is checked before the slider check is spent, so a typo does not cost a slide.
+    // The number is checked (valid, able to take a text) before the slider check is spent, so a typo does not
+    // cost a slide; issueCode checks it again as the owner of every SMS.
     const recipient = phoneRecipient(body.phoneCodeValue, body.mobile);
+    smsCallingCode(recipient);
     await consumeSliderCheck(c.env, body.sliderCheck, { scene: 'sms', subject: recipient, now: at });
     await issueCode(c.env, {
       recipient,

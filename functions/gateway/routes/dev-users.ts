@@ -1,18 +1,19 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { callingCodeSchema, emailSchema, mobileSchema } from '../../../src/schemas/auth';
-import type { WorkerEnv } from '../../env';
-import { readJson } from '../body';
+import { companyNameKey } from '../../../src/schemas/onboarding';
+import type { EdgeBindings } from '../../env';
 import { insertUserStatement, runBatch } from '../db/users';
 import { fail, GatewayError, ok } from '../errors';
 import { now } from '../services/clock';
 import { consentStatements } from '../services/consents';
 import { emailRecipient, phoneRecipient } from '../services/identity';
 import { hashPassword, sha256Hex } from '../services/passwords';
+import { validate } from '../validate';
 
 /**
- * POST /dev/users seeds a user for automated browser tests, only while DEV_OUTBOX is 'true' (never in
- * production; otherwise the ordinary 404 envelope). The plain password is hashed as a browser would
+ * POST /dev/users seeds a user for automated browser tests, only where the dev routes are on (a local run,
+ * DEV_OUTBOX "true"; otherwise the ordinary 404 envelope, so the route does not show). The plain password is hashed as a browser would
  * (SHA-256 hex, of password + legacySalt for a legacy version-1 record) and then by the server's KDF.
  * `companies` adds memberships, so each login case can be reached.
  */
@@ -28,7 +29,7 @@ const devUserRequest = z
     realName: z.string().max(64).optional(),
     pendingCompanyName: z.string().max(128).optional(),
     isPartner: z.boolean().optional(),
-    /** Records agreement to today's terms and privacy, so the sign-in does not ask (issue 7). */
+    /** Records agreement to today's terms and privacy, so the sign-in does not ask for consent. */
     agreed: z.boolean().optional(),
     companies: z
       .array(
@@ -46,10 +47,10 @@ const devUserRequest = z
   })
   .refine((u) => u.phone || u.email || u.usId, { message: 'phone, email or usId is required' });
 
-export const devUserRoutes = new Hono<{ Bindings: WorkerEnv }>()
-  .use('/dev/users', async (c, next) => (c.env.DEV_OUTBOX === 'true' ? next() : fail(c, 'GW0404')))
-  .post('/dev/users', async (c) => {
-    const body = await readJson(c, devUserRequest);
+export const devUserRoutes = new Hono<EdgeBindings>()
+  .use('/dev/users', async (c, next) => (c.var.config.devRoutes ? next() : fail(c, 'GW0404')))
+  .post('/dev/users', validate('json', devUserRequest), async (c) => {
+    const body = c.req.valid('json');
     const db = c.env.DB;
     const at = now(c);
     const id = crypto.randomUUID();
@@ -79,8 +80,8 @@ export const devUserRoutes = new Hono<{ Bindings: WorkerEnv }>()
       const companyId = crypto.randomUUID();
       statements.push(
         db
-          .prepare('INSERT INTO companies (id, name_en, type, status, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-          .bind(companyId, company.nameEn, company.type, company.status, id, at),
+          .prepare('INSERT INTO companies (id, name_en, name_key, type, status, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .bind(companyId, company.nameEn, companyNameKey(company.nameEn), company.type, company.status, id, at),
         db
           .prepare('INSERT INTO company_members (company_id, user_id, role, status, is_main, joined_at) VALUES (?, ?, ?, ?, ?, ?)')
           .bind(companyId, id, company.role, company.memberStatus, company.isMain ? 1 : 0, at),

@@ -5,12 +5,13 @@ import { fail, ok } from '../errors';
 import { revealTarget } from '../services/captcha';
 
 /**
- * Development helpers, live only when DEV_OUTBOX is "true" (never in production); otherwise every /dev
- * path answers the ordinary 404 envelope, so their existence does not show.
+ * Development helpers, live only where the dev routes are on (a local run, DEV_OUTBOX "true"; the startup
+ * check refuses it in a deployment); otherwise every /dev path answers the ordinary 404 envelope, so their
+ * existence does not show.
  */
 export const devRoutes = new Hono<EdgeBindings>()
   .use('/dev/*', async (c, next) => {
-    if (c.env.DEV_OUTBOX !== 'true') return fail(c, 'GW0404');
+    if (!c.var.config.devRoutes) return fail(c, 'GW0404');
     await next();
   })
   // ?to= an E.164 phone or an e-mail. An unencoded '+' arrives as a space, so bare digits get it back.

@@ -1,18 +1,21 @@
 import { Hono } from 'hono';
-import { deleteFileRequest, fileUrl, UPLOAD_FIELD, uploadKindSchema, type UploadedFile, type UploadKind } from '../../../src/schemas/onboarding';
+import { z } from 'zod';
+import { deleteFileRequest, fileIdSchema, fileUrl, UPLOAD_FIELD, UPLOAD_LIMITS, uploadKindSchema, type UploadedFile } from '../../../src/schemas/onboarding';
 import type { WorkerEnv } from '../../env';
-import { readJson } from '../body';
-import { memberOf } from '../db/company-admin';
-import { fileById, filesByIds, insertFileStatement, type NewFile } from '../db/files';
+import { memberOf } from '../db/companies';
+import { deleteUnattachedFiles, fileById, filesByIds, insertFilesWithinQuota, type NewFile } from '../db/files';
 import { GatewayError, ok } from '../errors';
 import { now } from '../services/clock';
 import { requireSession, type SessionVariables } from '../services/sessions';
-import { multipartBoundary, readMultipart, sanitiseFileName, sniffType, UPLOAD_BODY_LIMITS } from '../services/uploads';
+import { sanitiseFileName, sniffType, streamedMultipart } from '../services/uploads';
+import { validate } from '../validate';
 
 /**
  * Uploads in R2 (env.UPLOADS) with rows in D1 (migrations/0005). Security baseline "Uploads":
  * - the body is read as a stream and refused at the first file over 6 MB (FL0002), the eleventh file (FL0003),
- *   or past 10 × 6 MB + 64 KB in all; Content-Length and the parts' Content-Type are never trusted;
+ *   or past 24 MB in all (FL0005: the request's memory); Content-Length and the parts' Content-Type are never trusted;
+ * - an account's files not yet attached to a company hold at most 40 MB together (FL0006), checked and inserted
+ *   in one statement so parallel uploads cannot pass it together;
  * - every file's type comes from its bytes and must agree with its extension (FL0001);
  * - nothing reaches R2 until every file of the request passed; a failure while writing deletes what was written;
  * - keys are server-generated; the original name is sanitised metadata;
@@ -21,6 +24,15 @@ import { multipartBoundary, readMultipart, sanitiseFileName, sniffType, UPLOAD_B
  */
 
 type FileEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
+
+/** The multipart fields of uploadFile: `kind` (default 'licence') and one or more files in `files`. */
+const uploadForm = z.object({
+  kind: z.string().trim().pipe(uploadKindSchema).default('licence'),
+  [UPLOAD_FIELD]: z.union([z.instanceof(File), z.array(z.instanceof(File))]).transform((files) => (Array.isArray(files) ? files : [files])),
+});
+
+/** No file (or a `files` field that is not a file) is FL0004; a bad `kind` GW0400. */
+const formCode = (issues: z.core.$ZodIssue[]) => (issues.some((issue) => issue.path[0] === UPLOAD_FIELD) ? 'FL0004' : 'GW0400');
 
 /** RFC 6266 Content-Disposition with an ASCII fallback and the UTF-8 name. */
 function attachmentHeader(name: string): string {
@@ -31,25 +43,17 @@ function attachmentHeader(name: string): string {
 export const fileRoutes = new Hono<FileEnv>()
   .use('/agg-web/file/*', requireSession)
 
-  .post('/agg-web/file/uploadFile', async (c) => {
-    const boundary = multipartBoundary(c.req.header('content-type'));
-    if (!boundary) throw new GatewayError('GW0415');
-    const parts = await readMultipart(c.req.raw.body, boundary, UPLOAD_BODY_LIMITS);
-    const kindField = parts.find((p) => p.fileName === null && p.name === 'kind');
-    const kindParsed = uploadKindSchema.safeParse(kindField ? new TextDecoder().decode(kindField.data).trim() : 'licence');
-    if (!kindParsed.success) throw new GatewayError('GW0400', [{ path: 'kind', message: 'licence, gtc or logo' }]);
-    const kind: UploadKind = kindParsed.data;
-    const fileParts = parts.filter((p) => p.fileName !== null && p.name === UPLOAD_FIELD);
-    if (fileParts.length === 0) throw new GatewayError('FL0004');
-
+  .post('/agg-web/file/uploadFile', streamedMultipart, validate('form', uploadForm, { code: formCode }), async (c) => {
+    const { kind, files } = c.req.valid('form');
     const userId = c.var.user.id;
     const at = now(c);
     // Every file is checked before any byte is written.
-    const accepted = fileParts.map((part) => {
-      const originName = sanitiseFileName(part.fileName ?? '');
-      const type = sniffType(part.data, part.fileName ?? '', kind);
+    const accepted: NewFile[] = [];
+    for (const file of files) {
+      const originName = sanitiseFileName(file.name);
+      const type = sniffType(new Uint8Array(await file.arrayBuffer()), file.name, kind);
       if (!type) throw new GatewayError('FL0001', { originName });
-      const file: NewFile = {
+      accepted.push({
         id: crypto.randomUUID(),
         owner_user_id: userId,
         kind,
@@ -57,54 +61,45 @@ export const fileRoutes = new Hono<FileEnv>()
         extension: type.extension,
         content_type: type.contentType,
         origin_name: originName,
-        size: part.data.byteLength,
+        size: file.size,
         created_at: at,
-      };
-      return { file, data: part.data };
-    });
+      });
+    }
 
+    // Bytes first, then the rows under the account's storage cap; a refusal or failure deletes the bytes again.
     const written: string[] = [];
     try {
-      for (const { file, data } of accepted) {
-        await c.env.UPLOADS.put(file.r2_key, data, {
-          httpMetadata: { contentType: file.content_type },
-          customMetadata: { fileId: file.id, owner: userId, originName: file.origin_name },
+      for (const [i, row] of accepted.entries()) {
+        await c.env.UPLOADS.put(row.r2_key, files[i]!, {
+          httpMetadata: { contentType: row.content_type },
+          customMetadata: { fileId: row.id, owner: userId, originName: row.origin_name },
         });
-        written.push(file.r2_key);
+        written.push(row.r2_key);
       }
-      await c.env.DB.batch(accepted.map(({ file }) => insertFileStatement(c.env.DB, file)));
+      if (!(await insertFilesWithinQuota(c.env.DB, userId, accepted, UPLOAD_LIMITS.maxPendingBytesPerAccount))) throw new GatewayError('FL0006');
     } catch (error) {
       if (written.length) await c.env.UPLOADS.delete(written).catch(() => {});
       throw error;
     }
-    const answer: UploadedFile[] = accepted.map(({ file }) => ({
-      id: file.id,
-      url: fileUrl(file.id),
-      extension: file.extension,
-      originName: file.origin_name,
-    }));
+    const answer: UploadedFile[] = accepted.map((row) => ({ id: row.id, url: fileUrl(row.id), extension: row.extension, originName: row.origin_name }));
     return ok(c, answer);
   })
 
-  .post('/agg-web/file/deleteFile', async (c) => {
-    const { ids } = await readJson(c, deleteFileRequest);
+  .post('/agg-web/file/deleteFile', validate('json', deleteFileRequest), async (c) => {
+    const { ids } = c.req.valid('json');
     const unique = [...new Set(ids)];
     const rows = await filesByIds(c.env.DB, unique);
     const mine = rows.filter((row) => row.owner_user_id === c.var.user.id);
     if (mine.length !== unique.length) throw new GatewayError('FL0010');
     if (mine.some((row) => row.company_id !== null)) throw new GatewayError('FL0011');
     // Rows first: a stray R2 object is harmless, a row without its bytes is not.
-    const results = await c.env.DB.batch(
-      mine.map((row) => c.env.DB.prepare('DELETE FROM files WHERE id = ? AND owner_user_id = ? AND company_id IS NULL').bind(row.id, c.var.user.id)),
-    );
-    const deleted = mine.filter((_, i) => results[i]?.meta.changes);
+    const deleted = await deleteUnattachedFiles(c.env.DB, c.var.user.id, mine);
     if (deleted.length) await c.env.UPLOADS.delete(deleted.map((row) => row.r2_key));
     return ok(c, true);
   })
 
-  .get('/agg-web/file/:id', async (c) => {
-    const id = c.req.param('id');
-    if (id.length > 64) throw new GatewayError('FL0010');
+  .get('/agg-web/file/:id', validate('param', z.object({ id: fileIdSchema }), { code: 'FL0010' }), async (c) => {
+    const { id } = c.req.valid('param');
     const row = await fileById(c.env.DB, id);
     const userId = c.var.user.id;
     let allowed = row?.owner_user_id === userId;

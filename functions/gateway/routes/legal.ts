@@ -2,11 +2,12 @@ import { Hono } from 'hono';
 import type { EdgeBindings } from '../../env';
 import { legalUrl, type LegalDoc } from '../../../src/lib/legal';
 import { queryUserProtocolQuery, type UserProtocolAnswer } from '../../../src/schemas/legal';
-import { fail, ok } from '../errors';
+import { ok } from '../errors';
 import { now } from '../services/clock';
 import { recordConsent } from '../services/consents';
 import { requireSession, type SessionVariables } from '../services/sessions';
 import { legalVersions } from '../services/legal-versions';
+import { validate } from '../validate';
 
 /** queryUserProtocol `type` → document. */
 const protocolDocs: Record<'0' | '1', LegalDoc> = { '0': 'privacy', '1': 'terms' };
@@ -14,10 +15,8 @@ const protocolDocs: Record<'0' | '1', LegalDoc> = { '0': 'privacy', '1': 'terms'
 /** Legal documents: where the agreement modal finds them (no session), and agreeing again after a change. */
 export const legalRoutes = new Hono<EdgeBindings & { Variables: SessionVariables }>()
   // `?lang=` pins the language whatever the visitor's LANG cookie (functions/edge/shells.ts).
-  .get('/agg-web/protocol/queryUserProtocol', (c) => {
-    const query = queryUserProtocolQuery.safeParse(c.req.query());
-    if (!query.success) return fail(c, 'LG0001');
-    const doc = protocolDocs[query.data.type];
+  .get('/agg-web/protocol/queryUserProtocol', validate('query', queryUserProtocolQuery, { code: 'LG0001' }), (c) => {
+    const doc = protocolDocs[c.req.valid('query').type];
     const answer: UserProtocolAnswer = { urlCn: legalUrl(doc, 'zh'), urlEn: legalUrl(doc, 'en'), version: legalVersions[doc] };
     return ok(c, answer);
   })

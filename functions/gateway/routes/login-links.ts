@@ -9,7 +9,6 @@ import {
 } from '../../../src/schemas/login-links';
 import { PORTAL_ORIGIN_HEADER } from '../../edge/proxy-rules';
 import type { WorkerEnv } from '../../env';
-import { readJson } from '../body';
 import { findUserById, findUserByIdentity } from '../db/users';
 import { clientIp, GatewayError, ok, requestLang } from '../errors';
 import { now } from '../services/clock';
@@ -18,6 +17,7 @@ import { emailRecipient } from '../services/identity';
 import { consumeLink, issueLink, LINK_LIFETIME_MS, passLinkMessage, type LinkKind } from '../services/login-links';
 import { requireSession, type SessionVariables } from '../services/sessions';
 import { signedIn } from './auth';
+import { validate } from '../validate';
 
 type LinkEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
@@ -49,8 +49,8 @@ async function signInWithLink(c: Context<LinkEnv>, kind: LinkKind, token: string
  */
 export const loginLinkRoutes = new Hono<LinkEnv>()
   // For an address with no account nothing is sent, but the answer, the wait and the caps are the same.
-  .post('/agg-web/user/passEmail/send', async (c) => {
-    const { loginEmail } = await readJson(c, passEmailSendRequest);
+  .post('/agg-web/user/passEmail/send', validate('json', passEmailSendRequest), async (c) => {
+    const { loginEmail } = c.req.valid('json');
     const email = emailRecipient(loginEmail);
     const user = await findUserByIdentity(c.env.DB, { email });
     const link = await issueLink(c.env.DB, { kind: 'email_pass', userId: user?.id ?? null, subject: email, ip: clientIp(c), now: now(c) });
@@ -61,14 +61,10 @@ export const loginLinkRoutes = new Hono<LinkEnv>()
     }
     return ok(c, null);
   })
-  .post('/agg-web/user/passEmail/login', async (c) => {
-    const { pass } = await readJson(c, passEmailLoginRequest);
-    return signInWithLink(c, 'email_pass', pass);
-  })
+  .post('/agg-web/user/passEmail/login', validate('json', passEmailLoginRequest), async (c) => signInWithLink(c, 'email_pass', c.req.valid('json').pass))
   // A platform session shares its own account; a partner session has no platform account to share.
-  .post('/agg-web/user/shareLogin/create', requireSession, async (c) => {
+  .post('/agg-web/user/shareLogin/create', requireSession, validate('json', shareLinkRequest), async (c) => {
     if (c.var.session.kind !== 'platform') throw new GatewayError('TK00001');
-    await readJson(c, shareLinkRequest);
     const link = await issueLink(c.env.DB, { kind: 'share', userId: c.var.user.id, subject: c.var.user.id, ip: clientIp(c), now: now(c) });
     const answer: ShareLinkAnswer = {
       url: linkUrl(c, 'share_login', LINK_PARAM.share, link.token),
@@ -76,7 +72,4 @@ export const loginLinkRoutes = new Hono<LinkEnv>()
     };
     return ok(c, answer);
   })
-  .post('/agg-web/user/shareLogin/login', async (c) => {
-    const { share } = await readJson(c, shareLoginRequest);
-    return signInWithLink(c, 'share', share);
-  });
+  .post('/agg-web/user/shareLogin/login', validate('json', shareLoginRequest), async (c) => signInWithLink(c, 'share', c.req.valid('json').share));

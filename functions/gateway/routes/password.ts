@@ -7,9 +7,9 @@ import { findUserByIdentity, identityKey, resetPasswordFailuresStatement, runBat
 import { clientIp, GatewayError, ok, requestLang } from '../errors';
 import { consumeSliderCheck } from '../services/captcha';
 import { now } from '../services/clock';
-import { consumeCode, generateCode, issueCode, IP_CAP, MAX_TRIES, RECIPIENT_CAP, RESEND_WAIT_MS, SEND_WINDOW_MS, CODE_LIFETIME_MS } from '../services/codes';
+import { consumeCode, issueCode, MAX_TRIES } from '../services/codes';
 import { emailRecipient, phoneRecipient } from '../services/identity';
-import { assertNewPasswordAllowed, hashPassword, sha256Hex, verifyPassword } from '../services/passwords';
+import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../services/passwords';
 import { requireSession, revokeAllSessionsOfUser, type SessionVariables } from '../services/sessions';
 
 type PasswordEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
@@ -19,7 +19,7 @@ type PasswordEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
  *
  * - `agg-web/user/password/reset/sendCode` sends a 'verify' code (codes.ts: 5 min, 5 tries, single use, 60 s
  *   resend wait, send caps) to a phone (after a passed slider of scene 'sms') or an e-mail. For an unknown
- *   phone or e-mail it sends nothing but answers exactly the same, waits and caps included (decoyCode).
+ *   phone or e-mail it sends nothing but answers exactly the same, waits and caps included (a decoy code).
  * - `agg-web/user/password/reset` consumes that code and stores the new password: the old one stops working
  *   at once, the original-password flag and the password failures/lock clear, every session of the user ends.
  *   A code for an unknown account fails like a wrong code.
@@ -35,38 +35,6 @@ function resetIdentity(body: { loginType: 1 | 2; mobileCode?: string; mobile?: s
   return { email: emailRecipient(body.loginEmail) };
 }
 
-
-/**
- * For an unknown recipient: records a code nobody knows under the same resend wait and caps as issueCode,
- * so a second request within the wait, or past a cap, answers CD0001/CD0002/CD0003 as for a real account.
- * Nothing is delivered. Mirrors the INSERT of services/codes.ts issueCode (keep the two in step).
- */
-async function decoyCode(db: D1Database, args: { recipient: string; channel: 'sms' | 'email'; ip: string; now: number }) {
-  const hash = await sha256Hex(`decoy|${crypto.randomUUID()}|${generateCode(8)}`);
-  const windowStart = args.now - SEND_WINDOW_MS;
-  const inserted = await db
-    .prepare(
-      `INSERT INTO codes (recipient, purpose, channel, code_hash, ip, created_at, expires_at)
-       SELECT ?1, 'verify', ?2, ?3, ?4, ?5, ?6
-       WHERE NOT EXISTS (SELECT 1 FROM codes WHERE recipient = ?1 AND created_at > ?7)
-         AND (SELECT COUNT(*) FROM codes WHERE recipient = ?1 AND created_at > ?8) < ?9
-         AND (SELECT COUNT(*) FROM codes WHERE ip = ?4 AND created_at > ?8) < ?10
-       RETURNING id`,
-    )
-    .bind(args.recipient, args.channel, hash, args.ip, args.now, args.now + CODE_LIFETIME_MS, args.now - RESEND_WAIT_MS, windowStart, RECIPIENT_CAP, IP_CAP)
-    .first<{ id: number }>();
-  if (inserted) return;
-  const [last, byRecipient, byIp] = await db.batch<{ value: number | null }>([
-    db.prepare('SELECT MAX(created_at) AS value FROM codes WHERE recipient = ?').bind(args.recipient),
-    db.prepare('SELECT COUNT(*) AS value FROM codes WHERE recipient = ? AND created_at > ?').bind(args.recipient, windowStart),
-    db.prepare('SELECT COUNT(*) AS value FROM codes WHERE ip = ? AND created_at > ?').bind(args.ip, windowStart),
-  ]);
-  if ((byRecipient?.results[0]?.value ?? 0) >= RECIPIENT_CAP) throw new GatewayError('CD0002');
-  if ((byIp?.results[0]?.value ?? 0) >= IP_CAP) throw new GatewayError('CD0003');
-  const lastAt = last?.results[0]?.value ?? null;
-  const wait = lastAt === null ? 1 : lastAt + RESEND_WAIT_MS - args.now;
-  throw new GatewayError('CD0001', { retryAfter: Math.max(1, Math.ceil(wait / 1000)) });
-}
 
 /** RS0001 unless both hashes are equal (the client checks the same before sending). */
 function assertConfirmed(body: { newPassword: string; newPasswordSubmit: string }) {
@@ -85,12 +53,9 @@ export const passwordRoutes = new Hono<PasswordEnv>()
       if (!body.sliderCheck) throw new GatewayError('CP0003');
       await consumeSliderCheck(c.env, body.sliderCheck, { scene: 'sms', subject: recipient, now: at });
     }
+    // An unknown account gets a code nobody receives (a decoy) under the same waits and caps, so it answers alike.
     const user = await findUserByIdentity(c.env.DB, identity);
-    if (user) {
-      await issueCode(c.env, { recipient, channel, purpose: 'verify', ip: clientIp(c), now: at, lang: requestLang(c) });
-    } else {
-      await decoyCode(c.env.DB, { recipient, channel, ip: clientIp(c), now: at });
-    }
+    await issueCode(c.env, { recipient, channel, purpose: 'verify', ip: clientIp(c), now: at, lang: requestLang(c), deliver: user !== null });
     return ok(c, null);
   })
 
@@ -105,7 +70,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     const user = await findUserByIdentity(db, identity);
     // An unknown account's code (a decoy, or none) answers what consumeCode answers for a wrong code; should a
     // real code exist (from another flow), it still fails like a wrong code.
-    await consumeCode(db, { recipient: identityKey(identity), purpose: 'verify', code: body.code, now: at });
+    await consumeCode(db, { recipient: identityKey(identity), purpose: 'verify', code: body.code, ip: clientIp(c), now: at });
     if (!user) throw new GatewayError('CD0010', { triesLeft: MAX_TRIES - 1 });
 
     const stored = await hashPassword(body.newPassword, c.env);

@@ -5,6 +5,7 @@ import type { EdgeBindings } from '../../env';
 import { GatewayError, ok } from '../errors';
 import { phoneCodeList } from '../services/countries';
 import { relatedPorts, searchPorts } from '../services/ports';
+import { validate } from '../validate';
 
 /**
  * Country and port search for the administrator form (no session: public dictionaries). Both run in memory
@@ -12,11 +13,8 @@ import { relatedPorts, searchPorts } from '../services/ports';
  * D1 work, answers are capped at 20, and keys are 1..64 characters (PL0001). Cacheable for an hour.
  */
 
-function searchKey<T extends z.core.$ZodType>(schema: T, query: Record<string, string>): z.output<T> {
-  const parsed = z.safeParse(schema, query);
-  if (!parsed.success) throw new GatewayError('PL0001');
-  return parsed.data;
-}
+/** A search key outside 1..64 characters answers PL0001. */
+const searchQuery = <T extends z.core.$ZodType>(schema: T) => validate('query', schema, { code: 'PL0001' });
 
 const fold = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 
@@ -42,18 +40,18 @@ export function searchCountries(key: string): CountryItem[] {
 }
 
 export const placeRoutes = new Hono<EdgeBindings>()
-  .get('/agg-web/country/searchCountry', (c) => {
-    const { name } = searchKey(searchCountryQuery, c.req.query());
+  .get('/agg-web/country/searchCountry', searchQuery(searchCountryQuery), (c) => {
+    const { name } = c.req.valid('query');
     c.header('Cache-Control', 'public, max-age=3600');
     return ok(c, searchCountries(name));
   })
-  .get('/agg-web/port/searchPortByNameOrCode', (c) => {
-    const { searchKey: key } = searchKey(searchPortQuery, c.req.query());
+  .get('/agg-web/port/searchPortByNameOrCode', searchQuery(searchPortQuery), (c) => {
+    const { searchKey: key } = c.req.valid('query');
     c.header('Cache-Control', 'public, max-age=3600');
     return ok(c, searchPorts(key));
   })
-  .get('/agg-web/port/getRelatedPorts', (c) => {
-    const { portId } = searchKey(relatedPortsQuery, c.req.query());
+  .get('/agg-web/port/getRelatedPorts', searchQuery(relatedPortsQuery), (c) => {
+    const { portId } = c.req.valid('query');
     const ports = relatedPorts(portId);
     if (!ports) throw new GatewayError('PL0002');
     c.header('Cache-Control', 'public, max-age=3600');

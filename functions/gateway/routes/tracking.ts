@@ -1,32 +1,35 @@
 import { Hono, type Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import type { EdgeBindings } from '../../env';
-import { readJson } from '../body';
-import { clientIp, fail, ok } from '../errors';
+import { cappedInsert } from '../db/limits';
+import { clientIp, fail, GatewayError, ok } from '../errors';
 import { now } from '../services/clock';
 import { constantTimeEqual, sha256Hex } from '../services/passwords';
-
-// Issue 8: the operators' secret (`wrangler secret put OPERATOR_TOKEN --env production`), which `wrangler types`
-// cannot see in wrangler.toml. Without it the operator query answers 404 to everyone.
-declare global {
-  interface Env {
-    OPERATOR_TOKEN?: string;
-  }
-}
+import { validate } from '../validate';
 
 /**
- * Observability calls (spec 7 and 9, issue 8):
+ * Observability calls:
  * - POST /agg-web/buriedPoint/add stores one tracking event (tracking version 9.3.11);
  * - GET /agg-web/buriedPoint/list?eventId=&limit= lets an operator read them back, with the OPERATOR_TOKEN secret
  *   in `x-operator-token` (`Bearer <token>` or the bare token); anyone else gets the ordinary 404 envelope;
- * - POST /agg-web/client/error stores a browser error report and logs it with the edge's trace id, at most
- *   CLIENT_ERROR_CAP reports per IP per CLIENT_ERROR_WINDOW_MS (over the cap the report is dropped, answered
- *   `{ stored: false }`: the page has nothing to do about it, and a flood costs one D1 statement per call).
+ * - POST /agg-web/client/error stores a browser error report and logs it with the edge's trace id.
+ *
+ * Both writes need no session, so a script could fill the one D1 database with them: each is capped per client
+ * network and globally within a minute, checked and inserted in one statement (cappedInsert). An event over a
+ * cap is TR0001; a report over a cap is dropped and answered `{ stored: false }` (the page has nothing to do
+ * about it). Old rows are pruned on a schedule (services/prune.ts).
  */
 
-/** The tracking version the portal's pages send (spec 7). */
+/** The tracking version the portal's pages send: the platform's tracking contract (portal-spec.md §7). */
 export const TRACKING_VERSION = '9.3.11';
+/** Tracking events per client network and in all within TRACKING_WINDOW_MS. */
+export const TRACKING_WINDOW_MS = 60 * 1000;
+export const TRACKING_NETWORK_CAP = 60;
+export const TRACKING_GLOBAL_CAP = 3000;
+/** Error reports per client network and in all within CLIENT_ERROR_WINDOW_MS. */
 export const CLIENT_ERROR_CAP = 10;
+export const CLIENT_ERROR_GLOBAL_CAP = 300;
 export const CLIENT_ERROR_WINDOW_MS = 60 * 1000;
 const KEY_LIST_MAX_CHARS = 4096;
 const MESSAGE_MAX = 1000;
@@ -89,8 +92,15 @@ const traceIdOf = (c: Context) => {
   return /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : null;
 };
 
+/** Operators only: anyone else gets the ordinary 404 envelope, as for a path that does not exist. */
+const operatorOnly = createMiddleware<EdgeBindings>(async (c, next) => {
+  if (!(await isOperator(c))) return fail(c, 'GW0404');
+  await next();
+});
+
 async function isOperator(c: Context<EdgeBindings>): Promise<boolean> {
-  const secret = c.env.OPERATOR_TOKEN;
+  // Without the OPERATOR_TOKEN secret nobody is an operator, so the query answers 404 to everyone.
+  const secret = c.var.config.operatorToken;
   const given = (c.req.header('x-operator-token') ?? '').replace(/^Bearer\s+/i, '');
   if (!secret || !given) return false;
   // Equal-length digests, compared without an early exit.
@@ -112,32 +122,35 @@ interface TrackingRow {
 }
 
 export const trackingRoutes = new Hono<EdgeBindings>()
-  .post('/agg-web/buriedPoint/add', async (c) => {
-    const body = await readJson(c, buriedPointRequest);
-    await c.env.DB.prepare(
-      `INSERT INTO tracking_events (event_id, event_name, event_type, bp_source, bp_type, key_list, version_number, trace_id, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-      .bind(
-        body.eventId,
-        body.eventName ?? '',
-        body.eventType ?? '',
-        body.bpSource ?? '',
-        body.bpType ?? '',
-        JSON.stringify(body.keyList ?? []),
-        body.versionNumber || TRACKING_VERSION,
-        traceIdOf(c),
-        now(c),
-      )
-      .run();
+  .post('/agg-web/buriedPoint/add', validate('json', buriedPointRequest), async (c) => {
+    const body = c.req.valid('json');
+    const at = now(c);
+    const ip = clientIp(c);
+    const since = at - TRACKING_WINDOW_MS;
+    await cappedInsert(c.env.DB, {
+      table: 'tracking_events',
+      row: {
+        event_id: body.eventId,
+        event_name: body.eventName ?? '',
+        event_type: body.eventType ?? '',
+        bp_source: body.bpSource ?? '',
+        bp_type: body.bpType ?? '',
+        key_list: JSON.stringify(body.keyList ?? []),
+        version_number: body.versionNumber || TRACKING_VERSION,
+        trace_id: traceIdOf(c),
+        ip,
+        created_at: at,
+      },
+      caps: [
+        { where: { ip }, since, max: TRACKING_NETWORK_CAP, code: 'TR0001' },
+        { where: {}, since, max: TRACKING_GLOBAL_CAP, code: 'TR0001' },
+      ],
+    });
     return ok(c, null);
   })
 
-  .get('/agg-web/buriedPoint/list', async (c) => {
-    if (!(await isOperator(c))) return fail(c, 'GW0404');
-    const query = buriedPointListQuery.safeParse(c.req.query());
-    if (!query.success) return fail(c, 'GW0400', query.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
-    const { eventId, limit } = query.data;
+  .get('/agg-web/buriedPoint/list', operatorOnly, validate('query', buriedPointListQuery), async (c) => {
+    const { eventId, limit } = c.req.valid('query');
     const statement = eventId
       ? c.env.DB.prepare('SELECT * FROM tracking_events WHERE event_id = ? ORDER BY id DESC LIMIT ?').bind(eventId, limit)
       : c.env.DB.prepare('SELECT * FROM tracking_events ORDER BY id DESC LIMIT ?').bind(limit);
@@ -160,21 +173,25 @@ export const trackingRoutes = new Hono<EdgeBindings>()
     );
   })
 
-  .post('/agg-web/client/error', async (c) => {
-    const body = await readJson(c, clientErrorRequest);
+  .post('/agg-web/client/error', validate('json', clientErrorRequest), async (c) => {
+    const body = c.req.valid('json');
     const at = now(c);
     const ip = clientIp(c);
     const traceId = traceIdOf(c);
-    // One statement checks the cap and inserts, so parallel reports cannot slip past it.
-    const stored = await c.env.DB.prepare(
-      `INSERT INTO client_errors (message, stack, url, trace_id, client_trace_id, ip, created_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
-       WHERE (SELECT COUNT(*) FROM client_errors WHERE ip = ?6 AND created_at > ?8) < ?9
-       RETURNING id`,
-    )
-      .bind(body.message, body.stack, body.url, traceId, body.traceId ?? null, ip, at, at - CLIENT_ERROR_WINDOW_MS, CLIENT_ERROR_CAP)
-      .first<{ id: number }>();
-    if (!stored) return ok(c, { stored: false });
+    const since = at - CLIENT_ERROR_WINDOW_MS;
+    try {
+      await cappedInsert(c.env.DB, {
+        table: 'client_errors',
+        row: { message: body.message, stack: body.stack, url: body.url, trace_id: traceId, client_trace_id: body.traceId ?? null, ip, created_at: at },
+        caps: [
+          { where: { ip }, since, max: CLIENT_ERROR_CAP, code: 'TR0001' },
+          { where: {}, since, max: CLIENT_ERROR_GLOBAL_CAP, code: 'TR0001' },
+        ],
+      });
+    } catch (error) {
+      if (error instanceof GatewayError && error.code === 'TR0001') return ok(c, { stored: false });
+      throw error;
+    }
     console.error('client error', JSON.stringify({ traceId, clientTraceId: body.traceId ?? null, url: body.url, message: body.message }));
     return ok(c, { stored: true });
   });

@@ -1,10 +1,11 @@
 import type { SliderChallenge, SliderCheck } from '../../../src/schemas/auth';
+import { configOf } from '../../config';
 import { GatewayError } from '../errors';
 import { emailRecipient, phoneRecipientFromE164 } from './identity';
 import { constantTimeEqual, hmacSha256, sha256Hex, toHex } from './passwords';
 
 /**
- * Our own server-verified slider (issue 3). The server draws a scene with a hole at a secret x, the browser
+ * Our own server-verified slider. The server draws a scene with a hole at a secret x, the browser
  * drags the piece there, and the server checks the position and the movement. A pass yields a sliderCheck
  * that one later call consumes (`sms/send` for scene 'sms', a risk-checked sign-in for scene 'login').
  *
@@ -13,7 +14,7 @@ import { constantTimeEqual, hmacSha256, sha256Hex, toHex } from './passwords';
  * and the same sliderCheck issued, so consumers such as consumeSliderCheck do not change.
  */
 export const SLIDER = {
-  /** Spec 9: the slider is 380 wide (the client scales it to 310/375 of a phone's screen). */
+  /** The platform's slider is 380 wide (portal-spec.md §9; the client scales it to 310/375 of a phone's screen). */
   width: 380,
   height: 160,
   pieceSize: 44,
@@ -25,9 +26,9 @@ export const SLIDER = {
 
 export type SliderScene = 'sms' | 'login';
 
+/** The Worker's bindings: D1, and the typed configuration (configOf) for CAPTCHA_SECRET. */
 export interface CaptchaEnv {
   DB: D1Database;
-  CAPTCHA_SECRET?: string;
 }
 
 // The check's authority is its random token, stored hashed; the sign only lets us refuse a tampered check
@@ -107,7 +108,7 @@ export function looksHuman(trail: readonly (readonly [number, number])[]): boole
 }
 
 const sign = async (env: CaptchaEnv, scene: string, sessionId: string, token: string) =>
-  toHex(await hmacSha256(env.CAPTCHA_SECRET || DEV_CAPTCHA_SECRET, `${scene}|${sessionId}|${token}`));
+  toHex(await hmacSha256(configOf(env).captchaSecret ?? DEV_CAPTCHA_SECRET, `${scene}|${sessionId}|${token}`));
 
 /**
  * Checks a drag against the challenge. Every challenge gets one verify: a miss kills it (CP0001, the client

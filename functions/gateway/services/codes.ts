@@ -1,14 +1,20 @@
 import type { Lang } from '../../../src/lib/lang';
 import { GatewayError } from '../errors';
-import { cappedInsert } from '../db/limits';
+import { countTry, latestCodeState, useCode, withdrawCode, withdrawGuess, type CodeKey } from '../db/codes';
+import { cappedInsert, type Cap } from '../db/limits';
+import { configOf } from '../../config';
 import { codeMessage, deliver, type DeliveryEnv } from './delivery';
-import { sha256Hex } from './passwords';
+import { smsCallingCode } from './identity';
+import { constantTimeEqual, sha256Hex } from './passwords';
+import { logSmsRefusal, smsCaps } from './sms-limits';
 
 /**
  * One-time codes by SMS and e-mail (security baseline "One-time codes"). A code is stored only as a hash,
  * lives CODE_LIFETIME_MS, dies after MAX_TRIES wrong guesses, is single use, and only the newest code of a
  * recipient + purpose counts. Sending waits RESEND_WAIT_MS between codes and is capped per recipient and
- * per IP over SEND_WINDOW_MS.
+ * per client network over SEND_WINDOW_MS; SMS are also capped per destination calling code per hour and in
+ * total per day (sms-limits.ts). Wrong guesses are capped per recipient and per client network over
+ * GUESS_WINDOW_MS, across codes, so asking for a new code does not buy more guesses.
  */
 export const CODE_LIFETIME_MS = 5 * 60 * 1000;
 export const MAX_TRIES = 5;
@@ -16,7 +22,11 @@ export const RESEND_WAIT_MS = 60 * 1000;
 export const SEND_WINDOW_MS = 60 * 60 * 1000;
 export const RECIPIENT_CAP = 10;
 export const IP_CAP = 30;
-export const DEFAULT_CODE_LENGTH = 6;
+export const GUESS_WINDOW_MS = 60 * 60 * 1000;
+/** Two codes' worth of wrong tries an hour: a person who mistypes gets a second code, a script gets 10 in 10^6. */
+export const RECIPIENT_GUESS_CAP = 10;
+/** As many wrong guesses as codes a network may ask for in the hour (IP_CAP), one per code. */
+export const IP_GUESS_CAP = 30;
 
 /** 'login': quick login and registration (type 3); 'verify': everything else, such as a password reset (type 1). */
 export type CodePurpose = 'login' | 'verify';
@@ -24,15 +34,8 @@ export type CodeChannel = 'sms' | 'email';
 
 export const codePurposeOfType = (type: 1 | 3): CodePurpose => (type === 3 ? 'login' : 'verify');
 
-export interface CodesEnv extends DeliveryEnv {
-  /** Digits per code, 4 to 8; anything else means the default 6. */
-  CODE_LENGTH?: string;
-}
-
-export function codeLength(env: { CODE_LENGTH?: string }): number {
-  const length = Number(env.CODE_LENGTH);
-  return Number.isInteger(length) && length >= 4 && length <= 8 ? length : DEFAULT_CODE_LENGTH;
-}
+/** The Worker's bindings; digits per code come from the typed configuration (CODE_LENGTH, 4 to 8). */
+export type CodesEnv = DeliveryEnv;
 
 /** `length` uniform random digits: bytes of 250 and above are drawn again, so no digit is favoured. */
 export function generateCode(length: number): string {
@@ -54,44 +57,60 @@ export interface IssueCodeArgs {
   recipient: string;
   channel: CodeChannel;
   purpose: CodePurpose;
-  /** The visitor's IP, from the edge's `x-client-ip` header. */
+  /** The client network, from clientIp(c). */
   ip: string;
   now: number;
   lang: Lang;
+  /**
+   * False for a decoy: an unknown account gets a code that nobody receives, under the same waits, caps and
+   * SMS budget as a real one, so every answer is the same and says nothing about whether the account exists.
+   */
+  deliver?: boolean;
 }
 
 /**
  * Creates a code and delivers it. Throws CD0001 (data { retryAfter } in seconds) within RESEND_WAIT_MS of
- * the recipient's last code, CD0002 past the recipient cap, CD0003 past the IP cap, CD0020 when the
- * provider refuses (then the code is withdrawn, so the visitor may retry at once).
+ * the recipient's last code, CD0002 past the recipient cap, CD0003 past the network cap, for SMS PH0001 for a
+ * number that cannot take a text and CD0004 / CD0005 past the calling-code cap / daily budget, and CD0020
+ * when the provider refuses (then the code is withdrawn, so the visitor may retry at once).
  */
 export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<void> {
-  const code = generateCode(codeLength(env));
-  const hash = await hashCode(args.recipient, args.purpose, code);
+  const config = configOf(env);
+  const code = generateCode(config.codeLength);
   const windowStart = args.now - SEND_WINDOW_MS;
-  const id = await cappedInsert(env.DB, {
+  const caps: Cap[] = [
+    { where: { recipient: args.recipient }, since: windowStart, max: RECIPIENT_CAP, code: 'CD0002' },
+    { where: { ip: args.ip }, since: windowStart, max: IP_CAP, code: 'CD0003' },
+  ];
+  const callingCode = args.channel === 'sms' ? smsCallingCode(args.recipient) : null;
+  if (callingCode) caps.push(...smsCaps(config, callingCode, args.now));
+
+  const insert = cappedInsert(env.DB, {
     table: 'codes',
     row: {
       recipient: args.recipient,
       purpose: args.purpose,
       channel: args.channel,
-      code_hash: hash,
+      calling_code: callingCode,
+      code_hash: await hashCode(args.recipient, args.purpose, code),
       ip: args.ip,
       created_at: args.now,
       expires_at: args.now + CODE_LIFETIME_MS,
     },
     wait: { where: { recipient: args.recipient }, since: args.now - RESEND_WAIT_MS, code: 'CD0001' },
-    caps: [
-      { where: { recipient: args.recipient }, since: windowStart, max: RECIPIENT_CAP, code: 'CD0002' },
-      { where: { ip: args.ip }, since: windowStart, max: IP_CAP, code: 'CD0003' },
-    ],
+    caps,
   });
+  const id = await insert.catch((error: unknown) => {
+    if (callingCode) logSmsRefusal(error, config, callingCode);
+    throw error;
+  });
+  if (args.deliver === false) return;
 
   const message = codeMessage(args.lang, code, CODE_LIFETIME_MS / 60_000);
   try {
     await deliver(env, { channel: args.channel, to: args.recipient, ...message }, args.now);
   } catch (error) {
-    await env.DB.prepare('DELETE FROM codes WHERE id = ?').bind(id).run();
+    await withdrawCode(env.DB, Number(id));
     throw error;
   }
 }
@@ -100,40 +119,55 @@ export interface ConsumeCodeArgs {
   recipient: string;
   purpose: CodePurpose;
   code: string;
+  /** The client network, from clientIp(c): wrong guesses are capped per network too. */
+  ip: string;
   now: number;
 }
 
-const LATEST = 'SELECT MAX(id) FROM codes WHERE recipient = ?1 AND purpose = ?2';
-
 /**
- * Uses up the recipient's newest code for this purpose, atomically: of any number of parallel calls with
- * the right code exactly one returns. Throws CD0010 for a wrong code (counting a try; data { triesLeft }),
- * CD0011 when expired, CD0012 after MAX_TRIES wrong tries, CD0013 when no code was asked for, CD0014 when
- * it was already used.
+ * Uses up the recipient's newest code for this purpose. Each guess is first recorded under the wrong-guess
+ * caps (CD0015 per recipient, CD0016 per network), then counted as a try on the code, and only then compared,
+ * in constant time; so a burst of any size gets at most MAX_TRIES comparisons per code and at most
+ * RECIPIENT_GUESS_CAP wrong guesses per recipient and hour, new codes or not. Of parallel right guesses
+ * exactly one returns. Throws CD0010 for a wrong code (data { triesLeft }), CD0011 when expired, CD0012
+ * after MAX_TRIES tries, CD0013 when no code was asked for, CD0014 when it was already used.
  */
 export async function consumeCode(db: D1Database, args: ConsumeCodeArgs): Promise<void> {
+  const key: CodeKey = { recipient: args.recipient, purpose: args.purpose };
   const hash = await hashCode(args.recipient, args.purpose, args.code);
-  const usable = `id = (${LATEST}) AND consumed_at IS NULL AND tries < ${MAX_TRIES} AND expires_at > ?3`;
-  const used = await db
-    .prepare(`UPDATE codes SET consumed_at = ?3 WHERE ${usable} AND code_hash = ?4 RETURNING id`)
-    .bind(args.recipient, args.purpose, args.now, hash)
-    .first();
-  if (used) return;
+  const since = args.now - GUESS_WINDOW_MS;
+  const guessId = Number(
+    await cappedInsert(db, {
+      table: 'code_guesses',
+      row: { recipient: args.recipient, ip: args.ip, created_at: args.now },
+      // The recipient's cap is named last: when a refusal is explained after parallel guesses at a dead code
+      // were withdrawn, the last cap is the answer, and such a burst is one at a single recipient.
+      caps: [
+        { where: { ip: args.ip }, since, max: IP_GUESS_CAP, code: 'CD0016' },
+        { where: { recipient: args.recipient }, since, max: RECIPIENT_GUESS_CAP, code: 'CD0015' },
+      ],
+    }),
+  );
 
-  const missed = await db
-    .prepare(`UPDATE codes SET tries = tries + 1 WHERE ${usable} AND code_hash <> ?4 RETURNING tries`)
-    .bind(args.recipient, args.purpose, args.now, hash)
-    .first<{ tries: number }>();
-  if (missed) throw new GatewayError('CD0010', { triesLeft: MAX_TRIES - missed.tries });
+  const counted = await countTry(db, key, args.now, MAX_TRIES);
+  if (!counted) {
+    await withdrawGuess(db, guessId);
+    throw await unusable(db, key, args.now);
+  }
+  if (!sameHash(counted.code_hash, hash)) throw new GatewayError('CD0010', { triesLeft: MAX_TRIES - counted.tries });
+  if (!(await useCode(db, counted.id, guessId, args.now))) throw new GatewayError('CD0014');
+}
 
-  const latest = await db
-    .prepare(`SELECT consumed_at, tries, expires_at FROM codes WHERE id = (${LATEST})`)
-    .bind(args.recipient, args.purpose)
-    .first<{ consumed_at: number | null; tries: number; expires_at: number }>();
-  if (!latest) throw new GatewayError('CD0013');
-  if (latest.consumed_at !== null) throw new GatewayError('CD0014');
-  if (latest.tries >= MAX_TRIES) throw new GatewayError('CD0012');
-  if (latest.expires_at <= args.now) throw new GatewayError('CD0011');
-  // The row changed between the statements (a parallel guess); the attempt did not match.
-  throw new GatewayError('CD0010', { triesLeft: Math.max(0, MAX_TRIES - latest.tries) });
+const bytes = (hex: string) => new TextEncoder().encode(hex);
+const sameHash = (stored: string, given: string) => constantTimeEqual(bytes(stored), bytes(given));
+
+/** Why the newest code could not take a try. */
+async function unusable(db: D1Database, key: CodeKey, now: number): Promise<GatewayError> {
+  const latest = await latestCodeState(db, key);
+  if (!latest) return new GatewayError('CD0013');
+  if (latest.consumed_at !== null) return new GatewayError('CD0014');
+  if (latest.tries >= MAX_TRIES) return new GatewayError('CD0012');
+  if (latest.expires_at <= now) return new GatewayError('CD0011');
+  // A new code arrived between the statements; this guess was not compared with it.
+  return new GatewayError('CD0010', { triesLeft: MAX_TRIES - latest.tries });
 }

@@ -1,4 +1,5 @@
 import type { Lang } from '../../../src/lib/lang';
+import { configOf, type Config } from '../../config';
 import { GatewayError } from '../errors';
 import { hmacSha256, toHex } from './passwords';
 
@@ -11,17 +12,12 @@ export interface DeliveryMessage {
   text: string;
 }
 
-/** What delivery reads from the Worker's bindings. */
+/** The Worker's bindings: D1 for the outbox, and the typed configuration (configOf) for the provider. */
 export interface DeliveryEnv {
   DB: D1Database;
-  /** 'outbox' (local default) or 'webhook'. */
-  DELIVERY?: string;
-  DEV_OUTBOX?: string;
-  DELIVERY_WEBHOOK_URL?: string;
-  DELIVERY_WEBHOOK_SECRET?: string;
 }
 
-/** The localised text of a code message (spec 8 'verification code sent'; the code lives 5 minutes). */
+/** The localised text of a code message (the code lives 5 minutes; the text names no account, only the code). */
 export function codeMessage(lang: Lang, code: string, minutes: number): { subject: string; text: string } {
   return lang === 'zh'
     ? { subject: '您的验证码', text: `您的验证码是 ${code}，${minutes} 分钟内有效。如非本人操作，请忽略本消息。` }
@@ -36,15 +32,13 @@ export function codeMessage(lang: Lang, code: string, minutes: number): { subjec
  * and a plain Error (a 500) when the configuration is wrong, such as the outbox outside development.
  */
 export async function deliver(env: DeliveryEnv, message: DeliveryMessage, now: number = Date.now()): Promise<void> {
-  const provider = env.DELIVERY || 'outbox';
-  if (provider === 'outbox') return toOutbox(env, message, now);
-  if (provider === 'webhook') return toWebhook(env, message, now);
-  throw new Error(`unknown DELIVERY provider "${provider}"`);
+  const config = configOf(env);
+  return config.delivery === 'webhook' ? toWebhook(config, message, now) : toOutbox(env, config, message, now);
 }
 
-async function toOutbox(env: DeliveryEnv, message: DeliveryMessage, now: number): Promise<void> {
-  // The outbox shows codes to anyone who can read /dev/outbox or the log: never outside development.
-  if (env.DEV_OUTBOX !== 'true') throw new Error('DELIVERY "outbox" needs DEV_OUTBOX "true"');
+async function toOutbox(env: DeliveryEnv, config: Config, message: DeliveryMessage, now: number): Promise<void> {
+  // The outbox shows codes to anyone who can read /dev/outbox or the log: never outside a local run.
+  if (!config.outboxDelivery) throw new Error('DELIVERY "outbox" needs DEV_OUTBOX "true"');
   await env.DB.prepare('INSERT INTO outbox (channel, recipient, subject, body, created_at) VALUES (?, ?, ?, ?, ?)')
     .bind(message.channel, message.to, message.subject, message.text, now)
     .run();
@@ -52,16 +46,17 @@ async function toOutbox(env: DeliveryEnv, message: DeliveryMessage, now: number)
 }
 
 /** Body: { channel, to, subject, text, sentAt }; header x-signature: hex HMAC-SHA256 of the exact body. */
-async function toWebhook(env: DeliveryEnv, message: DeliveryMessage, now: number): Promise<void> {
-  if (!env.DELIVERY_WEBHOOK_URL || !env.DELIVERY_WEBHOOK_SECRET) {
+async function toWebhook(config: Config, message: DeliveryMessage, now: number): Promise<void> {
+  const { deliveryWebhookUrl: url, deliveryWebhookSecret: secret } = config;
+  if (!url || !secret) {
     throw new Error('DELIVERY "webhook" needs DELIVERY_WEBHOOK_URL and the DELIVERY_WEBHOOK_SECRET secret');
   }
   // sentAt is signed with the rest, so the receiver can refuse replays of an old body.
   const body = JSON.stringify({ ...message, sentAt: now });
-  const signature = toHex(await hmacSha256(env.DELIVERY_WEBHOOK_SECRET, body));
+  const signature = toHex(await hmacSha256(secret, body));
   let answer: Response;
   try {
-    answer = await fetch(env.DELIVERY_WEBHOOK_URL, {
+    answer = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-signature': signature },
       body,

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString, type NumberType, type PhoneNumber } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import { stripSpacesAndCommas } from '../../../src/schemas/auth';
 import { GatewayError } from '../errors';
@@ -10,30 +10,48 @@ const emailFormat = z.email().max(254);
 
 /**
  * The E.164 form of a phone number, the key codes, slider checks and users are stored under
- * ('+86', '138 0013 8000' → '+8613800138000'). For +86 it must be a valid mainland mobile number;
- * for other codes 4 to 15 digits, normalised by libphonenumber where it knows the numbering plan
- * (a trunk prefix 0 is dropped). Throws PH0001 otherwise.
+ * ('+86', '138 0013 8000' → '+8613800138000'). The number must be one libphonenumber holds valid for the
+ * calling code's numbering plan (not only of a plausible length; a trunk prefix 0 is dropped), and for +86 a
+ * mainland mobile number. Throws PH0001 otherwise, an unknown calling code such as +999 included.
  */
 export function phoneRecipient(callingCode: string, mobile: string): string {
   const code = stripSpacesAndCommas(callingCode);
   const digits = stripSpacesAndCommas(mobile);
   if (!/^\+\d{1,4}$/.test(code) || !/^\d{4,15}$/.test(digits)) throw new GatewayError('PH0001');
-  const parsed = parsePhoneNumberFromString(digits, { defaultCallingCode: code.slice(1) });
-  if (code === MAINLAND_CALLING_CODE) {
-    if (!parsed?.isValid() || parsed.country !== 'CN' || parsed.getType() !== 'MOBILE') throw new GatewayError('PH0001');
-    return parsed.number;
-  }
-  const e164 = parsed?.number ?? code + digits;
-  if (e164.length > 16) throw new GatewayError('PH0001');
-  return e164;
+  const parsed = parsePhone(digits, code.slice(1));
+  if (!parsed?.isValid()) throw new GatewayError('PH0001');
+  if (code === MAINLAND_CALLING_CODE && (parsed.country !== 'CN' || parsed.getType() !== 'MOBILE')) throw new GatewayError('PH0001');
+  return parsed.number;
 }
 
 /** A phone number written in one piece, such as '+86 138 0013 8000', in the form phoneRecipient gives. */
 export function phoneRecipientFromE164(value: string): string {
   const stripped = stripSpacesAndCommas(value).replace(/[-()]/g, '');
-  const parsed = /^\+\d{5,19}$/.test(stripped) ? parsePhoneNumberFromString(stripped) : undefined;
+  const parsed = /^\+\d{5,19}$/.test(stripped) ? parsePhone(stripped) : undefined;
   if (!parsed) throw new GatewayError('PH0001');
   return phoneRecipient(`+${parsed.countryCallingCode}`, parsed.nationalNumber);
+}
+
+// Lines that cannot receive a text, or that bill whoever sends to them (the target of SMS pumping).
+const NOT_TEXTABLE = new Set<NumberType>(['FIXED_LINE', 'PREMIUM_RATE', 'TOLL_FREE', 'SHARED_COST', 'VOICEMAIL', 'UAN', 'PAGER']);
+
+/**
+ * The calling code ('+44') of a phoneRecipient an SMS may go to. Throws PH0001 for a number that is not
+ * valid or whose line type cannot take a text or costs the sender (fixed line, premium rate, toll free…).
+ */
+export function smsCallingCode(recipient: string): string {
+  const parsed = parsePhone(recipient);
+  if (!parsed?.isValid() || NOT_TEXTABLE.has(parsed.getType())) throw new GatewayError('PH0001');
+  return `+${parsed.countryCallingCode}`;
+}
+
+function parsePhone(text: string, defaultCallingCode?: string): PhoneNumber | undefined {
+  try {
+    return parsePhoneNumberFromString(text, defaultCallingCode ? { defaultCallingCode } : undefined);
+  } catch {
+    // libphonenumber throws (rather than answering undefined) for a calling code no country uses, such as +999.
+    return undefined;
+  }
 }
 
 /** The key an e-mail address is stored under: stripped (spec 5) and lower-case. Throws PH0002 when malformed. */

@@ -1,5 +1,6 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { PASSWORD_RULE } from '../../../src/schemas/auth';
+import { configOf } from '../../config';
 import { GatewayError } from '../errors';
 
 /**
@@ -31,17 +32,16 @@ export interface StoredPassword {
   params: string;
 }
 
-/** Fixed pepper for local development only (DEV_OUTBOX on); production must set the PASSWORD_PEPPER secret. */
+/** Fixed pepper for a local run only (devPepper); a deployment must set the PASSWORD_PEPPER secret. */
 const DEV_PEPPER = 'dev-only-pepper-not-for-production';
 
-export interface PepperEnv {
-  PASSWORD_PEPPER?: string;
-  DEV_OUTBOX?: string;
-}
+/** The Worker's bindings, whose typed configuration (configOf) holds the pepper. */
+export type PepperEnv = object;
 
 export function pepperOf(env: PepperEnv): string {
-  if (env.PASSWORD_PEPPER) return env.PASSWORD_PEPPER;
-  if (env.DEV_OUTBOX === 'true') return DEV_PEPPER;
+  const config = configOf(env);
+  if (config.passwordPepper) return config.passwordPepper;
+  if (config.devPepper) return DEV_PEPPER;
   // Fail closed: hashing without the secret pepper would store weaker hashes silently.
   throw new Error('PASSWORD_PEPPER is not set');
 }

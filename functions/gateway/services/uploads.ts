@@ -1,3 +1,5 @@
+import { createMiddleware } from 'hono/factory';
+import { FILE_TYPES, isImageContentType, type FileType } from '../../../src/schemas/file-types';
 import { IMAGE_EXTENSIONS, UPLOAD_LIMITS, type UploadKind } from '../../../src/schemas/onboarding';
 import { GatewayError } from '../errors';
 
@@ -8,20 +10,11 @@ import { GatewayError } from '../errors';
  */
 
 export interface SniffedType {
-  extension: 'jpg' | 'png' | 'pdf' | 'doc' | 'xls' | 'docx' | 'xlsx' | 'csv';
+  extension: FileType;
   contentType: string;
 }
 
-const CONTENT_TYPES: Record<SniffedType['extension'], string> = {
-  jpg: 'image/jpeg',
-  png: 'image/png',
-  pdf: 'application/pdf',
-  doc: 'application/msword',
-  xls: 'application/vnd.ms-excel',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  csv: 'text/csv',
-};
+export { isImageContentType };
 
 const ascii = (text: string) => new TextEncoder().encode(text);
 const utf16le = (text: string) => {
@@ -44,11 +37,11 @@ export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = 0,
 
 const startsWith = (bytes: Uint8Array, prefix: readonly number[]) => prefix.every((b, i) => bytes[i] === b);
 
-const JPEG = [0xff, 0xd8, 0xff];
-const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const PDF = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
-const OLE_CFB = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
-const ZIP = [0x50, 0x4b, 0x03, 0x04];
+const JPEG = FILE_TYPES.jpg.magic;
+const PNG = FILE_TYPES.png.magic;
+const PDF = FILE_TYPES.pdf.magic;
+const OLE_CFB = FILE_TYPES.doc.magic;
+const ZIP = FILE_TYPES.docx.magic;
 
 /** Markup that a browser or viewer might run when a file is opened inline: refused in the first KB of any upload. */
 const MARKUP = ['<script', '<html', '<svg', '<!doctype', '<body', '<iframe', '<?xml-stylesheet'];
@@ -102,7 +95,7 @@ function isPlainText(bytes: Uint8Array): boolean {
 export function sniffType(bytes: Uint8Array, fileName: string, kind: UploadKind): SniffedType | null {
   if (bytes.length === 0 || hasMarkupHead(bytes)) return null;
   const ext = extensionOf(fileName);
-  const found = ((): SniffedType['extension'] | null => {
+  const found = ((): FileType | null => {
     if (startsWith(bytes, JPEG)) return ext === 'jpg' || ext === 'jpeg' ? 'jpg' : null;
     if (startsWith(bytes, PNG)) return ext === 'png' && indexOfBytes(bytes.subarray(0, 16), ascii('IHDR')) === 12 ? 'png' : null;
     if (startsWith(bytes, PDF)) return ext === 'pdf' ? 'pdf' : null;
@@ -124,10 +117,8 @@ export function sniffType(bytes: Uint8Array, fileName: string, kind: UploadKind)
   })();
   if (!found) return null;
   if (kind === 'logo' && !(IMAGE_EXTENSIONS as readonly string[]).includes(found)) return null;
-  return { extension: found, contentType: CONTENT_TYPES[found] };
+  return { extension: found, contentType: FILE_TYPES[found].contentType };
 }
-
-export const isImageContentType = (type: string) => type === 'image/jpeg' || type === 'image/png';
 
 // ---------------------------------------------------------------------------------------------------------
 // Streaming multipart/form-data
@@ -149,10 +140,11 @@ export interface MultipartLimits {
   maxFieldBytes: number;
 }
 
+/** The whole body is held in memory while it is checked, so one request holds at most maxRequestBytes (FL0005). */
 export const UPLOAD_BODY_LIMITS: MultipartLimits = {
   maxFileBytes: UPLOAD_LIMITS.maxFileBytes,
   maxFiles: UPLOAD_LIMITS.maxFilesPerRequest,
-  maxBodyBytes: UPLOAD_LIMITS.maxFilesPerRequest * UPLOAD_LIMITS.maxFileBytes + 64 * 1024,
+  maxBodyBytes: UPLOAD_LIMITS.maxRequestBytes,
   maxFieldBytes: 1024,
 };
 
@@ -182,7 +174,7 @@ function dispositionOf(headerBlock: string): { name: string; fileName: string | 
 
 /**
  * Reads a multipart body chunk by chunk. Stops (cancelling the stream) as soon as the body passes
- * `maxBodyBytes`, the open file part passes `maxFileBytes` (FL0002), or a file part beyond `maxFiles`
+ * `maxBodyBytes` (FL0005), the open file part passes `maxFileBytes` (FL0002), or a file part beyond `maxFiles`
  * starts (FL0003). Content-Length is not consulted. A malformed body is GW0400.
  */
 export async function readMultipart(body: ReadableStream<Uint8Array> | null, boundary: string, limits: MultipartLimits): Promise<MultipartPart[]> {
@@ -202,7 +194,7 @@ export async function readMultipart(body: ReadableStream<Uint8Array> | null, bou
   const spans: { name: string; fileName: string | null; start: number; end: number }[] = [];
   let files = 0;
 
-  const stop = async (code: 'FL0002' | 'FL0003' | 'GW0400') => {
+  const stop = async (code: 'FL0002' | 'FL0003' | 'FL0005' | 'GW0400') => {
     await reader.cancel().catch(() => {});
     throw new GatewayError(code);
   };
@@ -261,7 +253,7 @@ export async function readMultipart(body: ReadableStream<Uint8Array> | null, bou
       await reader.cancel().catch(() => {}); // the epilogue is not read
       break;
     }
-    if (len + value.byteLength > limits.maxBodyBytes + 2) await stop('FL0002');
+    if (len + value.byteLength > limits.maxBodyBytes + 2) await stop('FL0005');
     if (len + value.byteLength > buf.length) {
       const grown = new Uint8Array(Math.min(Math.max(buf.length * 2, len + value.byteLength), limits.maxBodyBytes + 2));
       grown.set(buf.subarray(0, len));
@@ -274,3 +266,20 @@ export async function readMultipart(body: ReadableStream<Uint8Array> | null, bou
   if (state !== 'end') throw new GatewayError('GW0400');
   return spans.map((s) => ({ name: s.name, fileName: s.fileName, data: buf.slice(s.start, s.end) }));
 }
+
+/**
+ * The multipart reader in front of `validate('form', schema)`: the body is read as a stream under
+ * UPLOAD_BODY_LIMITS and left in Hono's body cache as FormData (files as File), where the validator finds it
+ * instead of buffering the body itself. Anything but multipart/form-data is GW0415.
+ */
+export const streamedMultipart = createMiddleware(async (c, next) => {
+  const boundary = multipartBoundary(c.req.header('content-type'));
+  if (!boundary) throw new GatewayError('GW0415');
+  const form = new FormData();
+  for (const part of await readMultipart(c.req.raw.body, boundary, UPLOAD_BODY_LIMITS)) {
+    if (part.fileName === null) form.append(part.name, new TextDecoder().decode(part.data));
+    else form.append(part.name, new File([part.data], part.fileName));
+  }
+  c.req.bodyCache.formData = form;
+  await next();
+});

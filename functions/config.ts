@@ -1,0 +1,237 @@
+import type { MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import { langs, type LangDefaults } from '../src/lib/lang';
+import { decodeBase64 } from './edge/handoff-blob';
+import type { RedirectAllowance } from './edge/redirect-target';
+
+/**
+ * The Worker's configuration: its vars (wrangler.toml) and secrets (`wrangler secret put`), parsed once per
+ * bindings object into typed fields. Nothing else in functions/ reads a var or secret from the env: handlers
+ * read `c.var.config` (set by `withConfig`), services that are handed the bindings call `configOf(env)`; both
+ * get the same cached object.
+ *
+ * A malformed value is an error naming the variable (ConfigError), in every environment: a typo such as
+ * REGION_REDIRECT "ture" must not quietly mean "off".
+ *
+ * Adding a setting is one line in `settings` below: the wrangler name and a zod schema that turns its text
+ * (undefined when unset) into the typed value.
+ */
+
+/** Unset, empty and blank all mean "not configured": wrangler.toml writes an unused var as "". */
+const blankAsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUnset, schema.optional());
+/** Unset reads as `fallback`, which goes through the same schema as a configured value. */
+const withDefault = <T extends z.ZodType>(schema: T, fallback: string) => z.preprocess((value) => blankAsUnset(value) ?? fallback, schema);
+
+/** "true" or "false"; anything else is refused rather than read as false. */
+const flag = withDefault(z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).transform((value) => value === 'true'), 'false');
+const text = z.string().trim();
+/** An absolute http(s) URL, kept as written. */
+const httpUrl = text.refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'must be an http(s) URL');
+/** A path on this site (`/user_center`) or an absolute http(s) URL. */
+const pathOrUrl = text.refine(
+  (value) => (value.startsWith('/') && !value.startsWith('//')) || (/^https?:\/\//i.test(value) && URL.canParse(value)),
+  'must be a path starting with "/" or an http(s) URL',
+);
+const commaList = (item: z.ZodType<string>) =>
+  text.transform((value, ctx) => {
+    const items = value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
+    for (const part of items) {
+      const checked = item.safeParse(part);
+      if (!checked.success) ctx.addIssue({ code: 'custom', message: `"${part}" ${checked.error.issues[0]?.message}` });
+    }
+    return items;
+  });
+/** "+86=600,*=20": a whole number per calling code, and under "*" the number for every code not named. */
+const callingCodeCaps = commaList(text.regex(/^(\+\d{1,4}|\*)=\d{1,9}$/, 'must be "+CODE=N" or "*=N"'))
+  .transform((entries) => Object.fromEntries(entries.map((entry) => [entry.split('=')[0]!, Number(entry.split('=')[1])])))
+  .refine((caps) => '*' in caps, 'needs a "*=N" entry for the calling codes it does not name');
+const wholeNumber = text.regex(/^\d{1,9}$/, 'must be a whole number').transform(Number);
+/** Base64 (standard or url-safe) of exactly 32 bytes: an AES-256 key. */
+const key32 = text.refine((value) => decodeBase64(value)?.length === 32, 'must be base64 of exactly 32 bytes');
+
+interface Setting<T extends z.ZodType = z.ZodType> {
+  /** The var or secret name in wrangler.toml and `wrangler secret put`. */
+  name: string;
+  schema: T;
+  /** A secret: its value never appears in an error. */
+  secret?: boolean;
+  /** A deployed Worker (ENVIRONMENT set) refuses to serve without it (see edge/startup-check.ts). */
+  requiredWhenDeployed?: boolean;
+}
+const variable = <T extends z.ZodType>(name: string, schema: T): Setting<T> => ({ name, schema });
+const secret = <T extends z.ZodType>(name: string, schema: T, options: { requiredWhenDeployed?: boolean } = {}): Setting<T> => ({
+  name,
+  schema,
+  secret: true,
+  ...options,
+});
+
+const settings = {
+  /** Set only by the named environments of wrangler.toml; absent in a local run. */
+  environment: variable('ENVIRONMENT', optional(z.enum(['staging', 'production']))),
+  /** Language for hosts that match none of zhHostSuffixes. */
+  defaultLang: variable('DEFAULT_LANG', withDefault(z.enum(langs), 'en')),
+  zhHostSuffixes: variable('ZH_HOST_SUFFIXES', withDefault(commaList(text.toLowerCase()), '.cn')),
+  /** Unset: /api is answered by the embedded gateway of this Worker. */
+  gatewayUrl: variable('GATEWAY_URL', optional(httpUrl)),
+  /** A host whose name contains this label serves the partner (navigator) login. */
+  navigatorHostLabel: variable('NAVIGATOR_HOST_LABEL', optional(text)),
+  /** A local run: read only through the named dev flags of Config below. */
+  localRun: variable('DEV_OUTBOX', flag),
+  /** The x-debug-country request header stands in for Cloudflare's country (offline it is a placeholder). */
+  trustCountryHeader: variable('DEV_TRUST_COUNTRY_HEADER', flag),
+  /** Send visitors between the .cn and .com sites by country. */
+  regionRedirect: variable('REGION_REDIRECT', flag),
+  siteCn: variable('SITE_CN', optional(httpUrl)),
+  siteCom: variable('SITE_COM', optional(httpUrl)),
+  redirectAllowlist: variable('REDIRECT_ALLOWLIST', withDefault(commaList(httpUrl), '')),
+  /** Default destination of a signed-in visitor (a path is on this site). */
+  portalUrl: variable('PORTAL_URL', withDefault(pathOrUrl, '/user_center')),
+  zhoushanUrl: variable('ZHOUSHAN_URL', optional(httpUrl)),
+  invitationLetterUrl: variable('INVITATION_LETTER_URL', optional(httpUrl)),
+  /** This site's name in hand-off blobs. */
+  handoffAudience: variable('HANDOFF_AUDIENCE', withDefault(text, 'portal')),
+  webAppUrl: variable('WEB_APP_URL', optional(pathOrUrl)),
+  webHomeUrl: variable('WEB_HOME_URL', optional(pathOrUrl)),
+  webAppAudience: variable('WEB_APP_AUDIENCE', withDefault(text, 'web-app')),
+  /** Digits per one-time code. */
+  codeLength: variable(
+    'CODE_LENGTH',
+    withDefault(text.regex(/^[4-8]$/, 'must be a whole number from 4 to 8').transform(Number), '6'),
+  ),
+  delivery: variable('DELIVERY', withDefault(z.enum(['outbox', 'webhook']), 'outbox')),
+  deliveryWebhookUrl: variable('DELIVERY_WEBHOOK_URL', optional(httpUrl)),
+  captchaProvider: variable('CAPTCHA_PROVIDER', withDefault(z.enum(['slider']), 'slider')),
+  /** SMS per destination calling code per hour (unset: the production values). */
+  smsHourlyCaps: variable('SMS_HOURLY_CAPS', withDefault(callingCodeCaps, '+86=600,*=20')),
+  /** SMS to all destinations per rolling 24 hours. */
+  smsDailyBudget: variable('SMS_DAILY_BUDGET', withDefault(wholeNumber, '5000')),
+  /** Seals outgoing hand-off blobs and opens incoming ones. */
+  handoffKey: secret('HANDOFF_KEY', optional(key32), { requiredWhenDeployed: true }),
+  /** The key before the last rotation, still accepted on arrival. */
+  handoffKeyPrevious: secret('HANDOFF_KEY_PREVIOUS', optional(key32)),
+  passwordPepper: secret('PASSWORD_PEPPER', optional(text), { requiredWhenDeployed: true }),
+  /** Signs webhook deliveries (hex HMAC-SHA256 of the body in `x-signature`). */
+  deliveryWebhookSecret: secret('DELIVERY_WEBHOOK_SECRET', optional(text), { requiredWhenDeployed: true }),
+  /** Signs passed slider checks. */
+  captchaSecret: secret('CAPTCHA_SECRET', optional(text), { requiredWhenDeployed: true }),
+  /** Lets operators read tracking events back; without it that query answers 404 to everyone. */
+  operatorToken: secret('OPERATOR_TOKEN', optional(text)),
+} satisfies Record<string, Setting>;
+
+type Settings = { [K in keyof typeof settings]: z.output<(typeof settings)[K]['schema']> };
+
+/** The typed configuration; `localRun` is only read through its named flags. */
+export interface Config extends Omit<Settings, 'localRun'> {
+  /** ENVIRONMENT is "staging" or "production": the startup check applies. */
+  deployed: boolean;
+  /** Codes go to the D1 outbox (readable at /api/dev/outbox) instead of a real provider. */
+  outboxDelivery: boolean;
+  /** The /dev/* gateway routes (outbox reader, captcha reveal, user seeding) answer. */
+  devRoutes: boolean;
+  /** Without PASSWORD_PEPPER a fixed, public dev pepper is used instead of failing closed. */
+  devPepper: boolean;
+  /** Without HANDOFF_KEY the public dev hand-off key is used instead of refusing every blob. */
+  devHandoffKey: boolean;
+  /** Redirect targets may be plain-http localhost (still only allow-listed origins). */
+  httpLocalhostRedirects: boolean;
+  lang: LangDefaults;
+  /** Every redirect target passes `safeRedirect` with this; the fallback is portalUrl. */
+  redirect: RedirectAllowance;
+}
+
+const requiredSecrets = Object.entries(settings as Record<string, Setting>)
+  .filter(([, setting]) => setting.requiredWhenDeployed)
+  .map(([field, setting]) => ({ field: field as keyof Config, name: setting.name }));
+
+/** Names of the secrets a deployed Worker must have; wrangler.toml's `[env.*.secrets] required` lists the same. */
+export const REQUIRED_SECRETS = requiredSecrets.map((secret) => secret.name);
+
+/** The required secrets this configuration lacks, by name. */
+export const missingSecrets = (config: Config) => requiredSecrets.filter(({ field }) => !config[field]).map(({ name }) => name);
+
+/** The configuration is malformed; `problems` has one line per variable, each starting with its name. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** An origin from a configured URL, or undefined for a path. */
+const originOf = (value: string) => (/^https?:\/\//i.test(value) ? new URL(value).origin : undefined);
+
+/** Parses the bindings' vars and secrets; throws a ConfigError naming every malformed variable at once. */
+export function parseConfig(env: object): Config {
+  const raw = env as Record<string, unknown>;
+  const values: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [field, setting] of Object.entries(settings as Record<string, Setting>)) {
+    const value = raw[setting.name];
+    const parsed = setting.schema.safeParse(value);
+    if (parsed.success) {
+      values[field] = parsed.data;
+      continue;
+    }
+    const got = setting.secret || typeof value !== 'string' ? '' : ` (got "${value}")`;
+    problems.push(`${setting.name} ${parsed.error.issues.map((issue) => issue.message).join(', ')}${got}`);
+  }
+  if (problems.length) throw new ConfigError(problems);
+  const { localRun, ...parsed } = values as Settings;
+  // The configured destinations are configuration too, so their origins are allowed without repeating them.
+  const destinations = [parsed.siteCn, parsed.siteCom, parsed.portalUrl, parsed.zhoushanUrl, parsed.invitationLetterUrl];
+  const origins = [...parsed.redirectAllowlist, ...destinations].map((value) => value && originOf(value));
+  return {
+    ...parsed,
+    deployed: parsed.environment !== undefined,
+    // One var (DEV_OUTBOX) turns on every local stand-in today; each has its own flag so it can be split.
+    outboxDelivery: localRun,
+    devRoutes: localRun,
+    devPepper: localRun,
+    devHandoffKey: localRun,
+    httpLocalhostRedirects: localRun,
+    lang: { defaultLang: parsed.defaultLang, zhHostSuffixes: parsed.zhHostSuffixes },
+    redirect: {
+      origins: [...new Set(origins.filter((origin): origin is string => Boolean(origin)))],
+      fallback: parsed.portalUrl,
+      allowHttpLocalhost: localRun,
+    },
+  };
+}
+
+// The bindings object is the same for every request of an isolate (and one per test env), so each is parsed
+// once; a malformed one keeps throwing the same error.
+const parsedByEnv = new WeakMap<object, Config | ConfigError>();
+
+/** The configuration of these bindings, parsed on first use. Throws ConfigError when it is malformed. */
+export function configOf(env: object): Config {
+  let config = parsedByEnv.get(env);
+  if (!config) {
+    try {
+      config = parseConfig(env);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      config = error;
+    }
+    parsedByEnv.set(env, config);
+  }
+  if (config instanceof ConfigError) throw config;
+  return config;
+}
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The Worker's typed configuration, set by withConfig on the edge and in the gateway. */
+    config: Config;
+  }
+}
+
+/** Puts the typed configuration on the context as `c.var.config`. */
+export const withConfig: MiddlewareHandler = async (c, next) => {
+  c.set('config', configOf(c.env as object));
+  await next();
+};

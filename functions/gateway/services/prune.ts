@@ -1,0 +1,47 @@
+/**
+ * Old rows are deleted on a schedule (the Cron Trigger in wrangler.toml calls `prune` through the Worker's
+ * `scheduled` handler), so anonymous writes and spent secrets cannot fill the one D1 database.
+ *
+ * Every retention is here, one line per table. A row is kept at least a day past the last moment it can
+ * matter: the rate caps look back at most an hour, a one-time code or link is dead once used or expired,
+ * a hand-off jti only has to outlive its blob (60 s).
+ */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+interface Retention {
+  table: string;
+  /** SQL over ?1, the cutoff: rows it matches are old enough to go. */
+  old: string;
+  /** How long rows are kept past the time `old` compares. */
+  keepMs: number;
+  /** The unit of the table's times: most are epoch milliseconds, hand-off jtis epoch seconds. */
+  unit?: 'ms' | 's';
+}
+
+export const RETENTION: readonly Retention[] = [
+  { table: 'tracking_events', old: 'created_at < ?1', keepMs: 90 * DAY_MS },
+  { table: 'client_errors', old: 'created_at < ?1', keepMs: 30 * DAY_MS },
+  { table: 'codes', old: 'expires_at < ?1', keepMs: DAY_MS },
+  { table: 'login_links', old: 'expires_at < ?1 OR used_at < ?1', keepMs: DAY_MS },
+  { table: 'handoff_jtis', old: 'expires_at < ?1', keepMs: DAY_MS, unit: 's' },
+  { table: 'slider_challenges', old: 'expires_at < ?1 AND (check_expires_at IS NULL OR check_expires_at < ?1)', keepMs: DAY_MS },
+  { table: 'sessions', old: 'expires_at < ?1 OR revoked_at < ?1', keepMs: DAY_MS },
+  { table: 'invitation_attempts', old: 'created_at < ?1', keepMs: DAY_MS },
+];
+
+/** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */
+export const PRUNE_BATCH = 10_000;
+
+/** Deletes the rows past their retention at `now` (epoch ms); returns how many went, per table. */
+export async function prune(db: D1Database, now: number): Promise<Record<string, number>> {
+  const results = await db.batch(
+    RETENTION.map(({ table, old, keepMs, unit }) => {
+      const cutoff = now - keepMs;
+      return db
+        .prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${old} LIMIT ${PRUNE_BATCH})`)
+        .bind(unit === 's' ? Math.floor(cutoff / 1000) : cutoff);
+    }),
+  );
+  return Object.fromEntries(RETENTION.map(({ table }, i) => [table, results[i]?.meta.changes ?? 0]));
+}

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { unstable_readConfig } from 'wrangler';
+import worker from '../../functions/worker';
+import { prune, RETENTION } from '../../functions/gateway/services/prune';
+import { startWorkerEnv } from './worker-env';
+
+/**
+ * Old rows are pruned on a schedule: the retention of every table, on a real local D1 with the clock moved
+ * instead of waiting, through the Worker's `scheduled` handler as the Cron Trigger calls it.
+ */
+let env: Awaited<ReturnType<typeof startWorkerEnv>>;
+beforeAll(async () => {
+  env = await startWorkerEnv('prune');
+});
+afterAll(() => env.dispose());
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+const retentionOf = (table: string) => RETENTION.find((r) => r.table === table)!.keepMs;
+
+/** One row per table whose time is `at` (epoch ms), tagged so a test can find it again. */
+function rowsAt(tag: string, at: number): D1PreparedStatement[] {
+  const db = env.env.DB;
+  const userId = `user-${tag}`;
+  return [
+    db.prepare('INSERT INTO users (id, email, created_at) VALUES (?, ?, ?)').bind(userId, `${tag}@example.com`, at),
+    db.prepare("INSERT INTO tracking_events (event_id, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
+    db.prepare("INSERT INTO client_errors (message, url, ip, created_at) VALUES (?, 'https://a.example/', '203.0.113.1', ?)").bind(tag, at),
+    db
+      .prepare("INSERT INTO codes (recipient, purpose, channel, code_hash, ip, created_at, expires_at) VALUES (?, 'login', 'email', 'h', '203.0.113.1', ?, ?)")
+      .bind(tag, at - 5 * 60 * 1000, at),
+    db
+      .prepare("INSERT INTO login_links (token_hash, kind, user_id, recipient, ip, created_at, expires_at) VALUES (?, 'email_pass', NULL, ?, '203.0.113.1', ?, ?)")
+      .bind(`link-${tag}`, tag, at - 15 * 60 * 1000, at),
+    db.prepare("INSERT INTO handoff_jtis (jti, purpose, expires_at, used_at) VALUES (?, 'session', ?, ?)").bind(tag, Math.floor(at / 1000), Math.floor(at / 1000) - 30),
+    db
+      .prepare("INSERT INTO slider_challenges (session_id, scene, subject, target_x, piece_y, created_at, expires_at) VALUES (?, 'sms', ?, 1, 1, ?, ?)")
+      .bind(tag, tag, at - 2 * 60 * 1000, at),
+    db.prepare("INSERT INTO sessions (token_hash, user_id, kind, created_at, expires_at) VALUES (?, ?, 'platform', ?, ?)").bind(tag, userId, at - 7 * DAY, at),
+    db.prepare("INSERT INTO invitation_attempts (user_id, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
+  ];
+}
+
+/** The column of each table that holds the tag of rowsAt. */
+const TAG_COLUMN: Record<string, string> = {
+  tracking_events: 'event_id',
+  client_errors: 'message',
+  codes: 'recipient',
+  login_links: 'recipient',
+  handoff_jtis: 'jti',
+  slider_challenges: 'session_id',
+  sessions: 'token_hash',
+  invitation_attempts: 'user_id',
+};
+
+/** The tags each table still holds. */
+async function remaining(): Promise<Record<string, Set<string>>> {
+  const db = env.env.DB;
+  const tables = Object.keys(TAG_COLUMN);
+  const results = await db.batch(tables.map((table) => db.prepare(`SELECT ${TAG_COLUMN[table]} AS tag FROM ${table}`)));
+  return Object.fromEntries(tables.map((table, i) => [table, new Set((results[i]!.results as { tag: string }[]).map((row) => row.tag))]));
+}
+
+/** Which tables still hold the row tagged `tag`. */
+const tablesHolding = (left: Record<string, Set<string>>, tag: string) => Object.keys(left).filter((table) => left[table]!.has(tag)).sort();
+
+const ALL_TABLES = RETENTION.map((r) => r.table).sort();
+
+describe('prune', () => {
+  it('has a retention for every table that anonymous requests or spent secrets fill', () => {
+    expect(ALL_TABLES).toEqual(
+      ['client_errors', 'codes', 'handoff_jtis', 'invitation_attempts', 'login_links', 'sessions', 'slider_challenges', 'tracking_events'].sort(),
+    );
+  });
+
+  it('deletes each row one hour past its retention and keeps each row one hour short of it', async () => {
+    const now = Date.UTC(2026, 8, 1, 12);
+    await env.env.DB.batch([
+      ...rowsAt('keep-long', now - DAY - HOUR),
+      ...RETENTION.flatMap(({ table, keepMs }) => [...rowsAt(`old-${table}`, now - keepMs - HOUR), ...rowsAt(`new-${table}`, now - keepMs + HOUR)]),
+    ]);
+    const deleted = await prune(env.env.DB, now);
+    const left = await remaining();
+    for (const { table } of RETENTION) {
+      expect(tablesHolding(left, `old-${table}`), `old rows of the ${table} batch`).not.toContain(table);
+      expect(tablesHolding(left, `new-${table}`), `new rows of the ${table} batch`).toContain(table);
+      expect(deleted[table], table).toBeGreaterThan(0);
+    }
+    // Tracking keeps 90 days, client errors 30, the spent secrets a day: a row a day and an hour old is gone
+    // only from the tables that keep a day.
+    expect(tablesHolding(left, 'keep-long')).toEqual(['client_errors', 'tracking_events']);
+  });
+
+  it('runs from the Cron Trigger: scheduled() prunes at the trigger time', async () => {
+    const at = Date.UTC(2027, 0, 10, 3, 17);
+    await env.env.DB.batch([...rowsAt('cron-old', at - retentionOf('tracking_events') - HOUR), ...rowsAt('cron-new', at - HOUR)]);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    await worker.scheduled({ scheduledTime: at, cron: '17 * * * *', noRetry() {} } as ScheduledController, env.env);
+    const left = await remaining();
+    expect(tablesHolding(left, 'cron-old')).toEqual([]);
+    expect(tablesHolding(left, 'cron-new')).toEqual(ALL_TABLES);
+    expect(log).toHaveBeenCalledWith('pruned', expect.stringContaining('"tracking_events":'));
+    log.mockRestore();
+  });
+
+  it('is scheduled hourly in every environment of wrangler.toml', () => {
+    for (const name of [undefined, 'staging', 'production']) {
+      const config = unstable_readConfig({ config: 'wrangler.toml', env: name });
+      expect(config.triggers.crons, name ?? 'top level').toEqual(['17 * * * *']);
+    }
+  });
+});
