@@ -26,6 +26,12 @@ const withDefault = <T extends z.ZodType>(schema: T, fallback: string) => z.prep
 /** "true" or "false"; anything else is refused rather than read as false. */
 const flag = withDefault(z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).transform((value) => value === 'true'), 'false');
 const text = z.string().trim();
+/** A whole number from min to max, written in decimal digits. */
+const wholeNumber = (min: number, max: number) =>
+  text
+    .regex(/^\d{1,15}$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, `must be a whole number from ${min} to ${max}`);
 /** An absolute http(s) URL, kept as written. */
 const httpUrl = text.refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'must be an http(s) URL');
 /** A path on this site (`/user_center`) or an absolute http(s) URL. */
@@ -33,23 +39,23 @@ const pathOrUrl = text.refine(
   (value) => (value.startsWith('/') && !value.startsWith('//')) || (/^https?:\/\//i.test(value) && URL.canParse(value)),
   'must be a path starting with "/" or an http(s) URL',
 );
+/** Comma-separated items, each parsed by `item`; blanks between commas are dropped. */
 const commaList = (item: z.ZodType<string>) =>
-  text.transform((value, ctx) => {
-    const items = value
+  text.transform((value, ctx) =>
+    value
       .split(',')
       .map((part) => part.trim())
-      .filter(Boolean);
-    for (const part of items) {
-      const checked = item.safeParse(part);
-      if (!checked.success) ctx.addIssue({ code: 'custom', message: `"${part}" ${checked.error.issues[0]?.message}` });
-    }
-    return items;
-  });
+      .filter(Boolean)
+      .map((part) => {
+        const checked = item.safeParse(part);
+        if (!checked.success) ctx.addIssue({ code: 'custom', message: `"${part}" ${checked.error.issues[0]?.message}` });
+        return checked.data ?? part;
+      }),
+  );
 /** "+86=600,*=20": a whole number per calling code, and under "*" the number for every code not named. */
 const callingCodeCaps = commaList(text.regex(/^(\+\d{1,4}|\*)=\d{1,9}$/, 'must be "+CODE=N" or "*=N"'))
   .transform((entries) => Object.fromEntries(entries.map((entry) => [entry.split('=')[0]!, Number(entry.split('=')[1])])))
   .refine((caps) => '*' in caps, 'needs a "*=N" entry for the calling codes it does not name');
-const wholeNumber = text.regex(/^\d{1,9}$/, 'must be a whole number').transform(Number);
 /** Base64 (standard or url-safe) of exactly 32 bytes: an AES-256 key. */
 const key32 = text.refine((value) => decodeBase64(value)?.length === 32, 'must be base64 of exactly 32 bytes');
 
@@ -99,17 +105,14 @@ const settings = {
   webHomeUrl: variable('WEB_HOME_URL', optional(pathOrUrl)),
   webAppAudience: variable('WEB_APP_AUDIENCE', withDefault(text, 'web-app')),
   /** Digits per one-time code. */
-  codeLength: variable(
-    'CODE_LENGTH',
-    withDefault(text.regex(/^[4-8]$/, 'must be a whole number from 4 to 8').transform(Number), '6'),
-  ),
+  codeLength: variable('CODE_LENGTH', withDefault(wholeNumber(4, 8), '6')),
   delivery: variable('DELIVERY', withDefault(z.enum(['outbox', 'webhook']), 'outbox')),
   deliveryWebhookUrl: variable('DELIVERY_WEBHOOK_URL', optional(httpUrl)),
   captchaProvider: variable('CAPTCHA_PROVIDER', withDefault(z.enum(['slider']), 'slider')),
   /** SMS per destination calling code per hour (unset: the production values). */
   smsHourlyCaps: variable('SMS_HOURLY_CAPS', withDefault(callingCodeCaps, '+86=600,*=20')),
   /** SMS to all destinations per rolling 24 hours. */
-  smsDailyBudget: variable('SMS_DAILY_BUDGET', withDefault(wholeNumber, '5000')),
+  smsDailyBudget: variable('SMS_DAILY_BUDGET', withDefault(wholeNumber(0, 1_000_000_000), '5000')),
   /** Seals outgoing hand-off blobs and opens incoming ones. */
   handoffKey: secret('HANDOFF_KEY', optional(key32), { requiredWhenDeployed: true }),
   /** The key before the last rotation, still accepted on arrival. */

@@ -13,9 +13,8 @@ const EMBEDDED_ORIGIN = 'http://gateway.internal';
 
 /**
  * `/api/*`: strip `/api`, add the headers every gateway call carries (language, trace id, client IP and
- * country) and the session from the HttpOnly cookie, and pass the
- * call to GATEWAY_URL, or to the embedded gateway in this Worker when that is unset. The answer's session
- * cookies follow the rules of session-cookies.ts.
+ * country) and the session from the HttpOnly cookie, and pass the call to GATEWAY_URL, or to the embedded
+ * gateway in this Worker when that is unset. The answer's session cookies follow the rules of session-cookies.ts.
  */
 export const apiProxy = new Hono<EdgeBindings>().all('*', async (c) => {
   const url = new URL(c.req.url);

@@ -99,6 +99,10 @@ describe('parseConfig', () => {
     expect(parseConfig({ HANDOFF_KEY: KEY.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') }).handoffKey).toBeDefined();
   });
 
+  it('lower-cases host suffixes and drops blanks between commas', () => {
+    expect(parseConfig({ ZH_HOST_SUFFIXES: ' .CN, ,.Com.Cn ' }).lang.zhHostSuffixes).toEqual(['.cn', '.com.cn']);
+  });
+
   it('reads unset, empty and blank alike as "not configured", and a secret of spaces as missing', () => {
     for (const blank of [undefined, '', '   ']) {
       const config = parseConfig({ ENVIRONMENT: 'production', GATEWAY_URL: blank, CODE_LENGTH: blank, DEV_OUTBOX: blank, PASSWORD_PEPPER: blank });
