@@ -16,7 +16,7 @@ export type Problem =
   | { code: string; message?: string }
   | Problem[];
 
-/** The words of a problem in the island's messages (spec 8: a network failure and an empty message have defaults). */
+/** The words of a problem in the island's messages (a network failure and an empty gateway message have default words). */
 export function problemText(messages: Partial<Messages>, problem: Problem): string {
   if (Array.isArray(problem)) return problem.map((p) => problemText(messages, p)).join(' ');
   if ('code' in problem) return problem.code === NETWORK_ERROR ? messages.errors!.network : problem.message || messages.errors!.generic;

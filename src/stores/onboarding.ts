@@ -15,7 +15,7 @@ export async function currentLoginType(search: string): Promise<1 | 2> {
   return me.ok && !me.data.registerMobile ? 2 : 1;
 }
 
-/** Spec 2/3: the SOURCE_FROM cookie names zhoushan, or the edge set the port-type cookie for it. */
+/** The SOURCE_FROM cookie names zhoushan, or the edge set the port-type cookie for it. */
 export function isZhoushanVisit(): boolean {
   if (Cookies.get(PORT_TYPE_COOKIE) === ZHOUSHAN_SOURCE) return true;
   return parseSourceCookie(Cookies.get(SOURCE_COOKIE)).source?.toLowerCase() === ZHOUSHAN_SOURCE;

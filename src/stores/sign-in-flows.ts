@@ -134,7 +134,7 @@ async function submitChain() {
 }
 
 /**
- * Spec 4: a password that breaks today's rule asks for a new one first. Returns the new password's hash,
+ * A password that breaks today's rule asks for a new one first. Returns the new password's hash,
  * undefined when the password is fine, or null when the person cancelled (the cookies are cleared).
  */
 async function askForSaferPassword(password: string): Promise<string | undefined | null> {
@@ -149,7 +149,7 @@ async function askForSaferPassword(password: string): Promise<string | undefined
 
 type PasswordLogin = (hash: string, version: 1 | 2, nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>;
 
-/** Spec 4/8: SY9990 means this account needs its salt; fetch it and sign in again with the salted hash. */
+/** SY9990 means this account needs its salt; fetch it and sign in again with the salted hash. */
 async function withSaltRetry(password: string, login: PasswordLogin, saltQuery: Parameters<typeof AuthApi.userSalt>[0]) {
   const auth = await gateway();
   const plain = await hashPassword(password);
@@ -193,7 +193,7 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
   return true;
 }
 
-/** The terms changed since this person agreed: agree again to go on, or be signed out (issue 7). */
+/** The terms changed since this person agreed: agree again to go on, or be signed out. */
 async function agreeAgain(): Promise<boolean> {
   const auth = await gateway();
   if ((await ask({ kind: 'agreement' })) && (await auth.agreeToTerms()).ok) return true;
@@ -201,7 +201,7 @@ async function agreeAgain(): Promise<boolean> {
   return false;
 }
 
-/** Asks the gateway for this person's login case and goes where spec 2 says (after-sign-in.ts, loaded now). */
+/** Asks the gateway for this person's login case and goes on as after-sign-in.ts says (loaded now). */
 export async function routeByLoginCase() {
   const { goOnByLoginCase } = await import('./after-sign-in');
   const failed = await goOnByLoginCase();

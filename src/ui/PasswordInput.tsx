@@ -13,7 +13,7 @@ interface PasswordInputProps {
   hideLabel: string;
 }
 
-/** Password input with show/hide; Chinese characters are ignored as the person types (spec 5). */
+/** Password input with show/hide; Chinese characters are ignored as the person types (passwords are letters and digits). */
 export function PasswordInput({ id, label, value, onChange, error, autoComplete, showLabel, hideLabel }: PasswordInputProps) {
   const [visible, setVisible] = useState(false);
   return (
