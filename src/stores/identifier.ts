@@ -1,5 +1,5 @@
 import type { Problem } from '../i18n/problem';
-import { stripSpacesAndCommas } from '../schemas/auth-rules';
+import { DEFAULT_AREA_CODE_ID, stripSpacesAndCommas } from '../schemas/auth-rules';
 
 /**
  * The phone number or e-mail address a sign-in or reset form identifies the person by, checked with the
@@ -14,3 +14,6 @@ export async function identifierProblem(form: { channel: 'phone' | 'email'; mobi
   const parsed = (phone ? mobileSchema : emailSchema).safeParse(raw);
   return parsed.success ? { value: parsed.data } : { problem: { key: phone ? 'validation.phoneInvalid' : 'validation.emailInvalid' } };
 }
+
+/** What a form's identifier starts as: the phone tab, the default area, nothing typed. */
+export const EMPTY_IDENTIFIER = { channel: 'phone' as 'phone' | 'email', areaId: DEFAULT_AREA_CODE_ID, callingCode: '+86', mobile: '', email: '' };

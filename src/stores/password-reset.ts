@@ -3,12 +3,12 @@ import type { ApiResult } from '../api/client';
 import { passwordApi } from '../api/password';
 import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
-import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../schemas/dictionaries';
+import type { PhoneCodeItem } from '../schemas/dictionaries';
 import { newPasswordProblem } from '../schemas/password';
 import { realBrowser, type BrowserEnv } from './browser';
 import { ask } from './dialog';
 import { createForm } from './form';
-import { identifierProblem } from './identifier';
+import { EMPTY_IDENTIFIER, identifierProblem } from './identifier';
 
 export type Channel = 'phone' | 'email';
 type Field = 'mobile' | 'email' | 'code' | 'password' | 'confirm';
@@ -25,11 +25,7 @@ const identifierField = (values: { channel: Channel }): Field => (values.channel
  * password twice. `step` 'done' shows the success and leads back to the login page.
  */
 const initial = {
-  channel: 'phone' as Channel,
-  areaId: DEFAULT_AREA_CODE_ID,
-  callingCode: '+86',
-  mobile: '',
-  email: '',
+  ...EMPTY_IDENTIFIER,
   code: '',
   password: '',
   confirm: '',

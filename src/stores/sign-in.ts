@@ -25,6 +25,8 @@ export type Channel = 'phone' | 'email';
 export type Field = 'mobile' | 'email' | 'code' | 'password' | 'usId' | 'agreed';
 
 /** Everything the sign-in form shows. The flow functions below are the only writers. */
+// The identifier's values are spelled out, not spread from identifier.ts's EMPTY_IDENTIFIER: that module
+// loads with the flows, after /login's first paint.
 const initial = {
   mode: 'code' as Mode,
   channel: 'phone' as Channel,
