@@ -29,6 +29,8 @@ export const loginTypeSchema = z.union([z.literal(1), z.literal(2)]);
 export const callingCodeSchema = checked(z.string(), z.regex(/^\+\d{1,4}$/));
 /** National number digits after stripping; the mainland mobile pattern is checked by the gateway with libphonenumber. */
 export const mobileSchema = z.pipe(z.pipe(z.string(), z.transform(stripSpacesAndCommas)), checked(z.string(), z.regex(/^\d{4,15}$/)));
+/** A mainland (+86) mobile number: 11 digits, starting 13 to 19 (the gateway checks it again with libphonenumber). */
+export const mainlandMobileSchema = z.pipe(z.pipe(z.string(), z.transform(stripSpacesAndCommas)), checked(z.string(), z.regex(/^1[3-9]\d{9}$/)));
 export const emailSchema = z.pipe(z.pipe(z.string(), z.transform(stripSpacesAndCommas)), checked(z.email(), z.maxLength(254)));
 
 export const passwordHashSchema = checked(z.string(), z.regex(/^[0-9a-f]{64}$/));

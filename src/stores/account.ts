@@ -1,17 +1,11 @@
 import { map } from 'nanostores';
 import { authApi } from '../api/auth';
-import { NETWORK_ERROR, type ApiResult } from '../api/client';
 import { onboardingApi } from '../api/onboarding';
-import type { Messages } from '../i18n';
+import type { Problem } from '../i18n/problem';
 import { destinations } from '../lib/login-route';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/auth';
 
-/** sessionStorage: the company this tab's administrator form created or filled last. */
-export const APPLICATION_KEY = 'onboardingCompanyId';
-
-export type AccountMessages = Pick<Messages, 'account' | 'errors'>;
-let t: AccountMessages;
 
 /** /account: the person's companies, which one is being opened, and good or bad news. */
 export const $accounts = map({
@@ -19,23 +13,22 @@ export const $accounts = map({
   companies: [] as CompanyListItem[],
   /** The company being opened or marked main; other buttons wait. */
   busyId: '',
-  notice: '',
-  error: '',
+  /** Good and bad news, said by the island. */
+  notice: null as Problem | null,
+  error: null as Problem | null,
 });
 
-const failureText = (result: Extract<ApiResult<unknown>, { ok: false }>) =>
-  result.code === NETWORK_ERROR ? t.errors.network : result.message || t.errors.generic;
+const failure = (result: { code: string; message: string }): Problem => ({ code: result.code, message: result.message });
 
-export async function loadAccounts(messages: AccountMessages) {
-  t = messages;
+export async function loadAccounts() {
   const list = await authApi.companyList();
   if (!list.ok) {
-    $accounts.set({ ...$accounts.get(), phase: 'ready', error: failureText(list) });
+    $accounts.set({ ...$accounts.get(), phase: 'ready', error: failure(list) });
     return;
   }
   const companies = list.data;
   writeRoleList(companies.map((c) => ({ companyId: c.companyId, role: c.role, companyType: c.companyType })));
-  $accounts.set({ ...$accounts.get(), phase: 'ready', companies, error: '' });
+  $accounts.set({ ...$accounts.get(), phase: 'ready', companies, error: null });
 }
 
 /** The gateway says which companies can be entered (and be the main enterprise); others show their status. */
@@ -56,10 +49,10 @@ export function destinationAfterChoice(search: string): string {
 
 export async function chooseCompany(companyId: string) {
   if ($accounts.get().busyId) return;
-  $accounts.set({ ...$accounts.get(), busyId: companyId, error: '', notice: '' });
+  $accounts.set({ ...$accounts.get(), busyId: companyId, error: null, notice: null });
   const result = await authApi.chooseAccount(companyId);
   if (!result.ok) {
-    $accounts.set({ ...$accounts.get(), busyId: '', error: failureText(result) });
+    $accounts.set({ ...$accounts.get(), busyId: '', error: failure(result) });
     return;
   }
   location.assign(destinationAfterChoice(location.search));
@@ -68,14 +61,14 @@ export async function chooseCompany(companyId: string) {
 /** Marks the main enterprise: later sign-ins open it without asking (spec 6). */
 export async function markMain(companyId: string) {
   if ($accounts.get().busyId) return;
-  $accounts.set({ ...$accounts.get(), busyId: companyId, error: '', notice: '' });
+  $accounts.set({ ...$accounts.get(), busyId: companyId, error: null, notice: null });
   const result = await onboardingApi.setMainAccount(companyId);
   if (!result.ok) {
-    $accounts.set({ ...$accounts.get(), busyId: '', error: failureText(result) });
+    $accounts.set({ ...$accounts.get(), busyId: '', error: failure(result) });
     return;
   }
   const companies = $accounts.get().companies.map((c) => ({ ...c, isMain: c.companyId === companyId }));
-  $accounts.set({ ...$accounts.get(), companies, busyId: '', notice: t.account.mainSaved });
+  $accounts.set({ ...$accounts.get(), companies, busyId: '', notice: { key: 'account.mainSaved' } });
 }
 
 /** Sign out (the edge clears the session cookies whatever the gateway says), then the sign-in page. */

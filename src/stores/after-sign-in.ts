@@ -3,6 +3,7 @@ import { NETWORK_ERROR, type ApiResult } from '../api/client';
 import type { Messages } from '../i18n';
 import { destinations, REDIRECT_DELAY_MS, routeForLoginCase } from '../lib/login-route';
 import type { LoginAnswer } from '../schemas/auth';
+import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { ask } from './dialog';
 
 /** The message of a failed call: the gateway's (already in the visitor's language), or spec 8's defaults. */
@@ -14,18 +15,18 @@ export function failureMessage(result: Extract<ApiResult<unknown>, { ok: false }
  * Asks for the login case and goes where spec 2 says (as sign-in does after its 500 ms), for flows that end
  * in a session: the partner sign-in, the password change and the sign-in links. Returns the failure, if any, to show.
  */
-export async function goOnByLoginCase(): Promise<Extract<ApiResult<unknown>, { ok: false }> | null> {
+export async function goOnByLoginCase(browser: BrowserEnv = realBrowser()): Promise<Extract<ApiResult<unknown>, { ok: false }> | null> {
   const answer = await authApi.loginCase();
   if (!answer.ok) return answer;
-  const redirect = new URLSearchParams(location.search).get('redirect') ?? undefined;
+  const redirect = new URLSearchParams(browser.search).get('redirect') ?? undefined;
   const route = routeForLoginCase(answer.data, redirect);
   const { userLoginCase, companyInfo } = answer.data;
   if ((userLoginCase === 6 || userLoginCase === 7) && companyInfo) {
-    sessionStorage.setItem('companyName', companyInfo.name);
-    if (userLoginCase === 7 && companyInfo.ports[0]) sessionStorage.setItem('ports', JSON.stringify([companyInfo.ports[0]]));
+    browser.storage.setItem(SESSION_KEYS.companyName, companyInfo.name);
+    if (userLoginCase === 7 && companyInfo.ports[0]) browser.storage.setItem(SESSION_KEYS.ports, JSON.stringify([companyInfo.ports[0]]));
   }
   if (route.kind === 'anonymous-then') await authApi.anonymousLogin(answer.data.registerMobile ? 1 : 2);
-  setTimeout(() => location.assign(route.to), REDIRECT_DELAY_MS);
+  setTimeout(() => browser.navigate(route.to), REDIRECT_DELAY_MS);
   return null;
 }
 

@@ -1,107 +1,84 @@
-import { atom, map } from 'nanostores';
+import { atom } from 'nanostores';
 import type { ApiResult } from '../api/client';
 import { passwordApi } from '../api/password';
-import type { Messages } from '../i18n';
+import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
-import { emailSchema, stripSpacesAndCommas } from '../schemas/auth';
-import { DEFAULT_AREA_CODE_ID } from '../schemas/dictionaries';
+import type { PhoneCodeItem } from '../schemas/dictionaries';
 import { newPasswordProblem } from '../schemas/password';
-import { failureMessage } from './after-sign-in';
+import { realBrowser, type BrowserEnv } from './browser';
 import { ask } from './dialog';
+import { createForm } from './form';
+import { EMPTY_IDENTIFIER, identifierProblem } from './identifier';
 
-export type PasswordResetMessages = Pick<Messages, 'reset' | 'signIn' | 'validation' | 'errors' | 'common'>;
 export type Channel = 'phone' | 'email';
-type Field = 'mobile' | 'email' | 'code' | 'password' | 'confirm' | 'form';
+type Field = 'mobile' | 'email' | 'code' | 'password' | 'confirm';
 
 /** How long the success message shows before the page goes back to its login page. */
 export const BACK_TO_LOGIN_DELAY_MS = 1500;
-/** Spec 4: the code button counts down 60 s (the server enforces the same wait). */
+/** The code button counts down 60 s (the server enforces the same wait). */
 export const RESEND_WAIT_MS = 60_000;
+
+const identifierField = (values: { channel: Channel }): Field => (values.channel === 'phone' ? 'mobile' : 'email');
 
 /**
  * /forget and /navigator_forget: prove the phone (slider, then SMS) or e-mail with a code, then set a new
- * password twice. `step` 'done' shows the success and leads back to `loginPath`.
+ * password twice. `step` 'done' shows the success and leads back to the login page.
  */
-export const $reset = map({
-  channel: 'phone' as Channel,
-  areaId: DEFAULT_AREA_CODE_ID,
-  callingCode: '+86',
-  mobile: '',
-  email: '',
+const initial = {
+  ...EMPTY_IDENTIFIER,
   code: '',
   password: '',
   confirm: '',
-  busy: false,
   step: 'form' as 'form' | 'done',
-  notice: '',
-  errors: {} as Partial<Record<Field, string>>,
+  notice: '' as MessageKey | '',
+};
+const form = createForm<typeof initial, Field>(initial, {
+  // PH → the identifier, CD001x → the code, RS0001 → the confirmation, PW → the new password.
+  codes: { PH: identifierField, CD001: 'code', RS0001: 'confirm', PW: 'password' },
+  fieldOfValue: { areaId: 'mobile', callingCode: 'mobile' },
+  editClearsForm: true,
 });
+export const $reset = form.$values;
+export const $resetErrors = form.$errors;
 export const $resetCooldownUntil = atom(0);
 
-let t: PasswordResetMessages;
 let loginPath = '/login';
-export function initPasswordReset(messages: PasswordResetMessages, options: { loginPath: string }) {
-  t = messages;
+let env: BrowserEnv;
+export function initPasswordReset(options: { loginPath: string }, browser: BrowserEnv = realBrowser()) {
   loginPath = options.loginPath;
+  env = browser;
 }
 
-type State = ReturnType<typeof $reset.get>;
-export function setField<K extends 'areaId' | 'callingCode' | 'mobile' | 'email' | 'code' | 'password' | 'confirm'>(key: K, value: State[K]) {
-  $reset.setKey(key, value as never);
-  const field = key === 'areaId' || key === 'callingCode' ? 'mobile' : key;
-  $reset.setKey('errors', { ...$reset.get().errors, [field]: undefined, form: undefined });
+export const setField = <K extends 'mobile' | 'email' | 'code' | 'password' | 'confirm'>(key: K, value: string) => form.set(key, value);
+export function setArea(item: PhoneCodeItem) {
+  form.set('areaId', item.id);
+  form.set('callingCode', item.phoneCode);
 }
 
 export function switchChannel(channel: Channel) {
-  $reset.set({ ...$reset.get(), channel, code: '', notice: '', errors: {} });
+  form.$values.set({ ...$reset.get(), channel, code: '', notice: '' });
+  form.$errors.set({});
 }
-
-const fieldError = (field: Field, message: string) => $reset.setKey('errors', { ...$reset.get().errors, [field]: message });
 
 /** The identifier as the gateway wants it, or null after a field error. */
-function identifier(): { loginType: 1; mobileCode: string; mobile: string; subject: string } | { loginType: 2; loginEmail: string } | null {
+async function identifier(): Promise<{ loginType: 1; mobileCode: string; mobile: string; subject: string } | { loginType: 2; loginEmail: string } | null> {
   const s = $reset.get();
-  if (s.channel === 'phone') {
-    const mobile = stripSpacesAndCommas(s.mobile);
-    if (!mobile) return fieldError('mobile', t.validation.phoneRequired), null;
-    if (!/^\d{4,15}$/.test(mobile)) return fieldError('mobile', t.validation.phoneInvalid), null;
-    return { loginType: 1, mobileCode: s.callingCode, mobile, subject: `${s.callingCode}${mobile}` };
-  }
-  if (!stripSpacesAndCommas(s.email)) return fieldError('email', t.validation.emailRequired), null;
-  const email = emailSchema.safeParse(s.email);
-  if (!email.success) return fieldError('email', t.validation.emailInvalid), null;
-  return { loginType: 2, loginEmail: email.data };
+  const checked = await identifierProblem(s);
+  if ('problem' in checked) return form.fail(identifierField(s), checked.problem), null;
+  if (s.channel === 'email') return { loginType: 2, loginEmail: checked.value };
+  return { loginType: 1, mobileCode: s.callingCode, mobile: checked.value, subject: `${s.callingCode}${checked.value}` };
 }
 
-/** A gateway failure next to its field: PH → the identifier, CD → the code, RS/PW → the new password. */
-function showFailure(result: Extract<ApiResult<unknown>, { ok: false }>) {
-  const field: Field = result.code.startsWith('PH')
-    ? $reset.get().channel === 'phone' ? 'mobile' : 'email'
-    : result.code.startsWith('CD001')
-      ? 'code'
-      : result.code === 'RS0001'
-        ? 'confirm'
-        : result.code.startsWith('PW')
-          ? 'password'
-          : 'form';
-  fieldError(field, failureMessage(result, t.errors));
-}
-
-async function busy(work: () => Promise<void>) {
-  if ($reset.get().busy) return;
-  $reset.setKey('busy', true);
-  try {
-    await work();
-  } finally {
-    $reset.setKey('busy', false);
-  }
-}
+const startOver = () => {
+  form.$values.setKey('notice', '');
+  form.$errors.set({});
+};
 
 /** Get Code: the slider for a phone, then the send. The answer never says whether the account exists. */
 export const sendCode = () =>
-  busy(async () => {
-    $reset.set({ ...$reset.get(), notice: '', errors: {} });
-    const id = identifier();
+  form.run(async () => {
+    startOver();
+    const id = await identifier();
     if (!id) return;
     let sent: ApiResult<unknown>;
     if (id.loginType === 1) {
@@ -114,27 +91,27 @@ export const sendCode = () =>
     if (!sent.ok) {
       const retryAfter = (sent.data as { retryAfter?: number } | undefined)?.retryAfter;
       if (retryAfter) $resetCooldownUntil.set(Date.now() + retryAfter * 1000);
-      return showFailure(sent);
+      return form.failure(sent);
     }
     $resetCooldownUntil.set(Date.now() + RESEND_WAIT_MS);
-    $reset.setKey('notice', t.signIn.codeSent);
+    form.$values.setKey('notice', 'signIn.codeSent');
   });
 
-/** Checks the form (spec 5), resets, then shows the success and goes back to the login page. */
+/** Checks the form, resets, then shows the success and goes back to the login page. */
 export const submit = () =>
-  busy(async () => {
-    $reset.set({ ...$reset.get(), notice: '', errors: {} });
-    const id = identifier();
+  form.run(async () => {
+    startOver();
+    const id = await identifier();
     if (!id) return;
     const s = $reset.get();
     const code = s.code.trim();
-    if (!code) return fieldError('code', t.validation.codeRequired);
+    if (!code) return form.fail('code', { key: 'validation.codeRequired' });
     const problem = newPasswordProblem(s.password, s.confirm);
-    if (problem) return fieldError(problem.field, problem.problem === 'confirmRequired' ? t.reset.confirmRequired : t.validation[problem.problem]);
+    if (problem) return form.fail(problem.field, { key: problem.problem === 'confirmRequired' ? 'reset.confirmRequired' : `validation.${problem.problem}` });
     const hash = await hashPassword(s.password);
     const { subject: _subject, ...who } = id as typeof id & { subject?: string };
     const done = await passwordApi.reset({ ...who, code, newPassword: hash, newPasswordSubmit: hash });
-    if (!done.ok) return showFailure(done);
-    $reset.set({ ...$reset.get(), step: 'done', code: '', password: '', confirm: '' });
-    setTimeout(() => location.assign(loginPath), BACK_TO_LOGIN_DELAY_MS);
+    if (!done.ok) return form.failure(done);
+    form.$values.set({ ...$reset.get(), step: 'done', code: '', password: '', confirm: '' });
+    setTimeout(() => env.navigate(loginPath), BACK_TO_LOGIN_DELAY_MS);
   });

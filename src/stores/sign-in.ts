@@ -1,35 +1,33 @@
-import { atom, map } from 'nanostores';
-import type { authApi as AuthApi } from '../api/auth';
-import { NETWORK_ERROR, SALT_REQUIRED, type ApiResult } from '../api/result';
-import type { Messages } from '../i18n';
-import { hashPassword } from '../lib/password-hash';
-import { destinations, REDIRECT_DELAY_MS } from '../lib/login-route';
+import { atom } from 'nanostores';
+import type { MessageKey } from '../i18n/problem';
 import { readCookie } from '../lib/read-cookie';
-import { readRemembered, remember } from '../lib/remembered-sign-in';
+import { readRemembered } from '../lib/remembered-sign-in';
 import { SESSION_MARKER_COOKIE } from '../lib/session-marker';
-import type { LoginAnswer } from '../schemas/auth';
-import { DEFAULT_AREA_CODE_ID, LOGIN_CLIENT, meetsPasswordRule, PASSWORD_VERSION, stripSpacesAndCommas, TRACELESS } from '../schemas/auth-rules';
-import { ask } from './dialog';
+import { DEFAULT_AREA_CODE_ID } from '../schemas/auth-rules';
+import { realBrowser, type BrowserEnv } from './browser';
+import { createForm } from './form';
 
 /**
- * The gateway calls and their zod schemas load on the first call (or earlier, on the form's first focus or
- * touch: `preloadSignIn()`), not with the page: /login's first load stays small and quick (issue 9).
+ * The sign-in form's state and its small actions. The flows (sign-in-flows.ts), the gateway calls and their
+ * zod schemas load on the first call (or earlier, on the form's first focus or touch: `preloadSignIn()`),
+ * not with the page: /login's first load stays small and quick.
  */
-let api: Promise<typeof import('../api/auth')> | undefined;
-const loadApi = () => (api ??= import('../api/auth'));
-const gateway = async (): Promise<typeof AuthApi> => (await loadApi()).authApi;
+let flows: Promise<typeof import('./sign-in-flows')> | undefined;
+const loadFlows = () => (flows ??= import('./sign-in-flows'));
 
 /** Starts loading what the first Get Code or sign-in needs, so that the click does not wait for it. */
 export function preloadSignIn() {
-  void loadApi();
+  void loadFlows();
 }
 
 export type Mode = 'code' | 'password' | 'chain';
 export type Channel = 'phone' | 'email';
-export type Field = 'mobile' | 'email' | 'code' | 'password' | 'usId' | 'agreed' | 'form';
+export type Field = 'mobile' | 'email' | 'code' | 'password' | 'usId' | 'agreed';
 
 /** Everything the sign-in form shows. The flow functions below are the only writers. */
-export const $signIn = map({
+// The identifier's values are spelled out, not spread from identifier.ts's EMPTY_IDENTIFIER: that module
+// loads with the flows, after /login's first paint.
+const initial = {
   mode: 'code' as Mode,
   channel: 'phone' as Channel,
   areaId: DEFAULT_AREA_CODE_ID,
@@ -41,36 +39,38 @@ export const $signIn = map({
   usId: '',
   agreed: false,
   remember: false,
-  busy: false,
   /** The sign-in call itself is running (busy also covers Get Code and its dialogs). */
   submitting: false,
   redirecting: false,
   /** 'verification code sent' and similar good news. */
-  notice: '',
+  notice: '' as MessageKey | '',
+};
+/** The form itself: its flows in sign-in-flows.ts write through it. */
+export const form = createForm<typeof initial, Field>(initial, {
+  // PH: the phone or e-mail; CD: the code, when the code field shows; US/PW and the rest: the form.
+  codes: { PH: (s) => (s.channel === 'phone' ? 'mobile' : 'email'), CD: (s) => (s.mode === 'code' ? 'code' : 'form') },
 });
-export const $errors = map<Partial<Record<Field, string>>>({});
+export const $signIn = form.$values;
+export const $errors = form.$errors;
 /** Epoch ms until which Get Code is disabled (a mirror of the server's resend wait). */
 export const $codeCooldownUntil = atom(0);
 export const RESEND_WAIT_MS = 60_000;
 
-export type SignInMessages = Pick<Messages, 'signIn' | 'validation' | 'errors'>;
-let t: SignInMessages;
-/** The new user's answers, kept until the code sign-in registers them. */
-let newUser: { userIdentity: 1 | 2; companyName: string } | undefined;
+/** The browser this form was started in (sign-in-flows.ts navigates with it). */
+export let env: BrowserEnv;
 
-export function initSignIn(messages: SignInMessages, options: { chain: boolean }) {
-  t = messages;
+export function initSignIn(options: { chain: boolean }, browser: BrowserEnv = realBrowser()) {
+  env = browser;
   const saved = readRemembered();
   if (options.chain) $signIn.setKey('mode', 'chain');
   if (saved?.loginWay === 'phone') $signIn.set({ ...$signIn.get(), channel: 'phone', areaId: saved.areaId, callingCode: saved.callingCode, mobile: saved.mobile, remember: true });
   if (saved?.loginWay === 'email') $signIn.set({ ...$signIn.get(), channel: 'email', email: saved.email, remember: true });
 }
 
-type SignInState = ReturnType<typeof $signIn.get>;
-
-export function setField<K extends keyof SignInState>(key: K, value: SignInState[K]) {
-  $signIn.setKey(key, value as never);
-  if (key in $errors.get()) $errors.setKey(key as Field, undefined);
+export const setField = <K extends keyof typeof initial>(key: K, value: (typeof initial)[K]) => form.set(key, value);
+export function setArea(item: { id: string; phoneCode: string }) {
+  form.set('areaId', item.id);
+  form.set('callingCode', item.phoneCode);
 }
 
 export function switchTo(mode: Mode, channel?: Channel) {
@@ -78,251 +78,23 @@ export function switchTo(mode: Mode, channel?: Channel) {
   $errors.set({});
 }
 
-/** The identifier as the gateway wants it, or a field error. */
-async function identifier(): Promise<{ ok: true; phone?: { mobileCode: string; mobile: string }; email?: string; subject: string } | { ok: false }> {
-  const s = $signIn.get();
-  if (s.channel === 'phone') {
-    const mobile = stripSpacesAndCommas(s.mobile);
-    if (!mobile) return fieldError('mobile', t.validation.phoneRequired);
-    // The exact mainland pattern is checked by the gateway with libphonenumber (spec 5); digits only here.
-    if (!/^\d{4,15}$/.test(mobile)) return fieldError('mobile', t.validation.phoneInvalid);
-    return { ok: true, phone: { mobileCode: s.callingCode, mobile }, subject: `${s.callingCode}${mobile}` };
-  }
-  const email = (await loadApi()).emailSchema.safeParse(s.email);
-  if (!stripSpacesAndCommas(s.email)) return fieldError('email', t.validation.emailRequired);
-  if (!email.success) return fieldError('email', t.validation.emailInvalid);
-  return { ok: true, email: email.data, subject: email.data };
-}
-
-function fieldError(field: Field, message: string): { ok: false } {
-  $errors.setKey(field, message);
-  return { ok: false };
-}
-
-/** Puts a gateway failure next to the field it concerns (PH = phone or e-mail, CD = code, US/PW = account). */
-function showFailure(result: Extract<ApiResult<unknown>, { ok: false }>) {
-  const message = result.code === NETWORK_ERROR ? t.errors.network : result.message || t.errors.generic;
-  const s = $signIn.get();
-  const field: Field = result.code.startsWith('PH')
-    ? s.channel === 'phone' ? 'mobile' : 'email'
-    : result.code.startsWith('CD') && s.mode === 'code'
-      ? 'code'
-      : 'form';
-  $errors.setKey(field, message);
-}
-
-async function busy<T>(work: () => Promise<T>): Promise<T | undefined> {
-  if ($signIn.get().busy) return undefined; // a doubled click does nothing
-  $signIn.setKey('busy', true);
-  try {
-    return await work();
-  } finally {
-    $signIn.setKey('busy', false);
-  }
-}
-
 /** Get Code: new-user checks, the agreement, identity and company, the slider for phones, then the send. */
-export const sendCode = () =>
-  busy(async () => {
-    $errors.set({});
-    $signIn.setKey('notice', '');
-    const id = await identifier();
-    if (!id.ok) return;
-    const loginType = id.phone ? 1 : 2;
-    const auth = await gateway();
-    const isNew = await auth.checkIsNewUser({ loginType, ...id.phone, loginEmail: id.email });
-    if (!isNew.ok) return showFailure(isNew);
-    if (isNew.data) {
-      if (!(await ask({ kind: 'agreement' }))) return;
-      $signIn.setKey('agreed', true);
-      const answers = await ask({ kind: 'newUser' });
-      if (!answers) return;
-      newUser = answers;
-    } else {
-      newUser = undefined;
-    }
-    let sent: ApiResult<unknown>;
-    if (id.phone) {
-      const sliderCheck = await ask({ kind: 'slider', scene: 'sms', subject: id.subject });
-      if (!sliderCheck) return;
-      const s = $signIn.get();
-      sent = await auth.sendSms({ phoneCode: s.areaId, mobile: id.phone.mobile, type: 3, phoneCodeValue: id.phone.mobileCode, sliderCheck });
-    } else {
-      sent = await auth.sendEmailCode({ emailAddress: id.email!, type: 3 });
-    }
-    if (!sent.ok) {
-      const retryAfter = (sent.data as { retryAfter?: number } | undefined)?.retryAfter;
-      if (retryAfter) $codeCooldownUntil.set(Date.now() + retryAfter * 1000);
-      return showFailure(sent);
-    }
-    $codeCooldownUntil.set(Date.now() + RESEND_WAIT_MS);
-    $signIn.setKey('notice', t.signIn.codeSent);
-  });
+export const sendCode = () => form.run(async () => (await loadFlows()).sendCode());
 
 /** The sign-in button, for whichever mode is showing. */
 export const submit = () =>
-  busy(async () => {
+  form.run(async () => {
     $errors.set({});
     $signIn.setKey('submitting', true);
     try {
-      const s = $signIn.get();
-      if (s.mode === 'code') return await submitCode();
-      if (s.mode === 'chain') return await submitChain();
-      return await submitPassword();
+      await (await loadFlows()).submit($signIn.get().mode);
     } finally {
       $signIn.setKey('submitting', false);
     }
   });
 
-async function submitCode() {
-  const auth = await gateway();
-  const id = await identifier();
-  if (!id.ok) return;
-  const s = $signIn.get();
-  if (!s.code.trim()) return fieldError('code', t.validation.codeRequired);
-  if (!s.agreed) return fieldError('agreed', t.validation.agreementRequired);
-  const body = {
-    loginType: (id.phone ? 1 : 2) as 1 | 2,
-    ...id.phone,
-    loginEmail: id.email,
-    code: s.code.trim(),
-    agreed: true as const,
-    ...newUser,
-  };
-  await completeLogin((nvcvalStr) => auth.quickLogin({ ...body, nvcvalStr }), id.subject);
-}
-
-async function submitPassword() {
-  const auth = await gateway();
-  const id = await identifier();
-  if (!id.ok) return;
-  const s = $signIn.get();
-  if (!s.password) return fieldError('password', t.validation.passwordRequired);
-  const newPassword = await askForSaferPassword(s.password);
-  if (newPassword === null) return;
-  const login = (hash: string, version: 1 | 2, nvcvalStr?: string) =>
-    id.phone
-      ? auth.phonePasswordLogin({ ...id.phone, password: hash, passwordVersion: version, newPassword, loginType: 101, captchaType: 3, nvcvalStr })
-      : auth.emailPasswordLogin({ loginEmail: id.email!, loginPassword: hash, passwordVersion: version, newPassword, captchaType: 3, nvcvalStr, ...LOGIN_CLIENT });
-  const saltQuery = id.phone ? { type: 1 as const, phone: id.phone.mobile, phoneCode: id.phone.mobileCode } : { type: 2 as const, loginName: id.email };
-  const ok = await completeLogin(await withSaltRetry(s.password, login, saltQuery), id.subject);
-  if (ok) {
-    remember(
-      s.remember
-        ? s.channel === 'phone'
-          ? { loginWay: 'phone', callingCode: s.callingCode, areaId: s.areaId, mobile: id.phone!.mobile }
-          : { loginWay: 'email', email: id.email! }
-        : null,
-    );
-  }
-}
-
-async function submitChain() {
-  const auth = await gateway();
-  const s = $signIn.get();
-  const usId = s.usId.trim();
-  if (!usId) return fieldError('usId', t.validation.userIdRequired);
-  if (!s.password) return fieldError('password', t.validation.passwordRequired);
-  const newPassword = await askForSaferPassword(s.password);
-  if (newPassword === null) return;
-  const login = (hash: string, version: 1 | 2, nvcvalStr?: string) =>
-    auth.chainLogin({ usId, password: hash, passwordVersion: version, newPassword, captchaType: 3, nvcvalStr });
-  await completeLogin(await withSaltRetry(s.password, login, { type: 3, loginName: usId }), usId);
-}
-
-/**
- * Spec 4: a password that breaks today's rule asks for a new one first. Returns the new password's hash,
- * undefined when the password is fine, or null when the person cancelled (the cookies are cleared).
- */
-async function askForSaferPassword(password: string): Promise<string | undefined | null> {
-  if (meetsPasswordRule(password)) return undefined;
-  const answer = await ask({ kind: 'insecure' });
-  if (!answer) {
-    await (await gateway()).logout();
-    return null;
-  }
-  return hashPassword(answer.newPassword);
-}
-
-type PasswordLogin = (hash: string, version: 1 | 2, nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>;
-
-/** Spec 4/8: SY9990 means this account needs its salt; fetch it and sign in again with the salted hash. */
-async function withSaltRetry(password: string, login: PasswordLogin, saltQuery: Parameters<typeof AuthApi.userSalt>[0]) {
-  const auth = await gateway();
-  const plain = await hashPassword(password);
-  let version: 1 | 2 = PASSWORD_VERSION.plain;
-  let hash = plain;
-  return async (nvcvalStr?: string): Promise<ApiResult<LoginAnswer>> => {
-    const first = await login(hash, version, nvcvalStr);
-    if (first.ok || first.code !== SALT_REQUIRED) return first;
-    const salt = await auth.userSalt(saltQuery);
-    if (!salt.ok) return salt;
-    version = PASSWORD_VERSION.salted;
-    hash = await hashPassword(password, salt.data.salt);
-    return login(hash, version, nvcvalStr);
-  };
-}
-
-/** Runs a sign-in call, with the slider when the risk check asks for it, then routes by login case. */
-async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>, subject: string): Promise<boolean> {
-  const auth = await gateway();
-  let result = await attempt();
-  if (result.ok && result.data.tracelessCheckResult === TRACELESS.sliderRequired) {
-    const check = await ask({ kind: 'slider', scene: 'login', subject });
-    if (!check) return false;
-    result = await attempt(JSON.stringify(check));
-  }
-  if (!result.ok) {
-    showFailure(result);
-    return false;
-  }
-  const { tracelessCheckResult, isMaster, companyId } = result.data;
-  if (tracelessCheckResult !== TRACELESS.pass && tracelessCheckResult !== TRACELESS.passTrusted) {
-    $errors.setKey('form', t.errors.registerFailed);
-    return false;
-  }
-  if (result.data.needsConsent && !(await agreeAgain())) return false;
-  $signIn.setKey('redirecting', true);
-  if (isMaster && companyId && (await auth.chooseAccount(companyId)).ok) {
-    goAfterDelay(destinations.webApp);
-    return true;
-  }
-  await routeByLoginCase();
-  return true;
-}
-
-/** The terms changed since this person agreed: agree again to go on, or be signed out (issue 7). */
-async function agreeAgain(): Promise<boolean> {
-  const auth = await gateway();
-  if ((await ask({ kind: 'agreement' })) && (await auth.agreeToTerms()).ok) return true;
-  await auth.logout();
-  return false;
-}
-
-/** Asks the gateway for this person's login case and goes where spec 2 says (after-sign-in.ts, loaded now). */
-export async function routeByLoginCase() {
-  const { goOnByLoginCase } = await import('./after-sign-in');
-  const failed = await goOnByLoginCase();
-  if (failed) {
-    $signIn.setKey('redirecting', false);
-    showFailure(failed);
-  }
-}
-
-function goAfterDelay(to: string) {
-  $signIn.setKey('redirecting', true);
-  setTimeout(() => location.assign(to), REDIRECT_DELAY_MS);
-}
-
-/** Spec 2: arriving with a session skips the form; the company list and the case decide the route. */
+/** Arriving with a session skips the form; the company list and the case decide the route. */
 export async function resumeExistingSession(): Promise<boolean> {
   if (readCookie(document.cookie, SESSION_MARKER_COOKIE) === undefined) return false;
-  $signIn.setKey('redirecting', true);
-  const companies = await (await gateway()).companyList();
-  if (!companies.ok) {
-    $signIn.setKey('redirecting', false);
-    return false;
-  }
-  await routeByLoginCase();
-  return true;
+  return (await loadFlows()).resume();
 }

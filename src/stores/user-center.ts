@@ -1,15 +1,13 @@
 import { map } from 'nanostores';
 import { authApi } from '../api/auth';
-import { NETWORK_ERROR, type ApiResult } from '../api/client';
 import { onboardingApi } from '../api/onboarding';
-import type { Messages } from '../i18n';
+import type { Problem } from '../i18n/problem';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/auth';
 import { isoDateSchema, type CompanyMember } from '../schemas/onboarding';
 import { birthdayProblem, REAL_NAME_MAX, type MeAnswer, type Sex } from '../schemas/profile';
+import { createForm } from './form';
 
-export type UserCenterMessages = Pick<Messages, 'userCenter' | 'errors'>;
-let t: UserCenterMessages;
 
 /** What an administrator sees of one of their companies: its invitation code and its members. */
 export interface AdministeredCompany {
@@ -29,15 +27,14 @@ export const $userCenter = map({
   busyMember: '',
   /** The decline waiting for the administrator's confirmation. */
   declining: null as { companyId: string; userId: string; name: string; company: string } | null,
-  notice: '',
-  error: '',
+  /** Good and bad news, said by the island. */
+  notice: null as Problem | null,
+  error: null as Problem | null,
 });
 
-const failureText = (result: Extract<ApiResult<unknown>, { ok: false }>) =>
-  result.code === NETWORK_ERROR ? t.errors.network : result.message || t.errors.generic;
+const failure = (result: { code: string; message: string }): Problem => ({ code: result.code, message: result.message });
 
-export async function loadUserCenter(messages: UserCenterMessages) {
-  t = messages;
+export async function loadUserCenter() {
   const [me, list] = await Promise.all([onboardingApi.fetchMe(), authApi.companyList()]);
   const companies = list.ok ? list.data : [];
   if (list.ok) writeRoleList(companies.map((c) => ({ companyId: c.companyId, role: c.role, companyType: c.companyType })));
@@ -56,25 +53,25 @@ export async function loadUserCenter(messages: UserCenterMessages) {
     me: me.ok ? me.data : null,
     companies,
     administered: administered.filter((a): a is AdministeredCompany => a !== null),
-    error: failed ? failureText(failed) : '',
+    error: failed ? failure(failed) : null,
   });
 }
 
 /** The time a "copied" or "regenerated" notice stays (it is also announced). */
 const NOTICE_MS = 4000;
 let noticeTimer: ReturnType<typeof setTimeout> | undefined;
-function say(notice: string, error = '') {
+function say(notice: Problem | null, error: Problem | null = null) {
   clearTimeout(noticeTimer);
   $userCenter.set({ ...$userCenter.get(), notice, error });
-  if (notice) noticeTimer = setTimeout(() => $userCenter.setKey('notice', ''), NOTICE_MS);
+  if (notice) noticeTimer = setTimeout(() => $userCenter.setKey('notice', null), NOTICE_MS);
 }
 
 export async function copyInvitationCode(code: string) {
   try {
     await navigator.clipboard.writeText(code);
-    say(t.userCenter.copied);
+    say({ key: 'userCenter.copied' });
   } catch {
-    say('', t.userCenter.copyFailed);
+    say(null, { key: 'userCenter.copyFailed' });
   }
 }
 
@@ -85,13 +82,13 @@ export async function regenerateInvitationCode(companyId: string) {
   const answer = await onboardingApi.regenerateInvitation(companyId);
   if (!answer.ok) {
     $userCenter.setKey('busyId', '');
-    return say('', failureText(answer));
+    return say(null, failure(answer));
   }
   const administered = $userCenter
     .get()
     .administered.map((a) => (a.companyId === companyId ? { ...a, invitationCode: answer.data.invitationCode } : a));
   $userCenter.set({ ...$userCenter.get(), administered, busyId: '' });
-  say(t.userCenter.regenerated);
+  say({ key: 'userCenter.regenerated' });
 }
 
 export async function signOut() {
@@ -103,8 +100,6 @@ export async function signOut() {
 // ---------------------------------------------------------------------------------------------------------
 // Answering staff joins (administrator)
 // ---------------------------------------------------------------------------------------------------------
-
-const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (all, key: string) => values[key] ?? all);
 
 function setMemberStatus(companyId: string, userId: string, status: CompanyMember['status']) {
   const administered = $userCenter
@@ -133,10 +128,10 @@ async function answerJoin(companyId: string, userId: string, name: string, decis
   if (!answer.ok) {
     // Answered the other way meanwhile, or gone: the list shows how things stand now.
     await reloadMembers(companyId);
-    return say('', failureText(answer));
+    return say(null, failure(answer));
   }
   setMemberStatus(companyId, userId, answer.data.status);
-  say(fill(decision === 'approve' ? t.userCenter.approved : t.userCenter.declined, { name }));
+  say({ key: decision === 'approve' ? 'userCenter.approved' : 'userCenter.declined', values: { name } });
 }
 
 export const approveMember = (companyId: string, userId: string, name: string) => answerJoin(companyId, userId, name, 'approve');
@@ -155,27 +150,31 @@ export async function confirmDecline() {
 // Editing one's own profile
 // ---------------------------------------------------------------------------------------------------------
 
-export type ProfileField = 'realName' | 'country' | 'birthday' | 'sex' | 'form';
+export type ProfileField = 'realName' | 'country' | 'birthday' | 'sex';
 
 const emptyDraft = {
+  /** Whether the editor shows. */
+  open: false,
   realName: '',
   country: null as { id: string; name: string } | null,
   birthday: '',
   sex: '' as Sex | '',
-  busy: false,
 };
 export type ProfileDraft = typeof emptyDraft;
 
 /** The profile editor: whether it is open, its fields, and their errors. */
-export const $profileDraft = map<ProfileDraft & { open: boolean }>({ ...emptyDraft, open: false });
-export const $profileErrors = map<Partial<Record<ProfileField, string>>>({});
+const profile = createForm<ProfileDraft, ProfileField>(emptyDraft, {
+  // Where a gateway problem's `path` goes on the form; the form-level alert says it as well.
+  paths: { realName: 'realName', countryId: 'country', birthday: 'birthday', sex: 'sex' },
+  alsoOnForm: true,
+});
+export const $profileDraft = profile.$values;
+export const $profileErrors = profile.$errors;
 
 export function openProfileEditor() {
   const me = $userCenter.get().me;
-  $profileErrors.set({});
-  $profileDraft.set({
+  profile.reset({
     open: true,
-    busy: false,
     realName: me?.realName ?? '',
     country: me?.countryId ? { id: me.countryId, name: me.countryName ?? me.countryId } : null,
     birthday: me?.birthday ?? '',
@@ -183,59 +182,39 @@ export function openProfileEditor() {
   });
 }
 
-export function closeProfileEditor() {
-  $profileDraft.set({ ...emptyDraft, open: false });
-  $profileErrors.set({});
-}
+export const closeProfileEditor = () => profile.reset();
 
-export function setProfileField<K extends Exclude<keyof ProfileDraft, 'busy'>>(key: K, value: ProfileDraft[K]) {
-  $profileDraft.setKey(key, value as never);
-  const field: ProfileField = key;
-  if ($profileErrors.get()[field]) $profileErrors.setKey(field, undefined);
-}
+export const setProfileField = <K extends Exclude<keyof ProfileDraft, 'open'>>(key: K, value: ProfileDraft[K]) => profile.set(key, value);
 
 const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');
 
 /** The rules of updateUserInfo, checked before sending: true when the draft may be sent. */
 export function validateProfile(): boolean {
   const d = $profileDraft.get();
-  const e = t.userCenter.profileErrors;
-  const errors: Partial<Record<ProfileField, string>> = {};
+  const errors: Partial<Record<ProfileField, Problem>> = {};
   const name = collapse(d.realName);
-  if (!name) errors.realName = e.realNameRequired;
-  else if (name.length > REAL_NAME_MAX) errors.realName = e.realNameTooLong;
-  if (d.birthday && (!isoDateSchema.safeParse(d.birthday).success || birthdayProblem(d.birthday, Date.now()))) errors.birthday = e.birthdayInvalid;
-  $profileErrors.set(errors);
-  return Object.keys(errors).length === 0;
+  if (!name) errors.realName = { key: 'userCenter.profileErrors.realNameRequired' };
+  else if (name.length > REAL_NAME_MAX) errors.realName = { key: 'userCenter.profileErrors.realNameTooLong' };
+  if (d.birthday && (!isoDateSchema.safeParse(d.birthday).success || birthdayProblem(d.birthday, Date.now()))) {
+    errors.birthday = { key: 'userCenter.profileErrors.birthdayInvalid' };
+  }
+  return profile.check(errors);
 }
 
-/** Where a gateway problem's `path` goes on the form. */
-const fieldOfPath: Record<string, ProfileField> = { realName: 'realName', countryId: 'country', birthday: 'birthday', sex: 'sex' };
-
-export async function saveProfile() {
-  const d = $profileDraft.get();
-  if (d.busy) return;
-  if (!validateProfile()) {
-    $profileErrors.setKey('form', t.userCenter.profileErrors.errorSummary);
-    return;
-  }
-  $profileDraft.setKey('busy', true);
-  const answer = await onboardingApi.updateUserInfo({
-    realName: collapse(d.realName),
-    countryId: d.country?.id ?? null,
-    birthday: d.birthday || null,
-    sex: d.sex || null,
+export function saveProfile() {
+  if ($profileDraft.get().busy) return Promise.resolve();
+  if (!validateProfile()) return Promise.resolve(void profile.fail('form', { key: 'userCenter.profileErrors.errorSummary' }));
+  return profile.run(async () => {
+    const d = $profileDraft.get();
+    const answer = await onboardingApi.updateUserInfo({
+      realName: collapse(d.realName),
+      countryId: d.country?.id ?? null,
+      birthday: d.birthday || null,
+      sex: d.sex || null,
+    });
+    if (!answer.ok) return profile.failure(answer);
+    $userCenter.setKey('me', answer.data);
+    closeProfileEditor();
+    say({ key: 'userCenter.saved' });
   });
-  if (!answer.ok) {
-    $profileDraft.setKey('busy', false);
-    const message = failureText(answer);
-    const data = answer.data as { path?: unknown } | { path?: unknown }[] | null | undefined;
-    const path = Array.isArray(data) ? data[0]?.path : data?.path;
-    const field = typeof path === 'string' ? fieldOfPath[path.split('.')[0]!] : undefined;
-    $profileErrors.set({ ...(field ? { [field]: message } : {}), form: message });
-    return;
-  }
-  $userCenter.setKey('me', answer.data);
-  closeProfileEditor();
-  say(t.userCenter.saved);
 }

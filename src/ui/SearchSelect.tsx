@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { FieldFrame } from './FieldFrame';
 
 export interface SearchOption {
   value: string;
@@ -70,91 +71,80 @@ export function SearchSelect({ id, label, value, search, onChange, labels, error
     setActive(-1);
   };
 
-  const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
   const showPopup = open && state !== 'idle';
   const optionId = (index: number) => `${id}-option-${index}`;
 
   return (
-    <div className="field search-select">
-      <label htmlFor={id}>{label}</label>
-      <div className="search-select-box">
-        <input
-          id={id}
-          className="input"
-          type="text"
-          role="combobox"
-          autoComplete="off"
-          aria-autocomplete="list"
-          aria-expanded={showPopup}
-          aria-controls={listId}
-          aria-activedescendant={showPopup && active >= 0 ? optionId(active) : undefined}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={described}
-          aria-required={required || undefined}
-          placeholder={labels.placeholder}
-          value={text}
-          onChange={(event) => {
-            setText(event.target.value);
-            setOpen(true);
-            if (value) onChange(null); // typing replaces the choice
-            runSearch(event.target.value);
-          }}
-          onFocus={() => text && !value && setOpen(true)}
-          onBlur={() => {
-            // A click on an option lands first (onMouseDown below); otherwise unchosen text is not a value.
-            setOpen(false);
-            if (!value) setText('');
-          }}
-          onKeyDown={(event) => {
-            if (event.key === 'ArrowDown') {
-              event.preventDefault();
-              if (!open) setOpen(true);
-              setActive((i) => (options.length ? (i + 1) % options.length : -1));
-            } else if (event.key === 'ArrowUp') {
-              event.preventDefault();
-              setActive((i) => (options.length ? (i <= 0 ? options.length - 1 : i - 1) : -1));
-            } else if (event.key === 'Enter' && showPopup && active >= 0 && options[active]) {
-              event.preventDefault();
-              pick(options[active]);
-            } else if (event.key === 'Escape' && open) {
-              event.preventDefault();
+    <FieldFrame id={id} label={label} error={error} hint={hint} className="search-select">
+      {(aria) => (
+        <div className="search-select-box">
+          <input
+            id={id}
+            className="input"
+            type="text"
+            role="combobox"
+            autoComplete="off"
+            aria-autocomplete="list"
+            aria-expanded={showPopup}
+            aria-controls={listId}
+            aria-activedescendant={showPopup && active >= 0 ? optionId(active) : undefined}
+            {...aria}
+            aria-required={required || undefined}
+            placeholder={labels.placeholder}
+            value={text}
+            onChange={(event) => {
+              setText(event.target.value);
+              setOpen(true);
+              if (value) onChange(null); // typing replaces the choice
+              runSearch(event.target.value);
+            }}
+            onFocus={() => text && !value && setOpen(true)}
+            onBlur={() => {
+              // A click on an option lands first (onMouseDown below); otherwise unchosen text is not a value.
               setOpen(false);
-            }
-          }}
-        />
-        <ul id={listId} role="listbox" aria-label={label} className="search-select-list" hidden={!showPopup}>
-          {state === 'searching' && <li className="search-select-status" role="presentation">{labels.searching}</li>}
-          {state === 'done' && options.length === 0 && <li className="search-select-status" role="presentation">{labels.noResults}</li>}
-          {state === 'done' &&
-            options.map((option, index) => (
-              <li
-                key={option.value}
-                id={optionId(index)}
-                role="option"
-                aria-selected={index === active}
-                className="search-select-option"
-                onMouseDown={(event) => {
-                  event.preventDefault(); // keep focus in the input
-                  pick(option);
-                }}
-                onMouseEnter={() => setActive(index)}
-              >
-                <span>{option.label}</span>
-                {option.detail && <span className="search-select-detail">{option.detail}</span>}
-              </li>
-            ))}
-        </ul>
-      </div>
-      {hint && (
-        <p id={`${id}-hint`} className="hint">
-          {hint}
-        </p>
+              if (!value) setText('');
+            }}
+            onKeyDown={(event) => {
+              if (event.key === 'ArrowDown') {
+                event.preventDefault();
+                if (!open) setOpen(true);
+                setActive((i) => (options.length ? (i + 1) % options.length : -1));
+              } else if (event.key === 'ArrowUp') {
+                event.preventDefault();
+                setActive((i) => (options.length ? (i <= 0 ? options.length - 1 : i - 1) : -1));
+              } else if (event.key === 'Enter' && showPopup && active >= 0 && options[active]) {
+                event.preventDefault();
+                pick(options[active]);
+              } else if (event.key === 'Escape' && open) {
+                event.preventDefault();
+                setOpen(false);
+              }
+            }}
+          />
+          <ul id={listId} role="listbox" aria-label={label} className="search-select-list" hidden={!showPopup}>
+            {state === 'searching' && <li className="search-select-status" role="presentation">{labels.searching}</li>}
+            {state === 'done' && options.length === 0 && <li className="search-select-status" role="presentation">{labels.noResults}</li>}
+            {state === 'done' &&
+              options.map((option, index) => (
+                <li
+                  key={option.value}
+                  id={optionId(index)}
+                  role="option"
+                  aria-selected={index === active}
+                  className="search-select-option"
+                  onMouseDown={(event) => {
+                    event.preventDefault(); // keep focus in the input
+                    pick(option);
+                  }}
+                  onMouseEnter={() => setActive(index)}
+                >
+                  <span>{option.label}</span>
+                  {option.detail && <span className="search-select-detail">{option.detail}</span>}
+                </li>
+              ))}
+          </ul>
+        </div>
       )}
-      {error && (
-        <p id={`${id}-error`} className="error" role="alert">
-          {error}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 }

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
+import { problemText } from '../../i18n/problem';
 import { $accounts, chooseCompany, isEnterable, loadAccounts, markMain, signOut } from '../../stores/account';
 import { companyTypeLabel, statusLabel, statusTone } from './labels';
 
@@ -16,15 +17,15 @@ export default function AccountChoice({ lang, messages }: AccountChoiceProps) {
   const s = useStore($accounts);
 
   useEffect(() => {
-    void loadAccounts(messages);
+    void loadAccounts();
   }, [messages]);
 
   if (s.phase === 'loading') return <div className="spinner" role="status">{messages.common.loading}</div>;
 
   return (
     <div className="account-choice">
-      {s.notice && <p className="notice" role="status">{s.notice}</p>}
-      {s.error && <p className="error form-error" role="alert">{s.error}</p>}
+      {s.notice && <p className="notice" role="status">{problemText(messages, s.notice)}</p>}
+      {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
       {s.companies.length === 0 ? (
         <div className="empty-state">
           <p>{m.empty}</p>

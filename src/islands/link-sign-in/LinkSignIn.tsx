@@ -1,7 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import { $dialog, closeDialog } from '../../stores/dialog';
-import { $linkSignIn, askAgain, hasLink, initLinkSignIn, sendLink, setEmail, signInWithLink, type LinkKind, type LinkSignInMessages } from '../../stores/link-sign-in';
+import type { Messages } from '../../i18n';
+import { $linkErrors, $linkSignIn, askAgain, hasLink, initLinkSignIn, sendLink, setEmail, signInWithLink, type LinkKind } from '../../stores/link-sign-in';
+import { useProblems } from '../shared/use-problems';
 import type { Lang } from '../../lib/lang';
 import { AgreementModal } from '../../ui/AgreementModal';
 import { TextField } from '../../ui/TextField';
@@ -9,7 +11,7 @@ import { TextField } from '../../ui/TextField';
 interface LinkSignInProps {
   lang: Lang;
   kind: LinkKind;
-  messages: LinkSignInMessages;
+  messages: Pick<Messages, 'linkSignIn' | 'signIn' | 'validation' | 'errors'>;
 }
 
 /** /pass_email_login (kind 'pass') and /share_login (kind 'share'): sign in with a one-time link (issue 6). */
@@ -18,11 +20,12 @@ export default function LinkSignIn({ lang, kind, messages }: LinkSignInProps) {
   const s = useStore($linkSignIn);
   const dialog = useStore($dialog);
 
-  useEffect(() => initLinkSignIn(messages, kind), [messages, kind]);
+  const errors = useProblems($linkErrors, messages);
+  useEffect(() => initLinkSignIn(kind), [kind]);
 
-  const formError = s.formError && (
+  const formError = errors.form && (
     <p className="error form-error" role="alert">
-      {s.formError}
+      {errors.form}
     </p>
   );
   const toLogin = (
@@ -52,7 +55,7 @@ export default function LinkSignIn({ lang, kind, messages }: LinkSignInProps) {
             {s.busy ? m.signingIn : m.signIn}
           </button>
         )}
-        {kind === 'pass' && s.formError ? (
+        {kind === 'pass' && errors.form ? (
           <p className="link-sign-in-alt">
             <button type="button" className="text-button" onClick={askAgain}>{m.askNewPass}</button>
           </p>
@@ -103,7 +106,7 @@ export default function LinkSignIn({ lang, kind, messages }: LinkSignInProps) {
         label={m.emailLabel}
         value={s.email}
         onChange={setEmail}
-        error={s.emailError}
+        error={errors.email}
         hint={m.requestHint}
         maxLength={254}
       />

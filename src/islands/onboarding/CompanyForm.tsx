@@ -5,23 +5,14 @@ import { onboardingApi } from '../../api/onboarding';
 import type { Lang } from '../../lib/lang';
 import { COMPANY_NAME_MAX, COMPANY_TYPES, GTC_REQUIRED_TYPES, PORT_REQUIRED_TYPES, type UploadKind } from '../../schemas/onboarding';
 import type { Messages } from '../../i18n';
-import {
-  $company,
-  $companyErrors,
-  acceptFor,
-  addFiles,
-  initCreateCompany,
-  initFillCompany,
-  removeFile,
-  setCompanyField,
-  submitCompany,
-  uploadRules,
-} from '../../stores/onboarding';
+import { $company, $companyErrors, addFiles, initCreateCompany, initFillCompany, removeFile, setCompanyArea, setCompanyField, submitCompany } from '../../stores/company';
+import { acceptFor, uploadRules } from '../../stores/uploads';
+import { FieldFrame } from '../../ui/FieldFrame';
 import { FileUpload } from '../../ui/FileUpload';
-import { PhoneInput } from '../../ui/PhoneInput';
+import { PhoneField } from '../../ui/PhoneField';
 import { SearchSelect, type SearchOption } from '../../ui/SearchSelect';
 import { TextField } from '../../ui/TextField';
-import { useAreaCodes } from '../../ui/use-area-codes';
+import { useProblems } from '../shared/use-problems';
 import { Steps } from './Steps';
 
 interface CompanyFormProps {
@@ -35,21 +26,12 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
   const m = messages.onboarding;
   const u = messages.upload;
   const s = useStore($company);
-  const errors = useStore($companyErrors);
-  const areaCodes = useAreaCodes(loadPhoneCodes);
+  const errors = useProblems($companyErrors, messages);
 
   useEffect(() => {
-    if (mode === 'fill') void initFillCompany(messages);
-    else initCreateCompany(messages);
-  }, [messages, mode, lang]);
-
-  // A phone code loaded with a company (fill) finds its picker entry once the list is here.
-  useEffect(() => {
-    if (!s.areaId && areaCodes.length) {
-      const item = areaCodes.find((c) => c.phoneCode === s.phoneCode);
-      if (item) setCompanyField('areaId', item.id);
-    }
-  }, [areaCodes, s.areaId, s.phoneCode]);
+    if (mode === 'fill') void initFillCompany();
+    else initCreateCompany();
+  }, [mode, lang]);
 
   if (s.phase === 'loading') return <div className="spinner" role="status">{messages.common.loading}</div>;
   if (s.phase === 'missing') {
@@ -119,32 +101,27 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
           autoComplete="organization"
           required
         />
-        <div className="field">
-          <label htmlFor="company-type">{m.companyType}</label>
-          <select
-            id="company-type"
-            className="select"
-            value={s.companyType}
-            required
-            aria-invalid={errors.companyType ? true : undefined}
-            aria-describedby={errors.companyType ? 'company-type-error' : undefined}
-            onChange={(event) => setCompanyField('companyType', event.target.value as (typeof COMPANY_TYPES)[number])}
-          >
-            <option value="" disabled>
-              {m.companyTypePlaceholder}
-            </option>
-            {COMPANY_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {messages.companyTypes[type]}
+        <FieldFrame id="company-type" label={m.companyType} error={errors.companyType}>
+          {(aria) => (
+            <select
+              {...aria}
+              id="company-type"
+              className="select"
+              value={s.companyType}
+              required
+              onChange={(event) => setCompanyField('companyType', event.target.value as (typeof COMPANY_TYPES)[number])}
+            >
+              <option value="" disabled>
+                {m.companyTypePlaceholder}
               </option>
-            ))}
-          </select>
-          {errors.companyType && (
-            <p id="company-type-error" className="error" role="alert">
-              {errors.companyType}
-            </p>
+              {COMPANY_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {messages.companyTypes[type]}
+                </option>
+              ))}
+            </select>
           )}
-        </div>
+        </FieldFrame>
         <SearchSelect
           id="country"
           label={m.country}
@@ -156,21 +133,7 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
           required
         />
         <TextField id="contact-name" label={m.contactName} value={s.contactName} onChange={(v) => setCompanyField('contactName', v)} error={errors.contactName} maxLength={64} autoComplete="name" required />
-        <PhoneInput
-          id="contact-tel"
-          label={m.phone}
-          areaLabel={m.areaCode}
-          lang={lang}
-          areaCodes={areaCodes}
-          areaId={s.areaId || 'CN'}
-          mobile={s.contactTel}
-          error={errors.contactTel}
-          onAreaChange={(item) => {
-            setCompanyField('areaId', item.id);
-            setCompanyField('phoneCode', item.phoneCode);
-          }}
-          onMobileChange={(v) => setCompanyField('contactTel', v)}
-        />
+        <PhoneField id="contact-tel" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setCompanyArea} onMobileChange={(v) => setCompanyField('contactTel', v)} />
         <SearchSelect
           id="port"
           label={portRequired ? m.port : `${m.port} (${m.optional})`}

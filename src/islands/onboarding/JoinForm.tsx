@@ -4,10 +4,10 @@ import { loadPhoneCodes } from '../../api/dictionaries';
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
 import { INVITATION_LENGTH } from '../../schemas/onboarding';
-import { $join, $joinErrors, initJoin, lookUpCompany, setInvitationCode, setJoinField, submitJoin } from '../../stores/onboarding';
-import { PhoneInput } from '../../ui/PhoneInput';
+import { $join, $joinErrors, initJoin, lookUpCompany, setInvitationCode, setJoinArea, setJoinField, submitJoin } from '../../stores/join';
+import { PhoneField } from '../../ui/PhoneField';
 import { TextField } from '../../ui/TextField';
-import { useAreaCodes } from '../../ui/use-area-codes';
+import { useProblems } from '../shared/use-problems';
 
 interface JoinFormProps {
   lang: Lang;
@@ -18,12 +18,11 @@ interface JoinFormProps {
 export default function JoinForm({ lang, messages }: JoinFormProps) {
   const m = messages.onboarding;
   const s = useStore($join);
-  const errors = useStore($joinErrors);
-  const areaCodes = useAreaCodes(loadPhoneCodes);
+  const errors = useProblems($joinErrors, messages);
 
   useEffect(() => {
-    initJoin(messages, lang);
-  }, [messages, lang]);
+    initJoin(lang);
+  }, [lang]);
 
   const companyHint = s.lookup === 'looking' ? m.companyNameLooking : m.companyNameAuto;
   return (
@@ -71,21 +70,7 @@ export default function JoinForm({ lang, messages }: JoinFormProps) {
         maxLength={254}
         required
       />
-      <PhoneInput
-        id="join-tel"
-        label={m.phone}
-        areaLabel={m.areaCode}
-        lang={lang}
-        areaCodes={areaCodes}
-        areaId={s.areaId}
-        mobile={s.contactTel}
-        error={errors.contactTel}
-        onAreaChange={(item) => {
-          setJoinField('areaId', item.id);
-          setJoinField('phoneCode', item.phoneCode);
-        }}
-        onMobileChange={(v) => setJoinField('contactTel', v)}
-      />
+      <PhoneField id="join-tel" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setJoinArea} onMobileChange={(v) => setJoinField('contactTel', v)} />
       <TextField id="hire-time" type="date" label={`${m.hireDate} (${m.optional})`} value={s.hireTime} onChange={(v) => setJoinField('hireTime', v)} error={errors.hireTime} />
       {errors.form && (
         <p className="error form-error" role="alert">

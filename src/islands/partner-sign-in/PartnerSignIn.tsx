@@ -1,20 +1,20 @@
 import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
 import { loadPhoneCodes } from '../../api/dictionaries';
 import type { Lang } from '../../lib/lang';
 import { meetsPasswordRule } from '../../schemas/auth';
 import { $dialog, closeDialog } from '../../stores/dialog';
-import { $partnerSignIn, initPartnerSignIn, setField, submit, verifySlider, type PartnerSignInMessages } from '../../stores/partner-sign-in';
+import type { Messages } from '../../i18n';
+import { $partnerErrors, $partnerSignIn, setArea, setField, submit, verifySlider } from '../../stores/partner-sign-in';
 import { AgreementModal } from '../../ui/AgreementModal';
 import { InsecurePasswordModal } from '../../ui/InsecurePasswordModal';
 import { PasswordInput } from '../../ui/PasswordInput';
-import { PhoneInput } from '../../ui/PhoneInput';
-import { useAreaCodes } from '../../ui/use-area-codes';
+import { PhoneField } from '../../ui/PhoneField';
 import { SliderDialog } from '../shared/SliderDialog';
+import { useProblems } from '../shared/use-problems';
 
 interface PartnerSignInProps {
   lang: Lang;
-  messages: PartnerSignInMessages;
+  messages: Pick<Messages, 'partner' | 'signIn' | 'validation' | 'errors'>;
 }
 
 /** /navigator_login (and `/` on the navigator host): phone-code selector, phone, password and slider (spec 2). */
@@ -22,12 +22,8 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
   const m = messages.signIn;
   const p = messages.partner;
   const s = useStore($partnerSignIn);
+  const errors = useProblems($partnerErrors, messages);
   const dialog = useStore($dialog);
-  const areaCodes = useAreaCodes(loadPhoneCodes);
-
-  useEffect(() => {
-    initPartnerSignIn(messages);
-  }, [messages]);
 
   if (s.redirecting) return <p className="notice redirecting" role="status">{m.redirecting}</p>;
   const sliderPassed = s.sliderCheck !== null && s.sliderFor === `${s.callingCode}${s.mobile.replace(/[\s,，]/g, '')}`;
@@ -41,27 +37,13 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
         void submit();
       }}
     >
-      <PhoneInput
-        id="partner-mobile"
-        label={m.phone}
-        areaLabel={m.areaCode}
-        lang={lang}
-        areaCodes={areaCodes}
-        areaId={s.areaId}
-        mobile={s.mobile}
-        error={s.errors.mobile}
-        onAreaChange={(item) => {
-          setField('areaId', item.id);
-          setField('callingCode', item.phoneCode);
-        }}
-        onMobileChange={(v) => setField('mobile', v)}
-      />
+      <PhoneField id="partner-mobile" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={s} error={errors.mobile} onAreaChange={setArea} onMobileChange={(v) => setField('mobile', v)} />
       <PasswordInput
         id="partner-password"
         label={m.password}
         value={s.password}
         onChange={(v) => setField('password', v)}
-        error={s.errors.password}
+        error={errors.password}
         autoComplete="current-password"
         showLabel={m.showPassword}
         hideLabel={m.hidePassword}
@@ -74,20 +56,20 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
           type="button"
           className="button secondary"
           aria-labelledby="partner-slider-label partner-slider-state"
-          aria-describedby={s.errors.slider ? 'partner-slider-error' : undefined}
+          aria-describedby={errors.slider ? 'partner-slider-error' : undefined}
           disabled={s.busy || sliderPassed}
           onClick={() => void verifySlider()}
         >
           <span id="partner-slider-state">{sliderPassed ? `✓ ${p.sliderPassed}` : p.sliderStart}</span>
         </button>
-        {s.errors.slider && (
+        {errors.slider && (
           <p id="partner-slider-error" className="error" role="alert">
-            {s.errors.slider}
+            {errors.slider}
           </p>
         )}
       </div>
 
-      {s.errors.form && <p className="error" role="alert">{s.errors.form}</p>}
+      {errors.form && <p className="error" role="alert">{errors.form}</p>}
       <button type="submit" className="button primary" disabled={s.busy}>
         {s.busy ? m.submitting : m.submit}
       </button>

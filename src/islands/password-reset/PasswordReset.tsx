@@ -3,30 +3,22 @@ import { useEffect } from 'react';
 import { loadPhoneCodes } from '../../api/dictionaries';
 import type { Lang } from '../../lib/lang';
 import { $dialog, closeDialog } from '../../stores/dialog';
-import {
-  $reset,
-  $resetCooldownUntil,
-  initPasswordReset,
-  sendCode,
-  setField,
-  submit,
-  switchChannel,
-  type Channel,
-  type PasswordResetMessages,
-} from '../../stores/password-reset';
+import type { Messages } from '../../i18n';
+import { problemText } from '../../i18n/problem';
+import { $reset, $resetCooldownUntil, $resetErrors, initPasswordReset, sendCode, setArea, setField, submit, switchChannel, type Channel } from '../../stores/password-reset';
 import { CodeButton } from '../../ui/CodeButton';
 import { PasswordInput } from '../../ui/PasswordInput';
-import { PhoneInput } from '../../ui/PhoneInput';
+import { PhoneField } from '../../ui/PhoneField';
 import { SliderDialog } from '../shared/SliderDialog';
+import { useProblems } from '../shared/use-problems';
 import { TabList, tabPanelProps } from '../../ui/TabList';
 import { TextField } from '../../ui/TextField';
-import { useAreaCodes } from '../../ui/use-area-codes';
 
 interface PasswordResetProps {
   lang: Lang;
   /** /navigator_forget: the partner variant leads back to /navigator_login. */
   partner: boolean;
-  messages: PasswordResetMessages;
+  messages: Pick<Messages, 'reset' | 'signIn' | 'validation' | 'errors' | 'common'>;
 }
 
 /** /forget and /navigator_forget (issue 4): a code proves the phone or e-mail, then a new password twice. */
@@ -34,15 +26,15 @@ export default function PasswordReset({ lang, partner, messages }: PasswordReset
   const m = messages.signIn;
   const r = messages.reset;
   const s = useStore($reset);
+  const errors = useProblems($resetErrors, messages);
   const dialog = useStore($dialog);
   const cooldownUntil = useStore($resetCooldownUntil);
-  const areaCodes = useAreaCodes(loadPhoneCodes);
   const loginPath = partner ? '/navigator_login' : '/login';
   const backLabel = partner ? r.backToPartnerLogin : messages.common.backToLogin;
 
   useEffect(() => {
-    initPasswordReset(messages, { loginPath });
-  }, [messages, loginPath]);
+    initPasswordReset({ loginPath });
+  }, [loginPath]);
 
   if (s.step === 'done') {
     return (
@@ -67,34 +59,20 @@ export default function PasswordReset({ lang, partner, messages }: PasswordReset
       <TabList<Channel> name="reset-channel" label={m.tabs.channelLabel} className="subtab" items={[['phone', m.tabs.phone], ['email', m.tabs.email]]} current={s.channel} onSelect={(channel) => switchChannel(channel)} />
       <div {...tabPanelProps('reset-channel', s.channel, false)}>
         {s.channel === 'phone' ? (
-          <PhoneInput
-            id="reset-mobile"
-            label={m.phone}
-            areaLabel={m.areaCode}
-            lang={lang}
-            areaCodes={areaCodes}
-            areaId={s.areaId}
-            mobile={s.mobile}
-            error={s.errors.mobile}
-            onAreaChange={(item) => {
-              setField('areaId', item.id);
-              setField('callingCode', item.phoneCode);
-            }}
-            onMobileChange={(v) => setField('mobile', v)}
-          />
+          <PhoneField id="reset-mobile" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={s} error={errors.mobile} onAreaChange={setArea} onMobileChange={(v) => setField('mobile', v)} />
         ) : (
-          <TextField id="reset-email" label={m.email} type="email" inputMode="email" autoComplete="username" value={s.email} onChange={(v) => setField('email', v)} error={s.errors.email} maxLength={254} />
+          <TextField id="reset-email" label={m.email} type="email" inputMode="email" autoComplete="username" value={s.email} onChange={(v) => setField('email', v)} error={errors.email} maxLength={254} />
         )}
       </div>
       <div className="code-row">
-        <TextField id="reset-code" label={m.code} value={s.code} onChange={(v) => setField('code', v.replace(/\D/g, ''))} error={s.errors.code} inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
+        <TextField id="reset-code" label={m.code} value={s.code} onChange={(v) => setField('code', v.replace(/\D/g, ''))} error={errors.code} inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
         <CodeButton cooldownUntil={cooldownUntil} sentBefore={cooldownUntil > 0} busy={s.busy} labels={m} onClick={() => void sendCode()} />
       </div>
-      {s.notice && <p className="notice" role="status">{s.notice}</p>}
-      <PasswordInput id="reset-password" label={r.newPassword} value={s.password} onChange={(v) => setField('password', v)} error={s.errors.password} autoComplete="new-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
+      {s.notice && <p className="notice" role="status">{problemText(messages, { key: s.notice })}</p>}
+      <PasswordInput id="reset-password" label={r.newPassword} value={s.password} onChange={(v) => setField('password', v)} error={errors.password} autoComplete="new-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
       <p className="hint" style={{ marginTop: -8, marginBottom: 14 }}>{r.ruleHint}</p>
-      <PasswordInput id="reset-confirm" label={r.confirmPassword} value={s.confirm} onChange={(v) => setField('confirm', v)} error={s.errors.confirm} autoComplete="new-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
-      {s.errors.form && <p className="error" role="alert">{s.errors.form}</p>}
+      <PasswordInput id="reset-confirm" label={r.confirmPassword} value={s.confirm} onChange={(v) => setField('confirm', v)} error={errors.confirm} autoComplete="new-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
+      {errors.form && <p className="error" role="alert">{errors.form}</p>}
       <button type="submit" className="button primary" disabled={s.busy}>
         {s.busy ? r.submitting : r.submit}
       </button>

@@ -1,5 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import type { Messages } from '../../i18n';
+import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { meetsPasswordRule, NEW_USER_COMPANY_MAX } from '../../schemas/auth-rules';
 import { $dialog, closeDialog } from '../../stores/dialog';
@@ -13,17 +15,17 @@ import {
   sendCode,
   setField,
   submit,
+  setArea,
   switchTo,
   type Channel,
   type Mode,
-  type SignInMessages,
 } from '../../stores/sign-in';
 import { CodeButton } from '../../ui/CodeButton';
 import { PasswordInput } from '../../ui/PasswordInput';
-import { PhoneInput } from '../../ui/PhoneInput';
+import { PhoneField } from '../../ui/PhoneField';
 import { TabList, tabPanelProps } from '../../ui/TabList';
 import { TextField } from '../../ui/TextField';
-import { useAreaCodes } from '../../ui/use-area-codes';
+import { useProblems } from '../shared/use-problems';
 
 // The modals load when first opened: /login stays inside its JavaScript budget (issue 9).
 const AgreementModal = lazy(() =>
@@ -43,7 +45,7 @@ const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => 
 
 interface SignInProps {
   lang: Lang;
-  messages: SignInMessages;
+  messages: Pick<Messages, 'signIn' | 'validation' | 'errors'>;
   /** 'register' (the /register page): only the code sign-in (it also registers) by phone or e-mail, no password tab; links back to sign-in. */
   variant?: 'login' | 'register';
 }
@@ -53,16 +55,13 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
   const m = messages.signIn;
   const register = variant === 'register';
   const s = useStore($signIn);
-  const errors = useStore($errors);
+  const errors = useProblems($errors, messages);
   const dialog = useStore($dialog);
   const cooldownUntil = useStore($codeCooldownUntil);
   const [prepared, setPrepared] = useState(false);
-  const areaCodes = useAreaCodes(prepared ? loadPhoneCodesLazily : null);
 
   useEffect(() => {
-    initSignIn(messages, {
-      chain: new URLSearchParams(location.search).get('channel') === 'britc',
-    });
+    initSignIn({ chain: new URLSearchParams(location.search).get('channel') === 'britc' });
     if (register) switchTo('code');
     void resumeExistingSession();
   }, [messages]);
@@ -90,20 +89,14 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
           maxLength={64}
         />
       ) : s.channel === 'phone' ? (
-        <PhoneInput
+        <PhoneField
           id="mobile"
-          label={m.phone}
-          areaLabel={m.areaCode}
+          labels={m}
           lang={lang}
-          areaCodes={areaCodes}
-          areaId={s.areaId}
-          callingCode={s.callingCode}
-          mobile={s.mobile}
+          loadAreaCodes={prepared ? loadPhoneCodesLazily : null}
+          phone={s}
           error={errors.mobile}
-          onAreaChange={(item) => {
-            setField('areaId', item.id);
-            setField('callingCode', item.phoneCode);
-          }}
+          onAreaChange={setArea}
           onMobileChange={(v) => setField('mobile', v)}
         />
       ) : (
@@ -240,7 +233,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
 
       {s.notice && (
         <p className="notice" role="status">
-          {s.notice}
+          {problemText(messages, { key: s.notice })}
         </p>
       )}
       {errors.form && (

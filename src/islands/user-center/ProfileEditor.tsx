@@ -6,11 +6,13 @@ import type { Lang } from '../../lib/lang';
 import { BIRTHDAY_MIN, isoDay, REAL_NAME_MAX, SEXES, type Sex } from '../../schemas/profile';
 import { $profileDraft, $profileErrors, closeProfileEditor, saveProfile, setProfileField } from '../../stores/user-center';
 import { SearchSelect, type SearchOption } from '../../ui/SearchSelect';
+import { FieldFrame } from '../../ui/FieldFrame';
 import { TextField } from '../../ui/TextField';
+import { useProblems } from '../shared/use-problems';
 
 interface ProfileEditorProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter'>;
+  messages: Pick<Messages, 'userCenter' | 'errors'>;
   /** Where focus goes back to when the editor closes (the Edit profile button). */
   onClosed: () => void;
 }
@@ -21,7 +23,7 @@ const DAY_MS = 86_400_000;
 export function ProfileEditor({ lang, messages, onClosed }: ProfileEditorProps) {
   const m = messages.userCenter;
   const d = useStore($profileDraft);
-  const errors = useStore($profileErrors);
+  const errors = useProblems($profileErrors, messages);
   const first = useRef<HTMLDivElement>(null);
 
   // Opening moves focus into the form, at its first field.
@@ -87,29 +89,18 @@ export function ProfileEditor({ lang, messages, onClosed }: ProfileEditorProps) 
           max={isoDay(Date.now() - DAY_MS)}
           autoComplete="bday"
         />
-        <div className="field">
-          <label htmlFor="profile-sex">{`${m.sex} (${m.optional})`}</label>
-          <select
-            id="profile-sex"
-            className="select"
-            value={d.sex}
-            aria-invalid={errors.sex ? true : undefined}
-            aria-describedby={errors.sex ? 'profile-sex-error' : undefined}
-            onChange={(event) => setProfileField('sex', event.target.value as Sex | '')}
-          >
-            <option value="">{m.sexUnset}</option>
-            {SEXES.map((sex) => (
-              <option key={sex} value={sex}>
-                {m.sexes[sex]}
-              </option>
-            ))}
-          </select>
-          {errors.sex && (
-            <p id="profile-sex-error" className="error" role="alert">
-              {errors.sex}
-            </p>
+        <FieldFrame id="profile-sex" label={`${m.sex} (${m.optional})`} error={errors.sex}>
+          {(aria) => (
+            <select {...aria} id="profile-sex" className="select" value={d.sex} onChange={(event) => setProfileField('sex', event.target.value as Sex | '')}>
+              <option value="">{m.sexUnset}</option>
+              {SEXES.map((sex) => (
+                <option key={sex} value={sex}>
+                  {m.sexes[sex]}
+                </option>
+              ))}
+            </select>
           )}
-        </div>
+        </FieldFrame>
       </div>
       {errors.form && (
         <p className="error form-error" role="alert">

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
 import type { Messages } from '../../i18n';
+import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import {
   $profileDraft,
@@ -35,8 +36,8 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
   const editButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
-    void loadUserCenter(messages);
-  }, [messages]);
+    void loadUserCenter();
+  }, []);
 
   if (s.phase === 'loading') return <div className="spinner" role="status">{messages.common.loading}</div>;
 
@@ -63,9 +64,9 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
   return (
     <div className="user-center">
       <div className="live-region" role="status" aria-live="polite">
-        {s.notice && <p className="notice">{s.notice}</p>}
+        {s.notice && <p className="notice">{problemText(messages, s.notice)}</p>}
       </div>
-      {s.error && <p className="error form-error" role="alert">{s.error}</p>}
+      {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
 
       <section className="panel" aria-labelledby="profile-title">
         <div className="profile-head">

@@ -1,0 +1,273 @@
+import { authApi } from '../api/auth';
+import { onboardingApi } from '../api/onboarding';
+import type { Messages } from '../i18n';
+import { problem, type Problem } from '../i18n/problem';
+import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../schemas/dictionaries';
+import { stripSpacesAndCommas } from '../schemas/auth';
+import {
+  COMPANY_NAME_MAX,
+  companyTypeFromDb,
+  COMPANY_TYPES,
+  FILLABLE_STATUSES,
+  GTC_REQUIRED_TYPES,
+  PORT_REQUIRED_TYPES,
+  verificationStatusFromDb,
+  ZHOUSHAN_PORT,
+  type CompanyCreateRequest,
+  type CompanyDetailAnswer,
+  type CompanyType,
+  type UploadedFile,
+  type UploadKind,
+} from '../schemas/onboarding';
+import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
+import { createForm } from './form';
+import { collapse, currentLoginType, emailProblem, isZhoushanVisit, phoneProblem } from './onboarding';
+import { discardUpload, keepUploads, releaseUploadsOnLeave, uploadFiles } from './uploads';
+
+/** The administrator form: /create_account and /fill_account. */
+
+export type CompanyField =
+  | 'companyNameEn'
+  | 'companyNameCn'
+  | 'companyType'
+  | 'country'
+  | 'contactName'
+  | 'contactTel'
+  | 'port'
+  | 'socialCredit'
+  | 'contactEmail'
+  | UploadKind;
+
+export interface Place {
+  id: string;
+  name: string;
+  /** A port's UN/LOCODE, or the other-language name of a country. */
+  code?: string;
+}
+
+const emptyCompany = {
+  mode: 'create' as 'create' | 'fill',
+  /** loading: fill_account is fetching the company; missing: nothing to fill; ready: the form shows. */
+  phase: 'ready' as 'loading' | 'missing' | 'ready',
+  companyId: '',
+  companyNameEn: '',
+  companyNameCn: '',
+  companyType: '' as CompanyType | '',
+  country: null as Place | null,
+  contactName: '',
+  areaId: DEFAULT_AREA_CODE_ID,
+  phoneCode: '+86',
+  contactTel: '',
+  port: null as Place | null,
+  socialCredit: '',
+  contactEmail: '',
+  licence: [] as UploadedFile[],
+  gtc: [] as UploadedFile[],
+  logo: [] as UploadedFile[],
+  uploading: { licence: false, gtc: false, logo: false } as Record<UploadKind, boolean>,
+};
+export type CompanyState = typeof emptyCompany;
+
+const form = createForm<CompanyState, CompanyField>(emptyCompany, {
+  // A gateway zod issue names the request's key; a business rule names its code.
+  paths: {
+    companyNameEn: 'companyNameEn',
+    companyNameCn: 'companyNameCn',
+    companyType: 'companyType',
+    countryId: 'country',
+    countryName: 'country',
+    contactName: 'contactName',
+    contactTel: 'contactTel',
+    phoneCode: 'contactTel',
+    portId: 'port',
+    socialCredit: 'socialCredit',
+    contactEmail: 'contactEmail',
+    corporateCharter: 'licence',
+    oilSupplyGtc: 'gtc',
+    companyLogo: 'logo',
+  },
+  codes: {
+    CO0001: 'companyNameEn',
+    CO0002: 'port',
+    CO0003: 'gtc',
+    CO0004: 'country',
+    CO0005: 'port',
+    CO0007: 'logo',
+    PH0001: 'contactTel',
+    PH0002: 'contactEmail',
+  },
+  // The form-level alert says it too, so a person at the submit button hears it (a duplicate company).
+  alsoOnForm: true,
+  fieldOfValue: { areaId: 'contactTel', phoneCode: 'contactTel' },
+});
+export const $company = form.$values;
+export const $companyErrors = form.$errors;
+let env: BrowserEnv;
+
+type EditableKey = Exclude<keyof CompanyState, 'mode' | 'phase' | 'companyId' | 'uploading' | 'licence' | 'gtc' | 'logo'>;
+
+export function setCompanyField<K extends EditableKey>(key: K, value: CompanyState[K]) {
+  form.set(key, value);
+  if (key === 'companyType') {
+    // The GTC belongs to fuel suppliers only; the port rule depends on the type.
+    $companyErrors.setKey('port', undefined);
+    $companyErrors.setKey('gtc', undefined);
+  }
+}
+
+export function setCompanyArea(item: PhoneCodeItem) {
+  setCompanyField('areaId', item.id);
+  setCompanyField('phoneCode', item.phoneCode);
+}
+
+/** /create_account: pre-fills from sign-in (company name, first port) and from a zhoushan origin. */
+export function initCreateCompany(browser: BrowserEnv = realBrowser()) {
+  env = browser;
+  releaseUploadsOnLeave();
+  form.reset();
+  const name = env.storage.getItem(SESSION_KEYS.companyName);
+  if (name) $company.setKey('companyNameEn', name.slice(0, COMPANY_NAME_MAX));
+  const port = storedPort() ?? (isZhoushanVisit() ? { id: ZHOUSHAN_PORT.id, name: ZHOUSHAN_PORT.name, code: ZHOUSHAN_PORT.code } : null);
+  if (port) $company.setKey('port', port);
+}
+
+function storedPort(): Place | null {
+  try {
+    const ports = JSON.parse(env.storage.getItem(SESSION_KEYS.ports) ?? 'null') as { id?: unknown; name?: unknown; code?: unknown }[] | null;
+    const first = ports?.[0];
+    if (first && typeof first.id === 'string' && typeof first.name === 'string') {
+      return { id: first.id, name: first.name, code: typeof first.code === 'string' ? first.code : undefined };
+    }
+  } catch {
+    // Nothing usable stored.
+  }
+  return null;
+}
+
+/**
+ * /fill_account: loads the company (the query's `companyId`, else the one this person administers whose
+ * application can still change) and fills the form with it.
+ */
+export async function initFillCompany(browser: BrowserEnv = realBrowser()) {
+  env = browser;
+  releaseUploadsOnLeave();
+  form.reset({ mode: 'fill', phase: 'loading' });
+  let companyId = new URLSearchParams(env.search).get('companyId') ?? env.storage.getItem(SESSION_KEYS.application) ?? '';
+  if (!companyId) {
+    const list = await authApi.companyList();
+    const own = list.ok
+      ? list.data.find((c) => c.role === 'administrator' && (FILLABLE_STATUSES as readonly string[]).includes(verificationStatusFromDb(c.status) as never))
+      : undefined;
+    companyId = own?.companyId ?? '';
+  }
+  if (!companyId) return $company.setKey('phase', 'missing');
+  const detail = await onboardingApi.companyDetail(companyId);
+  if (!detail.ok) {
+    $company.setKey('phase', 'missing');
+    form.fail('form', { code: detail.code, message: detail.message });
+    return;
+  }
+  $company.set({ ...$company.get(), ...formFromDetail(detail.data), phase: 'ready' });
+}
+
+function formFromDetail(d: CompanyDetailAnswer): Partial<CompanyState> {
+  const type = companyTypeFromDb(d.companyType);
+  return {
+    companyId: d.companyId,
+    companyNameEn: d.companyNameEn,
+    companyNameCn: d.companyNameCn ?? '',
+    companyType: (COMPANY_TYPES as readonly string[]).includes(type) ? (type as CompanyType) : '',
+    country: d.countryId && d.countryName ? { id: d.countryId, name: d.countryName } : null,
+    contactName: d.contactName ?? '',
+    phoneCode: d.phoneCode ?? '+86',
+    areaId: d.phoneCode && d.phoneCode !== '+86' ? '' : DEFAULT_AREA_CODE_ID,
+    contactTel: d.contactTel ?? '',
+    port: d.portId && d.portName ? { id: d.portId, name: d.portName, code: d.portCode ?? undefined } : null,
+    socialCredit: d.socialCredit ?? '',
+    contactEmail: d.contactEmail ?? '',
+    licence: d.corporateCharter,
+    gtc: d.oilSupplyGtc ? [d.oilSupplyGtc] : [],
+    logo: d.companyLogo ? [d.companyLogo] : [],
+  };
+}
+
+/** Picks files for an upload field: checked here first, then uploaded; problems show at the field. */
+export async function addFiles(kind: UploadKind, files: File[]) {
+  $companyErrors.setKey(kind, undefined);
+  const done = await uploadFiles(kind, $company.get()[kind], files, (on) => $company.setKey('uploading', { ...$company.get().uploading, [kind]: on }));
+  $company.setKey(kind, done.files);
+  if (done.problems.length) form.fail(kind, done.problems);
+}
+
+export async function removeFile(kind: UploadKind, id: string) {
+  $company.setKey(kind, $company.get()[kind].filter((file) => file.id !== id));
+  $companyErrors.setKey(kind, undefined);
+  await discardUpload(id);
+}
+
+/** Every rule for the administrator form, with its problem; true when the form may be sent. */
+export function validateCompany(): boolean {
+  const s = $company.get();
+  const e = (key: keyof Messages['onboarding']['errors']) => problem(`onboarding.errors.${key}`);
+  const errors: Partial<Record<CompanyField, Problem>> = {};
+  const nameEn = collapse(s.companyNameEn);
+  if (!nameEn) errors.companyNameEn = e('companyNameEnRequired');
+  else if (nameEn.length > COMPANY_NAME_MAX) errors.companyNameEn = e('companyNameTooLong');
+  if (collapse(s.companyNameCn).length > COMPANY_NAME_MAX) errors.companyNameCn = e('companyNameTooLong');
+  if (!s.companyType) errors.companyType = e('companyTypeRequired');
+  if (!s.country) errors.country = e('countryRequired');
+  if (!collapse(s.contactName)) errors.contactName = e('contactNameRequired');
+  const phone = phoneProblem(s.areaId, s.contactTel);
+  if (phone) errors.contactTel = phone;
+  if (s.companyType && PORT_REQUIRED_TYPES.includes(s.companyType) && !s.port) errors.port = e('portRequired');
+  if (!collapse(s.socialCredit)) errors.socialCredit = e('creditCodeRequired');
+  const email = emailProblem(s.contactEmail);
+  if (email) errors.contactEmail = email;
+  if (!s.licence.length) errors.licence = e('licenceRequired');
+  if (s.companyType && GTC_REQUIRED_TYPES.includes(s.companyType) && !s.gtc.length) errors.gtc = e('gtcRequired');
+  return form.check(errors);
+}
+
+function companyRequest(): CompanyCreateRequest {
+  const s = $company.get();
+  const type = s.companyType as CompanyType;
+  return {
+    companyNameEn: collapse(s.companyNameEn),
+    companyNameCn: collapse(s.companyNameCn) || undefined,
+    companyType: type,
+    countryId: s.country!.id,
+    countryName: s.country!.name,
+    contactName: collapse(s.contactName),
+    contactTel: stripSpacesAndCommas(s.contactTel),
+    phoneCode: s.phoneCode,
+    portId: s.port?.id,
+    portName: s.port?.name,
+    portCode: s.port?.code,
+    socialCredit: collapse(s.socialCredit),
+    contactEmail: stripSpacesAndCommas(s.contactEmail),
+    corporateCharter: s.licence.map((f) => f.id),
+    // The server refuses a GTC for other types: a file picked before the type changed is not sent.
+    oilSupplyGtc: GTC_REQUIRED_TYPES.includes(type) ? s.gtc[0]?.id : undefined,
+    companyLogo: s.logo[0]?.id,
+  };
+}
+
+/** Submit: create or fill, then the completion page (a filled application is looked at again). */
+export function submitCompany() {
+  if ($company.get().busy) return Promise.resolve();
+  $companyErrors.set({});
+  if (!validateCompany()) return Promise.resolve(void form.fail('form', { key: 'onboarding.errorSummary' }));
+  if (Object.values($company.get().uploading).some(Boolean)) return Promise.resolve();
+  return form.run(async () => {
+    const s = $company.get();
+    const result = s.mode === 'fill' ? await onboardingApi.fillCompany({ ...companyRequest(), companyId: s.companyId }) : await onboardingApi.createCompany(companyRequest());
+    if (!result.ok) return form.failure(result);
+    keepUploads([...s.licence, ...s.gtc, ...s.logo].map((file) => file.id));
+    env.storage.setItem(SESSION_KEYS.application, result.data.companyId);
+    env.storage.removeItem(SESSION_KEYS.companyName);
+    env.storage.removeItem(SESSION_KEYS.ports);
+    const query = new URLSearchParams({ userType: '2', loginType: String(await currentLoginType(env.search)), ifJumpToSaas: 'false' });
+    form.leaving();
+    env.navigate(`/completion_of_application?${query}`);
+  });
+}

@@ -1,0 +1,97 @@
+import { map, type MapStore } from 'nanostores';
+import type { ApiResult } from '../api/result';
+import type { Problem } from '../i18n/problem';
+
+export type Failure = Extract<ApiResult<unknown>, { ok: false }>;
+
+export interface FormOptions<V, F extends string> {
+  /**
+   * Where a gateway failure goes, by code: the longest key the code starts with wins ('PH' is a family,
+   * 'PH0001' one code); a function picks by the form's values. Anything else goes to 'form'.
+   */
+  codes?: Record<string, F | 'form' | ((values: V) => F | 'form')>;
+  /** Where a failure with `data.path` (the gateway's zod issue) goes, by the path's first part. */
+  paths?: Record<string, F>;
+  /** A failure shown at a field is said by the form-level alert too (heard by a person at the submit button). */
+  alsoOnForm?: boolean;
+  /** Which field's error an edit of a value clears (a value that is not itself a field, such as the area code). */
+  fieldOfValue?: Partial<Record<keyof V, F>>;
+  /** An edit also clears the form-level error. */
+  editClearsForm?: boolean;
+}
+
+/**
+ * One form's state: its values (with `busy`), its errors as problems the island puts into words, and the
+ * failure handling every form shares. Flows are the only writers; islands read the stores and call them.
+ */
+export function createForm<V extends object, F extends string>(initial: V, options: FormOptions<V, F> = {}) {
+  type State = V & { busy: boolean };
+  type Errors = Partial<Record<F | 'form', Problem>>;
+  const $values = map<State>({ ...initial, busy: false });
+  const $errors = map<Errors>({});
+  // The same stores, seen without the generic key types that nanostores' setKey cannot check inside a generic.
+  const values = $values as unknown as MapStore<Record<string, unknown>>;
+  const errors = $errors as unknown as MapStore<Record<string, Problem | undefined>>;
+  let leaving = false;
+
+  const fieldOfFailure = (failure: Failure): F | 'form' => {
+    const data = failure.data as { path?: unknown } | { path?: unknown }[] | null | undefined;
+    const path = Array.isArray(data) ? data[0]?.path : data?.path;
+    const first = typeof path === 'string' ? path.split('.')[0]! : Array.isArray(path) ? String(path[0]) : '';
+    const byPath = options.paths?.[first];
+    if (byPath) return byPath;
+    let best = '';
+    for (const prefix in options.codes) if (failure.code.startsWith(prefix) && prefix.length > best.length) best = prefix;
+    const entry = best ? options.codes![best]! : 'form';
+    return typeof entry === 'function' ? entry($values.get()) : entry;
+  };
+
+  return {
+    $values,
+    $errors,
+    /** Sets a value and clears the error it caused. */
+    set<K extends keyof V>(key: K, value: V[K]) {
+      values.setKey(key as string, value);
+      const field = (options.fieldOfValue?.[key] ?? key) as string;
+      if (errors.get()[field]) errors.setKey(field, undefined);
+      if (options.editClearsForm && errors.get().form) errors.setKey('form', undefined);
+    },
+    /** Back to the initial values (with `values` over them) and no errors. */
+    reset(values: Partial<V> = {}) {
+      $values.set({ ...initial, ...values, busy: false });
+      $errors.set({});
+    },
+    /** Shows a problem at a field; false, so that a check can `return fail(...)`. */
+    fail(field: F | 'form', problem: Problem): false {
+      errors.setKey(field, problem);
+      return false;
+    },
+    /** Replaces every error with these; true when there are none. */
+    check(errors: Errors): boolean {
+      $errors.set(errors);
+      return Object.keys(errors).length === 0;
+    },
+    /** Shows a gateway failure at the field its code or path names (see the options). */
+    failure(failure: Failure) {
+      const field = fieldOfFailure(failure);
+      const shown: Problem = { code: failure.code, message: failure.message };
+      errors.setKey(field, shown);
+      if (options.alsoOnForm) errors.setKey('form', shown);
+    },
+    /** The running flow ends by leaving the page: the form stays busy while the next page loads. */
+    leaving() {
+      leaving = true;
+    },
+    /** Runs one flow with `busy` set; a second call while one runs does nothing (a doubled click). */
+    async run<T>(work: () => Promise<T>): Promise<T | undefined> {
+      if ($values.get().busy) return undefined;
+      values.setKey('busy', true);
+      try {
+        return await work();
+      } finally {
+        if (!leaving) values.setKey('busy', false);
+        leaving = false;
+      }
+    },
+  };
+}

@@ -1,0 +1,229 @@
+import type { authApi as AuthApi } from '../api/auth';
+import { SALT_REQUIRED, type ApiResult } from '../api/result';
+import { hashPassword } from '../lib/password-hash';
+import { destinations, REDIRECT_DELAY_MS } from '../lib/login-route';
+import { remember } from '../lib/remembered-sign-in';
+import type { LoginAnswer } from '../schemas/auth';
+import { LOGIN_CLIENT, meetsPasswordRule, PASSWORD_VERSION, TRACELESS } from '../schemas/auth-rules';
+import { ask } from './dialog';
+import { identifierProblem } from './identifier';
+import { $codeCooldownUntil, $errors, $signIn, RESEND_WAIT_MS, env, form, type Mode } from './sign-in';
+
+/**
+ * The sign-in flows: Get Code, the three sign-ins, the slider and salt retries, and the route afterwards.
+ * Loaded with the gateway calls on the form's first use (sign-in.ts), not with the page.
+ */
+let api: Promise<typeof import('../api/auth')> | undefined;
+const loadApi = () => (api ??= import('../api/auth'));
+const gateway = async (): Promise<typeof AuthApi> => (await loadApi()).authApi;
+
+// The gateway calls start loading with the flows, so that the first click does not wait for them.
+void loadApi();
+
+/** The new user's answers, kept until the code sign-in registers them. */
+let newUser: { userIdentity: 1 | 2; companyName: string } | undefined;
+
+/** The identifier as the gateway wants it, or a field error. */
+async function identifier(): Promise<{ ok: true; phone?: { mobileCode: string; mobile: string }; email?: string; subject: string } | { ok: false }> {
+  const s = $signIn.get();
+  // The exact mainland pattern is checked by the gateway with libphonenumber; digits only here.
+  const checked = await identifierProblem(s);
+  if ('problem' in checked) return { ok: form.fail(s.channel === 'phone' ? 'mobile' : 'email', checked.problem) };
+  const value = checked.value;
+  return s.channel === 'phone' ? { ok: true, phone: { mobileCode: s.callingCode, mobile: value }, subject: `${s.callingCode}${value}` } : { ok: true, email: value, subject: value };
+}
+
+/** Get Code (inside the form's busy run): new-user checks, the agreement, identity and company, the slider for phones, then the send. */
+export async function sendCode() {
+  $errors.set({});
+  $signIn.setKey('notice', '');
+  const id = await identifier();
+  if (!id.ok) return;
+  const loginType = id.phone ? 1 : 2;
+  const auth = await gateway();
+  const isNew = await auth.checkIsNewUser({ loginType, ...id.phone, loginEmail: id.email });
+  if (!isNew.ok) return form.failure(isNew);
+  if (isNew.data) {
+    if (!(await ask({ kind: 'agreement' }))) return;
+    $signIn.setKey('agreed', true);
+    const answers = await ask({ kind: 'newUser' });
+    if (!answers) return;
+    newUser = answers;
+  } else {
+    newUser = undefined;
+  }
+  let sent: ApiResult<unknown>;
+  if (id.phone) {
+    const sliderCheck = await ask({ kind: 'slider', scene: 'sms', subject: id.subject });
+    if (!sliderCheck) return;
+    const s = $signIn.get();
+    sent = await auth.sendSms({ phoneCode: s.areaId, mobile: id.phone.mobile, type: 3, phoneCodeValue: id.phone.mobileCode, sliderCheck });
+  } else {
+    sent = await auth.sendEmailCode({ emailAddress: id.email!, type: 3 });
+  }
+  if (!sent.ok) {
+    const retryAfter = (sent.data as { retryAfter?: number } | undefined)?.retryAfter;
+    if (retryAfter) $codeCooldownUntil.set(Date.now() + retryAfter * 1000);
+    return form.failure(sent);
+  }
+  $codeCooldownUntil.set(Date.now() + RESEND_WAIT_MS);
+  $signIn.setKey('notice', 'signIn.codeSent');
+}
+
+/** The sign-in button (inside the form's busy run), for the mode showing. */
+export function submit(mode: Mode) {
+  if (mode === 'code') return submitCode();
+  if (mode === 'chain') return submitChain();
+  return submitPassword();
+}
+
+async function submitCode() {
+  const auth = await gateway();
+  const id = await identifier();
+  if (!id.ok) return;
+  const s = $signIn.get();
+  if (!s.code.trim()) return form.fail('code', { key: 'validation.codeRequired' });
+  if (!s.agreed) return form.fail('agreed', { key: 'validation.agreementRequired' });
+  const body = {
+    loginType: (id.phone ? 1 : 2) as 1 | 2,
+    ...id.phone,
+    loginEmail: id.email,
+    code: s.code.trim(),
+    agreed: true as const,
+    ...newUser,
+  };
+  await completeLogin((nvcvalStr) => auth.quickLogin({ ...body, nvcvalStr }), id.subject);
+}
+
+async function submitPassword() {
+  const auth = await gateway();
+  const id = await identifier();
+  if (!id.ok) return;
+  const s = $signIn.get();
+  if (!s.password) return form.fail('password', { key: 'validation.passwordRequired' });
+  const newPassword = await askForSaferPassword(s.password);
+  if (newPassword === null) return;
+  const login = (hash: string, version: 1 | 2, nvcvalStr?: string) =>
+    id.phone
+      ? auth.phonePasswordLogin({ ...id.phone, password: hash, passwordVersion: version, newPassword, loginType: 101, captchaType: 3, nvcvalStr })
+      : auth.emailPasswordLogin({ loginEmail: id.email!, loginPassword: hash, passwordVersion: version, newPassword, captchaType: 3, nvcvalStr, ...LOGIN_CLIENT });
+  const saltQuery = id.phone ? { type: 1 as const, phone: id.phone.mobile, phoneCode: id.phone.mobileCode } : { type: 2 as const, loginName: id.email };
+  const ok = await completeLogin(await withSaltRetry(s.password, login, saltQuery), id.subject);
+  if (ok) {
+    remember(
+      s.remember
+        ? s.channel === 'phone'
+          ? { loginWay: 'phone', callingCode: s.callingCode, areaId: s.areaId, mobile: id.phone!.mobile }
+          : { loginWay: 'email', email: id.email! }
+        : null,
+    );
+  }
+}
+
+async function submitChain() {
+  const auth = await gateway();
+  const s = $signIn.get();
+  const usId = s.usId.trim();
+  if (!usId) return form.fail('usId', { key: 'validation.userIdRequired' });
+  if (!s.password) return form.fail('password', { key: 'validation.passwordRequired' });
+  const newPassword = await askForSaferPassword(s.password);
+  if (newPassword === null) return;
+  const login = (hash: string, version: 1 | 2, nvcvalStr?: string) =>
+    auth.chainLogin({ usId, password: hash, passwordVersion: version, newPassword, captchaType: 3, nvcvalStr });
+  await completeLogin(await withSaltRetry(s.password, login, { type: 3, loginName: usId }), usId);
+}
+
+/**
+ * A password that breaks today's rule asks for a new one first. Returns the new password's hash,
+ * undefined when the password is fine, or null when the person cancelled (the cookies are cleared).
+ */
+async function askForSaferPassword(password: string): Promise<string | undefined | null> {
+  if (meetsPasswordRule(password)) return undefined;
+  const answer = await ask({ kind: 'insecure' });
+  if (!answer) {
+    await (await gateway()).logout();
+    return null;
+  }
+  return hashPassword(answer.newPassword);
+}
+
+type PasswordLogin = (hash: string, version: 1 | 2, nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>;
+
+/** SY9990 means this account needs its salt; fetch it and sign in again with the salted hash. */
+async function withSaltRetry(password: string, login: PasswordLogin, saltQuery: Parameters<typeof AuthApi.userSalt>[0]) {
+  const auth = await gateway();
+  const plain = await hashPassword(password);
+  let version: 1 | 2 = PASSWORD_VERSION.plain;
+  let hash = plain;
+  return async (nvcvalStr?: string): Promise<ApiResult<LoginAnswer>> => {
+    const first = await login(hash, version, nvcvalStr);
+    if (first.ok || first.code !== SALT_REQUIRED) return first;
+    const salt = await auth.userSalt(saltQuery);
+    if (!salt.ok) return salt;
+    version = PASSWORD_VERSION.salted;
+    hash = await hashPassword(password, salt.data.salt);
+    return login(hash, version, nvcvalStr);
+  };
+}
+
+/** Runs a sign-in call, with the slider when the risk check asks for it, then routes by login case. */
+async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>, subject: string): Promise<boolean> {
+  const auth = await gateway();
+  let result = await attempt();
+  if (result.ok && result.data.tracelessCheckResult === TRACELESS.sliderRequired) {
+    const check = await ask({ kind: 'slider', scene: 'login', subject });
+    if (!check) return false;
+    result = await attempt(JSON.stringify(check));
+  }
+  if (!result.ok) {
+    form.failure(result);
+    return false;
+  }
+  const { tracelessCheckResult, isMaster, companyId } = result.data;
+  if (tracelessCheckResult !== TRACELESS.pass && tracelessCheckResult !== TRACELESS.passTrusted) {
+    return form.fail('form', { key: 'errors.registerFailed' });
+  }
+  if (result.data.needsConsent && !(await agreeAgain())) return false;
+  $signIn.setKey('redirecting', true);
+  if (isMaster && companyId && (await auth.chooseAccount(companyId)).ok) {
+    goAfterDelay(destinations.webApp);
+    return true;
+  }
+  await routeByLoginCase();
+  return true;
+}
+
+/** The terms changed since this person agreed: agree again to go on, or be signed out. */
+async function agreeAgain(): Promise<boolean> {
+  const auth = await gateway();
+  if ((await ask({ kind: 'agreement' })) && (await auth.agreeToTerms()).ok) return true;
+  await auth.logout();
+  return false;
+}
+
+/** Asks the gateway for this person's login case and goes on as after-sign-in.ts says (loaded now). */
+export async function routeByLoginCase() {
+  const { goOnByLoginCase } = await import('./after-sign-in');
+  const failed = await goOnByLoginCase();
+  if (failed) {
+    $signIn.setKey('redirecting', false);
+    form.failure(failed);
+  }
+}
+
+function goAfterDelay(to: string) {
+  $signIn.setKey('redirecting', true);
+  setTimeout(() => env.navigate(to), REDIRECT_DELAY_MS);
+}
+
+/** With a session marker: the company list and the login case decide the route; false when the session is gone. */
+export async function resume(): Promise<boolean> {
+  $signIn.setKey('redirecting', true);
+  const companies = await (await gateway()).companyList();
+  if (!companies.ok) {
+    $signIn.setKey('redirecting', false);
+    return false;
+  }
+  await routeByLoginCase();
+  return true;
+}
