@@ -34,7 +34,7 @@ type Envelope<T = Record<string, unknown>> = { code: string; message: string; da
 /** Which app answers: the whole Worker (edge + embedded gateway), or a gateway on a fake clock. */
 let target: { gateway: Hono<EdgeBindings> } | null = null;
 
-const call = (path: string, init: RequestInit = {}, origin = 'http://localhost') =>
+const call = async (path: string, init: RequestInit = {}, origin = 'http://localhost') =>
   target
     ? target.gateway.request(path, init, worker.env, worker.ctx)
     : app.request(`${origin}/api${path}`, init, worker.env, worker.ctx);
@@ -351,7 +351,7 @@ describe('abuse of the password sign-in, as a script does it', () => {
     };
     const network = ip();
     const attempt = async (password: string, forged: string) =>
-      app.request(
+      Promise.resolve(app.request(
         'https://portal.example.com/api/agg-web/user/v3/userLogin',
         {
           method: 'POST',
@@ -368,7 +368,7 @@ describe('abuse of the password sign-in, as a script does it', () => {
         },
         production,
         worker.ctx,
-      ).then(json);
+      )).then(json);
     const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt('Guess0000', `203.0.113.${i + 1}`)));
     expect(burst.filter((a) => a.code === 'US0010')).toHaveLength(SLIDER_AFTER);
     expect(burst.filter((a) => a.code === '0').every((a) => a.data.tracelessCheckResult === 400)).toBe(true);

@@ -82,8 +82,8 @@ describe('wrong guesses per hour', () => {
   const gateway = createGateway({ clock: () => time });
   /** As the edge calls the gateway: it sets x-client-ip from Cloudflare's address. */
   const direct = (path: string, body: unknown, ip: string, lang: 'en' | 'zh' = 'en') =>
-    gateway
-      .request(`http://gateway.internal${path}`, { method: 'POST', headers: { 'content-type': 'application/json', language: lang, traceid: 't', 'x-client-ip': ip }, body: JSON.stringify(body) }, worker.env, worker.ctx)
+    Promise.resolve(gateway
+      .request(`http://gateway.internal${path}`, { method: 'POST', headers: { 'content-type': 'application/json', language: lang, traceid: 't', 'x-client-ip': ip }, body: JSON.stringify(body) }, worker.env, worker.ctx))
       .then(read);
   const newCode = async (email: string) => {
     time += RESEND_WAIT_MS;

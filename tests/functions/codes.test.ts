@@ -79,7 +79,7 @@ describe('generateCode', () => {
   it('follows CODE_LENGTH, 6 when unset', async () => {
     for (const [length, expected] of [['4', 4], ['8', 8], ['', 6], [undefined, 6]] as const) {
       const to = freshEmail();
-      await issueCode({ ...worker.env, CODE_LENGTH: length }, { recipient: to, channel: 'email', purpose: 'login', ip: freshIp(), now: time, lang: 'en' });
+      await issueCode({ ...worker.env, CODE_LENGTH: length } as typeof worker.env, { recipient: to, channel: 'email', purpose: 'login', ip: freshIp(), now: time, lang: 'en' });
       const res = await call(`/dev/outbox?to=${to}`);
       const text = ((await res.json()) as { data: { text: string }[] }).data[0]!.text;
       expect(text).toMatch(new RegExp(`\\b\\d{${expected}}\\b`));
@@ -240,7 +240,7 @@ describe('POST /agg-web/user/getRegVerificationCode', () => {
 describe('delivery', () => {
   it('refuses the outbox outside development', async () => {
     await expect(
-      deliver({ ...worker.env, DEV_OUTBOX: 'false' }, { channel: 'sms', to: '+8613800138000', subject: 's', text: 't' }),
+      deliver({ ...worker.env, DEV_OUTBOX: 'false' } as typeof worker.env, { channel: 'sms', to: '+8613800138000', subject: 's', text: 't' }),
     ).rejects.toThrow(/DEV_OUTBOX/);
   });
 

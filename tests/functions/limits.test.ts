@@ -130,7 +130,7 @@ describe('one-time codes', () => {
 
   it('counts the per-IP cap by the address the edge saw: a forged x-client-ip does not reset it', async () => {
     const send = (i: number) =>
-      app.request(
+      Promise.resolve(app.request(
         'http://portal.test/api/agg-web/user/getRegVerificationCode',
         {
           method: 'POST',
@@ -139,7 +139,7 @@ describe('one-time codes', () => {
         },
         worker.env,
         worker.ctx,
-      ).then(async (res) => ((await res.json()) as Envelope).code);
+      )).then(async (res) => ((await res.json()) as Envelope).code);
     for (let i = 1; i <= IP_CAP; i++) expect(await send(i), `send ${i}`).toBe('0');
     expect(await send(IP_CAP + 1)).toBe('CD0003');
   });
