@@ -1,24 +1,38 @@
 import { Hono } from 'hono';
 import type { EdgeBindings } from './env';
+import { createGateway } from './gateway/app';
+import { systemClock, type Clock } from './gateway/services/clock';
 import { securityHeaders } from './edge/headers';
-import { apiProxy } from './edge/proxy';
+import { createApiProxy } from './edge/proxy';
 import { servePage } from './edge/shells';
 import { destinationRoutes } from './edge/destinations';
 import { regionRedirect } from './edge/region';
-import { handoffIntake } from './edge/handoff';
+import { handoffContinue, handoffIntake, HANDOFF_CONTINUE_PATH } from './edge/handoff';
 import { sourceOrigin } from './edge/source-origin';
 import { sessionRedirect } from './edge/session-redirect';
 import { startupCheck } from './edge/startup-check';
 
-/** The composition root: every request of the portal passes through here, in this order. */
-const app = new Hono<EdgeBindings>();
+/**
+ * The composition root: every request of the portal passes through here, in this order. `clock` is the one
+ * clock of edge and embedded gateway (`now(c)`, functions/gateway/services/clock.ts); tests pass a fake one.
+ */
+export function createWorker(options: { clock?: Clock } = {}): Hono<EdgeBindings> {
+  const clock = options.clock ?? systemClock;
+  const gateway = createGateway({ clock });
+  const app = new Hono<EdgeBindings>();
+  app.use('*', async (c, next) => {
+    c.set('now', clock);
+    await next();
+  });
+  app.use('*', securityHeaders);
+  app.use('*', startupCheck);
+  app.use('*', regionRedirect, handoffIntake, sourceOrigin, sessionRedirect);
+  app.route('/api', createApiProxy((request, env, ctx) => gateway.fetch(request, env, ctx)));
+  app.route('/go', destinationRoutes);
+  app.post(HANDOFF_CONTINUE_PATH, handoffContinue);
+  app.on(['GET', 'HEAD'], '*', servePage);
+  app.all('*', (c) => c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' }));
+  return app;
+}
 
-app.use('*', securityHeaders);
-app.use('*', startupCheck);
-app.use('*', regionRedirect, handoffIntake, sourceOrigin, sessionRedirect);
-app.route('/api', apiProxy);
-app.route('/go', destinationRoutes);
-app.on(['GET', 'HEAD'], '*', servePage);
-app.all('*', (c) => c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' }));
-
-export default app;
+export default createWorker();

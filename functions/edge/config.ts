@@ -15,6 +15,11 @@ export interface EdgeConfig {
   invitationLetterUrl: string;
   /** HANDOFF_AUDIENCE: this site's name in hand-off blobs. */
   handoffAudience: string;
+  /** PORTAL_ORIGIN / NAVIGATOR_ORIGIN: this Worker's own sites as visitors reach them (never the Host header). */
+  portalOrigin: string | undefined;
+  navigatorOrigin: string | undefined;
+  /** Origins whose pages may call /api with a state change: the two sites above and the .cn/.com pair. */
+  siteOrigins: string[];
   /** Every redirect target passes `safeRedirect` with this; the fallback is PORTAL_URL. */
   redirect: RedirectAllowance;
 }
@@ -33,6 +38,8 @@ type EdgeVars = Partial<
     | 'HANDOFF_KEY'
     | 'HANDOFF_KEY_PREVIOUS'
     | 'DEV_OUTBOX'
+    | 'PORTAL_ORIGIN'
+    | 'NAVIGATOR_ORIGIN'
   >
 >;
 
@@ -60,14 +67,20 @@ export function edgeConfig(env: EdgeVars): EdgeConfig {
     zhoushanUrl: env.ZHOUSHAN_URL ?? '',
     invitationLetterUrl: env.INVITATION_LETTER_URL ?? '',
     handoffAudience: env.HANDOFF_AUDIENCE || 'portal',
+    portalOrigin: originOf(env.PORTAL_ORIGIN ?? ''),
+    navigatorOrigin: originOf(env.NAVIGATOR_ORIGIN ?? ''),
   };
+  const siteOrigins = [config.portalOrigin, originOf(config.siteCn), originOf(config.siteCom), config.navigatorOrigin].filter(
+    (origin): origin is string => Boolean(origin),
+  );
   // The configured destinations are configuration too, so their origins are allowed without repeating them.
-  const destinations = [config.siteCn, config.siteCom, config.portalUrl, config.zhoushanUrl, config.invitationLetterUrl];
+  const destinations = [config.portalOrigin ?? '', config.navigatorOrigin ?? '', config.siteCn, config.siteCom, config.portalUrl, config.zhoushanUrl, config.invitationLetterUrl];
   const origins = [...list(env.REDIRECT_ALLOWLIST), ...destinations]
     .map(originOf)
     .filter((origin): origin is string => Boolean(origin));
   return {
     ...config,
+    siteOrigins: [...new Set(siteOrigins)],
     redirect: {
       origins: [...new Set(origins)],
       fallback: config.portalUrl,

@@ -13,7 +13,15 @@ import type { EdgeBindings } from '../env';
 export const REQUIRED_SECRETS = ['HANDOFF_KEY', 'PASSWORD_PEPPER', 'DELIVERY_WEBHOOK_SECRET', 'CAPTCHA_SECRET'] as const;
 
 /** What the check reads; ENVIRONMENT is set only by the named environments of wrangler.toml. */
-type StartupEnv = { ENVIRONMENT?: string; DEV_OUTBOX?: string; DELIVERY?: string; DELIVERY_WEBHOOK_URL?: string } & Partial<
+type StartupEnv = {
+  ENVIRONMENT?: string;
+  DEV_OUTBOX?: string;
+  DEV_TRUST_CLIENT_IP_HEADER?: string;
+  DELIVERY?: string;
+  DELIVERY_WEBHOOK_URL?: string;
+  PORTAL_ORIGIN?: string;
+  NAVIGATOR_ORIGIN?: string;
+} & Partial<
   Record<(typeof REQUIRED_SECRETS)[number], string>
 >;
 
@@ -27,6 +35,12 @@ export function configurationProblems(env: StartupEnv): string[] {
   if (env.DELIVERY !== 'webhook') problems.push('DELIVERY must be "webhook"');
   // The dev outbox would publish every code at /api/dev/outbox.
   if (env.DEV_OUTBOX === 'true') problems.push('DEV_OUTBOX must not be "true"');
+  // Any client could then name itself and reset every per-IP limit.
+  if (env.DEV_TRUST_CLIENT_IP_HEADER === 'true') problems.push('DEV_TRUST_CLIENT_IP_HEADER must not be "true"');
+  // Sign-in links and the cross-site check are built on these, never on the request's Host.
+  for (const name of ['PORTAL_ORIGIN', 'NAVIGATOR_ORIGIN'] as const) {
+    if (!/^https:\/\/[^/?#@\s]+$/.test(env[name] ?? '')) problems.push(`${name} must be an https origin`);
+  }
   return problems;
 }
 

@@ -7,9 +7,8 @@ import {
   shareLoginRequest,
   type ShareLinkAnswer,
 } from '../../../src/schemas/login-links';
-import { PORTAL_ORIGIN_HEADER } from '../../edge/proxy-rules';
+import { SITE_HEADER } from '../../edge/proxy-rules';
 import type { WorkerEnv } from '../../env';
-import { readJson } from '../body';
 import { findUserById, findUserByIdentity } from '../db/users';
 import { clientIp, GatewayError, ok, requestLang } from '../errors';
 import { now } from '../services/clock';
@@ -17,19 +16,27 @@ import { deliver } from '../services/delivery';
 import { emailRecipient } from '../services/identity';
 import { consumeLink, issueLink, LINK_LIFETIME_MS, passLinkMessage, type LinkKind } from '../services/login-links';
 import { requireSession, type SessionVariables } from '../services/sessions';
+import { validate } from '../validate';
 import { signedIn } from './auth';
 
 type LinkEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
 
 /**
- * The page a link opens, on this site's origin as the visitor sees it (the edge sets PORTAL_ORIGIN_HEADER;
- * a browser cannot), else on the origin this call was made to. The language is part of the link: those
- * pages have no language toggle.
+ * The page a link opens, on the configured origin of the site the call came to (PORTAL_ORIGIN, or
+ * NAVIGATOR_ORIGIN when the edge says the navigator host; SITE_HEADER is set by the edge alone). Never on the
+ * request's Host: a forged Host would otherwise mail a victim a live link to the forger's host. The language
+ * is part of the link: those pages have no language toggle.
  */
-function linkUrl(c: Context, page: 'pass_email_login' | 'share_login', param: string, token: string): string {
-  const header = c.req.header(PORTAL_ORIGIN_HEADER);
-  const origin = header && /^https?:\/\/[^/]+$/.test(header) ? header : new URL(c.req.url).origin;
+function linkUrl(c: Context<LinkEnv>, page: 'pass_email_login' | 'share_login', param: string, token: string): string {
+  const configured = c.req.header(SITE_HEADER) === 'navigator' ? c.env.NAVIGATOR_ORIGIN : c.env.PORTAL_ORIGIN;
+  let origin: string;
+  try {
+    origin = new URL(configured ?? '').origin;
+  } catch {
+    // Refuse rather than guess: a deployed Worker does not start without these (startup-check.ts).
+    throw new GatewayError('SY0500');
+  }
   return `${origin}/${page}?${new URLSearchParams({ [param]: token, lang: requestLang(c) })}`;
 }
 
@@ -49,8 +56,8 @@ async function signInWithLink(c: Context<LinkEnv>, kind: LinkKind, token: string
  */
 export const loginLinkRoutes = new Hono<LinkEnv>()
   // For an address with no account nothing is sent, but the answer, the wait and the caps are the same.
-  .post('/agg-web/user/passEmail/send', async (c) => {
-    const { loginEmail } = await readJson(c, passEmailSendRequest);
+  .post('/agg-web/user/passEmail/send', validate('json', passEmailSendRequest), async (c) => {
+    const { loginEmail } = c.req.valid('json');
     const email = emailRecipient(loginEmail);
     const user = await findUserByIdentity(c.env.DB, { email });
     const link = await issueLink(c.env.DB, { kind: 'email_pass', userId: user?.id ?? null, subject: email, ip: clientIp(c), now: now(c) });
@@ -61,14 +68,13 @@ export const loginLinkRoutes = new Hono<LinkEnv>()
     }
     return ok(c, null);
   })
-  .post('/agg-web/user/passEmail/login', async (c) => {
-    const { pass } = await readJson(c, passEmailLoginRequest);
+  .post('/agg-web/user/passEmail/login', validate('json', passEmailLoginRequest), async (c) => {
+    const { pass } = c.req.valid('json');
     return signInWithLink(c, 'email_pass', pass);
   })
   // A platform session shares its own account; a partner session has no platform account to share.
-  .post('/agg-web/user/shareLogin/create', requireSession, async (c) => {
+  .post('/agg-web/user/shareLogin/create', requireSession, validate('json', shareLinkRequest), async (c) => {
     if (c.var.session.kind !== 'platform') throw new GatewayError('TK00001');
-    await readJson(c, shareLinkRequest);
     const link = await issueLink(c.env.DB, { kind: 'share', userId: c.var.user.id, subject: c.var.user.id, ip: clientIp(c), now: now(c) });
     const answer: ShareLinkAnswer = {
       url: linkUrl(c, 'share_login', LINK_PARAM.share, link.token),
@@ -76,7 +82,7 @@ export const loginLinkRoutes = new Hono<LinkEnv>()
     };
     return ok(c, answer);
   })
-  .post('/agg-web/user/shareLogin/login', async (c) => {
-    const { share } = await readJson(c, shareLoginRequest);
+  .post('/agg-web/user/shareLogin/login', validate('json', shareLoginRequest), async (c) => {
+    const { share } = c.req.valid('json');
     return signInWithLink(c, 'share', share);
   });
