@@ -14,6 +14,7 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
 // Any whitespace, control character or backslash: URL parsers drop or rewrite these, so the string a
 // browser acts on would differ from the one checked.
 const UNSAFE_CHARACTERS = /[\s\u0000-\u001f\u007f-\u009f\\]/;
+const UNSAFE_DECODED = /[\u0000-\u001f\u007f-\u009f\\]/;
 const SAME_SITE_BASE = 'https://same-site.invalid';
 
 /** A redirect's parts: a configured origin (absent: this site), a path, and optionally query and fragment. */
@@ -63,9 +64,12 @@ export function safeRedirect(raw: string | null | undefined, allow: RedirectAllo
 function plainPath(raw: string): string | undefined {
   // `//host` and `/\host` are protocol-relative to browsers; `/%2F%2Fhost` becomes that after one decode
   // by a careless hop, so every decoded form must stay a plain path too.
+  // A decoded space is harmless; a decoded tab, newline or backslash is not (browsers drop or turn them
+  // into slashes, so `/%09/evil.example` can end up as `//evil.example`).
+  if (UNSAFE_CHARACTERS.test(raw)) return undefined;
   let form = raw;
   for (let round = 0; round < 4; round++) {
-    if (!/^\/(?![/\\])/.test(form) || UNSAFE_CHARACTERS.test(form)) return undefined;
+    if (!/^\/(?![/\\])/.test(form) || UNSAFE_DECODED.test(form)) return undefined;
     let decoded: string;
     try {
       decoded = decodeURIComponent(form);
