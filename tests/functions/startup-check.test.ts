@@ -29,7 +29,8 @@ const production = {
 
 /** A fresh env object each time: the check's result is cached per bindings object (per isolate). */
 const request = (path: string, env: Record<string, unknown>) =>
-  app.request(`https://portal.example.com${path}`, {}, { ...worker.env, ...env } as WorkerEnv, worker.ctx);
+  // Cloudflare names the client of every request to a deployed Worker; one without it is refused.
+  app.request(`https://portal.example.com${path}`, { headers: { 'cf-connecting-ip': '203.0.113.1' } }, { ...worker.env, ...env } as WorkerEnv, worker.ctx);
 
 describe('startup check', () => {
   it.each(REQUIRED_SECRETS)('answers 500 naming %s when that secret is missing in production, and logs it', async (name) => {
@@ -60,6 +61,8 @@ describe('startup check', () => {
       'missing variable DELIVERY_WEBHOOK_URL',
       'DELIVERY must be "webhook"',
       'DEV_OUTBOX must not be "true"',
+      'PORTAL_ORIGIN must be an https origin',
+      'NAVIGATOR_ORIGIN must be an https origin',
     ]);
     expect(configurationProblems({ ...production, ENVIRONMENT: 'staging', PASSWORD_PEPPER: ' ' })).toEqual(['missing secret PASSWORD_PEPPER']);
   });

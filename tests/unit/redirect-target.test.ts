@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { safeRedirect, type RedirectAllowance } from '../../functions/edge/redirect-target';
+import { buildRedirect, safeRedirect, type RedirectAllowance } from '../../functions/edge/redirect-target';
 
 const allow: RedirectAllowance = {
   origins: ['https://good.example', 'https://portal.example.com:8443', 'http://127.0.0.1:8787'],
@@ -134,5 +134,39 @@ describe('safeRedirect: properties', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('buildRedirect: the one builder of every Location', () => {
+  const site: RedirectAllowance = { origins: ['https://portal.example.com'], fallback: 'https://portal.example.com/', allowHttpLocalhost: false };
+
+  it.each([
+    '//evil.example',
+    '/\\evil.example',
+    '/%5Cevil.example',
+    '/%2F/evil.example',
+    '/%2F%2Fevil.example',
+    '/%252F%252Fevil.example',
+    '/\t/evil.example',
+    '/\n/evil.example',
+    '/%09/evil.example',
+    '/%0A/evil.example',
+    'evil.example',
+    '',
+  ])('refuses the path %j', (path) => {
+    expect(buildRedirect({ origin: 'https://portal.example.com', path }, site)).toBe(site.fallback);
+    expect(buildRedirect({ path }, site)).toBe(site.fallback);
+  });
+
+  it('refuses an origin that is not configured, and a query or fragment with raw whitespace', () => {
+    expect(buildRedirect({ origin: 'https://evil.example', path: '/login' }, site)).toBe(site.fallback);
+    expect(buildRedirect({ origin: 'https://portal.example.com', path: '/login', query: '?a=\n' }, site)).toBe(site.fallback);
+    expect(buildRedirect({ origin: 'https://portal.example.com', path: '/login', hash: '#a b' }, site)).toBe(site.fallback);
+  });
+
+  it('writes origin, path, query and fragment out as given', () => {
+    expect(buildRedirect({ origin: 'https://portal.example.com', path: '/a%20b', query: '?x=1&y=%2F%2F' }, site)).toBe('https://portal.example.com/a%20b?x=1&y=%2F%2F');
+    expect(buildRedirect({ path: '/login', query: new URLSearchParams({ token: 'a/b c' }) }, site)).toBe('/login?token=a%2Fb+c');
+    expect(buildRedirect({ path: '/login', query: new URLSearchParams() }, site)).toBe('/login');
   });
 });
