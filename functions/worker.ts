@@ -11,6 +11,7 @@ import { handoffContinue, handoffIntake, HANDOFF_CONTINUE_PATH } from './edge/ha
 import { sourceOrigin } from './edge/source-origin';
 import { sessionRedirect } from './edge/session-redirect';
 import { startupCheck } from './edge/startup-check';
+import { requestLog } from './edge/request-log';
 
 /**
  * The composition root: every request of the portal passes through here, in this order. `clock` is the one
@@ -24,6 +25,7 @@ export function createWorker(options: { clock?: Clock } = {}): Hono<EdgeBindings
     c.set('now', clock);
     await next();
   });
+  app.use('*', requestLog);
   app.use('*', securityHeaders);
   app.use('*', startupCheck);
   app.use('*', regionRedirect, handoffIntake, sourceOrigin, sessionRedirect);

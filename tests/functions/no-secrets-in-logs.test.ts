@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
 import app from '../../functions/worker';
 import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey } from '../../functions/edge/handoff-blob';
 import { hashPassword } from '../../src/lib/password-hash';
@@ -121,5 +122,54 @@ describe('no secrets in logs, answers or URLs', () => {
     // The stored report kept no blob either.
     const rows = await worker.env.DB.prepare('SELECT message, url FROM client_errors').all();
     expect(JSON.stringify(rows.results)).not.toContain(secrets.blob);
+  });
+});
+
+describe('URLs carrying live tokens never reach the logs', () => {
+  /** The settings of a deployed Worker, whose request lines replace Workers' invocation logs. */
+  const deployed = {
+    ENVIRONMENT: 'production',
+    DEV_OUTBOX: 'false',
+    DEV_TRUST_COUNTRY_HEADER: 'false',
+    DEV_TRUST_CLIENT_IP_HEADER: 'false',
+    DELIVERY: 'webhook',
+    DELIVERY_WEBHOOK_URL: 'https://sms.example.com/hook',
+    HANDOFF_KEY: DEV_HANDOFF_KEY,
+    PASSWORD_PEPPER: 'pepper',
+    DELIVERY_WEBHOOK_SECRET: 'hook',
+    CAPTCHA_SECRET: 'captcha',
+    PORTAL_ORIGIN: 'https://portal.example.com',
+    NAVIGATOR_ORIGIN: 'https://navigator.example.com',
+  };
+
+  it('keeps Workers invocation logs (which record the full URL) off in every environment', () => {
+    const toml = readFileSync('wrangler.toml', 'utf8');
+    expect(toml.match(/^invocation_logs = (\w+)$/gm)).toEqual(['invocation_logs = false', 'invocation_logs = false', 'invocation_logs = false']);
+  });
+
+  it("writes the request line of a deployed Worker with every link's and blob's value redacted, for a burst of 30", async () => {
+    lines.length = 0;
+    const key = await importHandoffKey(DEV_HANDOFF_KEY);
+    const values: string[] = [];
+    const urls = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const blob = await createHandoffBlob(key, handoffClaims({ sub: `nobody-${i}`, aud: 'portal', purpose: 'session' }));
+        const pass = crypto.randomUUID().replace(/-/g, '');
+        values.push(blob, pass);
+        const name = ['token', 'userToken', 'USERTOKEN', 'userNameAndPwd', 'pass', 'share'][i % 6]!;
+        return i % 6 < 4 ? `/login?${name}=${blob}&source=portal&${name}=${blob}` : `/pass_email_login?${name}=${pass}&lang=en`;
+      }),
+    );
+    const answers = await Promise.all(
+      urls.map((url) =>
+        app.request(`https://portal.example.com${url}`, { headers: { 'cf-connecting-ip': '203.0.113.30', 'cf-ray': 'ray-1' }, redirect: 'manual' }, { ...worker.env, ...deployed }, worker.ctx),
+      ),
+    );
+    await Promise.all(answers.map((res) => res.text()));
+    const requestLines = lines.filter((line) => line.includes('"request"'));
+    expect(requestLines).toHaveLength(30);
+    for (const line of lines) for (const value of values) expect(line.includes(value), line).toBe(false);
+    expect(requestLines.filter((line) => line.includes('redacted'))).toHaveLength(30);
+    expect(requestLines.some((line) => line.includes('source=portal'))).toBe(true);
   });
 });
