@@ -15,6 +15,9 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
 // browser acts on would differ from the one checked.
 const UNSAFE_CHARACTERS = /[\s\u0000-\u001f\u007f-\u009f\\]/;
 const UNSAFE_DECODED = /[\u0000-\u001f\u007f-\u009f\\]/;
+// `.` and `..` segments collapse on resolution (`/.//evil.example` becomes `//evil.example`); a path written
+// out as given has none.
+const DOT_SEGMENT = /(^|\/)\.{1,2}(\/|[?#]|$)/;
 const SAME_SITE_BASE = 'https://same-site.invalid';
 
 /** A redirect's parts: a configured origin (absent: this site), a path, and optionally query and fragment. */
@@ -60,8 +63,11 @@ export function safeRedirect(raw: string | null | undefined, allow: RedirectAllo
   return parts ? buildRedirect(parts, allow) : allow.fallback;
 }
 
-/** A path that stays a plain path on its origin however often it is decoded; undefined otherwise. */
-function plainPath(raw: string): string | undefined {
+/**
+ * A path that stays a plain path on its origin however often it is decoded, with no `.` or `..` segment
+ * (unless `dotSegments`, for a path about to be resolved); undefined otherwise.
+ */
+function plainPath(raw: string, dotSegments = false): string | undefined {
   // `//host` and `/\host` are protocol-relative to browsers; `/%2F%2Fhost` becomes that after one decode
   // by a careless hop, so every decoded form must stay a plain path too.
   // A decoded space is harmless; a decoded tab, newline or backslash is not (browsers drop or turn them
@@ -69,7 +75,7 @@ function plainPath(raw: string): string | undefined {
   if (UNSAFE_CHARACTERS.test(raw)) return undefined;
   let form = raw;
   for (let round = 0; round < 4; round++) {
-    if (!/^\/(?![/\\])/.test(form) || UNSAFE_DECODED.test(form)) return undefined;
+    if (!/^\/(?![/\\])/.test(form) || UNSAFE_DECODED.test(form) || (!dotSegments && DOT_SEGMENT.test(form))) return undefined;
     let decoded: string;
     try {
       decoded = decodeURIComponent(form);
@@ -88,7 +94,8 @@ function plainPath(raw: string): string | undefined {
  * never reaches a Location (`/.//evil.example` collapses to `//evil.example`, which buildRedirect refuses).
  */
 function sameSiteParts(raw: string): RedirectParts | undefined {
-  if (plainPath(raw) === undefined) return undefined;
+  // Dot segments are resolved below; buildRedirect then checks the resolved path again.
+  if (plainPath(raw, true) === undefined) return undefined;
   let url: URL;
   try {
     url = new URL(raw, SAME_SITE_BASE);

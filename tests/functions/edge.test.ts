@@ -5,7 +5,8 @@ import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey, ty
 import { createSession } from '../../functions/gateway/services/sessions';
 import { messages } from '../../src/i18n';
 import { hashPassword } from '../../src/lib/password-hash';
-import { startWorkerEnv } from './worker-env';
+import { deployedVars, startWorkerEnv } from './worker-env';
+import { BASELINE_TARGETS, HOSTILE_PATHS } from '../fixtures/redirect-corpus';
 
 /** The asset server is not what these tests are about: every shell answers with its own path. */
 const ASSETS = {
@@ -351,40 +352,6 @@ const staysPlain = (location: string) => {
   return true;
 };
 
-/** The security baseline's hostile targets, and paths that browsers or a careless hop read as another host. */
-const BASELINE_TARGETS = [
-  '//evil.example',
-  '/\\evil.example',
-  '/%2F%2Fevil.example',
-  'https:evil.example',
-  'https://good@evil.example',
-  'https://good.evil.example',
-  'https://evilgood.example',
-  'javascript:alert(1)',
-  'JaVaScRiPt:alert(1)',
-  'data:text/html,x',
-  'http://2130706433',
-  'x'.repeat(10_240),
-];
-const HOSTILE_PATHS = [
-  '//evil.example',
-  '///evil.example',
-  '/\\evil.example',
-  '/\\\\evil.example',
-  '/%5Cevil.example',
-  '/%5C%5Cevil.example',
-  '/%2F/evil.example',
-  '/%2F%2Fevil.example',
-  '/%252F%252Fevil.example',
-  '/.//evil.example',
-  '/a/..//evil.example',
-  '/\t/evil.example',
-  '/\n/evil.example',
-  '/%09/evil.example',
-  '/%0A/evil.example',
-  '/%0D%0A/evil.example',
-];
-
 describe('every redirect of the edge, against hostile paths and forged hosts', () => {
   const on = { REGION_REDIRECT: 'true', SITE_CN: 'https://portal.example.cn', SITE_COM: 'https://portal.example.com' };
 
@@ -439,21 +406,7 @@ describe('every redirect of the edge, against hostile paths and forged hosts', (
   });
 });
 
-/** The settings of a deployed Worker, so the startup check lets it serve. */
-const deployed: Partial<WorkerEnv> = {
-  ENVIRONMENT: 'production',
-  DEV_OUTBOX: 'false',
-  DEV_TRUST_COUNTRY_HEADER: 'false',
-  DEV_TRUST_CLIENT_IP_HEADER: 'false',
-  DELIVERY: 'webhook',
-  DELIVERY_WEBHOOK_URL: 'https://sms.example.com/hook',
-  HANDOFF_KEY: DEV_HANDOFF_KEY,
-  PASSWORD_PEPPER: 'pepper',
-  DELIVERY_WEBHOOK_SECRET: 'hook',
-  CAPTCHA_SECRET: 'captcha',
-  PORTAL_ORIGIN: 'https://portal.example.com',
-  NAVIGATOR_ORIGIN: 'https://navigator.example.com',
-};
+const deployed = deployedVars;
 
 type PostInit = { headers?: Record<string, string>; env?: Partial<WorkerEnv> };
 async function postJson(url: string, body: unknown, { headers = {}, env = {} }: PostInit = {}) {

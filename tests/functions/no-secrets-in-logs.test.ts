@@ -4,7 +4,7 @@ import app from '../../functions/worker';
 import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey } from '../../functions/edge/handoff-blob';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
-import { startWorkerEnv } from './worker-env';
+import { deployedVars, startWorkerEnv } from './worker-env';
 
 /**
  * Security baseline: "Nothing logs codes, tokens, passwords, or URLs carrying them." A code sign-in (which
@@ -126,21 +126,7 @@ describe('no secrets in logs, answers or URLs', () => {
 });
 
 describe('URLs carrying live tokens never reach the logs', () => {
-  /** The settings of a deployed Worker, whose request lines replace Workers' invocation logs. */
-  const deployed = {
-    ENVIRONMENT: 'production',
-    DEV_OUTBOX: 'false',
-    DEV_TRUST_COUNTRY_HEADER: 'false',
-    DEV_TRUST_CLIENT_IP_HEADER: 'false',
-    DELIVERY: 'webhook',
-    DELIVERY_WEBHOOK_URL: 'https://sms.example.com/hook',
-    HANDOFF_KEY: DEV_HANDOFF_KEY,
-    PASSWORD_PEPPER: 'pepper',
-    DELIVERY_WEBHOOK_SECRET: 'hook',
-    CAPTCHA_SECRET: 'captcha',
-    PORTAL_ORIGIN: 'https://portal.example.com',
-    NAVIGATOR_ORIGIN: 'https://navigator.example.com',
-  };
+  const deployed = deployedVars;
 
   it('keeps Workers invocation logs (which record the full URL) off in every environment', () => {
     const toml = readFileSync('wrangler.toml', 'utf8');

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import app from '../../functions/worker';
 import type { WorkerEnv } from '../../functions/env';
 import { configurationProblems, REQUIRED_SECRETS } from '../../functions/edge/startup-check';
-import { startWorkerEnv } from './worker-env';
+import { deployedVars, startWorkerEnv } from './worker-env';
 
 /** A deployed Worker refuses to serve without its secrets (issue 8, operations). */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
@@ -12,20 +12,7 @@ beforeAll(async () => {
 afterAll(() => worker.dispose());
 afterEach(() => vi.restoreAllMocks());
 
-const production = {
-  ENVIRONMENT: 'production',
-  DEV_OUTBOX: 'false',
-  DEV_TRUST_COUNTRY_HEADER: 'false',
-  DEV_TRUST_CLIENT_IP_HEADER: 'false',
-  PORTAL_ORIGIN: 'https://portal.example.com',
-  NAVIGATOR_ORIGIN: 'https://navigator.example.com',
-  DELIVERY: 'webhook',
-  DELIVERY_WEBHOOK_URL: 'https://sms.example.com/hook',
-  HANDOFF_KEY: 'zuiqE9jfleZdxpPDwWhU2NYSu3D2TcoSo14VneEHAEE=',
-  PASSWORD_PEPPER: 'pepper',
-  DELIVERY_WEBHOOK_SECRET: 'hook',
-  CAPTCHA_SECRET: 'captcha',
-};
+const production = deployedVars;
 
 /** A fresh env object each time: the check's result is cached per bindings object (per isolate). */
 const request = (path: string, env: Record<string, unknown>) =>
