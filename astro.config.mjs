@@ -9,6 +9,11 @@ export default defineConfig({
   build: { format: 'file', inlineStylesheets: 'auto' },
   integrations: [react()],
   trailingSlash: 'never',
+  // Every page carries a CSP <meta> whose script-src is 'self' plus the hash of each inline script Astro
+  // writes (the island loader), so a script injected into a page never runs. Styles keep 'unsafe-inline':
+  // server-rendered islands carry style attributes, and styles cannot run code. The edge's header adds what a
+  // meta tag cannot carry (frame-ancestors) and object-src, base-uri and form-action (functions/edge/headers.ts).
+  security: { csp: { styleDirective: { resources: ["'self'", "'unsafe-inline'"] } } },
   vite: {
     build: {
       rolldownOptions: {

@@ -28,3 +28,19 @@ export async function startWorkerEnv(name: string, vars: Record<string, unknown>
     },
   };
 }
+
+/** The settings of a deployed Worker (production), complete so that the startup check lets it serve. */
+export const deployedVars = {
+  ENVIRONMENT: 'production',
+  DEV_OUTBOX: 'false',
+  DEV_TRUST_COUNTRY_HEADER: 'false',
+  DEV_TRUST_CLIENT_IP_HEADER: 'false',
+  DELIVERY: 'webhook',
+  DELIVERY_WEBHOOK_URL: 'https://sms.example.com/hook',
+  HANDOFF_KEY: 'zuiqE9jfleZdxpPDwWhU2NYSu3D2TcoSo14VneEHAEE=',
+  PASSWORD_PEPPER: 'pepper',
+  DELIVERY_WEBHOOK_SECRET: 'hook',
+  CAPTCHA_SECRET: 'captcha',
+  PORTAL_ORIGIN: 'https://portal.example.com',
+  NAVIGATOR_ORIGIN: 'https://navigator.example.com',
+} satisfies Partial<WorkerEnv>;
