@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { startWorkerEnv } from './worker-env';
+import { solvePow, type PowChallenge } from './pow-solver';
 
 /**
  * The browser's side of the function tests: calls through the whole Worker (edge cookies and headers
@@ -40,12 +41,13 @@ export function gatewayClient(worker: Worker, { origin = 'http://localhost' }: {
    * gives (the one place function tests pass the human check; follow the captcha here when it changes).
    */
   const sliderCheck = async (scene: 'sms' | 'login', subject: string) => {
-    const challenge = await json<{ sessionId: string }>(await post('/agg-web/captcha/slider/init', { scene, subject }));
+    const challenge = await json<{ sessionId: string; pow: PowChallenge }>(await post('/agg-web/captcha/slider/init', { scene, subject }));
     expect(challenge.code, `slider init for ${subject}`).toBe('0');
     const { sessionId } = challenge.data;
     const { x } = (await json<{ x: number }>(await call(`/dev/captcha/${sessionId}`))).data;
     const trail = [0, 0.2, 0.45, 0.7, 0.85, 0.95, 1].map((p, i) => [i * 60 + (i % 2) * 15, Math.round(x * p)]);
-    const verified = await json(await post('/agg-web/captcha/slider/verify', { sessionId, x, trail }));
+    const pow = await solvePow(challenge.data.pow);
+    const verified = await json(await post('/agg-web/captcha/slider/verify', { sessionId, x, trail, pow }));
     expect(verified.code, `slider verify for ${subject}`).toBe('0');
     return verified.data;
   };
