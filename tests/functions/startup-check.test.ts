@@ -54,6 +54,17 @@ describe('startup check', () => {
     expect(configurationProblems({ ...production, ENVIRONMENT: 'staging', PASSWORD_PEPPER: ' ' })).toEqual(['missing secret PASSWORD_PEPPER']);
   });
 
+  it('refuses the test headers for client IP and country, and a plain-http site origin, when deployed', () => {
+    const unsafe = { DEV_TRUST_CLIENT_IP_HEADER: 'true', DEV_TRUST_COUNTRY_HEADER: 'true', PORTAL_ORIGIN: 'http://portal.example.com' };
+    expect(configurationProblems({ ...production, ...unsafe })).toEqual([
+      'DEV_TRUST_CLIENT_IP_HEADER must not be "true"',
+      'DEV_TRUST_COUNTRY_HEADER must not be "true"',
+      'PORTAL_ORIGIN must be an https origin',
+    ]);
+    // Locally the same flags are the test stand-ins they are meant to be.
+    expect(configurationProblems(unsafe)).toEqual([]);
+  });
+
   it('serves a complete production configuration, and a local run without any secret', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const api = await request('/api/agg-web/country/selectPhoneCode', production);
