@@ -9,6 +9,20 @@ export default defineConfig({
   build: { format: 'file', inlineStylesheets: 'auto' },
   integrations: [react()],
   trailingSlash: 'never',
+  // Every page carries a CSP <meta> whose script-src is 'self' plus the hash of each inline script Astro
+  // writes (the island loader), so a script injected into a page never runs. Styles keep 'unsafe-inline':
+  // server-rendered islands carry style attributes, and styles cannot run code. The edge's header adds what a
+  // meta tag cannot carry (frame-ancestors) and object-src, base-uri and form-action (functions/edge/headers.ts).
+  // The slider's proof of work runs in Web Workers built as files of this site (worker-src 'self'; none is made
+  // from a blob). Cloudflare's Turnstile script is allowed for CAPTCHA_PROVIDER "turnstile", a runtime choice the
+  // pre-rendered pages cannot know; it is only fetched when a Turnstile check opens.
+  security: {
+    csp: {
+      directives: ["worker-src 'self'"],
+      scriptDirective: { resources: ["'self'", 'https://challenges.cloudflare.com'] },
+      styleDirective: { resources: ["'self'", "'unsafe-inline'"] },
+    },
+  },
   vite: {
     build: {
       rolldownOptions: {

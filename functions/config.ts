@@ -34,6 +34,10 @@ const wholeNumber = (min: number, max: number) =>
     .refine((value) => value >= min && value <= max, `must be a whole number from ${min} to ${max}`);
 /** An absolute http(s) URL, kept as written. */
 const httpUrl = text.refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'must be an http(s) URL');
+/** An http(s) origin (`https://portal.example.com`, no path), kept as its canonical origin. */
+const origin = text
+  .refine((value) => /^https?:\/\/[^/?#@\s]+\/?$/i.test(value) && URL.canParse(value), 'must be an http(s) origin without a path')
+  .transform((value) => new URL(value).origin);
 /** A path on this site (`/user_center`) or an absolute http(s) URL. */
 const pathOrUrl = text.refine(
   (value) => (value.startsWith('/') && !value.startsWith('//')) || (/^https?:\/\//i.test(value) && URL.canParse(value)),
@@ -84,12 +88,23 @@ const settings = {
   zhHostSuffixes: variable('ZH_HOST_SUFFIXES', withDefault(commaList(text.toLowerCase()), '.cn')),
   /** Unset: /api is answered by the embedded gateway of this Worker. */
   gatewayUrl: variable('GATEWAY_URL', optional(httpUrl)),
+  /**
+   * This Worker's own sites as visitors reach them: sign-in links and the cross-site check are built on these,
+   * never on the request's Host header (which a client names).
+   */
+  portalOrigin: variable('PORTAL_ORIGIN', optional(origin)),
+  navigatorOrigin: variable('NAVIGATOR_ORIGIN', optional(origin)),
   /** A host whose name contains this label serves the partner (navigator) login. */
   navigatorHostLabel: variable('NAVIGATOR_HOST_LABEL', optional(text)),
   /** A local run: read only through the named dev flags of Config below. */
   localRun: variable('DEV_OUTBOX', flag),
   /** The x-debug-country request header stands in for Cloudflare's country (offline it is a placeholder). */
   trustCountryHeader: variable('DEV_TRUST_COUNTRY_HEADER', flag),
+  /**
+   * The x-test-client-ip request header names the client, so tests and scripts can act as many networks; a
+   * deployed Worker refuses to start with it (any client could then reset every per-IP limit).
+   */
+  trustClientIpHeader: variable('DEV_TRUST_CLIENT_IP_HEADER', flag),
   /** Send visitors between the .cn and .com sites by country. */
   regionRedirect: variable('REGION_REDIRECT', flag),
   siteCn: variable('SITE_CN', optional(httpUrl)),
@@ -153,6 +168,8 @@ export interface Config extends Omit<Settings, 'localRun'> {
   /** Redirect targets may be plain-http localhost (still only allow-listed origins). */
   httpLocalhostRedirects: boolean;
   lang: LangDefaults;
+  /** Origins whose pages may make a state-changing call: the portal and navigator sites and the .cn/.com pair. */
+  siteOrigins: string[];
   /** Every redirect target passes `safeRedirect` with this; the fallback is portalUrl. */
   redirect: RedirectAllowance;
 }
@@ -177,6 +194,10 @@ export class ConfigError extends Error {
 
 /** An origin from a configured URL, or undefined for a path. */
 const originOf = (value: string) => (/^https?:\/\//i.test(value) ? new URL(value).origin : undefined);
+/** The origins among `values` (paths and unset ones dropped), each once. */
+const distinctOrigins = (values: (string | undefined)[]) => [
+  ...new Set(values.map((value) => value && originOf(value)).filter((origin): origin is string => Boolean(origin))),
+];
 
 /** Parses the bindings' vars and secrets; throws a ConfigError naming every malformed variable at once. */
 export function parseConfig(env: object): Config {
@@ -196,8 +217,8 @@ export function parseConfig(env: object): Config {
   if (problems.length) throw new ConfigError(problems);
   const { localRun, ...parsed } = values as Settings;
   // The configured destinations are configuration too, so their origins are allowed without repeating them.
-  const destinations = [parsed.siteCn, parsed.siteCom, parsed.portalUrl, parsed.zhoushanUrl, parsed.invitationLetterUrl];
-  const origins = [...parsed.redirectAllowlist, ...destinations].map((value) => value && originOf(value));
+  const siteOrigins = distinctOrigins([parsed.portalOrigin, parsed.siteCn, parsed.siteCom, parsed.navigatorOrigin]);
+  const destinations = [...siteOrigins, parsed.portalUrl, parsed.zhoushanUrl, parsed.invitationLetterUrl];
   return {
     ...parsed,
     deployed: parsed.environment !== undefined,
@@ -209,8 +230,9 @@ export function parseConfig(env: object): Config {
     devCaptchaSecret: localRun,
     httpLocalhostRedirects: localRun,
     lang: { defaultLang: parsed.defaultLang, zhHostSuffixes: parsed.zhHostSuffixes },
+    siteOrigins,
     redirect: {
-      origins: [...new Set(origins.filter((origin): origin is string => Boolean(origin)))],
+      origins: distinctOrigins([...parsed.redirectAllowlist, ...destinations]),
       fallback: parsed.portalUrl,
       allowHttpLocalhost: localRun,
     },

@@ -1,27 +1,43 @@
 import { Hono } from 'hono';
 import type { EdgeBindings } from './env';
+import { createGateway } from './gateway/app';
+import { systemClock, type Clock } from './gateway/services/clock';
 import { securityHeaders } from './edge/headers';
-import { apiProxy } from './edge/proxy';
+import { createApiProxy } from './edge/proxy';
 import { servePage } from './edge/shells';
 import { destinationRoutes } from './edge/destinations';
 import { regionRedirect } from './edge/region';
-import { handoffIntake } from './edge/handoff';
+import { handoffContinue, handoffIntake, HANDOFF_CONTINUE_PATH } from './edge/handoff';
 import { sourceOrigin } from './edge/source-origin';
 import { sessionRedirect } from './edge/session-redirect';
 import { startupCheck } from './edge/startup-check';
+import { requestLog } from './edge/request-log';
 import { withConfig } from './config';
 import { prune } from './gateway/services/prune';
 
-/** The composition root: every request of the portal passes through here, in this order. */
-const app = new Hono<EdgeBindings>();
-
-app.use('*', securityHeaders);
-app.use('*', startupCheck, withConfig);
-app.use('*', regionRedirect, handoffIntake, sourceOrigin, sessionRedirect);
-app.route('/api', apiProxy);
-app.route('/go', destinationRoutes);
-app.on(['GET', 'HEAD'], '*', servePage);
-app.all('*', (c) => c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' }));
+/**
+ * The composition root: every request of the portal passes through here, in this order. `clock` is the one
+ * clock of edge and embedded gateway (`now(c)`, functions/gateway/services/clock.ts); tests pass a fake one.
+ */
+export function createWorker(options: { clock?: Clock } = {}): Hono<EdgeBindings> {
+  const clock = options.clock ?? systemClock;
+  const gateway = createGateway({ clock });
+  const app = new Hono<EdgeBindings>();
+  app.use('*', async (c, next) => {
+    c.set('now', clock);
+    await next();
+  });
+  app.use('*', securityHeaders);
+  // The configuration is parsed (and checked) before anything reads it, the request log included.
+  app.use('*', startupCheck, withConfig, requestLog);
+  app.use('*', regionRedirect, handoffIntake, sourceOrigin, sessionRedirect);
+  app.route('/api', createApiProxy((request, env, ctx) => gateway.fetch(request, env, ctx)));
+  app.route('/go', destinationRoutes);
+  app.post(HANDOFF_CONTINUE_PATH, handoffContinue);
+  app.on(['GET', 'HEAD'], '*', servePage);
+  app.all('*', (c) => c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' }));
+  return app;
+}
 
 /** The Cron Trigger of wrangler.toml ([triggers] crons): old rows go, by the retentions of services/prune.ts. */
 async function scheduled(controller: ScheduledController, env: EdgeBindings['Bindings']): Promise<void> {
@@ -29,4 +45,4 @@ async function scheduled(controller: ScheduledController, env: EdgeBindings['Bin
   console.log('pruned', JSON.stringify(deleted));
 }
 
-export default Object.assign(app, { scheduled }) satisfies ExportedHandler<EdgeBindings['Bindings']>;
+export default Object.assign(createWorker(), { scheduled }) satisfies ExportedHandler<EdgeBindings['Bindings']>;

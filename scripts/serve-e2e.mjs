@@ -9,7 +9,11 @@ rmSync(persist, { recursive: true, force: true });
 execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], { stdio: 'inherit' });
 const dev = spawn(
   'npx',
-  ['wrangler', 'dev', '--ip', '127.0.0.1', '--port', port, '--persist-to', persist, '--show-interactive-dev-session=false', '--log-level', 'info'],
+  [
+    'wrangler', 'dev', '--ip', '127.0.0.1', '--port', port, '--persist-to', persist, '--show-interactive-dev-session=false', '--log-level', 'info',
+    // Sign-in links are built on the configured origin: this server's own.
+    '--var', `PORTAL_ORIGIN:http://127.0.0.1:${port}`, '--var', `NAVIGATOR_ORIGIN:http://navigator.localhost:${port}`,
+  ],
   { stdio: 'inherit' },
 );
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => dev.kill(signal));

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
-import { getCookie } from 'hono/cookie';
 import type { EdgeBindings } from '../env';
+import { now } from '../gateway/services/clock';
 import { findSession } from '../gateway/services/sessions';
 import { handoffKeys } from './handoff-keys';
 import { createHandoffBlob, handoffClaims } from './handoff-blob';
-import { safeRedirect } from './redirect-target';
-import { tokenCookieName } from './session-cookies';
+import { buildRedirect, safeRedirect } from './redirect-target';
+import { sessionTokenOf } from './session-cookies';
 
 /**
  * `/go/web_app` and `/go/web_home`: the platform's destinations after sign-in (configuration; locally pages
@@ -16,19 +16,23 @@ export const destinationRoutes = new Hono<EdgeBindings>().get('/:target{web_app|
   const config = c.var.config;
   const configured = c.req.param('target') === 'web_app' ? config.webAppUrl : config.webHomeUrl;
   const target = safeRedirect(configured, config.redirect);
-  const here = new URL(c.req.url);
-  const destination = new URL(target, here);
   c.header('Cache-Control', 'no-store');
   c.header('Referrer-Policy', 'no-referrer');
+  // A path stays on this site; so does an absolute target on one of this Worker's own configured sites.
+  if (target.startsWith('/')) return c.redirect(target, 302);
+  const destination = new URL(target);
+  const ownSite = [config.portalOrigin, config.navigatorOrigin].includes(destination.origin);
 
-  const token = getCookie(c, tokenCookieName(here.hostname, config.navigatorHostLabel));
+  const token = sessionTokenOf(c);
   const [key] = await handoffKeys(config);
-  if (destination.origin !== here.origin && token && key) {
-    const session = await findSession(c.env.DB, token, Date.now());
+  const query = new URLSearchParams(destination.search);
+  if (!ownSite && token && key) {
+    const session = await findSession(c.env.DB, token, now(c));
     if (session) {
-      const claims = handoffClaims({ sub: session.user_id, aud: config.webAppAudience, purpose: 'session' });
-      destination.searchParams.set('token', await createHandoffBlob(key, claims));
+      const claims = handoffClaims({ sub: session.user_id, aud: config.webAppAudience, purpose: 'session', now: now(c) });
+      query.set('token', await createHandoffBlob(key, claims));
     }
   }
-  return c.redirect(destination.origin === here.origin ? destination.pathname + destination.search : destination.toString(), 302);
+  const parts = { origin: destination.origin, path: destination.pathname, query, hash: destination.hash };
+  return c.redirect(buildRedirect(parts, config.redirect), 302);
 });

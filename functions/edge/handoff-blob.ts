@@ -50,9 +50,6 @@ export interface HandoffKey {
   key: CryptoKey;
 }
 
-/** The clock of the hand-off, in milliseconds; tests replace `now`. */
-export const handoffClock = { now: (): number => Date.now() };
-
 /** Imports a base64 (standard or url-safe) 32-byte key; throws on anything else. */
 export async function importHandoffKey(base64: string): Promise<HandoffKey> {
   const raw = decodeBase64(base64.trim());
@@ -68,11 +65,12 @@ export function handoffClaims(input: {
   aud: string;
   purpose: HandoffPurpose;
   ttl?: number;
+  /** The sender's clock (ms): the Worker passes `now(c)`; a script may leave it to the system clock. */
   now?: number;
   loginName?: string;
   passwordHash?: string;
 }): HandoffClaims {
-  const iat = Math.floor((input.now ?? handoffClock.now()) / 1000);
+  const iat = Math.floor((input.now ?? Date.now()) / 1000);
   const ttl = input.ttl ?? HANDOFF_MAX_TTL;
   const claims: HandoffClaims = {
     sub: input.sub,
@@ -118,7 +116,7 @@ export type OpenedHandoff = { ok: true; claims: HandoffClaims } | { ok: false; r
  */
 export async function openHandoffBlob(
   blob: string,
-  expect: { keys: readonly HandoffKey[]; audience: string; purpose: HandoffPurpose; now?: number },
+  expect: { keys: readonly HandoffKey[]; audience: string; purpose: HandoffPurpose; now: number },
 ): Promise<OpenedHandoff> {
   const invalid = { ok: false, reason: 'invalid' } as const;
   if (blob.length > HANDOFF_MAX_BLOB_LENGTH || !/^[A-Za-z0-9_-]+$/.test(blob)) return invalid;
@@ -148,7 +146,7 @@ export async function openHandoffBlob(
     return invalid;
   }
   if (!wellFormedClaims(claims) || claims.aud !== expect.audience || claims.purpose !== expect.purpose) return invalid;
-  const now = Math.floor((expect.now ?? handoffClock.now()) / 1000);
+  const now = Math.floor(expect.now / 1000);
   if (claims.iat > now + CLOCK_SKEW) return invalid;
   if (now >= claims.exp) return { ok: false, reason: 'expired' };
   return { ok: true, claims };

@@ -1,4 +1,5 @@
 import type { Lang } from '../../src/lib/lang';
+import { CLIENT_IP_HEADER } from '../gateway/errors';
 import { CLIENT_COUNTRY_HEADER } from './client-country';
 
 /** `/api/agg-web/x` → `/agg-web/x` (spec 7: calls go to the gateway with /api/ removed). */
@@ -7,8 +8,12 @@ export function gatewayPath(pathname: string): string {
   return stripped === '' ? '/' : stripped;
 }
 
-/** Set by the edge only (never passed through from the browser). */
-export const PORTAL_ORIGIN_HEADER = 'x-portal-origin';
+/**
+ * Set by the edge only (never passed through from the browser): which of this Worker's sites the call came
+ * to, 'portal' or 'navigator'. The gateway builds sign-in links on that site's configured origin.
+ */
+export const SITE_HEADER = 'x-portal-site';
+export type SiteName = 'portal' | 'navigator';
 
 /** Headers a browser may pass through to the gateway; everything else (cookies first) stays at the edge. */
 const passThrough = ['accept', 'content-type', 'user-agent', 'x-operator-token'];
@@ -18,9 +23,9 @@ export interface ForwardContext {
   traceId: string;
   token: string | undefined;
   country: string | undefined;
-  clientIp: string;
-  /** This site's origin as the visitor sees it: the gateway builds sign-in links on it. */
-  portalOrigin: string;
+  /** The client network (clientNetwork); undefined gives the call a bucket of its own at the gateway. */
+  clientIp: string | undefined;
+  site: SiteName;
 }
 
 /** The headers of spec 7 (language, random trace id, authorization) plus what the edge alone can know. */
@@ -32,8 +37,8 @@ export function gatewayRequestHeaders(incoming: Headers, context: ForwardContext
   }
   headers.set('language', context.lang);
   headers.set('traceid', context.traceId);
-  headers.set('x-client-ip', context.clientIp);
-  headers.set(PORTAL_ORIGIN_HEADER, context.portalOrigin);
+  if (context.clientIp) headers.set(CLIENT_IP_HEADER, context.clientIp);
+  headers.set(SITE_HEADER, context.site);
   if (context.token) headers.set('authorization', `Bearer ${context.token}`);
   if (context.country) headers.set(CLIENT_COUNTRY_HEADER, context.country);
   return headers;

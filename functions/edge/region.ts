@@ -3,6 +3,7 @@ import type { EdgeBindings } from '../env';
 import { isChinaRegion } from '../gateway/services/countries';
 import { clientCountry } from './client-country';
 import { isNavigatorHost } from './lang';
+import { buildRedirect } from './redirect-target';
 
 export type Site = 'cn' | 'com';
 
@@ -31,14 +32,18 @@ export function regionRedirectTarget(
   const inChina = isChinaRegion(country);
   const other = site === 'cn' && !inChina ? sites.siteCom : site === 'com' && inChina ? sites.siteCn : undefined;
   if (!other) return undefined;
-  let target: URL;
+  let origin: string;
   try {
-    target = new URL(url.pathname + url.search, other);
+    origin = new URL(other).origin;
   } catch {
     return undefined;
   }
   // A misconfigured pair that points back at this host must not loop.
-  return target.host === url.host ? undefined : target.href;
+  if (origin === url.origin) return undefined;
+  // The path is the visitor's own; written after the configured origin, never resolved against it, and a
+  // path that a browser could read as another host (`//evil.example`) goes to the other site's home.
+  const home = `${origin}/`;
+  return buildRedirect({ origin, path: url.pathname, query: url.search }, { origins: [origin], fallback: home, allowHttpLocalhost: false });
 }
 
 /** Region redirect (302) in front of everything else but the security headers. */

@@ -1,50 +1,83 @@
+import type { Context } from 'hono';
+import type { StatusCode } from 'hono/utils/http-status';
+import type { EdgeBindings } from '../env';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { CookieOptions, CookiePrefixOptions } from 'hono/utils/cookie';
 import { SESSION_MARKER_COOKIE, SESSION_MAX_AGE } from '../../src/lib/session-marker';
 import { isNavigatorHost } from './lang';
 
 /**
  * HttpOnly cookies that hold the session token. The partner host keeps its own name so a platform
- * session and a partner session never mix (spec 7).
+ * session and a partner session never mix.
+ *
+ * On https the token cookie takes the `__Host-` prefix: the browser then accepts it only with Secure, Path=/
+ * and no Domain, so a sibling subdomain (or a man in the middle on http) cannot plant or overwrite it. Plain
+ * http on localhost cannot carry a Secure cookie, so a local run uses the plain name.
  *
  * The edge turns a gateway answer carrying `data.oauthVO` into these cookies and removes `oauthVO` before
  * the answer reaches the browser, whose JavaScript therefore never sees a token. Beside the token cookie it
- * sets SESSION_MARKER_COOKIE, a readable '1' that only says a session exists (the logout icon).
- * TK00001, HTTP 401 and logout clear both.
+ * sets SESSION_MARKER_COOKIE, a readable '1' that only says a session exists (the logout icon; it proves
+ * nothing, so it keeps its plain name for the page's script). TK00001, HTTP 401 and a POSTed logout clear
+ * both. Every cookie is written with hono/cookie.
  */
 export const PLATFORM_TOKEN_COOKIE = 'portal_token';
 export const PARTNER_TOKEN_COOKIE = 'navigator_token';
 
-export function tokenCookieName(hostname: string, navigatorLabel: string | undefined): string {
-  return isNavigatorHost(hostname, navigatorLabel) ? PARTNER_TOKEN_COOKIE : PLATFORM_TOKEN_COOKIE;
+export interface TokenCookie {
+  /** The name without prefix (`portal_token`). */
+  name: string;
+  /** 'host' on https: the browser sees `__Host-<name>`. */
+  prefix: CookiePrefixOptions | undefined;
+  secure: boolean;
 }
-
-/** The gateway call that ends a session (spec 7); its answer clears the cookies whatever it says. */
-export const LOGOUT_PATH = '/c/user/v2/loginout';
-/** The session-expired code of spec 8. */
-export const SESSION_ENDED_CODE = 'TK00001';
 
 /** Secure everywhere except plain http on localhost, where browsers would drop a Secure cookie. */
 export function cookiesAreSecure(url: URL): boolean {
   return !(url.protocol === 'http:' && (url.hostname === 'localhost' || url.hostname === '127.0.0.1'));
 }
 
-function cookie(name: string, value: string, maxAge: number, { httpOnly, secure }: { httpOnly: boolean; secure: boolean }): string {
-  return [`${name}=${value}`, `Max-Age=${maxAge}`, 'Path=/', httpOnly && 'HttpOnly', secure && 'Secure', 'SameSite=Lax']
-    .filter(Boolean)
-    .join('; ');
+/** The session cookie of this request's host: its name by site, `__Host-` where the scheme allows it. */
+export function tokenCookie(url: URL, navigatorLabel: string | undefined): TokenCookie {
+  return {
+    name: isNavigatorHost(url.hostname, navigatorLabel) ? PARTNER_TOKEN_COOKIE : PLATFORM_TOKEN_COOKIE,
+    prefix: url.protocol === 'https:' ? 'host' : undefined,
+    secure: cookiesAreSecure(url),
+  };
 }
 
-/** Set-Cookie values that start a session: the HttpOnly token and the readable marker. */
-export function sessionCookies(name: string, token: string, secure: boolean): string[] {
-  return [
-    cookie(name, token, SESSION_MAX_AGE, { httpOnly: true, secure }),
-    cookie(SESSION_MARKER_COOKIE, '1', SESSION_MAX_AGE, { httpOnly: false, secure }),
-  ];
+/** The cookie as the browser names it (`__Host-portal_token` on https). */
+export const cookieHeaderName = (cookie: TokenCookie) => (cookie.prefix === 'host' ? `__Host-${cookie.name}` : cookie.name);
+
+/** The session cookie of this request, for the request's own host (the one reader of the token). */
+export function sessionTokenOf(c: Context<EdgeBindings>): string | undefined {
+  const cookie = tokenCookie(new URL(c.req.url), c.var.config.navigatorHostLabel);
+  return getCookie(c, cookie.name, cookie.prefix) || undefined;
 }
 
-/** Set-Cookie values that end a session in the browser. */
-export function clearedSessionCookies(name: string, secure: boolean): string[] {
-  return [cookie(name, '', 0, { httpOnly: true, secure }), cookie(SESSION_MARKER_COOKIE, '', 0, { httpOnly: false, secure })];
+const options = (cookie: TokenCookie, httpOnly: boolean): CookieOptions => ({
+  path: '/',
+  httpOnly,
+  secure: cookie.secure,
+  sameSite: 'Lax',
+  maxAge: SESSION_MAX_AGE,
+});
+
+/** Starts a session in the browser: the HttpOnly token and the readable marker. */
+export function setSessionCookies(c: Context, cookie: TokenCookie, token: string): void {
+  setCookie(c, cookie.name, token, { ...options(cookie, true), prefix: cookie.prefix });
+  setCookie(c, SESSION_MARKER_COOKIE, '1', options(cookie, false));
 }
+
+/** Ends a session in the browser. */
+export function clearSessionCookies(c: Context, cookie: TokenCookie): void {
+  deleteCookie(c, cookie.name, { ...options(cookie, true), prefix: cookie.prefix });
+  deleteCookie(c, SESSION_MARKER_COOKIE, options(cookie, false));
+}
+
+/** The gateway call that ends a session; only its POST clears the cookies (a GET is no logout). */
+export const LOGOUT_PATH = '/c/user/v2/loginout';
+/** The session-expired code. */
+export const SESSION_ENDED_CODE = 'TK00001';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -61,23 +94,23 @@ export function takeSession(body: unknown): { token: string; body: Json } | null
   return { token, body: { ...body, data } };
 }
 
-/** True when the answer means the browser's session is over (spec 8: TK00001 or 401; and logout). */
-export function endsSession(gatewayPathname: string, status: number, body: unknown): boolean {
-  return gatewayPathname === LOGOUT_PATH || status === 401 || (isObject(body) && body.code === SESSION_ENDED_CODE);
-}
-
-export interface SessionCookieContext {
-  /** The gateway path that was called (after /api was stripped). */
-  path: string;
-  cookieName: string;
-  secure: boolean;
+/**
+ * True when the answer means the browser's session is over: TK00001 or 401, or a POSTed logout. A logout by
+ * any other method is not one, so a cross-site `<img src=…/loginout>` signs nobody out.
+ */
+export function endsSession(call: { path: string; method: string }, status: number, body: unknown): boolean {
+  return (call.path === LOGOUT_PATH && call.method === 'POST') || status === 401 || (isObject(body) && body.code === SESSION_ENDED_CODE);
 }
 
 /**
  * The gateway's answer as the browser gets it: session cookies set (and oauthVO removed) or cleared by the
  * rules above; any answer that touches cookies is also marked no-store. Other answers pass through untouched.
  */
-export async function withSessionCookies(answer: Response, context: SessionCookieContext): Promise<Response> {
+export async function withSessionCookies(
+  c: Context,
+  answer: Response,
+  call: { path: string; method: string; cookie: TokenCookie },
+): Promise<Response> {
   const isJson = /^application\/json\b/i.test(answer.headers.get('content-type') ?? '');
   const text = isJson ? await answer.text() : null;
   let body: unknown = null;
@@ -87,19 +120,19 @@ export async function withSessionCookies(answer: Response, context: SessionCooki
     // Not JSON after all: pass the text through as it came.
   }
   const headers = new Headers(answer.headers);
-  const init = () => ({ status: answer.status, statusText: answer.statusText, headers });
+  const init = () => ({ status: answer.status as StatusCode, statusText: answer.statusText, headers });
 
   const session = takeSession(body);
   if (session) {
     headers.delete('content-length');
     headers.set('Cache-Control', 'no-store');
-    for (const value of sessionCookies(context.cookieName, session.token, context.secure)) headers.append('Set-Cookie', value);
-    return new Response(JSON.stringify(session.body), init());
+    setSessionCookies(c, call.cookie, session.token);
+    return c.newResponse(JSON.stringify(session.body), init());
   }
-  if (endsSession(context.path, answer.status, body)) {
+  if (endsSession(call, answer.status, body)) {
     headers.set('Cache-Control', 'no-store');
-    for (const value of clearedSessionCookies(context.cookieName, context.secure)) headers.append('Set-Cookie', value);
+    clearSessionCookies(c, call.cookie);
   }
   const nullBody = [101, 204, 205, 304].includes(answer.status);
-  return new Response(nullBody ? null : (text ?? answer.body), init());
+  return c.newResponse(nullBody ? null : (text ?? answer.body), init());
 }

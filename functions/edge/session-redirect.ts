@@ -8,7 +8,7 @@ import type { Config } from '../config';
 import { isNavigatorHost, visitorLang } from './lang';
 import { safeRedirect } from './redirect-target';
 import { isPageRequest } from './source-origin';
-import { tokenCookieName } from './session-cookies';
+import { sessionTokenOf } from './session-cookies';
 
 /** `source` values naming the invitation-letter-online page and the portal (compared without case, - or _). */
 const INVITATION_LETTER_SOURCE = 'invitationletteronline';
@@ -71,11 +71,10 @@ function withZhPrefix(target: string): string {
 export const sessionRedirect: MiddlewareHandler<EdgeBindings> = async (c, next) => {
   const url = new URL(c.req.url);
   if (!isPageRequest(c.req.method, url.pathname)) return next();
-  const label = c.var.config.navigatorHostLabel;
   const target = sessionRedirectTarget({
     pathname: url.pathname,
-    navigatorHost: isNavigatorHost(url.hostname, label),
-    hasSession: Boolean(getCookie(c, tokenCookieName(url.hostname, label))),
+    navigatorHost: isNavigatorHost(url.hostname, c.var.config.navigatorHostLabel),
+    hasSession: sessionTokenOf(c) !== undefined,
     source: sourceFromQuery(url.searchParams) ?? parseSourceCookie(getCookie(c, SOURCE_COOKIE)),
     lang: visitorLang(c),
     config: c.var.config,

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { serialize } from 'hono/utils/cookie';
+import { setCookie } from 'hono/cookie';
+import type { StatusCode } from 'hono/utils/http-status';
 import { isLang, LANG_COOKIE, LANG_COOKIE_MAX_AGE, type Lang } from '../../src/lib/lang';
 import { legalDocForPath, legalShell, notFoundShell, shellForPath } from '../../src/lib/routes';
 import type { EdgeBindings } from '../env';
@@ -69,7 +70,7 @@ export async function servePage(c: Context<EdgeBindings>): Promise<Response> {
     legalDoc && url.searchParams.get('embed') === '1' && 'embedded',
     shell === 'pass_email_login' && isMobileUserAgent(c.req.raw.headers) && 'mobile',
   ].filter((flag): flag is string => Boolean(flag));
-  let body: BodyInit | null = c.req.method === 'HEAD' ? null : asset.body;
+  let body: string | ReadableStream | null = c.req.method === 'HEAD' ? null : asset.body;
   const assetHeaders = new Headers(asset.headers);
   if (flags.length > 0 && asset.status === 200 && body) {
     body = flags.reduce(withHtmlFlag, await asset.text());
@@ -77,12 +78,12 @@ export async function servePage(c: Context<EdgeBindings>): Promise<Response> {
     assetHeaders.delete('content-length');
     assetHeaders.delete('etag');
   }
-  const response = new Response(body, { status: shell ? asset.status : 404, headers: assetHeaders });
-  // One URL, two languages: shared caches must not hand one visitor's language to another.
-  response.headers.set('Vary', shell === 'pass_email_login' ? 'Cookie, User-Agent, Sec-CH-UA-Mobile' : 'Cookie');
   // A sign-in link's language becomes the visitor's, so the page's calls answer in it too (a framed legal
   // page, by contrast, never changes the visitor's choice).
-  if (linkLang) response.headers.append('Set-Cookie', serialize(LANG_COOKIE, linkLang, { path: '/', maxAge: LANG_COOKIE_MAX_AGE, sameSite: 'Lax' }));
+  if (linkLang) setCookie(c, LANG_COOKIE, linkLang, { path: '/', maxAge: LANG_COOKIE_MAX_AGE, sameSite: 'Lax' });
+  const response = c.newResponse(body, { status: (shell ? asset.status : 404) as StatusCode, headers: assetHeaders });
+  // One URL, two languages: shared caches must not hand one visitor's language to another.
+  response.headers.set('Vary', shell === 'pass_email_login' ? 'Cookie, User-Agent, Sec-CH-UA-Mobile' : 'Cookie');
   response.headers.set('Cache-Control', 'private, no-cache');
   response.headers.set('Content-Language', lang === 'zh' ? 'zh-CN' : 'en');
   return response;

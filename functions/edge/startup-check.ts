@@ -28,6 +28,12 @@ export function configurationProblems(env: object): string[] {
   // Each local stand-in would weaken a deployed site; the outbox would publish every code at /api/dev/outbox.
   const devStandIns = [config.outboxDelivery, config.devRoutes, config.devPepper, config.devHandoffKey, config.httpLocalhostRedirects];
   if (devStandIns.some(Boolean)) problems.push('DEV_OUTBOX must not be "true"');
+  // Any client could then name itself and reset every per-IP limit, or pick its country.
+  if (config.trustClientIpHeader) problems.push('DEV_TRUST_CLIENT_IP_HEADER must not be "true"');
+  if (config.trustCountryHeader) problems.push('DEV_TRUST_COUNTRY_HEADER must not be "true"');
+  // Sign-in links and the cross-site check are built on these, never on the request's Host.
+  if (!config.portalOrigin?.startsWith('https://')) problems.push('PORTAL_ORIGIN must be an https origin');
+  if (!config.navigatorOrigin?.startsWith('https://')) problems.push('NAVIGATOR_ORIGIN must be an https origin');
   return problems;
 }
 

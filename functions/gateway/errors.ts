@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { errorCatalogue, errorMessage, type ErrorCode } from '../../src/schemas/error-codes';
 import { SUCCESS_CODE } from '../../src/schemas/envelope';
 import { isLang, type Lang } from '../../src/lib/lang';
+import { networkBucket } from './services/client-network';
 
 /** Thrown anywhere in the gateway; `onError` turns it into the envelope with its status. */
 export class GatewayError extends Error {
@@ -20,9 +21,26 @@ export function requestLang(c: Context): Lang {
   return isLang(lang) ? lang : 'en';
 }
 
-/** The visitor's IP as the edge saw it (proxy-rules.ts sets it on every gateway call). */
+/** Set by the edge on every gateway call (functions/edge/proxy-rules.ts): the client network it saw. */
+export const CLIENT_IP_HEADER = 'x-client-ip';
+
+const unnamedClients = new WeakMap<Request, string>();
+
+/**
+ * The client network every per-IP limit counts by: an IPv4 address, or an IPv6 /64 such as
+ * `2001:db8:1:2::/64` (functions/gateway/services/client-network.ts). A call that names no network gets a
+ * bucket of its own for this request, never one shared by every such call (a deployed edge refuses those
+ * before they get here).
+ */
 export function clientIp(c: Context): string {
-  return c.req.header('x-client-ip') ?? 'unknown';
+  const bucket = networkBucket(c.req.header(CLIENT_IP_HEADER));
+  if (bucket) return bucket;
+  let unnamed = unnamedClients.get(c.req.raw);
+  if (!unnamed) {
+    unnamed = `unknown:${crypto.randomUUID()}`;
+    unnamedClients.set(c.req.raw, unnamed);
+  }
+  return unnamed;
 }
 
 export function ok<T>(c: Context, data: T) {

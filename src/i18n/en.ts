@@ -157,6 +157,11 @@ export const en = {
     replayed: 'The link has already been used. Each link works once.',
     credentials: 'The sign-in details passed from the other site were not accepted. Please sign in here.',
     backToLogin: 'Go to sign-in',
+    switchTitle: 'Which account do you want to use?',
+    switchBody: 'You are already signed in on this browser. The link you opened signs in a different account.',
+    switchHint: 'If you did not open this link yourself, keep your current account.',
+    keepCurrent: 'Keep my current account',
+    continueOther: 'Continue with the other account',
   },
   legal: {
     /** Shown above each legal text: "Version 1.0.0 · Effective 2026-12-01". */

@@ -7,6 +7,7 @@ import type { Lang } from '../lib/lang';
 export const errorCatalogue = {
   GW0400: { status: 400, en: 'The request is not valid.', zh: '请求参数不正确。' },
   GW0401: { status: 400, en: 'The request body is not valid JSON.', zh: '请求内容不是有效的 JSON。' },
+  GW0403: { status: 403, en: 'This request was sent from another site and was refused.', zh: '该请求来自其他网站，已被拒绝。' },
   GW0404: { status: 404, en: 'No such API.', zh: '接口不存在。' },
   GW0405: { status: 405, en: 'This method is not allowed here.', zh: '不支持该请求方法。' },
   GW0413: { status: 413, en: 'The request body is too large.', zh: '请求内容过大。' },

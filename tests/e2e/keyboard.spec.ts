@@ -89,6 +89,11 @@ for (const lang of langs) {
 
   test.describe(`keyboard alone (${lang})`, () => {
     test('a new user signs up with a phone code: agreement, identity, slider, code', async ({ page }) => {
+      // The slider's proof of work runs in Web Workers: the page's CSP (worker-src 'self') must let them start.
+      const cspViolations: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+      });
       const mobile = uniqueMobile();
       await openInLanguage(page, lang, '/login');
       await settle(page);
@@ -134,6 +139,7 @@ for (const lang of langs) {
       await page.keyboard.type(code);
       await page.keyboard.press('Enter');
       await expect(page).toHaveURL(/\/enterprise_adm_and_staff\?loginType=1$/);
+      expect(cspViolations).toEqual([]);
     });
 
     test('an existing user signs in with an e-mail code, ticking the agreement with Space', async ({ page }) => {

@@ -341,6 +341,14 @@ describe('CAPTCHA_PROVIDER "turnstile" against a local stand-in of siteverify', 
     expect((await send('/agg-web/captcha/turnstile/verify', { scene: 'sms', subject: '+8613800138040', token: 'pass' })).body.code).toBe('GW0404');
   });
 
+  it('sends siteverify no remoteip for an IPv6 client, which the gateway knows only by its /64', async () => {
+    hits = [];
+    const { body } = await turnstile('+86 138 0013 8049', 'pass', '2001:db8:7:8:9::1');
+    expect(body.code).toBe('0');
+    expect(hits).toHaveLength(1);
+    expect(Object.fromEntries(hits[0]!)).not.toHaveProperty('remoteip');
+  });
+
   it('turns a token siteverify accepts into a single-use check that sends one SMS', async () => {
     hits = [];
     const ip = '203.0.113.140';

@@ -3,8 +3,8 @@ import { createGateway } from '../../functions/gateway/app';
 import { IP_GUESS_CAP, MAX_TRIES, RECIPIENT_GUESS_CAP, RESEND_WAIT_MS } from '../../functions/gateway/services/codes';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { gatewayClient, type Envelope } from './gateway-client';
-import { throttledD1 } from './throttled-d1';
 import { startWorkerEnv } from './worker-env';
+import { CHEAP_POW } from './pow-solver';
 
 /**
  * One-time codes attacked the way a script would: parallel bursts of guesses and sends through the whole
@@ -16,8 +16,7 @@ const BURST_TIMEOUT = 120_000;
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
 let client: ReturnType<typeof gatewayClient>;
 beforeAll(async () => {
-  worker = await startWorkerEnv('code-abuse', { SMS_HOURLY_CAPS: '+86=1000,+44=3,*=2', SMS_DAILY_BUDGET: '1000' });
-  worker.env.DB = throttledD1(worker.env.DB);
+  worker = await startWorkerEnv('code-abuse', { ...CHEAP_POW, SMS_HOURLY_CAPS: '+86=1000,+44=3,*=2', SMS_DAILY_BUDGET: '1000' });
   client = gatewayClient(worker);
 });
 afterAll(() => worker.dispose());
@@ -219,8 +218,7 @@ describe('SMS per destination calling code', () => {
 describe('the daily SMS budget', () => {
   let budgetWorker: Awaited<ReturnType<typeof startWorkerEnv>>;
   beforeAll(async () => {
-    budgetWorker = await startWorkerEnv('code-budget', { SMS_DAILY_BUDGET: '20', SMS_HOURLY_CAPS: '+86=1000,*=1000' });
-    budgetWorker.env.DB = throttledD1(budgetWorker.env.DB);
+    budgetWorker = await startWorkerEnv('code-budget', { ...CHEAP_POW, SMS_DAILY_BUDGET: '20', SMS_HOURLY_CAPS: '+86=1000,*=1000' });
   });
   afterAll(() => budgetWorker.dispose());
 

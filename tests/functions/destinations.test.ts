@@ -42,6 +42,7 @@ describe('/go destinations', () => {
       keys: [await importHandoffKey(DEV_HANDOFF_KEY)],
       audience: 'web-app',
       purpose: 'session',
+      now: Date.now(),
     });
     expect(opened.ok && opened.claims.sub).toBe(userId);
   });

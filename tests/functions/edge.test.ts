@@ -1,10 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import app from '../../functions/worker';
+import app, { createWorker } from '../../functions/worker';
 import type { WorkerEnv } from '../../functions/env';
-import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, handoffClock, importHandoffKey, type HandoffPurpose } from '../../functions/edge/handoff';
+import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey, type HandoffPurpose } from '../../functions/edge/handoff';
+import { createSession } from '../../functions/gateway/services/sessions';
 import { messages } from '../../src/i18n';
 import { hashPassword } from '../../src/lib/password-hash';
-import { startWorkerEnv } from './worker-env';
+import { deployedVars, startWorkerEnv } from './worker-env';
+import { BASELINE_TARGETS, HOSTILE_PATHS } from '../fixtures/redirect-corpus';
 
 /** The asset server is not what these tests are about: every shell answers with its own path. */
 const ASSETS = {
@@ -26,7 +28,7 @@ afterAll(() => worker.dispose());
 afterEach(() => vi.restoreAllMocks());
 
 type Init = { headers?: Record<string, string>; env?: Partial<WorkerEnv>; method?: string };
-const call = (url: string, { headers = {}, env = {}, method = 'GET' }: Init = {}) =>
+const call = async (url: string, { headers = {}, env = {}, method = 'GET' }: Init = {}) =>
   app.request(url, { method, headers, redirect: 'manual' }, { ...worker.env, ...env }, worker.ctx);
 const setCookies = (res: Response) => res.headers.getSetCookie();
 const cookieNamed = (res: Response, name: string) => setCookies(res).find((c) => c.startsWith(`${name}=`));
@@ -211,8 +213,9 @@ describe('hand-off intake', () => {
 
   it('refuses an expired blob by the injected clock', async () => {
     const token = await blob('user-1', 'session', { ttl: 5 });
-    vi.spyOn(handoffClock, 'now').mockReturnValue(Date.now() + 5_000);
-    const res = await call(`http://portal.test/login?token=${token}`);
+    // The Worker's one clock (edge and gateway alike), five seconds on.
+    const later = createWorker({ clock: () => Date.now() + 5_000 });
+    const res = await later.request(`http://portal.test/login?token=${token}`, { redirect: 'manual' }, worker.env, worker.ctx);
     expect(res.status).toBe(400);
     expect(await res.text()).toContain(messages.en.handoff.expired);
   });
@@ -334,5 +337,311 @@ describe('page variants', () => {
     expect(cookieNamed(await page('http://portal.test/terms?lang=zh', { cookie: 'LANG=en' }), 'LANG')).toBeUndefined();
     expect(await (await page('http://portal.test/pass_email_login?lang=en', { cookie: 'LANG=zh' })).text()).toContain('/en/pass_email_login');
     expect(await (await page('http://portal.test/login?lang=zh', { cookie: 'LANG=en' })).text()).toContain('/en/login');
+  });
+});
+
+/** Where a browser goes with this Location from `from`: what a redirect test must judge. */
+const landing = (location: string | null, from: string) => new URL(location ?? '', from);
+/** No hop that decodes once or twice more may read the Location as protocol-relative either. */
+const staysPlain = (location: string) => {
+  let form = location;
+  for (let i = 0; i < 3; i++) {
+    if (/^[/\\][/\\]/.test(form) || /^\/[\t\n\r]*[/\\]/.test(form)) return false;
+    form = decodeURIComponent(form);
+  }
+  return true;
+};
+
+describe('every redirect of the edge, against hostile paths and forged hosts', () => {
+  const on = { REGION_REDIRECT: 'true', SITE_CN: 'https://portal.example.cn', SITE_COM: 'https://portal.example.com' };
+
+  it.each(HOSTILE_PATHS)('region: %j lands on the configured other site', async (path) => {
+    const res = await call(`https://portal.example.cn${path}?a=1`, { headers: { 'x-debug-country': 'DE' }, env: on });
+    expect(res.status).toBe(302);
+    const location = res.headers.get('location')!;
+    expect(landing(location, `https://portal.example.cn/`).origin).toBe('https://portal.example.com');
+    expect(location.startsWith('https://portal.example.com/')).toBe(true);
+    expect(staysPlain(location.slice('https://portal.example.com'.length))).toBe(true);
+  });
+
+  it('region: a forged .cn Host is sent to the configured .com site, never to a host of its own', async () => {
+    const res = await call('https://evil.example.cn/login?x=1', { headers: { 'x-debug-country': 'DE' }, env: on });
+    expect(res.headers.get('location')).toBe('https://portal.example.com/login?x=1');
+  });
+
+  it('hand-off: every hostile path answers a 303 to a plain path on this site', async () => {
+    const key = await importHandoffKey(DEV_HANDOFF_KEY);
+    const answers = await Promise.all(
+      HOSTILE_PATHS.map(async (path) => {
+        const blob = await createHandoffBlob(key, handoffClaims({ sub: 'user-1', aud: 'portal', purpose: 'session' }));
+        const res = await call(`http://portal.test${path}?token=${blob}&x=1`);
+        return { path, status: res.status, location: res.headers.get('location')! };
+      }),
+    );
+    for (const { path, status, location } of answers) {
+      expect(status, path).toBe(303);
+      expect(landing(location, 'http://portal.test/').origin, `${path} -> ${location}`).toBe('http://portal.test');
+      expect(staysPlain(location), `${path} -> ${location}`).toBe(true);
+      expect(location).not.toContain('token=');
+    }
+  });
+
+  it('session redirect: the hostile corpus in `redirect` from a forged Host goes to the portal', async () => {
+    const answers = await Promise.all(
+      [...BASELINE_TARGETS, ...HOSTILE_PATHS].map((target) =>
+        call(`http://evil.example/login?redirect=${encodeURIComponent(target)}`, { headers: { cookie: 'portal_token=abc' } }),
+      ),
+    );
+    for (const res of answers) {
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/user_center');
+    }
+  });
+
+  // A configured value that is neither a path nor an http(s) URL stops the Worker (a 500 naming the var, no
+  // redirect at all); one that parses but is not an allowed origin falls back to the portal.
+  it('/go: a hostile configured destination never redirects off site, from any Host', async () => {
+    for (const target of [...BASELINE_TARGETS, ...HOSTILE_PATHS]) {
+      const res = await call('http://evil.example/go/web_app', { env: { WEB_APP_URL: target } });
+      const body = await res.text();
+      if (res.status === 500) {
+        expect(body, target).toContain('WEB_APP_URL');
+        expect(res.headers.get('location'), target).toBeNull();
+      } else {
+        expect(res.headers.get('location'), target).toBe('/user_center');
+      }
+    }
+  });
+});
+
+const deployed = deployedVars;
+
+type PostInit = { headers?: Record<string, string>; env?: Partial<WorkerEnv> };
+async function postJson(url: string, body: unknown, { headers = {}, env = {} }: PostInit = {}) {
+  const res = await app.request(
+    url,
+    { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), redirect: 'manual' },
+    { ...worker.env, ...env },
+    worker.ctx,
+  );
+  const text = await res.text();
+  return { status: res.status, text, code: (JSON.parse(text) as { code: string }).code, data: (JSON.parse(text) as { data: unknown }).data };
+}
+
+describe('client network', () => {
+  let seq = 0;
+  // Pass links to unknown addresses: nothing is sent, but the per-network cap (20 an hour) counts them.
+  const sendLink = (headers: Record<string, string>, env: Partial<WorkerEnv> = {}) =>
+    postJson('http://portal.test/api/agg-web/user/passEmail/send', { loginEmail: `nobody.${++seq}.${Date.now()}@example.com` }, { headers, env });
+  const codes = async (calls: Promise<{ code: string }>[]) => (await Promise.all(calls)).map((answer) => answer.code);
+  const tally = (list: string[]) => list.reduce<Record<string, number>>((acc, code) => ({ ...acc, [code]: (acc[code] ?? 0) + 1 }), {});
+
+  it('counts every address of one IPv6 /64 as one network: a burst of 25 from 25 addresses gets 20', async () => {
+    const answers = await codes(Array.from({ length: 25 }, (_, i) => sendLink({ 'cf-connecting-ip': `2001:db8:aa:1:${(i + 1).toString(16)}::${i + 7}` })));
+    expect(tally(answers)).toEqual({ '0': 20, LK0011: 5 });
+    // The neighbouring /64 is another network.
+    expect((await sendLink({ 'cf-connecting-ip': '2001:db8:aa:2::1' })).code).toBe('0');
+  });
+
+  it('when deployed, reads CF-Connecting-IP only: forged X-Forwarded-For, X-Real-IP and the test header change nothing', async () => {
+    const answers = await codes(
+      Array.from({ length: 25 }, (_, i) =>
+        sendLink(
+          {
+            'cf-connecting-ip': '203.0.113.201',
+            'x-forwarded-for': `10.1.${i}.1`,
+            'x-real-ip': `10.2.${i}.1`,
+            'true-client-ip': `10.3.${i}.1`,
+            'x-test-client-ip': `10.4.${i}.1`,
+          },
+          deployed,
+        ),
+      ),
+    );
+    expect(tally(answers)).toEqual({ '0': 20, LK0011: 5 });
+  });
+
+  it('when deployed, refuses a call without CF-Connecting-IP instead of sharing one bucket', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => sendLink({ 'x-forwarded-for': '198.51.100.1' }, deployed)));
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.code).toBe('GW0400');
+    }
+  });
+
+  it('in a local run, the test header names the client, and a call naming none gets a bucket of its own', async () => {
+    const named = await codes(Array.from({ length: 25 }, (_, i) => sendLink({ 'cf-connecting-ip': '203.0.113.202', 'x-test-client-ip': `192.0.2.${i + 1}` })));
+    expect(tally(named)).toEqual({ '0': 25 });
+    const unnamed = await codes(Array.from({ length: 25 }, () => sendLink({})));
+    expect(tally(unnamed)).toEqual({ '0': 25 });
+  });
+});
+
+describe('sign-in links are built on the configured origin', () => {
+  const origins = { PORTAL_ORIGIN: 'https://portal.example.com', NAVIGATOR_ORIGIN: 'https://navigator.example.com' };
+  const seed = async (email: string) =>
+    (await postJson('http://portal.test/api/dev/users', { email, password: 'Harbour2026', agreed: true })).data as { userId: string };
+  const linkIn = async (email: string) => {
+    const res = await app.request(`http://portal.test/api/dev/outbox?to=${encodeURIComponent(email)}`, {}, worker.env, worker.ctx);
+    const text = await res.text();
+    return /https?:\/\/[^\s"\\]+\?pass=[^\s"\\]+/.exec(text)?.[0];
+  };
+  const forged = { 'cf-connecting-ip': '203.0.113.210', 'x-portal-origin': 'https://evil.example', 'x-portal-site': 'navigator', 'x-forwarded-host': 'evil.example' };
+
+  it('mails a pass link on PORTAL_ORIGIN whatever Host and headers the request forged', async () => {
+    const email = `links.${Date.now()}@example.com`;
+    await seed(email);
+    const sent = await postJson('http://evil.example/api/agg-web/user/passEmail/send', { loginEmail: email }, { headers: forged, env: origins });
+    expect(sent.code).toBe('0');
+    const link = new URL((await linkIn(email))!);
+    expect(link.origin + link.pathname).toBe('https://portal.example.com/pass_email_login');
+  });
+
+  it('builds the navigator site links on NAVIGATOR_ORIGIN', async () => {
+    const email = `links.nav.${Date.now()}@example.com`;
+    await seed(email);
+    await postJson('http://navigator.evil.example/api/agg-web/user/passEmail/send', { loginEmail: email }, { headers: forged, env: origins });
+    expect(new URL((await linkIn(email))!).origin).toBe('https://navigator.example.com');
+  });
+
+  it('answers a shared link on PORTAL_ORIGIN to a forged Host', async () => {
+    const session = await createSession(worker.env.DB, { userId: 'user-1', kind: 'platform', now: Date.now() });
+    const answer = await postJson('http://evil.example/api/agg-web/user/shareLogin/create', {}, { headers: { ...forged, cookie: `portal_token=${session.token}` }, env: origins });
+    expect(answer.code).toBe('0');
+    expect(new URL((answer.data as { url: string }).url).origin).toBe('https://portal.example.com');
+  });
+});
+
+describe('cross-site calls to /api', () => {
+  const env = { PORTAL_ORIGIN: 'https://portal.example.com', SITE_CN: 'https://portal.example.cn', SITE_COM: 'https://portal.example.com' };
+  let seq = 0;
+  const ask = (headers: Record<string, string>, url = 'https://portal.example.com') =>
+    postJson(`${url}/api/agg-web/user/getRegVerificationCode`, { emailAddress: `csrf.${++seq}.${Date.now()}@example.com`, type: 3 }, {
+      headers: { 'cf-connecting-ip': `198.51.100.${100 + (seq % 100)}`, ...headers },
+      env,
+    });
+
+  it('refuses a burst of forged Origin and Sec-Fetch-Site, from the real Host and from a forged one', async () => {
+    const forged: [Record<string, string>, string?][] = [
+      ...Array.from({ length: 10 }, (): [Record<string, string>] => [{ origin: 'https://evil.example' }]),
+      ...Array.from({ length: 10 }, (): [Record<string, string>] => [{ 'sec-fetch-site': 'cross-site' }]),
+      ...Array.from({ length: 10 }, (): [Record<string, string>] => [{ 'sec-fetch-site': 'same-site', origin: 'https://shop.portal.example.com' }]),
+      ...Array.from({ length: 10 }, (): [Record<string, string>, string] => [{ origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' }, 'https://evil.example']),
+      ...Array.from({ length: 10 }, (): [Record<string, string>] => [{ origin: 'null' }]),
+    ];
+    // A forged Host with a matching Origin and Sec-Fetch-Site: same-origin is only refused through Origin.
+    const answers = await Promise.all(forged.map(([headers, url]) => ask(headers, url)));
+    const refused = answers.filter((a) => a.status === 403 && a.code === 'GW0403').length;
+    expect(refused).toBe(40);
+    // Sec-Fetch-Site same-origin is the browser's own word for "this page": it passes whatever Origin says.
+    expect(answers.slice(30, 40).every((a) => a.code === '0')).toBe(true);
+  });
+
+  it('lets this site, the other site of the pair and clients that are no browser through', async () => {
+    expect((await ask({ 'sec-fetch-site': 'same-origin', origin: 'https://portal.example.com' })).code).toBe('0');
+    expect((await ask({ 'sec-fetch-site': 'cross-site', origin: 'https://portal.example.cn' })).code).toBe('0');
+    expect((await ask({})).code).toBe('0');
+  });
+
+  it('refuses a cross-site text/plain post (no preflight) as well as JSON', async () => {
+    const res = await app.request(
+      'https://portal.example.com/api/agg-web/user/getRegVerificationCode',
+      { method: 'POST', headers: { 'content-type': 'text/plain', origin: 'https://evil.example' }, body: '{"emailAddress":"x@example.com","type":3}' },
+      { ...worker.env, ...env },
+      worker.ctx,
+    );
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { code: string }).code).toBe('GW0403');
+  });
+});
+
+describe('a hand-off while someone else is signed in', () => {
+  beforeAll(async () => {
+    await worker.env.DB.prepare("INSERT INTO users (id, email, created_at) VALUES ('user-2', 'two@example.com', 0)").run();
+  });
+  const blobFor = async (sub: string) =>
+    createHandoffBlob(await importHandoffKey(DEV_HANDOFF_KEY), handoffClaims({ sub, aud: 'portal', purpose: 'session' }));
+  const sessionOf = async (userId: string) => `portal_token=${(await createSession(worker.env.DB, { userId, kind: 'platform', now: Date.now() })).token}`;
+  const sessionsOf = async (userId: string) =>
+    (await worker.env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?').bind(userId).first<{ n: number }>())!.n;
+  /** The choice page's form as a script reads it: action and every field. */
+  const formOf = (html: string) => {
+    const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!;
+    const fields = new URLSearchParams();
+    for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields.set(name!, value!.replace(/&amp;/g, '&'));
+    return { action, fields };
+  };
+  const postForm = (action: string, fields: URLSearchParams, headers: Record<string, string>) =>
+    app.request(
+      `http://portal.test${action}`,
+      { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: fields.toString(), redirect: 'manual' },
+      worker.env,
+      worker.ctx,
+    );
+
+  it('asks which account to use, in the visitor language, and changes nothing', async () => {
+    const cookie = await sessionOf('user-1');
+    const before = await sessionsOf('user-2');
+    for (const lang of ['en', 'zh'] as const) {
+      const res = await call(`http://portal.test/user_center?token=${await blobFor('user-2')}&x=1`, { headers: { cookie: `${cookie}; LANG=${lang}` } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(setCookies(res)).toEqual([]);
+      const html = await res.text();
+      expect(html).toContain(messages[lang].handoff.switchTitle);
+      expect(html).toContain(messages[lang].handoff.continueOther);
+      expect(html).toContain('<a href="/user_center?x=1" data-keep-current>');
+    }
+    expect(await sessionsOf('user-2')).toBe(before);
+  });
+
+  it('switches only on a same-origin POST: cross-site posts and a form without Origin are refused', async () => {
+    const cookie = await sessionOf('user-1');
+    const page = await (await call(`http://portal.test/account?token=${await blobFor('user-2')}`, { headers: { cookie } })).text();
+    const { action, fields } = formOf(page);
+    const before = await sessionsOf('user-2');
+    const forged: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }, { 'sec-fetch-site': 'same-site', origin: 'http://evil.portal.test' }, {}];
+    for (const headers of forged) {
+      const res = await postForm(action, fields, { cookie, ...headers });
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(setCookies(res)).toEqual([]);
+      await res.body?.cancel();
+    }
+    expect(await sessionsOf('user-2')).toBe(before);
+    const ok = await postForm(action, fields, { cookie, 'sec-fetch-site': 'same-origin', origin: 'http://portal.test' });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('location')).toBe('/account');
+    expect(cookieNamed(ok, 'portal_token')).toMatch(/^portal_token=[A-Za-z0-9_-]{43};/);
+    expect(await sessionsOf('user-2')).toBe(before + 1);
+  });
+
+  it('lets exactly one of twenty parallel clicks use the blob', async () => {
+    const cookie = await sessionOf('user-1');
+    const { action, fields } = formOf(await (await call(`http://portal.test/login?token=${await blobFor('user-2')}`, { headers: { cookie } })).text());
+    const before = await sessionsOf('user-2');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => postForm(action, fields, { cookie, 'sec-fetch-site': 'same-origin' })));
+    const statuses = await Promise.all(answers.map(async (r) => (await r.text(), r.status)));
+    expect(statuses.filter((s) => s === 303)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 400)).toHaveLength(19);
+    expect(await sessionsOf('user-2')).toBe(before + 1);
+  });
+
+  it('sends a forged `next` to this site only', async () => {
+    const cookie = await sessionOf('user-1');
+    for (const next of ['//evil.example', '/\\evil.example', 'https://evil.example/', '/%2F%2Fevil.example']) {
+      const { action, fields } = formOf(await (await call(`http://portal.test/login?token=${await blobFor('user-2')}`, { headers: { cookie } })).text());
+      fields.set('next', next);
+      const res = await postForm(action, fields, { cookie, 'sec-fetch-site': 'same-origin' });
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location'), next).toBe('/');
+    }
+  });
+
+  it('goes straight on for the person who is already signed in', async () => {
+    const cookie = await sessionOf('user-1');
+    const res = await call(`http://portal.test/account?token=${await blobFor('user-1')}`, { headers: { cookie } });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/account');
   });
 });

@@ -4,7 +4,6 @@ import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { UPLOAD_LIMITS, type UploadedFile } from '../../src/schemas/onboarding';
 import { bufferedForm } from './gateway-client';
-import { throttledD1 } from './throttled-d1';
 import { startWorkerEnv } from './worker-env';
 
 /**
@@ -15,7 +14,6 @@ let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
 beforeAll(async () => {
   worker = await startWorkerEnv('files');
   // Bursts of parallel calls: the bridge to the local D1 takes a few statements at a time (throttled-d1.ts).
-  worker.env.DB = throttledD1(worker.env.DB);
 });
 afterAll(() => worker.dispose());
 

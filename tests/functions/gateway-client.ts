@@ -24,8 +24,11 @@ export function gatewayClient(worker: Worker, { origin = 'http://localhost' }: {
     return call(path, { method: 'POST', headers, body: JSON.stringify(body) });
   };
   const json = async <T = Record<string, unknown>>(res: Response) => (await res.json()) as Envelope<T>;
-  /** `portal_token=…` from a sign-in answer, ready for a Cookie header. */
-  const sessionCookie = (res: Response) => `portal_token=${/(?:^|\n)portal_token=([^;]*)/.exec(res.headers.getSetCookie().join('\n'))?.[1]}`;
+  /** `portal_token=…` (`__Host-portal_token=…` on https) from a sign-in answer, ready for a Cookie header. */
+  const sessionCookie = (res: Response) => {
+    const [, name = 'portal_token', value] = /(?:^|\n)((?:__Host-)?portal_token)=([^;]*)/.exec(res.headers.getSetCookie().join('\n')) ?? [];
+    return `${name}=${value}`;
+  };
   const seed = async (body: Record<string, unknown>) => {
     const res = await json<{ userId: string }>(await post('/dev/users', { agreed: true, ...body }));
     expect(res.code).toBe('0');

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import app from '../../functions/worker';
+import app, { createWorker } from '../../functions/worker';
 import { createGateway } from '../../functions/gateway/app';
 import { MAX_JSON_BYTES } from '../../functions/gateway/body';
 import { consumeSliderCheck, SLIDER } from '../../functions/gateway/services/captcha';
@@ -11,7 +11,6 @@ import {
   createHandoffBlob,
   encodeBase64Url,
   handoffClaims,
-  handoffClock,
   HANDOFF_MAX_TTL,
   importHandoffKey,
   type HandoffClaims,
@@ -265,7 +264,10 @@ describe('sessions', () => {
 
 describe('hand-off blobs', () => {
   const key = () => importHandoffKey(DEV_HANDOFF_KEY);
-  const intake = (blob: string) => app.request(`http://portal.test/login?token=${blob}`, { redirect: 'manual' }, worker.env, worker.ctx);
+  // The Worker's one clock (edge and gateway), set per test.
+  let handoffTime = T0;
+  const clocked = createWorker({ clock: () => handoffTime });
+  const intake = (blob: string) => clocked.request(`http://portal.test/login?token=${blob}`, { redirect: 'manual' }, worker.env, worker.ctx);
   const reason = async (res: Response) => /data-handoff-error="(\w+)"/.exec(await res.text())?.[1] ?? `status ${res.status}`;
 
   it(`works until ${HANDOFF_MAX_TTL} s after iat and is refused as expired at ${HANDOFF_MAX_TTL} s`, async () => {
@@ -273,9 +275,9 @@ describe('hand-off blobs', () => {
     const k = await key();
     const early = await createHandoffBlob(k, handoffClaims({ sub: 'handoff-user', aud: 'portal', purpose: 'session', now: issued }));
     const late = await createHandoffBlob(k, handoffClaims({ sub: 'handoff-user', aud: 'portal', purpose: 'session', now: issued }));
-    vi.spyOn(handoffClock, 'now').mockReturnValue(issued + HANDOFF_MAX_TTL * 1000 - 1);
+    handoffTime = issued + HANDOFF_MAX_TTL * 1000 - 1;
     expect((await intake(early)).status).toBe(303);
-    vi.spyOn(handoffClock, 'now').mockReturnValue(issued + HANDOFF_MAX_TTL * 1000);
+    handoffTime = issued + HANDOFF_MAX_TTL * 1000;
     expect(await reason(await intake(late))).toBe('expired');
   });
 
@@ -291,14 +293,14 @@ describe('hand-off blobs', () => {
   }
 
   it(`accepts a blob that claims ${HANDOFF_MAX_TTL} s of life and refuses one that claims ${HANDOFF_MAX_TTL + 1} s`, async () => {
-    vi.spyOn(handoffClock, 'now').mockReturnValue(T0 + 1000);
+    handoffTime = T0 + 1000;
     const claims = (ttl: number) => ({ ...handoffClaims({ sub: 'handoff-user', aud: 'portal', purpose: 'session', now: T0 }), exp: T0 / 1000 + ttl });
     expect((await intake(await sealRaw(claims(HANDOFF_MAX_TTL)))).status).toBe(303);
     expect(await reason(await intake(await sealRaw(claims(HANDOFF_MAX_TTL + 1))))).toBe('invalid');
   });
 
   it("allows a sender's clock 30 s ahead of ours, not 31 s", async () => {
-    vi.spyOn(handoffClock, 'now').mockReturnValue(T0);
+    handoffTime = T0;
     const k = await key();
     const ahead = (s: number) => createHandoffBlob(k, handoffClaims({ sub: 'handoff-user', aud: 'portal', purpose: 'session', now: T0 + s * 1000 }));
     expect((await intake(await ahead(30))).status).toBe(303);

@@ -12,7 +12,8 @@ import { startWorkerEnv } from './worker-env';
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
 let api: ReturnType<typeof gatewayClient>;
 beforeAll(async () => {
-  worker = await startWorkerEnv('login-links');
+  // Links are built on the configured origin of the site, never on the request's Host.
+  worker = await startWorkerEnv('login-links', { PORTAL_ORIGIN: 'https://portal.example.com' });
   api = gatewayClient(worker, { origin: 'https://portal.example.com' });
 });
 afterAll(() => worker.dispose());
@@ -90,7 +91,7 @@ describe('e-mail pass link', () => {
         '/agg-web/user/passEmail/send',
         {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-portal-origin': 'https://portal.example.com', 'x-client-ip': api.ip() },
+          headers: { 'content-type': 'application/json', 'x-client-ip': api.ip() },
           body: JSON.stringify({ loginEmail: email }),
         },
         worker.env,

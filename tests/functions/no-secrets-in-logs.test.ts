@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
 import app from '../../functions/worker';
 import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey } from '../../functions/edge/handoff-blob';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
-import { startWorkerEnv } from './worker-env';
+import { deployedVars, startWorkerEnv } from './worker-env';
 
 /**
  * Security baseline: "Nothing logs codes, tokens, passwords, or URLs carrying them." A code sign-in (which
@@ -121,5 +122,40 @@ describe('no secrets in logs, answers or URLs', () => {
     // The stored report kept no blob either.
     const rows = await worker.env.DB.prepare('SELECT message, url FROM client_errors').all();
     expect(JSON.stringify(rows.results)).not.toContain(secrets.blob);
+  });
+});
+
+describe('URLs carrying live tokens never reach the logs', () => {
+  const deployed = deployedVars;
+
+  it('keeps Workers invocation logs (which record the full URL) off in every environment', () => {
+    const toml = readFileSync('wrangler.toml', 'utf8');
+    expect(toml.match(/^invocation_logs = (\w+)$/gm)).toEqual(['invocation_logs = false', 'invocation_logs = false', 'invocation_logs = false']);
+  });
+
+  it("writes the request line of a deployed Worker with every link's and blob's value redacted, for a burst of 30", async () => {
+    lines.length = 0;
+    const key = await importHandoffKey(DEV_HANDOFF_KEY);
+    const values: string[] = [];
+    const urls = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const blob = await createHandoffBlob(key, handoffClaims({ sub: `nobody-${i}`, aud: 'portal', purpose: 'session' }));
+        const pass = crypto.randomUUID().replace(/-/g, '');
+        values.push(blob, pass);
+        const name = ['token', 'userToken', 'USERTOKEN', 'userNameAndPwd', 'pass', 'share'][i % 6]!;
+        return i % 6 < 4 ? `/login?${name}=${blob}&source=portal&${name}=${blob}` : `/pass_email_login?${name}=${pass}&lang=en`;
+      }),
+    );
+    const answers = await Promise.all(
+      urls.map((url) =>
+        app.request(`https://portal.example.com${url}`, { headers: { 'cf-connecting-ip': '203.0.113.30', 'cf-ray': 'ray-1' }, redirect: 'manual' }, { ...worker.env, ...deployed }, worker.ctx),
+      ),
+    );
+    await Promise.all(answers.map((res) => res.text()));
+    const requestLines = lines.filter((line) => line.includes('"request"'));
+    expect(requestLines).toHaveLength(30);
+    for (const line of lines) for (const value of values) expect(line.includes(value), line).toBe(false);
+    expect(requestLines.filter((line) => line.includes('redacted'))).toHaveLength(30);
+    expect(requestLines.some((line) => line.includes('source=portal'))).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import app from '../../functions/worker';
 import type { WorkerEnv } from '../../functions/env';
 import { configurationProblems, REQUIRED_SECRETS } from '../../functions/edge/startup-check';
-import { startWorkerEnv } from './worker-env';
+import { deployedVars, startWorkerEnv } from './worker-env';
 
 /** A deployed Worker refuses to serve without its secrets, and any Worker with a malformed var. */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
@@ -12,21 +12,12 @@ beforeAll(async () => {
 afterAll(() => worker.dispose());
 afterEach(() => vi.restoreAllMocks());
 
-const production = {
-  ENVIRONMENT: 'production',
-  DEV_OUTBOX: 'false',
-  DEV_TRUST_COUNTRY_HEADER: 'false',
-  DELIVERY: 'webhook',
-  DELIVERY_WEBHOOK_URL: 'https://sms.example.com/hook',
-  HANDOFF_KEY: 'zuiqE9jfleZdxpPDwWhU2NYSu3D2TcoSo14VneEHAEE=',
-  PASSWORD_PEPPER: 'pepper',
-  DELIVERY_WEBHOOK_SECRET: 'hook',
-  CAPTCHA_SECRET: 'captcha',
-};
+const production = deployedVars;
 
 /** A fresh env object each time: the check's result is cached per bindings object (per isolate). */
 const request = (path: string, env: Record<string, unknown>) =>
-  app.request(`https://portal.example.com${path}`, {}, { ...worker.env, ...env } as WorkerEnv, worker.ctx);
+  // Cloudflare names the client of every request to a deployed Worker; one without it is refused.
+  app.request(`https://portal.example.com${path}`, { headers: { 'cf-connecting-ip': '203.0.113.1' } }, { ...worker.env, ...env } as WorkerEnv, worker.ctx);
 
 describe('startup check', () => {
   it.each(REQUIRED_SECRETS)('answers 500 naming %s when that secret is missing in production, and logs it', async (name) => {
@@ -57,8 +48,21 @@ describe('startup check', () => {
       'missing variable DELIVERY_WEBHOOK_URL',
       'DELIVERY must be "webhook"',
       'DEV_OUTBOX must not be "true"',
+      'PORTAL_ORIGIN must be an https origin',
+      'NAVIGATOR_ORIGIN must be an https origin',
     ]);
     expect(configurationProblems({ ...production, ENVIRONMENT: 'staging', PASSWORD_PEPPER: ' ' })).toEqual(['missing secret PASSWORD_PEPPER']);
+  });
+
+  it('refuses the test headers for client IP and country, and a plain-http site origin, when deployed', () => {
+    const unsafe = { DEV_TRUST_CLIENT_IP_HEADER: 'true', DEV_TRUST_COUNTRY_HEADER: 'true', PORTAL_ORIGIN: 'http://portal.example.com' };
+    expect(configurationProblems({ ...production, ...unsafe })).toEqual([
+      'DEV_TRUST_CLIENT_IP_HEADER must not be "true"',
+      'DEV_TRUST_COUNTRY_HEADER must not be "true"',
+      'PORTAL_ORIGIN must be an https origin',
+    ]);
+    // Locally the same flags are the test stand-ins they are meant to be.
+    expect(configurationProblems(unsafe)).toEqual([]);
   });
 
   it('serves a complete production configuration, and a local run without any secret', async () => {

@@ -11,7 +11,6 @@ import {
   TRACKING_WINDOW_MS,
 } from '../../functions/gateway/routes/tracking';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { throttledD1 } from './throttled-d1';
 import { startWorkerEnv } from './worker-env';
 
 /** Observability calls (issue 8): tracking events, the operators' query, browser error reports. */
@@ -20,7 +19,6 @@ const OPERATOR_TOKEN = 'op-secret-0123456789abcdef';
 beforeAll(async () => {
   worker = await startWorkerEnv('tracking', { OPERATOR_TOKEN });
   // Bursts of parallel calls: the bridge to the local D1 takes a few statements at a time (throttled-d1.ts).
-  worker.env.DB = throttledD1(worker.env.DB);
 });
 afterAll(() => worker.dispose());
 afterEach(() => vi.restoreAllMocks());

@@ -99,6 +99,23 @@ describe('parseConfig', () => {
     expect(parseConfig({ HANDOFF_KEY: KEY.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') }).handoffKey).toBeDefined();
   });
 
+  it('reads the site origins: one origin each (a path is refused), the site list for the cross-site check', () => {
+    const config = parseConfig({
+      PORTAL_ORIGIN: 'https://Portal.example.com/',
+      NAVIGATOR_ORIGIN: 'https://navigator.example.com',
+      SITE_CN: 'https://portal.example.cn',
+      SITE_COM: 'https://portal.example.com',
+    });
+    expect(config.portalOrigin).toBe('https://portal.example.com');
+    expect(config.siteOrigins).toEqual(['https://portal.example.com', 'https://portal.example.cn', 'https://navigator.example.com']);
+    expect(config.redirect.origins).toEqual(expect.arrayContaining(config.siteOrigins));
+    expect(() => parseConfig({ PORTAL_ORIGIN: 'https://portal.example.com/login', NAVIGATOR_ORIGIN: 'portal.example.com' })).toThrow(
+      /PORTAL_ORIGIN must be an http\(s\) origin without a path.*NAVIGATOR_ORIGIN must be an http\(s\) origin/,
+    );
+    expect(parseConfig({ DEV_TRUST_CLIENT_IP_HEADER: 'true' }).trustClientIpHeader).toBe(true);
+    expect(() => parseConfig({ DEV_TRUST_CLIENT_IP_HEADER: 'yes' })).toThrow(/DEV_TRUST_CLIENT_IP_HEADER/);
+  });
+
   it('lower-cases host suffixes and drops blanks between commas', () => {
     expect(parseConfig({ ZH_HOST_SUFFIXES: ' .CN, ,.Com.Cn ' }).lang.zhHostSuffixes).toEqual(['.cn', '.com.cn']);
   });

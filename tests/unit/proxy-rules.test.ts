@@ -13,7 +13,7 @@ describe('gatewayPath', () => {
 });
 
 describe('gatewayRequestHeaders', () => {
-  const context = { lang: 'zh' as const, traceId: 'trace-1', token: 'tok', country: 'CN', clientIp: '203.0.113.9', portalOrigin: 'https://portal.example.com' };
+  const context = { lang: 'zh' as const, traceId: 'trace-1', token: 'tok', country: 'CN', clientIp: '203.0.113.9', site: 'portal' as const };
 
   it('adds language, trace id, bearer token, country and client address', () => {
     const headers = gatewayRequestHeaders(new Headers({ 'content-type': 'application/json' }), context);
@@ -22,7 +22,7 @@ describe('gatewayRequestHeaders', () => {
     expect(headers.get('authorization')).toBe('Bearer tok');
     expect(headers.get('x-client-country')).toBe('CN');
     expect(headers.get('x-client-ip')).toBe('203.0.113.9');
-    expect(headers.get('x-portal-origin')).toBe('https://portal.example.com');
+    expect(headers.get('x-portal-site')).toBe('portal');
     expect(headers.get('content-type')).toBe('application/json');
   });
 
@@ -33,7 +33,7 @@ describe('gatewayRequestHeaders', () => {
       language: 'fr',
       'x-client-country': 'CN',
       'x-client-ip': '10.0.0.1',
-      'x-portal-origin': 'https://evil.example',
+      'x-portal-site': 'navigator',
     });
     const headers = gatewayRequestHeaders(incoming, { ...context, token: undefined, country: undefined });
     expect(headers.get('cookie')).toBeNull();
@@ -41,7 +41,7 @@ describe('gatewayRequestHeaders', () => {
     expect(headers.get('language')).toBe('zh');
     expect(headers.get('x-client-country')).toBeNull();
     expect(headers.get('x-client-ip')).toBe('203.0.113.9');
-    expect(headers.get('x-portal-origin')).toBe('https://portal.example.com');
+    expect(headers.get('x-portal-site')).toBe('portal');
   });
 });
 

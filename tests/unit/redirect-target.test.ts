@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { safeRedirect, type RedirectAllowance } from '../../functions/edge/redirect-target';
+import { buildRedirect, safeRedirect, type RedirectAllowance } from '../../functions/edge/redirect-target';
+import { BASELINE_TARGETS, HOSTILE_PATHS } from '../fixtures/redirect-corpus';
 
 const allow: RedirectAllowance = {
   origins: ['https://good.example', 'https://portal.example.com:8443', 'http://127.0.0.1:8787'],
@@ -10,24 +11,7 @@ const allow: RedirectAllowance = {
 const strict: RedirectAllowance = { ...allow, allowHttpLocalhost: false };
 
 describe('safeRedirect: the security baseline corpus lands on the fallback', () => {
-  const corpus = [
-    '//evil.example',
-    '/\\evil.example',
-    '/%2F%2Fevil.example',
-    // Found by the property test below: dot segments collapse into a protocol-relative path.
-    '/.//evil.example',
-    '/a/..//evil.example',
-    'https:evil.example',
-    'https://good@evil.example',
-    'https://good.evil.example',
-    'https://evilgood.example',
-    'javascript:alert(1)',
-    'JaVaScRiPt:alert(1)',
-    'data:text/html,x',
-    'http://2130706433',
-    'x'.repeat(10_240),
-    `https://good.example/${'a'.repeat(10_240)}`,
-  ];
+  const corpus = [...BASELINE_TARGETS, ...HOSTILE_PATHS, `https://good.example/${'a'.repeat(10_240)}`];
   it.each(corpus.map((item) => [item.length > 60 ? `${item.slice(0, 40)}… (${item.length} chars)` : item, item]))('%s', (_, item) => {
     expect(safeRedirect(item, allow)).toBe('/user_center');
     expect(safeRedirect(item, strict)).toBe('/user_center');
@@ -134,5 +118,26 @@ describe('safeRedirect: properties', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('buildRedirect: the one builder of every Location', () => {
+  const site: RedirectAllowance = { origins: ['https://portal.example.com'], fallback: 'https://portal.example.com/', allowHttpLocalhost: false };
+
+  it.each([...HOSTILE_PATHS, 'evil.example', ''])('refuses the path %j', (path) => {
+    expect(buildRedirect({ origin: 'https://portal.example.com', path }, site)).toBe(site.fallback);
+    expect(buildRedirect({ path }, site)).toBe(site.fallback);
+  });
+
+  it('refuses an origin that is not configured, and a query or fragment with raw whitespace', () => {
+    expect(buildRedirect({ origin: 'https://evil.example', path: '/login' }, site)).toBe(site.fallback);
+    expect(buildRedirect({ origin: 'https://portal.example.com', path: '/login', query: '?a=\n' }, site)).toBe(site.fallback);
+    expect(buildRedirect({ origin: 'https://portal.example.com', path: '/login', hash: '#a b' }, site)).toBe(site.fallback);
+  });
+
+  it('writes origin, path, query and fragment out as given', () => {
+    expect(buildRedirect({ origin: 'https://portal.example.com', path: '/a%20b', query: '?x=1&y=%2F%2F' }, site)).toBe('https://portal.example.com/a%20b?x=1&y=%2F%2F');
+    expect(buildRedirect({ path: '/login', query: new URLSearchParams({ token: 'a/b c' }) }, site)).toBe('/login?token=a%2Fb+c');
+    expect(buildRedirect({ path: '/login', query: new URLSearchParams() }, site)).toBe('/login');
   });
 });

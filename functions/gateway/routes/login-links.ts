@@ -7,7 +7,7 @@ import {
   shareLoginRequest,
   type ShareLinkAnswer,
 } from '../../../src/schemas/login-links';
-import { PORTAL_ORIGIN_HEADER } from '../../edge/proxy-rules';
+import { SITE_HEADER } from '../../edge/proxy-rules';
 import type { WorkerEnv } from '../../env';
 import { findUserById, findUserByIdentity } from '../db/users';
 import { clientIp, GatewayError, ok, requestLang } from '../errors';
@@ -21,15 +21,17 @@ import { validate } from '../validate';
 
 type LinkEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
-
 /**
- * The page a link opens, on this site's origin as the visitor sees it (the edge sets PORTAL_ORIGIN_HEADER;
- * a browser cannot), else on the origin this call was made to. The language is part of the link: those
- * pages have no language toggle.
+ * The page a link opens, on the configured origin of the site the call came to (PORTAL_ORIGIN, or
+ * NAVIGATOR_ORIGIN when the edge says the navigator host; SITE_HEADER is set by the edge alone). Never on the
+ * request's Host: a forged Host would otherwise mail a victim a live link to the forger's host. The language
+ * is part of the link: those pages have no language toggle.
  */
-function linkUrl(c: Context, page: 'pass_email_login' | 'share_login', param: string, token: string): string {
-  const header = c.req.header(PORTAL_ORIGIN_HEADER);
-  const origin = header && /^https?:\/\/[^/]+$/.test(header) ? header : new URL(c.req.url).origin;
+function linkUrl(c: Context<LinkEnv>, page: 'pass_email_login' | 'share_login', param: string, token: string): string {
+  const config = c.var.config;
+  const origin = c.req.header(SITE_HEADER) === 'navigator' ? config.navigatorOrigin : config.portalOrigin;
+  // Refuse rather than guess: a deployed Worker does not start without these (startup-check.ts).
+  if (!origin) throw new GatewayError('SY0500');
   return `${origin}/${page}?${new URLSearchParams({ [param]: token, lang: requestLang(c) })}`;
 }
 

@@ -25,7 +25,8 @@ async function siteverify(env: TurnstileEnv, token: string, ip: string, idempote
   const form = new FormData();
   form.append('secret', turnstileSecret);
   form.append('response', token);
-  if (ip && ip !== 'unknown') form.append('remoteip', ip);
+  // Only a single address: an IPv6 client is known by its /64 and a call naming none by `unknown:…` (clientIp).
+  if (ip && !ip.includes('/') && !ip.startsWith('unknown')) form.append('remoteip', ip);
   form.append('idempotency_key', idempotencyKey);
   let answer: SiteverifyAnswer;
   try {

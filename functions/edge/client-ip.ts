@@ -1,0 +1,22 @@
+import type { Config } from '../config';
+import { networkBucket } from '../gateway/services/client-network';
+
+/**
+ * Local runs only (DEV_TRUST_CLIENT_IP_HEADER "true"): names the client, so tests and scripts can act as many
+ * networks. A deployed Worker refuses to start with that flag.
+ */
+export const TEST_CLIENT_IP_HEADER = 'x-test-client-ip';
+
+/**
+ * The client network every per-IP limit counts by (an IPv4 address, or an IPv6 /64), or undefined when the
+ * request names none. The address comes from CF-Connecting-IP, which Cloudflare sets and a client cannot
+ * forge; X-Forwarded-For, X-Real-IP and the like are never read, since any client can send them. In a local
+ * run the test header comes first.
+ */
+export function clientNetwork(headers: Headers, config: Pick<Config, 'trustClientIpHeader'>): string | undefined {
+  if (config.trustClientIpHeader) {
+    const named = networkBucket(headers.get(TEST_CLIENT_IP_HEADER));
+    if (named) return named;
+  }
+  return networkBucket(headers.get('cf-connecting-ip'));
+}
