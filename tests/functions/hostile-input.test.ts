@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import app from '../../functions/worker';
 import { createGateway } from '../../functions/gateway/app';
-import { MAX_JSON_BYTES } from '../../functions/gateway/body';
+import { MAX_JSON_BYTES } from '../../functions/gateway/validate';
 import { createSession } from '../../functions/gateway/services/sessions';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { startWorkerEnv } from './worker-env';

@@ -39,6 +39,8 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
     db.prepare("INSERT INTO sessions (token_hash, user_id, kind, created_at, expires_at) VALUES (?, ?, 'platform', ?, ?)").bind(tag, userId, at - 7 * DAY, at),
     db.prepare("INSERT INTO invitation_attempts (user_id, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
     db.prepare("INSERT INTO code_guesses (recipient, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
+    db.prepare("INSERT INTO password_failures (subject, network, failures, updated_at) VALUES (?, '203.0.113.1', 3, ?)").bind(tag, at),
+    db.prepare("INSERT INTO new_user_checks (subject, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
   ];
 }
 
@@ -53,6 +55,8 @@ const TAG_COLUMN: Record<string, string> = {
   sessions: 'token_hash',
   invitation_attempts: 'user_id',
   code_guesses: 'recipient',
+  password_failures: 'subject',
+  new_user_checks: 'subject',
 };
 
 /** The tags each table still holds. */
@@ -71,7 +75,19 @@ const ALL_TABLES = RETENTION.map((r) => r.table).sort();
 describe('prune', () => {
   it('has a retention for every table that anonymous requests or spent secrets fill', () => {
     expect(ALL_TABLES).toEqual(
-      ['client_errors', 'code_guesses', 'codes', 'handoff_jtis', 'invitation_attempts', 'login_links', 'sessions', 'slider_challenges', 'tracking_events'].sort(),
+      [
+        'client_errors',
+        'code_guesses',
+        'codes',
+        'handoff_jtis',
+        'invitation_attempts',
+        'login_links',
+        'new_user_checks',
+        'password_failures',
+        'sessions',
+        'slider_challenges',
+        'tracking_events',
+      ].sort(),
     );
   });
 
@@ -91,6 +107,19 @@ describe('prune', () => {
     // Tracking keeps 90 days, client errors 30, codes 2 (the daily SMS budget counts them), the rest a day: a row
     // a day and an hour old is gone only from the tables that keep a day.
     expect(tablesHolding(left, 'keep-long')).toEqual(['client_errors', 'codes', 'tracking_events']);
+  });
+
+  it('keeps the password failures of a network while its lock runs, however old the last failure', async () => {
+    const now = Date.UTC(2026, 9, 1, 12);
+    await env.env.DB.prepare(
+      "INSERT INTO password_failures (subject, network, failures, locked_until, lock_count, updated_at) VALUES ('locked@example.com', '198.51.100.9', 20, ?1, 2, ?2)",
+    )
+      .bind(now + HOUR, now - 2 * DAY)
+      .run();
+    await prune(env.env.DB, now);
+    expect((await remaining()).password_failures).toContain('locked@example.com');
+    await prune(env.env.DB, now + 2 * HOUR + DAY);
+    expect((await remaining()).password_failures).not.toContain('locked@example.com');
   });
 
   it('runs from the Cron Trigger: scheduled() prunes at the trigger time', async () => {

@@ -29,6 +29,9 @@ export const RETENTION: readonly Retention[] = [
   { table: 'slider_challenges', old: 'expires_at < ?1 AND (check_expires_at IS NULL OR check_expires_at < ?1)', keepMs: DAY_MS },
   { table: 'sessions', old: 'expires_at < ?1 OR revoked_at < ?1', keepMs: DAY_MS },
   { table: 'invitation_attempts', old: 'created_at < ?1', keepMs: DAY_MS },
+  // A network quiet for a day starts from zero anyway; a lock (at most a day) is kept until it has run out.
+  { table: 'password_failures', old: 'updated_at < ?1 AND (locked_until IS NULL OR locked_until < ?1)', keepMs: DAY_MS },
+  { table: 'new_user_checks', old: 'created_at < ?1', keepMs: DAY_MS },
 ];
 
 /** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */
