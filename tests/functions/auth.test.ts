@@ -8,7 +8,7 @@ import { NEW_USER_CHECKS_PER_NAME, NEW_USER_CHECKS_PER_NETWORK } from '../../fun
 import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/edge/handoff';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
-import { startWorkerEnv } from './worker-env';
+import { deployedVars, startWorkerEnv } from './worker-env';
 import { CHEAP_POW, solvePow, type PowChallenge } from './pow-solver';
 
 /**
@@ -339,13 +339,7 @@ describe('abuse of the password sign-in, as a script does it', () => {
     await seed({ email, password: 'Harbour2024' });
     const production = {
       ...worker.env,
-      ENVIRONMENT: 'production',
-      DEV_OUTBOX: 'false',
-      DELIVERY: 'webhook',
-      DELIVERY_WEBHOOK_URL: 'https://delivery.example.com/hook',
-      DELIVERY_WEBHOOK_SECRET: 'test-secret',
-      CAPTCHA_SECRET: 'test-secret',
-      HANDOFF_KEY: DEV_HANDOFF_KEY,
+      ...deployedVars,
       // The pepper the local seeding used, so the right password is right in this environment too.
       PASSWORD_PEPPER: 'dev-only-pepper-not-for-production',
     };
