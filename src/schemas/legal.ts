@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { checked } from './checked';
 
 /**
- * `GET agg-web/protocol/queryUserProtocol` : which agreement
+ * `GET agg-web/protocol/queryUserProtocol` (portal-spec.md §7 names the call, not its path): which agreement
  * the sign-in screen's modal frames. platformCode 1 is this platform; type 0 the privacy policy, 1 the terms.
  * Query values arrive as strings.
  */
