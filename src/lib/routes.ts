@@ -40,10 +40,9 @@ export const signInShells: readonly PageShell[] = [
 ];
 
 /**
- * Header chrome per page: the logout icon and language toggle are hidden on some of account, user_center,
- * pass_email_login and share_login.
- * The account and user-center pages carry their own sign-out, so the header's
- * logout icon is hidden there; the pass and share links sign a person in and fix the language in the link.
+ * Header chrome per page. The account and user-center pages carry their own sign-out, so the header's
+ * logout icon is hidden there; the pass and share links sign a person in and fix the language in the link,
+ * so they show none of the chrome.
  */
 export function headerChrome(shell: PageShell | typeof notFoundShell) {
   const signingInByLink = shell === 'pass_email_login' || shell === 'share_login';
