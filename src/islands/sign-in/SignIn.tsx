@@ -50,7 +50,7 @@ interface SignInProps {
   variant?: 'login' | 'register';
 }
 
-/** The /login screen : code and password sign-in by phone or e-mail, and the chain login. */
+/** The /login screen: code and password sign-in by phone or e-mail, and the chain login. */
 export default function SignIn({ lang, messages, variant = 'login' }: SignInProps) {
   const m = messages.signIn;
   const register = variant === 'register';
