@@ -2,7 +2,7 @@ import type { Lang } from '../../src/lib/lang';
 import { CLIENT_IP_HEADER } from '../gateway/errors';
 import { CLIENT_COUNTRY_HEADER } from './client-country';
 
-/** `/api/agg-web/x` → `/agg-web/x` (spec 7: calls go to the gateway with /api/ removed). */
+/** `/api/agg-web/x` → `/agg-web/x` (the gateway's paths have no /api/ prefix). */
 export function gatewayPath(pathname: string): string {
   const stripped = pathname.replace(/^\/api(?=\/|$)/, '');
   return stripped === '' ? '/' : stripped;
@@ -28,7 +28,7 @@ export interface ForwardContext {
   site: SiteName;
 }
 
-/** The headers of spec 7 (language, random trace id, authorization) plus what the edge alone can know. */
+/** The headers the gateway expects (language, random trace id, authorization) plus what the edge alone can know. */
 export function gatewayRequestHeaders(incoming: Headers, context: ForwardContext): Headers {
   const headers = new Headers();
   for (const name of passThrough) {

@@ -15,7 +15,7 @@ export class GatewayError extends Error {
   }
 }
 
-/** The language the proxy passed on (spec 7 header `language`); English when absent or unknown. */
+/** The language the proxy passed on in the `language` header; English when absent or unknown. */
 export function requestLang(c: Context): Lang {
   const lang = c.req.header('language');
   return isLang(lang) ? lang : 'en';

@@ -21,7 +21,7 @@ import { callGateway } from './client';
 // The sign-in store loads this module on the form's first use and checks e-mail addresses with this schema.
 export { emailSchema } from '../schemas/auth';
 
-/** One function per gateway call of the sign-in screen (spec 7). */
+/** One function per gateway call of the sign-in screen. */
 export const authApi = {
   checkIsNewUser: (body: CheckIsNewUserRequest) => callGateway('agg-web/quick/user/checkIsNewUser', z.boolean(), { body }),
   sliderInit: (body: SliderInitRequest) => callGateway('agg-web/captcha/slider/init', humanCheckSchema, { body }),

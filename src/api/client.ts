@@ -8,7 +8,8 @@ const SESSION_ENDED = 'TK00001';
 
 /**
  * Calls the gateway through the edge's `/api` proxy and parses the envelope and its data with the schema.
- * A session that ended (TK00001 or HTTP 401) sends the person back to sign-in, as spec 8 asks.
+ * A session that ended (TK00001 or HTTP 401) sends the person back to sign-in, rather than leaving them on a
+ * page whose calls can only fail.
  */
 export async function callGateway<T extends z.ZodMiniType>(
   path: string,

@@ -3,7 +3,7 @@ import { callGateway } from './client';
 
 const CACHE_KEY = 'areaCodes.v1';
 
-/** selectPhoneCode, cached in local storage (spec 3: the area-code list). */
+/** selectPhoneCode, the area-code list, cached in local storage (it rarely changes). */
 export async function loadPhoneCodes(): Promise<PhoneCodeItem[]> {
   try {
     const cached = phoneCodeListSchema.safeParse(JSON.parse(localStorage.getItem(CACHE_KEY) ?? 'null'));

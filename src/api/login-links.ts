@@ -3,7 +3,7 @@ import { loginAnswer } from '../schemas/auth';
 import { shareLinkAnswer, type PassEmailSendRequest } from '../schemas/login-links';
 import { callGateway } from './client';
 
-/** The sign-in link calls (issue 6, src/schemas/login-links.ts). */
+/** The sign-in link calls (contracts in src/schemas/login-links.ts). */
 export const loginLinkApi = {
   sendPassEmail: (body: PassEmailSendRequest) => callGateway('agg-web/user/passEmail/send', z.unknown(), { body }),
   passEmailLogin: (pass: string) => callGateway('agg-web/user/passEmail/login', loginAnswer, { body: { pass } }),

@@ -21,7 +21,7 @@ import {
 } from '../schemas/onboarding';
 import { callGateway, NETWORK_ERROR, type ApiResult } from './client';
 
-/** One function per onboarding call (issue 5; contracts in src/schemas/onboarding.ts). */
+/** One function per onboarding call (contracts in src/schemas/onboarding.ts). */
 export const onboardingApi = {
   searchCountry: (name: string) => callGateway('agg-web/country/searchCountry', searchCountryAnswer, { method: 'GET', query: { name } }),
   searchPort: (searchKey: string) => callGateway('agg-web/port/searchPortByNameOrCode', portListAnswer, { method: 'GET', query: { searchKey } }),
@@ -31,7 +31,7 @@ export const onboardingApi = {
   fillCompany: (body: CompanyFillRequest) => callGateway('agg-web/company/fill', companyCreateAnswer, { body }),
   companyDetail: (companyId: string) => callGateway('agg-web/company/detail', companyDetailAnswer, { method: 'GET', query: { companyId } }),
 
-  /** `companyId` is the invitation code (spec 3). */
+  /** `companyId` is the invitation code, not a company id. */
   companyNameByInvitation: (companyId: string) => callGateway('agg-web/user/selectCompanyNameByCompanyId', invitationNameAnswer, { body: { companyId } }),
   join: (body: CompanyJoinRequest) => callGateway('agg-web/company/join', companyJoinAnswer, { body }),
   regenerateInvitation: (companyId: string) => callGateway('agg-web/company/invitation/regenerate', invitationRegenerateAnswer, { body: { companyId } }),

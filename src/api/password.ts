@@ -3,7 +3,7 @@ import { loginAnswer } from '../schemas/auth';
 import { changePasswordProofAnswer, type ChangePasswordRequest, type PartnerLoginRequest, type ResetPasswordRequest, type ResetSendCodeRequest } from '../schemas/password';
 import { callGateway } from './client';
 
-/** One function per gateway call of the partner sign-in, the password reset and the password change (issue 4). */
+/** One function per gateway call of the partner sign-in, the password reset and the password change. */
 export const passwordApi = {
   partnerLogin: (body: PartnerLoginRequest) => callGateway('agg-web/partner/v2/passwordLogin', loginAnswer, { body }),
   resetSendCode: (body: ResetSendCodeRequest) => callGateway('agg-web/user/password/reset/sendCode', z.null(), { body }),

@@ -6,7 +6,7 @@
 /** What every api function returns: the data, or the gateway's code and its message (already localised). */
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; code: string; message: string; data?: unknown };
 
-/** The answer could not be had or understood: shown as spec 8's 'network error' text by the caller. */
+/** The answer could not be had or understood: shown as the 'network error' text by the caller. */
 export const NETWORK_ERROR = 'NETWORK';
-/** Code that means "fetch the salt and retry" on password sign-in, counted as success by the envelope (spec 8). */
+/** Code that means "fetch the salt and retry" on password sign-in, counted as success by the envelope. */
 export const SALT_REQUIRED = 'SY9990';

@@ -1,5 +1,5 @@
 /**
- * The avatar of a person without a photo (spec 3): initials from the real name and one of seven colours.
+ * The avatar of a person without a photo: initials from the real name and one of seven colours.
  * Initials: the first character when the name starts with a Chinese character, else the first two letters
  * upper-cased ("Li Wei" → "LI", "王小明" → "王"). The colour is picked by the last character of the id, so
  * one person keeps one colour everywhere.

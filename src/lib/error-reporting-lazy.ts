@@ -1,5 +1,5 @@
 /**
- * Browser error reporting without its weight on the first load (issue 9): the layout's script only listens, and
+ * Browser error reporting without its weight on the first load: the layout's script only listens, and
  * the reporter (error-reporting.ts) is imported with the first `error` or `unhandledrejection` of the page; that
  * event and every later one go to the same reporter, so its per-page limits hold. A page without errors never
  * loads it.

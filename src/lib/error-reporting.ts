@@ -1,5 +1,5 @@
 /**
- * Browser error reporting (issue 8, spec 9): uncaught errors and unhandled promise rejections of a page are
+ * Browser error reporting: uncaught errors and unhandled promise rejections of a page are
  * posted to the Worker (POST /api/agg-web/client/error), which logs them with the edge's trace id and stores
  * them. At most MAX_REPORTS_PER_PAGE reports leave a page, the same message only once, and the page's query and
  * fragment never (they may carry a hand-off blob or a code). Reporting never throws and never reports itself.

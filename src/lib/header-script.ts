@@ -10,7 +10,7 @@ export function initHeader() {
   document.querySelector<HTMLButtonElement>('[data-lang-toggle]')?.addEventListener('click', async (event) => {
     const target = (event.currentTarget as HTMLButtonElement).dataset.target;
     if (!isLang(target)) return;
-    // js-cookie writes the cookie; it loads on this click only, out of every page's first load (issue 9).
+    // js-cookie writes the cookie; it loads on this click only, out of every page's first load.
     const { default: Cookies } = await import('js-cookie');
     Cookies.set(LANG_COOKIE, target, { expires: LANG_COOKIE_MAX_AGE / 86_400, path: '/', sameSite: 'Lax', secure });
     location.reload();

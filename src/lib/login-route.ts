@@ -12,7 +12,7 @@ export type LoginCaseRoute =
   | { kind: 'anonymous-then'; to: string };
 
 /**
- * The route after sign-in for each login case (spec 2, "Redirect after login, by login case").
+ * The route after sign-in for each login case (portal-spec.md §2, "Redirect after login, by login case").
  * `redirect` is an already allow-listed target carried to /account.
  */
 export function routeForLoginCase(answer: LoginCaseAnswer, redirect?: string): LoginCaseRoute {
@@ -41,5 +41,5 @@ export function routeForLoginCase(answer: LoginCaseAnswer, redirect?: string): L
   }
 }
 
-/** Spec 2: a 500 ms pause precedes the redirect after sign-in (the person sees the success state). */
+/** A 500 ms pause precedes the redirect after sign-in (the person sees the success state). */
 export const REDIRECT_DELAY_MS = 500;

@@ -1,5 +1,5 @@
 /**
- * The passwordVersion protocol (spec 7): the browser sends SHA-256 hex of the password (version 2) or of
+ * The passwordVersion protocol: the browser sends SHA-256 hex of the password (version 2) or of
  * the password followed by the account's salt (version 1, after SY9990). The server runs its own KDF over it.
  */
 export async function hashPassword(password: string, salt = ''): Promise<string> {
@@ -7,7 +7,7 @@ export async function hashPassword(password: string, salt = ''): Promise<string>
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Spec 5: password inputs ignore Chinese characters (and other CJK ideographs and full-width punctuation). */
+/** Password inputs ignore Chinese characters (and other CJK ideographs and full-width punctuation). */
 export function withoutChinese(value: string): string {
   return value.replace(/[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]/g, '');
 }

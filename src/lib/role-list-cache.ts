@@ -1,7 +1,7 @@
 import Cookies from 'js-cookie';
 
 /**
- * The role list (spec 3 client state): the person's companies with their role and type, cached in a cookie
+ * The role list (client state): the person's companies with their role and type, cached in a cookie
  * so pages can show them before the company list answers. The cookie carries the list version; a cache
  * written by another version is ignored and removed. Never a secret: ids, roles and types only.
  */

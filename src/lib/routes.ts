@@ -1,5 +1,5 @@
 /**
- * Every route of the portal (spec section 2) and the pre-rendered shell that answers it.
+ * Every route of the portal (portal-spec.md §2) and the pre-rendered shell that answers it.
  * The Worker serves `/{lang}/{shell}.html` at the exact path; anything else gets the 404 shell.
  */
 export const pageShells = [
@@ -30,7 +30,7 @@ export function shellForPath(pathname: string): PageShell | undefined {
   return (pageShells as readonly string[]).includes(name) ? (name as PageShell) : undefined;
 }
 
-/** Sign-in pages: a visitor who already has a session is sent on from these (spec 2, page-load behaviour). */
+/** Sign-in pages: a visitor who already has a session is sent on from these, as there is nothing to sign in to. */
 export const signInShells: readonly PageShell[] = [
   'login',
   'navigator_login',
@@ -40,9 +40,9 @@ export const signInShells: readonly PageShell[] = [
 ];
 
 /**
- * Header chrome per page (spec 2: "hidden on account, user_center, pass_email_login and share_login in
- * varying combinations"). The account and user-center pages carry their own sign-out, so the header's
- * logout icon is hidden there; the pass and share links sign a person in and fix the language in the link.
+ * Header chrome per page. The account and user-center pages carry their own sign-out, so the header's
+ * logout icon is hidden there; the pass and share links sign a person in and fix the language in the link,
+ * so they show none of the chrome.
  */
 export function headerChrome(shell: PageShell | typeof notFoundShell) {
   const signingInByLink = shell === 'pass_email_login' || shell === 'share_login';
@@ -53,7 +53,7 @@ export function headerChrome(shell: PageShell | typeof notFoundShell) {
   };
 }
 
-// Legal pages (issue 7): content/legal/{zh,en}/*.md, pre-rendered as `/{lang}/legal/{doc}.html`.
+// Legal pages: content/legal/{zh,en}/*.md, pre-rendered as `/{lang}/legal/{doc}.html`.
 import { legalDocs, legalPaths, type LegalDoc } from './legal';
 export { legalDocs, legalPaths, type LegalDoc };
 export type LegalShell = `legal/${LegalDoc}`;

@@ -3,5 +3,5 @@
  * exists from this non-secret marker cookie, set and cleared together with it (it drives the logout icon).
  */
 export const SESSION_MARKER_COOKIE = 'portal_signed_in';
-/** Spec 9: session and user-token cookies live 604,799 s. */
+/** Session and user-token cookies live 604,799 s (one week less a second). */
 export const SESSION_MAX_AGE = 604_799;

@@ -1,12 +1,12 @@
 /**
- * Where a visit came from (spec 2, page-load behaviour). The edge keeps the whitelisted query parameters of
+ * Where a visit came from. The edge keeps the whitelisted query parameters of
  * the arrival in the session cookie SOURCE_FROM (JSON, URL-encoded, readable by the islands, never a
  * secret); `source=zhoushan` also sets the port-type cookie.
  */
 export const SOURCE_COOKIE = 'SOURCE_FROM';
 export const PORT_TYPE_COOKIE = 'PORT_TYPE';
 export const ZHOUSHAN_SOURCE = 'zhoushan';
-/** Spec 9: the port-type cookie lives 863,999 s. */
+/** The port-type cookie lives 863,999 s (ten days less a second), like the language cookie. */
 export const PORT_TYPE_MAX_AGE = 863_999;
 
 /**

@@ -19,7 +19,7 @@ export {
 } from './auth-rules';
 
 /**
- * Wire contracts of the sign-in calls (spec 3, 4, 7). One schema per call, used by the island's form and
+ * Wire contracts of the sign-in calls. One schema per call, used by the island's form and
  * api function, by the gateway route, and by the tests. Requests are stripped of unknown keys.
  */
 
@@ -145,7 +145,7 @@ export const quickLoginRequest = z.object({
   nvcvalStr: z.optional(checked(z.string(), z.maxLength(1024))),
   userIdentity: z.optional(z.union([z.literal(1), z.literal(2)])),
   companyName: z.optional(checked(z.string(), z.trim(), z.minLength(1), z.maxLength(NEW_USER_COMPANY_MAX))),
-  /** The agreement box was ticked (spec 4 step 3). */
+  /** The agreement box was ticked; sign-in is refused without it. */
   agreed: z.literal(true),
 });
 export type QuickLoginRequest = z.infer<typeof quickLoginRequest>;
@@ -202,7 +202,7 @@ export const userSaltAnswer = z.object({ salt: z.string() });
 
 
 /**
- * Login response (spec 3). The edge moves `oauthVO` into HttpOnly cookies and removes it before the answer
+ * Login response. The edge moves `oauthVO` into HttpOnly cookies and removes it before the answer
  * reaches the browser, so the browser's schema does not expect it.
  */
 export const loginAnswer = z.object({

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-/** Country phone code item (spec 3): id, name, nameCn, phoneCode. `id` is the ISO 3166-1 alpha-2 code. */
+/** Country phone code item: id, name, nameCn, phoneCode. `id` is the ISO 3166-1 alpha-2 code. */
 export const phoneCodeItemSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -12,5 +12,5 @@ export const phoneCodeListSchema = z.array(phoneCodeItemSchema);
 
 export { DEFAULT_AREA_CODE_ID } from './auth-rules';
 
-/** queryIPRegion answers 1 for the China region, 0 otherwise (spec 7). */
+/** queryIPRegion answers 1 for the China region, 0 otherwise. */
 export const ipRegionSchema = z.union([z.literal(0), z.literal(1)]);

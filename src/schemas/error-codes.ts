@@ -15,7 +15,7 @@ export const errorCatalogue = {
   GW0502: { status: 502, en: 'The gateway could not be reached. Please try again.', zh: '网关暂时无法访问，请稍后重试。' },
   SY0500: { status: 500, en: 'Something went wrong. Please try again.', zh: '出错了，请稍后重试。' },
   TK00001: { status: 401, en: 'Your session has ended. Please sign in again.', zh: '登录已失效，请重新登录。' },
-  // Users and sign-in (issue 3).
+  // Users and sign-in.
   US0001: { status: 400, en: 'Please enter company name.', zh: '请输入公司名称。' },
   US0002: { status: 400, en: 'Please read and agree to the user agreement.', zh: '请阅读并同意用户协议。' },
   US0003: { status: 409, en: 'This account was just registered by another request. Please sign in again.', zh: '该账号刚刚已被注册，请重新登录。' },
@@ -26,16 +26,16 @@ export const errorCatalogue = {
   US0020: { status: 403, en: 'You are not a member of this company.', zh: '您不是该企业的成员。' },
   // Own profile (updateUserInfo). `data` is { path } for the form; an unknown country answers CO0004.
   US0031: { status: 400, en: 'Please enter a past date as your birthday, not before 1 January 1900.', zh: '生日须为过去的日期，且不早于 1900 年 1 月 1 日。' },
-  // Spec 8: counts as success at the general level; the client fetches the salt and signs in again.
+  // Counts as success at the general level; the client fetches the salt and signs in again.
   SY9990: { status: 200, en: 'Please sign in again with the salted password.', zh: '请使用加盐密码重新登录。' },
-  // Passwords (issue 3).
+  // Passwords.
   PW0001: { status: 400, en: 'Please use 6 to 18 letters and digits for the password.', zh: '密码须为 6 至 18 位字母或数字。' },
   PW0002: { status: 400, en: 'This password is too common. Please choose another one.', zh: '该密码过于常见，请更换。' },
   // The password change in the user center proves the person: the current password, or a code sent to the account.
   PW0003: { status: 400, en: 'The current password is wrong.', zh: '当前密码错误。' },
   PW0004: { status: 400, en: 'Please enter your current password.', zh: '请输入当前密码。' },
   PW0005: { status: 400, en: 'Please enter the verification code sent to your account.', zh: '请输入发送到您账号的验证码。' },
-  // One-time codes (issue 3). `data` of CD0001 is { retryAfter: seconds }; of CD0010 { triesLeft }.
+  // One-time codes. `data` of CD0001 is { retryAfter: seconds }; of CD0010 { triesLeft }.
   CD0001: { status: 429, en: 'Please wait a moment before asking for a new code.', zh: '请稍后再获取验证码。' },
   CD0002: { status: 429, en: 'Too many codes were sent to this number or address. Please try again in an hour.', zh: '该号码或邮箱获取验证码过于频繁，请一小时后再试。' },
   CD0003: { status: 429, en: 'Too many code requests from your network. Please try again in an hour.', zh: '当前网络获取验证码过于频繁，请一小时后再试。' },
@@ -55,27 +55,27 @@ export const errorCatalogue = {
   CD0015: { status: 429, en: 'Too many wrong codes for this number or address. Please try again in an hour.', zh: '该号码或邮箱的验证码错误次数过多，请一小时后再试。' },
   CD0016: { status: 429, en: 'Too many wrong codes from your network. Please try again in an hour.', zh: '当前网络的验证码错误次数过多，请一小时后再试。' },
   CD0020: { status: 502, en: 'Could not send the code. Please try again.', zh: '验证码发送失败，请重试。' },
-  // Slider captcha (issue 3).
+  // Slider captcha.
   CP0001: { status: 400, en: 'Verification failed, please try again.', zh: '验证失败，请重试。' },
   CP0002: { status: 400, en: 'The verification has expired, please try again.', zh: '验证已过期，请重试。' },
   CP0003: { status: 400, en: 'Slider check failed, please slide again.', zh: '滑块验证未通过，请重新滑动。' },
-  // Human check limits and proof of work (issue 14). A limit's wait is the rest of the hour.
+  // Human check limits and proof of work (they slow scripted sign-ups). A limit's wait is the rest of the hour.
   CP0004: { status: 400, en: 'The security check was not completed. Please try again.', zh: '安全校验未完成，请重试。' },
   CP0005: { status: 429, en: 'Too many verifications from your network. Please try again in an hour.', zh: '当前网络验证过于频繁，请一小时后再试。' },
   CP0006: { status: 429, en: 'Too many verifications for this account or number. Please try again in an hour.', zh: '该账号或号码验证过于频繁，请一小时后再试。' },
   CP0007: { status: 429, en: 'Too many failed verifications from your network. Please try again in an hour.', zh: '当前网络验证失败次数过多，请一小时后再试。' },
   CP0008: { status: 429, en: 'Too many failed verifications for this account or number. Please try again in an hour.', zh: '该账号或号码验证失败次数过多，请一小时后再试。' },
   CP0009: { status: 503, en: 'The verification service is unavailable. Please try again later.', zh: '验证服务暂时不可用，请稍后再试。' },
-  // Phone and e-mail input (issue 3, spec 5 and 8).
+  // Phone and e-mail input.
   PH0001: { status: 400, en: 'Please enter right mobile phone number.', zh: '请输入正确的手机号码。' },
   PH0002: { status: 400, en: 'Invalid e-mail format.', zh: '邮箱格式不正确。' },
-  // Legal documents (issue 7).
+  // Legal documents.
   LG0001: {
     status: 400,
     en: 'Unknown agreement: platformCode must be 1 and type 0 (privacy policy) or 1 (terms of service).',
     zh: '协议类型无效：platformCode 须为 1，type 须为 0（隐私政策）或 1（用户服务协议）。',
   },
-  // Companies (issue 5). CO0002/CO0003 and file problems carry `data` { path } (or { ids }) for the form.
+  // Companies. CO0002/CO0003 and file problems carry `data` { path } (or { ids }) for the form.
   CO0001: { status: 409, en: 'A company with this name and type is already on the platform.', zh: '平台上已存在同名同类型的企业。' },
   CO0002: { status: 400, en: 'Please choose the serviced port.', zh: '请选择服务港口。' },
   CO0003: { status: 400, en: 'The fuel-supply GTC is required for fuel suppliers (and only for them).', zh: '燃油供应商须上传燃油供应通用条款（仅限燃油供应商）。' },
@@ -100,7 +100,7 @@ export const errorCatalogue = {
     en: 'Company names cannot contain invisible or text-direction characters.',
     zh: '企业名称不能包含不可见字符或文字方向控制字符。',
   },
-  // Files (issue 5).
+  // Files.
   FL0001: { status: 415, en: 'Unsupported file type.', zh: '不支持的文件类型。' },
   FL0002: { status: 413, en: 'File size exceeded (6 MB each).', zh: '文件大小超出限制（每个 6 MB）。' },
   FL0003: { status: 400, en: 'Too many files: at most 10 at a time.', zh: '文件过多：每次最多 10 个。' },
@@ -111,15 +111,16 @@ export const errorCatalogue = {
   FL0007: { status: 413, en: "The company's files may total at most 40 MB.", zh: '企业的文件总计不能超过 40 MB。' },
   FL0010: { status: 404, en: 'File not found.', zh: '文件不存在。' },
   FL0011: { status: 409, en: 'This file belongs to a company and cannot be deleted here.', zh: '该文件已归属企业，无法在此删除。' },
-  // Places (issue 5).
+  // Places.
   PL0001: { status: 400, en: 'Please enter 1 to 64 characters to search.', zh: '请输入 1 至 64 个字符进行搜索。' },
   PL0002: { status: 404, en: 'Unknown port.', zh: '港口不存在。' },
   // Anonymous writes (tracking events), capped per client network and globally.
   TR0001: { status: 429, en: 'Too many events. Please try again later.', zh: '事件提交过于频繁，请稍后再试。' },
-  // Password reset and change (issue 4). Unknown accounts on reset answer the CD codes of a known one.
+  // Password reset and change. Unknown accounts on reset answer the CD codes of a known one, so reset
+  // does not reveal who has an account.
   RS0001: { status: 400, en: 'The two passwords must be the same.', zh: '两次输入的密码必须一致。' },
   RS0002: { status: 400, en: 'The new password must differ from the current one.', zh: '新密码不能与当前密码相同。' },
-  // Sign-in links: the e-mail pass link and the shared sign-in link (issue 6).
+  // Sign-in links: the e-mail pass link and the shared sign-in link.
   LK0001: { status: 400, en: 'This sign-in link is not valid. Please ask for a new one.', zh: '该登录链接无效，请重新获取。' },
   LK0002: { status: 400, en: 'This sign-in link has expired. Please ask for a new one.', zh: '该登录链接已过期，请重新获取。' },
   LK0003: { status: 409, en: 'This sign-in link has already been used. Please ask for a new one.', zh: '该登录链接已被使用，请重新获取。' },

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { checked } from './checked';
 
 /**
- * `GET agg-web/protocol/queryUserProtocol` (spec 7: queryUserProtocol, path not shown): which agreement
+ * `GET agg-web/protocol/queryUserProtocol` (portal-spec.md §7 names the call, not its path): which agreement
  * the sign-in screen's modal frames. platformCode 1 is this platform; type 0 the privacy policy, 1 the terms.
  * Query values arrive as strings.
  */
@@ -12,7 +12,7 @@ export const queryUserProtocolQuery = z.object({
 });
 export type QueryUserProtocolQuery = z.infer<typeof queryUserProtocolQuery>;
 
-/** Spec 3 "Agreement link": absolute paths of the page in each language, plus the version agreed to. */
+/** The agreement link: absolute paths of the page in each language, plus the version agreed to. */
 export const userProtocolAnswer = z.object({
   urlCn: checked(z.string(), z.startsWith('/')),
   urlEn: checked(z.string(), z.startsWith('/')),

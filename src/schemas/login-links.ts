@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { emailSchema } from './auth';
 
 /**
- * Wire contracts of the sign-in links (issue 6), among the spec's "not shown" calls:
+ * Wire contracts of the sign-in links:
  *
  * - /pass_email_login: a person asks for a one-time sign-in link by e-mail (passEmail/send) and opens it; the
  *   page signs in with the link's token on an explicit click (passEmail/login), so a mail scanner that

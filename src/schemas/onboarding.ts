@@ -3,7 +3,7 @@ import { checked } from './checked';
 import { callingCodeSchema, emailSchema, mobileSchema } from './auth';
 
 /**
- * Wire contracts of onboarding (issue 5; spec 2, 3, 5, 6): companies, invitations, members, main enterprise,
+ * Wire contracts of onboarding: companies, invitations, members, main enterprise,
  * country and port search, uploads. One schema per call, shared by the islands, the gateway and the tests.
  * Additive changes only: the onboarding UI is built against these names.
  */
@@ -12,17 +12,17 @@ import { callingCodeSchema, emailSchema, mobileSchema } from './auth';
 // Company types and verification statuses
 // ---------------------------------------------------------------------------------------------------------
 
-/** Spec 6 enterprise types, as they travel on the wire. */
+/** Enterprise types, as they travel on the wire. */
 export const COMPANY_TYPES = ['shipOwner', 'charterer', 'shipAgent', 'shipyard', 'fuelSupplier', 'voyageManager'] as const;
 export const companyTypeSchema = z.enum(COMPANY_TYPES);
 export type CompanyType = z.infer<typeof companyTypeSchema>;
 
-/** Spec 5: the serviced port is required for these types. */
+/** The serviced port is required for these types. */
 export const PORT_REQUIRED_TYPES: readonly CompanyType[] = ['shipAgent', 'shipyard', 'fuelSupplier'];
-/** Spec 5: the fuel-supply GTC is required for (and only taken from) this type. */
+/** The fuel-supply GTC is required for (and only taken from) this type. */
 export const GTC_REQUIRED_TYPES: readonly CompanyType[] = ['fuelSupplier'];
 
-/** Spec 3 enterprise verification statuses, as they travel on the wire. */
+/** Enterprise verification statuses, as they travel on the wire. */
 export const VERIFICATION_STATUSES = [
   'approving',
   'notVerified',
@@ -73,16 +73,16 @@ export function verificationStatusFromDb(value: string): VerificationStatus | st
   return hit ? hit[0] : value;
 }
 
-/** Membership roles (spec 6) and states: a staff join waits for the administrator ('pending', login case 5). */
+/** Membership roles and states: a staff join waits for the administrator ('pending', login case 5). */
 export const memberRoleSchema = z.enum(['administrator', 'staff']);
 export const memberStatusSchema = z.enum(['pending', 'active', 'rejected']);
 
 // ---------------------------------------------------------------------------------------------------------
-// Uploaded files (spec 3 "uploaded file"; spec 5 upload rules)
+// Uploaded files and their upload rules
 // ---------------------------------------------------------------------------------------------------------
 
 export const UPLOAD_LIMITS = {
-  /** Spec 5/9: 6 MB per file. */
+  /** At most 6 MB per file. */
   maxFileBytes: 6 * 1024 * 1024,
   /** Files per uploadFile request (the licence limit). */
   maxFilesPerRequest: 10,
@@ -96,7 +96,7 @@ export const UPLOAD_LIMITS = {
   maxCompanyBytes: 40 * 1024 * 1024,
 } as const;
 
-/** Extensions accepted by uploadFile; csv only with kind 'licence' (spec 5), images only with kind 'logo'. */
+/** Extensions accepted by uploadFile; csv only with kind 'licence', images only with kind 'logo'. */
 export const UPLOAD_EXTENSIONS = ['jpg', 'jpeg', 'png', 'pdf', 'doc', 'docx', 'xls', 'xlsx', 'csv'] as const;
 export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png'] as const;
 /** What a file is for: multipart field `kind` of uploadFile (optional; default 'licence'). */
@@ -144,7 +144,7 @@ export const countryItemSchema = z.object({ id: z.string(), name: z.string(), na
 export type CountryItem = z.infer<typeof countryItemSchema>;
 export const searchCountryAnswer = z.array(countryItemSchema);
 
-/** Spec 3 port: id, name, code; here also the Chinese name and the ISO country. `id` is the UN/LOCODE. */
+/** A port: id, name, code; here also the Chinese name and the ISO country. `id` is the UN/LOCODE. */
 export const portSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -160,14 +160,14 @@ export const searchPortQuery = z.object({ searchKey: searchText });
 /** GET agg-web/port/getRelatedPorts?portId= → Port[] (≤ 20): other ports of the same country. */
 export const relatedPortsQuery = z.object({ portId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(SEARCH_KEY_MAX)) });
 
-/** Spec 2: a zhoushan source pre-fills this port. */
+/** A visit that came from zhoushan pre-fills this port. */
 export const ZHOUSHAN_PORT: Port = { id: 'CNZOS', name: 'Zhoushan', nameCn: '舟山', code: 'CNZOS', countryId: 'CN' };
 
 // ---------------------------------------------------------------------------------------------------------
 // Administrator form: create and fill a company
 // ---------------------------------------------------------------------------------------------------------
 
-/** Spec 9: company name fields hold 128 characters. Inner runs of spaces collapse to one. */
+/** Company name fields hold 128 characters. Inner runs of spaces collapse to one. */
 export const COMPANY_NAME_MAX = 128;
 const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');
 
@@ -202,7 +202,7 @@ const collapsedText = /* @__NO_SIDE_EFFECTS__ */ (max: number) =>
 const optionalFileId = z.pipe(z.nullish(fileIdSchema), z.transform((v: string | null | undefined) => v ?? undefined));
 
 /**
- * The administrator form (spec 3, 5) without the cross-field rules, which the gateway answers with their
+ * The administrator form without the cross-field rules, which the gateway answers with their
  * own codes (CO0002 port, CO0003 GTC). Use `companyFormRequest` in a form to get every rule at once.
  */
 export const companyFormFields = z.object({
@@ -238,7 +238,7 @@ export const companyFormFields = z.object({
 export type CompanyForm = z.infer<typeof companyFormFields>;
 export type CompanyFormInput = z.input<typeof companyFormFields>;
 
-/** Cross-field rules of spec 5, with the paths a form shows them at. */
+/** Cross-field rules, with the paths a form shows them at. */
 export function companyFormProblems(form: Pick<CompanyForm, 'companyType' | 'portId' | 'oilSupplyGtc'>): { path: 'portId' | 'oilSupplyGtc'; code: 'CO0002' | 'CO0003' }[] {
   const problems: { path: 'portId' | 'oilSupplyGtc'; code: 'CO0002' | 'CO0003' }[] = [];
   if (PORT_REQUIRED_TYPES.includes(form.companyType) && !form.portId) problems.push({ path: 'portId', code: 'CO0002' });
@@ -309,7 +309,7 @@ export const invitationCodeSchema = z.pipe(
   checked(z.string(), z.regex(new RegExp(`^[${INVITATION_ALPHABET}]{${INVITATION_LENGTH}}$`))),
 );
 
-/** POST agg-web/user/selectCompanyNameByCompanyId (no session). `companyId` is the INVITATION CODE (spec 3). */
+/** POST agg-web/user/selectCompanyNameByCompanyId (no session). `companyId` is the INVITATION CODE. */
 export const invitationNameRequest = z.object({ companyId: checked(z.string(), z.maxLength(32)) });
 export const invitationNameAnswer = z.object({ companyNameEn: z.string(), companyNameCn: z.nullable(z.string()) });
 export type InvitationNameAnswer = z.infer<typeof invitationNameAnswer>;
@@ -325,7 +325,7 @@ export const isoDateSchema = checked(
 );
 
 /**
- * POST agg-web/company/join (session): the staff form (spec 3, 5). The membership is role 'staff',
+ * POST agg-web/company/join (session): the staff form. The membership is role 'staff',
  * status 'pending' until the administrator approves (login case 5). `companyNameEn` is display only.
  */
 export const companyJoinRequest = z.object({

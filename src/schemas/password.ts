@@ -12,12 +12,12 @@ import {
 } from './auth';
 
 /**
- * Wire contracts of the partner sign-in, the password reset and the password change (issue 4). The reset
- * calls are among the spec's "not shown" calls; they follow the envelope and error style of the others.
+ * Wire contracts of the partner sign-in, the password reset and the password change. The reset
+ * calls are not in portal-spec.md §7; they follow the envelope and error style of the others.
  * Passwords travel as SHA-256 hex (passwordVersion 2), so the 6-18 rule is a form rule (newPasswordForm).
  */
 
-/** Spec 7: captchaType 2 is the partner (navigator) sign-in. */
+/** captchaType 2 is the partner (navigator) sign-in. */
 export const PARTNER_CAPTCHA_TYPE = 2;
 
 // POST agg-web/partner/v2/passwordLogin → login response (the edge turns oauthVO into navigator_token on
@@ -88,7 +88,7 @@ export const changePasswordSendCodeRequest = z.object({});
 export type NewPasswordProblem = 'passwordRequired' | 'passwordRule' | 'confirmRequired' | 'passwordMismatch';
 
 /**
- * Spec 5: new and confirmed password are both required, follow the 6-18 letters-and-digits rule and match.
+ * New and confirmed password are both required, follow the 6-18 letters-and-digits rule and match.
  * Returns the field and the problem, or null when the pair is fine.
  */
 export function newPasswordProblem(password: string, confirm: string): { field: 'password' | 'confirm'; problem: NewPasswordProblem } | null {

@@ -3,11 +3,11 @@ import { checked } from './checked';
 import { isoDateSchema } from './onboarding';
 
 /**
- * A person's own profile (issue 5; spec 3 User fields realName, countryId, countryName, birthday, sex):
+ * A person's own profile (fields realName, countryId, countryName, birthday, sex):
  * the contract of POST agg-web/user/updateUserInfo, shared by the user center's editor and the gateway.
  */
 
-/** GET agg-web/user/fetchMeByUserToken (session) → the signed-in person (spec 3 User); also updateUserInfo's answer. */
+/** GET agg-web/user/fetchMeByUserToken (session) → the signed-in person; also updateUserInfo's answer. */
 export const meAnswer = z.object({
   userId: z.string(),
   realName: z.string(),
@@ -28,7 +28,7 @@ export const meAnswer = z.object({
 });
 export type MeAnswer = z.infer<typeof meAnswer>;
 
-/** Spec 3 `sex`, as it travels on the wire and is stored. Not stating it is null, not a third value. */
+/** `sex`, as it travels on the wire and is stored. Not stating it is null, not a third value. */
 export const SEXES = ['male', 'female'] as const;
 export const sexSchema = z.enum(SEXES);
 export type Sex = z.infer<typeof sexSchema>;

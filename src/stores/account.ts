@@ -58,7 +58,7 @@ export async function chooseCompany(companyId: string) {
   location.assign(destinationAfterChoice(location.search));
 }
 
-/** Marks the main enterprise: later sign-ins open it without asking (spec 6). */
+/** Marks the main enterprise: later sign-ins open it without asking which company. */
 export async function markMain(companyId: string) {
   if ($accounts.get().busyId) return;
   $accounts.set({ ...$accounts.get(), busyId: companyId, error: null, notice: null });

@@ -6,14 +6,15 @@ import type { LoginAnswer } from '../schemas/auth';
 import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { ask } from './dialog';
 
-/** The message of a failed call: the gateway's (already in the visitor's language), or spec 8's defaults. */
+/** The message of a failed call: the gateway's (already in the visitor's language), or a default text. */
 export function failureMessage(result: Extract<ApiResult<unknown>, { ok: false }>, errors: Messages['errors']): string {
   return result.code === NETWORK_ERROR ? errors.network : result.message || errors.generic;
 }
 
 /**
- * Asks for the login case and goes where spec 2 says (as sign-in does after its 500 ms), for flows that end
- * in a session: the partner sign-in, the password change and the sign-in links. Returns the failure, if any, to show.
+ * Asks for the login case and goes to its route (src/lib/login-route.ts), as sign-in does after its 500 ms,
+ * for flows that end in a session: the partner sign-in, the password change and the sign-in links.
+ * Returns the failure, if any, to show.
  */
 export async function goOnByLoginCase(browser: BrowserEnv = realBrowser()): Promise<Extract<ApiResult<unknown>, { ok: false }> | null> {
   const answer = await authApi.loginCase();
@@ -31,7 +32,7 @@ export async function goOnByLoginCase(browser: BrowserEnv = realBrowser()): Prom
 }
 
 /**
- * What every sign-in does once the gateway said yes (spec 4, step 5): agree again to changed terms (or be
+ * What every sign-in does once the gateway said yes: agree again to changed terms (or be
  * signed out), enter the main company straight away when there is one, else go on by the login case.
  * 'cancelled' when the person declined the terms; a failure to show; null when the page is on its way.
  */

@@ -94,7 +94,10 @@ async function proofFields(s: ReturnType<typeof $changePassword.get>) {
   return { fields: {} };
 }
 
-/** Validates the pair (spec 5) and the proof, sends the hashes, then routes on by the (now cleared) login case. */
+/**
+ * Validates the pair (password rule, the two equal) and the proof, sends the hashes, then routes on by the
+ * (now cleared) login case.
+ */
 export async function submit() {
   const s = $changePassword.get();
   if (s.busy || s.proof === 'loading') return;

@@ -9,7 +9,7 @@ interface AgreementModalProps {
   onCancel: () => void;
 }
 
-/** Spec 4: confirm is enabled only after a 5-second countdown and scrolling the agreement to the bottom. */
+/** Confirm is enabled only after a 5-second countdown and scrolling the agreement to the bottom (it must be seen). */
 export const AGREEMENT_COUNTDOWN_S = 5;
 
 /** `?embed=1` asks the edge for the page without the portal's header and footer (functions/edge/shells.ts). */

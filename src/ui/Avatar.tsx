@@ -9,7 +9,7 @@ interface AvatarProps {
   size?: number;
 }
 
-/** A round avatar: the photo, or the initials on one of seven colours (spec 3). Decorative: the name is shown beside it. */
+/** A round avatar: the photo, or the initials on one of seven colours. Decorative: the name is shown beside it. */
 export function Avatar({ id, name, photo, size = 56 }: AvatarProps) {
   const style = { width: size, height: size, fontSize: Math.round(size * 0.38), background: avatarColour(id) };
   if (photo) return <img className="avatar" src={photo} alt="" width={size} height={size} style={style} />;

@@ -9,7 +9,7 @@ interface CodeButtonProps {
   onClick: () => void;
 }
 
-/** Get Code → 60 s countdown, disabled → Resend (spec 4). The server enforces the same wait. */
+/** Get Code → 60 s countdown, disabled → Resend. The server enforces the same wait against scripted bursts. */
 export function CodeButton({ cooldownUntil, sentBefore, busy, labels, onClick }: CodeButtonProps) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {

@@ -10,7 +10,7 @@ interface InsecurePasswordModalProps {
   onCancel: () => void;
 }
 
-/** Spec 4: a password that breaks today's rule must be replaced; cancelling signs the person out. */
+/** A password that breaks today's rule must be replaced; cancelling signs the person out. */
 export function InsecurePasswordModal({ labels, messages, meetsRule, onConfirm, onCancel }: InsecurePasswordModalProps) {
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');

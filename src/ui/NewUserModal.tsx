@@ -10,7 +10,7 @@ interface NewUserModalProps {
   onCancel: () => void;
 }
 
-/** Spec 4: a new user picks principal or service provider and names the company (required, ≤ 50, counter). */
+/** A new user picks principal or service provider and names the company (required, ≤ 50, counter). */
 export function NewUserModal({ maxLength, labels, messages, onContinue, onCancel }: NewUserModalProps) {
   const [identity, setIdentity] = useState<1 | 2>(1);
   const [name, setName] = useState('');

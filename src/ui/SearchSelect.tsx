@@ -12,7 +12,7 @@ interface SearchSelectProps {
   id: string;
   label: string;
   value: SearchOption | null;
-  /** Called 500 ms after the person stops typing (spec 5: search inputs are debounced 500 ms). */
+  /** Called 500 ms after the person stops typing (search inputs are debounced 500 ms, one call per pause). */
   search: (term: string) => Promise<SearchOption[]>;
   onChange: (option: SearchOption | null) => void;
   labels: { placeholder: string; searching: string; noResults: string };

@@ -12,11 +12,11 @@ interface SliderCaptchaProps {
   onCancel: () => void;
 }
 
-/** Spec 4/9: up to 4 tries to set the slider up, one second apart; a fresh puzzle every 60 s. */
+/** Up to 4 tries to set the slider up, one second apart; a fresh puzzle every 60 s. */
 export const SLIDER_MAX_INIT_TRIES = 4;
 const INIT_RETRY_MS = 1000;
 const REFRESH_MS = 60_000;
-/** Spec 9: slider width 380; on phones scaled to 310/375 of the screen. */
+/** Slider width 380, as the gateway draws its puzzle (services/captcha.ts); phones scale it to 310/375 of the screen. */
 export const SLIDER_WIDTH = 380;
 
 export function SliderCaptcha({ load, verify, labels, onPassed, onCancel }: SliderCaptchaProps) {

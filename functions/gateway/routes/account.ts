@@ -20,7 +20,7 @@ import { bearerToken, findSession, requireSession, revokeSession, setSessionComp
 import { validate } from '../validate';
 
 /**
- * Calls of a signed-in user (spec 7): login case, company list and choice, "me", logout. All but logout
+ * Calls of a signed-in user: login case, company list and choice, "me", logout. All but logout
  * need the session the edge passes as `Authorization: Bearer`, and answer TK00001 (401) without one.
  */
 
@@ -106,7 +106,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
 
   .get('/agg-web/user/fetchMeByUserToken', (c) => ok(c, meOf(c.var.user, requestLang(c))))
 
-  // The person's own profile (spec 3). Every field is sent; a null optional field clears it.
+  // The person's own profile. Every field is sent; a null optional field clears it.
   .post('/agg-web/user/updateUserInfo', validate('json', updateUserInfoRequest), async (c) => {
     const body = c.req.valid('json');
     const problem = birthdayProblem(body.birthday, now(c));

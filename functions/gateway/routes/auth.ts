@@ -19,7 +19,7 @@ import { passwordSignIn, signedIn, type SignInEnv } from '../services/sign-in';
 import { validate } from '../validate';
 
 /**
- * Sign-in calls (spec 7, issue 3). A successful sign-in answers loginAnswer plus `oauthVO`; the edge turns
+ * Sign-in calls. A successful sign-in answers loginAnswer plus `oauthVO`; the edge turns
  * oauthVO into HttpOnly cookies and removes it, so the browser never holds a token. Password sign-in
  * (e-mail, phone, chain-partner usId) is services/sign-in.ts `passwordSignIn`.
  */

@@ -9,13 +9,14 @@ import { now } from '../services/clock';
 import { codePurposeOfType, issueCode } from '../services/codes';
 import { emailRecipient, phoneRecipient, smsCallingCode } from '../services/identity';
 
-// Format errors in the phone or e-mail answer the specific PH0001 / PH0002 of spec 8 (from phoneRecipient /
-// emailRecipient) rather than the generic GW0400, so the shared schemas are loosened for those fields here
+// Format errors in the phone or e-mail answer the specific PH0001 / PH0002 (from phoneRecipient /
+// emailRecipient) rather than the generic GW0400, so the form can say which field is wrong; the shared schemas
+// are therefore loosened for those fields here
 // (they are zod/mini objects, which have no `.extend`: spreading the shape gives the same object).
 const smsSendBody = z.object({ ...smsSendRequest.shape, mobile: z.string().max(32) });
 const emailCodeBody = z.object({ ...emailCodeRequest.shape, emailAddress: z.string().max(254) });
 
-/** Sending one-time codes (spec 7): SMS after a passed slider, e-mail directly. */
+/** Sending one-time codes: SMS after a passed slider, e-mail directly. */
 export const codeRoutes = new Hono<EdgeBindings>()
   .post('/agg-web/sms/send', validate('json', smsSendBody), async (c) => {
     const body = c.req.valid('json');

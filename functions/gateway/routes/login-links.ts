@@ -45,7 +45,7 @@ async function signInWithLink(c: Context<LinkEnv>, kind: LinkKind, token: string
 }
 
 /**
- * Sign-in links (issue 6, services/login-links.ts): the e-mail pass link of /pass_email_login and the shared
+ * Sign-in links (rules in services/login-links.ts): the e-mail pass link of /pass_email_login and the shared
  * link of /share_login. Opening a link shows a page; the sign-in happens on the person's click, so mail
  * scanners that fetch links do not use them up.
  */

@@ -8,7 +8,7 @@ import { passwordSignIn, type SignInEnv } from '../services/sign-in';
 import { validate } from '../validate';
 
 /**
- * POST agg-web/partner/v2/passwordLogin (spec 7, issue 4): the navigator partner signs in by phone and
+ * POST agg-web/partner/v2/passwordLogin: the navigator partner signs in by phone and
  * password with the slider on every attempt (captchaType 2).
  *
  * - The sliderCheck (scene 'login', bound to this phone) is consumed first: CP0003 when missing, forged,

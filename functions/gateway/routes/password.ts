@@ -22,7 +22,7 @@ import { validate } from '../validate';
 type PasswordEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
 /**
- * Password reset and change (issue 4), the spec's "not shown" calls in the usual envelope:
+ * Password reset and change, answered in the usual envelope:
  *
  * - `agg-web/user/password/reset/sendCode` sends a 'verify' code (codes.ts: 5 min, 5 tries, single use, 60 s
  *   resend wait, send caps) to a phone (after a passed slider of scene 'sms') or an e-mail. For an unknown

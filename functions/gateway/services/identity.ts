@@ -4,7 +4,7 @@ import { stripSpacesAndCommas } from '../../../src/schemas/auth';
 import type { LoginIdentity } from '../db/users';
 import { GatewayError } from '../errors';
 
-/** Spec 9: the default area code (Chinese mainland), the only one the mobile pattern applies to (spec 5). */
+/** The default area code (Chinese mainland); the mobile-number pattern is checked for this code only. */
 export const MAINLAND_CALLING_CODE = '+86';
 
 const emailFormat = z.email().max(254);
@@ -55,7 +55,10 @@ function parsePhone(text: string, defaultCallingCode?: string): PhoneNumber | un
   }
 }
 
-/** The key an e-mail address is stored under: stripped (spec 5) and lower-case. Throws PH0002 when malformed. */
+/**
+ * The key an e-mail address is stored under: stripped and lower-case, so one address is one account.
+ * Throws PH0002 when malformed.
+ */
 export function emailRecipient(email: string): string {
   const value = stripSpacesAndCommas(email).toLowerCase();
   if (!emailFormat.safeParse(value).success) throw new GatewayError('PH0002');

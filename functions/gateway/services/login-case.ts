@@ -2,7 +2,7 @@
  * The login case of a user (findUserLoginCase), derived from the user's real state. Pure: the route reads
  * the user and memberships and passes them in.
  *
- * | state (first match wins)                                         | case | client goes to (spec 2)                    |
+ * | state (first match wins)                                         | case | client goes to                             |
  * |------------------------------------------------------------------|------|--------------------------------------------|
  * | original_flag set (must change password)                         | 2    | /change_password                           |
  * | user_type 1 (individual)                                         | 3    | anonymous account login, then web home     |
@@ -21,7 +21,7 @@
 
 export type LoginCase = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 9;
 
-/** Company statuses (spec 3 verification statuses, snake_case) in which members can use the company. */
+/** Verification statuses (snake_case) in which members can use the company: it has passed review. */
 export const USABLE_COMPANY_STATUSES = ['active', 'verified'] as const;
 /** Company statuses that mean "the administrator's application is still being looked at". */
 export const AWAITING_COMPANY_STATUSES = ['approving', 'not_verified', 'additional_info', 'pending_bind'] as const;

@@ -4,7 +4,7 @@ import { sha256Hex } from './passwords';
 import { randomToken } from './sessions';
 
 /**
- * Sign-in links (issue 6): one-time tokens that sign a person in without a password or code.
+ * Sign-in links: one-time tokens that sign a person in without a password or code.
  *
  * - 'email_pass' (/pass_email_login): sent to the address of an existing account; lives 15 minutes.
  * - 'share' (/share_login): made by a signed-in person for their own account on another device; 10 minutes.

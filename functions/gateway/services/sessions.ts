@@ -8,7 +8,7 @@ import { sha256Hex } from './passwords';
 /**
  * Server-side sessions (security baseline "Sessions and cookies"). A token is 32 bytes from the CSPRNG,
  * base64url; D1 keeps only its SHA-256 hex, so a database leak yields no usable token. Lifetime 604,799 s
- * (spec 9), the same as the cookie the edge sets.
+ * (one week less a second), the same as the cookie the edge sets, so both end together.
  *
  * The login answer's refresh_token is a second random token hashed into the same row (refresh_hash). No
  * call redeems it yet: the edge holds only the access token, and signing in again is the way to renew.

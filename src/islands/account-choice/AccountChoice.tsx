@@ -11,7 +11,7 @@ interface AccountChoiceProps {
   messages: Pick<Messages, 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common'>;
 }
 
-/** /account: choose the company to work in, mark a main enterprise, or sign out (spec 2, 6). */
+/** /account: choose the company to work in, mark a main enterprise, or sign out. */
 export default function AccountChoice({ lang, messages }: AccountChoiceProps) {
   const m = messages.account;
   const s = useStore($accounts);

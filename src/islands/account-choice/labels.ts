@@ -7,7 +7,7 @@ export function companyTypeLabel(type: string, labels: Messages['companyTypes'])
   return key in labels ? labels[key as keyof Messages['companyTypes']] : type;
 }
 
-/** One of the nine verification statuses of spec 3 ('active' reads as verified). */
+/** One of the nine verification statuses ('active' reads as verified). */
 export function statusLabel(status: string, labels: Messages['statuses']): string {
   const key = verificationStatusFromDb(status);
   return key in labels ? labels[key as keyof Messages['statuses']] : status;

@@ -6,7 +6,7 @@ interface CompletionProps {
 }
 
 /**
- * /completion_of_application?userType=&loginType=&ifJumpToSaas= (spec 2). Login case 4 (an administrator
+ * /completion_of_application?userType=&loginType=&ifJumpToSaas=. Login case 4 (an administrator
  * awaiting verification) carries ifJumpToSaas; case 5 (staff awaiting approval) does not, so its presence
  * tells the two apart. ifJumpToSaas=true means the company is verified and the SaaS can be opened.
  */

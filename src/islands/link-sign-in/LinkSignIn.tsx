@@ -14,7 +14,7 @@ interface LinkSignInProps {
   messages: Pick<Messages, 'linkSignIn' | 'signIn' | 'validation' | 'errors'>;
 }
 
-/** /pass_email_login (kind 'pass') and /share_login (kind 'share'): sign in with a one-time link (issue 6). */
+/** /pass_email_login (kind 'pass') and /share_login (kind 'share'): sign in with a one-time link. */
 export default function LinkSignIn({ lang, kind, messages }: LinkSignInProps) {
   const m = messages.linkSignIn;
   const s = useStore($linkSignIn);

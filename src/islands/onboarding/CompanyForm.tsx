@@ -21,7 +21,7 @@ interface CompanyFormProps {
   messages: Pick<Messages, 'onboarding' | 'upload' | 'errors' | 'companyTypes' | 'common'>;
 }
 
-/** /create_account and /fill_account: the enterprise administrator form (spec 2, 3, 5). */
+/** /create_account and /fill_account: the enterprise administrator form. */
 export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) {
   const m = messages.onboarding;
   const u = messages.upload;

@@ -5,7 +5,7 @@ interface EnterpriseChoiceProps {
   messages: Pick<Messages, 'onboarding'>;
 }
 
-/** /enterprise_adm_and_staff: create a company as its administrator, or join one as staff (spec 2, 4). */
+/** /enterprise_adm_and_staff: create a company as its administrator, or join one as staff. */
 export default function EnterpriseChoice({ messages }: EnterpriseChoiceProps) {
   const m = messages.onboarding;
   const loginType = new URLSearchParams(location.search).get('loginType');

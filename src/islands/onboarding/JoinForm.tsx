@@ -14,7 +14,7 @@ interface JoinFormProps {
   messages: Pick<Messages, 'onboarding' | 'upload' | 'errors'>;
 }
 
-/** /join: the enterprise staff form (spec 2, 3, 5). The company name fills itself from the invitation code. */
+/** /join: the enterprise staff form. The company name fills itself from the invitation code. */
 export default function JoinForm({ lang, messages }: JoinFormProps) {
   const m = messages.onboarding;
   const s = useStore($join);

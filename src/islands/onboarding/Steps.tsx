@@ -4,7 +4,7 @@ interface StepsProps {
   labels: { label: string; passport: string; identity: string; enterprise: string; complete: string; done: string; current: string };
 }
 
-/** The onboarding steps of spec 4 as an ordered list; finished steps are ticked, the current one is marked. */
+/** The onboarding steps as an ordered list; finished steps are ticked, the current one is marked. */
 export function Steps({ current, labels }: StepsProps) {
   const names = [labels.passport, labels.identity, labels.enterprise, labels.complete];
   return (

@@ -17,7 +17,7 @@ interface PartnerSignInProps {
   messages: Pick<Messages, 'partner' | 'signIn' | 'validation' | 'errors'>;
 }
 
-/** /navigator_login (and `/` on the navigator host): phone-code selector, phone, password and slider (spec 2). */
+/** /navigator_login (and `/` on the navigator host): phone-code selector, phone, password and slider. */
 export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
   const m = messages.signIn;
   const p = messages.partner;

@@ -21,7 +21,7 @@ interface PasswordResetProps {
   messages: Pick<Messages, 'reset' | 'signIn' | 'validation' | 'errors' | 'common'>;
 }
 
-/** /forget and /navigator_forget (issue 4): a code proves the phone or e-mail, then a new password twice. */
+/** /forget and /navigator_forget: a code proves the phone or e-mail, then a new password twice. */
 export default function PasswordReset({ lang, partner, messages }: PasswordResetProps) {
   const m = messages.signIn;
   const r = messages.reset;

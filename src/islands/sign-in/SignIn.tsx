@@ -27,7 +27,7 @@ import { TabList, tabPanelProps } from '../../ui/TabList';
 import { TextField } from '../../ui/TextField';
 import { useProblems } from '../shared/use-problems';
 
-// The modals load when first opened: /login stays inside its JavaScript budget (issue 9).
+// The modals load when first opened: /login stays inside its JavaScript budget.
 const AgreementModal = lazy(() =>
   import('../../ui/AgreementModal').then((m) => ({
     default: m.AgreementModal,
@@ -50,7 +50,7 @@ interface SignInProps {
   variant?: 'login' | 'register';
 }
 
-/** The /login screen (spec 2 and 4): code and password sign-in by phone or e-mail, and the chain login. */
+/** The /login screen: code and password sign-in by phone or e-mail, and the chain login. */
 export default function SignIn({ lang, messages, variant = 'login' }: SignInProps) {
   const m = messages.signIn;
   const register = variant === 'register';
@@ -67,7 +67,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
   }, [messages]);
 
   // The area-code list, the gateway calls and their schemas load when the form is first focused, touched or
-  // pointed at, not with the page (issue 9): /login's first load stays small and its main thread free.
+  // pointed at, not with the page: /login's first load stays small and its main thread free.
   const prepare = () => {
     if (prepared) return;
     setPrepared(true);

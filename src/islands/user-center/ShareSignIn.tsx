@@ -10,7 +10,7 @@ interface ShareSignInProps {
 }
 
 /**
- * "Sign in on another device" (issue 6, /share_login): makes a one-time link for this account, shown to
+ * "Sign in on another device" (/share_login): makes a one-time link for this account, shown to
  * copy or open on the other device. Each click makes a new link; older ones keep their own 10 minutes.
  */
 export function ShareSignIn({ lang, messages }: ShareSignInProps) {

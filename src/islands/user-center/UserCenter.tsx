@@ -28,7 +28,7 @@ interface UserCenterProps {
   messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn'>;
 }
 
-/** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code (spec 2, 3). */
+/** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
 export default function UserCenter({ lang, messages }: UserCenterProps) {
   const m = messages.userCenter;
   const s = useStore($userCenter);
