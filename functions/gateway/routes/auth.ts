@@ -65,7 +65,7 @@ export const authRoutes = new Hono<SignInEnv>()
       if (!existing && (!body.userIdentity || !body.companyName)) throw new GatewayError('US0001');
 
       await consumeCode(db, { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) });
-      if (existing) return signedIn(c, existing, { agreedTo: defaultConsentDocs });
+      if (existing) return signedIn(c, existing, { method: 'code', agreedTo: defaultConsentDocs });
 
       const user: NewUser & { id: string } = {
         id: crypto.randomUUID(),
@@ -78,6 +78,7 @@ export const authRoutes = new Hono<SignInEnv>()
       };
       // One batch with the session: a parallel registration of the same identity fails whole (US0003).
       return signedIn(c, { id: user.id, original_flag: 0, user_type: 0 }, {
+        method: 'code',
         newUser: true,
         before: [insertUserStatement(db, user)],
         agreedTo: [...defaultConsentDocs, 'registration'],

@@ -41,7 +41,7 @@ async function signInWithLink(c: Context<LinkEnv>, kind: LinkKind, token: string
   const user = await findUserById(c.env.DB, userId);
   // The account was deleted after the link was made: the link is as good as unknown.
   if (!user) throw new GatewayError('LK0001');
-  return signedIn(c, user);
+  return signedIn(c, user, { method: 'link' });
 }
 
 /**

@@ -32,6 +32,9 @@ import { prepareSession, revokeAllSessionsOfUser, SESSION_LIFETIME_S, type Sessi
 
 export type SignInEnv = { Bindings: WorkerEnv };
 
+/** How a person proved who they are: recorded with each sign-in and shown in their sign-in history. */
+export type SignInMethod = 'code' | 'password' | 'link' | 'handoff' | 'passkey';
+
 /** The answer when the risk check wants the human check first: no session, nothing about the account. */
 export const SLIDER_REQUIRED: LoginAnswer = {
   accountSize: 0,
@@ -53,11 +56,18 @@ export async function signedIn<E extends SignInEnv>(
   c: Context<E>,
   user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
   {
+    method: _method,
     newUser = false,
     before = [] as D1PreparedStatement[],
     agreedTo = [] as readonly LegalDoc[],
     kind = 'platform' as SessionKind,
-  }: { newUser?: boolean; before?: D1PreparedStatement[]; agreedTo?: readonly LegalDoc[]; kind?: SessionKind } = {},
+  }: {
+    method: SignInMethod;
+    newUser?: boolean;
+    before?: D1PreparedStatement[];
+    agreedTo?: readonly LegalDoc[];
+    kind?: SessionKind;
+  },
 ) {
   const db = c.env.DB;
   // Ticking the agreement (or registering) records the versions agreed to, in the same batch as the session.
@@ -184,5 +194,5 @@ export async function passwordSignIn<E extends SignInEnv>(
   });
   if (result.outcome === 'human-check') return ok(c, SLIDER_REQUIRED);
   if (result.outcome === 'salted') return fail(c, 'SY9990');
-  return signedIn(c, result.user, { before: result.before, kind });
+  return signedIn(c, result.user, { method: 'password', before: result.before, kind });
 }
