@@ -5,12 +5,11 @@ import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { legalPaths } from '../../src/lib/legal';
 import { pageShells, sessionShells, signInShells } from '../../src/lib/routes';
-import { openInLanguage, seedUser, signInByRequest, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
+import { AXE_TAGS, openInLanguage, seedUser, signInByRequest, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
 
 // Issue 9, accessibility: axe-core (WCAG 2.0/2.1/2.2 A and AA rules) on every route in both languages,
 // signed out and (for pages behind sign-in) signed in, and on each modal as it opens; plus keyboard paths.
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Pages that need a session; the sign-in-by-link pages sign a person in themselves. */
@@ -26,7 +25,7 @@ async function settle(page: Page) {
 
 /** Axe violations on the page as readable lines: rule, impact and the first few offending nodes. */
 async function violations(page: Page, include?: string): Promise<string[]> {
-  let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS);
+  let builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
   if (include) builder = builder.include(include);
   const result = await builder.analyze();
   return result.violations.map(

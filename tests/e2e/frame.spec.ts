@@ -55,7 +55,7 @@ test('"/" is the partner login on a navigator host and the login elsewhere', asy
 test('the language switch flips the page and the LANG cookie', async ({ page, context }) => {
   await page.goto('/register');
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
-  const toggle = page.getByRole('button', { name: messages.en.header.langToggleLabel });
+  const toggle = page.getByRole('button', { name: messages.en.header.langToggle });
   await expect(toggle).toHaveText('CN');
   await toggle.click();
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
@@ -65,7 +65,7 @@ test('the language switch flips the page and the LANG cookie', async ({ page, co
   expect(cookie?.value).toBe('zh');
   // 863,999 s from now, give or take the test's own duration.
   expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(863_999 - 120);
-  await page.getByRole('button', { name: messages.zh.header.langToggleLabel }).click();
+  await page.getByRole('button', { name: messages.zh.header.langToggle }).click();
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
 });
 
