@@ -56,10 +56,19 @@ const valueText = z
 const oneValue = valueText.nullable();
 const perLanguage = z.strictObject(
   { zh: oneValue, en: oneValue },
-  { error: missingOr('must be text, null while it is pending, or zh: and en: when the wording differs by language') },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `has unknown language(s) ${issue.keys.map((key) => `"${key}"`).join(', ')} (zh and en only)` : undefined) },
 );
-const fieldValue = z.union([z.null(), valueText, perLanguage], {
-  error: missingOr('must be text, null while it is pending, or zh: and en: when the wording differs by language'),
+const isMapping = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+// One value for both languages, or zh: and en:. Picked by shape, so that a problem inside zh: or en: is named
+// as such (a plain union would only say that neither shape fits).
+const fieldValue = z.unknown().transform((value, ctx) => {
+  const result = (isMapping(value) ? perLanguage : oneValue).safeParse(value);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) {
+    const message = Array.isArray(value) ? 'must be text, null while it is pending, or zh: and en: when the wording differs by language' : issue.message;
+    ctx.addIssue({ code: 'custom', message, path: issue.path, input: value });
+  }
+  return z.NEVER;
 });
 const legalValuesSchema = z.strictObject(
   Object.fromEntries(legalValueNames.map((name) => [name, fieldValue])) as Record<LegalValueName, typeof fieldValue>,
