@@ -6,6 +6,7 @@ import { clientNetwork } from './client-ip';
 import { crossSiteGuard } from './cross-site';
 import { isNavigatorHost, visitorLang } from './lang';
 import { gatewayPath, gatewayRequestHeaders, gatewayTarget } from './proxy-rules';
+import { TRACE_ID_HEADER } from '../../src/api/result';
 import { sessionTokenOf, tokenCookie, withSessionCookies } from './session-cookies';
 
 /** Origin used for requests handed to the embedded gateway; it never leaves the Worker. */
@@ -27,9 +28,11 @@ export function createApiProxy(embedded: GatewayFetch) {
     // Cloudflare names every client of a deployed Worker; a call without a usable address is refused
     // rather than counted in one bucket shared by all such calls. A local run gives it a bucket of its own.
     if (!network && c.var.config.deployed) return errorResponse('GW0400', lang);
+    // One id for this call in the gateway's log and in the answer (x-trace-id), which a person can quote.
+    const traceId = crypto.randomUUID();
     const headers = gatewayRequestHeaders(c.req.raw.headers, {
       lang,
-      traceId: crypto.randomUUID(),
+      traceId,
       token: sessionTokenOf(c),
       country: clientCountry(c.req.raw, c.var.config),
       clientIp: network,
@@ -63,6 +66,7 @@ export function createApiProxy(embedded: GatewayFetch) {
       cookie: tokenCookie(url, c.var.config.navigatorHostLabel),
     });
     response.headers.set('Cache-Control', response.headers.get('Cache-Control') ?? 'no-store');
+    response.headers.set(TRACE_ID_HEADER, traceId);
     return response;
   });
 }

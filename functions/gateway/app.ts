@@ -55,7 +55,8 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     })
     .onError((error, c) => {
       if (error instanceof GatewayError) return fail(c, error.code, error.data);
-      console.error('gateway error', error instanceof Error ? error.stack : error);
+      // The trace id the edge gave this call, which the person sees with the error and can quote.
+      console.error('gateway error', { traceId: c.req.header('traceid') }, error instanceof Error ? error.stack : error);
       return fail(c, 'SY0500');
     });
   return app;

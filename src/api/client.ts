@@ -1,9 +1,9 @@
 import type * as z from 'zod/mini';
 import { signInPathFrom } from '../lib/routes';
 import { envelopeSchema, SUCCESS_CODE } from '../schemas/envelope';
-import { NETWORK_ERROR, type ApiResult } from './result';
+import { NETWORK_ERROR, SERVER_ERROR, TRACE_ID_HEADER, type ApiResult } from './result';
 
-export { NETWORK_ERROR, SALT_REQUIRED, type ApiResult } from './result';
+export { NETWORK_ERROR, SALT_REQUIRED, SERVER_ERROR, type ApiResult } from './result';
 
 const SESSION_ENDED = 'TK00001';
 
@@ -34,13 +34,13 @@ export async function callGateway<T extends z.ZodMiniType>(
   const envelope = envelopeSchema(dataSchema).safeParse(json);
   if (!envelope.success) {
     const { code, data } = (json ?? {}) as { code?: unknown; data?: unknown };
-    if (typeof code === 'string' && code !== SUCCESS_CODE) return sessionAware({ ok: false, code, message: messageOf(json), data }, response.status);
-    return { ok: false, code: NETWORK_ERROR, message: '' };
+    if (typeof code === 'string' && code !== SUCCESS_CODE) return refusal({ ok: false, code, message: messageOf(json), data }, response);
+    return unreadable(response);
   }
   const { code, message } = envelope.data;
   const data = (envelope.data as unknown as { data: unknown }).data;
   if (code === SUCCESS_CODE) return { ok: true, data: data as z.infer<T> };
-  return sessionAware({ ok: false, code, message, data }, response.status);
+  return refusal({ ok: false, code, message, data }, response);
 }
 
 /** The message of an error envelope (`message`, or the older `msg`). */
@@ -49,11 +49,21 @@ export function messageOf(json: unknown): string {
   return typeof message === 'string' ? message : typeof msg === 'string' ? msg : '';
 }
 
-/** A refusal as the caller gets it; one that says the session ended first sends the person to sign-in. */
-export function sessionAware<T>(result: { ok: false; code: string; message: string; data?: unknown }, status: number): ApiResult<T> {
-  if ((result.code === SESSION_ENDED || status === 401) && !location.pathname.endsWith('login')) {
+/**
+ * A refusal as the caller gets it: one from the server's side (5xx) carries the call's trace id; one that says
+ * the session ended first sends the person to sign-in, with this page to return to.
+ */
+export function refusal<T>(result: { ok: false; code: string; message: string; data?: unknown }, response: Response): ApiResult<T> {
+  if ((result.code === SESSION_ENDED || response.status === 401) && !location.pathname.endsWith('login')) {
     // The edge has already cleared the cookies on this answer.
     location.assign(signInPathFrom(location.pathname, location.search));
   }
-  return result;
+  return response.status >= 500 ? { ...result, traceId: traceIdOf(response) } : result;
 }
+
+/** An answer that is not the envelope (a proxy's error page, a contract mismatch): a failure on our side. */
+export function unreadable<T>(response: Response): ApiResult<T> {
+  return { ok: false, code: SERVER_ERROR, message: '', traceId: traceIdOf(response) };
+}
+
+const traceIdOf = (response: Response) => response.headers.get(TRACE_ID_HEADER) ?? undefined;

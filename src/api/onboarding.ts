@@ -19,7 +19,7 @@ import {
   type UploadedFile,
   type UploadKind,
 } from '../schemas/onboarding';
-import { callGateway, messageOf, NETWORK_ERROR, sessionAware, type ApiResult } from './client';
+import { callGateway, messageOf, NETWORK_ERROR, refusal, unreadable, type ApiResult } from './client';
 
 /** One function per onboarding call (contracts in src/schemas/onboarding.ts). */
 export const onboardingApi = {
@@ -67,7 +67,7 @@ async function uploadFiles(files: readonly File[], kind: UploadKind): Promise<Ap
   const parsed = envelopeSchema(uploadFileAnswer).safeParse(json);
   if (parsed.success && parsed.data.code === SUCCESS_CODE && parsed.data.data) return { ok: true, data: parsed.data.data };
   if (typeof json?.code === 'string' && json.code !== SUCCESS_CODE) {
-    return sessionAware({ ok: false, code: json.code, message: messageOf(json), data: json.data }, response.status);
+    return refusal({ ok: false, code: json.code, message: messageOf(json), data: json.data }, response);
   }
-  return { ok: false, code: NETWORK_ERROR, message: '' };
+  return unreadable(response);
 }

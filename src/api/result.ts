@@ -3,10 +3,18 @@
  * results (the sign-in form's first load) does not need the schema library that client.ts parses with.
  */
 
-/** What every api function returns: the data, or the gateway's code and its message (already localised). */
-export type ApiResult<T> = { ok: true; data: T } | { ok: false; code: string; message: string; data?: unknown };
+/**
+ * What every api function returns: the data, or the gateway's code and its message (already localised). A
+ * failure on the server's side (HTTP 5xx, or an answer that is not the envelope) carries the call's trace id,
+ * which the person is shown to quote.
+ */
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; code: string; message: string; data?: unknown; traceId?: string };
 
-/** The answer could not be had or understood: shown as the 'network error' text by the caller. */
+/** No answer at all (offline, connection lost): "check your connection and try again". */
 export const NETWORK_ERROR = 'NETWORK';
+/** An answer that is not the gateway's envelope (a proxy's error page): "something went wrong on our side". */
+export const SERVER_ERROR = 'SERVER';
+/** The response header naming the call's trace id (set by the edge's /api proxy). */
+export const TRACE_ID_HEADER = 'x-trace-id';
 /** Code that means "fetch the salt and retry" on password sign-in, counted as success by the envelope. */
 export const SALT_REQUIRED = 'SY9990';

@@ -104,7 +104,10 @@ export const en = {
   },
   errors: {
     generic: 'Something went wrong. Please try again.',
-    network: 'network error, please refresh the page',
+    network: 'You seem to be offline. Check your connection and try again.',
+    server: 'Something went wrong on our side. Please try again.',
+    /** Shown after a failure on our side, so that support can find the call. */
+    reference: '(Reference: {id})',
     linkInvalid: 'This sign-in link is not valid. Please ask for a new one.',
     registerFailed: 'register failed!',
   },

@@ -1,4 +1,4 @@
-import { NETWORK_ERROR } from '../api/result';
+import { NETWORK_ERROR, SERVER_ERROR } from '../api/result';
 import type { Messages } from './en';
 
 /** 'signIn.codeSent': the dotted path of one message, checked against the key set every locale provides. */
@@ -13,13 +13,22 @@ export type MessageKey<T = Messages, Prefix extends string = ''> = {
  */
 export type Problem =
   | { key: MessageKey; values?: Record<string, string | Problem> }
-  | { code: string; message?: string }
+  | { code: string; message?: string; traceId?: string }
   | Problem[];
 
-/** The words of a problem in the island's messages (a network failure and an empty gateway message have default words). */
+/**
+ * The words of a problem in the island's messages. No answer says "check your connection"; a failure on our
+ * side says so, with the call's trace id to quote; an empty gateway message has default words. None says
+ * "refresh the page", which would clear the form.
+ */
 export function problemText(messages: Partial<Messages>, problem: Problem): string {
   if (Array.isArray(problem)) return problem.map((p) => problemText(messages, p)).join(' ');
-  if ('code' in problem) return problem.code === NETWORK_ERROR ? messages.errors!.network : problem.message || messages.errors!.generic;
+  if ('code' in problem) {
+    const errors = messages.errors!;
+    if (problem.code === NETWORK_ERROR) return errors.network;
+    const text = problem.code === SERVER_ERROR ? errors.server : problem.message || (problem.traceId ? errors.server : errors.generic);
+    return problem.traceId ? `${text} ${errors.reference.replace('{id}', problem.traceId)}` : text;
+  }
   let text: unknown = messages;
   for (const part of problem.key.split('.')) text = (text as Record<string, unknown> | undefined)?.[part];
   return String(text ?? problem.key).replace(/\{(\w+)\}/g, (all, name: string) => {
@@ -27,6 +36,13 @@ export function problemText(messages: Partial<Messages>, problem: Problem): stri
     return value === undefined ? all : typeof value === 'string' ? value : problemText(messages, value);
   });
 }
+
+/** The problem a failed call reports: its code and message, and the trace id of a failure on our side. */
+export const problemOf = (failure: { code: string; message: string; traceId?: string }): Problem => ({
+  code: failure.code,
+  message: failure.message,
+  traceId: failure.traceId,
+});
 
 /** A problem by key, for the common case without values. */
 export const problem = (key: MessageKey, values?: Record<string, string | Problem>): Problem => (values ? { key, values } : { key });

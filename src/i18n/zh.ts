@@ -103,7 +103,9 @@ export const zh: Messages = {
   },
   errors: {
     generic: '出错了，请稍后重试。',
-    network: '网络错误，请刷新页面',
+    network: '网络连接失败，请检查网络后重试。',
+    server: '服务器出错了，请稍后重试。',
+    reference: '（错误编号：{id}）',
     linkInvalid: '该登录链接无效，请重新获取。',
     registerFailed: '注册失败！',
   },

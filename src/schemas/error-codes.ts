@@ -13,7 +13,7 @@ export const errorCatalogue = {
   GW0413: { status: 413, en: 'The request body is too large.', zh: '请求内容过大。' },
   GW0415: { status: 415, en: 'Send the request as application/json.', zh: '请以 application/json 格式提交。' },
   GW0502: { status: 502, en: 'The gateway could not be reached. Please try again.', zh: '网关暂时无法访问，请稍后重试。' },
-  SY0500: { status: 500, en: 'Something went wrong. Please try again.', zh: '出错了，请稍后重试。' },
+  SY0500: { status: 500, en: 'Something went wrong on our side. Please try again.', zh: '服务器出错了，请稍后重试。' },
   TK00001: { status: 401, en: 'Your session has ended. Please sign in again.', zh: '登录已失效，请重新登录。' },
   // Users and sign-in.
   US0001: { status: 400, en: 'Please enter company name.', zh: '请输入公司名称。' },

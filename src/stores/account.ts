@@ -1,7 +1,7 @@
 import { map } from 'nanostores';
 import { authApi } from '../api/auth';
 import { onboardingApi } from '../api/onboarding';
-import type { Problem } from '../i18n/problem';
+import { problemOf, type Problem } from '../i18n/problem';
 import { destinations } from '../lib/login-route';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/auth';
@@ -18,7 +18,7 @@ export const $accounts = map({
   error: null as Problem | null,
 });
 
-const failure = (result: { code: string; message: string }): Problem => ({ code: result.code, message: result.message });
+const failure = problemOf;
 
 export async function loadAccounts() {
   const list = await authApi.companyList();

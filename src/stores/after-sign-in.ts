@@ -1,5 +1,6 @@
 import { authApi } from '../api/auth';
-import { NETWORK_ERROR, type ApiResult } from '../api/client';
+import type { ApiResult } from '../api/client';
+import { problemText } from '../i18n/problem';
 import type { Messages } from '../i18n';
 import { destinations, REDIRECT_DELAY_MS, routeForLoginCase } from '../lib/login-route';
 import { RETURN_PARAM, returnPath } from '../lib/routes';
@@ -7,9 +8,9 @@ import type { LoginAnswer } from '../schemas/auth';
 import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { ask } from './dialog';
 
-/** The message of a failed call: the gateway's (already in the visitor's language), or a default text. */
+/** The message of a failed call, as problemText words it (the gateway's own words, or the default ones). */
 export function failureMessage(result: Extract<ApiResult<unknown>, { ok: false }>, errors: Messages['errors']): string {
-  return result.code === NETWORK_ERROR ? errors.network : result.message || errors.generic;
+  return problemText({ errors }, { code: result.code, message: result.message, traceId: result.traceId });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { authApi } from '../api/auth';
 import { onboardingApi } from '../api/onboarding';
 import type { Messages } from '../i18n';
-import { problem, type Problem } from '../i18n/problem';
+import { problem, problemOf, type Problem } from '../i18n/problem';
 import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../schemas/dictionaries';
 import { stripSpacesAndCommas } from '../schemas/auth';
 import {
@@ -164,7 +164,7 @@ export async function initFillCompany(browser: BrowserEnv = realBrowser()) {
   const detail = await onboardingApi.companyDetail(companyId);
   if (!detail.ok) {
     $company.setKey('phase', 'missing');
-    form.fail('form', { code: detail.code, message: detail.message });
+    form.fail('form', problemOf(detail));
     return;
   }
   $company.set({ ...$company.get(), ...formFromDetail(detail.data), phase: 'ready' });

@@ -1,6 +1,6 @@
 import { map, type MapStore } from 'nanostores';
 import type { ApiResult } from '../api/result';
-import type { Problem } from '../i18n/problem';
+import { problemOf, type Problem } from '../i18n/problem';
 
 export type Failure = Extract<ApiResult<unknown>, { ok: false }>;
 
@@ -74,7 +74,7 @@ export function createForm<V extends object, F extends string>(initial: V, optio
     /** Shows a gateway failure at the field its code or path names (see the options). */
     failure(failure: Failure) {
       const field = fieldOfFailure(failure);
-      const shown: Problem = { code: failure.code, message: failure.message };
+      const shown = problemOf(failure);
       errors.setKey(field, shown);
       if (options.alsoOnForm) errors.setKey('form', shown);
     },

@@ -1,6 +1,6 @@
 import { task } from 'nanostores';
 import { onboardingApi } from '../api/onboarding';
-import type { Problem } from '../i18n/problem';
+import { problemOf, type Problem } from '../i18n/problem';
 import { stripSpacesAndCommas } from '../schemas/auth';
 import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../schemas/dictionaries';
 import { INVITATION_LENGTH, invitationCodeSchema, isoDateSchema } from '../schemas/onboarding';
@@ -79,7 +79,7 @@ export async function lookUpCompany() {
     $join.set({ ...$join.get(), companyName: name, lookup: 'found' });
   } else {
     $join.set({ ...$join.get(), companyName: '', lookup: 'unknown' });
-    form.fail('invitationCode', { code: answer.code, message: answer.message });
+    form.fail('invitationCode', problemOf(answer));
   }
 }
 

@@ -5,6 +5,7 @@ import { continueAfterSignIn } from './after-sign-in';
 import { realBrowser, type BrowserEnv } from './browser';
 import { createForm } from './form';
 import { identifierProblem } from './identifier';
+import { problemOf } from '../i18n/problem';
 
 export type LinkKind = 'pass' | 'share';
 
@@ -60,7 +61,7 @@ export function signInWithLink() {
   return form.run(async () => {
     $linkErrors.setKey('form', undefined);
     const result = kind === 'pass' ? await loginLinkApi.passEmailLogin(token) : await loginLinkApi.shareLogin(token);
-    if (!result.ok) return void form.fail('form', { code: result.code, message: result.message });
+    if (!result.ok) return void form.fail('form', problemOf(result));
     if (result.data.tracelessCheckResult !== TRACELESS.pass) return void form.fail('form', { key: 'errors.registerFailed' });
     // The link is spent: a reload must not offer it again (a `redirect` beside it stays for the next step).
     token = '';
@@ -72,7 +73,7 @@ export function signInWithLink() {
     if (outcome === 'cancelled') return void $linkSignIn.setKey('phase', kind === 'pass' ? 'request' : 'no-link');
     if (outcome) {
       $linkSignIn.setKey('phase', 'confirm');
-      form.fail('form', { code: outcome.code, message: outcome.message });
+      form.fail('form', problemOf(outcome));
     }
   });
 }

@@ -9,6 +9,7 @@ import { continueAfterSignIn } from './after-sign-in';
 import { ask } from './dialog';
 import { createForm } from './form';
 import { identifierProblem } from './identifier';
+import { problemOf } from '../i18n/problem';
 
 type Field = 'mobile' | 'password' | 'slider';
 
@@ -114,7 +115,7 @@ export async function submit() {
     const failed = await continueAfterSignIn(result.data);
     if (failed) {
       $partnerSignIn.setKey('redirecting', false);
-      if (failed !== 'cancelled') form.fail('form', { code: failed.code, message: failed.message });
+      if (failed !== 'cancelled') form.fail('form', problemOf(failed));
     }
   });
 }

@@ -1,5 +1,5 @@
 import { onboardingApi } from '../api/onboarding';
-import type { Problem } from '../i18n/problem';
+import { problemOf, type Problem } from '../i18n/problem';
 import { contentTypeOfExtension, FILE_TYPES } from '../schemas/file-types';
 import { IMAGE_EXTENSIONS, UPLOAD_EXTENSIONS, UPLOAD_LIMITS, type UploadedFile, type UploadKind } from '../schemas/onboarding';
 
@@ -71,7 +71,7 @@ export async function uploadFiles(
   if (!accepted.length) return { files: held, problems };
   uploading(true);
   const result = await onboardingApi.uploadFiles(accepted, kind).finally(() => uploading(false));
-  if (!result.ok) return { files: held, problems: [...problems, { code: result.code, message: result.message }] };
+  if (!result.ok) return { files: held, problems: [...problems, problemOf(result)] };
   for (const file of result.data) freshUploads.add(file.id);
   return { files: [...held, ...result.data], problems };
 }

@@ -1,7 +1,7 @@
 import { map } from 'nanostores';
 import { authApi } from '../api/auth';
 import { onboardingApi } from '../api/onboarding';
-import type { Problem } from '../i18n/problem';
+import { problemOf, type Problem } from '../i18n/problem';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/auth';
 import { isoDateSchema, type CompanyMember } from '../schemas/onboarding';
@@ -32,7 +32,7 @@ export const $userCenter = map({
   error: null as Problem | null,
 });
 
-const failure = (result: { code: string; message: string }): Problem => ({ code: result.code, message: result.message });
+const failure = problemOf;
 
 export async function loadUserCenter() {
   const [me, list] = await Promise.all([onboardingApi.fetchMe(), authApi.companyList()]);

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../../src/i18n/en';
 import { zh } from '../../src/i18n/zh';
 import { pageShells, notFoundShell } from '../../src/lib/routes';
+import { problemText } from '../../src/i18n/problem';
+import { NETWORK_ERROR, SERVER_ERROR } from '../../src/api/result';
 
 function keyPaths(value: unknown, prefix = ''): string[] {
   if (typeof value !== 'object' || value === null) return [prefix];
@@ -34,5 +36,17 @@ describe('dictionaries', () => {
     expect(en.header.langToggle).toBe('中文');
     expect(zh.legal.langSwitch).toBe('English');
     expect(en.legal.langSwitch).toBe('中文');
+  });
+});
+
+describe('what a failed call says', () => {
+  it('offline: check the connection; our side: try again with the trace id; never "refresh"', () => {
+    expect(problemText(en, { code: NETWORK_ERROR })).toBe(en.errors.network);
+    expect(problemText(zh, { code: SERVER_ERROR, traceId: 't-1' })).toBe(`${zh.errors.server} ${zh.errors.reference.replace('{id}', 't-1')}`);
+    // A gateway 5xx keeps its own words and adds the reference.
+    expect(problemText(en, { code: 'GW0502', message: 'The gateway is not reachable.', traceId: 't-2' })).toBe('The gateway is not reachable. (Reference: t-2)');
+    // A refusal (4xx) has no trace id and says only what the gateway said.
+    expect(problemText(en, { code: 'US0010', message: 'Wrong password.' })).toBe('Wrong password.');
+    for (const messages of [en, zh]) for (const text of Object.values(messages.errors)) expect(text).not.toMatch(/refresh|刷新/i);
   });
 });
