@@ -20,12 +20,14 @@ import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboa
 import { Avatar } from '../../ui/Avatar';
 import { Modal } from '../../ui/Modal';
 import { ProfileEditor } from './ProfileEditor';
+import { SecuritySessions } from './SecuritySessions';
 import { ShareSignIn } from './ShareSignIn';
+import { SignInHistory } from './SignInHistory';
 import { companyTypeLabel, statusLabel, statusTone } from '../account-choice/labels';
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -232,6 +234,13 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
           </section>
         );
       })}
+
+      {/* Account security; the new-device notice links here (/user_center#security). */}
+      <section className="security-section" aria-labelledby="security">
+        <h2 id="security" className="section-title">{messages.security.title}</h2>
+        <SecuritySessions lang={lang} messages={messages} />
+        <SignInHistory lang={lang} messages={messages} />
+      </section>
 
       {s.declining && (
         <Modal title={m.declineTitle} onCancel={cancelDecline}>
