@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
 import { $security } from '../../stores/security';
+import { ScrollTable } from '../../ui/ScrollTable';
 import { countryLabel, deviceLabel, timeLabel } from './security-labels';
 
 interface SignInHistoryProps {
@@ -23,52 +24,40 @@ export function SignInHistory({ lang, messages }: SignInHistoryProps) {
       {s.phase === 'ready' && s.history.length === 0 ? (
         <p className="hint">{m.noHistory}</p>
       ) : (
-        // Keyboard users can scroll a table wider than the panel: the wrapper takes focus.
-        <div className="table-wrap" role="region" tabIndex={0} aria-labelledby="sign-in-history-title">
-          <table className="members sign-in-history">
-            <thead>
-              <tr>
-                <th scope="col">{m.when}</th>
-                <th scope="col">{m.result}</th>
-                <th scope="col">{m.device}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {s.history.map((entry, i) => (
-                <tr key={`${entry.at}-${i}`} data-result={entry.success ? 'success' : 'failure'}>
-                  <td>
-                    <span className="history-time">{timeLabel(entry.at, lang)}</span>
-                    <span className="member-contact">
-                      {m.methods[entry.method]}
-                      {entry.partner && ` · ${m.partner}`}
-                    </span>
-                  </td>
-                  <td>
-                    <span className="badge" data-tone={entry.success ? 'good' : 'bad'}>{entry.success ? m.success : m.failure}</span>
-                    <span className="history-marks">
-                      {entry.newDevice && <span className="badge" data-tone="waiting">{m.newDevice}</span>}
-                      {entry.newCountry && <span className="badge" data-tone="waiting">{m.newCountry}</span>}
-                      {entry.failureStreak && <span className="badge" data-tone="bad">{m.failureStreak}</span>}
-                    </span>
-                  </td>
-                  <td>
-                    <span className="member-name">{deviceLabel(entry, m)}</span>
-                    <span className="member-contact">
-                      {countryLabel(entry.country, lang, m)}
-                      {entry.network && (
-                        <>
-                          {' · '}
-                          <span className="visually-hidden">{m.network}: </span>
-                          {entry.network}
-                        </>
-                      )}
-                    </span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable labelledBy="sign-in-history-title" className="members sign-in-history" columns={[m.when, m.result, m.device]}>
+          {s.history.map((entry, i) => (
+            <tr key={`${entry.at}-${i}`} data-result={entry.success ? 'success' : 'failure'}>
+              <td>
+                <span className="history-time">{timeLabel(entry.at, lang)}</span>
+                <span className="member-contact">
+                  {m.methods[entry.method]}
+                  {entry.partner && ` · ${m.partner}`}
+                </span>
+              </td>
+              <td>
+                <span className="badge" data-tone={entry.success ? 'good' : 'bad'}>{entry.success ? m.success : m.failure}</span>
+                <span className="history-marks">
+                  {entry.newDevice && <span className="badge" data-tone="waiting">{m.newDevice}</span>}
+                  {entry.newCountry && <span className="badge" data-tone="waiting">{m.newCountry}</span>}
+                  {entry.failureStreak && <span className="badge" data-tone="bad">{m.failureStreak}</span>}
+                </span>
+              </td>
+              <td>
+                <span className="member-name">{deviceLabel(entry, m)}</span>
+                <span className="member-contact">
+                  {countryLabel(entry.country, lang, m)}
+                  {entry.network && (
+                    <>
+                      {' · '}
+                      <span className="visually-hidden">{m.network}: </span>
+                      {entry.network}
+                    </>
+                  )}
+                </span>
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </section>
   );
