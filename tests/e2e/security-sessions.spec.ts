@@ -30,6 +30,7 @@ for (const lang of langs) {
   const m = messages[lang].security;
   for (const width of widths) {
     test(`${lang} ${width.name}: list sessions from two browsers, sign the other out, see the history`, async ({ browser }) => {
+      test.setTimeout(180_000);
       const email = uniqueEmail(`security-${lang}-${width.name}`);
       const phone = await browserOf(browser, { viewport: { width: 390, height: 844 }, userAgent: IPHONE, country: 'SG' });
       await seedUser(phone.page.request, { email, password: PASSWORD, agreed: true });
@@ -37,13 +38,13 @@ for (const lang of langs) {
       await signInByRequest(phone.page.request, email, PASSWORD);
       const here = await browserOf(browser, { viewport: width.viewport, userAgent: width.userAgent, country: 'CN' });
       await signInByEmail(here.page, lang as Lang, email, PASSWORD);
-      await expect(here.page).not.toHaveURL(/\/login/);
+      await expect(here.page).not.toHaveURL(/\/login/, { timeout: 20_000 });
       await openInLanguage(here.page, lang as Lang, '/user_center#security');
 
       const section = here.page.locator('.security-section');
-      await expect(here.page.getByRole('heading', { level: 2, name: m.title })).toBeVisible();
+      await expect(here.page.getByRole('heading', { level: 2, name: m.title, exact: true })).toBeVisible({ timeout: 15_000 });
       const sessions = section.locator('.session-card');
-      await expect(sessions).toHaveCount(2);
+      await expect(sessions).toHaveCount(2, { timeout: 15_000 });
       await expect(sessions.filter({ hasText: m.thisDevice })).toContainText(width.device[lang]);
       const other = sessions.filter({ hasText: OTHER_DEVICE[lang] });
       await expect(other).not.toContainText(m.thisDevice);
@@ -62,7 +63,7 @@ for (const lang of langs) {
       await signOut.focus();
       await here.page.keyboard.press('Enter');
       const dialog = here.page.getByRole('dialog', { name: m.confirmTitle });
-      await expect(dialog).toBeVisible();
+      await expect(dialog).toBeVisible({ timeout: 10_000 });
       await expect(dialog.getByRole('button', { name: m.cancel })).toBeFocused();
       await expectAccessible(here.page, 'dialog');
       await here.page.keyboard.press('Escape');
@@ -82,7 +83,7 @@ for (const lang of langs) {
       const call = await phone.page.request.get('/api/agg-web/user/security/sessions');
       expect(((await call.json()) as { code: string }).code).toBe('TK00001');
       await phone.page.goto('/user_center');
-      await expect(phone.page).toHaveURL(/\/login/);
+      await expect(phone.page).toHaveURL(/\/login/, { timeout: 20_000 });
       await here.page.reload();
       await expect(here.page.locator('.session-card')).toHaveCount(1);
       await phone.context.close();
