@@ -24,27 +24,25 @@ export function SignInHistory({ lang, messages }: SignInHistoryProps) {
       {s.phase === 'ready' && s.history.length === 0 ? (
         <p className="hint">{m.noHistory}</p>
       ) : (
-        <ScrollTable labelledBy="sign-in-history-title" className="members sign-in-history" columns={[m.when, m.result, m.device]}>
+        <ScrollTable labelledBy="sign-in-history-title" className="members sign-in-history" columns={[m.signInColumn, m.deviceColumn]}>
           {s.history.map((entry, i) => (
             <tr key={`${entry.at}-${i}`} data-result={entry.success ? 'success' : 'failure'}>
               <td>
                 <span className="history-time">{timeLabel(entry.at, lang)}</span>
-                <span className="member-contact">
+                <span className="history-detail">
                   {m.methods[entry.method]}
                   {entry.partner && ` · ${m.partner}`}
                 </span>
-              </td>
-              <td>
-                <span className="badge" data-tone={entry.success ? 'good' : 'bad'}>{entry.success ? m.success : m.failure}</span>
                 <span className="history-marks">
+                  <span className="badge" data-tone={entry.success ? 'good' : 'bad'}>{entry.success ? m.success : m.failure}</span>
                   {entry.newDevice && <span className="badge" data-tone="waiting">{m.newDevice}</span>}
                   {entry.newCountry && <span className="badge" data-tone="waiting">{m.newCountry}</span>}
                   {entry.failureStreak && <span className="badge" data-tone="bad">{m.failureStreak}</span>}
                 </span>
               </td>
               <td>
-                <span className="member-name">{deviceLabel(entry, m)}</span>
-                <span className="member-contact">
+                <span className="history-device">{deviceLabel(entry, m)}</span>
+                <span className="history-detail">
                   {countryLabel(entry.country, lang, m)}
                   {entry.network && (
                     <>
