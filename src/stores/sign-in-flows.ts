@@ -1,7 +1,6 @@
 import type { authApi as AuthApi } from '../api/auth';
 import { SALT_REQUIRED, type ApiResult } from '../api/result';
 import { hashPassword } from '../lib/password-hash';
-import { destinations, REDIRECT_DELAY_MS } from '../lib/login-route';
 import { remember } from '../lib/remembered-sign-in';
 import type { LoginAnswer } from '../schemas/auth';
 import { LOGIN_CLIENT, meetsPasswordRule, PASSWORD_VERSION, TRACELESS } from '../schemas/auth-rules';
@@ -168,7 +167,6 @@ async function withSaltRetry(password: string, login: PasswordLogin, saltQuery: 
 
 /** Runs a sign-in call, with the slider when the risk check asks for it, then routes by login case. */
 async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>, subject: string): Promise<boolean> {
-  const auth = await gateway();
   let result = await attempt();
   if (result.ok && result.data.tracelessCheckResult === TRACELESS.sliderRequired) {
     const check = await ask({ kind: 'slider', scene: 'login', subject });
@@ -179,41 +177,27 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
     form.failure(result);
     return false;
   }
-  const { tracelessCheckResult, isMaster, companyId } = result.data;
+  const { tracelessCheckResult } = result.data;
   if (tracelessCheckResult !== TRACELESS.pass && tracelessCheckResult !== TRACELESS.passTrusted) {
     return form.fail('form', { key: 'errors.registerFailed' });
   }
-  if (result.data.needsConsent && !(await agreeAgain())) return false;
-  $signIn.setKey('redirecting', true);
-  if (isMaster && companyId && (await auth.chooseAccount(companyId)).ok) {
-    goAfterDelay(destinations.webApp);
-    return true;
-  }
-  await routeByLoginCase();
+  // Terms agreed again if they changed, then the return path, the main company or the login case.
+  const { continueAfterSignIn } = await import('./after-sign-in');
+  const outcome = await continueAfterSignIn(result.data, env);
+  if (outcome === 'cancelled') return false;
+  if (outcome) form.failure(outcome);
+  else $signIn.setKey('redirecting', true);
   return true;
-}
-
-/** The terms changed since this person agreed: agree again to go on, or be signed out. */
-async function agreeAgain(): Promise<boolean> {
-  const auth = await gateway();
-  if ((await ask({ kind: 'agreement' })) && (await auth.agreeToTerms()).ok) return true;
-  await auth.logout();
-  return false;
 }
 
 /** Asks the gateway for this person's login case and goes on as after-sign-in.ts says (loaded now). */
 export async function routeByLoginCase() {
   const { goOnByLoginCase } = await import('./after-sign-in');
-  const failed = await goOnByLoginCase();
+  const failed = await goOnByLoginCase(env);
   if (failed) {
     $signIn.setKey('redirecting', false);
     form.failure(failed);
   }
-}
-
-function goAfterDelay(to: string) {
-  $signIn.setKey('redirecting', true);
-  setTimeout(() => env.navigate(to), REDIRECT_DELAY_MS);
 }
 
 /** With a session marker: the company list and the login case decide the route; false when the session is gone. */

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 
 interface ScrollTableProps {
-  /** The id of the heading that names the table. */
-  labelledBy: string;
+  /** The region's name: apart from its section's heading, since two landmarks with one name cannot be told apart. */
+  label: string;
   className: string;
   columns: string[];
   children: ReactNode;
@@ -12,9 +12,9 @@ interface ScrollTableProps {
  * A table that scrolls inside its panel instead of widening the page on a phone. Keyboard users can scroll it
  * too: the wrapper is a named region that takes focus.
  */
-export function ScrollTable({ labelledBy, className, columns, children }: ScrollTableProps) {
+export function ScrollTable({ label, className, columns, children }: ScrollTableProps) {
   return (
-    <div className="table-wrap" role="region" tabIndex={0} aria-labelledby={labelledBy}>
+    <div className="table-wrap" role="region" tabIndex={0} aria-label={label}>
       <table className={className}>
         <thead>
           <tr>

@@ -24,7 +24,7 @@ export function SignInHistory({ lang, messages }: SignInHistoryProps) {
       {s.phase === 'ready' && s.history.length === 0 ? (
         <p className="hint">{m.noHistory}</p>
       ) : (
-        <ScrollTable labelledBy="sign-in-history-title" className="members sign-in-history" columns={[m.signInColumn, m.deviceColumn]}>
+        <ScrollTable label={m.historyTable} className="members sign-in-history" columns={[m.signInColumn, m.deviceColumn]}>
           {s.history.map((entry, i) => (
             <tr key={`${entry.at}-${i}`} data-result={entry.success ? 'success' : 'failure'}>
               <td>

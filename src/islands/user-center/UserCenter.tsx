@@ -174,7 +174,8 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
               <p className="hint">{m.invitationHint}</p>
             </div>
             {pending > 0 && <p className="pending-count">{m.pendingCount.replace('{n}', String(pending))}</p>}
-            <ScrollTable labelledBy={titleId} className="members" columns={[m.memberName, m.memberRole, m.memberStatus]}>
+            {/* Named apart from its section: two landmarks with one name cannot be told apart. */}
+            <ScrollTable label={m.membersTable.replace('{company}', companyName(company.companyId))} className="members" columns={[m.memberName, m.memberRole, m.memberStatus]}>
               {/* Three columns, contact under the name and the answer under the status: the buttons stay in view at 320 px. */}
               {company.members.map((member) => {
                 const who = shown(member.name);
