@@ -403,7 +403,7 @@ export const zh: Messages = {
     signedInAt: '登录时间',
     lastActive: '最近活动',
     signOut: '退出登录',
-    signOutLabel: '退出 {device}',
+    signOutLabel: '退出登录 {device}',
     signOutOthers: '退出所有其他设备',
     noOthers: '您只在本设备上登录。',
     confirmTitle: '退出该设备？',
