@@ -119,6 +119,17 @@ const settings = {
   webAppUrl: variable('WEB_APP_URL', optional(pathOrUrl)),
   webHomeUrl: variable('WEB_HOME_URL', optional(pathOrUrl)),
   webAppAudience: variable('WEB_APP_AUDIENCE', withDefault(text, 'web-app')),
+  /**
+   * A session ends after this many seconds without a call (last activity is stored at most once a minute, so
+   * it ends up to a minute sooner than the figure says). Default: 7 days, the session cookie's lifetime.
+   */
+  sessionIdleTimeout: variable('SESSION_IDLE_TIMEOUT', withDefault(wholeNumber(300, 400 * 86_400), '604800')),
+  /**
+   * A session ends this many seconds after its sign-in, however active. The session cookie is set once at
+   * sign-in with this Max-Age, so the browser drops it exactly when the session ends. Default: 604,799 s
+   * (7 days less a second, the spec's cookie lifetime).
+   */
+  sessionAbsoluteTimeout: variable('SESSION_ABSOLUTE_TIMEOUT', withDefault(wholeNumber(300, 400 * 86_400), '604799')),
   /** Digits per one-time code. */
   codeLength: variable('CODE_LENGTH', withDefault(wholeNumber(4, 8), '6')),
   delivery: variable('DELIVERY', withDefault(z.enum(['outbox', 'webhook']), 'outbox')),

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { EdgeBindings } from '../env';
 import { now } from '../gateway/services/clock';
-import { findSession } from '../gateway/services/sessions';
+import { findSession, idleTimeoutMs } from '../gateway/services/sessions';
 import { handoffKeys } from './handoff-keys';
 import { createHandoffBlob, handoffClaims } from './handoff-blob';
 import { buildRedirect, safeRedirect } from './redirect-target';
@@ -27,7 +27,7 @@ export const destinationRoutes = new Hono<EdgeBindings>().get('/:target{web_app|
   const [key] = await handoffKeys(config);
   const query = new URLSearchParams(destination.search);
   if (!ownSite && token && key) {
-    const session = await findSession(c.env.DB, token, now(c));
+    const session = await findSession(c.env.DB, token, now(c), idleTimeoutMs(c.env));
     if (session) {
       const claims = handoffClaims({ sub: session.user_id, aud: config.webAppAudience, purpose: 'session', now: now(c) });
       query.set('token', await createHandoffBlob(key, claims));

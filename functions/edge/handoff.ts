@@ -10,14 +10,16 @@ import { GatewayError } from '../gateway/errors';
 import { emailRecipient, phoneRecipientFromE164 } from '../gateway/services/identity';
 import { isCommonPassword, verifyPassword } from '../gateway/services/passwords';
 import { now } from '../gateway/services/clock';
-import { createSession, findSession } from '../gateway/services/sessions';
-import { checkPassword } from '../gateway/services/sign-in';
+import { clientInfoOf, type ClientInfo } from '../gateway/services/devices';
+import { findSession, idleTimeoutMs } from '../gateway/services/sessions';
+import { checkPassword, startSession } from '../gateway/services/sign-in';
 import { configOf } from '../config';
 import { handoffKeys } from './handoff-keys';
 import { openHandoffBlob, type HandoffClaims, type HandoffPurpose, type HandoffRefusal } from './handoff-blob';
 import { isNavigatorHost, visitorLang } from './lang';
 import { buildRedirect, safeRedirect } from './redirect-target';
 import { clientNetwork } from './client-ip';
+import { clientCountry } from './client-country';
 import { sessionTokenOf, setSessionCookies, tokenCookie } from './session-cookies';
 
 export {
@@ -110,7 +112,7 @@ function identityOfLoginName(loginName: string): LoginIdentity | undefined {
 async function credentialsSignIn(
   env: WorkerEnv,
   credentials: { sub: string; loginName: string; passwordHash: string },
-  { partner, network, now }: { partner: boolean; network: string; now: number },
+  { partner, network, now, client }: { partner: boolean; network: string; now: number; client: ClientInfo },
 ): Promise<string | undefined> {
   const identity = identityOfLoginName(credentials.loginName);
   if (!identity || (await isCommonPassword(credentials.passwordHash))) {
@@ -123,6 +125,7 @@ async function credentialsSignIn(
       network,
       now,
       admits: (user) => user.id === credentials.sub && (!partner || user.is_partner === 1),
+      history: { method: 'handoff', partner, client },
     });
     if (result.outcome !== 'signed-in') return undefined;
     if (result.before.length) await runBatch(env.DB, result.before);
@@ -168,7 +171,11 @@ async function claimedUser(env: WorkerEnv, blobs: Blobs, at: number): Promise<{ 
 }
 
 /** `network` is the client network a credentials sign-in counts its failures under (services/sign-in.ts). */
-async function takeBlobs(env: WorkerEnv, blobs: Blobs, { partner, network, at }: { partner: boolean; network: string; at: number }): Promise<Intake> {
+async function takeBlobs(
+  env: WorkerEnv,
+  blobs: Blobs,
+  { partner, network, at, client }: { partner: boolean; network: string; at: number; client: ClientInfo },
+): Promise<Intake> {
   let userId: string | undefined;
   for (const name of paramNames) {
     const blob = blobs[name];
@@ -177,7 +184,7 @@ async function takeBlobs(env: WorkerEnv, blobs: Blobs, { partner, network, at }:
       const consumed = await consumeCredentialsHandoff(env, blob, at);
       if (!consumed.ok) return consumed;
       // The credentials are used for this one sign-in and dropped with the request.
-      const signedInAs = await credentialsSignIn(env, consumed.credentials, { partner, network, now: at });
+      const signedInAs = await credentialsSignIn(env, consumed.credentials, { partner, network, now: at, client });
       if (!signedInAs) return { ok: false, reason: 'credentials' };
       if (userId !== undefined && userId !== signedInAs) return { ok: false, reason: 'invalid' };
       userId = signedInAs;
@@ -212,11 +219,21 @@ async function completeHandoff(c: Context<EdgeBindings>, blobs: Blobs, next: str
   const url = new URL(c.req.url);
   const partner = isNavigatorHost(url.hostname, c.var.config.navigatorHostLabel);
   // As the proxy counts it: Cloudflare's address (IPv6 by /64); a request that names none gets a bucket of its own.
-  const network = clientNetwork(c.req.raw.headers, c.var.config) ?? `unnamed-${crypto.randomUUID()}`;
-  const intake = await takeBlobs(c.env, blobs, { partner, network, at: now(c) });
+  const named = clientNetwork(c.req.raw.headers, c.var.config);
+  const network = named ?? `unnamed-${crypto.randomUUID()}`;
+  const client = clientInfoOf(c.req.header('user-agent'), clientCountry(c.req.raw, c.var.config), named);
+  const intake = await takeBlobs(c.env, blobs, { partner, network, at: now(c), client });
   if (!intake.ok) return c.html(handoffErrorPage(visitorLang(c), intake.reason), 400);
   if (intake.userId !== undefined) {
-    const session = await createSession(c.env.DB, { userId: intake.userId, kind: partner ? 'partner' : 'platform', now: now(c) });
+    // Recorded in the sign-in history as a 'handoff' sign-in, like every other session start.
+    const session = await startSession(c.env, {
+      userId: intake.userId,
+      kind: partner ? 'partner' : 'platform',
+      method: 'handoff',
+      client,
+      lang: visitorLang(c),
+      at: now(c),
+    });
     setSessionCookies(c, tokenCookie(url, c.var.config.navigatorHostLabel), session.token);
   }
   return c.redirect(next, 303);
@@ -225,7 +242,7 @@ async function completeHandoff(c: Context<EdgeBindings>, blobs: Blobs, next: str
 /** The user id of this browser's live session, if any. */
 async function signedInUser(c: Context<EdgeBindings>): Promise<string | undefined> {
   const token = sessionTokenOf(c);
-  return token ? (await findSession(c.env.DB, token, now(c)))?.user_id : undefined;
+  return token ? (await findSession(c.env.DB, token, now(c), idleTimeoutMs(c.env)))?.user_id : undefined;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { EdgeBindings } from '../env';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { CookieOptions, CookiePrefixOptions } from 'hono/utils/cookie';
 import { SESSION_MARKER_COOKIE, SESSION_MAX_AGE } from '../../src/lib/session-marker';
+import { configOf } from '../config';
 import { isNavigatorHost } from './lang';
 
 /**
@@ -54,18 +55,23 @@ export function sessionTokenOf(c: Context<EdgeBindings>): string | undefined {
   return getCookie(c, cookie.name, cookie.prefix) || undefined;
 }
 
-const options = (cookie: TokenCookie, httpOnly: boolean): CookieOptions => ({
+const options = (cookie: TokenCookie, httpOnly: boolean, maxAge = SESSION_MAX_AGE): CookieOptions => ({
   path: '/',
   httpOnly,
   secure: cookie.secure,
   sameSite: 'Lax',
-  maxAge: SESSION_MAX_AGE,
+  maxAge,
 });
 
-/** Starts a session in the browser: the HttpOnly token and the readable marker. */
+/**
+ * Starts a session in the browser: the HttpOnly token and the readable marker. Both live as long as the
+ * session can (SESSION_ABSOLUTE_TIMEOUT, by default the spec's 604,799 s); an earlier end (idle, sign-out)
+ * answers TK00001, which clears them.
+ */
 export function setSessionCookies(c: Context, cookie: TokenCookie, token: string): void {
-  setCookie(c, cookie.name, token, { ...options(cookie, true), prefix: cookie.prefix });
-  setCookie(c, SESSION_MARKER_COOKIE, '1', options(cookie, false));
+  const maxAge = configOf(c.env as object).sessionAbsoluteTimeout;
+  setCookie(c, cookie.name, token, { ...options(cookie, true, maxAge), prefix: cookie.prefix });
+  setCookie(c, SESSION_MARKER_COOKIE, '1', options(cookie, false, maxAge));
 }
 
 /** Ends a session in the browser. */

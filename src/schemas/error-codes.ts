@@ -126,6 +126,10 @@ export const errorCatalogue = {
   LK0003: { status: 409, en: 'This sign-in link has already been used. Please ask for a new one.', zh: '该登录链接已被使用，请重新获取。' },
   LK0010: { status: 429, en: 'Please wait a minute before asking for another link.', zh: '请稍候一分钟再获取新的链接。' },
   LK0011: { status: 429, en: 'Too many sign-in links were asked for. Please try again in an hour.', zh: '获取登录链接过于频繁，请一小时后再试。' },
+  // Sessions and devices (user center, Security).
+  SS0001: { status: 404, en: 'This session has already ended or is not yours.', zh: '该会话已结束或不属于您。' },
+  // Internal: the sign-in history keeps no more failures this hour (never answered; the refusal itself is).
+  SS0002: { status: 429, en: 'Too many failed sign-ins. Please try again later.', zh: '登录失败次数过多，请稍后再试。' },
 } as const satisfies Record<string, { status: number; en: string; zh: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

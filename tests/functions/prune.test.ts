@@ -41,6 +41,7 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
     db.prepare("INSERT INTO code_guesses (recipient, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
     db.prepare("INSERT INTO password_failures (subject, network, failures, updated_at) VALUES (?, '203.0.113.1', 3, ?)").bind(tag, at),
     db.prepare("INSERT INTO new_user_checks (subject, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
+    db.prepare("INSERT INTO sign_ins (user_id, created_at, method, success, network) VALUES (?, ?, 'password', 1, ?)").bind(userId, at, tag),
   ];
 }
 
@@ -57,6 +58,7 @@ const TAG_COLUMN: Record<string, string> = {
   code_guesses: 'recipient',
   password_failures: 'subject',
   new_user_checks: 'subject',
+  sign_ins: 'network',
 };
 
 /** The tags each table still holds. */
@@ -85,6 +87,7 @@ describe('prune', () => {
         'new_user_checks',
         'password_failures',
         'sessions',
+        'sign_ins',
         'slider_challenges',
         'tracking_events',
       ].sort(),
@@ -104,9 +107,9 @@ describe('prune', () => {
       expect(tablesHolding(left, `new-${table}`), `new rows of the ${table} batch`).toContain(table);
       expect(deleted[table], table).toBeGreaterThan(0);
     }
-    // Tracking keeps 90 days, client errors 30, codes 2 (the daily SMS budget counts them), the rest a day: a row
-    // a day and an hour old is gone only from the tables that keep a day.
-    expect(tablesHolding(left, 'keep-long')).toEqual(['client_errors', 'codes', 'tracking_events']);
+    // Tracking and the sign-in history keep 90 days, client errors 30, codes 2 (the daily SMS budget counts them),
+    // the rest a day: a row a day and an hour old is gone only from the tables that keep a day.
+    expect(tablesHolding(left, 'keep-long')).toEqual(['client_errors', 'codes', 'sign_ins', 'tracking_events']);
   });
 
   it('keeps the password failures of a network while its lock runs, however old the last failure', async () => {

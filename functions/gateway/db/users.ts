@@ -111,9 +111,9 @@ export function isUniqueViolation(error: unknown): boolean {
  * Runs statements as one D1 batch (all or nothing), such as a new user with its first session. A UNIQUE
  * clash (the same phone, e-mail or usId registered by a parallel request) becomes US0003 and leaves nothing.
  */
-export async function runBatch(db: D1Database, statements: D1PreparedStatement[]): Promise<void> {
+export async function runBatch(db: D1Database, statements: D1PreparedStatement[]): Promise<D1Result[]> {
   try {
-    await db.batch(statements);
+    return await db.batch(statements);
   } catch (error) {
     if (isUniqueViolation(error)) throw new GatewayError('US0003');
     throw error;

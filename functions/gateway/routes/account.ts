@@ -16,7 +16,7 @@ import { GatewayError, ok, requestLang } from '../errors';
 import { now } from '../services/clock';
 import { findCountry } from '../services/countries';
 import { accountSizeOf, loginCaseOf } from '../services/login-case';
-import { bearerToken, findSession, requireSession, revokeSession, setSessionCompany, type SessionVariables } from '../services/sessions';
+import { bearerToken, findSession, idleTimeoutMs, requireSession, revokeSession, setSessionCompany, type SessionVariables } from '../services/sessions';
 import { validate } from '../validate';
 
 /**
@@ -39,7 +39,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   // Logout needs no valid session: whatever it says, the edge clears the cookies.
   .post('/c/user/v2/loginout', async (c) => {
     const token = bearerToken(c);
-    const session = token ? await findSession(c.env.DB, token, now(c)) : null;
+    const session = token ? await findSession(c.env.DB, token, now(c), idleTimeoutMs(c.env)) : null;
     if (session) await revokeSession(c.env.DB, session.token_hash, now(c));
     return ok(c, true);
   })

@@ -15,7 +15,9 @@ import { now } from '../services/clock';
 import { consumeCode } from '../services/codes';
 import { identity } from '../services/identity';
 import { decoySalt } from '../services/passwords';
+import { clientInfo } from '../services/devices';
 import { passwordSignIn, signedIn, type SignInEnv } from '../services/sign-in';
+import { recordFailedSignIn } from '../services/sign-in-history';
 import { validate } from '../validate';
 
 /**
@@ -28,6 +30,9 @@ import { validate } from '../validate';
 export const NEW_USER_CHECK_WINDOW_MS = 60 * 60 * 1000;
 export const NEW_USER_CHECKS_PER_NAME = 10;
 export const NEW_USER_CHECKS_PER_NETWORK = 60;
+
+/** Answers of consumeCode that refuse the code itself (not a rate cap on the caller): a failed sign-in. */
+const CODE_REFUSALS = new Set<string>(['CD0010', 'CD0011', 'CD0012', 'CD0013', 'CD0014']);
 
 /** The phone or e-mail fields of checkIsNewUser and quick login (loginType 1 or 2). */
 type PhoneOrEmail = { loginType: 1 | 2; mobileCode?: string; mobile?: string; loginEmail?: string };
@@ -64,7 +69,15 @@ export const authRoutes = new Hono<SignInEnv>()
       // Checked before the code is consumed, so the person can fix the form and use the same code.
       if (!existing && (!body.userIdentity || !body.companyName)) throw new GatewayError('US0001');
 
-      await consumeCode(db, { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) });
+      try {
+        await consumeCode(db, { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) });
+      } catch (error) {
+        // A wrong, expired or spent code for an existing account goes into its sign-in history.
+        if (existing && error instanceof GatewayError && CODE_REFUSALS.has(error.code)) {
+          await recordFailedSignIn(db, { userId: existing.id, at: now(c), method: 'code', partner: false, client: clientInfo(c) });
+        }
+        throw error;
+      }
       if (existing) return signedIn(c, existing, { method: 'code', agreedTo: defaultConsentDocs });
 
       const user: NewUser & { id: string } = {

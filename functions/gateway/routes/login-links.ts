@@ -16,7 +16,9 @@ import { deliver } from '../services/delivery';
 import { emailRecipient } from '../services/identity';
 import { consumeLink, issueLink, LINK_LIFETIME_MS, passLinkMessage, type LinkKind } from '../services/login-links';
 import { requireSession, type SessionVariables } from '../services/sessions';
+import { clientInfo } from '../services/devices';
 import { signedIn } from '../services/sign-in';
+import { recordFailedSignIn } from '../services/sign-in-history';
 import { validate } from '../validate';
 
 type LinkEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
@@ -37,7 +39,10 @@ function linkUrl(c: Context<LinkEnv>, page: 'pass_email_login' | 'share_login', 
 
 /** Uses a link and signs its person in, with the same answer (and cookies) as the sign-in screen. */
 async function signInWithLink(c: Context<LinkEnv>, kind: LinkKind, token: string) {
-  const userId = await consumeLink(c.env.DB, kind, token, now(c));
+  const userId = await consumeLink(c.env.DB, kind, token, now(c), (refusedUserId) =>
+    // A spent or expired link of a known account goes into its sign-in history.
+    recordFailedSignIn(c.env.DB, { userId: refusedUserId, at: now(c), method: 'link', partner: false, client: clientInfo(c) }),
+  );
   const user = await findUserById(c.env.DB, userId);
   // The account was deleted after the link was made: the link is as good as unknown.
   if (!user) throw new GatewayError('LK0001');

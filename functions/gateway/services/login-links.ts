@@ -75,7 +75,14 @@ export async function issueLink(db: D1Database, args: IssueLinkArgs): Promise<{ 
  * Uses a link of `kind`: its user id, or LK0001 (unknown or a decoy), LK0002 (expired), LK0003 (used).
  * Exactly one of any number of parallel uses gets the user id.
  */
-export async function consumeLink(db: D1Database, kind: LinkKind, token: string, now: number): Promise<string> {
+export async function consumeLink(
+  db: D1Database,
+  kind: LinkKind,
+  token: string,
+  now: number,
+  /** Told the account of a link refused as spent or expired, before the refusal is thrown. */
+  refusedFor?: (userId: string) => Promise<void>,
+): Promise<string> {
   const hash = await sha256Hex(token);
   const used = await db
     .prepare(
@@ -91,6 +98,7 @@ export async function consumeLink(db: D1Database, kind: LinkKind, token: string,
     .bind(hash, kind)
     .first<{ user_id: string | null; expires_at: number; used_at: number | null }>();
   if (!row || row.user_id === null) throw new GatewayError('LK0001');
+  await refusedFor?.(row.user_id);
   if (row.used_at !== null) throw new GatewayError('LK0003');
   throw new GatewayError('LK0002');
 }

@@ -32,6 +32,8 @@ export const RETENTION: readonly Retention[] = [
   // A network quiet for a day starts from zero anyway; a lock (at most a day) is kept until it has run out.
   { table: 'password_failures', old: 'updated_at < ?1 AND (locked_until IS NULL OR locked_until < ?1)', keepMs: DAY_MS },
   { table: 'new_user_checks', old: 'created_at < ?1', keepMs: DAY_MS },
+  // The person's sign-in history shows 90 days.
+  { table: 'sign_ins', old: 'created_at < ?1', keepMs: 90 * DAY_MS },
 ];
 
 /** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */

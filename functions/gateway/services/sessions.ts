@@ -2,19 +2,31 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { SESSION_MAX_AGE } from '../../../src/lib/session-marker';
 import { findUserById, type UserRow } from '../db/users';
 import { GatewayError } from '../errors';
+import { configOf } from '../../config';
 import { now } from './clock';
+import { deviceKey, type ClientInfo } from './devices';
 import { sha256Hex } from './passwords';
 
 /**
  * Server-side sessions (security baseline "Sessions and cookies"). A token is 32 bytes from the CSPRNG,
- * base64url; D1 keeps only its SHA-256 hex, so a database leak yields no usable token. Lifetime 604,799 s
- * (one week less a second), the same as the cookie the edge sets, so both end together.
+ * base64url; D1 keeps only its SHA-256 hex, so a database leak yields no usable token.
+ *
+ * A session ends at the first of: its absolute end (`expires_at`, SESSION_ABSOLUTE_TIMEOUT after the sign-in,
+ * the same Max-Age as the cookie the edge sets, so both end together), SESSION_IDLE_TIMEOUT after its last
+ * call (`last_seen_at`), or its revocation (sign-out, "sign out this device" in the user center, a password
+ * change). `last_seen_at` is written at most once a minute per session, by one conditional UPDATE, so a busy
+ * session costs no write per call. The person's session list and sign-out name a session by `public_id`, a
+ * random id unrelated to the token.
  *
  * The login answer's refresh_token is a second random token hashed into the same row (refresh_hash). No
  * call redeems it yet: the edge holds only the access token, and signing in again is the way to renew.
  * Revoking the row ends both.
  */
 export const SESSION_LIFETIME_S = SESSION_MAX_AGE;
+/** `last_seen_at` is rewritten only when it is older than this. */
+export const LAST_SEEN_RESOLUTION_MS = 60_000;
+/** The default idle timeout (SESSION_IDLE_TIMEOUT), for callers without a configuration. */
+const DEFAULT_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
 
 export type SessionKind = 'platform' | 'partner';
 
@@ -27,6 +39,12 @@ export interface SessionRow {
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+  public_id: string;
+  last_seen_at: number;
+  user_agent: string | null;
+  device: string | null;
+  country: string | null;
+  network: string | null;
 }
 
 /** What requireSession puts on the context. */
@@ -48,39 +66,99 @@ export interface NewSession {
   statement: D1PreparedStatement;
 }
 
+export interface SessionOptions {
+  userId: string;
+  kind: SessionKind;
+  now: number;
+  companyId?: string | null;
+  /** Where the sign-in came from; unknown when not given. */
+  client?: ClientInfo;
+  /** SESSION_ABSOLUTE_TIMEOUT of the configuration. */
+  lifetimeS?: number;
+}
+
 /** The INSERT for a new session, to run alone or in a batch with the user it belongs to. */
 export async function prepareSession(
   db: D1Database,
-  { userId, kind, now, companyId = null }: { userId: string; kind: SessionKind; now: number; companyId?: string | null },
+  { userId, kind, now, companyId = null, client, lifetimeS = SESSION_LIFETIME_S }: SessionOptions,
 ): Promise<NewSession> {
   const token = randomToken();
   const refreshToken = randomToken();
-  const expiresAt = now + SESSION_LIFETIME_S * 1000;
+  const expiresAt = now + lifetimeS * 1000;
+  const userAgent = client?.userAgent ?? null;
   const statement = db
     .prepare(
-      `INSERT INTO sessions (token_hash, user_id, kind, refresh_hash, current_company_id, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO sessions (token_hash, user_id, kind, refresh_hash, current_company_id, created_at, expires_at,
+         public_id, last_seen_at, user_agent, device, country, network)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .bind(await tokenHash(token), userId, kind, await tokenHash(refreshToken), companyId, now, expiresAt);
+    .bind(
+      await tokenHash(token),
+      userId,
+      kind,
+      await tokenHash(refreshToken),
+      companyId,
+      now,
+      expiresAt,
+      randomToken().slice(0, 22),
+      now,
+      userAgent,
+      deviceKey(userAgent),
+      client?.country ?? null,
+      client?.network ?? null,
+    );
   return { token, refreshToken, expiresAt, statement };
 }
 
 /** Starts a session; `expiresAt` is epoch milliseconds. */
-export async function createSession(
-  db: D1Database,
-  options: { userId: string; kind: SessionKind; now: number; companyId?: string | null },
-): Promise<{ token: string; refreshToken: string; expiresAt: number }> {
+export async function createSession(db: D1Database, options: SessionOptions): Promise<{ token: string; refreshToken: string; expiresAt: number }> {
   const { statement, ...session } = await prepareSession(db, options);
   await statement.run();
   return session;
 }
 
-/** The live (unrevoked, unexpired) session a token names, or null. */
-export async function findSession(db: D1Database, token: string, now: number): Promise<SessionRow | null> {
+/** The milliseconds of SESSION_IDLE_TIMEOUT. */
+export const idleTimeoutMs = (env: object) => configOf(env).sessionIdleTimeout * 1000;
+
+/** The live session a token names (unrevoked, before its absolute end, used within `idleMs`), or null. */
+export async function findSession(db: D1Database, token: string, now: number, idleMs = DEFAULT_IDLE_MS): Promise<SessionRow | null> {
   return db
-    .prepare('SELECT * FROM sessions WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?')
-    .bind(await tokenHash(token), now)
+    .prepare('SELECT * FROM sessions WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?2 AND last_seen_at > ?2 - ?3')
+    .bind(await tokenHash(token), now, idleMs)
     .first<SessionRow>();
+}
+
+/**
+ * Records a call of a session: one conditional UPDATE that writes only when the stored time is more than a
+ * minute old, so parallel calls in the same minute write once and every other call writes nothing.
+ */
+export async function touchSession(db: D1Database, session: SessionRow, now: number): Promise<void> {
+  if (session.last_seen_at >= now - LAST_SEEN_RESOLUTION_MS) return;
+  await db
+    .prepare('UPDATE sessions SET last_seen_at = ?1 WHERE token_hash = ?2 AND last_seen_at < ?1 - ?3')
+    .bind(now, session.token_hash, LAST_SEEN_RESOLUTION_MS)
+    .run();
+}
+
+/** The live sessions of a user, most recently used first. */
+export async function liveSessionsOfUser(db: D1Database, userId: string, now: number, idleMs: number): Promise<SessionRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT * FROM sessions WHERE user_id = ?1 AND revoked_at IS NULL AND expires_at > ?2 AND last_seen_at > ?2 - ?3
+       ORDER BY last_seen_at DESC, created_at DESC LIMIT 200`,
+    )
+    .bind(userId, now, idleMs)
+    .all<SessionRow>();
+  return results;
+}
+
+/** Ends the session `publicId` names if it belongs to `userId` and is not ended yet; false otherwise. */
+export async function revokeSessionOfUser(db: D1Database, userId: string, publicId: string, now: number): Promise<boolean> {
+  const result = await db
+    .prepare('UPDATE sessions SET revoked_at = ? WHERE public_id = ? AND user_id = ? AND revoked_at IS NULL')
+    .bind(now, publicId, userId)
+    .run();
+  return result.meta.changes === 1;
 }
 
 export async function revokeSession(db: D1Database, hash: string, now: number): Promise<void> {
@@ -88,11 +166,12 @@ export async function revokeSession(db: D1Database, hash: string, now: number): 
 }
 
 /** Ends every session of a user (password change or reset), except optionally the one making the change. */
-export async function revokeAllSessionsOfUser(db: D1Database, userId: string, exceptTokenHash?: string, now = Date.now()): Promise<void> {
-  await db
+export async function revokeAllSessionsOfUser(db: D1Database, userId: string, exceptTokenHash?: string, now = Date.now()): Promise<number> {
+  const result = await db
     .prepare('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND token_hash IS NOT ?')
     .bind(now, userId, exceptTokenHash ?? null)
     .run();
+  return result.meta.changes;
 }
 
 export async function setSessionCompany(db: D1Database, hash: string, companyId: string): Promise<void> {
@@ -109,10 +188,13 @@ export function bearerToken(c: Context): string | null {
 export async function sessionFromRequest<E extends { Bindings: { DB: D1Database } }>(c: Context<E>): Promise<SessionVariables | null> {
   const token = bearerToken(c);
   if (!token) return null;
-  const session = await findSession(c.env.DB, token, now(c));
+  const at = now(c);
+  const session = await findSession(c.env.DB, token, at, idleTimeoutMs(c.env));
   if (!session) return null;
   const user = await findUserById(c.env.DB, session.user_id);
-  return user ? { session, user } : null;
+  if (!user) return null;
+  await touchSession(c.env.DB, session, at);
+  return { session, user };
 }
 
 /** Middleware for session-only calls: sets c.var.user and c.var.session, or answers TK00001 (401). */

@@ -5,13 +5,17 @@ import type { WorkerEnv } from '../../env';
 import { asLoginCaseMembership, membershipsOfUser } from '../db/companies';
 import { clearAttemptsStatement, countAttempt, throttleState } from '../db/password-failures';
 import { findUserByIdentity, identityKey, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity, type UserRow } from '../db/users';
-import { clientIp, fail, GatewayError, ok } from '../errors';
+import type { Lang } from '../../../src/lib/lang';
+import { configOf } from '../../config';
+import { fail, GatewayError, ok, requestLang } from '../errors';
 import { now } from './clock';
 import { consentStatements, needsConsent } from './consents';
 import { accountSizeOf } from './login-case';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from './passwords';
 import { isLocked, needsSlider, passedLoginSlider } from './risk';
-import { prepareSession, revokeAllSessionsOfUser, SESSION_LIFETIME_S, type SessionKind } from './sessions';
+import { clientInfo, type ClientInfo } from './devices';
+import { prepareSession, revokeAllSessionsOfUser, type SessionKind } from './sessions';
+import { recordFailedSignIn, sendNewDeviceNotice, signInStatement, type SignInMethod } from './sign-in-history';
 
 /**
  * Signing in: the session and login answer every sign-in ends with (`signedIn`), and the password sign-in
@@ -33,7 +37,38 @@ import { prepareSession, revokeAllSessionsOfUser, SESSION_LIFETIME_S, type Sessi
 export type SignInEnv = { Bindings: WorkerEnv };
 
 /** How a person proved who they are: recorded with each sign-in and shown in their sign-in history. */
-export type SignInMethod = 'code' | 'password' | 'link' | 'handoff' | 'passkey';
+export type { SignInMethod } from './sign-in-history';
+
+export interface SessionStart {
+  userId: string;
+  kind: SessionKind;
+  method: SignInMethod;
+  client: ClientInfo;
+  /** The language of the sign-in: the new-device notice is written in it. */
+  lang: Lang;
+  at: number;
+  companyId?: string | null;
+  /** Statements of the same batch, before the session (a new user's INSERT, a password update). */
+  before?: D1PreparedStatement[];
+  /** A brand-new account: its first sign-in sends no new-device notice. */
+  newUser?: boolean;
+}
+
+/**
+ * Starts a session and records the successful sign-in, in one batch with `before`: either all of it is
+ * written or none. Every session of a sign-in starts here (signedIn, the edge's hand-off). A sign-in from a
+ * device the account never signed in from before sends the new-device notice (sign-in-history.ts).
+ */
+export async function startSession(env: WorkerEnv, start: SessionStart) {
+  const { userId, kind, method, client, lang, at, companyId = null, before = [] } = start;
+  const lifetimeS = configOf(env).sessionAbsoluteTimeout;
+  const session = await prepareSession(env.DB, { userId, kind, now: at, companyId, client, lifetimeS });
+  const record = signInStatement(env.DB, { userId, at, method, partner: kind === 'partner', success: true, client });
+  const results = await runBatch(env.DB, [...before, session.statement, record]);
+  const recorded = results.at(-1)?.results?.[0] as { new_device?: number } | undefined;
+  if (recorded?.new_device === 1 && !start.newUser) await sendNewDeviceNotice(env, { userId, at, client, lang });
+  return { ...session, lifetimeS };
+}
 
 /** The answer when the risk check wants the human check first: no session, nothing about the account. */
 export const SLIDER_REQUIRED: LoginAnswer = {
@@ -56,7 +91,7 @@ export async function signedIn<E extends SignInEnv>(
   c: Context<E>,
   user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
   {
-    method: _method,
+    method,
     newUser = false,
     before = [] as D1PreparedStatement[],
     agreedTo = [] as readonly LegalDoc[],
@@ -75,8 +110,17 @@ export async function signedIn<E extends SignInEnv>(
   const memberships = newUser ? [] : await membershipsOfUser(db, user.id);
   // A main company the user can enter makes the account "master": the client chooses it and skips the list.
   const main = memberships.find((m) => m.is_main === 1 && accountSizeOf([asLoginCaseMembership(m)]) === 1);
-  const session = await prepareSession(db, { userId: user.id, kind, now: now(c), companyId: main?.company_id ?? null });
-  await runBatch(db, [...before, ...consents, session.statement]);
+  const session = await startSession(c.env, {
+    userId: user.id,
+    kind,
+    method,
+    client: clientInfo(c),
+    lang: requestLang(c),
+    at: now(c),
+    companyId: main?.company_id ?? null,
+    before: [...before, ...consents],
+    newUser,
+  });
   const answer: LoginAnswer = {
     accountSize: accountSizeOf(memberships.map(asLoginCaseMembership)),
     companyId: main?.company_id ?? null,
@@ -95,7 +139,7 @@ export async function signedIn<E extends SignInEnv>(
       access_token: session.token,
       refresh_token: session.refreshToken,
       token_type: 'bearer',
-      expires_in: SESSION_LIFETIME_S,
+      expires_in: session.lifetimeS,
       isMainAccount: Boolean(main),
     },
   });
@@ -118,6 +162,8 @@ export interface PasswordCheckOptions {
   admits?: (user: UserRow) => boolean;
   /** The caller already consumed a human check bound to this name (the partner login asks on every attempt). */
   humanChecked?: boolean;
+  /** How a refusal of a known account is written to its sign-in history. */
+  history: { method: SignInMethod; partner: boolean; client: ClientInfo };
 }
 
 /** How a password sign-in that did not fail ends: signed in (with the statements to batch with the session), the human check first, or SY9990. */
@@ -155,7 +201,10 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
   }
   if (!user) return refuse(attempt, env);
   const check = await verifyPassword(attempt.password, storedPasswordOf(user), env);
-  if (!check.ok || attempt.passwordVersion !== user.password_version) throw new GatewayError('US0010');
+  if (!check.ok || attempt.passwordVersion !== user.password_version) {
+    await recordFailedSignIn(db, { userId: user.id, at, ...options.history });
+    throw new GatewayError('US0010');
+  }
 
   const before = [clearAttemptsStatement(db, subject, network)];
   let originalFlag = user.original_flag;
@@ -186,9 +235,11 @@ export async function passwordSignIn<E extends SignInEnv>(
   attempt: PasswordAttempt,
   { kind = 'platform', partnersOnly = false, humanChecked = false }: PasswordSignInOptions = {},
 ) {
+  const client = clientInfo(c);
   const result = await checkPassword(c.env, identity, attempt, {
-    network: clientIp(c),
+    network: client.network!,
     now: now(c),
+    history: { method: 'password', partner: kind === 'partner', client },
     humanChecked,
     admits: partnersOnly ? (user) => user.is_partner === 1 : undefined,
   });

@@ -19,13 +19,16 @@ import {
 import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboarding';
 import { Avatar } from '../../ui/Avatar';
 import { Modal } from '../../ui/Modal';
+import { ScrollTable } from '../../ui/ScrollTable';
 import { ProfileEditor } from './ProfileEditor';
+import { SecuritySessions } from './SecuritySessions';
 import { ShareSignIn } from './ShareSignIn';
+import { SignInHistory } from './SignInHistory';
 import { companyTypeLabel, statusLabel, statusTone } from '../account-choice/labels';
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -171,68 +174,63 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
               <p className="hint">{m.invitationHint}</p>
             </div>
             {pending > 0 && <p className="pending-count">{m.pendingCount.replace('{n}', String(pending))}</p>}
-            {/* Keyboard users can scroll a table wider than the panel: the wrapper takes focus. */}
             {/* Named apart from its section: two landmarks with one name cannot be told apart. */}
-            <div className="table-wrap" role="region" tabIndex={0} aria-label={m.membersTable.replace('{company}', companyName(company.companyId))}>
-              <table className="members">
-                <thead>
-                  <tr>
-                    <th scope="col">{m.memberName}</th>
-                    <th scope="col">{m.memberRole}</th>
-                    <th scope="col">{m.memberStatus}</th>
+            <ScrollTable label={m.membersTable.replace('{company}', companyName(company.companyId))} className="members" columns={[m.memberName, m.memberRole, m.memberStatus]}>
+              {/* Three columns, contact under the name and the answer under the status: the buttons stay in view at 320 px. */}
+              {company.members.map((member) => {
+                const who = shown(member.name);
+                const pendingJoin = member.role === 'staff' && member.status === 'pending';
+                return (
+                  <tr key={member.userId} data-status={member.status}>
+                    <td>
+                      <span className="member-name">{who}</span>
+                      <span className="member-contact">
+                        <span className="visually-hidden">{m.memberContact}: </span>
+                        {shown(member.phone ?? member.email)}
+                      </span>
+                    </td>
+                    <td>{messages.account.roles[member.role]}</td>
+                    <td>
+                      <span className="badge" data-tone={member.status === 'active' ? 'good' : member.status === 'pending' ? 'waiting' : 'bad'}>
+                        {m.memberStatuses[member.status]}
+                      </span>
+                      {pendingJoin && (
+                        <div className="member-actions" aria-busy={s.busyMember === `${company.companyId}/${member.userId}` || undefined}>
+                          <button
+                            type="button"
+                            className="button primary small"
+                            disabled={Boolean(s.busyMember)}
+                            aria-label={m.approveLabel.replace('{name}', who)}
+                            onClick={() => void approveMember(company.companyId, member.userId, who)}
+                          >
+                            {m.approve}
+                          </button>
+                          <button
+                            type="button"
+                            className="button secondary small"
+                            disabled={Boolean(s.busyMember)}
+                            aria-label={m.declineLabel.replace('{name}', who)}
+                            onClick={() => askDecline(company.companyId, member.userId, who, companyName(company.companyId))}
+                          >
+                            {m.decline}
+                          </button>
+                        </div>
+                      )}
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {/* Three columns, contact under the name and the answer under the status: the buttons stay in view at 320 px. */}
-                  {company.members.map((member) => {
-                    const who = shown(member.name);
-                    const pendingJoin = member.role === 'staff' && member.status === 'pending';
-                    return (
-                      <tr key={member.userId} data-status={member.status}>
-                        <td>
-                          <span className="member-name">{who}</span>
-                          <span className="member-contact">
-                            <span className="visually-hidden">{m.memberContact}: </span>
-                            {shown(member.phone ?? member.email)}
-                          </span>
-                        </td>
-                        <td>{messages.account.roles[member.role]}</td>
-                        <td>
-                          <span className="badge" data-tone={member.status === 'active' ? 'good' : member.status === 'pending' ? 'waiting' : 'bad'}>
-                            {m.memberStatuses[member.status]}
-                          </span>
-                          {pendingJoin && (
-                            <div className="member-actions" aria-busy={s.busyMember === `${company.companyId}/${member.userId}` || undefined}>
-                              <button
-                                type="button"
-                                className="button primary small"
-                                disabled={Boolean(s.busyMember)}
-                                aria-label={m.approveLabel.replace('{name}', who)}
-                                onClick={() => void approveMember(company.companyId, member.userId, who)}
-                              >
-                                {m.approve}
-                              </button>
-                              <button
-                                type="button"
-                                className="button secondary small"
-                                disabled={Boolean(s.busyMember)}
-                                aria-label={m.declineLabel.replace('{name}', who)}
-                                onClick={() => askDecline(company.companyId, member.userId, who, companyName(company.companyId))}
-                              >
-                                {m.decline}
-                              </button>
-                            </div>
-                          )}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+                );
+              })}
+            </ScrollTable>
           </section>
         );
       })}
+
+      {/* Account security; the new-device notice links here (/user_center#security). */}
+      <section className="security-section" aria-labelledby="security">
+        <h2 id="security" className="section-title">{messages.security.title}</h2>
+        <SecuritySessions lang={lang} messages={messages} />
+        <SignInHistory lang={lang} messages={messages} />
+      </section>
 
       {s.declining && (
         <Modal title={m.declineTitle} onCancel={cancelDecline}>

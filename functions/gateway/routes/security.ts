@@ -1,0 +1,52 @@
+import { Hono } from 'hono';
+import { signOutOthersRequest, signOutSessionRequest, type SessionEntry } from '../../../src/schemas/security';
+import type { WorkerEnv } from '../../env';
+import { GatewayError, ok } from '../errors';
+import { now } from '../services/clock';
+import { parseDevice } from '../services/devices';
+import {
+  idleTimeoutMs,
+  liveSessionsOfUser,
+  requireSession,
+  revokeAllSessionsOfUser,
+  revokeSessionOfUser,
+  type SessionVariables,
+} from '../services/sessions';
+import { signInHistory } from '../services/sign-in-history';
+import { validate } from '../validate';
+
+/**
+ * The Security section of the user center (contracts in src/schemas/security.ts), for the signed-in person
+ * only: their live sessions, signing one or all others out, and their sign-in history. Every statement names
+ * the session's user, so no id of someone else's session ends it (SS0001, the same as an ended one).
+ */
+export const securityRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionVariables }>()
+  .use('/agg-web/user/security/*', requireSession)
+
+  .get('/agg-web/user/security/sessions', async (c) => {
+    const { user, session: current } = c.var;
+    const rows = await liveSessionsOfUser(c.env.DB, user.id, now(c), idleTimeoutMs(c.env));
+    const entries: SessionEntry[] = rows.map((row) => ({
+      id: row.public_id,
+      current: row.token_hash === current.token_hash,
+      ...parseDevice(row.user_agent),
+      country: row.country,
+      createdAt: row.created_at,
+      lastSeenAt: row.last_seen_at,
+      partner: row.kind === 'partner',
+    }));
+    return ok(c, entries);
+  })
+
+  .post('/agg-web/user/security/sessions/signOut', validate('json', signOutSessionRequest), async (c) => {
+    const { id } = c.req.valid('json');
+    if (!(await revokeSessionOfUser(c.env.DB, c.var.user.id, id, now(c)))) throw new GatewayError('SS0001');
+    return ok(c, null);
+  })
+
+  .post('/agg-web/user/security/sessions/signOutOthers', validate('json', signOutOthersRequest), async (c) => {
+    const ended = await revokeAllSessionsOfUser(c.env.DB, c.var.user.id, c.var.session.token_hash, now(c));
+    return ok(c, { ended });
+  })
+
+  .get('/agg-web/user/security/signIns', async (c) => ok(c, await signInHistory(c.env.DB, c.var.user.id, now(c))));

@@ -1,0 +1,28 @@
+import type { Messages } from '../../i18n';
+import type { Lang } from '../../lib/lang';
+
+type SecurityMessages = Messages['security'];
+const locale = (lang: Lang) => (lang === 'zh' ? 'zh-CN' : 'en-GB');
+
+/** "Chrome on Windows · Computer", from what the gateway parsed out of the user agent. */
+export function deviceLabel(device: { browser: string | null; os: string | null; type: string | null }, m: SecurityMessages): string {
+  const { browser, os, type } = device;
+  const name = browser && os ? m.browserOnOs.replace('{browser}', browser).replace('{os}', os) : browser || os || m.unknownDevice;
+  const kind = type && type in m.deviceTypes ? m.deviceTypes[type as keyof SecurityMessages['deviceTypes']] : null;
+  return kind ? `${name} · ${kind}` : name;
+}
+
+/** A time to the minute in the page's language. */
+export function timeLabel(at: number, lang: Lang): string {
+  return new Intl.DateTimeFormat(locale(lang), { dateStyle: 'medium', timeStyle: 'short' }).format(at);
+}
+
+/** The country's name in the page's language ("Singapore", "新加坡"), or "unknown". */
+export function countryLabel(code: string | null, lang: Lang, m: SecurityMessages): string {
+  if (!code) return m.unknownCountry;
+  try {
+    return new Intl.DisplayNames([locale(lang)], { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}

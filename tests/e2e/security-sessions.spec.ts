@@ -1,0 +1,93 @@
+import { expect, test, type Browser } from '@playwright/test';
+import { messages } from '../../src/i18n';
+import { langs, type Lang } from '../../src/lib/lang';
+import { expectAccessible, openInLanguage, seedUser, signInByEmail, signInByRequest, uniqueEmail } from './helpers';
+
+/**
+ * The Security section of the user center in real Chromium: one person signed in from two browsers (two
+ * contexts with their own user agent and country), who lists the sessions in one, signs the other out
+ * (confirm dialog, by keyboard) and sees that browser signed out at once; the sign-in history shows both
+ * sign-ins, the second marked as a new device. zh and en, phone and desktop width; axe on section and dialog.
+ */
+const PASSWORD = 'harbour2024';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const WINDOWS_CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const ANDROID_CHROME = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36';
+
+const widths = [
+  { name: 'phone', viewport: { width: 390, height: 844 }, userAgent: ANDROID_CHROME, device: { en: 'Chrome on Android · Phone', zh: 'Chrome，Android · 手机' } },
+  { name: 'desktop', viewport: { width: 1280, height: 900 }, userAgent: WINDOWS_CHROME, device: { en: 'Chrome on Windows · Computer', zh: 'Chrome，Windows · 电脑' } },
+] as const;
+const OTHER_DEVICE = { en: 'Safari on iOS · Phone', zh: 'Safari，iOS · 手机' };
+
+async function browserOf(browser: Browser, options: { viewport: { width: number; height: number }; userAgent: string; country: string }) {
+  const context = await browser.newContext({ viewport: options.viewport, userAgent: options.userAgent, extraHTTPHeaders: { 'x-debug-country': options.country } });
+  return { context, page: await context.newPage() };
+}
+
+for (const lang of langs) {
+  const m = messages[lang].security;
+  for (const width of widths) {
+    test(`${lang} ${width.name}: list sessions from two browsers, sign the other out, see the history`, async ({ browser }) => {
+      test.setTimeout(180_000);
+      const email = uniqueEmail(`security-${lang}-${width.name}`);
+      const phone = await browserOf(browser, { viewport: { width: 390, height: 844 }, userAgent: IPHONE, country: 'SG' });
+      await seedUser(phone.page.request, { email, password: PASSWORD, agreed: true });
+      // The first sign-in of the account (the phone), then this browser's, through the sign-in screen.
+      await signInByRequest(phone.page.request, email, PASSWORD);
+      const here = await browserOf(browser, { viewport: width.viewport, userAgent: width.userAgent, country: 'CN' });
+      await signInByEmail(here.page, lang as Lang, email, PASSWORD);
+      await expect(here.page).not.toHaveURL(/\/login/, { timeout: 20_000 });
+      await openInLanguage(here.page, lang as Lang, '/user_center#security');
+
+      const section = here.page.locator('.security-section');
+      await expect(here.page.getByRole('heading', { level: 2, name: m.title, exact: true })).toBeVisible({ timeout: 15_000 });
+      const sessions = section.locator('.session-card');
+      await expect(sessions).toHaveCount(2, { timeout: 15_000 });
+      await expect(sessions.filter({ hasText: m.thisDevice })).toContainText(width.device[lang]);
+      const other = sessions.filter({ hasText: OTHER_DEVICE[lang] });
+      await expect(other).not.toContainText(m.thisDevice);
+      // The history: both sign-ins, this one from a device new to the account.
+      const rows = section.locator('.sign-in-history tbody tr');
+      await expect(rows).toHaveCount(2);
+      await expect(rows.first()).toContainText(m.newDevice);
+      await expect(rows.first()).toContainText(width.device[lang]);
+      await expect(rows.nth(1)).toContainText(OTHER_DEVICE[lang]);
+      await expect(rows.nth(1)).toContainText(m.methods.password);
+      await expectAccessible(here.page, '.security-section');
+      await here.page.screenshot({ path: `/tmp/ss/shots/security-${lang}-${width.name}.png`, fullPage: true });
+
+      // By keyboard: the other device's "Sign out", a dialog that opens on Cancel, Escape changes nothing.
+      const signOut = here.page.getByRole('button', { name: m.signOutLabel.replace('{device}', OTHER_DEVICE[lang]) });
+      await signOut.focus();
+      await here.page.keyboard.press('Enter');
+      const dialog = here.page.getByRole('dialog', { name: m.confirmTitle });
+      await expect(dialog).toBeVisible({ timeout: 10_000 });
+      await expect(dialog.getByRole('button', { name: m.cancel })).toBeFocused();
+      await expectAccessible(here.page, 'dialog');
+      await here.page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(sessions).toHaveCount(2);
+      await signOut.focus();
+      await here.page.keyboard.press('Enter');
+      await expect(dialog.getByRole('button', { name: m.cancel })).toBeFocused();
+      await here.page.keyboard.press('Tab');
+      await expect(dialog.getByRole('button', { name: m.confirm })).toBeFocused();
+      await here.page.keyboard.press('Enter');
+      await expect(section.getByRole('status')).toContainText(m.signedOut);
+      await expect(sessions).toHaveCount(1);
+      await expect(section.getByRole('button', { name: m.signOutOthers })).toBeDisabled();
+
+      // The other browser is signed out: its next call answers TK00001 and its page goes to sign-in.
+      const call = await phone.page.request.get('/api/agg-web/user/security/sessions');
+      expect(((await call.json()) as { code: string }).code).toBe('TK00001');
+      await phone.page.goto('/user_center');
+      await expect(phone.page).toHaveURL(/\/login/, { timeout: 20_000 });
+      await here.page.reload();
+      await expect(here.page.locator('.session-card')).toHaveCount(1);
+      await phone.context.close();
+      await here.context.close();
+    });
+  }
+}
