@@ -32,6 +32,11 @@ export const RETENTION: readonly Retention[] = [
   // A network quiet for a day starts from zero anyway; a lock (at most a day) is kept until it has run out.
   { table: 'password_failures', old: 'updated_at < ?1 AND (locked_until IS NULL OR locked_until < ?1)', keepMs: DAY_MS },
   { table: 'new_user_checks', old: 'created_at < ?1', keepMs: DAY_MS },
+  // A WebAuthn challenge is dead once used or expired (5 minutes); the per-network cap looks back an hour.
+  { table: 'webauthn_challenges', old: 'created_at < ?1', keepMs: DAY_MS },
+  // A passkey lives until its owner removes it (or the account goes, by its foreign key); this only sweeps one
+  // left without an account should foreign keys ever be off.
+  { table: 'passkeys', old: 'created_at < ?1 AND user_id NOT IN (SELECT id FROM users)', keepMs: DAY_MS },
 ];
 
 /** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */
