@@ -193,6 +193,9 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
   return true;
 }
 
+/** Goes on after a sign-in answered elsewhere (a passkey) exactly as after the form's own sign-ins. */
+export const completeSignIn = (result: ApiResult<LoginAnswer>) => completeLogin(async () => result, '');
+
 /** The terms changed since this person agreed: agree again to go on, or be signed out. */
 async function agreeAgain(): Promise<boolean> {
   const auth = await gateway();

@@ -9,9 +9,9 @@ import { isoBase64URL, isoCBOR, isoUint8Array } from '@simplewebauthn/server/hel
  */
 
 const FLAG = { up: 0x01, uv: 0x04, be: 0x08, bs: 0x10, at: 0x40 } as const;
-const sha256 = async (data: Uint8Array) => new Uint8Array(await crypto.subtle.digest('SHA-256', data));
+const sha256 = async (data: Uint8Array) => new Uint8Array(await crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>));
 const utf8 = (text: string) => isoUint8Array.fromUTF8String(text);
-const b64url = (bytes: Uint8Array) => isoBase64URL.fromBuffer(bytes);
+const b64url = (bytes: Uint8Array) => isoBase64URL.fromBuffer(bytes as Uint8Array<ArrayBuffer>);
 const uint32 = (value: number) => new Uint8Array([(value >>> 24) & 255, (value >>> 16) & 255, (value >>> 8) & 255, value & 255]);
 
 /** WebCrypto signs ECDSA as r‖s; WebAuthn carries it DER-encoded (SEQUENCE of two INTEGERs). */
@@ -54,7 +54,7 @@ export class SoftAuthenticator {
   /** navigator.credentials.create() for these options, as seen from `origin`. */
   async register(options: PublicKeyCredentialCreationOptionsJSON, origin: string, lies: Lies = {}): Promise<RegistrationResponseJSON> {
     const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
-    const jwk = await crypto.subtle.exportKey('jwk', pair.publicKey);
+    const jwk = (await crypto.subtle.exportKey('jwk', pair.publicKey)) as JsonWebKey;
     const coseKey = new Map<number, number | Uint8Array>([
       [1, 2], // kty: EC2
       [3, -7], // alg: ES256

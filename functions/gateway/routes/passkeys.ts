@@ -5,8 +5,8 @@ import {
   passkeyRemoveRequest,
   passkeyRenameRequest,
   passkeySignInRequest,
-  type Passkey,
-} from '../../../src/schemas/passkeys';
+} from '../../../src/schemas/passkey-requests';
+import type { Passkey } from '../../../src/schemas/passkeys';
 import type { PasskeySite } from '../../config';
 import type { WorkerEnv } from '../../env';
 import { passkeysOfUser, removePasskey, renamePasskey } from '../db/passkeys';

@@ -9,7 +9,8 @@ import {
 } from '@simplewebauthn/server';
 import { decodeClientDataJSON, isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import type { PasskeySite } from '../../config';
-import type { Passkey, PasskeyRegisterRequest } from '../../../src/schemas/passkeys';
+import type { PasskeyRegisterRequest } from '../../../src/schemas/passkey-requests';
+import type { Passkey } from '../../../src/schemas/passkeys';
 import {
   claimChallenge,
   findPasskey,

@@ -20,12 +20,13 @@ import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboa
 import { Avatar } from '../../ui/Avatar';
 import { Modal } from '../../ui/Modal';
 import { ProfileEditor } from './ProfileEditor';
+import { Passkeys } from './Passkeys';
 import { ShareSignIn } from './ShareSignIn';
 import { companyTypeLabel, statusLabel, statusTone } from '../account-choice/labels';
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'passkeys'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -104,6 +105,12 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
       </section>
 
       <ShareSignIn lang={lang} messages={messages} />
+
+      {/* The Security section (the new-device notice links to /user_center#security). */}
+      <section className="panel security" aria-labelledby="security">
+        <h2 id="security" className="section-title">{messages.passkeys.securityTitle}</h2>
+        <Passkeys lang={lang} messages={messages} />
+      </section>
 
       <section className="panel" aria-labelledby="companies-title">
         <h2 id="companies-title" className="section-title">{m.companies}</h2>
