@@ -413,7 +413,7 @@ export const en = {
   },
   passkeys: {
     securityTitle: 'Security',
-    signIn: 'Sign in with a passkey',
+    signIn: 'Use a passkey',
     signInHint: 'Use your fingerprint, face or screen lock instead of a password.',
     cancelled: 'The passkey sign-in was cancelled or timed out. You can try again or sign in another way.',
     failed: 'The passkey request did not finish. Please try again.',

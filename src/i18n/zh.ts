@@ -403,7 +403,7 @@ export const zh: Messages = {
   },
   passkeys: {
     securityTitle: '账号安全',
-    signIn: '使用通行密钥登录',
+    signIn: '使用通行密钥',
     signInHint: '使用指纹、面容或屏幕锁代替密码。',
     cancelled: '通行密钥登录已取消或超时。您可以重试，或使用其他方式登录。',
     failed: '通行密钥请求未完成，请重试。',

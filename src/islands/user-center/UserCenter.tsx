@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import type { Messages } from '../../i18n';
 import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
@@ -19,10 +19,13 @@ import {
 import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboarding';
 import { Avatar } from '../../ui/Avatar';
 import { Modal } from '../../ui/Modal';
+import { WhenVisible } from '../../ui/WhenVisible';
 import { ProfileEditor } from './ProfileEditor';
-import { Passkeys } from './Passkeys';
 import { ShareSignIn } from './ShareSignIn';
 import { companyTypeLabel, statusLabel, statusTone } from '../account-choice/labels';
+
+// The Security section's parts load when it scrolls into view (or /user_center#security opens there).
+const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passkeys })));
 
 interface UserCenterProps {
   lang: Lang;
@@ -109,7 +112,11 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
       {/* The Security section (the new-device notice links to /user_center#security). */}
       <section className="panel security" aria-labelledby="security">
         <h2 id="security" className="section-title">{messages.passkeys.securityTitle}</h2>
-        <Passkeys lang={lang} messages={messages} />
+        <WhenVisible>
+          <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+            <Passkeys lang={lang} messages={messages} />
+          </Suspense>
+        </WhenVisible>
       </section>
 
       <section className="panel" aria-labelledby="companies-title">
