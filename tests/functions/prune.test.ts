@@ -41,6 +41,9 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
     db.prepare("INSERT INTO code_guesses (recipient, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
     db.prepare("INSERT INTO password_failures (subject, network, failures, updated_at) VALUES (?, '203.0.113.1', 3, ?)").bind(tag, at),
     db.prepare("INSERT INTO new_user_checks (subject, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
+    db
+      .prepare("INSERT INTO webauthn_challenges (challenge, purpose, user_id, ip, created_at, expires_at) VALUES (?, 'authenticate', NULL, '203.0.113.1', ?, ?)")
+      .bind(tag, at, at + 5 * 60 * 1000),
   ];
 }
 
@@ -57,6 +60,7 @@ const TAG_COLUMN: Record<string, string> = {
   code_guesses: 'recipient',
   password_failures: 'subject',
   new_user_checks: 'subject',
+  webauthn_challenges: 'challenge',
 };
 
 /** The tags each table still holds. */
@@ -87,6 +91,7 @@ describe('prune', () => {
         'sessions',
         'slider_challenges',
         'tracking_events',
+        'webauthn_challenges',
       ].sort(),
     );
   });

@@ -34,9 +34,7 @@ export const RETENTION: readonly Retention[] = [
   { table: 'new_user_checks', old: 'created_at < ?1', keepMs: DAY_MS },
   // A WebAuthn challenge is dead once used or expired (5 minutes); the per-network cap looks back an hour.
   { table: 'webauthn_challenges', old: 'created_at < ?1', keepMs: DAY_MS },
-  // A passkey lives until its owner removes it (or the account goes, by its foreign key); this only sweeps one
-  // left without an account should foreign keys ever be off.
-  { table: 'passkeys', old: 'created_at < ?1 AND user_id NOT IN (SELECT id FROM users)', keepMs: DAY_MS },
+  // Passkeys themselves are not pruned: one lives until its owner removes it or the account goes (foreign key).
 ];
 
 /** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */
