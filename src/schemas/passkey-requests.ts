@@ -51,7 +51,7 @@ export const authenticationResponseSchema = z.object({
 export const passkeyNameSchema = checked(z.string(), z.trim(), z.minLength(1), z.maxLength(PASSKEY_NAME_MAX));
 
 /** {} for the calls that take nothing (registration and authentication options, list). */
-export const passkeyOptionsRequest = z.object({});
+export const passkeyEmptyRequest = z.object({});
 
 // POST agg-web/passkeys/registration/verify (session) → the new passkey.
 export const passkeyRegisterRequest = z.object({ name: passkeyNameSchema, response: registrationResponseSchema });

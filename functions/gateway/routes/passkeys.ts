@@ -1,6 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import {
-  passkeyOptionsRequest,
+  passkeyEmptyRequest,
   passkeyRegisterRequest,
   passkeyRemoveRequest,
   passkeyRenameRequest,
@@ -45,7 +45,7 @@ const own = [requireSession, platformSession] as const;
  */
 export const passkeyRoutes = new Hono<PasskeyEnv>()
   .use('/agg-web/passkeys/*', passkeySite)
-  .post('/agg-web/passkeys/registration/options', ...own, validate('json', passkeyOptionsRequest), async (c) => {
+  .post('/agg-web/passkeys/registration/options', ...own, validate('json', passkeyEmptyRequest), async (c) => {
     const options = await registrationOptions(c.env.DB, c.var.passkeySite, c.var.user, { ip: clientIp(c), now: now(c) });
     return ok(c, { options });
   })
@@ -53,7 +53,7 @@ export const passkeyRoutes = new Hono<PasskeyEnv>()
     const passkey: Passkey = await registerPasskey(c.env.DB, c.var.passkeySite, c.var.user, c.req.valid('json'), now(c));
     return ok(c, passkey);
   })
-  .post('/agg-web/passkeys/list', ...own, async (c) => ok(c, (await passkeysOfUser(c.env.DB, c.var.user.id)).map(passkeyView)))
+  .post('/agg-web/passkeys/list', ...own, validate('json', passkeyEmptyRequest), async (c) => ok(c, (await passkeysOfUser(c.env.DB, c.var.user.id)).map(passkeyView)))
   .post('/agg-web/passkeys/rename', ...own, validate('json', passkeyRenameRequest), async (c) => {
     const { id, name } = c.req.valid('json');
     const renamed = await renamePasskey(c.env.DB, { id, userId: c.var.user.id, name });
@@ -64,7 +64,7 @@ export const passkeyRoutes = new Hono<PasskeyEnv>()
     if (!(await removePasskey(c.env.DB, { id: c.req.valid('json').id, userId: c.var.user.id }))) throw new GatewayError('PK0007');
     return ok(c, null);
   })
-  .post('/agg-web/passkeys/authentication/options', validate('json', passkeyOptionsRequest), async (c) => {
+  .post('/agg-web/passkeys/authentication/options', validate('json', passkeyEmptyRequest), async (c) => {
     const options = await authenticationOptions(c.env.DB, c.var.passkeySite, { ip: clientIp(c), now: now(c) });
     return ok(c, { options });
   })
