@@ -94,6 +94,12 @@ const settings = {
    */
   portalOrigin: variable('PORTAL_ORIGIN', optional(origin)),
   navigatorOrigin: variable('NAVIGATOR_ORIGIN', optional(origin)),
+  /**
+   * Passkeys (WebAuthn): the relying party id (a host name) and the origins whose pages may use them. Unset: the
+   * host and origin of PORTAL_ORIGIN. Never taken from a request's Host or Origin, which a client names.
+   */
+  passkeyRpId: variable('PASSKEY_RP_ID', optional(text.toLowerCase().regex(/^[a-z0-9.-]{1,253}$/, 'must be a host name'))),
+  passkeyOrigins: variable('PASSKEY_ORIGINS', withDefault(commaList(origin), '')),
   /** A host whose name contains this label serves the partner (navigator) login. */
   navigatorHostLabel: variable('NAVIGATOR_HOST_LABEL', optional(text)),
   /** A local run: read only through the named dev flags of Config below. */
@@ -183,6 +189,28 @@ export interface Config extends Omit<Settings, 'localRun'> {
   siteOrigins: string[];
   /** Every redirect target passes `safeRedirect` with this; the fallback is portalUrl. */
   redirect: RedirectAllowance;
+  /** Where passkeys work: the relying party id and the origins a ceremony may come from; null when neither is configured. */
+  passkeys: PasskeySite | null;
+}
+
+export interface PasskeySite {
+  rpID: string;
+  origins: string[];
+}
+
+/**
+ * The passkey site of the configuration: PASSKEY_ORIGINS (else PORTAL_ORIGIN) and PASSKEY_RP_ID (else the first
+ * origin's host). Every origin must be the relying party's host or under it, as browsers require.
+ */
+function passkeySite(parsed: Pick<Settings, 'passkeyRpId' | 'passkeyOrigins' | 'portalOrigin'>, problems: string[]): PasskeySite | null {
+  const origins = parsed.passkeyOrigins.length ? parsed.passkeyOrigins : parsed.portalOrigin ? [parsed.portalOrigin] : [];
+  if (!origins.length) return null;
+  const rpID = parsed.passkeyRpId ?? new URL(origins[0]!).hostname;
+  for (const origin of origins) {
+    const host = new URL(origin).hostname;
+    if (host !== rpID && !host.endsWith(`.${rpID}`)) problems.push(`PASSKEY_ORIGINS "${origin}" is not on PASSKEY_RP_ID "${rpID}"`);
+  }
+  return { rpID, origins };
 }
 
 const requiredSecrets = Object.entries(settings as Record<string, Setting>)
@@ -227,6 +255,8 @@ export function parseConfig(env: object): Config {
   }
   if (problems.length) throw new ConfigError(problems);
   const { localRun, ...parsed } = values as Settings;
+  const passkeys = passkeySite(parsed, problems);
+  if (problems.length) throw new ConfigError(problems);
   // The configured destinations are configuration too, so their origins are allowed without repeating them.
   const siteOrigins = distinctOrigins([parsed.portalOrigin, parsed.siteCn, parsed.siteCom, parsed.navigatorOrigin]);
   const destinations = [...siteOrigins, parsed.portalUrl, parsed.zhoushanUrl, parsed.invitationLetterUrl];
@@ -242,6 +272,7 @@ export function parseConfig(env: object): Config {
     httpLocalhostRedirects: localRun,
     lang: { defaultLang: parsed.defaultLang, zhHostSuffixes: parsed.zhHostSuffixes },
     siteOrigins,
+    passkeys,
     redirect: {
       origins: distinctOrigins([...parsed.redirectAllowlist, ...destinations]),
       fallback: parsed.portalUrl,

@@ -13,6 +13,8 @@ const dev = spawn(
     'wrangler', 'dev', '--ip', '127.0.0.1', '--port', port, '--persist-to', persist, '--show-interactive-dev-session=false', '--log-level', 'info',
     // Sign-in links are built on the configured origin: this server's own.
     '--var', `PORTAL_ORIGIN:http://127.0.0.1:${port}`, '--var', `NAVIGATOR_ORIGIN:http://navigator.localhost:${port}`,
+    // Passkeys need a host name (browsers refuse an IP address): the passkey tests open this server as localhost.
+    '--var', `PASSKEY_ORIGINS:http://localhost:${port}`,
   ],
   { stdio: 'inherit' },
 );

@@ -19,6 +19,7 @@ import { fileRoutes } from './routes/files';
 import { placeRoutes } from './routes/places';
 import { loginLinkRoutes } from './routes/login-links';
 import { securityRoutes } from './routes/security';
+import { passkeyRoutes } from './routes/passkeys';
 
 /**
  * The embedded gateway: the platform's account calls (portal-spec.md §7 lists them) on D1 and R2, each answering
@@ -50,6 +51,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', trackingRoutes)
     .route('/', loginLinkRoutes)
     .route('/', securityRoutes)
+    .route('/', passkeyRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

@@ -130,6 +130,18 @@ export const errorCatalogue = {
   SS0001: { status: 404, en: 'This session has already ended or is not yours.', zh: '该会话已结束或不属于您。' },
   // Internal: the sign-in history keeps no more failures this hour (never answered; the refusal itself is).
   SS0002: { status: 429, en: 'Too many failed sign-ins. Please try again later.', zh: '登录失败次数过多，请稍后再试。' },
+  // Passkeys (WebAuthn). Unknown, expired and used challenges answer the same PK0002.
+  PK0001: { status: 503, en: 'Passkeys are not available on this site.', zh: '本站暂不支持通行密钥。' },
+  PK0002: { status: 400, en: 'This passkey request has expired or was already used. Please try again.', zh: '通行密钥请求已过期或已使用，请重试。' },
+  PK0003: { status: 400, en: 'The passkey could not be verified. Please try again.', zh: '通行密钥验证失败，请重试。' },
+  PK0004: { status: 400, en: 'This passkey is not registered here. Please sign in another way.', zh: '该通行密钥未在本站注册，请使用其他方式登录。' },
+  // The signature counter did not rise: the credential may have been copied.
+  PK0005: { status: 403, en: 'This passkey was refused because it may have been copied. Please sign in another way and remove it.', zh: '该通行密钥可能已被复制，已拒绝使用。请使用其他方式登录并将其删除。' },
+  PK0006: { status: 409, en: 'This passkey is already registered.', zh: '该通行密钥已注册。' },
+  PK0007: { status: 404, en: 'Passkey not found.', zh: '通行密钥不存在。' },
+  PK0010: { status: 429, en: 'Too many passkey sign-ins from your network. Please try again later.', zh: '您所在网络的通行密钥登录过于频繁，请稍后再试。' },
+  PK0011: { status: 429, en: 'Too many passkey registrations were started. Please try again in an hour.', zh: '添加通行密钥过于频繁，请一小时后再试。' },
+  PK0012: { status: 400, en: 'You can have at most 10 passkeys. Please remove one first.', zh: '最多可添加 10 个通行密钥，请先删除一个。' },
 } as const satisfies Record<string, { status: number; en: string; zh: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

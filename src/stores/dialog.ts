@@ -6,15 +6,21 @@ export type Dialog =
   | { kind: 'agreement' }
   | { kind: 'newUser' }
   | { kind: 'slider'; scene: 'sms' | 'login'; subject: string }
-  | { kind: 'insecure' };
+  | { kind: 'insecure' }
+  /** A name for a passkey, starting from `value`; resolves to the trimmed name. */
+  | { kind: 'passkeyName'; purpose: 'add' | 'rename'; value: string }
+  /** A yes/no question about a destructive step; resolves to true on yes. */
+  | { kind: 'confirm'; subject: 'removePasskey'; name: string };
 
-type Answer<D extends Dialog['kind']> = D extends 'agreement'
-  ? true
-  : D extends 'newUser'
-    ? { userIdentity: 1 | 2; companyName: string }
-    : D extends 'slider'
-      ? SliderCheck
-      : { newPassword: string };
+interface Answers {
+  agreement: true;
+  newUser: { userIdentity: 1 | 2; companyName: string };
+  slider: SliderCheck;
+  insecure: { newPassword: string };
+  passkeyName: string;
+  confirm: true;
+}
+type Answer<D extends Dialog['kind']> = Answers[D];
 
 export const $dialog = atom<Dialog | null>(null);
 let settle: ((value: unknown) => void) | undefined;

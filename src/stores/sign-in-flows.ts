@@ -190,6 +190,9 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
   return true;
 }
 
+/** Goes on after a sign-in answered elsewhere (a passkey) exactly as after the form's own sign-ins. */
+export const completeSignIn = (result: ApiResult<LoginAnswer>) => completeLogin(async () => result, '');
+
 /** Asks the gateway for this person's login case and goes on as after-sign-in.ts says (loaded now). */
 export async function routeByLoginCase() {
   const { goOnByLoginCase } = await import('./after-sign-in');

@@ -42,6 +42,9 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
     db.prepare("INSERT INTO password_failures (subject, network, failures, updated_at) VALUES (?, '203.0.113.1', 3, ?)").bind(tag, at),
     db.prepare("INSERT INTO new_user_checks (subject, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
     db.prepare("INSERT INTO sign_ins (user_id, created_at, method, success, network) VALUES (?, ?, 'password', 1, ?)").bind(userId, at, tag),
+    db
+      .prepare("INSERT INTO webauthn_challenges (challenge, purpose, user_id, ip, created_at, expires_at) VALUES (?, 'authenticate', NULL, '203.0.113.1', ?, ?)")
+      .bind(tag, at, at + 5 * 60 * 1000),
   ];
 }
 
@@ -59,6 +62,7 @@ const TAG_COLUMN: Record<string, string> = {
   password_failures: 'subject',
   new_user_checks: 'subject',
   sign_ins: 'network',
+  webauthn_challenges: 'challenge',
 };
 
 /** The tags each table still holds. */
@@ -90,6 +94,7 @@ describe('prune', () => {
         'sign_ins',
         'slider_challenges',
         'tracking_events',
+        'webauthn_challenges',
       ].sort(),
     );
   });

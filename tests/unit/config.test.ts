@@ -116,6 +116,18 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ DEV_TRUST_CLIENT_IP_HEADER: 'yes' })).toThrow(/DEV_TRUST_CLIENT_IP_HEADER/);
   });
 
+  it('reads the passkey site from PASSKEY_* or else PORTAL_ORIGIN, and refuses an origin outside the relying party', () => {
+    expect(parseConfig({ PORTAL_ORIGIN: 'https://portal.example.com' }).passkeys).toEqual({ rpID: 'portal.example.com', origins: ['https://portal.example.com'] });
+    expect(parseConfig({}).passkeys).toBeNull();
+    expect(
+      parseConfig({ PORTAL_ORIGIN: 'https://portal.example.com', PASSKEY_RP_ID: 'Example.com', PASSKEY_ORIGINS: 'https://portal.example.com, https://example.com/' }).passkeys,
+    ).toEqual({ rpID: 'example.com', origins: ['https://portal.example.com', 'https://example.com'] });
+    expect(problemsOf({ PASSKEY_RP_ID: 'example.com', PASSKEY_ORIGINS: 'https://evilexample.com' })).toEqual([
+      'PASSKEY_ORIGINS "https://evilexample.com" is not on PASSKEY_RP_ID "example.com"',
+    ]);
+    expect(problemsOf({ PASSKEY_RP_ID: 'https://example.com' })[0]).toMatch(/^PASSKEY_RP_ID must be a host name/);
+  });
+
   it('lower-cases host suffixes and drops blanks between commas', () => {
     expect(parseConfig({ ZH_HOST_SUFFIXES: ' .CN, ,.Com.Cn ' }).lang.zhHostSuffixes).toEqual(['.cn', '.com.cn']);
   });

@@ -34,6 +34,9 @@ export const RETENTION: readonly Retention[] = [
   { table: 'new_user_checks', old: 'created_at < ?1', keepMs: DAY_MS },
   // The person's sign-in history shows 90 days.
   { table: 'sign_ins', old: 'created_at < ?1', keepMs: 90 * DAY_MS },
+  // A WebAuthn challenge is dead once used or expired (5 minutes); the per-network cap looks back an hour.
+  { table: 'webauthn_challenges', old: 'created_at < ?1', keepMs: DAY_MS },
+  // Passkeys themselves are not pruned: one lives until its owner removes it or the account goes (foreign key).
 ];
 
 /** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */

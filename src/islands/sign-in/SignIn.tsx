@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Messages } from '../../i18n';
 import { problemText } from '../../i18n/problem';
+import { canUsePasskeys } from '../../lib/webauthn-support';
 import type { Lang } from '../../lib/lang';
 import { meetsPasswordRule, NEW_USER_COMPANY_MAX } from '../../schemas/auth-rules';
 import { $dialog, closeDialog } from '../../stores/dialog';
@@ -42,15 +43,17 @@ const NewUserModal = lazy(() => import('../../ui/NewUserModal').then((m) => ({ d
 const SliderDialog = lazy(() => import('../shared/SliderDialog').then((m) => ({ default: m.SliderDialog })));
 // The area-code list and its schema load with the form's first use (below), not with the page.
 const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => d.loadPhoneCodes());
+// Passkey sign-in (and @simplewebauthn/browser) loads on the button's click or the form's first use.
+const loadPasskeys = () => import('../../stores/passkey-sign-in');
 
 interface SignInProps {
   lang: Lang;
-  messages: Pick<Messages, 'signIn' | 'validation' | 'errors'>;
+  messages: Pick<Messages, 'signIn' | 'validation' | 'errors'> & { passkeys?: Messages['passkeys'] };
   /** 'register' (the /register page): only the code sign-in (it also registers) by phone or e-mail, no password tab; links back to sign-in. */
   variant?: 'login' | 'register';
 }
 
-/** The /login screen: code and password sign-in by phone or e-mail, and the chain login. */
+/** The /login screen: code and password sign-in by phone or e-mail, passkeys, and the chain login. */
 export default function SignIn({ lang, messages, variant = 'login' }: SignInProps) {
   const m = messages.signIn;
   const register = variant === 'register';
@@ -59,6 +62,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
   const dialog = useStore($dialog);
   const cooldownUntil = useStore($codeCooldownUntil);
   const [prepared, setPrepared] = useState(false);
+  const passkeys = !register && messages.passkeys && canUsePasskeys() ? messages.passkeys : null;
 
   useEffect(() => {
     initSignIn({ chain: new URLSearchParams(location.search).get('channel') === 'britc' });
@@ -72,6 +76,8 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
     if (prepared) return;
     setPrepared(true);
     preloadSignIn();
+    // The browser's autofill may offer this site's passkeys on the e-mail field (conditional UI).
+    if (passkeys) void loadPasskeys().then((p) => p.offerPasskeyAutofill());
   };
 
   const show = { show: m.showPassword, hide: m.hidePassword };
@@ -105,7 +111,8 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
           label={m.email}
           type="email"
           inputMode="email"
-          autoComplete="username"
+          // "webauthn": the autofill list offers passkeys too (the phone field keeps the phone number's autofill).
+          autoComplete={passkeys ? 'username webauthn' : 'username'}
           value={s.email}
           onChange={(v) => setField('email', v)}
           error={errors.email}
@@ -245,6 +252,23 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
       <button type="submit" className="button primary" disabled={s.busy}>
         {s.submitting ? m.submitting : register ? m.register : m.submit}
       </button>
+
+      {passkeys && s.mode !== 'chain' && (
+        <button
+          type="button"
+          className="button secondary passkey-sign-in"
+          disabled={s.busy}
+          aria-describedby="passkey-hint"
+          onClick={() => void loadPasskeys().then((p) => p.signInWithPasskey())}
+        >
+          {passkeys.signIn}
+        </button>
+      )}
+      {passkeys && s.mode !== 'chain' && (
+        <p id="passkey-hint" className="hint">
+          {passkeys.signInHint}
+        </p>
+      )}
 
       {s.mode === 'code' ? (
         <div className="agreement">

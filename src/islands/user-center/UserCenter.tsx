@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import type { Messages } from '../../i18n';
 import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
@@ -20,15 +20,19 @@ import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboa
 import { Avatar } from '../../ui/Avatar';
 import { Modal } from '../../ui/Modal';
 import { ScrollTable } from '../../ui/ScrollTable';
+import { WhenVisible } from '../../ui/WhenVisible';
 import { ProfileEditor } from './ProfileEditor';
 import { SecuritySessions } from './SecuritySessions';
 import { ShareSignIn } from './ShareSignIn';
 import { SignInHistory } from './SignInHistory';
 import { companyTypeLabel, statusLabel, statusTone } from '../account-choice/labels';
 
+// The Security section's parts load when it scrolls into view (or /user_center#security opens there).
+const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passkeys })));
+
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -230,6 +234,11 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
         <h2 id="security" className="section-title">{messages.security.title}</h2>
         <SecuritySessions lang={lang} messages={messages} />
         <SignInHistory lang={lang} messages={messages} />
+        <WhenVisible>
+          <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+            <Passkeys lang={lang} messages={messages} />
+          </Suspense>
+        </WhenVisible>
       </section>
 
       {s.declining && (

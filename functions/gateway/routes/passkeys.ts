@@ -1,0 +1,77 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import {
+  passkeyEmptyRequest,
+  passkeyRegisterRequest,
+  passkeyRemoveRequest,
+  passkeyRenameRequest,
+  passkeySignInRequest,
+} from '../../../src/schemas/passkey-requests';
+import type { Passkey } from '../../../src/schemas/passkeys';
+import type { PasskeySite } from '../../config';
+import type { WorkerEnv } from '../../env';
+import { passkeysOfUser, removePasskey, renamePasskey } from '../db/passkeys';
+import { findUserById } from '../db/users';
+import { clientIp, GatewayError, ok } from '../errors';
+import { now } from '../services/clock';
+import { authenticationOptions, passkeyView, registerPasskey, registrationOptions, verifyPasskeySignIn } from '../services/passkeys';
+import { requireSession, type SessionVariables } from '../services/sessions';
+import { signedIn } from '../services/sign-in';
+import { validate } from '../validate';
+
+type PasskeyEnv = { Bindings: WorkerEnv; Variables: SessionVariables & { passkeySite: PasskeySite } };
+
+/** Every passkey call needs a configured passkey site (config.passkeys); without one they answer PK0001. */
+const passkeySite: MiddlewareHandler<PasskeyEnv> = async (c, next) => {
+  const site = c.var.config.passkeys;
+  if (!site) throw new GatewayError('PK0001');
+  c.set('passkeySite', site);
+  await next();
+};
+
+/**
+ * Passkeys are for platform accounts: a partner session (the navigator login) manages none, as the share link.
+ * The partner login does not offer passkeys (its host is not a passkey origin).
+ */
+const platformSession: MiddlewareHandler<PasskeyEnv> = async (c, next) => {
+  if (c.var.session.kind !== 'platform') throw new GatewayError('TK00001');
+  await next();
+};
+
+const own = [requireSession, platformSession] as const;
+
+/**
+ * Passkeys (rules in services/passkeys.ts): a signed-in person registers, lists, renames and removes their own;
+ * anyone signs in with one from /login. Ids of other people's passkeys answer PK0007 like unknown ones.
+ */
+export const passkeyRoutes = new Hono<PasskeyEnv>()
+  .use('/agg-web/passkeys/*', passkeySite)
+  .post('/agg-web/passkeys/registration/options', ...own, validate('json', passkeyEmptyRequest), async (c) => {
+    const options = await registrationOptions(c.env.DB, c.var.passkeySite, c.var.user, { ip: clientIp(c), now: now(c) });
+    return ok(c, { options });
+  })
+  .post('/agg-web/passkeys/registration/verify', ...own, validate('json', passkeyRegisterRequest), async (c) => {
+    const passkey: Passkey = await registerPasskey(c.env.DB, c.var.passkeySite, c.var.user, c.req.valid('json'), now(c));
+    return ok(c, passkey);
+  })
+  .post('/agg-web/passkeys/list', ...own, validate('json', passkeyEmptyRequest), async (c) => ok(c, (await passkeysOfUser(c.env.DB, c.var.user.id)).map(passkeyView)))
+  .post('/agg-web/passkeys/rename', ...own, validate('json', passkeyRenameRequest), async (c) => {
+    const { id, name } = c.req.valid('json');
+    const renamed = await renamePasskey(c.env.DB, { id, userId: c.var.user.id, name });
+    if (!renamed) throw new GatewayError('PK0007');
+    return ok(c, passkeyView(renamed));
+  })
+  .post('/agg-web/passkeys/remove', ...own, validate('json', passkeyRemoveRequest), async (c) => {
+    if (!(await removePasskey(c.env.DB, { id: c.req.valid('json').id, userId: c.var.user.id }))) throw new GatewayError('PK0007');
+    return ok(c, null);
+  })
+  .post('/agg-web/passkeys/authentication/options', validate('json', passkeyEmptyRequest), async (c) => {
+    const options = await authenticationOptions(c.env.DB, c.var.passkeySite, { ip: clientIp(c), now: now(c) });
+    return ok(c, { options });
+  })
+  .post('/agg-web/passkeys/authentication/verify', validate('json', passkeySignInRequest), async (c) => {
+    const userId = await verifyPasskeySignIn(c.env.DB, c.var.passkeySite, c.req.valid('json').response, now(c));
+    const user = await findUserById(c.env.DB, userId);
+    // The passkey outlived its account (deleted with it by the foreign key, unless a race): as unknown.
+    if (!user) throw new GatewayError('PK0004');
+    return signedIn(c, user, { method: 'passkey' });
+  });

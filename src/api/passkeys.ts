@@ -1,0 +1,17 @@
+import * as z from 'zod/mini';
+import { loginAnswer } from '../schemas/auth';
+import type { PasskeyRegisterRequest } from '../schemas/passkey-requests';
+import { passkeyListAnswer, passkeyOptionsAnswer, passkeySchema } from '../schemas/passkeys';
+import { callGateway } from './client';
+
+/** The passkey calls (contracts in src/schemas/passkeys.ts). Loaded on demand: /login's first load carries none of it. */
+export const passkeyApi = {
+  registrationOptions: () => callGateway('agg-web/passkeys/registration/options', passkeyOptionsAnswer, { body: {} }),
+  register: (body: PasskeyRegisterRequest) => callGateway('agg-web/passkeys/registration/verify', passkeySchema, { body }),
+  list: () => callGateway('agg-web/passkeys/list', passkeyListAnswer, { body: {} }),
+  rename: (id: string, name: string) => callGateway('agg-web/passkeys/rename', passkeySchema, { body: { id, name } }),
+  remove: (id: string) => callGateway('agg-web/passkeys/remove', z.unknown(), { body: { id } }),
+  signInOptions: () => callGateway('agg-web/passkeys/authentication/options', passkeyOptionsAnswer, { body: {} }),
+  /** `response` is @simplewebauthn/browser's AuthenticationResponseJSON; the gateway checks its shape. */
+  signIn: (response: unknown) => callGateway('agg-web/passkeys/authentication/verify', loginAnswer, { body: { response } }),
+};

@@ -1,0 +1,133 @@
+import { useStore } from '@nanostores/react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import type { Messages } from '../../i18n';
+import { problemText } from '../../i18n/problem';
+import type { Lang } from '../../lib/lang';
+import { $dialog, closeDialog } from '../../stores/dialog';
+import { $passkeys, addPasskey, loadPasskeys, removePasskey, renamePasskey } from '../../stores/passkeys';
+import { Modal } from '../../ui/Modal';
+import './passkeys.css';
+
+// The name dialog and the user-agent names load with the first Add or Rename: the page's first load stays small.
+const PasskeyNameDialog = lazy(() => import('./PasskeyNameDialog').then((m) => ({ default: m.PasskeyNameDialog })));
+
+interface PasskeysProps {
+  lang: Lang;
+  messages: Pick<Messages, 'passkeys' | 'errors'>;
+}
+
+/**
+ * The person's passkeys in the user center's Security section: name, when added and last used; add, rename,
+ * remove. A browser without WebAuthn is told so instead.
+ */
+export function Passkeys({ lang, messages }: PasskeysProps) {
+  const m = messages.passkeys;
+  const s = useStore($passkeys);
+  const dialog = useStore($dialog);
+  const addButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    void loadPasskeys();
+  }, []);
+
+  const locale = lang === 'zh' ? 'zh-CN' : 'en-GB';
+  const when = (at: number) => new Date(at).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const add = async () => {
+    const { deviceOf } = await import('../../lib/device-name');
+    const { browser, os } = deviceOf(navigator.userAgent);
+    const suggested = m.deviceName.replace('{browser}', browser ?? m.someBrowser).replace('{os}', os ?? m.someDevice);
+    void addPasskey({ suggested, external: m.securityKey });
+  };
+  const words = { passkeys: m, errors: messages.errors };
+
+  return (
+    <section className="passkeys" aria-labelledby="passkeys-title">
+      <h3 id="passkeys-title" className="subsection-title">{m.title}</h3>
+      <p className="hint">{m.hint}</p>
+      {s.phase === 'unsupported' ? (
+        <p className="notice">{m.unsupported}</p>
+      ) : (
+        <>
+          {s.phase === 'ready' &&
+            (s.items.length ? (
+              <ul className="passkey-list" aria-label={m.listLabel}>
+                {s.items.map((passkey) => (
+                  <li key={passkey.id} className="passkey">
+                    <div className="passkey-text">
+                      <strong className="passkey-name">{passkey.name}</strong>
+                      <span className="hint">
+                        {m.created}: {when(passkey.createdAt)} · {m.lastUsed}: {passkey.lastUsedAt ? when(passkey.lastUsedAt) : m.never}
+                        {passkey.synced && ` · ${m.synced}`}
+                      </span>
+                    </div>
+                    <div className="passkey-actions">
+                      <button
+                        type="button"
+                        className="button secondary small"
+                        disabled={s.busy}
+                        aria-label={m.renameLabel.replace('{name}', passkey.name)}
+                        onClick={() => void renamePasskey(passkey)}
+                      >
+                        {m.rename}
+                      </button>
+                      <button
+                        type="button"
+                        className="button danger small"
+                        disabled={s.busy}
+                        aria-label={m.removeLabel.replace('{name}', passkey.name)}
+                        onClick={() => void removePasskey(passkey).then((gone) => gone && addButton.current?.focus())}
+                      >
+                        {m.remove}
+                      </button>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="hint">{m.empty}</p>
+            ))}
+          <div className="live-region" role="status" aria-live="polite">
+            {s.notice && <p className="notice">{problemText(words, s.notice)}</p>}
+            {s.busy && dialog === null && <p className="hint">{m.adding}</p>}
+          </div>
+          {s.error && (
+            <p className="error" role="alert">
+              {problemText(words, s.error)}
+            </p>
+          )}
+          <div className="form-actions">
+            <button ref={addButton} type="button" className="button secondary" disabled={s.busy || s.phase === 'loading'} onClick={() => void add()}>
+              {m.add}
+            </button>
+          </div>
+        </>
+      )}
+
+      <Suspense fallback={null}>
+        {dialog?.kind === 'passkeyName' && (
+          <PasskeyNameDialog
+            key={dialog.purpose}
+            title={dialog.purpose === 'add' ? m.addTitle : m.renameTitle}
+            submit={dialog.purpose === 'add' ? m.continue : m.save}
+            value={dialog.value}
+            m={m}
+          />
+        )}
+      </Suspense>
+      {dialog?.kind === 'confirm' && dialog.subject === 'removePasskey' && (
+        <Modal title={m.removeTitle} onCancel={() => closeDialog()}>
+          <p>{m.removeText.replace('{name}', dialog.name)}</p>
+          {/* Cancel comes first: the dialog opens with focus on it, so Enter does not remove by accident. */}
+          <div className="modal-actions">
+            <button type="button" className="button secondary" onClick={() => closeDialog()}>
+              {m.cancel}
+            </button>
+            <button type="button" className="button danger" onClick={() => closeDialog(true)}>
+              {m.remove}
+            </button>
+          </div>
+        </Modal>
+      )}
+    </section>
+  );
+}

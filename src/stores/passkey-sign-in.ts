@@ -1,0 +1,64 @@
+import { browserSupportsWebAuthnAutofill, startAuthentication, WebAuthnError, type AuthenticationResponseJSON } from '@simplewebauthn/browser';
+import { passkeyApi } from '../api/passkeys';
+import type { PasskeyOptionsAnswer } from '../schemas/passkeys';
+import { form } from './sign-in';
+import { completeSignIn } from './sign-in-flows';
+
+/**
+ * Signing in with a passkey on /login: the "Sign in with a passkey" button (a modal browser dialog) and the
+ * browser's autofill offer on the e-mail field (conditional UI). This module and @simplewebauthn/browser load
+ * on demand (sign-in.ts), so /login's first load carries none of it. A passkey sign-in then goes on exactly as
+ * the form's own sign-ins do (completeSignIn).
+ */
+
+type Options = PasskeyOptionsAnswer['options'];
+let autofillPending = false;
+
+/** The browser's own refusals that mean "the person stopped": not an error to shout about. */
+const stopped = (error: unknown) =>
+  (error instanceof WebAuthnError && error.code === 'ERROR_CEREMONY_ABORTED') ||
+  (error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError'));
+
+async function askBrowser(options: Options, autofill: boolean): Promise<AuthenticationResponseJSON | 'stopped' | 'failed'> {
+  try {
+    return await startAuthentication({ optionsJSON: options as never, useBrowserAutofill: autofill });
+  } catch (error) {
+    return stopped(error) ? 'stopped' : 'failed';
+  }
+}
+
+async function finish(response: AuthenticationResponseJSON) {
+  const result = await passkeyApi.signIn(response);
+  if (!result.ok) return void form.failure(result);
+  await completeSignIn(result);
+}
+
+/** The button: asks for any passkey of this site (the library first ends a pending autofill request). */
+export const signInWithPasskey = () =>
+  form.run(async () => {
+    form.$errors.set({});
+    const options = await passkeyApi.signInOptions();
+    if (!options.ok) return void form.failure(options);
+    const response = await askBrowser(options.data.options, false);
+    if (response === 'stopped') return void form.fail('form', { key: 'passkeys.cancelled' });
+    if (response === 'failed') return void form.fail('form', { key: 'passkeys.failed' });
+    await finish(response);
+  });
+
+/**
+ * Conditional UI: where the browser can, its autofill list on the e-mail field offers this site's passkeys
+ * beside saved names. The request waits until the person picks one, or the button replaces it.
+ */
+export async function offerPasskeyAutofill() {
+  if (autofillPending || !(await browserSupportsWebAuthnAutofill())) return;
+  autofillPending = true;
+  try {
+    const options = await passkeyApi.signInOptions();
+    if (!options.ok) return;
+    const response = await askBrowser(options.data.options, true);
+    if (typeof response === 'string') return;
+    await form.run(() => finish(response));
+  } finally {
+    autofillPending = false;
+  }
+}
