@@ -6,7 +6,7 @@ import { clientNetwork } from './client-ip';
 import { crossSiteGuard } from './cross-site';
 import { isNavigatorHost, visitorLang } from './lang';
 import { gatewayPath, gatewayRequestHeaders } from './proxy-rules';
-import { sessionTokenOf, tokenCookie, withSessionCookies } from './session-cookies';
+import { secondStepCookie, secondStepTokenOf, sessionTokenOf, tokenCookie, withSessionCookies } from './session-cookies';
 
 /** Origin used for requests handed to the embedded gateway; it never leaves the Worker. */
 const EMBEDDED_ORIGIN = 'http://gateway.internal';
@@ -31,6 +31,7 @@ export function createApiProxy(embedded: GatewayFetch) {
       lang,
       traceId: crypto.randomUUID(),
       token: sessionTokenOf(c),
+      secondStep: secondStepTokenOf(c),
       country: clientCountry(c.req.raw, c.var.config),
       clientIp: network,
       site: isNavigatorHost(url.hostname, c.var.config.navigatorHostLabel) ? 'navigator' : 'portal',
@@ -62,6 +63,7 @@ export function createApiProxy(embedded: GatewayFetch) {
       path,
       method: c.req.method,
       cookie: tokenCookie(url, c.var.config.navigatorHostLabel),
+      secondStepCookie: secondStepCookie(url, c.var.config.navigatorHostLabel),
     });
     response.headers.set('Cache-Control', response.headers.get('Cache-Control') ?? 'no-store');
     return response;

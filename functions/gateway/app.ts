@@ -18,6 +18,7 @@ import { companyRoutes } from './routes/companies';
 import { fileRoutes } from './routes/files';
 import { placeRoutes } from './routes/places';
 import { loginLinkRoutes } from './routes/login-links';
+import { twoStepRoutes } from './routes/two-step';
 
 /**
  * The embedded gateway: the platform's account calls (portal-spec.md §7 lists them) on D1 and R2, each answering
@@ -48,6 +49,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', partnerRoutes)
     .route('/', trackingRoutes)
     .route('/', loginLinkRoutes)
+    .route('/', twoStepRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

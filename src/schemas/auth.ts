@@ -254,6 +254,8 @@ export const companyListItem = z.object({
   canEnter: z.optional(z.boolean()),
   /** The person's membership: 'pending' while the administrator has not yet approved a staff join. */
   memberStatus: z.optional(z.enum(['pending', 'active', 'rejected'])),
+  /** The company's administrators require two-step verification of its members before they enter it. */
+  requireTwoStep: z.optional(z.boolean()),
 });
 export const companyListAnswer = z.array(companyListItem);
 export type CompanyListItem = z.infer<typeof companyListItem>;

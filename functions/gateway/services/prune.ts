@@ -32,6 +32,9 @@ export const RETENTION: readonly Retention[] = [
   // A network quiet for a day starts from zero anyway; a lock (at most a day) is kept until it has run out.
   { table: 'password_failures', old: 'updated_at < ?1 AND (locked_until IS NULL OR locked_until < ?1)', keepMs: DAY_MS },
   { table: 'new_user_checks', old: 'created_at < ?1', keepMs: DAY_MS },
+  // A challenge is dead 5 minutes after it was made; wrong two-step codes count for an hour.
+  { table: 'second_step_challenges', old: 'expires_at < ?1', keepMs: DAY_MS },
+  { table: 'two_step_guesses', old: 'created_at < ?1', keepMs: DAY_MS },
 ];
 
 /** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */
