@@ -222,11 +222,11 @@ async function completeHandoff(c: Context<EdgeBindings>, blobs: Blobs, next: str
   const kind = partner ? 'partner' : 'platform';
   if (intake.userId !== undefined && intake.viaCredentials && (await twoStepEnabled(c.env.DB, intake.userId))) {
     // Name and password are a first factor: a person with two-step on gets no session here but the
-    // second-step cookie, and /login's second-step screen; the safe return path rides along as `redirect`.
+    // second-step cookie, and the second-step screen of the sign-in page; the safe return path rides along as `redirect`.
     const challenge = await prepareChallenge(c.env.DB, { userId: intake.userId, method: 'handoff', options: { kind, agreedTo: [] }, now: now(c) });
     await challenge.statement.run();
     setSecondStepCookie(c, secondStepCookie(url, c.var.config.navigatorHostLabel), challenge.token, CHALLENGE_LIFETIME_MS / 1000);
-    return c.redirect(`/login?${new URLSearchParams({ secondStep: '1', redirect: next })}`, 303);
+    return c.redirect(`${partner ? '/navigator_login' : '/login'}?${new URLSearchParams({ secondStep: '1', redirect: next })}`, 303);
   }
   if (intake.userId !== undefined) {
     const session = await createSession(c.env.DB, { userId: intake.userId, kind, now: now(c) });

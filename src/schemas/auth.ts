@@ -216,6 +216,11 @@ export const loginAnswer = z.object({
   type: z.number(),
   /** The terms changed since this person last agreed: the sign-in asks again before going on. */
   needsConsent: z.optional(z.boolean()),
+  /**
+   * Two-step verification is on: no session yet. The edge keeps the challenge in an HttpOnly cookie; the
+   * second-step screen passes it with a code (api/two-step.ts).
+   */
+  secondStep: z.optional(z.object({ expiresIn: z.number() })),
 });
 export type LoginAnswer = z.infer<typeof loginAnswer>;
 

@@ -168,7 +168,6 @@ async function withSaltRetry(password: string, login: PasswordLogin, saltQuery: 
 
 /** Runs a sign-in call, with the slider when the risk check asks for it, then routes by login case. */
 async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>, subject: string): Promise<boolean> {
-  const auth = await gateway();
   let result = await attempt();
   if (result.ok && result.data.tracelessCheckResult === TRACELESS.sliderRequired) {
     const check = await ask({ kind: 'slider', scene: 'login', subject });
@@ -179,11 +178,22 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
     form.failure(result);
     return false;
   }
-  const { tracelessCheckResult, isMaster, companyId } = result.data;
+  // Two-step verification is on: no session yet; the second-step screen takes over.
+  if (result.data.secondStep) {
+    $signIn.setKey('secondStep', true);
+    return false;
+  }
+  return continueWith(result.data);
+}
+
+/** A sign-in the gateway said yes to (first factor, or the passed second step): terms, main company, login case. */
+export async function continueWith(answer: LoginAnswer): Promise<boolean> {
+  const auth = await gateway();
+  const { tracelessCheckResult, isMaster, companyId } = answer;
   if (tracelessCheckResult !== TRACELESS.pass && tracelessCheckResult !== TRACELESS.passTrusted) {
     return form.fail('form', { key: 'errors.registerFailed' });
   }
-  if (result.data.needsConsent && !(await agreeAgain())) return false;
+  if (answer.needsConsent && !(await agreeAgain())) return false;
   $signIn.setKey('redirecting', true);
   if (isMaster && companyId && (await auth.chooseAccount(companyId)).ok) {
     goAfterDelay(destinations.webApp);

@@ -41,6 +41,10 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
     db.prepare("INSERT INTO code_guesses (recipient, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
     db.prepare("INSERT INTO password_failures (subject, network, failures, updated_at) VALUES (?, '203.0.113.1', 3, ?)").bind(tag, at),
     db.prepare("INSERT INTO new_user_checks (subject, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
+    db
+      .prepare("INSERT INTO second_step_challenges (token_hash, user_id, method, options, created_at, expires_at) VALUES (?, ?, 'password', '{}', ?, ?)")
+      .bind(tag, userId, at - 5 * 60 * 1000, at),
+    db.prepare("INSERT INTO two_step_guesses (user_id, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
   ];
 }
 
@@ -57,6 +61,8 @@ const TAG_COLUMN: Record<string, string> = {
   code_guesses: 'recipient',
   password_failures: 'subject',
   new_user_checks: 'subject',
+  second_step_challenges: 'token_hash',
+  two_step_guesses: 'user_id',
 };
 
 /** The tags each table still holds. */
@@ -84,9 +90,11 @@ describe('prune', () => {
         'login_links',
         'new_user_checks',
         'password_failures',
+        'second_step_challenges',
         'sessions',
         'slider_challenges',
         'tracking_events',
+        'two_step_guesses',
       ].sort(),
     );
   });

@@ -10,6 +10,7 @@ import { hashPassword } from '../../src/lib/password-hash';
 import { gatewayClient, type Envelope } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 
+// PBKDF2 sign-ins and bursts of 20 on a shared 2-core machine: each test gets 90 s (most take a few).
 /**
  * Two-step verification through the whole Worker (edge cookies included) on a real local D1. The Worker runs
  * on a clock the tests move (no sleeps): TOTP codes are computed from the secret the enrolment answers, at
@@ -34,7 +35,7 @@ afterAll(() => worker.dispose());
 
 const PASSWORD = 'Harbour2026';
 type Opts = { cookie?: string; from?: string; lang?: 'zh' | 'en'; headers?: Record<string, string> };
-const call = (path: string, init: RequestInit = {}) => app.request(`http://localhost/api${path}`, init, worker.env, worker.ctx);
+const call = async (path: string, init: RequestInit = {}) => app.request(`http://localhost/api${path}`, init, worker.env, worker.ctx);
 const post = (path: string, body: unknown, { cookie, from = api.ip(), lang, headers = {} }: Opts = {}) =>
   call(path, {
     method: 'POST',
@@ -91,7 +92,7 @@ async function firstFactor(email: string) {
 }
 const verify = (challenge: string | undefined, body: unknown, opts: Opts = {}) => post('/agg-web/user/twoStep/verify', body, { ...opts, cookie: challenge });
 
-describe('enrolment', () => {
+describe('enrolment', { timeout: 90_000 }, () => {
   it('needs one valid code of the new secret; shows ten recovery codes once; the QR URI names the secret', async () => {
     const who = await person();
     const start = await json<{ secret: string; uri: string }>(await post('/agg-web/user/twoStep/enrol/start', {}, { cookie: who.cookie }));
@@ -134,7 +135,7 @@ describe('enrolment', () => {
   });
 });
 
-describe('the second step', () => {
+describe('the second step', { timeout: 90_000 }, () => {
   it('stops every first factor before a session exists; the challenge opens nothing else; the right code signs in', async () => {
     const who = await enrolled();
     const res = await passwordSignIn(who.email);
@@ -313,7 +314,7 @@ describe('the second step', () => {
   });
 });
 
-describe('turning it off and new recovery codes', () => {
+describe('turning it off and new recovery codes', { timeout: 90_000 }, () => {
   it('needs the current password or a current code', async () => {
     const who = await enrolled();
     expect((await json(await post('/agg-web/user/twoStep/disable', {}, { cookie: who.cookie }))).code).toBe('MF0013');
@@ -344,7 +345,7 @@ describe('turning it off and new recovery codes', () => {
   });
 });
 
-describe('the credentials hand-off', () => {
+describe('the credentials hand-off', { timeout: 90_000 }, () => {
   it('starts no session for a two-step person: the second-step cookie and /login?secondStep=1 with the return path', async () => {
     const who = await enrolled();
     const blob = await createHandoffBlob(
@@ -367,7 +368,7 @@ describe('the credentials hand-off', () => {
   });
 });
 
-describe('a company that requires two-step', () => {
+describe('a company that requires two-step', { timeout: 90_000 }, () => {
   const companyOf = async (userId: string) =>
     (await worker.env.DB.prepare('SELECT company_id FROM company_members WHERE user_id = ?').bind(userId).first<{ company_id: string }>())!.company_id;
   const addMember = (companyId: string, userId: string, role: 'administrator' | 'staff') =>
@@ -435,7 +436,7 @@ describe('a company that requires two-step', () => {
   });
 });
 
-describe('the gateway alone', () => {
+describe('the gateway alone', { timeout: 90_000 }, () => {
   it('answers MF0001 to a verify without the edge header', async () => {
     const gateway = createGateway({ clock: () => at });
     const res = await gateway.request(

@@ -12,7 +12,9 @@ import {
   initSignIn,
   preloadSignIn,
   resumeExistingSession,
+  secondStepPassed,
   sendCode,
+  startOver,
   setField,
   submit,
   setArea,
@@ -39,13 +41,15 @@ const InsecurePasswordModal = lazy(() =>
   })),
 );
 const NewUserModal = lazy(() => import('../../ui/NewUserModal').then((m) => ({ default: m.NewUserModal })));
+// The second step (two-step verification) loads only when a first factor asks for it.
+const SecondStep = lazy(() => import('../second-step/SecondStep'));
 const SliderDialog = lazy(() => import('../shared/SliderDialog').then((m) => ({ default: m.SliderDialog })));
 // The area-code list and its schema load with the form's first use (below), not with the page.
 const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => d.loadPhoneCodes());
 
 interface SignInProps {
   lang: Lang;
-  messages: Pick<Messages, 'signIn' | 'validation' | 'errors'>;
+  messages: Pick<Messages, 'signIn' | 'validation' | 'errors' | 'twoStep'>;
   /** 'register' (the /register page): only the code sign-in (it also registers) by phone or e-mail, no password tab; links back to sign-in. */
   variant?: 'login' | 'register';
 }
@@ -187,6 +191,13 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
       <div {...tabPanelProps('channel', s.channel, false)}>{fields}</div>
     </>
   );
+
+  if (s.secondStep && !s.redirecting)
+    return (
+      <Suspense fallback={<p role="status">{m.redirecting}</p>}>
+        <SecondStep messages={messages} onPassed={secondStepPassed} onStartOver={startOver} />
+      </Suspense>
+    );
 
   if (s.redirecting)
     return (

@@ -21,11 +21,12 @@ import { Avatar } from '../../ui/Avatar';
 import { Modal } from '../../ui/Modal';
 import { ProfileEditor } from './ProfileEditor';
 import { ShareSignIn } from './ShareSignIn';
+import { CompanyTwoStep, TwoStep } from './TwoStep';
 import { companyTypeLabel, statusLabel, statusTone } from '../account-choice/labels';
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'twoStep'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -105,6 +106,11 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
 
       <ShareSignIn lang={lang} messages={messages} />
 
+      <section className="panel" aria-labelledby="security">
+        <h2 id="security" className="section-title">{messages.twoStep.security}</h2>
+        <TwoStep messages={messages} />
+      </section>
+
       <section className="panel" aria-labelledby="companies-title">
         <h2 id="companies-title" className="section-title">{m.companies}</h2>
         {s.companies.length === 0 ? (
@@ -170,6 +176,11 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
               </div>
               <p className="hint">{m.invitationHint}</p>
             </div>
+            <CompanyTwoStep
+              companyId={company.companyId}
+              required={s.companies.find((c) => c.companyId === company.companyId)?.requireTwoStep ?? false}
+              messages={messages}
+            />
             {pending > 0 && <p className="pending-count">{m.pendingCount.replace('{n}', String(pending))}</p>}
             {/* Keyboard users can scroll a table wider than the panel: the wrapper takes focus. */}
             <div className="table-wrap" role="region" tabIndex={0} aria-labelledby={titleId}>
