@@ -18,6 +18,8 @@ export const $twoStep = map({
   /** The pending secret (base32) and its otpauth:// URI while enrolling. */
   secret: '',
   uri: '',
+  /** The QR code of `uri` as SVG markup, drawn in the page (uqr, loaded with enrolment): the key never leaves it. */
+  qrSvg: '',
   code: '',
   /** Shown once, right after enrolment or a new batch. */
   recoveryCodes: [] as string[],
@@ -43,9 +45,10 @@ export const setTwoStepField = (key: 'code' | 'password' | 'proofCode', value: s
 
 export async function startEnrolment() {
   set({ busy: true, error: null, notice: null });
-  const answer = await twoStepApi.enrolStart();
+  const [answer, { renderSVG }] = await Promise.all([twoStepApi.enrolStart(), import('uqr')]);
   if (!answer.ok) return failed(answer);
-  set({ busy: false, phase: 'enrolling', secret: answer.data.secret, uri: answer.data.uri, code: '' });
+  const qrSvg = renderSVG(answer.data.uri, { border: 2 });
+  set({ busy: false, phase: 'enrolling', secret: answer.data.secret, uri: answer.data.uri, qrSvg, code: '' });
 }
 
 export async function finishEnrolment() {
@@ -54,10 +57,10 @@ export async function finishEnrolment() {
   set({ busy: true, error: null });
   const answer = await twoStepApi.enrolFinish(code);
   if (!answer.ok) return failed(answer);
-  set({ busy: false, phase: 'codes', recoveryCodes: answer.data.recoveryCodes, secret: '', uri: '', code: '', notice: problem('twoStep.turnedOn') });
+  set({ busy: false, phase: 'codes', recoveryCodes: answer.data.recoveryCodes, secret: '', uri: '', qrSvg: '', code: '', notice: problem('twoStep.turnedOn') });
 }
 
-export const cancelEnrolment = () => set({ phase: 'off', secret: '', uri: '', code: '', error: null });
+export const cancelEnrolment = () => set({ phase: 'off', secret: '', uri: '', qrSvg: '', code: '', error: null });
 
 /** The recovery codes were saved: they are gone from the page for good. */
 export async function closeRecoveryCodes() {

@@ -24,6 +24,8 @@ for (const lang of langs) {
   for (const viewport of viewports) {
     test.describe(`two-step verification (${lang}, ${viewport.name})`, () => {
       test.use({ viewport: { width: viewport.width, height: viewport.height } });
+      // Three sign-ins, an enrolment and four axe runs: longer than one sign-in test.
+      test.setTimeout(120_000);
 
       test('enrol an authenticator app, sign in with a code, then with a recovery code', async ({ page }) => {
         const email = uniqueEmail(`two-step-${lang}-${viewport.name}`);

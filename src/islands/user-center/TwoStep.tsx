@@ -1,6 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { renderSVG } from 'uqr';
+import { useEffect, useRef, useState } from 'react';
 import type { Messages } from '../../i18n';
 import { problemText } from '../../i18n/problem';
 import {
@@ -28,8 +27,6 @@ export function TwoStep({ messages }: { messages: TwoStepMessages }) {
   const s = useStore($twoStep);
   const [copied, setCopied] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
-  // The QR code is drawn here, from the otpauth:// URI the gateway answered: it never leaves the page.
-  const qr = useMemo(() => (s.uri ? renderSVG(s.uri, { border: 2 }) : ''), [s.uri]);
 
   useEffect(() => {
     void loadTwoStep();
@@ -92,7 +89,7 @@ export function TwoStep({ messages }: { messages: TwoStepMessages }) {
           }}
         >
           <p>{m.scanIntro}</p>
-          <div className="qr-code" role="img" aria-label={m.qrLabel} dangerouslySetInnerHTML={{ __html: qr }} />
+          <div className="qr-code" role="img" aria-label={m.qrLabel} dangerouslySetInnerHTML={{ __html: s.qrSvg }} />
           <p>
             {m.secretLabel}: <code className="secret" data-two-step-secret>{s.secret.replace(/(.{4})/g, '$1 ').trim()}</code>
           </p>

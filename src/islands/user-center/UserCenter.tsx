@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import type { Messages } from '../../i18n';
 import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
@@ -21,7 +21,10 @@ import { Avatar } from '../../ui/Avatar';
 import { Modal } from '../../ui/Modal';
 import { ProfileEditor } from './ProfileEditor';
 import { ShareSignIn } from './ShareSignIn';
-import { CompanyTwoStep, TwoStep } from './TwoStep';
+
+// Two-step verification (its calls, schemas and the QR code) loads after the page's first paint.
+const TwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.TwoStep })));
+const CompanyTwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.CompanyTwoStep })));
 import { companyTypeLabel, statusLabel, statusTone } from '../account-choice/labels';
 
 interface UserCenterProps {
@@ -108,7 +111,9 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
 
       <section className="panel" aria-labelledby="security">
         <h2 id="security" className="section-title">{messages.twoStep.security}</h2>
-        <TwoStep messages={messages} />
+        <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+          <TwoStep messages={messages} />
+        </Suspense>
       </section>
 
       <section className="panel" aria-labelledby="companies-title">
@@ -176,11 +181,13 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
               </div>
               <p className="hint">{m.invitationHint}</p>
             </div>
-            <CompanyTwoStep
-              companyId={company.companyId}
-              required={s.companies.find((c) => c.companyId === company.companyId)?.requireTwoStep ?? false}
-              messages={messages}
-            />
+            <Suspense fallback={null}>
+              <CompanyTwoStep
+                companyId={company.companyId}
+                required={s.companies.find((c) => c.companyId === company.companyId)?.requireTwoStep ?? false}
+                messages={messages}
+              />
+            </Suspense>
             {pending > 0 && <p className="pending-count">{m.pendingCount.replace('{n}', String(pending))}</p>}
             {/* Keyboard users can scroll a table wider than the panel: the wrapper takes focus. */}
             <div className="table-wrap" role="region" tabIndex={0} aria-labelledby={titleId}>
