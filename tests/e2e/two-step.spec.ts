@@ -88,7 +88,7 @@ for (const lang of langs) {
         await expect(page.getByLabel(t.recoveryLabel)).toBeVisible();
         await expectAccessible(page);
         await page.getByLabel(t.recoveryLabel).fill(recoveryCodes[0]!);
-        await page.getByRole('button', { name: t.verify }).click();
+        await page.getByRole('button', { name: t.verify, exact: true }).click();
         await expect(page).not.toHaveURL(/\/login/);
 
         await openInLanguage(page, lang, '/user_center#security');
