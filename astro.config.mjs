@@ -1,6 +1,7 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
+import { legalMarkdownProcessor } from './scripts/legal-values-plugin.ts';
 
 // Every page is pre-rendered once per language (src/pages/[locale]/…); the Worker in functions/
 // picks the shell for the visitor's language and serves it at the exact route, so the build is static.
@@ -9,6 +10,9 @@ export default defineConfig({
   build: { format: 'file', inlineStylesheets: 'auto' },
   integrations: [react()],
   trailingSlash: 'never',
+  // The legal texts write `{{name}}` for the operator's identity and the other values legal fills in once, in
+  // content/legal/operator.yaml (read and checked here: a bad file fails the build naming the field).
+  markdown: { processor: legalMarkdownProcessor() },
   // Every page carries a CSP <meta> whose script-src is 'self' plus the hash of each inline script Astro
   // writes (the island loader), so a script injected into a page never runs. Styles keep 'unsafe-inline':
   // server-rendered islands carry style attributes, and styles cannot run code. The edge's header adds what a

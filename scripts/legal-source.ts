@@ -14,6 +14,14 @@ import {
   type LegalEntry,
   type LegalFrontMatter,
 } from '../src/lib/legal.ts';
+import {
+  checkLegalValues,
+  checkLegalValueUses,
+  LEGAL_VALUES_FILE,
+  type LegalBuildMode,
+  type LegalText,
+  type LegalValues,
+} from '../src/lib/legal-values.ts';
 
 // Build-time only (Node): used by src/content.config.ts, scripts/legal-versions.mjs and the tests.
 // Imports carry their .ts extension so that Node runs this file as it is (type stripping).
@@ -63,6 +71,34 @@ export function readLegalContent(root = '.'): { entries: LegalEntry[]; versions:
   // Stable order (zh first) so that messages name the same file first every time.
   entries.sort((a, b) => legalLangs.indexOf(a.lang) - legalLangs.indexOf(b.lang));
   return { entries, versions: checkLegalVersions(entries) };
+}
+
+/**
+ * Reads content/legal/operator.yaml (YAML 1.2, like the front matter), checked. Throws a LegalContentError
+ * naming the file and each bad field.
+ */
+export function readLegalValues(root = '.'): LegalValues {
+  let data: unknown;
+  try {
+    data = parseYaml(readFileSync(join(root, LEGAL_VALUES_FILE), 'utf8'));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : `not valid YAML: ${(error as Error).message}`;
+    throw new LegalContentError(`${LEGAL_VALUES_FILE}: ${reason}`);
+  }
+  return checkLegalValues(LEGAL_VALUES_FILE, data);
+}
+
+/**
+ * Checks the values every legal text refers to: operator.yaml valid, every `{{name}}` known, and for a
+ * production build none pending. Throws naming the file and the field(s); returns the pending ones otherwise.
+ */
+export function checkLegalValuesIn(root: string, mode: LegalBuildMode): string[] {
+  const values = readLegalValues(root);
+  const texts = listLegalFiles(root).flatMap((file): LegalText[] => {
+    const parsed = parseLegalFile(file);
+    return parsed ? [{ file, lang: parsed.lang, body: parseLegalSource(file, readFileSync(join(root, file), 'utf8')).body }] : [];
+  });
+  return checkLegalValueUses(values, texts, mode);
 }
 
 /** Where the generated versions module lives, and its text for a set of versions. */

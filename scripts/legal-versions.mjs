@@ -1,11 +1,20 @@
 // Writes functions/gateway/services/legal-versions.ts from the front matter of content/legal/, so the
-// gateway knows which version people agree to. Runs before `astro build` (package.json "build").
-// Fails, naming the file and field, on the same problems the content collection rejects.
+// gateway knows which version people agree to, and checks the values the texts refer to (operator.yaml).
+// Runs before `astro build` (package.json "build"). Fails, naming the file and field, on the same problems
+// the content collection rejects; with PORTAL_BUILD=production (npm run deploy) also while a value is pending.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { LEGAL_VERSIONS_MODULE, legalVersionsModule, readLegalContent } from './legal-source.ts';
+import { legalBuildMode, LEGAL_VALUES_FILE } from '../src/lib/legal-values.ts';
+import { checkLegalValuesIn, LEGAL_VERSIONS_MODULE, legalVersionsModule, readLegalContent } from './legal-source.ts';
 
 try {
   const { versions } = readLegalContent();
+  const mode = legalBuildMode(process.env);
+  const pending = checkLegalValuesIn('.', mode);
+  if (pending.length) {
+    // Staging lists every pending value; a local build says it in one line.
+    const detail = mode === 'staging' ? `:\n${pending.join('\n')}` : ` (${pending.at(-1)})`;
+    console.warn(`legal-values: ${mode} build shows placeholders for values pending in ${LEGAL_VALUES_FILE}; a production build fails${detail}`);
+  }
   const text = legalVersionsModule(versions);
   // Unchanged files stay untouched, so watchers and wrangler do not rebuild for nothing.
   if (!existsSync(LEGAL_VERSIONS_MODULE) || readFileSync(LEGAL_VERSIONS_MODULE, 'utf8') !== text) {

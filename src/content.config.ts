@@ -6,17 +6,21 @@ import { glob, type Loader } from 'astro/loaders';
 import {
   checkLegalPairs,
   checkLegalVersions,
+  LegalContentError,
   legalFrontMatterSchema,
   parseLegalFile,
   type LegalEntry,
   type LegalFrontMatter,
 } from './lib/legal';
-import { parseLegalSource } from '../scripts/legal-source.ts';
+import { legalBuildMode } from './lib/legal-values';
+import { checkLegalValuesIn, parseLegalSource } from '../scripts/legal-source.ts';
 
 /**
  * The glob loader over content/legal/{zh,en}/*.md, with the checks editors rely on: a bad file fails
  * the build with a message that names the file and the field, a text that exists in one language only
  * fails it naming the missing counterpart, and two languages on different versions fail it naming both.
+ * Values: an unknown `{{name}}` fails it naming the file and the name, and a production build
+ * (PORTAL_BUILD=production) fails naming every file and field whose value is still pending.
  */
 function legalLoader(): Loader {
   const files = glob({ pattern: '*/*.md', base: './content/legal' });
@@ -40,6 +44,16 @@ function legalLoader(): Loader {
       checkLegalVersions(
         stored.map(({ file, data }): LegalEntry => ({ file, ...parseLegalFile(file)!, data: data as LegalFrontMatter })),
       );
+      // Read from the files on every build: an entry rendered in an earlier build is not parsed again.
+      checkLegalValuesIn(root, legalBuildMode(process.env));
+      for (const entry of context.store.values()) {
+        // Astro only logs an error thrown while rendering (the plugin's, for one): a text must not go out blank.
+        if (!entry.rendered) throw new LegalContentError(`${entry.filePath}: could not be rendered (the reason is printed above)`);
+        // The plugin fills running text only; a name left in code, a link's address or HTML would show as written.
+        if (/\{\{|%7B%7B/i.test(entry.rendered.html)) {
+          throw new LegalContentError(`${entry.filePath}: a {{name}} in code, a link's address or HTML is not filled in: put it in running text`);
+        }
+      }
     },
   };
 }

@@ -15,6 +15,7 @@ import { checkPassword } from '../gateway/services/sign-in';
 import { CHALLENGE_LIFETIME_MS, prepareChallenge } from '../gateway/services/two-step';
 import { twoStepEnabled } from '../gateway/db/two-step';
 import { configOf } from '../config';
+import { RETURN_PARAM } from '../../src/lib/routes';
 import { handoffKeys } from './handoff-keys';
 import { openHandoffBlob, type HandoffClaims, type HandoffPurpose, type HandoffRefusal } from './handoff-blob';
 import { isNavigatorHost, visitorLang } from './lang';
@@ -222,11 +223,12 @@ async function completeHandoff(c: Context<EdgeBindings>, blobs: Blobs, next: str
   const kind = partner ? 'partner' : 'platform';
   if (intake.userId !== undefined && intake.viaCredentials && (await twoStepEnabled(c.env.DB, intake.userId))) {
     // Name and password are a first factor: a person with two-step on gets no session here but the
-    // second-step cookie, and the second-step screen of the sign-in page; the safe return path rides along as `redirect`.
+    // second-step cookie, and the second-step screen of the sign-in page; the safe return path rides along as
+    // RETURN_PARAM, which the sign-in follows once the second step is passed.
     const challenge = await prepareChallenge(c.env.DB, { userId: intake.userId, method: 'handoff', options: { kind, agreedTo: [] }, now: now(c) });
     await challenge.statement.run();
     setSecondStepCookie(c, secondStepCookie(url, c.var.config.navigatorHostLabel), challenge.token, CHALLENGE_LIFETIME_MS / 1000);
-    return c.redirect(`${partner ? '/navigator_login' : '/login'}?${new URLSearchParams({ secondStep: '1', redirect: next })}`, 303);
+    return c.redirect(`${partner ? '/navigator_login' : '/login'}?${new URLSearchParams({ secondStep: '1', [RETURN_PARAM]: next })}`, 303);
   }
   if (intake.userId !== undefined) {
     const session = await createSession(c.env.DB, { userId: intake.userId, kind, now: now(c) });

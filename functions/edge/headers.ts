@@ -3,7 +3,7 @@ import { secureHeaders } from 'hono/secure-headers';
 
 /**
  * Security headers of the baseline on every answer of the Worker. Files the asset server sends without
- * the Worker (`/_astro/*`, favicon, robots) get the same set from public/_headers.
+ * the Worker (`/_astro/*`, favicon, robots, browser-check.js) get the same set from public/_headers.
  * Scripts are governed by the CSP meta tag Astro writes; this header adds what a meta tag cannot carry.
  */
 const baselineHeaders = secureHeaders({

@@ -9,6 +9,16 @@ export function gatewayPath(pathname: string): string {
 }
 
 /**
+ * The configured gateway's URL for a call: its origin and base path, then the call's path and query, joined as
+ * text. Never `new URL(path, base)`: `/api//evil.example/x` would resolve to another host and take the
+ * person's Authorization header with it. The path comes from a request URL, so it starts with one `/`.
+ */
+export function gatewayTarget(gatewayUrl: string, path: string, search: string): string {
+  const base = new URL(gatewayUrl);
+  return `${base.origin}${base.pathname.replace(/\/+$/, '')}${path}${search}`;
+}
+
+/**
  * Set by the edge only (never passed through from the browser): which of this Worker's sites the call came
  * to, 'portal' or 'navigator'. The gateway builds sign-in links on that site's configured origin.
  */

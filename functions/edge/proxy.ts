@@ -5,7 +5,7 @@ import { clientCountry } from './client-country';
 import { clientNetwork } from './client-ip';
 import { crossSiteGuard } from './cross-site';
 import { isNavigatorHost, visitorLang } from './lang';
-import { gatewayPath, gatewayRequestHeaders } from './proxy-rules';
+import { gatewayPath, gatewayRequestHeaders, gatewayTarget } from './proxy-rules';
 import { secondStepCookie, secondStepTokenOf, sessionTokenOf, tokenCookie, withSessionCookies } from './session-cookies';
 
 /** Origin used for requests handed to the embedded gateway; it never leaves the Worker. */
@@ -45,17 +45,16 @@ export function createApiProxy(embedded: GatewayFetch) {
       ...(hasBody ? { duplex: 'half' as const } : {}),
     };
     const path = gatewayPath(url.pathname);
-    const target = path + url.search;
 
     let answer: Response;
     if (c.var.config.gatewayUrl) {
       try {
-        answer = await fetch(new URL(target, c.var.config.gatewayUrl), init);
+        answer = await fetch(gatewayTarget(c.var.config.gatewayUrl, path, url.search), init);
       } catch {
         return errorResponse('GW0502', lang);
       }
     } else {
-      answer = await embedded(new Request(EMBEDDED_ORIGIN + target, init), c.env, c.executionCtx);
+      answer = await embedded(new Request(EMBEDDED_ORIGIN + path + url.search, init), c.env, c.executionCtx);
     }
     // A fresh Response (the fetched one has immutable headers): session cookies set from a login answer, whose
     // oauthVO never reaches the browser, or cleared on a POSTed logout, TK00001 and 401.

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { Lang } from '../../src/lib/lang';
-import { shellForPath, signInShells } from '../../src/lib/routes';
+import { sessionShells, shellForPath, signInPathFrom, signInShells } from '../../src/lib/routes';
 import { SOURCE_COOKIE, ZHOUSHAN_SOURCE, parseSourceCookie, sourceFromQuery, type SourceOrigin } from '../../src/lib/source-origin';
 import type { EdgeBindings } from '../env';
 import type { Config } from '../config';
@@ -67,18 +67,36 @@ function withZhPrefix(target: string): string {
   }
 }
 
-/** Session redirect (302) for page requests; thin: the decision is sessionRedirectTarget. */
+/**
+ * Where a visitor without a session who opens a page that needs one goes: the sign-in page (the partner
+ * login at "/" on the navigator host) with this page as the return path; undefined to show the page.
+ */
+export function signedOutRedirectTarget(input: { pathname: string; search: string; navigatorHost: boolean; hasSession: boolean }) {
+  const shell = shellForPath(input.pathname);
+  if (input.hasSession || !shell || !sessionShells.includes(shell)) return undefined;
+  return signInPathFrom(input.pathname, input.search, input.navigatorHost ? '/' : '/login');
+}
+
+/**
+ * Page requests: a signed-in visitor on a sign-in page goes on to the recorded origin
+ * (sessionRedirectTarget); a signed-out visitor on a page that needs a session goes to sign-in
+ * (signedOutRedirectTarget). Both 302, never cached.
+ */
 export const sessionRedirect: MiddlewareHandler<EdgeBindings> = async (c, next) => {
   const url = new URL(c.req.url);
   if (!isPageRequest(c.req.method, url.pathname)) return next();
-  const target = sessionRedirectTarget({
-    pathname: url.pathname,
-    navigatorHost: isNavigatorHost(url.hostname, c.var.config.navigatorHostLabel),
-    hasSession: sessionTokenOf(c) !== undefined,
-    source: sourceFromQuery(url.searchParams) ?? parseSourceCookie(getCookie(c, SOURCE_COOKIE)),
-    lang: visitorLang(c),
-    config: c.var.config,
-  });
+  const navigatorHost = isNavigatorHost(url.hostname, c.var.config.navigatorHostLabel);
+  const hasSession = sessionTokenOf(c) !== undefined;
+  const target =
+    signedOutRedirectTarget({ pathname: url.pathname, search: url.search, navigatorHost, hasSession }) ??
+    sessionRedirectTarget({
+      pathname: url.pathname,
+      navigatorHost,
+      hasSession,
+      source: sourceFromQuery(url.searchParams) ?? parseSourceCookie(getCookie(c, SOURCE_COOKIE)),
+      lang: visitorLang(c),
+      config: c.var.config,
+    });
   if (!target) return next();
   c.header('Cache-Control', 'no-store');
   return c.redirect(target, 302);

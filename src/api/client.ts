@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { signInPathFrom } from '../lib/routes';
 import { envelopeSchema, SUCCESS_CODE } from '../schemas/envelope';
 import { NETWORK_ERROR, type ApiResult } from './result';
 
@@ -9,7 +10,7 @@ const SESSION_ENDED = 'TK00001';
 /**
  * Calls the gateway through the edge's `/api` proxy and parses the envelope and its data with the schema.
  * A session that ended (TK00001 or HTTP 401) sends the person back to sign-in, rather than leaving them on a
- * page whose calls can only fail.
+ * page whose calls can only fail; sign-in then returns to this page.
  */
 export async function callGateway<T extends z.ZodMiniType>(
   path: string,
@@ -42,15 +43,17 @@ export async function callGateway<T extends z.ZodMiniType>(
   return sessionAware({ ok: false, code, message, data }, response.status);
 }
 
-function messageOf(json: unknown): string {
+/** The message of an error envelope (`message`, or the older `msg`). */
+export function messageOf(json: unknown): string {
   const { message, msg } = (json ?? {}) as { message?: unknown; msg?: unknown };
   return typeof message === 'string' ? message : typeof msg === 'string' ? msg : '';
 }
 
-function sessionAware<T>(result: { ok: false; code: string; message: string; data?: unknown }, status: number): ApiResult<T> {
+/** A refusal as the caller gets it; one that says the session ended first sends the person to sign-in. */
+export function sessionAware<T>(result: { ok: false; code: string; message: string; data?: unknown }, status: number): ApiResult<T> {
   if ((result.code === SESSION_ENDED || status === 401) && !location.pathname.endsWith('login')) {
     // The edge has already cleared the cookies on this answer.
-    location.assign('/login');
+    location.assign(signInPathFrom(location.pathname, location.search));
   }
   return result;
 }

@@ -19,7 +19,7 @@ import {
   type UploadedFile,
   type UploadKind,
 } from '../schemas/onboarding';
-import { callGateway, NETWORK_ERROR, type ApiResult } from './client';
+import { callGateway, messageOf, NETWORK_ERROR, sessionAware, type ApiResult } from './client';
 
 /** One function per onboarding call (contracts in src/schemas/onboarding.ts). */
 export const onboardingApi = {
@@ -67,9 +67,7 @@ async function uploadFiles(files: readonly File[], kind: UploadKind): Promise<Ap
   const parsed = envelopeSchema(uploadFileAnswer).safeParse(json);
   if (parsed.success && parsed.data.code === SUCCESS_CODE && parsed.data.data) return { ok: true, data: parsed.data.data };
   if (typeof json?.code === 'string' && json.code !== SUCCESS_CODE) {
-    if (json.code === 'TK00001' || response.status === 401) location.assign('/login');
-    const message = typeof json.message === 'string' ? json.message : typeof json.msg === 'string' ? json.msg : '';
-    return { ok: false, code: json.code, message, data: json.data };
+    return sessionAware({ ok: false, code: json.code, message: messageOf(json), data: json.data }, response.status);
   }
   return { ok: false, code: NETWORK_ERROR, message: '' };
 }

@@ -7,10 +7,9 @@ export const en = {
   },
   header: {
     /** The toggle names the language it switches to. */
-    langToggle: 'CN',
+    langToggle: '中文',
     langToggleLabel: 'Switch to Chinese',
     logout: 'Sign out',
-    home: 'Home',
     skipToContent: 'Skip to main content',
   },
   browserNotice: {
@@ -170,7 +169,7 @@ export const en = {
     contents: 'Contents',
     otherDocs: 'Legal documents',
     /** Link to the same text in the other language (the header toggle names the language it switches to). */
-    langSwitch: 'CN',
+    langSwitch: '中文',
     langSwitchLabel: 'Read this in Chinese',
     docs: { terms: 'Terms of Service', privacy: 'Privacy Policy', disclaimer: 'Disclaimer', registration: 'Registration Agreement' },
   },
@@ -324,6 +323,7 @@ export const en = {
     chooseAccount: 'Switch account',
     /** {company}: the company's name. */
     members: 'Members of {company}',
+    membersTable: 'Member table of {company}',
     memberName: 'Name',
     memberContact: 'Phone or e-mail',
     memberRole: 'Role',

@@ -8,10 +8,9 @@ export const zh: Messages = {
     description: '登录航运港口服务平台：船东、租家、船代、船厂与燃油供应商的统一账号入口。',
   },
   header: {
-    langToggle: 'EN',
+    langToggle: 'English',
     langToggleLabel: '切换到英文',
     logout: '退出登录',
-    home: '首页',
     skipToContent: '跳到主要内容',
   },
   browserNotice: {
@@ -167,7 +166,7 @@ export const zh: Messages = {
     effective: '生效日期',
     contents: '目录',
     otherDocs: '法律文件',
-    langSwitch: 'EN',
+    langSwitch: 'English',
     langSwitchLabel: '阅读英文版',
     docs: { terms: '用户服务协议', privacy: '隐私政策', disclaimer: '免责声明', registration: '注册协议' },
   },
@@ -315,6 +314,7 @@ export const zh: Messages = {
     signOut: '退出登录',
     chooseAccount: '切换账号',
     members: '{company} 的成员',
+    membersTable: '{company} 的成员表',
     memberName: '姓名',
     memberContact: '手机号或邮箱',
     memberRole: '角色',

@@ -2,10 +2,9 @@ import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, isLang } from './lang';
 import { readCookie } from './read-cookie';
 import { SESSION_MARKER_COOKIE } from './session-marker';
 
-const NOTICE_DISMISSED_KEY = 'browserNoticeDismissed';
 const secure = location.protocol === 'https:';
 
-/** Wires the header chrome of every page: language toggle, logout icon, browser notice. */
+/** Wires the header chrome of every page: language toggle and logout icon (the browser notice is public/browser-check.js). */
 export function initHeader() {
   document.querySelector<HTMLButtonElement>('[data-lang-toggle]')?.addEventListener('click', async (event) => {
     const target = (event.currentTarget as HTMLButtonElement).dataset.target;
@@ -25,15 +24,6 @@ export function initHeader() {
       // The edge clears the HttpOnly session cookie and the marker whatever the gateway answers.
       await fetch('/api/c/user/v2/loginout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => undefined);
       location.assign('/login');
-    });
-  }
-
-  const notice = document.querySelector<HTMLElement>('[data-browser-notice]');
-  if (notice && localStorage.getItem(NOTICE_DISMISSED_KEY) !== '1') {
-    notice.hidden = false;
-    notice.querySelector('[data-dismiss-notice]')?.addEventListener('click', () => {
-      localStorage.setItem(NOTICE_DISMISSED_KEY, '1');
-      notice.hidden = true;
     });
   }
 }

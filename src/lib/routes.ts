@@ -40,6 +40,45 @@ export const signInShells: readonly PageShell[] = [
 ];
 
 /**
+ * Pages that work only with a session. A signed-out visitor is sent to sign-in at the edge, with the page as
+ * the return path, so nobody fills a form whose submit can only fail.
+ */
+export const sessionShells: readonly PageShell[] = [
+  'account',
+  'user_center',
+  'create_account',
+  'fill_account',
+  'change_password',
+  'enterprise_adm_and_staff',
+  'completion_of_application',
+  'join',
+];
+
+/** The sign-in page's parameter naming the page to return to. */
+export const RETURN_PARAM = 'next';
+
+/**
+ * The page to return to after sign-in, or undefined: only a session page of this portal, with its query,
+ * rebuilt from the shell name and re-encoded parameters, so no value can name another site.
+ */
+export function returnPath(raw: string | null | undefined): string | undefined {
+  if (!raw || raw.length > 1024) return undefined;
+  const match = /^\/([a-z_]+)(\?[^#]*)?$/.exec(raw);
+  const shell = match ? shellForPath(`/${match[1]}`) : undefined;
+  if (!match || !shell || !sessionShells.includes(shell)) return undefined;
+  const query = new URLSearchParams(match[2] ?? '');
+  query.delete(RETURN_PARAM);
+  const search = query.toString();
+  return `/${shell}${search ? `?${search}` : ''}`;
+}
+
+/** Where to sign in from a page: the sign-in page, returning to this page when it is a session page. */
+export function signInPathFrom(pathname: string, search: string, signInPage = '/login'): string {
+  const back = returnPath(`${pathname}${search}`);
+  return back ? `${signInPage}?${new URLSearchParams({ [RETURN_PARAM]: back })}` : signInPage;
+}
+
+/**
  * Header chrome per page. The account and user-center pages carry their own sign-out, so the header's
  * logout icon is hidden there; the pass and share links sign a person in and fix the language in the link,
  * so they show none of the chrome.

@@ -2,6 +2,7 @@ import { authApi } from '../api/auth';
 import { NETWORK_ERROR, type ApiResult } from '../api/client';
 import type { Messages } from '../i18n';
 import { destinations, REDIRECT_DELAY_MS, routeForLoginCase } from '../lib/login-route';
+import { RETURN_PARAM, returnPath } from '../lib/routes';
 import type { LoginAnswer } from '../schemas/auth';
 import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { ask } from './dialog';
@@ -17,6 +18,7 @@ export function failureMessage(result: Extract<ApiResult<unknown>, { ok: false }
  * Returns the failure, if any, to show.
  */
 export async function goOnByLoginCase(browser: BrowserEnv = realBrowser()): Promise<Extract<ApiResult<unknown>, { ok: false }> | null> {
+  if (returnTo(browser)) return null;
   const answer = await authApi.loginCase();
   if (!answer.ok) return answer;
   const redirect = new URLSearchParams(browser.search).get('redirect') ?? undefined;
@@ -32,20 +34,33 @@ export async function goOnByLoginCase(browser: BrowserEnv = realBrowser()): Prom
 }
 
 /**
- * What every sign-in does once the gateway said yes: agree again to changed terms (or be
- * signed out), enter the main company straight away when there is one, else go on by the login case.
+ * A sign-in that a page needing a session sent the person to (`?next=/create_account`) returns there; true
+ * when it does. Only the portal's own session pages are accepted (returnPath).
+ */
+function returnTo(browser: BrowserEnv): boolean {
+  const back = returnPath(new URLSearchParams(browser.search).get(RETURN_PARAM));
+  if (back) setTimeout(() => browser.navigate(back), REDIRECT_DELAY_MS);
+  return back !== undefined;
+}
+
+/**
+ * What every sign-in does once the gateway said yes: agree again to changed terms (or be signed out), return
+ * to the page that sent the person to sign in, else enter the main company straight away when there is one,
+ * else go on by the login case.
  * 'cancelled' when the person declined the terms; a failure to show; null when the page is on its way.
  */
 export async function continueAfterSignIn(
   answer: Pick<LoginAnswer, 'isMaster' | 'companyId' | 'needsConsent'>,
+  browser: BrowserEnv = realBrowser(),
 ): Promise<Extract<ApiResult<unknown>, { ok: false }> | 'cancelled' | null> {
   if (answer.needsConsent && !((await ask({ kind: 'agreement' })) && (await authApi.agreeToTerms()).ok)) {
     await authApi.logout();
     return 'cancelled';
   }
+  if (returnTo(browser)) return null;
   if (answer.isMaster && answer.companyId && (await authApi.chooseAccount(answer.companyId)).ok) {
-    setTimeout(() => location.assign(destinations.webApp), REDIRECT_DELAY_MS);
+    setTimeout(() => browser.navigate(destinations.webApp), REDIRECT_DELAY_MS);
     return null;
   }
-  return goOnByLoginCase();
+  return goOnByLoginCase(browser);
 }

@@ -1,7 +1,6 @@
 import type { authApi as AuthApi } from '../api/auth';
 import { SALT_REQUIRED, type ApiResult } from '../api/result';
 import { hashPassword } from '../lib/password-hash';
-import { destinations, REDIRECT_DELAY_MS } from '../lib/login-route';
 import { remember } from '../lib/remembered-sign-in';
 import type { LoginAnswer } from '../schemas/auth';
 import { LOGIN_CLIENT, meetsPasswordRule, PASSWORD_VERSION, TRACELESS } from '../schemas/auth-rules';
@@ -188,42 +187,27 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
 
 /** A sign-in the gateway said yes to (first factor, or the passed second step): terms, main company, login case. */
 export async function continueWith(answer: LoginAnswer): Promise<boolean> {
-  const auth = await gateway();
-  const { tracelessCheckResult, isMaster, companyId } = answer;
+  const { tracelessCheckResult } = answer;
   if (tracelessCheckResult !== TRACELESS.pass && tracelessCheckResult !== TRACELESS.passTrusted) {
     return form.fail('form', { key: 'errors.registerFailed' });
   }
-  if (answer.needsConsent && !(await agreeAgain())) return false;
-  $signIn.setKey('redirecting', true);
-  if (isMaster && companyId && (await auth.chooseAccount(companyId)).ok) {
-    goAfterDelay(destinations.webApp);
-    return true;
-  }
-  await routeByLoginCase();
+  // Terms agreed again if they changed, then the return path, the main company or the login case.
+  const { continueAfterSignIn } = await import('./after-sign-in');
+  const outcome = await continueAfterSignIn(answer, env);
+  if (outcome === 'cancelled') return false;
+  if (outcome) form.failure(outcome);
+  else $signIn.setKey('redirecting', true);
   return true;
-}
-
-/** The terms changed since this person agreed: agree again to go on, or be signed out. */
-async function agreeAgain(): Promise<boolean> {
-  const auth = await gateway();
-  if ((await ask({ kind: 'agreement' })) && (await auth.agreeToTerms()).ok) return true;
-  await auth.logout();
-  return false;
 }
 
 /** Asks the gateway for this person's login case and goes on as after-sign-in.ts says (loaded now). */
 export async function routeByLoginCase() {
   const { goOnByLoginCase } = await import('./after-sign-in');
-  const failed = await goOnByLoginCase();
+  const failed = await goOnByLoginCase(env);
   if (failed) {
     $signIn.setKey('redirecting', false);
     form.failure(failed);
   }
-}
-
-function goAfterDelay(to: string) {
-  $signIn.setKey('redirecting', true);
-  setTimeout(() => env.navigate(to), REDIRECT_DELAY_MS);
 }
 
 /** With a session marker: the company list and the login case decide the route; false when the session is gone. */

@@ -101,9 +101,12 @@ export async function signInByRequest(request: APIRequestContext, email: string,
   expect(((await login.json()) as { code: string }).code).toBe('0');
 }
 
-/** Axe (WCAG 2.2 AA, as tests/e2e/a11y.spec.ts) on the page or one part of it: no violations. */
+/** The axe rules every page is held to: WCAG 2.2 AA, plus axe's best practices and experimental rules. */
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental'];
+
+/** Axe (AXE_TAGS) on the page or one part of it: no violations. */
 export async function expectAccessible(page: Page, include?: string) {
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
+  let builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
   if (include) builder = builder.include(include);
   const { violations } = await builder.analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);

@@ -37,7 +37,7 @@ test('?lang= shows the given language whatever the cookie, and links to the othe
   await page.goto('/privacy?lang=zh');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   await expect(page.locator('h1')).toHaveText(titleOf('zh', 'privacy'));
-  await page.getByRole('link', { name: messages.zh.legal.langSwitchLabel }).click();
+  await page.getByRole('link', { name: messages.zh.legal.langSwitch }).click();
   await expect(page).toHaveURL(/\/privacy\?lang=en$/);
   await expect(page.locator('h1')).toHaveText(titleOf('en', 'privacy'));
   // The query does not change the visitor's language.

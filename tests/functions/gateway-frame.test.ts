@@ -1,3 +1,5 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../functions/worker';
 import { errorCatalogue } from '../../src/schemas/error-codes';
@@ -60,5 +62,40 @@ describe('/api proxy to the embedded gateway', () => {
     );
     expect(res.status).toBe(502);
     expect(await res.json()).toMatchObject({ code: 'GW0502' });
+  });
+});
+
+/** A local HTTP server that answers every request with an empty success envelope and records what it got. */
+async function recordingServer() {
+  const seen: { url: string; authorization?: string }[] = [];
+  const server: Server = createServer((request: IncomingMessage, response) => {
+    seen.push({ url: request.url ?? '', authorization: request.headers.authorization });
+    request.resume();
+    response.writeHead(200, { 'content-type': 'application/json' }).end('{"code":"0","message":"","data":null}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { seen, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('/api proxy to a configured GATEWAY_URL', () => {
+  it('never sends a call, or the session token with it, to a host the path names', async () => {
+    const gateway = await recordingServer();
+    const evil = await recordingServer();
+    try {
+      const env = { ...worker.env, GATEWAY_URL: `http://127.0.0.1:${gateway.port}/base` };
+      for (const path of [`//localhost:${evil.port}/steal`, `/%2F%2Flocalhost:${evil.port}/steal`, `/\\localhost:${evil.port}/steal`]) {
+        const res = await app.request(`http://portal.test/api${path}?x=1`, { headers: { cookie: 'portal_token=victim-session-token-0123456789' } }, env, worker.ctx);
+        await res.body?.cancel();
+      }
+      expect(evil.seen).toEqual([]);
+      expect(gateway.seen).toHaveLength(3);
+      for (const request of gateway.seen) {
+        expect(request.url.startsWith('/base/')).toBe(true);
+        expect(request.authorization).toBe('Bearer victim-session-token-0123456789');
+      }
+    } finally {
+      await Promise.all([gateway.close(), evil.close()]);
+    }
   });
 });

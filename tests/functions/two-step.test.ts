@@ -346,7 +346,7 @@ describe('turning it off and new recovery codes', { timeout: 90_000 }, () => {
 });
 
 describe('the credentials hand-off', { timeout: 90_000 }, () => {
-  it('starts no session for a two-step person: the second-step cookie and /login?secondStep=1 with the return path', async () => {
+  it('starts no session for a two-step person: the second-step cookie and /login?secondStep=1 with the return path (next)', async () => {
     const who = await enrolled();
     const blob = await createHandoffBlob(
       await importHandoffKey(DEV_HANDOFF_KEY),
@@ -357,7 +357,7 @@ describe('the credentials hand-off', { timeout: 90_000 }, () => {
     const location = new URL(res.headers.get('location')!, 'http://localhost');
     expect(location.pathname).toBe('/login');
     expect(location.searchParams.get('secondStep')).toBe('1');
-    expect(location.searchParams.get('redirect')).toBe('/user_center?tab=1');
+    expect(location.searchParams.get('next')).toBe('/user_center?tab=1');
     expect(sessionOf(res)).toBeUndefined();
     const challenge = challengeOf(res)!;
     expect(challenge).toBeDefined();

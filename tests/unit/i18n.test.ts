@@ -29,8 +29,10 @@ describe('dictionaries', () => {
     }
   });
 
-  it('label the language switch with the language it switches to', () => {
-    expect(zh.header.langToggle).toBe('EN');
-    expect(en.header.langToggle).toBe('CN');
+  it('name the language switch with the language it switches to, in that language', () => {
+    expect(zh.header.langToggle).toBe('English');
+    expect(en.header.langToggle).toBe('中文');
+    expect(zh.legal.langSwitch).toBe('English');
+    expect(en.legal.langSwitch).toBe('中文');
   });
 });

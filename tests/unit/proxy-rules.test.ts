@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gatewayPath, gatewayRequestHeaders } from '../../functions/edge/proxy-rules';
+import { gatewayPath, gatewayRequestHeaders, gatewayTarget } from '../../functions/edge/proxy-rules';
 import { shellForPath, headerChrome } from '../../src/lib/routes';
 
 describe('gatewayPath', () => {
@@ -9,6 +9,18 @@ describe('gatewayPath', () => {
     expect(gatewayPath('/api/')).toBe('/');
     expect(gatewayPath('/apix/agg-web')).toBe('/apix/agg-web');
     expect(gatewayPath('/api/api/x')).toBe('/api/x');
+  });
+});
+
+describe('gatewayTarget', () => {
+  it('keeps every call on the configured gateway, under its base path', () => {
+    expect(gatewayTarget('https://gw.example.com', '/agg-web/x', '?a=1')).toBe('https://gw.example.com/agg-web/x?a=1');
+    expect(gatewayTarget('https://gw.example.com/base/', '/agg-web/x', '')).toBe('https://gw.example.com/base/agg-web/x');
+    for (const hostile of ['//evil.example/x', '/\\evil.example/x', '//user@evil.example', '/%2F%2Fevil.example']) {
+      const target = new URL(gatewayTarget('https://gw.example.com/base', hostile, '?q=//evil.example'));
+      expect(target.origin, hostile).toBe('https://gw.example.com');
+      expect(target.pathname.startsWith('/base/'), hostile).toBe(true);
+    }
   });
 });
 

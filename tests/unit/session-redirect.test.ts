@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../functions/config';
 import { regionRedirectTarget, siteOfHost } from '../../functions/edge/region';
-import { sessionRedirectTarget, type SessionRedirectInput } from '../../functions/edge/session-redirect';
+import { sessionRedirectTarget, signedOutRedirectTarget, type SessionRedirectInput } from '../../functions/edge/session-redirect';
+import { returnPath } from '../../src/lib/routes';
 import type { SourceOrigin } from '../../src/lib/source-origin';
 
 const config = parseConfig({
@@ -45,6 +46,46 @@ describe('session redirect decision', () => {
     const bare = parseConfig({ PORTAL_URL: '/user_center' });
     expect(sessionRedirectTarget({ pathname: '/login', navigatorHost: false, hasSession: true, source: { source: 'zhoushan' }, lang: 'zh', config: bare })).toBe('/user_center');
     expect(sessionRedirectTarget({ pathname: '/login', navigatorHost: false, hasSession: true, source: { address: 'a/b' }, lang: 'zh', config: bare })).toBe('/user_center/a/b');
+  });
+});
+
+describe('signed-out visit to a page that needs a session', () => {
+  const signedOut = (pathname: string, search = '', over = {}) =>
+    signedOutRedirectTarget({ pathname, search, navigatorHost: false, hasSession: false, ...over });
+
+  it('goes to sign-in with the page (and its query) as the return path', () => {
+    expect(signedOut('/create_account')).toBe('/login?next=%2Fcreate_account');
+    expect(signedOut('/join', '?code=AB12CD')).toBe('/login?next=%2Fjoin%3Fcode%3DAB12CD');
+    expect(signedOut('/change_password', '', { navigatorHost: true })).toBe('/?next=%2Fchange_password');
+  });
+
+  it('leaves sign-in pages, unknown paths and signed-in visitors alone', () => {
+    for (const path of ['/login', '/register', '/forget', '/share_login', '/nope', '/']) expect(signedOut(path)).toBeUndefined();
+    expect(signedOut('/user_center', '', { hasSession: true })).toBeUndefined();
+  });
+
+  it('drops a nested return path rather than chaining it', () => {
+    expect(signedOut('/account', '?next=%2Fuser_center&redirect=x')).toBe('/login?next=%2Faccount%3Fredirect%3Dx');
+  });
+});
+
+describe('return path after sign-in', () => {
+  it.each<[string, string | undefined]>([
+    ['/create_account', '/create_account'],
+    ['/join?code=AB12CD', '/join?code=AB12CD'],
+    ['/user_center?a=1&b=%2F%2Fevil', '/user_center?a=1&b=%2F%2Fevil'],
+    ['/login', undefined],
+    ['/share_login', undefined],
+    ['//evil.example/create_account', undefined],
+    ['/\\evil.example', undefined],
+    ['https://evil.example/account', undefined],
+    ['/account#frag', undefined],
+    ['/%2F%2Fevil.example', undefined],
+    ['/account/../../evil', undefined],
+    ['javascript:alert(1)', undefined],
+    ['', undefined],
+  ])('%s → %s', (raw, expected) => {
+    expect(returnPath(raw)).toBe(expected);
   });
 });
 

@@ -190,7 +190,8 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
             </Suspense>
             {pending > 0 && <p className="pending-count">{m.pendingCount.replace('{n}', String(pending))}</p>}
             {/* Keyboard users can scroll a table wider than the panel: the wrapper takes focus. */}
-            <div className="table-wrap" role="region" tabIndex={0} aria-labelledby={titleId}>
+            {/* Named apart from its section: two landmarks with one name cannot be told apart. */}
+            <div className="table-wrap" role="region" tabIndex={0} aria-label={m.membersTable.replace('{company}', companyName(company.companyId))}>
               <table className="members">
                 <thead>
                   <tr>

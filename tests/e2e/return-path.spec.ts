@@ -1,0 +1,72 @@
+import { expect, test, type Page } from '@playwright/test';
+import { messages } from '../../src/i18n';
+import { langs, type Lang } from '../../src/lib/lang';
+import { openInLanguage, seedUser, uniqueEmail } from './helpers';
+
+/**
+ * Pages that need a session never show their form to a signed-out visitor: the edge sends them to sign-in
+ * with the page as the return path, and sign-in brings them back there. A session that ends while a page is
+ * open does the same on the next call.
+ */
+
+/** The password form of the sign-in page the visitor is on now (its query kept). */
+async function signInHere(page: Page, lang: Lang, email: string, password: string) {
+  const m = messages[lang].signIn;
+  await page.getByRole('tab', { name: m.tabs.password }).click();
+  await page.getByRole('tab', { name: m.tabs.email }).click();
+  await page.getByLabel(m.email).fill(email);
+  await page.getByLabel(m.password, { exact: true }).fill(password);
+  await page.getByRole('button', { name: m.submit }).click();
+}
+
+for (const lang of langs) {
+  test.describe(`return path after sign-in (${lang})`, () => {
+    test('a signed-out visit to the company form signs in and comes back to it', async ({ page }) => {
+      const email = uniqueEmail(`return-${lang}`);
+      await seedUser(page.request, { email, password: 'harbourGate7', userType: 1, agreed: true });
+
+      await openInLanguage(page, lang, '/create_account');
+      await expect(page).toHaveURL(/\/login\?next=%2Fcreate_account$/);
+      await signInHere(page, lang, email, 'harbourGate7');
+      await expect(page).toHaveURL(/\/create_account$/);
+      await expect(page.getByLabel(messages[lang].onboarding.companyNameEn, { exact: true })).toBeVisible();
+    });
+
+    test('the invitation code of /join survives the detour', async ({ page }) => {
+      const email = uniqueEmail(`return-join-${lang}`);
+      await seedUser(page.request, { email, password: 'harbourGate7', userType: 1, agreed: true });
+
+      await openInLanguage(page, lang, '/join?code=AB12CD');
+      await expect(page).toHaveURL(/\/login\?next=%2Fjoin%3Fcode%3DAB12CD$/);
+      await signInHere(page, lang, email, 'harbourGate7');
+      await expect(page).toHaveURL(/\/join\?code=AB12CD$/);
+    });
+
+    test('a session that ends while the page is open sends the person to sign in, with the page to return to', async ({ page }) => {
+      const email = uniqueEmail(`return-ended-${lang}`);
+      await seedUser(page.request, { email, password: 'harbourGate7', userType: 1, agreed: true });
+      await openInLanguage(page, lang, '/change_password');
+      await signInHere(page, lang, email, 'harbourGate7');
+      await expect(page).toHaveURL(/\/change_password$/);
+
+      // The session ends elsewhere (sign-out on another tab): the page's next call is refused.
+      const c = messages[lang].changePassword;
+      await page.request.post('/api/c/user/v2/loginout', { data: {} }).then((answer) => answer.dispose());
+      await page.getByLabel(c.currentPassword, { exact: true }).fill('harbourGate7');
+      await page.getByLabel(c.newPassword, { exact: true }).fill('harbourGate8');
+      await page.getByLabel(c.confirmPassword, { exact: true }).fill('harbourGate8');
+      await page.getByRole('button', { name: c.submit }).click();
+      await expect(page).toHaveURL(/\/login\?next=%2Fchange_password$/);
+    });
+
+    test('a hostile return path is ignored', async ({ page }) => {
+      const email = uniqueEmail(`return-hostile-${lang}`);
+      await seedUser(page.request, { email, password: 'harbourGate7', userType: 1, agreed: true });
+      await openInLanguage(page, lang, `/login?next=${encodeURIComponent('//evil.example/create_account')}`);
+      await signInHere(page, lang, email, 'harbourGate7');
+      // By login case: a person with no company goes to the company choice, never off the site.
+      await expect(page).not.toHaveURL(/\/login/);
+      expect(new URL(page.url()).host).toBe(new URL(test.info().project.use.baseURL!).host);
+    });
+  });
+}
