@@ -160,6 +160,8 @@ const settings = {
   deliveryWebhookSecret: secret('DELIVERY_WEBHOOK_SECRET', optional(text), { requiredWhenDeployed: true }),
   /** Signs passed slider checks. */
   captchaSecret: secret('CAPTCHA_SECRET', optional(text), { requiredWhenDeployed: true }),
+  /** AES-256-GCM key (base64, 32 bytes) that encrypts the TOTP secrets of two-step verification at rest. */
+  twoStepKey: secret('TWO_STEP_KEY', optional(key32), { requiredWhenDeployed: true }),
   /** The secret key of the Turnstile widget; needed only with CAPTCHA_PROVIDER "turnstile". */
   turnstileSecret: secret('TURNSTILE_SECRET', optional(text)),
   /** Lets operators read tracking events back; without it that query answers 404 to everyone. */
@@ -182,6 +184,8 @@ export interface Config extends Omit<Settings, 'localRun'> {
   devHandoffKey: boolean;
   /** Without CAPTCHA_SECRET a public dev key signs the human check's challenges instead of failing closed. */
   devCaptchaSecret: boolean;
+  /** Without TWO_STEP_KEY a public dev key encrypts TOTP secrets instead of refusing every enrolment. */
+  devTwoStepKey: boolean;
   /** Redirect targets may be plain-http localhost (still only allow-listed origins). */
   httpLocalhostRedirects: boolean;
   lang: LangDefaults;
@@ -269,6 +273,7 @@ export function parseConfig(env: object): Config {
     devPepper: localRun,
     devHandoffKey: localRun,
     devCaptchaSecret: localRun,
+    devTwoStepKey: localRun,
     httpLocalhostRedirects: localRun,
     lang: { defaultLang: parsed.defaultLang, zhHostSuffixes: parsed.zhHostSuffixes },
     siteOrigins,

@@ -13,14 +13,17 @@ import { now } from '../gateway/services/clock';
 import { clientInfoOf, type ClientInfo } from '../gateway/services/devices';
 import { findSession, idleTimeoutMs } from '../gateway/services/sessions';
 import { checkPassword, startSession } from '../gateway/services/sign-in';
+import { CHALLENGE_LIFETIME_MS, prepareChallenge } from '../gateway/services/two-step';
+import { twoStepEnabled } from '../gateway/db/two-step';
 import { configOf } from '../config';
+import { RETURN_PARAM } from '../../src/lib/routes';
 import { handoffKeys } from './handoff-keys';
 import { openHandoffBlob, type HandoffClaims, type HandoffPurpose, type HandoffRefusal } from './handoff-blob';
 import { isNavigatorHost, visitorLang } from './lang';
 import { buildRedirect, safeRedirect } from './redirect-target';
 import { clientNetwork } from './client-ip';
 import { clientCountry } from './client-country';
-import { sessionTokenOf, setSessionCookies, tokenCookie } from './session-cookies';
+import { secondStepCookie, sessionTokenOf, setSecondStepCookie, setSessionCookies, tokenCookie } from './session-cookies';
 
 export {
   createHandoffBlob,
@@ -138,7 +141,7 @@ async function credentialsSignIn(
 }
 
 /** Outcome of the blobs on one URL: a user to start a session for (if any), or why they were refused. */
-type Intake = { ok: true; userId?: string } | { ok: false; reason: HandoffFailure };
+type Intake = { ok: true; userId?: string; viaCredentials?: boolean } | { ok: false; reason: HandoffFailure };
 
 /** The hand-off parameters present, each once (a repeated one is refused as invalid). */
 type Blobs = Partial<Record<HandoffParam, string>>;
@@ -177,10 +180,12 @@ async function takeBlobs(
   { partner, network, at, client }: { partner: boolean; network: string; at: number; client: ClientInfo },
 ): Promise<Intake> {
   let userId: string | undefined;
+  let viaCredentials = false;
   for (const name of paramNames) {
     const blob = blobs[name];
     if (blob === undefined) continue;
     if (handoffParams[name] === 'credentials') {
+      viaCredentials = true;
       const consumed = await consumeCredentialsHandoff(env, blob, at);
       if (!consumed.ok) return consumed;
       // The credentials are used for this one sign-in and dropped with the request.
@@ -201,7 +206,7 @@ async function takeBlobs(
     // A partner session only for a partner (the navigator login admits no one else either).
     if (!user || (partner && user.is_partner !== 1)) return { ok: false, reason: 'invalid' };
   }
-  return { ok: true, userId };
+  return { ok: true, userId, viaCredentials };
 }
 
 /** Where a hand-off sends the visitor on: a path on this site, else the home page. */
@@ -224,11 +229,21 @@ async function completeHandoff(c: Context<EdgeBindings>, blobs: Blobs, next: str
   const client = clientInfoOf(c.req.header('user-agent'), clientCountry(c.req.raw, c.var.config), named);
   const intake = await takeBlobs(c.env, blobs, { partner, network, at: now(c), client });
   if (!intake.ok) return c.html(handoffErrorPage(visitorLang(c), intake.reason), 400);
+  const kind = partner ? 'partner' : 'platform';
+  if (intake.userId !== undefined && intake.viaCredentials && (await twoStepEnabled(c.env.DB, intake.userId))) {
+    // Name and password are a first factor: a person with two-step on gets no session here but the
+    // second-step cookie, and the second-step screen of the sign-in page; the safe return path rides along as
+    // RETURN_PARAM, which the sign-in follows once the second step is passed.
+    const challenge = await prepareChallenge(c.env.DB, { userId: intake.userId, method: 'handoff', options: { kind, agreedTo: [] }, now: now(c) });
+    await challenge.statement.run();
+    setSecondStepCookie(c, secondStepCookie(url, c.var.config.navigatorHostLabel), challenge.token, CHALLENGE_LIFETIME_MS / 1000);
+    return c.redirect(`${partner ? '/navigator_login' : '/login'}?${new URLSearchParams({ secondStep: '1', [RETURN_PARAM]: next })}`, 303);
+  }
   if (intake.userId !== undefined) {
     // Recorded in the sign-in history as a 'handoff' sign-in, like every other session start.
     const session = await startSession(c.env, {
       userId: intake.userId,
-      kind: partner ? 'partner' : 'platform',
+      kind,
       method: 'handoff',
       client,
       lang: visitorLang(c),
@@ -248,7 +263,7 @@ async function signedInUser(c: Context<EdgeBindings>): Promise<string | undefine
 /**
  * Hand-off intake: a page request carrying `token`, `userToken` or `userNameAndPwd` has every blob verified
  * and consumed; session blobs, and credentials that pass the password sign-in, start a session (HttpOnly
- * cookie + marker). The answer is a 303 to the same URL without those parameters, or a 400 page in the
+ * cookie + marker). Credentials of a person with two-step on start none: they lead to /login's second step. The answer is a 303 to the same URL without those parameters, or a 400 page in the
  * visitor's language with no session.
  *
  * A blob for someone else than the person already signed in on this browser never replaces that session

@@ -28,6 +28,12 @@ export type SiteName = 'portal' | 'navigator';
 /** Headers a browser may pass through to the gateway; everything else (cookies first) stays at the edge. */
 const passThrough = ['accept', 'content-type', 'user-agent', 'x-operator-token'];
 
+/**
+ * Set by the edge only, from its HttpOnly second-step cookie (session-cookies.ts): the challenge a first
+ * factor left, which the second-step call passes. A browser's own header of that name is never forwarded.
+ */
+export const SECOND_STEP_HEADER = 'x-second-step';
+
 export interface ForwardContext {
   lang: Lang;
   traceId: string;
@@ -36,6 +42,8 @@ export interface ForwardContext {
   /** The client network (clientNetwork); undefined gives the call a bucket of its own at the gateway. */
   clientIp: string | undefined;
   site: SiteName;
+  /** The second-step challenge from its cookie, if any. */
+  secondStep?: string;
 }
 
 /** The headers the gateway expects (language, random trace id, authorization) plus what the edge alone can know. */
@@ -51,5 +59,6 @@ export function gatewayRequestHeaders(incoming: Headers, context: ForwardContext
   headers.set(SITE_HEADER, context.site);
   if (context.token) headers.set('authorization', `Bearer ${context.token}`);
   if (context.country) headers.set(CLIENT_COUNTRY_HEADER, context.country);
+  if (context.secondStep) headers.set(SECOND_STEP_HEADER, context.secondStep);
   return headers;
 }

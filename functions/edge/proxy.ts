@@ -7,7 +7,7 @@ import { crossSiteGuard } from './cross-site';
 import { isNavigatorHost, visitorLang } from './lang';
 import { gatewayPath, gatewayRequestHeaders, gatewayTarget } from './proxy-rules';
 import { TRACE_ID_HEADER } from '../../src/api/result';
-import { sessionTokenOf, tokenCookie, withSessionCookies } from './session-cookies';
+import { secondStepCookie, secondStepTokenOf, sessionTokenOf, tokenCookie, withSessionCookies } from './session-cookies';
 
 /** Origin used for requests handed to the embedded gateway; it never leaves the Worker. */
 const EMBEDDED_ORIGIN = 'http://gateway.internal';
@@ -34,6 +34,7 @@ export function createApiProxy(embedded: GatewayFetch) {
       lang,
       traceId,
       token: sessionTokenOf(c),
+      secondStep: secondStepTokenOf(c),
       country: clientCountry(c.req.raw, c.var.config),
       clientIp: network,
       site: isNavigatorHost(url.hostname, c.var.config.navigatorHostLabel) ? 'navigator' : 'portal',
@@ -64,6 +65,7 @@ export function createApiProxy(embedded: GatewayFetch) {
       path,
       method: c.req.method,
       cookie: tokenCookie(url, c.var.config.navigatorHostLabel),
+      secondStepCookie: secondStepCookie(url, c.var.config.navigatorHostLabel),
     });
     response.headers.set('Cache-Control', response.headers.get('Cache-Control') ?? 'no-store');
     response.headers.set(TRACE_ID_HEADER, traceId);

@@ -80,6 +80,56 @@ export function clearSessionCookies(c: Context, cookie: TokenCookie): void {
   deleteCookie(c, SESSION_MARKER_COOKIE, options(cookie, false));
 }
 
+/**
+ * The second-step cookie: a first factor of a person with two-step on answers `data.secondStep.challenge`
+ * instead of oauthVO; the edge moves the challenge into this HttpOnly cookie (no script of the page ever
+ * reads it), removes it from the answer, and forwards it to the gateway as SECOND_STEP_HEADER. It lives as
+ * long as the challenge (5 minutes), is SameSite=Strict, and is cleared when a session starts. It is not a
+ * session: every session-only call still answers TK00001.
+ */
+export const PLATFORM_SECOND_STEP_COOKIE = 'portal_second_step';
+export const PARTNER_SECOND_STEP_COOKIE = 'navigator_second_step';
+
+/** The second-step cookie of this request's host, named and prefixed like its session cookie. */
+export function secondStepCookie(url: URL, navigatorLabel: string | undefined): TokenCookie {
+  const cookie = tokenCookie(url, navigatorLabel);
+  return { ...cookie, name: cookie.name === PARTNER_TOKEN_COOKIE ? PARTNER_SECOND_STEP_COOKIE : PLATFORM_SECOND_STEP_COOKIE };
+}
+
+/** The second-step challenge of this request, if any. */
+export function secondStepTokenOf(c: Context<EdgeBindings>): string | undefined {
+  const cookie = secondStepCookie(new URL(c.req.url), c.var.config.navigatorHostLabel);
+  return getCookie(c, cookie.name, cookie.prefix) || undefined;
+}
+
+const secondStepOptions = (cookie: TokenCookie, maxAge: number): CookieOptions & { prefix?: CookiePrefixOptions } => ({
+  path: '/',
+  httpOnly: true,
+  secure: cookie.secure,
+  sameSite: 'Strict',
+  maxAge,
+  prefix: cookie.prefix,
+});
+
+export function setSecondStepCookie(c: Context, cookie: TokenCookie, challenge: string, maxAge: number): void {
+  setCookie(c, cookie.name, challenge, secondStepOptions(cookie, maxAge));
+}
+
+export function clearSecondStepCookie(c: Context, cookie: TokenCookie): void {
+  deleteCookie(c, cookie.name, secondStepOptions(cookie, 0));
+}
+
+/**
+ * When a gateway answer owes the second step (`data.secondStep.challenge`), returns the challenge, its
+ * lifetime in seconds and the answer without the challenge; otherwise null.
+ */
+export function takeSecondStep(body: unknown): { challenge: string; expiresIn: number; body: Json } | null {
+  if (!isObject(body) || !isObject(body.data) || !isObject(body.data.secondStep)) return null;
+  const { challenge, expiresIn } = body.data.secondStep;
+  if (typeof challenge !== 'string' || !/^[A-Za-z0-9_-]{16,256}$/.test(challenge) || typeof expiresIn !== 'number') return null;
+  return { challenge, expiresIn, body: { ...body, data: { ...body.data, secondStep: { expiresIn } } } };
+}
+
 /** The gateway call that ends a session; only its POST clears the cookies (a GET is no logout). */
 export const LOGOUT_PATH = '/c/user/v2/loginout';
 /** The session-expired code. */
@@ -115,7 +165,7 @@ export function endsSession(call: { path: string; method: string }, status: numb
 export async function withSessionCookies(
   c: Context,
   answer: Response,
-  call: { path: string; method: string; cookie: TokenCookie },
+  call: { path: string; method: string; cookie: TokenCookie; secondStepCookie: TokenCookie },
 ): Promise<Response> {
   const isJson = /^application\/json\b/i.test(answer.headers.get('content-type') ?? '');
   const text = isJson ? await answer.text() : null;
@@ -133,7 +183,15 @@ export async function withSessionCookies(
     headers.delete('content-length');
     headers.set('Cache-Control', 'no-store');
     setSessionCookies(c, call.cookie, session.token);
+    clearSecondStepCookie(c, call.secondStepCookie);
     return c.newResponse(JSON.stringify(session.body), init());
+  }
+  const owed = takeSecondStep(body);
+  if (owed) {
+    headers.delete('content-length');
+    headers.set('Cache-Control', 'no-store');
+    setSecondStepCookie(c, call.secondStepCookie, owed.challenge, owed.expiresIn);
+    return c.newResponse(JSON.stringify(owed.body), init());
   }
   if (endsSession(call, answer.status, body)) {
     headers.set('Cache-Control', 'no-store');

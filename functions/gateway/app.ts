@@ -20,6 +20,7 @@ import { placeRoutes } from './routes/places';
 import { loginLinkRoutes } from './routes/login-links';
 import { securityRoutes } from './routes/security';
 import { passkeyRoutes } from './routes/passkeys';
+import { twoStepRoutes } from './routes/two-step';
 
 /**
  * The embedded gateway: the platform's account calls (portal-spec.md §7 lists them) on D1 and R2, each answering
@@ -52,6 +53,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', loginLinkRoutes)
     .route('/', securityRoutes)
     .route('/', passkeyRoutes)
+    .route('/', twoStepRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

@@ -216,6 +216,11 @@ export const loginAnswer = z.object({
   type: z.number(),
   /** The terms changed since this person last agreed: the sign-in asks again before going on. */
   needsConsent: z.optional(z.boolean()),
+  /**
+   * Two-step verification is on: no session yet. The edge keeps the challenge in an HttpOnly cookie; the
+   * second-step screen passes it with a code (api/two-step.ts).
+   */
+  secondStep: z.optional(z.object({ expiresIn: z.number() })),
 });
 export type LoginAnswer = z.infer<typeof loginAnswer>;
 
@@ -254,6 +259,8 @@ export const companyListItem = z.object({
   canEnter: z.optional(z.boolean()),
   /** The person's membership: 'pending' while the administrator has not yet approved a staff join. */
   memberStatus: z.optional(z.enum(['pending', 'active', 'rejected'])),
+  /** The company's administrators require two-step verification of its members before they enter it. */
+  requireTwoStep: z.optional(z.boolean()),
 });
 export const companyListAnswer = z.array(companyListItem);
 export type CompanyListItem = z.infer<typeof companyListItem>;

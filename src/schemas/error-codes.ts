@@ -142,6 +142,20 @@ export const errorCatalogue = {
   PK0010: { status: 429, en: 'Too many passkey sign-ins from your network. Please try again later.', zh: '您所在网络的通行密钥登录过于频繁，请稍后再试。' },
   PK0011: { status: 429, en: 'Too many passkey registrations were started. Please try again in an hour.', zh: '添加通行密钥过于频繁，请一小时后再试。' },
   PK0012: { status: 400, en: 'You can have at most 10 passkeys. Please remove one first.', zh: '最多可添加 10 个通行密钥，请先删除一个。' },
+  // Two-step verification (authenticator app and recovery codes). `data` of MF0002 on the second step is { triesLeft }.
+  MF0001: { status: 401, en: 'The second step has expired or was already used. Please sign in again.', zh: '二次验证已过期或已使用，请重新登录。' },
+  MF0002: { status: 400, en: 'Wrong code. Please check your authenticator app and try again.', zh: '验证码错误，请查看身份验证器应用后重试。' },
+  MF0003: { status: 400, en: 'This code was already used. Please wait for the next code.', zh: '该验证码已使用，请等待下一个验证码。' },
+  MF0004: { status: 429, en: 'Too many wrong codes for this sign-in. Please sign in again.', zh: '本次登录的验证码错误次数过多，请重新登录。' },
+  MF0005: { status: 429, en: 'Too many wrong codes for this account. Please try again in an hour.', zh: '该账号的验证码错误次数过多，请一小时后再试。' },
+  MF0006: { status: 429, en: 'Too many wrong codes from your network. Please try again in an hour.', zh: '您所在网络的验证码错误次数过多，请一小时后再试。' },
+  MF0010: { status: 409, en: 'Two-step verification is already on.', zh: '两步验证已开启。' },
+  MF0011: { status: 400, en: 'Please start setting up two-step verification again.', zh: '请重新开始设置两步验证。' },
+  MF0012: { status: 400, en: 'Two-step verification is not on.', zh: '两步验证未开启。' },
+  MF0013: { status: 400, en: 'Please enter your current password or a code.', zh: '请输入当前密码或验证码。' },
+  MF0020: { status: 403, en: 'Only an administrator of this company can change this setting.', zh: '只有该企业的管理员可以修改此设置。' },
+  MF0021: { status: 403, en: 'This company requires two-step verification. Please turn it on in your user center first.', zh: '该企业要求开启两步验证，请先在个人中心开启。' },
+  MF0022: { status: 400, en: 'Please turn on two-step verification for yourself before requiring it of members.', zh: '请先为自己开启两步验证，再要求成员开启。' },
 } as const satisfies Record<string, { status: number; en: string; zh: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

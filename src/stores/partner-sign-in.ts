@@ -26,6 +26,8 @@ const initial = {
   sliderCheck: null as SliderCheck | null,
   sliderFor: '',
   redirecting: false,
+  /** The password passed and two-step verification is on: the second-step screen shows (loaded on demand). */
+  secondStep: false,
 };
 const form = createForm<typeof initial, Field>(initial, {
   codes: { PH: 'mobile', CP: 'slider' },
@@ -108,14 +110,23 @@ export async function submit() {
     }
     if (!result) return;
     if (!result.ok) return form.failure(result);
-    if (result.data.tracelessCheckResult !== TRACELESS.pass && result.data.tracelessCheckResult !== TRACELESS.passTrusted) {
-      return void form.fail('form', { key: 'errors.registerFailed' });
-    }
-    $partnerSignIn.setKey('redirecting', true);
-    const failed = await continueAfterSignIn(result.data);
-    if (failed) {
-      $partnerSignIn.setKey('redirecting', false);
-      if (failed !== 'cancelled') form.fail('form', problemOf(failed));
-    }
+    if (result.data.secondStep) return void $partnerSignIn.setKey('secondStep', true);
+    await partnerSignedIn(result.data);
   });
 }
+
+/** The gateway said yes (the password, or the passed second step): terms, main company, login case. */
+export async function partnerSignedIn(answer: LoginAnswer) {
+  if (answer.tracelessCheckResult !== TRACELESS.pass && answer.tracelessCheckResult !== TRACELESS.passTrusted) {
+    return void form.fail('form', { key: 'errors.registerFailed' });
+  }
+  $partnerSignIn.setKey('redirecting', true);
+  const failed = await continueAfterSignIn(answer);
+  if (failed) {
+    $partnerSignIn.set({ ...$partnerSignIn.get(), redirecting: false, secondStep: false });
+    if (failed !== 'cancelled') form.fail('form', { code: failed.code, message: failed.message });
+  }
+}
+
+/** The second step can no longer be passed: back to the sign-in form. */
+export const partnerStartOver = () => $partnerSignIn.setKey('secondStep', false);

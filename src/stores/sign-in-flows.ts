@@ -177,13 +177,23 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
     form.failure(result);
     return false;
   }
-  const { tracelessCheckResult } = result.data;
+  // Two-step verification is on: no session yet; the second-step screen takes over.
+  if (result.data.secondStep) {
+    $signIn.setKey('secondStep', true);
+    return false;
+  }
+  return continueWith(result.data);
+}
+
+/** A sign-in the gateway said yes to (first factor, or the passed second step): terms, main company, login case. */
+export async function continueWith(answer: LoginAnswer): Promise<boolean> {
+  const { tracelessCheckResult } = answer;
   if (tracelessCheckResult !== TRACELESS.pass && tracelessCheckResult !== TRACELESS.passTrusted) {
     return form.fail('form', { key: 'errors.registerFailed' });
   }
   // Terms agreed again if they changed, then the return path, the main company or the login case.
   const { continueAfterSignIn } = await import('./after-sign-in');
-  const outcome = await continueAfterSignIn(result.data, env);
+  const outcome = await continueAfterSignIn(answer, env);
   if (outcome === 'cancelled') return false;
   if (outcome) form.failure(outcome);
   else $signIn.setKey('redirecting', true);

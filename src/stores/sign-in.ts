@@ -4,6 +4,7 @@ import { readCookie } from '../lib/read-cookie';
 import { readRemembered } from '../lib/remembered-sign-in';
 import { SESSION_MARKER_COOKIE } from '../lib/session-marker';
 import { DEFAULT_AREA_CODE_ID } from '../schemas/auth-rules';
+import type { LoginAnswer } from '../schemas/auth';
 import { realBrowser, type BrowserEnv } from './browser';
 import { createForm } from './form';
 
@@ -42,6 +43,8 @@ const initial = {
   /** The sign-in call itself is running (busy also covers Get Code and its dialogs). */
   submitting: false,
   redirecting: false,
+  /** A first factor passed and two-step verification is on: the second-step screen shows (loaded on demand). */
+  secondStep: false,
   /** 'verification code sent' and similar good news. */
   notice: '' as MessageKey | '',
 };
@@ -63,6 +66,8 @@ export function initSignIn(options: { chain: boolean }, browser: BrowserEnv = re
   env = browser;
   const saved = readRemembered();
   if (options.chain) $signIn.setKey('mode', 'chain');
+  // The credentials hand-off of a person with two-step on arrives here with the second step owed.
+  if (new URLSearchParams(browser.search).get('secondStep') === '1') $signIn.setKey('secondStep', true);
   if (saved?.loginWay === 'phone') $signIn.set({ ...$signIn.get(), channel: 'phone', areaId: saved.areaId, callingCode: saved.callingCode, mobile: saved.mobile, remember: true });
   if (saved?.loginWay === 'email') $signIn.set({ ...$signIn.get(), channel: 'email', email: saved.email, remember: true });
 }
@@ -92,6 +97,12 @@ export const submit = () =>
       $signIn.setKey('submitting', false);
     }
   });
+
+/** The second step was passed: go on as after any sign-in (terms, main company, login case). */
+export const secondStepPassed = (answer: LoginAnswer) => loadFlows().then((flows) => flows.continueWith(answer));
+
+/** The second step can no longer be passed: back to the sign-in form. */
+export const startOver = () => $signIn.setKey('secondStep', false);
 
 /** Arriving with a session skips the form; the company list and the case decide the route. */
 export async function resumeExistingSession(): Promise<boolean> {

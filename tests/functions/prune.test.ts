@@ -45,6 +45,10 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
     db
       .prepare("INSERT INTO webauthn_challenges (challenge, purpose, user_id, ip, created_at, expires_at) VALUES (?, 'authenticate', NULL, '203.0.113.1', ?, ?)")
       .bind(tag, at, at + 5 * 60 * 1000),
+    db
+      .prepare("INSERT INTO second_step_challenges (token_hash, user_id, method, options, created_at, expires_at) VALUES (?, ?, 'password', '{}', ?, ?)")
+      .bind(tag, userId, at - 5 * 60 * 1000, at),
+    db.prepare("INSERT INTO two_step_guesses (user_id, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
   ];
 }
 
@@ -63,6 +67,8 @@ const TAG_COLUMN: Record<string, string> = {
   new_user_checks: 'subject',
   sign_ins: 'network',
   webauthn_challenges: 'challenge',
+  second_step_challenges: 'token_hash',
+  two_step_guesses: 'user_id',
 };
 
 /** The tags each table still holds. */
@@ -90,11 +96,13 @@ describe('prune', () => {
         'login_links',
         'new_user_checks',
         'password_failures',
+        'second_step_challenges',
         'sessions',
         'sign_ins',
         'slider_challenges',
         'tracking_events',
         'webauthn_challenges',
+        'two_step_guesses',
       ].sort(),
     );
   });

@@ -45,6 +45,7 @@ export const deployedVars = {
   PASSWORD_PEPPER: 'pepper',
   DELIVERY_WEBHOOK_SECRET: 'hook',
   CAPTCHA_SECRET: 'captcha',
+  TWO_STEP_KEY: 'T3d0LXN0ZXAta2V5LWZvci10ZXN0cy0zMmJ5dGVzISE=',
   PORTAL_ORIGIN: 'https://portal.example.com',
   NAVIGATOR_ORIGIN: 'https://navigator.example.com',
 } satisfies Partial<WorkerEnv>;

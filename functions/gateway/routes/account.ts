@@ -11,6 +11,7 @@ import { birthdayProblem, updateUserInfoRequest, type MeAnswer } from '../../../
 import type { Lang } from '../../../src/lib/lang';
 import type { WorkerEnv } from '../../env';
 import { asLoginCaseMembership, membershipsOfUser, type MembershipRow } from '../db/companies';
+import { blockedByCompanyRequirement, companiesRequiringTwoStep } from '../db/two-step';
 import { setUserType, updateProfile, type UserRow } from '../db/users';
 import { GatewayError, ok, requestLang } from '../errors';
 import { now } from '../services/clock';
@@ -82,6 +83,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     // Every company the person belongs to or applied to, with its verification status; only the enterable
     // ones can be chosen (canEnter), the others show where their application stands.
     const memberships = (await membershipsOfUser(c.env.DB, c.var.user.id)).filter((m) => m.member_status !== 'rejected');
+    const requiring = await companiesRequiringTwoStep(c.env.DB, memberships.map((m) => m.company_id));
     const list: CompanyListItem[] = memberships.map((m) => ({
       companyId: m.company_id,
       companyNameEn: m.name_en,
@@ -92,6 +94,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
       isMain: m.is_main === 1,
       canEnter: enterable([m]).length === 1,
       memberStatus: m.member_status as 'pending' | 'active' | 'rejected',
+      requireTwoStep: requiring.has(m.company_id),
     }));
     return ok(c, list);
   })
@@ -100,6 +103,8 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     const { companyId } = c.req.valid('json');
     const member = enterable(await membershipsOfUser(c.env.DB, c.var.user.id)).some((m) => m.company_id === companyId);
     if (!member) throw new GatewayError('US0020');
+    // A company that requires two-step is entered only by members who have it on.
+    if (await blockedByCompanyRequirement(c.env.DB, companyId, c.var.user.id)) throw new GatewayError('MF0021');
     await setSessionCompany(c.env.DB, c.var.session.token_hash, companyId);
     return ok(c, null);
   })

@@ -17,6 +17,7 @@ import { consumeCode, issueCode, MAX_TRIES } from '../services/codes';
 import { identity } from '../services/identity';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../services/passwords';
 import { requireSession, revokeAllSessionsOfUser, type SessionRow, type SessionVariables } from '../services/sessions';
+import { checkCurrentPassword } from '../services/sign-in';
 import { validate } from '../validate';
 
 type PasswordEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
@@ -73,10 +74,7 @@ async function assertProved(
     return [];
   }
   if (!body.currentPassword) throw new GatewayError('PW0004');
-  const counted = await countAttempt(env.DB, { subject: user.id, network, now: at, humanChecked: true });
-  const check = await verifyPassword(body.currentPassword, counted ? storedPasswordOf(user) : null, env);
-  if (!check.ok) throw new GatewayError('PW0003');
-  return [clearAttemptsStatement(env.DB, user.id, network)];
+  return checkCurrentPassword(env, user, body.currentPassword, { network, at });
 }
 
 

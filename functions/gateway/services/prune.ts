@@ -37,6 +37,9 @@ export const RETENTION: readonly Retention[] = [
   // A WebAuthn challenge is dead once used or expired (5 minutes); the per-network cap looks back an hour.
   { table: 'webauthn_challenges', old: 'created_at < ?1', keepMs: DAY_MS },
   // Passkeys themselves are not pruned: one lives until its owner removes it or the account goes (foreign key).
+  // A challenge is dead 5 minutes after it was made; wrong two-step codes count for an hour.
+  { table: 'second_step_challenges', old: 'expires_at < ?1', keepMs: DAY_MS },
+  { table: 'two_step_guesses', old: 'created_at < ?1', keepMs: DAY_MS },
 ];
 
 /** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */

@@ -7,8 +7,10 @@ import { clearAttemptsStatement, countAttempt, throttleState } from '../db/passw
 import { findUserByIdentity, identityKey, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity, type UserRow } from '../db/users';
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
-import { fail, GatewayError, ok, requestLang } from '../errors';
+import { blockedByCompanyRequirement, twoStepEnabled } from '../db/two-step';
+import { clientIp, fail, GatewayError, ok, requestLang } from '../errors';
 import { now } from './clock';
+import { CHALLENGE_LIFETIME_MS, prepareChallenge } from './two-step';
 import { consentStatements, needsConsent } from './consents';
 import { accountSizeOf } from './login-case';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from './passwords';
@@ -82,34 +84,53 @@ export const SLIDER_REQUIRED: LoginAnswer = {
   type: 0,
 };
 
+/** How a sign-in ends: what it writes with the session and how the session is kept. */
+export interface SignInOptions {
+  method: SignInMethod;
+  newUser?: boolean;
+  /** Runs in the same batch as the session (or the second-step challenge): a new user's INSERT, a password update. */
+  before?: D1PreparedStatement[];
+  agreedTo?: readonly LegalDoc[];
+  kind?: SessionKind;
+}
+
+/** The login answer of a first factor that owes the second step: nothing about the account, and no session. */
+export const SECOND_STEP_OWED: LoginAnswer = { ...SLIDER_REQUIRED, tracelessCheckResult: TRACELESS.pass };
+
 /**
- * Starts a session for `user` and answers the login response (every sign-in: code, password, links). `before`
- * runs in the same batch as the session (a new user's INSERT, a password update), so either all of it is
- * written or none.
+ * Every sign-in ends here (code, password, links, partner). A person with two-step on who signed in with
+ * anything but a passkey (which is two factors by itself) gets no session: the answer carries a second-step
+ * challenge instead (`secondStep.challenge`, which the edge moves into an HttpOnly cookie), and only the call
+ * that passes the second step starts the session, through `completeSignIn`.
  */
-export async function signedIn<E extends SignInEnv>(
+export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>, options: SignInOptions) {
+  const { method, newUser = false, before = [], agreedTo = [], kind = 'platform' } = options;
+  if (method !== 'passkey' && !newUser && (await twoStepEnabled(c.env.DB, user.id))) {
+    const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: { kind, agreedTo: [...agreedTo] }, now: now(c) });
+    await runBatch(c.env.DB, [...before, challenge.statement]);
+    return ok(c, { ...SECOND_STEP_OWED, secondStep: { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 } });
+  }
+  return completeSignIn(c, user, options);
+}
+
+/**
+ * Starts a session for `user` (startSession) and answers the login response with oauthVO: how every sign-in
+ * of a sign-in screen ends (signedIn, and the passed second step). `before` runs in the same batch as the
+ * session, so either all of it is written or none.
+ */
+export async function completeSignIn<E extends SignInEnv>(
   c: Context<E>,
   user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
-  {
-    method,
-    newUser = false,
-    before = [] as D1PreparedStatement[],
-    agreedTo = [] as readonly LegalDoc[],
-    kind = 'platform' as SessionKind,
-  }: {
-    method: SignInMethod;
-    newUser?: boolean;
-    before?: D1PreparedStatement[];
-    agreedTo?: readonly LegalDoc[];
-    kind?: SessionKind;
-  },
+  { method, newUser = false, before = [], agreedTo = [], kind = 'platform' }: SignInOptions,
 ) {
   const db = c.env.DB;
   // Ticking the agreement (or registering) records the versions agreed to, in the same batch as the session.
   const consents = consentStatements(db, user.id, now(c), agreedTo);
   const memberships = newUser ? [] : await membershipsOfUser(db, user.id);
   // A main company the user can enter makes the account "master": the client chooses it and skips the list.
-  const main = memberships.find((m) => m.is_main === 1 && accountSizeOf([asLoginCaseMembership(m)]) === 1);
+  // One that requires two-step of a person without it is not entered straight away (chooseAccount says why).
+  const candidate = memberships.find((m) => m.is_main === 1 && accountSizeOf([asLoginCaseMembership(m)]) === 1);
+  const main = candidate && !(await blockedByCompanyRequirement(db, candidate.company_id, user.id)) ? candidate : undefined;
   const session = await startSession(c.env, {
     userId: user.id,
     kind,
@@ -219,6 +240,24 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
     before.push(setPasswordStatement(db, user.id, await hashPassword(attempt.password, env), { version: user.password_version }));
   }
   return { outcome: 'signed-in', user: { ...user, original_flag: originalFlag }, before };
+}
+
+/**
+ * The current password of a signed-in person, as a sensitive change asks for it (password change, turning
+ * two-step off). A wrong one counts as a failure of this account from this network and locks like a sign-in
+ * (services/risk.ts; no human check, the session is one), so a stolen session cannot guess it at leisure.
+ * PW0003 when wrong; the statements to batch with the change clear the failures.
+ */
+export async function checkCurrentPassword(
+  env: WorkerEnv,
+  user: UserRow,
+  password: string,
+  { network, at }: { network: string; at: number },
+): Promise<D1PreparedStatement[]> {
+  const counted = await countAttempt(env.DB, { subject: user.id, network, now: at, humanChecked: true });
+  const check = await verifyPassword(password, counted ? storedPasswordOf(user) : null, env);
+  if (!check.ok) throw new GatewayError('PW0003');
+  return [clearAttemptsStatement(env.DB, user.id, network)];
 }
 
 /** How a sign-in screen differs: the partner login admits partners only, starts a partner session, and asks the human check on every attempt. */

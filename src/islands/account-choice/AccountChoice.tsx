@@ -8,7 +8,7 @@ import { companyTypeLabel, statusLabel, statusTone } from './labels';
 
 interface AccountChoiceProps {
   lang: Lang;
-  messages: Pick<Messages, 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common'>;
+  messages: Pick<Messages, 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'twoStep'>;
 }
 
 /** /account: choose the company to work in, mark a main enterprise, or sign out. */
@@ -26,6 +26,12 @@ export default function AccountChoice({ lang, messages }: AccountChoiceProps) {
     <div className="account-choice">
       {s.notice && <p className="notice" role="status">{problemText(messages, s.notice)}</p>}
       {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
+      {/* The company requires two-step verification of its members: the way to set it up. */}
+      {s.error && 'code' in s.error && s.error.code === 'MF0021' && (
+        <p>
+          <a className="text-link" href="/user_center#security">{messages.twoStep.setUpLink}</a>
+        </p>
+      )}
       {s.companies.length === 0 ? (
         <div className="empty-state">
           <p>{m.empty}</p>

@@ -1,10 +1,11 @@
 import { useStore } from '@nanostores/react';
+import { lazy, Suspense, useEffect } from 'react';
 import { loadPhoneCodes } from '../../api/dictionaries';
 import type { Lang } from '../../lib/lang';
 import { meetsPasswordRule } from '../../schemas/auth';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import type { Messages } from '../../i18n';
-import { $partnerErrors, $partnerSignIn, setArea, setField, submit, verifySlider } from '../../stores/partner-sign-in';
+import { $partnerErrors, $partnerSignIn, partnerSignedIn, partnerStartOver, setArea, setField, submit, verifySlider } from '../../stores/partner-sign-in';
 import { AgreementModal } from '../../ui/AgreementModal';
 import { InsecurePasswordModal } from '../../ui/InsecurePasswordModal';
 import { PasswordInput } from '../../ui/PasswordInput';
@@ -12,9 +13,12 @@ import { PhoneField } from '../../ui/PhoneField';
 import { SliderDialog } from '../shared/SliderDialog';
 import { useProblems } from '../shared/use-problems';
 
+// The second step (two-step verification) loads only when the password asks for it.
+const SecondStep = lazy(() => import('../second-step/SecondStep'));
+
 interface PartnerSignInProps {
   lang: Lang;
-  messages: Pick<Messages, 'partner' | 'signIn' | 'validation' | 'errors'>;
+  messages: Pick<Messages, 'partner' | 'signIn' | 'validation' | 'errors' | 'twoStep'>;
 }
 
 /** /navigator_login (and `/` on the navigator host): phone-code selector, phone, password and slider. */
@@ -23,9 +27,19 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
   const p = messages.partner;
   const s = useStore($partnerSignIn);
   const errors = useProblems($partnerErrors, messages);
+  // The credentials hand-off of a person with two-step on arrives with the second step owed.
+  useEffect(() => {
+    if (new URLSearchParams(location.search).get('secondStep') === '1') $partnerSignIn.setKey('secondStep', true);
+  }, []);
   const dialog = useStore($dialog);
 
   if (s.redirecting) return <p className="notice redirecting" role="status">{m.redirecting}</p>;
+  if (s.secondStep)
+    return (
+      <Suspense fallback={<p role="status">{m.redirecting}</p>}>
+        <SecondStep messages={messages} onPassed={partnerSignedIn} onStartOver={partnerStartOver} />
+      </Suspense>
+    );
   const sliderPassed = s.sliderCheck !== null && s.sliderFor === `${s.callingCode}${s.mobile.replace(/[\s,，]/g, '')}`;
 
   return (

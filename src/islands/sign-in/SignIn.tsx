@@ -13,7 +13,9 @@ import {
   initSignIn,
   preloadSignIn,
   resumeExistingSession,
+  secondStepPassed,
   sendCode,
+  startOver,
   setField,
   submit,
   setArea,
@@ -40,6 +42,8 @@ const InsecurePasswordModal = lazy(() =>
   })),
 );
 const NewUserModal = lazy(() => import('../../ui/NewUserModal').then((m) => ({ default: m.NewUserModal })));
+// The second step (two-step verification) loads only when a first factor asks for it.
+const SecondStep = lazy(() => import('../second-step/SecondStep'));
 const SliderDialog = lazy(() => import('../shared/SliderDialog').then((m) => ({ default: m.SliderDialog })));
 // The area-code list and its schema load with the form's first use (below), not with the page.
 const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => d.loadPhoneCodes());
@@ -48,7 +52,7 @@ const loadPasskeys = () => import('../../stores/passkey-sign-in');
 
 interface SignInProps {
   lang: Lang;
-  messages: Pick<Messages, 'signIn' | 'validation' | 'errors'> & { passkeys?: Messages['passkeys'] };
+  messages: Pick<Messages, 'signIn' | 'validation' | 'errors' | 'twoStep'> & { passkeys?: Messages['passkeys'] };
   /** 'register' (the /register page): only the code sign-in (it also registers) by phone or e-mail, no password tab; links back to sign-in. */
   variant?: 'login' | 'register';
 }
@@ -194,6 +198,13 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
       <div {...tabPanelProps('channel', s.channel, false)}>{fields}</div>
     </>
   );
+
+  if (s.secondStep && !s.redirecting)
+    return (
+      <Suspense fallback={<p role="status">{m.redirecting}</p>}>
+        <SecondStep messages={messages} onPassed={secondStepPassed} onStartOver={startOver} />
+      </Suspense>
+    );
 
   if (s.redirecting)
     return (

@@ -25,6 +25,10 @@ import { ProfileEditor } from './ProfileEditor';
 import { SecuritySessions } from './SecuritySessions';
 import { ShareSignIn } from './ShareSignIn';
 import { SignInHistory } from './SignInHistory';
+
+// Two-step verification (its calls, schemas and the QR code) loads after the page's first paint.
+const TwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.TwoStep })));
+const CompanyTwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.CompanyTwoStep })));
 import { companyTypeLabel, statusLabel, statusTone } from '../account-choice/labels';
 
 // The Security section's parts load when it scrolls into view (or /user_center#security opens there).
@@ -32,7 +36,7 @@ const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passk
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -177,6 +181,13 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
               </div>
               <p className="hint">{m.invitationHint}</p>
             </div>
+            <Suspense fallback={null}>
+              <CompanyTwoStep
+                companyId={company.companyId}
+                required={s.companies.find((c) => c.companyId === company.companyId)?.requireTwoStep ?? false}
+                messages={messages}
+              />
+            </Suspense>
             {pending > 0 && <p className="pending-count">{m.pendingCount.replace('{n}', String(pending))}</p>}
             {/* Named apart from its section: two landmarks with one name cannot be told apart. */}
             <ScrollTable label={m.membersTable.replace('{company}', companyName(company.companyId))} className="members" columns={[m.memberName, m.memberRole, m.memberStatus]}>
@@ -232,6 +243,9 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
       {/* Account security; the new-device notice links here (/user_center#security). */}
       <section className="security-section" aria-labelledby="security">
         <h2 id="security" className="section-title">{messages.security.title}</h2>
+        <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+          <TwoStep messages={messages} />
+        </Suspense>
         <SecuritySessions lang={lang} messages={messages} />
         <SignInHistory lang={lang} messages={messages} />
         <WhenVisible>

@@ -1,0 +1,88 @@
+import { Hono } from 'hono';
+import {
+  companyTwoStepRequest,
+  enrolmentFinishRequest,
+  secondStepRequest,
+  twoStepProof,
+  type EnrolmentStart,
+  type TwoStepStatus,
+} from '../../../src/schemas/two-step';
+import type { LegalDoc } from '../../../src/lib/legal';
+import { SECOND_STEP_HEADER } from '../../edge/proxy-rules';
+import type { WorkerEnv } from '../../env';
+import { memberOf } from '../db/companies';
+import { recoveryCodesLeft, setCompanyRequirement, twoStepEnabled } from '../db/two-step';
+import { findUserById, storedPasswordOf } from '../db/users';
+import { clientIp, GatewayError, ok } from '../errors';
+import { now } from '../services/clock';
+import { requireSession, type SessionVariables } from '../services/sessions';
+import { completeSignIn, type SignInMethod } from '../services/sign-in';
+import { disableTwoStep, finishEnrolment, passSecondStep, regenerateRecoveryCodes, startEnrolment } from '../services/two-step';
+import { validate } from '../validate';
+
+type TwoStepEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
+
+/**
+ * Two-step verification (rules in services/two-step.ts):
+ * - `agg-web/user/twoStep/verify` passes the second step of a sign-in. It takes no session (there is none
+ *   yet) but the challenge the edge keeps in an HttpOnly cookie and forwards as SECOND_STEP_HEADER; on
+ *   success it starts the session exactly as the first factor would have (services/sign-in.ts completeSignIn).
+ * - `agg-web/user/twoStep/*` else (session): status, enrolment, turning it off, new recovery codes.
+ * - `agg-web/company/twoStep` (session, an active administrator): require two-step of the company's members.
+ */
+export const twoStepRoutes = new Hono<TwoStepEnv>()
+  .post('/agg-web/user/twoStep/verify', validate('json', secondStepRequest), async (c) => {
+    const at = { ip: clientIp(c), now: now(c) };
+    const challenge = await passSecondStep(c.env, c.req.header(SECOND_STEP_HEADER), c.req.valid('json'), at);
+    const user = await findUserById(c.env.DB, challenge.user_id);
+    // The account was deleted in between: the challenge is as good as unknown.
+    if (!user) throw new GatewayError('MF0001');
+    return completeSignIn(c, user, {
+      method: challenge.method as SignInMethod,
+      kind: challenge.parsed.kind,
+      agreedTo: challenge.parsed.agreedTo as LegalDoc[],
+    });
+  })
+
+  .use('/agg-web/user/twoStep/*', requireSession)
+  .use('/agg-web/company/twoStep', requireSession)
+
+  .get('/agg-web/user/twoStep/status', async (c) => {
+    const user = c.var.user;
+    const answer: TwoStepStatus = {
+      enabled: await twoStepEnabled(c.env.DB, user.id),
+      recoveryCodesLeft: await recoveryCodesLeft(c.env.DB, user.id),
+      hasPassword: storedPasswordOf(user) !== null,
+      passwordSalt: user.password_version === 1 ? user.legacy_salt : null,
+    };
+    return ok(c, answer);
+  })
+
+  .post('/agg-web/user/twoStep/enrol/start', async (c) => {
+    const answer: EnrolmentStart = await startEnrolment(c.env, c.var.user, now(c));
+    return ok(c, answer);
+  })
+
+  .post('/agg-web/user/twoStep/enrol/finish', validate('json', enrolmentFinishRequest), async (c) => {
+    const recoveryCodes = await finishEnrolment(c.env, c.var.user, c.req.valid('json').code, { ip: clientIp(c), now: now(c) });
+    return ok(c, { recoveryCodes });
+  })
+
+  .post('/agg-web/user/twoStep/disable', validate('json', twoStepProof, { code: 'MF0013' }), async (c) => {
+    await disableTwoStep(c.env, c.var.user, c.req.valid('json'), { ip: clientIp(c), now: now(c) });
+    return ok(c, true);
+  })
+
+  .post('/agg-web/user/twoStep/recoveryCodes', validate('json', twoStepProof, { code: 'MF0013' }), async (c) => {
+    const recoveryCodes = await regenerateRecoveryCodes(c.env, c.var.user, c.req.valid('json'), { ip: clientIp(c), now: now(c) });
+    return ok(c, { recoveryCodes });
+  })
+
+  .post('/agg-web/company/twoStep', validate('json', companyTwoStepRequest), async (c) => {
+    const { companyId, required } = c.req.valid('json');
+    const userId = c.var.user.id;
+    if (await setCompanyRequirement(c.env.DB, { companyId, userId, required })) return ok(c, { required });
+    // Refused by the one statement above; this only tells why.
+    const member = await memberOf(c.env.DB, companyId, userId);
+    throw new GatewayError(member?.role === 'administrator' && member.status === 'active' ? 'MF0022' : 'MF0020');
+  });

@@ -1,0 +1,23 @@
+import * as z from 'zod/mini';
+import { loginAnswer } from '../schemas/auth';
+import {
+  enrolmentStart,
+  recoveryCodesAnswer,
+  twoStepStatus,
+  type SecondFactorKind,
+  type TwoStepProofRequest,
+} from '../schemas/two-step';
+import { callGateway } from './client';
+
+/** One function per gateway call of two-step verification (loaded on demand: the second step, the user center). */
+export const twoStepApi = {
+  /** The second step of a sign-in; the edge adds the challenge from its HttpOnly cookie. */
+  verify: (kind: SecondFactorKind, code: string) => callGateway('agg-web/user/twoStep/verify', loginAnswer, { body: { kind, code } }),
+  status: () => callGateway('agg-web/user/twoStep/status', twoStepStatus, { method: 'GET' }),
+  enrolStart: () => callGateway('agg-web/user/twoStep/enrol/start', enrolmentStart),
+  enrolFinish: (code: string) => callGateway('agg-web/user/twoStep/enrol/finish', recoveryCodesAnswer, { body: { code } }),
+  disable: (proof: TwoStepProofRequest) => callGateway('agg-web/user/twoStep/disable', z.boolean(), { body: proof }),
+  newRecoveryCodes: (proof: TwoStepProofRequest) => callGateway('agg-web/user/twoStep/recoveryCodes', recoveryCodesAnswer, { body: proof }),
+  requireForCompany: (companyId: string, required: boolean) =>
+    callGateway('agg-web/company/twoStep', z.object({ required: z.boolean() }), { body: { companyId, required } }),
+};

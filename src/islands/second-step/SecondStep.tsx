@@ -1,0 +1,82 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef } from 'react';
+import type { Messages } from '../../i18n';
+import type { LoginAnswer } from '../../schemas/auth';
+import { $secondStep, $secondStepErrors, setCode, signInEnded, switchKind, verify } from '../../stores/second-step';
+import { TextField } from '../../ui/TextField';
+import { useProblems } from '../shared/use-problems';
+
+export interface SecondStepProps {
+  messages: Pick<Messages, 'twoStep' | 'errors'>;
+  /** Goes on as after a first factor without two-step (terms, main company, login case). */
+  onPassed: (answer: LoginAnswer) => Promise<unknown>;
+  /** Back to the first factor (the challenge expired or ran out of tries). */
+  onStartOver: () => void;
+}
+
+/**
+ * The second step of a sign-in: a code from the authenticator app, or a recovery code. Loaded on demand by
+ * /login and the partner sign-in when a first factor answers `secondStep`.
+ */
+export default function SecondStep({ messages, onPassed, onStartOver }: SecondStepProps) {
+  const m = messages.twoStep;
+  const s = useStore($secondStep);
+  const errors = useProblems($secondStepErrors, messages);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const ended = errors.form !== undefined && signInEnded();
+
+  // The screen replaces the form: focus moves to its heading so a screen reader announces it.
+  useEffect(() => heading.current?.focus(), []);
+
+  const app = s.kind === 'totp';
+  return (
+    <form
+      className="sign-in second-step"
+      noValidate
+      aria-labelledby="second-step-title"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void verify(onPassed);
+      }}
+    >
+      <h2 id="second-step-title" className="mode-title" tabIndex={-1} ref={heading}>
+        {m.title}
+      </h2>
+      <p className="hint">{app ? m.intro : m.recoveryIntro}</p>
+      <TextField
+        key={s.kind}
+        id="second-step-code"
+        label={app ? m.codeLabel : m.recoveryLabel}
+        value={s.code}
+        onChange={setCode}
+        error={errors.code}
+        autoComplete="one-time-code"
+        inputMode={app ? 'numeric' : 'text'}
+        autoCapitalize={app ? undefined : 'characters'}
+        spellCheck={false}
+        maxLength={app ? 6 : 16}
+        placeholder={app ? '123456' : 'ABCDE-23456'}
+        required
+      />
+      {errors.form && (
+        <p className="error form-error" role="alert">
+          {errors.form}
+        </p>
+      )}
+      <div className="form-actions">
+        {ended ? (
+          <button type="button" className="button primary" onClick={onStartOver}>
+            {m.startOver}
+          </button>
+        ) : (
+          <button type="submit" className="button primary" disabled={s.busy}>
+            {s.busy ? m.verifying : m.verify}
+          </button>
+        )}
+        <button type="button" className="text-button" onClick={switchKind}>
+          {app ? m.useRecovery : m.useApp}
+        </button>
+      </div>
+    </form>
+  );
+}

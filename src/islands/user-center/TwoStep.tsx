@@ -1,0 +1,214 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState } from 'react';
+import type { Messages } from '../../i18n';
+import { problemText } from '../../i18n/problem';
+import {
+  $companyTwoStep,
+  $twoStep,
+  askProof,
+  cancelEnrolment,
+  cancelProof,
+  closeRecoveryCodes,
+  confirmProof,
+  finishEnrolment,
+  loadTwoStep,
+  setCompanyRequirement,
+  setTwoStepField,
+  startEnrolment,
+} from '../../stores/two-step';
+import { PasswordInput } from '../../ui/PasswordInput';
+import { TextField } from '../../ui/TextField';
+
+type TwoStepMessages = Pick<Messages, 'twoStep' | 'errors'>;
+
+/** The user center's two-step verification: status, enrolment with a QR code, recovery codes, turning it off. */
+export function TwoStep({ messages }: { messages: TwoStepMessages }) {
+  const m = messages.twoStep;
+  const s = useStore($twoStep);
+  const [copied, setCopied] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    void loadTwoStep();
+  }, []);
+  // A new screen of this section (the QR code, the recovery codes) takes the focus to its heading.
+  useEffect(() => {
+    if (s.phase === 'enrolling' || s.phase === 'codes' || s.phase === 'proving') heading.current?.focus();
+  }, [s.phase]);
+
+  const error = s.error ? problemText(messages, s.error) : undefined;
+  const codesText = s.recoveryCodes.join('\n');
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([`${m.codesTitle}\n\n${codesText}\n`], { type: 'text/plain' }));
+    const link = Object.assign(document.createElement('a'), { href: url, download: 'recovery-codes.txt' });
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+
+  return (
+    <div className="two-step" data-phase={s.phase}>
+      <h3 id="two-step-title" className="section-title" tabIndex={-1} ref={heading}>
+        {s.phase === 'codes' ? m.codesTitle : s.phase === 'proving' ? m.proofTitle : m.sectionTitle}
+      </h3>
+      <div role="status" aria-live="polite">
+        {s.notice && <p className="notice">{problemText(messages, s.notice)}</p>}
+      </div>
+
+      {s.phase === 'loading' && <p className="hint">…</p>}
+
+      {(s.phase === 'off' || s.phase === 'on') && (
+        <>
+          <p data-two-step-status={s.phase}>{s.phase === 'on' ? m.statusOn : m.statusOff}</p>
+          {s.phase === 'on' && s.status && <p className="hint">{m.recoveryLeft.replace('{count}', String(s.status.recoveryCodesLeft))}</p>}
+          {error && <p className="error form-error" role="alert">{error}</p>}
+          <div className="form-actions">
+            {s.phase === 'off' ? (
+              <button type="button" className="button primary" disabled={s.busy} onClick={() => void startEnrolment()}>
+                {m.turnOn}
+              </button>
+            ) : (
+              <>
+                <button type="button" className="button secondary" onClick={() => askProof('newCodes')}>
+                  {m.newCodes}
+                </button>
+                <button type="button" className="button secondary" onClick={() => askProof('disable')}>
+                  {m.turnOff}
+                </button>
+              </>
+            )}
+          </div>
+        </>
+      )}
+
+      {s.phase === 'enrolling' && (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void finishEnrolment();
+          }}
+        >
+          <p>{m.scanIntro}</p>
+          <div className="qr-code" role="img" aria-label={m.qrLabel} dangerouslySetInnerHTML={{ __html: s.qrSvg }} />
+          <p>
+            {m.secretLabel}: <code className="secret" data-two-step-secret>{s.secret.replace(/(.{4})/g, '$1 ').trim()}</code>
+          </p>
+          <TextField
+            id="two-step-enrol-code"
+            label={m.codeLabel}
+            value={s.code}
+            onChange={(value) => setTwoStepField('code', value)}
+            error={error}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            maxLength={6}
+            required
+          />
+          <div className="form-actions">
+            <button type="submit" className="button primary" disabled={s.busy}>
+              {m.finish}
+            </button>
+            <button type="button" className="button secondary" onClick={cancelEnrolment}>
+              {m.cancel}
+            </button>
+          </div>
+        </form>
+      )}
+
+      {s.phase === 'codes' && (
+        <>
+          <p>{m.codesIntro}</p>
+          <ul className="recovery-codes" data-recovery-codes>
+            {s.recoveryCodes.map((code) => (
+              <li key={code}>
+                <code>{code}</code>
+              </li>
+            ))}
+          </ul>
+          <div role="status" aria-live="polite">{copied && <p className="notice">{m.copied}</p>}</div>
+          <div className="form-actions">
+            <button type="button" className="button secondary" onClick={() => void navigator.clipboard.writeText(codesText).then(() => setCopied(true))}>
+              {m.copy}
+            </button>
+            <button type="button" className="button secondary" onClick={download}>
+              {m.download}
+            </button>
+            <button
+              type="button"
+              className="button primary"
+              onClick={() => {
+                setCopied(false);
+                void closeRecoveryCodes();
+              }}
+            >
+              {m.done}
+            </button>
+          </div>
+        </>
+      )}
+
+      {s.phase === 'proving' && (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void confirmProof();
+          }}
+        >
+          <p>{m.proofIntro}</p>
+          {s.status?.hasPassword && (
+            <PasswordInput
+              id="two-step-password"
+              label={m.currentPassword}
+              value={s.password}
+              onChange={(value: string) => setTwoStepField('password', value)}
+              autoComplete="current-password"
+              showLabel={m.showPassword}
+              hideLabel={m.hidePassword}
+            />
+          )}
+          <TextField
+            id="two-step-proof-code"
+            label={s.status?.hasPassword ? m.orCode : m.codeLabel}
+            value={s.proofCode}
+            onChange={(value) => setTwoStepField('proofCode', value)}
+            autoComplete="one-time-code"
+            spellCheck={false}
+            maxLength={16}
+          />
+          {error && <p className="error form-error" role="alert">{error}</p>}
+          <div className="form-actions">
+            <button type="submit" className="button primary" disabled={s.busy}>
+              {s.proving === 'disable' ? m.turnOff : m.newCodes}
+            </button>
+            <button type="button" className="button secondary" onClick={cancelProof}>
+              {m.cancel}
+            </button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}
+
+/** An administrator's switch in the company card: members must have two-step on to enter the company. */
+export function CompanyTwoStep({ companyId, required, messages }: { companyId: string; required: boolean; messages: TwoStepMessages }) {
+  const m = messages.twoStep;
+  const state = useStore($companyTwoStep)[companyId];
+  const on = state?.required ?? required;
+  const id = `company-two-step-${companyId}`;
+  return (
+    <div className="field checkbox-field company-two-step">
+      <label htmlFor={id}>
+        <input id={id} type="checkbox" checked={on} disabled={state?.busy} onChange={(event) => void setCompanyRequirement(companyId, event.target.checked)} />{' '}
+        {m.companyRequire}
+      </label>
+      {on && <p className="hint">{m.companyRequired}</p>}
+      {state?.error && (
+        <p className="error" role="alert">
+          {problemText(messages, state.error)}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+// zod/mini: these contracts ship to the browser (the second-step screen of /login loads them on demand).
+import * as z from 'zod/mini';
+import { checked } from './checked';
+import { passwordHashSchema } from './auth';
+
+/** What a person types as a second factor: a 6-digit app code, or a recovery code (XXXXX-XXXXX, any case). */
+export const SECOND_FACTOR_KINDS = ['totp', 'recovery'] as const;
+export type SecondFactorKind = (typeof SECOND_FACTOR_KINDS)[number];
+export const totpCodeSchema = checked(z.string(), z.regex(/^\d{6}$/));
+export const recoveryCodeSchema = checked(z.string(), z.regex(/^[A-Za-z0-9\s-]{10,16}$/));
+
+export const secondFactor = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('totp'), code: totpCodeSchema }),
+  z.object({ kind: z.literal('recovery'), code: recoveryCodeSchema }),
+]);
+
+// POST agg-web/user/twoStep/verify (the second-step cookie, no session) → loginAnswer (+ the session cookie).
+export const secondStepRequest = secondFactor;
+
+/** In a first factor's login answer when the second step is owed: no session yet (the edge keeps the challenge). */
+export const secondStepMarker = z.object({ expiresIn: z.number() });
+
+// GET agg-web/user/twoStep/status (session).
+export const twoStepStatus = z.object({
+  enabled: z.boolean(),
+  recoveryCodesLeft: z.number(),
+  /** The person has a password, so it may prove them; `passwordSalt` is the legacy salt it is hashed with (null: none). */
+  hasPassword: z.boolean(),
+  passwordSalt: z.nullable(z.string()),
+});
+export type TwoStepStatus = z.infer<typeof twoStepStatus>;
+
+// POST agg-web/user/twoStep/enrol/start (session) → the pending secret (base32) and its otpauth:// URI.
+export const enrolmentStart = z.object({ secret: z.string(), uri: z.string() });
+export type EnrolmentStart = z.infer<typeof enrolmentStart>;
+
+// POST agg-web/user/twoStep/enrol/finish (session) → the ten recovery codes, shown once.
+export const enrolmentFinishRequest = z.object({ code: totpCodeSchema });
+export const recoveryCodesAnswer = z.object({ recoveryCodes: z.array(z.string()) });
+
+// POST agg-web/user/twoStep/disable and agg-web/user/twoStep/recoveryCodes (session): the current password
+// (the client's hash, as the other password calls take it) or a current app or recovery code.
+export const twoStepProof = z.union([z.object({ password: passwordHashSchema }), secondFactor]);
+export type TwoStepProofRequest = z.infer<typeof twoStepProof>;
+
+// POST agg-web/company/twoStep (session, an administrator of the company).
+export const companyTwoStepRequest = z.object({ companyId: checked(z.string(), z.minLength(1), z.maxLength(64)), required: z.boolean() });

@@ -1,0 +1,47 @@
+import { twoStepApi } from '../api/two-step';
+import { problem } from '../i18n/problem';
+import type { LoginAnswer } from '../schemas/auth';
+import type { SecondFactorKind } from '../schemas/two-step';
+import { createForm } from './form';
+
+/**
+ * The second step of a sign-in (/login and the partner sign-in), loaded on demand with its screen. The
+ * challenge is never in this page's reach: the edge holds it in an HttpOnly cookie and adds it to the call.
+ */
+const form = createForm<{ kind: SecondFactorKind; code: string }, 'code'>(
+  { kind: 'totp' as SecondFactorKind, code: '' },
+  {
+    // Every MF code is about what was typed, except those that end this sign-in (they go to the form).
+    codes: { MF: 'code', MF0001: 'form', MF0004: 'form', MF0005: 'form', MF0006: 'form' },
+    editClearsForm: true,
+  },
+);
+export const $secondStep = form.$values;
+export const $secondStepErrors = form.$errors;
+/** The sign-in must start over (no challenge left): the screen offers the way back. */
+const ENDS_SIGN_IN = new Set(['MF0001', 'MF0004']);
+
+export const setCode = (code: string) => form.set('code', code);
+export function switchKind() {
+  form.reset({ kind: $secondStep.get().kind === 'totp' ? 'recovery' : 'totp' });
+}
+
+/** Whether the last failure ended the sign-in (expired, used, or out of tries). */
+export const signInEnded = () => {
+  const shown = $secondStepErrors.get().form;
+  return Boolean(shown && 'code' in shown && ENDS_SIGN_IN.has(shown.code));
+};
+
+/** Sends the code; `passed` goes on with the login answer (as after a first factor without two-step). */
+export const verify = (passed: (answer: LoginAnswer) => Promise<unknown>) =>
+  form.run(async () => {
+    const { kind, code } = $secondStep.get();
+    const typed = code.trim();
+    const valid = kind === 'totp' ? /^\d{6}$/.test(typed) : /^[A-Za-z0-9\s-]{10,16}$/.test(typed);
+    if (!valid) return form.fail('code', problem(kind === 'totp' ? 'twoStep.codeInvalid' : 'twoStep.recoveryInvalid'));
+    const answer = await twoStepApi.verify(kind, typed);
+    if (!answer.ok) return form.failure(answer);
+    form.leaving();
+    await passed(answer.data);
+    return true;
+  });

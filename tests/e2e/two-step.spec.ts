@@ -1,0 +1,99 @@
+import { expect, test, type Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
+import { messages } from '../../src/i18n';
+import { langs, type Lang } from '../../src/lib/lang';
+import { expectAccessible, openInLanguage, seedUser, signInByEmail, uniqueEmail } from './helpers';
+
+const PASSWORD = 'harbour2024';
+/** The code of the next 30-second step: accepted (±1 step) and never the one enrolment just used. */
+const nextCode = (secret: string) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + 30_000 });
+
+const viewports = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 900 },
+] as const;
+
+async function signOut(page: Page, lang: Lang) {
+  await openInLanguage(page, lang, '/user_center');
+  await page.getByRole('button', { name: messages[lang].userCenter.signOut }).click();
+  await expect(page).toHaveURL(/\/login/);
+}
+
+for (const lang of langs) {
+  const t = messages[lang].twoStep;
+  for (const viewport of viewports) {
+    test.describe(`two-step verification (${lang}, ${viewport.name})`, () => {
+      test.use({ viewport: { width: viewport.width, height: viewport.height } });
+      // Three sign-ins, an enrolment and four axe runs: longer than one sign-in test.
+      test.setTimeout(120_000);
+
+      test('enrol an authenticator app, sign in with a code, then with a recovery code', async ({ page }) => {
+        const email = uniqueEmail(`two-step-${lang}-${viewport.name}`);
+        await seedUser(page.request, { email, password: PASSWORD, userType: 1, agreed: true });
+        await signInByEmail(page, lang, email, PASSWORD);
+        await expect(page).not.toHaveURL(/\/login/);
+
+        // Enrolment in the user center's Security section.
+        await openInLanguage(page, lang, '/user_center#security');
+        await expect(page.getByRole('heading', { name: messages[lang].security.title, level: 2 })).toBeVisible();
+        await expect(page.getByText(t.statusOff)).toBeVisible();
+        await page.getByRole('button', { name: t.turnOn }).click();
+        await expect(page.getByRole('img', { name: t.qrLabel })).toBeVisible();
+        const secret = (await page.locator('[data-two-step-secret]').innerText()).replace(/\s/g, '');
+        expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+        await expectAccessible(page);
+        await page.screenshot({ path: `test-results/two-step-enrol-${lang}-${viewport.name}.png`, fullPage: true });
+
+        // A wrong code is refused with a clear message; the right one turns it on.
+        const code = page.getByLabel(t.codeLabel);
+        await code.fill('000000');
+        await page.getByRole('button', { name: t.finish }).click();
+        await expect(page.getByRole('alert').filter({ hasText: lang === 'zh' ? '验证码错误' : 'Wrong code' })).toBeVisible();
+        await code.fill(TOTP.generate({ secret: Secret.fromBase32(secret) }));
+        await page.getByRole('button', { name: t.finish }).click();
+        const list = page.locator('[data-recovery-codes] code');
+        await expect(list).toHaveCount(10);
+        const recoveryCodes = await list.allInnerTexts();
+        await expect(page.getByRole('heading', { name: t.codesTitle })).toBeFocused();
+        await expectAccessible(page);
+        await page.screenshot({ path: `test-results/two-step-codes-${lang}-${viewport.name}.png`, fullPage: true });
+        await page.getByRole('button', { name: t.done }).click();
+        await expect(page.getByText(t.statusOn)).toBeVisible();
+
+        // Signing in now stops at the second step: no session until the code.
+        await signOut(page, lang);
+        await signInByEmail(page, lang, email, PASSWORD);
+        await expect(page.getByRole('heading', { name: t.title })).toBeFocused();
+        const cookies = await page.context().cookies();
+        expect(cookies.find((c) => c.name === 'portal_token')).toBeUndefined();
+        const challenge = cookies.find((c) => c.name === 'portal_second_step');
+        expect(challenge?.httpOnly).toBe(true);
+        await expect(page.getByLabel(t.codeLabel)).toHaveAttribute('autocomplete', 'one-time-code');
+        await expectAccessible(page);
+        await page.screenshot({ path: `test-results/two-step-login-${lang}-${viewport.name}.png`, fullPage: true });
+        await page.getByLabel(t.codeLabel).fill('12');
+        await page.keyboard.press('Enter');
+        await expect(page.getByRole('alert').filter({ hasText: t.codeInvalid })).toBeVisible();
+        await page.getByLabel(t.codeLabel).fill(nextCode(secret));
+        await page.keyboard.press('Enter');
+        await expect(page).not.toHaveURL(/\/login/);
+        expect((await page.context().cookies()).find((c) => c.name === 'portal_token')).toBeDefined();
+
+        // And with a recovery code, by keyboard.
+        await signOut(page, lang);
+        await signInByEmail(page, lang, email, PASSWORD);
+        await expect(page.getByRole('heading', { name: t.title })).toBeFocused();
+        await page.getByRole('button', { name: t.useRecovery }).focus();
+        await page.keyboard.press('Enter');
+        await expect(page.getByLabel(t.recoveryLabel)).toBeVisible();
+        await expectAccessible(page);
+        await page.getByLabel(t.recoveryLabel).fill(recoveryCodes[0]!);
+        await page.getByRole('button', { name: t.verify, exact: true }).click();
+        await expect(page).not.toHaveURL(/\/login/);
+
+        await openInLanguage(page, lang, '/user_center#security');
+        await expect(page.getByText(t.recoveryLeft.replace('{count}', '9'))).toBeVisible();
+      });
+    });
+  }
+}
