@@ -8,7 +8,7 @@ import { findUserByIdentity, identityKey, runBatch, setPasswordStatement, stored
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
 import { blockedByCompanyRequirement, twoStepEnabled } from '../db/two-step';
-import { clientIp, fail, GatewayError, ok, requestLang } from '../errors';
+import { fail, GatewayError, ok, requestLang } from '../errors';
 import { now } from './clock';
 import { CHALLENGE_LIFETIME_MS, prepareChallenge } from './two-step';
 import { consentStatements, needsConsent } from './consents';
