@@ -29,7 +29,7 @@ export type CallOptions = {
 
 export function gatewayClient(
   worker: Worker,
-  { origin = 'http://localhost', gateway, network }: { origin?: string; gateway?: Gateway; network?: string } = {},
+  { origin = 'http://localhost', gateway, network, traceId = 'test' }: { origin?: string; gateway?: Gateway; network?: string; traceId?: string } = {},
 ) {
   let seq = 0;
   let networks = 0;
@@ -54,7 +54,7 @@ export function gatewayClient(
     const { cookie, lang, from = network ?? ip(), headers: extra = {} } = options;
     const headers: Record<string, string> = {};
     if (direct) {
-      Object.assign(headers, { language: lang ?? 'en', traceid: 'test' });
+      Object.assign(headers, { language: lang ?? 'en', traceid: traceId });
       if (from) headers['x-client-ip'] = from;
       if (cookie) headers.cookie = cookie;
     } else {
