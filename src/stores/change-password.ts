@@ -4,12 +4,9 @@ import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
 import { newPasswordProblem, type ChangePasswordProof } from '../schemas/password';
 import { goOnByLoginCase } from './after-sign-in';
-import { createForm } from './form';
+import { afterCodeSend, createForm } from './form';
 
 type Field = 'current' | 'code' | 'password' | 'confirm';
-
-/** The server's own wait between two codes; the button counts down the same. */
-const RESEND_WAIT_MS = 60_000;
 
 /**
  * The /change_password form (login case 2 with the original-password flag, or from the user center). The
@@ -54,14 +51,7 @@ const startOver = () => {
 export const sendCode = () =>
   form.run(async () => {
     startOver();
-    const sent = await passwordApi.changePasswordSendCode();
-    if (!sent.ok) {
-      const retryAfter = (sent.data as { retryAfter?: number } | undefined)?.retryAfter;
-      if (retryAfter) $changePasswordCooldownUntil.set(Date.now() + retryAfter * 1000);
-      return form.failure(sent);
-    }
-    $changePasswordCooldownUntil.set(Date.now() + RESEND_WAIT_MS);
-    form.$values.setKey('notice', 'signIn.codeSent');
+    afterCodeSend(await passwordApi.changePasswordSendCode(), form, $changePasswordCooldownUntil);
   });
 
 /** The proof fields the server asked for, filled in, or null after showing the missing one. */

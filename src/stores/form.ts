@@ -1,6 +1,6 @@
-import { map, type MapStore } from 'nanostores';
+import { map, type MapStore, type WritableAtom } from 'nanostores';
 import type { ApiResult } from '../api/result';
-import type { Problem } from '../i18n/problem';
+import type { MessageKey, Problem } from '../i18n/problem';
 
 export type Failure = Extract<ApiResult<unknown>, { ok: false }>;
 
@@ -94,4 +94,25 @@ export function createForm<V extends object, F extends string>(initial: V, optio
       }
     },
   };
+}
+
+/** The server's wait between two codes to one address; a code button counts down the same. */
+export const RESEND_WAIT_MS = 60_000;
+
+/**
+ * What a form does with the answer to a code send: the button counts down the server's wait (the
+ * `retryAfter` a refusal carries, or the full wait after a send) and the form says "code sent" or the failure.
+ */
+export function afterCodeSend(
+  sent: ApiResult<unknown>,
+  form: { failure(failure: Failure): void; $values: { setKey(key: 'notice', value: MessageKey): void } },
+  $cooldownUntil: WritableAtom<number>,
+) {
+  if (!sent.ok) {
+    const retryAfter = (sent.data as { retryAfter?: number } | undefined)?.retryAfter;
+    if (retryAfter) $cooldownUntil.set(Date.now() + retryAfter * 1000);
+    return form.failure(sent);
+  }
+  $cooldownUntil.set(Date.now() + RESEND_WAIT_MS);
+  form.$values.setKey('notice', 'signIn.codeSent');
 }

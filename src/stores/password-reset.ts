@@ -7,7 +7,7 @@ import type { PhoneCodeItem } from '../schemas/dictionaries';
 import { newPasswordProblem } from '../schemas/password';
 import { realBrowser, type BrowserEnv } from './browser';
 import { ask } from './dialog';
-import { createForm } from './form';
+import { afterCodeSend, createForm } from './form';
 import { EMPTY_IDENTIFIER, identifierProblem } from './identifier';
 
 export type Channel = 'phone' | 'email';
@@ -15,8 +15,6 @@ type Field = 'mobile' | 'email' | 'code' | 'password' | 'confirm';
 
 /** How long the success message shows before the page goes back to its login page. */
 export const BACK_TO_LOGIN_DELAY_MS = 1500;
-/** The code button counts down 60 s (the server enforces the same wait). */
-export const RESEND_WAIT_MS = 60_000;
 
 const identifierField = (values: { channel: Channel }): Field => (values.channel === 'phone' ? 'mobile' : 'email');
 
@@ -88,13 +86,7 @@ export const sendCode = () =>
     } else {
       sent = await passwordApi.resetSendCode({ loginType: 2, loginEmail: id.loginEmail });
     }
-    if (!sent.ok) {
-      const retryAfter = (sent.data as { retryAfter?: number } | undefined)?.retryAfter;
-      if (retryAfter) $resetCooldownUntil.set(Date.now() + retryAfter * 1000);
-      return form.failure(sent);
-    }
-    $resetCooldownUntil.set(Date.now() + RESEND_WAIT_MS);
-    form.$values.setKey('notice', 'signIn.codeSent');
+    afterCodeSend(sent, form, $resetCooldownUntil);
   });
 
 /** Checks the form, resets, then shows the success and goes back to the login page. */
