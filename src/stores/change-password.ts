@@ -4,7 +4,7 @@ import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
 import { newPasswordProblem, type ChangePasswordProof } from '../schemas/password';
 import { goOnByLoginCase } from './after-sign-in';
-import { afterCodeSend, createForm } from './form';
+import { codeSendFlow, createForm } from './form';
 
 type Field = 'current' | 'code' | 'password' | 'confirm';
 
@@ -42,17 +42,8 @@ export async function initChangePassword() {
 
 export const setField = (key: Field, value: string) => form.set(key, value);
 
-const startOver = () => {
-  form.$values.setKey('notice', '');
-  form.$errors.set({});
-};
-
 /** Sends the code of a password change to the account's own e-mail or phone. */
-export const sendCode = () =>
-  form.run(async () => {
-    startOver();
-    afterCodeSend(await passwordApi.changePasswordSendCode(), form, $changePasswordCooldownUntil);
-  });
+export const sendCode = codeSendFlow(form, $changePasswordCooldownUntil, () => passwordApi.changePasswordSendCode());
 
 /** The proof fields the server asked for, filled in, or null after showing the missing one. */
 async function proofFields(s: ReturnType<typeof $changePassword.get>): Promise<Record<string, string> | null> {

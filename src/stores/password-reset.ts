@@ -1,5 +1,4 @@
 import { atom } from 'nanostores';
-import type { ApiResult } from '../api/client';
 import { passwordApi } from '../api/password';
 import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
@@ -7,7 +6,7 @@ import type { PhoneCodeItem } from '../schemas/dictionaries';
 import { newPasswordProblem } from '../schemas/password';
 import { realBrowser, type BrowserEnv } from './browser';
 import { ask } from './dialog';
-import { afterCodeSend, createForm } from './form';
+import { codeSendFlow, createForm } from './form';
 import { EMPTY_IDENTIFIER, identifierProblem } from './identifier';
 
 export type Channel = 'phone' | 'email';
@@ -73,21 +72,14 @@ const startOver = () => {
 };
 
 /** Get Code: the slider for a phone, then the send. The answer never says whether the account exists. */
-export const sendCode = () =>
-  form.run(async () => {
-    startOver();
-    const id = await identifier();
-    if (!id) return;
-    let sent: ApiResult<unknown>;
-    if (id.loginType === 1) {
-      const sliderCheck = await ask({ kind: 'slider', scene: 'sms', subject: id.subject });
-      if (!sliderCheck) return;
-      sent = await passwordApi.resetSendCode({ loginType: 1, mobileCode: id.mobileCode, mobile: id.mobile, sliderCheck });
-    } else {
-      sent = await passwordApi.resetSendCode({ loginType: 2, loginEmail: id.loginEmail });
-    }
-    afterCodeSend(sent, form, $resetCooldownUntil);
-  });
+export const sendCode = codeSendFlow(form, $resetCooldownUntil, async () => {
+  const id = await identifier();
+  if (!id) return null;
+  if (id.loginType === 2) return passwordApi.resetSendCode({ loginType: 2, loginEmail: id.loginEmail });
+  const sliderCheck = await ask({ kind: 'slider', scene: 'sms', subject: id.subject });
+  if (!sliderCheck) return null;
+  return passwordApi.resetSendCode({ loginType: 1, mobileCode: id.mobileCode, mobile: id.mobile, sliderCheck });
+});
 
 /** Checks the form, resets, then shows the success and goes back to the login page. */
 export const submit = () =>
