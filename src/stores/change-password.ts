@@ -1,23 +1,19 @@
-import { atom, map } from 'nanostores';
+import { atom } from 'nanostores';
 import { passwordApi } from '../api/password';
-import type { ApiResult } from '../api/result';
-import type { Messages } from '../i18n';
+import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
 import { newPasswordProblem, type ChangePasswordProof } from '../schemas/password';
-import { failureMessage, goOnByLoginCase } from './after-sign-in';
+import { goOnByLoginCase } from './after-sign-in';
+import { codeSendFlow, createForm } from './form';
 
-export type ChangePasswordMessages = Pick<Messages, 'changePassword' | 'signIn' | 'validation' | 'errors'>;
-type Field = 'current' | 'code' | 'password' | 'confirm' | 'form';
-
-/** The server's own wait between two codes; the button counts down the same. */
-const RESEND_WAIT_MS = 60_000;
+type Field = 'current' | 'code' | 'password' | 'confirm';
 
 /**
  * The /change_password form (login case 2 with the original-password flag, or from the user center). The
  * server says which proof it needs (`proof`): none for the forced change right after sign-in, the current
  * password, or a code sent to the account for people who signed up by code and have no password.
  */
-export const $changePassword = map({
+const initial = {
   proof: 'loading' as ChangePasswordProof | 'loading',
   /** The legacy salt the current password is hashed with, or null. */
   salt: null as string | null,
@@ -25,98 +21,64 @@ export const $changePassword = map({
   code: '',
   password: '',
   confirm: '',
-  busy: false,
-  notice: '',
+  notice: '' as MessageKey | '',
   step: 'form' as 'form' | 'done',
-  errors: {} as Partial<Record<Field, string>>,
+};
+const form = createForm<typeof initial, Field>(initial, {
+  // A refusal belongs to the proof fields it names, anything else to the form as a whole.
+  codes: { PW0003: 'current', PW0004: 'current', PW0005: 'code', CD0010: 'code', CD0011: 'code', CD0012: 'code', CD0013: 'code', CD0014: 'code' },
+  editClearsForm: true,
 });
+export const $changePassword = form.$values;
+export const $changePasswordErrors = form.$errors;
 export const $changePasswordCooldownUntil = atom(0);
 
-/** Which field a refusal belongs to: the proof fields, or the form as a whole. */
-const FIELD_OF_CODE: Record<string, Field> = {
-  PW0003: 'current',
-  PW0004: 'current',
-  PW0005: 'code',
-  CD0010: 'code',
-  CD0011: 'code',
-  CD0012: 'code',
-  CD0013: 'code',
-  CD0014: 'code',
-};
-
-let t: ChangePasswordMessages;
-/** Keeps the messages and asks the server which proof this session needs. */
-export async function initChangePassword(messages: ChangePasswordMessages) {
-  t = messages;
+/** Asks the server which proof this session needs. */
+export async function initChangePassword() {
   const answer = await passwordApi.changePasswordProof();
-  if (!answer.ok) return $changePassword.setKey('errors', { form: failureMessage(answer, t.errors) });
-  $changePassword.set({ ...$changePassword.get(), proof: answer.data.proof, salt: answer.data.salt });
+  if (!answer.ok) return form.fail('form', { code: answer.code, message: answer.message });
+  form.$values.set({ ...$changePassword.get(), proof: answer.data.proof, salt: answer.data.salt });
 }
 
-export function setField(key: 'current' | 'code' | 'password' | 'confirm', value: string) {
-  $changePassword.setKey(key, value);
-  $changePassword.setKey('errors', { ...$changePassword.get().errors, [key]: undefined, form: undefined });
-}
-
-function showFailure(result: Extract<ApiResult<unknown>, { ok: false }>) {
-  $changePassword.setKey('errors', { [FIELD_OF_CODE[result.code] ?? 'form']: failureMessage(result, t.errors) });
-}
+export const setField = (key: Field, value: string) => form.set(key, value);
 
 /** Sends the code of a password change to the account's own e-mail or phone. */
-export async function sendCode() {
-  const s = $changePassword.get();
-  if (s.busy) return;
-  $changePassword.set({ ...s, busy: true, notice: '', errors: {} });
-  try {
-    const sent = await passwordApi.changePasswordSendCode();
-    if (!sent.ok) {
-      const retryAfter = (sent.data as { retryAfter?: number } | undefined)?.retryAfter;
-      if (retryAfter) $changePasswordCooldownUntil.set(Date.now() + retryAfter * 1000);
-      return showFailure(sent);
-    }
-    $changePasswordCooldownUntil.set(Date.now() + RESEND_WAIT_MS);
-    $changePassword.setKey('notice', t.signIn.codeSent);
-  } finally {
-    $changePassword.setKey('busy', false);
-  }
-}
+export const sendCode = codeSendFlow(form, $changePasswordCooldownUntil, () => passwordApi.changePasswordSendCode());
 
-/** The proof fields the server asked for, filled in, or the first missing one. */
-async function proofFields(s: ReturnType<typeof $changePassword.get>) {
+/** The proof fields the server asked for, filled in, or null after showing the missing one. */
+async function proofFields(s: ReturnType<typeof $changePassword.get>): Promise<Record<string, string> | null> {
   if (s.proof === 'password') {
-    if (!s.current) return { missing: { current: t.changePassword.currentRequired } };
-    return { fields: { currentPassword: await hashPassword(s.current, s.salt ?? '') } };
+    if (!s.current) return form.fail('current', { key: 'changePassword.currentRequired' }), null;
+    return { currentPassword: await hashPassword(s.current, s.salt ?? '') };
   }
   if (s.proof === 'code') {
-    if (!s.code) return { missing: { code: t.validation.codeRequired } };
-    return { fields: { code: s.code } };
+    if (!s.code) return form.fail('code', { key: 'validation.codeRequired' }), null;
+    return { code: s.code };
   }
-  return { fields: {} };
+  return {};
 }
 
 /**
  * Validates the pair (password rule, the two equal) and the proof, sends the hashes, then routes on by the
  * (now cleared) login case.
  */
-export async function submit() {
-  const s = $changePassword.get();
-  if (s.busy || s.proof === 'loading') return;
-  const proof = await proofFields(s);
-  const problem = newPasswordProblem(s.password, s.confirm);
-  if (proof.missing || problem) {
-    const errors: Partial<Record<Field, string>> = { ...proof.missing };
-    if (problem) errors[problem.field] = problem.problem === 'confirmRequired' ? t.changePassword.confirmRequired : t.validation[problem.problem];
-    return $changePassword.setKey('errors', errors);
-  }
-  $changePassword.set({ ...s, busy: true, errors: {} });
-  try {
+export const submit = () => {
+  if ($changePassword.get().proof === 'loading') return Promise.resolve(undefined);
+  return form.run(async () => {
+    const s = $changePassword.get();
+    form.$errors.set({});
+    const proof = await proofFields(s);
+    const problem = newPasswordProblem(s.password, s.confirm);
+    if (problem) form.fail(problem.field, { key: problem.problem === 'confirmRequired' ? 'changePassword.confirmRequired' : `validation.${problem.problem}` });
+    if (!proof || problem) return;
     const hash = await hashPassword(s.password);
-    const changed = await passwordApi.changePassword({ newPassword: hash, newPasswordSubmit: hash, ...proof.fields });
-    if (!changed.ok) return showFailure(changed);
-    $changePassword.set({ ...$changePassword.get(), step: 'done', current: '', code: '', password: '', confirm: '' });
+    const changed = await passwordApi.changePassword({ newPassword: hash, newPasswordSubmit: hash, ...proof });
+    if (!changed.ok) return form.failure(changed);
+    form.$values.set({ ...$changePassword.get(), step: 'done', current: '', code: '', password: '', confirm: '' });
     const failed = await goOnByLoginCase();
-    if (failed) $changePassword.set({ ...$changePassword.get(), step: 'form', errors: { form: failureMessage(failed, t.errors) } });
-  } finally {
-    $changePassword.setKey('busy', false);
-  }
-}
+    if (failed) {
+      form.$values.setKey('step', 'form');
+      form.fail('form', { code: failed.code, message: failed.message });
+    }
+  });
+};

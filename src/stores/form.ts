@@ -1,6 +1,6 @@
-import { map, type MapStore } from 'nanostores';
+import { map, type MapStore, type WritableAtom } from 'nanostores';
 import type { ApiResult } from '../api/result';
-import { problemOf, type Problem } from '../i18n/problem';
+import { problemOf, type MessageKey, type Problem } from '../i18n/problem';
 
 export type Failure = Extract<ApiResult<unknown>, { ok: false }>;
 
@@ -94,4 +94,36 @@ export function createForm<V extends object, F extends string>(initial: V, optio
       }
     },
   };
+}
+
+/** The server's wait between two codes to one address; a code button counts down the same. */
+export const RESEND_WAIT_MS = 60_000;
+
+type CodeForm = {
+  failure(failure: Failure): void;
+  $values: { setKey(key: 'notice', value: MessageKey | ''): void };
+  $errors: { set(errors: Record<string, never>): void };
+  run<T>(work: () => Promise<T>): Promise<T | undefined>;
+};
+
+/**
+ * A form's Get Code flow: busy while it runs, the last notice and errors cleared, then `send` (null when it
+ * gave up: a field error shown, the slider closed). The button counts down the server's wait (the
+ * `retryAfter` a refusal carries, or the full wait after a send) and the form says "code sent" or the failure.
+ */
+export function codeSendFlow(form: CodeForm, $cooldownUntil: WritableAtom<number>, send: () => Promise<ApiResult<unknown> | null>) {
+  return () =>
+    form.run(async () => {
+      form.$values.setKey('notice', '');
+      form.$errors.set({});
+      const sent = await send();
+      if (!sent) return;
+      if (!sent.ok) {
+        const retryAfter = (sent.data as { retryAfter?: number } | undefined)?.retryAfter;
+        if (retryAfter) $cooldownUntil.set(Date.now() + retryAfter * 1000);
+        return form.failure(sent);
+      }
+      $cooldownUntil.set(Date.now() + RESEND_WAIT_MS);
+      form.$values.setKey('notice', 'signIn.codeSent');
+    });
 }

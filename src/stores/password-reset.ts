@@ -1,5 +1,4 @@
 import { atom } from 'nanostores';
-import type { ApiResult } from '../api/client';
 import { passwordApi } from '../api/password';
 import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
@@ -7,7 +6,7 @@ import type { PhoneCodeItem } from '../schemas/dictionaries';
 import { newPasswordProblem } from '../schemas/password';
 import { realBrowser, type BrowserEnv } from './browser';
 import { ask } from './dialog';
-import { createForm } from './form';
+import { codeSendFlow, createForm } from './form';
 import { EMPTY_IDENTIFIER, identifierProblem } from './identifier';
 
 export type Channel = 'phone' | 'email';
@@ -15,8 +14,6 @@ type Field = 'mobile' | 'email' | 'code' | 'password' | 'confirm';
 
 /** How long the success message shows before the page goes back to its login page. */
 export const BACK_TO_LOGIN_DELAY_MS = 1500;
-/** The code button counts down 60 s (the server enforces the same wait). */
-export const RESEND_WAIT_MS = 60_000;
 
 const identifierField = (values: { channel: Channel }): Field => (values.channel === 'phone' ? 'mobile' : 'email');
 
@@ -75,27 +72,14 @@ const startOver = () => {
 };
 
 /** Get Code: the slider for a phone, then the send. The answer never says whether the account exists. */
-export const sendCode = () =>
-  form.run(async () => {
-    startOver();
-    const id = await identifier();
-    if (!id) return;
-    let sent: ApiResult<unknown>;
-    if (id.loginType === 1) {
-      const sliderCheck = await ask({ kind: 'slider', scene: 'sms', subject: id.subject });
-      if (!sliderCheck) return;
-      sent = await passwordApi.resetSendCode({ loginType: 1, mobileCode: id.mobileCode, mobile: id.mobile, sliderCheck });
-    } else {
-      sent = await passwordApi.resetSendCode({ loginType: 2, loginEmail: id.loginEmail });
-    }
-    if (!sent.ok) {
-      const retryAfter = (sent.data as { retryAfter?: number } | undefined)?.retryAfter;
-      if (retryAfter) $resetCooldownUntil.set(Date.now() + retryAfter * 1000);
-      return form.failure(sent);
-    }
-    $resetCooldownUntil.set(Date.now() + RESEND_WAIT_MS);
-    form.$values.setKey('notice', 'signIn.codeSent');
-  });
+export const sendCode = codeSendFlow(form, $resetCooldownUntil, async () => {
+  const id = await identifier();
+  if (!id) return null;
+  if (id.loginType === 2) return passwordApi.resetSendCode({ loginType: 2, loginEmail: id.loginEmail });
+  const sliderCheck = await ask({ kind: 'slider', scene: 'sms', subject: id.subject });
+  if (!sliderCheck) return null;
+  return passwordApi.resetSendCode({ loginType: 1, mobileCode: id.mobileCode, mobile: id.mobile, sliderCheck });
+});
 
 /** Checks the form, resets, then shows the success and goes back to the login page. */
 export const submit = () =>

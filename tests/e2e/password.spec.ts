@@ -2,19 +2,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { solvePow, type PowChallenge } from '../functions/pow-solver';
-import { openInLanguage, passSlider, readCode, seedUser, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
+import { openInLanguage, passSlider, readCode, seedUser, signInByEmail, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
 
 /** Issue 4: partner sign-in, password reset (/forget, /navigator_forget) and the forced change of login case 2. */
 
 async function passwordSignInByEmail(page: Page, lang: Lang, email: string, password: string) {
-  const m = messages[lang].signIn;
   await page.context().clearCookies();
-  await openInLanguage(page, lang, '/login');
-  await page.getByRole('tab', { name: m.tabs.password }).click();
-  await page.getByRole('tab', { name: m.tabs.email }).click();
-  await page.getByLabel(m.email).fill(email);
-  await page.getByLabel(m.password, { exact: true }).fill(password);
-  await page.getByRole('button', { name: m.submit }).click();
+  await signInByEmail(page, lang, email, password);
 }
 
 for (const lang of langs) {

@@ -1,89 +1,41 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Hono } from 'hono';
-import type { EdgeBindings } from '../../functions/env';
 import { createGateway } from '../../functions/gateway/app';
-import app from '../../functions/worker';
 import { LOCK_BASE_MS, SLIDER_AFTER } from '../../functions/gateway/services/risk';
 import { NEW_USER_CHECKS_PER_NAME, NEW_USER_CHECKS_PER_NETWORK } from '../../functions/gateway/routes/auth';
+import app from '../../functions/worker';
 import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/edge/handoff';
 import { hashPassword } from '../../src/lib/password-hash';
-import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { deployedVars, startWorkerEnv } from './worker-env';
-import { CHEAP_POW, solvePow, type PowChallenge } from './pow-solver';
+import { CHEAP_POW } from './pow-solver';
+import { gatewayClient } from './gateway-client';
 
 /**
  * The sign-in calls through the whole Worker (functions/worker.ts), so the edge's cookie rules are part of
  * every answer, on a real local D1. The clock-dependent lockout test shifts the gateway's clock.
  */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
+let api: ReturnType<typeof gatewayClient>;
 beforeAll(async () => {
   worker = await startWorkerEnv('auth', CHEAP_POW);
+  api = gatewayClient(worker);
 });
 afterAll(() => worker.dispose());
 
-let seq = 0;
-const unique = () => `${Date.now().toString(36)}${(seq++).toString(36)}`;
-const uniqueEmail = () => `User.${unique()}@Example.com`;
-/** A fresh mainland mobile number. */
-const uniqueMobile = () => `139${String(Date.now() % 1e5).padStart(5, '0')}${String(seq++ % 1000).padStart(3, '0')}`;
-// Each test file and call comes from its own address, so the per-IP send caps of the code service stay out of the way.
-const ip = () => `10.9.${seq % 250}.${(seq++ * 7) % 250}`;
-
-type Envelope<T = Record<string, unknown>> = { code: string; message: string; data: T };
-
-/** Which app answers: the whole Worker (edge + embedded gateway), or a gateway on a fake clock. */
-let target: { gateway: Hono<EdgeBindings> } | null = null;
-
-const call = async (path: string, init: RequestInit = {}, origin = 'http://localhost') =>
-  target
-    ? target.gateway.request(path, init, worker.env, worker.ctx)
-    : app.request(`${origin}/api${path}`, init, worker.env, worker.ctx);
-
-/** `from` names the client network: Cloudflare's header for the whole Worker, the proxy's for a gateway on a clock. */
-function post(path: string, body: unknown, { cookie, origin, from }: { cookie?: string; origin?: string; from?: string } = {}) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'cf-connecting-ip': from ?? ip(), 'x-client-ip': from ?? ip() };
-  if (cookie) headers.cookie = cookie;
-  return call(path, { method: 'POST', headers, body: JSON.stringify(body) }, origin);
-}
-
-const json = async <T = Record<string, unknown>>(res: Response) => (await res.json()) as Envelope<T>;
+const uniqueEmail = () => `User.${api.unique()}@Example.com`;
 const tokenOf = (res: Response) => /(?:^|\n)portal_token=([^;]*)/.exec(res.headers.getSetCookie().join('\n'))?.[1];
-const sessionCookie = (res: Response) => `portal_token=${tokenOf(res)}`;
 
 async function emailCode(email: string): Promise<string> {
-  const sent = await post('/agg-web/user/getRegVerificationCode', { emailAddress: email, type: 3 });
-  expect((await json(sent)).code).toBe('0');
-  const outbox = await json<{ text: string }[]>(await call(`/dev/outbox?to=${encodeURIComponent(email.toLowerCase())}`));
-  return /\b(\d{4,8})\b/.exec(outbox.data[0]!.text)![1]!;
-}
-
-/** Drags the slider as a person would, with the position the dev endpoint reveals; answers the sliderCheck. */
-async function passSlider(scene: 'sms' | 'login', subject: string) {
-  const challenge = await json<{ sessionId: string; pow: PowChallenge }>(await post('/agg-web/captcha/slider/init', { scene, subject }));
-  const reveal = await json<{ x: number }>(await call(`/dev/captcha/${challenge.data.sessionId}`));
-  const x = reveal.data.x;
-  const trail: [number, number][] = [0, 0.2, 0.45, 0.7, 0.85, 0.95, 1].map((p, i) => [i * 60 + (i % 2) * 15, Math.round(x * p)]);
-  const pow = await solvePow(challenge.data.pow);
-  const verified = await json(await post('/agg-web/captcha/slider/verify', { sessionId: challenge.data.sessionId, x, trail, pow }));
-  expect(verified.code).toBe('0');
-  return verified.data;
+  expect((await api.json(await api.post('/agg-web/user/getRegVerificationCode', { emailAddress: email, type: 3 }))).code).toBe('0');
+  return api.latestCode(email.toLowerCase());
 }
 
 const quickByEmail = (email: string, code: string, extra: Record<string, unknown> = {}) =>
-  post('/agg-web/quick/user/login', { loginType: 2, loginEmail: email, code, agreed: true, ...extra });
+  api.post('/agg-web/quick/user/login', { loginType: 2, loginEmail: email, code, agreed: true, ...extra });
 
-const seed = async (body: Record<string, unknown>) => {
-  const res = await json<{ userId: string }>(await post('/dev/users', body));
-  expect(res.code).toBe('0');
-  return res.data.userId;
-};
+/** A person seeded as the gateway's dev route makes them, without agreeing to any terms. */
+const seed = (body: Record<string, unknown>) => api.seed({ agreed: false, ...body });
 
-const emailLogin = async (email: string, password: string, extra: Record<string, unknown> = {}, from?: string) =>
-  post(
-    '/agg-web/user/v3/userLogin',
-    { loginEmail: email, loginPassword: await hashPassword(password), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT, ...extra },
-    { from },
-  );
+const emailLogin = (email: string, password: string, extra: Record<string, unknown> = {}, from?: string) => api.emailLogin(email, password, extra, { from });
 
 const userCount = async (where: string, value: string) =>
   (await worker.env.DB.prepare(`SELECT COUNT(*) AS n FROM users WHERE ${where} = ?`).bind(value).first<{ n: number }>())!.n;
@@ -91,11 +43,11 @@ const userCount = async (where: string, value: string) =>
 describe('quick login (code)', () => {
   it('registers a new user by e-mail, sets the session cookies and never shows the token', async () => {
     const email = uniqueEmail();
-    expect((await json<boolean>(await post('/agg-web/quick/user/checkIsNewUser', { loginType: 2, loginEmail: email }))).data).toBe(true);
+    expect((await api.json<boolean>(await api.post('/agg-web/quick/user/checkIsNewUser', { loginType: 2, loginEmail: email }))).data).toBe(true);
     const code = await emailCode(email);
     const res = await quickByEmail(email, code, { userIdentity: 1, companyName: 'Blue Whale Shipping' });
     const text = await res.clone().text();
-    const body = await json(res);
+    const body = await api.json(res);
     expect(body.code).toBe('0');
     expect(body.data).toMatchObject({ newUser: true, tracelessCheckResult: 100, accountSize: 0, isMaster: false });
     expect(body.data).not.toHaveProperty('oauthVO');
@@ -107,17 +59,17 @@ describe('quick login (code)', () => {
     expect(text).not.toContain(tokenOf(res)!);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await userCount('email', email.toLowerCase())).toBe(1);
-    expect((await json<boolean>(await post('/agg-web/quick/user/checkIsNewUser', { loginType: 2, loginEmail: email }))).data).toBe(false);
+    expect((await api.json<boolean>(await api.post('/agg-web/quick/user/checkIsNewUser', { loginType: 2, loginEmail: email }))).data).toBe(false);
 
     // The session works, and the registration's company name leads to case 6.
-    const loginCase = await json(await post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: sessionCookie(res) }));
+    const loginCase = await api.json(await api.post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: api.sessionCookie(res) }));
     expect(loginCase.data).toMatchObject({ userLoginCase: 6, companyInfo: { name: 'Blue Whale Shipping', ports: [] }, registerMobile: null });
   });
 
   it('sets Secure cookies on https', async () => {
     const email = uniqueEmail();
     const code = await emailCode(email);
-    const res = await post(
+    const res = await api.post(
       '/agg-web/quick/user/login',
       { loginType: 2, loginEmail: email, code, agreed: true, userIdentity: 2, companyName: 'Harbour Ltd' },
       { origin: 'https://portal.example.com' },
@@ -131,7 +83,7 @@ describe('quick login (code)', () => {
     const wrong = code === '000000' ? '111111' : '000000';
     const res = await quickByEmail(email, wrong, { userIdentity: 1, companyName: 'Acme' });
     expect(res.status).toBe(400);
-    expect((await json(res)).code).toBe('CD0010');
+    expect((await api.json(res)).code).toBe('CD0010');
     expect(res.headers.getSetCookie()).toEqual([]);
     expect(await userCount('email', email.toLowerCase())).toBe(0);
   });
@@ -139,31 +91,31 @@ describe('quick login (code)', () => {
   it('asks a new user for the company name before spending the code', async () => {
     const email = uniqueEmail();
     const code = await emailCode(email);
-    const missing = await json(await quickByEmail(email, code, { userIdentity: 1 }));
+    const missing = await api.json(await quickByEmail(email, code, { userIdentity: 1 }));
     expect(missing).toMatchObject({ code: 'US0001', message: 'Please enter company name.' });
     expect(await userCount('email', email.toLowerCase())).toBe(0);
     const res = await quickByEmail(email, code, { userIdentity: 1, companyName: 'Acme' });
-    expect((await json(res)).code).toBe('0');
+    expect((await api.json(res)).code).toBe('0');
   });
 
   it('answers an unticked agreement with its own message', async () => {
     const email = uniqueEmail();
     for (const agreed of [false, undefined]) {
-      const res = await post('/agg-web/quick/user/login', { loginType: 2, loginEmail: email, code: '123456', agreed });
-      expect(await json(res)).toMatchObject({ code: 'US0002', message: 'Please read and agree to the user agreement.' });
+      const res = await api.post('/agg-web/quick/user/login', { loginType: 2, loginEmail: email, code: '123456', agreed });
+      expect(await api.json(res)).toMatchObject({ code: 'US0002', message: 'Please read and agree to the user agreement.' });
     }
   });
 
   it('creates exactly one user from 20 parallel sign-ins with one code for a new phone', async () => {
-    const mobile = uniqueMobile();
+    const mobile = api.mobile('139');
     const e164 = `+86${mobile}`;
-    const sliderCheck = await passSlider('sms', e164);
-    const sent = await post('/agg-web/sms/send', { phoneCode: 'CN', mobile, type: 3, phoneCodeValue: '+86', sliderCheck });
-    expect((await json(sent)).code).toBe('0');
-    const outbox = await json<{ text: string }[]>(await call(`/dev/outbox?to=${encodeURIComponent(e164)}`));
+    const sliderCheck = await api.sliderCheck('sms', e164);
+    const sent = await api.post('/agg-web/sms/send', { phoneCode: 'CN', mobile, type: 3, phoneCodeValue: '+86', sliderCheck });
+    expect((await api.json(sent)).code).toBe('0');
+    const outbox = await api.json<{ text: string }[]>(await api.get(`/dev/outbox?to=${encodeURIComponent(e164)}`));
     const code = /\b(\d{4,8})\b/.exec(outbox.data[0]!.text)![1]!;
     const body = { loginType: 1, mobileCode: '+86', mobile, code, agreed: true, userIdentity: 2, companyName: 'Parallel Co' };
-    const answers = await Promise.all(Array.from({ length: 20 }, () => post('/agg-web/quick/user/login', body).then(json)));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => api.post('/agg-web/quick/user/login', body).then(api.json)));
     expect(answers.filter((a) => a.code === '0')).toHaveLength(1);
     expect(answers.find((a) => a.code === '0')!.data).toMatchObject({ newUser: true });
     expect(await userCount('phone_e164', e164)).toBe(1);
@@ -172,10 +124,10 @@ describe('quick login (code)', () => {
 
 describe('password sign-in', () => {
   it('signs in by phone and by e-mail with a seeded password', async () => {
-    const mobile = uniqueMobile();
+    const mobile = api.mobile('139');
     const email = uniqueEmail();
     await seed({ phone: { callingCode: '+86', mobile }, email, password: 'Harbour2024', userType: 2 });
-    const byPhone = await post('/agg-web/user/loginByPhone', {
+    const byPhone = await api.post('/agg-web/user/loginByPhone', {
       mobile,
       mobileCode: '+86',
       password: await hashPassword('Harbour2024'),
@@ -183,54 +135,53 @@ describe('password sign-in', () => {
       loginType: 101,
       captchaType: 3,
     });
-    expect((await json(byPhone)).data).toMatchObject({ tracelessCheckResult: 100, newUser: false, type: 2 });
+    expect((await api.json(byPhone)).data).toMatchObject({ tracelessCheckResult: 100, newUser: false, type: 2 });
     expect(tokenOf(byPhone)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const byEmail = await emailLogin(email, 'Harbour2024');
-    expect((await json(byEmail)).code).toBe('0');
+    expect((await api.json(byEmail)).code).toBe('0');
     expect(tokenOf(byEmail)).not.toBe(tokenOf(byPhone));
   });
 
   it('answers one generic error for a wrong password and for an unknown account', async () => {
     const email = uniqueEmail();
     await seed({ email, password: 'Harbour2024' });
-    const wrong = await json(await emailLogin(email, 'Harbour2025'));
-    const unknown = await json(await emailLogin(uniqueEmail(), 'Harbour2024'));
+    const wrong = await api.json(await emailLogin(email, 'Harbour2025'));
+    const unknown = await api.json(await emailLogin(uniqueEmail(), 'Harbour2024'));
     expect(wrong).toEqual({ code: 'US0010', message: 'Wrong account or password.', data: null });
     expect(unknown).toEqual(wrong);
   });
 
   it('asks for the slider after 3 failures from a network and accepts a passed one', async () => {
     const email = uniqueEmail();
-    const from = ip();
+    const from = api.ip();
     await seed({ email, password: 'Harbour2024' });
-    for (let i = 0; i < 3; i++) expect((await json(await emailLogin(email, 'wrong-one', {}, from))).code).toBe('US0010');
+    for (let i = 0; i < 3; i++) expect((await api.json(await emailLogin(email, 'wrong-one', {}, from))).code).toBe('US0010');
     const challenged = await emailLogin(email, 'Harbour2024', {}, from);
-    expect(await json(challenged)).toMatchObject({ code: '0', data: { tracelessCheckResult: 400, userId: '' } });
+    expect(await api.json(challenged)).toMatchObject({ code: '0', data: { tracelessCheckResult: 400, userId: '' } });
     expect(challenged.headers.getSetCookie()).toEqual([]);
     // A check for another subject does not count.
-    const elsewhere = await passSlider('login', uniqueEmail());
-    expect((await json(await emailLogin(email, 'Harbour2024', { nvcvalStr: JSON.stringify(elsewhere) }, from))).data).toMatchObject({
+    const elsewhere = await api.sliderCheck('login', uniqueEmail());
+    expect((await api.json(await emailLogin(email, 'Harbour2024', { nvcvalStr: JSON.stringify(elsewhere) }, from))).data).toMatchObject({
       tracelessCheckResult: 400,
     });
     // Another network is not asked after 3 failures elsewhere.
-    expect((await json(await emailLogin(email, 'Harbour2024', {}, ip()))).data).toMatchObject({ tracelessCheckResult: 100 });
-    const check = await passSlider('login', email);
+    expect((await api.json(await emailLogin(email, 'Harbour2024', {}, api.ip()))).data).toMatchObject({ tracelessCheckResult: 100 });
+    const check = await api.sliderCheck('login', email);
     const passed = await emailLogin(email, 'Harbour2024', { nvcvalStr: JSON.stringify(check) }, from);
-    expect((await json(passed)).data).toMatchObject({ tracelessCheckResult: 100 });
+    expect((await api.json(passed)).data).toMatchObject({ tracelessCheckResult: 100 });
     expect(tokenOf(passed)).toBeTruthy();
     // Success reset the network's counter: no slider next time.
-    expect((await json(await emailLogin(email, 'Harbour2024', {}, from))).data).toMatchObject({ tracelessCheckResult: 100 });
+    expect((await api.json(await emailLogin(email, 'Harbour2024', {}, from))).data).toMatchObject({ tracelessCheckResult: 100 });
   });
 
   it('locks one network out after 10 failures, doubling; other networks only pass the slider; code sign-in works', async () => {
     let clock = Date.now();
-    target = { gateway: createGateway({ clock: () => clock }) };
-    try {
+    await api.throughGateway(createGateway({ clock: () => clock }), async () => {
       const email = uniqueEmail();
-      const attacker = ip();
+      const attacker = api.ip();
       await seed({ email, password: 'Harbour2024' });
       const attempt = async (password: string, from = attacker) =>
-        json(await emailLogin(email, password, { nvcvalStr: JSON.stringify(await passSlider('login', email)) }, from));
+        api.json(await emailLogin(email, password, { nvcvalStr: JSON.stringify(await api.sliderCheck('login', email)) }, from));
       for (let i = 0; i < 10; i++) expect((await attempt('wrong-one')).code).toBe('US0010');
       // Locked: the right password reads like any failure.
       expect((await attempt('Harbour2024')).code).toBe('US0010');
@@ -238,11 +189,11 @@ describe('password sign-in', () => {
       expect((await attempt('Harbour2024')).code).toBe('US0010');
 
       // Another network: asked for the slider (the name is under attack), then signed in.
-      const owner = ip();
-      expect((await json(await emailLogin(email, 'Harbour2024', {}, owner))).data).toMatchObject({ tracelessCheckResult: 400 });
+      const owner = api.ip();
+      expect((await api.json(await emailLogin(email, 'Harbour2024', {}, owner))).data).toMatchObject({ tracelessCheckResult: 400 });
       expect((await attempt('Harbour2024', owner)).code).toBe('0');
       // A code still signs in, from the locked network too.
-      expect((await json(await quickByEmail(email, await emailCode(email)))).code).toBe('0');
+      expect((await api.json(await quickByEmail(email, await emailCode(email)))).code).toBe('0');
 
       clock += 2000;
       // Unlocked, but still failing: the next lock (after 10 more failures) lasts twice as long.
@@ -253,24 +204,22 @@ describe('password sign-in', () => {
       expect((await attempt('Harbour2024')).code).toBe('0');
       const rows = await worker.env.DB.prepare('SELECT network FROM password_failures WHERE subject = ?').bind(email.toLowerCase()).all();
       expect(rows.results).toEqual([]);
-    } finally {
-      target = null;
-    }
+    });
   }, 120_000);
 
   it('runs the SY9990 salt round trip for a legacy record', async () => {
-    const mobile = uniqueMobile();
+    const mobile = api.mobile('139');
     const legacySalt = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
     await seed({ phone: { callingCode: '+86', mobile }, password: 'Legacy123', legacySalt });
     const login = (password: string, passwordVersion: 1 | 2) =>
-      post('/agg-web/user/loginByPhone', { mobile, mobileCode: '+86', password, passwordVersion, loginType: 101, captchaType: 3 });
+      api.post('/agg-web/user/loginByPhone', { mobile, mobileCode: '+86', password, passwordVersion, loginType: 101, captchaType: 3 });
     const first = await login(await hashPassword('Legacy123'), 2);
     expect(first.status).toBe(200);
-    expect((await json(first)).code).toBe('SY9990');
-    const salt = await json<{ salt: string }>(await post('/agg-web/user/getUserSalt', { type: 1, phone: mobile, phoneCode: '+86' }));
+    expect((await api.json(first)).code).toBe('SY9990');
+    const salt = await api.json<{ salt: string }>(await api.post('/agg-web/user/getUserSalt', { type: 1, phone: mobile, phoneCode: '+86' }));
     expect(salt.data.salt).toBe(legacySalt);
     const retried = await login(await hashPassword('Legacy123', salt.data.salt), 1);
-    expect((await json(retried)).code).toBe('0');
+    expect((await api.json(retried)).code).toBe('0');
     expect(tokenOf(retried)).toBeTruthy();
   });
 
@@ -278,7 +227,7 @@ describe('password sign-in', () => {
     const email = uniqueEmail();
     await seed({ email, password: 'Harbour2024' });
     const salt = async (loginName: string) =>
-      (await json<{ salt: string }>(await post('/agg-web/user/getUserSalt', { type: 2, loginName }))).data.salt;
+      (await api.json<{ salt: string }>(await api.post('/agg-web/user/getUserSalt', { type: 2, loginName }))).data.salt;
     const unknown = await salt(uniqueEmail());
     const modern = await salt(email);
     expect(unknown).toMatch(/^[0-9a-f]{32}$/);
@@ -290,24 +239,24 @@ describe('password sign-in', () => {
   it('sets the new password from the insecure-password modal: the old one stops working', async () => {
     const email = uniqueEmail();
     await seed({ email, password: 'abc', insecurePassword: true, originalFlag: true });
-    const common = await json(await emailLogin(email, 'abc', { newPassword: await hashPassword('password1') }));
+    const common = await api.json(await emailLogin(email, 'abc', { newPassword: await hashPassword('password1') }));
     expect(common.code).toBe('PW0002');
-    const changed = await json(await emailLogin(email, 'abc', { newPassword: await hashPassword('Harbour7Crane') }));
+    const changed = await api.json(await emailLogin(email, 'abc', { newPassword: await hashPassword('Harbour7Crane') }));
     expect(changed.data).toMatchObject({ originalFlag: false });
-    expect((await json(await emailLogin(email, 'abc'))).code).toBe('US0010');
-    expect((await json(await emailLogin(email, 'Harbour7Crane'))).code).toBe('0');
+    expect((await api.json(await emailLogin(email, 'abc'))).code).toBe('US0010');
+    expect((await api.json(await emailLogin(email, 'Harbour7Crane'))).code).toBe('0');
   });
 
   it('signs a chain partner in by user id', async () => {
-    const usId = `BR${unique()}`;
+    const usId = `BR${api.unique()}`;
     await seed({ usId, password: 'Chain2024' });
-    const res = await post('/agg-web/user/v2/yunLianLogin', {
+    const res = await api.post('/agg-web/user/v2/yunLianLogin', {
       usId,
       password: await hashPassword('Chain2024'),
       passwordVersion: 2,
       captchaType: 3,
     });
-    expect((await json(res)).code).toBe('0');
+    expect((await api.json(res)).code).toBe('0');
   });
 });
 
@@ -318,8 +267,8 @@ describe('abuse of the password sign-in, as a script does it', () => {
   it('50 parallel wrong passwords from network A do not stop the owner on network B', async () => {
     const email = uniqueEmail();
     await seed({ email, password: 'Harbour2024' });
-    const attacker = ip();
-    const burst = await Promise.all(Array.from({ length: 50 }, () => emailLogin(email, 'Guess0000', {}, attacker).then(json)));
+    const attacker = api.ip();
+    const burst = await Promise.all(Array.from({ length: 50 }, () => emailLogin(email, 'Guess0000', {}, attacker).then(api.json)));
     // Every answer read: only the generic failure or the human-check answer, never a session.
     for (const answer of burst) {
       if (answer.code === '0') expect(answer.data).toEqual(expect.objectContaining({ tracelessCheckResult: 400, userId: '' }));
@@ -329,9 +278,9 @@ describe('abuse of the password sign-in, as a script does it', () => {
     expect(burst.filter((a) => a.code === 'US0010')).toHaveLength(SLIDER_AFTER);
     expect(await failureRows(email)).toEqual([{ network: attacker, failures: SLIDER_AFTER }]);
     // The owner elsewhere signs in as usual; network A still needs the human check.
-    const owner = await emailLogin(email, 'Harbour2024', {}, ip());
-    expect((await json(owner)).data).toMatchObject({ tracelessCheckResult: 100 });
-    expect((await json(await emailLogin(email, 'Harbour2024', {}, attacker))).data).toMatchObject({ tracelessCheckResult: 400 });
+    const owner = await emailLogin(email, 'Harbour2024', {}, api.ip());
+    expect((await api.json(owner)).data).toMatchObject({ tracelessCheckResult: 100 });
+    expect((await api.json(await emailLogin(email, 'Harbour2024', {}, attacker))).data).toMatchObject({ tracelessCheckResult: 400 });
   }, 90_000);
 
   it('forged client-IP headers do not reset the count of a network in production mode', async () => {
@@ -343,26 +292,17 @@ describe('abuse of the password sign-in, as a script does it', () => {
       // The pepper the local seeding used, so the right password is right in this environment too.
       PASSWORD_PEPPER: 'dev-only-pepper-not-for-production',
     };
-    const network = ip();
+    const network = api.ip();
     const attempt = async (password: string, forged: string) =>
-      Promise.resolve(app.request(
-        'https://portal.example.com/api/agg-web/user/v3/userLogin',
-        {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            // What Cloudflare sets; the client's own copy never survives Cloudflare.
-            'cf-connecting-ip': network,
-            'x-client-ip': forged,
-            'x-forwarded-for': forged,
-            'x-real-ip': forged,
-            'true-client-ip': forged,
-          },
-          body: JSON.stringify({ loginEmail: email, loginPassword: await hashPassword(password), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT }),
-        },
-        production,
-        worker.ctx,
-      )).then(json);
+      api
+        .emailLogin(email, password, {}, {
+          origin: 'https://portal.example.com',
+          env: production,
+          // What Cloudflare sets; the client's own copy never survives Cloudflare.
+          from: network,
+          headers: { 'x-client-ip': forged, 'x-forwarded-for': forged, 'x-real-ip': forged, 'true-client-ip': forged },
+        })
+        .then(api.json);
     const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt('Guess0000', `203.0.113.${i + 1}`)));
     expect(burst.filter((a) => a.code === 'US0010')).toHaveLength(SLIDER_AFTER);
     expect(burst.filter((a) => a.code === '0').every((a) => a.data.tracelessCheckResult === 400)).toBe(true);
@@ -375,7 +315,7 @@ describe('abuse of the password sign-in, as a script does it', () => {
     const known = uniqueEmail();
     const unknown = uniqueEmail();
     await seed({ email: known, password: 'Harbour2024' });
-    const from = ip();
+    const from = api.ip();
     const answers = async (email: string) => {
       const all = [];
       for (let i = 0; i < SLIDER_AFTER + 1; i++) {
@@ -399,11 +339,11 @@ describe('abuse of the password sign-in, as a script does it', () => {
 
   it(`caps checkIsNewUser at ${NEW_USER_CHECKS_PER_NAME} per name and ${NEW_USER_CHECKS_PER_NETWORK} per network an hour`, async () => {
     const email = uniqueEmail();
-    const check = (loginEmail: string, from = ip()) => post('/agg-web/quick/user/checkIsNewUser', { loginType: 2, loginEmail }, { from }).then(json);
+    const check = (loginEmail: string, from = api.ip()) => api.post('/agg-web/quick/user/checkIsNewUser', { loginType: 2, loginEmail }, { from }).then(api.json);
     const byName = await Promise.all(Array.from({ length: 40 }, () => check(email)));
     expect(byName.filter((a) => a.code === '0')).toHaveLength(NEW_USER_CHECKS_PER_NAME);
     expect(byName.filter((a) => a.code === 'US0040')).toHaveLength(40 - NEW_USER_CHECKS_PER_NAME);
-    const network = ip();
+    const network = api.ip();
     const byNetwork = await Promise.all(Array.from({ length: NEW_USER_CHECKS_PER_NETWORK + 5 }, () => check(uniqueEmail(), network)));
     expect(byNetwork.filter((a) => a.code === '0')).toHaveLength(NEW_USER_CHECKS_PER_NETWORK);
     expect(byNetwork.find((a) => a.code !== '0')).toMatchObject({ code: 'US0040', message: 'Too many checks. Please try again in an hour.' });
@@ -412,7 +352,7 @@ describe('abuse of the password sign-in, as a script does it', () => {
   it('holds the credentials hand-off to the same rules: its failures count, a throttled network and a common password get no session', async () => {
     const email = uniqueEmail();
     const userId = await seed({ email, password: 'Harbour2024' });
-    const network = ip();
+    const network = api.ip();
     const handoff = async (password: string) => {
       const blob = await createHandoffBlob(
         await importHandoffKey(DEV_HANDOFF_KEY),
@@ -427,9 +367,9 @@ describe('abuse of the password sign-in, as a script does it', () => {
     expect(await failureRows(email)).toEqual([{ network, failures: SLIDER_AFTER }]);
     // The network now owes a human check, which the edge cannot show: no silent sign-in from there.
     expect(await handoff('Harbour2024')).toEqual({ status: 400, signedIn: false });
-    expect((await json(await emailLogin(email, 'Harbour2024', {}, network))).data).toMatchObject({ tracelessCheckResult: 400 });
+    expect((await api.json(await emailLogin(email, 'Harbour2024', {}, network))).data).toMatchObject({ tracelessCheckResult: 400 });
     // From another network the same blob signs in.
-    const other = ip();
+    const other = api.ip();
     const blob = await createHandoffBlob(
       await importHandoffKey(DEV_HANDOFF_KEY),
       handoffClaims({ sub: userId, aud: 'portal', purpose: 'credentials', loginName: email, passwordHash: await hashPassword('Harbour2024') }),
@@ -445,25 +385,25 @@ describe('signed-in calls', () => {
     const email = uniqueEmail();
     await seed({ email, password: 'Harbour2024', ...seedBody });
     const res = await emailLogin(email, 'Harbour2024');
-    expect((await json(res.clone())).code).toBe('0');
-    return { cookie: sessionCookie(res), answer: (await json(res)).data };
+    expect((await api.json(res.clone())).code).toBe('0');
+    return { cookie: api.sessionCookie(res), answer: (await api.json(res)).data };
   };
-  const loginCase = async (cookie: string) => (await json(await post('/agg-web/quick/user/findUserLoginCase', {}, { cookie }))).data;
+  const loginCase = async (cookie: string) => (await api.json(await api.post('/agg-web/quick/user/findUserLoginCase', {}, { cookie }))).data;
 
   it('derives the login case from the user state', async () => {
     expect(await loginCase((await signIn({})).cookie)).toMatchObject({ userLoginCase: 1, accountSize: 0 });
     expect(await loginCase((await signIn({ originalFlag: true })).cookie)).toMatchObject({ userLoginCase: 2, originalFlag: true });
     expect(await loginCase((await signIn({ userType: 1 })).cookie)).toMatchObject({ userLoginCase: 3 });
     expect(await loginCase((await signIn({ userType: 2 })).cookie)).toMatchObject({ userLoginCase: 2, accountSize: 0 });
-    const admin = await signIn({ userType: 2, companies: [{ nameEn: `Pending ${unique()}`, status: 'approving' }] });
+    const admin = await signIn({ userType: 2, companies: [{ nameEn: `Pending ${api.unique()}`, status: 'approving' }] });
     expect(await loginCase(admin.cookie)).toMatchObject({ userLoginCase: 4, ifJumpToSaas: false });
-    const staff = await signIn({ userType: 2, companies: [{ nameEn: `Joined ${unique()}`, role: 'staff', memberStatus: 'pending' }] });
+    const staff = await signIn({ userType: 2, companies: [{ nameEn: `Joined ${api.unique()}`, role: 'staff', memberStatus: 'pending' }] });
     expect(await loginCase(staff.cookie)).toMatchObject({ userLoginCase: 5 });
-    const member = await signIn({ userType: 2, companies: [{ nameEn: `Verified ${unique()}` }, { nameEn: `Active ${unique()}`, status: 'active' }] });
+    const member = await signIn({ userType: 2, companies: [{ nameEn: `Verified ${api.unique()}` }, { nameEn: `Active ${api.unique()}`, status: 'active' }] });
     expect(await loginCase(member.cookie)).toMatchObject({ userLoginCase: 2, accountSize: 2 });
-    const phoneUser = uniqueMobile();
+    const phoneUser = api.mobile('139');
     await seed({ phone: { callingCode: '+86', mobile: phoneUser }, password: 'Harbour2024' });
-    const byPhone = await post('/agg-web/user/loginByPhone', {
+    const byPhone = await api.post('/agg-web/user/loginByPhone', {
       mobile: phoneUser,
       mobileCode: '+86',
       password: await hashPassword('Harbour2024'),
@@ -471,53 +411,53 @@ describe('signed-in calls', () => {
       loginType: 101,
       captchaType: 3,
     });
-    expect(await loginCase(sessionCookie(byPhone))).toMatchObject({ userLoginCase: 1, registerMobile: phoneUser });
+    expect(await loginCase(api.sessionCookie(byPhone))).toMatchObject({ userLoginCase: 1, registerMobile: phoneUser });
   });
 
   it('lists the companies, chooses one, refuses another, and reports a master account', async () => {
-    const name = `Main ${unique()}`;
+    const name = `Main ${api.unique()}`;
     const { cookie, answer } = await signIn({ userType: 2, realName: 'Li Lei', companies: [{ nameEn: name, isMain: true }] });
     expect(answer).toMatchObject({ isMaster: true, accountSize: 1 });
-    const list = await json<{ companyId: string; companyNameEn: string; role: string; isMain: boolean }[]>(
-      await post('/c/user/v2/getCompanyListByToken', {}, { cookie }),
+    const list = await api.json<{ companyId: string; companyNameEn: string; role: string; isMain: boolean }[]>(
+      await api.post('/c/user/v2/getCompanyListByToken', {}, { cookie }),
     );
     expect(list.data).toEqual([expect.objectContaining({ companyNameEn: name, role: 'administrator', isMain: true, status: 'verified' })]);
     expect(answer.companyId).toBe(list.data[0]!.companyId);
-    expect((await json(await post('/agg-web/user/chooseAccount', { companyId: list.data[0]!.companyId }, { cookie }))).code).toBe('0');
-    expect((await json(await post('/agg-web/user/chooseAccount', { companyId: 'not-mine' }, { cookie }))).code).toBe('US0020');
-    const me = await json(await call('/agg-web/user/fetchMeByUserToken', { headers: { cookie } }));
+    expect((await api.json(await api.post('/agg-web/user/chooseAccount', { companyId: list.data[0]!.companyId }, { cookie }))).code).toBe('0');
+    expect((await api.json(await api.post('/agg-web/user/chooseAccount', { companyId: 'not-mine' }, { cookie }))).code).toBe('US0020');
+    const me = await api.json(await api.get('/agg-web/user/fetchMeByUserToken', { cookie }));
     expect(me.data).toMatchObject({ realName: 'Li Lei', passwordVersion: 2, registerMobile: null });
   });
 
   it('turns an individual choice into case 3', async () => {
     const { cookie } = await signIn({});
-    expect((await json(await post('/agg-web/quick/user/anonymity/account/login', { loginType: 2 }, { cookie }))).data).toBeNull();
+    expect((await api.json(await api.post('/agg-web/quick/user/anonymity/account/login', { loginType: 2 }, { cookie }))).data).toBeNull();
     expect(await loginCase(cookie)).toMatchObject({ userLoginCase: 3, userType: 1 });
   });
 
   it('answers TK00001 without a session and clears the cookies', async () => {
-    const res = await post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: 'portal_token=' + 'x'.repeat(43) });
+    const res = await api.post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: 'portal_token=' + 'x'.repeat(43) });
     expect(res.status).toBe(401);
-    expect((await json(res)).code).toBe('TK00001');
+    expect((await api.json(res)).code).toBe('TK00001');
     expect(res.headers.getSetCookie()).toEqual(expect.arrayContaining([expect.stringMatching(/^portal_token=; Max-Age=0/), expect.stringMatching(/^portal_signed_in=; Max-Age=0/)]));
-    expect((await post('/c/user/v2/getCompanyListByToken', {})).status).toBe(401);
+    expect((await api.post('/c/user/v2/getCompanyListByToken', {})).status).toBe(401);
   });
 
   it('revokes the session on logout', async () => {
     const { cookie } = await signIn({});
-    const out = await post('/c/user/v2/loginout', {}, { cookie });
-    expect((await json(out)).data).toBe(true);
+    const out = await api.post('/c/user/v2/loginout', {}, { cookie });
+    expect((await api.json(out)).data).toBe(true);
     expect(out.headers.getSetCookie()).toEqual(expect.arrayContaining([expect.stringMatching(/^portal_token=; Max-Age=0/)]));
-    const after = await post('/agg-web/quick/user/findUserLoginCase', {}, { cookie });
-    expect((await json(after)).code).toBe('TK00001');
+    const after = await api.post('/agg-web/quick/user/findUserLoginCase', {}, { cookie });
+    expect((await api.json(after)).code).toBe('TK00001');
     // Logout without a session still answers true and clears the cookies.
-    expect((await json(await post('/c/user/v2/loginout', {}))).data).toBe(true);
+    expect((await api.json(await api.post('/c/user/v2/loginout', {}))).data).toBe(true);
   });
 });
 
 describe('dev users', () => {
   it('holds a seeded plain password to the whole rule unless it is marked insecure', async () => {
-    const seedWith = (password: string, extra: Record<string, unknown> = {}) => post('/dev/users', { email: uniqueEmail(), password, ...extra }).then(json);
+    const seedWith = (password: string, extra: Record<string, unknown> = {}) => api.post('/dev/users', { email: uniqueEmail(), password, ...extra }).then(api.json);
     expect(await seedWith('ab#1')).toMatchObject({ code: 'PW0001', message: 'Please use 6 to 18 letters and digits for the password.' });
     expect(await seedWith('abc')).toMatchObject({ code: 'PW0001' });
     expect(await seedWith('password1')).toMatchObject({ code: 'PW0002' });
@@ -532,6 +472,6 @@ describe('dev users', () => {
       worker.ctx,
     );
     expect(res.status).toBe(404);
-    expect((await json(res)).code).toBe('GW0404');
+    expect((await api.json(res)).code).toBe('GW0404');
   });
 });

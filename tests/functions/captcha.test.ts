@@ -8,11 +8,16 @@ import { CAPTCHA_LIMITS, consumeSliderCheck, HOLE_X, looksHuman, SLIDER } from '
 import { sliderChallengeSchema, sliderCheckSchema, type SliderChallenge, type SliderCheck } from '../../src/schemas/auth';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { CHEAP_POW, solvePow } from './pow-solver';
+import { gatewayClient, type CallOptions } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
+let api: ReturnType<typeof gatewayClient>;
 beforeAll(async () => {
   worker = await startWorkerEnv('captcha', CHEAP_POW);
+  // Calls the gateway on the test clock as the edge proxy does; each caller from its own network unless a
+  // test names one (the hourly caps are per network). Every answer is read whole (status, headers, text).
+  api = gatewayClient(worker, { gateway });
 });
 afterAll(() => worker.dispose());
 vi.spyOn(console, 'log').mockImplementation(() => {});
@@ -20,50 +25,22 @@ vi.spyOn(console, 'log').mockImplementation(() => {});
 let time = Date.UTC(2026, 5, 1, 8);
 const gateway = createGateway({ clock: () => time });
 
-type Answer<T = unknown> = { code: string; message: string; data: T };
-
-/** Each caller gets its own client network unless a test names one: the hourly caps are per network. */
-let network = 0;
-const nextIp = () => `198.51.${100 + Math.floor(++network / 250)}.${network % 250}`;
-
-/** Calls the gateway as the edge proxy does: language, trace id and client IP headers; reads the whole answer. */
-async function send<T = unknown>(path: string, body: unknown, options: { lang?: 'en' | 'zh'; ip?: string; vars?: Record<string, string> } = {}) {
-  const res = await gateway.request(
-    `http://gateway.internal${path}`,
-    {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', language: options.lang ?? 'en', traceid: 'test', 'x-client-ip': options.ip ?? nextIp() },
-      body: JSON.stringify(body),
-    },
-    { ...worker.env, ...options.vars },
-    worker.ctx,
-  );
-  const text = await res.text();
-  return { status: res.status, headers: [...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n'), text, body: JSON.parse(text) as Answer<T> };
-}
-const post = <T = unknown>(path: string, body: unknown, lang: 'en' | 'zh' = 'en') => send<T>(path, body, { lang });
-
-async function get<T = unknown>(path: string) {
-  const res = await gateway.request(`http://gateway.internal${path}`, { headers: { language: 'en' } }, worker.env, worker.ctx);
-  return (await res.json()) as Answer<T>;
-}
-
 /** A person's drag: eased, so the speed falls off towards the end. */
 const humanTrail = (to: number): [number, number][] =>
   Array.from({ length: 12 }, (_, i) => [i * 45 + (i % 3) * 7, Math.round(to * (1 - (1 - i / 11) ** 2))]);
 
 const init = (scene: 'sms' | 'login', subject: string, ip?: string) =>
-  send<SliderChallenge>('/agg-web/captcha/slider/init', { scene, subject }, { ip });
+  api.post('/agg-web/captcha/slider/init', { scene, subject }, { from: ip }).then((res) => api.readAll<SliderChallenge>(res));
 
 async function challenge(scene: 'sms' | 'login', subject: string, ip?: string) {
   const { body } = await init(scene, subject, ip);
   expect(body.code).toBe('0');
-  const { data } = await get<{ x: number }>(`/dev/captcha/${body.data.sessionId}`);
+  const { data } = await api.get(`/dev/captcha/${body.data.sessionId}`).then((res) => api.json<{ x: number }>(res));
   return { sessionId: body.data.sessionId, x: data.x, pow: await solvePow(body.data.pow) };
 }
 
-const verify = (attempt: { sessionId: string; x: number; pow: unknown }, options: { ip?: string; lang?: 'en' | 'zh' } = {}) =>
-  send<SliderCheck>('/agg-web/captcha/slider/verify', { sessionId: attempt.sessionId, x: attempt.x, trail: humanTrail(attempt.x), pow: attempt.pow }, options);
+const verify = (attempt: { sessionId: string; x: number; pow: unknown }, options: Pick<CallOptions, 'from' | 'lang'> = {}) =>
+  api.post('/agg-web/captcha/slider/verify', { sessionId: attempt.sessionId, x: attempt.x, trail: humanTrail(attempt.x), pow: attempt.pow }, options).then((res) => api.readAll<SliderCheck>(res));
 
 async function passSlider(scene: 'sms' | 'login', subject: string): Promise<SliderCheck> {
   const attempt = await challenge(scene, subject);
@@ -80,7 +57,7 @@ describe('slider challenge: nothing a script reads gives the hole away', () => {
     for (let round = 0; round < 8; round++) {
       const answer = await init('sms', `+86 138 0013 81${String(round).padStart(2, '0')}`);
       const data = sliderChallengeSchema.parse(answer.body.data);
-      const { data: target } = await get<{ x: number }>(`/dev/captcha/${data.sessionId}`);
+      const { data: target } = await api.get(`/dev/captcha/${data.sessionId}`).then((res) => api.json<{ x: number }>(res));
       expect(target.x).toBeGreaterThanOrEqual(HOLE_X.min);
       expect(target.x).toBeLessThanOrEqual(HOLE_X.max);
       expect(data).toMatchObject({ provider: 'slider', width: 380, height: SLIDER.height, pieceSize: SLIDER.pieceSize });
@@ -140,7 +117,7 @@ describe('slider verify', () => {
   it('fails a robotic drag at the right x', async () => {
     const { sessionId, x, pow } = await challenge('sms', '+8613800138002');
     const linear = Array.from({ length: 10 }, (_, i) => [i * 50, (x * i) / 9] as [number, number]);
-    expect((await send('/agg-web/captcha/slider/verify', { sessionId, x, trail: linear, pow })).body.code).toBe('CP0001');
+    expect((await api.post('/agg-web/captcha/slider/verify', { sessionId, x, trail: linear, pow }).then(api.readAll)).body.code).toBe('CP0001');
   });
 
   it('answers CP0002 for an expired challenge', async () => {
@@ -153,7 +130,7 @@ describe('slider verify', () => {
     const attempt = await challenge('sms', '+8613800138005');
     const other = await challenge('sms', '+8613800138006');
     const trail = humanTrail(attempt.x);
-    expect((await send('/agg-web/captcha/slider/verify', { sessionId: attempt.sessionId, x: attempt.x, trail })).body.code).toBe('GW0400');
+    expect((await api.post('/agg-web/captcha/slider/verify', { sessionId: attempt.sessionId, x: attempt.x, trail }).then(api.readAll)).body.code).toBe('GW0400');
     expect((await verify({ ...attempt, pow: other.pow })).body).toEqual({ code: 'CP0004', message: errorCatalogue.CP0004.en, data: null });
     const key = attempt.pow.solution.derivedKey;
     const wrongKey = { ...attempt.pow, solution: { ...attempt.pow.solution, derivedKey: `${key.slice(0, -1)}${key.endsWith('0') ? '1' : '0'}` } };
@@ -210,7 +187,7 @@ describe('hourly caps on the human check', { timeout: 90_000 }, () => {
 
     const ip = '203.0.113.77';
     const fromNetwork = await Promise.all(Array.from({ length: CAPTCHA_LIMITS.failedPerNetwork }, (_, i) => challenge('login', `miss-${i}@example.com`, ip)));
-    await Promise.all(fromNetwork.map((a) => verify({ ...a, x: a.x - 30 }, { ip })));
+    await Promise.all(fromNetwork.map((a) => verify({ ...a, x: a.x - 30 }, { from: ip })));
     const refused = await init('login', 'fresh@example.com', ip);
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('CP0007');
@@ -229,14 +206,14 @@ describe('looksHuman', () => {
 });
 
 const smsSend = (mobile: string, sliderCheck: SliderCheck, lang: 'en' | 'zh' = 'en') =>
-  post('/agg-web/sms/send', { phoneCode: 'CN', phoneCodeValue: '+86', mobile, type: 3, sliderCheck }, lang);
+  api.post('/agg-web/sms/send', { phoneCode: 'CN', phoneCodeValue: '+86', mobile, type: 3, sliderCheck }, { lang }).then(api.readAll);
 
 describe('POST /agg-web/sms/send', () => {
   it('sends a code to the outbox after a slider check bound to that phone', async () => {
     const check = await passSlider('sms', '+8613800138010');
     const { body } = await smsSend('138 0013 8010', check, 'zh');
     expect(body).toEqual({ code: '0', message: 'success', data: null });
-    const outbox = await get<{ channel: string; text: string }[]>('/dev/outbox?to=%2B8613800138010');
+    const outbox = await api.get('/dev/outbox?to=%2B8613800138010').then((res) => api.json<{ channel: string; text: string }[]>(res));
     expect(outbox.data[0]).toMatchObject({ channel: 'sms', to: '+8613800138010' });
     expect(outbox.data[0]?.text).toMatch(/您的验证码是 \d{6}/);
   });
@@ -330,15 +307,15 @@ describe('CAPTCHA_PROVIDER "turnstile" against a local stand-in of siteverify', 
   });
 
   const turnstile = (subject: string, token: string, ip?: string, lang: 'en' | 'zh' = 'en') =>
-    send<SliderCheck>('/agg-web/captcha/turnstile/verify', { scene: 'sms', subject, token }, { vars, ip, lang });
+    api.post('/agg-web/captcha/turnstile/verify', { scene: 'sms', subject, token }, { env: vars, from: ip, lang }).then((res) => api.readAll<SliderCheck>(res));
 
   it('answers the site key instead of a slider, and closes the slider verify (GW0404)', async () => {
-    const answer = await send('/agg-web/captcha/slider/init', { scene: 'sms', subject: '+8613800138040' }, { vars });
+    const answer = await api.post('/agg-web/captcha/slider/init', { scene: 'sms', subject: '+8613800138040' }, { env: vars }).then(api.readAll);
     expect(answer.body).toEqual({ code: '0', message: 'success', data: { provider: 'turnstile', siteKey: vars.TURNSTILE_SITE_KEY } });
     const attempt = await challenge('sms', '+8613800138040');
-    expect((await send('/agg-web/captcha/slider/verify', { sessionId: attempt.sessionId, x: attempt.x, trail: humanTrail(attempt.x), pow: attempt.pow }, { vars })).body.code).toBe('GW0404');
+    expect((await api.post('/agg-web/captcha/slider/verify', { sessionId: attempt.sessionId, x: attempt.x, trail: humanTrail(attempt.x), pow: attempt.pow }, { env: vars }).then(api.readAll)).body.code).toBe('GW0404');
     // And without Turnstile configured, its verify route does not exist.
-    expect((await send('/agg-web/captcha/turnstile/verify', { scene: 'sms', subject: '+8613800138040', token: 'pass' })).body.code).toBe('GW0404');
+    expect((await api.post('/agg-web/captcha/turnstile/verify', { scene: 'sms', subject: '+8613800138040', token: 'pass' }).then(api.readAll)).body.code).toBe('GW0404');
   });
 
   it('sends siteverify no remoteip for an IPv6 client, which the gateway knows only by its /64', async () => {
@@ -374,9 +351,7 @@ describe('CAPTCHA_PROVIDER "turnstile" against a local stand-in of siteverify', 
     const broken = await turnstile('+8613800138043', 'broken');
     expect(broken.status).toBe(503);
     expect(broken.body).toEqual({ code: 'CP0009', message: errorCatalogue.CP0009.en, data: null });
-    const down = await send('/agg-web/captcha/turnstile/verify', { scene: 'sms', subject: '+8613800138043', token: 'pass' }, {
-      vars: { ...vars, TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/siteverify' },
-    });
+    const down = await api.post('/agg-web/captcha/turnstile/verify', { scene: 'sms', subject: '+8613800138043', token: 'pass' }, { env: { ...vars, TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/siteverify' } }).then(api.readAll);
     expect(down.body.code).toBe('CP0009');
     const started = performance.now();
     const hung = await turnstile('+8613800138043', 'hang', undefined, 'zh');

@@ -29,8 +29,6 @@ afterEach(() => {
 });
 
 const burst = <T>(count: number, make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: count }, (_, i) => make(i)));
-/** Status and envelope of an answer, its body read to the end. */
-const read = async (res: Response) => ({ status: res.status, body: await client.json(res) });
 const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)![1]!;
 const wrongFor = (code: string, i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
 
@@ -39,7 +37,7 @@ async function emailCode(email: string) {
   return codeIn((await client.outbox(email))[0]!.text);
 }
 const quickLogin = (email: string, code: string, from = client.ip()) =>
-  client.post('/agg-web/quick/user/login', { loginType: 2, loginEmail: email, code, agreed: true }, { from }).then(read);
+  client.post('/agg-web/quick/user/login', { loginType: 2, loginEmail: email, code, agreed: true }, { from }).then(client.read);
 const triesOf = async (recipient: string) =>
   (await worker.env.DB.prepare('SELECT tries FROM codes WHERE recipient = ? ORDER BY id DESC').bind(recipient).first<{ tries: number }>())!.tries;
 
@@ -83,7 +81,7 @@ describe('wrong guesses per hour', () => {
   const direct = (path: string, body: unknown, ip: string, lang: 'en' | 'zh' = 'en') =>
     Promise.resolve(gateway
       .request(`http://gateway.internal${path}`, { method: 'POST', headers: { 'content-type': 'application/json', language: lang, traceid: 't', 'x-client-ip': ip }, body: JSON.stringify(body) }, worker.env, worker.ctx))
-      .then(read);
+      .then(client.read);
   const newCode = async (email: string) => {
     time += RESEND_WAIT_MS;
     expect((await direct('/agg-web/user/getRegVerificationCode', { emailAddress: email, type: 3 }, client.ip())).body.code).toBe('0');
@@ -129,7 +127,7 @@ describe('wrong guesses per hour', () => {
 describe('numbers an SMS may go to', () => {
   const fakeCheck = { scene: 'sms', sessionId: 'x'.repeat(22), sign: 'a'.repeat(64), token: 'y'.repeat(32) };
   const smsSend = (phoneCodeValue: string, mobile: string, sliderCheck: unknown = fakeCheck, lang?: 'zh' | 'en') =>
-    client.post('/agg-web/sms/send', { phoneCode: phoneCodeValue.slice(1), phoneCodeValue, mobile, type: 3, sliderCheck }, { lang }).then(read);
+    client.post('/agg-web/sms/send', { phoneCode: phoneCodeValue.slice(1), phoneCodeValue, mobile, type: 3, sliderCheck }, { lang }).then(client.read);
 
   it('answers PH0001, before the slider is spent, for numbers invalid in their plan and lines that cannot take a text', async () => {
     const refused = [
@@ -156,7 +154,7 @@ describe('numbers an SMS may go to', () => {
       ['/agg-web/user/password/reset/sendCode', { loginType: 1, ...phone, sliderCheck: fakeCheck }],
       ['/agg-web/captcha/slider/init', { scene: 'sms', subject: '+999 12345678' }],
     ];
-    const answers = await burst(calls.length, (i) => client.post(calls[i]![0], calls[i]![1]).then(read));
+    const answers = await burst(calls.length, (i) => client.post(calls[i]![0], calls[i]![1]).then(client.read));
     for (const [i, answer] of answers.entries()) {
       expect(answer, calls[i]![0]).toEqual({ status: 400, body: { code: 'PH0001', message: errorCatalogue.PH0001.en, data: null } });
     }
@@ -167,7 +165,7 @@ describe('SMS per destination calling code', () => {
   const ukMobile = (i: number) => `79111234${String(i).padStart(2, '0')}`;
   const send = async (mobile: string, phoneCodeValue = '+44') => {
     const sliderCheck = await client.sliderCheck('sms', `${phoneCodeValue}${mobile}`);
-    return () => client.post('/agg-web/sms/send', { phoneCode: phoneCodeValue.slice(1), phoneCodeValue, mobile, type: 3, sliderCheck }).then(read);
+    return () => client.post('/agg-web/sms/send', { phoneCode: phoneCodeValue.slice(1), phoneCodeValue, mobile, type: 3, sliderCheck }).then(client.read);
   };
 
   it('sends 3 SMS an hour to +44 of 8 parallel sends to different numbers, refuses the rest with CD0004 and logs the calling code only', async () => {
@@ -197,7 +195,7 @@ describe('SMS per destination calling code', () => {
     for (const mobile of known) await client.seed({ phone: { callingCode: '+81', mobile }, password: 'Harbour2024' });
     const reset = async (mobile: string) => {
       const sliderCheck = await client.sliderCheck('sms', `+81${mobile}`);
-      return read(await client.post('/agg-web/user/password/reset/sendCode', { loginType: 1, mobileCode: '+81', mobile, sliderCheck }));
+      return client.read(await client.post('/agg-web/user/password/reset/sendCode', { loginType: 1, mobileCode: '+81', mobile, sliderCheck }));
     };
     const [knownSent, unknownSent] = [await reset(known[0]!), await reset(unknown[0]!)];
     expect(knownSent).toEqual({ status: 200, body: { code: '0', message: 'success', data: null } });
@@ -210,7 +208,7 @@ describe('SMS per destination calling code', () => {
 
     // A guess at the decoy fails like a wrong guess at the real code.
     const guess = async (mobile: string) =>
-      read(await client.post('/agg-web/user/password/reset', { loginType: 1, mobileCode: '+81', mobile, code: '000000', newPassword: 'a'.repeat(64), newPasswordSubmit: 'a'.repeat(64) }));
+      client.read(await client.post('/agg-web/user/password/reset', { loginType: 1, mobileCode: '+81', mobile, code: '000000', newPassword: 'a'.repeat(64), newPasswordSubmit: 'a'.repeat(64) }));
     expect(await guess(unknown[0]!)).toEqual(await guess(known[0]!));
   });
 });

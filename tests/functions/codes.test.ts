@@ -5,11 +5,15 @@ import { GatewayError } from '../../functions/gateway/errors';
 import { consumeCode, generateCode, issueCode, type ConsumeCodeArgs, type IssueCodeArgs } from '../../functions/gateway/services/codes';
 import { deliver } from '../../functions/gateway/services/delivery';
 import { errorCatalogue } from '../../src/schemas/error-codes';
+import { gatewayClient } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
+let api: ReturnType<typeof gatewayClient>;
 beforeAll(async () => {
   worker = await startWorkerEnv('codes');
+  // Calls the gateway as the edge proxy does, from one client network unless a test names another.
+  api = gatewayClient(worker, { gateway, network: '198.51.100.1' });
 });
 afterAll(() => worker.dispose());
 // The dev outbox prints each message; keep the test output quiet.
@@ -21,27 +25,13 @@ const clock = () => time;
 const MIN = 60_000;
 const gateway = createGateway({ clock });
 
-/** Calls the gateway as the edge proxy does: language, trace id and client IP headers. */
-function call(path: string, init: { body?: unknown; lang?: 'en' | 'zh'; ip?: string; env?: object } = {}) {
-  const headers: Record<string, string> = { language: init.lang ?? 'en', traceid: 'test', 'x-client-ip': init.ip ?? '198.51.100.1' };
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  return gateway.request(
-    `http://gateway.internal${path}`,
-    { method: init.body === undefined ? 'GET' : 'POST', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) },
-    { ...worker.env, ...init.env },
-    worker.ctx,
-  );
-}
-
-let serial = 0;
-const freshEmail = () => `user${++serial}@example.com`;
-const freshIp = () => `192.0.2.${++serial % 250}`;
+const freshEmail = () => `user.${api.unique()}@example.com`;
 
 /** consumeCode from a fresh client network unless `ip` is given. */
-const consume = (args: Omit<ConsumeCodeArgs, 'ip'> & { ip?: string }) => consumeCode(worker.env.DB, { ip: freshIp(), ...args });
+const consume = (args: Omit<ConsumeCodeArgs, 'ip'> & { ip?: string }) => consumeCode(worker.env.DB, { ip: api.ip(), ...args });
 
 const issue = (over: Partial<IssueCodeArgs> & { recipient: string }) =>
-  issueCode(worker.env, { channel: 'email', purpose: 'login', ip: freshIp(), now: time, lang: 'en', ...over });
+  issueCode(worker.env, { channel: 'email', purpose: 'login', ip: api.ip(), now: time, lang: 'en', ...over });
 
 async function errorCode(promise: Promise<unknown>) {
   try {
@@ -51,15 +41,6 @@ async function errorCode(promise: Promise<unknown>) {
     throw error;
   }
   return 'ok';
-}
-
-/** The code in the newest outbox message to `to`. */
-async function latestCode(to: string): Promise<string> {
-  const res = await call(`/dev/outbox?to=${encodeURIComponent(to)}`);
-  const body = (await res.json()) as { data: { text: string }[] };
-  const match = /\d{4,8}/.exec(body.data[0]?.text ?? '');
-  if (!match) throw new Error(`no code for ${to}`);
-  return match[0];
 }
 
 describe('generateCode', () => {
@@ -79,8 +60,8 @@ describe('generateCode', () => {
   it('follows CODE_LENGTH, 6 when unset', async () => {
     for (const [length, expected] of [['4', 4], ['8', 8], ['', 6], [undefined, 6]] as const) {
       const to = freshEmail();
-      await issueCode({ ...worker.env, CODE_LENGTH: length } as typeof worker.env, { recipient: to, channel: 'email', purpose: 'login', ip: freshIp(), now: time, lang: 'en' });
-      const res = await call(`/dev/outbox?to=${to}`);
+      await issueCode({ ...worker.env, CODE_LENGTH: length } as typeof worker.env, { recipient: to, channel: 'email', purpose: 'login', ip: api.ip(), now: time, lang: 'en' });
+      const res = await api.get(`/dev/outbox?to=${to}`);
       const text = ((await res.json()) as { data: { text: string }[] }).data[0]!.text;
       expect(text).toMatch(new RegExp(`\\b\\d{${expected}}\\b`));
       expect(text).not.toMatch(new RegExp(`\\d{${expected + 1}}`));
@@ -92,19 +73,19 @@ describe('consumeCode', () => {
   it('accepts the code at 4:59 and refuses it with CD0011 at 5:01', async () => {
     const a = freshEmail();
     await issue({ recipient: a });
-    const codeA = await latestCode(a);
+    const codeA = await api.latestCode(a);
     expect(await errorCode(consume({ recipient: a, purpose: 'login', code: codeA, now: time + 4 * MIN + 59_000 }))).toBe('ok');
 
     const b = freshEmail();
     await issue({ recipient: b });
-    const codeB = await latestCode(b);
+    const codeB = await api.latestCode(b);
     expect(await errorCode(consume({ recipient: b, purpose: 'login', code: codeB, now: time + 5 * MIN + 1000 }))).toBe('CD0011');
   });
 
   it('counts wrong tries: after 5 the right code fails with CD0012', async () => {
     const to = freshEmail();
     await issue({ recipient: to });
-    const code = await latestCode(to);
+    const code = await api.latestCode(to);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 1; i <= 5; i++) {
       await expect(consume({ recipient: to, purpose: 'login', code: wrong, now: time })).rejects.toMatchObject({
@@ -118,10 +99,10 @@ describe('consumeCode', () => {
   it('honours only the latest code, once', async () => {
     const to = freshEmail();
     await issue({ recipient: to });
-    const first = await latestCode(to);
+    const first = await api.latestCode(to);
     time += MIN;
     await issue({ recipient: to });
-    const second = await latestCode(to);
+    const second = await api.latestCode(to);
     if (first !== second) {
       expect(await errorCode(consume({ recipient: to, purpose: 'login', code: first, now: time }))).toBe('CD0010');
     }
@@ -133,7 +114,7 @@ describe('consumeCode', () => {
     const to = freshEmail();
     expect(await errorCode(consume({ recipient: to, purpose: 'login', code: '123456', now: time }))).toBe('CD0013');
     await issue({ recipient: to, purpose: 'verify' });
-    const code = await latestCode(to);
+    const code = await api.latestCode(to);
     expect(await errorCode(consume({ recipient: to, purpose: 'login', code, now: time }))).toBe('CD0013');
     expect(await errorCode(consume({ recipient: to, purpose: 'verify', code, now: time }))).toBe('ok');
   });
@@ -141,7 +122,7 @@ describe('consumeCode', () => {
   it('lets exactly one of 20 parallel uses of the right code win', async () => {
     const to = freshEmail();
     await issue({ recipient: to });
-    const code = await latestCode(to);
+    const code = await api.latestCode(to);
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, () => errorCode(consume({ recipient: to, purpose: 'login', code, now: time }))),
     );
@@ -156,7 +137,7 @@ describe('consumeCode', () => {
   it('stores codes hashed, never in clear', async () => {
     const to = freshEmail();
     await issue({ recipient: to });
-    const code = await latestCode(to);
+    const code = await api.latestCode(to);
     const row = await worker.env.DB.prepare('SELECT * FROM codes WHERE recipient = ?').bind(to).first<Record<string, unknown>>();
     expect(JSON.stringify(row)).not.toContain(code);
     expect(row?.code_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -199,9 +180,9 @@ describe('issueCode limits', () => {
 describe('POST /agg-web/user/getRegVerificationCode', () => {
   it('sends an e-mail code to the outbox in the visitor language and answers code 0', async () => {
     const to = freshEmail();
-    const res = await call('/agg-web/user/getRegVerificationCode', { body: { emailAddress: ` ${to.toUpperCase()} `, type: 3 }, lang: 'zh' });
+    const res = await api.post('/agg-web/user/getRegVerificationCode', { emailAddress: ` ${to.toUpperCase()} `, type: 3 }, { lang: 'zh' });
     expect(await res.json()).toEqual({ code: '0', message: 'success', data: null });
-    const outbox = await call(`/dev/outbox?to=${to}`);
+    const outbox = await api.get(`/dev/outbox?to=${to}`);
     const [message] = ((await outbox.json()) as { data: { channel: string; to: string; subject: string; text: string; createdAt: number }[] }).data;
     expect(message).toMatchObject({ channel: 'email', to, subject: '您的验证码', createdAt: time });
     expect(message?.text).toMatch(/您的验证码是 \d{6}，5 分钟内有效/);
@@ -212,16 +193,16 @@ describe('POST /agg-web/user/getRegVerificationCode', () => {
   });
 
   it('answers PH0002 for a malformed address, in Chinese when the language is zh', async () => {
-    const res = await call('/agg-web/user/getRegVerificationCode', { body: { emailAddress: 'not-an-email', type: 3 }, lang: 'zh' });
+    const res = await api.post('/agg-web/user/getRegVerificationCode', { emailAddress: 'not-an-email', type: 3 }, { lang: 'zh' });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ code: 'PH0002', message: errorCatalogue.PH0002.zh, data: null });
   });
 
   it('answers CD0001 with retryAfter in the envelope for a resend within 60 s', async () => {
     const to = freshEmail();
-    await call('/agg-web/user/getRegVerificationCode', { body: { emailAddress: to, type: 1 } });
+    expect((await api.json(await api.post('/agg-web/user/getRegVerificationCode', { emailAddress: to, type: 1 }))).code).toBe('0');
     time += 20_000;
-    const res = await call('/agg-web/user/getRegVerificationCode', { body: { emailAddress: to, type: 1 } });
+    const res = await api.post('/agg-web/user/getRegVerificationCode', { emailAddress: to, type: 1 });
     expect(res.status).toBe(429);
     expect(await res.json()).toEqual({ code: 'CD0001', message: errorCatalogue.CD0001.en, data: { retryAfter: 40 } });
   });
@@ -229,7 +210,7 @@ describe('POST /agg-web/user/getRegVerificationCode', () => {
   // GET only: under Node (not workerd) the proxy's streamed POST body needs `duplex: 'half'` (proxy.ts).
   it('reads the outbox end to end through the Worker and its /api proxy, in the LANG cookie language', async () => {
     const to = freshEmail();
-    await call('/agg-web/user/getRegVerificationCode', { body: { emailAddress: to, type: 3 } });
+    expect((await api.json(await api.post('/agg-web/user/getRegVerificationCode', { emailAddress: to, type: 3 }))).code).toBe('0');
     const outbox = await app.request(`http://portal.test/api/dev/outbox?to=${to}`, {}, worker.env, worker.ctx);
     expect(((await outbox.json()) as { data: { text: string }[] }).data[0]?.text).toMatch(/Your verification code is \d{6}\. It expires in 5 minutes/);
     const unknown = await app.request('http://portal.test/api/dev/captcha/nope', { headers: { cookie: 'LANG=zh' } }, worker.env, worker.ctx);
@@ -254,7 +235,7 @@ describe('delivery', () => {
     try {
       const env = { ...worker.env, DELIVERY: 'webhook', DELIVERY_WEBHOOK_URL: 'https://sms.example/hook', DELIVERY_WEBHOOK_SECRET: 'hook-secret', DEV_OUTBOX: 'false' };
       const to = freshEmail();
-      await issueCode(env, { recipient: to, channel: 'email', purpose: 'verify', ip: freshIp(), now: time, lang: 'en' });
+      await issueCode(env, { recipient: to, channel: 'email', purpose: 'verify', ip: api.ip(), now: time, lang: 'en' });
       const sent = seen[0]!;
       expect(JSON.parse(sent.body)).toMatchObject({ channel: 'email', to, subject: 'Your verification code', sentAt: time });
       const key = await crypto.subtle.importKey('raw', new TextEncoder().encode('hook-secret'), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
@@ -264,10 +245,10 @@ describe('delivery', () => {
 
       status = 503;
       const other = freshEmail();
-      expect(await errorCode(issueCode(env, { recipient: other, channel: 'email', purpose: 'verify', ip: freshIp(), now: time, lang: 'en' }))).toBe('CD0020');
+      expect(await errorCode(issueCode(env, { recipient: other, channel: 'email', purpose: 'verify', ip: api.ip(), now: time, lang: 'en' }))).toBe('CD0020');
       // Withdrawn, so the visitor may retry at once rather than wait out the resend timer.
       status = 200;
-      expect(await errorCode(issueCode(env, { recipient: other, channel: 'email', purpose: 'verify', ip: freshIp(), now: time, lang: 'en' }))).toBe('ok');
+      expect(await errorCode(issueCode(env, { recipient: other, channel: 'email', purpose: 'verify', ip: api.ip(), now: time, lang: 'en' }))).toBe('ok');
     } finally {
       fetchMock.mockRestore();
     }
@@ -277,7 +258,7 @@ describe('delivery', () => {
 describe('dev routes', () => {
   it('answer the ordinary 404 envelope unless DEV_OUTBOX is "true"', async () => {
     for (const path of ['/dev/outbox?to=a@example.com', '/dev/captcha/abc']) {
-      const res = await call(path, { env: { DEV_OUTBOX: 'false' } });
+      const res = await api.get(path, { env: { DEV_OUTBOX: 'false' } });
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ code: 'GW0404', message: errorCatalogue.GW0404.en, data: null });
     }
@@ -286,7 +267,7 @@ describe('dev routes', () => {
   it('find a phone recipient whether or not the + was encoded', async () => {
     await worker.env.DB.prepare("INSERT INTO outbox (channel, recipient, subject, body, created_at) VALUES ('sms', '+8613900139000', 's', 'code 1', 1)").run();
     for (const to of ['%2B8613900139000', '+8613900139000', '8613900139000']) {
-      const res = await call(`/dev/outbox?to=${to}`);
+      const res = await api.get(`/dev/outbox?to=${to}`);
       expect(((await res.json()) as { data: unknown[] }).data, to).toHaveLength(1);
     }
   });

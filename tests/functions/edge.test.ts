@@ -5,6 +5,7 @@ import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey, ty
 import { createSession } from '../../functions/gateway/services/sessions';
 import { messages } from '../../src/i18n';
 import { hashPassword } from '../../src/lib/password-hash';
+import { gatewayClient } from './gateway-client';
 import { deployedVars, startWorkerEnv } from './worker-env';
 import { BASELINE_TARGETS, HOSTILE_PATHS } from '../fixtures/redirect-corpus';
 
@@ -17,8 +18,11 @@ const ASSETS = {
 } as unknown as Fetcher;
 
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
+/** JSON calls to /api on a named site, with only the client network headers each test sets (`from: null`). */
+let api: ReturnType<typeof gatewayClient>;
 beforeAll(async () => {
   worker = await startWorkerEnv('edge', { ASSETS });
+  api = gatewayClient(worker);
   await worker.env.DB.batch([
     worker.env.DB.prepare("INSERT INTO users (id, email, created_at) VALUES ('user-1', 'one@example.com', 0)"),
     worker.env.DB.prepare("INSERT INTO users (id, email, is_partner, created_at) VALUES ('partner-1', 'nav@example.com', 1, 0)"),
@@ -416,31 +420,19 @@ describe('every redirect of the edge, against hostile paths and forged hosts', (
 
 const deployed = deployedVars;
 
-type PostInit = { headers?: Record<string, string>; env?: Partial<WorkerEnv> };
-async function postJson(url: string, body: unknown, { headers = {}, env = {} }: PostInit = {}) {
-  const res = await app.request(
-    url,
-    { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), redirect: 'manual' },
-    { ...worker.env, ...env },
-    worker.ctx,
-  );
-  const text = await res.text();
-  return { status: res.status, text, code: (JSON.parse(text) as { code: string }).code, data: (JSON.parse(text) as { data: unknown }).data };
-}
-
 describe('client network', () => {
   let seq = 0;
   // Pass links to unknown addresses: nothing is sent, but the per-network cap (20 an hour) counts them.
   const sendLink = (headers: Record<string, string>, env: Partial<WorkerEnv> = {}) =>
-    postJson('http://portal.test/api/agg-web/user/passEmail/send', { loginEmail: `nobody.${++seq}.${Date.now()}@example.com` }, { headers, env });
-  const codes = async (calls: Promise<{ code: string }>[]) => (await Promise.all(calls)).map((answer) => answer.code);
+    api.post('/agg-web/user/passEmail/send', { loginEmail: `nobody.${++seq}.${Date.now()}@example.com` }, { origin: 'http://portal.test', from: null, headers, env }).then(api.readAll);
+  const codes = async (calls: Promise<{ body: { code: string } }>[]) => (await Promise.all(calls)).map((answer) => answer.body.code);
   const tally = (list: string[]) => list.reduce<Record<string, number>>((acc, code) => ({ ...acc, [code]: (acc[code] ?? 0) + 1 }), {});
 
   it('counts every address of one IPv6 /64 as one network: a burst of 25 from 25 addresses gets 20', async () => {
     const answers = await codes(Array.from({ length: 25 }, (_, i) => sendLink({ 'cf-connecting-ip': `2001:db8:aa:1:${(i + 1).toString(16)}::${i + 7}` })));
     expect(tally(answers)).toEqual({ '0': 20, LK0011: 5 });
     // The neighbouring /64 is another network.
-    expect((await sendLink({ 'cf-connecting-ip': '2001:db8:aa:2::1' })).code).toBe('0');
+    expect((await sendLink({ 'cf-connecting-ip': '2001:db8:aa:2::1' })).body.code).toBe('0');
   });
 
   it('when deployed, reads CF-Connecting-IP only: forged X-Forwarded-For, X-Real-IP and the test header change nothing', async () => {
@@ -465,7 +457,7 @@ describe('client network', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => sendLink({ 'x-forwarded-for': '198.51.100.1' }, deployed)));
     for (const answer of answers) {
       expect(answer.status).toBe(400);
-      expect(answer.code).toBe('GW0400');
+      expect(answer.body.code).toBe('GW0400');
     }
   });
 
@@ -480,7 +472,7 @@ describe('client network', () => {
 describe('sign-in links are built on the configured origin', () => {
   const origins = { PORTAL_ORIGIN: 'https://portal.example.com', NAVIGATOR_ORIGIN: 'https://navigator.example.com' };
   const seed = async (email: string) =>
-    (await postJson('http://portal.test/api/dev/users', { email, password: 'Harbour2026', agreed: true })).data as { userId: string };
+    (await api.post('/dev/users', { email, password: 'Harbour2026', agreed: true }, { origin: 'http://portal.test', from: null }).then(api.readAll)).body.data as { userId: string };
   const linkIn = async (email: string) => {
     const res = await app.request(`http://portal.test/api/dev/outbox?to=${encodeURIComponent(email)}`, {}, worker.env, worker.ctx);
     const text = await res.text();
@@ -491,8 +483,8 @@ describe('sign-in links are built on the configured origin', () => {
   it('mails a pass link on PORTAL_ORIGIN whatever Host and headers the request forged', async () => {
     const email = `links.${Date.now()}@example.com`;
     await seed(email);
-    const sent = await postJson('http://evil.example/api/agg-web/user/passEmail/send', { loginEmail: email }, { headers: forged, env: origins });
-    expect(sent.code).toBe('0');
+    const sent = await api.post('/agg-web/user/passEmail/send', { loginEmail: email }, { origin: 'http://evil.example', from: null, headers: forged, env: origins }).then(api.readAll);
+    expect(sent.body.code).toBe('0');
     const link = new URL((await linkIn(email))!);
     expect(link.origin + link.pathname).toBe('https://portal.example.com/pass_email_login');
   });
@@ -500,15 +492,15 @@ describe('sign-in links are built on the configured origin', () => {
   it('builds the navigator site links on NAVIGATOR_ORIGIN', async () => {
     const email = `links.nav.${Date.now()}@example.com`;
     await seed(email);
-    await postJson('http://navigator.evil.example/api/agg-web/user/passEmail/send', { loginEmail: email }, { headers: forged, env: origins });
+    await api.post('/agg-web/user/passEmail/send', { loginEmail: email }, { origin: 'http://navigator.evil.example', from: null, headers: forged, env: origins }).then(api.readAll);
     expect(new URL((await linkIn(email))!).origin).toBe('https://navigator.example.com');
   });
 
   it('answers a shared link on PORTAL_ORIGIN to a forged Host', async () => {
     const session = await createSession(worker.env.DB, { userId: 'user-1', kind: 'platform', now: Date.now() });
-    const answer = await postJson('http://evil.example/api/agg-web/user/shareLogin/create', {}, { headers: { ...forged, cookie: `portal_token=${session.token}` }, env: origins });
-    expect(answer.code).toBe('0');
-    expect(new URL((answer.data as { url: string }).url).origin).toBe('https://portal.example.com');
+    const answer = await api.post('/agg-web/user/shareLogin/create', {}, { origin: 'http://evil.example', from: null, headers: { ...forged, cookie: `portal_token=${session.token}` }, env: origins }).then(api.readAll);
+    expect(answer.body.code).toBe('0');
+    expect(new URL((answer.body.data as { url: string }).url).origin).toBe('https://portal.example.com');
   });
 });
 
@@ -516,10 +508,9 @@ describe('cross-site calls to /api', () => {
   const env = { PORTAL_ORIGIN: 'https://portal.example.com', SITE_CN: 'https://portal.example.cn', SITE_COM: 'https://portal.example.com' };
   let seq = 0;
   const ask = (headers: Record<string, string>, url = 'https://portal.example.com') =>
-    postJson(`${url}/api/agg-web/user/getRegVerificationCode`, { emailAddress: `csrf.${++seq}.${Date.now()}@example.com`, type: 3 }, {
-      headers: { 'cf-connecting-ip': `198.51.100.${100 + (seq % 100)}`, ...headers },
+    api.post(`/agg-web/user/getRegVerificationCode`, { emailAddress: `csrf.${++seq}.${Date.now()}@example.com`, type: 3 }, { origin: url, from: null, headers: { 'cf-connecting-ip': `198.51.100.${100 + (seq % 100)}`, ...headers },
       env,
-    });
+    }).then(api.readAll);
 
   it('refuses a burst of forged Origin and Sec-Fetch-Site, from the real Host and from a forged one', async () => {
     const forged: [Record<string, string>, string?][] = [
@@ -531,16 +522,16 @@ describe('cross-site calls to /api', () => {
     ];
     // A forged Host with a matching Origin and Sec-Fetch-Site: same-origin is only refused through Origin.
     const answers = await Promise.all(forged.map(([headers, url]) => ask(headers, url)));
-    const refused = answers.filter((a) => a.status === 403 && a.code === 'GW0403').length;
+    const refused = answers.filter((a) => a.status === 403 && a.body.code === 'GW0403').length;
     expect(refused).toBe(40);
     // Sec-Fetch-Site same-origin is the browser's own word for "this page": it passes whatever Origin says.
-    expect(answers.slice(30, 40).every((a) => a.code === '0')).toBe(true);
+    expect(answers.slice(30, 40).every((a) => a.body.code === '0')).toBe(true);
   });
 
   it('lets this site, the other site of the pair and clients that are no browser through', async () => {
-    expect((await ask({ 'sec-fetch-site': 'same-origin', origin: 'https://portal.example.com' })).code).toBe('0');
-    expect((await ask({ 'sec-fetch-site': 'cross-site', origin: 'https://portal.example.cn' })).code).toBe('0');
-    expect((await ask({})).code).toBe('0');
+    expect((await ask({ 'sec-fetch-site': 'same-origin', origin: 'https://portal.example.com' })).body.code).toBe('0');
+    expect((await ask({ 'sec-fetch-site': 'cross-site', origin: 'https://portal.example.cn' })).body.code).toBe('0');
+    expect((await ask({})).body.code).toBe('0');
   });
 
   it('refuses a cross-site text/plain post (no preflight) as well as JSON', async () => {

@@ -1,71 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import app from '../../functions/worker';
-import { hashPassword } from '../../src/lib/password-hash';
-import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { UPLOAD_LIMITS, type UploadedFile } from '../../src/schemas/onboarding';
-import { bufferedForm } from './gateway-client';
+import { bufferedForm, gatewayClient } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
+import { cat, enc, fileBytes as fixtures } from '../fixtures/file-bytes';
 
 /**
  * Uploads through the whole Worker on a real local D1 and R2: every accepted type, every refusal, and after
  * each refused request the bucket holds nothing new (listed, not assumed).
  */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
+let api: ReturnType<typeof gatewayClient>;
 beforeAll(async () => {
   worker = await startWorkerEnv('files');
+  api = gatewayClient(worker);
   // Bursts of parallel calls: the bridge to the local D1 takes a few statements at a time (throttled-d1.ts).
 });
 afterAll(() => worker.dispose());
 
-let seq = 0;
-const unique = () => `${Date.now().toString(36)}${(seq++).toString(36)}`;
-const ip = () => `10.8.${seq % 250}.${(seq++ * 7) % 250}`;
-type Envelope<T = Record<string, unknown>> = { code: string; message: string; data: T };
-const json = async <T = Record<string, unknown>>(res: Response) => (await res.json()) as Envelope<T>;
-const call = (path: string, init: RequestInit = {}) => app.request(`http://localhost/api${path}`, init, worker.env, worker.ctx);
-const headers = (cookie?: string, extra: Record<string, string> = {}) => ({ 'cf-connecting-ip': ip(), ...(cookie ? { cookie } : {}), ...extra });
-const post = (path: string, body: unknown, cookie?: string) =>
-  call(path, { method: 'POST', headers: headers(cookie, { 'content-type': 'application/json' }), body: JSON.stringify(body) });
-
-/** A seeded user, signed in: the session cookie. */
-async function signedIn(companies?: unknown[]): Promise<{ cookie: string; userId: string }> {
-  const email = `files.${unique()}@example.com`;
-  const seeded = await json<{ userId: string }>(await post('/dev/users', { email, password: 'Harbour2024', companies }));
-  expect(seeded.code).toBe('0');
-  const res = await post('/agg-web/user/v3/userLogin', {
-    loginEmail: email,
-    loginPassword: await hashPassword('Harbour2024'),
-    passwordVersion: 2,
-    captchaType: 3,
-    ...LOGIN_CLIENT,
-  });
-  expect((await json(res.clone())).code).toBe('0');
-  const token = /(?:^|\n)portal_token=([^;]*)/.exec(res.headers.getSetCookie().join('\n'))?.[1];
-  return { cookie: `portal_token=${token}`, userId: seeded.data.userId };
-}
-
-const enc = (text: string) => new TextEncoder().encode(text);
-const cat = (...parts: (Uint8Array | number[] | string)[]) => {
-  const arrays = parts.map((p) => (typeof p === 'string' ? enc(p) : p instanceof Uint8Array ? p : Uint8Array.from(p)));
-  const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
-  let at = 0;
-  for (const a of arrays) {
-    out.set(a, at);
-    at += a.length;
-  }
-  return out;
-};
-const utf16 = (text: string) => Uint8Array.from([...text].flatMap((ch) => [ch.charCodeAt(0), 0]));
-const fixtures = {
-  jpg: cat([0xff, 0xd8, 0xff, 0xe0, 0, 0x10], 'JFIF', new Uint8Array(64)),
-  png: cat([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d], 'IHDR', new Uint8Array(64)),
-  pdf: enc('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n'),
-  doc: cat([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], new Uint8Array(504), utf16('WordDocument'), new Uint8Array(64)),
-  xls: cat([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], new Uint8Array(504), utf16('Workbook'), new Uint8Array(64)),
-  docx: cat([0x50, 0x4b, 0x03, 0x04], new Uint8Array(26), '[Content_Types].xml', new Uint8Array(40), 'word/document.xml'),
-  xlsx: cat([0x50, 0x4b, 0x03, 0x04], new Uint8Array(26), '[Content_Types].xml', new Uint8Array(40), 'xl/workbook.xml'),
-  csv: enc('name,code\nShanghai,CNSHA\n'),
-};
+/** A seeded user, signed in: the session cookie and user id. */
+const signedIn = () => api.person({}, `files.${api.unique()}@example.com`);
 
 /** POST uploadFile with `files` (name → bytes), the client's Content-Type deliberately wrong. */
 async function upload(cookie: string, files: [string, Uint8Array][], kind?: string) {
@@ -73,7 +26,7 @@ async function upload(cookie: string, files: [string, Uint8Array][], kind?: stri
   if (kind) form.append('kind', kind);
   for (const [name, bytes] of files) form.append('files', new Blob([bytes], { type: 'application/x-anything' }), name);
   const { body, headers: type } = await bufferedForm(form);
-  return call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie, type), body });
+  return api.postRaw('/agg-web/file/uploadFile', body, { cookie, headers: type });
 }
 
 async function bucketKeys(): Promise<string[]> {
@@ -86,13 +39,13 @@ describe('uploadFile', () => {
     const { cookie } = await signedIn();
     const files = Object.entries(fixtures).map(([ext, bytes]): [string, Uint8Array] => [`营业执照-${ext}.${ext}`, bytes]);
     const res = await upload(cookie, files);
-    const body = await json<UploadedFile[]>(res);
+    const body = await api.json<UploadedFile[]>(res);
     expect(body.code).toBe('0');
     expect(body.data.map((f) => f.extension)).toEqual(['jpg', 'png', 'pdf', 'doc', 'xls', 'docx', 'xlsx', 'csv']);
     for (const file of body.data) expect(file.url).toBe(`/api/agg-web/file/${file.id}`);
     expect(body.data[0]!.originName).toBe('营业执照-jpg.jpg');
 
-    const got = await call(body.data[2]!.url.slice(4), { headers: headers(cookie) });
+    const got = await api.get(body.data[2]!.url.slice(4), { cookie });
     expect(got.status).toBe(200);
     expect(got.headers.get('content-type')).toBe('application/pdf');
     expect(got.headers.get('content-disposition')).toMatch(/^attachment;/);
@@ -102,9 +55,9 @@ describe('uploadFile', () => {
 
   it('takes a logo only as an image', async () => {
     const { cookie } = await signedIn();
-    expect((await json(await upload(cookie, [['logo.png', fixtures.png]], 'logo'))).code).toBe('0');
-    expect((await json(await upload(cookie, [['logo.pdf', fixtures.pdf]], 'logo'))).code).toBe('FL0001');
-    expect((await json(await upload(cookie, [['gtc.csv', fixtures.csv]], 'gtc'))).code).toBe('FL0001');
+    expect((await api.json(await upload(cookie, [['logo.png', fixtures.png]], 'logo'))).code).toBe('0');
+    expect((await api.json(await upload(cookie, [['logo.pdf', fixtures.pdf]], 'logo'))).code).toBe('FL0001');
+    expect((await api.json(await upload(cookie, [['gtc.csv', fixtures.csv]], 'gtc'))).code).toBe('FL0001');
   });
 
   const refusals: [string, () => [string, Uint8Array][], string, number][] = [
@@ -121,16 +74,16 @@ describe('uploadFile', () => {
     const before = await bucketKeys();
     const res = await upload(cookie, files());
     expect(res.status).toBe(status);
-    expect((await json(res)).code).toBe(code);
+    expect((await api.json(res)).code).toBe(code);
     expect(await bucketKeys()).toEqual(before);
   });
 
   it('takes exactly 6 MB and exactly 10 files', async () => {
     const { cookie } = await signedIn();
     const six = cat(fixtures.pdf, new Uint8Array(UPLOAD_LIMITS.maxFileBytes - fixtures.pdf.length));
-    expect((await json(await upload(cookie, [['six.pdf', six]]))).code).toBe('0');
+    expect((await api.json(await upload(cookie, [['six.pdf', six]]))).code).toBe('0');
     const ten = Array.from({ length: 10 }, (_, i): [string, Uint8Array] => [`l${i}.pdf`, fixtures.pdf]);
-    expect((await json<UploadedFile[]>(await upload(cookie, ten))).data).toHaveLength(10);
+    expect((await api.json<UploadedFile[]>(await upload(cookie, ten))).data).toHaveLength(10);
   });
 
   it('needs a session, multipart and at least one file', async () => {
@@ -138,12 +91,12 @@ describe('uploadFile', () => {
     const form = new FormData();
     form.append('files', new Blob([fixtures.pdf]), 'a.pdf');
     const { body, headers: type } = await bufferedForm(form);
-    expect((await json(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(undefined, type), body }))).code).toBe('TK00001');
-    expect((await json(await post('/agg-web/file/uploadFile', { files: [] }, cookie))).code).toBe('GW0415');
+    expect((await api.json(await api.postRaw('/agg-web/file/uploadFile', body, { headers: type }))).code).toBe('TK00001');
+    expect((await api.json(await api.post('/agg-web/file/uploadFile', { files: [] }, { cookie }))).code).toBe('GW0415');
     const empty = new FormData();
     empty.append('kind', 'licence');
     const sent = await bufferedForm(empty);
-    expect((await json(await call('/agg-web/file/uploadFile', { method: 'POST', headers: headers(cookie, sent.headers), body: sent.body }))).code).toBe('FL0004');
+    expect((await api.json(await api.postRaw('/agg-web/file/uploadFile', sent.body, { cookie, headers: sent.headers }))).code).toBe('FL0004');
   });
 });
 
@@ -151,21 +104,21 @@ describe('reading and deleting files', () => {
   it('serves a file to nobody but its uploader (404 style), and deletes it for the owner only', async () => {
     const owner = await signedIn();
     const other = await signedIn();
-    const [file] = (await json<UploadedFile[]>(await upload(owner.cookie, [['a.pdf', fixtures.pdf]]))).data;
+    const [file] = (await api.json<UploadedFile[]>(await upload(owner.cookie, [['a.pdf', fixtures.pdf]]))).data;
     const path = file!.url.slice(4);
-    const foreign = await call(path, { headers: headers(other.cookie) });
+    const foreign = await api.get(path, { cookie: other.cookie });
     expect(foreign.status).toBe(404);
-    expect((await json(foreign)).code).toBe('FL0010');
-    expect((await json(await call('/agg-web/file/no-such-file', { headers: headers(other.cookie) }))).code).toBe('FL0010');
+    expect((await api.json(foreign)).code).toBe('FL0010');
+    expect((await api.json(await api.get('/agg-web/file/no-such-file', { cookie: other.cookie }))).code).toBe('FL0010');
 
-    expect((await json(await post('/agg-web/file/deleteFile', { ids: [file!.id] }, other.cookie))).code).toBe('FL0010');
+    expect((await api.json(await api.post('/agg-web/file/deleteFile', { ids: [file!.id] }, { cookie: other.cookie }))).code).toBe('FL0010');
     const keysBefore = await bucketKeys();
-    const deleted = await json(await post('/agg-web/file/deleteFile', { ids: [file!.id] }, owner.cookie));
+    const deleted = await api.json(await api.post('/agg-web/file/deleteFile', { ids: [file!.id] }, { cookie: owner.cookie }));
     expect(deleted).toMatchObject({ code: '0', data: true });
     expect((await bucketKeys()).length).toBe(keysBefore.length - 1);
-    const gone = await call(path, { headers: headers(owner.cookie) });
+    const gone = await api.get(path, { cookie: owner.cookie });
     expect(gone.status).toBe(404);
-    expect((await json(gone)).code).toBe('FL0010');
+    expect((await api.json(gone)).code).toBe('FL0010');
   });
 });
 
@@ -179,7 +132,7 @@ describe('storage caps', () => {
     const five = pdfOf(5 * MB);
     const res = await upload(cookie, Array.from({ length: 5 }, (_, i): [string, Uint8Array] => [`l${i}.pdf`, five]));
     expect(res.status).toBe(413);
-    expect((await json(res)).code).toBe('FL0005');
+    expect((await api.json(res)).code).toBe('FL0005');
     expect(await bucketKeys()).toEqual(before);
   }, 60_000);
 
@@ -194,7 +147,7 @@ describe('storage caps', () => {
       .run();
     const before = (await bucketKeys()).length;
     const one = pdfOf(MB);
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => upload(cookie, [[`l${i}.pdf`, one]]).then(async (res) => ({ status: res.status, ...(await json(res)) }))));
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => upload(cookie, [[`l${i}.pdf`, one]]).then(async (res) => ({ status: res.status, ...(await api.json(res)) }))));
     expect(answers.filter((a) => a.code === '0')).toHaveLength(3);
     const refused = answers.filter((a) => a.code === 'FL0006');
     expect(refused).toHaveLength(7);
@@ -205,7 +158,7 @@ describe('storage caps', () => {
     expect((await bucketKeys()).length).toBe(before + 3);
     // Deleting a file makes room again.
     const [first] = answers.find((a) => a.code === '0')!.data as unknown as UploadedFile[];
-    expect((await json(await post('/agg-web/file/deleteFile', { ids: [first!.id] }, cookie))).code).toBe('0');
-    expect((await json(await upload(cookie, [['again.pdf', one]]))).code).toBe('0');
+    expect((await api.json(await api.post('/agg-web/file/deleteFile', { ids: [first!.id] }, { cookie }))).code).toBe('0');
+    expect((await api.json(await upload(cookie, [['again.pdf', one]]))).code).toBe('0');
   }, 60_000);
 });

@@ -6,6 +6,7 @@ import { createGateway } from '../../functions/gateway/app';
 import { MAX_JSON_BYTES } from '../../functions/gateway/validate';
 import { createSession } from '../../functions/gateway/services/sessions';
 import { errorCatalogue } from '../../src/schemas/error-codes';
+import { gatewayClient } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 
 /**
@@ -16,6 +17,7 @@ import { startWorkerEnv } from './worker-env';
  * leaves every table with as many rows as before.
  */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
+let api: ReturnType<typeof gatewayClient>;
 const gateway = createGateway();
 /** Tables whose rows are refusals themselves: each wrong invitation code is recorded so guessing can be throttled. */
 const RECORDS_REFUSALS = ['invitation_attempts'];
@@ -24,6 +26,8 @@ let userId = '';
 
 beforeAll(async () => {
   worker = await startWorkerEnv('hostile-input');
+  // Requests go to the gateway itself with exactly the headers each case sets (api.call adds none).
+  api = gatewayClient(worker, { gateway });
   const { results } = await worker.env.DB.prepare(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name",
   ).all<{ name: string }>();
@@ -140,9 +144,6 @@ async function headersFor(authorized: boolean, contentType: string | null = 'app
   return { headers, created };
 }
 
-const send = (path: string, init: RequestInit & { duplex?: 'half' }) =>
-  gateway.request(`http://gateway.internal${path}`, init, worker.env, worker.ctx);
-
 type Envelope = { code: string; message: string; data: unknown };
 
 /** The answer is the envelope with a known code, never a 5xx; a refusal is a 4xx. */
@@ -168,7 +169,7 @@ async function probe(
 ) {
   const before = countRows ? (last ?? (await rowCounts())) : null;
   const { headers, created } = await headersFor(authorized, contentType);
-  const res = await send(path, { method: 'POST', headers, body: raw });
+  const res = await api.call(path, { method: 'POST', headers, body: raw });
   const context = `${path} ← ${typeof raw === 'string' ? raw.slice(0, 120) : '(bytes)'}`;
   const body = await expectEnvelope(res, context);
   const refused = body.code !== '0' && body.code !== 'SY9990';
@@ -285,7 +286,7 @@ describe('refused bodies on every JSON route', () => {
         },
       });
       const { headers } = await headersFor(true);
-      const res = await send(path, { method: 'POST', headers, body: stream, duplex: 'half' });
+      const res = await api.call(path, { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit);
       expect(res.status, `${path} (stream)`).toBe(413);
       expect((await expectEnvelope(res, `${path} (stream)`)).code).toBe('GW0413');
       // Reading stopped soon after the cap, far from the 10 MB on offer.

@@ -15,10 +15,10 @@ import {
   importHandoffKey,
   type HandoffClaims,
 } from '../../functions/edge/handoff-blob';
-import { hashPassword } from '../../src/lib/password-hash';
-import { LOGIN_CLIENT, sliderCheckSchema } from '../../src/schemas/auth';
+import { sliderCheckSchema } from '../../src/schemas/auth';
+import { gatewayClient, type Envelope } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
-import { CHEAP_POW, solvePow, type PowChallenge } from './pow-solver';
+import { CHEAP_POW } from './pow-solver';
 
 /**
  * Limits of the security baseline at their boundary (issue 8): the last allowed attempt passes, the next one
@@ -26,8 +26,11 @@ import { CHEAP_POW, solvePow, type PowChallenge } from './pow-solver';
  * auth.test.ts and edge.test.ts hold the rest); time comes from injected clocks, nothing sleeps.
  */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
+let api: ReturnType<typeof gatewayClient>;
 beforeAll(async () => {
   worker = await startWorkerEnv('limits', CHEAP_POW);
+  // Calls the gateway on the test clock as the edge proxy does, each from a fresh client network unless named.
+  api = gatewayClient(worker, { gateway });
   await worker.env.DB.prepare("INSERT INTO users (id, email, created_at) VALUES ('handoff-user', 'handoff@example.com', 0)").run();
 });
 afterAll(() => worker.dispose());
@@ -44,43 +47,16 @@ let time = T0;
 const gateway = createGateway({ clock: () => time });
 const MIN = 60_000;
 
-type Envelope<T = Record<string, unknown>> = { code: string; message: string; data: T };
-let seq = 0;
-const freshEmail = () => `limit${++seq}@example.com`;
-
-async function post<T = Record<string, unknown>>(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await gateway.request(
-    `http://gateway.internal${path}`,
-    {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', language: 'en', traceid: 't', 'x-client-ip': `192.0.2.${++seq % 250}`, ...headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    },
-    worker.env,
-    worker.ctx,
-  );
-  return { status: res.status, body: (await res.json()) as Envelope<T> };
-}
-const get = async <T>(path: string) =>
-  (await (await gateway.request(`http://gateway.internal${path}`, {}, worker.env, worker.ctx)).json()) as Envelope<T>;
+const freshEmail = () => `limit.${api.unique()}@example.com`;
 
 async function codeFor(email: string) {
-  expect((await post('/agg-web/user/getRegVerificationCode', { emailAddress: email, type: 3 })).body.code).toBe('0');
-  const outbox = await get<{ text: string }[]>(`/dev/outbox?to=${encodeURIComponent(email)}`);
+  expect((await api.post('/agg-web/user/getRegVerificationCode', { emailAddress: email, type: 3 }).then(api.read)).body.code).toBe('0');
+  const outbox = await api.get(`/dev/outbox?to=${encodeURIComponent(email)}`).then((res) => api.json<{ text: string }[]>(res));
   return /\b(\d{6})\b/.exec(outbox.data[0]!.text)![1]!;
 }
 
-async function passSlider(scene: 'sms' | 'login', subject: string) {
-  const challenge = await post<{ sessionId: string; pow: PowChallenge }>('/agg-web/captcha/slider/init', { scene, subject });
-  const { x } = (await get<{ x: number }>(`/dev/captcha/${challenge.body.data.sessionId}`)).data;
-  const trail = [0, 0.2, 0.45, 0.7, 0.85, 0.95, 1].map((p, i) => [i * 60 + (i % 2) * 15, Math.round(x * p)]);
-  return { sessionId: challenge.body.data.sessionId, x, trail, pow: await solvePow(challenge.body.data.pow) };
-}
-async function sliderCheck(scene: 'sms' | 'login', subject: string) {
-  const verified = await post('/agg-web/captcha/slider/verify', await passSlider(scene, subject));
-  expect(verified.body.code).toBe('0');
-  return sliderCheckSchema.parse(verified.body.data);
-}
+/** A passed slider check, as the gateway's own contract reads it. */
+const sliderCheck = async (scene: 'sms' | 'login', subject: string) => sliderCheckSchema.parse(await api.sliderCheck(scene, subject));
 
 describe('JSON body cap (64 KB, counted while reading)', () => {
   it('reads a body of exactly 65,536 bytes and refuses 65,537 with GW0413', async () => {
@@ -90,11 +66,11 @@ describe('JSON body cap (64 KB, counted while reading)', () => {
       return head + 'x'.repeat(bytes - head.length - tail.length) + tail;
     };
     expect(new TextEncoder().encode(sized(MAX_JSON_BYTES)).byteLength).toBe(65_536);
-    expect((await post('/agg-web/buriedPoint/add', sized(MAX_JSON_BYTES))).body.code).toBe('0');
-    const over = await post('/agg-web/buriedPoint/add', sized(MAX_JSON_BYTES + 1));
+    expect((await api.postRaw('/agg-web/buriedPoint/add', sized(MAX_JSON_BYTES)).then(api.read)).body.code).toBe('0');
+    const over = await api.postRaw('/agg-web/buriedPoint/add', sized(MAX_JSON_BYTES + 1)).then(api.read);
     expect(over).toMatchObject({ status: 413, body: { code: 'GW0413' } });
     // Bytes, not characters: 21,846 three-byte characters are 65,538 bytes.
-    expect((await post('/agg-web/buriedPoint/add', `{"eventId":"${'中'.repeat(21_846)}"}`)).body.code).toBe('GW0413');
+    expect((await api.postRaw('/agg-web/buriedPoint/add', `{"eventId":"${'中'.repeat(21_846)}"}`).then(api.read)).body.code).toBe('GW0413');
   });
 });
 
@@ -104,13 +80,13 @@ describe('one-time codes', () => {
     const a = freshEmail();
     const codeA = await codeFor(a);
     time = T0 + CODE_LIFETIME_MS - 1;
-    expect((await post('/agg-web/quick/user/login', { loginType: 2, loginEmail: a, code: codeA, agreed: true, userIdentity: 1, companyName: 'A' })).body.code).toBe('0');
+    expect((await api.post('/agg-web/quick/user/login', { loginType: 2, loginEmail: a, code: codeA, agreed: true, userIdentity: 1, companyName: 'A' }).then(api.read)).body.code).toBe('0');
 
     time = T0;
     const b = freshEmail();
     const codeB = await codeFor(b);
     time = T0 + CODE_LIFETIME_MS;
-    const late = await post('/agg-web/quick/user/login', { loginType: 2, loginEmail: b, code: codeB, agreed: true, userIdentity: 1, companyName: 'B' });
+    const late = await api.post('/agg-web/quick/user/login', { loginType: 2, loginEmail: b, code: codeB, agreed: true, userIdentity: 1, companyName: 'B' }).then(api.read);
     expect(late.body.code).toBe('CD0011');
     const users = await worker.env.DB.prepare('SELECT COUNT(*) AS n FROM users WHERE email = ?').bind(b).first<{ n: number }>();
     expect(users?.n).toBe(0);
@@ -147,9 +123,9 @@ describe('one-time codes', () => {
 describe('slider', () => {
   it('verifies a challenge 1 ms before its lifetime ends (captcha.test.ts has the expired side)', async () => {
     time = T0;
-    const attempt = await passSlider('sms', '+8613800138090');
+    const attempt = await api.sliderAnswer('sms', '+8613800138090');
     time = T0 + SLIDER.challengeLifetimeMs - 1;
-    expect((await post('/agg-web/captcha/slider/verify', attempt)).body.code).toBe('0');
+    expect((await api.post('/agg-web/captcha/slider/verify', attempt).then(api.read)).body.code).toBe('0');
     time = T0;
   });
 
@@ -173,7 +149,7 @@ describe('password lockout (per sign-in name and client network)', () => {
   const NETWORK = '198.51.100.7';
   async function seed() {
     const email = freshEmail();
-    const seeded = await post<{ userId: string }>('/dev/users', { email, password });
+    const seeded = await api.post('/dev/users', { email, password }).then((res) => api.read<{ userId: string }>(res));
     expect(seeded.body.code).toBe('0');
     return email;
   }
@@ -190,11 +166,7 @@ describe('password lockout (per sign-in name and client network)', () => {
       .first<{ failures: number; locked_until: number | null; lock_count: number }>();
   async function login(email: string, plain: string, withSlider: boolean, network = NETWORK) {
     const extra = withSlider ? { nvcvalStr: JSON.stringify(await sliderCheck('login', email)) } : {};
-    const res = await post(
-      '/agg-web/user/v3/userLogin',
-      { loginEmail: email, loginPassword: await hashPassword(plain), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT, ...extra },
-      { 'x-client-ip': network },
-    );
+    const res = await api.emailLogin(email, plain, extra, { from: network }).then((answer) => api.read<{ tracelessCheckResult?: number }>(answer));
     return { code: res.body.code, traceless: res.body.data?.tracelessCheckResult };
   }
 
@@ -253,7 +225,7 @@ describe('sessions', () => {
   it(`hold for ${SESSION_LIFETIME_S} s: valid 1 ms before, TK00001 at the end`, async () => {
     await worker.env.DB.prepare("INSERT INTO users (id, email, created_at) VALUES ('session-user', 'session@example.com', 0)").run();
     const { token } = await createSession(worker.env.DB, { userId: 'session-user', kind: 'platform', now: T0 });
-    const loginCase = () => post('/agg-web/quick/user/findUserLoginCase', {}, { authorization: `Bearer ${token}` });
+    const loginCase = () => api.post('/agg-web/quick/user/findUserLoginCase', {}, { headers: { authorization: `Bearer ${token}` } }).then(api.read);
     time = T0 + SESSION_LIFETIME_S * 1000 - 1;
     expect((await loginCase()).body.code).toBe('0');
     time = T0 + SESSION_LIFETIME_S * 1000;

@@ -11,13 +11,17 @@ import {
   TRACKING_WINDOW_MS,
 } from '../../functions/gateway/routes/tracking';
 import { errorCatalogue } from '../../src/schemas/error-codes';
+import { gatewayClient } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 
 /** Observability calls (issue 8): tracking events, the operators' query, browser error reports. */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
+let api: ReturnType<typeof gatewayClient>;
 const OPERATOR_TOKEN = 'op-secret-0123456789abcdef';
 beforeAll(async () => {
   worker = await startWorkerEnv('tracking', { OPERATOR_TOKEN });
+  // Calls the gateway on the test clock as the edge proxy does, from one client network unless a test names another.
+  api = gatewayClient(worker, { gateway, network: '198.51.100.7', traceId: 'trace-test' });
   // Bursts of parallel calls: the bridge to the local D1 takes a few statements at a time (throttled-d1.ts).
 });
 afterAll(() => worker.dispose());
@@ -26,20 +30,6 @@ afterEach(() => vi.restoreAllMocks());
 let time = Date.UTC(2026, 5, 1, 8);
 const gateway = createGateway({ clock: () => time });
 
-type Answer<T = unknown> = { code: string; message: string; data: T };
-
-async function call(path: string, init: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { language: 'en', traceid: 'trace-test', 'x-client-ip': '198.51.100.7', ...init.headers };
-  const hasBody = init.body !== undefined || init.raw !== undefined;
-  if (hasBody) headers['content-type'] ??= 'application/json';
-  return gateway.request(
-    `http://gateway.internal${path}`,
-    { method: hasBody ? 'POST' : 'GET', headers, body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)) },
-    worker.env,
-    worker.ctx,
-  );
-}
-const json = async <T = unknown>(res: Response) => (await res.json()) as Answer<T>;
 const count = async (table: string) => (await worker.env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
 
 const event = {
@@ -54,8 +44,8 @@ const event = {
 
 describe('POST /agg-web/buriedPoint/add', () => {
   it('stores the event of spec 7 with the edge trace id', async () => {
-    const res = await call('/agg-web/buriedPoint/add', { body: event });
-    expect(await json(res)).toEqual({ code: '0', message: 'success', data: null });
+    const res = await api.post('/agg-web/buriedPoint/add', event);
+    expect(await api.json(res)).toEqual({ code: '0', message: 'success', data: null });
     const row = await worker.env.DB.prepare("SELECT * FROM tracking_events WHERE event_id = 'login_click'").first();
     expect(row).toMatchObject({
       bp_source: 'portal',
@@ -70,14 +60,14 @@ describe('POST /agg-web/buriedPoint/add', () => {
   });
 
   it('defaults the tracking version and refuses an event without id or with an oversized key list', async () => {
-    await call('/agg-web/buriedPoint/add', { body: { eventId: 'no_version' } });
+    expect((await api.json(await api.post('/agg-web/buriedPoint/add', { eventId: 'no_version' }))).code).toBe('0');
     const row = await worker.env.DB.prepare("SELECT version_number FROM tracking_events WHERE event_id = 'no_version'").first();
     expect(row).toEqual({ version_number: TRACKING_VERSION });
     const before = await count('tracking_events');
     for (const body of [{ eventName: 'x' }, { eventId: '' }, { eventId: 'big', keyList: ['x'.repeat(5000)] }, { eventId: 'x', keyList: 'nope' }]) {
-      const res = await call('/agg-web/buriedPoint/add', { body });
+      const res = await api.post('/agg-web/buriedPoint/add', body);
       expect(res.status, JSON.stringify(body).slice(0, 40)).toBe(400);
-      expect((await json(res)).code).toBe('GW0400');
+      expect((await api.json(res)).code).toBe('GW0400');
     }
     expect(await count('tracking_events')).toBe(before);
   });
@@ -89,7 +79,7 @@ describe('POST /agg-web/buriedPoint/add', () => {
       worker.env,
       worker.ctx,
     );
-    expect((await json(res)).code).toBe('0');
+    expect((await api.json(res)).code).toBe('0');
     const row = await worker.env.DB.prepare("SELECT trace_id FROM tracking_events WHERE event_id = 'via_worker'").first<{ trace_id: string }>();
     // The edge's random trace id (a UUID), not anything the browser sent.
     expect(row?.trace_id).toMatch(/^[0-9a-f-]{36}$/);
@@ -98,18 +88,18 @@ describe('POST /agg-web/buriedPoint/add', () => {
 
 describe('GET /agg-web/buriedPoint/list', () => {
   it('answers an operator with the newest events, filtered by event id and limited', async () => {
-    for (let i = 0; i < 3; i++) await call('/agg-web/buriedPoint/add', { body: { ...event, eventId: 'listed', eventName: `n${i}` } });
+    for (let i = 0; i < 3; i++) expect((await api.json(await api.post('/agg-web/buriedPoint/add', { ...event, eventId: 'listed', eventName: `n${i}` }))).code).toBe('0');
     const headers = { 'x-operator-token': `Bearer ${OPERATOR_TOKEN}` };
-    const res = await call('/agg-web/buriedPoint/list?eventId=listed&limit=2', { headers });
+    const res = await api.get('/agg-web/buriedPoint/list?eventId=listed&limit=2', { headers });
     expect(res.headers.get('cache-control')).toBe('no-store');
-    const body = await json<{ eventId: string; eventName: string; keyList: unknown; versionNumber: string }[]>(res);
+    const body = await api.json<{ eventId: string; eventName: string; keyList: unknown; versionNumber: string }[]>(res);
     expect(body.data.map((e) => e.eventName)).toEqual(['n2', 'n1']);
     expect(body.data[0]).toMatchObject({ eventId: 'listed', keyList: event.keyList, versionNumber: '9.3.11' });
     // The bare token works too; without a filter every event counts.
-    const all = await json<unknown[]>(await call('/agg-web/buriedPoint/list', { headers: { 'x-operator-token': OPERATOR_TOKEN } }));
+    const all = await api.json<unknown[]>(await api.get('/agg-web/buriedPoint/list', { headers: { 'x-operator-token': OPERATOR_TOKEN } }));
     expect(all.data.length).toBe(await count('tracking_events'));
-    expect((await json(await call('/agg-web/buriedPoint/list?limit=0', { headers }))).code).toBe('GW0400');
-    expect((await json(await call('/agg-web/buriedPoint/list?limit=501', { headers }))).code).toBe('GW0400');
+    expect((await api.json(await api.get('/agg-web/buriedPoint/list?limit=0', { headers }))).code).toBe('GW0400');
+    expect((await api.json(await api.get('/agg-web/buriedPoint/list?limit=501', { headers }))).code).toBe('GW0400');
   });
 
   it('refuses anyone without the operator token with the ordinary 404 envelope', async () => {
@@ -138,16 +128,17 @@ describe('GET /agg-web/buriedPoint/list', () => {
 describe('POST /agg-web/client/error', () => {
   it('stores the report without the URL query and logs it with the trace id', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const res = await call('/agg-web/client/error', {
-      body: {
+    const res = await api.post(
+      '/agg-web/client/error',
+      {
         message: 'TypeError: x is undefined at https://portal.example.com/login?token=SECRETBLOB#frag',
         stack: 'at f (https://portal.example.com/_astro/a.js?v=1:1:2)',
         url: 'https://portal.example.com/login?userNameAndPwd=SECRETBLOB&x=1#top',
         traceId: 'client-trace-1',
       },
-      headers: { traceid: 'edge-trace-1', 'x-client-ip': '203.0.113.50' },
-    });
-    expect(await json(res)).toEqual({ code: '0', message: 'success', data: { stored: true } });
+      { from: '203.0.113.50', headers: { traceid: 'edge-trace-1' } },
+    );
+    expect(await api.json(res)).toEqual({ code: '0', message: 'success', data: { stored: true } });
     const row = await worker.env.DB.prepare("SELECT * FROM client_errors WHERE trace_id = 'edge-trace-1'").first<Record<string, unknown>>();
     expect(row).toMatchObject({
       url: 'https://portal.example.com/login',
@@ -175,7 +166,7 @@ describe('POST /agg-web/client/error', () => {
       worker.env,
       worker.ctx,
     );
-    expect((await json(res)).data).toEqual({ stored: true });
+    expect((await api.json(res)).data).toEqual({ stored: true });
     const row = await worker.env.DB.prepare("SELECT trace_id, ip FROM client_errors WHERE ip = '203.0.113.60'").first<{ trace_id: string }>();
     expect(row?.trace_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(logged.mock.calls[0]!.join(' ')).toContain(row!.trace_id);
@@ -184,16 +175,16 @@ describe('POST /agg-web/client/error', () => {
   it('keeps at most 10 reports per IP per minute: the 10th is stored, the 11th dropped, then again after the window', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const ip = '203.0.113.70';
-    const report = () => call('/agg-web/client/error', { body: { message: 'flood', url: 'https://portal.example.com/' }, headers: { 'x-client-ip': ip } });
+    const report = () => api.post('/agg-web/client/error', { message: 'flood', url: 'https://portal.example.com/' }, { from: ip });
     const start = time;
-    for (let i = 0; i < CLIENT_ERROR_CAP; i++) expect((await json(await report())).data, `report ${i + 1}`).toEqual({ stored: true });
-    expect((await json(await report())).data).toEqual({ stored: false });
+    for (let i = 0; i < CLIENT_ERROR_CAP; i++) expect((await api.json(await report())).data, `report ${i + 1}`).toEqual({ stored: true });
+    expect((await api.json(await report())).data).toEqual({ stored: false });
     // Another address is not affected.
-    expect((await json(await call('/agg-web/client/error', { body: { message: 'm', url: 'https://a.example/' }, headers: { 'x-client-ip': '203.0.113.71' } }))).data).toEqual({ stored: true });
+    expect((await api.json(await api.post('/agg-web/client/error', { message: 'm', url: 'https://a.example/' }, { from: '203.0.113.71' }))).data).toEqual({ stored: true });
     time = start + CLIENT_ERROR_WINDOW_MS - 1;
-    expect((await json(await report())).data).toEqual({ stored: false });
+    expect((await api.json(await report())).data).toEqual({ stored: false });
     time = start + CLIENT_ERROR_WINDOW_MS;
-    expect((await json(await report())).data).toEqual({ stored: true });
+    expect((await api.json(await report())).data).toEqual({ stored: true });
     const n = (await worker.env.DB.prepare('SELECT COUNT(*) AS n FROM client_errors WHERE ip = ?').bind(ip).first<{ n: number }>())!.n;
     expect(n).toBe(CLIENT_ERROR_CAP + 1);
   });
@@ -202,27 +193,24 @@ describe('POST /agg-web/client/error', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const ip = '203.0.113.80';
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => call('/agg-web/client/error', { body: { message: 'p', url: 'https://a.example/' }, headers: { 'x-client-ip': ip } }).then(json)),
+      Array.from({ length: 20 }, () => api.post('/agg-web/client/error', { message: 'p', url: 'https://a.example/' }, { from: ip }).then(api.json)),
     );
     expect(answers.filter((a) => (a.data as { stored: boolean }).stored)).toHaveLength(CLIENT_ERROR_CAP);
   });
 
   it('caps the sizes: long texts are cut, bodies over 64 KB and bad URLs refused', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const res = await call('/agg-web/client/error', {
-      body: { message: 'm'.repeat(5000), stack: 's'.repeat(20_000), url: 'https://portal.example.com/x' },
-      headers: { 'x-client-ip': '203.0.113.90' },
-    });
-    expect((await json(res)).data).toEqual({ stored: true });
+    const res = await api.post('/agg-web/client/error', { message: 'm'.repeat(5000), stack: 's'.repeat(20_000), url: 'https://portal.example.com/x' }, { from: '203.0.113.90' });
+    expect((await api.json(res)).data).toEqual({ stored: true });
     const row = await worker.env.DB.prepare("SELECT length(message) AS m, length(stack) AS s FROM client_errors WHERE ip = '203.0.113.90'").first();
     expect(row).toEqual({ m: 1000, s: 8000 });
     const before = await count('client_errors');
-    const huge = await call('/agg-web/client/error', { body: { message: 'm', stack: 's'.repeat(70_000), url: 'https://a.example/' } });
+    const huge = await api.post('/agg-web/client/error', { message: 'm', stack: 's'.repeat(70_000), url: 'https://a.example/' });
     expect(huge.status).toBe(413);
     for (const url of ['javascript:alert(1)', 'not a url', '']) {
-      expect((await json(await call('/agg-web/client/error', { body: { message: 'm', url } }))).code).toBe('GW0400');
+      expect((await api.json(await api.post('/agg-web/client/error', { message: 'm', url }))).code).toBe('GW0400');
     }
-    expect((await json(await call('/agg-web/client/error', { body: { message: 'm', url: 'https://a.example/', traceId: 'bad id!' } }))).code).toBe('GW0400');
+    expect((await api.json(await api.post('/agg-web/client/error', { message: 'm', url: 'https://a.example/', traceId: 'bad id!' }))).code).toBe('GW0400');
     expect(await count('client_errors')).toBe(before);
   });
 });
@@ -256,8 +244,8 @@ describe('src/lib/error-reporting.ts', () => {
     installErrorReporting({ target, send: (r) => (sent = r) });
     fire(target, 'error', { error: new RangeError('bad') });
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const res = await call('/agg-web/client/error', { body: sent, headers: { 'x-client-ip': '203.0.113.120' } });
-    expect(await json(res)).toMatchObject({ code: '0', data: { stored: true } });
+    const res = await api.post('/agg-web/client/error', sent, { from: '203.0.113.120' });
+    expect(await api.json(res)).toMatchObject({ code: '0', data: { stored: true } });
   });
 });
 
@@ -281,17 +269,17 @@ describe('caps on anonymous writes', () => {
   it(`stores ${TRACKING_NETWORK_CAP} of 80 parallel events from one client network and refuses the rest with TR0001`, async () => {
     time += 10 * TRACKING_WINDOW_MS;
     const start = time;
-    const network = { 'x-client-ip': '198.51.100.200' };
-    const answers = await Promise.all(Array.from({ length: 80 }, () => call('/agg-web/buriedPoint/add', { body: event, headers: network }).then(async (res) => ({ status: res.status, ...(await json(res)) }))));
+    const network = '198.51.100.200';
+    const answers = await Promise.all(Array.from({ length: 80 }, () => api.post('/agg-web/buriedPoint/add', event, { from: network }).then(async (res) => ({ status: res.status, ...(await api.json(res)) }))));
     expect(answers.filter((a) => a.code === '0')).toHaveLength(TRACKING_NETWORK_CAP);
     const refused = answers.filter((a) => a.code === 'TR0001');
     expect(refused).toHaveLength(80 - TRACKING_NETWORK_CAP);
     expect(refused[0]).toMatchObject({ status: 429, message: errorCatalogue.TR0001.en });
     expect(await stored('tracking_events', start)).toBe(TRACKING_NETWORK_CAP);
     // Another network is not held back, and the first one gets in again after the window.
-    expect((await json(await call('/agg-web/buriedPoint/add', { body: event, headers: { 'x-client-ip': '198.51.100.201' } }))).code).toBe('0');
+    expect((await api.json(await api.post('/agg-web/buriedPoint/add', event, { from: '198.51.100.201' }))).code).toBe('0');
     time += TRACKING_WINDOW_MS + 1;
-    expect((await json(await call('/agg-web/buriedPoint/add', { body: event, headers: network }))).code).toBe('0');
+    expect((await api.json(await api.post('/agg-web/buriedPoint/add', event, { from: network }))).code).toBe('0');
   });
 
   it(`holds the global cap of ${TRACKING_GLOBAL_CAP} events a minute against parallel events from new networks`, async () => {
@@ -299,7 +287,7 @@ describe('caps on anonymous writes', () => {
     const start = time;
     await flood('tracking_events', TRACKING_GLOBAL_CAP - 10);
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => call('/agg-web/buriedPoint/add', { body: event, headers: { 'x-client-ip': `198.51.101.${i}` } }).then(json)),
+      Array.from({ length: 30 }, (_, i) => api.post('/agg-web/buriedPoint/add', event, { headers: { 'x-client-ip': `198.51.101.${i}` } }).then(api.json)),
     );
     expect(answers.filter((a) => a.code === '0')).toHaveLength(10);
     expect(answers.filter((a) => a.code === 'TR0001')).toHaveLength(20);
@@ -313,7 +301,7 @@ describe('caps on anonymous writes', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        call('/agg-web/client/error', { body: { message: 'p', url: 'https://a.example/' }, headers: { 'x-client-ip': `198.51.102.${i}` } }).then(json),
+        api.post('/agg-web/client/error', { message: 'p', url: 'https://a.example/' }, { from: `198.51.102.${i}` }).then(api.json),
       ),
     );
     expect(answers.filter((a) => (a.data as { stored: boolean }).stored)).toHaveLength(5);

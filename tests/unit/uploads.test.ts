@@ -8,32 +8,9 @@ import {
   sniffType,
   UPLOAD_BODY_LIMITS,
 } from '../../functions/gateway/services/uploads';
+import { cat, enc, fileBytes as fixtures } from '../fixtures/file-bytes';
 
 /** Upload type sniffing and the streaming multipart reader (functions/gateway/services/uploads.ts). */
-
-const enc = (text: string) => new TextEncoder().encode(text);
-const cat = (...parts: (Uint8Array | number[] | string)[]) => {
-  const arrays = parts.map((p) => (typeof p === 'string' ? enc(p) : p instanceof Uint8Array ? p : Uint8Array.from(p)));
-  const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
-  let at = 0;
-  for (const a of arrays) {
-    out.set(a, at);
-    at += a.length;
-  }
-  return out;
-};
-const utf16 = (text: string) => Uint8Array.from([...text].flatMap((ch) => [ch.charCodeAt(0), 0]));
-
-const fixtures = {
-  jpg: cat([0xff, 0xd8, 0xff, 0xe0, 0, 0x10], 'JFIF', new Uint8Array(64)),
-  png: cat([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d], 'IHDR', new Uint8Array(64)),
-  pdf: enc('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n'),
-  doc: cat([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], new Uint8Array(504), utf16('WordDocument'), new Uint8Array(64)),
-  xls: cat([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], new Uint8Array(504), utf16('Workbook'), new Uint8Array(64)),
-  docx: cat([0x50, 0x4b, 0x03, 0x04], new Uint8Array(26), '[Content_Types].xml', new Uint8Array(40), 'word/document.xml'),
-  xlsx: cat([0x50, 0x4b, 0x03, 0x04], new Uint8Array(26), '[Content_Types].xml', new Uint8Array(40), 'xl/workbook.xml'),
-  csv: enc('name,code\nShanghai,CNSHA\n'),
-};
 
 describe('sniffType', () => {
   it.each([

@@ -1,12 +1,15 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
-import { $changePassword, $changePasswordCooldownUntil, initChangePassword, sendCode, setField, submit, type ChangePasswordMessages } from '../../stores/change-password';
+import type { Messages } from '../../i18n';
+import { problemText } from '../../i18n/problem';
+import { $changePassword, $changePasswordCooldownUntil, $changePasswordErrors, initChangePassword, sendCode, setField, submit } from '../../stores/change-password';
 import { CodeButton } from '../../ui/CodeButton';
 import { PasswordInput } from '../../ui/PasswordInput';
 import { TextField } from '../../ui/TextField';
+import { useProblems } from '../shared/use-problems';
 
 interface ChangePasswordProps {
-  messages: ChangePasswordMessages;
+  messages: Pick<Messages, 'changePassword' | 'signIn' | 'validation' | 'errors'>;
 }
 
 /**
@@ -17,13 +20,14 @@ export default function ChangePassword({ messages }: ChangePasswordProps) {
   const m = messages.signIn;
   const c = messages.changePassword;
   const s = useStore($changePassword);
+  const errors = useProblems($changePasswordErrors, messages);
   const cooldownUntil = useStore($changePasswordCooldownUntil);
 
-  useEffect(() => void initChangePassword(messages), [messages]);
+  useEffect(() => void initChangePassword(), []);
 
   if (s.step === 'done') return <p className="notice redirecting" role="status">{c.done}</p>;
   if (s.proof === 'loading') {
-    return s.errors.form ? <p className="error" role="alert">{s.errors.form}</p> : <div className="spinner" aria-hidden="true" />;
+    return errors.form ? <p className="error" role="alert">{errors.form}</p> : <div className="spinner" aria-hidden="true" />;
   }
   return (
     <form
@@ -35,22 +39,22 @@ export default function ChangePassword({ messages }: ChangePasswordProps) {
       }}
     >
       {s.proof === 'password' && (
-        <PasswordInput id="change-current" label={c.currentPassword} value={s.current} onChange={(v) => setField('current', v)} error={s.errors.current} autoComplete="current-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
+        <PasswordInput id="change-current" label={c.currentPassword} value={s.current} onChange={(v) => setField('current', v)} error={errors.current} autoComplete="current-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
       )}
       {s.proof === 'code' && (
         <>
           <p className="hint">{c.codeHint}</p>
           <div className="code-row">
-            <TextField id="change-code" label={m.code} value={s.code} onChange={(v) => setField('code', v.replace(/\D/g, ''))} error={s.errors.code} inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
+            <TextField id="change-code" label={m.code} value={s.code} onChange={(v) => setField('code', v.replace(/\D/g, ''))} error={errors.code} inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
             <CodeButton cooldownUntil={cooldownUntil} sentBefore={cooldownUntil > 0} busy={s.busy} labels={m} onClick={() => void sendCode()} />
           </div>
-          {s.notice && <p className="notice" role="status">{s.notice}</p>}
+          {s.notice && <p className="notice" role="status">{problemText(messages, { key: s.notice })}</p>}
         </>
       )}
-      <PasswordInput id="change-password" label={c.newPassword} value={s.password} onChange={(v) => setField('password', v)} error={s.errors.password} autoComplete="new-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
+      <PasswordInput id="change-password" label={c.newPassword} value={s.password} onChange={(v) => setField('password', v)} error={errors.password} autoComplete="new-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
       <p className="hint" style={{ marginTop: -8, marginBottom: 14 }}>{c.ruleHint}</p>
-      <PasswordInput id="change-confirm" label={c.confirmPassword} value={s.confirm} onChange={(v) => setField('confirm', v)} error={s.errors.confirm} autoComplete="new-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
-      {s.errors.form && <p className="error" role="alert">{s.errors.form}</p>}
+      <PasswordInput id="change-confirm" label={c.confirmPassword} value={s.confirm} onChange={(v) => setField('confirm', v)} error={errors.confirm} autoComplete="new-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
+      {errors.form && <p className="error" role="alert">{errors.form}</p>}
       <button type="submit" className="button primary" disabled={s.busy}>
         {s.busy ? c.submitting : c.submit}
       </button>
