@@ -148,3 +148,17 @@ export function parseLegalFile(file: string): { lang: LegalLang; doc: LegalDoc }
   const [, lang, doc] = match;
   return (legalDocs as readonly string[]).includes(doc!) ? { lang: lang as LegalLang, doc: doc as LegalDoc } : undefined;
 }
+
+// Legal pages: content/legal/{zh,en}/*.md, pre-rendered as `/{lang}/legal/{doc}.html`. Here, not in routes.ts:
+// every island imports routes.ts, and this module brings zod with it.
+export type LegalShell = `legal/${LegalDoc}`;
+
+/** Path → legal document: `/terms`, `/privacy`, `/disclaimer`, `/registration_agreement`; exact, like every route. */
+export function legalDocForPath(pathname: string): LegalDoc | undefined {
+  return legalDocs.find((doc) => legalPaths[doc] === pathname);
+}
+
+/** The shell file of a legal page (`legal/terms`), served like any other shell. */
+export function legalShell(doc: LegalDoc): LegalShell {
+  return `legal/${doc}`;
+}

@@ -91,18 +91,3 @@ export function headerChrome(shell: PageShell | typeof notFoundShell) {
     showBrowserNotice: !signingInByLink,
   };
 }
-
-// Legal pages: content/legal/{zh,en}/*.md, pre-rendered as `/{lang}/legal/{doc}.html`.
-import { legalDocs, legalPaths, type LegalDoc } from './legal';
-export { legalDocs, legalPaths, type LegalDoc };
-export type LegalShell = `legal/${LegalDoc}`;
-
-/** Path → legal document: `/terms`, `/privacy`, `/disclaimer`, `/registration_agreement`; exact, like every route. */
-export function legalDocForPath(pathname: string): LegalDoc | undefined {
-  return legalDocs.find((doc) => legalPaths[doc] === pathname);
-}
-
-/** The shell file of a legal page (`legal/terms`), served like any other shell. */
-export function legalShell(doc: LegalDoc): LegalShell {
-  return `legal/${doc}`;
-}

@@ -1,3 +1,5 @@
+import { Fragment } from 'react';
+
 interface TabListProps<T extends string> {
   /** Prefix of the ids: tabs are `{name}-tab-{value}`, and they control the panel `{name}-panel`. */
   name: string;
@@ -42,11 +44,24 @@ export function TabList<T extends string>({ name, label, className, items, curre
             document.getElementById(`${name}-tab-${nextValue}`)?.focus();
           }}
         >
-          {text}
+          <WholeWords text={text} />
         </button>
       ))}
     </div>
   );
+}
+
+/**
+ * A label that may wrap between words but never inside one: a narrow screen breaks "Password sign-in" after
+ * "Password", never at the hyphen of "sign-in". The accessible name is the same text.
+ */
+function WholeWords({ text }: { text: string }) {
+  return text.split(' ').map((word, index) => (
+    <Fragment key={index}>
+      {index > 0 && ' '}
+      <span className="whole-word">{word}</span>
+    </Fragment>
+  ));
 }
 
 /**

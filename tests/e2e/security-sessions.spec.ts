@@ -75,7 +75,7 @@ for (const lang of langs) {
       await here.page.keyboard.press('Tab');
       await expect(dialog.getByRole('button', { name: m.confirm })).toBeFocused();
       await here.page.keyboard.press('Enter');
-      await expect(section.getByRole('status')).toContainText(m.signedOut);
+      await expect(section.getByRole('region', { name: m.sessionsTitle }).getByRole('status')).toContainText(m.signedOut);
       await expect(sessions).toHaveCount(1);
       await expect(section.getByRole('button', { name: m.signOutOthers })).toBeDisabled();
 

@@ -15,7 +15,7 @@ const viewports = [
 
 async function signOut(page: Page, lang: Lang) {
   await openInLanguage(page, lang, '/user_center');
-  await page.getByRole('button', { name: messages[lang].userCenter.signOut }).click();
+  await page.getByRole('button', { name: messages[lang].userCenter.signOut, exact: true }).click();
   await expect(page).toHaveURL(/\/login/);
 }
 

@@ -11,10 +11,12 @@ import {
   legalDocs,
   legalFile,
   legalLangs,
+  legalDocForPath,
   legalPaths,
+  legalShell,
   type LegalEntry,
 } from '../../src/lib/legal';
-import { legalDocForPath, legalShell, pageShells, shellForPath } from '../../src/lib/routes';
+import { pageShells, shellForPath } from '../../src/lib/routes';
 import { LEGAL_VERSIONS_MODULE, legalVersionsModule, parseLegalSource, readLegalContent } from '../../scripts/legal-source';
 
 const good = "---\ntitle: Terms\nversion: '1.0.0'\neffectiveDate: '2026-12-01'\n---\n\nText.\n";

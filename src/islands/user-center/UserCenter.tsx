@@ -243,16 +243,16 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
       {/* Account security; the new-device notice links here (/user_center#security). */}
       <section className="security-section" aria-labelledby="security">
         <h2 id="security" className="section-title">{messages.security.title}</h2>
-        <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
-          <TwoStep messages={messages} />
-        </Suspense>
-        <SecuritySessions lang={lang} messages={messages} />
-        <SignInHistory lang={lang} messages={messages} />
         <WhenVisible>
           <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
             <Passkeys lang={lang} messages={messages} />
           </Suspense>
         </WhenVisible>
+        <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+          <TwoStep messages={messages} />
+        </Suspense>
+        <SecuritySessions lang={lang} messages={messages} />
+        <SignInHistory lang={lang} messages={messages} />
       </section>
 
       {s.declining && (
