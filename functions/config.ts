@@ -144,6 +144,7 @@ const settings = {
   /** The slider's proof of work: PBKDF2 iterations per try and the largest secret counter to reach. */
   captchaPowCost: variable('CAPTCHA_POW_COST', withDefault(wholeNumber(1, 1_000_000), '2000')),
   captchaPowCounter: variable('CAPTCHA_POW_COUNTER', withDefault(wholeNumber(1, 1_000_000), '300')),
+  passkeySignInCap: variable('PASSKEY_SIGN_IN_CAP', withDefault(wholeNumber(1, 1_000_000), '600')),
   /** Turnstile (CAPTCHA_PROVIDER "turnstile"): the widget's site key and where tokens are verified. */
   turnstileSiteKey: variable('TURNSTILE_SITE_KEY', withDefault(text, '')),
   turnstileVerifyUrl: variable('TURNSTILE_VERIFY_URL', withDefault(httpUrl, 'https://challenges.cloudflare.com/turnstile/v0/siteverify')),

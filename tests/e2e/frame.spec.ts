@@ -55,6 +55,7 @@ test('"/" is the partner login on a navigator host and the login elsewhere', asy
 test('the language switch flips the page and the LANG cookie', async ({ page, context }) => {
   await page.goto('/register');
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await page.waitForLoadState('domcontentloaded');
   const toggle = page.getByRole('button', { name: messages.en.header.langToggle });
   await expect(toggle).toHaveText(messages.en.header.langToggle);
   await toggle.click();
@@ -65,6 +66,8 @@ test('the language switch flips the page and the LANG cookie', async ({ page, co
   expect(cookie?.value).toBe('zh');
   // 863,999 s from now, give or take the test's own duration.
   expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(863_999 - 120);
+  // The switch is wired by the page's module script, which has run once the document is parsed.
+  await page.waitForLoadState('domcontentloaded');
   await page.getByRole('button', { name: messages.zh.header.langToggle }).click();
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
 });

@@ -9,6 +9,9 @@ import { openInLanguage, seedUser, uniqueEmail } from './helpers';
  * open does the same on the next call.
  */
 
+/** A sign-in loads the gateway calls on first use, signs in, then waits 500 ms before going on: room on a busy machine. */
+const SIGNED_IN_WITHIN = 15_000;
+
 /** The password form of the sign-in page the visitor is on now (its query kept). */
 async function signInHere(page: Page, lang: Lang, email: string, password: string) {
   const m = messages[lang].signIn;
@@ -28,7 +31,7 @@ for (const lang of langs) {
       await openInLanguage(page, lang, '/create_account');
       await expect(page).toHaveURL(/\/login\?next=%2Fcreate_account$/);
       await signInHere(page, lang, email, 'harbourGate7');
-      await expect(page).toHaveURL(/\/create_account$/);
+      await expect(page).toHaveURL(/\/create_account$/, { timeout: SIGNED_IN_WITHIN });
       await expect(page.getByLabel(messages[lang].onboarding.companyNameEn, { exact: true })).toBeVisible();
     });
 
@@ -39,7 +42,7 @@ for (const lang of langs) {
       await openInLanguage(page, lang, '/join?code=AB12CD');
       await expect(page).toHaveURL(/\/login\?next=%2Fjoin%3Fcode%3DAB12CD$/);
       await signInHere(page, lang, email, 'harbourGate7');
-      await expect(page).toHaveURL(/\/join\?code=AB12CD$/);
+      await expect(page).toHaveURL(/\/join\?code=AB12CD$/, { timeout: SIGNED_IN_WITHIN });
     });
 
     test('a session that ends while the page is open sends the person to sign in, with the page to return to', async ({ page }) => {
@@ -47,7 +50,7 @@ for (const lang of langs) {
       await seedUser(page.request, { email, password: 'harbourGate7', userType: 1, agreed: true });
       await openInLanguage(page, lang, '/change_password');
       await signInHere(page, lang, email, 'harbourGate7');
-      await expect(page).toHaveURL(/\/change_password$/);
+      await expect(page).toHaveURL(/\/change_password$/, { timeout: SIGNED_IN_WITHIN });
 
       // The form is up (its first call went through); then the session ends elsewhere (sign-out on another tab),
       // and the page's next call is refused.
@@ -67,7 +70,7 @@ for (const lang of langs) {
       await openInLanguage(page, lang, `/login?next=${encodeURIComponent('//evil.example/create_account')}`);
       await signInHere(page, lang, email, 'harbourGate7');
       // By login case: a person with no company goes to the company choice, never off the site.
-      await expect(page).not.toHaveURL(/\/login/);
+      await expect(page).not.toHaveURL(/\/login/, { timeout: SIGNED_IN_WITHIN });
       expect(new URL(page.url()).host).toBe(new URL(test.info().project.use.baseURL!).host);
     });
   });

@@ -2,7 +2,10 @@ import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/ser
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
 import { PASSKEYS_PER_USER } from '../../functions/gateway/db/passkeys';
-import { CHALLENGE_LIFETIME_MS, SIGN_IN_CAP } from '../../functions/gateway/services/passkeys';
+import { CHALLENGE_LIFETIME_MS } from '../../functions/gateway/services/passkeys';
+
+/** A small cap for this test file (PASSKEY_SIGN_IN_CAP; deployed default 600). */
+const SIGN_IN_CAP = 40;
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { errorCatalogue } from '../../src/schemas/error-codes';
@@ -27,6 +30,7 @@ beforeAll(async () => {
     SITE_CN: 'https://portal.example.cn',
     PASSKEY_RP_ID: '',
     PASSKEY_ORIGINS: '',
+    PASSKEY_SIGN_IN_CAP: String(SIGN_IN_CAP),
   });
   api = gatewayClient(worker, { origin: PORTAL });
 });

@@ -65,7 +65,7 @@ export const passkeyRoutes = new Hono<PasskeyEnv>()
     return ok(c, null);
   })
   .post('/agg-web/passkeys/authentication/options', validate('json', passkeyEmptyRequest), async (c) => {
-    const options = await authenticationOptions(c.env.DB, c.var.passkeySite, { ip: clientIp(c), now: now(c) });
+    const options = await authenticationOptions(c.env.DB, c.var.passkeySite, { ip: clientIp(c), now: now(c), cap: c.var.config.passkeySignInCap });
     return ok(c, { options });
   })
   .post('/agg-web/passkeys/authentication/verify', validate('json', passkeySignInRequest), async (c) => {

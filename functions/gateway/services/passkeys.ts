@@ -37,7 +37,7 @@ import { GatewayError } from '../errors';
  *   statement, before anything else is checked: a replayed or parallel response finds it used.
  * - A sign-in must raise the authenticator's signature counter (or both stay 0, as synced passkeys report);
  *   the library refuses a lower one and the stored counter is raised in one conditional UPDATE.
- * - Sign-in options are anonymous and capped per client network (SIGN_IN_CAP); registration options per person
+ * - Sign-in options are anonymous and capped per client network (PASSKEY_SIGN_IN_CAP); registration options per person
  *   (REGISTER_CAP); a person holds at most PASSKEYS_PER_USER passkeys.
  */
 
@@ -45,8 +45,6 @@ import { GatewayError } from '../errors';
 const RP_NAME = 'Shipping & Port Services Platform';
 export const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
-/** Sign-in options (each a challenge row) per client network per hour: /login asks once per visit. */
-export const SIGN_IN_CAP = 60;
 /** Registration options per person per hour. */
 export const REGISTER_CAP = 20;
 
@@ -135,10 +133,10 @@ export async function registerPasskey(db: D1Database, site: PasskeySite, user: U
 }
 
 /** Anonymous options for a passkey sign-in (any discoverable passkey of this site), capped per network. */
-export async function authenticationOptions(db: D1Database, site: PasskeySite, { ip, now }: { ip: string; now: number }) {
+export async function authenticationOptions(db: D1Database, site: PasskeySite, { ip, now, cap }: { ip: string; now: number; cap: number }) {
   const options = await generateAuthenticationOptions({ rpID: site.rpID, userVerification: 'required', timeout: CHALLENGE_LIFETIME_MS });
   await insertChallenge(db, { challenge: options.challenge, purpose: 'authenticate', userId: null, ip, now, expiresAt: now + CHALLENGE_LIFETIME_MS }, [
-    { where: { ip, purpose: 'authenticate' }, since: now - HOUR_MS, max: SIGN_IN_CAP, code: 'PK0010' },
+    { where: { ip, purpose: 'authenticate' }, since: now - HOUR_MS, max: cap, code: 'PK0010' },
   ]);
   return options;
 }
