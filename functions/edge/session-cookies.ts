@@ -120,14 +120,20 @@ export function clearSecondStepCookie(c: Context, cookie: TokenCookie): void {
 }
 
 /**
- * When a gateway answer owes the second step (`data.secondStep.challenge`), returns the challenge, its
- * lifetime in seconds and the answer without the challenge; otherwise null.
+ * A secret the gateway hands the edge in `data[key] = { [field]: secret, expiresIn }`: returns the secret, its
+ * lifetime in seconds and the answer with only `{ expiresIn }` left under `key`; otherwise null.
  */
+function takeSecret(body: unknown, key: string, field: string): { secret: string; expiresIn: number; body: Json } | null {
+  if (!isObject(body) || !isObject(body.data) || !isObject(body.data[key])) return null;
+  const { [field]: secret, expiresIn } = body.data[key];
+  if (typeof secret !== 'string' || !/^[A-Za-z0-9_-]{16,256}$/.test(secret) || typeof expiresIn !== 'number') return null;
+  return { secret, expiresIn, body: { ...body, data: { ...body.data, [key]: { expiresIn } } } };
+}
+
+/** When a gateway answer owes the second step (`data.secondStep.challenge`), the challenge; otherwise null. */
 export function takeSecondStep(body: unknown): { challenge: string; expiresIn: number; body: Json } | null {
-  if (!isObject(body) || !isObject(body.data) || !isObject(body.data.secondStep)) return null;
-  const { challenge, expiresIn } = body.data.secondStep;
-  if (typeof challenge !== 'string' || !/^[A-Za-z0-9_-]{16,256}$/.test(challenge) || typeof expiresIn !== 'number') return null;
-  return { challenge, expiresIn, body: { ...body, data: { ...body.data, secondStep: { expiresIn } } } };
+  const taken = takeSecret(body, 'secondStep', 'challenge');
+  return taken && { challenge: taken.secret, expiresIn: taken.expiresIn, body: taken.body };
 }
 
 /**
@@ -153,12 +159,10 @@ export function operatorTokenOf(c: Context): string | undefined {
 /** HttpOnly and SameSite=Strict, like the second-step cookie. */
 const operatorOptions = secondStepOptions;
 
-/** When a gateway answer starts an operator session, returns its token, lifetime and the answer without the token. */
+/** When a gateway answer starts an operator session (`data.operatorSession.token`), the token; otherwise null. */
 export function takeOperatorSession(body: unknown): { token: string; expiresIn: number; body: Json } | null {
-  if (!isObject(body) || !isObject(body.data) || !isObject(body.data.operatorSession)) return null;
-  const { token, expiresIn } = body.data.operatorSession;
-  if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{16,128}$/.test(token) || typeof expiresIn !== 'number') return null;
-  return { token, expiresIn, body: { ...body, data: { ...body.data, operatorSession: { expiresIn } } } };
+  const taken = takeSecret(body, 'operatorSession', 'token');
+  return taken && { token: taken.secret, expiresIn: taken.expiresIn, body: taken.body };
 }
 
 /** The gateway call that ends a session; only its POST clears the cookies (a GET is no logout). */
