@@ -1,40 +1,20 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { messages } from '../../src/i18n';
-import type { Lang } from '../../src/lib/lang';
-import { expectAccessible, seedUser, signInByRequest, uniqueEmail } from './helpers';
+import { addVirtualAuthenticator, expectAccessible, openAsPasskeyOrigin, PASSKEY_ORIGIN, seedUser, signInByRequest, uniqueEmail } from './helpers';
 
 /**
  * A passkey as the second step, in Chromium with its virtual authenticator (CDP WebAuthn): a person with an
  * authenticator app and a passkey signs in with the password, and on the second-step screen (which still offers
  * the code) passes it with the passkey. Opened as localhost, the passkey origin of `npm run serve:e2e`.
  */
-const ORIGIN = `http://localhost:${process.env.E2E_PORT ?? 8799}`;
-test.use({ baseURL: ORIGIN });
+test.use({ baseURL: PASSKEY_ORIGIN });
 
 const PASSWORD = 'harbour2024';
 const CASES = [
   { lang: 'zh', name: 'phone', width: 390, height: 844 },
   { lang: 'en', name: 'desktop', width: 1280, height: 900 },
 ] as const;
-
-async function open(page: Page, lang: Lang, path: string) {
-  await page.context().addCookies([{ name: 'LANG', value: lang, url: ORIGIN }]);
-  await page.goto(path);
-}
-
-async function addVirtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-  return {
-    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
-    /** Whether the device checks the person (PIN or biometrics); without it every passkey request fails. */
-    verifies: (isUserVerified: boolean) => cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified }),
-  };
-}
 
 for (const { lang, ...size } of CASES) {
   const t = messages[lang];
@@ -52,7 +32,7 @@ for (const { lang, ...size } of CASES) {
     expect(((await (await page.request.post('/api/agg-web/user/twoStep/enrol/finish', { data: { code } })).json()) as { code: string }).code).toBe('0');
 
     // A passkey, added in the user center, whose two-step section says passkeys count as a second step.
-    await open(page, lang, '/user_center');
+    await openAsPasskeyOrigin(page, lang, '/user_center');
     await page.getByRole('heading', { name: t.security.title, level: 2 }).scrollIntoViewIfNeeded();
     const passkeys = page.locator('section.passkeys');
     await passkeys.getByRole('button', { name: t.passkeys.add }).click();
