@@ -43,7 +43,8 @@ const own = [requireSession, platformSession] as const;
 
 /**
  * Passkeys (rules in services/passkeys.ts): a signed-in person registers, lists, renames and removes their own;
- * anyone signs in with one from /login, and a person whose sign-in owes the second step may pass it with one. Ids of other people's passkeys answer PK0007 like unknown ones.
+ * anyone signs in with one from /login, and a person whose sign-in owes the second step may pass it with one.
+ * Ids of other people's passkeys answer PK0007 like unknown ones.
  */
 export const passkeyRoutes = new Hono<PasskeyEnv>()
   .use('/agg-web/passkeys/*', passkeySite)
