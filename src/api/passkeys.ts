@@ -14,4 +14,7 @@ export const passkeyApi = {
   signInOptions: () => callGateway('agg-web/passkeys/authentication/options', passkeyOptionsAnswer, { body: {} }),
   /** `response` is @simplewebauthn/browser's AuthenticationResponseJSON; the gateway checks its shape. */
   signIn: (response: unknown) => callGateway('agg-web/passkeys/authentication/verify', loginAnswer, { body: { response } }),
+  /** The second step of a sign-in (the edge adds the challenge from its HttpOnly cookie): options for the person's own passkeys. */
+  secondStepOptions: () => callGateway('agg-web/passkeys/secondStep/options', passkeyOptionsAnswer, { body: {} }),
+  passSecondStep: (response: unknown) => callGateway('agg-web/passkeys/secondStep/verify', loginAnswer, { body: { response } }),
 };

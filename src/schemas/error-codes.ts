@@ -145,6 +145,10 @@ export const errorCatalogue = {
   PK0010: { status: 429, en: 'Too many passkey sign-ins from your network. Please try again later.', zh: '您所在网络的通行密钥登录过于频繁，请稍后再试。' },
   PK0011: { status: 429, en: 'Too many passkey registrations were started. Please try again in an hour.', zh: '添加通行密钥过于频繁，请一小时后再试。' },
   PK0012: { status: 400, en: 'You can have at most 10 passkeys. Please remove one first.', zh: '最多可添加 10 个通行密钥，请先删除一个。' },
+  // A passkey as the second step of a sign-in.
+  PK0013: { status: 400, en: 'This account has no passkey yet. Please use your authenticator app or a recovery code.', zh: '该账号尚未添加通行密钥，请使用身份验证器应用或恢复码。' },
+  PK0014: { status: 400, en: 'This passkey belongs to another account. Please use a passkey of the account you are signing in to.', zh: '该通行密钥属于其他账号，请使用您正在登录的账号的通行密钥。' },
+  PK0015: { status: 429, en: 'Too many passkey requests for this account. Please try again in an hour or use your authenticator app.', zh: '该账号的通行密钥请求过于频繁，请一小时后再试或使用身份验证器应用。' },
   // Two-step verification (authenticator app and recovery codes). `data` of MF0002 on the second step is { triesLeft }.
   MF0001: { status: 401, en: 'The second step has expired or was already used. Please sign in again.', zh: '二次验证已过期或已使用，请重新登录。' },
   MF0002: { status: 400, en: 'Wrong code. Please check your authenticator app and try again.', zh: '验证码错误，请查看身份验证器应用后重试。' },

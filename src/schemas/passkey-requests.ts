@@ -57,7 +57,7 @@ export const passkeyEmptyRequest = z.object({});
 export const passkeyRegisterRequest = z.object({ name: passkeyNameSchema, response: registrationResponseSchema });
 export type PasskeyRegisterRequest = z.infer<typeof passkeyRegisterRequest>;
 
-// POST agg-web/passkeys/authentication/verify → login response.
+// POST agg-web/passkeys/authentication/verify and agg-web/passkeys/secondStep/verify → login response.
 export const passkeySignInRequest = z.object({ response: authenticationResponseSchema });
 
 // POST agg-web/passkeys/rename (session) → the renamed passkey.

@@ -10,6 +10,8 @@ import * as z from 'zod/mini';
  * - list, rename, remove: the person's own passkeys only.
  * - Sign-in (anonymous, /login): authentication/options → { options }, then authentication/verify → the login
  *   response of the sign-in screen (the edge turns its oauthVO into the session cookie).
+ * - Second step (the second-step cookie, no session): secondStep/options → { options } for the person's own
+ *   passkeys (PK0013 when they have none), then secondStep/verify → the login response, as twoStep/verify.
  */
 
 /** The name a person gives a passkey ("Work laptop"): trimmed, 1 to PASSKEY_NAME_MAX characters. */
@@ -17,6 +19,7 @@ export const PASSKEY_NAME_MAX = 64;
 
 // POST agg-web/passkeys/registration/options (session) {} → { options }.
 // POST agg-web/passkeys/authentication/options {} → { options }.
+// POST agg-web/passkeys/secondStep/options {} (the second-step cookie) → { options }.
 // The requests of the other calls are in passkey-requests.ts (the browser does not load them).
 /** The options for the browser's ceremony, passed to @simplewebauthn/browser unchanged. */
 export const passkeyOptionsAnswer = z.object({ options: z.looseObject({ challenge: z.string() }) });

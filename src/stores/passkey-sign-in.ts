@@ -1,6 +1,6 @@
-import { browserSupportsWebAuthnAutofill, startAuthentication, WebAuthnError, type AuthenticationResponseJSON } from '@simplewebauthn/browser';
+import { browserSupportsWebAuthnAutofill, type AuthenticationResponseJSON } from '@simplewebauthn/browser';
 import { passkeyApi } from '../api/passkeys';
-import type { PasskeyOptionsAnswer } from '../schemas/passkeys';
+import { askForPasskey } from '../lib/passkey-ceremony';
 import { form } from './sign-in';
 import { completeSignIn } from './sign-in-flows';
 
@@ -11,21 +11,7 @@ import { completeSignIn } from './sign-in-flows';
  * the form's own sign-ins do (completeSignIn).
  */
 
-type Options = PasskeyOptionsAnswer['options'];
 let autofillPending = false;
-
-/** The browser's own refusals that mean "the person stopped": not an error to shout about. */
-const stopped = (error: unknown) =>
-  (error instanceof WebAuthnError && error.code === 'ERROR_CEREMONY_ABORTED') ||
-  (error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError'));
-
-async function askBrowser(options: Options, autofill: boolean): Promise<AuthenticationResponseJSON | 'stopped' | 'failed'> {
-  try {
-    return await startAuthentication({ optionsJSON: options as never, useBrowserAutofill: autofill });
-  } catch (error) {
-    return stopped(error) ? 'stopped' : 'failed';
-  }
-}
 
 async function finish(response: AuthenticationResponseJSON) {
   const result = await passkeyApi.signIn(response);
@@ -39,7 +25,7 @@ export const signInWithPasskey = () =>
     form.$errors.set({});
     const options = await passkeyApi.signInOptions();
     if (!options.ok) return void form.failure(options);
-    const response = await askBrowser(options.data.options, false);
+    const response = await askForPasskey(options.data.options, false);
     if (response === 'stopped') return void form.fail('form', { key: 'passkeys.cancelled' });
     if (response === 'failed') return void form.fail('form', { key: 'passkeys.failed' });
     await finish(response);
@@ -55,7 +41,7 @@ export async function offerPasskeyAutofill() {
   try {
     const options = await passkeyApi.signInOptions();
     if (!options.ok) return;
-    const response = await askBrowser(options.data.options, true);
+    const response = await askForPasskey(options.data.options, true);
     if (typeof response === 'string') return;
     await form.run(() => finish(response));
   } finally {

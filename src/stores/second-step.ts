@@ -1,12 +1,17 @@
+import { atom } from 'nanostores';
 import { twoStepApi } from '../api/two-step';
 import { problem } from '../i18n/problem';
+import { canUsePasskeys } from '../lib/webauthn-support';
 import type { LoginAnswer } from '../schemas/auth';
+import type { PasskeyOptionsAnswer } from '../schemas/passkeys';
 import type { SecondFactorKind } from '../schemas/two-step';
 import { createForm } from './form';
 
 /**
  * The second step of a sign-in (/login and the partner sign-in), loaded on demand with its screen. The
  * challenge is never in this page's reach: the edge holds it in an HttpOnly cookie and adds it to the call.
+ * On /login a person with passkeys may pass it with one instead of a code (the passkey calls and
+ * @simplewebauthn/browser load only then).
  */
 const form = createForm<{ kind: SecondFactorKind; code: string }, 'code'>(
   { kind: 'totp' as SecondFactorKind, code: '' },
@@ -40,6 +45,52 @@ export const verify = (passed: (answer: LoginAnswer) => Promise<unknown>) =>
     const valid = kind === 'totp' ? /^\d{6}$/.test(typed) : /^[A-Za-z0-9\s-]{10,16}$/.test(typed);
     if (!valid) return form.fail('code', problem(kind === 'totp' ? 'twoStep.codeInvalid' : 'twoStep.recoveryInvalid'));
     const answer = await twoStepApi.verify(kind, typed);
+    if (!answer.ok) return form.failure(answer);
+    form.leaving();
+    await passed(answer.data);
+    return true;
+  });
+
+/**
+ * The passkey offer of the second step: 'none' until the gateway's options say this person has passkeys
+ * (PK0013 or any failure keeps it hidden: the codes still work), 'asking' while the device's dialog is open.
+ */
+export const $passkeyOffer = atom<'none' | 'offered' | 'asking'>('none');
+/** Options fetched ahead for the first press; each set serves one ceremony. */
+let readyOptions: PasskeyOptionsAnswer['options'] | null = null;
+const passkeyCalls = () => import('../api/passkeys').then((module) => module.passkeyApi);
+
+/** Asks whether this sign-in's person has passkeys (by fetching their options); shows the button when so. */
+export async function offerPasskey() {
+  $passkeyOffer.set('none');
+  readyOptions = null;
+  if (!canUsePasskeys()) return;
+  const answer = await (await passkeyCalls()).secondStepOptions();
+  if (!answer.ok) return;
+  readyOptions = answer.data.options;
+  $passkeyOffer.set('offered');
+  // Fetched now so that the press opens the device's dialog at once.
+  void import('../lib/passkey-ceremony');
+}
+
+/** Passes the second step with a passkey of this person; `passed` goes on with the login answer, as `verify`. */
+export const verifyWithPasskey = (passed: (answer: LoginAnswer) => Promise<unknown>) =>
+  form.run(async () => {
+    form.$errors.set({});
+    const api = await passkeyCalls();
+    let options = readyOptions;
+    readyOptions = null;
+    if (!options) {
+      const fresh = await api.secondStepOptions();
+      if (!fresh.ok) return form.failure(fresh);
+      options = fresh.data.options;
+    }
+    $passkeyOffer.set('asking');
+    const { askForPasskey } = await import('../lib/passkey-ceremony');
+    const response = await askForPasskey(options).finally(() => $passkeyOffer.set('offered'));
+    if (response === 'stopped') return form.fail('form', problem('twoStep.passkeyCancelled'));
+    if (response === 'failed') return form.fail('form', problem('twoStep.passkeyFailed'));
+    const answer = await api.passSecondStep(response);
     if (!answer.ok) return form.failure(answer);
     form.leaving();
     await passed(answer.data);

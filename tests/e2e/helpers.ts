@@ -111,3 +111,29 @@ export async function expectAccessible(page: Page, include?: string) {
   const { violations } = await builder.analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
 }
+
+/**
+ * The server as localhost: browsers refuse an IP address as a passkey relying party, and `npm run serve:e2e`
+ * makes this origin the passkey origin (PASSKEY_ORIGINS). Passkey specs `test.use({ baseURL: PASSKEY_ORIGIN })`.
+ */
+export const PASSKEY_ORIGIN = `http://localhost:${process.env.E2E_PORT ?? 8799}`;
+
+/** Opens `path` of PASSKEY_ORIGIN in `lang`. */
+export async function openAsPasskeyOrigin(page: Page, lang: Lang, path: string) {
+  await page.context().addCookies([{ name: 'LANG', value: lang, url: PASSKEY_ORIGIN }]);
+  await page.goto(path);
+}
+
+/** Chromium's virtual authenticator (CDP WebAuthn): a platform authenticator with resident keys that verifies the person. */
+export async function addVirtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  return {
+    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
+    /** Whether the device checks the person (PIN or biometrics); without it every passkey request fails. */
+    verifies: (isUserVerified: boolean) => cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified }),
+  };
+}

@@ -1,8 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { langs, type Lang } from '../../src/lib/lang';
-import { expectAccessible, seedUser, uniqueEmail } from './helpers';
+import { addVirtualAuthenticator, expectAccessible, openAsPasskeyOrigin, PASSKEY_ORIGIN, seedUser, uniqueEmail } from './helpers';
 
 /**
  * Passkeys end to end in Chromium with its virtual authenticator (CDP WebAuthn: a platform authenticator with
@@ -10,29 +10,13 @@ import { expectAccessible, seedUser, uniqueEmail } from './helpers';
  * in with it from /login, remove it. Browsers refuse an IP address as a relying party, so these tests open
  * the server as localhost, which `npm run serve:e2e` configures as the passkey origin (PASSKEY_ORIGINS).
  */
-const ORIGIN = `http://localhost:${process.env.E2E_PORT ?? 8799}`;
-test.use({ baseURL: ORIGIN });
+test.use({ baseURL: PASSKEY_ORIGIN });
 
 const PASSWORD = 'harbour2024';
 const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 900 },
 ] as const;
-
-async function open(page: Page, lang: Lang, path: string) {
-  await page.context().addCookies([{ name: 'LANG', value: lang, url: ORIGIN }]);
-  await page.goto(path);
-}
-
-async function addVirtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-  const credentials = async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
-  return { credentials };
-}
 
 for (const lang of langs) {
   const t = messages[lang];
@@ -46,7 +30,7 @@ for (const lang of langs) {
       await seedUser(page.request, { email, password: PASSWORD, agreed: true, realName: 'Passkey Person' });
 
       // Sign in with the password first (the e-mail field offers passkeys in the browser's autofill too).
-      await open(page, lang, '/login');
+      await openAsPasskeyOrigin(page, lang, '/login');
       await page.getByRole('tab', { name: t.signIn.tabs.password }).click();
       await page.getByRole('tab', { name: t.signIn.tabs.email }).click();
       await expect(page.getByLabel(t.signIn.email)).toHaveAttribute('autocomplete', 'username webauthn');
@@ -55,7 +39,7 @@ for (const lang of langs) {
       await page.getByRole('button', { name: t.signIn.submit, exact: true }).click();
       // A person without a company goes on to choose one (the login case), then visits the user center.
       await expect(page).toHaveURL(/\/enterprise_adm_and_staff/);
-      await open(page, lang, '/user_center');
+      await openAsPasskeyOrigin(page, lang, '/user_center');
 
       // The Security section: no passkey yet.
       const section = page.locator('section.passkeys');
@@ -101,7 +85,7 @@ for (const lang of langs) {
       await passkeyButton.click();
       // The same login case routing as the password sign-in above.
       await expect(page).toHaveURL(/\/enterprise_adm_and_staff/);
-      await open(page, lang, '/user_center');
+      await openAsPasskeyOrigin(page, lang, '/user_center');
       await page.getByRole('heading', { name: t.security.title, level: 2 }).scrollIntoViewIfNeeded();
       await expect(section.getByRole('listitem')).toContainText(secondName);
       await expect(section.getByRole('listitem')).not.toContainText(pk.never);

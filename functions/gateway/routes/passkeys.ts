@@ -8,14 +8,16 @@ import {
 } from '../../../src/schemas/passkey-requests';
 import type { Passkey } from '../../../src/schemas/passkeys';
 import type { PasskeySite } from '../../config';
+import { SECOND_STEP_HEADER } from '../../edge/proxy-rules';
 import type { WorkerEnv } from '../../env';
 import { passkeysOfUser, removePasskey, renamePasskey } from '../db/passkeys';
 import { findUserById } from '../db/users';
 import { clientIp, GatewayError, ok } from '../errors';
 import { now } from '../services/clock';
-import { authenticationOptions, passkeyView, registerPasskey, registrationOptions, verifyPasskeySignIn } from '../services/passkeys';
+import { authenticationOptions, passkeyView, registerPasskey, registrationOptions, secondStepOptions, verifyPasskeySignIn } from '../services/passkeys';
 import { requireSession, type SessionVariables } from '../services/sessions';
-import { signedIn } from '../services/sign-in';
+import { completeSecondStep, signedIn } from '../services/sign-in';
+import { liveSecondStep, passSecondStepWith } from '../services/two-step';
 import { validate } from '../validate';
 
 type PasskeyEnv = { Bindings: WorkerEnv; Variables: SessionVariables & { passkeySite: PasskeySite } };
@@ -41,7 +43,8 @@ const own = [requireSession, platformSession] as const;
 
 /**
  * Passkeys (rules in services/passkeys.ts): a signed-in person registers, lists, renames and removes their own;
- * anyone signs in with one from /login. Ids of other people's passkeys answer PK0007 like unknown ones.
+ * anyone signs in with one from /login, and a person whose sign-in owes the second step may pass it with one.
+ * Ids of other people's passkeys answer PK0007 like unknown ones.
  */
 export const passkeyRoutes = new Hono<PasskeyEnv>()
   .use('/agg-web/passkeys/*', passkeySite)
@@ -74,4 +77,24 @@ export const passkeyRoutes = new Hono<PasskeyEnv>()
     // The passkey outlived its account (deleted with it by the foreign key, unless a race): as unknown.
     if (!user) throw new GatewayError('PK0004');
     return signedIn(c, user, { method: 'passkey' });
+  })
+  // The second step of a sign-in (no session yet): the challenge comes as the TOTP verify reads it, from the
+  // edge's HttpOnly cookie forwarded as SECOND_STEP_HEADER.
+  .post('/agg-web/passkeys/secondStep/options', validate('json', passkeyEmptyRequest), async (c) => {
+    const at = now(c);
+    const challenge = await liveSecondStep(c.env.DB, c.req.header(SECOND_STEP_HEADER), at);
+    const options = await secondStepOptions(c.env.DB, c.var.passkeySite, challenge.user_id, { ip: clientIp(c), now: at, cap: c.var.config.passkeySignInCap });
+    return ok(c, { options });
+  })
+  .post('/agg-web/passkeys/secondStep/verify', validate('json', passkeySignInRequest), async (c) => {
+    const at = now(c);
+    const { response } = c.req.valid('json');
+    const passed = await passSecondStepWith(
+      c.env.DB,
+      c.req.header(SECOND_STEP_HEADER),
+      async (userId) => void (await verifyPasskeySignIn(c.env.DB, c.var.passkeySite, response, at, userId)),
+      at,
+    );
+    // Recorded as the first factor's sign-in; the passkey's use shows on the passkey (last used).
+    return completeSecondStep(c, passed);
   });

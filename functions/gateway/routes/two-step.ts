@@ -7,16 +7,15 @@ import {
   type EnrolmentStart,
   type TwoStepStatus,
 } from '../../../src/schemas/two-step';
-import type { LegalDoc } from '../../../src/lib/legal';
 import { SECOND_STEP_HEADER } from '../../edge/proxy-rules';
 import type { WorkerEnv } from '../../env';
 import { memberOf } from '../db/companies';
 import { recoveryCodesLeft, setCompanyRequirement, twoStepEnabled } from '../db/two-step';
-import { findUserById, storedPasswordOf } from '../db/users';
+import { storedPasswordOf } from '../db/users';
 import { clientIp, GatewayError, ok } from '../errors';
 import { now } from '../services/clock';
 import { requireSession, type SessionVariables } from '../services/sessions';
-import { completeSignIn, type SignInMethod } from '../services/sign-in';
+import { completeSecondStep } from '../services/sign-in';
 import { disableTwoStep, finishEnrolment, passSecondStep, regenerateRecoveryCodes, startEnrolment } from '../services/two-step';
 import { validate } from '../validate';
 
@@ -33,15 +32,7 @@ type TwoStepEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 export const twoStepRoutes = new Hono<TwoStepEnv>()
   .post('/agg-web/user/twoStep/verify', validate('json', secondStepRequest), async (c) => {
     const at = { ip: clientIp(c), now: now(c) };
-    const challenge = await passSecondStep(c.env, c.req.header(SECOND_STEP_HEADER), c.req.valid('json'), at);
-    const user = await findUserById(c.env.DB, challenge.user_id);
-    // The account was deleted in between: the challenge is as good as unknown.
-    if (!user) throw new GatewayError('MF0001');
-    return completeSignIn(c, user, {
-      method: challenge.method as SignInMethod,
-      kind: challenge.parsed.kind,
-      agreedTo: challenge.parsed.agreedTo as LegalDoc[],
-    });
+    return completeSecondStep(c, await passSecondStep(c.env, c.req.header(SECOND_STEP_HEADER), c.req.valid('json'), at));
   })
 
   .use('/agg-web/user/twoStep/*', requireSession)

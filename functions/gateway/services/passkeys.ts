@@ -39,6 +39,11 @@ import { GatewayError } from '../errors';
  *   the library refuses a lower one and the stored counter is raised in one conditional UPDATE.
  * - Sign-in options are anonymous and capped per client network (PASSKEY_SIGN_IN_CAP); registration options per person
  *   (REGISTER_CAP); a person holds at most PASSKEYS_PER_USER passkeys.
+ * - A passkey may also pass the second step of a sign-in that owes one (a first factor of a person with two-step
+ *   on). Its options belong to that person: they list only the person's passkeys, and the challenge row carries
+ *   the person's id, so only a verify for the same person's second step can claim it, and only with one of the
+ *   person's own passkeys. They are capped per client network (with the anonymous ones) and per person
+ *   (SECOND_STEP_OPTIONS_CAP).
  */
 
 /** The name browsers show for this site in their passkey dialogs. */
@@ -47,6 +52,8 @@ export const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 /** Registration options per person per hour. */
 export const REGISTER_CAP = 20;
+/** Second-step passkey options per person per hour: a few sign-ins' worth, far below any abuse. */
+export const SECOND_STEP_OPTIONS_CAP = 30;
 
 export function passkeyView(row: PasskeyRow): Passkey {
   return {
@@ -141,11 +148,42 @@ export async function authenticationOptions(db: D1Database, site: PasskeySite, {
   return options;
 }
 
-/** Verifies a sign-in response; answers the id of the account whose passkey signed it. */
-export async function verifyPasskeySignIn(db: D1Database, site: PasskeySite, response: AuthenticationResponseJSON, now: number): Promise<string> {
-  const challenge = await claimSigned(db, response.response.clientDataJSON, 'authenticate', null, now);
+/**
+ * Options for passing the second step of `userId`'s sign-in with one of their passkeys (allowCredentials names
+ * them all); PK0013 when they have none. Capped per client network (PK0010) and per person (PK0015).
+ */
+export async function secondStepOptions(db: D1Database, site: PasskeySite, userId: string, { ip, now, cap }: { ip: string; now: number; cap: number }) {
+  const passkeys = await passkeysOfUser(db, userId);
+  if (passkeys.length === 0) throw new GatewayError('PK0013');
+  const options = await generateAuthenticationOptions({
+    rpID: site.rpID,
+    allowCredentials: passkeys.map((row) => ({ id: row.id, transports: transportsOf(row) })),
+    userVerification: 'required',
+    timeout: CHALLENGE_LIFETIME_MS,
+  });
+  await insertChallenge(db, { challenge: options.challenge, purpose: 'authenticate', userId, ip, now, expiresAt: now + CHALLENGE_LIFETIME_MS }, [
+    { where: { ip, purpose: 'authenticate' }, since: now - HOUR_MS, max: cap, code: 'PK0010' },
+    { where: { user_id: userId, purpose: 'authenticate' }, since: now - HOUR_MS, max: SECOND_STEP_OPTIONS_CAP, code: 'PK0015' },
+  ]);
+  return options;
+}
+
+/**
+ * Verifies a sign-in response; answers the id of the account whose passkey signed it. With `forUser` (the
+ * second step of that person's sign-in) only a challenge minted for that person is claimed (PK0002 otherwise),
+ * and a passkey of anyone else is refused (PK0014); without it, only an anonymous sign-in challenge.
+ */
+export async function verifyPasskeySignIn(
+  db: D1Database,
+  site: PasskeySite,
+  response: AuthenticationResponseJSON,
+  now: number,
+  forUser: string | null = null,
+): Promise<string> {
+  const challenge = await claimSigned(db, response.response.clientDataJSON, 'authenticate', forUser, now);
   const passkey = await findPasskey(db, response.id);
   if (!passkey) throw new GatewayError('PK0004');
+  if (forUser !== null && passkey.user_id !== forUser) throw new GatewayError('PK0014');
   // A discoverable passkey names its account; it must be the one the credential was registered to.
   const userHandle = response.response.userHandle;
   if (userHandle !== undefined && isoBase64URL.toUTF8String(userHandle) !== passkey.user_id) {

@@ -4,13 +4,13 @@ import type { LegalDoc } from '../../../src/lib/legal';
 import type { WorkerEnv } from '../../env';
 import { asLoginCaseMembership, membershipsOfUser } from '../db/companies';
 import { clearAttemptsStatement, countAttempt, throttleState } from '../db/password-failures';
-import { findUserByIdentity, identityKey, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity, type UserRow } from '../db/users';
+import { findUserById, findUserByIdentity, identityKey, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity, type UserRow } from '../db/users';
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
-import { blockedByCompanyRequirement, twoStepEnabled } from '../db/two-step';
+import { blockedByCompanyRequirement, twoStepEnabled, type ChallengeRow } from '../db/two-step';
 import { fail, GatewayError, ok, requestLang } from '../errors';
 import { now } from './clock';
-import { CHALLENGE_LIFETIME_MS, prepareChallenge } from './two-step';
+import { CHALLENGE_LIFETIME_MS, prepareChallenge, type ChallengeOptions } from './two-step';
 import { consentStatements, needsConsent } from './consents';
 import { accountSizeOf } from './login-case';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from './passwords';
@@ -163,6 +163,21 @@ export async function completeSignIn<E extends SignInEnv>(
       expires_in: session.lifetimeS,
       isMainAccount: Boolean(main),
     },
+  });
+}
+
+/**
+ * Starts the session a passed second step was owed, exactly as its first factor would have (services/two-step.ts
+ * passSecondStep, passSecondStepWith): the history records the first factor's method. MF0001 when the account
+ * was deleted in between (the challenge is as good as unknown).
+ */
+export async function completeSecondStep<E extends SignInEnv>(c: Context<E>, challenge: ChallengeRow & { parsed: ChallengeOptions }) {
+  const user = await findUserById(c.env.DB, challenge.user_id);
+  if (!user) throw new GatewayError('MF0001');
+  return completeSignIn(c, user, {
+    method: challenge.method as SignInMethod,
+    kind: challenge.parsed.kind,
+    agreedTo: challenge.parsed.agreedTo as LegalDoc[],
   });
 }
 

@@ -265,6 +265,30 @@ export async function prepareChallenge(
   return { token, statement };
 }
 
+/** The live second-step challenge of `token` (not used, not expired, tries left or not) and its hash; MF0001 otherwise. */
+export async function liveSecondStep(db: D1Database, token: string | undefined, now: number): Promise<ChallengeRow & { hash: string }> {
+  if (!token) throw new GatewayError('MF0001');
+  const hash = await sha256Hex(token);
+  const challenge = await challengeOf(db, hash);
+  if (!challenge || challenge.used_at !== null || challenge.expires_at <= now) throw new GatewayError('MF0001');
+  return { ...challenge, hash };
+}
+
+/** Counts a try on the challenge before a factor is checked: the tries so far; MF0004 when out of tries, MF0001 when it died meanwhile. */
+async function countTry(db: D1Database, hash: string, now: number): Promise<number> {
+  const counted = await countChallengeTry(db, hash, now, CHALLENGE_MAX_TRIES);
+  if (counted) return counted.tries;
+  const latest = await challengeOf(db, hash);
+  throw new GatewayError(latest && latest.used_at === null && latest.tries >= CHALLENGE_MAX_TRIES ? 'MF0004' : 'MF0001');
+}
+
+/** Uses the challenge up (single use: of parallel claims one gets it) and answers it with its options; MF0001 otherwise. */
+async function claimSecondStep(db: D1Database, hash: string, now: number): Promise<ChallengeRow & { parsed: ChallengeOptions }> {
+  const claimed = await claimChallenge(db, hash, now);
+  if (!claimed) throw new GatewayError('MF0001');
+  return { ...claimed, parsed: JSON.parse(claimed.options) as ChallengeOptions };
+}
+
 /**
  * Passes the second step of the challenge `token` with `factor`: a try is counted on the challenge before the
  * code is compared, the code is used up, then the challenge is claimed (single use). Returns the challenge
@@ -278,29 +302,36 @@ export async function passSecondStep(
   { ip, now }: { ip: string; now: number },
 ): Promise<ChallengeRow & { parsed: ChallengeOptions }> {
   const db = env.DB;
-  if (!token) throw new GatewayError('MF0001');
-  const hash = await sha256Hex(token);
-  const challenge = await challengeOf(db, hash);
-  if (!challenge || challenge.used_at !== null || challenge.expires_at <= now) throw new GatewayError('MF0001');
+  const challenge = await liveSecondStep(db, token, now);
   let tries = 0;
   try {
     await useSecondFactor(env, challenge.user_id, factor, {
       ip,
       now,
       beforeCompare: async () => {
-        const counted = await countChallengeTry(db, hash, now, CHALLENGE_MAX_TRIES);
-        if (!counted) {
-          const latest = await challengeOf(db, hash);
-          throw new GatewayError(latest && latest.used_at === null && latest.tries >= CHALLENGE_MAX_TRIES ? 'MF0004' : 'MF0001');
-        }
-        tries = counted.tries;
+        tries = await countTry(db, challenge.hash, now);
       },
     });
   } catch (error) {
     if (error instanceof GatewayError && error.code === 'MF0002') throw new GatewayError('MF0002', { triesLeft: CHALLENGE_MAX_TRIES - tries });
     throw error;
   }
-  const claimed = await claimChallenge(db, hash, now);
-  if (!claimed) throw new GatewayError('MF0001');
-  return { ...claimed, parsed: JSON.parse(claimed.options) as ChallengeOptions };
+  return claimSecondStep(db, challenge.hash, now);
+}
+
+/**
+ * Passes the second step of the challenge `token` with a factor that cannot be guessed (a passkey): a try is
+ * counted on the challenge, `check` proves the factor for the challenge's person (it throws when it does
+ * not), then the challenge is claimed. Returns the challenge as passSecondStep does; the same MF codes.
+ */
+export async function passSecondStepWith(
+  db: D1Database,
+  token: string | undefined,
+  check: (userId: string) => Promise<void>,
+  now: number,
+): Promise<ChallengeRow & { parsed: ChallengeOptions }> {
+  const challenge = await liveSecondStep(db, token, now);
+  await countTry(db, challenge.hash, now);
+  await check(challenge.user_id);
+  return claimSecondStep(db, challenge.hash, now);
 }

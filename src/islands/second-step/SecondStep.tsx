@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
 import type { Messages } from '../../i18n';
 import type { LoginAnswer } from '../../schemas/auth';
-import { $secondStep, $secondStepErrors, setCode, signInEnded, switchKind, verify } from '../../stores/second-step';
+import { $passkeyOffer, $secondStep, $secondStepErrors, offerPasskey, setCode, signInEnded, switchKind, verify, verifyWithPasskey } from '../../stores/second-step';
 import { TextField } from '../../ui/TextField';
 import { useProblems } from '../shared/use-problems';
 
@@ -12,21 +12,28 @@ export interface SecondStepProps {
   onPassed: (answer: LoginAnswer) => Promise<unknown>;
   /** Back to the first factor (the challenge expired or ran out of tries). */
   onStartOver: () => void;
+  /** This site is a passkey origin (/login, not the partner sign-in): offer a passkey when the person has one. */
+  passkeys?: boolean;
 }
 
 /**
- * The second step of a sign-in: a code from the authenticator app, or a recovery code. Loaded on demand by
- * /login and the partner sign-in when a first factor answers `secondStep`.
+ * The second step of a sign-in: a code from the authenticator app, or a recovery code, or (with `passkeys`, for
+ * a person who has one) a passkey. Loaded on demand by /login and the partner sign-in when a first factor
+ * answers `secondStep`.
  */
-export default function SecondStep({ messages, onPassed, onStartOver }: SecondStepProps) {
+export default function SecondStep({ messages, onPassed, onStartOver, passkeys = false }: SecondStepProps) {
   const m = messages.twoStep;
   const s = useStore($secondStep);
+  const passkey = useStore($passkeyOffer);
   const errors = useProblems($secondStepErrors, messages);
   const heading = useRef<HTMLHeadingElement>(null);
   const ended = errors.form !== undefined && signInEnded();
 
   // The screen replaces the form: focus moves to its heading so a screen reader announces it.
   useEffect(() => heading.current?.focus(), []);
+  useEffect(() => {
+    if (passkeys) void offerPasskey();
+  }, [passkeys]);
 
   const app = s.kind === 'totp';
   return (
@@ -77,6 +84,25 @@ export default function SecondStep({ messages, onPassed, onStartOver }: SecondSt
           {app ? m.useRecovery : m.useApp}
         </button>
       </div>
+      {passkey !== 'none' && !ended && (
+        <div className="second-step-passkey">
+          <p className="hint" id="second-step-passkey-hint">
+            {m.passkeyHint}
+          </p>
+          <button
+            type="button"
+            className="button secondary"
+            aria-describedby="second-step-passkey-hint"
+            disabled={s.busy}
+            onClick={() => void verifyWithPasskey(onPassed)}
+          >
+            {m.usePasskey}
+          </button>
+          <p role="status" className="hint">
+            {passkey === 'asking' ? m.passkeyWaiting : ''}
+          </p>
+        </div>
+      )}
     </form>
   );
 }

@@ -202,7 +202,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
   if (s.secondStep && !s.redirecting)
     return (
       <Suspense fallback={<p role="status">{m.redirecting}</p>}>
-        <SecondStep messages={messages} onPassed={secondStepPassed} onStartOver={startOver} />
+        <SecondStep messages={messages} onPassed={secondStepPassed} onStartOver={startOver} passkeys={passkeys !== null} />
       </Suspense>
     );
 

@@ -60,6 +60,9 @@ export function TwoStep({ messages }: { messages: TwoStepMessages }) {
         <>
           <p data-two-step-status={s.phase}>{s.phase === 'on' ? m.statusOn : m.statusOff}</p>
           {s.phase === 'on' && s.status && <p className="hint">{m.recoveryLeft.replace('{count}', String(s.status.recoveryCodesLeft))}</p>}
+          <p className="hint" data-two-step-passkeys>
+            {m.passkeysCount}
+          </p>
           {error && <p className="error form-error" role="alert">{error}</p>}
           <div className="form-actions">
             {s.phase === 'off' ? (
