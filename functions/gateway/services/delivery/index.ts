@@ -1,7 +1,7 @@
-import type { Lang } from '../../../src/lib/lang';
-import { configOf, type Config } from '../../config';
-import { GatewayError } from '../errors';
-import { hmacSha256, toHex } from './passwords';
+import type { Lang } from '../../../../src/lib/lang';
+import { configOf, type Config } from '../../../config';
+import { GatewayError } from '../../errors';
+import { hmacSha256, toHex } from '../passwords';
 
 /** One message to a person: an SMS or an e-mail. */
 export interface DeliveryMessage {
