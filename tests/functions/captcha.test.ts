@@ -359,7 +359,8 @@ describe('CAPTCHA_PROVIDER "turnstile" against a local stand-in of siteverify', 
     const hung = await turnstile('+8613800138043', 'hang', undefined, 'zh');
     expect(hung.body).toEqual({ code: 'CP0009', message: errorCatalogue.CP0009.zh, data: null });
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
-    expect(performance.now() - started).toBeLessThan(300 + 2000);
+    // Well short of a hang (the stand-in never answers), with room for a busy machine.
+    expect(performance.now() - started).toBeLessThan(5000);
     const closed = await turnstile('+8613800138043', 'close', undefined, 'zh');
     expect(closed.body).toEqual({ code: 'CP0009', message: errorCatalogue.CP0009.zh, data: null });
     // A service outage is nobody's failed check.
