@@ -196,14 +196,31 @@ describe('a provider outage', () => {
       ),
     );
     // Ten texts in flight at once spend the budget until they fail (so a burst cannot overshoot it while the
-    // provider is up); the rest meet it.
-    for (const outcome of outcomes) expect(['DL0001', 'CD0005']).toContain(outcome);
+    // provider is up); the rest meet it, or, when the texts they met have failed and been withdrawn by the time
+    // the refusal is explained, are asked to try again in a second (CD0001, retryAfter 1).
+    for (const outcome of outcomes) expect(['DL0001', 'CD0005', 'CD0001']).toContain(outcome);
     expect(outcomes.filter((outcome) => outcome === 'DL0001').length).toBeGreaterThanOrEqual(10);
     const left = await worker.env.DB.prepare("SELECT COUNT(*) AS n FROM codes WHERE channel = 'sms' AND created_at = ?").bind(now).first<{ n: number }>();
     expect(left?.n).toBe(0);
     standIns.tencent.mode = 'success';
     const after = Array.from({ length: 10 }, () => (recipientFor('tencent') as { e164: string }).e164);
     for (const recipient of after) await issueCode(env, { recipient, channel: 'sms', purpose: 'login', ip: api.ip(), now: now + 1, lang: 'en' });
+  });
+});
+
+describe('a sign-in link whose e-mail failed', () => {
+  it('is withdrawn: the person may ask again at once (no LK0010), and the second one is sent', async () => {
+    const email = `link.${Date.now()}@example.com`;
+    await api.seed({ email, password: 'Harbour2024' });
+    const env = varsFor('ses');
+    const network = '198.51.100.78';
+    standIns.ses.mode = 'down';
+    const failed = await api.post('/agg-web/user/passEmail/send', { loginEmail: email }, { env, from: network, lang: 'zh' }).then(api.read);
+    expect(failed.body).toEqual({ code: 'DL0001', message: errorCatalogue.DL0001.zh, data: null });
+    standIns.ses.mode = 'success';
+    const sent = await api.post('/agg-web/user/passEmail/send', { loginEmail: email }, { env, from: network }).then(api.read);
+    expect(sent.body.code).toBe('0');
+    expect(JSON.parse(standIns.ses.received.at(-1)!.body).Content.Simple.Body.Text.Data).toContain('/pass_email_login?');
   });
 });
 
