@@ -34,6 +34,12 @@ const passThrough = ['accept', 'content-type', 'user-agent', 'x-operator-token']
  */
 export const SECOND_STEP_HEADER = 'x-second-step';
 
+/**
+ * Set by the edge only, from its HttpOnly operator cookie (session-cookies.ts): the operator session token.
+ * A browser's own header of that name is never forwarded, and the platform cookie never becomes this header.
+ */
+export const OPERATOR_SESSION_HEADER = 'x-operator-session';
+
 export interface ForwardContext {
   lang: Lang;
   traceId: string;
@@ -44,6 +50,8 @@ export interface ForwardContext {
   site: SiteName;
   /** The second-step challenge from its cookie, if any. */
   secondStep?: string;
+  /** The operator session token from the operator cookie, if any. */
+  operatorSession?: string;
 }
 
 /** The headers the gateway expects (language, random trace id, authorization) plus what the edge alone can know. */
@@ -60,5 +68,6 @@ export function gatewayRequestHeaders(incoming: Headers, context: ForwardContext
   if (context.token) headers.set('authorization', `Bearer ${context.token}`);
   if (context.country) headers.set(CLIENT_COUNTRY_HEADER, context.country);
   if (context.secondStep) headers.set(SECOND_STEP_HEADER, context.secondStep);
+  if (context.operatorSession) headers.set(OPERATOR_SESSION_HEADER, context.operatorSession);
   return headers;
 }

@@ -8,7 +8,7 @@ import { crossSiteGuard } from './cross-site';
 import { isNavigatorHost, visitorLang } from './lang';
 import { gatewayPath, gatewayRequestHeaders, gatewayTarget } from './proxy-rules';
 import { TRACE_ID_HEADER } from '../../src/api/result';
-import { secondStepCookie, secondStepTokenOf, sessionTokenOf, tokenCookie, withSessionCookies } from './session-cookies';
+import { operatorCookie, operatorTokenOf, secondStepCookie, secondStepTokenOf, sessionTokenOf, tokenCookie, withSessionCookies } from './session-cookies';
 
 /** Origin used for requests handed to the embedded gateway; it never leaves the Worker. */
 const EMBEDDED_ORIGIN = 'http://gateway.internal';
@@ -36,6 +36,7 @@ export function createApiProxy(embedded: GatewayFetch) {
       traceId,
       token: sessionTokenOf(c),
       secondStep: secondStepTokenOf(c),
+      operatorSession: operatorTokenOf(c),
       country: clientCountry(c.req.raw, c.var.config),
       clientIp: network,
       site: isNavigatorHost(url.hostname, c.var.config.navigatorHostLabel) ? 'navigator' : 'portal',
@@ -73,6 +74,7 @@ export function createApiProxy(embedded: GatewayFetch) {
       method: c.req.method,
       cookie: tokenCookie(url, c.var.config.navigatorHostLabel),
       secondStepCookie: secondStepCookie(url, c.var.config.navigatorHostLabel),
+      operatorCookie: operatorCookie(url),
     });
     response.headers.set('Cache-Control', response.headers.get('Cache-Control') ?? 'no-store');
     response.headers.set(TRACE_ID_HEADER, traceId);

@@ -120,14 +120,49 @@ export function clearSecondStepCookie(c: Context, cookie: TokenCookie): void {
 }
 
 /**
- * When a gateway answer owes the second step (`data.secondStep.challenge`), returns the challenge, its
- * lifetime in seconds and the answer without the challenge; otherwise null.
+ * A secret the gateway hands the edge in `data[key] = { [field]: secret, expiresIn }`: returns the secret, its
+ * lifetime in seconds and the answer with only `{ expiresIn }` left under `key`; otherwise null.
  */
+function takeSecret(body: unknown, key: string, field: string): { secret: string; expiresIn: number; body: Json } | null {
+  if (!isObject(body) || !isObject(body.data) || !isObject(body.data[key])) return null;
+  const { [field]: secret, expiresIn } = body.data[key];
+  if (typeof secret !== 'string' || !/^[A-Za-z0-9_-]{16,256}$/.test(secret) || typeof expiresIn !== 'number') return null;
+  return { secret, expiresIn, body: { ...body, data: { ...body.data, [key]: { expiresIn } } } };
+}
+
+/** When a gateway answer owes the second step (`data.secondStep.challenge`), the challenge; otherwise null. */
 export function takeSecondStep(body: unknown): { challenge: string; expiresIn: number; body: Json } | null {
-  if (!isObject(body) || !isObject(body.data) || !isObject(body.data.secondStep)) return null;
-  const { challenge, expiresIn } = body.data.secondStep;
-  if (typeof challenge !== 'string' || !/^[A-Za-z0-9_-]{16,256}$/.test(challenge) || typeof expiresIn !== 'number') return null;
-  return { challenge, expiresIn, body: { ...body, data: { ...body.data, secondStep: { expiresIn } } } };
+  const taken = takeSecret(body, 'secondStep', 'challenge');
+  return taken && { challenge: taken.secret, expiresIn: taken.expiresIn, body: taken.body };
+}
+
+/**
+ * The operator cookie: an operator sign-in that passed both steps answers `data.operatorSession.token`;
+ * the edge moves it into this HttpOnly, SameSite=Strict cookie (removed from the answer) and forwards it
+ * only as OPERATOR_SESSION_HEADER. It has its own name, so it is never a platform session and the platform
+ * cookie is never an operator one. OP0001 (no live operator session) and a POSTed operator logout clear it.
+ */
+export const OPERATOR_TOKEN_COOKIE = 'portal_operator';
+export const OPERATOR_SESSION_ENDED_CODE = 'OP0001';
+export const OPERATOR_LOGOUT_PATH = '/ops/v1/logout';
+
+export function operatorCookie(url: URL): TokenCookie {
+  return { name: OPERATOR_TOKEN_COOKIE, prefix: url.protocol === 'https:' ? 'host' : undefined, secure: cookiesAreSecure(url) };
+}
+
+/** The operator session token of this request, if any. */
+export function operatorTokenOf(c: Context): string | undefined {
+  const cookie = operatorCookie(new URL(c.req.url));
+  return getCookie(c, cookie.name, cookie.prefix) || undefined;
+}
+
+/** HttpOnly and SameSite=Strict, like the second-step cookie. */
+const operatorOptions = secondStepOptions;
+
+/** When a gateway answer starts an operator session (`data.operatorSession.token`), the token; otherwise null. */
+export function takeOperatorSession(body: unknown): { token: string; expiresIn: number; body: Json } | null {
+  const taken = takeSecret(body, 'operatorSession', 'token');
+  return taken && { token: taken.secret, expiresIn: taken.expiresIn, body: taken.body };
 }
 
 /** The gateway call that ends a session; only its POST clears the cookies (a GET is no logout). */
@@ -165,7 +200,7 @@ export function endsSession(call: { path: string; method: string }, status: numb
 export async function withSessionCookies(
   c: Context,
   answer: Response,
-  call: { path: string; method: string; cookie: TokenCookie; secondStepCookie: TokenCookie },
+  call: { path: string; method: string; cookie: TokenCookie; secondStepCookie: TokenCookie; operatorCookie: TokenCookie },
 ): Promise<Response> {
   const isJson = /^application\/json\b/i.test(answer.headers.get('content-type') ?? '');
   const text = isJson ? await answer.text() : null;
@@ -186,6 +221,13 @@ export async function withSessionCookies(
     clearSecondStepCookie(c, call.secondStepCookie);
     return c.newResponse(JSON.stringify(session.body), init());
   }
+  const operatorSession = takeOperatorSession(body);
+  if (operatorSession) {
+    headers.delete('content-length');
+    headers.set('Cache-Control', 'no-store');
+    setCookie(c, call.operatorCookie.name, operatorSession.token, operatorOptions(call.operatorCookie, operatorSession.expiresIn));
+    return c.newResponse(JSON.stringify(operatorSession.body), init());
+  }
   const owed = takeSecondStep(body);
   if (owed) {
     headers.delete('content-length');
@@ -193,7 +235,11 @@ export async function withSessionCookies(
     setSecondStepCookie(c, call.secondStepCookie, owed.challenge, owed.expiresIn);
     return c.newResponse(JSON.stringify(owed.body), init());
   }
-  if (endsSession(call, answer.status, body)) {
+  if ((isObject(body) && body.code === OPERATOR_SESSION_ENDED_CODE) || (call.path === OPERATOR_LOGOUT_PATH && call.method === 'POST')) {
+    // The operator session is over; the platform session (a separate cookie) is untouched.
+    headers.set('Cache-Control', 'no-store');
+    deleteCookie(c, call.operatorCookie.name, operatorOptions(call.operatorCookie, 0));
+  } else if (endsSession(call, answer.status, body)) {
     headers.set('Cache-Control', 'no-store');
     clearSessionCookies(c, call.cookie);
   }

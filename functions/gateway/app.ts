@@ -21,6 +21,7 @@ import { loginLinkRoutes } from './routes/login-links';
 import { securityRoutes } from './routes/security';
 import { passkeyRoutes } from './routes/passkeys';
 import { twoStepRoutes } from './routes/two-step';
+import { operatorRoutes } from './routes/operators';
 
 /**
  * The embedded gateway: the platform's account calls (portal-spec.md §7 lists them) on D1 and R2, each answering
@@ -54,6 +55,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', securityRoutes)
     .route('/', passkeyRoutes)
     .route('/', twoStepRoutes)
+    .route('/', operatorRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

@@ -139,6 +139,9 @@ export const errorCatalogue = {
   SS0001: { status: 404, en: 'This session has already ended or is not yours.', zh: '该会话已结束或不属于您。' },
   // Internal: the sign-in history keeps no more failures this hour (never answered; the refusal itself is).
   SS0002: { status: 429, en: 'Too many failed sign-ins. Please try again later.', zh: '登录失败次数过多，请稍后再试。' },
+  // Operators (the platform's own staff; functions/gateway/services/operators.ts).
+  OP0001: { status: 401, en: 'Please sign in as an operator.', zh: '请以运营人员身份登录。' },
+  OP0003: { status: 403, en: 'Your operator role does not allow this.', zh: '您的运营角色无权执行此操作。' },
   // Passkeys (WebAuthn). Unknown, expired and used challenges answer the same PK0002.
   PK0001: { status: 503, en: 'Passkeys are not available on this site.', zh: '本站暂不支持通行密钥。' },
   PK0002: { status: 400, en: 'This passkey request has expired or was already used. Please try again.', zh: '通行密钥请求已过期或已使用，请重试。' },

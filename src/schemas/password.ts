@@ -36,21 +36,19 @@ export type PartnerLoginRequest = z.infer<typeof partnerLoginRequest>;
 
 // POST agg-web/user/password/reset/sendCode → null. A phone needs a passed slider of scene 'sms' for that
 // number; an e-mail does not. The answer is the same whether or not an account exists (no discovery).
-export const resetSendCodeRequest = z.object({
+const resetIdentity = {
   loginType: loginTypeSchema,
   mobileCode: z.optional(callingCodeSchema),
   mobile: z.optional(mobileSchema),
   loginEmail: z.optional(emailSchema),
-  sliderCheck: z.optional(sliderCheckSchema),
-});
+};
+export const resetSendCodeRequest = z.object({ ...resetIdentity, sliderCheck: z.optional(sliderCheckSchema) });
 export type ResetSendCodeRequest = z.infer<typeof resetSendCodeRequest>;
 
-// POST agg-web/user/password/reset → null. newPassword and newPasswordSubmit are SHA-256 hex and must be equal.
+// POST agg-web/user/password/reset → null. The same identity as sendCode, with the code it sent; newPassword
+// and newPasswordSubmit are SHA-256 hex and must be equal.
 export const resetPasswordRequest = z.object({
-  loginType: loginTypeSchema,
-  mobileCode: z.optional(callingCodeSchema),
-  mobile: z.optional(mobileSchema),
-  loginEmail: z.optional(emailSchema),
+  ...resetIdentity,
   code: codeSchema,
   newPassword: passwordHashSchema,
   newPasswordSubmit: passwordHashSchema,

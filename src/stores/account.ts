@@ -1,6 +1,7 @@
 import { map } from 'nanostores';
 import { authApi } from '../api/auth';
 import { onboardingApi } from '../api/onboarding';
+import type { ApiResult } from '../api/result';
 import { problemOf, type Problem } from '../i18n/problem';
 import { destinations } from '../lib/login-route';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
@@ -47,26 +48,22 @@ export function destinationAfterChoice(search: string): string {
   return destinations.webApp;
 }
 
-export async function chooseCompany(companyId: string) {
-  if ($accounts.get().busyId) return;
+/** Runs one company's call with that company marked busy; a refusal shows its message. True when it went through. */
+async function busyWith(companyId: string, call: () => Promise<ApiResult<unknown>>): Promise<boolean> {
+  if ($accounts.get().busyId) return false;
   $accounts.set({ ...$accounts.get(), busyId: companyId, error: null, notice: null });
-  const result = await authApi.chooseAccount(companyId);
-  if (!result.ok) {
-    $accounts.set({ ...$accounts.get(), busyId: '', error: failure(result) });
-    return;
-  }
-  location.assign(destinationAfterChoice(location.search));
+  const result = await call();
+  if (!result.ok) $accounts.set({ ...$accounts.get(), busyId: '', error: failure(result) });
+  return result.ok;
+}
+
+export async function chooseCompany(companyId: string) {
+  if (await busyWith(companyId, () => authApi.chooseAccount(companyId))) location.assign(destinationAfterChoice(location.search));
 }
 
 /** Marks the main enterprise: later sign-ins open it without asking which company. */
 export async function markMain(companyId: string) {
-  if ($accounts.get().busyId) return;
-  $accounts.set({ ...$accounts.get(), busyId: companyId, error: null, notice: null });
-  const result = await onboardingApi.setMainAccount(companyId);
-  if (!result.ok) {
-    $accounts.set({ ...$accounts.get(), busyId: '', error: failure(result) });
-    return;
-  }
+  if (!(await busyWith(companyId, () => onboardingApi.setMainAccount(companyId)))) return;
   const companies = $accounts.get().companies.map((c) => ({ ...c, isMain: c.companyId === companyId }));
   $accounts.set({ ...$accounts.get(), companies, busyId: '', notice: { key: 'account.mainSaved' } });
 }

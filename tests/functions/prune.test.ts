@@ -49,6 +49,15 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
       .prepare("INSERT INTO second_step_challenges (token_hash, user_id, method, options, created_at, expires_at) VALUES (?, ?, 'password', '{}', ?, ?)")
       .bind(tag, userId, at - 5 * 60 * 1000, at),
     db.prepare("INSERT INTO two_step_guesses (user_id, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
+    db
+      .prepare(
+        `INSERT INTO operators (id, login, name, role, password_hash, password_salt, password_algo, password_params, created_at)
+         VALUES (?1, ?1, 'Operator', 'support', 'h', 's', 'a', '{}', ?2)`,
+      )
+      .bind(`operator-${tag}`, at),
+    db
+      .prepare('INSERT INTO operator_sessions (token_hash, operator_id, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?)')
+      .bind(tag, `operator-${tag}`, at - 12 * HOUR, at, at),
   ];
 }
 
@@ -69,6 +78,7 @@ const TAG_COLUMN: Record<string, string> = {
   webauthn_challenges: 'challenge',
   second_step_challenges: 'token_hash',
   two_step_guesses: 'user_id',
+  operator_sessions: 'token_hash',
 };
 
 /** The tags each table still holds. */
@@ -103,6 +113,7 @@ describe('prune', () => {
         'tracking_events',
         'webauthn_challenges',
         'two_step_guesses',
+        'operator_sessions',
       ].sort(),
     );
   });

@@ -40,6 +40,8 @@ export const RETENTION: readonly Retention[] = [
   // A challenge is dead 5 minutes after it was made; wrong two-step codes count for an hour.
   { table: 'second_step_challenges', old: 'expires_at < ?1', keepMs: DAY_MS },
   { table: 'two_step_guesses', old: 'created_at < ?1', keepMs: DAY_MS },
+  // An operator session is dead at its absolute end (12 hours) or revocation. audit_log is never pruned.
+  { table: 'operator_sessions', old: 'expires_at < ?1 OR revoked_at < ?1', keepMs: DAY_MS },
 ];
 
 /** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */
