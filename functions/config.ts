@@ -60,6 +60,18 @@ const commaList = (item: z.ZodType<string>) =>
 const callingCodeCaps = commaList(text.regex(/^(\+\d{1,4}|\*)=\d{1,9}$/, 'must be "+CODE=N" or "*=N"'))
   .transform((entries) => Object.fromEntries(entries.map((entry) => [entry.split('=')[0]!, Number(entry.split('=')[1])])))
   .refine((caps) => '*' in caps, 'needs a "*=N" entry for the calling codes it does not name');
+/** "zh=VALUE,en=VALUE": a value per language (SMS sign names and template ids). */
+const perLang = commaList(text.regex(/^(zh|en)=.+$/, 'must be "zh=VALUE" or "en=VALUE"')).transform(
+  (entries) => Object.fromEntries(entries.map((entry) => [entry.slice(0, 2), entry.slice(3).trim()])) as Partial<Record<(typeof langs)[number], string>>,
+);
+/** Milliseconds to wait for a service outside the Worker before giving up on it. */
+const timeoutMs = (fallback: string) => withDefault(wholeNumber(100, 60_000), fallback);
+/** Where messages of a channel go: the dev outbox, the signed webhook, or a provider's API (services/delivery/). */
+export const SMS_PROVIDERS = ['outbox', 'webhook', 'aliyun', 'tencent', 'twilio'] as const;
+export const EMAIL_PROVIDERS = ['outbox', 'webhook', 'ses'] as const;
+export type SmsProvider = (typeof SMS_PROVIDERS)[number];
+export type EmailProvider = (typeof EMAIL_PROVIDERS)[number];
+
 /** Base64 (standard or url-safe) of exactly 32 bytes: an AES-256 key. */
 const key32 = text.refine((value) => decodeBase64(value)?.length === 32, 'must be base64 of exactly 32 bytes');
 
@@ -138,8 +150,40 @@ const settings = {
   sessionAbsoluteTimeout: variable('SESSION_ABSOLUTE_TIMEOUT', withDefault(wholeNumber(300, 400 * 86_400), '604799')),
   /** Digits per one-time code. */
   codeLength: variable('CODE_LENGTH', withDefault(wholeNumber(4, 8), '6')),
+  /** Where every channel goes unless SMS_PROVIDER / SMS_INTERNATIONAL_PROVIDER / EMAIL_PROVIDER names another. */
   delivery: variable('DELIVERY', withDefault(z.enum(['outbox', 'webhook']), 'outbox')),
   deliveryWebhookUrl: variable('DELIVERY_WEBHOOK_URL', optional(httpUrl)),
+  /** SMS to mainland China numbers (+86); unset: DELIVERY. */
+  smsProvider: variable('SMS_PROVIDER', optional(z.enum(SMS_PROVIDERS))),
+  /** SMS to every other number; unset: SMS_PROVIDER. */
+  smsInternationalProvider: variable('SMS_INTERNATIONAL_PROVIDER', optional(z.enum(SMS_PROVIDERS))),
+  emailProvider: variable('EMAIL_PROVIDER', optional(z.enum(EMAIL_PROVIDERS))),
+  /** Template SMS (Aliyun, Tencent): the sign name and the template ids of the code and new-device messages, per language. */
+  smsSignNames: variable('SMS_SIGN_NAMES', withDefault(perLang, '')),
+  smsCodeTemplates: variable('SMS_CODE_TEMPLATES', withDefault(perLang, '')),
+  smsNoticeTemplates: variable('SMS_NOTICE_TEMPLATES', withDefault(perLang, '')),
+  aliyunAccessKeyId: variable('ALIYUN_ACCESS_KEY_ID', optional(text)),
+  aliyunSmsEndpoint: variable('ALIYUN_SMS_ENDPOINT', withDefault(httpUrl, 'https://dysmsapi.aliyuncs.com')),
+  tencentSecretId: variable('TENCENT_SECRET_ID', optional(text)),
+  tencentSmsAppId: variable('TENCENT_SMS_APP_ID', optional(text)),
+  tencentSmsRegion: variable('TENCENT_SMS_REGION', withDefault(text, 'ap-guangzhou')),
+  tencentSmsEndpoint: variable('TENCENT_SMS_ENDPOINT', withDefault(httpUrl, 'https://sms.tencentcloudapi.com')),
+  twilioAccountSid: variable('TWILIO_ACCOUNT_SID', optional(text)),
+  /** The sender: a Twilio phone number (+E.164) or a Messaging Service SID (MG…). */
+  twilioFrom: variable('TWILIO_FROM', optional(text)),
+  twilioApiUrl: variable('TWILIO_API_URL', withDefault(httpUrl, 'https://api.twilio.com')),
+  awsAccessKeyId: variable('AWS_ACCESS_KEY_ID', optional(text)),
+  sesRegion: variable('SES_REGION', optional(text.regex(/^[a-z0-9-]{1,32}$/, 'must be an AWS region such as eu-west-1'))),
+  /** The verified sender address of SES e-mail. */
+  sesFrom: variable('SES_FROM', optional(text)),
+  /** Unset: https://email.SES_REGION.amazonaws.com */
+  sesEndpoint: variable('SES_ENDPOINT', optional(httpUrl)),
+  /** How long an SMS or e-mail provider (or the webhook) may take to answer before the send counts as failed. */
+  deliveryTimeout: variable('DELIVERY_TIMEOUT_MS', timeoutMs('5000')),
+  /** How long GATEWAY_URL may take to start its answer before /api answers GW0504. */
+  gatewayTimeout: variable('GATEWAY_TIMEOUT_MS', timeoutMs('10000')),
+  /** How long Turnstile's siteverify may take before the check answers CP0009. */
+  turnstileTimeout: variable('TURNSTILE_TIMEOUT_MS', timeoutMs('4000')),
   captchaProvider: variable('CAPTCHA_PROVIDER', withDefault(z.enum(['slider', 'turnstile']), 'slider')),
   /** The slider's proof of work: PBKDF2 iterations per try and the largest secret counter to reach. */
   captchaPowCost: variable('CAPTCHA_POW_COST', withDefault(wholeNumber(1, 1_000_000), '2000')),
@@ -157,8 +201,13 @@ const settings = {
   /** The key before the last rotation, still accepted on arrival. */
   handoffKeyPrevious: secret('HANDOFF_KEY_PREVIOUS', optional(key32)),
   passwordPepper: secret('PASSWORD_PEPPER', optional(text), { requiredWhenDeployed: true }),
-  /** Signs webhook deliveries (hex HMAC-SHA256 of the body in `x-signature`). */
-  deliveryWebhookSecret: secret('DELIVERY_WEBHOOK_SECRET', optional(text), { requiredWhenDeployed: true }),
+  /** Signs webhook deliveries (hex HMAC-SHA256 of the body in `x-signature`); needed when a channel uses the webhook. */
+  deliveryWebhookSecret: secret('DELIVERY_WEBHOOK_SECRET', optional(text)),
+  /** The providers' keys, each needed only when a channel uses that provider (edge/startup-check.ts names a missing one). */
+  aliyunAccessKeySecret: secret('ALIYUN_ACCESS_KEY_SECRET', optional(text)),
+  tencentSecretKey: secret('TENCENT_SECRET_KEY', optional(text)),
+  twilioAuthToken: secret('TWILIO_AUTH_TOKEN', optional(text)),
+  awsSecretAccessKey: secret('AWS_SECRET_ACCESS_KEY', optional(text)),
   /** Signs passed slider checks. */
   captchaSecret: secret('CAPTCHA_SECRET', optional(text), { requiredWhenDeployed: true }),
   /** AES-256-GCM key (base64, 32 bytes) that encrypts the TOTP secrets of two-step verification at rest. */
@@ -196,6 +245,8 @@ export interface Config extends Omit<Settings, 'localRun'> {
   redirect: RedirectAllowance;
   /** Where passkeys work: the relying party id and the origins a ceremony may come from; null when neither is configured. */
   passkeys: PasskeySite | null;
+  /** The provider of each channel, the unset ones resolved (SMS_PROVIDER, else DELIVERY; and so on). */
+  channels: { sms: SmsProvider; smsInternational: SmsProvider; email: EmailProvider };
 }
 
 export interface PasskeySite {
@@ -279,6 +330,11 @@ export function parseConfig(env: object): Config {
     lang: { defaultLang: parsed.defaultLang, zhHostSuffixes: parsed.zhHostSuffixes },
     siteOrigins,
     passkeys,
+    channels: {
+      sms: parsed.smsProvider ?? parsed.delivery,
+      smsInternational: parsed.smsInternationalProvider ?? parsed.smsProvider ?? parsed.delivery,
+      email: parsed.emailProvider ?? parsed.delivery,
+    },
     redirect: {
       origins: distinctOrigins([...parsed.redirectAllowlist, ...destinations]),
       fallback: parsed.portalUrl,

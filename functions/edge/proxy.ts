@@ -1,6 +1,7 @@
 import { Hono, type ExecutionContext } from 'hono';
 import type { EdgeBindings } from '../env';
 import { errorResponse } from '../gateway/errors';
+import { fetchWithin, OutboundFailure } from '../outbound';
 import { clientCountry } from './client-country';
 import { clientNetwork } from './client-ip';
 import { crossSiteGuard } from './cross-site';
@@ -53,9 +54,15 @@ export function createApiProxy(embedded: GatewayFetch) {
     let answer: Response;
     if (c.var.config.gatewayUrl) {
       try {
-        answer = await fetch(gatewayTarget(c.var.config.gatewayUrl, path, url.search), init);
-      } catch {
-        return errorResponse('GW0502', lang);
+        answer = await fetchWithin(gatewayTarget(c.var.config.gatewayUrl, path, url.search), init, c.var.config.gatewayTimeout);
+      } catch (error) {
+        if (!(error instanceof OutboundFailure)) throw error;
+        // A gateway that never answers would leave the person before a spinner that never ends.
+        console.error(JSON.stringify({ event: 'gateway_unavailable', traceId, reason: error.reason, detail: error.message }));
+        const failed = errorResponse(error.reason === 'timeout' ? 'GW0504' : 'GW0502', lang);
+        failed.headers.set('Cache-Control', 'no-store');
+        failed.headers.set(TRACE_ID_HEADER, traceId);
+        return failed;
       }
     } else {
       answer = await embedded(new Request(EMBEDDED_ORIGIN + path + url.search, init), c.env, c.executionCtx);

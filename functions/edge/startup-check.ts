@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { ConfigError, configOf, missingSecrets, REQUIRED_SECRETS } from '../config';
 import type { EdgeBindings } from '../env';
+import { deliveryProblems } from '../gateway/services/delivery/select';
 
 /**
  * A Worker whose configuration is malformed, or a deployed Worker (ENVIRONMENT "production" or "staging")
@@ -23,8 +24,8 @@ export function configurationProblems(env: object): string[] {
   }
   if (!config.deployed) return [];
   const problems = missingSecrets(config).map((name) => `missing secret ${name}`);
-  if (!config.deliveryWebhookUrl) problems.push('missing variable DELIVERY_WEBHOOK_URL');
-  if (config.delivery !== 'webhook') problems.push('DELIVERY must be "webhook"');
+  // Each channel's provider with its keys: a missing one would show only when the first code cannot be sent.
+  problems.push(...deliveryProblems(config));
   // Each local stand-in would weaken a deployed site; the outbox would publish every code at /api/dev/outbox.
   const devStandIns = [config.outboxDelivery, config.devRoutes, config.devPepper, config.devHandoffKey, config.devTwoStepKey, config.httpLocalhostRedirects];
   if (devStandIns.some(Boolean)) problems.push('DEV_OUTBOX must not be "true"');

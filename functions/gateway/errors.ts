@@ -43,6 +43,12 @@ export function clientIp(c: Context): string {
   return unnamed;
 }
 
+/** The edge's trace id of this call (proxy.ts sets `traceid` on every gateway call); null when absent or malformed. */
+export function traceIdOf(c: Context): string | null {
+  const value = c.req.header('traceid') ?? '';
+  return /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : null;
+}
+
 export function ok<T>(c: Context, data: T) {
   return c.json({ code: SUCCESS_CODE, message: 'success', data });
 }

@@ -13,6 +13,7 @@ export const errorCatalogue = {
   GW0413: { status: 413, en: 'The request body is too large.', zh: '请求内容过大。' },
   GW0415: { status: 415, en: 'Send the request as application/json.', zh: '请以 application/json 格式提交。' },
   GW0502: { status: 502, en: 'The gateway could not be reached. Please try again.', zh: '网关暂时无法访问，请稍后重试。' },
+  GW0504: { status: 504, en: 'The gateway did not answer in time. Please try again.', zh: '网关响应超时，请稍后重试。' },
   SY0500: { status: 500, en: 'Something went wrong on our side. Please try again.', zh: '服务器出错了，请稍后重试。' },
   TK00001: { status: 401, en: 'Your session has ended. Please sign in again.', zh: '登录已失效，请重新登录。' },
   // Users and sign-in.
@@ -54,7 +55,15 @@ export const errorCatalogue = {
   // Wrong guesses per recipient and per client network per hour; a new code does not reset them.
   CD0015: { status: 429, en: 'Too many wrong codes for this number or address. Please try again in an hour.', zh: '该号码或邮箱的验证码错误次数过多，请一小时后再试。' },
   CD0016: { status: 429, en: 'Too many wrong codes from your network. Please try again in an hour.', zh: '当前网络的验证码错误次数过多，请一小时后再试。' },
-  CD0020: { status: 502, en: 'Could not send the code. Please try again.', zh: '验证码发送失败，请重试。' },
+  // Delivery: the SMS or e-mail provider did not take the message (services/delivery/). The code is withdrawn,
+  // so the person may ask again at once, and the failed send does not count against the send caps.
+  DL0001: { status: 502, en: 'The message could not be sent. Please try again.', zh: '消息发送失败，请重试。' },
+  DL0002: {
+    status: 400,
+    en: 'Messages cannot be delivered to this number or address. Please check it and try again.',
+    zh: '无法向该号码或邮箱发送消息，请检查后重试。',
+  },
+  DL0003: { status: 503, en: 'The message service is busy. Please try again in a minute.', zh: '消息服务繁忙，请一分钟后再试。' },
   // Slider captcha.
   CP0001: { status: 400, en: 'Verification failed, please try again.', zh: '验证失败，请重试。' },
   CP0002: { status: 400, en: 'The verification has expired, please try again.', zh: '验证已过期，请重试。' },

@@ -221,11 +221,11 @@ describe('POST /agg-web/user/getRegVerificationCode', () => {
 describe('delivery', () => {
   it('refuses the outbox outside development', async () => {
     await expect(
-      deliver({ ...worker.env, DEV_OUTBOX: 'false' } as typeof worker.env, { channel: 'sms', to: '+8613800138000', subject: 's', text: 't' }),
+      deliver({ ...worker.env, DEV_OUTBOX: 'false' } as typeof worker.env, { channel: 'sms', to: '+8613800138000', subject: 's', text: 't', lang: 'en' }, { now: time }),
     ).rejects.toThrow(/DEV_OUTBOX/);
   });
 
-  it('posts signed JSON to the webhook, and a non-2xx answer is CD0020 with the code withdrawn', async () => {
+  it('posts signed JSON to the webhook, and a non-2xx answer is DL0001 with the code withdrawn', async () => {
     const seen: { body: string; signature: string | null }[] = [];
     let status = 200;
     const fetchMock = vi.spyOn(globalThis, 'fetch').mockImplementation(async (_url, init) => {
@@ -245,7 +245,7 @@ describe('delivery', () => {
 
       status = 503;
       const other = freshEmail();
-      expect(await errorCode(issueCode(env, { recipient: other, channel: 'email', purpose: 'verify', ip: api.ip(), now: time, lang: 'en' }))).toBe('CD0020');
+      expect(await errorCode(issueCode(env, { recipient: other, channel: 'email', purpose: 'verify', ip: api.ip(), now: time, lang: 'en' }))).toBe('DL0001');
       // Withdrawn, so the visitor may retry at once rather than wait out the resend timer.
       status = 200;
       expect(await errorCode(issueCode(env, { recipient: other, channel: 'email', purpose: 'verify', ip: api.ip(), now: time, lang: 'en' }))).toBe('ok');

@@ -42,16 +42,51 @@ describe('startup check', () => {
     expect(error).toHaveBeenCalledTimes(1);
   });
 
-  it('names every problem at once: the webhook URL, the delivery provider and the dev outbox too', () => {
+  it('names every problem at once: each channel left on the outbox and the dev outbox too', () => {
     expect(configurationProblems({ ENVIRONMENT: 'production', DEV_OUTBOX: 'true', DELIVERY: 'outbox' })).toEqual([
       ...REQUIRED_SECRETS.map((name) => `missing secret ${name}`),
-      'missing variable DELIVERY_WEBHOOK_URL',
-      'DELIVERY must be "webhook"',
+      'SMS_PROVIDER (or DELIVERY) must name a real provider, not "outbox"',
+      'SMS_INTERNATIONAL_PROVIDER (or DELIVERY) must name a real provider, not "outbox"',
+      'EMAIL_PROVIDER (or DELIVERY) must name a real provider, not "outbox"',
       'DEV_OUTBOX must not be "true"',
       'PORTAL_ORIGIN must be an https origin',
       'NAVIGATOR_ORIGIN must be an https origin',
     ]);
     expect(configurationProblems({ ...production, ENVIRONMENT: 'staging', PASSWORD_PEPPER: ' ' })).toEqual(['missing secret PASSWORD_PEPPER']);
+  });
+
+  it("names each channel's provider settings that are missing, and serves once they are all there", () => {
+    const providers = { SMS_PROVIDER: 'aliyun', SMS_INTERNATIONAL_PROVIDER: 'twilio', EMAIL_PROVIDER: 'ses', DELIVERY_WEBHOOK_SECRET: '' };
+    expect(configurationProblems({ ...production, ...providers })).toEqual([
+      'missing variable ALIYUN_ACCESS_KEY_ID (SMS_PROVIDER "aliyun")',
+      'missing variable SMS_CODE_TEMPLATES (SMS_PROVIDER "aliyun")',
+      'missing variable SMS_SIGN_NAMES (SMS_PROVIDER "aliyun")',
+      'missing secret ALIYUN_ACCESS_KEY_SECRET (SMS_PROVIDER "aliyun")',
+      'missing variable TWILIO_ACCOUNT_SID (SMS_INTERNATIONAL_PROVIDER "twilio")',
+      'missing variable TWILIO_FROM (SMS_INTERNATIONAL_PROVIDER "twilio")',
+      'missing secret TWILIO_AUTH_TOKEN (SMS_INTERNATIONAL_PROVIDER "twilio")',
+      'missing variable SES_REGION (EMAIL_PROVIDER "ses")',
+      'missing variable SES_FROM (EMAIL_PROVIDER "ses")',
+      'missing variable AWS_ACCESS_KEY_ID (EMAIL_PROVIDER "ses")',
+      'missing secret AWS_SECRET_ACCESS_KEY (EMAIL_PROVIDER "ses")',
+    ]);
+    const complete = {
+      ...providers,
+      ALIYUN_ACCESS_KEY_ID: 'LTAI-id',
+      ALIYUN_ACCESS_KEY_SECRET: 'aliyun-secret',
+      SMS_SIGN_NAMES: 'zh=船运平台,en=ShipPortal',
+      SMS_CODE_TEMPLATES: 'zh=SMS_1,en=SMS_2',
+      TWILIO_ACCOUNT_SID: 'AC123',
+      TWILIO_FROM: '+15005550006',
+      TWILIO_AUTH_TOKEN: 'twilio-token',
+      SES_REGION: 'eu-west-1',
+      SES_FROM: 'no-reply@example.com',
+      AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'aws-secret',
+    };
+    expect(configurationProblems({ ...production, ...complete })).toEqual([]);
+    // The webhook secret is needed only while a channel uses the webhook.
+    expect(configurationProblems({ ...production, ...complete, SMS_PROVIDER: 'webhook' })).toEqual(['missing secret DELIVERY_WEBHOOK_SECRET (SMS_PROVIDER "webhook")']);
   });
 
   it('refuses the test headers for client IP and country, and a plain-http site origin, when deployed', () => {

@@ -48,4 +48,4 @@ export const deployedVars = {
   TWO_STEP_KEY: 'T3d0LXN0ZXAta2V5LWZvci10ZXN0cy0zMmJ5dGVzISE=',
   PORTAL_ORIGIN: 'https://portal.example.com',
   NAVIGATOR_ORIGIN: 'https://navigator.example.com',
-} satisfies Partial<WorkerEnv>;
+} satisfies Partial<WorkerEnv> & Record<string, string>;

@@ -121,7 +121,9 @@ async function refusal(db: D1Database, spec: CappedInsert): Promise<GatewayError
       return new GatewayError(spec.wait.code, { retryAfter: Math.max(1, Math.ceil(waitMs / 1000)) });
     }
   }
-  // A parallel request freed nothing and took nothing: the nearest reason is the last cap (or the wait).
-  const fallback = spec.caps.at(-1)?.code ?? spec.wait?.code ?? 'GW0400';
-  return new GatewayError(fallback, spec.caps.length ? null : { retryAfter: 1 });
+  // What refused the insert is gone by now: a row it counted was withdrawn in between (a code whose delivery
+  // failed, a guess that was never compared). With a wait, that row was most likely the one it waited for, so
+  // the answer is "try again in a moment", which is now true; blaming a cap would send a person away for an hour.
+  if (spec.wait) return new GatewayError(spec.wait.code, { retryAfter: 1 });
+  return new GatewayError(spec.caps.at(-1)?.code ?? 'GW0400');
 }

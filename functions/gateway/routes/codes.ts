@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { EdgeBindings } from '../../env';
 import { emailCodeRequest, smsSendRequest } from '../../../src/schemas/auth';
 import { validate } from '../validate';
-import { clientIp, ok, requestLang } from '../errors';
+import { clientIp, ok, requestLang, traceIdOf } from '../errors';
 import { consumeSliderCheck } from '../services/captcha';
 import { now } from '../services/clock';
 import { codePurposeOfType, issueCode } from '../services/codes';
@@ -33,6 +33,7 @@ export const codeRoutes = new Hono<EdgeBindings>()
       ip: clientIp(c),
       now: at,
       lang: requestLang(c),
+      traceId: traceIdOf(c),
     });
     return ok(c, null);
   })
@@ -45,6 +46,7 @@ export const codeRoutes = new Hono<EdgeBindings>()
       ip: clientIp(c),
       now: now(c),
       lang: requestLang(c),
+      traceId: traceIdOf(c),
     });
     return ok(c, null);
   });

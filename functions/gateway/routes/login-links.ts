@@ -10,11 +10,11 @@ import {
 import { SITE_HEADER } from '../../edge/proxy-rules';
 import type { WorkerEnv } from '../../env';
 import { findUserById, findUserByIdentity } from '../db/users';
-import { clientIp, GatewayError, ok, requestLang } from '../errors';
+import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
 import { now } from '../services/clock';
 import { deliver } from '../services/delivery';
 import { emailRecipient } from '../services/identity';
-import { consumeLink, issueLink, LINK_LIFETIME_MS, passLinkMessage, type LinkKind } from '../services/login-links';
+import { consumeLink, issueLink, LINK_LIFETIME_MS, passLinkMessage, withdrawLink, type LinkKind } from '../services/login-links';
 import { requireSession, type SessionVariables } from '../services/sessions';
 import { clientInfo } from '../services/devices';
 import { signedIn } from '../services/sign-in';
@@ -63,8 +63,14 @@ export const loginLinkRoutes = new Hono<LinkEnv>()
     const link = await issueLink(c.env.DB, { kind: 'email_pass', userId: user?.id ?? null, subject: email, ip: clientIp(c), now: now(c) });
     if (user) {
       const minutes = LINK_LIFETIME_MS.email_pass / 60_000;
-      const message = passLinkMessage(requestLang(c), linkUrl(c, 'pass_email_login', LINK_PARAM.pass, link.token), minutes);
-      await deliver(c.env, { channel: 'email', to: email, ...message }, now(c));
+      const lang = requestLang(c);
+      const message = passLinkMessage(lang, linkUrl(c, 'pass_email_login', LINK_PARAM.pass, link.token), minutes);
+      try {
+        await deliver(c.env, { channel: 'email', to: email, lang, ...message }, { now: now(c), traceId: traceIdOf(c) });
+      } catch (error) {
+        await withdrawLink(c.env.DB, link.token);
+        throw error;
+      }
     }
     return ok(c, null);
   })

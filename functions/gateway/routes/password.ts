@@ -10,7 +10,7 @@ import {
 import type { WorkerEnv } from '../../env';
 import { clearAllAttemptsStatement, clearAttemptsStatement, countAttempt } from '../db/password-failures';
 import { findUserByIdentity, identityKey, runBatch, setPasswordStatement, signInNamesOf, storedPasswordOf, type UserRow } from '../db/users';
-import { clientIp, GatewayError, ok, requestLang } from '../errors';
+import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
 import { consumeSliderCheck } from '../services/captcha';
 import { now } from '../services/clock';
 import { consumeCode, issueCode, MAX_TRIES } from '../services/codes';
@@ -97,7 +97,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     }
     // An unknown account gets a code nobody receives (a decoy) under the same waits and caps, so it answers alike.
     const user = await findUserByIdentity(c.env.DB, name);
-    await issueCode(c.env, { recipient, channel, purpose: 'verify', ip: clientIp(c), now: at, lang: requestLang(c), deliver: user !== null });
+    await issueCode(c.env, { recipient, channel, purpose: 'verify', ip: clientIp(c), now: at, lang: requestLang(c), traceId: traceIdOf(c), deliver: user !== null });
     return ok(c, null);
   })
 
@@ -134,7 +134,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
   // The code of a password change for an account without a password, to its own e-mail or phone.
   .post('/agg-web/user/changePassword/sendCode', validate('json', changePasswordSendCodeRequest), async (c) => {
     const { recipient, channel } = codeRecipientOf(c.var.user);
-    await issueCode(c.env, { recipient, channel, purpose: 'verify', ip: clientIp(c), now: now(c), lang: requestLang(c) });
+    await issueCode(c.env, { recipient, channel, purpose: 'verify', ip: clientIp(c), now: now(c), lang: requestLang(c), traceId: traceIdOf(c) });
     return ok(c, null);
   })
   .post('/agg-web/user/changePassword', validate('json', changePasswordRequest), async (c) => {

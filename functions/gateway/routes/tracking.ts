@@ -3,7 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import type { EdgeBindings } from '../../env';
 import { cappedInsert } from '../db/limits';
-import { clientIp, fail, GatewayError, ok } from '../errors';
+import { clientIp, fail, GatewayError, ok, traceIdOf } from '../errors';
 import { now } from '../services/clock';
 import { constantTimeEqual, sha256Hex } from '../services/passwords';
 import { validate } from '../validate';
@@ -86,11 +86,6 @@ export const clientErrorRequest = z.object({
     .optional(),
 });
 
-/** The edge's trace id of this call (proxy.ts sets `traceid` on every gateway call). */
-const traceIdOf = (c: Context) => {
-  const value = c.req.header('traceid') ?? '';
-  return /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : null;
-};
 
 /** Operators only: anyone else gets the ordinary 404 envelope, as for a path that does not exist. */
 const operatorOnly = createMiddleware<EdgeBindings>(async (c, next) => {

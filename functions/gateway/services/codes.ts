@@ -61,6 +61,8 @@ export interface IssueCodeArgs {
   ip: string;
   now: number;
   lang: Lang;
+  /** The edge's trace id, for the log line of a failed delivery. */
+  traceId?: string | null;
   /**
    * False for a decoy: an unknown account gets a code that nobody receives, under the same waits, caps and
    * SMS budget as a real one, so every answer is the same and says nothing about whether the account exists.
@@ -71,8 +73,10 @@ export interface IssueCodeArgs {
 /**
  * Creates a code and delivers it. Throws CD0001 (data { retryAfter } in seconds) within RESEND_WAIT_MS of
  * the recipient's last code, CD0002 past the recipient cap, CD0003 past the network cap, for SMS PH0001 for a
- * number that cannot take a text and CD0004 / CD0005 past the calling-code cap / daily budget, and CD0020
- * when the provider refuses (then the code is withdrawn, so the visitor may retry at once).
+ * number that cannot take a text and CD0004 / CD0005 past the calling-code cap / daily budget, and DL0001 /
+ * DL0002 / DL0003 when the provider does not take the message (delivery/index.ts). A code whose delivery failed
+ * is withdrawn: its row is what the resend wait and every send cap count, so deleting it means the failed send
+ * counts against none of them and the visitor may retry at once.
  */
 export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<void> {
   const config = configOf(env);
@@ -108,7 +112,7 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
 
   const message = codeMessage(args.lang, code, CODE_LIFETIME_MS / 60_000);
   try {
-    await deliver(env, { channel: args.channel, to: args.recipient, ...message }, args.now);
+    await deliver(env, { channel: args.channel, to: args.recipient, ...message }, { now: args.now, traceId: args.traceId });
   } catch (error) {
     await withdrawCode(env.DB, Number(id));
     throw error;

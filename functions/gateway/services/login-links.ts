@@ -71,6 +71,11 @@ export async function issueLink(db: D1Database, args: IssueLinkArgs): Promise<{ 
   throw new GatewayError(recent ? 'LK0010' : 'LK0011');
 }
 
+/** Removes a link whose e-mail could not be sent: it reached nobody, so it counts against no cap and may be asked for again at once. */
+export async function withdrawLink(db: D1Database, token: string): Promise<void> {
+  await db.prepare('DELETE FROM login_links WHERE token_hash = ?').bind(await sha256Hex(token)).run();
+}
+
 /**
  * Uses a link of `kind`: its user id, or LK0001 (unknown or a decoy), LK0002 (expired), LK0003 (used).
  * Exactly one of any number of parallel uses gets the user id.

@@ -115,14 +115,13 @@ export async function sendNewDeviceNotice(env: DeliveryEnv, { userId, at, client
   const to = user?.email ? { channel: 'email' as const, to: user.email } : user?.phone_e164 ? { channel: 'sms' as const, to: user.phone_e164 } : null;
   if (!to) return;
   const origin = configOf(env).portalOrigin;
-  const message = newDeviceMessage(lang, {
-    when: new Date(at).toISOString().slice(0, 16).replace('T', ' '),
-    device: describe(client.userAgent, lang),
-    country: client.country,
-    link: origin ? `${origin}/user_center#security` : null,
-  });
+  const when = new Date(at).toISOString().slice(0, 16).replace('T', ' ');
+  const device = describe(client.userAgent, lang);
+  const message = newDeviceMessage(lang, { when, device, country: client.country, link: origin ? `${origin}/user_center#security` : null });
+  // The template SMS form of the notice: when (UTC) and on what device; the link does not fit a template.
+  const template = { kind: 'notice' as const, params: { when, device } };
   try {
-    await deliver(env, { ...to, ...message }, at);
+    await deliver(env, { ...to, ...message, lang, template }, { now: at });
   } catch (error) {
     console.error('new-device notice not delivered', error instanceof Error ? error.message : error);
   }

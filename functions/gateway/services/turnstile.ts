@@ -1,5 +1,6 @@
 import type { SliderCheck } from '../../../src/schemas/auth';
 import { configOf } from '../../config';
+import { fetchText } from '../../outbound';
 import { GatewayError } from '../errors';
 import { insertChallengeRow, newCheckToken, normalizeSubject, SLIDER, signedCheck, type CaptchaEnv, type SliderScene } from './captcha';
 
@@ -8,9 +9,6 @@ import { insertChallengeRow, newCheckToken, normalizeSubject, SLIDER, signedChec
  * token is checked here with Turnstile's siteverify. A pass stores the same kind of challenge row (so the
  * same caps count it) and answers the same sliderCheck, so consumers such as consumeSliderCheck do not change.
  */
-/** A siteverify that has not answered in this time counts as down (CP0009), not as a failed check. */
-export const TURNSTILE_TIMEOUT_MS = 4000;
-
 export type TurnstileEnv = CaptchaEnv;
 
 /** What siteverify answers; only `success` decides, the error codes are for the log. */
@@ -20,7 +18,7 @@ interface SiteverifyAnswer {
 }
 
 async function siteverify(env: TurnstileEnv, token: string, ip: string, idempotencyKey: string): Promise<boolean> {
-  const { turnstileSecret, turnstileVerifyUrl } = configOf(env);
+  const { turnstileSecret, turnstileVerifyUrl, turnstileTimeout } = configOf(env);
   if (!turnstileSecret) throw new Error('TURNSTILE_SECRET is not set');
   const form = new FormData();
   form.append('secret', turnstileSecret);
@@ -30,16 +28,10 @@ async function siteverify(env: TurnstileEnv, token: string, ip: string, idempote
   form.append('idempotency_key', idempotencyKey);
   let answer: SiteverifyAnswer;
   try {
-    const response = await fetch(turnstileVerifyUrl, {
-      method: 'POST',
-      body: form,
-      signal: AbortSignal.timeout(TURNSTILE_TIMEOUT_MS),
-    });
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new Error(`siteverify answered ${response.status}`);
-    }
-    answer = (await response.json()) as SiteverifyAnswer;
+    // A siteverify that has not answered within TURNSTILE_TIMEOUT_MS counts as down (CP0009), not as a failed check.
+    const response = await fetchText(turnstileVerifyUrl, { method: 'POST', body: form }, turnstileTimeout);
+    if (response.status !== 200) throw new Error(`siteverify answered ${response.status}`);
+    answer = JSON.parse(response.text) as SiteverifyAnswer;
   } catch (error) {
     console.log(JSON.stringify({ event: 'turnstile_unavailable', error: String(error) }));
     throw new GatewayError('CP0009');
