@@ -44,7 +44,9 @@ export const en = {
     and: 'and',
     submit: 'Sign in',
     submitting: 'Signing in…',
-    codeSent: 'verification code sent',
+    resetDone: 'Your password has been reset. Sign in with the new one.',
+    checkComesNext: 'After this, a security check comes before the next try.',
+    codeSent: 'Verification code sent.',
     emailLinkInstead: 'E-mail me a sign-in link',
     forgot: 'Forgot password?',
     register: 'Create an account',
@@ -309,6 +311,7 @@ export const en = {
     awaitingApprovalHint: 'Your request to join is waiting for the company administrator. You can enter the company once it is approved.',
   },
   userCenter: {
+    passwordChanged: 'Your password has been changed. Your other devices have been signed out.',
     profile: 'Profile',
     realName: 'Real name',
     loginName: 'Login name',

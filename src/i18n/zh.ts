@@ -44,7 +44,9 @@ export const zh: Messages = {
     and: '和',
     submit: '登录',
     submitting: '正在登录…',
-    codeSent: '验证码已发送',
+    resetDone: '密码已重置，请使用新密码登录。',
+    checkComesNext: '再次尝试前需要先完成安全验证。',
+    codeSent: '验证码已发送。',
     emailLinkInstead: '通过邮件链接登录',
     forgot: '忘记密码？',
     register: '注册账号',
@@ -300,6 +302,7 @@ export const zh: Messages = {
     awaitingApprovalHint: '您的加入申请正在等待企业管理员审批，审批通过后即可进入该企业。',
   },
   userCenter: {
+    passwordChanged: '密码已修改，您的其他设备已退出登录。',
     profile: '个人资料',
     realName: '真实姓名',
     loginName: '登录名',

@@ -3,6 +3,7 @@ import { authApi } from '../api/auth';
 import { onboardingApi } from '../api/onboarding';
 import { problemOf, type Problem } from '../i18n/problem';
 import { destinations } from '../lib/login-route';
+import { dropKeptForms } from '../lib/kept-forms';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/auth';
 
@@ -74,6 +75,7 @@ export async function markMain(companyId: string) {
 /** Sign out (the edge clears the session cookies whatever the gateway says), then the sign-in page. */
 export async function signOut() {
   await authApi.logout();
+  dropKeptForms();
   clearRoleList();
   location.assign('/login');
 }
