@@ -34,8 +34,8 @@ export function saveKeptForms(now = Date.now()) {
 
 /** The values one form of this page kept, once; null when there are none (or they are too old). */
 export function takeKeptForm(name: string, now = Date.now()): Values | null {
-  const key = PREFIX + location.pathname;
   try {
+    const key = PREFIX + location.pathname;
     const saved = JSON.parse(sessionStorage.getItem(key) ?? 'null') as { at?: unknown; forms?: Record<string, Values> } | null;
     const values = saved?.forms?.[name];
     if (!saved?.forms || !values) return null;

@@ -111,3 +111,13 @@ export async function expectAccessible(page: Page, include?: string) {
   const { violations } = await builder.analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
 }
+
+/** Fills the portal's date field (src/ui/DateField.tsx) named `label` with a YYYY-MM-DD day, part by part. */
+export async function fillDate(page: Page, lang: Lang, label: RegExp | string, iso: string) {
+  const parts = messages[lang].onboarding.dateParts;
+  const group = page.getByRole('group', { name: label });
+  const [year, month, day] = iso.split('-') as [string, string, string];
+  await group.getByRole('textbox', { name: parts.year }).fill(year);
+  await group.getByRole('combobox', { name: parts.month }).selectOption(month);
+  await group.getByRole('combobox', { name: parts.day }).selectOption(day);
+}
