@@ -121,3 +121,10 @@ export async function fillDate(page: Page, lang: Lang, label: RegExp | string, i
   await group.getByRole('combobox', { name: parts.month }).selectOption(month);
   await group.getByRole('combobox', { name: parts.day }).selectOption(day);
 }
+
+/** Picks an option of a SearchSelect: types, waits out the 500 ms debounce, chooses by keyboard or click. */
+export async function searchAndPick(page: Page, label: string | RegExp, term: string, option: string | RegExp) {
+  const box = page.getByRole('combobox', { name: label, exact: true });
+  await box.fill(term);
+  await page.getByRole('listbox', { name: label, exact: true }).getByRole('option', { name: option }).first().click();
+}

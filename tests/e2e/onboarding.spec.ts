@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { fillDate, openInLanguage, seedUser, signInByEmail, uniqueEmail } from './helpers';
+import { fillDate, openInLanguage, searchAndPick, seedUser, signInByEmail, uniqueEmail } from './helpers';
 
 const PASSWORD = 'harbour2024';
 
@@ -12,13 +12,6 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 /** The announced error with exactly this text (a select's placeholder may read the same). */
 const alertText = (page: Page, message: string) => page.getByRole('alert').and(page.getByText(message, { exact: true }));
-
-/** Picks an option of a SearchSelect: types, waits out the 500 ms debounce, chooses by keyboard or click. */
-async function searchAndPick(page: Page, label: string | RegExp, term: string, option: string | RegExp) {
-  const box = page.getByRole('combobox', { name: label, exact: true });
-  await box.fill(term);
-  await page.getByRole('listbox', { name: label, exact: true }).getByRole('option', { name: option }).first().click();
-}
 
 interface CompanyInput {
   name: string;
