@@ -16,7 +16,8 @@ interface DateFieldProps {
 }
 
 const monthNames = (lang: Lang) => {
-  const format = new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', { month: 'long', timeZone: 'UTC' });
+  // 5月 (not 五月) on Chinese pages, as dates are written there; May on English ones.
+  const format = new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', { month: lang === 'zh' ? 'numeric' : 'long', timeZone: 'UTC' });
   return Array.from({ length: 12 }, (_, i) => format.format(Date.UTC(2000, i, 1)));
 };
 

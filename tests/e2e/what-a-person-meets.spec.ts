@@ -134,6 +134,7 @@ for (const lang of langs) {
     });
 
     test('"Remember" on the password tab brings the identifier back on the password tab', async ({ page }) => {
+      test.slow();
       const mobile = uniqueMobile();
       await seedUser(page.request, { phone: { callingCode: '+86', mobile }, password: PASSWORD, userType: 2, agreed: true });
       await openInLanguage(page, lang, '/login');
@@ -142,7 +143,8 @@ for (const lang of langs) {
       await page.getByLabel(m.password, { exact: true }).fill(PASSWORD);
       await page.getByRole('checkbox', { name: m.remember }).check();
       await page.getByRole('button', { name: m.submit }).click();
-      await expect(page).not.toHaveURL(/\/login/, { timeout: SIGNED_IN_WITHIN });
+      // Under load the route after sign-in (login case, then the page) can take a while.
+      await expect(page).not.toHaveURL(/\/login/, { timeout: 3 * SIGNED_IN_WITHIN });
 
       await page.goto('about:blank');
       await page.context().clearCookies();
@@ -243,6 +245,7 @@ for (const lang of langs) {
   test.describe(`dates in the page's language whatever the browser's (${lang})`, () => {
     test.use({ locale: lang === 'zh' ? 'en-US' : 'zh-CN' });
     test('the birthday is asked and shown in the page language', async ({ page }) => {
+      test.slow();
       const email = uniqueEmail(`dates-${lang}`);
       await seedUser(page.request, { email, password: PASSWORD, userType: 1, realName: 'Date Person', agreed: true });
       await signInByRequest(page.request, email, PASSWORD);
