@@ -6,6 +6,8 @@ const port = Number(process.env.E2E_PORT ?? 8799);
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
+  // The screenshot tour (tests/e2e/screenshots.spec.ts) runs only when asked for: SCREENSHOTS=1.
+  grepInvert: process.env.SCREENSHOTS ? undefined : /@screenshots/,
   fullyParallel: true,
   workers: 2,
   retries: 0,

@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { saveKeptForms } from '../lib/kept-forms';
 import { signInPathFrom } from '../lib/routes';
 import { envelopeSchema, SUCCESS_CODE } from '../schemas/envelope';
 import { NETWORK_ERROR, SERVER_ERROR, TRACE_ID_HEADER, type ApiResult } from './result';
@@ -55,7 +56,8 @@ export function messageOf(json: unknown): string {
  */
 export function refusal<T>(result: { ok: false; code: string; message: string; data?: unknown }, response: Response): ApiResult<T> {
   if ((result.code === SESSION_ENDED || response.status === 401) && !location.pathname.endsWith('login')) {
-    // The edge has already cleared the cookies on this answer.
+    // The edge has already cleared the cookies on this answer. What was typed here comes back after sign-in.
+    saveKeptForms();
     location.assign(signInPathFrom(location.pathname, location.search));
   }
   return response.status >= 500 ? { ...result, traceId: traceIdOf(response) } : result;

@@ -1,4 +1,5 @@
 import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, isLang } from './lang';
+import { dropKeptForms } from './kept-forms';
 import { readCookie } from './read-cookie';
 import { SESSION_MARKER_COOKIE } from './session-marker';
 
@@ -23,6 +24,7 @@ export function initHeader() {
       logout.disabled = true;
       // The edge clears the HttpOnly session cookie and the marker whatever the gateway answers.
       await fetch('/api/c/user/v2/loginout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => undefined);
+      dropKeptForms();
       location.assign('/login');
     });
   }

@@ -4,6 +4,7 @@ import { onboardingApi } from '../api/onboarding';
 import type { ApiResult } from '../api/result';
 import { problemOf, type Problem } from '../i18n/problem';
 import { destinations } from '../lib/login-route';
+import { dropKeptForms } from '../lib/kept-forms';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/auth';
 
@@ -71,6 +72,7 @@ export async function markMain(companyId: string) {
 /** Sign out (the edge clears the session cookies whatever the gateway says), then the sign-in page. */
 export async function signOut() {
   await authApi.logout();
+  dropKeptForms();
   clearRoleList();
   location.assign('/login');
 }

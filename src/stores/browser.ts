@@ -14,6 +14,7 @@ export const realBrowser = (): BrowserEnv => ({ storage: sessionStorage, navigat
 /**
  * Every sessionStorage key of the portal: what one step of this tab's onboarding hands to the next.
  * companyName and ports: the sign-in's company and first port, pre-filling the administrator form;
- * application: the company this tab's administrator form created or filled last.
+ * application: the company this tab's administrator form created or filled last; passwordChanged: the user
+ * center confirms the password change that sent the person back to it.
  */
-export const SESSION_KEYS = { companyName: 'companyName', ports: 'ports', application: 'onboardingCompanyId' } as const;
+export const SESSION_KEYS = { companyName: 'companyName', ports: 'ports', application: 'onboardingCompanyId', passwordChanged: 'passwordChanged' } as const;

@@ -4,9 +4,12 @@ import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
 import { newPasswordProblem, type ChangePasswordProof } from '../schemas/password';
 import { goOnByLoginCase } from './after-sign-in';
+import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { codeSendFlow, createForm } from './form';
 
 type Field = 'current' | 'code' | 'password' | 'confirm';
+
+const USER_CENTER = '/user_center';
 
 /**
  * The /change_password form (login case 2 with the original-password flag, or from the user center). The
@@ -59,10 +62,10 @@ async function proofFields(s: ReturnType<typeof $changePassword.get>): Promise<R
 }
 
 /**
- * Validates the pair (password rule, the two equal) and the proof, sends the hashes, then routes on by the
- * (now cleared) login case.
+ * Validates the pair (password rule, the two equal) and the proof, sends the hashes, then goes back to the user
+ * center (a change the person chose) or on by the (now cleared) login case (the change sign-in demanded).
  */
-export const submit = () => {
+export const submit = (browser: BrowserEnv = realBrowser()) => {
   if ($changePassword.get().proof === 'loading') return Promise.resolve(undefined);
   return form.run(async () => {
     const s = $changePassword.get();
@@ -75,7 +78,13 @@ export const submit = () => {
     const changed = await passwordApi.changePassword({ newPassword: hash, newPasswordSubmit: hash, ...proof });
     if (!changed.ok) return form.failure(changed);
     form.$values.set({ ...$changePassword.get(), step: 'done', current: '', code: '', password: '', confirm: '' });
-    const failed = await goOnByLoginCase();
+    if (s.proof !== 'none') {
+      // A change the person chose (from the user center) ends where it began, which confirms it.
+      browser.storage.setItem(SESSION_KEYS.passwordChanged, '1');
+      form.leaving();
+      return browser.navigate(USER_CENTER);
+    }
+    const failed = await goOnByLoginCase(browser);
     if (failed) {
       form.$values.setKey('step', 'form');
       form.fail('form', { code: failed.code, message: failed.message });

@@ -99,6 +99,12 @@ const form = createForm<CompanyState, CompanyField>(emptyCompany, {
   // The form-level alert says it too, so a person at the submit button hears it (a duplicate company).
   alsoOnForm: true,
   fieldOfValue: { areaId: 'contactTel', phoneCode: 'contactTel' },
+  // Files are picked again: an upload of the ended session is not this session's to attach.
+  keep: {
+    name: 'company',
+    values: ['companyNameEn', 'companyNameCn', 'companyType', 'country', 'contactName', 'areaId', 'phoneCode', 'contactTel', 'port', 'socialCredit', 'contactEmail'],
+    when: (s) => s.phase === 'ready',
+  },
 });
 export const $company = form.$values;
 export const $companyErrors = form.$errors;
@@ -129,6 +135,7 @@ export function initCreateCompany(browser: BrowserEnv = realBrowser()) {
   if (name) $company.setKey('companyNameEn', name.slice(0, COMPANY_NAME_MAX));
   const port = storedPort() ?? (isZhoushanVisit() ? { id: ZHOUSHAN_PORT.id, name: ZHOUSHAN_PORT.name, code: ZHOUSHAN_PORT.code } : null);
   if (port) $company.setKey('port', port);
+  form.restoreKept();
 }
 
 function storedPort(): Place | null {
@@ -168,6 +175,8 @@ export async function initFillCompany(browser: BrowserEnv = realBrowser()) {
     return;
   }
   $company.set({ ...$company.get(), ...formFromDetail(detail.data), phase: 'ready' });
+  // What was typed over the stored application before the session ended wins over it.
+  form.restoreKept();
 }
 
 function formFromDetail(d: CompanyDetailAnswer): Partial<CompanyState> {

@@ -1,5 +1,6 @@
 import { map, type MapStore, type WritableAtom } from 'nanostores';
 import type { ApiResult } from '../api/result';
+import { keepOnSessionEnd, takeKeptForm } from '../lib/kept-forms';
 import { problemOf, type MessageKey, type Problem } from '../i18n/problem';
 
 export type Failure = Extract<ApiResult<unknown>, { ok: false }>;
@@ -18,6 +19,11 @@ export interface FormOptions<V, F extends string> {
   fieldOfValue?: Partial<Record<keyof V, F>>;
   /** An edit also clears the form-level error. */
   editClearsForm?: boolean;
+  /**
+   * Values kept when the session ends while the form is open (src/lib/kept-forms.ts), under `name`; never a
+   * password or a code. `when` says whether the form shows at all (an editor that is closed keeps nothing).
+   */
+  keep?: { name: string; values: (keyof V & string)[]; when?: (values: V) => boolean };
 }
 
 /**
@@ -33,6 +39,14 @@ export function createForm<V extends object, F extends string>(initial: V, optio
   const values = $values as unknown as MapStore<Record<string, unknown>>;
   const errors = $errors as unknown as MapStore<Record<string, Problem | undefined>>;
   let leaving = false;
+  const keep = options.keep;
+  if (keep) {
+    keepOnSessionEnd(keep.name, () => {
+      const now = $values.get();
+      if (keep.when && !keep.when(now)) return null;
+      return Object.fromEntries(keep.values.map((key) => [key, now[key]]));
+    });
+  }
 
   const fieldOfFailure = (failure: Failure): F | 'form' => {
     const data = failure.data as { path?: unknown } | { path?: unknown }[] | null | undefined;
@@ -77,6 +91,19 @@ export function createForm<V extends object, F extends string>(initial: V, optio
       const shown = problemOf(failure);
       errors.setKey(field, shown);
       if (options.alsoOnForm) errors.setKey('form', shown);
+    },
+    /**
+     * Puts back what the form kept when the session ended on this page (once): the kept values of the
+     * shapes the form starts with, or null when nothing was kept.
+     */
+    restoreKept(): Partial<V> | null {
+      const kept = keep ? takeKeptForm(keep.name) : null;
+      if (!kept || !keep) return null;
+      const usable = Object.fromEntries(
+        keep.values.filter((key) => key in kept && (typeof kept[key] === typeof initial[key] || initial[key] === null)).map((key) => [key, kept[key]]),
+      ) as Partial<V>;
+      $values.set({ ...$values.get(), ...usable });
+      return usable;
     },
     /** The running flow ends by leaving the page: the form stays busy while the next page loads. */
     leaving() {

@@ -30,6 +30,7 @@ const form = createForm<JoinState, JoinField>(emptyJoin, {
   codes: { CO0010: 'invitationCode', CO0013: 'invitationCode', PH0001: 'contactTel', PH0002: 'personalEmail' },
   alsoOnForm: true,
   fieldOfValue: { areaId: 'contactTel', phoneCode: 'contactTel' },
+  keep: { name: 'join', values: ['invitationCode', 'nickName', 'personalEmail', 'areaId', 'phoneCode', 'contactTel', 'hireTime'] },
 });
 export const $join = form.$values;
 export const $joinErrors = form.$errors;
@@ -41,8 +42,12 @@ export function initJoin(language: 'zh' | 'en', browser: BrowserEnv = realBrowse
   lang = language;
   env = browser;
   form.reset();
-  const code = new URLSearchParams(env.search).get('code');
-  if (code) setInvitationCode(code);
+  const code = form.restoreKept()?.invitationCode || new URLSearchParams(env.search).get('code');
+  if (code) {
+    // The company name is looked up again for the code.
+    $join.setKey('invitationCode', '');
+    setInvitationCode(code);
+  }
 }
 
 type JoinEditable = Exclude<keyof JoinState, 'companyName' | 'lookup' | 'invitationCode'>;

@@ -2,6 +2,7 @@ import { authApi } from '../api/auth';
 import { SALT_REQUIRED, type ApiResult } from '../api/client';
 import { passwordApi } from '../api/password';
 import { hashPassword } from '../lib/password-hash';
+import { takeResetHandOver } from '../lib/reset-hand-over';
 import { meetsPasswordRule, PASSWORD_VERSION, TRACELESS, type LoginAnswer, type SliderCheck } from '../schemas/auth';
 import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../schemas/dictionaries';
 import { PARTNER_CAPTCHA_TYPE } from '../schemas/password';
@@ -28,6 +29,8 @@ const initial = {
   redirecting: false,
   /** The password passed and two-step verification is on: the second-step screen shows (loaded on demand). */
   secondStep: false,
+  /** Straight after a password reset: its confirmation, shown until the person signs in or leaves. */
+  resetDone: false,
 };
 const form = createForm<typeof initial, Field>(initial, {
   codes: { PH: 'mobile', CP: 'slider' },
@@ -38,6 +41,13 @@ export const $partnerSignIn = form.$values;
 export const $partnerErrors = form.$errors;
 
 export const setField = (key: 'mobile' | 'password', value: string) => form.set(key, value);
+
+/** Opens the page: the second step owed by a hand-off, or the confirmation of a reset with its phone filled in. */
+export function initPartnerSignIn(search: string) {
+  if (new URLSearchParams(search).get('secondStep') === '1') $partnerSignIn.setKey('secondStep', true);
+  const reset = takeResetHandOver();
+  if (reset) $partnerSignIn.set({ ...$partnerSignIn.get(), resetDone: true, ...(reset.channel === 'phone' ? { areaId: reset.areaId, callingCode: reset.callingCode, mobile: reset.mobile } : {}) });
+}
 export function setArea(item: PhoneCodeItem) {
   form.set('areaId', item.id);
   form.set('callingCode', item.phoneCode);

@@ -2,6 +2,7 @@ import { atom } from 'nanostores';
 import { passwordApi } from '../api/password';
 import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
+import { handOverReset } from '../lib/reset-hand-over';
 import type { PhoneCodeItem } from '../schemas/dictionaries';
 import { newPasswordProblem } from '../schemas/password';
 import { realBrowser, type BrowserEnv } from './browser';
@@ -12,14 +13,11 @@ import { EMPTY_IDENTIFIER, identifierProblem } from './identifier';
 export type Channel = 'phone' | 'email';
 type Field = 'mobile' | 'email' | 'code' | 'password' | 'confirm';
 
-/** How long the success message shows before the page goes back to its login page. */
-export const BACK_TO_LOGIN_DELAY_MS = 1500;
-
 const identifierField = (values: { channel: Channel }): Field => (values.channel === 'phone' ? 'mobile' : 'email');
 
 /**
  * /forget and /navigator_forget: prove the phone (slider, then SMS) or e-mail with a code, then set a new
- * password twice. `step` 'done' shows the success and leads back to the login page.
+ * password twice, then back to the login page, which confirms the reset.
  */
 const initial = {
   ...EMPTY_IDENTIFIER,
@@ -97,5 +95,8 @@ export const submit = () =>
     const done = await passwordApi.reset({ ...who, code, newPassword: hash, newPasswordSubmit: hash });
     if (!done.ok) return form.failure(done);
     form.$values.set({ ...$reset.get(), step: 'done', code: '', password: '', confirm: '' });
-    setTimeout(() => env.navigate(loginPath), BACK_TO_LOGIN_DELAY_MS);
+    // The sign-in page says it (and keeps saying it) above its password tab, with this identifier filled in.
+    handOverReset(id.loginType === 2 ? { channel: 'email', email: id.loginEmail } : { channel: 'phone', areaId: s.areaId, callingCode: id.mobileCode, mobile: id.mobile });
+    form.leaving();
+    env.navigate(loginPath);
   });

@@ -169,12 +169,18 @@ async function withSaltRetry(password: string, login: PasswordLogin, saltQuery: 
 async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>, subject: string): Promise<boolean> {
   let result = await attempt();
   if (result.ok && result.data.tracelessCheckResult === TRACELESS.sliderRequired) {
+    // Nothing is being signed in while the person works the slider: the button behind it says so.
+    $signIn.setKey('submitting', false);
     const check = await ask({ kind: 'slider', scene: 'login', subject });
     if (!check) return false;
+    $signIn.setKey('submitting', true);
     result = await attempt(JSON.stringify(check));
   }
   if (!result.ok) {
-    form.failure(result);
+    // The failure that makes the next try need the security check says so, before the slider surprises anyone.
+    if ((result.data as { humanCheckNext?: unknown } | null | undefined)?.humanCheckNext === true) {
+      form.fail('form', [{ code: result.code, message: result.message }, { key: 'signIn.checkComesNext' }]);
+    } else form.failure(result);
     return false;
   }
   // Two-step verification is on: no session yet; the second-step screen takes over.

@@ -2,6 +2,7 @@ import { atom } from 'nanostores';
 import type { MessageKey } from '../i18n/problem';
 import { readCookie } from '../lib/read-cookie';
 import { readRemembered } from '../lib/remembered-sign-in';
+import { takeResetHandOver } from '../lib/reset-hand-over';
 import { SESSION_MARKER_COOKIE } from '../lib/session-marker';
 import { DEFAULT_AREA_CODE_ID } from '../schemas/auth-rules';
 import type { LoginAnswer } from '../schemas/auth';
@@ -68,8 +69,12 @@ export function initSignIn(options: { chain: boolean }, browser: BrowserEnv = re
   if (options.chain) $signIn.setKey('mode', 'chain');
   // The credentials hand-off of a person with two-step on arrives here with the second step owed.
   if (new URLSearchParams(browser.search).get('secondStep') === '1') $signIn.setKey('secondStep', true);
-  if (saved?.loginWay === 'phone') $signIn.set({ ...$signIn.get(), channel: 'phone', areaId: saved.areaId, callingCode: saved.callingCode, mobile: saved.mobile, remember: true });
-  if (saved?.loginWay === 'email') $signIn.set({ ...$signIn.get(), channel: 'email', email: saved.email, remember: true });
+  // "Remember" is a choice made on the password tab: the identifier comes back there.
+  if (saved?.loginWay === 'phone') $signIn.set({ ...$signIn.get(), mode: 'password', channel: 'phone', areaId: saved.areaId, callingCode: saved.callingCode, mobile: saved.mobile, remember: true });
+  if (saved?.loginWay === 'email') $signIn.set({ ...$signIn.get(), mode: 'password', channel: 'email', email: saved.email, remember: true });
+  // Straight after a password reset: its confirmation stays, over the password tab of the channel it used.
+  const reset = options.chain ? null : takeResetHandOver();
+  if (reset) $signIn.set({ ...$signIn.get(), mode: 'password', ...reset, notice: 'signIn.resetDone' });
 }
 
 export const setField = <K extends keyof typeof initial>(key: K, value: (typeof initial)[K]) => form.set(key, value);

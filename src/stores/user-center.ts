@@ -2,10 +2,12 @@ import { map } from 'nanostores';
 import { authApi } from '../api/auth';
 import { onboardingApi } from '../api/onboarding';
 import { problemOf, type Problem } from '../i18n/problem';
+import { dropKeptForms } from '../lib/kept-forms';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/auth';
 import { isoDateSchema, type CompanyMember } from '../schemas/onboarding';
 import { birthdayProblem, REAL_NAME_MAX, type MeAnswer, type Sex } from '../schemas/profile';
+import { SESSION_KEYS } from './browser';
 import { createForm } from './form';
 
 
@@ -34,6 +36,12 @@ export const $userCenter = map({
 
 const failure = problemOf;
 
+function takePasswordChanged(): boolean {
+  const changed = sessionStorage.getItem(SESSION_KEYS.passwordChanged) !== null;
+  sessionStorage.removeItem(SESSION_KEYS.passwordChanged);
+  return changed;
+}
+
 export async function loadUserCenter() {
   const [me, list] = await Promise.all([onboardingApi.fetchMe(), authApi.companyList()]);
   const companies = list.ok ? list.data : [];
@@ -49,12 +57,16 @@ export async function loadUserCenter() {
   const failed = !me.ok ? me : !list.ok ? list : null;
   $userCenter.set({
     ...$userCenter.get(),
+    // Back from a password change: the confirmation stays until the next piece of news.
+    notice: takePasswordChanged() ? { key: 'userCenter.passwordChanged' } : $userCenter.get().notice,
     phase: 'ready',
     me: me.ok ? me.data : null,
     companies,
     administered: administered.filter((a): a is AdministeredCompany => a !== null),
     error: failed ? failure(failed) : null,
   });
+  // The profile editor was open when the session ended: it opens again with what was typed.
+  if (me.ok) profile.restoreKept();
 }
 
 /** The time a "copied" or "regenerated" notice stays (it is also announced). */
@@ -93,6 +105,7 @@ export async function regenerateInvitationCode(companyId: string) {
 
 export async function signOut() {
   await authApi.logout();
+  dropKeptForms();
   clearRoleList();
   location.assign('/login');
 }
@@ -167,6 +180,7 @@ const profile = createForm<ProfileDraft, ProfileField>(emptyDraft, {
   // Where a gateway problem's `path` goes on the form; the form-level alert says it as well.
   paths: { realName: 'realName', countryId: 'country', birthday: 'birthday', sex: 'sex' },
   alsoOnForm: true,
+  keep: { name: 'profile', values: ['open', 'realName', 'country', 'birthday', 'sex'], when: (d) => d.open },
 });
 export const $profileDraft = profile.$values;
 export const $profileErrors = profile.$errors;

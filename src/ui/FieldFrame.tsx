@@ -15,16 +15,20 @@ interface FieldFrameProps {
   hint?: string;
   /** Extra class names beside `field`. */
   className?: string;
+  /** Marks the label with the asterisk every required field of the portal shows (the control says "required" itself). */
+  required?: boolean;
   /** The control itself, given the aria attributes that tie it to the hint and the error. */
   children: (aria: FieldAria) => ReactNode;
 }
 
 /** The frame of every form field: its label, the control, a hint and an announced error. */
-export function FieldFrame({ id, label, error, hint, className, children }: FieldFrameProps) {
+export function FieldFrame({ id, label, error, hint, className, required, children }: FieldFrameProps) {
   const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className={className ? `field ${className}` : 'field'}>
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id} className={required ? REQUIRED_CLASS : undefined}>
+        {label}
+      </label>
       {children({ 'aria-invalid': error ? true : undefined, 'aria-describedby': described })}
       {hint && (
         <p id={`${id}-hint`} className="hint">
@@ -39,3 +43,9 @@ export function FieldFrame({ id, label, error, hint, className, children }: Fiel
     </div>
   );
 }
+
+/**
+ * The class of a required field's label: the one mark (an asterisk drawn by forms.css, with empty alternative
+ * text, so the label's words and accessible name stay the field's name; the control says "required" itself).
+ */
+export const REQUIRED_CLASS = 'required';

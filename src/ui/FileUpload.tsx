@@ -1,3 +1,4 @@
+import { REQUIRED_CLASS } from './FieldFrame';
 import { useRef } from 'react';
 
 export interface UploadedFileView {
@@ -34,9 +35,8 @@ export function FileUpload({ id, label, files, max, accept, busy, error, hint, r
   const described = [`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div className="field file-upload" role="group" aria-labelledby={`${id}-label`}>
-      <span id={`${id}-label`} className="field-label">
+      <span id={`${id}-label`} className={required ? `field-label ${REQUIRED_CLASS}` : 'field-label'}>
         {label}
-        {required && <span aria-hidden="true" className="required-mark"> *</span>}
       </span>
       <div className="file-upload-row">
         <label className={`button secondary file-upload-button${full || busy ? ' disabled' : ''}`} htmlFor={id}>

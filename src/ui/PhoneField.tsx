@@ -19,10 +19,12 @@ interface PhoneFieldProps {
   error?: string;
   onAreaChange: (item: PhoneCodeItem) => void;
   onMobileChange: (value: string) => void;
+  /** The number must be given (the forms that ask for a contact phone). */
+  required?: boolean;
 }
 
 /** Phone number with its country-code picker, and the picker's list. */
-export function PhoneField({ id, labels, lang, loadAreaCodes, phone, error, onAreaChange, onMobileChange }: PhoneFieldProps) {
+export function PhoneField({ id, labels, lang, loadAreaCodes, phone, error, onAreaChange, onMobileChange, required }: PhoneFieldProps) {
   const { areaId, callingCode, mobile } = phone;
   const areaCodes = useAreaCodes(loadAreaCodes);
   const current = areaCodes.find((item) => item.id === areaId);
@@ -31,7 +33,7 @@ export function PhoneField({ id, labels, lang, loadAreaCodes, phone, error, onAr
     if (item) onAreaChange(item);
   }, [areaCodes, areaId, callingCode]);
   return (
-    <FieldFrame id={id} label={labels.phone} error={error}>
+    <FieldFrame id={id} label={labels.phone} error={error} required={required}>
       {(aria) => (
         <div className="phone-input">
           <select
@@ -60,6 +62,7 @@ export function PhoneField({ id, labels, lang, loadAreaCodes, phone, error, onAr
             autoComplete="tel-national"
             value={mobile}
             maxLength={20}
+            required={required}
             onChange={(event) => onMobileChange(event.target.value)}
           />
         </div>

@@ -75,7 +75,7 @@ export function SearchSelect({ id, label, value, search, onChange, labels, error
   const optionId = (index: number) => `${id}-option-${index}`;
 
   return (
-    <FieldFrame id={id} label={label} error={error} hint={hint} className="search-select">
+    <FieldFrame id={id} label={label} error={error} hint={hint} className="search-select" required={required}>
       {(aria) => (
         <div className="search-select-box">
           <input

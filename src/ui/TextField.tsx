@@ -14,7 +14,7 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'on
 /** A labelled input whose error is announced and tied to it. */
 export function TextField({ id, label, value, onChange, error, hint, ...rest }: TextFieldProps) {
   return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
+    <FieldFrame id={id} label={label} error={error} hint={hint} required={rest.required}>
       {(aria) => <input {...rest} {...aria} id={id} className="input" value={value} onChange={(event) => onChange(event.target.value)} />}
     </FieldFrame>
   );

@@ -52,7 +52,13 @@ for (const lang of langs) {
 
       await current.fill('oldHarbour1');
       await page.getByRole('button', { name: c.submit }).click();
-      await expect(page).not.toHaveURL(/\/change_password$/);
+      // Back where the change began, which says it is done.
+      await expect(page).toHaveURL(/\/user_center$/);
+      await expect(page.getByRole('status').filter({ hasText: t.userCenter.passwordChanged })).toBeVisible();
+      // Said once: a later visit of the user center does not repeat it.
+      await page.reload();
+      await expect(page.getByRole('button', { name: t.userCenter.editProfile })).toBeVisible();
+      await expect(page.getByText(t.userCenter.passwordChanged)).toHaveCount(0);
       expect(await stillSignedIn(page.request)).toBe(true);
       expect(await stillSignedIn(other.request)).toBe(false);
       await elsewhere.close();
@@ -80,7 +86,8 @@ for (const lang of langs) {
       await page.getByLabel(c.newPassword, { exact: true }).fill('firstHarbour3');
       await page.getByLabel(c.confirmPassword, { exact: true }).fill('firstHarbour3');
       await page.getByRole('button', { name: c.submit }).click();
-      await expect(page).not.toHaveURL(/\/change_password$/);
+      await expect(page).toHaveURL(/\/user_center$/);
+      await expect(page.getByRole('status').filter({ hasText: t.userCenter.passwordChanged })).toBeVisible();
 
       // Off the portal first: the page it went on to would answer the cleared session by going to sign-in itself.
       await page.goto('about:blank');

@@ -137,3 +137,20 @@ export async function addVirtualAuthenticator(page: Page) {
     verifies: (isUserVerified: boolean) => cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified }),
   };
 }
+
+/** Fills the portal's date field (src/ui/DateField.tsx) named `label` with a YYYY-MM-DD day, part by part. */
+export async function fillDate(page: Page, lang: Lang, label: RegExp | string, iso: string) {
+  const parts = messages[lang].onboarding.dateParts;
+  const group = page.getByRole('group', { name: label });
+  const [year, month, day] = iso.split('-') as [string, string, string];
+  await group.getByRole('textbox', { name: parts.year }).fill(year);
+  await group.getByRole('combobox', { name: parts.month }).selectOption(month);
+  await group.getByRole('combobox', { name: parts.day }).selectOption(day);
+}
+
+/** Picks an option of a SearchSelect: types, waits out the 500 ms debounce, chooses by keyboard or click. */
+export async function searchAndPick(page: Page, label: string | RegExp, term: string, option: string | RegExp) {
+  const box = page.getByRole('combobox', { name: label, exact: true });
+  await box.fill(term);
+  await page.getByRole('listbox', { name: label, exact: true }).getByRole('option', { name: option }).first().click();
+}

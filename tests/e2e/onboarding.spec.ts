@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { openInLanguage, seedUser, signInByEmail, uniqueEmail } from './helpers';
+import { fillDate, openInLanguage, searchAndPick, seedUser, signInByEmail, uniqueEmail } from './helpers';
 
 const PASSWORD = 'harbour2024';
 
@@ -12,13 +12,6 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 /** The announced error with exactly this text (a select's placeholder may read the same). */
 const alertText = (page: Page, message: string) => page.getByRole('alert').and(page.getByText(message, { exact: true }));
-
-/** Picks an option of a SearchSelect: types, waits out the 500 ms debounce, chooses by keyboard or click. */
-async function searchAndPick(page: Page, label: string | RegExp, term: string, option: string | RegExp) {
-  const box = page.getByRole('combobox', { name: label, exact: true });
-  await box.fill(term);
-  await page.getByRole('listbox', { name: label, exact: true }).getByRole('option', { name: option }).first().click();
-}
 
 interface CompanyInput {
   name: string;
@@ -122,7 +115,7 @@ for (const lang of langs) {
       await staff.getByLabel(o.realName).fill('Li Wei');
       await staff.getByLabel(o.email).fill('li.wei@harbour-fuel.example');
       await staff.getByLabel(o.phone, { exact: true }).fill('13900139000');
-      await staff.getByLabel(new RegExp(o.hireDate)).fill('2026-03-01');
+      await fillDate(staff, lang, new RegExp(o.hireDate), '2026-03-01');
       await staff.getByRole('button', { name: o.join }).click();
       await expect(staff).toHaveURL(/\/completion_of_application\?userType=2&loginType=2$/);
       await expect(staff.getByRole('heading', { name: t.completion.staffTitle })).toBeVisible();

@@ -86,14 +86,25 @@ for (const lang of langs) {
       await page.getByLabel(t.reset.newPassword, { exact: true }).fill('newHarbour2');
       await page.getByLabel(t.reset.confirmPassword, { exact: true }).fill('newHarbour2');
       await page.getByRole('button', { name: t.reset.submit }).click();
-      await expect(page.getByText(t.reset.done)).toBeVisible();
+      // The sign-in page confirms the reset, on the password tab of the phone, with the number filled in.
       await expect(page).toHaveURL(/\/login$/);
-
-      await page.getByRole('tab', { name: m.tabs.password }).click();
-      await page.getByLabel(m.phone, { exact: true }).fill(mobile);
+      const confirmation = page.getByRole('status').filter({ hasText: m.resetDone });
+      await expect(confirmation).toBeVisible();
+      await expect(page.getByRole('tab', { name: m.tabs.password })).toHaveAttribute('aria-selected', 'true');
+      await expect(page.getByRole('tab', { name: m.tabs.phone })).toHaveAttribute('aria-selected', 'true');
+      await expect(page.getByLabel(m.phone, { exact: true })).toHaveValue(mobile);
+      await expect(page.getByLabel(m.password, { exact: true })).toHaveValue('');
       await page.getByLabel(m.password, { exact: true }).fill('oldHarbour1');
       await page.getByRole('button', { name: m.submit }).click();
       await expect(page.getByRole('alert')).toBeVisible();
+      // Still there after a sign-in attempt: not a flash.
+      await expect(confirmation).toBeVisible();
+      // Read once: a later visit of the sign-in page does not confirm it again.
+      await page.reload();
+      await expect(page.getByLabel(m.phone, { exact: true })).toBeVisible();
+      await expect(page.getByText(m.resetDone)).toHaveCount(0);
+      await page.getByRole('tab', { name: m.tabs.password }).click();
+      await page.getByLabel(m.phone, { exact: true }).fill(mobile);
       await page.getByLabel(m.password, { exact: true }).fill('newHarbour2');
       await page.getByRole('button', { name: m.submit }).click();
       await expect(page).toHaveURL(/\/create_account$/);
@@ -121,8 +132,8 @@ for (const lang of langs) {
       await page.getByLabel(t.reset.newPassword, { exact: true }).fill('seaLane2026');
       await page.getByLabel(t.reset.confirmPassword, { exact: true }).fill('seaLane2026');
       await page.getByRole('button', { name: t.reset.submit }).click();
-      await expect(page.getByText(t.reset.done)).toBeVisible();
       await expect(page).toHaveURL(/\/navigator_login$/);
+      await expect(page.getByRole('status').filter({ hasText: m.resetDone })).toBeVisible();
 
       await passwordSignInByEmail(page, lang, email, 'oldHarbour1');
       await expect(page.getByRole('alert')).toBeVisible();

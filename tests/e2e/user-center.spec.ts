@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
-import { expectAccessible, openInLanguage, seedUser, signInByEmail, uniqueEmail } from './helpers';
+import { expectAccessible, fillDate, openInLanguage, seedUser, signInByEmail, uniqueEmail } from './helpers';
 
 const PASSWORD = 'harbour2024';
 
@@ -36,7 +36,7 @@ for (const lang of langs) {
 
       // The rules are checked before sending, and said next to their fields.
       await name.fill('   ');
-      await page.getByLabel(new RegExp(u.birthday)).fill('1899-12-31');
+      await fillDate(page, lang, new RegExp(u.birthday), '1899-12-31');
       await page.getByRole('button', { name: u.save, exact: true }).click();
       await expect(page.getByRole('alert').filter({ hasText: u.profileErrors.realNameRequired })).toBeVisible();
       await expect(page.getByRole('alert').filter({ hasText: u.profileErrors.birthdayInvalid })).toBeVisible();
@@ -49,13 +49,15 @@ for (const lang of langs) {
       const country = page.getByRole('combobox', { name: new RegExp(u.country) });
       await country.fill(lang === 'zh' ? '新加坡' : 'Singap');
       await page.getByRole('listbox', { name: new RegExp(u.country) }).getByRole('option', { name: lang === 'zh' ? /新加坡/ : /Singapore/ }).first().click();
-      await page.getByLabel(new RegExp(u.birthday)).fill('1990-05-17');
+      await fillDate(page, lang, new RegExp(u.birthday), '1990-05-17');
       await page.getByLabel(new RegExp(u.sex)).selectOption('female');
       await page.getByRole('button', { name: u.save, exact: true }).click();
       await expect(page.getByRole('status').filter({ hasText: u.saved })).toBeVisible();
       await expect(page.getByRole('button', { name: u.editProfile })).toBeFocused();
 
-      const expected = [newName, lang === 'zh' ? '新加坡' : 'Singapore', '1990-05-17', u.sexes.female];
+      // The day in the page's own format, whatever the browser's locale.
+      const birthday = lang === 'zh' ? '1990年5月17日' : '17 May 1990';
+      const expected = [newName, lang === 'zh' ? '新加坡' : 'Singapore', birthday, u.sexes.female];
       for (const value of expected) await expect(facts).toContainText(value);
       await page.reload();
       await expect(page.getByRole('heading', { name: newName })).toBeVisible();
@@ -68,7 +70,7 @@ for (const lang of langs) {
       await page.getByRole('button', { name: u.save, exact: true }).click();
       await expect(page.getByRole('status').filter({ hasText: u.saved })).toBeVisible();
       await page.reload();
-      await expect(page.locator('.facts')).toContainText('1990-05-17');
+      await expect(page.locator('.facts')).toContainText(birthday);
       await expect(page.locator('.facts')).not.toContainText(u.sexes.female);
     });
 

@@ -151,6 +151,22 @@ describe('password sign-in', () => {
     expect(unknown).toEqual(wrong);
   });
 
+  it('says with the third failure from a network that a human check comes next, for known and unknown names alike', async () => {
+    const email = uniqueEmail();
+    await seed({ email, password: 'Harbour2024' });
+    for (const name of [email, uniqueEmail()]) {
+      const from = api.ip();
+      const first = await Promise.all([emailLogin(name, 'wrong-one', {}, from), emailLogin(name, 'wrong-two', {}, from)].map((r) => r.then((a) => api.json(a))));
+      expect(first).toEqual([0, 1].map(() => ({ code: 'US0010', message: 'Wrong account or password.', data: null })));
+      // The third failure is told that the check comes next; a burst after it gets the check, not a count.
+      expect(await api.json(await emailLogin(name, 'wrong-three', {}, from))).toEqual({ code: 'US0010', message: 'Wrong account or password.', data: { humanCheckNext: true } });
+      const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => emailLogin(name, `wrong-${i}`, {}, from).then((a) => api.json(a))));
+      expect(burst.every((answer) => answer.code === '0' && (answer.data as { tracelessCheckResult: number }).tracelessCheckResult === 400)).toBe(true);
+      // Another network starts from nothing.
+      expect((await api.json(await emailLogin(name, 'wrong-one', {}, api.ip()))).data).toBeNull();
+    }
+  });
+
   it('asks for the slider after 3 failures from a network and accepts a passed one', async () => {
     const email = uniqueEmail();
     const from = api.ip();

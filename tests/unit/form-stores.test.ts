@@ -105,7 +105,7 @@ describe('createForm', () => {
 
 describe('problemText', () => {
   it('says keys with values (nested problems too), gateway messages, and the network default', () => {
-    expect(problemText(en, { key: 'upload.refused', values: { name: 'a.exe', reason: { key: 'upload.unsupportedType' } } })).toBe('a.exe: unsupported file type');
+    expect(problemText(en, { key: 'upload.refused', values: { name: 'a.exe', reason: { key: 'upload.unsupportedType' } } })).toBe('a.exe: Unsupported file type.');
     expect(problemText(en, [{ key: 'upload.tooMany', values: { max: '10' } }, { code: 'FI0001', message: 'Refused by the server' }])).toBe('At most 10 files Refused by the server');
     expect(problemText(en, { code: 'NETWORK' })).toBe(en.errors.network);
     expect(problemText(en, { code: 'SY0001', message: '' })).toBe(en.errors.generic);

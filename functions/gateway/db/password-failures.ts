@@ -34,12 +34,13 @@ const LIVE = (column: string) => `(CASE WHEN updated_at > ?4 THEN ${column} ELSE
  * statement, so a parallel burst cannot all pass the checks before any of them is counted. The count is
  * refused (false) while this network is locked out of `subject`, and, unless `humanChecked`, once the
  * network has SLIDER_AFTER failures or the name ACCOUNT_SLIDER_AFTER in all. Every LOCK_EVERY-th failure
- * starts a lock of LOCK_BASE_MS doubled per earlier lock, at most MAX_LOCK_MS.
+ * starts a lock of LOCK_BASE_MS doubled per earlier lock, at most MAX_LOCK_MS. Returns this network's
+ * failures with this one counted, or null when the count was refused.
  */
 export async function countAttempt(
   db: D1Database,
   { subject, network, now, humanChecked }: { subject: string; network: string; now: number; humanChecked: boolean },
-): Promise<boolean> {
+): Promise<number | null> {
   const failures = `(${LIVE('failures')} + 1)`;
   const locks = LIVE('lock_count');
   const locksNow = `${failures} % ?8 = 0`;
@@ -59,7 +60,7 @@ export async function countAttempt(
     )
     .bind(subject, network, now, now - FORGET_AFTER_MS, humanChecked ? 1 : 0, SLIDER_AFTER, ACCOUNT_SLIDER_AFTER, LOCK_EVERY, LOCK_BASE_MS, MAX_LOCK_MS)
     .first<{ failures: number }>();
-  return counted !== null;
+  return counted?.failures ?? null;
 }
 
 /** After a success: this network's run of failures ends (and any lock of it, which a success cannot pass anyway). */

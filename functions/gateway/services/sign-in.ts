@@ -14,7 +14,7 @@ import { CHALLENGE_LIFETIME_MS, prepareChallenge, type ChallengeOptions } from '
 import { consentStatements, needsConsent } from './consents';
 import { accountSizeOf } from './login-case';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from './passwords';
-import { isLocked, needsSlider, passedLoginSlider } from './risk';
+import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER } from './risk';
 import { clientInfo, type ClientInfo } from './devices';
 import { prepareSession, revokeAllSessionsOfUser, type SessionKind } from './sessions';
 import { recordFailedSignIn, sendNewDeviceNotice, signInStatement, type SignInMethod } from './sign-in-history';
@@ -209,10 +209,16 @@ export type PasswordCheck =
   | { outcome: 'salted' };
 
 /** Every refusal: the same KDF work as checking a real password, then US0010. */
-async function refuse(attempt: PasswordAttempt, env: WorkerEnv): Promise<never> {
+async function refuse(attempt: PasswordAttempt, env: WorkerEnv, failures: number | null = null): Promise<never> {
   await verifyPassword(attempt.password, null, env);
-  throw new GatewayError('US0010');
+  throw wrongPassword(failures);
 }
+
+/**
+ * US0010, saying when the next attempt from this network needs the human check: the person is told before the
+ * slider appears. Known and unknown names count alike, so this tells nothing about the account.
+ */
+const wrongPassword = (failures: number | null) => new GatewayError('US0010', failures !== null && failures >= SLIDER_AFTER ? { humanCheckNext: true } : null);
 
 /** The password sign-in rules (see the top of this file); throws US0010 for every failure. */
 export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, attempt: PasswordAttempt, options: PasswordCheckOptions): Promise<PasswordCheck> {
@@ -230,16 +236,19 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
   if (user?.password_version === 1 && attempt.passwordVersion === 2) return { outcome: 'salted' };
 
   // Counted before the password is checked, in one statement with the checks: see countAttempt.
-  if (!(await countAttempt(db, { subject, network, now: at, humanChecked }))) {
+  const counted = await countAttempt(db, { subject, network, now: at, humanChecked });
+  // A screen that asks the human check on every attempt (the partner login) has nothing to announce.
+  const failures = options.humanChecked ? null : counted;
+  if (counted === null) {
     // Refused by a parallel attempt's count: locked now, or the human check became due.
     if (isLocked(await throttleState(db, subject, network, at), at)) return refuse(attempt, env);
     return { outcome: 'human-check' };
   }
-  if (!user) return refuse(attempt, env);
+  if (!user) return refuse(attempt, env, failures);
   const check = await verifyPassword(attempt.password, storedPasswordOf(user), env);
   if (!check.ok || attempt.passwordVersion !== user.password_version) {
     await recordFailedSignIn(db, { userId: user.id, at, ...options.history });
-    throw new GatewayError('US0010');
+    throw wrongPassword(failures);
   }
 
   const before = [clearAttemptsStatement(db, subject, network)];
@@ -270,7 +279,7 @@ export async function checkCurrentPassword(
   { network, at }: { network: string; at: number },
 ): Promise<D1PreparedStatement[]> {
   const counted = await countAttempt(env.DB, { subject: user.id, network, now: at, humanChecked: true });
-  const check = await verifyPassword(password, counted ? storedPasswordOf(user) : null, env);
+  const check = await verifyPassword(password, counted !== null ? storedPasswordOf(user) : null, env);
   if (!check.ok) throw new GatewayError('PW0003');
   return [clearAttemptsStatement(env.DB, user.id, network)];
 }

@@ -4,7 +4,8 @@ import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
 import { problemText } from '../../i18n/problem';
 import { $accounts, chooseCompany, isEnterable, loadAccounts, markMain, signOut } from '../../stores/account';
-import { companyTypeLabel, statusLabel, statusTone } from './labels';
+import { CompanyStanding } from './CompanyStanding';
+import { companyTypeLabel } from './labels';
 
 interface AccountChoiceProps {
   lang: Lang;
@@ -18,6 +19,10 @@ export default function AccountChoice({ lang, messages }: AccountChoiceProps) {
 
   useEffect(() => {
     void loadAccounts();
+    // Back on this tab (an approval or a verification may have come meanwhile): the cards say how things stand now.
+    const refresh = () => document.visibilityState === 'visible' && void loadAccounts();
+    document.addEventListener('visibilitychange', refresh);
+    return () => document.removeEventListener('visibilitychange', refresh);
   }, [messages]);
 
   if (s.phase === 'loading') return <div className="spinner" role="status">{messages.common.loading}</div>;
@@ -62,21 +67,8 @@ export default function AccountChoice({ lang, messages }: AccountChoiceProps) {
                       <dt>{m.role}</dt>
                       <dd>{m.roles[company.role]}</dd>
                     </div>
-                    <div>
-                      <dt>{m.status}</dt>
-                      <dd>
-                        {/* A staff join the administrator has not answered: that, not the company's verification, is what stands in the way. */}
-                        {company.memberStatus === 'pending' ? (
-                          <span className="badge" data-tone="waiting">{m.awaitingApproval}</span>
-                        ) : (
-                          <span className="badge" data-tone={statusTone(company.status)}>
-                            {statusLabel(company.status, messages.statuses)}
-                          </span>
-                        )}
-                      </dd>
-                    </div>
+                    <CompanyStanding company={company} messages={messages} />
                   </dl>
-                  {company.memberStatus === 'pending' && <p className="hint">{m.awaitingApprovalHint}</p>}
                   {isEnterable(company) && (
                   <div className="company-actions">
                     <button type="button" className="button primary" disabled={Boolean(s.busyId)} aria-label={`${m.enter}: ${name}`} onClick={() => void chooseCompany(company.companyId)}>

@@ -45,8 +45,8 @@ export default function ChangePassword({ messages }: ChangePasswordProps) {
         <>
           <p className="hint">{c.codeHint}</p>
           <div className="code-row">
-            <TextField id="change-code" label={m.code} value={s.code} onChange={(v) => setField('code', v.replace(/\D/g, ''))} error={errors.code} inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
             <CodeButton cooldownUntil={cooldownUntil} sentBefore={cooldownUntil > 0} busy={s.busy} labels={m} onClick={() => void sendCode()} />
+            <TextField id="change-code" label={m.code} value={s.code} onChange={(v) => setField('code', v.replace(/\D/g, ''))} error={errors.code} inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
           </div>
           {s.notice && <p className="notice" role="status">{problemText(messages, { key: s.notice })}</p>}
         </>

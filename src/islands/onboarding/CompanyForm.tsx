@@ -88,7 +88,9 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
         void submitCompany().then(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       }}
     >
-      {mode === 'create' && <Steps current={3} labels={m.steps} />}
+      {/* Choosing the company type is the enterprise-type step: it is done once a type is chosen. */}
+      {mode === 'create' && <Steps current={s.companyType ? 3 : 2} labels={m.steps} />}
+      <p className="hint required-legend">{m.requiredLegend}</p>
       <div className="form-grid">
         <TextField
           id="company-name-en"
@@ -101,7 +103,7 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
           autoComplete="organization"
           required
         />
-        <FieldFrame id="company-type" label={m.companyType} error={errors.companyType}>
+        <FieldFrame id="company-type" label={m.companyType} error={errors.companyType} required>
           {(aria) => (
             <select
               {...aria}
@@ -133,10 +135,11 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
           required
         />
         <TextField id="contact-name" label={m.contactName} value={s.contactName} onChange={(v) => setCompanyField('contactName', v)} error={errors.contactName} maxLength={64} autoComplete="name" required />
-        <PhoneField id="contact-tel" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setCompanyArea} onMobileChange={(v) => setCompanyField('contactTel', v)} />
+        <PhoneField id="contact-tel" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setCompanyArea} onMobileChange={(v) => setCompanyField('contactTel', v)} required />
         <SearchSelect
           id="port"
-          label={portRequired ? m.port : `${m.port} (${m.optional})`}
+          // Required (marked) for the types that need it, optional for the others; before a type is chosen the hint says which.
+          label={portRequired || !s.companyType ? m.port : `${m.port} (${m.optional})`}
           value={s.port ? { value: s.port.id, label: `${s.port.name}${s.port.code ? `, ${s.port.code}` : ''}` } : null}
           search={searchPort}
           onChange={(option) => setCompanyField('port', option ? { id: option.value, name: option.label, code: option.detail } : null)}

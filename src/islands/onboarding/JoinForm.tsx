@@ -6,6 +6,7 @@ import type { Lang } from '../../lib/lang';
 import { INVITATION_LENGTH } from '../../schemas/onboarding';
 import { $join, $joinErrors, initJoin, lookUpCompany, setInvitationCode, setJoinArea, setJoinField, submitJoin } from '../../stores/join';
 import { PhoneField } from '../../ui/PhoneField';
+import { DateField } from '../../ui/DateField';
 import { TextField } from '../../ui/TextField';
 import { useProblems } from '../shared/use-problems';
 
@@ -36,6 +37,7 @@ export default function JoinForm({ lang, messages }: JoinFormProps) {
         void submitJoin().then(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       }}
     >
+      <p className="hint required-legend">{m.requiredLegend}</p>
       <TextField
         id="invitation-code"
         label={m.invitationCode}
@@ -70,8 +72,8 @@ export default function JoinForm({ lang, messages }: JoinFormProps) {
         maxLength={254}
         required
       />
-      <PhoneField id="join-tel" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setJoinArea} onMobileChange={(v) => setJoinField('contactTel', v)} />
-      <TextField id="hire-time" type="date" label={`${m.hireDate} (${m.optional})`} value={s.hireTime} onChange={(v) => setJoinField('hireTime', v)} error={errors.hireTime} />
+      <PhoneField id="join-tel" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setJoinArea} onMobileChange={(v) => setJoinField('contactTel', v)} required />
+      <DateField id="hire-time" lang={lang} label={`${m.hireDate} (${m.optional})`} labels={m.dateParts} value={s.hireTime} onChange={(v) => setJoinField('hireTime', v)} error={errors.hireTime} />
       {errors.form && (
         <p className="error form-error" role="alert">
           {errors.form}

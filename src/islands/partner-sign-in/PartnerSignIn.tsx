@@ -5,7 +5,7 @@ import type { Lang } from '../../lib/lang';
 import { meetsPasswordRule } from '../../schemas/auth';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import type { Messages } from '../../i18n';
-import { $partnerErrors, $partnerSignIn, partnerSignedIn, partnerStartOver, setArea, setField, submit, verifySlider } from '../../stores/partner-sign-in';
+import { $partnerErrors, $partnerSignIn, initPartnerSignIn, partnerSignedIn, partnerStartOver, setArea, setField, submit, verifySlider } from '../../stores/partner-sign-in';
 import { AgreementModal } from '../../ui/AgreementModal';
 import { InsecurePasswordModal } from '../../ui/InsecurePasswordModal';
 import { PasswordInput } from '../../ui/PasswordInput';
@@ -28,9 +28,7 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
   const s = useStore($partnerSignIn);
   const errors = useProblems($partnerErrors, messages);
   // The credentials hand-off of a person with two-step on arrives with the second step owed.
-  useEffect(() => {
-    if (new URLSearchParams(location.search).get('secondStep') === '1') $partnerSignIn.setKey('secondStep', true);
-  }, []);
+  useEffect(() => initPartnerSignIn(location.search), []);
   const dialog = useStore($dialog);
 
   if (s.redirecting) return <p className="notice redirecting" role="status">{m.redirecting}</p>;
@@ -51,6 +49,7 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
         void submit();
       }}
     >
+      {s.resetDone && <p className="notice" role="status">{m.resetDone}</p>}
       <PhoneField id="partner-mobile" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={s} error={errors.mobile} onAreaChange={setArea} onMobileChange={(v) => setField('mobile', v)} />
       <PasswordInput
         id="partner-password"

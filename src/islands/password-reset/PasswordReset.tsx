@@ -65,8 +65,8 @@ export default function PasswordReset({ lang, partner, messages }: PasswordReset
         )}
       </div>
       <div className="code-row">
-        <TextField id="reset-code" label={m.code} value={s.code} onChange={(v) => setField('code', v.replace(/\D/g, ''))} error={errors.code} inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
         <CodeButton cooldownUntil={cooldownUntil} sentBefore={cooldownUntil > 0} busy={s.busy} labels={m} onClick={() => void sendCode()} />
+        <TextField id="reset-code" label={m.code} value={s.code} onChange={(v) => setField('code', v.replace(/\D/g, ''))} error={errors.code} inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
       </div>
       {s.notice && <p className="notice" role="status">{problemText(messages, { key: s.notice })}</p>}
       <PasswordInput id="reset-password" label={r.newPassword} value={s.password} onChange={(v) => setField('password', v)} error={errors.password} autoComplete="new-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />

@@ -125,7 +125,16 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
       )}
 
       {s.mode === 'code' ? (
+        // Get code comes before the code box, in the order a person uses them.
         <div className="code-row">
+          <CodeButton
+            cooldownUntil={cooldownUntil}
+            sentBefore={cooldownUntil > 0}
+            busy={s.busy}
+            labels={m}
+            // Once sent, focus goes to the code field: the button is disabled for the wait, and a closed dialog leaves focus nowhere.
+            onClick={() => void sendCode().then(() => $signIn.get().notice && document.getElementById('code')?.focus())}
+          />
           <TextField
             id="code"
             label={m.code}
@@ -135,14 +144,6 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={8}
-          />
-          <CodeButton
-            cooldownUntil={cooldownUntil}
-            sentBefore={cooldownUntil > 0}
-            busy={s.busy}
-            labels={m}
-            // Once sent, focus goes to the code field: the button is disabled for the wait, and a closed dialog leaves focus nowhere.
-            onClick={() => void sendCode().then(() => $signIn.get().notice && document.getElementById('code')?.focus())}
           />
         </div>
       ) : (
@@ -249,6 +250,28 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
         </>
       )}
 
+      {/* The agreement is ticked before the sign-in button is reached. */}
+      {s.mode === 'code' ? (
+        <div className="agreement">
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={s.agreed}
+              aria-describedby={errors.agreed ? 'agreed-error' : undefined}
+              onChange={(e) => setField('agreed', e.target.checked)}
+            />
+            <span>{agreementText}</span>
+          </label>
+          {errors.agreed && (
+            <p id="agreed-error" className="error" role="alert">
+              {errors.agreed}
+            </p>
+          )}
+        </div>
+      ) : (
+        <p className="hint agreement">{agreementText}</p>
+      )}
+
       {s.notice && (
         <p className="notice" role="status">
           {problemText(messages, { key: s.notice })}
@@ -279,27 +302,6 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
         <p id="passkey-hint" className="hint">
           {passkeys.signInHint}
         </p>
-      )}
-
-      {s.mode === 'code' ? (
-        <div className="agreement">
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={s.agreed}
-              aria-describedby={errors.agreed ? 'agreed-error' : undefined}
-              onChange={(e) => setField('agreed', e.target.checked)}
-            />
-            <span>{agreementText}</span>
-          </label>
-          {errors.agreed && (
-            <p id="agreed-error" className="error" role="alert">
-              {errors.agreed}
-            </p>
-          )}
-        </div>
-      ) : (
-        <p className="hint agreement">{agreementText}</p>
       )}
 
       <nav className="links">

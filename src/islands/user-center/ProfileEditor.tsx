@@ -3,10 +3,11 @@ import { useEffect, useRef } from 'react';
 import { onboardingApi } from '../../api/onboarding';
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
-import { BIRTHDAY_MIN, isoDay, REAL_NAME_MAX, SEXES, type Sex } from '../../schemas/profile';
+import { REAL_NAME_MAX, SEXES, type Sex } from '../../schemas/profile';
 import { $profileDraft, $profileErrors, closeProfileEditor, saveProfile, setProfileField } from '../../stores/user-center';
 import { SearchSelect, type SearchOption } from '../../ui/SearchSelect';
 import { FieldFrame } from '../../ui/FieldFrame';
+import { DateField } from '../../ui/DateField';
 import { TextField } from '../../ui/TextField';
 import { useProblems } from '../shared/use-problems';
 
@@ -16,8 +17,6 @@ interface ProfileEditorProps {
   /** Where focus goes back to when the editor closes (the Edit profile button). */
   onClosed: () => void;
 }
-
-const DAY_MS = 86_400_000;
 
 /** The user center's "Edit profile" form: real name, country (searchable), birthday, sex (updateUserInfo). */
 export function ProfileEditor({ lang, messages, onClosed }: ProfileEditorProps) {
@@ -57,6 +56,7 @@ export function ProfileEditor({ lang, messages, onClosed }: ProfileEditorProps) 
       }}
     >
       <h3 id="profile-editor-title" className="subsection-title">{m.editorTitle}</h3>
+      <p className="hint required-legend">{m.requiredLegend}</p>
       <div className="form-grid" ref={first}>
         <TextField
           id="profile-real-name"
@@ -77,17 +77,15 @@ export function ProfileEditor({ lang, messages, onClosed }: ProfileEditorProps) 
           labels={{ placeholder: m.countryPlaceholder, searching: m.searching, noResults: m.noResults }}
           error={errors.country}
         />
-        <TextField
+        <DateField
           id="profile-birthday"
-          type="date"
+          lang={lang}
           label={`${m.birthday} (${m.optional})`}
+          labels={m.dateParts}
           value={d.birthday}
           onChange={(v) => setProfileField('birthday', v)}
           error={errors.birthday}
           hint={m.birthdayHint}
-          min={BIRTHDAY_MIN}
-          max={isoDay(Date.now() - DAY_MS)}
-          autoComplete="bday"
         />
         <FieldFrame id="profile-sex" label={`${m.sex} (${m.optional})`} error={errors.sex}>
           {(aria) => (

@@ -18,6 +18,7 @@ import {
 } from '../../stores/user-center';
 import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboarding';
 import { Avatar } from '../../ui/Avatar';
+import { formatDay } from '../../ui/DateField';
 import { Modal } from '../../ui/Modal';
 import { ScrollTable } from '../../ui/ScrollTable';
 import { WhenVisible } from '../../ui/WhenVisible';
@@ -29,7 +30,8 @@ import { SignInHistory } from './SignInHistory';
 // Two-step verification (its calls, schemas and the QR code) loads after the page's first paint.
 const TwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.TwoStep })));
 const CompanyTwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.CompanyTwoStep })));
-import { companyTypeLabel, statusLabel, statusTone } from '../account-choice/labels';
+import { CompanyStanding } from '../account-choice/CompanyStanding';
+import { companyTypeLabel } from '../account-choice/labels';
 
 // The Security section's parts load when it scrolls into view (or /user_center#security opens there).
 const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passkeys })));
@@ -63,9 +65,9 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
     [m.phone, shown(phone)],
     [m.email, shown(me?.businessEmails)],
     [m.country, shown(me?.countryName)],
-    [m.birthday, shown(me?.birthday)],
+    [m.birthday, shown(me?.birthday && formatDay(me.birthday, lang))],
     [m.sex, me?.sex === 'male' || me?.sex === 'female' ? m.sexes[me.sex] : m.empty],
-    [m.hireDate, shown(ownMembership?.hireTime)],
+    [m.hireDate, shown(ownMembership?.hireTime && formatDay(ownMembership.hireTime, lang))],
   ];
   const companyName = (id: string) => {
     const company = s.companies.find((c) => c.companyId === id);
@@ -137,16 +139,7 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
                     <dt>{messages.account.role}</dt>
                     <dd>{messages.account.roles[company.role]}</dd>
                   </div>
-                  <div>
-                    <dt>{messages.account.status}</dt>
-                    <dd>
-                      {company.memberStatus === 'pending' ? (
-                        <span className="badge" data-tone="waiting">{messages.account.awaitingApproval}</span>
-                      ) : (
-                        <span className="badge" data-tone={statusTone(company.status)}>{statusLabel(company.status, messages.statuses)}</span>
-                      )}
-                    </dd>
-                  </div>
+                  <CompanyStanding company={company} messages={messages} />
                 </dl>
                 {company.role === 'administrator' && (FILLABLE_STATUSES as readonly string[]).includes(verificationStatusFromDb(company.status)) && (
                   <a className="text-link fill-link" href={`/fill_account?${new URLSearchParams({ companyId: company.companyId })}`}>
