@@ -55,7 +55,8 @@ let seq = 0;
 const recipientFor = (provider: ProviderName) => {
   const n = String(Date.now() % 1e4).padStart(4, '0') + String(seq++ % 1000).padStart(3, '0');
   if (provider === 'aliyun' || provider === 'tencent') return { phoneCodeValue: '+86', mobile: `1390${n}`, e164: `+861390${n}` };
-  if (provider === 'twilio') return { phoneCodeValue: '+44', mobile: `791${n}`, e164: `+44791${n}` };
+  // UK mobiles under 07400, a range libphonenumber holds valid throughout (07911 is only partly assigned).
+  if (provider === 'twilio') return { phoneCodeValue: '+44', mobile: `740${n}`, e164: `+44740${n}` };
   return { email: `delivery.${n}@example.com` };
 };
 
