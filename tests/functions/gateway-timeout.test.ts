@@ -21,14 +21,14 @@ beforeAll(async () => {
   worker = await startWorkerEnv('gateway-timeout');
   api = gatewayClient(worker);
   // The path picks the behaviour: /hang never answers, /close drops the connection, /slow-body starts at once
-  // and finishes after twice the timeout, /slow-start answers after half of it.
+  // and finishes after 2.5 s, /slow-start answers after 150 ms.
   gateway = createServer((req, res) => {
     if (req.url?.includes('/hang')) return;
     if (req.url?.includes('/close')) return void req.socket.destroy();
     if (req.url?.includes('/slow-body')) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"code":"0","message":"success",');
-      setTimeout(() => res.end('"data":"whole"}'), 600);
+      setTimeout(() => res.end('"data":"whole"}'), 2500);
       return;
     }
     const delay = req.url?.includes('/slow-start') ? 150 : 0;
@@ -58,24 +58,26 @@ describe('/api with GATEWAY_URL', () => {
       const lang = i % 2 ? 'zh' : 'en';
       expect(await res.json()).toEqual({ code: 'GW0504', message: errorCatalogue.GW0504[lang], data: null });
     }
+    // They waited for the timeout (and without one they would wait until the test's own limit).
     expect(elapsed).toBeGreaterThanOrEqual(290);
-    // Well short of the hang it would otherwise be, with room for a busy machine.
-    expect(elapsed).toBeLessThan(10_000);
     const logged = errors.mock.calls.map((call) => JSON.parse(String(call[0])) as { event: string; traceId: string; reason: string });
     expect(logged.filter((line) => line.event === 'gateway_unavailable' && line.reason === 'timeout').map((line) => line.traceId).sort()).toEqual([...traceIds].sort());
   });
 
   it('answers GW0502 at once when the gateway closes the connection', async () => {
-    const res = await api.get('/close/agg-web/country/selectPhoneCode', { env: vars, lang: 'zh' });
+    // A generous timeout: a dropped connection is answered when it drops, not when the time runs out.
+    const res = await api.get('/close/agg-web/country/selectPhoneCode', { env: { ...vars, GATEWAY_TIMEOUT_MS: '5000' }, lang: 'zh' });
     expect(res.status).toBe(502);
     expect(await res.json()).toEqual({ code: 'GW0502', message: errorCatalogue.GW0502.zh, data: null });
     expect(String(errors.mock.calls[0]?.[0])).toContain(`"traceId":"${res.headers.get('x-trace-id')}"`);
   });
 
   it('waits for an answer that starts within the timeout, and lets a long body finish after it', async () => {
-    const slowStart = await api.get('/slow-start/agg-web/country/selectPhoneCode', { env: vars });
+    // Two seconds, so a busy machine still sees the headers in time; the body ends half a second after it.
+    const env = { ...vars, GATEWAY_TIMEOUT_MS: '2000' };
+    const slowStart = await api.get('/slow-start/agg-web/country/selectPhoneCode', { env });
     expect(await slowStart.json()).toEqual({ code: '0', message: 'success', data: 'answered' });
-    const slowBody = await api.get('/slow-body/agg-web/country/selectPhoneCode', { env: vars });
+    const slowBody = await api.get('/slow-body/agg-web/country/selectPhoneCode', { env });
     expect(await slowBody.json()).toEqual({ code: '0', message: 'success', data: 'whole' });
     expect(errors).not.toHaveBeenCalled();
   });
