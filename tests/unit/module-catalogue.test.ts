@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { moduleCatalogue } from '../../functions/gateway/services/module-catalogue';
-import { MODULE_CATALOGUE_FILE, MODULE_CATALOGUE_MODULE, moduleCatalogueModule, readModuleCatalogue } from '../../scripts/module-catalogue';
+import { MODULE_CATALOGUE_FILE, MODULE_CATALOGUE_MODULE, moduleCatalogueModule, readModuleCatalogue } from '../../scripts/module-catalogue.ts';
 import { COMPANY_TYPE_KEYS, COMPANY_TYPES, companyTypeFromDb, companyTypeToDb } from '../../src/schemas/onboarding';
 
 /** The platform's module catalogue is checked at build; the Worker's copy is in step with the file. */
