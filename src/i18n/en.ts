@@ -379,9 +379,9 @@ export const en = {
     joinedOn: 'Joined {date}',
     makeAdministrator: 'Make administrator',
     makeStaff: 'Make staff',
-    /** {name}: the member's name. Names each button for screen readers. */
-    makeAdministratorLabel: 'Make {name} administrator',
-    makeStaffLabel: 'Make {name} staff',
+    /** {name}: the member's name. Names each button for screen readers, starting with its visible text. */
+    makeAdministratorLabel: 'Make administrator: {name}',
+    makeStaffLabel: 'Make staff: {name}',
     remove: 'Remove',
     removeLabel: 'Remove {name}',
     removeTitle: 'Remove this member?',
@@ -389,7 +389,7 @@ export const en = {
     removeConfirm: 'Remove member',
     cancel: 'Cancel',
     modules: 'Modules',
-    modulesLabel: 'Modules of {name}',
+    modulesLabel: 'Modules: {name}',
     modulesTitle: 'Modules of {name}',
     modulesHint: 'Staff see only the modules you grant here; administrators see every module. Each change is saved at once.',
     noModulesGranted: 'No modules granted',

@@ -3,6 +3,7 @@ import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
 import { $members, askRemove, cancelRemove, changeRole, closeModules, confirmRemove, openModules, setModule, type MemberTarget } from '../../stores/members';
 import { $userCenter, approveMember, askDecline, type AdministeredCompany } from '../../stores/user-center';
+import { ConfirmModal } from '../../ui/ConfirmModal';
 import { Modal } from '../../ui/Modal';
 import { ScrollTable } from '../../ui/ScrollTable';
 
@@ -111,18 +112,14 @@ function MemberDialogs({ company, messages }: Pick<CompanyMembersProps, 'company
   return (
     <>
       {removing?.companyId === company.companyId && (
-        <Modal title={t.removeTitle} onCancel={cancelRemove}>
-          <p>{t.removeText.replace('{name}', removing.name).replace('{company}', removing.company)}</p>
-          {/* Cancel comes first: the dialog opens with focus on it, so Enter does not remove by accident. */}
-          <div className="modal-actions">
-            <button type="button" className="button secondary" onClick={cancelRemove}>
-              {t.cancel}
-            </button>
-            <button type="button" className="button danger" onClick={() => void confirmRemove()}>
-              {t.removeConfirm}
-            </button>
-          </div>
-        </Modal>
+        <ConfirmModal
+          title={t.removeTitle}
+          text={t.removeText.replace('{name}', removing.name).replace('{company}', removing.company)}
+          cancelLabel={t.cancel}
+          confirmLabel={t.removeConfirm}
+          onCancel={cancelRemove}
+          onConfirm={() => void confirmRemove()}
+        />
       )}
       {granting && member && (
         <Modal title={t.modulesTitle.replace('{name}', granting.name)} onCancel={closeModules}>

@@ -17,7 +17,7 @@ import {
 } from '../../stores/user-center';
 import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboarding';
 import { Avatar } from '../../ui/Avatar';
-import { Modal } from '../../ui/Modal';
+import { ConfirmModal } from '../../ui/ConfirmModal';
 import { WhenVisible } from '../../ui/WhenVisible';
 import { CompanyMembers } from './CompanyMembers';
 import { ProfileEditor } from './ProfileEditor';
@@ -225,18 +225,14 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
       </section>
 
       {s.declining && (
-        <Modal title={m.declineTitle} onCancel={cancelDecline}>
-          <p>{m.declineText.replace('{name}', s.declining.name).replace('{company}', s.declining.company)}</p>
-          {/* Cancel comes first: the dialog opens with focus on it, so Enter does not decline by accident. */}
-          <div className="modal-actions">
-            <button type="button" className="button secondary" onClick={cancelDecline}>
-              {m.cancel}
-            </button>
-            <button type="button" className="button danger" onClick={() => void confirmDecline()}>
-              {m.declineConfirm}
-            </button>
-          </div>
-        </Modal>
+        <ConfirmModal
+          title={m.declineTitle}
+          text={m.declineText.replace('{name}', s.declining.name).replace('{company}', s.declining.company)}
+          cancelLabel={m.cancel}
+          confirmLabel={m.declineConfirm}
+          onCancel={cancelDecline}
+          onConfirm={() => void confirmDecline()}
+        />
       )}
     </div>
   );
