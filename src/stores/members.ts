@@ -61,10 +61,28 @@ export async function confirmRemove() {
 export const openModules = (target: MemberTarget) => $members.setKey('granting', target);
 export const closeModules = () => $members.setKey('granting', null);
 
+/** Shows a switch as the administrator set it while the call runs; the members read afterwards say what stands. */
+function showGrant(target: MemberTarget, key: string, granted: boolean) {
+  const administered = $userCenter.get().administered.map((company) =>
+    company.companyId !== target.companyId
+      ? company
+      : {
+          ...company,
+          members: company.members.map((member) =>
+            member.userId !== target.userId
+              ? member
+              : { ...member, modules: granted ? [...(member.modules ?? []), key] : (member.modules ?? []).filter((k) => k !== key) },
+          ),
+        },
+  );
+  $userCenter.setKey('administered', administered);
+}
+
 /** Grants or withdraws one module of the staff member whose dialog is open. */
 export async function setModule(module: GrantedModule, granted: boolean) {
   const target = $members.get().granting;
-  if (!target) return;
+  if (!target || $userCenter.get().busyMember) return;
+  showGrant(target, module.key, granted);
   await act(target, () => membersApi.setModule({ companyId: target.companyId, userId: target.userId, module: module.key, granted }), {
     key: granted ? 'members.granted' : 'members.withdrawn',
     values: { module: module.name, name: target.name },

@@ -22,7 +22,8 @@ for (const lang of langs) {
 
   test.describe(`company members (${lang})`, () => {
     test('an administrator grants a staff member a module, who then sees it in their record; roles change and a member is removed', async ({ page, browser }) => {
-      test.setTimeout(120_000);
+      // Three people seeded and two sign-ins on a shared machine.
+      test.setTimeout(240_000);
       const adminEmail = uniqueEmail(`members-admin-${lang}`);
       const { companyIds } = await seed(page, {
         email: adminEmail,
@@ -46,8 +47,7 @@ for (const lang of langs) {
       await expectAccessible(page);
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 900 });
-        await page.locator('.members').first().scrollIntoViewIfNeeded();
-        await page.screenshot({ path: `test-results/members-${lang}-${width}.png`, fullPage: true });
+        await page.locator('section').filter({ has: page.locator('.members') }).screenshot({ path: `test-results/members-${lang}-${width}.png` });
       }
       await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -59,7 +59,7 @@ for (const lang of langs) {
       await expect(page.getByRole('status').filter({ hasText: mb.granted.replace('{module}', portCalls).replace('{name}', 'Lin Staff') })).toBeVisible();
       await expect(dialog.getByRole('checkbox', { name: portCalls })).toBeChecked();
       await expectAccessible(page, 'dialog[open]');
-      await page.screenshot({ path: `test-results/members-modules-${lang}.png` });
+      await dialog.screenshot({ path: `test-results/members-modules-${lang}.png` });
       await dialog.getByRole('button', { name: mb.done }).click();
       await expect(row).toContainText(portCalls);
 

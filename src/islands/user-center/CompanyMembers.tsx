@@ -32,7 +32,7 @@ export function CompanyMembers({ lang, company, companyName, messages }: Company
     <>
       {/* Named apart from its section: two landmarks with one name cannot be told apart. */}
       <ScrollTable label={m.membersTable.replace('{company}', companyName)} className="members" columns={[m.memberName, m.memberRole, m.memberStatus]}>
-        {/* Three columns, contact and joined under the name, the actions under the status: they stay in view at 320 px. */}
+        {/* Three columns, contact, joined and modules under the name, the actions under the status: they stay in view at 320 px. */}
         {company.members.map((member) => {
           const who = shown(member.name) + (member.userId === me ? ` ${t.you}` : '');
           const target: MemberTarget = { companyId: company.companyId, userId: member.userId, name: shown(member.name), company: companyName };
@@ -48,13 +48,14 @@ export function CompanyMembers({ lang, company, companyName, messages }: Company
                   {shown(member.phone ?? member.email)}
                 </span>
                 <span className="member-contact">{t.joinedOn.replace('{date}', date.format(member.joinedAt))}</span>
-              </td>
-              <td>
-                {messages.account.roles[member.role]}
                 {active && member.role === 'staff' && (
-                  <span className="member-contact">{granted.length ? granted.map((module) => module.name).join(', ') : t.noModulesGranted}</span>
+                  <span className="member-contact member-modules">
+                    <span className="visually-hidden">{t.modules}: </span>
+                    {granted.length ? granted.map((module) => module.name).join(', ') : t.noModulesGranted}
+                  </span>
                 )}
               </td>
+              <td>{messages.account.roles[member.role]}</td>
               <td>
                 <span className="badge" data-tone={active ? 'good' : member.status === 'pending' ? 'waiting' : 'bad'}>
                   {m.memberStatuses[member.status]}
