@@ -25,11 +25,12 @@ for (const lang of langs) {
       // Three people seeded and two sign-ins on a shared machine.
       test.setTimeout(240_000);
       const adminEmail = uniqueEmail(`members-admin-${lang}`);
+      const companyName = `Members Shipping ${lang} ${Date.now()}`;
       const { companyIds } = await seed(page, {
         email: adminEmail,
         userType: 2,
         realName: 'Chen Admin',
-        companies: [{ nameEn: `Members Shipping ${lang} ${Date.now()}`, type: 'shipOwner', status: 'verified', role: 'administrator' }],
+        companies: [{ nameEn: companyName, type: 'shipOwner', status: 'verified', role: 'administrator' }],
       });
       const companyId = companyIds[0]!;
       const staffEmail = uniqueEmail(`members-staff-${lang}`);
@@ -47,7 +48,7 @@ for (const lang of langs) {
       await expectAccessible(page);
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 900 });
-        await page.locator('section').filter({ has: page.locator('.members') }).screenshot({ path: `test-results/members-${lang}-${width}.png` });
+        await page.getByRole('region', { name: u.members.replace('{company}', companyName) }).screenshot({ path: `test-results/members-${lang}-${width}.png` });
       }
       await page.setViewportSize({ width: 1280, height: 900 });
 
