@@ -38,7 +38,7 @@ for (const lang of langs) {
       await seed(page, { email: uniqueEmail(`members-leaver-${lang}`), userType: 2, realName: 'Wu Leaver', companies: [{ companyId, role: 'staff' }] });
 
       await signInByEmail(page, lang, adminEmail, PASSWORD);
-      await expect(page).not.toHaveURL(/\/login/);
+      await expect(page).not.toHaveURL(/\/login/, { timeout: 30_000 });
       await openInLanguage(page, lang, '/user_center');
       const row = page.getByRole('row').filter({ hasText: 'Lin Staff' });
       // The first paint of the user center waits for four calls; the shared test machine can be slow.
@@ -48,7 +48,7 @@ for (const lang of langs) {
       await expectAccessible(page);
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 900 });
-        await page.getByRole('region', { name: u.members.replace('{company}', companyName) }).screenshot({ path: `test-results/members-${lang}-${width}.png` });
+        await page.getByRole('region', { name: u.members.replace('{company}', companyName), exact: true }).screenshot({ path: `test-results/members-${lang}-${width}.png` });
       }
       await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -90,7 +90,7 @@ for (const lang of langs) {
       const context = await browser.newContext();
       const staff = await context.newPage();
       await signInByEmail(staff, lang, staffEmail, PASSWORD);
-      await expect(staff).not.toHaveURL(/\/login/);
+      await expect(staff).not.toHaveURL(/\/login/, { timeout: 30_000 });
       await openInLanguage(staff, lang, '/user_center');
       const facts = staff.locator('.facts');
       await expect(facts.getByRole('term').filter({ hasText: mb.yourModules })).toBeVisible({ timeout: 30_000 });
