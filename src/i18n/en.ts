@@ -397,6 +397,38 @@ export const en = {
     declined: 'The request of {name} was declined.',
     pendingCount: 'Requests waiting for you: {n}',
   },
+  members: {
+    /** After the member's name in the list. */
+    you: '(you)',
+    /** {date}: the day the person joined. */
+    joinedOn: 'Joined {date}',
+    makeAdministrator: 'Make administrator',
+    makeStaff: 'Make staff',
+    /** {name}: the member's name. Names each button for screen readers, starting with its visible text. */
+    makeAdministratorLabel: 'Make administrator: {name}',
+    makeStaffLabel: 'Make staff: {name}',
+    remove: 'Remove',
+    removeLabel: 'Remove {name}',
+    removeTitle: 'Remove this member?',
+    removeText: '{name} will leave {company}, and their sessions in it end. They can join again with an invitation code.',
+    removeConfirm: 'Remove member',
+    cancel: 'Cancel',
+    modules: 'Modules',
+    modulesLabel: 'Modules: {name}',
+    modulesTitle: 'Modules of {name}',
+    modulesHint: 'Staff see only the modules you grant here; administrators see every module. Each change is saved at once.',
+    noModulesGranted: 'No modules granted',
+    done: 'Done',
+    /** {role}: the role's name. */
+    roleChanged: '{name} is now: {role}.',
+    removed: '{name} was removed from the company.',
+    granted: '{module} granted to {name}.',
+    withdrawn: '{module} withdrawn from {name}.',
+    yourModules: 'Your modules',
+    noModules: 'None yet. Your company administrator grants them.',
+    photo: 'Change photo',
+    photoSaved: 'Photo saved',
+  },
   completion: {
     adminTitle: 'Your company application has been submitted',
     adminText: 'We are verifying your company. This usually takes one working day; we will tell you by SMS or e-mail when it is done.',

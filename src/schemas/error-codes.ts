@@ -109,6 +109,17 @@ export const errorCatalogue = {
     en: 'Company names cannot contain invisible or text-direction characters.',
     zh: '企业名称不能包含不可见字符或文字方向控制字符。',
   },
+  // Administrators manage members and modules. Non-administrators get CO0008, non-members CO0009. When two
+  // administrators change the same thing at once one wins; the other gets MB0003 or MB0004 (`data` says what stands).
+  MB0001: { status: 409, en: 'A company always keeps an administrator. Make another member administrator first.', zh: '企业必须保留至少一名管理员，请先将其他成员设为管理员。' },
+  MB0002: { status: 404, en: 'This person is not a member of the company.', zh: '此人不是该企业的成员。' },
+  MB0003: { status: 409, en: "This member's role was just changed by another administrator. The list shows it as it stands.", zh: '该成员的角色刚刚已被其他管理员修改，列表已显示最新状态。' },
+  MB0004: { status: 409, en: "This member's modules were just changed by another administrator. The list shows them as they stand.", zh: '该成员的模块刚刚已被其他管理员修改，列表已显示最新状态。' },
+  MB0005: { status: 400, en: 'This module is not available to this company.', zh: '该企业不可使用此模块。' },
+  MB0006: { status: 409, en: 'Modules are granted to approved staff members; administrators see every module.', zh: '模块只能授予已通过的员工；管理员可使用全部模块。' },
+  MB0007: { status: 409, en: "Only an approved member's role can be changed. Please answer the request to join first.", zh: '只能修改已通过成员的角色，请先处理加入申请。' },
+  // Own photo (setPhoto): one of the person's own uploaded JPEG or PNG images.
+  MB0010: { status: 400, en: 'The photo must be a JPEG or PNG image you uploaded.', zh: '头像须为您上传的 JPEG 或 PNG 图片。' },
   // Files.
   FL0001: { status: 415, en: 'Unsupported file type.', zh: '不支持的文件类型。' },
   FL0002: { status: 413, en: 'File size exceeded (6 MB each).', zh: '文件大小超出限制（每个 6 MB）。' },

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
 import { callingCodeSchema, emailSchema, mobileSchema } from './auth';
+import { COMPANY_TYPE_KEYS, COMPANY_TYPES, companyTypeSchema, type CompanyType } from './company-types.ts';
 
 /**
  * Wire contracts of onboarding: companies, invitations, members, main enterprise,
@@ -12,10 +13,7 @@ import { callingCodeSchema, emailSchema, mobileSchema } from './auth';
 // Company types and verification statuses
 // ---------------------------------------------------------------------------------------------------------
 
-/** Enterprise types, as they travel on the wire. */
-export const COMPANY_TYPES = ['shipOwner', 'charterer', 'shipAgent', 'shipyard', 'fuelSupplier', 'voyageManager'] as const;
-export const companyTypeSchema = z.enum(COMPANY_TYPES);
-export type CompanyType = z.infer<typeof companyTypeSchema>;
+export { COMPANY_TYPE_KEYS, COMPANY_TYPES, companyTypeSchema, type CompanyType } from './company-types.ts';
 
 /** The serviced port is required for these types. */
 export const PORT_REQUIRED_TYPES: readonly CompanyType[] = ['shipAgent', 'shipyard', 'fuelSupplier'];
@@ -37,18 +35,10 @@ export const VERIFICATION_STATUSES = [
 export const verificationStatusSchema = z.enum(VERIFICATION_STATUSES);
 export type VerificationStatus = z.infer<typeof verificationStatusSchema>;
 
-/**
- * D1 stores types and statuses in snake_case (migrations/0003; services/login-case.ts reads those values).
- * These maps are the one place the two spellings meet. The legacy stored status 'active' reads as 'verified'.
- */
-export const COMPANY_TYPE_DB: Record<CompanyType, string> = {
-  shipOwner: 'ship_owner',
-  charterer: 'charterer',
-  shipAgent: 'ship_agent',
-  shipyard: 'shipyard',
-  fuelSupplier: 'fuel_supplier',
-  voyageManager: 'voyage_manager',
-};
+/** Wire type → stored key. */
+export const COMPANY_TYPE_DB = Object.fromEntries(COMPANY_TYPES.map((type) => [type, COMPANY_TYPE_KEYS[type].db])) as Record<CompanyType, string>;
+
+/** Statuses are stored in snake_case (migrations/0003; services/login-case.ts reads those values). The legacy stored status 'active' reads as 'verified'. */
 export const VERIFICATION_STATUS_DB: Record<VerificationStatus, string> = {
   approving: 'approving',
   notVerified: 'not_verified',
@@ -63,8 +53,12 @@ export const VERIFICATION_STATUS_DB: Record<VerificationStatus, string> = {
 
 /** A stored company type → the wire value (unknown values pass through unchanged). */
 export function companyTypeFromDb(value: string): CompanyType | string {
-  const hit = (Object.entries(COMPANY_TYPE_DB) as [CompanyType, string][]).find(([, db]) => db === value);
-  return hit ? hit[0] : value;
+  return COMPANY_TYPES.find((type) => COMPANY_TYPE_KEYS[type].db === value || COMPANY_TYPE_KEYS[type].legacy === value) ?? value;
+}
+/** Any spelling of a type (wire name, stored key, legacy key) → the stored key; unknown values pass through. */
+export function companyTypeToDb(value: string): string {
+  const wire = (COMPANY_TYPES as readonly string[]).includes(value) ? (value as CompanyType) : companyTypeFromDb(value);
+  return (COMPANY_TYPES as readonly string[]).includes(wire) ? COMPANY_TYPE_DB[wire as CompanyType] : value;
 }
 /** A stored company status → the wire value ('active' → 'verified'; unknown values pass through unchanged). */
 export function verificationStatusFromDb(value: string): VerificationStatus | string {
@@ -73,8 +67,13 @@ export function verificationStatusFromDb(value: string): VerificationStatus | st
   return hit ? hit[0] : value;
 }
 
+/** A module of the web app as a person sees it: its key and its name in the language of the request. */
+export const grantedModuleSchema = z.object({ key: z.string(), name: z.string() });
+export type GrantedModule = z.infer<typeof grantedModuleSchema>;
+
 /** Membership roles and states: a staff join waits for the administrator ('pending', login case 5). */
 export const memberRoleSchema = z.enum(['administrator', 'staff']);
+export type MemberRole = z.infer<typeof memberRoleSchema>;
 export const memberStatusSchema = z.enum(['pending', 'active', 'rejected']);
 
 // ---------------------------------------------------------------------------------------------------------
@@ -367,12 +366,16 @@ export const companyMemberSchema = z.object({
   /** Epoch milliseconds. */
   joinedAt: z.number(),
   hireTime: z.nullable(z.string()),
+  /** Keys of the modules granted to a staff member (administrators see every module: empty for them). */
+  modules: z.optional(z.array(z.string())),
 });
 export type CompanyMember = z.infer<typeof companyMemberSchema>;
 export const companyMembersAnswer = z.object({
   companyId: z.string(),
   invitationCode: z.nullable(z.string()),
   members: z.array(companyMemberSchema),
+  /** The module catalogue's entries for the company's type, names in the language of the request. */
+  modules: z.optional(z.array(grantedModuleSchema)),
 });
 export type CompanyMembersAnswer = z.infer<typeof companyMembersAnswer>;
 

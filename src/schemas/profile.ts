@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
-import { isoDateSchema } from './onboarding';
+import { grantedModuleSchema, isoDateSchema, memberRoleSchema } from './onboarding';
 
 /**
  * A person's own profile (fields realName, countryId, countryName, birthday, sex):
@@ -25,6 +25,37 @@ export const meAnswer = z.object({
   birthday: z.nullable(z.string()),
   /** One of SEXES below, read leniently (an unknown value shows as not stated); null when not stated. */
   sex: z.nullable(z.string()),
+  // The rest of the specification's User. Every key is always sent; null (or an empty list) means no data yet.
+  // The company fields describe the account in use: the company chosen in this session, else the main
+  // enterprise, else the only company the person can enter.
+  /** The name shown for the person: realName, else loginName. */
+  username: z.string(),
+  /** The given name within realName (after a Chinese one-character surname, or the first of several words). */
+  givenName: z.nullable(z.string()),
+  /** What the person signs in with: login name, else phone (E.164), else e-mail, else chain-partner id. */
+  account: z.string(),
+  /** The phone-code list id (ISO 3166-1 alpha-2) of the registered mobile's region, such as 'CN'. */
+  userPhoneCodeValue: z.nullable(z.string()),
+  /** `/api/agg-web/file/<id>`: the photo the person uploaded in the user center, served only to them. */
+  photo: z.nullable(z.string()),
+  /** When the account was created, epoch milliseconds. */
+  dateCreate: z.number(),
+  /** The company of the account in use. */
+  accountId: z.nullable(z.string()),
+  /** That company's enterprise-type key as the data model names it (consigner, consignee, oiler, …). */
+  groupId: z.nullable(z.string()),
+  /** The main enterprise (setMainAccount), whether or not it is the one in use. */
+  mainAccountId: z.nullable(z.string()),
+  /** The person administers the company in use. */
+  superAdmin: z.boolean(),
+  /** The name of that company's first administrator. */
+  superAdminName: z.nullable(z.string()),
+  /** The person's role in that company: ['administrator'] or ['staff']; [] without one. */
+  roles: z.array(memberRoleSchema),
+  /** The modules the person may use there: all of the company type's for an administrator, the granted ones for staff. */
+  authoriseList: z.array(grantedModuleSchema),
+  /** 'YYYY-MM-DD' from the staff form of that company. */
+  hireDate: z.nullable(z.string()),
 });
 export type MeAnswer = z.infer<typeof meAnswer>;
 

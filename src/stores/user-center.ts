@@ -1,21 +1,23 @@
 import { map } from 'nanostores';
 import { authApi } from '../api/auth';
+import { membersApi } from '../api/members';
 import { onboardingApi } from '../api/onboarding';
 import { problemOf, type Problem } from '../i18n/problem';
 import { dropKeptForms } from '../lib/kept-forms';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/auth';
-import { isoDateSchema, type CompanyMember } from '../schemas/onboarding';
+import { isoDateSchema, type CompanyMember, type CompanyMembersAnswer, type GrantedModule } from '../schemas/onboarding';
 import { birthdayProblem, REAL_NAME_MAX, type MeAnswer, type Sex } from '../schemas/profile';
 import { SESSION_KEYS } from './browser';
 import { createForm } from './form';
 
 
-/** What an administrator sees of one of their companies: its invitation code and its members. */
+/** What an administrator sees of one of their companies: its invitation code, its members and its modules. */
 export interface AdministeredCompany {
   companyId: string;
   invitationCode: string | null;
   members: CompanyMember[];
+  modules: GrantedModule[];
 }
 
 export const $userCenter = map({
@@ -41,6 +43,12 @@ function takePasswordChanged(): boolean {
   sessionStorage.removeItem(SESSION_KEYS.passwordChanged);
   return changed;
 }
+const administeredOf = (answer: CompanyMembersAnswer): AdministeredCompany => ({
+  companyId: answer.companyId,
+  invitationCode: answer.invitationCode,
+  members: answer.members,
+  modules: answer.modules ?? [],
+});
 
 export async function loadUserCenter() {
   const [me, list] = await Promise.all([onboardingApi.fetchMe(), authApi.companyList()]);
@@ -51,7 +59,7 @@ export async function loadUserCenter() {
       .filter((c) => c.role === 'administrator')
       .map(async (c): Promise<AdministeredCompany | null> => {
         const answer = await onboardingApi.members(c.companyId);
-        return answer.ok ? { companyId: c.companyId, invitationCode: answer.data.invitationCode, members: answer.data.members } : null;
+        return answer.ok ? administeredOf(answer.data) : null;
       }),
   );
   const failed = !me.ok ? me : !list.ok ? list : null;
@@ -72,7 +80,8 @@ export async function loadUserCenter() {
 /** The time a "copied" or "regenerated" notice stays (it is also announced). */
 const NOTICE_MS = 4000;
 let noticeTimer: ReturnType<typeof setTimeout> | undefined;
-function say(notice: Problem | null, error: Problem | null = null) {
+/** Says good news (for a few seconds) or a problem in the user center's live region. */
+export function say(notice: Problem | null, error: Problem | null = null) {
   clearTimeout(noticeTimer);
   $userCenter.set({ ...$userCenter.get(), notice, error });
   if (notice) noticeTimer = setTimeout(() => $userCenter.setKey('notice', null), NOTICE_MS);
@@ -103,6 +112,18 @@ export async function regenerateInvitationCode(companyId: string) {
   say({ key: 'userCenter.regenerated' });
 }
 
+/** Uploads an image and makes it the person's photo; the previous photo's file is deleted. */
+export async function uploadPhoto(file: File) {
+  const previous = $userCenter.get().me?.photo?.split('/').pop();
+  const uploaded = await onboardingApi.uploadFiles([file], 'logo');
+  if (!uploaded.ok) return say(null, failure(uploaded));
+  const answer = await membersApi.setPhoto(uploaded.data[0]!.id);
+  if (!answer.ok) return say(null, failure(answer));
+  $userCenter.setKey('me', answer.data);
+  if (previous) void onboardingApi.deleteFiles([decodeURIComponent(previous)]);
+  say({ key: 'members.photoSaved' });
+}
+
 export async function signOut() {
   await authApi.logout();
   dropKeptForms();
@@ -123,13 +144,16 @@ function setMemberStatus(companyId: string, userId: string, status: CompanyMembe
   $userCenter.setKey('administered', administered);
 }
 
-/** Re-reads one company's members: after an answer given elsewhere (another administrator, another tab). */
-async function reloadMembers(companyId: string) {
+/**
+ * Re-reads one company's members: after a change here, or an answer given elsewhere (another administrator,
+ * another tab). A company the person no longer administers leaves the list.
+ */
+export async function reloadMembers(companyId: string) {
   const answer = await onboardingApi.members(companyId);
-  if (!answer.ok) return;
+  if (!answer.ok && answer.code !== 'CO0008' && answer.code !== 'CO0009') return;
   const administered = $userCenter
     .get()
-    .administered.map((a) => (a.companyId === companyId ? { ...a, invitationCode: answer.data.invitationCode, members: answer.data.members } : a));
+    .administered.flatMap((a) => (a.companyId !== companyId ? [a] : answer.ok ? [administeredOf(answer.data)] : []));
   $userCenter.setKey('administered', administered);
 }
 

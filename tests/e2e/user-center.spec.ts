@@ -121,7 +121,10 @@ for (const lang of langs) {
       await page.getByRole('button', { name: u.approveLabel.replace('{name}', 'Zhao Liu') }).click();
       await expect(page.getByRole('status').filter({ hasText: u.approved.replace('{name}', 'Zhao Liu') })).toBeVisible();
       await expect(row).toContainText(u.memberStatuses.active);
-      await expect(row.getByRole('button')).toHaveCount(0);
+      // Answered: no approve or decline any more; an active member has the administrator's member actions instead.
+      await expect(row.getByRole('button', { name: u.approveLabel.replace('{name}', 'Zhao Liu') })).toHaveCount(0);
+      await expect(row.getByRole('button', { name: u.declineLabel.replace('{name}', 'Zhao Liu') })).toHaveCount(0);
+      await expect(row.getByRole('button', { name: t.members.removeLabel.replace('{name}', 'Zhao Liu') })).toBeVisible();
 
       // The staff member can now choose the company.
       await staff.page.reload();

@@ -27,6 +27,8 @@ export interface UserRow {
   country_name: string | null;
   birthday: string | null;
   sex: 'male' | 'female' | null;
+  /** The person's photo: one of their own uploads (migrations/0160). */
+  photo_file_id: string | null;
 }
 
 /** The ways a person names their account at sign-in; each is a UNIQUE column. */
@@ -176,4 +178,19 @@ export async function updateProfile(db: D1Database, userId: string, profile: Pro
     .prepare('UPDATE users SET real_name = ?, country_id = ?, country_name = ?, birthday = ?, sex = ? WHERE id = ? RETURNING *')
     .bind(profile.realName, profile.countryId, profile.countryName, profile.birthday, profile.sex, userId)
     .first<UserRow>();
+}
+
+/**
+ * Makes one of the user's own uploads their photo (null removes it): only a JPEG or PNG they uploaded that no
+ * company form has taken. Returns whether it was set.
+ */
+export async function setPhoto(db: D1Database, userId: string, fileId: string | null): Promise<boolean> {
+  const changed = await db
+    .prepare(
+      `UPDATE users SET photo_file_id = ?2 WHERE id = ?1 AND (?2 IS NULL OR EXISTS (SELECT 1 FROM files
+         WHERE id = ?2 AND owner_user_id = ?1 AND company_id IS NULL AND content_type IN ('image/jpeg', 'image/png')))`,
+    )
+    .bind(userId, fileId)
+    .run();
+  return changed.meta.changes > 0;
 }

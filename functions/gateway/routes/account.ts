@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import {
   anonymousLoginRequest,
   chooseAccountRequest,
@@ -7,29 +6,24 @@ import {
   type LoginCaseAnswer,
 } from '../../../src/schemas/auth';
 import { companyTypeFromDb, verificationStatusFromDb } from '../../../src/schemas/onboarding';
-import { birthdayProblem, updateUserInfoRequest, type MeAnswer } from '../../../src/schemas/profile';
-import type { Lang } from '../../../src/lib/lang';
+import { birthdayProblem, updateUserInfoRequest } from '../../../src/schemas/profile';
 import type { WorkerEnv } from '../../env';
 import { asLoginCaseMembership, membershipsOfUser, type MembershipRow } from '../db/companies';
 import { blockedByCompanyRequirement, companiesRequiringTwoStep } from '../db/two-step';
-import { setUserType, updateProfile, type UserRow } from '../db/users';
+import { setPhoto, setUserType, updateProfile, type UserRow } from '../db/users';
 import { GatewayError, ok, requestLang } from '../errors';
 import { now } from '../services/clock';
 import { findCountry } from '../services/countries';
 import { accountSizeOf, loginCaseOf } from '../services/login-case';
 import { bearerToken, findSession, idleTimeoutMs, requireSession, revokeSession, setSessionCompany, type SessionVariables } from '../services/sessions';
+import { phoneParts, userRecord } from '../services/user-record';
+import { setPhotoRequest } from '../../../src/schemas/members';
 import { validate } from '../validate';
 
 /**
  * Calls of a signed-in user: login case, company list and choice, "me", logout. All but logout
  * need the session the edge passes as `Authorization: Bearer`, and answer TK00001 (401) without one.
  */
-
-/** '+8613800138000' → { mobile: '13800138000', code: '+86' }. */
-function splitPhone(e164: string | null): { mobile: string; code: string } | null {
-  const parsed = e164 ? parsePhoneNumberFromString(e164) : undefined;
-  return parsed ? { mobile: parsed.nationalNumber, code: `+${parsed.countryCallingCode}` } : null;
-}
 
 const displayName = (user: UserRow) => user.real_name || user.login_name;
 
@@ -51,6 +45,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   .use('/agg-web/user/chooseAccount', requireSession)
   .use('/agg-web/user/fetchMeByUserToken', requireSession)
   .use('/agg-web/user/updateUserInfo', requireSession)
+  .use('/agg-web/user/setPhoto', requireSession)
 
   .post('/agg-web/quick/user/findUserLoginCase', async (c) => {
     const user = c.var.user;
@@ -62,7 +57,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     const answer: LoginCaseAnswer = {
       userLoginCase: result.userLoginCase,
       userType: user.user_type,
-      registerMobile: splitPhone(user.phone_e164)?.mobile ?? null,
+      registerMobile: phoneParts(user.phone_e164)?.mobile ?? null,
       username: displayName(user),
       userId: user.id,
       companyInfo: result.companyName === null ? null : { name: result.companyName, ports: [] },
@@ -109,7 +104,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     return ok(c, null);
   })
 
-  .get('/agg-web/user/fetchMeByUserToken', (c) => ok(c, meOf(c.var.user, requestLang(c))))
+  .get('/agg-web/user/fetchMeByUserToken', async (c) => ok(c, await userRecord(c.env.DB, c.var.user, c.var.session.current_company_id, requestLang(c))))
 
   // The person's own profile. Every field is sent; a null optional field clears it.
   .post('/agg-web/user/updateUserInfo', validate('json', updateUserInfoRequest), async (c) => {
@@ -127,25 +122,14 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     });
     // The session's user was deleted in between: as with any ended session.
     if (!updated) throw new GatewayError('TK00001');
-    return ok(c, meOf(updated, requestLang(c)));
-  });
+    return ok(c, await userRecord(c.env.DB, updated, c.var.session.current_company_id, requestLang(c)));
+  })
 
-/** fetchMeByUserToken's answer; the country's name in the request's language, from the country list. */
-function meOf(user: UserRow, lang: Lang): MeAnswer {
-  const phone = splitPhone(user.phone_e164);
-  const country = user.country_id ? findCountry(user.country_id) : undefined;
-  return {
-    userId: user.id,
-    realName: user.real_name,
-    loginName: user.login_name,
-    registerMobile: phone?.mobile ?? null,
-    userPhoneCode: phone?.code ?? null,
-    businessEmails: user.email,
-    passwordVersion: user.password_version,
-    source: user.source,
-    countryId: user.country_id,
-    countryName: country ? (lang === 'zh' ? country.nameCn : country.name) : user.country_name,
-    birthday: user.birthday,
-    sex: user.sex,
-  };
-}
+  // The person's photo: one of their own uploaded images not attached to a company (uploadFile kind 'logo'
+  // takes only JPEG and PNG); null removes it. Checked and set in one statement.
+  .post('/agg-web/user/setPhoto', validate('json', setPhotoRequest), async (c) => {
+    const { fileId } = c.req.valid('json');
+    if (!(await setPhoto(c.env.DB, c.var.user.id, fileId))) throw new GatewayError('MB0010');
+    const user = { ...c.var.user, photo_file_id: fileId };
+    return ok(c, await userRecord(c.env.DB, user, c.var.session.current_company_id, requestLang(c)));
+  });

@@ -12,10 +12,12 @@ import {
   memberDecisionRequest,
   setMainAccountRequest,
 } from '../../../src/schemas/onboarding';
+import { companyModulesQuery, memberModuleRequest, memberRemoveRequest, memberRoleRequest } from '../../../src/schemas/members';
 import type { WorkerEnv } from '../../env';
-import { clientIp, ok } from '../errors';
+import { clientIp, ok, requestLang } from '../errors';
 import { now } from '../services/clock';
 import * as companies from '../services/companies';
+import * as members from '../services/members';
 import { requireSession, type SessionVariables } from '../services/sessions';
 import { validate } from '../validate';
 
@@ -24,7 +26,7 @@ import { validate } from '../validate';
 type CompanyEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
 /** The signed-in caller as the service sees it. */
-const caller = (c: Context<CompanyEnv>): companies.Caller => ({ db: c.env.DB, userId: c.var.user.id, ip: clientIp(c), now: now(c) });
+const caller = (c: Context<CompanyEnv>): companies.Caller => ({ db: c.env.DB, userId: c.var.user.id, ip: clientIp(c), now: now(c), lang: requestLang(c) });
 
 /** A company name with a hidden character answers its own code; every other schema miss GW0400. */
 const formCode = (issues: z.core.$ZodIssue[]) => (issues.some((issue) => issue.message === 'CO0018') ? 'CO0018' : 'GW0400');
@@ -67,6 +69,17 @@ export const companyRoutes = new Hono<CompanyEnv>()
   )
   .post('/agg-web/company/member/decline', validate('json', memberDecisionRequest), async (c) =>
     ok(c, await companies.answerJoin(caller(c), c.req.valid('json'), 'rejected')),
+  )
+
+  // Administrators manage their members (services/members.ts): role, removal, module grants.
+  .post('/agg-web/company/member/role', validate('json', memberRoleRequest), async (c) => ok(c, await members.changeMemberRole(caller(c), c.req.valid('json'))))
+  .post('/agg-web/company/member/remove', validate('json', memberRemoveRequest), async (c) =>
+    ok(c, await members.removeCompanyMember(caller(c), c.req.valid('json'))),
+  )
+  .post('/agg-web/company/member/module', validate('json', memberModuleRequest), async (c) => ok(c, await members.setMemberModule(caller(c), c.req.valid('json'))))
+  // Any active member: the modules they may use in the company.
+  .get('/agg-web/company/modules', validate('query', companyModulesQuery), async (c) =>
+    ok(c, await members.companyModules(caller(c), c.req.valid('query').companyId)),
   )
 
   .post('/agg-web/user/setMainAccount', validate('json', setMainAccountRequest), async (c) => {

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { callingCodeSchema, emailSchema, mobileSchema } from '../../../src/schemas/auth';
-import { companyNameKey } from '../../../src/schemas/onboarding';
+import { companyNameKey, companyTypeToDb } from '../../../src/schemas/onboarding';
 import type { EdgeBindings } from '../../env';
 import { insertUserStatement, runBatch } from '../db/users';
 import { fail, GatewayError, ok } from '../errors';
@@ -36,12 +36,15 @@ const devUserRequest = z
     companies: z
       .array(
         z.object({
-          nameEn: z.string().min(1).max(128),
+          /** An existing company to join (nameEn and type are then ignored); otherwise a new company is created. */
+          companyId: z.string().min(1).max(64).optional(),
+          nameEn: z.string().min(1).max(128).default('Seeded Company'),
           type: z.string().min(1).max(32).default('ship_owner'),
           status: z.string().min(1).max(32).default('verified'),
           role: z.enum(['administrator', 'staff']).default('administrator'),
           memberStatus: z.enum(['pending', 'active', 'rejected']).default('active'),
           isMain: z.boolean().default(false),
+          hireTime: z.string().max(10).optional(),
         }),
       )
       .max(10)
@@ -80,15 +83,21 @@ export const devUserRoutes = new Hono<EdgeBindings>()
       }),
     ];
     if (body.agreed) statements.push(...consentStatements(db, id, at));
+    const companyIds: string[] = [];
     for (const company of body.companies ?? []) {
-      const companyId = crypto.randomUUID();
+      const companyId = company.companyId ?? crypto.randomUUID();
+      companyIds.push(companyId);
+      if (!company.companyId) {
+        statements.push(
+          db
+            .prepare('INSERT INTO companies (id, name_en, name_key, type, status, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+            .bind(companyId, company.nameEn, companyNameKey(company.nameEn), companyTypeToDb(company.type), company.status, id, at),
+        );
+      }
       statements.push(
         db
-          .prepare('INSERT INTO companies (id, name_en, name_key, type, status, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-          .bind(companyId, company.nameEn, companyNameKey(company.nameEn), company.type, company.status, id, at),
-        db
-          .prepare('INSERT INTO company_members (company_id, user_id, role, status, is_main, joined_at) VALUES (?, ?, ?, ?, ?, ?)')
-          .bind(companyId, id, company.role, company.memberStatus, company.isMain ? 1 : 0, at),
+          .prepare('INSERT INTO company_members (company_id, user_id, role, status, is_main, joined_at, hire_time) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .bind(companyId, id, company.role, company.memberStatus, company.isMain ? 1 : 0, at, company.hireTime ?? null),
       );
     }
     try {
@@ -98,5 +107,5 @@ export const devUserRoutes = new Hono<EdgeBindings>()
       if (error instanceof GatewayError) throw new GatewayError('GW0400', [{ path: '', message: 'already exists' }]);
       throw error;
     }
-    return ok(c, { userId: id });
+    return ok(c, { userId: id, companyIds });
   });

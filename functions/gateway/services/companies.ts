@@ -42,11 +42,14 @@ import { filesByIds, filesOfCompany, type FileRow } from '../db/files';
 import { cappedInsert } from '../db/limits';
 import { GatewayError } from '../errors';
 import { findCountry, phoneCodeList } from './countries';
+import { grantsOfCompany } from '../db/members';
+import type { Lang } from '../../../src/lib/lang';
 import { phoneRecipient } from './identity';
 import { newInvitationCode, normaliseInvitationCode } from './invitations';
 import { accountSizeOf } from './login-case';
 import { findPort } from './ports';
 import { isImageContentType } from './uploads';
+import { moduleName, modulesOfType } from './members';
 
 /**
  * Companies of onboarding: create and fill (administrator form), detail, invitation name look-up, join (staff
@@ -69,6 +72,8 @@ export interface Caller {
   /** The client network (clientIp). */
   ip: string;
   now: number;
+  /** The language of the request (names of modules). */
+  lang: Lang;
 }
 
 /** Wrong invitation codes per account and per client network within INVITATION_WINDOW_MS. */
@@ -293,10 +298,12 @@ export async function regenerateInvitation(caller: Caller, companyId: string): P
 
 export async function companyMembers(caller: Caller, companyId: string): Promise<CompanyMembersAnswer> {
   const { company } = await requireAdministrator(caller, companyId);
-  const rows = await membersOfCompany(caller.db, company.id);
+  const [rows, grants] = await Promise.all([membersOfCompany(caller.db, company.id), grantsOfCompany(caller.db, company.id)]);
+  const catalogue = modulesOfType(company.type);
   return {
     companyId: company.id,
     invitationCode: company.invitation_code,
+    modules: catalogue.map((entry) => moduleName(entry, caller.lang)),
     members: rows.map((m) => ({
       userId: m.user_id,
       name: m.nick_name || m.real_name || m.login_name,
@@ -306,6 +313,8 @@ export async function companyMembers(caller: Caller, companyId: string): Promise
       status: m.status,
       joinedAt: m.joined_at,
       hireTime: m.hire_time,
+      // Grants of modules the company's type still has (a type changed by a fill hides the others).
+      modules: (grants.get(m.user_id) ?? []).filter((key) => catalogue.some((entry) => entry.key === key)),
     })),
   };
 }

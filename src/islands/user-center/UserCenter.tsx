@@ -6,8 +6,6 @@ import type { Lang } from '../../lib/lang';
 import {
   $profileDraft,
   $userCenter,
-  approveMember,
-  askDecline,
   cancelDecline,
   confirmDecline,
   copyInvitationCode,
@@ -15,13 +13,16 @@ import {
   openProfileEditor,
   regenerateInvitationCode,
   signOut,
+  uploadPhoto,
 } from '../../stores/user-center';
 import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboarding';
 import { Avatar } from '../../ui/Avatar';
 import { formatDay } from '../../ui/DateField';
 import { Modal } from '../../ui/Modal';
 import { ScrollTable } from '../../ui/ScrollTable';
+import { ConfirmModal } from '../../ui/ConfirmModal';
 import { WhenVisible } from '../../ui/WhenVisible';
+import { CompanyMembers } from './CompanyMembers';
 import { ProfileEditor } from './ProfileEditor';
 import { SecuritySessions } from './SecuritySessions';
 import { ShareSignIn } from './ShareSignIn';
@@ -38,7 +39,7 @@ const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passk
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -57,7 +58,6 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
   const me = s.me;
   const shown = (value: string | null | undefined) => (value && value.trim() ? value : m.empty);
   const name = me ? me.realName || me.loginName : '';
-  const ownMembership = s.administered.flatMap((a) => a.members).find((member) => member.userId === me?.userId);
   const phone = me?.registerMobile ? `${me.userPhoneCode ?? ''} ${me.registerMobile}`.trim() : null;
   const profile: [string, string][] = [
     [m.realName, shown(me?.realName)],
@@ -67,7 +67,9 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
     [m.country, shown(me?.countryName)],
     [m.birthday, shown(me?.birthday && formatDay(me.birthday, lang))],
     [m.sex, me?.sex === 'male' || me?.sex === 'female' ? m.sexes[me.sex] : m.empty],
-    [m.hireDate, shown(ownMembership?.hireTime && formatDay(ownMembership.hireTime, lang))],
+    [m.hireDate, shown(me?.hireDate && formatDay(me.hireDate, lang))],
+    // Administrators see every module of the company in use; staff the ones granted to them.
+    [messages.members.yourModules, me?.authoriseList.length ? me.authoriseList.map((module) => module.name).join(', ') : messages.members.noModules],
   ];
   const companyName = (id: string) => {
     const company = s.companies.find((c) => c.companyId === id);
@@ -83,10 +85,25 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
 
       <section className="panel" aria-labelledby="profile-title">
         <div className="profile-head">
-          {me && <Avatar id={me.userId} name={name} />}
+          {me && <Avatar id={me.userId} name={name} photo={me.photo} />}
           <div>
             <h2 id="profile-title" className="section-title">{name || m.profile}</h2>
             <p className="hint">{m.profile}</p>
+            {/* JPEG or PNG, at most 6 MB: the upload's own rules; the gateway says which one failed. */}
+            <label className="text-link photo-upload">
+              {messages.members.photo}
+              <input
+                type="file"
+                className="visually-hidden"
+                accept="image/jpeg,image/png"
+                disabled={!me}
+                onChange={(event) => {
+                  const file = event.target.files?.[0];
+                  event.target.value = '';
+                  if (file) void uploadPhoto(file);
+                }}
+              />
+            </label>
           </div>
         </div>
         {editing ? (
@@ -182,53 +199,7 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
               />
             </Suspense>
             {pending > 0 && <p className="pending-count">{m.pendingCount.replace('{n}', String(pending))}</p>}
-            {/* Named apart from its section: two landmarks with one name cannot be told apart. */}
-            <ScrollTable label={m.membersTable.replace('{company}', companyName(company.companyId))} className="members" columns={[m.memberName, m.memberRole, m.memberStatus]}>
-              {/* Three columns, contact under the name and the answer under the status: the buttons stay in view at 320 px. */}
-              {company.members.map((member) => {
-                const who = shown(member.name);
-                const pendingJoin = member.role === 'staff' && member.status === 'pending';
-                return (
-                  <tr key={member.userId} data-status={member.status}>
-                    <td>
-                      <span className="member-name">{who}</span>
-                      <span className="member-contact">
-                        <span className="visually-hidden">{m.memberContact}: </span>
-                        {shown(member.phone ?? member.email)}
-                      </span>
-                    </td>
-                    <td>{messages.account.roles[member.role]}</td>
-                    <td>
-                      <span className="badge" data-tone={member.status === 'active' ? 'good' : member.status === 'pending' ? 'waiting' : 'bad'}>
-                        {m.memberStatuses[member.status]}
-                      </span>
-                      {pendingJoin && (
-                        <div className="member-actions" aria-busy={s.busyMember === `${company.companyId}/${member.userId}` || undefined}>
-                          <button
-                            type="button"
-                            className="button primary small"
-                            disabled={Boolean(s.busyMember)}
-                            aria-label={m.approveLabel.replace('{name}', who)}
-                            onClick={() => void approveMember(company.companyId, member.userId, who)}
-                          >
-                            {m.approve}
-                          </button>
-                          <button
-                            type="button"
-                            className="button secondary small"
-                            disabled={Boolean(s.busyMember)}
-                            aria-label={m.declineLabel.replace('{name}', who)}
-                            onClick={() => askDecline(company.companyId, member.userId, who, companyName(company.companyId))}
-                          >
-                            {m.decline}
-                          </button>
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </ScrollTable>
+            <CompanyMembers lang={lang} company={company} companyName={companyName(company.companyId)} messages={messages} />
           </section>
         );
       })}
@@ -249,18 +220,14 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
       </section>
 
       {s.declining && (
-        <Modal title={m.declineTitle} onCancel={cancelDecline}>
-          <p>{m.declineText.replace('{name}', s.declining.name).replace('{company}', s.declining.company)}</p>
-          {/* Cancel comes first: the dialog opens with focus on it, so Enter does not decline by accident. */}
-          <div className="modal-actions">
-            <button type="button" className="button secondary" onClick={cancelDecline}>
-              {m.cancel}
-            </button>
-            <button type="button" className="button danger" onClick={() => void confirmDecline()}>
-              {m.declineConfirm}
-            </button>
-          </div>
-        </Modal>
+        <ConfirmModal
+          title={m.declineTitle}
+          text={m.declineText.replace('{name}', s.declining.name).replace('{company}', s.declining.company)}
+          cancelLabel={m.cancel}
+          confirmLabel={m.declineConfirm}
+          onCancel={cancelDecline}
+          onConfirm={() => void confirmDecline()}
+        />
       )}
     </div>
   );
