@@ -1,7 +1,9 @@
 import type { authApi as AuthApi } from '../api/auth';
 import { SALT_REQUIRED, type ApiResult } from '../api/result';
 import { hashPassword } from '../lib/password-hash';
+import { readCookie } from '../lib/read-cookie';
 import { remember } from '../lib/remembered-sign-in';
+import { PORT_TYPE_COOKIE, ZHOUSHAN_PORT_ID, ZHOUSHAN_SOURCE } from '../lib/source-origin';
 import type { LoginAnswer } from '../schemas/auth';
 import { LOGIN_CLIENT, meetsPasswordRule, PASSWORD_VERSION, TRACELESS } from '../schemas/auth-rules';
 import { ask } from './dialog';
@@ -90,6 +92,8 @@ async function submitCode() {
     code: s.code.trim(),
     agreed: true as const,
     ...newUser,
+    // A new user arriving from the zhoushan site services its port: the administrator form starts with it.
+    ...(newUser && readCookie(document.cookie, PORT_TYPE_COOKIE) === ZHOUSHAN_SOURCE ? { portId: ZHOUSHAN_PORT_ID } : {}),
   };
   await completeLogin((nvcvalStr) => auth.quickLogin({ ...body, nvcvalStr }), id.subject);
 }
@@ -204,13 +208,14 @@ export async function continueWith(answer: LoginAnswer): Promise<boolean> {
 export const completeSignIn = (result: ApiResult<LoginAnswer>) => completeLogin(async () => result, '');
 
 /** Asks the gateway for this person's login case and goes on as after-sign-in.ts says (loaded now). */
-export async function routeByLoginCase() {
+export async function routeByLoginCase(): Promise<boolean> {
   const { goOnByLoginCase } = await import('./after-sign-in');
   const failed = await goOnByLoginCase(env);
   if (failed) {
     $signIn.setKey('redirecting', false);
     form.failure(failed);
   }
+  return !failed;
 }
 
 /** With a session marker: the company list and the login case decide the route; false when the session is gone. */
@@ -221,6 +226,5 @@ export async function resume(): Promise<boolean> {
     $signIn.setKey('redirecting', false);
     return false;
   }
-  await routeByLoginCase();
-  return true;
+  return routeByLoginCase();
 }

@@ -106,11 +106,25 @@ describe('session redirect', () => {
   const signedIn = { cookie: 'portal_token=abc' };
 
   it('sends a signed-in visitor from a sign-in page to the portal by default', async () => {
-    for (const path of ['/', '/login', '/register', '/forget', '/navigator_login', '/navigator_forget']) {
+    for (const path of ['/register', '/forget', '/navigator_login', '/navigator_forget']) {
       const res = await call(`http://portal.test${path}`, { headers: signedIn });
       expect(res.status, path).toBe(302);
       expect(res.headers.get('location'), path).toBe('/user_center');
     }
+  });
+
+  // The login page routes by login case itself (its script asks the gateway before any form shows), so the edge
+  // lets it through unless the visit recorded where to go; from any Host, with a forged client address.
+  it('shows the login page to a signed-in visitor without a recorded origin, and follows one that is recorded', async () => {
+    const forged = { ...signedIn, 'cf-connecting-ip': '203.0.113.9', 'x-forwarded-host': 'evil.example' };
+    const pages = await Promise.all(['http://portal.test/', 'http://portal.test/login', 'http://evil.example/login'].map((url) => call(url, { headers: forged })));
+    for (const res of pages) {
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('id="page-title"');
+    }
+    const recorded = await call('http://portal.test/login', { headers: { cookie: `portal_token=abc; SOURCE_FROM=${encodeURIComponent('{"source":"portal"}')}` } });
+    expect(recorded.status).toBe(302);
+    expect(recorded.headers.get('location')).toBe('/user_center');
   });
 
   it('shows /join and other pages, and sign-in pages to visitors without a session', async () => {

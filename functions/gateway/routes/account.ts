@@ -16,6 +16,7 @@ import { setUserType, updateProfile, type UserRow } from '../db/users';
 import { GatewayError, ok, requestLang } from '../errors';
 import { now } from '../services/clock';
 import { findCountry } from '../services/countries';
+import { findPort } from '../services/ports';
 import { accountSizeOf, loginCaseOf } from '../services/login-case';
 import { bearerToken, findSession, idleTimeoutMs, requireSession, revokeSession, setSessionCompany, type SessionVariables } from '../services/sessions';
 import { validate } from '../validate';
@@ -55,8 +56,14 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   .post('/agg-web/quick/user/findUserLoginCase', async (c) => {
     const user = c.var.user;
     const memberships = await membershipsOfUser(c.env.DB, user.id);
+    const port = user.pending_port_id ? findPort(user.pending_port_id) : undefined;
     const result = loginCaseOf(
-      { originalFlag: user.original_flag === 1, userType: user.user_type, pendingCompanyName: user.pending_company_name },
+      {
+        originalFlag: user.original_flag === 1,
+        userType: user.user_type,
+        pendingCompanyName: user.pending_company_name,
+        pendingPort: port ? { id: port.id, name: port.name, code: port.code } : null,
+      },
       memberships.map(asLoginCaseMembership),
     );
     const answer: LoginCaseAnswer = {
@@ -65,7 +72,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
       registerMobile: splitPhone(user.phone_e164)?.mobile ?? null,
       username: displayName(user),
       userId: user.id,
-      companyInfo: result.companyName === null ? null : { name: result.companyName, ports: [] },
+      companyInfo: result.companyName === null ? null : { name: result.companyName, ports: result.ports },
       ifJumpToSaas: result.ifJumpToSaas,
       originalFlag: user.original_flag === 1,
       accountSize: result.accountSize,
