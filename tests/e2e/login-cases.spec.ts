@@ -50,6 +50,8 @@ const cases: { name: string; seed: () => Record<string, unknown>; lands: RegExp;
 
 // Each test signs in through the form (a server-side KDF) and loads two or three pages: room on a busy machine.
 test.describe.configure({ timeout: 90_000 });
+/** A sign-in runs the server's KDF and then waits its 500 ms: on a loaded machine the landing takes seconds. */
+const LANDING_MS = 20_000;
 
 const stored = (page: Page) => page.evaluate(() => ({ companyName: sessionStorage.getItem('companyName'), ports: sessionStorage.getItem('ports') }));
 
@@ -69,7 +71,7 @@ for (const lang of langs) {
       const email = uniqueEmail('case');
       await seedUser(request, { email, password: PASSWORD, agreed: true, ...c.seed() });
       await signInByEmail(page, lang, email, PASSWORD);
-      await expect(page).toHaveURL(c.lands);
+      await expect(page).toHaveURL(c.lands, { timeout: LANDING_MS });
       if (c.stored) expect(await stored(page)).toEqual(c.stored);
       await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-CN' : 'en');
 
@@ -77,7 +79,7 @@ for (const lang of langs) {
       await page.evaluate(() => sessionStorage.clear());
       await watchForForm(page);
       await page.goto('/login');
-      await expect(page).toHaveURL(c.lands);
+      await expect(page).toHaveURL(c.lands, { timeout: LANDING_MS });
       if (c.stored) expect(await stored(page)).toEqual(c.stored);
       expect(await page.evaluate(() => sessionStorage.getItem('signInFormSeen'))).toBeNull();
     });
@@ -87,9 +89,9 @@ for (const lang of langs) {
     const email = uniqueEmail('case7');
     await seedUser(request, { email, password: PASSWORD, agreed: true, pendingCompanyName: 'Seven Seas Shipping', pendingPortId: 'CNSHA' });
     await signInByEmail(page, lang, email, PASSWORD);
-    await expect(page).toHaveURL(/\/enterprise_adm_and_staff\?loginType=2$/);
+    await expect(page).toHaveURL(/\/enterprise_adm_and_staff\?loginType=2$/, { timeout: LANDING_MS });
     await page.getByRole('link', { name: messages[lang].onboarding.choose.admin }).click();
-    await expect(page).toHaveURL(/\/create_account/);
+    await expect(page).toHaveURL(/\/create_account/, { timeout: LANDING_MS });
     await expect(page.getByLabel(messages[lang].onboarding.companyNameEn)).toHaveValue('Seven Seas Shipping');
   });
 }

@@ -14,6 +14,8 @@ const OPERATOR_TOKEN = 'e2e-operator-token-0123456789';
 const PASSWORD = 'Harbour2026';
 const TRACKING_PATH = '/api/agg-web/buriedPoint/add';
 test.describe.configure({ timeout: 90_000 });
+/** A sign-in runs the server's KDF and then waits its 500 ms: on a loaded machine the landing takes seconds. */
+const LANDING_MS = 20_000;
 
 type Row = { eventId: string; bpSource: string; bpType: string; keyList: { key: string; value: string }[]; versionNumber: string; traceId: string };
 
@@ -33,7 +35,7 @@ async function signInFunnel(page: Page, lang: Lang, email: string) {
   await expect(page.getByText(errorCatalogue.US0010[lang])).toBeVisible();
   await page.getByLabel(messages[lang].signIn.password, { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: messages[lang].signIn.submit }).click();
-  await expect(page).toHaveURL(/\/account$/);
+  await expect(page).toHaveURL(/\/account$/, { timeout: LANDING_MS });
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
   // Leaving /account hides it: its queued events leave in a beacon.
   await page.goto('/privacy');
