@@ -55,7 +55,8 @@ const safeCode = (code: string | undefined) => (code && /^[A-Z]{2}\d{4,5}$/.test
 
 /** Queues one event; it leaves with the next batch (page hidden or left). */
 export function track(eventId: FunnelEvent, keys: EventKeys = {}): void {
-  if (!trackingAllowed()) return;
+  // Outside a browser (the stores' unit tests) and under GPC / DNT there is nothing to do.
+  if (typeof document === 'undefined' || typeof navigator.sendBeacon !== 'function' || !trackingAllowed()) return;
   const page = document.documentElement.dataset.page ?? 'unknown';
   const values: [string, string | undefined][] = [
     ['page', page],
