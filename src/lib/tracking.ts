@@ -1,7 +1,7 @@
 /**
  * Funnel events of the portal's pages (the platform's tracking contract `agg-web/buriedPoint/add`, version
  * 9.3.11). Events wait in memory and leave in one `navigator.sendBeacon` when the page is hidden or left, so
- * tracking never delays a person, and a closed tab still sends. No framework and no import: the pages load this
+ * tracking never delays a person, and a closed tab still sends. No framework and no library: the pages load this
  * module lazily, after their own work.
  *
  * What an event may say is fixed here: its name and a few keys with values from closed lists (page, language,
