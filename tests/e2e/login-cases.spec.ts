@@ -49,7 +49,7 @@ const cases: { name: string; seed: () => Record<string, unknown>; lands: RegExp;
 ];
 
 // Each test signs in through the form (a server-side KDF) and loads two or three pages: room on a busy machine.
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 180_000 });
 /** A sign-in runs the server's KDF and then waits its 500 ms: on a loaded machine the landing takes seconds. */
 const LANDING_MS = 20_000;
 

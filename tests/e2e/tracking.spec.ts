@@ -13,7 +13,7 @@ import { openInLanguage, seedUser, signInByEmail, uniqueEmail } from './helpers'
 const OPERATOR_TOKEN = 'e2e-operator-token-0123456789';
 const PASSWORD = 'Harbour2026';
 const TRACKING_PATH = '/api/agg-web/buriedPoint/add';
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 180_000 });
 /** A sign-in runs the server's KDF and then waits its 500 ms: on a loaded machine the landing takes seconds. */
 const LANDING_MS = 20_000;
 
