@@ -47,7 +47,7 @@ describe('case 7: registered with a company name and a serviced port', () => {
     });
     const rows = await worker.env.DB.prepare('SELECT pending_port_id FROM users WHERE email = ?').bind(email).all();
     expect(rows.results).toEqual([{ pending_port_id: 'CNZOS' }]);
-  });
+  }, 60_000);
 
   it('refuses a port that is not on the list before the code is used, and the same code then registers case 6', async () => {
     const email = uniqueEmail();
@@ -105,7 +105,7 @@ describe('case 9: every application or join ended', () => {
       ],
     });
     expect(await loginCase(both.cookie)).toMatchObject({ userLoginCase: 4 });
-  });
+  }, 60_000);
 });
 
 describe('cases 1-9 side by side', () => {
@@ -125,5 +125,5 @@ describe('cases 1-9 side by side', () => {
     expect(cases.map((c) => c.userLoginCase)).toEqual(seeds.map(([n]) => n));
     expect(cases[5]!.companyInfo).toEqual({ name: 'Six Shipping', ports: [] });
     expect(cases[6]!.companyInfo).toEqual({ name: 'Seven Shipping', ports: [{ id: 'CNSHA', name: 'Shanghai', code: 'CNSHA' }] });
-  });
+  }, 60_000);
 });
