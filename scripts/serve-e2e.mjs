@@ -15,6 +15,8 @@ const dev = spawn(
     '--var', `PORTAL_ORIGIN:http://127.0.0.1:${port}`, '--var', `NAVIGATOR_ORIGIN:http://navigator.localhost:${port}`,
     // Passkeys need a host name (browsers refuse an IP address): the passkey tests open this server as localhost.
     '--var', `PASSKEY_ORIGINS:http://localhost:${port}`,
+    // Opens the operators' tracking list, so tests read back what the pages sent (tests/e2e/tracking.spec.ts).
+    '--var', 'OPERATOR_TOKEN:e2e-operator-token-0123456789',
   ],
   { stdio: 'inherit' },
 );

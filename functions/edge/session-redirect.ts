@@ -29,6 +29,8 @@ export interface SessionRedirectInput {
  * to show the page. By source: zhoushan → ZHOUSHAN_URL (+ `page`); invitation letter → INVITATION_LETTER_URL
  * (`/zh` path prefix in Chinese); portal → PORTAL_URL (+ `address`); otherwise the `redirect` parameter, and
  * by default PORTAL_URL (+ `address`). Every target passes safeRedirect, whose fallback is PORTAL_URL.
+ * The login page itself (`/login`, and `/` off the navigator host) with no recorded origin is shown: its script
+ * routes by login case without showing the form.
  */
 export function sessionRedirectTarget(input: SessionRedirectInput): string | undefined {
   if (!input.hasSession) return undefined;
@@ -37,6 +39,9 @@ export function sessionRedirectTarget(input: SessionRedirectInput): string | und
   if (!shell || !signInShells.includes(shell)) return undefined;
 
   const { source, config } = input;
+  // Without a recorded origin the login page routes the person by their login case itself (the page's script
+  // asks the gateway before any form shows), so someone half-way through onboarding goes back to their step.
+  if (shell === 'login' && !Object.values(source).some(Boolean)) return undefined;
   const kind = source.source?.toLowerCase().replace(/[-_]/g, '');
   const portal = () => withPath(config.portalUrl, source.address);
   let target: string | undefined;

@@ -6,6 +6,8 @@
 export const SOURCE_COOKIE = 'SOURCE_FROM';
 export const PORT_TYPE_COOKIE = 'PORT_TYPE';
 export const ZHOUSHAN_SOURCE = 'zhoushan';
+/** The UN/LOCODE of the port a zhoushan visit services (the administrator form and registration start with it). */
+export const ZHOUSHAN_PORT_ID = 'CNZOS';
 /** The port-type cookie lives 863,999 s (ten days less a second), like the language cookie. */
 export const PORT_TYPE_MAX_AGE = 863_999;
 

@@ -145,6 +145,8 @@ export const quickLoginRequest = z.object({
   nvcvalStr: z.optional(checked(z.string(), z.maxLength(1024))),
   userIdentity: z.optional(z.union([z.literal(1), z.literal(2)])),
   companyName: z.optional(checked(z.string(), z.trim(), z.minLength(1), z.maxLength(NEW_USER_COMPANY_MAX))),
+  /** A new user's serviced port (UN/LOCODE), kept with the company name for the administrator form (login case 7). */
+  portId: z.optional(checked(z.string(), z.regex(/^[A-Za-z]{2}[A-Za-z0-9]{3}$/))),
   /** The agreement box was ticked; sign-in is refused without it. */
   agreed: z.literal(true),
 });

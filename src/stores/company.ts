@@ -23,6 +23,7 @@ import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { createForm } from './form';
 import { collapse, currentLoginType, emailProblem, isZhoushanVisit, phoneProblem } from './onboarding';
 import { discardUpload, keepUploads, releaseUploadsOnLeave, uploadFiles } from './uploads';
+import { track } from '../lib/tracking';
 
 /** The administrator form: /create_account and /fill_account. */
 
@@ -271,6 +272,7 @@ export function submitCompany() {
     const s = $company.get();
     const result = s.mode === 'fill' ? await onboardingApi.fillCompany({ ...companyRequest(), companyId: s.companyId }) : await onboardingApi.createCompany(companyRequest());
     if (!result.ok) return form.failure(result);
+    if (s.mode !== 'fill') track('company_created');
     keepUploads([...s.licence, ...s.gtc, ...s.logo].map((file) => file.id));
     env.storage.setItem(SESSION_KEYS.application, result.data.companyId);
     env.storage.removeItem(SESSION_KEYS.companyName);

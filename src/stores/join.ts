@@ -7,6 +7,7 @@ import { INVITATION_LENGTH, invitationCodeSchema, isoDateSchema } from '../schem
 import { realBrowser, type BrowserEnv } from './browser';
 import { createForm } from './form';
 import { collapse, currentLoginType, emailProblem, phoneProblem } from './onboarding';
+import { track } from '../lib/tracking';
 
 /** The staff form: /join. The company name fills itself from the invitation code. */
 
@@ -118,6 +119,7 @@ export function submitJoin() {
       hireTime: s.hireTime || undefined,
     });
     if (!result.ok) return form.failure(result);
+    track('join_requested');
     // The same shape as login case 5 (staff awaiting approval): no ifJumpToSaas.
     const query = new URLSearchParams({ userType: '2', loginType: String(await currentLoginType(env.search)) });
     form.leaving();

@@ -11,6 +11,7 @@ import { ask } from './dialog';
 import { createForm } from './form';
 import { identifierProblem } from './identifier';
 import { problemOf } from '../i18n/problem';
+import { track } from '../lib/tracking';
 
 type Field = 'mobile' | 'password' | 'slider';
 
@@ -119,7 +120,11 @@ export async function submit() {
       result = salt.ok ? await attempt(await hashPassword(s.password, salt.data.salt), PASSWORD_VERSION.salted) : salt;
     }
     if (!result) return;
-    if (!result.ok) return form.failure(result);
+    if (!result.ok) {
+      track('sign_in_failed', { method: 'partner', code: result.code });
+      return form.failure(result);
+    }
+    track('sign_in_succeeded', { method: 'partner' });
     if (result.data.secondStep) return void $partnerSignIn.setKey('secondStep', true);
     await partnerSignedIn(result.data);
   });

@@ -14,9 +14,8 @@ import { completeSignIn } from './sign-in-flows';
 let autofillPending = false;
 
 async function finish(response: AuthenticationResponseJSON) {
-  const result = await passkeyApi.signIn(response);
-  if (!result.ok) return void form.failure(result);
-  await completeSignIn(result);
+  // completeSignIn shows a refusal as the other sign-ins do, and counts it (or the success) for the funnel.
+  await completeSignIn(await passkeyApi.signIn(response));
 }
 
 /** The button: asks for any passkey of this site (the library first ends a pending autofill request). */

@@ -1,7 +1,10 @@
 import type { authApi as AuthApi } from '../api/auth';
 import { SALT_REQUIRED, type ApiResult } from '../api/result';
 import { hashPassword } from '../lib/password-hash';
+import { readCookie } from '../lib/read-cookie';
 import { remember } from '../lib/remembered-sign-in';
+import { track, type SignInMethod } from '../lib/tracking';
+import { PORT_TYPE_COOKIE, ZHOUSHAN_PORT_ID, ZHOUSHAN_SOURCE } from '../lib/source-origin';
 import type { LoginAnswer } from '../schemas/auth';
 import { LOGIN_CLIENT, meetsPasswordRule, PASSWORD_VERSION, TRACELESS } from '../schemas/auth-rules';
 import { ask } from './dialog';
@@ -67,6 +70,7 @@ export async function sendCode() {
   }
   $codeCooldownUntil.set(Date.now() + RESEND_WAIT_MS);
   $signIn.setKey('notice', 'signIn.codeSent');
+  track('code_requested', { channel: id.phone ? 'phone' : 'email' });
 }
 
 /** The sign-in button (inside the form's busy run), for the mode showing. */
@@ -90,8 +94,10 @@ async function submitCode() {
     code: s.code.trim(),
     agreed: true as const,
     ...newUser,
+    // A new user arriving from the zhoushan site services its port: the administrator form starts with it.
+    ...(newUser && readCookie(document.cookie, PORT_TYPE_COOKIE) === ZHOUSHAN_SOURCE ? { portId: ZHOUSHAN_PORT_ID } : {}),
   };
-  await completeLogin((nvcvalStr) => auth.quickLogin({ ...body, nvcvalStr }), id.subject);
+  await completeLogin((nvcvalStr) => auth.quickLogin({ ...body, nvcvalStr }), id.subject, 'code');
 }
 
 async function submitPassword() {
@@ -107,7 +113,7 @@ async function submitPassword() {
       ? auth.phonePasswordLogin({ ...id.phone, password: hash, passwordVersion: version, newPassword, loginType: 101, captchaType: 3, nvcvalStr })
       : auth.emailPasswordLogin({ loginEmail: id.email!, loginPassword: hash, passwordVersion: version, newPassword, captchaType: 3, nvcvalStr, ...LOGIN_CLIENT });
   const saltQuery = id.phone ? { type: 1 as const, phone: id.phone.mobile, phoneCode: id.phone.mobileCode } : { type: 2 as const, loginName: id.email };
-  const ok = await completeLogin(await withSaltRetry(s.password, login, saltQuery), id.subject);
+  const ok = await completeLogin(await withSaltRetry(s.password, login, saltQuery), id.subject, 'password');
   if (ok) {
     remember(
       s.remember
@@ -129,7 +135,7 @@ async function submitChain() {
   if (newPassword === null) return;
   const login = (hash: string, version: 1 | 2, nvcvalStr?: string) =>
     auth.chainLogin({ usId, password: hash, passwordVersion: version, newPassword, captchaType: 3, nvcvalStr });
-  await completeLogin(await withSaltRetry(s.password, login, { type: 3, loginName: usId }), usId);
+  await completeLogin(await withSaltRetry(s.password, login, { type: 3, loginName: usId }), usId, 'chain');
 }
 
 /**
@@ -166,7 +172,7 @@ async function withSaltRetry(password: string, login: PasswordLogin, saltQuery: 
 }
 
 /** Runs a sign-in call, with the slider when the risk check asks for it, then routes by login case. */
-async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>, subject: string): Promise<boolean> {
+async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>, subject: string, method: SignInMethod): Promise<boolean> {
   let result = await attempt();
   if (result.ok && result.data.tracelessCheckResult === TRACELESS.sliderRequired) {
     // Nothing is being signed in while the person works the slider: the button behind it says so.
@@ -177,12 +183,15 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
     result = await attempt(JSON.stringify(check));
   }
   if (!result.ok) {
+    track('sign_in_failed', { method, code: result.code });
     // The failure that makes the next try need the security check says so, before the slider surprises anyone.
     if ((result.data as { humanCheckNext?: unknown } | null | undefined)?.humanCheckNext === true) {
       form.fail('form', [{ code: result.code, message: result.message }, { key: 'signIn.checkComesNext' }]);
     } else form.failure(result);
     return false;
   }
+  track('sign_in_succeeded', { method });
+  if (result.data.newUser) track('registered', { method });
   // Two-step verification is on: no session yet; the second-step screen takes over.
   if (result.data.secondStep) {
     $signIn.setKey('secondStep', true);
@@ -207,16 +216,17 @@ export async function continueWith(answer: LoginAnswer): Promise<boolean> {
 }
 
 /** Goes on after a sign-in answered elsewhere (a passkey) exactly as after the form's own sign-ins. */
-export const completeSignIn = (result: ApiResult<LoginAnswer>) => completeLogin(async () => result, '');
+export const completeSignIn = (result: ApiResult<LoginAnswer>) => completeLogin(async () => result, '', 'passkey');
 
 /** Asks the gateway for this person's login case and goes on as after-sign-in.ts says (loaded now). */
-export async function routeByLoginCase() {
+export async function routeByLoginCase(): Promise<boolean> {
   const { goOnByLoginCase } = await import('./after-sign-in');
   const failed = await goOnByLoginCase(env);
   if (failed) {
     $signIn.setKey('redirecting', false);
     form.failure(failed);
   }
+  return !failed;
 }
 
 /** With a session marker: the company list and the login case decide the route; false when the session is gone. */
@@ -227,6 +237,5 @@ export async function resume(): Promise<boolean> {
     $signIn.setKey('redirecting', false);
     return false;
   }
-  await routeByLoginCase();
-  return true;
+  return routeByLoginCase();
 }

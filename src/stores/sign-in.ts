@@ -109,8 +109,15 @@ export const secondStepPassed = (answer: LoginAnswer) => loadFlows().then((flows
 /** The second step can no longer be passed: back to the sign-in form. */
 export const startOver = () => $signIn.setKey('secondStep', false);
 
-/** Arriving with a session skips the form; the company list and the case decide the route. */
+/** The page was opened with a session (the marker cookie the edge sets with it). */
+export const arrivedSignedIn = () => readCookie(document.cookie, SESSION_MARKER_COOKIE) !== undefined;
+
+/**
+ * Arriving with a session skips the form; the company list and the case decide the route. `redirecting` is set
+ * before the flows load, so the form never shows on the way; false when the session turned out to be gone.
+ */
 export async function resumeExistingSession(): Promise<boolean> {
-  if (readCookie(document.cookie, SESSION_MARKER_COOKIE) === undefined) return false;
+  if (!arrivedSignedIn()) return false;
+  $signIn.setKey('redirecting', true);
   return (await loadFlows()).resume();
 }

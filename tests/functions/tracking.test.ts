@@ -5,6 +5,7 @@ import {
   CLIENT_ERROR_CAP,
   CLIENT_ERROR_GLOBAL_CAP,
   CLIENT_ERROR_WINDOW_MS,
+  TRACKING_BATCH_MAX,
   TRACKING_GLOBAL_CAP,
   TRACKING_NETWORK_CAP,
   TRACKING_VERSION,
@@ -280,6 +281,30 @@ describe('caps on anonymous writes', () => {
     expect((await api.json(await api.post('/agg-web/buriedPoint/add', event, { from: '198.51.100.201' }))).code).toBe('0');
     time += TRACKING_WINDOW_MS + 1;
     expect((await api.json(await api.post('/agg-web/buriedPoint/add', event, { from: network }))).code).toBe('0');
+  });
+
+  it(`counts a batch event by event: 10 parallel batches of ${TRACKING_BATCH_MAX} from one network store ${TRACKING_NETWORK_CAP} in all`, async () => {
+    time += 10 * TRACKING_WINDOW_MS;
+    const start = time;
+    const network = '198.51.100.210';
+    const batch = Array.from({ length: TRACKING_BATCH_MAX }, (_, i) => ({ ...event, eventId: 'batched', eventName: `b${i}` }));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => api.post('/agg-web/buriedPoint/add', batch, { from: network, headers: { host: 'evil.example' } }).then(api.json<{ stored: number } | null>)),
+    );
+    const stored = answers.filter((a) => a.code === '0').reduce((sum, a) => sum + a.data!.stored, 0);
+    expect(stored).toBe(TRACKING_NETWORK_CAP);
+    // The batches that found the cap already full are refused whole; none stores more than it was sent.
+    expect(answers.every((a) => (a.code === '0' ? a.data!.stored <= TRACKING_BATCH_MAX : a.code === 'TR0001'))).toBe(true);
+    expect(await worker.env.DB.prepare('SELECT COUNT(*) AS n FROM tracking_events WHERE created_at >= ? AND ip = ?').bind(start, network).first()).toEqual({ n: TRACKING_NETWORK_CAP });
+  });
+
+  it(`refuses a batch of more than ${TRACKING_BATCH_MAX}, an empty one, or one with a bad event, storing nothing`, async () => {
+    time += 10 * TRACKING_WINDOW_MS;
+    const before = await count('tracking_events');
+    const bad = [[], Array.from({ length: TRACKING_BATCH_MAX + 1 }, () => event), [event, { eventName: 'no id' }], [event, { eventId: 'x', keyList: ['y'.repeat(5000)] }]];
+    const answers = await Promise.all(bad.map((body) => api.post('/agg-web/buriedPoint/add', body, { from: '198.51.100.211' }).then(api.read)));
+    for (const answer of answers) expect(answer).toMatchObject({ status: 400, body: { code: 'GW0400' } });
+    expect(await count('tracking_events')).toBe(before);
   });
 
   it(`holds the global cap of ${TRACKING_GLOBAL_CAP} events a minute against parallel events from new networks`, async () => {

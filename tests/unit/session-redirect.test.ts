@@ -21,8 +21,11 @@ describe('session redirect decision', () => {
     ['/join is never a sign-in page', '/join', {}, {}, undefined],
     ['other pages show', '/user_center', {}, {}, undefined],
     ['an unknown path is not a sign-in page', '/nope', {}, {}, undefined],
-    ['the default is the portal', '/login', {}, {}, 'https://portal.example.com/home'],
-    ['"/" is a sign-in page', '/', {}, {}, 'https://portal.example.com/home'],
+    // The login page routes by login case itself when the visit recorded no origin.
+    ['the login page without an origin shows (it routes by login case)', '/login', {}, {}, undefined],
+    ['"/" is the login page too', '/', {}, {}, undefined],
+    ['the default of the other sign-in pages is the portal', '/register', {}, {}, 'https://portal.example.com/home'],
+    ['a recorded portal origin still wins on the login page', '/login', { source: 'portal' }, {}, 'https://portal.example.com/home'],
     ['"/" on the navigator host too', '/', {}, { navigatorHost: true }, 'https://portal.example.com/home'],
     ['register, forget and the partner pages too', '/navigator_forget', {}, {}, 'https://portal.example.com/home'],
     ['zhoushan', '/login', { source: 'zhoushan' }, {}, 'https://zhoushan.example.com/'],

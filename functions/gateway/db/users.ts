@@ -19,6 +19,8 @@ export interface UserRow {
   user_type: 0 | 1 | 2;
   identity: 1 | 2 | null;
   pending_company_name: string | null;
+  /** The serviced port named at registration with the company name (migrations/0190). */
+  pending_port_id: string | null;
   source: string | null;
   is_partner: 0 | 1;
   created_at: number;
@@ -68,6 +70,7 @@ export interface NewUser {
   userType?: 0 | 1 | 2;
   identity?: 1 | 2 | null;
   pendingCompanyName?: string | null;
+  pendingPortId?: string | null;
   source?: string | null;
   isPartner?: boolean;
   now: number;
@@ -78,9 +81,9 @@ export function insertUserStatement(db: D1Database, user: NewUser & { id: string
   return db
     .prepare(
       `INSERT INTO users (id, phone_e164, email, us_id, real_name, login_name, password_hash, password_salt, password_algo,
-         password_params, password_version, legacy_salt, original_flag, user_type, identity, pending_company_name, source,
-         is_partner, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         password_params, password_version, legacy_salt, original_flag, user_type, identity, pending_company_name, pending_port_id,
+         source, is_partner, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .bind(
       user.id,
@@ -99,6 +102,7 @@ export function insertUserStatement(db: D1Database, user: NewUser & { id: string
       user.userType ?? 0,
       user.identity ?? null,
       user.pendingCompanyName ?? null,
+      user.pendingPortId ?? null,
       user.source ?? null,
       user.isPartner ? 1 : 0,
       user.now,

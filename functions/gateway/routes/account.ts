@@ -14,6 +14,7 @@ import { setPhoto, setUserType, updateProfile, type UserRow } from '../db/users'
 import { GatewayError, ok, requestLang } from '../errors';
 import { now } from '../services/clock';
 import { findCountry } from '../services/countries';
+import { findPort } from '../services/ports';
 import { accountSizeOf, loginCaseOf } from '../services/login-case';
 import { bearerToken, findSession, idleTimeoutMs, requireSession, revokeSession, setSessionCompany, type SessionVariables } from '../services/sessions';
 import { phoneParts, userRecord } from '../services/user-record';
@@ -50,8 +51,14 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   .post('/agg-web/quick/user/findUserLoginCase', async (c) => {
     const user = c.var.user;
     const memberships = await membershipsOfUser(c.env.DB, user.id);
+    const port = user.pending_port_id ? findPort(user.pending_port_id) : undefined;
     const result = loginCaseOf(
-      { originalFlag: user.original_flag === 1, userType: user.user_type, pendingCompanyName: user.pending_company_name },
+      {
+        originalFlag: user.original_flag === 1,
+        userType: user.user_type,
+        pendingCompanyName: user.pending_company_name,
+        pendingPort: port ? { id: port.id, name: port.name, code: port.code } : null,
+      },
       memberships.map(asLoginCaseMembership),
     );
     const answer: LoginCaseAnswer = {
@@ -60,7 +67,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
       registerMobile: phoneParts(user.phone_e164)?.mobile ?? null,
       username: displayName(user),
       userId: user.id,
-      companyInfo: result.companyName === null ? null : { name: result.companyName, ports: [] },
+      companyInfo: result.companyName === null ? null : { name: result.companyName, ports: result.ports },
       ifJumpToSaas: result.ifJumpToSaas,
       originalFlag: user.original_flag === 1,
       accountSize: result.accountSize,

@@ -14,6 +14,7 @@ import { clientIp, GatewayError, ok } from '../errors';
 import { now } from '../services/clock';
 import { consumeCode } from '../services/codes';
 import { identity } from '../services/identity';
+import { findPort } from '../services/ports';
 import { decoySalt } from '../services/passwords';
 import { clientInfo } from '../services/devices';
 import { passwordSignIn, signedIn, type SignInEnv } from '../services/sign-in';
@@ -68,6 +69,9 @@ export const authRoutes = new Hono<SignInEnv>()
       const existing = await findUserByIdentity(db, name);
       // Checked before the code is consumed, so the person can fix the form and use the same code.
       if (!existing && (!body.userIdentity || !body.companyName)) throw new GatewayError('US0001');
+      // A new user's port goes with the company name (login case 7 pre-fills both); one not on the list is refused.
+      const port = !existing && body.portId ? findPort(body.portId) : null;
+      if (port === undefined) throw new GatewayError('CO0005', { path: 'portId' });
 
       try {
         await consumeCode(db, { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) });
@@ -86,6 +90,7 @@ export const authRoutes = new Hono<SignInEnv>()
         email: 'email' in name ? name.email : null,
         identity: body.userIdentity ?? null,
         pendingCompanyName: body.companyName ?? null,
+        pendingPortId: port?.id ?? null,
         source: 'quick-login',
         now: now(c),
       };

@@ -30,6 +30,8 @@ const devUserRequest = z
     userType: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
     realName: z.string().max(64).optional(),
     pendingCompanyName: z.string().max(128).optional(),
+    /** A UN/LOCODE of the port list, kept with the company name (login case 7). */
+    pendingPortId: z.string().length(5).optional(),
     isPartner: z.boolean().optional(),
     /** Records agreement to today's terms and privacy, so the sign-in does not ask for consent. */
     agreed: z.boolean().optional(),
@@ -77,6 +79,7 @@ export const devUserRoutes = new Hono<EdgeBindings>()
         originalFlag: body.originalFlag,
         userType: body.userType,
         pendingCompanyName: body.pendingCompanyName ?? null,
+        pendingPortId: body.pendingPortId ?? null,
         isPartner: body.isPartner,
         source: 'dev-seed',
         now: at,

@@ -7,10 +7,12 @@ import { clientIp, fail, GatewayError, ok, traceIdOf } from '../errors';
 import { now } from '../services/clock';
 import { constantTimeEqual, sha256Hex } from '../services/passwords';
 import { validate } from '../validate';
+import { TRACKING_BATCH_MAX, TRACKING_VERSION } from '../../../src/schemas/tracking';
 
 /**
  * Observability calls:
- * - POST /agg-web/buriedPoint/add stores one tracking event (tracking version 9.3.11);
+ * - POST /agg-web/buriedPoint/add stores one tracking event (tracking version 9.3.11), or a batch of up to
+ *   TRACKING_BATCH_MAX as a JSON array (the portal's pages send theirs in one beacon when the page is hidden);
  * - GET /agg-web/buriedPoint/list?eventId=&limit= lets an operator read them back, with the OPERATOR_TOKEN secret
  *   in `x-operator-token` (`Bearer <token>` or the bare token); anyone else gets the ordinary 404 envelope;
  * - POST /agg-web/client/error stores a browser error report and logs it with the edge's trace id.
@@ -21,8 +23,8 @@ import { validate } from '../validate';
  * about it). Old rows are pruned on a schedule (services/prune.ts).
  */
 
-/** The tracking version the portal's pages send: the platform's tracking contract (portal-spec.md §7). */
-export const TRACKING_VERSION = '9.3.11';
+/** The tracking version the portal's pages send (the platform's tracking contract), and their batch size. */
+export { TRACKING_BATCH_MAX, TRACKING_VERSION } from '../../../src/schemas/tracking';
 /** Tracking events per client network and in all within TRACKING_WINDOW_MS. */
 export const TRACKING_WINDOW_MS = 60 * 1000;
 export const TRACKING_NETWORK_CAP = 60;
@@ -51,6 +53,10 @@ export const buriedPointRequest = z.object({
     .optional(),
   versionNumber: z.string().trim().max(32).optional(),
 });
+
+type BuriedPointRequest = z.infer<typeof buriedPointRequest>;
+/** One event, or a batch of up to TRACKING_BATCH_MAX as a JSON array. */
+export const buriedPointAddRequest = z.union([buriedPointRequest, z.array(buriedPointRequest).min(1).max(TRACKING_BATCH_MAX)]);
 
 export const buriedPointListQuery = z.object({
   eventId: z.string().trim().min(1).max(128).optional(),
@@ -117,31 +123,48 @@ interface TrackingRow {
 }
 
 export const trackingRoutes = new Hono<EdgeBindings>()
-  .post('/agg-web/buriedPoint/add', validate('json', buriedPointRequest), async (c) => {
+  .post('/agg-web/buriedPoint/add', validate('json', buriedPointAddRequest), async (c) => {
     const body = c.req.valid('json');
     const at = now(c);
     const ip = clientIp(c);
     const since = at - TRACKING_WINDOW_MS;
-    await cappedInsert(c.env.DB, {
-      table: 'tracking_events',
-      row: {
-        event_id: body.eventId,
-        event_name: body.eventName ?? '',
-        event_type: body.eventType ?? '',
-        bp_source: body.bpSource ?? '',
-        bp_type: body.bpType ?? '',
-        key_list: JSON.stringify(body.keyList ?? []),
-        version_number: body.versionNumber || TRACKING_VERSION,
-        trace_id: traceIdOf(c),
-        ip,
-        created_at: at,
-      },
-      caps: [
-        { where: { ip }, since, max: TRACKING_NETWORK_CAP, code: 'TR0001' },
-        { where: {}, since, max: TRACKING_GLOBAL_CAP, code: 'TR0001' },
-      ],
-    });
-    return ok(c, null);
+    // Each event is capped and stored by its own statement, so a batch counts event by event towards the caps.
+    const store = (event: BuriedPointRequest) =>
+      cappedInsert(c.env.DB, {
+        table: 'tracking_events',
+        row: {
+          event_id: event.eventId,
+          event_name: event.eventName ?? '',
+          event_type: event.eventType ?? '',
+          bp_source: event.bpSource ?? '',
+          bp_type: event.bpType ?? '',
+          key_list: JSON.stringify(event.keyList ?? []),
+          version_number: event.versionNumber || TRACKING_VERSION,
+          trace_id: traceIdOf(c),
+          ip,
+          created_at: at,
+        },
+        caps: [
+          { where: { ip }, since, max: TRACKING_NETWORK_CAP, code: 'TR0001' },
+          { where: {}, since, max: TRACKING_GLOBAL_CAP, code: 'TR0001' },
+        ],
+      });
+    if (!Array.isArray(body)) {
+      await store(body);
+      return ok(c, null);
+    }
+    // A batch stops at the first event over a cap: the rest would be refused alike.
+    let stored = 0;
+    for (const event of body) {
+      try {
+        await store(event);
+        stored += 1;
+      } catch (error) {
+        if (stored > 0 && error instanceof GatewayError && error.code === 'TR0001') break;
+        throw error;
+      }
+    }
+    return ok(c, { stored });
   })
 
   .get('/agg-web/buriedPoint/list', operatorOnly, validate('query', buriedPointListQuery), async (c) => {

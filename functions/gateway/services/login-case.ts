@@ -9,6 +9,9 @@
  * | member (any role) of >= 1 company with status active or verified | 2    | /account (accountSize > 0)                 |
  * | administrator of a company awaiting verification                 | 4    | /completion_of_application?…&ifJumpToSaas= |
  * | staff whose join is pending                                      | 5    | /completion_of_application?…               |
+ * | every company application or join ended (refused, failed to bind,| 9    | /enterprise_adm_and_staff (nothing stored: |
+ * |   blocked, expired, join rejected): the person starts again       |      |   the old name belongs to the old company) |
+ * | no company, registered with a company name and a serviced port   | 7    | /enterprise_adm_and_staff (name + port)    |
  * | no company, registered with a company name                       | 6    | /enterprise_adm_and_staff (name stored)    |
  * | no company, no pending name, user_type 0 (never chose)            | 1    | /enterprise_adm_and_staff?loginType=1|2    |
  * | otherwise (an existing enterprise user with zero companies)      | 2    | /create_account (accountSize 0)            |
@@ -16,7 +19,8 @@
  * accountSize counts the companies the user can enter (membership active in a usable company).
  * ifJumpToSaas (case 4) is true only when the company is already 'verified' (the membership is then not active yet,
  * or case 2 would have won).
- * Case 7 (a first port known) and 9 are not derived yet: ports arrive with onboarding.
+ * Case 9 comes before 6 and 7: the name given at registration is the name of the company that ended, and one
+ * company per name and type means offering it again would only fail.
  */
 
 export type LoginCase = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 9;
@@ -25,12 +29,23 @@ export type LoginCase = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 9;
 export const USABLE_COMPANY_STATUSES = ['active', 'verified'] as const;
 /** Company statuses that mean "the administrator's application is still being looked at". */
 export const AWAITING_COMPANY_STATUSES = ['approving', 'not_verified', 'additional_info', 'pending_bind'] as const;
+/** Company statuses after which nobody gets in: the review refused it, binding failed, it was blocked or expired. */
+export const ENDED_COMPANY_STATUSES = ['verification_failed', 'fail_bind', 'blocked', 'expired'] as const;
+
+/** The serviced port given at registration (a row of the port list). */
+export interface LoginCasePort {
+  id: string;
+  name: string;
+  code: string;
+}
 
 export interface LoginCaseUser {
   originalFlag: boolean;
   /** 0 not chosen, 1 individual, 2 enterprise. */
   userType: number;
   pendingCompanyName: string | null;
+  /** The serviced port named with the company name, resolved from the port list; null when none. */
+  pendingPort: LoginCasePort | null;
 }
 
 export interface LoginCaseMembership {
@@ -44,12 +59,16 @@ export interface LoginCaseResult {
   userLoginCase: LoginCase;
   accountSize: number;
   ifJumpToSaas: boolean;
-  /** Set for case 6: the name the user registered with. */
+  /** Set for cases 6 and 7: the name the user registered with. */
   companyName: string | null;
+  /** Set for case 7: the serviced port the user registered with. */
+  ports: LoginCasePort[];
 }
 
 const usable = (m: LoginCaseMembership) =>
   m.memberStatus === 'active' && (USABLE_COMPANY_STATUSES as readonly string[]).includes(m.companyStatus);
+const ended = (m: LoginCaseMembership) =>
+  m.memberStatus === 'rejected' || (ENDED_COMPANY_STATUSES as readonly string[]).includes(m.companyStatus);
 
 /** Companies the user can enter now (the account-choice list). */
 export function accountSizeOf(memberships: readonly LoginCaseMembership[]): number {
@@ -63,6 +82,7 @@ export function loginCaseOf(user: LoginCaseUser, memberships: readonly LoginCase
     accountSize,
     ifJumpToSaas: false,
     companyName: null,
+    ports: [],
     ...extra,
   });
 
@@ -81,6 +101,9 @@ export function loginCaseOf(user: LoginCaseUser, memberships: readonly LoginCase
 
   if (memberships.some((m) => m.role === 'staff' && m.memberStatus === 'pending')) return result(5);
 
+  if (memberships.length > 0 && memberships.every(ended)) return result(9);
+
+  if (user.pendingCompanyName && user.pendingPort) return result(7, { companyName: user.pendingCompanyName, ports: [user.pendingPort] });
   if (user.pendingCompanyName) return result(6, { companyName: user.pendingCompanyName });
   if (user.userType === 0) return result(1);
   return result(2);

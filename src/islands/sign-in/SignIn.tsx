@@ -10,6 +10,7 @@ import {
   $codeCooldownUntil,
   $errors,
   $signIn,
+  arrivedSignedIn,
   initSignIn,
   preloadSignIn,
   resumeExistingSession,
@@ -66,12 +67,14 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
   const dialog = useStore($dialog);
   const cooldownUntil = useStore($codeCooldownUntil);
   const [prepared, setPrepared] = useState(false);
+  // Opened with a session: no form at all (not even for the first frame) while the login case decides the route.
+  const [arriving, setArriving] = useState(arrivedSignedIn);
   const passkeys = !register && messages.passkeys && canUsePasskeys() ? messages.passkeys : null;
 
   useEffect(() => {
     initSignIn({ chain: new URLSearchParams(location.search).get('channel') === 'britc' });
     if (register) switchTo('code');
-    void resumeExistingSession();
+    void resumeExistingSession().finally(() => setArriving(false));
   }, [messages]);
 
   // The area-code list, the gateway calls and their schemas load when the form is first focused, touched or
@@ -207,7 +210,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
       </Suspense>
     );
 
-  if (s.redirecting)
+  if (s.redirecting || arriving)
     return (
       <p className="notice redirecting" role="status">
         {m.redirecting}

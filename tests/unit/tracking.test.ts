@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { trackingAllowed } from '../../src/lib/tracking';
+
+describe('trackingAllowed', () => {
+  it('honours Global Privacy Control and Do Not Track, wherever the browser puts the signal', () => {
+    expect(trackingAllowed({}, {})).toBe(true);
+    expect(trackingAllowed({ globalPrivacyControl: false, doNotTrack: '0' }, {})).toBe(true);
+    expect(trackingAllowed({ doNotTrack: 'unspecified' }, { doNotTrack: null })).toBe(true);
+    expect(trackingAllowed({ globalPrivacyControl: true }, {})).toBe(false);
+    expect(trackingAllowed({ doNotTrack: '1' }, {})).toBe(false);
+    // Old Firefox said 'yes'; old Edge and Safari put the signal on window.
+    expect(trackingAllowed({ doNotTrack: 'yes' }, {})).toBe(false);
+    expect(trackingAllowed({}, { doNotTrack: '1' })).toBe(false);
+  });
+});
