@@ -37,12 +37,16 @@ export interface AuditRow {
   detail: string | null;
 }
 
-/** The INSERT of one audit row, to batch with the change it records. */
-export function auditStatement(db: D1Database, entry: AuditEntry): D1PreparedStatement {
+/**
+ * The INSERT of one audit row, to batch with the change it records. `afterChange`: the row is written only
+ * when the statement just before it in the batch changed a row (SQLite's changes()), so a conditional change
+ * that lost a race records nothing.
+ */
+export function auditStatement(db: D1Database, entry: AuditEntry, { afterChange = false } = {}): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO audit_log (created_at, actor_kind, actor_id, action, target_kind, target_id, reason, network, detail)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? ${afterChange ? 'WHERE changes() > 0' : ''}`,
     )
     .bind(
       entry.at,
