@@ -1,0 +1,36 @@
+import { useStore } from '@nanostores/react';
+import { useEffect } from 'react';
+import type { Messages } from '../../../i18n';
+import { $operator, loadOperator, signOutOperator } from '../../../stores/ops-session';
+import { opsNavFor } from './nav';
+
+/** The operator area's navigation, by role, with who is signed in and the sign-out. */
+export default function OpsNav({ messages, current }: { messages: Pick<Messages, 'ops'>; current: string }) {
+  const m = messages.ops;
+  const operator = useStore($operator);
+  useEffect(() => {
+    void loadOperator();
+  }, []);
+  if (!operator) return null;
+  return (
+    <div className="ops-nav-bar">
+      <nav className="ops-nav" aria-label={m.nav.label}>
+        <ul>
+          {opsNavFor(operator.role).map((item) => (
+            <li key={item.key}>
+              <a href={item.href} aria-current={item.href === current ? 'page' : undefined}>
+                {m.nav[item.key]}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="ops-who">
+        <span data-ops-operator>{m.nav.signedInAs.replace('{name}', operator.name).replace('{role}', m.roles[operator.role])}</span>
+        <button type="button" className="button secondary" onClick={() => void signOutOperator()}>
+          {m.nav.signOut}
+        </button>
+      </div>
+    </div>
+  );
+}
