@@ -88,5 +88,6 @@ export function removeOperatorSql({ login, at = Date.now() }) {
 
 /** `list`: login, name, role, created, enrolled, removed and the kinds of second step set up. */
 export const LIST_OPERATORS_SQL = `SELECT login, name, role, created_at, enrolled_at, removed_at,
-  CASE WHEN totp_secret_enc IS NOT NULL THEN 'totp' ELSE '' END AS second_steps
+  TRIM((CASE WHEN totp_secret_enc IS NOT NULL THEN 'totp ' ELSE '' END)
+    || (CASE WHEN EXISTS (SELECT 1 FROM operator_passkeys p WHERE p.operator_id = operators.id) THEN 'passkey' ELSE '' END)) AS second_steps
   FROM operators ORDER BY removed_at IS NOT NULL, login;`;

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { checked } from './checked';
 import { passwordHashSchema } from './auth';
 import { totpCodeSchema } from './two-step';
+import { authenticationResponseSchema, registrationResponseSchema } from './passkey-requests';
 
 export const OPERATOR_ROLE_NAMES = ['reviewer', 'support', 'admin'] as const;
 export const operatorRole = z.enum(OPERATOR_ROLE_NAMES);
@@ -13,7 +14,8 @@ const tokenSchema = checked(z.string(), z.regex(/^[A-Za-z0-9_-]{16,128}$/));
 
 // POST ops/v1/login: the first factor → the challenge of the second step (no session yet).
 export const operatorLoginRequest = z.object({ login: loginSchema, password: passwordHashSchema });
-export const operatorChallenge = z.object({ challenge: z.string(), expiresIn: z.number(), methods: z.array(z.literal('totp')) });
+export const SECOND_STEP_METHODS = ['totp', 'passkey'] as const;
+export const operatorChallenge = z.object({ challenge: z.string(), expiresIn: z.number(), methods: z.array(z.enum(SECOND_STEP_METHODS)) });
 
 // POST ops/v1/login/totp: the second step → the operator session (the edge moves it into its cookie).
 export const operatorTotpRequest = z.object({ challenge: tokenSchema, code: totpCodeSchema });
@@ -43,7 +45,14 @@ export const operatorListItem = z.object({
   createdAt: z.number(),
   enrolled: z.boolean(),
   removedAt: z.nullable(z.number()),
-  secondSteps: z.array(z.literal('totp')),
+  secondSteps: z.array(z.enum(SECOND_STEP_METHODS)),
 });
 export type OperatorListItem = z.infer<typeof operatorListItem>;
 export const operatorList = z.array(operatorListItem);
+
+// Operator passkeys. POST ops/v1/passkeys/options (operator) → registration options; POST ops/v1/passkeys
+// {response} → the new passkey's id. POST ops/v1/login/passkey/options {challenge} → authentication options;
+// POST ops/v1/login/passkey {challenge, response} → like ops/v1/login/totp.
+export const operatorPasskeyRegister = z.object({ response: registrationResponseSchema });
+export const operatorPasskeyOptionsRequest = z.object({ challenge: tokenSchema });
+export const operatorPasskeyStepRequest = z.object({ challenge: tokenSchema, response: authenticationResponseSchema });

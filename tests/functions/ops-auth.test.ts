@@ -12,6 +12,7 @@ import { operatorInsert, startOperatorSession, type OperatorRole } from '../../f
 import { sha256Hex } from '../../functions/gateway/services/passwords';
 import { hashPassword } from '../../src/lib/password-hash';
 import { gatewayClient } from './gateway-client';
+import { SoftAuthenticator } from './soft-authenticator';
 import { startWorkerEnv } from './worker-env';
 
 /**
@@ -24,7 +25,8 @@ const PASSWORD = 'Quay7Harbour9';
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
 let api: ReturnType<typeof gatewayClient>;
 beforeAll(async () => {
-  worker = await startWorkerEnv('ops-auth', { PORTAL_ORIGIN: ORIGIN });
+  // The passkey site comes from PORTAL_ORIGIN (PASSKEY_* unset, as deployed).
+  worker = await startWorkerEnv('ops-auth', { PORTAL_ORIGIN: ORIGIN, PASSKEY_RP_ID: '', PASSKEY_ORIGINS: '' });
   api = gatewayClient(worker, { origin: ORIGIN });
 });
 afterAll(() => worker.dispose());
@@ -274,4 +276,57 @@ describe('npm run operator -- remove / enrol / list', () => {
     expect((await passwordStep(op.login)).code).toBe('OP0004');
     expect((await passwordStep(op.login, 'NewQuay8pass')).code).toBe('0');
   });
+});
+
+describe('operator passkeys', () => {
+  type CreationOptions = Parameters<SoftAuthenticator['register']>[0];
+  async function withPasskey(role: OperatorRole) {
+    const op = await enrolled(role);
+    const cookie = `__Host-portal_operator=${(await startOperatorSession(worker.env.DB, op.id, Date.now())).token}`;
+    const authenticator = new SoftAuthenticator();
+    const options = await api.json<CreationOptions>(await api.post('/ops/v1/passkeys/options', {}, { cookie }));
+    expect(options.code).toBe('0');
+    const added = await api.json(await api.post('/ops/v1/passkeys', { response: await authenticator.register(options.data, ORIGIN) }, { cookie }));
+    expect(added.code).toBe('0');
+    return { ...op, authenticator };
+  }
+  const passkeyOptions = async (challenge: string) => api.json<{ challenge: string }>(await api.post('/ops/v1/login/passkey/options', { challenge }));
+
+  it('only a signed-in operator adds one; it passes the second step once under 20 parallel uses', async () => {
+    expect((await api.json(await api.post('/ops/v1/passkeys/options', {}))).code).toBe('OP0001');
+    const op = await withPasskey('support');
+    const first = await passwordStep(op.login);
+    expect(first.data).toMatchObject({ methods: ['totp', 'passkey'] });
+    const options = await passkeyOptions(first.data.challenge);
+    const response = await op.authenticator.authenticate(options.data.challenge, ORIGIN);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const res = await api.post('/ops/v1/login/passkey', { challenge: first.data.challenge, response });
+        return { cookie: operatorCookieOf(res), body: await api.json(res) };
+      }),
+    );
+    expect(answers.filter((a) => a.body.code === '0')).toHaveLength(1);
+    expect(answers.filter((a) => a.cookie)).toHaveLength(1);
+    const audit = await worker.env.DB.prepare("SELECT detail FROM audit_log WHERE action = 'operator.signed_in' AND actor_id = ?").bind(op.id).all();
+    expect(audit.results).toEqual([{ detail: '{"method":"passkey"}' }]);
+    const listed = await runSql(LIST_OPERATORS_SQL);
+    expect((listed[0]!.results as Record<string, unknown>[]).find((row) => row.login === op.login)).toMatchObject({ second_steps: 'totp passkey' });
+  }, 60_000);
+
+  it("is no first factor, opens no other operator's sign-in, and only from the configured origin", async () => {
+    const a = await withPasskey('reviewer');
+    const b = await withPasskey('reviewer');
+    // Without the password step there is no challenge to ask options for.
+    expect((await api.json(await api.post('/ops/v1/login/passkey/options', { challenge: 'x'.repeat(43) }))).code).toBe('OP0007');
+    // A's passkey on B's sign-in: the options named B's passkeys; A's response signs no challenge of B's.
+    const bSignIn = (await passwordStep(b.login)).data.challenge;
+    const bOptions = await passkeyOptions(bSignIn);
+    const forged = await a.authenticator.authenticate(bOptions.data.challenge, ORIGIN);
+    expect((await api.json(await api.post('/ops/v1/login/passkey', { challenge: bSignIn, response: forged }))).code).toBe('PK0004');
+    // A response made on another site (a phishing page) is refused.
+    const aSignIn = (await passwordStep(a.login)).data.challenge;
+    const aOptions = await passkeyOptions(aSignIn);
+    const phished = await a.authenticator.authenticate(aOptions.data.challenge, ORIGIN, { origin: 'https://portal-example.evil' });
+    expect((await api.json(await api.post('/ops/v1/login/passkey', { challenge: aSignIn, response: phished }))).code).toBe('PK0003');
+  }, 60_000);
 });

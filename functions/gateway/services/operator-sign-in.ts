@@ -37,7 +37,7 @@ export const OPERATOR_TOTP_ISSUER = `${TOTP_ISSUER} · Operators`;
 /** The associated data an operator's TOTP secret is sealed with: it opens for this operator only, never for a person. */
 const secretOwner = (operatorId: string) => `operator:${operatorId}`;
 
-type Client = { network: string; at: number; userAgent?: string | null };
+export type Client = { network: string; at: number; userAgent?: string | null };
 
 /** Records a guess under both caps (OP0005 per login, OP0006 per network) and returns its id. */
 async function recordGuess(db: D1Database, subject: string, kind: 'password' | 'totp', { network, at }: Client): Promise<number> {
@@ -72,7 +72,8 @@ export async function passwordStep(env: WorkerEnv, login: string, clientHash: st
     .prepare('INSERT INTO operator_challenges (token_hash, operator_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
     .bind(await sha256Hex(challenge), operator.id, client.at, client.at + OPERATOR_CHALLENGE_MS)
     .run();
-  return { challenge, expiresIn: OPERATOR_CHALLENGE_MS / 1000, methods: ['totp' as const] };
+  const passkeys = await db.prepare('SELECT COUNT(*) AS n FROM operator_passkeys WHERE operator_id = ?').bind(operator.id).first<{ n: number }>();
+  return { challenge, expiresIn: OPERATOR_CHALLENGE_MS / 1000, methods: passkeys?.n ? (['totp', 'passkey'] as const) : (['totp'] as const) };
 }
 
 /**
@@ -82,13 +83,7 @@ export async function passwordStep(env: WorkerEnv, login: string, clientHash: st
  */
 export async function totpStep(env: WorkerEnv, challenge: string, code: string, client: Client) {
   const db = env.DB;
-  const hash = await sha256Hex(challenge);
-  const row = await db
-    .prepare('SELECT operator_id FROM operator_challenges WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?')
-    .bind(hash, client.at)
-    .first<{ operator_id: string }>();
-  const operator = row ? await findOperatorById(db, row.operator_id) : null;
-  if (!operator?.totp_secret_enc) throw new GatewayError('OP0007');
+  const { hash, operator } = await signInChallenge(db, challenge, client.at);
   const guess = await recordGuess(db, operator.login, 'totp', client);
   // A try is counted on the challenge before the code is compared.
   const counted = await db
@@ -102,7 +97,7 @@ export async function totpStep(env: WorkerEnv, challenge: string, code: string, 
     await withdrawGuess(db, guess);
     throw new GatewayError('OP0007');
   }
-  const step = stepOf(await decryptSecret(env, secretOwner(operator.id), operator.totp_secret_enc), code, client.at);
+  const step = stepOf(await decryptSecret(env, secretOwner(operator.id), operator.totp_secret_enc!), code, client.at);
   if (step === null) throw new GatewayError('OP0008', { triesLeft: OPERATOR_CHALLENGE_TRIES - counted.tries });
   await withdrawGuess(db, guess);
   const taken = await db
@@ -110,6 +105,26 @@ export async function totpStep(env: WorkerEnv, challenge: string, code: string, 
     .bind(step, operator.id)
     .run();
   if (taken.meta.changes !== 1) throw new GatewayError('OP0009');
+  return passedSecondStep(db, hash, operator, client, 'totp');
+}
+
+/** The live sign-in challenge `token` names, with its operator (who must have a second step), or OP0007. */
+export async function signInChallenge(db: D1Database, token: string, at: number): Promise<{ hash: string; operator: OperatorRow }> {
+  const hash = await sha256Hex(token);
+  const row = await db
+    .prepare('SELECT operator_id FROM operator_challenges WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?')
+    .bind(hash, at)
+    .first<{ operator_id: string }>();
+  const operator = row ? await findOperatorById(db, row.operator_id) : null;
+  if (!operator?.totp_secret_enc) throw new GatewayError('OP0007');
+  return { hash, operator };
+}
+
+/**
+ * The second step passed: claims the sign-in challenge (one conditional UPDATE: of parallel passes one wins,
+ * OP0007 for the others) and starts the session with its audit row in one batch.
+ */
+export async function passedSecondStep(db: D1Database, hash: string, operator: OperatorRow, client: Client, method: 'totp' | 'passkey') {
   const claimed = await db
     .prepare('UPDATE operator_challenges SET used_at = ? WHERE token_hash = ? AND used_at IS NULL RETURNING operator_id')
     .bind(client.at, hash)
@@ -118,7 +133,7 @@ export async function totpStep(env: WorkerEnv, challenge: string, code: string, 
   const session = await prepareOperatorSession(db, operator.id, client.at, client);
   await db.batch([
     session.statement,
-    auditStatement(db, { at: client.at, actor: { kind: 'operator', id: operator.id }, action: 'operator.signed_in', network: client.network, detail: { method: 'totp' } }),
+    auditStatement(db, { at: client.at, actor: { kind: 'operator', id: operator.id }, action: 'operator.signed_in', network: client.network, detail: { method } }),
   ]);
   return { operator, token: session.token, expiresIn: OPERATOR_ABSOLUTE_MS / 1000 };
 }
@@ -202,8 +217,11 @@ export async function finishOperatorEnrolment(env: WorkerEnv, input: { token: st
 /** Every operator for the admin's list (never a password or secret column). */
 export async function listOperators(db: D1Database) {
   const { results } = await db
-    .prepare('SELECT * FROM operators ORDER BY removed_at IS NOT NULL, login')
-    .all<OperatorRow>();
+    .prepare(
+      `SELECT o.*, (SELECT COUNT(*) FROM operator_passkeys p WHERE p.operator_id = o.id) AS passkeys
+       FROM operators o ORDER BY o.removed_at IS NOT NULL, o.login`,
+    )
+    .all<OperatorRow & { passkeys: number }>();
   return results.map((row) => ({
     login: row.login,
     name: row.name,
@@ -211,6 +229,6 @@ export async function listOperators(db: D1Database) {
     createdAt: row.created_at,
     enrolled: row.enrolled_at !== null,
     removedAt: row.removed_at,
-    secondSteps: row.totp_secret_enc ? (['totp'] as const).slice() : [],
+    secondSteps: [...(row.totp_secret_enc ? (['totp'] as const) : []), ...(row.passkeys ? (['passkey'] as const) : [])],
   }));
 }
