@@ -18,4 +18,9 @@ export const opsApi = {
   enrolFinish: (token: string, password: string, code: string) =>
     callGateway('ops/v1/enrolment/finish', z.object({ login: z.string() }), { body: { token, password, code } }),
   operators: () => callGateway('ops/v1/operators', operatorList, { method: 'GET' }),
+  /** WebAuthn options are passed to @simplewebauthn/browser as the server made them. */
+  passkeyStepOptions: (challenge: string) => callGateway('ops/v1/login/passkey/options', z.record(z.string(), z.unknown()), { body: { challenge } }),
+  passkeyStep: (challenge: string, response: unknown) => callGateway('ops/v1/login/passkey', operatorSignedIn, { body: { challenge, response } }),
+  passkeyRegisterOptions: () => callGateway('ops/v1/passkeys/options', z.record(z.string(), z.unknown())),
+  passkeyRegister: (response: unknown) => callGateway('ops/v1/passkeys', z.object({ id: z.string() }), { body: { response } }),
 };

@@ -581,6 +581,8 @@ export const en = {
       passwordRequired: 'Please enter your password.',
       codeInvalid: 'Please enter the 6 digits your app shows.',
       triesLeft: '{count} tries left for this sign-in.',
+      usePasskey: 'Use a passkey instead',
+      passkeyFailed: 'The passkey was not used. Try again, or enter the app code.',
       signedOut: 'You have signed out.',
     },
     enrol: {
@@ -602,6 +604,11 @@ export const en = {
     },
     home: {
       welcome: 'Welcome, {name}.',
+      passkeyTitle: 'Passkey',
+      passkeyIntro: 'A passkey on this device can stand in for the app code at sign-in.',
+      addPasskey: 'Add a passkey',
+      passkeyAdded: 'Passkey added. You can use it at your next sign-in.',
+      passkeyFailed: 'No passkey was added.',
       companies: 'Review companies waiting for verification.',
       people: 'Find a person and help them with their account.',
       audit: 'See who did what, when and why.',
@@ -618,6 +625,7 @@ export const en = {
       active: 'Active',
       removed: 'Removed',
       notEnrolled: 'Link not used yet',
+      passkey: 'Passkey',
       totp: 'Authenticator app',
       cli: 'Operators are added and removed on the command line: npm run operator -- add | remove | list (see the README).',
     },

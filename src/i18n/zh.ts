@@ -563,6 +563,8 @@ export const zh: Messages = {
       passwordRequired: '请输入密码。',
       codeInvalid: '请输入应用显示的 6 位数字。',
       triesLeft: '本次登录还可尝试 {count} 次。',
+      usePasskey: '改用通行密钥',
+      passkeyFailed: '未使用通行密钥。请重试，或输入应用验证码。',
       signedOut: '您已退出登录。',
     },
     enrol: {
@@ -584,6 +586,11 @@ export const zh: Messages = {
     },
     home: {
       welcome: '欢迎，{name}。',
+      passkeyTitle: '通行密钥',
+      passkeyIntro: '本设备上的通行密钥可在登录时代替应用验证码。',
+      addPasskey: '添加通行密钥',
+      passkeyAdded: '通行密钥已添加，下次登录时即可使用。',
+      passkeyFailed: '未添加通行密钥。',
       companies: '审核等待认证的企业。',
       people: '查找用户并协助处理账号问题。',
       audit: '查看谁在何时因何做了什么。',
@@ -600,6 +607,7 @@ export const zh: Messages = {
       active: '在用',
       removed: '已移除',
       notEnrolled: '尚未使用注册链接',
+      passkey: '通行密钥',
       totp: '身份验证器应用',
       cli: '运营人员通过命令行添加和移除：npm run operator -- add | remove | list（见 README）。',
     },

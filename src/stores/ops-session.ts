@@ -1,4 +1,5 @@
 import { atom } from 'nanostores';
+import { problem } from '../i18n/problem';
 import { opsApi } from '../api/ops';
 import type { Problem } from '../i18n/problem';
 import { problemOf } from '../i18n/problem';
@@ -25,4 +26,18 @@ export function loadOperator(): Promise<void> {
 export async function signOutOperator(): Promise<void> {
   await opsApi.logout();
   location.assign(`${OPS_LOGIN_PATH}?signedOut=1`);
+}
+
+/** What the last "add a passkey" said (added, or why not). */
+export const $passkeyNotice = atom<{ ok: boolean; problem: Problem } | null>(null);
+
+/** Adds a passkey for the signed-in operator (@simplewebauthn/browser loads only now). */
+export async function addOperatorPasskey(): Promise<void> {
+  $passkeyNotice.set(null);
+  const [options, { startRegistration }] = await Promise.all([opsApi.passkeyRegisterOptions(), import('@simplewebauthn/browser')]);
+  if (!options.ok) return $passkeyNotice.set({ ok: false, problem: problemOf(options) });
+  const response = await startRegistration({ optionsJSON: options.data as never }).catch(() => null);
+  if (!response) return $passkeyNotice.set({ ok: false, problem: problem('ops.home.passkeyFailed') });
+  const added = await opsApi.passkeyRegister(response);
+  $passkeyNotice.set(added.ok ? { ok: true, problem: problem('ops.home.passkeyAdded') } : { ok: false, problem: problemOf(added) });
 }

@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import type { Messages } from '../../../i18n';
 import { problemText } from '../../../i18n/problem';
-import { $operator, $operatorProblem, loadOperator } from '../../../stores/ops-session';
+import { $operator, $operatorProblem, $passkeyNotice, addOperatorPasskey, loadOperator } from '../../../stores/ops-session';
 import { opsNavFor } from '../shared/nav';
 
 /** /ops: a welcome and the areas this operator's role opens. */
@@ -10,6 +10,7 @@ export default function OpsHome({ messages }: { messages: Pick<Messages, 'ops' |
   const m = messages.ops;
   const operator = useStore($operator);
   const failed = useStore($operatorProblem);
+  const passkeyNotice = useStore($passkeyNotice);
   useEffect(() => {
     void loadOperator();
   }, []);
@@ -28,6 +29,23 @@ export default function OpsHome({ messages }: { messages: Pick<Messages, 'ops' |
             </li>
           ))}
       </ul>
+      <section className="ops-passkey" aria-labelledby="ops-passkey-title">
+        <h2 id="ops-passkey-title" className="section-title">
+          {m.home.passkeyTitle}
+        </h2>
+        <p className="hint">{m.home.passkeyIntro}</p>
+        <div role="status" aria-live="polite">
+          {passkeyNotice?.ok && <p className="notice">{problemText(messages, passkeyNotice.problem)}</p>}
+        </div>
+        {passkeyNotice && !passkeyNotice.ok && (
+          <p className="error form-error" role="alert">
+            {problemText(messages, passkeyNotice.problem)}
+          </p>
+        )}
+        <button type="button" className="button secondary" onClick={() => void addOperatorPasskey()}>
+          {m.home.addPasskey}
+        </button>
+      </section>
     </div>
   );
 }

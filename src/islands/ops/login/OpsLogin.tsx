@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
 import type { Messages } from '../../../i18n';
 import { problemText, type Problem } from '../../../i18n/problem';
-import { opsLoginForm, startOver, submitCode, submitPassword } from '../../../stores/ops-login';
+import { opsLoginForm, startOver, submitCode, submitPasskey, submitPassword } from '../../../stores/ops-login';
 import { PasswordInput } from '../../../ui/PasswordInput';
 import { TextField } from '../../../ui/TextField';
 
@@ -93,6 +93,11 @@ export default function OpsLogin({ messages }: { messages: OpsLoginMessages }) {
             <button type="submit" className="button primary" disabled={v.busy}>
               {m.verify}
             </button>
+            {v.passkey && (
+              <button type="button" className="button secondary" disabled={v.busy} onClick={() => void submitPasskey()}>
+                {m.usePasskey}
+              </button>
+            )}
             <button type="button" className="button secondary" onClick={startOver}>
               {m.startOver}
             </button>

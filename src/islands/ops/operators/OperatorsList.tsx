@@ -26,7 +26,7 @@ export default function OperatorsList({ messages, lang }: { messages: Pick<Messa
             <td>{row.login}</td>
             <td>{row.name}</td>
             <td>{m.roles[row.role]}</td>
-            <td>{row.secondSteps.length ? row.secondSteps.map(() => o.totp).join(', ') : '—'}</td>
+            <td>{row.secondSteps.length ? row.secondSteps.map((kind) => o[kind]).join(', ') : '—'}</td>
             <td>{date.format(row.createdAt)}</td>
             <td>{row.removedAt !== null ? o.removed : row.enrolled ? o.active : o.notEnrolled}</td>
           </tr>
