@@ -140,6 +140,49 @@ for (const lang of langs) {
       await expect(page.locator('tr[data-operator]')).toHaveCount(0);
     });
 
+    test('sign in with a passkey on the virtual authenticator', async ({ page }) => {
+      // Passkeys need a host name: this test opens the server as localhost, its passkey origin.
+      const origin = `http://localhost:${port}`;
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('WebAuthn.enable');
+      const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      });
+      const login = `pk.${lang}.${Date.now()}@ops.example.com`;
+      const link = new URL(/(http:\S+\/ops\/enrol#\S+)/.exec(operatorCli('add', login, '--role', 'support', '--name', 'Support'))![1]!);
+      await page.context().addCookies([{ name: 'LANG', value: lang, url: origin }]);
+      await page.goto(`${origin}${link.pathname}${link.hash}`);
+      const secret = ((await page.locator('[data-enrol-secret]').textContent()) ?? '').replace(/\s/g, '');
+      await page.getByLabel(m.enrol.passwordLabel, { exact: true }).fill(PASSWORD);
+      await page.getByLabel(m.enrol.passwordConfirm, { exact: true }).fill(PASSWORD);
+      await page.getByLabel(m.enrol.codeLabel).fill(codeAt(secret, Date.now()));
+      await page.getByRole('button', { name: m.enrol.finish }).click();
+      await page.getByRole('link', { name: m.enrol.signIn }).click();
+      const signInWith = async () => {
+        await page.getByLabel(m.login.loginLabel).fill(login);
+        await page.getByLabel(m.login.passwordLabel, { exact: true }).fill(PASSWORD);
+        await page.getByRole('button', { name: m.login.next }).click();
+      };
+      await signInWith();
+      // No passkey yet: only the app code is offered.
+      await expect(page.getByRole('button', { name: m.login.usePasskey })).toHaveCount(0);
+      await page.getByLabel(m.login.codeLabel).fill(codeAt(secret, Date.now() + 30_000));
+      await page.getByRole('button', { name: m.login.verify }).click();
+      await expect(page).toHaveURL(`${origin}/ops`);
+      await page.getByRole('button', { name: m.home.addPasskey }).click();
+      await expect(page.getByText(m.home.passkeyAdded)).toBeVisible();
+      expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
+      await expectAccessible(page);
+      await shoot(page, `home-passkey-${lang}`);
+
+      await page.getByRole('button', { name: m.nav.signOut }).click();
+      await expect(page).toHaveURL(/\/ops\/login\?signedOut=1$/);
+      await signInWith();
+      await page.getByRole('button', { name: m.login.usePasskey }).click();
+      await expect(page).toHaveURL(`${origin}/ops`);
+      await expect(page.getByRole('navigation', { name: m.nav.label }).getByRole('link', { name: m.nav.people, exact: true })).toBeVisible();
+    });
+
     test('a platform session opens no operator page and no operator call', async ({ page }) => {
       const email = uniqueEmail(`ops-platform-${lang}`);
       await seedUser(page.request, { email, password: 'harbour2024', userType: 1, agreed: true });

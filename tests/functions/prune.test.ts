@@ -65,6 +65,9 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
     db
       .prepare('INSERT INTO operator_enrolments (token_hash, operator_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
       .bind(tag, `operator-${tag}`, at - 24 * HOUR, at),
+    db
+      .prepare("INSERT INTO operator_webauthn_challenges (challenge, purpose, operator_id, created_at, expires_at) VALUES (?, 'register', ?, ?, ?)")
+      .bind(tag, `operator-${tag}`, at - 5 * 60 * 1000, at),
   ];
 }
 
@@ -89,6 +92,7 @@ const TAG_COLUMN: Record<string, string> = {
   operator_challenges: 'token_hash',
   operator_guesses: 'subject',
   operator_enrolments: 'token_hash',
+  operator_webauthn_challenges: 'challenge',
 };
 
 /** The tags each table still holds. */
@@ -127,6 +131,7 @@ describe('prune', () => {
         'operator_challenges',
         'operator_guesses',
         'operator_enrolments',
+        'operator_webauthn_challenges',
       ].sort(),
     );
   });

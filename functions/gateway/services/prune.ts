@@ -46,6 +46,8 @@ export const RETENTION: readonly Retention[] = [
   { table: 'operator_challenges', old: 'expires_at < ?1', keepMs: DAY_MS },
   { table: 'operator_guesses', old: 'created_at < ?1', keepMs: DAY_MS },
   { table: 'operator_enrolments', old: 'expires_at < ?1', keepMs: DAY_MS },
+  // Operator WebAuthn challenges live 5 minutes (their passkeys stay until the operator goes).
+  { table: 'operator_webauthn_challenges', old: 'expires_at < ?1', keepMs: DAY_MS },
 ];
 
 /** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */
