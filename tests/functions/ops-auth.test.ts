@@ -1,5 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { unstable_splitSqlQuery } from 'wrangler';
 import { addOperatorSql, enrolmentLink, LIST_OPERATORS_SQL, newEnrolmentSql, newEnrolmentToken, removeOperatorSql } from '../../scripts/operator-sql.mjs';
 import { createGateway } from '../../functions/gateway/app';
@@ -20,6 +20,9 @@ import { startWorkerEnv } from './worker-env';
  * parallel bursts on one enrolment link, one challenge, one login and one network, forged client headers,
  * and every answer read in full (no token ever in a body, no cookie before the second step).
  */
+// Every enrolment and sign-in runs PBKDF2 (100,000 rounds) in the local workerd: on a shared 2-core machine a
+// test of several sign-ins takes longer than the default 20 s.
+vi.setConfig({ testTimeout: 90_000 });
 const ORIGIN = 'https://portal.example.com';
 const PASSWORD = 'Quay7Harbour9';
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
