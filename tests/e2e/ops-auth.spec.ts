@@ -37,7 +37,8 @@ async function shoot(page: Page, name: string) {
 for (const lang of langs) {
   const m = messages[lang].ops;
   test.describe(`operators (${lang})`, () => {
-    test.setTimeout(120_000);
+    // Several enrolments, sign-ins (PBKDF2) and axe runs per test, on a shared 2-core machine.
+    test.setTimeout(300_000);
 
     test('enrol from the CLI link, sign in with the app code, navigation by role, sign out', async ({ page }) => {
       const login = `op.${lang}.${Date.now()}@ops.example.com`;
