@@ -13,24 +13,23 @@ export default function OpsNav({ messages, current }: { messages: Pick<Messages,
   }, []);
   if (!operator) return null;
   return (
-    <div className="ops-nav-bar">
-      <nav className="ops-nav" aria-label={m.nav.label}>
-        <ul>
-          {opsNavFor(operator.role).map((item) => (
-            <li key={item.key}>
-              <a href={item.href} aria-current={item.href === current ? 'page' : undefined}>
-                {m.nav[item.key]}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+    // One landmark for the whole bar, so who is signed in and the sign-out are inside it too.
+    <nav className="ops-nav ops-nav-bar" aria-label={m.nav.label}>
+      <ul>
+        {opsNavFor(operator.role).map((item) => (
+          <li key={item.key}>
+            <a href={item.href} aria-current={item.href === current ? 'page' : undefined}>
+              {m.nav[item.key]}
+            </a>
+          </li>
+        ))}
+      </ul>
       <div className="ops-who">
         <span data-ops-operator>{m.nav.signedInAs.replace('{name}', operator.name).replace('{role}', m.roles[operator.role])}</span>
         <button type="button" className="button secondary" onClick={() => void signOutOperator()}>
           {m.nav.signOut}
         </button>
       </div>
-    </div>
+    </nav>
   );
 }
