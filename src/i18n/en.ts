@@ -615,7 +615,7 @@ export const en = {
       operators: 'See the operators and their roles.',
     },
     operators: {
-      caption: 'Operators',
+      caption: 'List of operators',
       login: 'Login',
       name: 'Name',
       role: 'Role',

@@ -597,7 +597,7 @@ export const zh: Messages = {
       operators: '查看运营人员及其角色。',
     },
     operators: {
-      caption: '运营人员',
+      caption: '运营人员列表',
       login: '账号',
       name: '姓名',
       role: '角色',
