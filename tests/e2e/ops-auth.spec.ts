@@ -49,7 +49,8 @@ for (const lang of langs) {
       // The enrolment page: the token leaves the address bar at once.
       await openInLanguage(page, lang, new URL(link!).pathname + new URL(link!).hash);
       await expect(page.getByRole('heading', { name: m.pages.enrol.title, level: 1 })).toBeVisible();
-      await expect(page.locator('[data-enrol-account]')).toContainText(login);
+      // The link is checked by a call once the island has loaded: slow on a busy machine.
+      await expect(page.locator('[data-enrol-account]')).toContainText(login, { timeout: 30_000 });
       expect(page.url()).not.toContain('#');
       const secret = ((await page.locator('[data-enrol-secret]').textContent()) ?? '').replace(/\s/g, '');
       await page.getByLabel(m.enrol.passwordLabel, { exact: true }).fill(PASSWORD);
