@@ -4,7 +4,9 @@
 -- Operator accounts are not platform accounts: created and removed only from the command line
 -- (npm run operator), never by a call. login is lower-cased. The password columns are those of `users`
 -- (PBKDF2 over the client's SHA-256 hex, services/passwords.ts). The second step is mandatory: a TOTP
--- secret (AES-GCM with TWO_STEP_KEY, as two_step.secret_enc) and/or passkeys in operator_passkeys.
+-- secret (AES-GCM with TWO_STEP_KEY, as two_step.secret_enc). The command line cannot know the deployed
+-- pepper, so it creates the row without password or secret plus an enrolment link; both are set together
+-- when the link is used (enrolled_at), and nobody signs in before that.
 -- removed_at: a removed operator keeps their row (the audit trail names them) but can do nothing.
 CREATE TABLE IF NOT EXISTS operators (
   id TEXT PRIMARY KEY,
@@ -12,15 +14,54 @@ CREATE TABLE IF NOT EXISTS operators (
   name TEXT NOT NULL,
   role TEXT NOT NULL CHECK (role IN ('reviewer', 'support', 'admin')),
   lang TEXT NOT NULL DEFAULT 'zh' CHECK (lang IN ('zh', 'en')),
-  password_hash TEXT NOT NULL,
-  password_salt TEXT NOT NULL,
-  password_algo TEXT NOT NULL,
-  password_params TEXT NOT NULL,
+  password_hash TEXT,
+  password_salt TEXT,
+  password_algo TEXT,
+  password_params TEXT,
   totp_secret_enc TEXT,
   totp_last_step INTEGER NOT NULL DEFAULT -1,
   created_at INTEGER NOT NULL,
+  enrolled_at INTEGER,
   removed_at INTEGER
 );
+
+-- Single-use enrolment links (24 hours): the token is stored only as SHA-256 hex. Opening the link stores a
+-- pending TOTP secret here; using it (password + one valid code of that secret) sets used_at and the
+-- operator's password and secret in one batch. tries counts wrong codes (the link dies after 5).
+CREATE TABLE IF NOT EXISTS operator_enrolments (
+  token_hash TEXT PRIMARY KEY,
+  operator_id TEXT NOT NULL REFERENCES operators(id),
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  pending_secret_enc TEXT,
+  tries INTEGER NOT NULL DEFAULT 0,
+  used_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS operator_enrolments_by_operator ON operator_enrolments (operator_id);
+
+-- The half-way point of an operator sign-in: the password was right, the second step is owed. Random token
+-- (SHA-256 hex stored), 5 minutes, 5 tries, single use. It is no session and opens no operator call.
+CREATE TABLE IF NOT EXISTS operator_challenges (
+  token_hash TEXT PRIMARY KEY,
+  operator_id TEXT NOT NULL REFERENCES operators(id),
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  tries INTEGER NOT NULL DEFAULT 0,
+  used_at INTEGER
+);
+
+-- Every password or TOTP guess of an operator sign-in, recorded before it is checked (a right one is
+-- withdrawn): the caps per login and per client network count these rows. subject is the lower-cased login
+-- as typed, so unknown logins are capped exactly like known ones.
+CREATE TABLE IF NOT EXISTS operator_guesses (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  subject TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('password', 'totp')),
+  network TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS operator_guesses_by_subject ON operator_guesses (subject, kind, created_at);
+CREATE INDEX IF NOT EXISTS operator_guesses_by_network ON operator_guesses (network, kind, created_at);
 
 -- Operator sessions: short (idle 30 minutes, absolute 12 hours), their own HttpOnly cookie, token stored
 -- only as SHA-256 hex. A session exists only after the second step.

@@ -1,14 +1,14 @@
 import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { Lang } from '../../src/lib/lang';
-import { sessionShells, shellForPath, signInPathFrom, signInShells } from '../../src/lib/routes';
+import { isOpsShell, opsPublicShells, opsSignInPathFrom, sessionShells, shellForPath, signInPathFrom, signInShells } from '../../src/lib/routes';
 import { SOURCE_COOKIE, ZHOUSHAN_SOURCE, parseSourceCookie, sourceFromQuery, type SourceOrigin } from '../../src/lib/source-origin';
 import type { EdgeBindings } from '../env';
 import type { Config } from '../config';
 import { isNavigatorHost, visitorLang } from './lang';
 import { safeRedirect } from './redirect-target';
 import { isPageRequest } from './source-origin';
-import { sessionTokenOf } from './session-cookies';
+import { operatorTokenOf, sessionTokenOf } from './session-cookies';
 
 /** `source` values naming the invitation-letter-online page and the portal (compared without case, - or _). */
 const INVITATION_LETTER_SOURCE = 'invitationletteronline';
@@ -83,6 +83,17 @@ export function signedOutRedirectTarget(input: { pathname: string; search: strin
 }
 
 /**
+ * Where a visitor without the operator cookie who opens an operator page goes: /ops/login, with the page as
+ * the return path. The platform cookie counts for nothing here, as the operator cookie counts for nothing on
+ * the platform's pages (signedOutRedirectTarget reads only the platform cookie).
+ */
+export function opsRedirectTarget(input: { pathname: string; search: string; hasOperatorSession: boolean }) {
+  const shell = shellForPath(input.pathname);
+  if (input.hasOperatorSession || !shell || !isOpsShell(shell) || opsPublicShells.includes(shell)) return undefined;
+  return opsSignInPathFrom(input.pathname, input.search);
+}
+
+/**
  * Page requests: a signed-in visitor on a sign-in page goes on to the recorded origin
  * (sessionRedirectTarget); a signed-out visitor on a page that needs a session goes to sign-in
  * (signedOutRedirectTarget). Both 302, never cached.
@@ -93,6 +104,7 @@ export const sessionRedirect: MiddlewareHandler<EdgeBindings> = async (c, next) 
   const navigatorHost = isNavigatorHost(url.hostname, c.var.config.navigatorHostLabel);
   const hasSession = sessionTokenOf(c) !== undefined;
   const target =
+    opsRedirectTarget({ pathname: url.pathname, search: url.search, hasOperatorSession: operatorTokenOf(c) !== undefined }) ??
     signedOutRedirectTarget({ pathname: url.pathname, search: url.search, navigatorHost, hasSession }) ??
     sessionRedirectTarget({
       pathname: url.pathname,

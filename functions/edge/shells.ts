@@ -3,7 +3,7 @@ import { setCookie } from 'hono/cookie';
 import type { StatusCode } from 'hono/utils/http-status';
 import { isLang, LANG_COOKIE, LANG_COOKIE_MAX_AGE, type Lang } from '../../src/lib/lang';
 import { legalDocForPath, legalShell } from '../../src/lib/legal';
-import { notFoundShell, shellForPath } from '../../src/lib/routes';
+import { isOpsShell, notFoundShell, shellForPath } from '../../src/lib/routes';
 import type { EdgeBindings } from '../env';
 import { allowFramingBySelf } from './headers';
 import { isNavigatorHost, visitorLang } from './lang';
@@ -87,5 +87,7 @@ export async function servePage(c: Context<EdgeBindings>): Promise<Response> {
   response.headers.set('Vary', shell === 'pass_email_login' ? 'Cookie, User-Agent, Sec-CH-UA-Mobile' : 'Cookie');
   response.headers.set('Cache-Control', 'private, no-cache');
   response.headers.set('Content-Language', lang === 'zh' ? 'zh-CN' : 'en');
+  // The operators' area is for staff: no search engine lists or follows it.
+  if (isOpsShell(shell)) response.headers.set('X-Robots-Tag', 'noindex, nofollow');
   return response;
 }

@@ -1,12 +1,14 @@
 import type * as z from 'zod/mini';
 import { saveKeptForms } from '../lib/kept-forms';
-import { signInPathFrom } from '../lib/routes';
+import { opsPublicShells, opsSignInPathFrom, signInPathFrom } from '../lib/routes';
 import { envelopeSchema, SUCCESS_CODE } from '../schemas/envelope';
 import { NETWORK_ERROR, SERVER_ERROR, TRACE_ID_HEADER, type ApiResult } from './result';
 
 export { NETWORK_ERROR, SALT_REQUIRED, SERVER_ERROR, type ApiResult } from './result';
 
 const SESSION_ENDED = 'TK00001';
+/** No live operator session: an operator page sends the operator to /ops/login instead. */
+const OPERATOR_SESSION_ENDED = 'OP0001';
 
 /**
  * Calls the gateway through the edge's `/api` proxy and parses the envelope and its data with the schema.
@@ -55,7 +57,11 @@ export function messageOf(json: unknown): string {
  * the session ended first sends the person to sign-in, with this page to return to.
  */
 export function refusal<T>(result: { ok: false; code: string; message: string; data?: unknown }, response: Response): ApiResult<T> {
-  if ((result.code === SESSION_ENDED || response.status === 401) && !location.pathname.endsWith('login')) {
+  if (location.pathname === '/ops' || location.pathname.startsWith('/ops/')) {
+    // Operator pages know only the operator session (a wrong password's 401 is no ended session).
+    const onPublicPage = (opsPublicShells as readonly string[]).includes(location.pathname.slice(1));
+    if (result.code === OPERATOR_SESSION_ENDED && !onPublicPage) location.assign(opsSignInPathFrom(location.pathname, location.search));
+  } else if ((result.code === SESSION_ENDED || response.status === 401) && !location.pathname.endsWith('login')) {
     // The edge has already cleared the cookies on this answer. What was typed here comes back after sign-in.
     saveKeptForms();
     location.assign(signInPathFrom(location.pathname, location.search));

@@ -20,18 +20,53 @@ export const pageShells = [
   'share_login',
 ] as const;
 
+/** The operators' area, apart from the platform's pages (built as /{lang}/ops.html and /{lang}/ops/{page}.html). */
+export const opsShells = ['ops', 'ops/login', 'ops/enrol', 'ops/operators'] as const;
+export type OpsShell = (typeof opsShells)[number];
+
 export type PageShell = (typeof pageShells)[number];
+/** Any page the edge serves: a platform page or an operator page. */
+export type AnyShell = PageShell | OpsShell;
 export const notFoundShell = 'not_found' as const;
 
+/**
+ * The operators' pages: every one needs the operator cookie (a platform session does not count), except the
+ * sign-in and the enrolment link's page. They are never indexed.
+ */
+export const isOpsShell = (shell: string | undefined): shell is OpsShell => (opsShells as readonly (string | undefined)[]).includes(shell);
+export const opsPublicShells: readonly OpsShell[] = ['ops/login', 'ops/enrol'];
+export const OPS_LOGIN_PATH = '/ops/login';
+
+/**
+ * The operator page to return to after the operator sign-in, or undefined: only an operator page that needs
+ * the session, rebuilt from its shell name and re-encoded parameters (the same rules as `returnPath`).
+ */
+export function opsReturnPath(raw: string | null | undefined): string | undefined {
+  if (!raw || raw.length > 1024) return undefined;
+  const match = /^\/(ops(?:\/[a-z_]+)?)(\?[^#]*)?$/.exec(raw);
+  const shell = match ? shellForPath(`/${match[1]}`) : undefined;
+  if (!match || !shell || !isOpsShell(shell) || opsPublicShells.includes(shell)) return undefined;
+  const query = new URLSearchParams(match[2] ?? '');
+  query.delete(RETURN_PARAM);
+  const search = query.toString();
+  return `/${shell}${search ? `?${search}` : ''}`;
+}
+
+/** Where an operator signs in from an operator page: /ops/login, returning to the page. */
+export function opsSignInPathFrom(pathname: string, search: string): string {
+  const back = opsReturnPath(`${pathname}${search}`);
+  return back ? `${OPS_LOGIN_PATH}?${new URLSearchParams({ [RETURN_PARAM]: back })}` : OPS_LOGIN_PATH;
+}
+
 /** Path → shell. `/` is the login page, or the partner login on a navigator host (decided by the edge). */
-export function shellForPath(pathname: string): PageShell | undefined {
+export function shellForPath(pathname: string): AnyShell | undefined {
   if (pathname === '/') return 'login';
   const name = pathname.slice(1);
-  return (pageShells as readonly string[]).includes(name) ? (name as PageShell) : undefined;
+  return (pageShells as readonly string[]).includes(name) || isOpsShell(name) ? (name as AnyShell) : undefined;
 }
 
 /** Sign-in pages: a visitor who already has a session is sent on from these, as there is nothing to sign in to. */
-export const signInShells: readonly PageShell[] = [
+export const signInShells: readonly AnyShell[] = [
   'login',
   'navigator_login',
   'register',
@@ -43,7 +78,7 @@ export const signInShells: readonly PageShell[] = [
  * Pages that work only with a session. A signed-out visitor is sent to sign-in at the edge, with the page as
  * the return path, so nobody fills a form whose submit can only fail.
  */
-export const sessionShells: readonly PageShell[] = [
+export const sessionShells: readonly AnyShell[] = [
   'account',
   'user_center',
   'create_account',

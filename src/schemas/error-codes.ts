@@ -153,6 +153,14 @@ export const errorCatalogue = {
   // Operators (the platform's own staff; functions/gateway/services/operators.ts).
   OP0001: { status: 401, en: 'Please sign in as an operator.', zh: '请以运营人员身份登录。' },
   OP0003: { status: 403, en: 'Your operator role does not allow this.', zh: '您的运营角色无权执行此操作。' },
+  // Operator sign-in and enrolment (services/operator-sign-in.ts). An unknown login answers OP0004 like a wrong password.
+  OP0004: { status: 401, en: 'The login or password is wrong.', zh: '账号或密码错误。' },
+  OP0005: { status: 429, en: 'Too many failed attempts for this login. Please try again in an hour.', zh: '该账号尝试失败次数过多，请一小时后再试。' },
+  OP0006: { status: 429, en: 'Too many failed attempts from your network. Please try again in an hour.', zh: '您所在网络尝试失败次数过多，请一小时后再试。' },
+  OP0007: { status: 400, en: 'This sign-in has expired. Please enter your login and password again.', zh: '本次登录已过期，请重新输入账号和密码。' },
+  OP0008: { status: 400, en: 'The code is wrong. Check the time on your phone and enter the current code.', zh: '验证码错误，请核对手机时间后输入当前验证码。' },
+  OP0009: { status: 400, en: 'This code was already used. Please wait for the next code.', zh: '该验证码已使用，请等待下一个验证码。' },
+  OP0010: { status: 400, en: 'This enrolment link has expired or was already used. Ask an administrator for a new one.', zh: '该注册链接已过期或已使用，请联系管理员重新获取。' },
   // Passkeys (WebAuthn). Unknown, expired and used challenges answer the same PK0002.
   PK0001: { status: 503, en: 'Passkeys are not available on this site.', zh: '本站暂不支持通行密钥。' },
   PK0002: { status: 400, en: 'This passkey request has expired or was already used. Please try again.', zh: '通行密钥请求已过期或已使用，请重试。' },

@@ -58,6 +58,16 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
     db
       .prepare('INSERT INTO operator_sessions (token_hash, operator_id, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?)')
       .bind(tag, `operator-${tag}`, at - 12 * HOUR, at, at),
+    db
+      .prepare('INSERT INTO operator_challenges (token_hash, operator_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+      .bind(tag, `operator-${tag}`, at - 5 * 60 * 1000, at),
+    db.prepare("INSERT INTO operator_guesses (subject, kind, network, created_at) VALUES (?, 'password', '203.0.113.1', ?)").bind(tag, at),
+    db
+      .prepare('INSERT INTO operator_enrolments (token_hash, operator_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+      .bind(tag, `operator-${tag}`, at - 24 * HOUR, at),
+    db
+      .prepare("INSERT INTO operator_webauthn_challenges (challenge, purpose, operator_id, created_at, expires_at) VALUES (?, 'register', ?, ?, ?)")
+      .bind(tag, `operator-${tag}`, at - 5 * 60 * 1000, at),
   ];
 }
 
@@ -79,6 +89,10 @@ const TAG_COLUMN: Record<string, string> = {
   second_step_challenges: 'token_hash',
   two_step_guesses: 'user_id',
   operator_sessions: 'token_hash',
+  operator_challenges: 'token_hash',
+  operator_guesses: 'subject',
+  operator_enrolments: 'token_hash',
+  operator_webauthn_challenges: 'challenge',
 };
 
 /** The tags each table still holds. */
@@ -114,6 +128,10 @@ describe('prune', () => {
         'webauthn_challenges',
         'two_step_guesses',
         'operator_sessions',
+        'operator_challenges',
+        'operator_guesses',
+        'operator_enrolments',
+        'operator_webauthn_challenges',
       ].sort(),
     );
   });

@@ -29,13 +29,16 @@ export interface OperatorRow {
   name: string;
   role: OperatorRole;
   lang: 'zh' | 'en';
-  password_hash: string;
-  password_salt: string;
-  password_algo: string;
-  password_params: string;
+  /** The password columns are NULL until the operator used their enrolment link. */
+  password_hash: string | null;
+  password_salt: string | null;
+  password_algo: string | null;
+  password_params: string | null;
   totp_secret_enc: string | null;
   totp_last_step: number;
   created_at: number;
+  /** When the enrolment link was used (password and second step set); NULL: no sign-in yet. */
+  enrolled_at: number | null;
   removed_at: number | null;
 }
 
@@ -63,12 +66,11 @@ export type OperatorVariables = { operator: Operator; operatorSession: OperatorS
 
 export const operatorView = ({ id, login, name, role, lang }: OperatorRow): Operator => ({ id, login, name, role, lang });
 
-export const storedPasswordOf = (row: OperatorRow): StoredPassword => ({
-  hash: row.password_hash,
-  salt: row.password_salt,
-  algo: row.password_algo,
-  params: row.password_params,
-});
+/** The operator's stored password, or null before enrolment (verifyPassword then does the same work, in vain). */
+export const storedPasswordOf = (row: OperatorRow | null): StoredPassword | null =>
+  row?.enrolled_at != null && row.password_hash && row.password_salt && row.password_algo && row.password_params
+    ? { hash: row.password_hash, salt: row.password_salt, algo: row.password_algo, params: row.password_params }
+    : null;
 
 /** A role may do what it is named for; admin may do everything; no roles listed: any operator. */
 export const roleAllows = (role: OperatorRole, needed: readonly OperatorRole[]) =>
@@ -99,8 +101,8 @@ export async function operatorInsert(db: D1Database, env: WorkerEnv, operator: N
   const password = await hashPassword(operator.clientHash, env);
   const statement = db
     .prepare(
-      `INSERT INTO operators (id, login, name, role, lang, password_hash, password_salt, password_algo, password_params, totp_secret_enc, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO operators (id, login, name, role, lang, password_hash, password_salt, password_algo, password_params, totp_secret_enc, created_at, enrolled_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .bind(
       id,
@@ -114,29 +116,41 @@ export async function operatorInsert(db: D1Database, env: WorkerEnv, operator: N
       password.params,
       operator.totpSecretEnc ?? null,
       at,
+      at,
     );
   return { id, statement };
 }
 
 /**
- * Starts an operator session after both steps passed; returns the token the edge puts in the operator cookie
- * (answered as `data.operatorSession.token`).
+ * A new operator session (after both steps passed): the token the edge puts in the operator cookie (answered
+ * as `data.operatorSession.token`) and the INSERT, to batch with the sign-in's audit row.
  */
+export async function prepareOperatorSession(
+  db: D1Database,
+  operatorId: string,
+  at: number,
+  client: { network?: string | null; userAgent?: string | null } = {},
+): Promise<{ token: string; expiresAt: number; statement: D1PreparedStatement }> {
+  const token = randomToken();
+  const expiresAt = at + OPERATOR_ABSOLUTE_MS;
+  const statement = db
+    .prepare(
+      `INSERT INTO operator_sessions (token_hash, operator_id, created_at, expires_at, last_seen_at, network, user_agent)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(await tokenHash(token), operatorId, at, expiresAt, at, client.network ?? null, client.userAgent?.slice(0, 512) ?? null);
+  return { token, expiresAt, statement };
+}
+
+/** Starts an operator session on its own (tests and dev helpers; a sign-in batches prepareOperatorSession). */
 export async function startOperatorSession(
   db: D1Database,
   operatorId: string,
   at: number,
   client: { network?: string | null; userAgent?: string | null } = {},
 ): Promise<{ token: string; expiresAt: number }> {
-  const token = randomToken();
-  const expiresAt = at + OPERATOR_ABSOLUTE_MS;
-  await db
-    .prepare(
-      `INSERT INTO operator_sessions (token_hash, operator_id, created_at, expires_at, last_seen_at, network, user_agent)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(await tokenHash(token), operatorId, at, expiresAt, at, client.network ?? null, client.userAgent?.slice(0, 512) ?? null)
-    .run();
+  const { token, expiresAt, statement } = await prepareOperatorSession(db, operatorId, at, client);
+  await statement.run();
   return { token, expiresAt };
 }
 

@@ -42,6 +42,12 @@ export const RETENTION: readonly Retention[] = [
   { table: 'two_step_guesses', old: 'created_at < ?1', keepMs: DAY_MS },
   // An operator session is dead at its absolute end (12 hours) or revocation. audit_log is never pruned.
   { table: 'operator_sessions', old: 'expires_at < ?1 OR revoked_at < ?1', keepMs: DAY_MS },
+  // Challenges live 5 minutes, guesses count for an hour, an enrolment link 24 hours.
+  { table: 'operator_challenges', old: 'expires_at < ?1', keepMs: DAY_MS },
+  { table: 'operator_guesses', old: 'created_at < ?1', keepMs: DAY_MS },
+  { table: 'operator_enrolments', old: 'expires_at < ?1', keepMs: DAY_MS },
+  // Operator WebAuthn challenges live 5 minutes (their passkeys stay until the operator goes).
+  { table: 'operator_webauthn_challenges', old: 'expires_at < ?1', keepMs: DAY_MS },
 ];
 
 /** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */

@@ -74,7 +74,8 @@ async function aesKey(env: WorkerEnv): Promise<CryptoKey> {
   return crypto.subtle.importKey('raw', bytes, 'AES-GCM', false, ['encrypt', 'decrypt']);
 }
 
-async function encryptSecret(env: WorkerEnv, userId: string, secret: Uint8Array): Promise<string> {
+/** Seals a TOTP secret; `userId` is the associated data (a sealed secret opens only for its owner). */
+export async function encryptSecret(env: WorkerEnv, userId: string, secret: Uint8Array): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const sealed = new Uint8Array(
     await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(userId) }, await aesKey(env), secret),
@@ -82,7 +83,7 @@ async function encryptSecret(env: WorkerEnv, userId: string, secret: Uint8Array)
   return `v1.${encodeBase64Url(iv)}.${encodeBase64Url(sealed)}`;
 }
 
-async function decryptSecret(env: WorkerEnv, userId: string, stored: string): Promise<Secret> {
+export async function decryptSecret(env: WorkerEnv, userId: string, stored: string): Promise<Secret> {
   const [version, iv, sealed] = stored.split('.');
   const ivBytes = iv ? decodeBase64(iv) : undefined;
   const sealedBytes = sealed ? decodeBase64(sealed) : undefined;
@@ -92,7 +93,7 @@ async function decryptSecret(env: WorkerEnv, userId: string, stored: string): Pr
 }
 
 /** The step a TOTP code is valid for at `now` (±TOTP_WINDOW), or null. */
-function stepOf(secret: Secret, code: string, now: number): number | null {
+export function stepOf(secret: Secret, code: string, now: number): number | null {
   if (!/^\d{6}$/.test(code)) return null;
   const delta = TOTP.validate({ token: code, secret, digits: TOTP_DIGITS, period: TOTP_PERIOD_S, timestamp: now, window: TOTP_WINDOW });
   return delta === null ? null : TOTP.counter({ period: TOTP_PERIOD_S, timestamp: now }) + delta;
@@ -136,11 +137,18 @@ const accountLabel = (user: UserRow) => user.email ?? user.phone_e164 ?? user.us
 
 /** Starts enrolment: a new pending secret, as text and as an otpauth:// URI for the QR code. MF0010 when two-step is on. */
 export async function startEnrolment(env: WorkerEnv, user: UserRow, now: number): Promise<{ secret: string; uri: string }> {
-  const secret = new Secret({ size: 20 });
+  const secret = newTotpSecret();
   if (!(await savePendingSecret(env.DB, user.id, await encryptSecret(env, user.id, new Uint8Array(secret.buffer)), now))) {
     throw new GatewayError('MF0010');
   }
-  const totp = new TOTP({ issuer: TOTP_ISSUER, label: accountLabel(user), secret, digits: TOTP_DIGITS, period: TOTP_PERIOD_S });
+  return totpShown(secret, accountLabel(user));
+}
+
+export const newTotpSecret = () => new Secret({ size: 20 });
+
+/** A secret as an authenticator app takes it: base32 text and the otpauth:// URI for the QR code. */
+export function totpShown(secret: Secret, label: string, issuer = TOTP_ISSUER): { secret: string; uri: string } {
+  const totp = new TOTP({ issuer, label, secret, digits: TOTP_DIGITS, period: TOTP_PERIOD_S });
   return { secret: secret.base32, uri: totp.toString() };
 }
 

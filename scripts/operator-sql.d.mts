@@ -1,0 +1,13 @@
+export const ENROLMENT_LIFETIME_MS: number;
+export const ROLES: readonly string[];
+export function literal(value: unknown): string;
+export function normalLogin(login: unknown): string;
+export function checkLogin(login: unknown): string;
+export function checkRole(role: unknown): string;
+export function sha256Hex(text: string): string;
+export function newEnrolmentToken(): { token: string; hash: string };
+export function enrolmentLink(origin: string, token: string): string;
+export function addOperatorSql(input: { login: string; name?: string; role: string; lang?: string; at?: number; id?: string; tokenHash: string }): string;
+export function newEnrolmentSql(input: { login: string; at?: number; tokenHash: string }): string;
+export function removeOperatorSql(input: { login: string; at?: number }): string;
+export const LIST_OPERATORS_SQL: string;

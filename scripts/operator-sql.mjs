@@ -1,0 +1,93 @@
+// The SQL of `npm run operator` (scripts/operator.mjs), kept apart so the function tests run exactly these
+// statements against a real local D1. Values are written as SQL literals (wrangler d1 execute takes no binds):
+// every value passes `literal`, which quotes and doubles quotes, and the login/role are checked first.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+
+/** An enrolment link lives 24 hours and is used once. */
+export const ENROLMENT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const ROLES = ['reviewer', 'support', 'admin'];
+const LOGIN = /^[a-z0-9][a-z0-9._@+-]{0,253}$/;
+
+/** A text as an SQL string literal (NUL refused: SQLite would cut the text there). */
+export function literal(value) {
+  const text = String(value);
+  if (text.includes('\0')) throw new Error('NUL in a value');
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+export const normalLogin = (login) => String(login ?? '').trim().toLowerCase();
+
+export function checkLogin(login) {
+  const normal = normalLogin(login);
+  if (!LOGIN.test(normal)) throw new Error(`not a login (letters, digits, . _ @ + -): ${login}`);
+  return normal;
+}
+
+export function checkRole(role) {
+  if (!ROLES.includes(role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
+  return role;
+}
+
+/** SHA-256 hex, as the gateway stores tokens (services/sessions.ts tokenHash). */
+export const sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
+
+/** A new random enrolment token (base64url, 32 bytes) and its stored hash. */
+export function newEnrolmentToken() {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: sha256Hex(token) };
+}
+
+/** The link an operator opens to set their password and second step; the token is in the fragment, which no request or log carries. */
+export function enrolmentLink(origin, token) {
+  return `${String(origin).replace(/\/+$/, '')}/ops/enrol#${token}`;
+}
+
+/**
+ * `add`: the operator (no password, no secret: enrolled_at stays NULL until the link is used) and their
+ * enrolment link, in one statement list that wrangler runs as one batch. An existing live login is refused
+ * by the UNIQUE constraint, so the link is not created either.
+ */
+export function addOperatorSql({ login, name, role, lang = 'zh', at = Date.now(), id = randomUUID(), tokenHash }) {
+  const normal = checkLogin(login);
+  checkRole(role);
+  if (!['zh', 'en'].includes(lang)) throw new Error('--lang must be zh or en');
+  const display = String(name ?? '').trim() || normal;
+  return [
+    `INSERT INTO operators (id, login, name, role, lang, created_at) VALUES (${literal(id)}, ${literal(normal)}, ${literal(display.slice(0, 100))}, ${literal(role)}, ${literal(lang)}, ${Number(at)});`,
+    `INSERT INTO operator_enrolments (token_hash, operator_id, created_at, expires_at) VALUES (${literal(tokenHash)}, ${literal(id)}, ${Number(at)}, ${Number(at) + ENROLMENT_LIFETIME_MS});`,
+    `INSERT INTO audit_log (created_at, actor_kind, actor_id, action, target_kind, target_id, detail) VALUES (${Number(at)}, 'system', 'cli', 'operator.added', 'operator', ${literal(id)}, ${literal(JSON.stringify({ login: normal, role }))});`,
+  ].join('\n');
+}
+
+/**
+ * `enrol`: a new link for an existing operator (a lost phone, a forgotten password): earlier unused links die,
+ * the new one sets password and second step again when used. Nothing happens for an unknown or removed login.
+ */
+export function newEnrolmentSql({ login, at = Date.now(), tokenHash }) {
+  const normal = checkLogin(login);
+  const op = `(SELECT id FROM operators WHERE login = ${literal(normal)} AND removed_at IS NULL)`;
+  return [
+    `UPDATE operator_enrolments SET used_at = ${Number(at)} WHERE used_at IS NULL AND operator_id = ${op};`,
+    `INSERT INTO operator_enrolments (token_hash, operator_id, created_at, expires_at) SELECT ${literal(tokenHash)}, id, ${Number(at)}, ${Number(at) + ENROLMENT_LIFETIME_MS} FROM operators WHERE login = ${literal(normal)} AND removed_at IS NULL;`,
+    `INSERT INTO audit_log (created_at, actor_kind, actor_id, action, target_kind, target_id) SELECT ${Number(at)}, 'system', 'cli', 'operator.enrolment_issued', 'operator', id FROM operators WHERE login = ${literal(normal)} AND removed_at IS NULL;`,
+    `SELECT COUNT(*) AS issued FROM operator_enrolments WHERE token_hash = ${literal(tokenHash)};`,
+  ].join('\n');
+}
+
+/** `remove`: removed_at set (the row stays for the audit trail), every session and unused link ended. */
+export function removeOperatorSql({ login, at = Date.now() }) {
+  const normal = checkLogin(login);
+  const op = `(SELECT id FROM operators WHERE login = ${literal(normal)} AND removed_at IS NULL)`;
+  return [
+    `UPDATE operator_sessions SET revoked_at = ${Number(at)} WHERE revoked_at IS NULL AND operator_id = ${op};`,
+    `UPDATE operator_enrolments SET used_at = ${Number(at)} WHERE used_at IS NULL AND operator_id = ${op};`,
+    `INSERT INTO audit_log (created_at, actor_kind, actor_id, action, target_kind, target_id) SELECT ${Number(at)}, 'system', 'cli', 'operator.removed', 'operator', id FROM operators WHERE login = ${literal(normal)} AND removed_at IS NULL;`,
+    `UPDATE operators SET removed_at = ${Number(at)} WHERE login = ${literal(normal)} AND removed_at IS NULL RETURNING login;`,
+  ].join('\n');
+}
+
+/** `list`: login, name, role, created, enrolled, removed and the kinds of second step set up. */
+export const LIST_OPERATORS_SQL = `SELECT login, name, role, created_at, enrolled_at, removed_at,
+  TRIM((CASE WHEN totp_secret_enc IS NOT NULL THEN 'totp ' ELSE '' END)
+    || (CASE WHEN EXISTS (SELECT 1 FROM operator_passkeys p WHERE p.operator_id = operators.id) THEN 'passkey' ELSE '' END)) AS second_steps
+  FROM operators ORDER BY removed_at IS NOT NULL, login;`;

@@ -1,0 +1,109 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef } from 'react';
+import type { Messages } from '../../../i18n';
+import { problemText, type Problem } from '../../../i18n/problem';
+import { opsLoginForm, startOver, submitCode, submitPasskey, submitPassword } from '../../../stores/ops-login';
+import { PasswordInput } from '../../../ui/PasswordInput';
+import { TextField } from '../../../ui/TextField';
+
+type OpsLoginMessages = Pick<Messages, 'ops' | 'errors' | 'signIn'>;
+
+/** /ops/login: login and password, then the authenticator app's code. */
+export default function OpsLogin({ messages }: { messages: OpsLoginMessages }) {
+  const m = messages.ops.login;
+  const v = useStore(opsLoginForm.$values);
+  const e = useStore(opsLoginForm.$errors);
+  const text = (p: Problem | undefined) => (p ? problemText(messages, p) : undefined);
+  const codeHeading = useRef<HTMLHeadingElement>(null);
+  const signedOut = typeof location !== 'undefined' && new URLSearchParams(location.search).has('signedOut');
+
+  // The second step's screen takes the focus to its heading, so a screen reader hears where it is.
+  useEffect(() => {
+    if (v.phase === 'code') codeHeading.current?.focus();
+  }, [v.phase]);
+
+  const formError = text(e.form);
+  return (
+    <div className="ops-login" data-phase={v.phase}>
+      <div role="status" aria-live="polite">
+        {signedOut && v.phase === 'password' && !formError && <p className="notice">{m.signedOut}</p>}
+      </div>
+      {v.phase === 'password' ? (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submitPassword();
+          }}
+        >
+          <TextField
+            id="ops-login"
+            label={m.loginLabel}
+            value={v.login}
+            onChange={(value) => opsLoginForm.set('login', value)}
+            error={text(e.login)}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+          />
+          <PasswordInput
+            id="ops-password"
+            label={m.passwordLabel}
+            value={v.password}
+            onChange={(value) => opsLoginForm.set('password', value)}
+            error={text(e.password)}
+            autoComplete="current-password"
+            showLabel={messages.signIn.showPassword}
+            hideLabel={messages.signIn.hidePassword}
+          />
+          {formError && <p className="error form-error" role="alert">{formError}</p>}
+          <div className="form-actions">
+            <button type="submit" className="button primary" disabled={v.busy}>
+              {m.next}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submitCode();
+          }}
+        >
+          <h2 className="section-title" tabIndex={-1} ref={codeHeading}>
+            {m.codeTitle}
+          </h2>
+          <p>{m.codeIntro}</p>
+          <TextField
+            id="ops-code"
+            label={m.codeLabel}
+            value={v.code}
+            onChange={(value) => opsLoginForm.set('code', value.replace(/\D/g, ''))}
+            error={text(e.code)}
+            hint={v.triesLeft >= 0 ? m.triesLeft.replace('{count}', String(v.triesLeft)) : undefined}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            maxLength={6}
+            required
+          />
+          {formError && <p className="error form-error" role="alert">{formError}</p>}
+          <div className="form-actions">
+            <button type="submit" className="button primary" disabled={v.busy}>
+              {m.verify}
+            </button>
+            {v.passkey && (
+              <button type="button" className="button secondary" disabled={v.busy} onClick={() => void submitPasskey()}>
+                {m.usePasskey}
+              </button>
+            )}
+            <button type="button" className="button secondary" onClick={startOver}>
+              {m.startOver}
+            </button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}

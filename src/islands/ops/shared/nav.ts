@@ -1,0 +1,18 @@
+import type { OperatorView } from '../../../schemas/ops';
+
+export type OpsNavKey = 'home' | 'companies' | 'people' | 'audit' | 'operators';
+type Role = OperatorView['role'];
+
+/**
+ * The operators' areas and who sees them: reviewers the companies, support the people, everyone the audit
+ * trail, admins everything (the gateway's requireOperator enforces the same; this only hides dead ends).
+ */
+export const OPS_NAV: readonly { key: OpsNavKey; href: string; roles: readonly Role[] }[] = [
+  { key: 'home', href: '/ops', roles: ['reviewer', 'support', 'admin'] },
+  { key: 'companies', href: '/ops/companies', roles: ['reviewer', 'admin'] },
+  { key: 'people', href: '/ops/people', roles: ['support', 'admin'] },
+  { key: 'audit', href: '/ops/audit', roles: ['reviewer', 'support', 'admin'] },
+  { key: 'operators', href: '/ops/operators', roles: ['admin'] },
+];
+
+export const opsNavFor = (role: Role) => OPS_NAV.filter((item) => item.roles.includes(role));
