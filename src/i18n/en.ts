@@ -158,6 +158,7 @@ export const en = {
     expired: 'The link has expired. Links between our sites work for one minute.',
     replayed: 'The link has already been used. Each link works once.',
     credentials: 'The sign-in details passed from the other site were not accepted. Please sign in here.',
+    blocked: 'This account has been blocked. Please contact customer support.',
     backToLogin: 'Go to sign-in',
     switchTitle: 'Which account do you want to use?',
     switchBody: 'You are already signed in on this browser. The link you opened signs in a different account.',

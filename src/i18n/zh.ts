@@ -156,6 +156,7 @@ export const zh: Messages = {
     expired: '链接已过期。站点之间的跳转链接一分钟内有效。',
     replayed: '链接已被使用，每个链接只能使用一次。',
     credentials: '从其他站点传来的登录信息未通过验证，请在本站登录。',
+    blocked: '该账号已被停用，请联系客服。',
     backToLogin: '前往登录',
     switchTitle: '您要使用哪个账号？',
     switchBody: '此浏览器已登录一个账号，您打开的链接将登录另一个账号。',

@@ -27,6 +27,8 @@ export interface UserRow {
   country_name: string | null;
   birthday: string | null;
   sex: 'male' | 'female' | null;
+  // Set by an operator (migrations/0180): no sign-in, no session.
+  blocked_at: number | null;
 }
 
 /** The ways a person names their account at sign-in; each is a UNIQUE column. */
@@ -46,6 +48,12 @@ export function identityKey(identity: LoginIdentity): string {
 export async function findUserByIdentity(db: D1Database, identity: LoginIdentity): Promise<UserRow | null> {
   const [column, value] = identityColumn(identity);
   return db.prepare(`SELECT * FROM users WHERE ${column} = ?`).bind(value).first<UserRow>();
+}
+
+/** PS0100 for a blocked account: every sign-in asks this before it starts anything. */
+export async function assertNotBlocked(db: D1Database, userId: string): Promise<void> {
+  const row = await db.prepare('SELECT blocked_at FROM users WHERE id = ?').bind(userId).first<{ blocked_at: number | null }>();
+  if (row?.blocked_at != null) throw new GatewayError('PS0100');
 }
 
 export async function findUserById(db: D1Database, id: string): Promise<UserRow | null> {
