@@ -31,8 +31,12 @@ const dayStart = (day: string, plusDays = 0) => {
   return Number.isNaN(date.getTime()) ? undefined : date.getTime();
 };
 
+/** Only the answer of the latest load is shown: an earlier, slower one must not replace a newer filter's entries. */
+let latestLoad = 0;
+
 /** Loads the newest entries that match the filter, or (`older`) the page after those shown. */
 export async function loadAudit(older = false) {
+  const load = ++latestLoad;
   const s = $audit.get();
   $audit.set({ ...s, loading: true, error: null });
   const answer = await opsPeopleApi.audit({
@@ -44,6 +48,7 @@ export async function loadAudit(older = false) {
     to: dayStart(s.to, 1),
     before: older ? (s.next ?? undefined) : undefined,
   });
+  if (load !== latestLoad) return;
   const entries = answer.ok ? answer.data.entries : [];
   $audit.set({
     ...$audit.get(),

@@ -108,9 +108,12 @@ for (const run of runs) {
     await page.getByLabel(m.audit.target).fill(userId);
     await page.getByRole('button', { name: m.audit.apply }).click();
     const trail = page.getByRole('region', { name: m.audit.table });
-    await expect(trail.getByRole('row').filter({ hasText: m.actionNames.user.blocked })).toContainText(REASON);
-    await expect(trail.getByRole('row').filter({ hasText: m.actionNames.user.unlocked })).toContainText(REASON);
-    await expect(trail.getByRole('row').filter({ hasText: m.actionNames.user.signed_in })).toHaveCount(1);
+    // Only this person's rows: a filter applied while the first, unfiltered list was still loading wins.
+    const rowOf = (action: string) => trail.getByRole('row').filter({ has: page.getByRole('cell', { name: action, exact: true }) });
+    await expect(rowOf(m.actionNames.user.blocked)).toContainText(REASON);
+    await expect(rowOf(m.actionNames.user.unlocked)).toContainText(REASON);
+    await expect(rowOf(m.actionNames.user.signed_in)).toHaveCount(1);
+    await expect(trail.getByRole('row')).toHaveCount(4);
     await expectAccessible(page);
     await page.screenshot({ path: `/tmp/ss/shots/ops-audit-${lang}-${run.name}.png`, fullPage: true });
     await ops.context.close();
