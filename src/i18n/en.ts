@@ -553,6 +553,7 @@ export const en = {
   },
   opsPeople: {
     nav: { people: 'People', audit: 'Audit trail' },
+    navLabel: 'Operator pages',
     searchLabel: 'Phone, e-mail, user ID or name',
     searchHint: 'A name matches from its start; the others must match exactly.',
     search: 'Search',
@@ -642,6 +643,7 @@ export const en = {
       to: 'Until',
       apply: 'Show',
       table: 'Audit trail',
+      entries: 'Entries of the audit trail',
       timeColumn: 'Time',
       actorColumn: 'Who',
       actionColumn: 'What',

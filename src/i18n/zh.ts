@@ -536,6 +536,7 @@ export const zh: Messages = {
   },
   opsPeople: {
     nav: { people: '用户支持', audit: '审计日志' },
+    navLabel: '运营页面',
     searchLabel: '手机号、邮箱、用户 ID 或姓名',
     searchHint: '姓名按开头匹配，其他须完全一致。',
     search: '查找',
@@ -625,6 +626,7 @@ export const zh: Messages = {
       to: '截止时间',
       apply: '显示',
       table: '审计日志',
+      entries: '审计记录',
       timeColumn: '时间',
       actorColumn: '操作人',
       actionColumn: '操作',

@@ -104,11 +104,11 @@ for (const run of runs) {
 
     // The audit page, filtered to this person: both actions, with the reason.
     const userId = (await page.getByText(/^[0-9a-f-]{36}$/).first().textContent())!;
-    await page.getByRole('link', { name: m.nav.audit }).click();
-    await page.getByLabel(m.audit.target).fill(userId);
-    await page.getByRole('button', { name: m.audit.apply }).click();
-    const trail = page.getByRole('region', { name: m.audit.table });
-    // Only this person's rows: a filter applied while the first, unfiltered list was still loading wins.
+    // The address presets the target filter (as a link from a person's page would).
+    await openInLanguage(page, lang, `/ops/audit?target=${encodeURIComponent(userId)}`);
+    await expect(page.getByLabel(m.audit.target)).toHaveValue(userId);
+    const trail = page.getByRole('region', { name: m.audit.entries });
+    // Only this person's rows.
     const rowOf = (action: string) => trail.getByRole('row').filter({ has: page.getByRole('cell', { name: action, exact: true }) });
     await expect(rowOf(m.actionNames.user.blocked)).toContainText(REASON);
     await expect(rowOf(m.actionNames.user.unlocked)).toContainText(REASON);

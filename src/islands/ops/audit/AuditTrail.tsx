@@ -40,7 +40,7 @@ export default function AuditTrail({ lang, messages }: AuditTrailProps) {
 
   return (
     <div className="ops-audit">
-      <nav className="ops-nav" aria-label={a.table}>
+      <nav className="ops-nav" aria-label={m.navLabel}>
         <a href="/ops/people">{m.nav.people}</a>
         <a href="/ops/audit" aria-current="page">{m.nav.audit}</a>
       </nav>
@@ -72,7 +72,7 @@ export default function AuditTrail({ lang, messages }: AuditTrailProps) {
       )}
       {s.loaded && s.entries.length === 0 && !s.error && <p className="hint">{a.none}</p>}
       {s.entries.length > 0 && (
-        <ScrollTable label={a.table} className="members audit-table" columns={[a.timeColumn, a.actorColumn, a.actionColumn, a.targetColumn, a.reasonColumn]}>
+        <ScrollTable label={a.entries} className="members audit-table" columns={[a.timeColumn, a.actorColumn, a.actionColumn, a.targetColumn, a.reasonColumn]}>
           {s.entries.map((entry) => (
             <tr key={entry.id}>
               <td>{timeLabel(entry.at, lang)}</td>

@@ -65,7 +65,7 @@ export default function PeopleSupport({ lang, messages }: PeopleSupportProps) {
 
   return (
     <div className="ops-people">
-      <nav className="ops-nav" aria-label={m.nav.people}>
+      <nav className="ops-nav" aria-label={m.navLabel}>
         <a href="/ops/people" aria-current="page">{m.nav.people}</a>
         <a href="/ops/audit">{m.nav.audit}</a>
       </nav>
