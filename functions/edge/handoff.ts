@@ -44,8 +44,11 @@ export const handoffParams = { token: 'session', userToken: 'session', userNameA
 type HandoffParam = keyof typeof handoffParams;
 const paramNames = Object.keys(handoffParams) as HandoffParam[];
 
-/** 'credentials': a `userNameAndPwd` blob was genuine, but its name and password do not sign anyone in here. */
-export type HandoffFailure = HandoffRefusal | 'replayed' | 'credentials';
+/**
+ * 'credentials': a `userNameAndPwd` blob was genuine, but its name and password do not sign anyone in here.
+ * 'blocked': the account it names was blocked by the platform's support.
+ */
+export type HandoffFailure = HandoffRefusal | 'replayed' | 'credentials' | 'blocked';
 export type ConsumedHandoff = { ok: true; claims: HandoffClaims } | { ok: false; reason: HandoffFailure };
 
 /** Rows stay this long after their blob expired, so clock skew never lets a pruned jti be used again. */
@@ -241,14 +244,19 @@ async function completeHandoff(c: Context<EdgeBindings>, blobs: Blobs, next: str
   }
   if (intake.userId !== undefined) {
     // Recorded in the sign-in history as a 'handoff' sign-in, like every other session start.
-    const session = await startSession(c.env, {
+    const started = await startSession(c.env, {
       userId: intake.userId,
       kind,
       method: 'handoff',
       client,
       lang: visitorLang(c),
       at: now(c),
+    }).catch((error: unknown) => {
+      if (error instanceof GatewayError && error.code === 'PS0100') return null;
+      throw error;
     });
+    if (!started) return c.html(handoffErrorPage(visitorLang(c), 'blocked'), 403);
+    const session = started;
     setSessionCookies(c, tokenCookie(url, c.var.config.navigatorHostLabel), session.token);
   }
   return c.redirect(next, 303);

@@ -18,6 +18,9 @@ export const pageShells = [
   'completion_of_application',
   'pass_email_login',
   'share_login',
+  // Operators' pages (people support, the audit trail): their calls need the operator cookie, never a session.
+  'ops/people',
+  'ops/audit',
 ] as const;
 
 /** The operators' area, apart from the platform's pages (built as /{lang}/ops.html and /{lang}/ops/{page}.html). */
@@ -122,7 +125,8 @@ export function headerChrome(shell: PageShell | typeof notFoundShell) {
   const signingInByLink = shell === 'pass_email_login' || shell === 'share_login';
   return {
     showLanguageToggle: !signingInByLink,
-    showLogout: !signingInByLink && shell !== 'account' && shell !== 'user_center',
+    // The header's logout ends a platform session; operator pages have none.
+    showLogout: !signingInByLink && shell !== 'account' && shell !== 'user_center' && !shell.startsWith('ops/'),
     showBrowserNotice: !signingInByLink,
   };
 }

@@ -161,6 +161,28 @@ export const errorCatalogue = {
   OP0008: { status: 400, en: 'The code is wrong. Check the time on your phone and enter the current code.', zh: '验证码错误，请核对手机时间后输入当前验证码。' },
   OP0009: { status: 400, en: 'This code was already used. Please wait for the next code.', zh: '该验证码已使用，请等待下一个验证码。' },
   OP0010: { status: 400, en: 'This enrolment link has expired or was already used. Ask an administrator for a new one.', zh: '该注册链接已过期或已使用，请联系管理员重新获取。' },
+  // People support (operators with the support role). Each action changes something once: a repeat, or the
+  // loser of parallel attempts, answers the code that says the state is already what was asked.
+  PS0001: { status: 404, en: 'No such person.', zh: '未找到该用户。' },
+  PS0002: { status: 409, en: 'This person has no failed password sign-ins to clear.', zh: '该用户没有需要解除的密码登录限制。' },
+  PS0003: { status: 409, en: 'This account is already blocked.', zh: '该账号已被停用。' },
+  PS0004: { status: 409, en: 'This account is not blocked.', zh: '该账号未被停用。' },
+  PS0005: { status: 409, en: 'This person has no session to end.', zh: '该用户没有可结束的会话。' },
+  PS0006: { status: 409, en: 'This person must already change their password at the next sign-in.', zh: '该用户下次登录时已需修改密码。' },
+  PS0007: { status: 409, en: 'Two-step verification is not on for this person.', zh: '该用户未开启两步验证。' },
+  PS0008: {
+    status: 409,
+    en: 'The administrator role could not move: the new administrator must be an active staff member and the old one still the administrator.',
+    zh: '无法转移管理员：新管理员须为企业的在职员工，原管理员须仍为管理员。',
+  },
+  PS0009: { status: 400, en: 'Please give the reason for this action (4 to 500 characters).', zh: '请填写操作原因（4 至 500 个字符）。' },
+  PS0010: { status: 400, en: 'Please enter a phone number, e-mail address, user ID or name to search for.', zh: '请输入要查找的手机号、邮箱、用户 ID 或姓名。' },
+  // Every sign-in of a blocked account (and every call of its sessions, which end with the block).
+  PS0100: {
+    status: 403,
+    en: 'This account has been blocked. Please contact customer support.',
+    zh: '该账号已被停用，请联系客服。',
+  },
   // Passkeys (WebAuthn). Unknown, expired and used challenges answer the same PK0002.
   PK0001: { status: 503, en: 'Passkeys are not available on this site.', zh: '本站暂不支持通行密钥。' },
   PK0002: { status: 400, en: 'This passkey request has expired or was already used. Please try again.', zh: '通行密钥请求已过期或已使用，请重试。' },

@@ -292,13 +292,22 @@ export async function insertStaffJoin(db: D1Database, join: StaffJoin): Promise<
   return Boolean(inserted?.meta.changes);
 }
 
-/** Moves a pending staff join to `status`, once: of any number of parallel answers one changes it. */
-export async function answerPendingJoin(db: D1Database, companyId: string, userId: string, status: 'active' | 'rejected'): Promise<boolean> {
-  const changed = await db
-    .prepare("UPDATE company_members SET status = ? WHERE company_id = ? AND user_id = ? AND role = 'staff' AND status = 'pending'")
-    .bind(status, companyId, userId)
-    .run();
-  return changed.meta.changes > 0;
+/**
+ * Moves a pending staff join to `status`, once: of any number of parallel answers one changes it. `alongside`
+ * runs in the same batch right after (the decision's audit row).
+ */
+export async function answerPendingJoin(
+  db: D1Database,
+  companyId: string,
+  userId: string,
+  status: 'active' | 'rejected',
+  alongside: D1PreparedStatement[] = [],
+): Promise<boolean> {
+  const [changed] = await db.batch([
+    db.prepare("UPDATE company_members SET status = ? WHERE company_id = ? AND user_id = ? AND role = 'staff' AND status = 'pending'").bind(status, companyId, userId),
+    ...alongside,
+  ]);
+  return (changed?.meta.changes ?? 0) > 0;
 }
 
 /** Makes the company the user's main enterprise (one per user: any other loses the mark). */

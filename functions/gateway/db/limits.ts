@@ -32,6 +32,11 @@ export interface CappedInsert {
   caps: Cap[];
   /** The column the insert returns (to withdraw the row later, say). */
   returning?: string;
+  /**
+   * Statements of the same batch, run after the insert: its audit row, written only if the insert was
+   * (auditStatement with ifChanged), lands with it or not at all.
+   */
+  alongside?: D1PreparedStatement[];
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -82,15 +87,17 @@ export async function cappedInsert(db: D1Database, spec: CappedInsert): Promise<
   });
   const checks = conditions(spec, binds);
   const returning = identifier(spec.returning ?? 'id');
-  const inserted = await db
+  const insert = db
     .prepare(
       `INSERT INTO ${identifier(spec.table)} (${columns.join(', ')})
        SELECT ${values.join(', ')}
        ${checks.length ? `WHERE ${checks.join(' AND ')}` : ''}
        RETURNING ${returning} AS value`,
     )
-    .bind(...binds)
-    .first<{ value: string | number }>();
+    .bind(...binds);
+  const inserted = spec.alongside?.length
+    ? ((await db.batch([insert, ...spec.alongside]))[0]?.results[0] as { value: string | number } | undefined)
+    : await insert.first<{ value: string | number }>();
   if (inserted) return inserted.value;
   throw await refusal(db, spec);
 }

@@ -67,10 +67,11 @@ export const PASSKEYS_PER_USER = 10;
  * statement, so parallel registrations cannot pass it). A credential id already stored (by anyone) fails on the
  * primary key; the caller maps that.
  */
-export async function insertPasskey(db: D1Database, row: Omit<PasskeyRow, 'last_used_at'>): Promise<void> {
+export async function insertPasskey(db: D1Database, row: Omit<PasskeyRow, 'last_used_at'>, alongside: D1PreparedStatement[] = []): Promise<void> {
   await cappedInsert(db, {
     table: 'passkeys',
     row: { ...row },
+    alongside,
     // Every passkey counts, however old: created_at > -1.
     caps: [{ where: { user_id: row.user_id }, since: -1, max: PASSKEYS_PER_USER, code: 'PK0012' }],
   });
@@ -102,7 +103,8 @@ export function renamePasskey(db: D1Database, { id, userId, name }: { id: string
 }
 
 /** Removes one of the person's own passkeys; false when they have none with this id. */
-export async function removePasskey(db: D1Database, { id, userId }: { id: string; userId: string }): Promise<boolean> {
-  const removed = await db.prepare('DELETE FROM passkeys WHERE id = ? AND user_id = ? RETURNING id').bind(id, userId).first();
-  return removed !== null;
+/** Removes one of the person's passkeys with the statements of `alongside` (its audit row) in the same batch. */
+export async function removePasskey(db: D1Database, { id, userId }: { id: string; userId: string }, alongside: D1PreparedStatement[] = []): Promise<boolean> {
+  const [removed] = await db.batch([db.prepare('DELETE FROM passkeys WHERE id = ? AND user_id = ?').bind(id, userId), ...alongside]);
+  return (removed?.meta.changes ?? 0) > 0;
 }

@@ -31,6 +31,8 @@ export interface UserRow {
   sex: 'male' | 'female' | null;
   /** The person's photo: one of their own uploads (migrations/0160). */
   photo_file_id: string | null;
+  // Set by an operator (migrations/0180): no sign-in, no session.
+  blocked_at: number | null;
 }
 
 /** The ways a person names their account at sign-in; each is a UNIQUE column. */
@@ -50,6 +52,12 @@ export function identityKey(identity: LoginIdentity): string {
 export async function findUserByIdentity(db: D1Database, identity: LoginIdentity): Promise<UserRow | null> {
   const [column, value] = identityColumn(identity);
   return db.prepare(`SELECT * FROM users WHERE ${column} = ?`).bind(value).first<UserRow>();
+}
+
+/** PS0100 for a blocked account: every sign-in asks this before it starts anything. */
+export async function assertNotBlocked(db: D1Database, userId: string): Promise<void> {
+  const row = await db.prepare('SELECT blocked_at FROM users WHERE id = ?').bind(userId).first<{ blocked_at: number | null }>();
+  if (row?.blocked_at != null) throw new GatewayError('PS0100');
 }
 
 export async function findUserById(db: D1Database, id: string): Promise<UserRow | null> {

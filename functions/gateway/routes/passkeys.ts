@@ -1,4 +1,5 @@
 import { Hono, type MiddlewareHandler } from 'hono';
+import { ownEventStatement } from '../services/audit';
 import {
   passkeyEmptyRequest,
   passkeyRegisterRequest,
@@ -53,7 +54,7 @@ export const passkeyRoutes = new Hono<PasskeyEnv>()
     return ok(c, { options });
   })
   .post('/agg-web/passkeys/registration/verify', ...own, validate('json', passkeyRegisterRequest), async (c) => {
-    const passkey: Passkey = await registerPasskey(c.env.DB, c.var.passkeySite, c.var.user, c.req.valid('json'), now(c));
+    const passkey: Passkey = await registerPasskey(c.env.DB, c.var.passkeySite, c.var.user, c.req.valid('json'), { now: now(c), network: clientIp(c) });
     return ok(c, passkey);
   })
   .post('/agg-web/passkeys/list', ...own, validate('json', passkeyEmptyRequest), async (c) => ok(c, (await passkeysOfUser(c.env.DB, c.var.user.id)).map(passkeyView)))
@@ -64,7 +65,10 @@ export const passkeyRoutes = new Hono<PasskeyEnv>()
     return ok(c, passkeyView(renamed));
   })
   .post('/agg-web/passkeys/remove', ...own, validate('json', passkeyRemoveRequest), async (c) => {
-    if (!(await removePasskey(c.env.DB, { id: c.req.valid('json').id, userId: c.var.user.id }))) throw new GatewayError('PK0007');
+    const { id } = c.req.valid('json');
+    const userId = c.var.user.id;
+    const removedEvent = ownEventStatement(c.env.DB, { at: now(c), userId, action: 'user.passkey_removed', network: clientIp(c) }, { onlyIfChanged: true });
+    if (!(await removePasskey(c.env.DB, { id, userId }, [removedEvent]))) throw new GatewayError('PK0007');
     return ok(c, null);
   })
   .post('/agg-web/passkeys/authentication/options', validate('json', passkeyEmptyRequest), async (c) => {

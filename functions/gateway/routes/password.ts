@@ -11,6 +11,7 @@ import type { WorkerEnv } from '../../env';
 import { clearAllAttemptsStatement, clearAttemptsStatement, countAttempt } from '../db/password-failures';
 import { findUserByIdentity, identityKey, runBatch, setPasswordStatement, signInNamesOf, storedPasswordOf, type UserRow } from '../db/users';
 import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
+import { ownEventStatement } from '../services/audit';
 import { consumeSliderCheck } from '../services/captcha';
 import { now } from '../services/clock';
 import { consumeCode, issueCode, MAX_TRIES } from '../services/codes';
@@ -116,7 +117,11 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     if (!user) throw new GatewayError('CD0010', { triesLeft: MAX_TRIES - 1 });
 
     const stored = await hashPassword(body.newPassword, c.env);
-    await runBatch(db, [setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }), clearAllAttemptsStatement(db, signInNamesOf(user))]);
+    await runBatch(db, [
+      setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }),
+      clearAllAttemptsStatement(db, signInNamesOf(user)),
+      ownEventStatement(db, { at, userId: user.id, action: 'user.password_reset', network: clientIp(c) }),
+    ]);
     await revokeAllSessionsOfUser(db, user.id, undefined, at);
     return ok(c, null);
   })
@@ -153,6 +158,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
       ...proved,
       setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }),
       clearAllAttemptsStatement(db, signInNamesOf(user)),
+      ownEventStatement(db, { at, userId: user.id, action: 'user.password_changed', network: clientIp(c) }),
     ]);
     // Every other session ends; the one that made the change stays.
     await revokeAllSessionsOfUser(db, user.id, session.token_hash, at);

@@ -12,6 +12,7 @@ import {
   revokeSessionOfUser,
   type SessionVariables,
 } from '../services/sessions';
+import { activityOf } from '../services/activity';
 import { signInHistory } from '../services/sign-in-history';
 import { validate } from '../validate';
 
@@ -49,4 +50,6 @@ export const securityRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Session
     return ok(c, { ended });
   })
 
-  .get('/agg-web/user/security/signIns', async (c) => ok(c, await signInHistory(c.env.DB, c.var.user.id, now(c))));
+  .get('/agg-web/user/security/signIns', async (c) => ok(c, await signInHistory(c.env.DB, c.var.user.id, now(c))))
+
+  .get('/agg-web/user/security/activity', async (c) => ok(c, await activityOf(c.env.DB, c.var.user.id)));

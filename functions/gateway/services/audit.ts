@@ -37,28 +37,29 @@ export interface AuditRow {
   detail: string | null;
 }
 
+const AUDIT_COLUMNS = 'created_at, actor_kind, actor_id, action, target_kind, target_id, reason, network, detail';
+
+const auditValues = (entry: AuditEntry) => [
+  entry.at,
+  entry.actor.kind,
+  entry.actor.id,
+  entry.action,
+  entry.target?.kind ?? null,
+  entry.target?.id ?? null,
+  entry.reason ?? null,
+  entry.network ?? null,
+  entry.detail ? JSON.stringify(entry.detail) : null,
+];
+
 /**
  * The INSERT of one audit row, to batch with the change it records. With `ifChanged` the row is written only
- * when the statement just before it in the batch changed a row (SQLite's changes()): a guarded change that
- * was refused leaves no record of something that did not happen.
+ * when the statement just before it in the batch changed a row (SQLite's changes()): a conditional change and
+ * its record are one decision, so a change refused or lost to a parallel one leaves no record.
  */
 export function auditStatement(db: D1Database, entry: AuditEntry, { ifChanged = false } = {}): D1PreparedStatement {
   return db
-    .prepare(
-      `INSERT INTO audit_log (created_at, actor_kind, actor_id, action, target_kind, target_id, reason, network, detail)
-       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${ifChanged ? 'changes() > 0' : '1 = 1'}`,
-    )
-    .bind(
-      entry.at,
-      entry.actor.kind,
-      entry.actor.id,
-      entry.action,
-      entry.target?.kind ?? null,
-      entry.target?.id ?? null,
-      entry.reason ?? null,
-      entry.network ?? null,
-      entry.detail ? JSON.stringify(entry.detail) : null,
-    );
+    .prepare(`INSERT INTO audit_log (${AUDIT_COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${ifChanged ? 'changes() > 0' : '1 = 1'}`)
+    .bind(...auditValues(entry));
 }
 
 /** Writes one row on its own, for an event with no other write to share a batch with. */
@@ -72,6 +73,10 @@ export interface AuditQuery {
   actorKind?: AuditActorKind;
   actorId?: string;
   action?: string;
+  /** Rows at or after this time (epoch ms). */
+  from?: number;
+  /** Rows before this time (epoch ms). */
+  to?: number;
   /** Rows older than this id (the next page of a newest-first list). */
   before?: number;
   limit: number;
@@ -90,8 +95,24 @@ export async function listAudit(db: D1Database, query: AuditQuery): Promise<Audi
   if (query.actorKind) add('actor_kind = ?', query.actorKind);
   if (query.actorId) add('actor_id = ?', query.actorId);
   if (query.action) add('action = ?', query.action);
+  if (query.from !== undefined) add('created_at >= ?', query.from);
+  if (query.to !== undefined) add('created_at < ?', query.to);
   if (query.before) add('id < ?', query.before);
   const sql = `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
   const { results } = await db.prepare(sql).bind(...values, query.limit).all<AuditRow>();
   return results;
+}
+
+/**
+ * The audit row of a person's own security event (password changed, two-step on, passkey added, ...);
+ * `onlyIfChanged`: written only when the statement before it changed a row (auditStatement's ifChanged).
+ */
+export function ownEventStatement(
+  db: D1Database,
+  event: { at: number; userId: string; action: string; network: string | null; detail?: Record<string, unknown> },
+  { onlyIfChanged = false } = {},
+): D1PreparedStatement {
+  const person = { kind: 'user' as const, id: event.userId };
+  const entry: AuditEntry = { at: event.at, actor: person, action: event.action, target: person, network: event.network, detail: event.detail };
+  return auditStatement(db, entry, { ifChanged: onlyIfChanged });
 }

@@ -18,6 +18,7 @@ import {
   type UploadedFile,
   type UploadKind,
 } from '../../../src/schemas/onboarding';
+import { auditStatement } from './audit';
 import {
   answerPendingJoin,
   asLoginCaseMembership,
@@ -322,7 +323,16 @@ export async function companyMembers(caller: Caller, companyId: string): Promise
 /** Approve ('active') or decline ('rejected') a staff member's pending join; a repeat of the same answer succeeds. */
 export async function answerJoin(caller: Caller, request: { companyId: string; userId: string }, status: 'active' | 'rejected'): Promise<MemberDecisionAnswer> {
   const { company } = await requireAdministrator(caller, request.companyId);
-  if (!(await answerPendingJoin(caller.db, company.id, request.userId, status))) {
+  // The administrator decided about this person: a row of the person's activity as well as the company's.
+  const decided = auditStatement(caller.db, {
+    at: caller.now,
+    actor: { kind: 'user', id: caller.userId },
+    action: status === 'active' ? 'member.approved' : 'member.rejected',
+    target: { kind: 'user', id: request.userId },
+    network: caller.ip,
+    detail: { companyId: company.id },
+  }, { ifChanged: true });
+  if (!(await answerPendingJoin(caller.db, company.id, request.userId, status, [decided]))) {
     const member = await memberOf(caller.db, company.id, request.userId);
     if (!member || member.role !== 'staff') throw new GatewayError('CO0015');
     if (member.status !== status) throw new GatewayError('CO0016', { status: member.status });

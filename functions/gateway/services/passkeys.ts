@@ -7,6 +7,7 @@ import {
   type AuthenticatorTransport,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import { ownEventStatement } from './audit';
 import { decodeClientDataJSON, isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import type { PasskeySite } from '../../config';
 import type { PasskeyRegisterRequest } from '../../../src/schemas/passkey-requests';
@@ -108,7 +109,13 @@ export async function registrationOptions(db: D1Database, site: PasskeySite, use
 }
 
 /** Verifies a registration response for `user` and stores the passkey under the given name. */
-export async function registerPasskey(db: D1Database, site: PasskeySite, user: UserRow, { name, response }: PasskeyRegisterRequest, now: number) {
+export async function registerPasskey(
+  db: D1Database,
+  site: PasskeySite,
+  user: UserRow,
+  { name, response }: PasskeyRegisterRequest,
+  { now, network }: { now: number; network: string },
+) {
   const challenge = await claimSigned(db, response.response.clientDataJSON, 'register', user.id, now);
   const verification = await verifyRegistrationResponse({
     response: response as RegistrationResponseJSON,
@@ -131,7 +138,7 @@ export async function registerPasskey(db: D1Database, site: PasskeySite, user: U
     created_at: now,
   };
   try {
-    await insertPasskey(db, row);
+    await insertPasskey(db, row, [ownEventStatement(db, { at: now, userId: user.id, action: 'user.passkey_added', network, detail: { name } }, { onlyIfChanged: true })]);
   } catch (error) {
     if (error instanceof Error && /UNIQUE|PRIMARY KEY/i.test(error.message)) throw new GatewayError('PK0006');
     throw error;

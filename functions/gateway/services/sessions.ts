@@ -77,7 +77,10 @@ export interface SessionOptions {
   lifetimeS?: number;
 }
 
-/** The INSERT for a new session, to run alone or in a batch with the user it belongs to. */
+/**
+ * The INSERT for a new session, to run alone or in a batch with the user it belongs to. It inserts nothing
+ * for a blocked account (in the same statement, so a block that lands during a sign-in still wins).
+ */
 export async function prepareSession(
   db: D1Database,
   { userId, kind, now, companyId = null, client, lifetimeS = SESSION_LIFETIME_S }: SessionOptions,
@@ -90,7 +93,8 @@ export async function prepareSession(
     .prepare(
       `INSERT INTO sessions (token_hash, user_id, kind, refresh_hash, current_company_id, created_at, expires_at,
          public_id, last_seen_at, user_agent, device, country, network)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13
+       WHERE NOT EXISTS (SELECT 1 FROM users WHERE id = ?2 AND blocked_at IS NOT NULL)`,
     )
     .bind(
       await tokenHash(token),
@@ -192,7 +196,8 @@ export async function sessionFromRequest<E extends { Bindings: { DB: D1Database 
   const session = await findSession(c.env.DB, token, at, idleTimeoutMs(c.env));
   if (!session) return null;
   const user = await findUserById(c.env.DB, session.user_id);
-  if (!user) return null;
+  // A block ends the account's sessions in its own batch; this also refuses any that slipped past it.
+  if (!user || user.blocked_at !== null) return null;
   await touchSession(c.env.DB, session, at);
   return { session, user };
 }

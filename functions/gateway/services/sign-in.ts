@@ -4,11 +4,12 @@ import type { LegalDoc } from '../../../src/lib/legal';
 import type { WorkerEnv } from '../../env';
 import { asLoginCaseMembership, membershipsOfUser } from '../db/companies';
 import { clearAttemptsStatement, countAttempt, throttleState } from '../db/password-failures';
-import { findUserById, findUserByIdentity, identityKey, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity, type UserRow } from '../db/users';
+import { assertNotBlocked, findUserById, findUserByIdentity, identityKey, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity, type UserRow } from '../db/users';
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
 import { blockedByCompanyRequirement, twoStepEnabled, type ChallengeRow } from '../db/two-step';
 import { fail, GatewayError, ok, requestLang } from '../errors';
+import { auditStatement, ownEventStatement } from './audit';
 import { now } from './clock';
 import { CHALLENGE_LIFETIME_MS, prepareChallenge, type ChallengeOptions } from './two-step';
 import { consentStatements, needsConsent } from './consents';
@@ -64,9 +65,21 @@ export interface SessionStart {
 export async function startSession(env: WorkerEnv, start: SessionStart) {
   const { userId, kind, method, client, lang, at, companyId = null, before = [] } = start;
   const lifetimeS = configOf(env).sessionAbsoluteTimeout;
+  await assertNotBlocked(env.DB, userId);
   const session = await prepareSession(env.DB, { userId, kind, now: at, companyId, client, lifetimeS });
   const record = signInStatement(env.DB, { userId, at, method, partner: kind === 'partner', success: true, client });
-  const results = await runBatch(env.DB, [...before, session.statement, record]);
+  // Right after the session: written only when the session was.
+  const audited = auditStatement(env.DB, {
+    at,
+    actor: { kind: 'user', id: userId },
+    action: 'user.signed_in',
+    target: { kind: 'user', id: userId },
+    network: client.network ?? null,
+    detail: { method, ...(kind === 'partner' ? { partner: true } : {}) },
+  }, { ifChanged: true });
+  const results = await runBatch(env.DB, [...before, session.statement, audited, record]);
+  // The session INSERT refuses a blocked account in its own statement: a block that landed since the check above.
+  if (results.at(-3)?.meta.changes !== 1) throw new GatewayError('PS0100');
   const recorded = results.at(-1)?.results?.[0] as { new_device?: number } | undefined;
   if (recorded?.new_device === 1 && !start.newUser) await sendNewDeviceNotice(env, { userId, at, client, lang });
   return { ...session, lifetimeS };
@@ -105,6 +118,8 @@ export const SECOND_STEP_OWED: LoginAnswer = { ...SLIDER_REQUIRED, tracelessChec
  */
 export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>, options: SignInOptions) {
   const { method, newUser = false, before = [], agreedTo = [], kind = 'platform' } = options;
+  // A blocked account hears so before any second step (startSession refuses it again, in the same statement).
+  if (!newUser) await assertNotBlocked(c.env.DB, user.id);
   if (method !== 'passkey' && !newUser && (await twoStepEnabled(c.env.DB, user.id))) {
     const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: { kind, agreedTo: [...agreedTo] }, now: now(c) });
     await runBatch(c.env.DB, [...before, challenge.statement]);
@@ -257,7 +272,10 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
     // The insecure-password modal was confirmed: the new password replaces the old one (as version 2) and
     // every other session of the account ends.
     await assertNewPasswordAllowed(attempt.newPassword);
-    before.push(setPasswordStatement(db, user.id, await hashPassword(attempt.newPassword, env), { version: 2, clearOriginalFlag: true }));
+    before.push(
+      setPasswordStatement(db, user.id, await hashPassword(attempt.newPassword, env), { version: 2, clearOriginalFlag: true }),
+      ownEventStatement(db, { at, userId: user.id, action: 'user.password_changed', network, detail: { insecure: true } }),
+    );
     await revokeAllSessionsOfUser(db, user.id, undefined, at);
     originalFlag = 0;
   } else if (check.needsRehash) {

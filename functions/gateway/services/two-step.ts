@@ -20,6 +20,7 @@ import {
 } from '../db/two-step';
 import { runBatch, type UserRow } from '../db/users';
 import { GatewayError } from '../errors';
+import { ownEventStatement } from './audit';
 import { sha256Hex } from './passwords';
 import { randomToken } from './sessions';
 import { checkCurrentPassword } from './sign-in';
@@ -167,14 +168,18 @@ export async function finishEnrolment(env: WorkerEnv, user: UserRow, code: strin
   await withdrawTwoStepGuess(db, guess);
   const recovery = await newRecoveryCodes(user.id);
   const [enabled] = await db.batch(
-    replaceRecoveryCodesStatements(db, {
-      userId: user.id,
-      batch: recovery.batch,
-      hashes: recovery.hashes,
-      set: ', enabled_at = ?3, last_used_step = ?4',
-      guard: 'enabled_at IS NULL AND last_used_step < ?4 AND secret_enc = ?5',
-      binds: [now, step, row.secret_enc],
-    }),
+    audited(
+      db,
+      replaceRecoveryCodesStatements(db, {
+        userId: user.id,
+        batch: recovery.batch,
+        hashes: recovery.hashes,
+        set: ', enabled_at = ?3, last_used_step = ?4',
+        guard: 'enabled_at IS NULL AND last_used_step < ?4 AND secret_enc = ?5',
+        binds: [now, step, row.secret_enc],
+      }),
+      { at: now, userId: user.id, action: 'user.two_step_enabled', network: ip },
+    ),
   );
   if (enabled?.meta.changes !== 1) throw new GatewayError('MF0003');
   return recovery.codes;
@@ -234,12 +239,20 @@ async function assertProof(env: WorkerEnv, user: UserRow, proof: TwoStepProof, a
   return [];
 }
 
+type OwnEvent = { at: number; userId: string; action: string; network: string };
+
+/** The person's own audit row, written only if the statement before it changed a row. */
+const ownEventIfChanged = (db: D1Database, event: OwnEvent) => ownEventStatement(db, event, { onlyIfChanged: true });
+
+/** replaceRecoveryCodesStatements with the event's audit row right after its guarded UPDATE (the first statement). */
+const audited = (db: D1Database, [update, ...rest]: D1PreparedStatement[], event: OwnEvent) => [update!, ownEventIfChanged(db, event), ...rest];
+
 /** Turns two-step off after the proof; MF0012 when it was not on. */
 export async function disableTwoStep(env: WorkerEnv, user: UserRow, proof: TwoStepProof, at: { ip: string; now: number }): Promise<void> {
   const row = await twoStepOf(env.DB, user.id);
   if (!row || row.enabled_at === null) throw new GatewayError('MF0012');
   const before = await assertProof(env, user, proof, at);
-  await runBatch(env.DB, [...before, ...disableStatements(env.DB, user.id)]);
+  await runBatch(env.DB, [...before, ...disableStatements(env.DB, user.id), ownEventIfChanged(env.DB, { at: at.now, userId: user.id, action: 'user.two_step_disabled', network: at.ip })]);
 }
 
 /** Ten new recovery codes after the proof; the old ones die in the same batch. */
@@ -249,7 +262,11 @@ export async function regenerateRecoveryCodes(env: WorkerEnv, user: UserRow, pro
   const before = await assertProof(env, user, proof, at);
   const recovery = await newRecoveryCodes(user.id);
   const [replaced] = await env.DB.batch(
-    replaceRecoveryCodesStatements(env.DB, { userId: user.id, batch: recovery.batch, hashes: recovery.hashes, guard: 'enabled_at IS NOT NULL' }),
+    audited(
+      env.DB,
+      replaceRecoveryCodesStatements(env.DB, { userId: user.id, batch: recovery.batch, hashes: recovery.hashes, guard: 'enabled_at IS NOT NULL' }),
+      { at: at.now, userId: user.id, action: 'user.recovery_codes_regenerated', network: at.ip },
+    ),
   );
   if (before.length) await runBatch(env.DB, before);
   if (replaced?.meta.changes !== 1) throw new GatewayError('MF0012');

@@ -27,6 +27,7 @@ import { ProfileEditor } from './ProfileEditor';
 import { SecuritySessions } from './SecuritySessions';
 import { ShareSignIn } from './ShareSignIn';
 import { SignInHistory } from './SignInHistory';
+import { AccountActivity } from './AccountActivity';
 
 // Two-step verification (its calls, schemas and the QR code) loads after the page's first paint.
 const TwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.TwoStep })));
@@ -39,7 +40,7 @@ const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passk
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'opsPeople'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -217,6 +218,9 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
         </Suspense>
         <SecuritySessions lang={lang} messages={messages} />
         <SignInHistory lang={lang} messages={messages} />
+        <WhenVisible>
+          <AccountActivity lang={lang} messages={messages} />
+        </WhenVisible>
       </section>
 
       {s.declining && (

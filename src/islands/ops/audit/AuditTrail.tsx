@@ -1,0 +1,104 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, type FormEvent } from 'react';
+import type { Messages } from '../../../i18n';
+import { problemText } from '../../../i18n/problem';
+import type { Lang } from '../../../lib/lang';
+import { $audit, loadAudit, setFilter } from '../../../stores/ops-audit';
+import { FieldFrame } from '../../../ui/FieldFrame';
+import { ScrollTable } from '../../../ui/ScrollTable';
+import { TextField } from '../../../ui/TextField';
+import { timeLabel } from '../../user-center/security-labels';
+import { actionLabel, actionNames } from './action-label';
+
+interface AuditTrailProps {
+  lang: Lang;
+  messages: Pick<Messages, 'opsPeople' | 'errors'>;
+}
+
+/**
+ * The audit trail for every operator role: filter by actor, target, action and time; newest first, older pages
+ * on demand. `?target=` and `?actor=` in the address preset the filter (a person's page links here).
+ */
+export default function AuditTrail({ lang, messages }: AuditTrailProps) {
+  const m = messages.opsPeople;
+  const a = m.audit;
+  const s = useStore($audit);
+
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    for (const field of ['actor', 'target'] as const) {
+      const value = params.get(field);
+      if (value) setFilter(field, value);
+    }
+    void loadAudit();
+  }, []);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void loadAudit();
+  };
+
+  return (
+    <div className="ops-audit">
+      <nav className="ops-nav" aria-label={m.navLabel}>
+        <a href="/ops/people">{m.nav.people}</a>
+        <a href="/ops/audit" aria-current="page">{m.nav.audit}</a>
+      </nav>
+      <form className="ops-filters" aria-label={a.filtersTitle} onSubmit={submit}>
+        <TextField id="audit-actor" label={a.actor} value={s.actor} onChange={(v) => setFilter('actor', v)} autoComplete="off" maxLength={64} />
+        <TextField id="audit-target" label={a.target} value={s.target} onChange={(v) => setFilter('target', v)} autoComplete="off" maxLength={64} />
+        <FieldFrame id="audit-action" label={a.action}>
+          {(aria) => (
+            <select {...aria} id="audit-action" className="input" value={s.action} onChange={(e) => setFilter('action', e.target.value)}>
+              <option value="">{a.anyAction}</option>
+              {actionNames(m).map(([action, label]) => (
+                <option key={action} value={action}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          )}
+        </FieldFrame>
+        <TextField id="audit-from" type="date" label={a.from} value={s.from} onChange={(v) => setFilter('from', v)} />
+        <TextField id="audit-to" type="date" label={a.to} value={s.to} onChange={(v) => setFilter('to', v)} />
+        <button type="submit" className="button primary" disabled={s.loading}>
+          {a.apply}
+        </button>
+      </form>
+      {s.error && (
+        <p className="error" role="alert">
+          {problemText(messages, s.error)}
+        </p>
+      )}
+      {s.loaded && s.entries.length === 0 && !s.error && <p className="hint">{a.none}</p>}
+      {s.entries.length > 0 && (
+        <ScrollTable label={a.entries} className="members audit-table" columns={[a.timeColumn, a.actorColumn, a.actionColumn, a.targetColumn, a.reasonColumn]}>
+          {s.entries.map((entry) => (
+            <tr key={entry.id}>
+              <td>{timeLabel(entry.at, lang)}</td>
+              <td>
+                {a.actorKinds[entry.actorKind]}
+                {entry.actorName ? ` · ${entry.actorName}` : ''}
+                {entry.actorId && <span className="history-detail">{entry.actorId}</span>}
+              </td>
+              <td>{actionLabel(m, entry.action)}</td>
+              <td>
+                {entry.targetKind ?? ''}
+                {entry.targetId && <span className="history-detail">{entry.targetId}</span>}
+              </td>
+              <td>
+                {entry.reason ?? ''}
+                {entry.network && <span className="history-detail">{entry.network}</span>}
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
+      )}
+      {s.next !== null && (
+        <button type="button" className="button secondary" disabled={s.loading} onClick={() => void loadAudit(true)}>
+          {a.older}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,293 @@
+import { useStore } from '@nanostores/react';
+import type { FormEvent } from 'react';
+import type { Messages } from '../../../i18n';
+import { problemText } from '../../../i18n/problem';
+import type { Lang } from '../../../lib/lang';
+import {
+  $acting,
+  $pendingAction,
+  $people,
+  $reason,
+  $reasonError,
+  askReason,
+  cancelAction,
+  closePerson,
+  confirmAction,
+  openPerson,
+  search,
+  setQuery,
+} from '../../../stores/ops-people';
+import type { SupportAction } from '../../../api/ops-people';
+import type { PersonDetail } from '../../../schemas/ops-people';
+import { FieldFrame } from '../../../ui/FieldFrame';
+import { Modal } from '../../../ui/Modal';
+import { ScrollTable } from '../../../ui/ScrollTable';
+import { TextField } from '../../../ui/TextField';
+import { deviceLabel, timeLabel } from '../../user-center/security-labels';
+
+type OpsPeopleMessages = Pick<Messages, 'opsPeople' | 'errors' | 'security'>;
+
+interface PeopleSupportProps {
+  lang: Lang;
+  messages: OpsPeopleMessages;
+}
+
+/** Which actions fit the person's state: unblock only a blocked account, reset two-step only when it is on. */
+function actionsFor(person: PersonDetail): SupportAction[] {
+  const { profile, twoStep, lock, sessions } = person;
+  const actions: SupportAction[] = [];
+  if (lock.failures.length) actions.push('unlock');
+  if (sessions.length) actions.push('signOut');
+  if (!profile.mustChangePassword) actions.push('requirePasswordChange');
+  if (twoStep.enabled) actions.push('resetTwoStep');
+  actions.push(profile.blocked ? 'unblock' : 'block');
+  return actions;
+}
+
+/**
+ * People support for operators: find a person, see their account (profile, companies, sessions, sign-ins,
+ * lock and two-step state) and act for them. Every action asks for the reason that goes into the audit trail.
+ */
+export default function PeopleSupport({ lang, messages }: PeopleSupportProps) {
+  const m = messages.opsPeople;
+  const s = useStore($people);
+  const pending = useStore($pendingAction);
+  const reason = useStore($reason);
+  const reasonError = useStore($reasonError);
+  const acting = useStore($acting);
+  const say = (p: Parameters<typeof problemText>[1]) => problemText(messages, p);
+  const person = s.person;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void search(1);
+  };
+
+  return (
+    <div className="ops-people">
+      <nav className="ops-nav" aria-label={m.navLabel}>
+        <a href="/ops/people" aria-current="page">{m.nav.people}</a>
+        <a href="/ops/audit">{m.nav.audit}</a>
+      </nav>
+
+      <div className="live-region" role="status" aria-live="polite">
+        {s.notice && <p className="notice">{say(s.notice)}</p>}
+      </div>
+      {s.error && (
+        <p className="error" role="alert">
+          {say(s.error)}
+        </p>
+      )}
+
+      {!person && (
+        <>
+          <form className="ops-search" role="search" onSubmit={submit}>
+            <TextField id="ops-people-q" label={m.searchLabel} hint={m.searchHint} value={s.query} onChange={setQuery} autoComplete="off" maxLength={100} />
+            <button type="submit" className="button primary" disabled={s.searching}>
+              {m.search}
+            </button>
+          </form>
+          {s.results && s.results.length === 0 && <p className="hint">{m.noResults}</p>}
+          {s.results && s.results.length > 0 && (
+            <>
+              <ScrollTable label={m.resultsTable} className="members ops-results" columns={[m.nameColumn, m.contactColumn, m.registeredColumn]}>
+                {s.results.map((p) => (
+                  <tr key={p.id}>
+                    <td>
+                      <button type="button" className="text-button" onClick={() => void openPerson(p.id)}>
+                        {p.name || p.id}
+                      </button>
+                      {p.blocked && <span className="badge" data-tone="bad">{m.blocked}</span>}
+                    </td>
+                    <td>{[p.phone, p.email].filter(Boolean).join(' · ') || m.none}</td>
+                    <td>{timeLabel(p.createdAt, lang)}</td>
+                  </tr>
+                ))}
+              </ScrollTable>
+              <div className="ops-pager">
+                {s.page > 1 && (
+                  <button type="button" className="button secondary" onClick={() => void search(s.page - 1)}>
+                    {m.previousPage}
+                  </button>
+                )}
+                {s.more && (
+                  <button type="button" className="button secondary" onClick={() => void search(s.page + 1)}>
+                    {m.nextPage}
+                  </button>
+                )}
+              </div>
+            </>
+          )}
+        </>
+      )}
+
+      {person && <PersonView lang={lang} messages={messages} person={person} />}
+
+      {pending && person && (
+        <Modal title={pending.kind === 'person' ? m.actions[pending.action] : m.actions.transfer} onCancel={cancelAction}>
+          <p>
+            {pending.kind === 'person'
+              ? m.explain[pending.action]
+              : m.explain.transfer.replace('{name}', person.profile.name || person.profile.id).replace('{company}', pending.companyName)}
+          </p>
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              void confirmAction();
+            }}
+          >
+            <FieldFrame id="ops-reason" label={m.reasonLabel} hint={m.reasonHint} error={reasonError ? say(reasonError) : undefined}>
+              {(aria) => <textarea {...aria} id="ops-reason" className="input" rows={3} maxLength={500} value={reason} onChange={(e) => $reason.set(e.target.value)} />}
+            </FieldFrame>
+            <div className="modal-actions">
+              <button type="button" className="button secondary" onClick={cancelAction}>
+                {m.cancel}
+              </button>
+              <button type="submit" className="button primary" disabled={acting}>
+                {m.confirm}
+              </button>
+            </div>
+          </form>
+        </Modal>
+      )}
+    </div>
+  );
+}
+
+function PersonView({ lang, messages, person }: PeopleSupportProps & { person: PersonDetail }) {
+  const m = messages.opsPeople;
+  const { profile, memberships, sessions, signIns, lock, twoStep } = person;
+  const time = (at: number) => timeLabel(at, lang);
+  return (
+    <article className="ops-person" aria-labelledby="ops-person-name">
+      <button type="button" className="text-button" onClick={closePerson}>
+        {m.back}
+      </button>
+      <h2 id="ops-person-name" className="section-title">
+        {profile.name || profile.id} {profile.blocked && <span className="badge" data-tone="bad">{m.blocked}</span>}
+      </h2>
+
+      <section className="panel" aria-labelledby="ops-profile">
+        <h3 id="ops-profile" className="subsection-title">{m.profileTitle}</h3>
+        <dl className="ops-facts">
+          <dt>{m.userId}</dt>
+          <dd>{profile.id}</dd>
+          <dt>{m.loginName}</dt>
+          <dd>{profile.loginName || m.none}</dd>
+          <dt>{m.phone}</dt>
+          <dd>{profile.phone ?? m.none}</dd>
+          <dt>{m.email}</dt>
+          <dd>{profile.email ?? m.none}</dd>
+          <dt>{m.registered}</dt>
+          <dd>{time(profile.createdAt)}</dd>
+        </dl>
+        <p className="history-marks">
+          {profile.partner && <span className="badge">{m.partner}</span>}
+          {profile.mustChangePassword && <span className="badge" data-tone="waiting">{m.mustChangePassword}</span>}
+          {profile.blockedAt !== null && <span className="badge" data-tone="bad">{m.blockedSince.replace('{time}', time(profile.blockedAt))}</span>}
+        </p>
+      </section>
+
+      <section className="panel" aria-labelledby="ops-state">
+        <h3 id="ops-state" className="subsection-title">{m.lockTitle}</h3>
+        <p>
+          <span className="badge" data-tone={lock.locked ? 'bad' : 'good'}>{lock.locked ? m.locked : m.notLocked}</span>
+        </p>
+        {lock.failures.length > 0 && (
+          <ul className="ops-list">
+            {lock.failures.map((f) => (
+              <li key={f.network}>
+                {m.failuresLine.replace('{failures}', String(f.failures)).replace('{network}', f.network)}
+                {f.lockedUntil !== null && f.lockedUntil > Date.now() && ` · ${m.lockedUntil.replace('{time}', time(f.lockedUntil))}`}
+              </li>
+            ))}
+          </ul>
+        )}
+        <h3 className="subsection-title">{m.twoStepTitle}</h3>
+        <p>
+          {twoStep.enabled ? m.twoStepOn.replace('{n}', String(twoStep.recoveryCodesLeft)) : m.twoStepOff} · {m.passkeys.replace('{n}', String(twoStep.passkeys))}
+        </p>
+      </section>
+
+      <section className="panel" aria-labelledby="ops-actions">
+        <h3 id="ops-actions" className="subsection-title">{m.actionsTitle}</h3>
+        <div className="ops-actions">
+          {actionsFor(person).map((action) => (
+            <button
+              key={action}
+              type="button"
+              className={action === 'block' || action === 'resetTwoStep' ? 'button danger' : 'button secondary'}
+              onClick={() => askReason({ kind: 'person', action })}
+            >
+              {m.actions[action]}
+            </button>
+          ))}
+        </div>
+      </section>
+
+      <section className="panel" aria-labelledby="ops-memberships">
+        <h3 id="ops-memberships" className="subsection-title">{m.membershipsTitle}</h3>
+        {memberships.length === 0 ? (
+          <p className="hint">{m.noMemberships}</p>
+        ) : (
+          <ScrollTable label={m.membershipsTable} className="members" columns={[m.companyColumn, m.roleColumn, m.statusColumn]}>
+            {memberships.map((c) => (
+              <tr key={c.companyId}>
+                <td>{c.companyName}</td>
+                <td>{m.roles[c.role]}</td>
+                <td>
+                  {m.memberStatuses[c.status]}
+                  {c.role === 'staff' && c.status === 'active' && (
+                    <button type="button" className="text-button" onClick={() => askReason({ kind: 'transfer', companyId: c.companyId, companyName: c.companyName })}>
+                      {m.makeAdministrator}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </ScrollTable>
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="ops-sessions">
+        <h3 id="ops-sessions" className="subsection-title">{m.sessionsTitle}</h3>
+        {sessions.length === 0 ? (
+          <p className="hint">{m.noSessions}</p>
+        ) : (
+          <ScrollTable label={m.sessionsTable} className="members" columns={[m.startedColumn, m.lastSeenColumn, m.whereColumn]}>
+            {sessions.map((session, i) => (
+              <tr key={`${session.createdAt}-${i}`}>
+                <td>{time(session.createdAt)}</td>
+                <td>{time(session.lastSeenAt)}</td>
+                <td>
+                  {deviceLabel({ ...session, type: null }, messages.security)} · {session.country ?? '?'} · {session.network ?? m.none}
+                </td>
+              </tr>
+            ))}
+          </ScrollTable>
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="ops-sign-ins">
+        <h3 id="ops-sign-ins" className="subsection-title">{m.signInsTitle}</h3>
+        {signIns.length === 0 ? (
+          <p className="hint">{m.noSignIns}</p>
+        ) : (
+          <ScrollTable label={m.signInsTable} className="members" columns={[m.startedColumn, m.whereColumn]}>
+            {signIns.map((entry, i) => (
+              <tr key={`${entry.at}-${i}`}>
+                <td>
+                  {time(entry.at)} · {messages.security.methods[entry.method]}{' '}
+                  <span className="badge" data-tone={entry.success ? 'good' : 'bad'}>{entry.success ? m.succeeded : m.failed}</span>
+                </td>
+                <td>
+                  {deviceLabel(entry, messages.security)} · {entry.network ?? m.none}
+                </td>
+              </tr>
+            ))}
+          </ScrollTable>
+        )}
+      </section>
+    </article>
+  );
+}
