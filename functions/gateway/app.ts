@@ -22,6 +22,7 @@ import { securityRoutes } from './routes/security';
 import { passkeyRoutes } from './routes/passkeys';
 import { twoStepRoutes } from './routes/two-step';
 import { operatorRoutes } from './routes/operators';
+import { opsReviewRoutes } from './routes/ops-review';
 
 /**
  * The embedded gateway: the platform's account calls (portal-spec.md §7 lists them) on D1 and R2, each answering
@@ -56,6 +57,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', passkeyRoutes)
     .route('/', twoStepRoutes)
     .route('/', operatorRoutes)
+    .route('/', opsReviewRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

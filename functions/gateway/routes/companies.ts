@@ -13,7 +13,7 @@ import {
   setMainAccountRequest,
 } from '../../../src/schemas/onboarding';
 import type { WorkerEnv } from '../../env';
-import { clientIp, ok } from '../errors';
+import { clientIp, ok, requestLang } from '../errors';
 import { now } from '../services/clock';
 import * as companies from '../services/companies';
 import { requireSession, type SessionVariables } from '../services/sessions';
@@ -24,7 +24,7 @@ import { validate } from '../validate';
 type CompanyEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
 /** The signed-in caller as the service sees it. */
-const caller = (c: Context<CompanyEnv>): companies.Caller => ({ db: c.env.DB, userId: c.var.user.id, ip: clientIp(c), now: now(c) });
+const caller = (c: Context<CompanyEnv>): companies.Caller => ({ db: c.env.DB, userId: c.var.user.id, ip: clientIp(c), now: now(c), lang: requestLang(c) });
 
 /** A company name with a hidden character answers its own code; every other schema miss GW0400. */
 const formCode = (issues: z.core.$ZodIssue[]) => (issues.some((issue) => issue.message === 'CO0018') ? 'CO0018' : 'GW0400');

@@ -37,24 +37,33 @@ export interface AuditRow {
   detail: string | null;
 }
 
+const AUDIT_COLUMNS = 'created_at, actor_kind, actor_id, action, target_kind, target_id, reason, network, detail';
+
+const auditValues = (entry: AuditEntry): unknown[] => [
+  entry.at,
+  entry.actor.kind,
+  entry.actor.id,
+  entry.action,
+  entry.target?.kind ?? null,
+  entry.target?.id ?? null,
+  entry.reason ?? null,
+  entry.network ?? null,
+  entry.detail ? JSON.stringify(entry.detail) : null,
+];
+
 /** The INSERT of one audit row, to batch with the change it records. */
 export function auditStatement(db: D1Database, entry: AuditEntry): D1PreparedStatement {
+  return db.prepare(`INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).bind(...auditValues(entry));
+}
+
+/**
+ * The same INSERT, written only if `condition` (SQL with plain `?` placeholders for `binds`) holds when it
+ * runs: for a change guarded by a condition of its own, so a batch whose change did nothing records nothing.
+ */
+export function auditStatementIf(db: D1Database, entry: AuditEntry, condition: string, ...binds: unknown[]): D1PreparedStatement {
   return db
-    .prepare(
-      `INSERT INTO audit_log (created_at, actor_kind, actor_id, action, target_kind, target_id, reason, network, detail)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(
-      entry.at,
-      entry.actor.kind,
-      entry.actor.id,
-      entry.action,
-      entry.target?.kind ?? null,
-      entry.target?.id ?? null,
-      entry.reason ?? null,
-      entry.network ?? null,
-      entry.detail ? JSON.stringify(entry.detail) : null,
-    );
+    .prepare(`INSERT INTO audit_log (${AUDIT_COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${condition}`)
+    .bind(...auditValues(entry), ...binds);
 }
 
 /** Writes one row on its own, for an event with no other write to share a batch with. */

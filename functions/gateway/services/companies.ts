@@ -1,3 +1,4 @@
+import type { Lang } from '../../../src/lib/lang';
 import {
   COMPANY_TYPE_DB,
   companyFormProblems,
@@ -69,6 +70,8 @@ export interface Caller {
   /** The client network (clientIp). */
   ip: string;
   now: number;
+  /** The language of the call (the company form records it). */
+  lang?: Lang;
 }
 
 /** Wrong invitation codes per account and per client network within INVITATION_WINDOW_MS. */
@@ -154,6 +157,7 @@ async function checkForm(caller: Caller, form: CompanyForm, companyId: string, e
     port_code: port?.code ?? null,
     social_credit: form.socialCredit,
     contact_email: form.contactEmail,
+    lang: caller.lang ?? 'zh',
   };
   return { companyId, userId: caller.userId, fields, files, now: caller.now };
 }
@@ -221,6 +225,7 @@ export async function companyDetail(caller: Caller, companyId: string): Promise<
     corporateCharter: files.filter((f) => f.purpose === 'licence').map(uploaded),
     oilSupplyGtc: files.filter((f) => f.purpose === 'gtc').map(uploaded)[0] ?? null,
     companyLogo: files.filter((f) => f.purpose === 'logo').map(uploaded)[0] ?? null,
+    review: { reason: company.review_reason, note: company.review_note, reviewedAt: company.reviewed_at },
   };
 }
 

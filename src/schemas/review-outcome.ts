@@ -1,0 +1,9 @@
+import * as z from 'zod/mini';
+
+/** The last review decision on a company: a reason template key (src/schemas/ops-review.ts), the operator's words. */
+export const reviewOutcomeSchema = z.object({
+  reason: z.nullable(z.string()),
+  note: z.nullable(z.string()),
+  reviewedAt: z.nullable(z.number()),
+});
+export type ReviewOutcome = z.infer<typeof reviewOutcomeSchema>;
