@@ -18,6 +18,9 @@ export const pageShells = [
   'completion_of_application',
   'pass_email_login',
   'share_login',
+  // Operators (reviewers): the company review queue and one company's review page (?companyId=).
+  'ops/companies',
+  'ops/company',
 ] as const;
 
 export type PageShell = (typeof pageShells)[number];

@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
-import type { Lang } from '../lib/lang';
 import { checked } from './checked';
 import { COMPANY_TYPES, verificationStatusSchema, type VerificationStatus } from './onboarding';
-import { reviewOutcomeSchema } from './review-outcome';
+import { reviewOutcomeSchema, reviewReasonSchema, type ReviewReason } from './review-outcome';
+
+export { REVIEW_REASONS, REVIEW_REASON_TEXT, reviewReasonText, reviewReasonSchema, type ReviewReason } from './review-outcome';
 
 /**
  * Wire contracts of company review by operators (gateway paths under /ops/v1/companies). One schema per call,
@@ -39,41 +40,6 @@ export const REVIEW_RULES: Record<ReviewAction, { from: readonly VerificationSta
   expire: { from: ['verified'], to: 'expired', reasons: ['licenceExpired', 'inactive', 'other'] },
 };
 
-export const REVIEW_REASONS = [
-  'documentsUnreadable',
-  'documentsMismatch',
-  'companyUnknown',
-  'licenceMissing',
-  'creditCodeMismatch',
-  'gtcMissing',
-  'contactUnreachable',
-  'fraudSuspected',
-  'termsBreached',
-  'requestedByCompany',
-  'licenceExpired',
-  'inactive',
-  'other',
-] as const;
-export const reviewReasonSchema = z.enum(REVIEW_REASONS);
-export type ReviewReason = z.infer<typeof reviewReasonSchema>;
-
-/** The reason templates as the administrator reads them (notification, /account, /fill_account) and operators pick them. */
-export const REVIEW_REASON_TEXT: Record<ReviewReason, Record<Lang, string>> = {
-  documentsUnreadable: { en: 'The uploaded documents cannot be read.', zh: '上传的材料无法辨认。' },
-  documentsMismatch: { en: 'The documents do not match the company details entered.', zh: '材料与填写的企业信息不一致。' },
-  companyUnknown: { en: 'The company could not be found in the public business registers.', zh: '在公开的企业登记信息中未能查到该企业。' },
-  licenceMissing: { en: 'The business licence is missing or incomplete.', zh: '营业执照缺失或不完整。' },
-  creditCodeMismatch: { en: 'The unified social credit code does not match the licence.', zh: '统一社会信用代码与营业执照不一致。' },
-  gtcMissing: { en: 'The fuel-supply general terms and conditions are missing.', zh: '缺少燃油供应通用条款。' },
-  contactUnreachable: { en: 'We could not reach the contact person given.', zh: '无法联系到填写的联系人。' },
-  fraudSuspected: { en: 'We suspect the company details are not genuine.', zh: '企业信息疑似不真实。' },
-  termsBreached: { en: 'The platform terms of service were breached.', zh: '违反了平台用户服务协议。' },
-  requestedByCompany: { en: 'The company asked for it.', zh: '应企业要求。' },
-  licenceExpired: { en: 'The business licence has expired.', zh: '营业执照已过期。' },
-  inactive: { en: 'The company has not used the platform for a long time.', zh: '企业长期未使用平台。' },
-  other: { en: 'Other reason.', zh: '其他原因。' },
-};
-
 /** The operator's own words with a decision, as the administrator will read them. */
 export const REVIEW_NOTE_MAX = 1000;
 
@@ -89,12 +55,6 @@ export type ReviewDecisionRequest = z.infer<typeof reviewDecisionRequest>;
 
 export const reviewDecisionAnswer = z.object({ companyId: z.string(), status: z.string(), notified: z.boolean() });
 export type ReviewDecisionAnswer = z.infer<typeof reviewDecisionAnswer>;
-
-/** The words of a decision's reason: the template in `lang`, then the operator's note. */
-export function reviewReasonText(lang: Lang, reason: string | null, note: string | null): string {
-  const template = reason && reason !== 'other' && reason in REVIEW_REASON_TEXT ? REVIEW_REASON_TEXT[reason as ReviewReason][lang] : '';
-  return [template, note ?? ''].filter(Boolean).join(' ');
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // The queue
