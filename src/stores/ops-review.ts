@@ -116,7 +116,7 @@ export function startDecision(action: ReviewAction) {
 
 export function editDecision(change: Partial<Omit<DecisionDraft, 'action'>>) {
   const draft = $review.get().draft;
-  if (draft) $review.setKey('draft', { ...draft, ...change });
+  if (draft) $review.set({ ...$review.get(), draft: { ...draft, ...change }, error: null });
 }
 
 export function cancelDecision() {

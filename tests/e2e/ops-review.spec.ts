@@ -95,7 +95,8 @@ for (const lang of langs) {
       await openFromQueue(ops, lang, name);
       // Everything the administrator entered, the documents inline, the members.
       await expect(ops.getByTestId('review-status')).toHaveText(t.statuses.approving);
-      await expect(ops.getByText('Tan Mei')).toBeVisible();
+      await expect(ops.getByRole('definition').filter({ hasText: 'Tan Mei' })).toBeVisible();
+      await expect(ops.getByRole('row').filter({ hasText: 'Tan Mei' })).toContainText(r.roles.administrator);
       const logo = ops.getByRole('img', { name: new RegExp(`${r.purposes.logo}: logo.png`) });
       await expect(logo).toBeVisible();
       expect(await logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
@@ -155,6 +156,7 @@ for (const lang of langs) {
       // Without a reason the decision is refused in place, and nothing is sent.
       await ops.getByRole('button', { name: r.confirm.replace('{action}', r.actions.requestInformation) }).click();
       await expect(ops.getByRole('alert')).toHaveText(errorCatalogue.RV0003[lang]);
+      await expect(ops.getByLabel(r.reason)).toHaveAttribute('aria-invalid', 'true');
       await ops.getByLabel(r.reason).selectOption('licenceMissing');
       await ops.getByLabel(r.noteOptional).fill('Page 2 of the licence, please.');
       await expectAccessible(ops);

@@ -18,6 +18,10 @@ import { ScrollTable } from '../../../ui/ScrollTable';
 import { companyTypeLabel, statusLabel, statusTone } from '../../account-choice/labels';
 import { formatTime } from './format';
 
+/** Decision refusals that belong to one field: no reason (RV0003), no words for 'other' (RV0005). */
+const FIELD_CODES = ['RV0003', 'RV0005'];
+type FieldError = { code: string; text: string } | null;
+
 type ReviewMessages = Pick<Messages, 'opsReview' | 'errors' | 'companyTypes' | 'statuses' | 'common'>;
 
 interface CompanyReviewProps {
@@ -49,6 +53,8 @@ export default function CompanyReview({ lang, messages }: CompanyReviewProps) {
     );
   }
   const d = s.detail;
+  // A missing reason or missing words are said at their field.
+  const fieldError = s.error && 'code' in s.error && FIELD_CODES.includes(s.error.code) ? { code: s.error.code, text: problemText(messages, s.error) } : null;
   const reasonShown = d.review.reason || d.review.note;
 
   return (
@@ -66,8 +72,8 @@ export default function CompanyReview({ lang, messages }: CompanyReviewProps) {
         </p>
       )}
 
-      <Decisions detail={d} draft={s.draft} busy={s.busy} lang={lang} messages={messages} />
-      {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
+      <Decisions detail={d} draft={s.draft} busy={s.busy} lang={lang} messages={messages} fieldError={fieldError} />
+      {s.error && !fieldError && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
       {s.done && (
         <p className="notice" role="status">
           {m.decided.replace('{status}', statusLabel(s.done.status, messages.statuses))} {s.done.notified ? m.notified : m.notNotified}
@@ -179,10 +185,11 @@ interface DecisionsProps {
   busy: boolean;
   lang: Lang;
   messages: ReviewMessages;
+  fieldError: FieldError;
 }
 
 /** The decisions open from the company's status; one at a time is written out with its reason. */
-function Decisions({ detail, draft, busy, lang, messages }: DecisionsProps) {
+function Decisions({ detail, draft, busy, lang, messages, fieldError }: DecisionsProps) {
   const m = messages.opsReview;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -208,6 +215,7 @@ function Decisions({ detail, draft, busy, lang, messages }: DecisionsProps) {
       {draft && (
         <form
           className="ops-decision"
+          noValidate
           aria-labelledby="decision-title"
           onSubmit={(event) => {
             event.preventDefault();
@@ -217,7 +225,7 @@ function Decisions({ detail, draft, busy, lang, messages }: DecisionsProps) {
           <h3 id="decision-title" tabIndex={-1} ref={heading}>
             {m.actions[draft.action]}
           </h3>
-          <ReasonFields draft={draft} lang={lang} messages={messages} />
+          <ReasonFields draft={draft} lang={lang} messages={messages} error={fieldError} />
           <div className="form-actions">
             <button type="submit" className="button primary" disabled={busy}>
               {busy ? m.deciding : m.confirm.replace('{action}', m.actions[draft.action])}
@@ -232,14 +240,14 @@ function Decisions({ detail, draft, busy, lang, messages }: DecisionsProps) {
   );
 }
 
-function ReasonFields({ draft, lang, messages }: { draft: DecisionDraft; lang: Lang; messages: ReviewMessages }) {
+function ReasonFields({ draft, lang, messages, error }: { draft: DecisionDraft; lang: Lang; messages: ReviewMessages; error: FieldError }) {
   const m = messages.opsReview;
   const reasons = REVIEW_RULES[draft.action as ReviewAction].reasons;
   const noteNeeded = draft.reason === 'other';
   return (
     <>
       {reasons.length > 0 && (
-        <FieldFrame id="decision-reason" label={m.reason}>
+        <FieldFrame id="decision-reason" label={m.reason} error={error?.code === 'RV0003' ? error.text : undefined}>
           {(aria) => (
             <select {...aria} id="decision-reason" className="select" required value={draft.reason} onChange={(event) => editDecision({ reason: event.target.value as ReviewReason })}>
               <option value="" disabled>
@@ -254,7 +262,7 @@ function ReasonFields({ draft, lang, messages }: { draft: DecisionDraft; lang: L
           )}
         </FieldFrame>
       )}
-      <FieldFrame id="decision-note" label={noteNeeded ? m.note : m.noteOptional} hint={m.noteHint}>
+      <FieldFrame id="decision-note" label={noteNeeded ? m.note : m.noteOptional} hint={m.noteHint} error={error?.code === 'RV0005' ? error.text : undefined}>
         {(aria) => (
           <textarea {...aria} id="decision-note" className="input" rows={3} maxLength={1000} required={noteNeeded} value={draft.note} onChange={(event) => editDecision({ note: event.target.value })} />
         )}
