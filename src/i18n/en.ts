@@ -567,6 +567,7 @@ export const en = {
     allTypes: 'All types',
     apply: 'Search',
     results: 'Companies',
+    resultsTable: 'Company list',
     /** {n} is the number of companies found. */
     found: '{n} companies found',
     empty: 'No company matches.',
@@ -598,6 +599,7 @@ export const en = {
     openFile: 'Open {name}',
     noFiles: 'No documents.',
     members: 'Members',
+    membersTable: 'Member list',
     memberColumns: { name: 'Name', role: 'Role', status: 'Status', phone: 'Phone', email: 'E-mail', joined: 'Joined' },
     roles: { administrator: 'Administrator', staff: 'Staff' },
     memberStatuses: { active: 'Active', pending: 'Waiting for approval', rejected: 'Declined' },

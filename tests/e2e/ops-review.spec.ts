@@ -59,6 +59,8 @@ async function openFromQueue(ops: Page, lang: Lang, name: string, status = 'appr
   await ops.goto(`/ops/companies${status === 'approving' ? '' : `?status=${status}`}`);
   await ops.getByLabel(r.search).fill(name);
   await ops.getByRole('button', { name: r.apply }).click();
+  await expect(ops.getByRole('status').filter({ hasText: r.found.replace('{n}', '1') })).toBeVisible();
+  await expectAccessible(ops);
   await ops.getByRole('link', { name }).click();
   await expect(ops).toHaveURL(/\/ops\/company\?companyId=/);
   await expect(ops.getByRole('heading', { name, level: 2 })).toBeVisible();

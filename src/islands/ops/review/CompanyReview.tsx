@@ -134,7 +134,7 @@ export default function CompanyReview({ lang, messages }: CompanyReviewProps) {
       <section aria-labelledby="review-members">
         <h2 id="review-members">{m.members}</h2>
         <ScrollTable
-          label={m.members}
+          label={m.membersTable}
           className="ops-table"
           columns={[m.memberColumns.name, m.memberColumns.role, m.memberColumns.status, m.memberColumns.phone, m.memberColumns.email, m.memberColumns.joined]}
         >

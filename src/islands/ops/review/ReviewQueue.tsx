@@ -87,7 +87,7 @@ export default function ReviewQueue({ lang, messages }: ReviewQueueProps) {
           <p role="status">{s.total ? m.found.replace('{n}', String(s.total)) : m.empty}</p>
           {s.items.length > 0 && (
             <ScrollTable
-              label={m.results}
+              label={m.resultsTable}
               className="ops-table"
               columns={[m.columns.name, m.columns.type, m.columns.country, m.columns.creditCode, m.columns.status, m.columns.submitted]}
             >
