@@ -33,7 +33,7 @@ async function createCompany(page: Page, lang: Lang, email: string): Promise<str
   const o = messages[lang].onboarding;
   await seedUser(page.request, { email, password: PASSWORD, userType: 2, agreed: true });
   await signInByEmail(page, lang, email, PASSWORD);
-  await expect(page).toHaveURL(/\/create_account/);
+  await expect(page).toHaveURL(/\/create_account/, { timeout: 20_000 });
   const name = `Tidewater Lines ${lang.toUpperCase()} ${Date.now()}`;
   await page.getByLabel(o.companyNameEn).fill(name);
   await page.getByLabel(o.companyType).selectOption('shipOwner');
@@ -49,7 +49,7 @@ async function createCompany(page: Page, lang: Lang, email: string): Promise<str
   await page.locator('#upload-logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
   await expect(page.getByRole('link', { name: 'logo.png' })).toBeVisible();
   await page.getByRole('button', { name: o.submit }).click();
-  await expect(page).toHaveURL(/\/completion_of_application/);
+  await expect(page).toHaveURL(/\/completion_of_application/, { timeout: 20_000 });
   return name;
 }
 
@@ -89,7 +89,7 @@ for (const lang of langs) {
 
   test.describe(`company review (${lang})`, () => {
     test('created in the portal, verified by a reviewer, entered by its administrator and approved staff', async ({ page, browser }) => {
-      test.setTimeout(150_000);
+      test.setTimeout(300_000);
       const email = uniqueEmail(`rv-admin-${lang}`);
       const name = await createCompany(page, lang, email);
 
@@ -149,7 +149,7 @@ for (const lang of langs) {
     });
 
     test('a request for more information is answered by the administrator and the company is back in the queue', async ({ page, browser }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(300_000);
       const email = uniqueEmail(`rv-info-${lang}`);
       const name = await createCompany(page, lang, email);
       const ops = await reviewerPage(browser, lang);
