@@ -63,7 +63,7 @@ async function openFromQueue(ops: Page, lang: Lang, name: string, status = 'appr
   await expectAccessible(ops);
   await ops.getByRole('link', { name }).click();
   await expect(ops).toHaveURL(/\/ops\/company\?companyId=/);
-  await expect(ops.getByRole('heading', { name, level: 2 })).toBeVisible();
+  await expect(ops.getByRole('heading', { name, level: 2 })).toBeVisible({ timeout: 20_000 });
 }
 
 /** The company id of the page the reviewer has open. */
@@ -134,17 +134,17 @@ for (const lang of langs) {
       await staffJoins(staff.request, page.request, companyId, staffEmail);
       await staffContext.clearCookies();
       await signInByEmail(staff, lang, staffEmail, PASSWORD);
-      await expect(staff).toHaveURL(/\/account$/);
+      await expect(staff).toHaveURL(/\/account$/, { timeout: 20_000 });
       await staff.getByRole('button', { name: `${t.account.enter}: ${name}` }).click();
-      await expect(staff).toHaveURL(/\/user_center$/);
+      await expect(staff).toHaveURL(/\/user_center$/, { timeout: 20_000 });
       await staffContext.close();
 
       await page.context().clearCookies();
       await signInByEmail(page, lang, email, PASSWORD);
-      await expect(page).toHaveURL(/\/account$/);
+      await expect(page).toHaveURL(/\/account$/, { timeout: 20_000 });
       await expect(page.getByRole('listitem').filter({ hasText: name })).toContainText(t.statuses.verified);
       await page.getByRole('button', { name: `${t.account.enter}: ${name}` }).click();
-      await expect(page).toHaveURL(/\/user_center$/);
+      await expect(page).toHaveURL(/\/user_center$/, { timeout: 20_000 });
       await ops.context().close();
     });
 
