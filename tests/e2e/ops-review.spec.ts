@@ -124,7 +124,7 @@ for (const lang of langs) {
       await ops.keyboard.press('Enter');
       await expect(ops.getByText(r.decided.replace('{status}', t.statuses.verified))).toBeVisible();
       await expect(ops.getByTestId('review-status')).toHaveText(t.statuses.verified);
-      await expect(ops.getByRole('listitem').filter({ hasText: r.auditActions['company.verified'] })).toContainText('Ruth Reviewer');
+      await expect(ops.getByRole('listitem').filter({ hasText: r.auditActions.verified })).toContainText('Ruth Reviewer');
       const companyId = companyIdOf(ops);
 
       // A staff member joins and is approved; both enter the company from a fresh sign-in.

@@ -160,7 +160,7 @@ export default function CompanyReview({ lang, messages }: CompanyReviewProps) {
             {d.history.map((entry) => (
               <li key={entry.id}>
                 <time dateTime={new Date(entry.at).toISOString()}>{formatTime(lang, entry.at)}</time>{' '}
-                <strong>{m.auditActions[entry.action as keyof typeof m.auditActions] ?? entry.action}</strong>{' '}
+                <strong>{m.auditActions[entry.action.replace(/^company\./, '') as keyof typeof m.auditActions] ?? entry.action}</strong>{' '}
                 {m.historyBy.replace('{name}', entry.actorName ?? m.system)}
                 {entry.reason && <span className="hint"> — {historyReason(lang, entry.reason)}</span>}
               </li>
