@@ -179,8 +179,9 @@ for (const lang of langs) {
       await expect(page.getByRole('status').filter({ hasText: REVIEW_REASON_TEXT.licenceMissing[lang] })).toBeVisible();
       await page.locator('#upload-licence').setInputFiles({ name: 'licence-page-2.pdf', mimeType: 'application/pdf', buffer: PDF });
       await expect(page.getByRole('link', { name: 'licence-page-2.pdf' })).toBeVisible();
-      await page.getByRole('button', { name: t.onboarding.submit }).click();
-      await expect(page).not.toHaveURL(/\/fill_account/);
+      // The fill form's button is "save".
+      await page.getByRole('button', { name: t.onboarding.save }).click();
+      await expect(page).not.toHaveURL(/\/fill_account/, { timeout: 20_000 });
 
       // Back in the reviewer's queue, with the new document.
       await openFromQueue(ops, lang, name);
