@@ -24,6 +24,7 @@ import { twoStepRoutes } from './routes/two-step';
 import { operatorRoutes } from './routes/operators';
 import { opsAuthRoutes } from './routes/ops-auth';
 import { opsPeopleRoutes } from './routes/ops-people';
+import { opsReviewRoutes } from './routes/ops-review';
 
 /**
  * The embedded gateway: the platform's account calls (portal-spec.md §7 lists them) on D1 and R2, each answering
@@ -60,6 +61,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', operatorRoutes)
     .route('/', opsAuthRoutes)
     .route('/', opsPeopleRoutes)
+    .route('/', opsReviewRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

@@ -18,13 +18,21 @@ export const pageShells = [
   'completion_of_application',
   'pass_email_login',
   'share_login',
-  // Operators' pages (people support, the audit trail): their calls need the operator cookie, never a session.
-  'ops/people',
-  'ops/audit',
 ] as const;
 
 /** The operators' area, apart from the platform's pages (built as /{lang}/ops.html and /{lang}/ops/{page}.html). */
-export const opsShells = ['ops', 'ops/login', 'ops/enrol', 'ops/operators'] as const;
+export const opsShells = [
+  'ops',
+  'ops/login',
+  'ops/enrol',
+  'ops/operators',
+  // Reviewers: the company review queue and one company's review page (?companyId=).
+  'ops/companies',
+  'ops/company',
+  // Support: people; every operator: the audit trail.
+  'ops/people',
+  'ops/audit',
+] as const;
 export type OpsShell = (typeof opsShells)[number];
 
 export type PageShell = (typeof pageShells)[number];

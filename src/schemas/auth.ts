@@ -2,6 +2,7 @@
 // tree-shakes (about 17 KB more gzipped JS on /login). Same core: parsing, output and issues are identical.
 import * as z from 'zod/mini';
 import { checked } from './checked';
+import { reviewOutcomeSchema } from './review-outcome';
 import { NEW_USER_COMPANY_MAX, stripSpacesAndCommas } from './auth-rules';
 
 // The plain values and checks of these contracts live in auth-rules.ts (no zod there), re-exported here.
@@ -263,6 +264,8 @@ export const companyListItem = z.object({
   memberStatus: z.optional(z.enum(['pending', 'active', 'rejected'])),
   /** The company's administrators require two-step verification of its members before they enter it. */
   requireTwoStep: z.optional(z.boolean()),
+  /** The last review decision: the reason the list shows with a status that asks something of the person. */
+  review: z.optional(reviewOutcomeSchema),
 });
 export const companyListAnswer = z.array(companyListItem);
 export type CompanyListItem = z.infer<typeof companyListItem>;

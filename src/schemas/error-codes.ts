@@ -183,6 +183,27 @@ export const errorCatalogue = {
     en: 'This account has been blocked. Please contact customer support.',
     zh: '该账号已被停用，请联系客服。',
   },
+  // Company review. RV0001's and RV0002's `data` is { status } of the company as it now stands.
+  RV0001: {
+    status: 409,
+    en: 'Another operator decided on this company first; its status has changed. Reload to see it.',
+    zh: '其他运营人员已先处理该企业，企业状态已变更，请刷新后查看。',
+  },
+  RV0002: { status: 409, en: 'This decision is not possible in the company\'s current status.', zh: '企业当前状态下不能执行该操作。' },
+  RV0003: { status: 400, en: 'Please choose a reason from the list for this decision.', zh: '请为该操作从列表中选择原因。' },
+  RV0004: { status: 404, en: 'Company not found.', zh: '企业不存在。' },
+  RV0005: { status: 400, en: 'Please describe the reason in your own words.', zh: '请填写具体原因。' },
+  // Members of a company the platform blocked or let expire are refused at sign-in and when entering it.
+  RV0010: {
+    status: 403,
+    en: 'Your company has been blocked by the platform, so you cannot enter it. Your company administrator has been told why.',
+    zh: '您的企业已被平台冻结，暂时无法进入。平台已将原因告知企业管理员。',
+  },
+  RV0011: {
+    status: 403,
+    en: "Your company's verification has expired, so you cannot enter it. Your company administrator has been told what to do.",
+    zh: '您的企业认证已过期，暂时无法进入。平台已通知企业管理员处理。',
+  },
   // Passkeys (WebAuthn). Unknown, expired and used challenges answer the same PK0002.
   PK0001: { status: 503, en: 'Passkeys are not available on this site.', zh: '本站暂不支持通行密钥。' },
   PK0002: { status: 400, en: 'This passkey request has expired or was already used. Please try again.', zh: '通行密钥请求已过期或已使用，请重试。' },

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { checked } from './checked';
 import { callingCodeSchema, emailSchema, mobileSchema } from './auth';
 import { COMPANY_TYPE_KEYS, COMPANY_TYPES, companyTypeSchema, type CompanyType } from './company-types.ts';
+import { reviewOutcomeSchema } from './review-outcome';
 
 /**
  * Wire contracts of onboarding: companies, invitations, members, main enterprise,
@@ -293,6 +294,8 @@ export const companyDetailAnswer = z.object({
   corporateCharter: z.array(uploadedFileSchema),
   oilSupplyGtc: z.nullable(uploadedFileSchema),
   companyLogo: z.nullable(uploadedFileSchema),
+  /** Shown with a status that asks something of the administrator (more information, failed, blocked, expired). */
+  review: z.optional(reviewOutcomeSchema),
 });
 export type CompanyDetailAnswer = z.infer<typeof companyDetailAnswer>;
 

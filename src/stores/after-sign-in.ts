@@ -13,6 +13,9 @@ export function failureMessage(result: Extract<ApiResult<unknown>, { ok: false }
   return problemText({ errors }, { code: result.code, message: result.message, traceId: result.traceId });
 }
 
+/** Login-case refusals of a member whose company the platform blocked or let expire. */
+const CLOSED_COMPANY_CODES: readonly string[] = ['RV0010', 'RV0011'];
+
 /**
  * Asks for the login case and goes to its route (src/lib/login-route.ts), as sign-in does after its 500 ms,
  * for flows that end in a session: the partner sign-in, the password change and the sign-in links.
@@ -21,7 +24,11 @@ export function failureMessage(result: Extract<ApiResult<unknown>, { ok: false }
 export async function goOnByLoginCase(browser: BrowserEnv = realBrowser()): Promise<Extract<ApiResult<unknown>, { ok: false }> | null> {
   if (returnTo(browser)) return null;
   const answer = await authApi.loginCase();
-  if (!answer.ok) return answer;
+  if (!answer.ok) {
+    // The person's company was closed by the platform: the session is ended, the message says why.
+    if (CLOSED_COMPANY_CODES.includes(answer.code)) await authApi.logout();
+    return answer;
+  }
   const redirect = new URLSearchParams(browser.search).get('redirect') ?? undefined;
   const route = routeForLoginCase(answer.data, redirect);
   const { userLoginCase, companyInfo } = answer.data;

@@ -66,6 +66,8 @@ const emptyCompany = {
   gtc: [] as UploadedFile[],
   logo: [] as UploadedFile[],
   uploading: { licence: false, gtc: false, logo: false } as Record<UploadKind, boolean>,
+  /** What the platform asked for, when it asked for more information (fill only). */
+  review: null as { status: string; reason: string | null; note: string | null } | null,
 };
 export type CompanyState = typeof emptyCompany;
 
@@ -111,7 +113,7 @@ export const $company = form.$values;
 export const $companyErrors = form.$errors;
 let env: BrowserEnv;
 
-type EditableKey = Exclude<keyof CompanyState, 'mode' | 'phase' | 'companyId' | 'uploading' | 'licence' | 'gtc' | 'logo'>;
+type EditableKey = Exclude<keyof CompanyState, 'mode' | 'phase' | 'companyId' | 'uploading' | 'licence' | 'gtc' | 'logo' | 'review'>;
 
 export function setCompanyField<K extends EditableKey>(key: K, value: CompanyState[K]) {
   form.set(key, value);
@@ -198,6 +200,7 @@ function formFromDetail(d: CompanyDetailAnswer): Partial<CompanyState> {
     licence: d.corporateCharter,
     gtc: d.oilSupplyGtc ? [d.oilSupplyGtc] : [],
     logo: d.companyLogo ? [d.companyLogo] : [],
+    review: d.review ? { status: d.status, reason: d.review.reason, note: d.review.note } : null,
   };
 }
 

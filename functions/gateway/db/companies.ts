@@ -26,6 +26,12 @@ export interface CompanyRow {
   social_credit: string | null;
   contact_email: string | null;
   updated_at: number | null;
+  /** Migration 0150: the form's language and the last review decision (services/company-review.ts). */
+  lang: 'zh' | 'en';
+  review_reason: string | null;
+  review_note: string | null;
+  reviewed_at: number | null;
+  status_before_block: string | null;
 }
 
 export interface MemberRow {
@@ -52,6 +58,9 @@ export interface MembershipRow {
   member_status: string;
   is_main: 0 | 1;
   joined_at: number;
+  review_reason: string | null;
+  review_note: string | null;
+  reviewed_at: number | null;
 }
 
 export interface MemberListRow extends MemberRow {
@@ -101,7 +110,7 @@ export async function membershipsOfUser(db: D1Database, userId: string): Promise
   const { results } = await db
     .prepare(
       `SELECT m.company_id, c.name_en, c.name_cn, c.type, c.status AS company_status, m.role, m.status AS member_status,
-              m.is_main, m.joined_at
+              m.is_main, m.joined_at, c.review_reason, c.review_note, c.reviewed_at
        FROM company_members m JOIN companies c ON c.id = m.company_id
        WHERE m.user_id = ?
        ORDER BY m.joined_at, c.name_en`,
@@ -136,6 +145,8 @@ export interface CompanyFields {
   port_code: string | null;
   social_credit: string;
   contact_email: string;
+  /** The language the form was sent in: review decisions are written to the administrator in it. */
+  lang: 'zh' | 'en';
 }
 
 /** The one column list of the form, used by both the INSERT of create and the UPDATE of fill. */
@@ -154,6 +165,7 @@ const FORM_COLUMNS = [
   'port_code',
   'social_credit',
   'contact_email',
+  'lang',
 ] as const satisfies readonly (keyof CompanyFields)[];
 
 export interface CompanyWrite {

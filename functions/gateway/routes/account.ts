@@ -15,7 +15,7 @@ import { GatewayError, ok, requestLang } from '../errors';
 import { now } from '../services/clock';
 import { findCountry } from '../services/countries';
 import { findPort } from '../services/ports';
-import { accountSizeOf, loginCaseOf } from '../services/login-case';
+import { accountSizeOf, closedCompanyRefusal, loginCaseOf } from '../services/login-case';
 import { bearerToken, findSession, idleTimeoutMs, requireSession, revokeSession, setSessionCompany, type SessionVariables } from '../services/sessions';
 import { phoneParts, userRecord } from '../services/user-record';
 import { setPhotoRequest } from '../../../src/schemas/members';
@@ -61,6 +61,10 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
       },
       memberships.map(asLoginCaseMembership),
     );
+    // A member of a company the platform closed, with nothing else to enter or wait for, is told so instead
+    // of being sent to create a company.
+    const refusal = result.userLoginCase === 2 && result.accountSize === 0 && user.original_flag !== 1 ? closedCompanyRefusal(memberships.map(asLoginCaseMembership)) : null;
+    if (refusal) throw new GatewayError(refusal);
     const answer: LoginCaseAnswer = {
       userLoginCase: result.userLoginCase,
       userType: user.user_type,
@@ -97,14 +101,18 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
       canEnter: enterable([m]).length === 1,
       memberStatus: m.member_status as 'pending' | 'active' | 'rejected',
       requireTwoStep: requiring.has(m.company_id),
+      review: { reason: m.review_reason, note: m.review_note, reviewedAt: m.reviewed_at },
     }));
     return ok(c, list);
   })
 
   .post('/agg-web/user/chooseAccount', validate('json', chooseAccountRequest), async (c) => {
     const { companyId } = c.req.valid('json');
-    const member = enterable(await membershipsOfUser(c.env.DB, c.var.user.id)).some((m) => m.company_id === companyId);
-    if (!member) throw new GatewayError('US0020');
+    const memberships = await membershipsOfUser(c.env.DB, c.var.user.id);
+    if (!enterable(memberships).some((m) => m.company_id === companyId)) {
+      const membership = memberships.find((m) => m.company_id === companyId);
+      throw new GatewayError((membership && closedCompanyRefusal([asLoginCaseMembership(membership)])) || 'US0020');
+    }
     // A company that requires two-step is entered only by members who have it on.
     if (await blockedByCompanyRequirement(c.env.DB, companyId, c.var.user.id)) throw new GatewayError('MF0021');
     await setSessionCompany(c.env.DB, c.var.session.token_hash, companyId);

@@ -2,15 +2,19 @@ import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { EdgeBindings } from '../../env';
 import { stripSpacesAndCommas } from '../../../src/schemas/auth';
-import { fail, ok } from '../errors';
+import { clientIp, fail, ok } from '../errors';
 import { revealTarget } from '../services/captcha';
 import { now } from '../services/clock';
 import { OPERATOR_ABSOLUTE_MS, OPERATOR_ROLES, findOperatorByLogin, operatorInsert, startOperatorSession } from '../services/operators';
 import { sha256Hex } from '../services/passwords';
 import { validate } from '../validate';
 
-/** A dev operator: found by login, made with a throwaway password on first use. */
-const devOperatorRequest = z.object({ login: z.string().check(z.regex(/^[a-z0-9.@_-]{3,64}$/)), role: z.enum(OPERATOR_ROLES as ['reviewer', 'support', 'admin']) });
+/** A dev operator: found by `login` (a new one when absent), made with a throwaway password on first use. */
+const devOperatorRequest = z.object({
+  role: z.enum(OPERATOR_ROLES as ['reviewer', 'support', 'admin']),
+  login: z.optional(z.string().check(z.regex(/^[a-z0-9.@_-]{3,64}$/))),
+  name: z.optional(z.string().check(z.maxLength(64))),
+});
 
 /**
  * Development helpers, live only where the dev routes are on (a local run, DEV_OUTBOX "true"; the startup
@@ -38,17 +42,18 @@ export const devRoutes = new Hono<EdgeBindings>()
     const x = await revealTarget(c.env.DB, c.req.param('sessionId'));
     return x === null ? fail(c, 'CP0002') : ok(c, { x });
   })
-  // An operator session for local end-to-end runs without the operator sign-in: answers data.operatorSession,
-  // which the edge turns into the real operator cookie.
+  // An operator session for local end-to-end runs that test something else than the operator sign-in: answers
+  // data.operatorSession, which the edge turns into the real operator cookie.
   .post('/dev/operator-session', validate('json', devOperatorRequest), async (c) => {
-    const { login, role } = c.req.valid('json');
+    const { role, name } = c.req.valid('json');
+    const login = c.req.valid('json').login ?? `dev-${crypto.randomUUID()}@operators.invalid`;
     const at = now(c);
     let operator = await findOperatorByLogin(c.env.DB, login);
     if (!operator) {
-      const { statement } = await operatorInsert(c.env.DB, c.env, { login, name: login.split('@')[0]!, role, clientHash: await sha256Hex(crypto.randomUUID()) }, at);
+      const { statement } = await operatorInsert(c.env.DB, c.env, { login, name: name ?? login.split('@')[0]!, role, clientHash: await sha256Hex(crypto.randomUUID()) }, at);
       await statement.run();
       operator = await findOperatorByLogin(c.env.DB, login);
     }
-    const { token } = await startOperatorSession(c.env.DB, operator!.id, at);
+    const { token } = await startOperatorSession(c.env.DB, operator!.id, at, { network: clientIp(c) });
     return ok(c, { operatorId: operator!.id, role: operator!.role, operatorSession: { token, expiresIn: OPERATOR_ABSOLUTE_MS / 1000 } });
   });

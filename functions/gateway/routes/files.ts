@@ -7,7 +7,7 @@ import { deleteUnattachedFiles, fileById, filesByIds, insertFilesWithinQuota, ty
 import { GatewayError, ok } from '../errors';
 import { now } from '../services/clock';
 import { requireSession, type SessionVariables } from '../services/sessions';
-import { sanitiseFileName, sniffType, streamedMultipart } from '../services/uploads';
+import { fileResponse, sanitiseFileName, sniffType, streamedMultipart } from '../services/uploads';
 import { validate } from '../validate';
 
 /**
@@ -33,12 +33,6 @@ const uploadForm = z.object({
 
 /** No file (or a `files` field that is not a file) is FL0004; a bad `kind` GW0400. */
 const formCode = (issues: z.core.$ZodIssue[]) => (issues.some((issue) => issue.path[0] === UPLOAD_FIELD) ? 'FL0004' : 'GW0400');
-
-/** RFC 6266 Content-Disposition with an ASCII fallback and the UTF-8 name. */
-function attachmentHeader(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
 
 export const fileRoutes = new Hono<FileEnv>()
   .use('/agg-web/file/*', requireSession)
@@ -109,14 +103,5 @@ export const fileRoutes = new Hono<FileEnv>()
     }
     const object = row && allowed ? await c.env.UPLOADS.get(row.r2_key) : null;
     if (!row || !object) throw new GatewayError('FL0010');
-    return new Response(object.body as ReadableStream, {
-      headers: {
-        'Content-Type': row.content_type,
-        'Content-Length': String(row.size),
-        'Content-Disposition': attachmentHeader(row.origin_name),
-        'X-Content-Type-Options': 'nosniff',
-        'Cache-Control': 'private, no-store',
-        'Content-Security-Policy': "default-src 'none'; sandbox",
-      },
-    });
+    return fileResponse(row, object, 'attachment');
   });

@@ -1,3 +1,4 @@
+import type { Lang } from '../../../src/lib/lang';
 import {
   COMPANY_TYPE_DB,
   companyFormProblems,
@@ -44,7 +45,6 @@ import { cappedInsert } from '../db/limits';
 import { GatewayError } from '../errors';
 import { findCountry, phoneCodeList } from './countries';
 import { grantsOfCompany } from '../db/members';
-import type { Lang } from '../../../src/lib/lang';
 import { phoneRecipient } from './identity';
 import { newInvitationCode, normaliseInvitationCode } from './invitations';
 import { accountSizeOf } from './login-case';
@@ -160,6 +160,7 @@ async function checkForm(caller: Caller, form: CompanyForm, companyId: string, e
     port_code: port?.code ?? null,
     social_credit: form.socialCredit,
     contact_email: form.contactEmail,
+    lang: caller.lang ?? 'zh',
   };
   return { companyId, userId: caller.userId, fields, files, now: caller.now };
 }
@@ -227,6 +228,7 @@ export async function companyDetail(caller: Caller, companyId: string): Promise<
     corporateCharter: files.filter((f) => f.purpose === 'licence').map(uploaded),
     oilSupplyGtc: files.filter((f) => f.purpose === 'gtc').map(uploaded)[0] ?? null,
     companyLogo: files.filter((f) => f.purpose === 'logo').map(uploaded)[0] ?? null,
+    review: { reason: company.review_reason, note: company.review_note, reviewedAt: company.reviewed_at },
   };
 }
 

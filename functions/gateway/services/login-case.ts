@@ -65,6 +65,18 @@ export interface LoginCaseResult {
   ports: LoginCasePort[];
 }
 
+/** Company statuses the platform closed: members are refused at sign-in and when entering (services/company-review.ts). */
+export const CLOSED_COMPANY_REFUSALS = { blocked: 'RV0010', expired: 'RV0011' } as const;
+
+/**
+ * Why a person with no company to enter is refused, rather than sent on to create one: an active membership
+ * of a company the platform blocked (RV0010) or let expire (RV0011). Null when there is none.
+ */
+export function closedCompanyRefusal(memberships: readonly LoginCaseMembership[]): 'RV0010' | 'RV0011' | null {
+  const closed = memberships.find((m) => m.memberStatus === 'active' && m.companyStatus in CLOSED_COMPANY_REFUSALS);
+  return closed ? CLOSED_COMPANY_REFUSALS[closed.companyStatus as keyof typeof CLOSED_COMPANY_REFUSALS] : null;
+}
+
 const usable = (m: LoginCaseMembership) =>
   m.memberStatus === 'active' && (USABLE_COMPANY_STATUSES as readonly string[]).includes(m.companyStatus);
 const ended = (m: LoginCaseMembership) =>

@@ -4,8 +4,12 @@ import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
 import { problemText } from '../../i18n/problem';
 import { $accounts, chooseCompany, isEnterable, loadAccounts, markMain, signOut } from '../../stores/account';
+import { reviewReasonText } from '../../schemas/review-outcome';
 import { CompanyStanding } from './CompanyStanding';
 import { companyTypeLabel } from './labels';
+
+/** Statuses the platform decided with a reason the person should read. */
+const REASONED_STATUSES = ['additionalInformationRequired', 'verificationFailed', 'blocked', 'expired'];
 
 interface AccountChoiceProps {
   lang: Lang;
@@ -69,6 +73,16 @@ export default function AccountChoice({ lang, messages }: AccountChoiceProps) {
                     </div>
                     <CompanyStanding company={company} messages={messages} />
                   </dl>
+                  {company.memberStatus !== 'pending' && REASONED_STATUSES.includes(company.status) && company.review && (company.review.reason || company.review.note) && (
+                    <p className="hint review-reason">{m.reviewReason.replace('{reason}', reviewReasonText(lang, company.review.reason, company.review.note))}</p>
+                  )}
+                  {company.role === 'administrator' && company.status === 'additionalInformationRequired' && (
+                    <div className="company-actions">
+                      <a className="button primary" href={`/fill_account?companyId=${encodeURIComponent(company.companyId)}`} aria-label={`${m.fixAndResubmit}: ${name}`}>
+                        {m.fixAndResubmit}
+                      </a>
+                    </div>
+                  )}
                   {isEnterable(company) && (
                   <div className="company-actions">
                     <button type="button" className="button primary" disabled={Boolean(s.busyId)} aria-label={`${m.enter}: ${name}`} onClick={() => void chooseCompany(company.companyId)}>

@@ -4,6 +4,7 @@ import { loadPhoneCodes } from '../../api/dictionaries';
 import { onboardingApi } from '../../api/onboarding';
 import type { Lang } from '../../lib/lang';
 import { COMPANY_NAME_MAX, COMPANY_TYPES, GTC_REQUIRED_TYPES, PORT_REQUIRED_TYPES, type UploadKind } from '../../schemas/onboarding';
+import { reviewReasonText } from '../../schemas/review-outcome';
 import type { Messages } from '../../i18n';
 import { $company, $companyErrors, addFiles, initCreateCompany, initFillCompany, removeFile, setCompanyArea, setCompanyField, submitCompany } from '../../stores/company';
 import { acceptFor, uploadRules } from '../../stores/uploads';
@@ -91,6 +92,12 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
       {/* Choosing the company type is the enterprise-type step: it is done once a type is chosen. */}
       {mode === 'create' && <Steps current={s.companyType ? 3 : 2} labels={m.steps} />}
       <p className="hint required-legend">{m.requiredLegend}</p>
+      {mode === 'fill' && s.review?.status === 'additionalInformationRequired' && (
+        <div className="notice-banner review-asked" role="status">
+          <p>{m.reviewAsked.replace('{reason}', reviewReasonText(lang, s.review.reason, s.review.note))}</p>
+          <p className="hint">{m.reviewAskedHint}</p>
+        </div>
+      )}
       <div className="form-grid">
         <TextField
           id="company-name-en"

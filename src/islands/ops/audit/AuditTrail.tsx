@@ -40,10 +40,6 @@ export default function AuditTrail({ lang, messages }: AuditTrailProps) {
 
   return (
     <div className="ops-audit">
-      <nav className="ops-nav" aria-label={m.navLabel}>
-        <a href="/ops/people">{m.nav.people}</a>
-        <a href="/ops/audit" aria-current="page">{m.nav.audit}</a>
-      </nav>
       <form className="ops-filters" aria-label={a.filtersTitle} onSubmit={submit}>
         <TextField id="audit-actor" label={a.actor} value={s.actor} onChange={(v) => setFilter('actor', v)} autoComplete="off" maxLength={64} />
         <TextField id="audit-target" label={a.target} value={s.target} onChange={(v) => setFilter('target', v)} autoComplete="off" maxLength={64} />

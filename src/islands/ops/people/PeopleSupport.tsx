@@ -65,10 +65,6 @@ export default function PeopleSupport({ lang, messages }: PeopleSupportProps) {
 
   return (
     <div className="ops-people">
-      <nav className="ops-nav" aria-label={m.navLabel}>
-        <a href="/ops/people" aria-current="page">{m.nav.people}</a>
-        <a href="/ops/audit">{m.nav.audit}</a>
-      </nav>
 
       <div className="live-region" role="status" aria-live="polite">
         {s.notice && <p className="notice">{say(s.notice)}</p>}

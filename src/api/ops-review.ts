@@ -1,0 +1,9 @@
+import { reviewDecisionAnswer, reviewDetailAnswer, reviewQueueAnswer, type ReviewDecisionRequest } from '../schemas/ops-review';
+import { callGateway } from './client';
+
+/** Company review calls of operators (the operator cookie goes with them; a platform session opens none). */
+export const opsReviewApi = {
+  queue: (query: Record<string, string>) => callGateway('ops/v1/companies', reviewQueueAnswer, { method: 'GET', query }),
+  detail: (companyId: string) => callGateway('ops/v1/companies/detail', reviewDetailAnswer, { method: 'GET', query: { companyId } }),
+  decide: (body: ReviewDecisionRequest) => callGateway('ops/v1/companies/decide', reviewDecisionAnswer, { body }),
+};

@@ -1,0 +1,272 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef } from 'react';
+import type { Messages } from '../../../i18n';
+import { problemText } from '../../../i18n/problem';
+import type { Lang } from '../../../lib/lang';
+import { REVIEW_REASON_TEXT, REVIEW_RULES, reviewReasonText, type ReviewAction, type ReviewDetailAnswer, type ReviewReason } from '../../../schemas/ops-review';
+import {
+  $review,
+  cancelDecision,
+  editDecision,
+  loadReview,
+  startDecision,
+  submitDecision,
+  type DecisionDraft,
+} from '../../../stores/ops-review';
+import { FieldFrame } from '../../../ui/FieldFrame';
+import { ScrollTable } from '../../../ui/ScrollTable';
+import { companyTypeLabel, statusLabel, statusTone } from '../../account-choice/labels';
+import { formatTime } from './format';
+
+/** Decision refusals that belong to one field: no reason (RV0003), no words for 'other' (RV0005). */
+const FIELD_CODES = ['RV0003', 'RV0005'];
+type FieldError = { code: string; text: string } | null;
+
+type ReviewMessages = Pick<Messages, 'opsReview' | 'errors' | 'companyTypes' | 'statuses' | 'common'>;
+
+interface CompanyReviewProps {
+  lang: Lang;
+  messages: ReviewMessages;
+}
+
+/** /ops/company?companyId=: everything the administrator entered, the documents, members, history and the decisions. */
+export default function CompanyReview({ lang, messages }: CompanyReviewProps) {
+  const m = messages.opsReview;
+  const s = useStore($review);
+
+  useEffect(() => {
+    void loadReview(new URLSearchParams(location.search).get('companyId') ?? '');
+  }, []);
+
+  if (s.phase === 'loading') return <div className="spinner" role="status">{messages.common.loading}</div>;
+  const back = (
+    <p>
+      <a className="text-link" href="/ops/companies">{m.back}</a>
+    </p>
+  );
+  if (s.phase === 'missing' || !s.detail) {
+    return (
+      <div className="ops-review">
+        {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
+        {back}
+      </div>
+    );
+  }
+  const d = s.detail;
+  // A missing reason or missing words are said at their field.
+  const fieldError = s.error && 'code' in s.error && FIELD_CODES.includes(s.error.code) ? { code: s.error.code, text: problemText(messages, s.error) } : null;
+  const reasonShown = d.review.reason || d.review.note;
+
+  return (
+    <div className="ops-review">
+      {back}
+      <div className="company-head">
+        <h2 className="company-name">{d.companyNameEn}</h2>
+        <span className="badge" data-tone={statusTone(d.status)} data-testid="review-status">
+          {statusLabel(d.status, messages.statuses)}
+        </span>
+      </div>
+      {reasonShown && (
+        <p className="hint">
+          {m.lastDecision}: {reviewReasonText(lang, d.review.reason, d.review.note)}
+        </p>
+      )}
+
+      <Decisions detail={d} draft={s.draft} busy={s.busy} lang={lang} messages={messages} fieldError={fieldError} />
+      {s.error && !fieldError && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
+      {s.done && (
+        <p className="notice" role="status">
+          {m.decided.replace('{status}', statusLabel(s.done.status, messages.statuses))} {s.done.notified ? m.notified : m.notNotified}
+        </p>
+      )}
+
+      <section aria-labelledby="review-details">
+        <h2 id="review-details">{m.details}</h2>
+        <dl className="ops-facts">
+          {(
+            [
+              [m.fields.nameEn, d.companyNameEn],
+              [m.fields.nameCn, d.companyNameCn],
+              [m.fields.type, companyTypeLabel(d.companyType, messages.companyTypes)],
+              [m.fields.country, d.countryName && `${d.countryName} (${d.countryId})`],
+              [m.fields.creditCode, d.socialCredit],
+              [m.fields.contactName, d.contactName],
+              [m.fields.contactPhone, d.contactPhone],
+              [m.fields.contactEmail, d.contactEmail],
+              [m.fields.port, d.portName && `${d.portName}${d.portCode ? `, ${d.portCode}` : ''}`],
+              [m.fields.lang, m.langs[d.lang as Lang] ?? d.lang],
+              [m.fields.created, formatTime(lang, d.createdAt)],
+              [m.fields.updated, d.updatedAt ? formatTime(lang, d.updatedAt) : null],
+            ] as [string, string | null][]
+          ).map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value || '—'}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+
+      <section aria-labelledby="review-files">
+        <h2 id="review-files">{m.files}</h2>
+        {d.files.length === 0 ? (
+          <p>{m.noFiles}</p>
+        ) : (
+          <ul className="ops-files">
+            {d.files.map((file) => {
+              const purpose = m.purposes[file.purpose as keyof typeof m.purposes] ?? file.purpose;
+              return (
+                <li key={file.id}>
+                  <p>
+                    <strong>{purpose}</strong>{' '}
+                    <a className="text-link" href={file.url} target="_blank" rel="noopener" aria-label={m.openFile.replace('{name}', `${purpose} ${file.originName}`)}>
+                      {file.originName}
+                    </a>
+                  </p>
+                  {file.contentType.startsWith('image/') && <img src={file.url} alt={`${purpose}: ${file.originName}`} className="ops-file-image" loading="lazy" />}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="review-members">
+        <h2 id="review-members">{m.members}</h2>
+        <ScrollTable
+          label={m.membersTable}
+          className="ops-table"
+          columns={[m.memberColumns.name, m.memberColumns.role, m.memberColumns.status, m.memberColumns.phone, m.memberColumns.email, m.memberColumns.joined]}
+        >
+          {d.members.map((member) => (
+            <tr key={member.userId}>
+              <td>{member.name || '—'}</td>
+              <td>{m.roles[member.role as keyof typeof m.roles] ?? member.role}</td>
+              <td>{m.memberStatuses[member.status as keyof typeof m.memberStatuses] ?? member.status}</td>
+              <td>{member.phone ?? ''}</td>
+              <td>{member.email ?? ''}</td>
+              <td>{formatTime(lang, member.joinedAt)}</td>
+            </tr>
+          ))}
+        </ScrollTable>
+      </section>
+
+      <section aria-labelledby="review-history">
+        <h2 id="review-history">{m.history}</h2>
+        {d.history.length === 0 ? (
+          <p>{m.noHistory}</p>
+        ) : (
+          <ol className="ops-history">
+            {d.history.map((entry) => (
+              <li key={entry.id}>
+                <time dateTime={new Date(entry.at).toISOString()}>{formatTime(lang, entry.at)}</time>{' '}
+                <strong>{m.auditActions[entry.action.replace(/^company\./, '') as keyof typeof m.auditActions] ?? entry.action}</strong>{' '}
+                {m.historyBy.replace('{name}', entry.actorName ?? m.system)}
+                {entry.reason && <span className="hint"> — {historyReason(lang, entry.reason)}</span>}
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** An audit reason is "template: words"; the template reads in the page's language. */
+function historyReason(lang: Lang, reason: string): string {
+  const [key, ...rest] = reason.split(': ');
+  if (!key || !(key in REVIEW_REASON_TEXT)) return reason;
+  return [REVIEW_REASON_TEXT[key as ReviewReason][lang], rest.join(': ')].filter(Boolean).join(' ');
+}
+
+interface DecisionsProps {
+  detail: ReviewDetailAnswer;
+  draft: DecisionDraft | null;
+  busy: boolean;
+  lang: Lang;
+  messages: ReviewMessages;
+  fieldError: FieldError;
+}
+
+/** The decisions open from the company's status; one at a time is written out with its reason. */
+function Decisions({ detail, draft, busy, lang, messages, fieldError }: DecisionsProps) {
+  const m = messages.opsReview;
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (draft) heading.current?.focus();
+  }, [draft?.action]);
+
+  return (
+    <section aria-labelledby="review-decide" className="ops-decide">
+      <h2 id="review-decide">{m.decide}</h2>
+      {detail.actions.length === 0 ? (
+        <p>{m.noActions}</p>
+      ) : (
+        !draft && (
+          <div className="company-actions">
+            {detail.actions.map((action) => (
+              <button key={action} type="button" className={action === 'verify' ? 'button primary' : 'button secondary'} onClick={() => startDecision(action)}>
+                {m.actions[action]}
+              </button>
+            ))}
+          </div>
+        )
+      )}
+      {draft && (
+        <form
+          className="ops-decision"
+          noValidate
+          aria-labelledby="decision-title"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submitDecision(lang);
+          }}
+        >
+          <h3 id="decision-title" tabIndex={-1} ref={heading}>
+            {m.actions[draft.action]}
+          </h3>
+          <ReasonFields draft={draft} lang={lang} messages={messages} error={fieldError} />
+          <div className="form-actions">
+            <button type="submit" className="button primary" disabled={busy}>
+              {busy ? m.deciding : m.confirm.replace('{action}', m.actions[draft.action])}
+            </button>
+            <button type="button" className="button secondary" disabled={busy} onClick={cancelDecision}>
+              {m.cancel}
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function ReasonFields({ draft, lang, messages, error }: { draft: DecisionDraft; lang: Lang; messages: ReviewMessages; error: FieldError }) {
+  const m = messages.opsReview;
+  const reasons = REVIEW_RULES[draft.action as ReviewAction].reasons;
+  const noteNeeded = draft.reason === 'other';
+  return (
+    <>
+      {reasons.length > 0 && (
+        <FieldFrame id="decision-reason" label={m.reason} error={error?.code === 'RV0003' ? error.text : undefined}>
+          {(aria) => (
+            <select {...aria} id="decision-reason" className="select" required value={draft.reason} onChange={(event) => editDecision({ reason: event.target.value as ReviewReason })}>
+              <option value="" disabled>
+                {m.reasonPlaceholder}
+              </option>
+              {reasons.map((reason) => (
+                <option key={reason} value={reason}>
+                  {REVIEW_REASON_TEXT[reason][lang]}
+                </option>
+              ))}
+            </select>
+          )}
+        </FieldFrame>
+      )}
+      <FieldFrame id="decision-note" label={noteNeeded ? m.note : m.noteOptional} hint={m.noteHint} error={error?.code === 'RV0005' ? error.text : undefined}>
+        {(aria) => (
+          <textarea {...aria} id="decision-note" className="input" rows={3} maxLength={1000} required={noteNeeded} value={draft.note} onChange={(event) => editDecision({ note: event.target.value })} />
+        )}
+      </FieldFrame>
+    </>
+  );
+}
