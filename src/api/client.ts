@@ -1,5 +1,4 @@
 import type * as z from 'zod/mini';
-import { saveKeptForms } from '../lib/kept-forms';
 import { opsPublicShells, opsSignInPathFrom, signInPathFrom } from '../lib/routes';
 import { envelopeSchema, SUCCESS_CODE } from '../schemas/envelope';
 import { NETWORK_ERROR, SERVER_ERROR, TRACE_ID_HEADER, type ApiResult } from './result';
@@ -9,6 +8,8 @@ export { NETWORK_ERROR, SALT_REQUIRED, SERVER_ERROR, type ApiResult } from './re
 const SESSION_ENDED = 'TK00001';
 /** No live operator session: an operator page sends the operator to /ops/login instead. */
 const OPERATOR_SESSION_ENDED = 'OP0001';
+/** Dispatched on the window just before a page whose session ended goes to sign-in. */
+export const SESSION_ENDED_EVENT = 'portal:session-ended';
 
 /**
  * Calls the gateway through the edge's `/api` proxy and parses the envelope and its data with the schema.
@@ -62,8 +63,9 @@ export function refusal<T>(result: { ok: false; code: string; message: string; d
     const onPublicPage = (opsPublicShells as readonly string[]).includes(location.pathname.slice(1));
     if (result.code === OPERATOR_SESSION_ENDED && !onPublicPage) location.assign(opsSignInPathFrom(location.pathname, location.search));
   } else if ((result.code === SESSION_ENDED || response.status === 401) && !location.pathname.endsWith('login')) {
-    // The edge has already cleared the cookies on this answer. What was typed here comes back after sign-in.
-    saveKeptForms();
+    // The edge has already cleared the cookies on this answer. The open forms keep what was typed, to give it
+    // back after sign-in (src/lib/kept-forms.ts listens; an event, so that neither module loads the other).
+    dispatchEvent(new Event(SESSION_ENDED_EVENT));
     location.assign(signInPathFrom(location.pathname, location.search));
   }
   return response.status >= 500 ? { ...result, traceId: traceIdOf(response) } : result;

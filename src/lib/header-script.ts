@@ -1,5 +1,4 @@
 import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, isLang } from './lang';
-import { dropKeptForms } from './kept-forms';
 import { readCookie } from './read-cookie';
 import { SESSION_MARKER_COOKIE } from './session-marker';
 
@@ -24,7 +23,9 @@ export function initHeader() {
       logout.disabled = true;
       // The edge clears the HttpOnly session cookie and the marker whatever the gateway answers.
       await fetch('/api/c/user/v2/loginout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => undefined);
-      dropKeptForms();
+      // Nothing typed on this tab outlives the session: kept-forms.ts's entries go (its prefix; not imported,
+      // so that every page's header stays free of the forms' chunk).
+      for (const key of Object.keys(sessionStorage)) if (key.startsWith('keptForm:')) sessionStorage.removeItem(key);
       location.assign('/login');
     });
   }

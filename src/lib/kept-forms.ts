@@ -1,6 +1,6 @@
 /**
- * What was typed on a page when its session ended: the page's forms register what they would keep, the api
- * client saves it just before it sends the person to sign in, and the same page (sign-in returns there)
+ * What was typed on a page when its session ended: the page's forms register what they would keep, it is
+ * saved when the api client says the session ended (just before it sends the person to sign in), and the same page (sign-in returns there)
  * puts it back once. sessionStorage: this tab only, gone with the tab. Never passwords or codes: a form
  * names the values it keeps. A value older than KEEP_MS is dropped, so a later visitor of a shared
  * computer does not get it.
@@ -12,8 +12,12 @@ export const KEEP_MS = 30 * 60 * 1000;
 type Values = Record<string, unknown>;
 const keepers = new Map<string, () => Values | null>();
 
+/** The api client's signal that the session ended (src/api/client.ts SESSION_ENDED_EVENT; not imported, see there). */
+const SESSION_ENDED_EVENT = 'portal:session-ended';
+
 /** A form of this page: `read` gives the values it keeps (null while it shows nothing worth keeping). */
 export function keepOnSessionEnd(name: string, read: () => Values | null) {
+  if (!keepers.size && typeof addEventListener === 'function') addEventListener(SESSION_ENDED_EVENT, () => saveKeptForms());
   keepers.set(name, read);
 }
 

@@ -58,6 +58,8 @@ for (const lang of langs) {
 
   test.describe(`password reset (${lang})`, () => {
     test('by phone on /forget: slider, code, mismatch refused, new password works and the old one fails', async ({ page }) => {
+      // A reset, the confirmation on the sign-in page and two sign-ins: more than 30 s on a busy machine.
+      test.slow();
       const mobile = uniqueMobile();
       await seedUser(page.request, { phone: { callingCode: '+86', mobile }, password: 'oldHarbour1', userType: 2, agreed: true });
       await openInLanguage(page, lang, '/login');
@@ -111,6 +113,8 @@ for (const lang of langs) {
     });
 
     test('by e-mail on /navigator_forget: leads back to the partner login; an unknown address looks the same', async ({ page }) => {
+      // A reset, the confirmation on the sign-in page and two sign-ins: more than 30 s on a busy machine.
+      test.slow();
       const email = uniqueEmail('reset');
       await seedUser(page.request, { email, password: 'oldHarbour1', userType: 2, agreed: true });
       await openInLanguage(page, lang, '/navigator_login');

@@ -24,7 +24,7 @@ async function settle(page: Page) {
 const clipped = (page: Page) =>
   page.evaluate(() =>
     Array.from(document.querySelectorAll<HTMLElement>('body *'))
-      .filter((el) => el.children.length === 0 && el.textContent?.trim() && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+      .filter((el) => el.children.length === 0 && !el.closest('.visually-hidden') && el.textContent?.trim() && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
       .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent!.trim().slice(0, 40)}`),
   );
 
