@@ -58,11 +58,12 @@ export function messageOf(json: unknown): string {
  * the session ended first sends the person to sign-in, with this page to return to.
  */
 export function refusal<T>(result: { ok: false; code: string; message: string; data?: unknown }, response: Response): ApiResult<T> {
-  if (location.pathname === '/ops' || location.pathname.startsWith('/ops/')) {
-    // Operator pages know only the operator session (a wrong password's 401 is no ended session).
+  // Operator pages know only the operator session (a wrong operator password's 401 is no ended session).
+  const onOpsPage = () => location.pathname === '/ops' || location.pathname.startsWith('/ops/');
+  if (result.code === OPERATOR_SESSION_ENDED) {
     const onPublicPage = (opsPublicShells as readonly string[]).includes(location.pathname.slice(1));
-    if (result.code === OPERATOR_SESSION_ENDED && !onPublicPage) location.assign(opsSignInPathFrom(location.pathname, location.search));
-  } else if ((result.code === SESSION_ENDED || response.status === 401) && !location.pathname.endsWith('login')) {
+    if (onOpsPage() && !onPublicPage) location.assign(opsSignInPathFrom(location.pathname, location.search));
+  } else if ((result.code === SESSION_ENDED || response.status === 401) && !onOpsPage() && !location.pathname.endsWith('login')) {
     // The edge has already cleared the cookies on this answer. The open forms keep what was typed, to give it
     // back after sign-in (src/lib/kept-forms.ts listens; an event, so that neither module loads the other).
     dispatchEvent(new Event(SESSION_ENDED_EVENT));

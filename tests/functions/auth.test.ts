@@ -288,10 +288,13 @@ describe('abuse of the password sign-in, as a script does it', () => {
     // Every answer read: only the generic failure or the human-check answer, never a session.
     for (const answer of burst) {
       if (answer.code === '0') expect(answer.data).toEqual(expect.objectContaining({ tracelessCheckResult: 400, userId: '' }));
-      else expect(answer).toEqual({ code: 'US0010', message: 'Wrong account or password.', data: null });
+      else expect({ code: answer.code, message: answer.message }).toEqual({ code: 'US0010', message: 'Wrong account or password.' });
     }
-    // Counted and checked in one statement: the burst got its 3 free guesses, not 50.
-    expect(burst.filter((a) => a.code === 'US0010')).toHaveLength(SLIDER_AFTER);
+    // Counted and checked in one statement: the burst got its 3 free guesses, not 50, and the last of them (only)
+    // says that the security check comes next.
+    const refusals = burst.filter((a) => a.code === 'US0010');
+    expect(refusals).toHaveLength(SLIDER_AFTER);
+    expect(refusals.map((a) => a.data).sort()).toEqual([...Array<null>(SLIDER_AFTER - 1).fill(null), { humanCheckNext: true }].sort());
     expect(await failureRows(email)).toEqual([{ network: attacker, failures: SLIDER_AFTER }]);
     // The owner elsewhere signs in as usual; network A still needs the human check.
     const owner = await emailLogin(email, 'Harbour2024', {}, api.ip());

@@ -61,9 +61,10 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
       },
       memberships.map(asLoginCaseMembership),
     );
-    // A member of a company the platform closed, with nothing else to enter or wait for, is told so instead
-    // of being sent to create a company.
-    const refusal = result.userLoginCase === 2 && result.accountSize === 0 && user.original_flag !== 1 ? closedCompanyRefusal(memberships.map(asLoginCaseMembership)) : null;
+    // A member of a company the platform blocked or let expire, with nothing else to enter or wait for, is told
+    // so (RV0010/RV0011) instead of being sent to create a company (case 2) or to start again (case 9).
+    const startsOver = result.userLoginCase === 2 || result.userLoginCase === 9;
+    const refusal = startsOver && result.accountSize === 0 && user.original_flag !== 1 ? closedCompanyRefusal(memberships.map(asLoginCaseMembership)) : null;
     if (refusal) throw new GatewayError(refusal);
     const answer: LoginCaseAnswer = {
       userLoginCase: result.userLoginCase,
