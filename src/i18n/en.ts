@@ -92,7 +92,7 @@ export const en = {
   },
   validation: {
     phoneRequired: 'Please enter your mobile number.',
-    phoneInvalid: 'Please enter a valid mobile phone number.',
+    phoneInvalid: 'Please enter right mobile phone number.',
     emailRequired: 'Please enter your e-mail.',
     emailInvalid: 'Please enter a valid e-mail address.',
     codeRequired: 'Please enter the verification code.',
@@ -252,7 +252,7 @@ export const en = {
       countryRequired: 'Please choose the country or region.',
       contactNameRequired: 'Please enter the contact person.',
       phoneRequired: 'Please enter your mobile number.',
-      phoneInvalid: 'Please enter a valid mobile phone number.',
+      phoneInvalid: 'Please enter right mobile phone number.',
       portRequired: 'Please choose the serviced port.',
       creditCodeRequired: 'Please enter the unified social credit code.',
       emailRequired: 'Please enter the business e-mail.',
