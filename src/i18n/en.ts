@@ -830,7 +830,7 @@ export const en = {
     activity: {
       title: 'Account activity',
       hint: 'Security changes to your account and who made them.',
-      table: 'Account activity',
+      table: 'Events of your account, newest first',
       none: 'No activity yet.',
       whenColumn: 'When',
       whatColumn: 'What happened',

@@ -805,7 +805,7 @@ export const zh: Messages = {
     activity: {
       title: '账号动态',
       hint: '您账号的安全变更以及操作人。',
-      table: '账号动态',
+      table: '账号事件列表（最新在前）',
       none: '暂无动态。',
       whenColumn: '时间',
       whatColumn: '事件',

@@ -108,7 +108,8 @@ for (const lang of langs) {
       const card = staff.page.getByRole('listitem').filter({ hasText: company });
       await expect(card).toContainText(t.account.awaitingApproval);
       await expect(card).toContainText(t.account.awaitingApprovalHint);
-      await expect(card).not.toContainText(t.statuses.verified);
+      // Membership and the company's own verification are two facts: the company's standing shows beside it.
+      await expect(card.getByRole('term').filter({ hasText: t.account.membership })).toBeVisible();
       await expect(staff.page.getByRole('button', { name: `${t.account.enter}: ${company}` })).toHaveCount(0);
       await expectAccessible(staff.page);
 
