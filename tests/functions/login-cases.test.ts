@@ -92,11 +92,16 @@ describe('case 9: every application or join ended', () => {
     for (const answer of answers) expect(answer).toMatchObject({ userLoginCase: 9, accountSize: 0, companyInfo: null });
   }, 60_000);
 
-  it('gives the administrator of a refused, unbound, blocked or expired company case 9, and a live application wins', async () => {
+  it('gives the administrator of a refused or unbound company case 9, refuses one of a blocked or expired company, and a live application wins', async () => {
     const people = await Promise.all(
-      ['verification_failed', 'fail_bind', 'blocked', 'expired'].map((status) => api.person({ userType: 2, companies: [{ nameEn: `Ended ${status} ${api.unique()}`, status }] })),
+      ['verification_failed', 'fail_bind'].map((status) => api.person({ userType: 2, companies: [{ nameEn: `Ended ${status} ${api.unique()}`, status }] })),
     );
     for (const person of people) expect(await loginCase(person.cookie)).toMatchObject({ userLoginCase: 9, companyInfo: null });
+    // The platform closed the company: its member is told so (RV0010 / RV0011) rather than sent to start again.
+    for (const [status, code] of [['blocked', 'RV0010'], ['expired', 'RV0011']] as const) {
+      const closed = await api.person({ userType: 2, companies: [{ nameEn: `Closed ${status} ${api.unique()}`, status }] });
+      expect((await api.json(await api.post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: closed.cookie }))).code).toBe(code);
+    }
     const both = await api.person({
       userType: 2,
       companies: [
