@@ -1,7 +1,6 @@
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
-  verifyAuthenticationResponse,
   verifyRegistrationResponse,
   type AuthenticationResponseJSON,
   type AuthenticatorTransport,
@@ -14,7 +13,7 @@ import { GatewayError } from '../errors';
 import { auditStatement } from './audit';
 import { passedSecondStep, signInChallenge, type Client } from './operator-sign-in';
 import type { Operator } from './operators';
-import { CHALLENGE_LIFETIME_MS } from './passkeys';
+import { CHALLENGE_LIFETIME_MS, transportsOf, verifyAssertion } from './passkeys';
 
 /**
  * Operator passkeys with @simplewebauthn/server, as the platform's (services/passkeys.ts: relying party and
@@ -35,7 +34,6 @@ interface OperatorPasskeyRow {
   counter: number;
   transports: string;
 }
-const transportsOf = (row: OperatorPasskeyRow) => JSON.parse(row.transports) as AuthenticatorTransport[];
 
 const passkeysOf = async (db: D1Database, operatorId: string) =>
   (await db.prepare('SELECT * FROM operator_passkeys WHERE operator_id = ?').bind(operatorId).all<OperatorPasskeyRow>()).results;
@@ -137,22 +135,7 @@ export async function operatorPasskeyStep(db: D1Database, site: PasskeySite, tok
   const challenge = await claimSigned(db, response.response.clientDataJSON, { purpose: 'authenticate', operatorId: operator.id, signIn: hash, at: client.at });
   const passkey = await db.prepare('SELECT * FROM operator_passkeys WHERE id = ? AND operator_id = ?').bind(response.id, operator.id).first<OperatorPasskeyRow>();
   if (!passkey) throw new GatewayError('PK0004');
-  let verification;
-  try {
-    verification = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: site.origins,
-      expectedRPID: site.rpID,
-      credential: { id: passkey.id, publicKey: isoBase64URL.toBuffer(passkey.public_key), counter: passkey.counter, transports: transportsOf(passkey) },
-      requireUserVerification: true,
-    });
-  } catch (error) {
-    if (error instanceof Error && /counter/i.test(error.message)) throw new GatewayError('PK0005');
-    throw new GatewayError('PK0003');
-  }
-  if (!verification.verified) throw new GatewayError('PK0003');
-  const counter = verification.authenticationInfo.newCounter;
+  const counter = (await verifyAssertion(site, response, challenge, passkey)).newCounter;
   const used = await db
     .prepare('UPDATE operator_passkeys SET counter = ?1, last_used_at = ?2 WHERE id = ?3 AND (counter < ?1 OR (counter = 0 AND ?1 = 0)) RETURNING id')
     .bind(counter, client.at, passkey.id)

@@ -66,7 +66,38 @@ export function passkeyView(row: PasskeyRow): Passkey {
   };
 }
 
-const transportsOf = (row: PasskeyRow) => JSON.parse(row.transports) as AuthenticatorTransport[];
+/** The columns every stored credential has (people's passkeys and operators'). */
+interface StoredCredential {
+  id: string;
+  public_key: string;
+  counter: number;
+  transports: string;
+}
+
+export const transportsOf = (row: Pick<StoredCredential, 'transports'>) => JSON.parse(row.transports) as AuthenticatorTransport[];
+
+/**
+ * Verifies an assertion against a stored credential, user verification required: PK0005 when the library refuses
+ * a counter that did not rise (the mark of a cloned authenticator), PK0003 for anything else that fails.
+ */
+export async function verifyAssertion(site: PasskeySite, response: AuthenticationResponseJSON, challenge: string, passkey: StoredCredential) {
+  let verification;
+  try {
+    verification = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: site.origins,
+      expectedRPID: site.rpID,
+      credential: { id: passkey.id, publicKey: isoBase64URL.toBuffer(passkey.public_key), counter: passkey.counter, transports: transportsOf(passkey) },
+      requireUserVerification: true,
+    });
+  } catch (error) {
+    if (error instanceof Error && /counter/i.test(error.message)) throw new GatewayError('PK0005');
+    throw new GatewayError('PK0003');
+  }
+  if (!verification.verified) throw new GatewayError('PK0003');
+  return verification.authenticationInfo;
+}
 
 /** The challenge a response signed (from its clientDataJSON), or PK0003 when it is not readable. */
 function signedChallenge(clientDataJSON: string): string {
@@ -196,23 +227,7 @@ export async function verifyPasskeySignIn(
   if (userHandle !== undefined && isoBase64URL.toUTF8String(userHandle) !== passkey.user_id) {
     throw new GatewayError('PK0003');
   }
-  let verification;
-  try {
-    verification = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: site.origins,
-      expectedRPID: site.rpID,
-      credential: { id: passkey.id, publicKey: isoBase64URL.toBuffer(passkey.public_key), counter: passkey.counter, transports: transportsOf(passkey) },
-      requireUserVerification: true,
-    });
-  } catch (error) {
-    // The library refuses a counter that did not rise: the mark of a cloned authenticator.
-    if (error instanceof Error && /counter/i.test(error.message)) throw new GatewayError('PK0005');
-    throw new GatewayError('PK0003');
-  }
-  if (!verification.verified) throw new GatewayError('PK0003');
-  const { newCounter, credentialBackedUp } = verification.authenticationInfo;
+  const { newCounter, credentialBackedUp } = await verifyAssertion(site, response, challenge, passkey);
   if (!(await recordPasskeyUse(db, { id: passkey.id, counter: newCounter, backedUp: credentialBackedUp, now }))) throw new GatewayError('PK0005');
   return passkey.user_id;
 }
