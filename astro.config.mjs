@@ -1,14 +1,46 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
+import { fileURLToPath } from 'node:url';
 import { legalMarkdownProcessor } from './scripts/legal-values-plugin.ts';
+
+// `npm run dev` (`astro dev`) runs the Worker in workerd through @astrojs/cloudflare; the build never loads the
+// adapter, which would move the output to dist/client + dist/server and change what `npm start` and the tests serve.
+const astroCommand = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+const devOnWorkerd = astroCommand === 'dev' ? await workerdDevServer() : { integrations: [], plugins: [], alias: [] };
+
+/**
+ * The adapter runs wrangler.toml's Worker, with its D1, R2 and vars, inside `astro dev`. Its entry becomes
+ * functions/dev-entry.ts, the same Hono app with Astro's renderer for the shells. The override answers the
+ * Cloudflare Vite plugin's internal id of the Worker's entry, which is why package.json pins the adapter exactly.
+ */
+async function workerdDevServer() {
+  const { default: cloudflare } = await import('@astrojs/cloudflare');
+  const devEntry = fileURLToPath(new URL('./functions/dev-entry.ts', import.meta.url));
+  return {
+    // The pages use no astro:assets images: no Cloudflare Images binding for them.
+    integrations: [cloudflare({ imageService: 'passthrough' })],
+    plugins: [
+      {
+        name: 'portal:dev-entry',
+        enforce: /** @type {const} */ ('pre'),
+        resolveId(/** @type {string} */ id) {
+          return id === 'virtual:cloudflare/user-entry' ? devEntry : undefined;
+        },
+      },
+    ],
+    // The package's Node entry `require`s its files at run time, which workerd cannot; wrangler's bundler picks
+    // the browser entry by itself.
+    alias: [{ find: /^i18n-iso-countries$/, replacement: 'i18n-iso-countries/index.js' }],
+  };
+}
 
 // Every page is pre-rendered once per language (src/pages/[locale]/…); the Worker in functions/
 // picks the shell for the visitor's language and serves it at the exact route, so the build is static.
 export default defineConfig({
   output: 'static',
   build: { format: 'file', inlineStylesheets: 'auto' },
-  integrations: [react()],
+  integrations: [...devOnWorkerd.integrations, react()],
   trailingSlash: 'never',
   // The legal texts write `{{name}}` for the operator's identity and the other values legal fills in once, in
   // content/legal/operator.yaml (read and checked here: a bad file fails the build naming the field).
@@ -28,6 +60,8 @@ export default defineConfig({
     },
   },
   vite: {
+    plugins: devOnWorkerd.plugins,
+    resolve: { alias: devOnWorkerd.alias },
     build: {
       rolldownOptions: {
         output: {

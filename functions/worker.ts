@@ -4,7 +4,7 @@ import { createGateway } from './gateway/app';
 import { systemClock, type Clock } from './gateway/services/clock';
 import { securityHeaders } from './edge/headers';
 import { createApiProxy } from './edge/proxy';
-import { servePage } from './edge/shells';
+import { builtShells, servePage, type ShellSource } from './edge/shells';
 import { destinationRoutes } from './edge/destinations';
 import { regionRedirect } from './edge/region';
 import { handoffContinue, handoffIntake, HANDOFF_CONTINUE_PATH } from './edge/handoff';
@@ -18,13 +18,16 @@ import { prune } from './gateway/services/prune';
 /**
  * The composition root: every request of the portal passes through here, in this order. `clock` is the one
  * clock of edge and embedded gateway (`now(c)`, functions/gateway/services/clock.ts); tests pass a fake one.
+ * `shells` is where pages come from: the build's assets, or Astro's dev renderer under `npm run dev`.
  */
-export function createWorker(options: { clock?: Clock } = {}): Hono<EdgeBindings> {
+export function createWorker(options: { clock?: Clock; shells?: ShellSource } = {}): Hono<EdgeBindings> {
   const clock = options.clock ?? systemClock;
+  const shells = options.shells ?? builtShells;
   const gateway = createGateway({ clock });
   const app = new Hono<EdgeBindings>();
   app.use('*', async (c, next) => {
     c.set('now', clock);
+    c.set('shellSource', shells);
     await next();
   });
   app.use('*', securityHeaders);

@@ -3,12 +3,34 @@ import { spawn } from 'node:child_process';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function reachable(base) {
+/** True when `base` serves /login; a first render under `astro dev` can take seconds, hence the long wait. */
+export async function reachable(base) {
   try {
-    return (await fetch(`${base}/login`, { signal: AbortSignal.timeout(2000) })).ok;
+    return (await fetch(`${base}/login`, { signal: AbortSignal.timeout(10_000) })).ok;
   } catch {
     return false;
   }
+}
+
+/**
+ * Runs `command` in its own process group (npx, npm, wrangler and workerd below it do not all pass a signal on,
+ * so the group is stopped) and waits until `base` serves /login. Answers the process and a function that stops
+ * the group; throws, having stopped it, when nothing answers within `seconds`.
+ */
+export async function startServer(command, args, { base, env = process.env, stdio = 'ignore', seconds = 120 }) {
+  const server = spawn(command, args, { env, stdio, detached: true });
+  const stop = () => {
+    try {
+      process.kill(-server.pid, 'SIGTERM');
+    } catch {}
+  };
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline && server.exitCode === null && !(await reachable(base))) await sleep(1000);
+  if (!(await reachable(base))) {
+    stop();
+    throw new Error(`the server on ${base} did not come up`);
+  }
+  return { server, stop };
 }
 
 /**
@@ -19,21 +41,9 @@ export async function ensureServer(port) {
   const base = `http://127.0.0.1:${port}`;
   if (await reachable(base)) return () => {};
   console.log(`starting the built Worker on ${base} (scripts/serve-e2e.mjs)…`);
-  // Its own process group: npx, wrangler and workerd below it do not all pass a signal on, so the group is stopped.
-  const server = spawn(process.execPath, ['scripts/serve-e2e.mjs'], {
+  const { stop } = await startServer(process.execPath, ['scripts/serve-e2e.mjs'], {
+    base,
     env: { ...process.env, E2E_PORT: String(port) },
-    stdio: 'ignore',
-    detached: true,
   });
-  const stop = () => {
-    try {
-      process.kill(-server.pid, 'SIGTERM');
-    } catch {}
-  };
-  for (let i = 0; i < 120 && !(await reachable(base)); i++) await sleep(1000);
-  if (!(await reachable(base))) {
-    stop();
-    throw new Error(`the server on ${base} did not come up`);
-  }
   return stop;
 }

@@ -8,6 +8,21 @@ import type { EdgeBindings } from '../env';
 import { allowFramingBySelf } from './headers';
 import { isNavigatorHost, visitorLang } from './lang';
 
+/**
+ * Where a shell comes from: the built site's asset server (dist/, what ships), or under `npm run dev` Astro's
+ * dev renderer (functions/dev-entry.ts). Either answers `/{lang}/{shell}` with the page of that route.
+ */
+export type ShellSource = (url: URL, init: RequestInit, c: Context<EdgeBindings>) => Promise<Response>;
+
+export const builtShells: ShellSource = (url, init, c) => c.env.ASSETS.fetch(url, init);
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Set once per request by the composition root (createWorker); the built shells when unset. */
+    shellSource: ShellSource;
+  }
+}
+
 /** Request headers worth passing to the asset server: conditional GETs keep repeat visits cheap. */
 const conditionalHeaders = ['if-none-match', 'if-modified-since'];
 
@@ -64,7 +79,8 @@ export async function servePage(c: Context<EdgeBindings>): Promise<Response> {
       if (value) headers.set(name, value);
     }
   }
-  const asset = await c.env.ASSETS.fetch(new URL(`/${lang}/${shell ?? notFoundShell}`, url), { headers });
+  const shellSource = c.get('shellSource') ?? builtShells;
+  const asset = await shellSource(new URL(`/${lang}/${shell ?? notFoundShell}`, url), { headers }, c);
   // The agreement modal frames a legal page with `?embed=1`: the page then drops the portal's header and
   // footer, which would repeat the modal's own frame. A pass link opened on a phone gets its mobile variant.
   const flags = [
