@@ -40,10 +40,15 @@ export type SessionEntry = z.infer<typeof sessionEntry>;
 export const sessionsAnswer = z.array(sessionEntry);
 
 export const SIGN_IN_METHODS = ['code', 'password', 'link', 'handoff', 'passkey'] as const;
+/** The second step a sign-in passed after its first factor (two-step on): app code, passkey or recovery code. */
+export const SECOND_STEPS = ['totp', 'passkey', 'recovery'] as const;
+export type SecondStep = (typeof SECOND_STEPS)[number];
 
 export const signInEntry = z.object({
   at: z.number(),
   method: z.enum(SIGN_IN_METHODS),
+  /** The second step passed after `method`, or null when none was asked. */
+  secondStep: z.nullable(z.enum(SECOND_STEPS)),
   /** A sign-in on the partner (navigator) site. */
   partner: z.boolean(),
   success: z.boolean(),

@@ -1,25 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
 import { LOCK_BASE_MS, SLIDER_AFTER } from '../../functions/gateway/services/risk';
 import { NEW_USER_CHECKS_PER_NAME, NEW_USER_CHECKS_PER_NETWORK } from '../../functions/gateway/routes/auth';
 import app from '../../functions/worker';
 import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/edge/handoff';
 import { hashPassword } from '../../src/lib/password-hash';
-import { deployedVars, startWorkerEnv } from './worker-env';
+import { deployedVars } from './worker-env';
 import { CHEAP_POW } from './pow-solver';
-import { gatewayClient } from './gateway-client';
+import { statusOf, useWorkerEnv } from './gateway-client';
 
 /**
  * The sign-in calls through the whole Worker (functions/worker.ts), so the edge's cookie rules are part of
  * every answer, on a real local D1. The clock-dependent lockout test shifts the gateway's clock.
  */
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('auth', CHEAP_POW);
-  api = gatewayClient(worker);
-});
-afterAll(() => worker.dispose());
+const { worker, api } = useWorkerEnv('auth', CHEAP_POW);
 
 const uniqueEmail = () => `User.${api.unique()}@Example.com`;
 const tokenOf = (res: Response) => /(?:^|\n)portal_token=([^;]*)/.exec(res.headers.getSetCookie().join('\n'))?.[1];
@@ -459,7 +453,7 @@ describe('signed-in calls', () => {
     expect(res.status).toBe(401);
     expect((await api.json(res)).code).toBe('TK00001');
     expect(res.headers.getSetCookie()).toEqual(expect.arrayContaining([expect.stringMatching(/^portal_token=; Max-Age=0/), expect.stringMatching(/^portal_signed_in=; Max-Age=0/)]));
-    expect((await api.post('/c/user/v2/getCompanyListByToken', {})).status).toBe(401);
+    expect(await statusOf(api.post('/c/user/v2/getCompanyListByToken', {}))).toBe(401);
   });
 
   it('revokes the session on logout', async () => {

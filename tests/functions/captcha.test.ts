@@ -7,22 +7,14 @@ import { CAPTCHA_LIMITS, consumeSliderCheck, HOLE_X, looksHuman, SLIDER } from '
 import { sliderChallengeSchema, sliderCheckSchema, type SliderChallenge, type SliderCheck } from '../../src/schemas/auth';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { CHEAP_POW, solvePow } from './pow-solver';
-import { gatewayClient, type CallOptions } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
-
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('captcha', CHEAP_POW);
-  // Calls the gateway on the test clock as the edge proxy does; each caller from its own network unless a
-  // test names one (the hourly caps are per network). Every answer is read whole (status, headers, text).
-  api = gatewayClient(worker, { gateway });
-});
-afterAll(() => worker.dispose());
-vi.spyOn(console, 'log').mockImplementation(() => {});
+import { useWorkerEnv, type CallOptions } from './gateway-client';
 
 let time = Date.UTC(2026, 5, 1, 8);
 const gateway = createGateway({ clock: () => time });
+// Calls the gateway on the test clock as the edge proxy does; each caller from its own network unless a
+// test names one (the hourly caps are per network). Every answer is read whole (status, headers, text).
+const { worker, api } = useWorkerEnv('captcha', CHEAP_POW, { gateway });
+vi.spyOn(console, 'log').mockImplementation(() => {});
 
 /** A person's drag: eased, so the speed falls off towards the end. */
 const humanTrail = (to: number): [number, number][] =>

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createGateway } from '../../functions/gateway/app';
 import { IP_GUESS_CAP, MAX_TRIES, RECIPIENT_GUESS_CAP, RESEND_WAIT_MS } from '../../functions/gateway/services/codes';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { gatewayClient, type Envelope } from './gateway-client';
+import { gatewayClient, useWorkerEnv, type Envelope } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 import { CHEAP_POW } from './pow-solver';
 
@@ -13,13 +13,7 @@ import { CHEAP_POW } from './pow-solver';
  */
 // Bursts of 60 requests through the whole Worker take seconds on a loaded machine.
 const BURST_TIMEOUT = 120_000;
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let client: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('code-abuse', { ...CHEAP_POW, SMS_HOURLY_CAPS: '+86=1000,+44=3,*=2', SMS_DAILY_BUDGET: '1000' });
-  client = gatewayClient(worker);
-});
-afterAll(() => worker.dispose());
+const { worker, api: client } = useWorkerEnv('code-abuse', { ...CHEAP_POW, SMS_HOURLY_CAPS: '+86=1000,+44=3,*=2', SMS_DAILY_BUDGET: '1000' });
 // The dev outbox prints a line per code; the SMS alert lines are read through `warn`.
 const log = vi.spyOn(console, 'log').mockImplementation(() => {});
 const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});

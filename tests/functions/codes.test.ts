@@ -1,21 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import app from '../../functions/worker';
 import { createGateway } from '../../functions/gateway/app';
 import { GatewayError } from '../../functions/gateway/errors';
 import { consumeCode, generateCode, issueCode, type ConsumeCodeArgs, type IssueCodeArgs } from '../../functions/gateway/services/codes';
 import { deliver } from '../../functions/gateway/services/delivery';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { gatewayClient } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import { useWorkerEnv } from './gateway-client';
 
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('codes');
-  // Calls the gateway as the edge proxy does, from one client network unless a test names another.
-  api = gatewayClient(worker, { gateway, network: '198.51.100.1' });
-});
-afterAll(() => worker.dispose());
 // The dev outbox prints each message; keep the test output quiet.
 const log = vi.spyOn(console, 'log').mockImplementation(() => {});
 afterEach(() => log.mockClear());
@@ -24,6 +15,8 @@ let time = Date.UTC(2026, 5, 1, 8);
 const clock = () => time;
 const MIN = 60_000;
 const gateway = createGateway({ clock });
+// Calls the gateway as the edge proxy does, from one client network unless a test names another.
+const { worker, api } = useWorkerEnv('codes', undefined, { gateway, network: '198.51.100.1' });
 
 const freshEmail = () => `user.${api.unique()}@example.com`;
 
@@ -221,7 +214,7 @@ describe('POST /agg-web/user/getRegVerificationCode', () => {
 describe('delivery', () => {
   it('refuses the outbox outside development', async () => {
     await expect(
-      deliver({ ...worker.env, DEV_OUTBOX: 'false' } as typeof worker.env, { channel: 'sms', to: '+8613800138000', subject: 's', text: 't', lang: 'en' }, { now: time }),
+      deliver({ ...worker.env, DEV_OUTBOX: 'false' } as typeof worker.env, { kind: 'code', channel: 'sms', to: '+8613800138000', subject: 's', text: 't', lang: 'en' }, { now: time }),
     ).rejects.toThrow(/DEV_OUTBOX/);
   });
 

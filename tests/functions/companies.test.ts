@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UPLOAD_LIMITS, type CompanyDetailAnswer, type CompanyMembersAnswer, type UploadedFile } from '../../src/schemas/onboarding';
-import { bufferedForm, gatewayClient } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import { bufferedForm, useWorkerEnv } from './gateway-client';
 
 /**
  * Companies of onboarding through the whole Worker on a real local D1 and R2: create (fuel supplier with
  * licences and GTC), the refusals that must leave nothing half-made, invitations, join, members, main account.
  */
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('companies');
-  api = gatewayClient(worker);
-  // Bursts of parallel calls: the bridge to the local D1 takes a few statements at a time (throttled-d1.ts).
-});
-afterAll(() => worker.dispose());
+// Bursts of parallel calls: the bridge to the local D1 takes a few statements at a time (throttled-d1.ts).
+const { worker, api } = useWorkerEnv('companies');
 
 /** A person seeded with `companies` (none unless given), signed in, with the sign-in answer. */
 const person = (companies?: unknown[]) => api.person<SignInAnswer>({ companies }, `co.${api.unique()}@example.com`);

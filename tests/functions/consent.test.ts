@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { legalVersions } from '../../functions/gateway/services/legal-versions';
-import { gatewayClient } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import { useWorkerEnv } from './gateway-client';
 
 /** Issue 7: which document versions a person agreed to, and asking again when the terms change. */
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('consent');
-  api = gatewayClient(worker);
-});
-afterAll(() => worker.dispose());
+const { worker, api } = useWorkerEnv('consent');
 
 const email = () => `consent.${api.unique()}@example.com`;
 const data = async (res: Response) => (await api.json(res)).data;

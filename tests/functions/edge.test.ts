@@ -5,7 +5,7 @@ import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey, ty
 import { createSession } from '../../functions/gateway/services/sessions';
 import { messages } from '../../src/i18n';
 import { hashPassword } from '../../src/lib/password-hash';
-import { gatewayClient } from './gateway-client';
+import { gatewayClient, readToEnd } from './gateway-client';
 import { deployedVars, startWorkerEnv } from './worker-env';
 import { BASELINE_TARGETS, HOSTILE_PATHS } from '../fixtures/redirect-corpus';
 
@@ -33,7 +33,7 @@ afterEach(() => vi.restoreAllMocks());
 
 type Init = { headers?: Record<string, string>; env?: Partial<WorkerEnv>; method?: string };
 const call = async (url: string, { headers = {}, env = {}, method = 'GET' }: Init = {}) =>
-  app.request(url, { method, headers, redirect: 'manual' }, { ...worker.env, ...env }, worker.ctx);
+  readToEnd(await app.request(url, { method, headers, redirect: 'manual' }, { ...worker.env, ...env }, worker.ctx));
 const setCookies = (res: Response) => res.headers.getSetCookie();
 const cookieNamed = (res: Response, name: string) => setCookies(res).find((c) => c.startsWith(`${name}=`));
 

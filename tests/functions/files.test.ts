@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UPLOAD_LIMITS, type UploadedFile } from '../../src/schemas/onboarding';
-import { bufferedForm, gatewayClient } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import { bufferedForm, useWorkerEnv } from './gateway-client';
 import { cat, enc, fileBytes as fixtures } from '../fixtures/file-bytes';
 
 /**
  * Uploads through the whole Worker on a real local D1 and R2: every accepted type, every refusal, and after
  * each refused request the bucket holds nothing new (listed, not assumed).
  */
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('files');
-  api = gatewayClient(worker);
-  // Bursts of parallel calls: the bridge to the local D1 takes a few statements at a time (throttled-d1.ts).
-});
-afterAll(() => worker.dispose());
+// Bursts of parallel calls: the bridge to the local D1 takes a few statements at a time (throttled-d1.ts).
+const { worker, api } = useWorkerEnv('files');
 
 /** A seeded user, signed in: the session cookie and user id. */
 const signedIn = () => api.person({}, `files.${api.unique()}@example.com`);

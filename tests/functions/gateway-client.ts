@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { EdgeBindings, WorkerEnv } from '../../functions/env';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { solvePow, type PowChallenge } from './pow-solver';
-import type { startWorkerEnv } from './worker-env';
+import { startWorkerEnv } from './worker-env';
 
 /**
  * The browser's side of the function tests: calls through the whole Worker (edge cookies and headers
@@ -26,11 +26,9 @@ export type CallOptions = {
   /** Bindings, vars or secrets that differ for this call only. */
   env?: Record<string, unknown>;
 };
+type ClientOptions = { origin?: string; gateway?: Gateway; network?: string; traceId?: string };
 
-export function gatewayClient(
-  worker: Worker,
-  { origin = 'http://localhost', gateway, network, traceId = 'test' }: { origin?: string; gateway?: Gateway; network?: string; traceId?: string } = {},
-) {
+export function gatewayClient(worker: Worker, { origin = 'http://localhost', gateway, network, traceId = 'test' }: ClientOptions = {}) {
   let seq = 0;
   let networks = 0;
   let direct = gateway ?? null;
@@ -149,6 +147,39 @@ export function gatewayClient(
     return verified.data;
   };
   return { unique, mobile, ip, call, post, postRaw, get, throughGateway, json, read, readAll, sessionCookie, seed, emailLogin, signIn, person, outbox, latestCode, sliderAnswer, sliderCheck };
+}
+
+/**
+ * The setup every function test file shares: its own worker env `name` (with `vars`), started before the
+ * file's tests and disposed after them, and a client on it. Both are the file's from the first line; the
+ * worker's env and ctx are filled in before the first test runs.
+ */
+export function useWorkerEnv(name: string, vars?: Record<string, unknown>, client?: ClientOptions) {
+  const worker = {} as Worker;
+  beforeAll(async () => {
+    Object.assign(worker, await startWorkerEnv(name, vars));
+  });
+  afterAll(() => worker.dispose());
+  return { worker, api: gatewayClient(worker, client) };
+}
+
+/** Statuses whose answer has no body at all (a Response refuses one). */
+const NULL_BODY_STATUSES = [101, 204, 205, 304];
+
+/**
+ * The answer with its body read to the end: a buffered copy with the same status and headers, whose text can
+ * still be read. A test that checks only the status or the headers leaves no body streaming past its end.
+ */
+export async function readToEnd(res: Response): Promise<Response> {
+  const body = await res.arrayBuffer();
+  return new Response(NULL_BODY_STATUSES.includes(res.status) ? null : body, res);
+}
+
+/** The status of an answer, its body cancelled: for a test that asks nothing else of it. */
+export async function statusOf(answer: Response | Promise<Response>): Promise<number> {
+  const res = await answer;
+  await res.body?.cancel();
+  return res.status;
 }
 
 /**

@@ -6,6 +6,7 @@ import { needsConsent, recordConsent } from '../../functions/gateway/services/co
 import { legalVersions } from '../../functions/gateway/services/legal-versions';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { userProtocolAnswer } from '../../src/schemas/legal';
+import { readToEnd } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
@@ -114,7 +115,7 @@ describe('framing rule', () => {
     .get('/other', (c) => c.text('other'));
 
   it('lets only this site frame a page that asks for it', async () => {
-    const legal = await app.request('/legal');
+    const legal = await readToEnd(await app.request('/legal'));
     expect(legal.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
     expect(legal.headers.get('content-security-policy')).not.toContain("frame-ancestors 'none'");
     expect(legal.headers.get('x-frame-options')).toBe('SAMEORIGIN');
@@ -122,7 +123,7 @@ describe('framing rule', () => {
   });
 
   it('keeps every other answer unframeable', async () => {
-    const other = await app.request('/other');
+    const other = await readToEnd(await app.request('/other'));
     expect(other.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(other.headers.get('x-frame-options')).toBe('DENY');
   });

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import app, { createWorker } from '../../functions/worker';
 import { createGateway } from '../../functions/gateway/app';
 import { MAX_JSON_BYTES } from '../../functions/gateway/validate';
@@ -16,8 +16,7 @@ import {
   type HandoffClaims,
 } from '../../functions/edge/handoff-blob';
 import { sliderCheckSchema } from '../../src/schemas/auth';
-import { gatewayClient, type Envelope } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import { readToEnd, useWorkerEnv, type Envelope } from './gateway-client';
 import { CHEAP_POW } from './pow-solver';
 
 /**
@@ -25,15 +24,6 @@ import { CHEAP_POW } from './pow-solver';
  * fails with its code. Only the boundaries the other suites leave out are here (codes.test.ts, captcha.test.ts,
  * auth.test.ts and edge.test.ts hold the rest); time comes from injected clocks, nothing sleeps.
  */
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('limits', CHEAP_POW);
-  // Calls the gateway on the test clock as the edge proxy does, each from a fresh client network unless named.
-  api = gatewayClient(worker, { gateway });
-  await worker.env.DB.prepare("INSERT INTO users (id, email, created_at) VALUES ('handoff-user', 'handoff@example.com', 0)").run();
-});
-afterAll(() => worker.dispose());
 // The dev outbox prints a line per code; keep the output quiet (again after each test's mocks are restored).
 const quiet = () => vi.spyOn(console, 'log').mockImplementation(() => {});
 quiet();
@@ -46,6 +36,11 @@ const T0 = Date.UTC(2026, 5, 1, 8);
 let time = T0;
 const gateway = createGateway({ clock: () => time });
 const MIN = 60_000;
+// Calls the gateway on the test clock as the edge proxy does, each from a fresh client network unless named.
+const { worker, api } = useWorkerEnv('limits', CHEAP_POW, { gateway });
+beforeAll(async () => {
+  await worker.env.DB.prepare("INSERT INTO users (id, email, created_at) VALUES ('handoff-user', 'handoff@example.com', 0)").run();
+});
 
 const freshEmail = () => `limit.${api.unique()}@example.com`;
 
@@ -239,7 +234,7 @@ describe('hand-off blobs', () => {
   // The Worker's one clock (edge and gateway), set per test.
   let handoffTime = T0;
   const clocked = createWorker({ clock: () => handoffTime });
-  const intake = (blob: string) => clocked.request(`http://portal.test/login?token=${blob}`, { redirect: 'manual' }, worker.env, worker.ctx);
+  const intake = async (blob: string) => readToEnd(await clocked.request(`http://portal.test/login?token=${blob}`, { redirect: 'manual' }, worker.env, worker.ctx));
   const reason = async (res: Response) => /data-handoff-error="(\w+)"/.exec(await res.text())?.[1] ?? `status ${res.status}`;
 
   it(`works until ${HANDOFF_MAX_TTL} s after iat and is refused as expired at ${HANDOFF_MAX_TTL} s`, async () => {

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayClient } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import { describe, expect, it } from 'vitest';
+import { useWorkerEnv } from './gateway-client';
 
 /**
  * Every login case (services/login-case.ts, README "Login cases") derived by the embedded gateway from what
  * people did, through the whole Worker on a real local D1: registration with a company name and a port (7),
  * a join the administrator declined and applications that ended (9), and cases 1-9 side by side.
  */
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('login-cases');
-  api = gatewayClient(worker);
-});
-afterAll(() => worker.dispose());
+const { worker, api } = useWorkerEnv('login-cases');
 
 type LoginCase = { userLoginCase: number; accountSize: number; ifJumpToSaas: boolean; companyInfo: { name: string; ports: { id: string; name: string; code: string }[] } | null };
 const loginCase = async (cookie: string, headers: Record<string, string> = {}) => {

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
 import { LINK_LIFETIME_MS, LINK_SUBJECT_CAP } from '../../functions/gateway/services/login-links';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { gatewayClient } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import { useWorkerEnv } from './gateway-client';
 
 /**
  * Sign-in links (issue 6) through the whole Worker on a real local D1: /pass_email_login's e-mail link and
  * /share_login's shared link. Links are read from the dev outbox or the create answer, as a person would.
  */
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  // Links are built on the configured origin of the site, never on the request's Host.
-  worker = await startWorkerEnv('login-links', { PORTAL_ORIGIN: 'https://portal.example.com' });
-  api = gatewayClient(worker, { origin: 'https://portal.example.com' });
-});
-afterAll(() => worker.dispose());
+// Links are built on the configured origin of the site, never on the request's Host.
+const { worker, api } = useWorkerEnv('login-links', { PORTAL_ORIGIN: 'https://portal.example.com' }, { origin: 'https://portal.example.com' });
 
 const newEmail = () => `link.${api.unique()}@example.com`;
 const linkIn = (text: string) => new URL(/https?:\/\/\S+/.exec(text)![0]);

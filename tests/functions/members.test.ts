@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fileBytes } from '../fixtures/file-bytes';
 import { loginCaseAnswer, type LoginCaseAnswer } from '../../src/schemas/auth';
 import type { CompanyModulesAnswer } from '../../src/schemas/members';
 import type { CompanyMembersAnswer } from '../../src/schemas/onboarding';
 import { meAnswer, type MeAnswer } from '../../src/schemas/profile';
-import { bufferedForm, gatewayClient, type CallOptions } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import { bufferedForm, useWorkerEnv, type CallOptions } from './gateway-client';
 
 /**
  * Company administrators manage their members (role, removal, module grants) and the full user record,
  * through the whole Worker on a real local D1: bursts of parallel changes by two administrators, refusals of
  * non-administrators with forged headers, the last administrator kept, every field of the record present.
  */
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
 // Every test signs several people in (a 100,000-round PBKDF2 each): a busy machine needs minutes, not seconds.
-beforeAll(async () => {
-  worker = await startWorkerEnv('members');
-  api = gatewayClient(worker);
-});
-afterAll(() => worker.dispose());
+const { worker, api } = useWorkerEnv('members');
 
 type Person = Awaited<ReturnType<typeof api.person>>;
 

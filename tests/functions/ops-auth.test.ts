@@ -1,5 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { unstable_splitSqlQuery } from 'wrangler';
 import { addOperatorSql, enrolmentLink, LIST_OPERATORS_SQL, newEnrolmentSql, newEnrolmentToken, removeOperatorSql } from '../../scripts/operator-sql.mjs';
 import { createGateway } from '../../functions/gateway/app';
@@ -11,9 +11,8 @@ import {
 import { operatorInsert, startOperatorSession, type OperatorRole } from '../../functions/gateway/services/operators';
 import { sha256Hex } from '../../functions/gateway/services/passwords';
 import { hashPassword } from '../../src/lib/password-hash';
-import { gatewayClient } from './gateway-client';
+import { useWorkerEnv } from './gateway-client';
 import { SoftAuthenticator } from './soft-authenticator';
-import { startWorkerEnv } from './worker-env';
 
 /**
  * Operator accounts from the command line's SQL to a signed-in session, the way a script would attack them:
@@ -25,14 +24,8 @@ import { startWorkerEnv } from './worker-env';
 vi.setConfig({ testTimeout: 90_000 });
 const ORIGIN = 'https://portal.example.com';
 const PASSWORD = 'Quay7Harbour9';
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  // The passkey site comes from PORTAL_ORIGIN (PASSKEY_* unset, as deployed).
-  worker = await startWorkerEnv('ops-auth', { PORTAL_ORIGIN: ORIGIN, PASSKEY_RP_ID: '', PASSKEY_ORIGINS: '' });
-  api = gatewayClient(worker, { origin: ORIGIN });
-});
-afterAll(() => worker.dispose());
+// The passkey site comes from PORTAL_ORIGIN (PASSKEY_* unset, as deployed).
+const { worker, api } = useWorkerEnv('ops-auth', { PORTAL_ORIGIN: ORIGIN, PASSKEY_RP_ID: '', PASSKEY_ORIGINS: '' }, { origin: ORIGIN });
 
 /** Runs SQL text the way `wrangler d1 execute --command` does: split into statements, one batch. */
 async function runSql(sql: string) {

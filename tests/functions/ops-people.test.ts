@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/password-hash';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { gatewayClient, type Envelope } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import { useWorkerEnv, type Envelope } from './gateway-client';
 
 /**
  * People support and the audit trail through the whole Worker (edge cookies included) on a real local D1:
@@ -10,13 +9,7 @@ import { startWorkerEnv } from './worker-env';
  * same batch as the change (a refused change writes none), that a blocked person is refused everywhere, and
  * that a person sees their own part of the trail and nobody else's.
  */
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('ops-people');
-  api = gatewayClient(worker);
-});
-afterAll(() => worker.dispose());
+const { worker, api } = useWorkerEnv('ops-people');
 
 type Role = 'reviewer' | 'support' | 'admin';
 

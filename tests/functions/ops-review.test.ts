@@ -3,8 +3,8 @@ import { operatorInsert, startOperatorSession, type OperatorRole } from '../../f
 import { sha256Hex } from '../../functions/gateway/services/passwords';
 import type { CompanyDetailAnswer, UploadedFile } from '../../src/schemas/onboarding';
 import type { ReviewDecisionAnswer, ReviewDetailAnswer, ReviewQueueAnswer } from '../../src/schemas/ops-review';
-import { bufferedForm, gatewayClient, type CallOptions } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import { bufferedForm, useWorkerEnv, type CallOptions } from './gateway-client';
+import { STAND_IN_KEYS, startStandIn, type StandIn } from './provider-stand-ins';
 
 /**
  * Company review through the whole Worker on a real local D1 and R2: only reviewers (and admins) open the
@@ -13,13 +13,7 @@ import { startWorkerEnv } from './worker-env';
  * answers a request for more information; members of a blocked company are refused at sign-in and entry.
  */
 const ORIGIN = 'https://portal.example.com';
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('ops-review', { PORTAL_ORIGIN: ORIGIN });
-  api = gatewayClient(worker, { origin: ORIGIN });
-});
-afterAll(() => worker.dispose());
+const { worker, api } = useWorkerEnv('ops-review', { PORTAL_ORIGIN: ORIGIN }, { origin: ORIGIN });
 
 /** An operator of `role` with a live session: the operator cookie for the calls. */
 async function operator(role: OperatorRole) {
@@ -214,6 +208,12 @@ describe('decisions', { timeout: 90_000 }, () => {
 });
 
 describe('the administrator', { timeout: 90_000 }, () => {
+  let aliyun: StandIn;
+  beforeAll(async () => {
+    aliyun = await startStandIn('aliyun');
+  });
+  afterAll(() => aliyun.close());
+
   it('is told of each decision in the form language; answers a request for more information, which puts the company back in the queue', async () => {
     const { admin, companyId, fields } = await newCompany('zh');
     const reviewer = await operator('reviewer');
@@ -247,6 +247,28 @@ describe('the administrator', { timeout: 90_000 }, () => {
     const [verified] = await api.outbox(admin.email);
     expect(verified!.subject).toBe(`Company verification update: ${fields.companyNameEn}`);
     expect(verified!.text).toContain('is now: verified');
+  });
+
+  it('who registered with a phone only is told by template SMS in the form language: the company and its new status', async () => {
+    const { admin, companyId } = await newCompany('zh');
+    const phone = `+86139${String(Date.now()).slice(-8)}`;
+    await worker.env.DB.prepare('UPDATE users SET email = NULL, phone_e164 = ? WHERE id = ?').bind(phone, admin.userId).run();
+    const reviewer = await operator('reviewer');
+    const sms = {
+      ...STAND_IN_KEYS,
+      SMS_PROVIDER: 'aliyun',
+      ALIYUN_SMS_ENDPOINT: aliyun.url,
+      SMS_SIGN_NAMES: 'zh=船运平台,en=ShipPortal',
+      SMS_REVIEW_TEMPLATES: 'zh=SMS_300,en=SMS_400',
+    };
+    const decided = await api.json<ReviewDecisionAnswer>(await decide(reviewer.cookie, { companyId, action: 'verify', expectedStatus: 'approving' }, { env: sms }));
+    expect(decided.data).toMatchObject({ status: 'verified', notified: true });
+    const request = aliyun.received.at(-1)!;
+    expect(request.problems).toEqual([]);
+    expect(request.query.get('PhoneNumbers')).toBe(phone.slice(3));
+    expect(request.query.get('SignName')).toBe('船运平台');
+    expect(request.query.get('TemplateCode')).toBe('SMS_300');
+    expect(JSON.parse(request.query.get('TemplateParam')!)).toEqual({ company: '港航', status: '已认证' });
   });
 
   it('the queue filters by status, text, country and type, newest first, 20 to a page', async () => {

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/password-hash';
-import { gatewayClient } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import { useWorkerEnv } from './gateway-client';
 import { CHEAP_POW } from './pow-solver';
 
 /** POST agg-web/partner/v2/passwordLogin (issue 4) through the whole Worker, on a real local D1. */
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('partner', CHEAP_POW);
-  api = gatewayClient(worker);
-});
-afterAll(() => worker.dispose());
+const { worker, api } = useWorkerEnv('partner', CHEAP_POW);
 
 const NAVIGATOR = 'http://navigator.example.com';
 const setCookies = (res: Response) => res.headers.getSetCookie().join('\n');

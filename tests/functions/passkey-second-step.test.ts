@@ -1,14 +1,13 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHALLENGE_LIFETIME_MS, SECOND_STEP_OPTIONS_CAP } from '../../functions/gateway/services/passkeys';
 import { CHALLENGE_MAX_TRIES } from '../../functions/gateway/services/two-step';
 import { createWorker } from '../../functions/worker';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import type { Passkey } from '../../src/schemas/passkeys';
-import { gatewayClient, type CallOptions } from './gateway-client';
+import { useWorkerEnv, type CallOptions } from './gateway-client';
 import { SoftAuthenticator } from './soft-authenticator';
-import { startWorkerEnv } from './worker-env';
 
 /**
  * A passkey as the second step of a sign-in, through the whole Worker (the edge's second-step and session
@@ -17,13 +16,7 @@ import { startWorkerEnv } from './worker-env';
  */
 const PORTAL = 'https://portal.example.com';
 const PASSWORD = 'Harbour2024';
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('passkey-second-step', { PORTAL_ORIGIN: PORTAL, PASSKEY_RP_ID: '', PASSKEY_ORIGINS: '' });
-  api = gatewayClient(worker, { origin: PORTAL });
-});
-afterAll(() => worker.dispose());
+const { worker, api } = useWorkerEnv('passkey-second-step', { PORTAL_ORIGIN: PORTAL, PASSKEY_RP_ID: '', PASSKEY_ORIGINS: '' }, { origin: PORTAL });
 
 type Options = { options: PublicKeyCredentialRequestOptionsJSON };
 const cookieOf = (res: Response, name: string) => {
@@ -66,7 +59,7 @@ const liveSessions = async (userId: string) =>
   (await worker.env.DB.prepare('SELECT COUNT(*) AS n FROM sessions WHERE user_id = ? AND revoked_at IS NULL').bind(userId).first<{ n: number }>())!.n;
 
 describe('a passkey as the second step', { timeout: 90_000 }, () => {
-  it("passes the second step with the person's own passkey: one session, recorded as the password sign-in it finishes", async () => {
+  it("passes the second step with the person's own passkey: one session, recorded as the password sign-in it finishes, with the passkey as its second step", async () => {
     const p = await enrolled();
     const challenge = await firstFactor(p.email);
     const options = await secondStepOptions(challenge);
@@ -85,15 +78,31 @@ describe('a passkey as the second step', { timeout: 90_000 }, () => {
     expect(headers).toMatch(/__Host-portal_token=[^;]+;.*HttpOnly/);
     expect(headers).toMatch(/__Host-portal_second_step=;/);
     expect(await liveSessions(p.userId)).toBe(before + 1);
-    const history = await worker.env.DB.prepare('SELECT method FROM sign_ins WHERE user_id = ? AND success = 1 ORDER BY id DESC LIMIT 1')
+    const history = await worker.env.DB.prepare('SELECT method, second_step FROM sign_ins WHERE user_id = ? AND success = 1 ORDER BY id DESC LIMIT 1')
       .bind(p.userId)
-      .first<{ method: string }>();
-    expect(history!.method).toBe('password');
+      .first<{ method: string; second_step: string | null }>();
+    expect(history).toEqual({ method: 'password', second_step: 'passkey' });
 
     // Single use: the same challenge passes nothing again, with a fresh assertion or the TOTP verify.
     const again = await secondStepOptions(challenge, { lang: 'zh' });
     expect(again.code).toBe('MF0001');
     expect(again.message).toBe(errorCatalogue.MF0001.zh);
+  });
+
+  it('is never asked after a passkey sign-in: the passkey (with user verification) is both steps, and the history says passkey alone', async () => {
+    const p = await enrolled();
+    const { data } = await call<Options>('/agg-web/passkeys/authentication/options', {});
+    const res = await api.post('/agg-web/passkeys/authentication/verify', { response: await p.authenticator.authenticate(data.options.challenge, PORTAL) });
+    const { body } = await api.readAll<{ userId: string; secondStep?: unknown }>(res);
+    expect(body.code).toBe('0');
+    expect(body.data.userId).toBe(p.userId);
+    expect(body.data.secondStep).toBeUndefined();
+    expect(cookieOf(res, 'portal_token')).toBeDefined();
+    expect(cookieOf(res, 'portal_second_step')).toBeUndefined();
+    const history = await worker.env.DB.prepare('SELECT method, second_step FROM sign_ins WHERE user_id = ? AND success = 1 ORDER BY id DESC LIMIT 1')
+      .bind(p.userId)
+      .first<{ method: string; second_step: string | null }>();
+    expect(history).toEqual({ method: 'passkey', second_step: null });
   });
 
   it('answers MF0001 without a second-step challenge, or with a made-up one, in the visitor language', async () => {

@@ -1,5 +1,5 @@
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
 import { PASSKEYS_PER_USER } from '../../functions/gateway/db/passkeys';
 import { CHALLENGE_LIFETIME_MS } from '../../functions/gateway/services/passkeys';
@@ -10,9 +10,8 @@ import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import type { Passkey } from '../../src/schemas/passkeys';
-import { gatewayClient } from './gateway-client';
+import { gatewayClient, useWorkerEnv } from './gateway-client';
 import { SoftAuthenticator } from './soft-authenticator';
-import { startWorkerEnv } from './worker-env';
 
 /**
  * Passkeys through the whole Worker on a real local D1, with a software authenticator that makes real
@@ -20,21 +19,13 @@ import { startWorkerEnv } from './worker-env';
  * passkey ids, replays, forged hosts and origins, responses made for another site, parallel bursts.
  */
 const PORTAL = 'https://portal.example.com';
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  // The relying party comes from PORTAL_ORIGIN (PASSKEY_* unset, as deployed); the .cn site of the pair is an
-  // origin the cross-site guard accepts, so a page there can call /api but is no passkey origin.
-  worker = await startWorkerEnv('passkeys', {
-    PORTAL_ORIGIN: PORTAL,
-    SITE_CN: 'https://portal.example.cn',
-    PASSKEY_RP_ID: '',
-    PASSKEY_ORIGINS: '',
-    PASSKEY_SIGN_IN_CAP: String(SIGN_IN_CAP),
-  });
-  api = gatewayClient(worker, { origin: PORTAL });
-});
-afterAll(() => worker.dispose());
+// The relying party comes from PORTAL_ORIGIN (PASSKEY_* unset, as deployed); the .cn site of the pair is an
+// origin the cross-site guard accepts, so a page there can call /api but is no passkey origin.
+const { worker, api } = useWorkerEnv(
+  'passkeys',
+  { PORTAL_ORIGIN: PORTAL, SITE_CN: 'https://portal.example.cn', PASSKEY_RP_ID: '', PASSKEY_ORIGINS: '', PASSKEY_SIGN_IN_CAP: String(SIGN_IN_CAP) },
+  { origin: PORTAL },
+);
 
 type Options = { options: PublicKeyCredentialCreationOptionsJSON & { rpId?: string } };
 type Call = { cookie?: string; from?: string; lang?: 'zh' | 'en' };

@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
 import { CODE_LIFETIME_MS } from '../../functions/gateway/services/codes';
 import { FORCED_CHANGE_WINDOW_MS } from '../../functions/gateway/routes/password';
 import { LOCK_EVERY } from '../../functions/gateway/services/risk';
 import { hashPassword } from '../../src/lib/password-hash';
-import { gatewayClient } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import { useWorkerEnv } from './gateway-client';
 import { CHEAP_POW } from './pow-solver';
 
 /**
  * Password reset and change (issue 4) through the whole Worker on a real local D1: the edge's cookie rules
  * apply, codes are read from the dev outbox, sliders are dragged with the dev reveal.
  */
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('password', CHEAP_POW);
-  api = gatewayClient(worker);
-});
-afterAll(() => worker.dispose());
+const { worker, api } = useWorkerEnv('password', CHEAP_POW);
 
 const uniqueEmail = () => `reset.${api.unique()}@example.com`;
 const emailLogin = (email: string, password: string) => api.emailLogin(email, password);

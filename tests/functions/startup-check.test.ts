@@ -3,6 +3,7 @@ import app from '../../functions/worker';
 import type { WorkerEnv } from '../../functions/env';
 import { configurationProblems, REQUIRED_SECRETS } from '../../functions/edge/startup-check';
 import { deployedVars, startWorkerEnv } from './worker-env';
+import { readToEnd, statusOf } from './gateway-client';
 
 /** A deployed Worker refuses to serve without its secrets, and any Worker with a malformed var. */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
@@ -15,9 +16,9 @@ afterEach(() => vi.restoreAllMocks());
 const production = deployedVars;
 
 /** A fresh env object each time: the check's result is cached per bindings object (per isolate). */
-const request = (path: string, env: Record<string, unknown>) =>
+const request = async (path: string, env: Record<string, unknown>) =>
   // Cloudflare names the client of every request to a deployed Worker; one without it is refused.
-  app.request(`https://portal.example.com${path}`, { headers: { 'cf-connecting-ip': '203.0.113.1' } }, { ...worker.env, ...env } as WorkerEnv, worker.ctx);
+  readToEnd(await app.request(`https://portal.example.com${path}`, { headers: { 'cf-connecting-ip': '203.0.113.1' } }, { ...worker.env, ...env } as WorkerEnv, worker.ctx));
 
 describe('startup check', () => {
   it.each(REQUIRED_SECRETS)('answers 500 naming %s when that secret is missing in production, and logs it', async (name) => {
@@ -38,7 +39,7 @@ describe('startup check', () => {
   it('checks once per isolate: the same bindings log once however many requests come', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const env = { ...worker.env, ...production, CAPTCHA_SECRET: '' } as WorkerEnv;
-    for (let i = 0; i < 5; i++) expect((await app.request('https://portal.example.com/login', {}, env, worker.ctx)).status).toBe(500);
+    for (let i = 0; i < 5; i++) expect(await statusOf(app.request('https://portal.example.com/login', {}, env, worker.ctx))).toBe(500);
     expect(error).toHaveBeenCalledTimes(1);
   });
 
@@ -59,7 +60,10 @@ describe('startup check', () => {
     const providers = { SMS_PROVIDER: 'aliyun', SMS_INTERNATIONAL_PROVIDER: 'twilio', EMAIL_PROVIDER: 'ses', DELIVERY_WEBHOOK_SECRET: '' };
     expect(configurationProblems({ ...production, ...providers })).toEqual([
       'missing variable ALIYUN_ACCESS_KEY_ID (SMS_PROVIDER "aliyun")',
+      // A template for every kind of message that goes by SMS: codes, new-device notices, review decisions.
       'missing variable SMS_CODE_TEMPLATES (SMS_PROVIDER "aliyun")',
+      'missing variable SMS_NOTICE_TEMPLATES (SMS_PROVIDER "aliyun")',
+      'missing variable SMS_REVIEW_TEMPLATES (SMS_PROVIDER "aliyun")',
       'missing variable SMS_SIGN_NAMES (SMS_PROVIDER "aliyun")',
       'missing secret ALIYUN_ACCESS_KEY_SECRET (SMS_PROVIDER "aliyun")',
       'missing variable TWILIO_ACCOUNT_SID (SMS_INTERNATIONAL_PROVIDER "twilio")',
@@ -76,6 +80,8 @@ describe('startup check', () => {
       ALIYUN_ACCESS_KEY_SECRET: 'aliyun-secret',
       SMS_SIGN_NAMES: 'zh=船运平台,en=ShipPortal',
       SMS_CODE_TEMPLATES: 'zh=SMS_1,en=SMS_2',
+      SMS_NOTICE_TEMPLATES: 'zh=SMS_3',
+      SMS_REVIEW_TEMPLATES: 'zh=SMS_5,en=SMS_6',
       TWILIO_ACCOUNT_SID: 'AC123',
       TWILIO_FROM: '+15005550006',
       TWILIO_AUTH_TOKEN: 'twilio-token',

@@ -12,7 +12,7 @@ import {
   TRACKING_WINDOW_MS,
 } from '../../functions/gateway/routes/tracking';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { gatewayClient } from './gateway-client';
+import { gatewayClient, statusOf } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 
 /** Observability calls (issue 8): tracking events, the operators' query, browser error reports. */
@@ -206,8 +206,7 @@ describe('POST /agg-web/client/error', () => {
     const row = await worker.env.DB.prepare("SELECT length(message) AS m, length(stack) AS s FROM client_errors WHERE ip = '203.0.113.90'").first();
     expect(row).toEqual({ m: 1000, s: 8000 });
     const before = await count('client_errors');
-    const huge = await api.post('/agg-web/client/error', { message: 'm', stack: 's'.repeat(70_000), url: 'https://a.example/' });
-    expect(huge.status).toBe(413);
+    expect(await statusOf(api.post('/agg-web/client/error', { message: 'm', stack: 's'.repeat(70_000), url: 'https://a.example/' }))).toBe(413);
     for (const url of ['javascript:alert(1)', 'not a url', '']) {
       expect((await api.json(await api.post('/agg-web/client/error', { message: 'm', url }))).code).toBe('GW0400');
     }

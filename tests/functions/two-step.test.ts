@@ -6,6 +6,7 @@ import { CHALLENGE_LIFETIME_MS, CHALLENGE_MAX_TRIES, IP_GUESS_CAP, USER_GUESS_CA
 import { createWorker } from '../../functions/worker';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { errorCatalogue } from '../../src/schemas/error-codes';
+import type { SignInEntry } from '../../src/schemas/security';
 import { hashPassword } from '../../src/lib/password-hash';
 import { gatewayClient, type Envelope } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
@@ -176,6 +177,21 @@ describe('the second step', { timeout: 90_000 }, () => {
     nextStep(1);
     expect((await json(await verify(challenge, { kind: 'totp', code: codeAt(who.secret) }))).code).toBe('MF0001');
     nextStep();
+  });
+
+  it('is recorded with the sign-in: the history and the audit row say the password, then the app code or the recovery code', async () => {
+    const who = await enrolled();
+    expect((await json(await verify(await firstFactor(who.email), { kind: 'totp', code: codeAt(who.secret) }))).code).toBe('0');
+    const byRecovery = await verify(await firstFactor(who.email), { kind: 'recovery', code: who.recoveryCodes[0] });
+    const history = await json<SignInEntry[]>(await get('/agg-web/user/security/signIns', sessionOf(byRecovery)!));
+    expect(history.data.map(({ method, secondStep }) => ({ method, secondStep }))).toEqual([
+      { method: 'password', secondStep: 'recovery' },
+      { method: 'password', secondStep: 'totp' },
+      // Before two-step was turned on: no second step.
+      { method: 'password', secondStep: null },
+    ]);
+    const audited = await worker.env.DB.prepare("SELECT detail FROM audit_log WHERE action = 'user.signed_in' AND actor_id = ? ORDER BY id").bind(who.userId).all<{ detail: string }>();
+    expect(audited.results.map((row) => JSON.parse(row.detail))).toEqual([{ method: 'password' }, { method: 'password', secondStep: 'totp' }, { method: 'password', secondStep: 'recovery' }]);
   });
 
   it('gates the code sign-in and the shared sign-in link too', async () => {

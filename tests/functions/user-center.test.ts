@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CompanyListItem } from '../../src/schemas/auth';
 import type { MeAnswer } from '../../src/schemas/profile';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import type { CompanyMembersAnswer, MemberDecisionAnswer } from '../../src/schemas/onboarding';
-import { gatewayClient, type CallOptions } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import { useWorkerEnv, type CallOptions } from './gateway-client';
 
 /**
  * The user center's own calls through the whole Worker on a real local D1: a person's profile
  * (updateUserInfo, fetchMeByUserToken) and an administrator answering staff joins (member/approve, decline).
  */
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
-beforeAll(async () => {
-  worker = await startWorkerEnv('user-center');
-  api = gatewayClient(worker);
-});
-afterAll(() => worker.dispose());
+const { worker, api } = useWorkerEnv('user-center');
 
 const person = (companies?: unknown[]) => api.person({ realName: 'Zhang San', companies }, `uc.${api.unique()}@example.com`);
 

@@ -113,13 +113,3 @@ export async function administratorOf(db: D1Database, companyId: string): Promis
     .bind(companyId)
     .first();
 }
-
-/** Operators' names by id, for the history of a company. */
-export async function operatorNames(db: D1Database, ids: readonly string[]): Promise<Map<string, string>> {
-  if (!ids.length) return new Map();
-  const { results } = await db
-    .prepare(`SELECT id, name FROM operators WHERE id IN (${ids.map(() => '?').join(', ')})`)
-    .bind(...ids)
-    .all<{ id: string; name: string }>();
-  return new Map(results.map((row) => [row.id, row.name]));
-}

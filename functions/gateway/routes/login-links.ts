@@ -66,7 +66,7 @@ export const loginLinkRoutes = new Hono<LinkEnv>()
       const lang = requestLang(c);
       const message = passLinkMessage(lang, linkUrl(c, 'pass_email_login', LINK_PARAM.pass, link.token), minutes);
       try {
-        await deliver(c.env, { channel: 'email', to: email, lang, ...message }, { now: now(c), traceId: traceIdOf(c) });
+        await deliver(c.env, { channel: 'email', to: email, ...message }, { now: now(c), traceId: traceIdOf(c) });
       } catch (error) {
         await withdrawLink(c.env.DB, link.token);
         throw error;

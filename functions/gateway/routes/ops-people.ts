@@ -10,11 +10,12 @@ import {
 } from '../../../src/schemas/ops-people';
 import type { WorkerEnv } from '../../env';
 import { clientIp, ok } from '../errors';
-import { listAudit } from '../services/audit';
+import { listAudit, operatorNamesOf } from '../services/audit';
 import { now } from '../services/clock';
 import { requireOperator, type OperatorVariables } from '../services/operators';
 import * as people from '../services/people';
 import { idleTimeoutMs } from '../services/sessions';
+import type { UserRow } from '../db/users';
 import { validate } from '../validate';
 
 /**
@@ -30,6 +31,30 @@ const personParam = validate('param', personIdParam, { code: 'PS0001' });
 /** The operator acting now, with the reason of the call's body. */
 const act = (c: Context<OpsEnv>, reason: string): people.SupportAct => ({ operatorId: c.var.operator.id, reason, network: clientIp(c), at: now(c) });
 
+/** A support action on one person and what it answers the operator (nothing unless said). */
+type PersonAction = {
+  name: string;
+  change: (db: D1Database, person: UserRow, act: people.SupportAct) => Promise<number>;
+  answer?: (changed: number) => unknown;
+};
+const personActions: PersonAction[] = [
+  { name: 'unlock', change: people.unlockPerson },
+  { name: 'signOut', change: people.signOutPerson, answer: (ended) => ({ ended }) },
+  { name: 'requirePasswordChange', change: people.requirePasswordChange },
+  { name: 'resetTwoStep', change: people.resetTwoStep },
+  { name: 'block', change: people.blockPerson },
+  { name: 'unblock', change: people.unblockPerson },
+];
+
+/** POST /ops/v1/people/:id/<action>: each action done once to the person in the path, with the body's reason. */
+const personActionRoutes = new Hono<OpsEnv>();
+for (const { name, change, answer = () => null } of personActions) {
+  personActionRoutes.post(`/ops/v1/people/:id/${name}`, support, personParam, reasoned, async (c) => {
+    const person = await people.personOf(c.env.DB, c.req.valid('param').id);
+    return ok(c, answer(await change(c.env.DB, person, act(c, c.req.valid('json').reason))));
+  });
+}
+
 export const opsPeopleRoutes = new Hono<OpsEnv>()
   .get('/ops/v1/people', support, validate('query', peopleQuery, { code: 'PS0010' }), async (c) => {
     const { q, page } = c.req.valid('query');
@@ -41,35 +66,7 @@ export const opsPeopleRoutes = new Hono<OpsEnv>()
     return ok(c, await people.personDetail(c.env.DB, user, now(c), idleTimeoutMs(c.env)));
   })
 
-  .post('/ops/v1/people/:id/unlock', support, personParam, reasoned, async (c) => {
-    await people.unlockPerson(c.env.DB, await people.personOf(c.env.DB, c.req.valid('param').id), act(c, c.req.valid('json').reason));
-    return ok(c, null);
-  })
-
-  .post('/ops/v1/people/:id/signOut', support, personParam, reasoned, async (c) => {
-    const ended = await people.signOutPerson(c.env.DB, await people.personOf(c.env.DB, c.req.valid('param').id), act(c, c.req.valid('json').reason));
-    return ok(c, { ended });
-  })
-
-  .post('/ops/v1/people/:id/requirePasswordChange', support, personParam, reasoned, async (c) => {
-    await people.requirePasswordChange(c.env.DB, await people.personOf(c.env.DB, c.req.valid('param').id), act(c, c.req.valid('json').reason));
-    return ok(c, null);
-  })
-
-  .post('/ops/v1/people/:id/resetTwoStep', support, personParam, reasoned, async (c) => {
-    await people.resetTwoStep(c.env.DB, await people.personOf(c.env.DB, c.req.valid('param').id), act(c, c.req.valid('json').reason));
-    return ok(c, null);
-  })
-
-  .post('/ops/v1/people/:id/block', support, personParam, reasoned, async (c) => {
-    await people.blockPerson(c.env.DB, await people.personOf(c.env.DB, c.req.valid('param').id), act(c, c.req.valid('json').reason));
-    return ok(c, null);
-  })
-
-  .post('/ops/v1/people/:id/unblock', support, personParam, reasoned, async (c) => {
-    await people.unblockPerson(c.env.DB, await people.personOf(c.env.DB, c.req.valid('param').id), act(c, c.req.valid('json').reason));
-    return ok(c, null);
-  })
+  .route('/', personActionRoutes)
 
   .post('/ops/v1/companies/:id/transferAdministrator', support, personParam, validate('json', transferAdministratorRequest, { code: 'PS0009' }), async (c) => {
     const { userId, reason } = c.req.valid('json');
@@ -90,21 +87,14 @@ export const opsPeopleRoutes = new Hono<OpsEnv>()
       limit: AUDIT_PAGE_SIZE + 1,
     });
     const page = rows.slice(0, AUDIT_PAGE_SIZE);
-    const operatorIds = [...new Set(page.filter((r) => r.actor_kind === 'operator' && r.actor_id).map((r) => r.actor_id!))];
-    const names = new Map<string, string>();
-    if (operatorIds.length) {
-      const { results } = await c.env.DB.prepare(`SELECT id, name FROM operators WHERE id IN (${operatorIds.map(() => '?').join(', ')})`)
-        .bind(...operatorIds)
-        .all<{ id: string; name: string }>();
-      for (const row of results) names.set(row.id, row.name);
-    }
+    const actorName = await operatorNamesOf(c.env.DB, page);
     const answer: AuditPage = {
       entries: page.map((r) => ({
         id: r.id,
         at: r.created_at,
         actorKind: r.actor_kind,
         actorId: r.actor_id,
-        actorName: r.actor_kind === 'operator' && r.actor_id ? (names.get(r.actor_id) ?? null) : null,
+        actorName: actorName(r),
         action: r.action,
         targetKind: r.target_kind,
         targetId: r.target_id,

@@ -99,6 +99,6 @@ export const passkeyRoutes = new Hono<PasskeyEnv>()
       async (userId) => void (await verifyPasskeySignIn(c.env.DB, c.var.passkeySite, response, at, userId)),
       at,
     );
-    // Recorded as the first factor's sign-in; the passkey's use shows on the passkey (last used).
-    return completeSecondStep(c, passed);
+    // Recorded as the first factor's sign-in with the passkey as its second step (also shown as the passkey's last use).
+    return completeSecondStep(c, passed, 'passkey');
   });

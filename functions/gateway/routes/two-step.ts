@@ -32,7 +32,8 @@ type TwoStepEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 export const twoStepRoutes = new Hono<TwoStepEnv>()
   .post('/agg-web/user/twoStep/verify', validate('json', secondStepRequest), async (c) => {
     const at = { ip: clientIp(c), now: now(c) };
-    return completeSecondStep(c, await passSecondStep(c.env, c.req.header(SECOND_STEP_HEADER), c.req.valid('json'), at));
+    const factor = c.req.valid('json');
+    return completeSecondStep(c, await passSecondStep(c.env, c.req.header(SECOND_STEP_HEADER), factor, at), factor.kind);
   })
 
   .use('/agg-web/user/twoStep/*', requireSession)

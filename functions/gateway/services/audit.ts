@@ -37,6 +37,23 @@ export interface AuditRow {
   detail: string | null;
 }
 
+/** Operators' names by id. */
+async function operatorNames(db: D1Database, ids: readonly string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const { results } = await db
+    .prepare(`SELECT id, name FROM operators WHERE id IN (${ids.map(() => '?').join(', ')})`)
+    .bind(...ids)
+    .all<{ id: string; name: string }>();
+  return new Map(results.map((row) => [row.id, row.name]));
+}
+
+/** The name of the operator behind each audit row of `rows` (null for a person's or the system's row), read at once. */
+export async function operatorNamesOf(db: D1Database, rows: readonly AuditRow[]): Promise<(row: AuditRow) => string | null> {
+  const byOperator = (row: AuditRow) => (row.actor_kind === 'operator' ? row.actor_id : null);
+  const names = await operatorNames(db, [...new Set(rows.map(byOperator).filter((id) => id !== null))]);
+  return (row) => names.get(byOperator(row) ?? '') ?? null;
+}
+
 const AUDIT_COLUMNS = 'created_at, actor_kind, actor_id, action, target_kind, target_id, reason, network, detail';
 
 const auditValues = (entry: AuditEntry) => [

@@ -38,6 +38,7 @@ import {
   type CompanyFields,
   type CompanyRow,
   type CompanyWrite,
+  type MemberListRow,
   type MemberRow,
 } from '../db/companies';
 import { filesByIds, filesOfCompany, type FileRow } from '../db/files';
@@ -204,6 +205,18 @@ function splitE164(e164: string): { code: string; national: string } | null {
   return code ? { code, national: e164.slice(code.length) } : null;
 }
 
+/** A company's names, type, country and contact as the administrator's detail and the operator's review both answer them. */
+export function companyShown(company: CompanyRow) {
+  return {
+    companyNameEn: company.name_en,
+    companyNameCn: company.name_cn,
+    companyType: companyTypeFromDb(company.type),
+    countryId: company.country_id,
+    countryName: company.country_name,
+    contactName: company.contact_name,
+  };
+}
+
 export async function companyDetail(caller: Caller, companyId: string): Promise<CompanyDetailAnswer> {
   const { company, member } = await requireMember(caller, companyId);
   const files = await filesOfCompany(caller.db, company.id);
@@ -212,12 +225,7 @@ export async function companyDetail(caller: Caller, companyId: string): Promise<
     companyId: company.id,
     status: verificationStatusFromDb(company.status),
     role: member.role,
-    companyNameEn: company.name_en,
-    companyNameCn: company.name_cn,
-    companyType: companyTypeFromDb(company.type),
-    countryId: company.country_id,
-    countryName: company.country_name,
-    contactName: company.contact_name,
+    ...companyShown(company),
     contactTel: phone?.national ?? null,
     phoneCode: phone?.code ?? null,
     portId: company.port_id,
@@ -299,6 +307,19 @@ export async function regenerateInvitation(caller: Caller, companyId: string): P
 // Members and the main enterprise
 // ---------------------------------------------------------------------------------------------------------
 
+/** A member as both the administrator's list and the operator's review show them: the staff form's name and contacts first. */
+export function memberShown(m: MemberListRow) {
+  return {
+    userId: m.user_id,
+    name: m.nick_name || m.real_name || m.login_name,
+    phone: m.contact_phone ?? m.phone_e164,
+    email: m.personal_email ?? m.email,
+    role: m.role,
+    status: m.status,
+    joinedAt: m.joined_at,
+  };
+}
+
 export async function companyMembers(caller: Caller, companyId: string): Promise<CompanyMembersAnswer> {
   const { company } = await requireAdministrator(caller, companyId);
   const [rows, grants] = await Promise.all([membersOfCompany(caller.db, company.id), grantsOfCompany(caller.db, company.id)]);
@@ -308,13 +329,7 @@ export async function companyMembers(caller: Caller, companyId: string): Promise
     invitationCode: company.invitation_code,
     modules: catalogue.map((entry) => moduleName(entry, caller.lang)),
     members: rows.map((m) => ({
-      userId: m.user_id,
-      name: m.nick_name || m.real_name || m.login_name,
-      phone: m.contact_phone ?? m.phone_e164,
-      email: m.personal_email ?? m.email,
-      role: m.role,
-      status: m.status,
-      joinedAt: m.joined_at,
+      ...memberShown(m),
       hireTime: m.hire_time,
       // Grants of modules the company's type still has (a type changed by a fill hides the others).
       modules: (grants.get(m.user_id) ?? []).filter((key) => catalogue.some((entry) => entry.key === key)),

@@ -20,11 +20,12 @@ import {
   type ReviewQueueQuery,
 } from '../../../src/schemas/ops-review';
 import { configOf } from '../../config';
-import { administratorOf, applyDecision, operatorNames, reviewedCompanyById, reviewQueue, type ReviewedCompanyRow } from '../db/company-review';
+import { administratorOf, applyDecision, reviewedCompanyById, reviewQueue, type ReviewedCompanyRow } from '../db/company-review';
 import { membersOfCompany } from '../db/companies';
 import { filesOfCompany } from '../db/files';
 import { GatewayError } from '../errors';
-import { listAudit } from './audit';
+import { listAudit, operatorNamesOf } from './audit';
+import { companyShown, memberShown } from './companies';
 import { deliver, type DeliveryEnv } from './delivery';
 import type { Operator } from './operators';
 
@@ -101,16 +102,11 @@ export async function companyReview(db: D1Database, companyId: string): Promise<
     membersOfCompany(db, company.id),
     listAudit(db, { targetKind: 'company', targetId: company.id, limit: 100 }),
   ]);
-  const names = await operatorNames(db, [...new Set(history.filter((row) => row.actor_kind === 'operator' && row.actor_id).map((row) => row.actor_id!))]);
+  const actorName = await operatorNamesOf(db, history);
   return {
     companyId: company.id,
     status: wire(company.status),
-    companyNameEn: company.name_en,
-    companyNameCn: company.name_cn,
-    companyType: companyTypeFromDb(company.type),
-    countryId: company.country_id,
-    countryName: company.country_name,
-    contactName: company.contact_name,
+    ...companyShown(company),
     contactPhone: company.contact_phone,
     contactEmail: company.contact_email,
     portName: company.port_name,
@@ -128,20 +124,12 @@ export async function companyReview(db: D1Database, companyId: string): Promise<
       size: file.size,
       url: reviewFileUrl(company.id, file.id),
     })),
-    members: members.map((m) => ({
-      userId: m.user_id,
-      name: m.nick_name || m.real_name || m.login_name,
-      phone: m.contact_phone ?? m.phone_e164,
-      email: m.personal_email ?? m.email,
-      role: m.role,
-      status: m.status,
-      joinedAt: m.joined_at,
-    })),
+    members: members.map(memberShown),
     history: history.map((row) => ({
       id: row.id,
       at: row.created_at,
       actorKind: row.actor_kind,
-      actorName: row.actor_kind === 'operator' && row.actor_id ? (names.get(row.actor_id) ?? null) : null,
+      actorName: actorName(row),
       action: row.action,
       reason: row.reason,
       detail: detailOf(row.detail),
@@ -205,15 +193,18 @@ export async function decide(caller: DecisionCaller, request: ReviewDecisionRequ
   return { companyId: company.id, status: wire(after.status), notified };
 }
 
-/** The message of a decision in `lang`: the company, its new status, the reason, where to look. */
-export function decisionMessage(lang: Lang, company: { name: string; status: string; reason: string; link: string | null }): { subject: string; text: string } {
+/**
+ * The message of a decision in `lang`: the company, its new status, the reason, where to look. Its template SMS
+ * form carries the company and the status; the reason and the link are on the page the template points to.
+ */
+export function decisionMessage(lang: Lang, company: { name: string; status: string; reason: string; link: string | null }) {
   const zh = lang === 'zh';
   const statusName = (zh ? STATUS_ZH : STATUS_EN)[company.status] ?? company.status;
   const subject = zh ? `企业认证状态更新：${company.name}` : `Company verification update: ${company.name}`;
   const lines = zh
     ? [`您的企业“${company.name}”的认证状态已变更为：${statusName}。`, company.reason && `原因：${company.reason}`, company.link && `详情请查看：${company.link}`]
     : [`The verification status of your company "${company.name}" is now: ${statusName}.`, company.reason && `Reason: ${company.reason}`, company.link && `See the details at ${company.link}`];
-  return { subject, text: lines.filter(Boolean).join('\n') };
+  return { kind: 'reviewDecision' as const, lang, subject, text: lines.filter(Boolean).join('\n'), params: { company: company.name, status: statusName } };
 }
 
 const STATUS_EN: Record<string, string> = {
@@ -250,8 +241,7 @@ async function notifyAdministrator(caller: DecisionCaller, company: ReviewedComp
     link: origin ? `${origin}${page}` : null,
   });
   try {
-    // No template SMS for decisions yet: a template SMS provider refuses it and the decision says nobody was told.
-    await deliver(caller.env, { ...to, ...message, lang }, { now: caller.now });
+    await deliver(caller.env, { ...to, ...message }, { now: caller.now });
     return true;
   } catch (error) {
     console.error('review decision not delivered', error instanceof Error ? error.message : error);

@@ -109,13 +109,16 @@ export async function consumeLink(
 }
 
 /** The localised e-mail that carries a pass link. */
-export function passLinkMessage(lang: Lang, url: string, minutes: number): { subject: string; text: string } {
+export function passLinkMessage(lang: Lang, url: string, minutes: number) {
+  const form = { kind: 'signInLink' as const, lang };
   return lang === 'zh'
     ? {
+        ...form,
         subject: '您的登录链接',
         text: `点击以下链接登录（${minutes} 分钟内有效，仅可使用一次）：\n${url}\n如非本人操作，请忽略本邮件，您的账号不会受到影响。`,
       }
     : {
+        ...form,
         subject: 'Your sign-in link',
         text: `Open this link to sign in (it works once, within ${minutes} minutes):\n${url}\nIf you did not ask for it, ignore this e-mail; your account is safe.`,
       };

@@ -1,7 +1,6 @@
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
-  verifyRegistrationResponse,
   type AuthenticationResponseJSON,
   type AuthenticatorTransport,
   type RegistrationResponseJSON,
@@ -13,7 +12,7 @@ import { GatewayError } from '../errors';
 import { auditStatement } from './audit';
 import { passedSecondStep, signInChallenge, type Client } from './operator-sign-in';
 import type { Operator } from './operators';
-import { CHALLENGE_LIFETIME_MS, transportsOf, verifyAssertion } from './passkeys';
+import { CHALLENGE_LIFETIME_MS, transportsOf, verifyAssertion, verifyRegistration } from './passkeys';
 
 /**
  * Operator passkeys with @simplewebauthn/server, as the platform's (services/passkeys.ts: relying party and
@@ -87,15 +86,7 @@ export async function operatorRegistrationOptions(db: D1Database, site: PasskeyS
 /** Verifies and stores the new passkey, with its audit row in the same batch. */
 export async function registerOperatorPasskey(db: D1Database, site: PasskeySite, operator: Operator, response: RegistrationResponseJSON, client: Client) {
   const challenge = await claimSigned(db, response.response.clientDataJSON, { purpose: 'register', operatorId: operator.id, at: client.at });
-  const verification = await verifyRegistrationResponse({
-    response,
-    expectedChallenge: challenge,
-    expectedOrigin: site.origins,
-    expectedRPID: site.rpID,
-    requireUserVerification: true,
-  }).catch(() => null);
-  if (!verification?.verified) throw new GatewayError('PK0003');
-  const { credential } = verification.registrationInfo;
+  const { credential } = await verifyRegistration(site, response, challenge);
   const results = await db
     .batch([
       db

@@ -76,6 +76,19 @@ interface StoredCredential {
 
 export const transportsOf = (row: Pick<StoredCredential, 'transports'>) => JSON.parse(row.transports) as AuthenticatorTransport[];
 
+/** Verifies a new passkey's attestation for the site, user verification required: PK0003 when it fails. */
+export async function verifyRegistration(site: PasskeySite, response: RegistrationResponseJSON, challenge: string) {
+  const verification = await verifyRegistrationResponse({
+    response,
+    expectedChallenge: challenge,
+    expectedOrigin: site.origins,
+    expectedRPID: site.rpID,
+    requireUserVerification: true,
+  }).catch(() => null);
+  if (!verification?.verified) throw new GatewayError('PK0003');
+  return verification.registrationInfo;
+}
+
 /**
  * Verifies an assertion against a stored credential, user verification required: PK0005 when the library refuses
  * a counter that did not rise (the mark of a cloned authenticator), PK0003 for anything else that fails.
@@ -148,15 +161,7 @@ export async function registerPasskey(
   { now, network }: { now: number; network: string },
 ) {
   const challenge = await claimSigned(db, response.response.clientDataJSON, 'register', user.id, now);
-  const verification = await verifyRegistrationResponse({
-    response: response as RegistrationResponseJSON,
-    expectedChallenge: challenge,
-    expectedOrigin: site.origins,
-    expectedRPID: site.rpID,
-    requireUserVerification: true,
-  }).catch(() => null);
-  if (!verification?.verified) throw new GatewayError('PK0003');
-  const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
+  const { credential, credentialDeviceType, credentialBackedUp } = await verifyRegistration(site, response as RegistrationResponseJSON, challenge);
   const row: Omit<PasskeyRow, 'last_used_at'> = {
     id: credential.id,
     user_id: user.id,

@@ -1,5 +1,5 @@
 import type { Lang } from '../../../src/lib/lang';
-import type { SignInEntry } from '../../../src/schemas/security';
+import type { SecondStep, SignInEntry } from '../../../src/schemas/security';
 import { configOf } from '../../config';
 import { cappedInsert } from '../db/limits';
 import { findUserById } from '../db/users';
@@ -30,6 +30,8 @@ export interface SignInAttempt {
   userId: string;
   at: number;
   method: SignInMethod;
+  /** The second step passed after the method (a success only); absent when none was asked. */
+  secondStep?: SecondStep | null;
   partner: boolean;
   success: boolean;
   client: ClientInfo;
@@ -37,18 +39,18 @@ export interface SignInAttempt {
 
 /** The INSERT of one attempt; as a success it RETURNs `new_device` (1 when this sign-in must send the notice). */
 export function signInStatement(db: D1Database, attempt: SignInAttempt): D1PreparedStatement {
-  const { userId, at, method, partner, success, client } = attempt;
+  const { userId, at, method, secondStep = null, partner, success, client } = attempt;
   return db
     .prepare(
-      `INSERT INTO sign_ins (user_id, created_at, method, partner, success, country, network, user_agent, device, new_device, new_country)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
+      `INSERT INTO sign_ins (user_id, created_at, method, second_step, partner, success, country, network, user_agent, device, new_device, new_country)
+       SELECT ?1, ?2, ?3, ?10, ?4, ?5, ?6, ?7, ?8, ?9,
          ?5 = 1 AND known.any_success AND NOT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1 AND device = ?9),
          ?5 = 1 AND known.any_success AND ?6 IS NOT NULL
            AND NOT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1 AND country = ?6)
        FROM (SELECT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1) AS any_success) AS known
        RETURNING new_device`,
     )
-    .bind(userId, at, method, partner ? 1 : 0, success ? 1 : 0, client.country, client.network, client.userAgent, deviceKey(client.userAgent));
+    .bind(userId, at, method, partner ? 1 : 0, success ? 1 : 0, client.country, client.network, client.userAgent, deviceKey(client.userAgent), secondStep);
 }
 
 /**
@@ -82,17 +84,23 @@ export async function recordFailedSignIn(db: D1Database, { userId, at, method, p
   }
 }
 
-/** The localised notice of a sign-in from a new device; `link` opens the Security section of the user center. */
+/**
+ * The localised notice of a sign-in from a new device; `link` opens the Security section of the user center.
+ * Its template SMS form: when (UTC) and on what device; the link does not fit a template.
+ */
 export function newDeviceMessage(lang: Lang, { when, device, country, link }: { when: string; device: string; country: string | null; link: string | null }) {
+  const form = { kind: 'newDevice' as const, lang, params: { when, device } };
   if (lang === 'zh') {
     const where = country ? `，地区 ${country}` : '';
     return {
+      ...form,
       subject: '新设备登录提醒',
       text: `您的账号于 ${when}（UTC）在一台新设备上登录：${device}${where}。\n如果是您本人，无需处理。如果不是，请立即在安全设置中退出该设备并修改密码${link ? `：\n${link}` : '。'}`,
     };
   }
   const where = country ? ` in ${country}` : '';
   return {
+    ...form,
     subject: 'New sign-in to your account',
     text: `Your account was signed in to from a new device at ${when} (UTC): ${device}${where}.\nIf this was you, there is nothing to do. If not, sign that device out and change your password in your security settings${link ? `:\n${link}` : '.'}`,
   };
@@ -118,10 +126,8 @@ export async function sendNewDeviceNotice(env: DeliveryEnv, { userId, at, client
   const when = new Date(at).toISOString().slice(0, 16).replace('T', ' ');
   const device = describe(client.userAgent, lang);
   const message = newDeviceMessage(lang, { when, device, country: client.country, link: origin ? `${origin}/user_center#security` : null });
-  // The template SMS form of the notice: when (UTC) and on what device; the link does not fit a template.
-  const template = { kind: 'notice' as const, params: { when, device } };
   try {
-    await deliver(env, { ...to, ...message, lang, template }, { now: at });
+    await deliver(env, { ...to, ...message }, { now: at });
   } catch (error) {
     console.error('new-device notice not delivered', error instanceof Error ? error.message : error);
   }
@@ -131,6 +137,7 @@ interface SignInRow {
   id: number;
   created_at: number;
   method: SignInMethod;
+  second_step: SecondStep | null;
   partner: number;
   success: number;
   country: string | null;
@@ -144,7 +151,7 @@ interface SignInRow {
 export async function signInHistory(db: D1Database, userId: string, now: number): Promise<SignInEntry[]> {
   const { results } = await db
     .prepare(
-      `SELECT id, created_at, method, partner, success, country, network, user_agent, new_device, new_country FROM sign_ins
+      `SELECT id, created_at, method, second_step, partner, success, country, network, user_agent, new_device, new_country FROM sign_ins
        WHERE user_id = ? AND created_at > ? ORDER BY created_at DESC, id DESC LIMIT 500`,
     )
     .bind(userId, now - HISTORY_DAYS * DAY_MS)
@@ -160,6 +167,7 @@ export async function signInHistory(db: D1Database, userId: string, now: number)
   return results.map((row, i) => ({
     at: row.created_at,
     method: row.method,
+    secondStep: row.second_step,
     partner: row.partner === 1,
     success: row.success === 1,
     country: row.country,

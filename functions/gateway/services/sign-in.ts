@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { TRACELESS, type LoginAnswer } from '../../../src/schemas/auth';
 import type { LegalDoc } from '../../../src/lib/legal';
+import type { SecondStep } from '../../../src/schemas/security';
 import type { WorkerEnv } from '../../env';
 import { asLoginCaseMembership, membershipsOfUser } from '../db/companies';
 import { clearAttemptsStatement, countAttempt, throttleState } from '../db/password-failures';
@@ -46,6 +47,8 @@ export interface SessionStart {
   userId: string;
   kind: SessionKind;
   method: SignInMethod;
+  /** The second step passed after the method, when two-step asked for one. */
+  secondStep?: SecondStep;
   client: ClientInfo;
   /** The language of the sign-in: the new-device notice is written in it. */
   lang: Lang;
@@ -63,11 +66,11 @@ export interface SessionStart {
  * device the account never signed in from before sends the new-device notice (sign-in-history.ts).
  */
 export async function startSession(env: WorkerEnv, start: SessionStart) {
-  const { userId, kind, method, client, lang, at, companyId = null, before = [] } = start;
+  const { userId, kind, method, secondStep, client, lang, at, companyId = null, before = [] } = start;
   const lifetimeS = configOf(env).sessionAbsoluteTimeout;
   await assertNotBlocked(env.DB, userId);
   const session = await prepareSession(env.DB, { userId, kind, now: at, companyId, client, lifetimeS });
-  const record = signInStatement(env.DB, { userId, at, method, partner: kind === 'partner', success: true, client });
+  const record = signInStatement(env.DB, { userId, at, method, secondStep, partner: kind === 'partner', success: true, client });
   // Right after the session: written only when the session was.
   const audited = auditStatement(env.DB, {
     at,
@@ -75,7 +78,7 @@ export async function startSession(env: WorkerEnv, start: SessionStart) {
     action: 'user.signed_in',
     target: { kind: 'user', id: userId },
     network: client.network ?? null,
-    detail: { method, ...(kind === 'partner' ? { partner: true } : {}) },
+    detail: { method, ...(secondStep ? { secondStep } : {}), ...(kind === 'partner' ? { partner: true } : {}) },
   }, { ifChanged: true });
   const results = await runBatch(env.DB, [...before, session.statement, audited, record]);
   // The session INSERT refuses a blocked account in its own statement: a block that landed since the check above.
@@ -100,6 +103,8 @@ export const SLIDER_REQUIRED: LoginAnswer = {
 /** How a sign-in ends: what it writes with the session and how the session is kept. */
 export interface SignInOptions {
   method: SignInMethod;
+  /** Set only by a passed second step (completeSecondStep). */
+  secondStep?: SecondStep;
   newUser?: boolean;
   /** Runs in the same batch as the session (or the second-step challenge): a new user's INSERT, a password update. */
   before?: D1PreparedStatement[];
@@ -136,7 +141,7 @@ export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<Us
 export async function completeSignIn<E extends SignInEnv>(
   c: Context<E>,
   user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
-  { method, newUser = false, before = [], agreedTo = [], kind = 'platform' }: SignInOptions,
+  { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform' }: SignInOptions,
 ) {
   const db = c.env.DB;
   // Ticking the agreement (or registering) records the versions agreed to, in the same batch as the session.
@@ -150,6 +155,7 @@ export async function completeSignIn<E extends SignInEnv>(
     userId: user.id,
     kind,
     method,
+    secondStep,
     client: clientInfo(c),
     lang: requestLang(c),
     at: now(c),
@@ -183,14 +189,15 @@ export async function completeSignIn<E extends SignInEnv>(
 
 /**
  * Starts the session a passed second step was owed, exactly as its first factor would have (services/two-step.ts
- * passSecondStep, passSecondStepWith): the history records the first factor's method. MF0001 when the account
- * was deleted in between (the challenge is as good as unknown).
+ * passSecondStep, passSecondStepWith): the history records the first factor's method and the second step
+ * passed. MF0001 when the account was deleted in between (the challenge is as good as unknown).
  */
-export async function completeSecondStep<E extends SignInEnv>(c: Context<E>, challenge: ChallengeRow & { parsed: ChallengeOptions }) {
+export async function completeSecondStep<E extends SignInEnv>(c: Context<E>, challenge: ChallengeRow & { parsed: ChallengeOptions }, secondStep: SecondStep) {
   const user = await findUserById(c.env.DB, challenge.user_id);
   if (!user) throw new GatewayError('MF0001');
   return completeSignIn(c, user, {
     method: challenge.method as SignInMethod,
+    secondStep,
     kind: challenge.parsed.kind,
     agreedTo: challenge.parsed.agreedTo as LegalDoc[],
   });

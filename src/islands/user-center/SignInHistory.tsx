@@ -3,7 +3,7 @@ import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
 import { $security } from '../../stores/security';
 import { ScrollTable } from '../../ui/ScrollTable';
-import { countryLabel, deviceLabel, timeLabel } from './security-labels';
+import { countryLabel, deviceLabel, signInMethodLabel, timeLabel } from './security-labels';
 
 interface SignInHistoryProps {
   lang: Lang;
@@ -30,7 +30,7 @@ export function SignInHistory({ lang, messages }: SignInHistoryProps) {
               <td>
                 <span className="history-time">{timeLabel(entry.at, lang)}</span>
                 <span className="history-detail">
-                  {m.methods[entry.method]}
+                  {signInMethodLabel(entry, m)}
                   {entry.partner && ` · ${m.partner}`}
                 </span>
                 <span className="history-marks">

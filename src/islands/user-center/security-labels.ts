@@ -1,5 +1,6 @@
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
+import type { SignInEntry } from '../../schemas/security';
 
 type SecurityMessages = Messages['security'];
 const locale = (lang: Lang) => (lang === 'zh' ? 'zh-CN' : 'en-GB');
@@ -10,6 +11,12 @@ export function deviceLabel(device: { browser: string | null; os: string | null;
   const name = browser && os ? m.browserOnOs.replace('{browser}', browser).replace('{os}', os) : browser || os || m.unknownDevice;
   const kind = type && type in m.deviceTypes ? m.deviceTypes[type as keyof SecurityMessages['deviceTypes']] : null;
   return kind ? `${name} · ${kind}` : name;
+}
+
+/** How a sign-in was made: "Password", or with two-step on "Password, then authenticator app". */
+export function signInMethodLabel(entry: Pick<SignInEntry, 'method' | 'secondStep'>, m: SecurityMessages): string {
+  const method = m.methods[entry.method];
+  return entry.secondStep ? m.withSecondStep.replace('{method}', method).replace('{step}', m.secondSteps[entry.secondStep]) : method;
 }
 
 /** A time to the minute in the page's language. */

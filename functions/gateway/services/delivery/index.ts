@@ -3,11 +3,11 @@ import type { ErrorCode } from '../../../../src/schemas/error-codes';
 import { configOf } from '../../../config';
 import { GatewayError } from '../../errors';
 import { DeliveryFailure, type FailureKind } from './failure';
-import type { DeliveryMessage } from './message';
+import { MESSAGE_KINDS, type DeliveryMessage } from './message';
 import { toOutbox } from './outbox';
 import { PROVIDERS, providerNameOf } from './select';
 
-export type { DeliveryMessage } from './message';
+export type { DeliveryMessage, MessageKind } from './message';
 
 /** The Worker's bindings: D1 for the outbox, and the typed configuration (configOf) for the provider. */
 export interface DeliveryEnv {
@@ -16,12 +16,11 @@ export interface DeliveryEnv {
 
 /** The localised text of a code message (the code lives 5 minutes; the text names no account, only the code). */
 export function codeMessage(lang: Lang, code: string, minutes: number): Omit<DeliveryMessage, 'channel' | 'to'> {
-  const template = { kind: 'code' as const, params: { code, minutes: String(minutes) } };
+  const form = { kind: 'code' as const, lang, params: { code, minutes: String(minutes) } };
   return lang === 'zh'
-    ? { lang, template, subject: '您的验证码', text: `您的验证码是 ${code}，${minutes} 分钟内有效。如非本人操作，请忽略本消息。` }
+    ? { ...form, subject: '您的验证码', text: `您的验证码是 ${code}，${minutes} 分钟内有效。如非本人操作，请忽略本消息。` }
     : {
-        lang,
-        template,
+        ...form,
         subject: 'Your verification code',
         text: `Your verification code is ${code}. It expires in ${minutes} minutes. If you did not ask for it, ignore this message.`,
       };
@@ -42,9 +41,12 @@ export interface DeliveryContext {
  * take it, the failure is logged (event delivery_failed, with the trace id, the provider and its error code;
  * never the text or the recipient) and thrown as DL0001 (could not send, try again), DL0002 (the number or
  * address cannot be reached) or DL0003 (the provider's rate limit; try again shortly). A plain Error (a 500)
- * means our configuration is wrong, such as the outbox outside development or a provider without its key.
+ * means our configuration is wrong, such as the outbox outside development or a provider without its key, or
+ * our code is (a kind of message on a channel MESSAGE_KINDS does not give it).
  */
 export async function deliver(env: DeliveryEnv, message: DeliveryMessage, { now, traceId = null }: DeliveryContext): Promise<void> {
+  const channels: readonly string[] = MESSAGE_KINDS[message.kind].channels;
+  if (!channels.includes(message.channel)) throw new Error(`a ${message.kind} message does not go by ${message.channel}`);
   const config = configOf(env);
   const provider = providerNameOf(config, message);
   const call = { config, message, now };

@@ -1,7 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Config, EmailProvider, SmsProvider } from '../../../config';
 import { aliyunSms } from './aliyun-sms';
-import type { DeliveryMessage, Provider } from './message';
+import { MESSAGE_KINDS, smsFormOf, type DeliveryMessage, type MessageKind, type Provider } from './message';
 import { sesEmail } from './ses-email';
 import { tencentSms } from './tencent-sms';
 import { twilioSms } from './twilio-sms';
@@ -25,13 +25,19 @@ export const PROVIDERS: Record<Exclude<SmsProvider | EmailProvider, 'outbox'>, P
   ses: sesEmail,
 };
 
+/** The template id settings of every kind that goes by SMS: a template SMS provider needs them all. */
+const SMS_TEMPLATES = (Object.keys(MESSAGE_KINDS) as MessageKind[]).flatMap((kind): [keyof Config, string][] => {
+  const form = smsFormOf(kind);
+  return form ? [[form.templates, form.setting]] : [];
+});
+
 /** The settings each provider cannot do without, by wrangler name: vars, then secrets. */
 const PROVIDER_SETTINGS: Record<keyof typeof PROVIDERS, { vars: [keyof Config, string][]; secrets: [keyof Config, string][] }> = {
   webhook: { vars: [['deliveryWebhookUrl', 'DELIVERY_WEBHOOK_URL']], secrets: [['deliveryWebhookSecret', 'DELIVERY_WEBHOOK_SECRET']] },
   aliyun: {
     vars: [
       ['aliyunAccessKeyId', 'ALIYUN_ACCESS_KEY_ID'],
-      ['smsCodeTemplates', 'SMS_CODE_TEMPLATES'],
+      ...SMS_TEMPLATES,
       ['smsSignNames', 'SMS_SIGN_NAMES'],
     ],
     secrets: [['aliyunAccessKeySecret', 'ALIYUN_ACCESS_KEY_SECRET']],
@@ -40,7 +46,7 @@ const PROVIDER_SETTINGS: Record<keyof typeof PROVIDERS, { vars: [keyof Config, s
     vars: [
       ['tencentSecretId', 'TENCENT_SECRET_ID'],
       ['tencentSmsAppId', 'TENCENT_SMS_APP_ID'],
-      ['smsCodeTemplates', 'SMS_CODE_TEMPLATES'],
+      ...SMS_TEMPLATES,
     ],
     secrets: [['tencentSecretKey', 'TENCENT_SECRET_KEY']],
   },

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { EMAIL_PROVIDERS, parseConfig, SMS_PROVIDERS } from '../../functions/config';
+import { decisionMessage } from '../../functions/gateway/services/company-review';
+import { codeMessage, type DeliveryMessage, type MessageKind } from '../../functions/gateway/services/delivery';
+import { MESSAGE_KINDS, smsFormOf, smsTemplate } from '../../functions/gateway/services/delivery/message';
+import { passLinkMessage } from '../../functions/gateway/services/login-links';
+import { newDeviceMessage } from '../../functions/gateway/services/sign-in-history';
+import { langs, type Lang } from '../../src/lib/lang';
+
+/**
+ * Every kind of message the gateway sends reaches a person on every channel it goes by, through every provider
+ * of that channel, in both languages: a text for the providers that carry one (SES, Twilio, the webhook) and
+ * a template with all its variables for the template SMS (Aliyun, Tencent). A new kind without its words in
+ * one language, or an SMS kind without a template setting, fails here rather than at an administrator's phone.
+ */
+
+/** One message of each kind, built by the code that sends it (a kind missing here is a type error). */
+const BUILT: Record<MessageKind, (lang: Lang) => Omit<DeliveryMessage, 'channel' | 'to'>> = {
+  code: (lang) => codeMessage(lang, '123456', 5),
+  newDevice: (lang) => newDeviceMessage(lang, { when: '2026-11-24 08:00', device: 'Safari, iOS', country: 'SG', link: 'https://portal.example.com/user_center#security' }),
+  reviewDecision: (lang) => decisionMessage(lang, { name: 'Harbour Lines', status: 'additionalInformationRequired', reason: 'Page 2', link: 'https://portal.example.com/account' }),
+  signInLink: (lang) => passLinkMessage(lang, 'https://portal.example.com/pass_email_login?pass=abc', 15),
+};
+
+const PROVIDERS = { sms: SMS_PROVIDERS, email: EMAIL_PROVIDERS };
+const TEMPLATE_SMS: readonly string[] = ['aliyun', 'tencent'];
+const HAN = /[\u4e00-\u9fff]/;
+
+/** A deployment that fills every template setting the kinds name, one id per language. */
+const kinds = Object.keys(MESSAGE_KINDS) as MessageKind[];
+const settings = kinds.flatMap((kind) => smsFormOf(kind)?.setting ?? []);
+const config = parseConfig({ SMS_SIGN_NAMES: 'zh=船运平台,en=ShipPortal', ...Object.fromEntries(settings.map((name) => [name, `zh=${name}_zh,en=${name}_en`])) });
+
+const cases = kinds.flatMap((kind) =>
+  MESSAGE_KINDS[kind].channels.flatMap((channel) =>
+    langs.flatMap((lang) => PROVIDERS[channel].filter((provider) => provider !== 'outbox').map((provider) => ({ kind, channel, lang, provider }))),
+  ),
+);
+
+describe('every message kind, channel, provider and language', () => {
+  it.each(cases)('$kind by $channel through $provider in $lang', ({ kind, channel, lang, provider }) => {
+    const message: DeliveryMessage = { ...BUILT[kind](lang), channel, to: channel === 'sms' ? '+8613800138000' : 'a@example.com' };
+    expect(message).toMatchObject({ kind, lang });
+    if (channel === 'sms' && TEMPLATE_SMS.includes(provider)) {
+      const form = smsFormOf(kind)!;
+      const template = smsTemplate({ config, message, now: 0 });
+      expect(template.templateId).toBe(`${form.setting}_${lang}`);
+      expect(template.signName).toBe(lang === 'zh' ? '船运平台' : 'ShipPortal');
+      // Every variable of the template, in template order, with a value.
+      expect(Object.keys(template.params)).toEqual(form.variables);
+      for (const value of Object.values(template.params)) expect(value).toMatch(/\S/);
+    } else {
+      expect(message.subject).toMatch(/\S/);
+      if (lang === 'zh') expect(message.text).toMatch(HAN);
+      else expect(message.text).not.toMatch(HAN);
+    }
+  });
+
+  it('the review decision SMS names the company and its status in the language of the form', () => {
+    expect(smsTemplate({ config, message: { ...BUILT.reviewDecision('zh'), channel: 'sms', to: '+8613800138000' }, now: 0 }).params).toEqual({
+      company: 'Harbour Lines',
+      status: '需补充资料',
+    });
+    expect(smsTemplate({ config, message: { ...BUILT.reviewDecision('en'), channel: 'sms', to: '+447400123456' }, now: 0 }).params).toEqual({
+      company: 'Harbour Lines',
+      status: 'additional information required',
+    });
+  });
+});
