@@ -23,3 +23,9 @@ export function chooseLang(cookieValue: string | undefined, hostname: string, de
   const host = hostname.toLowerCase().replace(/\.$/, '');
   return defaults.zhHostSuffixes.some((suffix) => host.endsWith(suffix)) ? 'zh' : defaults.defaultLang;
 }
+
+/** A list as the language writes it in running text: 港口挂靠、燃油加注 in Chinese, "Port calls, Bunkering" in English. */
+export const joinList = (lang: Lang, items: readonly string[]) => items.join(lang === 'zh' ? '、' : ', ');
+
+/** Sentences one after another: Chinese sets none between them (its 。 is full width), English a space. */
+export const joinSentences = (lang: Lang, sentences: readonly string[]) => sentences.filter(Boolean).join(lang === 'zh' ? '' : ' ');

@@ -1,4 +1,4 @@
-import Cookies from 'js-cookie';
+import { readCookie } from './read-cookie';
 
 /**
  * The role list (client state): the person's companies with their role and type, cached in a cookie
@@ -16,13 +16,16 @@ export interface CachedRole {
   companyType: string;
 }
 
+// js-cookie writes the cookie: it loads with the first write, out of the pages' first load (read-cookie.ts reads).
+const loadCookies = () => import('js-cookie').then((m) => m.default);
+
 interface RoleListCookie {
   v: string;
   roles: CachedRole[];
 }
 
 export function readRoleList(): CachedRole[] | undefined {
-  const text = Cookies.get(ROLE_LIST_COOKIE);
+  const text = readCookie(document.cookie, ROLE_LIST_COOKIE);
   if (!text) return undefined;
   try {
     const value = JSON.parse(text) as Partial<RoleListCookie>;
@@ -35,17 +38,17 @@ export function readRoleList(): CachedRole[] | undefined {
   } catch {
     // An unreadable cache is dropped below and rebuilt from the next company list.
   }
-  clearRoleList();
+  void clearRoleList();
   return undefined;
 }
 
-export function writeRoleList(roles: readonly CachedRole[]) {
+export async function writeRoleList(roles: readonly CachedRole[]) {
   const value = JSON.stringify({ v: ROLE_LIST_VERSION, roles: roles.map(({ companyId, role, companyType }) => ({ companyId, role, companyType })) });
   if (encodeURIComponent(value).length > MAX_COOKIE_LENGTH) return clearRoleList();
   // A session cookie: the list belongs to this sign-in.
-  Cookies.set(ROLE_LIST_COOKIE, value, { path: '/', sameSite: 'Lax', secure: location.protocol === 'https:' });
+  (await loadCookies()).set(ROLE_LIST_COOKIE, value, { path: '/', sameSite: 'Lax', secure: location.protocol === 'https:' });
 }
 
-export function clearRoleList() {
-  Cookies.remove(ROLE_LIST_COOKIE, { path: '/' });
+export async function clearRoleList() {
+  (await loadCookies()).remove(ROLE_LIST_COOKIE, { path: '/' });
 }

@@ -274,16 +274,20 @@ export type CompanyFillRequest = z.infer<typeof companyFillRequest>;
 
 /** GET agg-web/company/detail?companyId= (session, member) → the form's fields, for prefill. */
 export const companyDetailQuery = z.object({ companyId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)) });
-export const companyDetailAnswer = z.object({
-  companyId: z.string(),
-  status: z.string(),
-  role: memberRoleSchema,
+/** A company's names, type, country and contact as the administrator's detail and the operator's review both answer them. */
+export const companyShownFields = {
   companyNameEn: z.string(),
   companyNameCn: z.nullable(z.string()),
   companyType: z.string(),
   countryId: z.nullable(z.string()),
   countryName: z.nullable(z.string()),
   contactName: z.nullable(z.string()),
+};
+export const companyDetailAnswer = z.object({
+  companyId: z.string(),
+  status: z.string(),
+  role: memberRoleSchema,
+  ...companyShownFields,
   contactTel: z.nullable(z.string()),
   phoneCode: z.nullable(z.string()),
   portId: z.nullable(z.string()),

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
-import { COMPANY_TYPES, verificationStatusSchema, type VerificationStatus } from './onboarding';
+import { companyShownFields, COMPANY_TYPES, verificationStatusSchema, type VerificationStatus } from './onboarding';
 import { reviewOutcomeSchema, reviewReasonSchema, type ReviewReason } from './review-outcome';
 
 export { REVIEW_REASONS, REVIEW_REASON_TEXT, reviewReasonText, reviewReasonSchema, type ReviewReason } from './review-outcome';
@@ -134,12 +134,7 @@ export type ReviewHistoryEntry = z.infer<typeof reviewHistoryEntry>;
 export const reviewDetailAnswer = z.object({
   companyId: z.string(),
   status: z.string(),
-  companyNameEn: z.string(),
-  companyNameCn: z.nullable(z.string()),
-  companyType: z.string(),
-  countryId: z.nullable(z.string()),
-  countryName: z.nullable(z.string()),
-  contactName: z.nullable(z.string()),
+  ...companyShownFields,
   contactPhone: z.nullable(z.string()),
   contactEmail: z.nullable(z.string()),
   portName: z.nullable(z.string()),

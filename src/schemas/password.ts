@@ -4,12 +4,12 @@ import {
   codeSchema,
   emailSchema,
   loginTypeSchema,
-  meetsPasswordRule,
   mobileSchema,
   passwordHashSchema,
   passwordVersionSchema,
   sliderCheckSchema,
 } from './auth';
+import { PARTNER_CAPTCHA_TYPE } from './password-rules';
 
 /**
  * Wire contracts of the partner sign-in, the password reset and the password change. The reset
@@ -17,8 +17,7 @@ import {
  * Passwords travel as SHA-256 hex (passwordVersion 2), so the 6-18 rule is a form rule (newPasswordForm).
  */
 
-/** captchaType 2 is the partner (navigator) sign-in. */
-export const PARTNER_CAPTCHA_TYPE = 2;
+export { newPasswordProblem, PARTNER_CAPTCHA_TYPE, type NewPasswordProblem } from './password-rules';
 
 // POST agg-web/partner/v2/passwordLogin → login response (the edge turns oauthVO into navigator_token on
 // the navigator host). `phoneCode` is the calling code ("+86"), as in getUserSalt. The slider is part of
@@ -81,18 +80,3 @@ export type ChangePasswordProofAnswer = z.infer<typeof changePasswordProofAnswer
 
 // POST agg-web/user/changePassword/sendCode (session) → null: a 'verify' code to the account's e-mail (else phone).
 export const changePasswordSendCodeRequest = z.object({});
-
-/** Which message a new-password pair breaks first; the island maps each to a `validation` string. */
-export type NewPasswordProblem = 'passwordRequired' | 'passwordRule' | 'confirmRequired' | 'passwordMismatch';
-
-/**
- * New and confirmed password are both required, follow the 6-18 letters-and-digits rule and match.
- * Returns the field and the problem, or null when the pair is fine.
- */
-export function newPasswordProblem(password: string, confirm: string): { field: 'password' | 'confirm'; problem: NewPasswordProblem } | null {
-  if (!password) return { field: 'password', problem: 'passwordRequired' };
-  if (!meetsPasswordRule(password)) return { field: 'password', problem: 'passwordRule' };
-  if (!confirm) return { field: 'confirm', problem: 'confirmRequired' };
-  if (confirm !== password) return { field: 'confirm', problem: 'passwordMismatch' };
-  return null;
-}

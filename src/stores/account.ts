@@ -29,7 +29,7 @@ export async function loadAccounts() {
     return;
   }
   const companies = list.data;
-  writeRoleList(companies.map((c) => ({ companyId: c.companyId, role: c.role, companyType: c.companyType })));
+  void writeRoleList(companies.map((c) => ({ companyId: c.companyId, role: c.role, companyType: c.companyType })));
   $accounts.set({ ...$accounts.get(), phase: 'ready', companies, error: null });
 }
 
@@ -73,6 +73,6 @@ export async function markMain(companyId: string) {
 export async function signOut() {
   await authApi.logout();
   dropKeptForms();
-  clearRoleList();
+  await clearRoleList();
   location.assign('/login');
 }

@@ -123,6 +123,24 @@ export function createForm<V extends object, F extends string>(initial: V, optio
   };
 }
 
+/** What a submit needs of its form (createForm's answer). */
+interface SubmittedForm {
+  $values: { get(): { busy: boolean } };
+  fail(field: 'form', problem: Problem): false;
+  run<T>(work: () => Promise<T>): Promise<T | undefined>;
+}
+
+/**
+ * A form's submit: nothing while its flow runs; when `valid()` (which shows the field errors) is false, the
+ * `summary` at the form; else `work` as the form's one flow. Apart from createForm, so pages that never submit
+ * this way do not load it.
+ */
+export function submitChecked<T>(form: SubmittedForm, valid: () => boolean, summary: Problem, work: () => Promise<T>): Promise<T | undefined> {
+  if (form.$values.get().busy) return Promise.resolve(undefined);
+  if (!valid()) return Promise.resolve(void form.fail('form', summary));
+  return form.run(work);
+}
+
 /** The server's wait between two codes to one address; a code button counts down the same. */
 export const RESEND_WAIT_MS = 60_000;
 

@@ -5,7 +5,7 @@ import { stripSpacesAndCommas } from '../schemas/auth';
 import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../schemas/dictionaries';
 import { INVITATION_LENGTH, invitationCodeSchema, isoDateSchema } from '../schemas/onboarding';
 import { realBrowser, type BrowserEnv } from './browser';
-import { createForm } from './form';
+import { createForm, submitChecked } from './form';
 import { collapse, currentLoginType, emailProblem, phoneProblem } from './onboarding';
 import { track } from '../lib/tracking';
 
@@ -105,9 +105,7 @@ export function validateJoin(): boolean {
 }
 
 export function submitJoin() {
-  if ($join.get().busy) return Promise.resolve();
-  if (!validateJoin()) return Promise.resolve(void form.fail('form', { key: 'onboarding.errorSummary' }));
-  return form.run(async () => {
+  return submitChecked(form, validateJoin, { key: 'onboarding.errorSummary' }, async () => {
     const s = $join.get();
     const result = await onboardingApi.join({
       companyId: s.invitationCode,

@@ -1,6 +1,6 @@
-import Cookies from 'js-cookie';
 import { onboardingApi } from '../api/onboarding';
 import type { Problem } from '../i18n/problem';
+import { readCookie } from '../lib/read-cookie';
 import { parseSourceCookie, PORT_TYPE_COOKIE, SOURCE_COOKIE, ZHOUSHAN_SOURCE } from '../lib/source-origin';
 import { emailSchema, mainlandMobileSchema, mobileSchema, stripSpacesAndCommas } from '../schemas/auth';
 import { DEFAULT_AREA_CODE_ID } from '../schemas/dictionaries';
@@ -17,8 +17,10 @@ export async function currentLoginType(search: string): Promise<1 | 2> {
 
 /** The SOURCE_FROM cookie names zhoushan, or the edge set the port-type cookie for it. */
 export function isZhoushanVisit(): boolean {
-  if (Cookies.get(PORT_TYPE_COOKIE) === ZHOUSHAN_SOURCE) return true;
-  return parseSourceCookie(Cookies.get(SOURCE_COOKIE)).source?.toLowerCase() === ZHOUSHAN_SOURCE;
+  // Outside a browser (the stores' unit tests) there are no cookies.
+  const cookies = typeof document === 'undefined' ? '' : document.cookie;
+  if (readCookie(cookies, PORT_TYPE_COOKIE) === ZHOUSHAN_SOURCE) return true;
+  return parseSourceCookie(readCookie(cookies, SOURCE_COOKIE)).source?.toLowerCase() === ZHOUSHAN_SOURCE;
 }
 
 export const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');

@@ -2,7 +2,6 @@ import { map } from 'nanostores';
 import { opsReviewApi } from '../api/ops-review';
 import { problemOf, type Problem } from '../i18n/problem';
 import type { Lang } from '../lib/lang';
-import { errorMessage } from '../schemas/error-codes';
 import {
   REVIEW_RULES,
   type ReviewAction,
@@ -140,6 +139,8 @@ export async function submitDecision(lang: Lang) {
   if (!detail || !draft || busy) return;
   const problem = draftProblem(draft);
   if (problem) {
+    // The error catalogue (every code, both languages: about 6 KB) loads only for these words.
+    const { errorMessage } = await import('../schemas/error-codes');
     $review.setKey('error', { code: problem, message: errorMessage(problem, lang) });
     return;
   }

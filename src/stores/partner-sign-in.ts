@@ -1,12 +1,10 @@
-import { authApi } from '../api/auth';
-import { SALT_REQUIRED, type ApiResult } from '../api/client';
-import { passwordApi } from '../api/password';
+import { SALT_REQUIRED, type ApiResult } from '../api/result';
 import { hashPassword } from '../lib/password-hash';
 import { takeResetHandOver } from '../lib/reset-hand-over';
-import { meetsPasswordRule, PASSWORD_VERSION, TRACELESS, type LoginAnswer, type SliderCheck } from '../schemas/auth';
-import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../schemas/dictionaries';
-import { PARTNER_CAPTCHA_TYPE } from '../schemas/password';
-import { continueAfterSignIn } from './after-sign-in';
+import type { LoginAnswer, SliderCheck } from '../schemas/auth';
+import { DEFAULT_AREA_CODE_ID, meetsPasswordRule, PASSWORD_VERSION, TRACELESS } from '../schemas/auth-rules';
+import type { PhoneCodeItem } from '../schemas/dictionaries';
+import { PARTNER_CAPTCHA_TYPE } from '../schemas/password-rules';
 import { ask } from './dialog';
 import { createForm } from './form';
 import { identifierProblem } from './identifier';
@@ -14,6 +12,10 @@ import { problemOf } from '../i18n/problem';
 import { track } from '../lib/tracking';
 
 type Field = 'mobile' | 'password' | 'slider';
+
+// The gateway calls and their zod schemas load with the first attempt, not with the page (as on /login).
+const loadAuthApi = () => import('../api/auth').then((m) => m.authApi);
+const loadPasswordApi = () => import('../api/password').then((m) => m.passwordApi);
 
 /**
  * The partner (navigator) sign-in: phone-code selector, phone, password and slider. The slider is a field
@@ -97,9 +99,10 @@ export async function submit() {
     let newPassword: string | undefined;
     if (!meetsPasswordRule(s.password)) {
       const answer = await ask({ kind: 'insecure' });
-      if (!answer) return void (await authApi.logout());
+      if (!answer) return void (await (await loadAuthApi()).logout());
       newPassword = await hashPassword(answer.newPassword);
     }
+    const passwordApi = await loadPasswordApi();
     const attempt = async (password: string, passwordVersion: 1 | 2): Promise<ApiResult<LoginAnswer> | null> => {
       const sliderCheck = await takeSliderCheck(id.subject);
       if (!sliderCheck) return null;
@@ -116,7 +119,7 @@ export async function submit() {
     let result = await attempt(await hashPassword(s.password), PASSWORD_VERSION.plain);
     if (result && !result.ok && result.code === SALT_REQUIRED) {
       // SY9990: fetch the salt and sign in again with the salted hash (a fresh slide).
-      const salt = await authApi.userSalt({ type: 1, phone: id.mobile, phoneCode: s.callingCode });
+      const salt = await (await loadAuthApi()).userSalt({ type: 1, phone: id.mobile, phoneCode: s.callingCode });
       result = salt.ok ? await attempt(await hashPassword(s.password, salt.data.salt), PASSWORD_VERSION.salted) : salt;
     }
     if (!result) return;
@@ -136,6 +139,7 @@ export async function partnerSignedIn(answer: LoginAnswer) {
     return void form.fail('form', { key: 'errors.registerFailed' });
   }
   $partnerSignIn.setKey('redirecting', true);
+  const { continueAfterSignIn } = await import('./after-sign-in');
   const failed = await continueAfterSignIn(answer);
   if (failed) {
     $partnerSignIn.set({ ...$partnerSignIn.get(), redirecting: false, secondStep: false });

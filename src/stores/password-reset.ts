@@ -1,10 +1,9 @@
 import { atom } from 'nanostores';
-import { passwordApi } from '../api/password';
 import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
 import { handOverReset } from '../lib/reset-hand-over';
 import type { PhoneCodeItem } from '../schemas/dictionaries';
-import { newPasswordProblem } from '../schemas/password';
+import { newPasswordProblem } from '../schemas/password-rules';
 import { realBrowser, type BrowserEnv } from './browser';
 import { ask } from './dialog';
 import { codeSendFlow, createForm } from './form';
@@ -12,6 +11,9 @@ import { EMPTY_IDENTIFIER, identifierProblem } from './identifier';
 
 export type Channel = 'phone' | 'email';
 type Field = 'mobile' | 'email' | 'code' | 'password' | 'confirm';
+
+// The gateway calls and their zod schemas load with Get Code or the first reset, not with the page.
+const loadPasswordApi = () => import('../api/password').then((m) => m.passwordApi);
 
 const identifierField = (values: { channel: Channel }): Field => (values.channel === 'phone' ? 'mobile' : 'email');
 
@@ -73,6 +75,7 @@ const startOver = () => {
 export const sendCode = codeSendFlow(form, $resetCooldownUntil, async () => {
   const id = await identifier();
   if (!id) return null;
+  const passwordApi = await loadPasswordApi();
   if (id.loginType === 2) return passwordApi.resetSendCode({ loginType: 2, loginEmail: id.loginEmail });
   const sliderCheck = await ask({ kind: 'slider', scene: 'sms', subject: id.subject });
   if (!sliderCheck) return null;
@@ -92,7 +95,7 @@ export const submit = () =>
     if (problem) return form.fail(problem.field, { key: problem.problem === 'confirmRequired' ? 'reset.confirmRequired' : `validation.${problem.problem}` });
     const hash = await hashPassword(s.password);
     const { subject: _subject, ...who } = id as typeof id & { subject?: string };
-    const done = await passwordApi.reset({ ...who, code, newPassword: hash, newPasswordSubmit: hash });
+    const done = await (await loadPasswordApi()).reset({ ...who, code, newPassword: hash, newPasswordSubmit: hash });
     if (!done.ok) return form.failure(done);
     form.$values.set({ ...$reset.get(), step: 'done', code: '', password: '', confirm: '' });
     // The sign-in page says it (and keeps saying it) above its password tab, with this identifier filled in.

@@ -9,7 +9,7 @@ import type { CompanyListItem } from '../schemas/auth';
 import { isoDateSchema, type CompanyMember, type CompanyMembersAnswer, type GrantedModule } from '../schemas/onboarding';
 import { birthdayProblem, REAL_NAME_MAX, type MeAnswer, type Sex } from '../schemas/profile';
 import { SESSION_KEYS } from './browser';
-import { createForm } from './form';
+import { createForm, submitChecked } from './form';
 
 
 /** What an administrator sees of one of their companies: its invitation code, its members and its modules. */
@@ -53,7 +53,7 @@ const administeredOf = (answer: CompanyMembersAnswer): AdministeredCompany => ({
 export async function loadUserCenter() {
   const [me, list] = await Promise.all([onboardingApi.fetchMe(), authApi.companyList()]);
   const companies = list.ok ? list.data : [];
-  if (list.ok) writeRoleList(companies.map((c) => ({ companyId: c.companyId, role: c.role, companyType: c.companyType })));
+  if (list.ok) void writeRoleList(companies.map((c) => ({ companyId: c.companyId, role: c.role, companyType: c.companyType })));
   const administered = await Promise.all(
     companies
       .filter((c) => c.role === 'administrator')
@@ -127,7 +127,7 @@ export async function uploadPhoto(file: File) {
 export async function signOut() {
   await authApi.logout();
   dropKeptForms();
-  clearRoleList();
+  await clearRoleList();
   location.assign('/login');
 }
 
@@ -240,9 +240,7 @@ export function validateProfile(): boolean {
 }
 
 export function saveProfile() {
-  if ($profileDraft.get().busy) return Promise.resolve();
-  if (!validateProfile()) return Promise.resolve(void profile.fail('form', { key: 'userCenter.profileErrors.errorSummary' }));
-  return profile.run(async () => {
+  return submitChecked(profile, validateProfile, { key: 'userCenter.profileErrors.errorSummary' }, async () => {
     const d = $profileDraft.get();
     const answer = await onboardingApi.updateUserInfo({
       realName: collapse(d.realName),

@@ -36,23 +36,29 @@ export function PhoneField({ id, labels, lang, loadAreaCodes, phone, error, onAr
     <FieldFrame id={id} label={labels.phone} error={error} required={required}>
       {(aria) => (
         <div className="phone-input">
-          <select
-            className="select area-code"
-            aria-label={labels.areaCode}
-            value={areaId}
-            onChange={(event) => {
-              const item = areaCodes.find((code) => code.id === event.target.value);
-              if (item) onAreaChange(item);
-            }}
-          >
-            {/* Until the list arrives, the current code is still a valid choice. */}
-            {!current && <option value={areaId}>{callingCode}</option>}
-            {areaCodes.map((item) => (
-              <option key={item.id} value={item.id}>
-                {`${item.phoneCode} ${lang === 'zh' ? item.nameCn : item.name}`}
-              </option>
-            ))}
-          </select>
+          <span className="area-code">
+            <select
+              className="select"
+              aria-label={labels.areaCode}
+              value={areaId}
+              onChange={(event) => {
+                const item = areaCodes.find((code) => code.id === event.target.value);
+                if (item) onAreaChange(item);
+              }}
+            >
+              {/* Until the list arrives, the current code is still a valid choice. */}
+              {!current && <option value={areaId}>{callingCode}</option>}
+              {areaCodes.map((item) => (
+                <option key={item.id} value={item.id}>
+                  {`${item.phoneCode} ${lang === 'zh' ? item.nameCn : item.name}`}
+                </option>
+              ))}
+            </select>
+            {/* Closed, the picker shows the code alone: the country or region names are for its list (issue 19). */}
+            <span className="area-code-value" aria-hidden="true">
+              {current?.phoneCode ?? callingCode}
+            </span>
+          </span>
           <input
             {...aria}
             id={id}

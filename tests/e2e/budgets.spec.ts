@@ -12,12 +12,14 @@ import { openInLanguage } from './helpers';
  */
 const KB = 1024;
 const BUDGET = {
-  // Issue 9's target. /login loads about 76.8 KB (React and react-dom alone are 66.6 KB): the gateway calls and
-  // zod load when the form is first used, error reporting with the first error, js-cookie on the language switch.
+  // Issue 9's target. /login loads about 81.0 KB (76.8 KB when issue 15 was filed; 81.0 KB before and after the
+  // session that won back the page budget; React and react-dom alone are 66.6 KB): the gateway calls and zod load
+  // when the form is first used, error reporting with the first error, js-cookie on the language switch.
   loginJs: 85 * KB,
-  // Raised from 95 KB when kept forms, the reset hand-over, funnel tracking and the operators' return paths
-  // landed on the shared modules (/navigator_login measured 99.6 KB): to win back, not to spend.
-  pageJs: 100 * KB,
+  // Was 100 KB (/navigator_login 97.3 KB, /forget 95.3 KB). The partner sign-in and the password reset now load
+  // the gateway client, zod and their dialogs on first use, as /login does (about 79-80 KB); the heaviest page
+  // without a session is /pass_email_login (about 90.7 KB: its link is checked on arrival, so zod loads at once).
+  pageJs: 92 * KB,
   /** Legal texts and the 404 page carry no framework: at most the layout's small header script. */
   staticJs: 3 * KB,
   css: 15 * KB,
@@ -69,7 +71,7 @@ for (const lang of langs) {
         files.push(`${new URL(url).pathname} ${kb(gzipped)}`);
       }
       const detail = files.sort().join(', ') || 'nothing';
-      test.info().annotations.push({ type: 'bytes', description: `${lang} ${path}: JS ${kb(sizes.script)}, CSS ${kb(sizes.stylesheet)}` });
+      test.info().annotations.push({ type: 'bytes', description: `${lang} ${path}: JS ${kb(sizes.script)}, CSS ${kb(sizes.stylesheet)}: ${detail}` });
 
       const budget = jsBudget(path);
       expect(sizes.script, `${lang} ${path} loads ${sizes.script} B (${kb(sizes.script)}) of gzipped JavaScript, budget ${kb(budget)}: ${detail}`).toBeLessThanOrEqual(budget);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
@@ -153,4 +154,12 @@ export async function searchAndPick(page: Page, label: string | RegExp, term: st
   const box = page.getByRole('combobox', { name: label, exact: true });
   await box.fill(term);
   await page.getByRole('listbox', { name: label, exact: true }).getByRole('option', { name: option }).first().click();
+}
+
+/** `npm run operator -- …` (scripts/operator.mjs), exactly as documented, on this server's local D1; returns what it prints. */
+export function operatorCli(...args: string[]): string {
+  const port = process.env.E2E_PORT ?? 8799;
+  return execFileSync('node', ['scripts/operator.mjs', ...args, '--persist-to', `.wrangler/e2e-${port}`, '--origin', `http://127.0.0.1:${port}`], {
+    encoding: 'utf8',
+  });
 }

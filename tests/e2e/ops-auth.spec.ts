@@ -1,26 +1,17 @@
-import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { messages } from '../../src/i18n';
 import { langs } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { expectAccessible, openInLanguage, seedUser, signInByRequest, uniqueEmail } from './helpers';
+import { expectAccessible, openInLanguage, operatorCli, PASSKEY_ORIGIN, seedUser, signInByRequest, uniqueEmail } from './helpers';
 
 /**
  * Operators in real Chromium: `npm run operator -- add` prints a link, the operator opens it, sets a password
  * and connects an authenticator app, signs in with password and code, finds the navigation of their role, and
  * signs out. A platform session opens no operator page, an operator session no platform page.
  */
-const port = Number(process.env.E2E_PORT ?? 8799);
 const PASSWORD = 'Quay7Harbour9';
 const codeAt = (secret: string, at: number) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: at });
-
-/** The command line, exactly as documented, on this server's local D1. */
-function operatorCli(...args: string[]): string {
-  return execFileSync('node', ['scripts/operator.mjs', ...args, '--persist-to', `.wrangler/e2e-${port}`, '--origin', `http://127.0.0.1:${port}`], {
-    encoding: 'utf8',
-  });
-}
 
 const viewports = [
   { name: 'phone', width: 390, height: 844 },
@@ -145,7 +136,7 @@ for (const lang of langs) {
 
     test('sign in with a passkey on the virtual authenticator', async ({ page }) => {
       // Passkeys need a host name: this test opens the server as localhost, its passkey origin.
-      const origin = `http://localhost:${port}`;
+      const origin = PASSKEY_ORIGIN;
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('WebAuthn.enable');
       const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {

@@ -31,7 +31,8 @@ for (const { lang, ...size } of CASES) {
     const code = TOTP.generate({ secret: Secret.fromBase32(start.data.secret) });
     expect(((await (await page.request.post('/api/agg-web/user/twoStep/enrol/finish', { data: { code } })).json()) as { code: string }).code).toBe('0');
 
-    // A passkey, added in the user center, whose two-step section says passkeys count as a second step.
+    // A passkey, added in the user center, whose two-step section says a passkey is two steps in one, and may
+    // confirm a password sign-in.
     await openAsPasskeyOrigin(page, lang, '/user_center');
     await page.getByRole('heading', { name: t.security.title, level: 2 }).scrollIntoViewIfNeeded();
     const passkeys = page.locator('section.passkeys');
@@ -41,7 +42,7 @@ for (const { lang, ...size } of CASES) {
     await expect(passkeys.getByRole('listitem')).toHaveCount(1);
     expect(await authenticator.credentials()).toHaveLength(1);
     await expect(page.getByText(t.twoStep.statusOn)).toBeVisible();
-    await expect(page.getByText(t.twoStep.passkeysCount)).toBeVisible();
+    await expect(page.locator('[data-two-step-passkeys]')).toHaveText(`${t.twoStep.passkeyIsTwoStep} ${t.twoStep.passkeyAsSecondStep}`);
 
     await page.getByRole('button', { name: t.userCenter.signOut, exact: true }).click();
     await expect(page).toHaveURL(/\/login/);

@@ -56,6 +56,9 @@ async function signInFunnel(page: Page, lang: Lang, email: string) {
   await page.getByRole('button', { name: messages[lang].signIn.submit }).click();
   await expect(page).toHaveURL(/\/account$/, { timeout: LANDING_MS });
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  // The layout loads the tracking module after the page's own work and only then queues "page shown": a visit
+  // left before that counts no page (by design), so the test stays until the page's loads are done.
+  await page.waitForLoadState('networkidle');
   // Leaving /account hides it: its queued events leave in a beacon.
   await page.goto('/privacy');
 }

@@ -27,7 +27,7 @@ for (const lang of langs) {
       // Three sign-ins, an enrolment and four axe runs: longer than one sign-in test.
       test.setTimeout(120_000);
 
-      test('enrol an authenticator app, sign in with a code, then with a recovery code', async ({ page }) => {
+      test('enrol an authenticator app, sign in with a code, then with a recovery code; the history and support say which', async ({ page, browser }) => {
         const email = uniqueEmail(`two-step-${lang}-${viewport.name}`);
         await seedUser(page.request, { email, password: PASSWORD, userType: 1, agreed: true });
         await signInByEmail(page, lang, email, PASSWORD);
@@ -37,6 +37,8 @@ for (const lang of langs) {
         await openInLanguage(page, lang, '/user_center#security');
         await expect(page.getByRole('heading', { name: messages[lang].security.title, level: 2 })).toBeVisible();
         await expect(page.getByText(t.statusOff)).toBeVisible();
+        // Two-step off: the section says a passkey sign-in is already two steps (no "confirm with a passkey" yet).
+        await expect(page.locator('[data-two-step-passkeys]')).toHaveText(t.passkeyIsTwoStep);
         await page.getByRole('button', { name: t.turnOn }).click();
         await expect(page.getByRole('img', { name: t.qrLabel })).toBeVisible();
         const secret = (await page.locator('[data-two-step-secret]').innerText()).replace(/\s/g, '');
@@ -93,6 +95,27 @@ for (const lang of langs) {
 
         await openInLanguage(page, lang, '/user_center#security');
         await expect(page.getByText(t.recoveryLeft.replace('{count}', '9'))).toBeVisible();
+
+        // The sign-in history says how each sign-in was made, the second step included, newest first.
+        const s = messages[lang].security;
+        const withStep = (step: 'totp' | 'recovery') => s.withSecondStep.replace('{method}', s.methods.password).replace('{step}', s.secondSteps[step]);
+        const rows = page.locator('.sign-in-history tbody tr');
+        await expect(rows.first()).toContainText(withStep('recovery'));
+        await expect(rows.nth(1)).toContainText(withStep('totp'));
+        await expect(rows.last()).not.toContainText(s.secondSteps.totp);
+
+        // Support sees the same on the person's page.
+        const ops = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+        const opsPage = await ops.newPage();
+        const o = messages[lang].opsPeople;
+        const minted = await opsPage.request.post('/api/dev/operator-session', { data: { login: `support.${Date.now()}.${lang}.${viewport.name}@ops.example.com`, role: 'support' } });
+        expect(minted.ok()).toBe(true);
+        await openInLanguage(opsPage, lang, '/ops/people');
+        await opsPage.getByLabel(o.searchLabel).fill(email);
+        await opsPage.getByRole('button', { name: o.search, exact: true }).click();
+        await opsPage.getByRole('region', { name: o.resultsTable }).getByRole('button').first().click();
+        await expect(opsPage.getByRole('region', { name: o.signInsTable })).toContainText(withStep('recovery'));
+        await ops.close();
       });
     });
   }

@@ -253,6 +253,8 @@ for (const lang of langs) {
       await page.getByRole('button', { name: u.editProfile }).click();
       const birthday = page.getByRole('group', { name: new RegExp(u.birthday) });
       // The parts in the page's order and words: 年 月 日 on a Chinese page, day month year on an English one.
+      // (The profile editor loads when it is opened.)
+      await expect(birthday.locator('input, select')).toHaveCount(3);
       const parts = await birthday.locator('input, select').evaluateAll((els) => els.map((el) => el.getAttribute('aria-label')));
       expect(parts).toEqual(lang === 'zh' ? ['年', '月', '日'] : ['Day', 'Month', 'Year']);
       await expect(birthday.getByRole('combobox', { name: o.dateParts.month }).locator('option').nth(5)).toHaveText(lang === 'zh' ? '5月' : 'May');

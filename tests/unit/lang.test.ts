@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLang } from '../../src/lib/lang';
+import { chooseLang, joinList, joinSentences } from '../../src/lib/lang';
 import { parseConfig } from '../../functions/config';
 
 const langDefaultsFrom = (vars: Record<string, string>) => parseConfig(vars).lang;
@@ -29,5 +29,17 @@ describe('chooseLang', () => {
     // Unset means English and `.cn`; an unknown language is a configuration error, not a silent English.
     expect(langDefaultsFrom({})).toEqual({ defaultLang: 'en', zhHostSuffixes: ['.cn'] });
     expect(() => langDefaultsFrom({ DEFAULT_LANG: 'de' })).toThrow(/DEFAULT_LANG/);
+  });
+});
+
+describe('running text in each language', () => {
+  it('lists with 、 in Chinese and a comma in English', () => {
+    expect(joinList('zh', ['港口挂靠', '燃油加注'])).toBe('港口挂靠、燃油加注');
+    expect(joinList('en', ['Port calls', 'Bunkering'])).toBe('Port calls, Bunkering');
+  });
+
+  it('sets sentences side by side in Chinese and a space apart in English, skipping empty ones', () => {
+    expect(joinSentences('zh', ['企业管理员已批准您加入。', '', '您现在可以进入该企业。'])).toBe('企业管理员已批准您加入。您现在可以进入该企业。');
+    expect(joinSentences('en', ['Approved.', '', 'You can enter now.'])).toBe('Approved. You can enter now.');
   });
 });

@@ -71,7 +71,7 @@ export default function AccountChoice({ lang, messages }: AccountChoiceProps) {
                       <dt>{m.role}</dt>
                       <dd>{m.roles[company.role]}</dd>
                     </div>
-                    <CompanyStanding company={company} messages={messages} />
+                    <CompanyStanding lang={lang} company={company} messages={messages} />
                   </dl>
                   {company.memberStatus !== 'pending' && REASONED_STATUSES.includes(company.status) && company.review && (company.review.reason || company.review.note) && (
                     <p className="hint review-reason">{m.reviewReason.replace('{reason}', reviewReasonText(lang, company.review.reason, company.review.note))}</p>

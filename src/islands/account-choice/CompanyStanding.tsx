@@ -1,9 +1,11 @@
 import type { Messages } from '../../i18n';
+import { joinSentences, type Lang } from '../../lib/lang';
 import type { CompanyListItem } from '../../schemas/auth';
 import { verificationStatusFromDb } from '../../schemas/onboarding';
 import { statusLabel, statusTone } from './labels';
 
 interface CompanyStandingProps {
+  lang: Lang;
   company: Pick<CompanyListItem, 'role' | 'status' | 'memberStatus' | 'canEnter'>;
   messages: Pick<Messages, 'account' | 'statuses'>;
 }
@@ -13,7 +15,7 @@ interface CompanyStandingProps {
  * member's membership (the administrator's answer) and the company's own verification (the platform's) are
  * two facts with words of their own, then what the verification means and what happens next.
  */
-export function CompanyStanding({ company, messages }: CompanyStandingProps) {
+export function CompanyStanding({ lang, company, messages }: CompanyStandingProps) {
   const m = messages.account;
   const staff = company.role === 'staff';
   const pending = company.memberStatus === 'pending';
@@ -42,11 +44,7 @@ export function CompanyStanding({ company, messages }: CompanyStandingProps) {
       </div>
       <div className="company-standing">
         <dt className="visually-hidden">{m.whatNext}</dt>
-        <dd className="hint">
-          {staff && !pending ? `${m.membershipApprovedHint} ` : ''}
-          {pending ? '' : `${meaning} `}
-          {next}
-        </dd>
+        <dd className="hint">{joinSentences(lang, [staff && !pending ? m.membershipApprovedHint : '', pending ? '' : meaning, next])}</dd>
       </div>
     </>
   );

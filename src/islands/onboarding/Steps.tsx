@@ -26,6 +26,10 @@ export function Steps({ current, labels }: StepsProps) {
           );
         })}
       </ol>
+      {/* Phones show the current step's name once, under the marks: four names do not fit four narrow columns. */}
+      <p className="steps-caption" aria-hidden="true">
+        {names[current]}
+      </p>
     </nav>
   );
 }

@@ -1,16 +1,13 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect } from 'react';
-import { loadPhoneCodes } from '../../api/dictionaries';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Lang } from '../../lib/lang';
-import { meetsPasswordRule } from '../../schemas/auth';
+import { meetsPasswordRule } from '../../schemas/auth-rules';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import type { Messages } from '../../i18n';
 import { $partnerErrors, $partnerSignIn, initPartnerSignIn, partnerSignedIn, partnerStartOver, setArea, setField, submit, verifySlider } from '../../stores/partner-sign-in';
-import { AgreementModal } from '../../ui/AgreementModal';
-import { InsecurePasswordModal } from '../../ui/InsecurePasswordModal';
 import { PasswordInput } from '../../ui/PasswordInput';
 import { PhoneField } from '../../ui/PhoneField';
-import { SliderDialog } from '../shared/SliderDialog';
+import { AgreementModal, InsecurePasswordModal, loadPhoneCodesLazily, SliderDialog } from '../shared/on-first-use';
 import { useProblems } from '../shared/use-problems';
 
 // The second step (two-step verification) loads only when the password asks for it.
@@ -30,6 +27,10 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
   // The credentials hand-off of a person with two-step on arrives with the second step owed.
   useEffect(() => initPartnerSignIn(location.search), []);
   const dialog = useStore($dialog);
+  // The area-code list, the gateway calls and their schemas load with the form's first focus or touch, not
+  // with the page (as on /login).
+  const [prepared, setPrepared] = useState(false);
+  const prepare = () => setPrepared(true);
 
   if (s.redirecting) return <p className="notice redirecting" role="status">{m.redirecting}</p>;
   if (s.secondStep)
@@ -44,13 +45,15 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
     <form
       className="sign-in partner-sign-in"
       noValidate
+      onFocus={prepare}
+      onPointerEnter={prepare}
       onSubmit={(event) => {
         event.preventDefault();
         void submit();
       }}
     >
       {s.resetDone && <p className="notice" role="status">{m.resetDone}</p>}
-      <PhoneField id="partner-mobile" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={s} error={errors.mobile} onAreaChange={setArea} onMobileChange={(v) => setField('mobile', v)} />
+      <PhoneField id="partner-mobile" labels={m} lang={lang} loadAreaCodes={prepared ? loadPhoneCodesLazily : null} phone={s} error={errors.mobile} onAreaChange={setArea} onMobileChange={(v) => setField('mobile', v)} />
       <PasswordInput
         id="partner-password"
         label={m.password}
@@ -94,19 +97,21 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
         <a href="/login">{m.platformLink}</a>
       </nav>
 
-      {dialog?.kind === 'slider' && (
-        <SliderDialog scene={dialog.scene} subject={dialog.subject} labels={{ ...m.slider, networkError: messages.errors.network }} />
-      )}
-      {dialog?.kind === 'insecure' && (
-        <InsecurePasswordModal
-          labels={{ ...m.insecure, show: m.showPassword, hide: m.hidePassword }}
-          messages={{ required: messages.validation.passwordRequired, rule: messages.validation.passwordRule, mismatch: messages.validation.passwordMismatch }}
-          meetsRule={meetsPasswordRule}
-          onConfirm={(newPassword) => closeDialog({ newPassword })}
-          onCancel={() => closeDialog()}
-        />
-      )}
-      {dialog?.kind === 'agreement' && <AgreementModal src={`/terms?lang=${lang}`} labels={m.agreement} onConfirm={() => closeDialog(true)} onCancel={() => closeDialog()} />}
+      <Suspense fallback={null}>
+        {dialog?.kind === 'slider' && (
+          <SliderDialog scene={dialog.scene} subject={dialog.subject} labels={{ ...m.slider, networkError: messages.errors.network }} />
+        )}
+        {dialog?.kind === 'insecure' && (
+          <InsecurePasswordModal
+            labels={{ ...m.insecure, show: m.showPassword, hide: m.hidePassword }}
+            messages={{ required: messages.validation.passwordRequired, rule: messages.validation.passwordRule, mismatch: messages.validation.passwordMismatch }}
+            meetsRule={meetsPasswordRule}
+            onConfirm={(newPassword) => closeDialog({ newPassword })}
+            onCancel={() => closeDialog()}
+          />
+        )}
+        {dialog?.kind === 'agreement' && <AgreementModal src={`/terms?lang=${lang}`} labels={m.agreement} onConfirm={() => closeDialog(true)} onCancel={() => closeDialog()} />}
+      </Suspense>
     </form>
   );
 }

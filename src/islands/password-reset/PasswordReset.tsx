@@ -1,6 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
-import { loadPhoneCodes } from '../../api/dictionaries';
+import { Suspense, useEffect, useState } from 'react';
 import type { Lang } from '../../lib/lang';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import type { Messages } from '../../i18n';
@@ -9,7 +8,7 @@ import { $reset, $resetCooldownUntil, $resetErrors, initPasswordReset, sendCode,
 import { CodeButton } from '../../ui/CodeButton';
 import { PasswordInput } from '../../ui/PasswordInput';
 import { PhoneField } from '../../ui/PhoneField';
-import { SliderDialog } from '../shared/SliderDialog';
+import { loadPhoneCodesLazily, SliderDialog } from '../shared/on-first-use';
 import { useProblems } from '../shared/use-problems';
 import { TabList, tabPanelProps } from '../../ui/TabList';
 import { TextField } from '../../ui/TextField';
@@ -31,6 +30,9 @@ export default function PasswordReset({ lang, partner, messages }: PasswordReset
   const cooldownUntil = useStore($resetCooldownUntil);
   const loginPath = partner ? '/navigator_login' : '/login';
   const backLabel = partner ? r.backToPartnerLogin : messages.common.backToLogin;
+  // The area-code list, the gateway calls and their schemas load with the form's first focus or touch.
+  const [prepared, setPrepared] = useState(false);
+  const prepare = () => setPrepared(true);
 
   useEffect(() => {
     initPasswordReset({ loginPath });
@@ -51,6 +53,8 @@ export default function PasswordReset({ lang, partner, messages }: PasswordReset
     <form
       className="password-reset"
       noValidate
+      onFocus={prepare}
+      onPointerEnter={prepare}
       onSubmit={(event) => {
         event.preventDefault();
         void submit();
@@ -59,7 +63,7 @@ export default function PasswordReset({ lang, partner, messages }: PasswordReset
       <TabList<Channel> name="reset-channel" label={m.tabs.channelLabel} className="subtab" items={[['phone', m.tabs.phone], ['email', m.tabs.email]]} current={s.channel} onSelect={(channel) => switchChannel(channel)} />
       <div {...tabPanelProps('reset-channel', s.channel, false)}>
         {s.channel === 'phone' ? (
-          <PhoneField id="reset-mobile" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={s} error={errors.mobile} onAreaChange={setArea} onMobileChange={(v) => setField('mobile', v)} />
+          <PhoneField id="reset-mobile" labels={m} lang={lang} loadAreaCodes={prepared ? loadPhoneCodesLazily : null} phone={s} error={errors.mobile} onAreaChange={setArea} onMobileChange={(v) => setField('mobile', v)} />
         ) : (
           <TextField id="reset-email" label={m.email} type="email" inputMode="email" autoComplete="username" value={s.email} onChange={(v) => setField('email', v)} error={errors.email} maxLength={254} />
         )}
@@ -80,9 +84,11 @@ export default function PasswordReset({ lang, partner, messages }: PasswordReset
         <a href={loginPath}>{backLabel}</a>
       </nav>
 
-      {dialog?.kind === 'slider' && (
-        <SliderDialog scene={dialog.scene} subject={dialog.subject} labels={{ ...m.slider, networkError: messages.errors.network }} />
-      )}
+      <Suspense fallback={null}>
+        {dialog?.kind === 'slider' && (
+          <SliderDialog scene={dialog.scene} subject={dialog.subject} labels={{ ...m.slider, networkError: messages.errors.network }} />
+        )}
+      </Suspense>
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import type { Messages } from '../../i18n';
-import type { Lang } from '../../lib/lang';
+import { joinList, type Lang } from '../../lib/lang';
 import { $members, askRemove, cancelRemove, changeRole, closeModules, confirmRemove, openModules, setModule, type MemberTarget } from '../../stores/members';
 import { $userCenter, approveMember, askDecline, type AdministeredCompany } from '../../stores/user-center';
 import { ConfirmModal } from '../../ui/ConfirmModal';
@@ -51,7 +51,7 @@ export function CompanyMembers({ lang, company, companyName, messages }: Company
                 {active && member.role === 'staff' && (
                   <span className="member-contact member-modules">
                     <span className="visually-hidden">{t.modules}: </span>
-                    {granted.length ? granted.map((module) => module.name).join(', ') : t.noModulesGranted}
+                    {granted.length ? joinList(lang, granted.map((module) => module.name)) : t.noModulesGranted}
                   </span>
                 )}
               </td>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { loginLinkApi } from '../../api/login-links';
 import type { Messages } from '../../i18n';
+import { problemOf, problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
-import { failureMessage } from '../../stores/after-sign-in';
 
 interface ShareSignInProps {
   lang: Lang;
@@ -27,7 +27,7 @@ export function ShareSignIn({ lang, messages }: ShareSignInProps) {
     setNotice('');
     const answer = await loginLinkApi.createShareLink();
     setBusy(false);
-    if (!answer.ok) return setError(failureMessage(answer, messages.errors));
+    if (!answer.ok) return setError(problemText({ errors: messages.errors }, problemOf(answer)));
     const until = new Date(Date.now() + answer.data.expiresIn * 1000).toLocaleTimeString(lang === 'zh' ? 'zh-CN' : 'en-GB', {
       hour: '2-digit',
       minute: '2-digit',

@@ -17,6 +17,8 @@ import {
   startEnrolment,
 } from '../../stores/two-step';
 import { PasswordInput } from '../../ui/PasswordInput';
+import { AuthenticatorCodeField } from '../../ui/AuthenticatorCodeField';
+import { SubmitForm } from '../../ui/SubmitForm';
 import { TextField } from '../../ui/TextField';
 
 type TwoStepMessages = Pick<Messages, 'twoStep' | 'errors'>;
@@ -37,6 +39,11 @@ export function TwoStep({ messages }: { messages: TwoStepMessages }) {
   }, [s.phase]);
 
   const error = s.error ? problemText(messages, s.error) : undefined;
+  const cancelButton = (cancel: () => void) => (
+    <button type="button" className="button secondary" onClick={cancel}>
+      {m.cancel}
+    </button>
+  );
   const codesText = s.recoveryCodes.join('\n');
   const download = () => {
     const url = URL.createObjectURL(new Blob([`${m.codesTitle}\n\n${codesText}\n`], { type: 'text/plain' }));
@@ -61,7 +68,8 @@ export function TwoStep({ messages }: { messages: TwoStepMessages }) {
           <p data-two-step-status={s.phase}>{s.phase === 'on' ? m.statusOn : m.statusOff}</p>
           {s.phase === 'on' && s.status && <p className="hint">{m.recoveryLeft.replace('{count}', String(s.status.recoveryCodesLeft))}</p>}
           <p className="hint" data-two-step-passkeys>
-            {m.passkeysCount}
+            {m.passkeyIsTwoStep}
+            {s.phase === 'on' && ` ${m.passkeyAsSecondStep}`}
           </p>
           {error && <p className="error form-error" role="alert">{error}</p>}
           <div className="form-actions">
@@ -84,38 +92,15 @@ export function TwoStep({ messages }: { messages: TwoStepMessages }) {
       )}
 
       {s.phase === 'enrolling' && (
-        <form
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void finishEnrolment();
-          }}
-        >
+        <SubmitForm onSend={finishEnrolment} error={undefined} busy={s.busy} submitLabel={m.finish} actions={cancelButton(cancelEnrolment)}>
           <p>{m.scanIntro}</p>
           <div className="qr-code" role="img" aria-label={m.qrLabel} dangerouslySetInnerHTML={{ __html: s.qrSvg }} />
           <p>
-            {m.secretLabel}: <code className="secret" data-two-step-secret>{s.secret.replace(/(.{4})/g, '$1 ').trim()}</code>
+            {m.secretLabel} <code className="secret" data-two-step-secret>{s.secret.replace(/(.{4})/g, '$1 ').trim()}</code>
           </p>
-          <TextField
-            id="two-step-enrol-code"
-            label={m.codeLabel}
-            value={s.code}
-            onChange={(value) => setTwoStepField('code', value)}
-            error={error}
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            maxLength={6}
-            required
-          />
-          <div className="form-actions">
-            <button type="submit" className="button primary" disabled={s.busy}>
-              {m.finish}
-            </button>
-            <button type="button" className="button secondary" onClick={cancelEnrolment}>
-              {m.cancel}
-            </button>
-          </div>
-        </form>
+          {/* The enrolment says its error at the code field, not under the form. */}
+          <AuthenticatorCodeField id="two-step-enrol-code" label={m.codeLabel} value={s.code} onChange={(value) => setTwoStepField('code', value)} error={error} />
+        </SubmitForm>
       )}
 
       {s.phase === 'codes' && (
@@ -151,13 +136,7 @@ export function TwoStep({ messages }: { messages: TwoStepMessages }) {
       )}
 
       {s.phase === 'proving' && (
-        <form
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void confirmProof();
-          }}
-        >
+        <SubmitForm onSend={confirmProof} error={error} busy={s.busy} submitLabel={s.proving === 'disable' ? m.turnOff : m.newCodes} actions={cancelButton(cancelProof)}>
           <p>{m.proofIntro}</p>
           {s.status?.hasPassword && (
             <PasswordInput
@@ -179,16 +158,7 @@ export function TwoStep({ messages }: { messages: TwoStepMessages }) {
             spellCheck={false}
             maxLength={16}
           />
-          {error && <p className="error form-error" role="alert">{error}</p>}
-          <div className="form-actions">
-            <button type="submit" className="button primary" disabled={s.busy}>
-              {s.proving === 'disable' ? m.turnOff : m.newCodes}
-            </button>
-            <button type="button" className="button secondary" onClick={cancelProof}>
-              {m.cancel}
-            </button>
-          </div>
-        </form>
+        </SubmitForm>
       )}
     </div>
   );

@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import type { Messages } from '../../i18n';
 import { problemText } from '../../i18n/problem';
-import type { Lang } from '../../lib/lang';
+import { joinList, type Lang } from '../../lib/lang';
 import {
   $profileDraft,
   $userCenter,
@@ -17,18 +17,19 @@ import {
 } from '../../stores/user-center';
 import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboarding';
 import { Avatar } from '../../ui/Avatar';
-import { formatDay } from '../../ui/DateField';
+import { formatDay } from '../../ui/format-day';
 import { Modal } from '../../ui/Modal';
 import { ScrollTable } from '../../ui/ScrollTable';
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { WhenVisible } from '../../ui/WhenVisible';
 import { CompanyMembers } from './CompanyMembers';
-import { ProfileEditor } from './ProfileEditor';
 import { SecuritySessions } from './SecuritySessions';
 import { ShareSignIn } from './ShareSignIn';
 import { SignInHistory } from './SignInHistory';
 import { AccountActivity } from './AccountActivity';
 
+// The profile editor (with its country list and date picker) loads when the person opens it.
+const ProfileEditor = lazy(() => import('./ProfileEditor').then((m) => ({ default: m.ProfileEditor })));
 // Two-step verification (its calls, schemas and the QR code) loads after the page's first paint.
 const TwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.TwoStep })));
 const CompanyTwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.CompanyTwoStep })));
@@ -70,7 +71,7 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
     [m.sex, me?.sex === 'male' || me?.sex === 'female' ? m.sexes[me.sex] : m.empty],
     [m.hireDate, shown(me?.hireDate && formatDay(me.hireDate, lang))],
     // Administrators see every module of the company in use; staff the ones granted to them.
-    [messages.members.yourModules, me?.authoriseList.length ? me.authoriseList.map((module) => module.name).join(', ') : messages.members.noModules],
+    [messages.members.yourModules, me?.authoriseList.length ? joinList(lang, me.authoriseList.map((module) => module.name)) : messages.members.noModules],
   ];
   const companyName = (id: string) => {
     const company = s.companies.find((c) => c.companyId === id);
@@ -108,7 +109,9 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
           </div>
         </div>
         {editing ? (
-          <ProfileEditor lang={lang} messages={messages} onClosed={() => setTimeout(() => editButton.current?.focus())} />
+          <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+            <ProfileEditor lang={lang} messages={messages} onClosed={() => setTimeout(() => editButton.current?.focus())} />
+          </Suspense>
         ) : (
           <dl className="facts">
             {profile.map(([label, value]) => (
@@ -157,7 +160,7 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
                     <dt>{messages.account.role}</dt>
                     <dd>{messages.account.roles[company.role]}</dd>
                   </div>
-                  <CompanyStanding company={company} messages={messages} />
+                  <CompanyStanding lang={lang} company={company} messages={messages} />
                 </dl>
                 {company.role === 'administrator' && (FILLABLE_STATUSES as readonly string[]).includes(verificationStatusFromDb(company.status)) && (
                   <a className="text-link fill-link" href={`/fill_account?${new URLSearchParams({ companyId: company.companyId })}`}>
@@ -179,7 +182,7 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
             <h2 id={titleId} className="section-title">{title}</h2>
             <div className="invitation">
               <span className="invitation-label" id={`${titleId}-code-label`}>{m.invitationCode}</span>
-              <code className="invitation-code" aria-labelledby={`${titleId}-code-label`} data-testid="invitation-code">
+              <code className="invitation-code" aria-labelledby={`${titleId}-code-label`} data-testid="invitation-code" data-empty={!company.invitationCode || undefined}>
                 {company.invitationCode ?? m.noInvitationCode}
               </code>
               <div className="invitation-actions">

@@ -4,8 +4,10 @@ import type { Messages } from '../../../i18n';
 import { problemText, type Problem } from '../../../i18n/problem';
 import { OPS_LOGIN_PATH } from '../../../lib/routes';
 import { finishEnrolment, openEnrolment, opsEnrolForm } from '../../../stores/ops-enrol';
+import { EmailAddress } from '../../../ui/EmailAddress';
 import { PasswordInput } from '../../../ui/PasswordInput';
-import { TextField } from '../../../ui/TextField';
+import { AuthenticatorCodeField } from '../../../ui/AuthenticatorCodeField';
+import { SubmitForm } from '../../../ui/SubmitForm';
 
 type OpsEnrolMessages = Pick<Messages, 'ops' | 'errors' | 'signIn'>;
 
@@ -35,61 +37,44 @@ export default function OpsEnrol({ messages }: { messages: OpsEnrolMessages }) {
       </div>
     );
   }
+  // The login sits inside the sentence, as an address that breaks after its "@" on a narrow screen.
+  const [beforeLogin, afterLogin = ''] = m.intro.replace('{name}', v.name).split('{login}');
   return (
-    <form
-      noValidate
-      className="ops-enrol"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void finishEnrolment();
-      }}
-    >
-      <p data-enrol-account>{m.intro.replace('{login}', v.login).replace('{name}', v.name)}</p>
+    <SubmitForm className="ops-enrol" onSend={finishEnrolment} error={formError} busy={v.busy} submitLabel={m.finish}>
+      <p data-enrol-account>
+        {beforeLogin}
+        <EmailAddress value={v.login} />
+        {afterLogin}
+      </p>
       {/* The login, for password managers to file the new password under. */}
       <input type="text" name="username" autoComplete="username" value={v.login} readOnly hidden />
-      <PasswordInput
-        id="ops-enrol-password"
-        label={m.passwordLabel}
-        value={v.password}
-        onChange={(value) => opsEnrolForm.set('password', value)}
-        error={text(e.password)}
-        autoComplete="new-password"
-        showLabel={messages.signIn.showPassword}
-        hideLabel={messages.signIn.hidePassword}
-      />
-      <PasswordInput
-        id="ops-enrol-confirm"
-        label={m.passwordConfirm}
-        value={v.confirm}
-        onChange={(value) => opsEnrolForm.set('confirm', value)}
-        error={text(e.confirm)}
-        autoComplete="new-password"
-        showLabel={messages.signIn.showPassword}
-        hideLabel={messages.signIn.hidePassword}
-      />
+      {(['password', 'confirm'] as const).map((field) => (
+        <PasswordInput
+          key={field}
+          id={`ops-enrol-${field}`}
+          label={field === 'password' ? m.passwordLabel : m.passwordConfirm}
+          value={v[field]}
+          onChange={(value) => opsEnrolForm.set(field, value)}
+          error={text(e[field])}
+          autoComplete="new-password"
+          showLabel={messages.signIn.showPassword}
+          hideLabel={messages.signIn.hidePassword}
+          required
+        />
+      ))}
       <p className="hint">{m.passwordHint}</p>
       <p>{m.scanIntro}</p>
       <div className="qr-code" role="img" aria-label={m.qrLabel} dangerouslySetInnerHTML={{ __html: v.qrSvg }} />
       <p>
-        {m.secretLabel}: <code className="secret" data-enrol-secret>{v.secret.replace(/(.{4})/g, '$1 ').trim()}</code>
+        {m.secretLabel} <code className="secret" data-enrol-secret>{v.secret.replace(/(.{4})/g, '$1 ').trim()}</code>
       </p>
-      <TextField
+      <AuthenticatorCodeField
         id="ops-enrol-code"
         label={m.codeLabel}
         value={v.code}
         onChange={(value) => opsEnrolForm.set('code', value.replace(/\D/g, ''))}
         error={text(e.code)}
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        maxLength={6}
-        required
       />
-      {formError && <p className="error form-error" role="alert">{formError}</p>}
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={v.busy}>
-          {m.finish}
-        </button>
-      </div>
-    </form>
+    </SubmitForm>
   );
 }

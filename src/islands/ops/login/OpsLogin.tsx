@@ -4,7 +4,9 @@ import type { Messages } from '../../../i18n';
 import { problemText, type Problem } from '../../../i18n/problem';
 import { opsLoginForm, startOver, submitCode, submitPasskey, submitPassword } from '../../../stores/ops-login';
 import { PasswordInput } from '../../../ui/PasswordInput';
+import { AuthenticatorCodeField } from '../../../ui/AuthenticatorCodeField';
 import { TextField } from '../../../ui/TextField';
+import { SubmitForm } from '../../../ui/SubmitForm';
 
 type OpsLoginMessages = Pick<Messages, 'ops' | 'errors' | 'signIn'>;
 
@@ -29,13 +31,7 @@ export default function OpsLogin({ messages }: { messages: OpsLoginMessages }) {
         {signedOut && v.phase === 'password' && !formError && <p className="notice">{m.signedOut}</p>}
       </div>
       {v.phase === 'password' ? (
-        <form
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void submitPassword();
-          }}
-        >
+        <SubmitForm onSend={submitPassword} error={formError} busy={v.busy} submitLabel={m.next}>
           <TextField
             id="ops-login"
             label={m.loginLabel}
@@ -56,53 +52,41 @@ export default function OpsLogin({ messages }: { messages: OpsLoginMessages }) {
             autoComplete="current-password"
             showLabel={messages.signIn.showPassword}
             hideLabel={messages.signIn.hidePassword}
+            required
           />
-          {formError && <p className="error form-error" role="alert">{formError}</p>}
-          <div className="form-actions">
-            <button type="submit" className="button primary" disabled={v.busy}>
-              {m.next}
-            </button>
-          </div>
-        </form>
+        </SubmitForm>
       ) : (
-        <form
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void submitCode();
-          }}
+        <SubmitForm
+          onSend={submitCode}
+          error={formError}
+          busy={v.busy}
+          submitLabel={m.verify}
+          actions={
+            <>
+              {v.passkey && (
+                <button type="button" className="button secondary" disabled={v.busy} onClick={() => void submitPasskey()}>
+                  {m.usePasskey}
+                </button>
+              )}
+              <button type="button" className="button secondary" onClick={startOver}>
+                {m.startOver}
+              </button>
+            </>
+          }
         >
           <h2 className="section-title" tabIndex={-1} ref={codeHeading}>
             {m.codeTitle}
           </h2>
           <p>{m.codeIntro}</p>
-          <TextField
+          <AuthenticatorCodeField
             id="ops-code"
             label={m.codeLabel}
             value={v.code}
             onChange={(value) => opsLoginForm.set('code', value.replace(/\D/g, ''))}
             error={text(e.code)}
             hint={v.triesLeft >= 0 ? m.triesLeft.replace('{count}', String(v.triesLeft)) : undefined}
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            maxLength={6}
-            required
           />
-          {formError && <p className="error form-error" role="alert">{formError}</p>}
-          <div className="form-actions">
-            <button type="submit" className="button primary" disabled={v.busy}>
-              {m.verify}
-            </button>
-            {v.passkey && (
-              <button type="button" className="button secondary" disabled={v.busy} onClick={() => void submitPasskey()}>
-                {m.usePasskey}
-              </button>
-            )}
-            <button type="button" className="button secondary" onClick={startOver}>
-              {m.startOver}
-            </button>
-          </div>
-        </form>
+        </SubmitForm>
       )}
     </div>
   );

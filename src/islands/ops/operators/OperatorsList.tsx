@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { opsApi } from '../../../api/ops';
 import type { Messages } from '../../../i18n';
 import { problemOf, problemText, type Problem } from '../../../i18n/problem';
-import type { Lang } from '../../../lib/lang';
+import { joinList, type Lang } from '../../../lib/lang';
 import type { OperatorListItem } from '../../../schemas/ops';
 import { ScrollTable } from '../../../ui/ScrollTable';
 
@@ -26,7 +26,7 @@ export default function OperatorsList({ messages, lang }: { messages: Pick<Messa
             <td>{row.login}</td>
             <td>{row.name}</td>
             <td>{m.roles[row.role]}</td>
-            <td>{row.secondSteps.length ? row.secondSteps.map((kind) => o[kind]).join(', ') : '—'}</td>
+            <td>{row.secondSteps.length ? joinList(lang, row.secondSteps.map((kind) => o[kind])) : '—'}</td>
             <td>{date.format(row.createdAt)}</td>
             <td>{row.removedAt !== null ? o.removed : row.enrolled ? o.active : o.notEnrolled}</td>
           </tr>

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import type { FormEvent } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import type { Messages } from '../../../i18n';
 import { problemText } from '../../../i18n/problem';
 import type { Lang } from '../../../lib/lang';
@@ -23,7 +23,7 @@ import { FieldFrame } from '../../../ui/FieldFrame';
 import { Modal } from '../../../ui/Modal';
 import { ScrollTable } from '../../../ui/ScrollTable';
 import { TextField } from '../../../ui/TextField';
-import { deviceLabel, timeLabel } from '../../user-center/security-labels';
+import { deviceLabel, signInMethodLabel, timeLabel } from '../../user-center/security-labels';
 
 type OpsPeopleMessages = Pick<Messages, 'opsPeople' | 'errors' | 'security'>;
 
@@ -221,69 +221,69 @@ function PersonView({ lang, messages, person }: PeopleSupportProps & { person: P
         </div>
       </section>
 
-      <section className="panel" aria-labelledby="ops-memberships">
-        <h3 id="ops-memberships" className="subsection-title">{m.membershipsTitle}</h3>
-        {memberships.length === 0 ? (
-          <p className="hint">{m.noMemberships}</p>
-        ) : (
-          <ScrollTable label={m.membershipsTable} className="members" columns={[m.companyColumn, m.roleColumn, m.statusColumn]}>
-            {memberships.map((c) => (
-              <tr key={c.companyId}>
-                <td>{c.companyName}</td>
-                <td>{m.roles[c.role]}</td>
-                <td>
-                  {m.memberStatuses[c.status]}
-                  {c.role === 'staff' && c.status === 'active' && (
-                    <button type="button" className="text-button" onClick={() => askReason({ kind: 'transfer', companyId: c.companyId, companyName: c.companyName })}>
-                      {m.makeAdministrator}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </ScrollTable>
-        )}
-      </section>
+      <ListPanel id="ops-memberships" title={m.membershipsTitle} none={m.noMemberships} table={m.membershipsTable}
+        columns={[m.companyColumn, m.roleColumn, m.statusColumn]}
+        rows={memberships.map((c) => (
+          <tr key={c.companyId}>
+            <td>{c.companyName}</td>
+            <td>{m.roles[c.role]}</td>
+            <td>
+              {m.memberStatuses[c.status]}
+              {c.role === 'staff' && c.status === 'active' && (
+                <button type="button" className="text-button" onClick={() => askReason({ kind: 'transfer', companyId: c.companyId, companyName: c.companyName })}>
+                  {m.makeAdministrator}
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      />
 
-      <section className="panel" aria-labelledby="ops-sessions">
-        <h3 id="ops-sessions" className="subsection-title">{m.sessionsTitle}</h3>
-        {sessions.length === 0 ? (
-          <p className="hint">{m.noSessions}</p>
-        ) : (
-          <ScrollTable label={m.sessionsTable} className="members" columns={[m.startedColumn, m.lastSeenColumn, m.whereColumn]}>
-            {sessions.map((session, i) => (
-              <tr key={`${session.createdAt}-${i}`}>
-                <td>{time(session.createdAt)}</td>
-                <td>{time(session.lastSeenAt)}</td>
-                <td>
-                  {deviceLabel({ ...session, type: null }, messages.security)} · {session.country ?? '?'} · {session.network ?? m.none}
-                </td>
-              </tr>
-            ))}
-          </ScrollTable>
-        )}
-      </section>
+      <ListPanel id="ops-sessions" title={m.sessionsTitle} none={m.noSessions} table={m.sessionsTable}
+        columns={[m.startedColumn, m.lastSeenColumn, m.whereColumn]}
+        rows={sessions.map((session, i) => (
+          <tr key={`${session.createdAt}-${i}`}>
+            <td>{time(session.createdAt)}</td>
+            <td>{time(session.lastSeenAt)}</td>
+            <td>
+              {deviceLabel({ ...session, type: null }, messages.security)} · {session.country ?? '?'} · {session.network ?? m.none}
+            </td>
+          </tr>
+        ))}
+      />
 
-      <section className="panel" aria-labelledby="ops-sign-ins">
-        <h3 id="ops-sign-ins" className="subsection-title">{m.signInsTitle}</h3>
-        {signIns.length === 0 ? (
-          <p className="hint">{m.noSignIns}</p>
-        ) : (
-          <ScrollTable label={m.signInsTable} className="members" columns={[m.startedColumn, m.whereColumn]}>
-            {signIns.map((entry, i) => (
-              <tr key={`${entry.at}-${i}`}>
-                <td>
-                  {time(entry.at)} · {messages.security.methods[entry.method]}{' '}
-                  <span className="badge" data-tone={entry.success ? 'good' : 'bad'}>{entry.success ? m.succeeded : m.failed}</span>
-                </td>
-                <td>
-                  {deviceLabel(entry, messages.security)} · {entry.network ?? m.none}
-                </td>
-              </tr>
-            ))}
-          </ScrollTable>
-        )}
-      </section>
+      <ListPanel id="ops-sign-ins" title={m.signInsTitle} none={m.noSignIns} table={m.signInsTable}
+        columns={[m.startedColumn, m.whereColumn]}
+        rows={signIns.map((entry, i) => (
+          <tr key={`${entry.at}-${i}`}>
+            <td>
+              {time(entry.at)} · {signInMethodLabel(entry, messages.security)}{' '}
+              <span className="badge" data-tone={entry.success ? 'good' : 'bad'}>{entry.success ? m.succeeded : m.failed}</span>
+            </td>
+            <td>
+              {deviceLabel(entry, messages.security)} · {entry.network ?? m.none}
+            </td>
+          </tr>
+        ))}
+      />
     </article>
+  );
+}
+
+/** One of the person's lists: a titled panel with its table, or a line saying there is none. */
+function ListPanel({ id, title, none, table, columns, rows }: { id: string; title: string; none: string; table: string; columns: string[]; rows: ReactNode[] }) {
+  return (
+    <section className="panel" aria-labelledby={id}>
+      <h3 id={id} className="subsection-title">
+        {title}
+      </h3>
+      {rows.length === 0 ? (
+        <p className="hint">{none}</p>
+      ) : (
+        <ScrollTable label={table} className="members" columns={columns}>
+          {rows}
+        </ScrollTable>
+      )}
+    </section>
   );
 }
