@@ -84,14 +84,17 @@ for (const lang of langs) {
     const text = JSON.stringify(sent);
     for (const secret of [email, email.split('@')[0]!, PASSWORD, 'Wrong2026x', '@']) expect(text).not.toContain(secret);
 
-    // Every event sent is stored (other tests may add more of the same kind, never fewer).
-    const list = await request.get('/api/agg-web/buriedPoint/list?limit=500', { headers: { 'x-operator-token': `Bearer ${OPERATOR_TOKEN}` } });
-    const rows = ((await list.json()) as { data: Row[] }).data.filter((row) => row.createdAt >= since);
-    for (const event of sent) {
-      const same = (row: Row) => row.eventId === event.eventId && JSON.stringify(row.keyList) === JSON.stringify(event.keyList);
-      expect(rows.filter(same).length, JSON.stringify(event)).toBeGreaterThanOrEqual(sent.filter((e) => JSON.stringify(e) === JSON.stringify(event)).length);
-      expect(rows.find(same)).toMatchObject({ bpSource: 'portal', bpType: 'funnel', versionNumber: '9.3.11' });
-    }
+    // Every event sent is stored (other tests may add more of the same kind, never fewer). A beacon is sent
+    // while its page unloads and may still be on its way when the page has gone: read until it has arrived.
+    await expect(async () => {
+      const list = await request.get('/api/agg-web/buriedPoint/list?limit=500', { headers: { 'x-operator-token': `Bearer ${OPERATOR_TOKEN}` } });
+      const rows = ((await list.json()) as { data: Row[] }).data.filter((row) => row.createdAt >= since);
+      for (const event of sent) {
+        const same = (row: Row) => row.eventId === event.eventId && JSON.stringify(row.keyList) === JSON.stringify(event.keyList);
+        expect(rows.filter(same).length, JSON.stringify(event)).toBeGreaterThanOrEqual(sent.filter((e) => JSON.stringify(e) === JSON.stringify(event)).length);
+        expect(rows.find(same)).toMatchObject({ bpSource: 'portal', bpType: 'funnel', versionNumber: '9.3.11' });
+      }
+    }).toPass({ timeout: LANDING_MS });
   });
 }
 
