@@ -321,6 +321,8 @@ export const en = {
     whatNext: 'What this means',
     enterNow: 'You can enter the company now.',
     enterOnceVerified: 'You can enter the company as soon as the platform has verified it; nothing is needed from you.',
+    enterOnceApplicationSent: 'You can enter the company once the platform has verified it: complete and send the company’s application first.',
+    enterOnceResolved: 'You can enter the company once this is resolved.',
     /** What each company verification status means, on the company's card. */
     verificationMeaning: {
       approving: 'The platform is reviewing the company’s documents.',
@@ -418,6 +420,8 @@ export const en = {
     makeStaffLabel: 'Make staff: {name}',
     remove: 'Remove',
     removeLabel: 'Remove {name}',
+    /** Under the status of a company's only administrator, in place of the role and remove buttons. */
+    onlyAdministrator: 'The only administrator: make another member administrator first to step down or leave.',
     removeTitle: 'Remove this member?',
     removeText: '{name} will leave {company}, and their sessions in it end. They can join again with an invitation code.',
     removeConfirm: 'Remove member',
@@ -435,6 +439,8 @@ export const en = {
     withdrawn: '{module} withdrawn from {name}.',
     yourModules: 'Your modules',
     noModules: 'None yet. Your company administrator grants them.',
+    /** An administrator's modules are all of the company's, once the platform has verified it. */
+    noModulesUntilVerified: 'None yet. Your company’s modules open once the platform has verified it.',
     photo: 'Change photo',
     photoSaved: 'Photo saved',
   },
@@ -789,6 +795,7 @@ export const en = {
       anyAction: 'Any action',
       from: 'From',
       to: 'Until',
+      dateParts: { year: 'Year', month: 'Month', day: 'Day' },
       apply: 'Show',
       entries: 'Entries of the audit trail',
       timeColumn: 'Time',
@@ -799,6 +806,9 @@ export const en = {
       none: 'No entries match.',
       older: 'Older entries',
       actorKinds: { operator: 'Operator', user: 'Person', system: 'System' },
+      /** A system row written by `npm run operator` (actor id 'cli'). */
+      commandLine: 'command line',
+      targetKinds: { user: 'Person', company: 'Company', operator: 'Operator' },
     },
     actionNames: {
       user: {
@@ -825,8 +835,24 @@ export const en = {
         module_granted: 'Module granted',
         module_withdrawn: 'Module withdrawn',
       },
-      company: { administrator_transferred: 'Administrator role transferred' },
-      operator: { signed_out: 'Operator signed out' },
+      company: {
+        verified: 'Company verified',
+        verification_failed: 'Company verification failed',
+        information_requested: 'More information asked of the company',
+        blocked: 'Company blocked',
+        unblocked: 'Company unblocked',
+        expired: 'Company verification expired',
+        administrator_transferred: 'Administrator role transferred',
+      },
+      operator: {
+        added: 'Operator added',
+        removed: 'Operator removed',
+        enrolment_issued: 'Enrolment link issued',
+        enrolled: 'Operator enrolled',
+        signed_in: 'Operator signed in',
+        signed_out: 'Operator signed out',
+        passkey_added: 'Operator passkey added',
+      },
     },
     activity: {
       title: 'Account activity',
@@ -898,14 +924,6 @@ export const en = {
       block: 'Block',
       unblock: 'Unblock',
       expire: 'Expire',
-    },
-    auditActions: {
-      verified: 'Verified',
-      verification_failed: 'Verification failed',
-      information_requested: 'More information asked for',
-      blocked: 'Blocked',
-      unblocked: 'Unblocked',
-      expired: 'Expired',
     },
     reason: 'Reason',
     reasonPlaceholder: 'Choose a reason',

@@ -85,6 +85,49 @@ export type PersonDetail = z.infer<typeof personDetail>;
 
 export const AUDIT_PAGE_SIZE = 50;
 
+/**
+ * Every action the audit trail records, dotted and past tense: the gateway writes no other (its type says so,
+ * and scripts/operator-sql.mjs writes the three operator.added, .enrolment_issued and .removed), and each has words in both
+ * languages (opsPeople.actionNames, checked by tests/unit/i18n.test.ts).
+ */
+export const AUDITED_ACTIONS = [
+  'user.signed_in',
+  'user.password_changed',
+  'user.password_reset',
+  'user.two_step_enabled',
+  'user.two_step_disabled',
+  'user.recovery_codes_regenerated',
+  'user.passkey_added',
+  'user.passkey_removed',
+  'user.unlocked',
+  'user.signed_out_everywhere',
+  'user.password_change_required',
+  'user.two_step_reset',
+  'user.blocked',
+  'user.unblocked',
+  'member.approved',
+  'member.rejected',
+  'member.role_changed',
+  'member.removed',
+  'member.module_granted',
+  'member.module_withdrawn',
+  'company.verified',
+  'company.verification_failed',
+  'company.information_requested',
+  'company.blocked',
+  'company.unblocked',
+  'company.expired',
+  'company.administrator_transferred',
+  'operator.added',
+  'operator.removed',
+  'operator.enrolment_issued',
+  'operator.enrolled',
+  'operator.signed_in',
+  'operator.signed_out',
+  'operator.passkey_added',
+] as const;
+export type AuditedAction = (typeof AUDITED_ACTIONS)[number];
+
 /** `actor` and `target` are ids (a person's or an operator's id, a company id); times are epoch ms. */
 export const auditQuery = z.object({
   actor: z.optional(z.string().check(z.trim(), z.maxLength(64))),

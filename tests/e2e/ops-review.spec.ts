@@ -101,7 +101,8 @@ for (const lang of langs) {
       await expect(ops.getByRole('row').filter({ hasText: 'Tan Mei' })).toContainText(r.roles.administrator);
       const logo = ops.getByRole('img', { name: new RegExp(`${r.purposes.logo}: logo.png`) });
       await expect(logo).toBeVisible();
-      expect(await logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+      // Visible is not loaded: the picture's bytes may still be on their way.
+      await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
       const licence = await ops.request.get(await ops.getByRole('link', { name: 'licence.pdf' }).getAttribute('href') as string);
       expect(licence.headers()['content-disposition']).toMatch(/^inline/);
       expect((await licence.body()).subarray(0, 5).toString()).toBe('%PDF-');
@@ -124,7 +125,7 @@ for (const lang of langs) {
       await ops.keyboard.press('Enter');
       await expect(ops.getByText(r.decided.replace('{status}', t.statuses.verified))).toBeVisible();
       await expect(ops.getByTestId('review-status')).toHaveText(t.statuses.verified);
-      await expect(ops.getByRole('listitem').filter({ hasText: r.auditActions.verified })).toContainText('Ruth Reviewer');
+      await expect(ops.getByRole('listitem').filter({ hasText: t.opsPeople.actionNames.company.verified })).toContainText('Ruth Reviewer');
       const companyId = companyIdOf(ops);
 
       // A staff member joins and is approved; both enter the company from a fresh sign-in.
@@ -173,6 +174,9 @@ for (const lang of langs) {
       const card = page.getByRole('listitem').filter({ hasText: name });
       await expect(card).toContainText(t.statuses.additionalInformationRequired);
       await expect(card).toContainText(`${REVIEW_REASON_TEXT.licenceMissing[lang]} Page 2 of the licence, please.`);
+      // The card asks the administrator to act; it never says that nothing is needed of them.
+      await expect(card).toContainText(t.account.enterOnceApplicationSent);
+      await expect(card).not.toContainText(t.account.enterOnceVerified);
       await expectAccessible(page);
       await card.getByRole('link', { name: `${t.account.fixAndResubmit}: ${name}` }).click();
       await expect(page).toHaveURL(/\/fill_account\?companyId=/);

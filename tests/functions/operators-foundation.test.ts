@@ -87,12 +87,12 @@ describe('operator sessions', () => {
 describe('audit trail', () => {
   it('rows can be added but never changed or deleted', async () => {
     const at = Date.now();
-    await auditStatement(worker.env.DB, { at, actor: { kind: 'system', id: null }, action: 'test.recorded', target: { kind: 'user', id: 'u1' } }).run();
-    const row = await worker.env.DB.prepare("SELECT id FROM audit_log WHERE action = 'test.recorded' AND created_at = ?").bind(at).first<{ id: number }>();
+    await auditStatement(worker.env.DB, { at, actor: { kind: 'system', id: null }, action: 'user.unlocked', target: { kind: 'user', id: 'u1' } }).run();
+    const row = await worker.env.DB.prepare("SELECT id FROM audit_log WHERE action = 'user.unlocked' AND created_at = ?").bind(at).first<{ id: number }>();
     expect(row).not.toBeNull();
     await expect(worker.env.DB.prepare("UPDATE audit_log SET action = 'test.rewritten' WHERE id = ?").bind(row!.id).run()).rejects.toThrow(/append-only/);
     await expect(worker.env.DB.prepare('DELETE FROM audit_log WHERE id = ?').bind(row!.id).run()).rejects.toThrow(/append-only/);
     const still = await worker.env.DB.prepare('SELECT action FROM audit_log WHERE id = ?').bind(row!.id).first<{ action: string }>();
-    expect(still?.action).toBe('test.recorded');
+    expect(still?.action).toBe('user.unlocked');
   });
 });

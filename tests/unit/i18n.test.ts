@@ -5,6 +5,8 @@ import { pageShells, notFoundShell } from '../../src/lib/routes';
 import { problemText } from '../../src/i18n/problem';
 import { NETWORK_ERROR, SERVER_ERROR } from '../../src/api/result';
 import { messageKeysRead } from './message-uses';
+import { AUDITED_ACTIONS } from '../../src/schemas/ops-people';
+import { actionLabel } from '../../src/islands/ops/audit/action-label';
 
 function keyPaths(value: unknown, prefix = ''): string[] {
   if (typeof value !== 'object' || value === null) return [prefix];
@@ -14,6 +16,14 @@ function keyPaths(value: unknown, prefix = ''): string[] {
 describe('dictionaries', () => {
   it('zh and en have exactly the same keys', () => {
     expect(keyPaths(zh).sort()).toEqual(keyPaths(en).sort());
+  });
+
+  it('name every action the audit trail records, in both languages (the trail never shows a raw key)', () => {
+    for (const dict of [zh, en]) {
+      for (const action of AUDITED_ACTIONS) expect(actionLabel(dict.opsPeople, action), action).not.toBe(action);
+    }
+    const named = Object.entries(en.opsPeople.actionNames).flatMap(([area, names]) => Object.keys(names).map((name) => `${area}.${name}`));
+    expect(named.sort()).toEqual([...AUDITED_ACTIONS].sort());
   });
 
   it('have no empty message', () => {

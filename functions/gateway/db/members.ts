@@ -1,4 +1,5 @@
 import type { MemberRole } from '../../../src/schemas/onboarding';
+import type { AuditedAction } from '../../../src/schemas/ops-people';
 import { auditStatement } from '../services/audit';
 
 /**
@@ -26,7 +27,7 @@ const ACTOR_IS_ADMINISTRATOR = `EXISTS (SELECT 1 FROM company_members
 const ANOTHER_ADMINISTRATOR = `EXISTS (SELECT 1 FROM company_members
   WHERE company_id = ?1 AND user_id <> ?3 AND role = 'administrator' AND status = 'active')`;
 
-const audited = (db: D1Database, change: MemberChange, action: string, detail: Record<string, unknown>) =>
+const audited = (db: D1Database, change: MemberChange, action: AuditedAction, detail: Record<string, unknown>) =>
   auditStatement(
     db,
     {

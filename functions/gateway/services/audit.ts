@@ -1,3 +1,5 @@
+import type { AuditedAction } from '../../../src/schemas/ops-people';
+
 /**
  * The audit trail (table audit_log): who did what to whom, when, why and from which client network. Every
  * operator action and every security-relevant event of a person (sign-in, password change, two-step change,
@@ -13,8 +15,8 @@ export type AuditActorKind = 'operator' | 'user' | 'system';
 export interface AuditEntry {
   at: number;
   actor: { kind: AuditActorKind; id: string | null };
-  /** Dotted, past tense, stable: 'company.verified', 'user.unlocked', 'member.approved', 'sign_in.succeeded'. */
-  action: string;
+  /** Dotted, past tense, stable: one of AUDITED_ACTIONS (src/schemas/ops-people.ts). */
+  action: AuditedAction;
   target?: { kind: string; id: string };
   /** The reason given by an operator or administrator, as they wrote it. */
   reason?: string | null;
@@ -126,7 +128,7 @@ export async function listAudit(db: D1Database, query: AuditQuery): Promise<Audi
  */
 export function ownEventStatement(
   db: D1Database,
-  event: { at: number; userId: string; action: string; network: string | null; detail?: Record<string, unknown> },
+  event: { at: number; userId: string; action: AuditedAction; network: string | null; detail?: Record<string, unknown> },
   { onlyIfChanged = false } = {},
 ): D1PreparedStatement {
   const person = { kind: 'user' as const, id: event.userId };

@@ -19,6 +19,7 @@ import {
   type ReviewQueueAnswer,
   type ReviewQueueQuery,
 } from '../../../src/schemas/ops-review';
+import type { AuditedAction } from '../../../src/schemas/ops-people';
 import { configOf } from '../../config';
 import { administratorOf, applyDecision, reviewedCompanyById, reviewQueue, type ReviewedCompanyRow } from '../db/company-review';
 import { membersOfCompany } from '../db/companies';
@@ -139,7 +140,7 @@ export async function companyReview(db: D1Database, companyId: string): Promise<
 }
 
 /** The audit action of each decision (dotted, past tense). */
-const AUDIT_ACTIONS: Record<ReviewAction, string> = {
+const AUDIT_ACTIONS: Record<ReviewAction, AuditedAction> = {
   verify: 'company.verified',
   fail: 'company.verification_failed',
   requestInformation: 'company.information_requested',

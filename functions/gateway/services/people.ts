@@ -1,4 +1,4 @@
-import type { PeoplePage, PersonDetail, PersonSummary } from '../../../src/schemas/ops-people';
+import type { AuditedAction, PeoplePage, PersonDetail, PersonSummary } from '../../../src/schemas/ops-people';
 import { PEOPLE_PAGE_SIZE } from '../../../src/schemas/ops-people';
 import { membershipsOfUser } from '../db/companies';
 import { passkeysOfUser } from '../db/passkeys';
@@ -116,7 +116,7 @@ export async function personDetail(db: D1Database, user: UserRow, at: number, id
   };
 }
 
-const entryOf = (act: SupportAct, action: string, target: { kind: string; id: string }, detail?: Record<string, unknown>): AuditEntry => ({
+const entryOf = (act: SupportAct, action: AuditedAction, target: { kind: string; id: string }, detail?: Record<string, unknown>): AuditEntry => ({
   at: act.at,
   actor: { kind: 'operator', id: act.operatorId },
   action,

@@ -1,5 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import type { WorkerEnv } from '../../env';
+import type { AuditedAction } from '../../../src/schemas/ops-people';
 import { configOf } from '../../config';
 import { decodeBase64, encodeBase64Url } from '../../edge/handoff-blob';
 import { cappedInsert } from '../db/limits';
@@ -239,7 +240,7 @@ async function assertProof(env: WorkerEnv, user: UserRow, proof: TwoStepProof, a
   return [];
 }
 
-type OwnEvent = { at: number; userId: string; action: string; network: string };
+type OwnEvent = { at: number; userId: string; action: AuditedAction; network: string };
 
 /** The person's own audit row, written only if the statement before it changed a row. */
 const ownEventIfChanged = (db: D1Database, event: OwnEvent) => ownEventStatement(db, event, { onlyIfChanged: true });

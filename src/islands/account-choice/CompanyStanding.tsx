@@ -10,6 +10,11 @@ interface CompanyStandingProps {
   messages: Pick<Messages, 'account' | 'statuses'>;
 }
 
+/** Statuses that wait on the administrator's application: the administrator is told to complete and send it. */
+const APPLICATION_OWED: string[] = ['notVerified', 'verificationFailed', 'additionalInformationRequired'];
+/** Statuses no waiting ends by itself: the company was blocked, expired or could not be linked. */
+const STOPPED: string[] = ['blocked', 'expired', 'failToBind'];
+
 /**
  * Where a person stands with one company, as the rows of its card's fact list and a line under it: a staff
  * member's membership (the administrator's answer) and the company's own verification (the platform's) are
@@ -21,7 +26,15 @@ export function CompanyStanding({ lang, company, messages }: CompanyStandingProp
   const pending = company.memberStatus === 'pending';
   const verification = verificationStatusFromDb(company.status);
   const meaning = verification in m.verificationMeaning ? m.verificationMeaning[verification as keyof typeof m.verificationMeaning] : '';
-  const next = pending ? m.awaitingApprovalHint : company.canEnter ? m.enterNow : m.enterOnceVerified;
+  const next = pending
+    ? m.awaitingApprovalHint
+    : company.canEnter
+      ? m.enterNow
+      : company.role === 'administrator' && APPLICATION_OWED.includes(verification)
+        ? m.enterOnceApplicationSent
+        : STOPPED.includes(verification)
+          ? m.enterOnceResolved
+          : m.enterOnceVerified;
   return (
     <>
       {staff && (

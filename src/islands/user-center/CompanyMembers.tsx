@@ -5,6 +5,7 @@ import { $members, askRemove, cancelRemove, changeRole, closeModules, confirmRem
 import { $userCenter, approveMember, askDecline, type AdministeredCompany } from '../../stores/user-center';
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { Modal } from '../../ui/Modal';
+import { EmailAddress } from '../../ui/EmailAddress';
 import { ScrollTable } from '../../ui/ScrollTable';
 
 interface CompanyMembersProps {
@@ -27,17 +28,22 @@ export function CompanyMembers({ lang, company, companyName, messages }: Company
   const date = new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium' });
   const busy = Boolean(s.busyMember);
   const shown = (value: string | null | undefined) => (value && value.trim() ? value : m.empty);
+  // Requests waiting for the administrator come first, under the count that announces them.
+  const membersInOrder = [...company.members].sort((x, y) => Number(y.status === 'pending') - Number(x.status === 'pending'));
+  const administrators = company.members.filter((member) => member.role === 'administrator' && member.status === 'active').length;
 
   return (
     <>
       {/* Named apart from its section: two landmarks with one name cannot be told apart. */}
       <ScrollTable label={m.membersTable.replace('{company}', companyName)} className="members" columns={[m.memberName, m.memberRole, m.memberStatus]}>
         {/* Three columns, contact, joined and modules under the name, the actions under the status: they stay in view at 320 px. */}
-        {company.members.map((member) => {
+        {membersInOrder.map((member) => {
           const who = shown(member.name) + (member.userId === me ? ` ${t.you}` : '');
           const target: MemberTarget = { companyId: company.companyId, userId: member.userId, name: shown(member.name), company: companyName };
           const pendingJoin = member.role === 'staff' && member.status === 'pending';
           const active = member.status === 'active';
+          // The company always keeps an administrator (the gateway refuses otherwise): its only one is offered neither step.
+          const onlyAdministrator = active && member.role === 'administrator' && administrators === 1;
           const granted = company.modules.filter((module) => member.modules?.includes(module.key));
           return (
             <tr key={member.userId} data-status={member.status} data-member={member.userId}>
@@ -45,7 +51,7 @@ export function CompanyMembers({ lang, company, companyName, messages }: Company
                 <span className="member-name">{who}</span>
                 <span className="member-contact">
                   <span className="visually-hidden">{m.memberContact}: </span>
-                  {shown(member.phone ?? member.email)}
+                  {member.phone ? member.phone : member.email ? <EmailAddress value={member.email} /> : m.empty}
                 </span>
                 <span className="member-contact">{t.joinedOn.replace('{date}', date.format(member.joinedAt))}</span>
                 {active && member.role === 'staff' && (
@@ -76,7 +82,8 @@ export function CompanyMembers({ lang, company, companyName, messages }: Company
                       {t.modules}
                     </button>
                   )}
-                  {active && (
+                  {onlyAdministrator && <span className="member-contact">{t.onlyAdministrator}</span>}
+                  {active && !onlyAdministrator && (
                     <button
                       type="button"
                       className="button secondary small"
@@ -87,7 +94,7 @@ export function CompanyMembers({ lang, company, companyName, messages }: Company
                       {member.role === 'staff' ? t.makeAdministrator : t.makeStaff}
                     </button>
                   )}
-                  {!pendingJoin && (
+                  {!pendingJoin && !onlyAdministrator && (
                     <button type="button" className="button secondary small" disabled={busy} aria-label={t.removeLabel.replace('{name}', target.name)} onClick={() => askRemove(target)}>
                       {t.remove}
                     </button>

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import type { Messages } from '../../i18n';
 import { problemText } from '../../i18n/problem';
 import { joinList, type Lang } from '../../lib/lang';
@@ -17,6 +17,7 @@ import {
 } from '../../stores/user-center';
 import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboarding';
 import { Avatar } from '../../ui/Avatar';
+import { EmailAddress } from '../../ui/EmailAddress';
 import { formatDay } from '../../ui/format-day';
 import { Modal } from '../../ui/Modal';
 import { ScrollTable } from '../../ui/ScrollTable';
@@ -61,17 +62,26 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
   const shown = (value: string | null | undefined) => (value && value.trim() ? value : m.empty);
   const name = me ? me.realName || me.loginName : '';
   const phone = me?.registerMobile ? `${me.userPhoneCode ?? ''} ${me.registerMobile}`.trim() : null;
-  const profile: [string, string][] = [
+  // An address breaks after its "@" on a narrow screen, not inside a word.
+  const address = (value: string | null | undefined) => (value && value.trim() ? <EmailAddress value={value} /> : m.empty);
+  const profile: [string, ReactNode][] = [
     [m.realName, shown(me?.realName)],
-    [m.loginName, shown(me?.loginName)],
+    [m.loginName, address(me?.loginName)],
     [m.phone, shown(phone)],
-    [m.email, shown(me?.businessEmails)],
+    [m.email, address(me?.businessEmails)],
     [m.country, shown(me?.countryName)],
     [m.birthday, shown(me?.birthday && formatDay(me.birthday, lang))],
     [m.sex, me?.sex === 'male' || me?.sex === 'female' ? m.sexes[me.sex] : m.empty],
     [m.hireDate, shown(me?.hireDate && formatDay(me.hireDate, lang))],
     // Administrators see every module of the company in use; staff the ones granted to them.
-    [messages.members.yourModules, me?.authoriseList.length ? joinList(lang, me.authoriseList.map((module) => module.name)) : messages.members.noModules],
+    [
+      messages.members.yourModules,
+      me?.authoriseList.length
+        ? joinList(lang, me.authoriseList.map((module) => module.name))
+        : s.companies.some((company) => company.role === 'administrator')
+          ? messages.members.noModulesUntilVerified
+          : messages.members.noModules,
+    ],
   ];
   const companyName = (id: string) => {
     const company = s.companies.find((c) => c.companyId === id);

@@ -4,6 +4,7 @@ import type { Messages } from '../../../i18n';
 import { problemText } from '../../../i18n/problem';
 import type { Lang } from '../../../lib/lang';
 import { $audit, loadAudit, setFilter } from '../../../stores/ops-audit';
+import { DateField } from '../../../ui/DateField';
 import { FieldFrame } from '../../../ui/FieldFrame';
 import { ScrollTable } from '../../../ui/ScrollTable';
 import { TextField } from '../../../ui/TextField';
@@ -55,8 +56,9 @@ export default function AuditTrail({ lang, messages }: AuditTrailProps) {
             </select>
           )}
         </FieldFrame>
-        <TextField id="audit-from" type="date" label={a.from} value={s.from} onChange={(v) => setFilter('from', v)} />
-        <TextField id="audit-to" type="date" label={a.to} value={s.to} onChange={(v) => setFilter('to', v)} />
+        {/* The portal's own date field: a native one writes the browser's format (mm/dd/yyyy on a Chinese page). */}
+        <DateField id="audit-from" lang={lang} label={a.from} labels={a.dateParts} value={s.from} onChange={(v) => setFilter('from', v)} />
+        <DateField id="audit-to" lang={lang} label={a.to} labels={a.dateParts} value={s.to} onChange={(v) => setFilter('to', v)} />
         <button type="submit" className="button primary" disabled={s.loading}>
           {a.apply}
         </button>
@@ -75,15 +77,15 @@ export default function AuditTrail({ lang, messages }: AuditTrailProps) {
               <td>
                 {a.actorKinds[entry.actorKind]}
                 {entry.actorName ? ` · ${entry.actorName}` : ''}
-                {entry.actorId && <span className="history-detail">{entry.actorId}</span>}
+                {entry.actorKind === 'system' && entry.actorId === 'cli' ? ` · ${a.commandLine}` : entry.actorId && <span className="history-detail">{entry.actorId}</span>}
               </td>
               <td>{actionLabel(m, entry.action)}</td>
               <td>
-                {entry.targetKind ?? ''}
+                {entry.targetKind ? (a.targetKinds[entry.targetKind as keyof typeof a.targetKinds] ?? entry.targetKind) : '—'}
                 {entry.targetId && <span className="history-detail">{entry.targetId}</span>}
               </td>
               <td>
-                {entry.reason ?? ''}
+                {entry.reason ?? (entry.network ? '' : '—')}
                 {entry.network && <span className="history-detail">{entry.network}</span>}
               </td>
             </tr>

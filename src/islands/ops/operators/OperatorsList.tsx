@@ -4,6 +4,7 @@ import type { Messages } from '../../../i18n';
 import { problemOf, problemText, type Problem } from '../../../i18n/problem';
 import { joinList, type Lang } from '../../../lib/lang';
 import type { OperatorListItem } from '../../../schemas/ops';
+import { EmailAddress } from '../../../ui/EmailAddress';
 import { ScrollTable } from '../../../ui/ScrollTable';
 
 /** /ops/operators (admins): every operator, role, second step and status. Adding and removing is the CLI's. */
@@ -20,10 +21,12 @@ export default function OperatorsList({ messages, lang }: { messages: Pick<Messa
   const o = m.operators;
   return (
     <>
-      <ScrollTable label={o.caption} className="ops-operators" columns={[o.login, o.name, o.role, o.secondStep, o.created, o.status]}>
+      <ScrollTable label={o.caption} className="members ops-operators" columns={[o.login, o.name, o.role, o.secondStep, o.created, o.status]}>
         {rows.map((row) => (
           <tr key={row.login} data-operator={row.login}>
-            <td>{row.login}</td>
+            <td>
+              <EmailAddress value={row.login} />
+            </td>
             <td>{row.name}</td>
             <td>{m.roles[row.role]}</td>
             <td>{row.secondSteps.length ? joinList(lang, row.secondSteps.map((kind) => o[kind])) : '—'}</td>
@@ -32,7 +35,7 @@ export default function OperatorsList({ messages, lang }: { messages: Pick<Messa
           </tr>
         ))}
       </ScrollTable>
-      <p className="hint">{o.cli}</p>
+      <p className="hint ops-cli">{o.cli}</p>
     </>
   );
 }

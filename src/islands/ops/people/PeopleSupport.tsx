@@ -19,6 +19,7 @@ import {
 } from '../../../stores/ops-people';
 import type { SupportAction } from '../../../api/ops-people';
 import type { PersonDetail } from '../../../schemas/ops-people';
+import { EmailAddress } from '../../../ui/EmailAddress';
 import { FieldFrame } from '../../../ui/FieldFrame';
 import { Modal } from '../../../ui/Modal';
 import { ScrollTable } from '../../../ui/ScrollTable';
@@ -169,11 +170,11 @@ function PersonView({ lang, messages, person }: PeopleSupportProps & { person: P
           <dt>{m.userId}</dt>
           <dd>{profile.id}</dd>
           <dt>{m.loginName}</dt>
-          <dd>{profile.loginName || m.none}</dd>
+          <dd>{profile.loginName ? <EmailAddress value={profile.loginName} /> : m.none}</dd>
           <dt>{m.phone}</dt>
           <dd>{profile.phone ?? m.none}</dd>
           <dt>{m.email}</dt>
-          <dd>{profile.email ?? m.none}</dd>
+          <dd>{profile.email ? <EmailAddress value={profile.email} /> : m.none}</dd>
           <dt>{m.registered}</dt>
           <dd>{time(profile.createdAt)}</dd>
         </dl>

@@ -13,9 +13,11 @@ import {
   submitDecision,
   type DecisionDraft,
 } from '../../../stores/ops-review';
+import { EmailAddress } from '../../../ui/EmailAddress';
 import { FieldFrame } from '../../../ui/FieldFrame';
 import { ScrollTable } from '../../../ui/ScrollTable';
 import { companyTypeLabel, statusLabel, statusTone } from '../../account-choice/labels';
+import { actionLabel } from '../audit/action-label';
 import { formatTime } from './format';
 
 /** Decision refusals that belong to one field: no reason (RV0003), no words for 'other' (RV0005). */
@@ -27,10 +29,12 @@ type ReviewMessages = Pick<Messages, 'opsReview' | 'errors' | 'companyTypes' | '
 interface CompanyReviewProps {
   lang: Lang;
   messages: ReviewMessages;
+  /** The audit trail's words for each action, for the company's history. */
+  actionNames: Messages['opsPeople']['actionNames'];
 }
 
 /** /ops/company?companyId=: everything the administrator entered, the documents, members, history and the decisions. */
-export default function CompanyReview({ lang, messages }: CompanyReviewProps) {
+export default function CompanyReview({ lang, messages, actionNames }: CompanyReviewProps) {
   const m = messages.opsReview;
   const s = useStore($review);
 
@@ -143,8 +147,8 @@ export default function CompanyReview({ lang, messages }: CompanyReviewProps) {
               <td>{member.name || '—'}</td>
               <td>{m.roles[member.role as keyof typeof m.roles] ?? member.role}</td>
               <td>{m.memberStatuses[member.status as keyof typeof m.memberStatuses] ?? member.status}</td>
-              <td>{member.phone ?? ''}</td>
-              <td>{member.email ?? ''}</td>
+              <td>{member.phone ?? '—'}</td>
+              <td>{member.email ? <EmailAddress value={member.email} /> : '—'}</td>
               <td>{formatTime(lang, member.joinedAt)}</td>
             </tr>
           ))}
@@ -160,7 +164,7 @@ export default function CompanyReview({ lang, messages }: CompanyReviewProps) {
             {d.history.map((entry) => (
               <li key={entry.id}>
                 <time dateTime={new Date(entry.at).toISOString()}>{formatTime(lang, entry.at)}</time>{' '}
-                <strong>{m.auditActions[entry.action.replace(/^company\./, '') as keyof typeof m.auditActions] ?? entry.action}</strong>{' '}
+                <strong>{actionLabel({ actionNames }, entry.action)}</strong>{' '}
                 {m.historyBy.replace('{name}', entry.actorName ?? m.system)}
                 {entry.reason && <span className="hint"> — {historyReason(lang, entry.reason)}</span>}
               </li>

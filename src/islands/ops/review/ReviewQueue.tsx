@@ -101,8 +101,8 @@ export default function ReviewQueue({ lang, messages }: ReviewQueueProps) {
                       </a>
                     </td>
                     <td>{companyTypeLabel(item.companyType, messages.companyTypes)}</td>
-                    <td>{item.countryId ?? ''}</td>
-                    <td>{item.socialCredit ?? ''}</td>
+                    <td>{item.countryId ?? '—'}</td>
+                    <td>{item.socialCredit ?? '—'}</td>
                     <td>
                       <span className="badge" data-tone={statusTone(item.status)}>
                         {statusLabel(item.status, messages.statuses)}
