@@ -190,6 +190,8 @@ const settings = {
   captchaPowCost: variable('CAPTCHA_POW_COST', withDefault(wholeNumber(1, 1_000_000), '2000')),
   captchaPowCounter: variable('CAPTCHA_POW_COUNTER', withDefault(wholeNumber(1, 1_000_000), '300')),
   passkeySignInCap: variable('PASSKEY_SIGN_IN_CAP', withDefault(wholeNumber(1, 1_000_000), '600')),
+  /** Tracking events a minute per client network (buriedPoint/add, TR0001). */
+  trackingNetworkCap: variable('TRACKING_NETWORK_CAP', withDefault(wholeNumber(1, 1_000_000), '60')),
   /** Turnstile (CAPTCHA_PROVIDER "turnstile"): the widget's site key and where tokens are verified. */
   turnstileSiteKey: variable('TURNSTILE_SITE_KEY', withDefault(text, '')),
   turnstileVerifyUrl: variable('TURNSTILE_VERIFY_URL', withDefault(httpUrl, 'https://challenges.cloudflare.com/turnstile/v0/siteverify')),

@@ -59,7 +59,9 @@ test('the language switch flips the page and the LANG cookie', async ({ page, co
   const toggle = page.getByRole('button', { name: messages.en.header.langToggle });
   await expect(toggle).toHaveText(messages.en.header.langToggle);
   await toggle.click();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  // A switch loads js-cookie on the click, then reloads the whole page: seconds on a loaded machine.
+  const reload = { timeout: 20_000 };
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN', reload);
   await expect(page).toHaveURL(/\/register$/);
   await expect(page.locator('h1')).toHaveText(messages.zh.pages.register.title);
   const cookie = (await context.cookies()).find((c) => c.name === 'LANG');
@@ -69,7 +71,7 @@ test('the language switch flips the page and the LANG cookie', async ({ page, co
   // The switch is wired by the page's module script, which has run once the document is parsed.
   await page.waitForLoadState('domcontentloaded');
   await page.getByRole('button', { name: messages.zh.header.langToggle }).click();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en', reload);
 });
 
 test('the logout icon shows only with a session marker, and never on the user center', async ({ page, context }) => {

@@ -130,7 +130,8 @@ for (const lang of langs) {
       const slider = page.getByRole('dialog', { name: m.slider.title });
       await expect(slider.locator('.slider-piece')).toBeVisible();
       await slideByKeyboard(page, slider.getByRole('slider', { name: m.slider.handle }), (await challenge).sessionId);
-      await expect(page.getByText(m.codeSent)).toBeVisible();
+      // The check first solves its proof of work in Web Workers, seconds on a loaded machine, then sends the code.
+      await expect(page.getByText(m.codeSent)).toBeVisible({ timeout: 30_000 });
 
       // Focus waits in the code field. Agreeing in the dialog ticked the form's checkbox; Enter signs in.
       await expectVisibleFocus(page, page.getByLabel(m.code));

@@ -7,8 +7,8 @@ import { openInLanguage, seedUser, signInByEmail, uniqueEmail } from './helpers'
 /**
  * Funnel tracking from the pages (src/lib/tracking.ts): a sign-in funnel in Chromium sends its events in beacons
  * when each page is left, and the operators' tracking list returns exactly those events, without personal data.
- * With Global Privacy Control on, the same funnel sends nothing. The e2e server's OPERATOR_TOKEN is in
- * scripts/serve-e2e.mjs.
+ * With Global Privacy Control on, the same funnel sends nothing. The e2e server's OPERATOR_TOKEN and its
+ * per-network tracking cap (the whole suite is one loopback network) are in scripts/serve-e2e.mjs.
  */
 const OPERATOR_TOKEN = 'e2e-operator-token-0123456789';
 const PASSWORD = 'Harbour2026';

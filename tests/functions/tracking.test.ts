@@ -282,6 +282,14 @@ describe('caps on anonymous writes', () => {
     expect((await api.json(await api.post('/agg-web/buriedPoint/add', event, { from: network }))).code).toBe('0');
   });
 
+  it('takes its per-network cap from TRACKING_NETWORK_CAP', async () => {
+    time += 10 * TRACKING_WINDOW_MS;
+    const network = '198.51.100.220';
+    const env = { TRACKING_NETWORK_CAP: '5' };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => api.post('/agg-web/buriedPoint/add', event, { from: network, env }).then((res) => api.json(res))));
+    expect(answers.map((a) => a.code).sort()).toEqual(['0', '0', '0', '0', '0', 'TR0001', 'TR0001', 'TR0001']);
+  });
+
   it(`counts a batch event by event: 10 parallel batches of ${TRACKING_BATCH_MAX} from one network store ${TRACKING_NETWORK_CAP} in all`, async () => {
     time += 10 * TRACKING_WINDOW_MS;
     const start = time;

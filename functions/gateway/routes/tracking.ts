@@ -27,6 +27,7 @@ import { TRACKING_BATCH_MAX, TRACKING_VERSION } from '../../../src/schemas/track
 export { TRACKING_BATCH_MAX, TRACKING_VERSION } from '../../../src/schemas/tracking';
 /** Tracking events per client network and in all within TRACKING_WINDOW_MS. */
 export const TRACKING_WINDOW_MS = 60 * 1000;
+/** The deployed default of TRACKING_NETWORK_CAP (config.ts), events a minute per client network. */
 export const TRACKING_NETWORK_CAP = 60;
 export const TRACKING_GLOBAL_CAP = 3000;
 /** Error reports per client network and in all within CLIENT_ERROR_WINDOW_MS. */
@@ -145,7 +146,7 @@ export const trackingRoutes = new Hono<EdgeBindings>()
           created_at: at,
         },
         caps: [
-          { where: { ip }, since, max: TRACKING_NETWORK_CAP, code: 'TR0001' },
+          { where: { ip }, since, max: c.var.config.trackingNetworkCap, code: 'TR0001' },
           { where: {}, since, max: TRACKING_GLOBAL_CAP, code: 'TR0001' },
         ],
       });
