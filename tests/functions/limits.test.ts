@@ -35,7 +35,6 @@ afterEach(() => {
 const T0 = Date.UTC(2026, 5, 1, 8);
 let time = T0;
 const gateway = createGateway({ clock: () => time });
-const MIN = 60_000;
 // Calls the gateway on the test clock as the edge proxy does, each from a fresh client network unless named.
 const { worker, api } = useWorkerEnv('limits', CHEAP_POW, { gateway });
 beforeAll(async () => {

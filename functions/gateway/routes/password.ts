@@ -8,7 +8,7 @@ import {
   type ChangePasswordProofAnswer,
 } from '../../../src/schemas/password';
 import type { WorkerEnv } from '../../env';
-import { clearAllAttemptsStatement, clearAttemptsStatement, countAttempt } from '../db/password-failures';
+import { clearAllAttemptsStatement } from '../db/password-failures';
 import { findUserByIdentity, identityKey, runBatch, setPasswordStatement, signInNamesOf, storedPasswordOf, type UserRow } from '../db/users';
 import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
 import { ownEventStatement } from '../services/audit';
