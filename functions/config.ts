@@ -218,7 +218,6 @@ const settings = {
   /** The secret key of the Turnstile widget; needed only with CAPTCHA_PROVIDER "turnstile". */
   turnstileSecret: secret('TURNSTILE_SECRET', optional(text)),
   /** Lets operators read tracking events back; without it that query answers 404 to everyone. */
-  operatorToken: secret('OPERATOR_TOKEN', optional(text)),
 } satisfies Record<string, Setting>;
 
 type Settings = { [K in keyof typeof settings]: z.output<(typeof settings)[K]['schema']> };

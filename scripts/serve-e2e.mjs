@@ -16,7 +16,6 @@ const dev = spawn(
     // Passkeys need a host name (browsers refuse an IP address): the passkey tests open this server as localhost.
     '--var', `PASSKEY_ORIGINS:http://localhost:${port}`,
     // Opens the operators' tracking list, so tests read back what the pages sent (tests/e2e/tracking.spec.ts).
-    '--var', 'OPERATOR_TOKEN:e2e-operator-token-0123456789',
     // Every page of the suite is one client network (loopback), which passes the deployed 60 tracking events a
     // minute; a beacon carries no test header to name a network of its own. The cap is tested in tracking.test.ts.
     '--var', 'TRACKING_NETWORK_CAP:1000000',

@@ -26,7 +26,7 @@ export const SITE_HEADER = 'x-portal-site';
 export type SiteName = 'portal' | 'navigator';
 
 /** Headers a browser may pass through to the gateway; everything else (cookies first) stays at the edge. */
-const passThrough = ['accept', 'content-type', 'user-agent', 'x-operator-token'];
+const passThrough = ['accept', 'content-type', 'user-agent'];
 
 /**
  * Set by the edge only, from its HttpOnly second-step cookie (session-cookies.ts): the challenge a first

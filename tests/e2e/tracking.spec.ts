@@ -7,10 +7,10 @@ import { openInLanguage, seedUser, signInByEmail, uniqueEmail } from './helpers'
 /**
  * Funnel tracking from the pages (src/lib/tracking.ts): a sign-in funnel in Chromium sends its events in beacons
  * when each page is left, and the operators' tracking list returns exactly those events, without personal data.
- * With Global Privacy Control on, the same funnel sends nothing. The e2e server's OPERATOR_TOKEN and its
- * per-network tracking cap (the whole suite is one loopback network) are in scripts/serve-e2e.mjs.
+ * With Global Privacy Control on, the same funnel sends nothing. The list is read with an admin operator's
+ * console cookie (the dev operator-session route); the e2e server's per-network tracking cap (the whole suite is
+ * one loopback network) is in scripts/serve-e2e.mjs.
  */
-const OPERATOR_TOKEN = 'e2e-operator-token-0123456789';
 const PASSWORD = 'Harbour2026';
 const TRACKING_PATH = '/api/agg-web/buriedPoint/add';
 test.describe.configure({ timeout: 180_000 });
@@ -86,8 +86,10 @@ for (const lang of langs) {
 
     // Every event sent is stored (other tests may add more of the same kind, never fewer). A beacon is sent
     // while its page unloads and may still be on its way when the page has gone: read until it has arrived.
+    // An admin operator's console cookie (set by the edge from the dev route's answer) opens the list.
+    expect((await (await request.post('/api/dev/operator-session', { data: { role: 'admin' } })).json()).code).toBe('0');
     await expect(async () => {
-      const list = await request.get('/api/agg-web/buriedPoint/list?limit=500', { headers: { 'x-operator-token': `Bearer ${OPERATOR_TOKEN}` } });
+      const list = await request.get('/api/agg-web/buriedPoint/list?limit=500');
       const rows = ((await list.json()) as { data: Row[] }).data.filter((row) => row.createdAt >= since);
       for (const event of sent) {
         const same = (row: Row) => row.eventId === event.eventId && JSON.stringify(row.keyList) === JSON.stringify(event.keyList);

@@ -12,15 +12,16 @@ import {
   TRACKING_WINDOW_MS,
 } from '../../functions/gateway/routes/tracking';
 import { errorCatalogue } from '../../src/schemas/error-codes';
+import { OPERATOR_SESSION_HEADER } from '../../functions/edge/proxy-rules';
+import { operatorInsert, startOperatorSession, type OperatorRole } from '../../functions/gateway/services/operators';
 import { gatewayClient, statusOf } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 
 /** Observability calls (issue 8): tracking events, the operators' query, browser error reports. */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
 let api: ReturnType<typeof gatewayClient>;
-const OPERATOR_TOKEN = 'op-secret-0123456789abcdef';
 beforeAll(async () => {
-  worker = await startWorkerEnv('tracking', { OPERATOR_TOKEN });
+  worker = await startWorkerEnv('tracking');
   // Calls the gateway on the test clock as the edge proxy does, from one client network unless a test names another.
   api = gatewayClient(worker, { gateway, network: '198.51.100.7', traceId: 'trace-test' });
   // Bursts of parallel calls: the bridge to the local D1 takes a few statements at a time (throttled-d1.ts).
@@ -87,39 +88,47 @@ describe('POST /agg-web/buriedPoint/add', () => {
   });
 });
 
+/** A live operator session of `role`, as the edge forwards it from the console's cookie. */
+async function operatorSession(role: OperatorRole, options: { removed?: boolean } = {}): Promise<string> {
+  const { id, statement } = await operatorInsert(worker.env.DB, worker.env, { login: `${role}.${crypto.randomUUID()}@ops.example.com`, name: role, role, clientHash: 'a'.repeat(64) }, time);
+  await statement.run();
+  const { token } = await startOperatorSession(worker.env.DB, id, time);
+  if (options.removed) await worker.env.DB.prepare('UPDATE operators SET removed_at = ? WHERE id = ?').bind(time, id).run();
+  return token;
+}
+
 describe('GET /agg-web/buriedPoint/list', () => {
-  it('answers an operator with the newest events, filtered by event id and limited', async () => {
+  it('answers an admin operator with the newest events, filtered by event id and limited', async () => {
     for (let i = 0; i < 3; i++) expect((await api.json(await api.post('/agg-web/buriedPoint/add', { ...event, eventId: 'listed', eventName: `n${i}` }))).code).toBe('0');
-    const headers = { 'x-operator-token': `Bearer ${OPERATOR_TOKEN}` };
+    const headers = { [OPERATOR_SESSION_HEADER]: await operatorSession('admin') };
     const res = await api.get('/agg-web/buriedPoint/list?eventId=listed&limit=2', { headers });
     expect(res.headers.get('cache-control')).toBe('no-store');
     const body = await api.json<{ eventId: string; eventName: string; keyList: unknown; versionNumber: string }[]>(res);
     expect(body.data.map((e) => e.eventName)).toEqual(['n2', 'n1']);
     expect(body.data[0]).toMatchObject({ eventId: 'listed', keyList: event.keyList, versionNumber: '9.3.11' });
-    // The bare token works too; without a filter every event counts.
-    const all = await api.json<unknown[]>(await api.get('/agg-web/buriedPoint/list', { headers: { 'x-operator-token': OPERATOR_TOKEN } }));
+    // Without a filter every event counts.
+    const all = await api.json<unknown[]>(await api.get('/agg-web/buriedPoint/list', { headers }));
     expect(all.data.length).toBe(await count('tracking_events'));
     expect((await api.json(await api.get('/agg-web/buriedPoint/list?limit=0', { headers }))).code).toBe('GW0400');
     expect((await api.json(await api.get('/agg-web/buriedPoint/list?limit=501', { headers }))).code).toBe('GW0400');
   });
 
-  it('refuses anyone without the operator token with the ordinary 404 envelope', async () => {
-    const cases: [Record<string, string>, object?][] = [
-      [{}],
-      [{ 'x-operator-token': 'Bearer wrong' }],
-      [{ 'x-operator-token': `Bearer ${OPERATOR_TOKEN}x` }],
-      [{ authorization: `Bearer ${OPERATOR_TOKEN}` }],
-      // No secret configured: nobody, not even an empty token, gets in.
-      [{ 'x-operator-token': '' }, { OPERATOR_TOKEN: undefined }],
-      [{ 'x-operator-token': 'Bearer ' }, { OPERATOR_TOKEN: '' }],
+  it('refuses anyone without a live admin operator session with the ordinary 404 envelope', async () => {
+    const admin = await operatorSession('admin');
+    const cases: Record<string, string>[] = [
+      {},
+      { [OPERATOR_SESSION_HEADER]: 'a'.repeat(43) },
+      { [OPERATOR_SESSION_HEADER]: `${admin}x` },
+      // The operator token in the person's header, and the retired shared secret's header, open nothing.
+      { authorization: `Bearer ${admin}` },
+      { 'x-operator-token': `Bearer ${admin}` },
+      // Operators of other roles, and a removed admin, are not let in.
+      { [OPERATOR_SESSION_HEADER]: await operatorSession('reviewer') },
+      { [OPERATOR_SESSION_HEADER]: await operatorSession('support') },
+      { [OPERATOR_SESSION_HEADER]: await operatorSession('admin', { removed: true }) },
     ];
-    for (const [headers, env] of cases) {
-      const res = await gateway.request(
-        'http://gateway.internal/agg-web/buriedPoint/list',
-        { headers: { language: 'en', ...headers } },
-        { ...worker.env, ...env },
-        worker.ctx,
-      );
+    for (const headers of cases) {
+      const res = await gateway.request('http://gateway.internal/agg-web/buriedPoint/list', { headers: { language: 'en', ...headers } }, worker.env, worker.ctx);
       expect(res.status, JSON.stringify(headers)).toBe(404);
       expect(await res.json()).toEqual({ code: 'GW0404', message: errorCatalogue.GW0404.en, data: null });
     }

@@ -8,7 +8,7 @@ import { throttledD1 } from './throttled-d1';
 /**
  * A real local D1 and R2 (miniflare, through wrangler) for function tests: each call gets its own fresh
  * persisted state with every migration applied, so test files never see each other's rows. `vars` overrides
- * bindings, vars and secrets (also those `Env` does not type, such as OPERATOR_TOKEN); functions/config.ts
+ * bindings, vars and secrets (also those `Env` does not type, such as HANDOFF_KEY_PREVIOUS); functions/config.ts
  * parses them like the deployed ones. The human check's proof of work is made cheap (CHEAP_POW) unless `vars`
  * says otherwise: the tests check that it is demanded and verified, not how long it takes (`npm run bench` does).
  */

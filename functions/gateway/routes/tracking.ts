@@ -5,7 +5,7 @@ import type { EdgeBindings } from '../../env';
 import { cappedInsert } from '../db/limits';
 import { clientIp, fail, GatewayError, ok, traceIdOf } from '../errors';
 import { now } from '../services/clock';
-import { constantTimeEqual, sha256Hex } from '../services/passwords';
+import { operatorOfRequest } from '../services/operators';
 import { validate } from '../validate';
 import { TRACKING_BATCH_MAX, TRACKING_VERSION } from '../../../src/schemas/tracking';
 
@@ -13,8 +13,9 @@ import { TRACKING_BATCH_MAX, TRACKING_VERSION } from '../../../src/schemas/track
  * Observability calls:
  * - POST /agg-web/buriedPoint/add stores one tracking event (tracking version 9.3.11), or a batch of up to
  *   TRACKING_BATCH_MAX as a JSON array (the portal's pages send theirs in one beacon when the page is hidden);
- * - GET /agg-web/buriedPoint/list?eventId=&limit= lets an operator read them back, with the OPERATOR_TOKEN secret
- *   in `x-operator-token` (`Bearer <token>` or the bare token); anyone else gets the ordinary 404 envelope;
+ * - GET /agg-web/buriedPoint/list?eventId=&limit= lets an operator read them back: a live operator session of
+ *   the admin role (the operators' console cookie); anyone else gets the ordinary 404 envelope, so the query's
+ *   existence does not show;
  * - POST /agg-web/client/error stores a browser error report and logs it with the edge's trace id.
  *
  * Both writes need no session, so a script could fill the one D1 database with them: each is capped per client
@@ -100,14 +101,9 @@ const operatorOnly = createMiddleware<EdgeBindings>(async (c, next) => {
   await next();
 });
 
+/** Reading the funnel is the admin role's (services/operators.ts roleAllows). */
 async function isOperator(c: Context<EdgeBindings>): Promise<boolean> {
-  // Without the OPERATOR_TOKEN secret nobody is an operator, so the query answers 404 to everyone.
-  const secret = c.var.config.operatorToken;
-  const given = (c.req.header('x-operator-token') ?? '').replace(/^Bearer\s+/i, '');
-  if (!secret || !given) return false;
-  // Equal-length digests, compared without an early exit.
-  const encoder = new TextEncoder();
-  return constantTimeEqual(encoder.encode(await sha256Hex(given)), encoder.encode(await sha256Hex(secret)));
+  return (await operatorOfRequest(c, ['admin'])).allowed;
 }
 
 interface TrackingRow {

@@ -183,22 +183,35 @@ export function operatorTokenOf(c: Context): string | null {
 }
 
 /**
+ * The live operator session of this call and its operator, when its role allows `roles` (none listed: any
+ * operator); null otherwise. Touches the session as requireOperator does.
+ */
+export async function operatorOfRequest<E extends { Bindings: WorkerEnv }>(
+  c: Context<E>,
+  roles: readonly OperatorRole[] = [],
+): Promise<{ found: { session: OperatorSessionRow; operator: OperatorRow } | null; allowed: boolean }> {
+  const token = operatorTokenOf(c);
+  const at = now(c);
+  const found = token ? await findOperatorSession(c.env.DB, token, at) : null;
+  if (!found) return { found: null, allowed: false };
+  if (found.session.last_seen_at < at - LAST_SEEN_RESOLUTION_MS) {
+    await c.env.DB.prepare('UPDATE operator_sessions SET last_seen_at = ?1 WHERE token_hash = ?2 AND last_seen_at < ?1 - ?3')
+      .bind(at, found.session.token_hash, LAST_SEEN_RESOLUTION_MS)
+      .run();
+  }
+  return { found, allowed: roleAllows(found.operator.role, roles) };
+}
+
+/**
  * Middleware for operator calls: sets c.var.operator and c.var.operatorSession, or answers OP0001 (no live
  * operator session: a platform session does not count) or OP0003 (the operator's role does not allow it).
  * `roles` lists the roles the call is for (none: any operator); admin is always allowed.
  */
 export function requireOperator(...roles: OperatorRole[]): MiddlewareHandler<{ Bindings: WorkerEnv; Variables: OperatorVariables }> {
   return async (c, next) => {
-    const token = operatorTokenOf(c);
-    const at = now(c);
-    const found = token ? await findOperatorSession(c.env.DB, token, at) : null;
+    const { found, allowed } = await operatorOfRequest(c, roles);
     if (!found) throw new GatewayError('OP0001');
-    if (!roleAllows(found.operator.role, roles)) throw new GatewayError('OP0003');
-    if (found.session.last_seen_at < at - LAST_SEEN_RESOLUTION_MS) {
-      await c.env.DB.prepare('UPDATE operator_sessions SET last_seen_at = ?1 WHERE token_hash = ?2 AND last_seen_at < ?1 - ?3')
-        .bind(at, found.session.token_hash, LAST_SEEN_RESOLUTION_MS)
-        .run();
-    }
+    if (!allowed) throw new GatewayError('OP0003');
     c.set('operator', operatorView(found.operator));
     c.set('operatorSession', found.session);
     await next();
