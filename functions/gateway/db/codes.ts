@@ -4,7 +4,11 @@
  * both act on one state.
  */
 
+import { consumeStatement, countTry as countSingleUseTry, SINGLE_USE } from '../identity/single-use';
+
 const LATEST = 'SELECT MAX(id) FROM codes WHERE recipient = ?1 AND purpose = ?2';
+/** The newest code of a recipient and purpose, as a condition of the single-use core. */
+const newest = (key: CodeKey) => ({ sql: 'id = (SELECT MAX(id) FROM codes WHERE recipient = ? AND purpose = ?)', binds: [key.recipient, key.purpose] });
 
 export interface CodeKey {
   recipient: string;
@@ -24,14 +28,7 @@ export interface CountedTry {
  * arrive at once, at most `maxTries` of them are ever compared. Null when no usable code was there.
  */
 export function countTry(db: D1Database, key: CodeKey, now: number, maxTries: number): Promise<CountedTry | null> {
-  return db
-    .prepare(
-      `UPDATE codes SET tries = tries + 1
-       WHERE id = (${LATEST}) AND consumed_at IS NULL AND tries < ?4 AND expires_at > ?3
-       RETURNING id, code_hash, tries`,
-    )
-    .bind(key.recipient, key.purpose, now, maxTries)
-    .first<CountedTry>();
+  return countSingleUseTry<CountedTry>(db, SINGLE_USE.code, {}, now, maxTries, { also: newest(key), returning: 'id, code_hash, tries' });
 }
 
 /**
@@ -40,7 +37,7 @@ export function countTry(db: D1Database, key: CodeKey, now: number, maxTries: nu
  */
 export async function useCode(db: D1Database, codeId: number, guessId: number, now: number): Promise<boolean> {
   const [used] = await db.batch([
-    db.prepare('UPDATE codes SET consumed_at = ?2 WHERE id = ?1 AND consumed_at IS NULL RETURNING id').bind(codeId, now),
+    consumeStatement(db, SINGLE_USE.code, { id: codeId }, now, { returning: 'id' }),
     db.prepare('DELETE FROM code_guesses WHERE id = ?').bind(guessId),
   ]);
   return (used?.results.length ?? 0) > 0;

@@ -1,4 +1,5 @@
 import { cappedInsert, type Cap } from './limits';
+import { consume, SINGLE_USE } from '../identity/single-use';
 
 /** The SQL of passkeys and their WebAuthn challenges (migrations/0130). Rules in services/passkeys.ts. */
 
@@ -36,14 +37,7 @@ export async function insertChallenge(
  * while unused and unexpired, so of any number of parallel verifies exactly one gets it. False otherwise.
  */
 export async function claimChallenge(db: D1Database, challenge: string, purpose: ChallengePurpose, userId: string | null, now: number): Promise<boolean> {
-  const claimed = await db
-    .prepare(
-      `UPDATE webauthn_challenges SET used_at = ?1
-       WHERE challenge = ?2 AND purpose = ?3 AND user_id IS ?4 AND used_at IS NULL AND expires_at > ?1
-       RETURNING challenge`,
-    )
-    .bind(now, challenge, purpose, userId)
-    .first();
+  const claimed = await consume(db, SINGLE_USE.passkeyCeremony, { challenge, purpose, user_id: userId }, now, { returning: 'challenge' });
   return claimed !== null;
 }
 

@@ -1,3 +1,5 @@
+import { consume, SINGLE_USE } from '../identity/single-use';
+
 /**
  * The statements of two-step verification (rules in services/two-step.ts). Every statement that uses
  * something up (a TOTP step, a recovery code, a challenge) re-checks in its WHERE what makes it usable, so of
@@ -57,22 +59,6 @@ export async function savePendingSecret(db: D1Database, userId: string, secretEn
 }
 
 /**
- * Takes the TOTP step `step` for the person: succeeds only when no code of this step or a later one was taken
- * before, so a code (and every older one) is accepted once. `pending` takes it on a pending enrolment instead
- * of an enabled one.
- */
-export async function takeStep(db: D1Database, userId: string, step: number, { pending = false } = {}): Promise<boolean> {
-  const result = await db
-    .prepare(
-      `UPDATE two_step SET last_used_step = ?2
-       WHERE user_id = ?1 AND last_used_step < ?2 AND enabled_at IS ${pending ? '' : 'NOT '}NULL`,
-    )
-    .bind(userId, step)
-    .run();
-  return result.meta.changes === 1;
-}
-
-/**
  * The statements that make `batch` the person's recovery codes: the batch is named on the two_step row only
  * while `guard` (SQL over the two_step row) holds, and codes are inserted and old ones removed only when it
  * was; so in one db.batch either everything changes or nothing does. `hashes` is the JSON array of hashes.
@@ -93,15 +79,11 @@ export function replaceRecoveryCodesStatements(
 
 /** Uses one recovery code of the current batch; false when it is not one or was used already. */
 export async function useRecoveryCode(db: D1Database, userId: string, hash: string, now: number): Promise<boolean> {
-  const result = await db
-    .prepare(
-      `UPDATE recovery_codes SET used_at = ?3
-       WHERE user_id = ?1 AND code_hash = ?2 AND used_at IS NULL
-         AND batch = (SELECT recovery_batch FROM two_step WHERE user_id = ?1 AND enabled_at IS NOT NULL)`,
-    )
-    .bind(userId, hash, now)
-    .run();
-  return result.meta.changes === 1;
+  const used = await consume(db, SINGLE_USE.recoveryCode, { user_id: userId, code_hash: hash }, now, {
+    returning: 'code_hash',
+    also: { sql: 'batch = (SELECT recovery_batch FROM two_step WHERE user_id = ? AND enabled_at IS NOT NULL)', binds: [userId] },
+  });
+  return used !== null;
 }
 
 /** Whether `hash` is a recovery code of the current batch at all (used or not), to tell "used" from "wrong". */
@@ -119,43 +101,6 @@ export async function isRecoveryCode(db: D1Database, userId: string, hash: strin
 /** Turns two-step off: the secret and every recovery code go. */
 export function disableStatements(db: D1Database, userId: string): D1PreparedStatement[] {
   return [db.prepare('DELETE FROM recovery_codes WHERE user_id = ?').bind(userId), db.prepare('DELETE FROM two_step WHERE user_id = ?').bind(userId)];
-}
-
-export function insertChallengeStatement(
-  db: D1Database,
-  row: { tokenHash: string; userId: string; method: string; options: string; now: number; expiresAt: number },
-): D1PreparedStatement {
-  return db
-    .prepare('INSERT INTO second_step_challenges (token_hash, user_id, method, options, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .bind(row.tokenHash, row.userId, row.method, row.options, row.now, row.expiresAt);
-}
-
-export function challengeOf(db: D1Database, tokenHash: string): Promise<ChallengeRow | null> {
-  return db.prepare('SELECT * FROM second_step_challenges WHERE token_hash = ?').bind(tokenHash).first<ChallengeRow>();
-}
-
-/** Counts a try on a live challenge (before the code is compared); null when it is used, expired or out of tries. */
-export function countChallengeTry(db: D1Database, tokenHash: string, now: number, maxTries: number): Promise<{ tries: number } | null> {
-  return db
-    .prepare(
-      `UPDATE second_step_challenges SET tries = tries + 1
-       WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2 AND tries < ?3
-       RETURNING tries`,
-    )
-    .bind(tokenHash, now, maxTries)
-    .first<{ tries: number }>();
-}
-
-/** Uses a live challenge up; of parallel claims exactly one gets the row. */
-export function claimChallenge(db: D1Database, tokenHash: string, now: number): Promise<ChallengeRow | null> {
-  return db
-    .prepare(
-      `UPDATE second_step_challenges SET used_at = ?2
-       WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2
-       RETURNING *`,
-    )
-    .bind(tokenHash, now)
-    .first<ChallengeRow>();
 }
 
 export async function withdrawTwoStepGuess(db: D1Database, id: number): Promise<void> {

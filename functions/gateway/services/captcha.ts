@@ -7,6 +7,7 @@ import { GatewayError } from '../errors';
 import { drawSlider, randomInt } from './captcha-image';
 import { emailRecipient, phoneRecipientFromE164 } from './identity';
 import { constantTimeEqual, hmacSha256, sha256Hex, toHex } from './passwords';
+import { consume, SINGLE_USE } from '../identity/single-use';
 
 /**
  * Our own server-verified slider. The server draws a raster scene with a hole at a secret x, the browser
@@ -273,14 +274,13 @@ export async function consumeSliderCheck(
   } catch {
     throw new GatewayError('CP0003');
   }
-  const used = await env.DB.prepare(
-    `UPDATE slider_challenges SET check_consumed_at = ?1
-     WHERE session_id = ?2 AND check_hash = ?3 AND scene = ?4 AND subject = ?5
-       AND check_consumed_at IS NULL AND check_expires_at > ?1
-     RETURNING session_id`,
-  )
-    .bind(expected.now, check.sessionId, await sha256Hex(check.token), expected.scene, subject)
-    .first();
+  const used = await consume(
+    env.DB,
+    SINGLE_USE.sliderCheck,
+    { session_id: check.sessionId, check_hash: await sha256Hex(check.token), scene: expected.scene, subject },
+    expected.now,
+    { returning: 'session_id' },
+  );
   if (!used) throw new GatewayError('CP0003');
 }
 

@@ -1,7 +1,8 @@
 import type { Lang } from '../../../src/lib/lang';
 import { GatewayError } from '../errors';
 import { sha256Hex } from './passwords';
-import { randomToken } from './sessions';
+import { randomToken } from '../identity/single-use';
+import { consume, SINGLE_USE } from '../identity/single-use';
 
 /**
  * Sign-in links: one-time tokens that sign a person in without a password or code.
@@ -89,14 +90,10 @@ export async function consumeLink(
   refusedFor?: (userId: string) => Promise<void>,
 ): Promise<string> {
   const hash = await sha256Hex(token);
-  const used = await db
-    .prepare(
-      `UPDATE login_links SET used_at = ?3
-       WHERE token_hash = ?1 AND kind = ?2 AND user_id IS NOT NULL AND used_at IS NULL AND expires_at > ?3
-       RETURNING user_id`,
-    )
-    .bind(hash, kind, now)
-    .first<{ user_id: string }>();
+  const used = await consume<{ user_id: string }>(db, SINGLE_USE.loginLink, { token_hash: hash, kind }, now, {
+    returning: 'user_id',
+    also: { sql: 'user_id IS NOT NULL', binds: [] },
+  });
   if (used) return used.user_id;
   const row = await db
     .prepare('SELECT user_id, expires_at, used_at FROM login_links WHERE token_hash = ? AND kind = ?')

@@ -12,6 +12,7 @@ import { auditStatement } from './audit';
 import { passedSecondStep, signInChallenge, type Client } from './operator-sign-in';
 import type { Operator } from './operators';
 import { CHALLENGE_LIFETIME_MS, transportsOf, verifyAssertion, verifyRegistration } from './passkeys';
+import { consume, SINGLE_USE } from '../identity/single-use';
 
 /**
  * Operator passkeys with @simplewebauthn/server, as the platform's (services/passkeys.ts: relying party and
@@ -53,13 +54,13 @@ async function claimSigned(db: D1Database, clientDataJSON: string, where: { purp
   } catch {
     throw new GatewayError('PK0003');
   }
-  const claimed = await db
-    .prepare(
-      `UPDATE operator_webauthn_challenges SET used_at = ?1
-       WHERE challenge = ?2 AND purpose = ?3 AND operator_id = ?4 AND sign_in IS ?5 AND used_at IS NULL AND expires_at > ?1 RETURNING challenge`,
-    )
-    .bind(where.at, challenge ?? '', where.purpose, where.operatorId, where.signIn ?? null)
-    .first();
+  const claimed = await consume(
+    db,
+    SINGLE_USE.operatorPasskeyCeremony,
+    { challenge: challenge ?? '', purpose: where.purpose, operator_id: where.operatorId, sign_in: where.signIn ?? null },
+    where.at,
+    { returning: 'challenge' },
+  );
   if (!claimed || !challenge) throw new GatewayError('PK0002');
   return challenge;
 }

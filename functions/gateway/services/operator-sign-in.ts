@@ -4,7 +4,10 @@ import { GatewayError } from '../errors';
 import { auditStatement } from './audit';
 import { findOperatorById, findOperatorByLogin, prepareOperatorSession, storedPasswordOf, OPERATOR_ABSOLUTE_MS, type OperatorRow } from './operators';
 import { assertNewPasswordAllowed, hashPassword, sha256Hex, verifyPassword } from './passwords';
-import { randomToken } from './sessions';
+import { claimChallenge, countChallengeTry, liveChallenge, prepareChallenge } from '../identity/challenges';
+import { consumeStatement, countTry, SINGLE_USE } from '../identity/single-use';
+import { takeTotpStep } from '../identity/totp';
+import { revokeAllSessionsStatement } from '../identity/sessions';
 import { decryptSecret, encryptSecret, newTotpSecret, stepOf, totpShown, TOTP_ISSUER } from './two-step';
 
 /**
@@ -67,11 +70,8 @@ export async function passwordStep(env: WorkerEnv, login: string, clientHash: st
   const { ok } = await verifyPassword(clientHash, storedPasswordOf(operator), env);
   if (!ok || !operator?.totp_secret_enc) throw new GatewayError('OP0004');
   await withdrawGuess(db, guess);
-  const challenge = randomToken();
-  await db
-    .prepare('INSERT INTO operator_challenges (token_hash, operator_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
-    .bind(await sha256Hex(challenge), operator.id, client.at, client.at + OPERATOR_CHALLENGE_MS)
-    .run();
+  const { token: challenge, statement } = await prepareChallenge(db, 'operator', { ownerId: operator.id, at: client.at, lifetimeMs: OPERATOR_CHALLENGE_MS });
+  await statement.run();
   const passkeys = await db.prepare('SELECT COUNT(*) AS n FROM operator_passkeys WHERE operator_id = ?').bind(operator.id).first<{ n: number }>();
   return { challenge, expiresIn: OPERATOR_CHALLENGE_MS / 1000, methods: passkeys?.n ? (['totp', 'passkey'] as const) : (['totp'] as const) };
 }
@@ -86,13 +86,7 @@ export async function totpStep(env: WorkerEnv, challenge: string, code: string, 
   const { hash, operator } = await signInChallenge(db, challenge, client.at);
   const guess = await recordGuess(db, operator.login, 'totp', client);
   // A try is counted on the challenge before the code is compared.
-  const counted = await db
-    .prepare(
-      `UPDATE operator_challenges SET tries = tries + 1
-       WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? AND tries < ? RETURNING tries`,
-    )
-    .bind(hash, client.at, OPERATOR_CHALLENGE_TRIES)
-    .first<{ tries: number }>();
+  const counted = await countChallengeTry(db, 'operator', hash, client.at, OPERATOR_CHALLENGE_TRIES);
   if (!counted) {
     await withdrawGuess(db, guess);
     throw new GatewayError('OP0007');
@@ -100,24 +94,16 @@ export async function totpStep(env: WorkerEnv, challenge: string, code: string, 
   const step = stepOf(await decryptSecret(env, secretOwner(operator.id), operator.totp_secret_enc!), code, client.at);
   if (step === null) throw new GatewayError('OP0008', { triesLeft: OPERATOR_CHALLENGE_TRIES - counted.tries });
   await withdrawGuess(db, guess);
-  const taken = await db
-    .prepare('UPDATE operators SET totp_last_step = ?1 WHERE id = ?2 AND totp_last_step < ?1 AND removed_at IS NULL')
-    .bind(step, operator.id)
-    .run();
-  if (taken.meta.changes !== 1) throw new GatewayError('OP0009');
+  if (!(await takeTotpStep(db, 'operator', operator.id, step))) throw new GatewayError('OP0009');
   return passedSecondStep(db, hash, operator, client, 'totp');
 }
 
 /** The live sign-in challenge `token` names, with its operator (who must have a second step), or OP0007. */
 export async function signInChallenge(db: D1Database, token: string, at: number): Promise<{ hash: string; operator: OperatorRow }> {
-  const hash = await sha256Hex(token);
-  const row = await db
-    .prepare('SELECT operator_id FROM operator_challenges WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?')
-    .bind(hash, at)
-    .first<{ operator_id: string }>();
+  const row = await liveChallenge<{ operator_id: string }>(db, 'operator', token, at);
   const operator = row ? await findOperatorById(db, row.operator_id) : null;
-  if (!operator?.totp_secret_enc) throw new GatewayError('OP0007');
-  return { hash, operator };
+  if (!row || !operator?.totp_secret_enc) throw new GatewayError('OP0007');
+  return { hash: row.hash, operator };
 }
 
 /**
@@ -125,10 +111,7 @@ export async function signInChallenge(db: D1Database, token: string, at: number)
  * OP0007 for the others) and starts the session with its audit row in one batch.
  */
 export async function passedSecondStep(db: D1Database, hash: string, operator: OperatorRow, client: Client, method: 'totp' | 'passkey') {
-  const claimed = await db
-    .prepare('UPDATE operator_challenges SET used_at = ? WHERE token_hash = ? AND used_at IS NULL RETURNING operator_id')
-    .bind(client.at, hash)
-    .first();
+  const claimed = await claimChallenge(db, 'operator', hash, client.at);
   if (!claimed) throw new GatewayError('OP0007');
   const session = await prepareOperatorSession(db, operator.id, client.at, client);
   await db.batch([
@@ -182,18 +165,13 @@ export async function finishOperatorEnrolment(env: WorkerEnv, input: { token: st
   const hash = await sha256Hex(input.token);
   const row = await liveEnrolment(db, hash, client.at);
   if (!row?.pending_secret_enc) throw new GatewayError('OP0010');
-  const counted = await db
-    .prepare('UPDATE operator_enrolments SET tries = tries + 1 WHERE token_hash = ? AND used_at IS NULL AND tries < ? RETURNING tries')
-    .bind(hash, ENROLMENT_TRIES)
-    .first<{ tries: number }>();
+  const counted = await countTry(db, SINGLE_USE.operatorEnrolment, { token_hash: hash }, client.at, ENROLMENT_TRIES);
   if (!counted) throw new GatewayError('OP0010');
   const step = stepOf(await decryptSecret(env, secretOwner(row.operator_id), row.pending_secret_enc), input.code, client.at);
   if (step === null) throw new GatewayError('OP0008', { triesLeft: ENROLMENT_TRIES - counted.tries });
   const password = await hashPassword(input.password, env);
   const results = await db.batch([
-    db
-      .prepare('UPDATE operator_enrolments SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND pending_secret_enc = ?')
-      .bind(client.at, hash, row.pending_secret_enc),
+    consumeStatement(db, SINGLE_USE.operatorEnrolment, { token_hash: hash, pending_secret_enc: row.pending_secret_enc }, client.at, { returning: 'token_hash' }),
     db
       .prepare(
         `UPDATE operators SET password_hash = ?, password_salt = ?, password_algo = ?, password_params = ?, totp_secret_enc = ?,
@@ -206,9 +184,7 @@ export async function finishOperatorEnrolment(env: WorkerEnv, input: { token: st
       { ifChanged: true },
     ),
     // New credentials end whatever the old ones opened (a re-enrolment after a lost phone).
-    db
-      .prepare('UPDATE operator_sessions SET revoked_at = ?1 WHERE operator_id = ?2 AND revoked_at IS NULL AND changes() = 1')
-      .bind(client.at, row.operator_id),
+    revokeAllSessionsStatement(db, 'operator', row.operator_id, client.at, { onlyIfChanged: true }),
   ]);
   if (results[1]?.meta.changes !== 1) throw new GatewayError('OP0010');
   return { login: row.login };

@@ -4,7 +4,7 @@ import type { WorkerEnv } from '../../env';
 import { GatewayError } from '../errors';
 import { now } from './clock';
 import { hashPassword, type StoredPassword } from './passwords';
-import { randomToken, tokenHash } from './sessions';
+import { findSession, prepareSession, revokeAllSessions, revokeSessionStatement, touchSession } from '../identity/sessions';
 
 /**
  * Operators: the platform's own staff. Their accounts, sessions and cookie are separate from platform
@@ -20,8 +20,6 @@ export const OPERATOR_ROLES: readonly OperatorRole[] = ['reviewer', 'support', '
 
 export const OPERATOR_IDLE_MS = 30 * 60 * 1000;
 export const OPERATOR_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
-/** `last_seen_at` is rewritten at most this often (one conditional UPDATE, as for platform sessions). */
-const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 export interface OperatorRow {
   id: string;
@@ -131,15 +129,12 @@ export async function prepareOperatorSession(
   at: number,
   client: { network?: string | null; userAgent?: string | null } = {},
 ): Promise<{ token: string; expiresAt: number; statement: D1PreparedStatement }> {
-  const token = randomToken();
-  const expiresAt = at + OPERATOR_ABSOLUTE_MS;
-  const statement = db
-    .prepare(
-      `INSERT INTO operator_sessions (token_hash, operator_id, created_at, expires_at, last_seen_at, network, user_agent)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(await tokenHash(token), operatorId, at, expiresAt, at, client.network ?? null, client.userAgent?.slice(0, 512) ?? null);
-  return { token, expiresAt, statement };
+  return prepareSession(db, 'operator', {
+    ownerId: operatorId,
+    at,
+    lifetimeMs: OPERATOR_ABSOLUTE_MS,
+    fields: { network: client.network ?? null, user_agent: client.userAgent?.slice(0, 512) ?? null },
+  });
 }
 
 /** Starts an operator session on its own (tests and dev helpers; a sign-in batches prepareOperatorSession). */
@@ -156,10 +151,7 @@ export async function startOperatorSession(
 
 /** The live session a token names (unrevoked, before its absolute end, used within the idle time), with its operator. */
 async function findOperatorSession(db: D1Database, token: string, at: number): Promise<{ session: OperatorSessionRow; operator: OperatorRow } | null> {
-  const session = await db
-    .prepare('SELECT * FROM operator_sessions WHERE token_hash = ?1 AND revoked_at IS NULL AND expires_at > ?2 AND last_seen_at > ?2 - ?3')
-    .bind(await tokenHash(token), at, OPERATOR_IDLE_MS)
-    .first<OperatorSessionRow>();
+  const session = await findSession<OperatorSessionRow>(db, 'operator', token, at, OPERATOR_IDLE_MS);
   if (!session) return null;
   const operator = await findOperatorById(db, session.operator_id);
   return operator ? { session, operator } : null;
@@ -167,13 +159,12 @@ async function findOperatorSession(db: D1Database, token: string, at: number): P
 
 /** The UPDATE that ends one operator session, to batch with its audit row. */
 export function endOperatorSession(db: D1Database, tokenHashHex: string, at: number): D1PreparedStatement {
-  return db.prepare('UPDATE operator_sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL').bind(at, tokenHashHex);
+  return revokeSessionStatement(db, 'operator', tokenHashHex, at);
 }
 
 /** Ends every session of an operator (removal, role change). */
 export async function endAllOperatorSessions(db: D1Database, operatorId: string, at: number): Promise<number> {
-  const result = await db.prepare('UPDATE operator_sessions SET revoked_at = ? WHERE operator_id = ? AND revoked_at IS NULL').bind(at, operatorId).run();
-  return result.meta.changes;
+  return revokeAllSessions(db, 'operator', operatorId, at);
 }
 
 /** The token the edge forwarded from the operator cookie, if it has the shape of one. */
@@ -194,11 +185,7 @@ export async function operatorOfRequest<E extends { Bindings: WorkerEnv }>(
   const at = now(c);
   const found = token ? await findOperatorSession(c.env.DB, token, at) : null;
   if (!found) return { found: null, allowed: false };
-  if (found.session.last_seen_at < at - LAST_SEEN_RESOLUTION_MS) {
-    await c.env.DB.prepare('UPDATE operator_sessions SET last_seen_at = ?1 WHERE token_hash = ?2 AND last_seen_at < ?1 - ?3')
-      .bind(at, found.session.token_hash, LAST_SEEN_RESOLUTION_MS)
-      .run();
-  }
+  await touchSession(c.env.DB, 'operator', found.session, at);
   return { found, allowed: roleAllows(found.operator.role, roles) };
 }
 

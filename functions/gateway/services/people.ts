@@ -9,6 +9,7 @@ import { auditStatement, type AuditEntry } from './audit';
 import { parseDevice } from './devices';
 import { FORGET_AFTER_MS } from './risk';
 import { liveSessionsOfUser } from './sessions';
+import { revokeAllSessionsStatement } from '../identity/sessions';
 import { signInHistory } from './sign-in-history';
 
 /**
@@ -127,8 +128,7 @@ const entryOf = (act: SupportAct, action: AuditedAction, target: { kind: string;
 });
 
 /** The UPDATE that ends every live session of a person. */
-const endSessionsStatement = (db: D1Database, userId: string, at: number) =>
-  db.prepare('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ?').bind(at, userId, at);
+const endSessionsStatement = (db: D1Database, userId: string, at: number) => revokeAllSessionsStatement(db, 'person', userId, at);
 
 /**
  * Runs `change`, its audit row (written only if `change` changed a row) and `after` in one batch; PS-`refusal`

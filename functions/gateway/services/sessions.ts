@@ -5,7 +5,16 @@ import { GatewayError } from '../errors';
 import { configOf } from '../../config';
 import { now } from './clock';
 import { deviceKey, type ClientInfo } from './devices';
-import { sha256Hex } from './passwords';
+import { randomToken, tokenHash } from '../identity/single-use';
+import {
+  findSession as findSessionOf,
+  liveSessionsOf,
+  prepareSession as prepareSessionOf,
+  revokeAllSessions,
+  revokeSessionOf,
+  revokeSessionStatement,
+  touchSession as touchSessionOf,
+} from '../identity/sessions';
 
 /**
  * Server-side sessions (security baseline "Sessions and cookies"). A token is 32 bytes from the CSPRNG,
@@ -23,8 +32,7 @@ import { sha256Hex } from './passwords';
  * Revoking the row ends both.
  */
 export const SESSION_LIFETIME_S = SESSION_MAX_AGE;
-/** `last_seen_at` is rewritten only when it is older than this. */
-export const LAST_SEEN_RESOLUTION_MS = 60_000;
+export { LAST_SEEN_RESOLUTION_MS } from '../identity/sessions';
 /** The default idle timeout (SESSION_IDLE_TIMEOUT), for callers without a configuration. */
 const DEFAULT_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -49,15 +57,6 @@ export interface SessionRow {
 
 /** What requireSession puts on the context. */
 export type SessionVariables = { user: UserRow; session: SessionRow };
-
-export function randomToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-export const tokenHash = (token: string) => sha256Hex(token);
 
 export interface NewSession {
   token: string;
@@ -85,32 +84,24 @@ export async function prepareSession(
   db: D1Database,
   { userId, kind, now, companyId = null, client, lifetimeS = SESSION_LIFETIME_S }: SessionOptions,
 ): Promise<NewSession> {
-  const token = randomToken();
   const refreshToken = randomToken();
-  const expiresAt = now + lifetimeS * 1000;
   const userAgent = client?.userAgent ?? null;
-  const statement = db
-    .prepare(
-      `INSERT INTO sessions (token_hash, user_id, kind, refresh_hash, current_company_id, created_at, expires_at,
-         public_id, last_seen_at, user_agent, device, country, network)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13
-       WHERE NOT EXISTS (SELECT 1 FROM users WHERE id = ?2 AND blocked_at IS NOT NULL)`,
-    )
-    .bind(
-      await tokenHash(token),
-      userId,
+  const { token, expiresAt, statement } = await prepareSessionOf(db, 'person', {
+    ownerId: userId,
+    at: now,
+    lifetimeMs: lifetimeS * 1000,
+    fields: {
       kind,
-      await tokenHash(refreshToken),
-      companyId,
-      now,
-      expiresAt,
-      randomToken().slice(0, 22),
-      now,
-      userAgent,
-      deviceKey(userAgent),
-      client?.country ?? null,
-      client?.network ?? null,
-    );
+      refresh_hash: await tokenHash(refreshToken),
+      current_company_id: companyId,
+      public_id: randomToken().slice(0, 22),
+      user_agent: userAgent,
+      device: deviceKey(userAgent),
+      country: client?.country ?? null,
+      network: client?.network ?? null,
+    },
+    unless: { sql: 'SELECT 1 FROM users WHERE id = ? AND blocked_at IS NOT NULL', binds: [userId] },
+  });
   return { token, refreshToken, expiresAt, statement };
 }
 
@@ -125,58 +116,27 @@ export async function createSession(db: D1Database, options: SessionOptions): Pr
 export const idleTimeoutMs = (env: object) => configOf(env).sessionIdleTimeout * 1000;
 
 /** The live session a token names (unrevoked, before its absolute end, used within `idleMs`), or null. */
-export async function findSession(db: D1Database, token: string, now: number, idleMs = DEFAULT_IDLE_MS): Promise<SessionRow | null> {
-  return db
-    .prepare('SELECT * FROM sessions WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?2 AND last_seen_at > ?2 - ?3')
-    .bind(await tokenHash(token), now, idleMs)
-    .first<SessionRow>();
+export function findSession(db: D1Database, token: string, now: number, idleMs = DEFAULT_IDLE_MS): Promise<SessionRow | null> {
+  return findSessionOf<SessionRow>(db, 'person', token, now, idleMs);
 }
 
-/**
- * Records a call of a session: one conditional UPDATE that writes only when the stored time is more than a
- * minute old, so parallel calls in the same minute write once and every other call writes nothing.
- */
-export async function touchSession(db: D1Database, session: SessionRow, now: number): Promise<void> {
-  if (session.last_seen_at >= now - LAST_SEEN_RESOLUTION_MS) return;
-  await db
-    .prepare('UPDATE sessions SET last_seen_at = ?1 WHERE token_hash = ?2 AND last_seen_at < ?1 - ?3')
-    .bind(now, session.token_hash, LAST_SEEN_RESOLUTION_MS)
-    .run();
-}
+/** Records a call of a session (at most one write a minute: identity/sessions.ts). */
+export const touchSession = (db: D1Database, session: SessionRow, now: number) => touchSessionOf(db, 'person', session, now);
 
 /** The live sessions of a user, most recently used first. */
-export async function liveSessionsOfUser(db: D1Database, userId: string, now: number, idleMs: number): Promise<SessionRow[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT * FROM sessions WHERE user_id = ?1 AND revoked_at IS NULL AND expires_at > ?2 AND last_seen_at > ?2 - ?3
-       ORDER BY last_seen_at DESC, created_at DESC LIMIT 200`,
-    )
-    .bind(userId, now, idleMs)
-    .all<SessionRow>();
-  return results;
-}
+export const liveSessionsOfUser = (db: D1Database, userId: string, now: number, idleMs: number) => liveSessionsOf<SessionRow>(db, 'person', userId, now, idleMs);
 
 /** Ends the session `publicId` names if it belongs to `userId` and is not ended yet; false otherwise. */
-export async function revokeSessionOfUser(db: D1Database, userId: string, publicId: string, now: number): Promise<boolean> {
-  const result = await db
-    .prepare('UPDATE sessions SET revoked_at = ? WHERE public_id = ? AND user_id = ? AND revoked_at IS NULL')
-    .bind(now, publicId, userId)
-    .run();
-  return result.meta.changes === 1;
-}
+export const revokeSessionOfUser = (db: D1Database, userId: string, publicId: string, now: number) =>
+  revokeSessionOf(db, 'person', userId, { column: 'public_id', value: publicId }, now);
 
 export async function revokeSession(db: D1Database, hash: string, now: number): Promise<void> {
-  await db.prepare('UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL').bind(now, hash).run();
+  await revokeSessionStatement(db, 'person', hash, now).run();
 }
 
 /** Ends every session of a user (password change or reset), except optionally the one making the change. */
-export async function revokeAllSessionsOfUser(db: D1Database, userId: string, exceptTokenHash?: string, now = Date.now()): Promise<number> {
-  const result = await db
-    .prepare('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND token_hash IS NOT ?')
-    .bind(now, userId, exceptTokenHash ?? null)
-    .run();
-  return result.meta.changes;
-}
+export const revokeAllSessionsOfUser = (db: D1Database, userId: string, exceptTokenHash?: string, now = Date.now()) =>
+  revokeAllSessions(db, 'person', userId, now, exceptTokenHash);
 
 export async function setSessionCompany(db: D1Database, hash: string, companyId: string): Promise<void> {
   await db.prepare('UPDATE sessions SET current_company_id = ? WHERE token_hash = ?').bind(companyId, hash).run();

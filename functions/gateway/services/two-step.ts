@@ -5,15 +5,10 @@ import { configOf } from '../../config';
 import { decodeBase64, encodeBase64Url } from '../../edge/handoff-blob';
 import { cappedInsert } from '../db/limits';
 import {
-  challengeOf,
-  claimChallenge,
-  countChallengeTry,
   disableStatements,
-  insertChallengeStatement,
   isRecoveryCode,
   replaceRecoveryCodesStatements,
   savePendingSecret,
-  takeStep,
   twoStepOf,
   useRecoveryCode,
   withdrawTwoStepGuess,
@@ -23,7 +18,9 @@ import { runBatch, type UserRow } from '../db/users';
 import { GatewayError } from '../errors';
 import { ownEventStatement } from './audit';
 import { sha256Hex } from './passwords';
-import { randomToken } from './sessions';
+import { randomToken } from '../identity/single-use';
+import { challengeRow, claimChallenge, countChallengeTry, liveChallenge, prepareChallenge as prepareChallengeOf } from '../identity/challenges';
+import { takeTotpStep } from '../identity/totp';
 import { checkCurrentPassword } from './sign-in';
 
 /**
@@ -216,7 +213,7 @@ export async function useSecondFactor(
     if (step === null) throw new GatewayError('MF0002');
     // A valid code is no wrong guess, even one used already (knowing it proves the app, not a guess).
     await withdrawTwoStepGuess(db, guess);
-    if (!(await takeStep(db, userId, step))) throw new GatewayError('MF0003');
+    if (!(await takeTotpStep(db, 'person', userId, step))) throw new GatewayError('MF0003');
     return;
   }
   const hash = await hashRecoveryCode(userId, factor.code);
@@ -275,42 +272,31 @@ export async function regenerateRecoveryCodes(env: WorkerEnv, user: UserRow, pro
 }
 
 /** A new challenge: the token for the browser and the INSERT to batch with the first factor's writes. */
-export async function prepareChallenge(
+export function prepareChallenge(
   db: D1Database,
   { userId, method, options, now }: { userId: string; method: string; options: ChallengeOptions; now: number },
 ): Promise<{ token: string; statement: D1PreparedStatement }> {
-  const token = randomToken();
-  const statement = insertChallengeStatement(db, {
-    tokenHash: await sha256Hex(token),
-    userId,
-    method,
-    options: JSON.stringify(options),
-    now,
-    expiresAt: now + CHALLENGE_LIFETIME_MS,
-  });
-  return { token, statement };
+  return prepareChallengeOf(db, 'person', { ownerId: userId, at: now, lifetimeMs: CHALLENGE_LIFETIME_MS, fields: { method, options: JSON.stringify(options) } });
 }
 
 /** The live second-step challenge of `token` (not used, not expired, tries left or not) and its hash; MF0001 otherwise. */
 export async function liveSecondStep(db: D1Database, token: string | undefined, now: number): Promise<ChallengeRow & { hash: string }> {
-  if (!token) throw new GatewayError('MF0001');
-  const hash = await sha256Hex(token);
-  const challenge = await challengeOf(db, hash);
-  if (!challenge || challenge.used_at !== null || challenge.expires_at <= now) throw new GatewayError('MF0001');
-  return { ...challenge, hash };
+  const challenge = token ? await liveChallenge<ChallengeRow>(db, 'person', token, now) : null;
+  if (!challenge) throw new GatewayError('MF0001');
+  return challenge;
 }
 
 /** Counts a try on the challenge before a factor is checked: the tries so far; MF0004 when out of tries, MF0001 when it died meanwhile. */
 async function countTry(db: D1Database, hash: string, now: number): Promise<number> {
-  const counted = await countChallengeTry(db, hash, now, CHALLENGE_MAX_TRIES);
+  const counted = await countChallengeTry(db, 'person', hash, now, CHALLENGE_MAX_TRIES);
   if (counted) return counted.tries;
-  const latest = await challengeOf(db, hash);
+  const latest = await challengeRow<ChallengeRow>(db, 'person', hash);
   throw new GatewayError(latest && latest.used_at === null && latest.tries >= CHALLENGE_MAX_TRIES ? 'MF0004' : 'MF0001');
 }
 
 /** Uses the challenge up (single use: of parallel claims one gets it) and answers it with its options; MF0001 otherwise. */
 async function claimSecondStep(db: D1Database, hash: string, now: number): Promise<ChallengeRow & { parsed: ChallengeOptions }> {
-  const claimed = await claimChallenge(db, hash, now);
+  const claimed = await claimChallenge<ChallengeRow>(db, 'person', hash, now);
   if (!claimed) throw new GatewayError('MF0001');
   return { ...claimed, parsed: JSON.parse(claimed.options) as ChallengeOptions };
 }

@@ -1,0 +1,111 @@
+import { PRINCIPALS, type PrincipalKind } from './principals';
+import { newSecret, numbered, tokenHash, type Also } from './single-use';
+
+/**
+ * Sessions of every kind of principal (principals.ts): created after a complete sign-in, found by the hash of
+ * the token the edge keeps in an HttpOnly cookie, touched at most once a minute, revoked one by one or all of a
+ * principal's at once, listed by principal. A session lives until the first of its absolute end (`expires_at`),
+ * `idleMs` without a call (`last_seen_at`), or its revocation.
+ */
+export interface SessionCore {
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+  revoked_at: number | null;
+}
+
+/** `last_seen_at` is rewritten only when it is older than this: a busy session costs no write per call. */
+export const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+type Value = string | number | null;
+const tableOf = (kind: PrincipalKind) => PRINCIPALS[kind].sessions.table;
+const ownerOf = (kind: PrincipalKind) => PRINCIPALS[kind].sessions.owner;
+
+/**
+ * A new session: the token for the edge's cookie and the INSERT (to run alone or batched with the sign-in's
+ * other writes). `unless` is a condition (SQL with `?` values) under which nothing is inserted, checked in the
+ * same statement: a block that lands during a sign-in still wins.
+ */
+export async function prepareSession(
+  db: D1Database,
+  kind: PrincipalKind,
+  { ownerId, at, lifetimeMs, fields = {}, unless }: { ownerId: string; at: number; lifetimeMs: number; fields?: Record<string, Value>; unless?: Also },
+): Promise<{ token: string; expiresAt: number; statement: D1PreparedStatement }> {
+  const { token, hash } = await newSecret();
+  const expiresAt = at + lifetimeMs;
+  const row: Record<string, Value> = { token_hash: hash, [ownerOf(kind)]: ownerId, created_at: at, expires_at: expiresAt, last_seen_at: at, ...fields };
+  const columns = Object.keys(row);
+  const values = columns.map((_, i) => `?${i + 1}`).join(', ');
+  const binds = Object.values(row);
+  const guard = unless ? ` WHERE NOT EXISTS (${numbered(unless, binds)})` : '';
+  const statement = db.prepare(`INSERT INTO ${tableOf(kind)} (${columns.join(', ')}) SELECT ${values}${guard}`).bind(...binds);
+  return { token, expiresAt, statement };
+}
+
+/** The live session a token names (unrevoked, before its absolute end, used within `idleMs`), or null. */
+export async function findSession<T extends SessionCore>(db: D1Database, kind: PrincipalKind, token: string, at: number, idleMs: number): Promise<T | null> {
+  return db
+    .prepare(`SELECT * FROM ${tableOf(kind)} WHERE token_hash = ?1 AND revoked_at IS NULL AND expires_at > ?2 AND last_seen_at > ?2 - ?3`)
+    .bind(await tokenHash(token), at, idleMs)
+    .first<T>();
+}
+
+/**
+ * Records a call of a session: one conditional UPDATE that writes only when the stored time is more than a
+ * minute old, so parallel calls in the same minute write once and every other call writes nothing.
+ */
+export async function touchSession(db: D1Database, kind: PrincipalKind, session: SessionCore, at: number): Promise<void> {
+  if (session.last_seen_at >= at - LAST_SEEN_RESOLUTION_MS) return;
+  await db
+    .prepare(`UPDATE ${tableOf(kind)} SET last_seen_at = ?1 WHERE token_hash = ?2 AND last_seen_at < ?1 - ?3`)
+    .bind(at, session.token_hash, LAST_SEEN_RESOLUTION_MS)
+    .run();
+}
+
+/** The live sessions of a principal, most recently used first. */
+export async function liveSessionsOf<T extends SessionCore>(db: D1Database, kind: PrincipalKind, ownerId: string, at: number, idleMs: number): Promise<T[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT * FROM ${tableOf(kind)} WHERE ${ownerOf(kind)} = ?1 AND revoked_at IS NULL AND expires_at > ?2 AND last_seen_at > ?2 - ?3
+       ORDER BY last_seen_at DESC, created_at DESC LIMIT 200`,
+    )
+    .bind(ownerId, at, idleMs)
+    .all<T>();
+  return results;
+}
+
+/** The UPDATE that ends one session by its token hash (to batch with an audit row). */
+export function revokeSessionStatement(db: D1Database, kind: PrincipalKind, hash: string, at: number): D1PreparedStatement {
+  return db.prepare(`UPDATE ${tableOf(kind)} SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL`).bind(at, hash);
+}
+
+/** Ends one session of `ownerId` named by `column` = `value` (its public id); false when none was live. */
+export async function revokeSessionOf(db: D1Database, kind: PrincipalKind, ownerId: string, match: { column: 'public_id'; value: string }, at: number): Promise<boolean> {
+  const result = await db
+    .prepare(`UPDATE ${tableOf(kind)} SET revoked_at = ? WHERE ${match.column} = ? AND ${ownerOf(kind)} = ? AND revoked_at IS NULL`)
+    .bind(at, match.value, ownerId)
+    .run();
+  return result.meta.changes === 1;
+}
+
+/**
+ * The UPDATE that ends every session of a principal, except optionally one (the session making a password
+ * change). `onlyIfChanged`: only when the statement before it in a batch changed a row.
+ */
+export function revokeAllSessionsStatement(
+  db: D1Database,
+  kind: PrincipalKind,
+  ownerId: string,
+  at: number,
+  { except, onlyIfChanged = false }: { except?: string; onlyIfChanged?: boolean } = {},
+): D1PreparedStatement {
+  return db
+    .prepare(`UPDATE ${tableOf(kind)} SET revoked_at = ?1 WHERE ${ownerOf(kind)} = ?2 AND revoked_at IS NULL AND token_hash IS NOT ?3${onlyIfChanged ? ' AND changes() = 1' : ''}`)
+    .bind(at, ownerId, except ?? null);
+}
+
+/** Ends every session of a principal (but `except`); how many ended. */
+export async function revokeAllSessions(db: D1Database, kind: PrincipalKind, ownerId: string, at: number, except?: string): Promise<number> {
+  return (await revokeAllSessionsStatement(db, kind, ownerId, at, { except }).run()).meta.changes;
+}
