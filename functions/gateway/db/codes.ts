@@ -4,6 +4,7 @@
  * both act on one state.
  */
 
+import { withdrawGuessStatement } from '../identity/guesses';
 import { consumeStatement, countTry as countSingleUseTry, SINGLE_USE } from '../identity/single-use';
 
 const LATEST = 'SELECT MAX(id) FROM codes WHERE recipient = ?1 AND purpose = ?2';
@@ -38,7 +39,7 @@ export function countTry(db: D1Database, key: CodeKey, now: number, maxTries: nu
 export async function useCode(db: D1Database, codeId: number, guessId: number, now: number): Promise<boolean> {
   const [used] = await db.batch([
     consumeStatement(db, SINGLE_USE.code, { id: codeId }, now, { returning: 'id' }),
-    db.prepare('DELETE FROM code_guesses WHERE id = ?').bind(guessId),
+    withdrawGuessStatement(db, 'code', guessId),
   ]);
   return (used?.results.length ?? 0) > 0;
 }
@@ -56,7 +57,3 @@ export async function withdrawCode(db: D1Database, id: number): Promise<void> {
   await db.prepare('DELETE FROM codes WHERE id = ?').bind(id).run();
 }
 
-/** Removes a guess that was never compared (no usable code), so it does not count as a wrong one. */
-export async function withdrawGuess(db: D1Database, id: number): Promise<void> {
-  await db.prepare('DELETE FROM code_guesses WHERE id = ?').bind(id).run();
-}

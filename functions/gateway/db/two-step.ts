@@ -103,10 +103,6 @@ export function disableStatements(db: D1Database, userId: string): D1PreparedSta
   return [db.prepare('DELETE FROM recovery_codes WHERE user_id = ?').bind(userId), db.prepare('DELETE FROM two_step WHERE user_id = ?').bind(userId)];
 }
 
-export async function withdrawTwoStepGuess(db: D1Database, id: number): Promise<void> {
-  await db.prepare('DELETE FROM two_step_guesses WHERE id = ?').bind(id).run();
-}
-
 /**
  * Sets the company's requirement when `userId` is an active administrator of it, and (to require it) has
  * two-step on: one conditional UPDATE, so a staff member can never change it. False when refused.

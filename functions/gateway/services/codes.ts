@@ -1,6 +1,7 @@
 import type { Lang } from '../../../src/lib/lang';
 import { GatewayError } from '../errors';
-import { countTry, latestCodeState, useCode, withdrawCode, withdrawGuess, type CodeKey } from '../db/codes';
+import { countTry, latestCodeState, useCode, withdrawCode, type CodeKey } from '../db/codes';
+import { recordGuess, withdrawGuess } from '../identity/guesses';
 import { cappedInsert, type Cap } from '../db/limits';
 import { configOf } from '../../config';
 import { codeMessage, deliver, type DeliveryEnv } from './delivery';
@@ -139,23 +140,16 @@ export interface ConsumeCodeArgs {
 export async function consumeCode(db: D1Database, args: ConsumeCodeArgs): Promise<void> {
   const key: CodeKey = { recipient: args.recipient, purpose: args.purpose };
   const hash = await hashCode(args.recipient, args.purpose, args.code);
-  const since = args.now - GUESS_WINDOW_MS;
-  const guessId = Number(
-    await cappedInsert(db, {
-      table: 'code_guesses',
-      row: { recipient: args.recipient, ip: args.ip, created_at: args.now },
-      // The recipient's cap is named last: when a refusal is explained after parallel guesses at a dead code
-      // were withdrawn, the last cap is the answer, and such a burst is one at a single recipient.
-      caps: [
-        { where: { ip: args.ip }, since, max: IP_GUESS_CAP, code: 'CD0016' },
-        { where: { recipient: args.recipient }, since, max: RECIPIENT_GUESS_CAP, code: 'CD0015' },
-      ],
-    }),
+  const guessId = await recordGuess(
+    db,
+    'code',
+    { subject: args.recipient, network: args.ip, at: args.now },
+    { windowMs: GUESS_WINDOW_MS, perNetwork: { max: IP_GUESS_CAP, code: 'CD0016' }, perSubject: { max: RECIPIENT_GUESS_CAP, code: 'CD0015' } },
   );
 
   const counted = await countTry(db, key, args.now, MAX_TRIES);
   if (!counted) {
-    await withdrawGuess(db, guessId);
+    await withdrawGuess(db, 'code', guessId);
     throw await unusable(db, key, args.now);
   }
   if (!sameHash(counted.code_hash, hash)) throw new GatewayError('CD0010', { triesLeft: MAX_TRIES - counted.tries });

@@ -1,5 +1,5 @@
 import type { WorkerEnv } from '../../env';
-import { cappedInsert } from '../db/limits';
+import { recordGuess, withdrawGuess } from '../identity/guesses';
 import { GatewayError } from '../errors';
 import { auditStatement } from './audit';
 import { findOperatorById, findOperatorByLogin, prepareOperatorSession, storedPasswordOf, OPERATOR_ABSOLUTE_MS, type OperatorRow } from './operators';
@@ -43,33 +43,27 @@ const secretOwner = (operatorId: string) => `operator:${operatorId}`;
 export type Client = { network: string; at: number; userAgent?: string | null };
 
 /** Records a guess under both caps (OP0005 per login, OP0006 per network) and returns its id. */
-async function recordGuess(db: D1Database, subject: string, kind: 'password' | 'totp', { network, at }: Client): Promise<number> {
-  const since = at - OPERATOR_GUESS_WINDOW_MS;
-  return Number(
-    await cappedInsert(db, {
-      table: 'operator_guesses',
-      row: { subject, kind, network, created_at: at },
-      caps: [
-        { where: { network, kind }, since, max: OPERATOR_NETWORK_GUESS_CAP, code: 'OP0006' },
-        { where: { subject, kind }, since, max: OPERATOR_LOGIN_GUESS_CAP, code: 'OP0005' },
-      ],
-    }),
+const recordOperatorGuess = (db: D1Database, subject: string, kind: 'password' | 'totp', { network, at }: Client) =>
+  recordGuess(
+    db,
+    'operator',
+    { subject, network, at, fields: { kind } },
+    { windowMs: OPERATOR_GUESS_WINDOW_MS, perNetwork: { max: OPERATOR_NETWORK_GUESS_CAP, code: 'OP0006' }, perSubject: { max: OPERATOR_LOGIN_GUESS_CAP, code: 'OP0005' } },
   );
-}
 
 /** A right guess is no failure: it stops counting. */
-const withdrawGuess = (db: D1Database, id: number) => db.prepare('DELETE FROM operator_guesses WHERE id = ?').bind(id).run();
+const withdrawOperatorGuess = (db: D1Database, id: number) => withdrawGuess(db, 'operator', id);
 
 /** The first step: the password. Answers the challenge of the second step; OP0004 for anything else. */
 export async function passwordStep(env: WorkerEnv, login: string, clientHash: string, client: Client) {
   const db = env.DB;
   const subject = login.trim().toLowerCase();
-  const guess = await recordGuess(db, subject, 'password', client);
+  const guess = await recordOperatorGuess(db, subject, 'password', client);
   const operator = await findOperatorByLogin(db, subject);
   // The same KDF work with or without an operator behind the login (verifyPassword's decoy when null).
   const { ok } = await verifyPassword(clientHash, storedPasswordOf(operator), env);
   if (!ok || !operator?.totp_secret_enc) throw new GatewayError('OP0004');
-  await withdrawGuess(db, guess);
+  await withdrawOperatorGuess(db, guess);
   const { token: challenge, statement } = await prepareChallenge(db, 'operator', { ownerId: operator.id, at: client.at, lifetimeMs: OPERATOR_CHALLENGE_MS });
   await statement.run();
   const passkeys = await db.prepare('SELECT COUNT(*) AS n FROM operator_passkeys WHERE operator_id = ?').bind(operator.id).first<{ n: number }>();
@@ -84,16 +78,16 @@ export async function passwordStep(env: WorkerEnv, login: string, clientHash: st
 export async function totpStep(env: WorkerEnv, challenge: string, code: string, client: Client) {
   const db = env.DB;
   const { hash, operator } = await signInChallenge(db, challenge, client.at);
-  const guess = await recordGuess(db, operator.login, 'totp', client);
+  const guess = await recordOperatorGuess(db, operator.login, 'totp', client);
   // A try is counted on the challenge before the code is compared.
   const counted = await countChallengeTry(db, 'operator', hash, client.at, OPERATOR_CHALLENGE_TRIES);
   if (!counted) {
-    await withdrawGuess(db, guess);
+    await withdrawOperatorGuess(db, guess);
     throw new GatewayError('OP0007');
   }
   const step = stepOf(await decryptSecret(env, secretOwner(operator.id), operator.totp_secret_enc!), code, client.at);
   if (step === null) throw new GatewayError('OP0008', { triesLeft: OPERATOR_CHALLENGE_TRIES - counted.tries });
-  await withdrawGuess(db, guess);
+  await withdrawOperatorGuess(db, guess);
   if (!(await takeTotpStep(db, 'operator', operator.id, step))) throw new GatewayError('OP0009');
   return passedSecondStep(db, hash, operator, client, 'totp');
 }

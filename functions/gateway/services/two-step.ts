@@ -3,7 +3,6 @@ import type { WorkerEnv } from '../../env';
 import type { AuditedAction } from '../../../src/schemas/ops-people';
 import { configOf } from '../../config';
 import { decodeBase64, encodeBase64Url } from '../../edge/handoff-blob';
-import { cappedInsert } from '../db/limits';
 import {
   disableStatements,
   isRecoveryCode,
@@ -11,7 +10,6 @@ import {
   savePendingSecret,
   twoStepOf,
   useRecoveryCode,
-  withdrawTwoStepGuess,
   type ChallengeRow,
 } from '../db/two-step';
 import { runBatch, type UserRow } from '../db/users';
@@ -21,6 +19,7 @@ import { sha256Hex } from './passwords';
 import { randomToken } from '../identity/single-use';
 import { challengeRow, claimChallenge, countChallengeTry, liveChallenge, prepareChallenge as prepareChallengeOf } from '../identity/challenges';
 import { takeTotpStep } from '../identity/totp';
+import { recordGuess, withdrawGuess } from '../identity/guesses';
 import { checkCurrentPassword } from './sign-in';
 
 /**
@@ -117,17 +116,12 @@ async function newRecoveryCodes(userId: string) {
  * Records a guess under the caps (MF0006 per network, MF0005 per person; checked and inserted in one
  * statement) and returns its id, to withdraw when the guess was right.
  */
-async function recordGuess(db: D1Database, userId: string, ip: string, now: number): Promise<number> {
-  const since = now - GUESS_WINDOW_MS;
-  return Number(
-    await cappedInsert(db, {
-      table: 'two_step_guesses',
-      row: { user_id: userId, ip, created_at: now },
-      caps: [
-        { where: { ip }, since, max: IP_GUESS_CAP, code: 'MF0006' },
-        { where: { user_id: userId }, since, max: USER_GUESS_CAP, code: 'MF0005' },
-      ],
-    }),
+function recordSecondFactorGuess(db: D1Database, userId: string, ip: string, now: number): Promise<number> {
+  return recordGuess(
+    db,
+    'secondFactor',
+    { subject: userId, network: ip, at: now },
+    { windowMs: GUESS_WINDOW_MS, perNetwork: { max: IP_GUESS_CAP, code: 'MF0006' }, perSubject: { max: USER_GUESS_CAP, code: 'MF0005' } },
   );
 }
 
@@ -160,10 +154,10 @@ export async function finishEnrolment(env: WorkerEnv, user: UserRow, code: strin
   const db = env.DB;
   const row = await twoStepOf(db, user.id);
   if (!row || row.enabled_at !== null) throw new GatewayError('MF0011');
-  const guess = await recordGuess(db, user.id, ip, now);
+  const guess = await recordSecondFactorGuess(db, user.id, ip, now);
   const step = stepOf(await decryptSecret(env, user.id, row.secret_enc), code, now);
   if (step === null) throw new GatewayError('MF0002');
-  await withdrawTwoStepGuess(db, guess);
+  await withdrawGuess(db, 'secondFactor', guess);
   const recovery = await newRecoveryCodes(user.id);
   const [enabled] = await db.batch(
     audited(
@@ -198,13 +192,13 @@ export async function useSecondFactor(
   const db = env.DB;
   const row = await twoStepOf(db, userId);
   if (!row || row.enabled_at === null) throw new GatewayError('MF0012');
-  const guess = await recordGuess(db, userId, ip, now);
+  const guess = await recordSecondFactorGuess(db, userId, ip, now);
   if (beforeCompare) {
     try {
       await beforeCompare();
     } catch (error) {
       // Never compared: not a wrong guess.
-      await withdrawTwoStepGuess(db, guess);
+      await withdrawGuess(db, 'secondFactor', guess);
       throw error;
     }
   }
@@ -212,17 +206,17 @@ export async function useSecondFactor(
     const step = stepOf(await decryptSecret(env, userId, row.secret_enc), factor.code, now);
     if (step === null) throw new GatewayError('MF0002');
     // A valid code is no wrong guess, even one used already (knowing it proves the app, not a guess).
-    await withdrawTwoStepGuess(db, guess);
+    await withdrawGuess(db, 'secondFactor', guess);
     if (!(await takeTotpStep(db, 'person', userId, step))) throw new GatewayError('MF0003');
     return;
   }
   const hash = await hashRecoveryCode(userId, factor.code);
   if (await useRecoveryCode(db, userId, hash, now)) {
-    await withdrawTwoStepGuess(db, guess);
+    await withdrawGuess(db, 'secondFactor', guess);
     return;
   }
   if (await isRecoveryCode(db, userId, hash)) {
-    await withdrawTwoStepGuess(db, guess);
+    await withdrawGuess(db, 'secondFactor', guess);
     throw new GatewayError('MF0003');
   }
   throw new GatewayError('MF0002');
