@@ -4,8 +4,6 @@
  * `$&` or a `{name}` inside a value is never read as a pattern or a placeholder, as chained `.replace` calls did.
  */
 export function format(template: string, values: Readonly<Record<string, string | number>>): string {
-  return template.replace(/\{(\w+)\}/g, (placeholder, name: string) => {
-    const value = Object.prototype.hasOwnProperty.call(values, name) ? values[name] : undefined;
-    return value === undefined ? placeholder : String(value);
-  });
+  // Own values only: `{constructor}` is no value of every object.
+  return template.replace(/\{(\w+)\}/g, (placeholder, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : placeholder));
 }
