@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { csrf } from 'hono/csrf';
 import { html } from 'hono/html';
 import { z } from 'zod';
-import { messagesFor } from '../../src/i18n';
+import { workerMessagesFor } from '../../src/i18n/worker';
 import type { Lang } from '../../src/lib/lang';
 import type { EdgeBindings, WorkerEnv } from '../env';
 import { findUserById, runBatch, type LoginIdentity } from '../gateway/db/users';
@@ -359,7 +359,7 @@ button:hover{background:#0a4c88}
 
 /** The small localised page of a refused hand-off. */
 export function handoffErrorPage(lang: Lang, reason: HandoffFailure) {
-  const m = messagesFor(lang).handoff;
+  const m = workerMessagesFor(lang).handoff;
   return page(lang, m.title, html`<h1>${m.title}</h1><p data-handoff-error="${reason}">${m[reason]}</p><p><a href="/login">${m.backToLogin}</a></p>`);
 }
 
@@ -368,7 +368,7 @@ export function handoffErrorPage(lang: Lang, reason: HandoffFailure) {
  * URL; the other account needs the form's POST. The blobs ride in the form, not in any URL.
  */
 export function accountChoicePage(lang: Lang, blobs: Blobs, next: string) {
-  const m = messagesFor(lang).handoff;
+  const m = workerMessagesFor(lang).handoff;
   const fields = paramNames.filter((name) => blobs[name] !== undefined).map((name) => html`<input type="hidden" name="${name}" value="${blobs[name]}">`);
   return page(
     lang,

@@ -1,8 +1,9 @@
 import { NETWORK_ERROR, SERVER_ERROR } from '../api/result';
-import type { Messages } from './en';
+import type { ConsoleMessages } from './ops';
+import { format } from './format';
 
 /** 'signIn.codeSent': the dotted path of one message, checked against the key set every locale provides. */
-export type MessageKey<T = Messages, Prefix extends string = ''> = {
+export type MessageKey<T = ConsoleMessages, Prefix extends string = ''> = {
   [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : MessageKey<T[K], `${Prefix}${K}.`>;
 }[keyof T & string];
 
@@ -21,20 +22,19 @@ export type Problem =
  * side says so, with the call's trace id to quote; an empty gateway message has default words. None says
  * "refresh the page", which would clear the form.
  */
-export function problemText(messages: Partial<Messages>, problem: Problem): string {
+export function problemText(messages: Partial<ConsoleMessages>, problem: Problem): string {
   if (Array.isArray(problem)) return problem.map((p) => problemText(messages, p)).join(' ');
   if ('code' in problem) {
     const errors = messages.errors!;
     if (problem.code === NETWORK_ERROR) return errors.network;
     const text = problem.code === SERVER_ERROR ? errors.server : problem.message || (problem.traceId ? errors.server : errors.generic);
-    return problem.traceId ? `${text} ${errors.reference.replace('{id}', problem.traceId)}` : text;
+    return problem.traceId ? `${text} ${format(errors.reference, { id: problem.traceId })}` : text;
   }
   let text: unknown = messages;
   for (const part of problem.key.split('.')) text = (text as Record<string, unknown> | undefined)?.[part];
-  return String(text ?? problem.key).replace(/\{(\w+)\}/g, (all, name: string) => {
-    const value = problem.values?.[name];
-    return value === undefined ? all : typeof value === 'string' ? value : problemText(messages, value);
-  });
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(problem.values ?? {})) values[name] = typeof value === 'string' ? value : problemText(messages, value);
+  return format(String(text ?? problem.key), values);
 }
 
 /** The problem a failed call reports: its code and message, and the trace id of a failure on our side. */

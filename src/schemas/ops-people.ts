@@ -88,7 +88,7 @@ export const AUDIT_PAGE_SIZE = 50;
 /**
  * Every action the audit trail records, dotted and past tense: the gateway writes no other (its type says so,
  * and scripts/operator-sql.mjs writes the three operator.added, .enrolment_issued and .removed), and each has words in both
- * languages (opsPeople.actionNames, checked by tests/unit/i18n.test.ts).
+ * languages (actionNames, checked by tests/unit/i18n.test.ts).
  */
 export const AUDITED_ACTIONS = [
   'user.signed_in',

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Modal } from './Modal';
+import { format } from '../i18n/format';
 
 interface AgreementModalProps {
   /** Same-site URL of the agreement page; it is framed, so its bottom can be detected. */
@@ -42,7 +43,7 @@ export function AgreementModal({ src, labels, onConfirm, onCancel }: AgreementMo
     <Modal title={labels.title} onCancel={onCancel} wide>
       <iframe ref={frame} className="agreement-frame" src={embedded(src)} title={labels.title} onLoad={watchScroll} />
       <p className="hint" aria-live="polite">
-        {secondsLeft > 0 ? labels.countdown.replace('{s}', String(secondsLeft)) : reachedBottom ? '' : labels.scrollHint}
+        {secondsLeft > 0 ? format(labels.countdown, { s: secondsLeft }) : reachedBottom ? '' : labels.scrollHint}
       </p>
       <div className="modal-actions">
         <button type="button" className="button secondary" onClick={onCancel}>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { format } from '../i18n/format';
 
 interface CodeButtonProps {
   cooldownUntil: number;
@@ -18,7 +19,7 @@ export function CodeButton({ cooldownUntil, sentBefore, busy, labels, onClick }:
     return () => clearInterval(timer);
   }, [cooldownUntil]);
   const secondsLeft = Math.max(0, Math.ceil((cooldownUntil - now) / 1000));
-  const label = secondsLeft > 0 ? labels.resendIn.replace('{s}', String(secondsLeft)) : sentBefore ? labels.resend : labels.getCode;
+  const label = secondsLeft > 0 ? format(labels.resendIn, { s: secondsLeft }) : sentBefore ? labels.resend : labels.getCode;
   return (
     <button type="button" className="button secondary code-button" disabled={busy || secondsLeft > 0} onClick={onClick}>
       {label}

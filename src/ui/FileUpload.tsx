@@ -1,5 +1,6 @@
 import { REQUIRED_CLASS } from './FieldFrame';
 import { useRef } from 'react';
+import { format } from '../i18n/format';
 
 export interface UploadedFileView {
   id: string;
@@ -61,7 +62,7 @@ export function FileUpload({ id, label, files, max, accept, busy, error, hint, r
             if (picked.length) onFiles(picked);
           }}
         />
-        <span className="hint file-upload-count">{labels.count.replace('{n}', String(files.length)).replace('{max}', String(max))}</span>
+        <span className="hint file-upload-count">{format(labels.count, { n: files.length, max })}</span>
       </div>
       {hint && (
         <p id={`${id}-hint`} className="hint">
@@ -80,7 +81,7 @@ export function FileUpload({ id, label, files, max, accept, busy, error, hint, r
               <a href={file.url} target="_blank" rel="noopener" className="file-name">
                 {file.originName}
               </a>
-              <button type="button" className="icon-button file-remove" aria-label={labels.remove.replace('{name}', file.originName)} onClick={() => onRemove(file.id)}>
+              <button type="button" className="icon-button file-remove" aria-label={format(labels.remove, { name: file.originName })} onClick={() => onRemove(file.id)}>
                 <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" /></svg>
               </button>
             </li>

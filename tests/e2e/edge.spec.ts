@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey, type HandoffPurpose } from '../../functions/edge/handoff-blob';
-import { messages } from '../../src/i18n';
 import { hashPassword } from '../../src/lib/password-hash';
 import { seedUser, uniqueEmail } from './helpers';
+import { workerMessages } from '../../src/i18n/worker';
 
 const blobFor = async (sub: string, purpose: HandoffPurpose = 'session') =>
   createHandoffBlob(
@@ -45,8 +45,8 @@ test('a hand-off signs the visitor in, cleans the URL, and sign-in pages then le
   await context.addCookies([{ name: 'LANG', value: 'zh', url: 'http://127.0.0.1' }]);
   const replay = await page.goto(`/login?token=${blob}`);
   expect(replay?.status()).toBe(400);
-  await expect(page.locator('h1')).toHaveText(messages.zh.handoff.title);
-  await expect(page.getByText(messages.zh.handoff.replayed)).toBeVisible();
+  await expect(page.locator('h1')).toHaveText(workerMessages.zh.handoff.title);
+  await expect(page.getByText(workerMessages.zh.handoff.replayed)).toBeVisible();
   expect((await context.cookies()).find((c) => c.name === 'portal_token')).toBeUndefined();
 });
 
@@ -62,7 +62,7 @@ test('a credentials hand-off signs the person in with their password, and a wron
   await context.addCookies([{ name: 'LANG', value: 'zh', url: 'http://127.0.0.1' }]);
   const wrong = await page.goto(`/login?userNameAndPwd=${await credentials('Wrong2026')}`);
   expect(wrong?.status()).toBe(400);
-  await expect(page.getByText(messages.zh.handoff.credentials)).toBeVisible();
+  await expect(page.getByText(workerMessages.zh.handoff.credentials)).toBeVisible();
   expect((await context.cookies()).find((c) => c.name === 'portal_token')).toBeUndefined();
 
   const blob = await credentials('Harbour2026');
@@ -78,5 +78,5 @@ test('a tampered blob gets the English 400 page', async ({ request }) => {
   const res = await request.get(`/login?token=${blob.slice(0, -4)}AAAA`, { maxRedirects: 0 });
   expect(res.status()).toBe(400);
   expect(res.headers()['cache-control']).toBe('no-store');
-  expect(await res.text()).toContain(messages.en.handoff.invalid);
+  expect(await res.text()).toContain(workerMessages.en.handoff.invalid);
 });

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey } from '../../functions/edge/handoff-blob';
-import { messages } from '../../src/i18n';
 import { seedUser, uniqueEmail } from './helpers';
+import { workerMessages } from '../../src/i18n/worker';
 
 const blobFor = async (sub: string) => createHandoffBlob(await importHandoffKey(DEV_HANDOFF_KEY), handoffClaims({ sub, aud: 'portal', purpose: 'session' }));
 
@@ -16,7 +16,7 @@ function cspViolations(page: Page): string[] {
 
 for (const lang of ['en', 'zh'] as const) {
   test(`${lang}: a hand-off for another person asks first, and switches only on the click`, async ({ page, context, request }) => {
-    const m = messages[lang].handoff;
+    const m = workerMessages[lang].handoff;
     const violations = cspViolations(page);
     await context.addCookies([{ name: 'LANG', value: lang, url: 'http://127.0.0.1' }]);
     const first = await seedUser(request, { email: uniqueEmail(`choice-a-${lang}`), agreed: true });

@@ -1,9 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { messages } from '../../src/i18n';
 import { langs } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { expectAccessible, openInLanguage, operatorCli, PASSKEY_ORIGIN, seedUser, signInByRequest, uniqueEmail } from './helpers';
+import { consoleMessages } from '../../src/i18n/ops';
 
 /**
  * Operators in real Chromium: `npm run operator -- add` prints a link, the operator opens it, sets a password
@@ -26,7 +26,7 @@ async function shoot(page: Page, name: string) {
 }
 
 for (const lang of langs) {
-  const m = messages[lang].ops;
+  const m = consoleMessages[lang].ops;
   test.describe(`operators (${lang})`, () => {
     // Several enrolments, sign-ins (PBKDF2) and axe runs per test, on a shared 2-core machine.
     test.setTimeout(300_000);

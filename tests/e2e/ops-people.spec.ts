@@ -3,6 +3,7 @@ import { messages } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { expectAccessible, openInLanguage, seedUser, signInByEmail, uniqueEmail } from './helpers';
+import { consoleMessages } from '../../src/i18n/ops';
 
 /**
  * People support in real Chromium, zh and en, at phone and desktop width: a support operator finds a person
@@ -35,7 +36,7 @@ async function operatorPage(browser: Browser, lang: Lang, viewport: { width: num
 
 /** Confirms the support action `name` with the reason, through its dialog. */
 async function act(page: Page, lang: Lang, name: string, { checkAccessible = false } = {}) {
-  const m = messages[lang].opsPeople;
+  const m = consoleMessages[lang].opsPeople;
   await page.getByRole('button', { name, exact: true }).click();
   const dialog = page.getByRole('dialog', { name });
   await expect(dialog).toBeVisible();
@@ -51,7 +52,7 @@ async function act(page: Page, lang: Lang, name: string, { checkAccessible = fal
 
 for (const run of runs) {
   const lang = run.lang as Lang;
-  const m = messages[lang].opsPeople;
+  const m = consoleMessages[lang].opsPeople;
   test(`${lang} ${run.name}: support finds a held-back person, unlocks them, blocks them; the audit page lists it`, async ({ browser }) => {
     // Two browsers, PBKDF2 sign-ins and axe on a shared 2-core machine.
     test.setTimeout(420_000);
@@ -110,9 +111,9 @@ for (const run of runs) {
     const trail = page.getByRole('region', { name: m.audit.entries });
     // Only this person's rows.
     const rowOf = (action: string) => trail.getByRole('row').filter({ has: page.getByRole('cell', { name: action, exact: true }) });
-    await expect(rowOf(m.actionNames.user.blocked)).toContainText(REASON);
-    await expect(rowOf(m.actionNames.user.unlocked)).toContainText(REASON);
-    await expect(rowOf(m.actionNames.user.signed_in)).toHaveCount(1);
+    await expect(rowOf(messages[lang].actionNames.user.blocked)).toContainText(REASON);
+    await expect(rowOf(messages[lang].actionNames.user.unlocked)).toContainText(REASON);
+    await expect(rowOf(messages[lang].actionNames.user.signed_in)).toHaveCount(1);
     await expect(trail.getByRole('row')).toHaveCount(4);
     await expectAccessible(page);
     // The time filter is the portal's own date field, in the page's words: from tomorrow on, nothing is left.

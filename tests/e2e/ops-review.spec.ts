@@ -4,6 +4,7 @@ import { langs, type Lang } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { REVIEW_REASON_TEXT } from '../../src/schemas/ops-review';
 import { expectAccessible, openInLanguage, seedUser, signInByEmail, signInByRequest, uniqueEmail } from './helpers';
+import { consoleMessages } from '../../src/i18n/ops';
 
 /**
  * Company review end to end in Chromium: a company created in the portal is verified by a reviewer, then its
@@ -55,7 +56,7 @@ async function createCompany(page: Page, lang: Lang, email: string): Promise<str
 
 /** Opens the company from the queue, searched by name. */
 async function openFromQueue(ops: Page, lang: Lang, name: string, status = 'approving') {
-  const r = messages[lang].opsReview;
+  const r = consoleMessages[lang].opsReview;
   await ops.goto(`/ops/companies${status === 'approving' ? '' : `?status=${status}`}`);
   await ops.getByLabel(r.search).fill(name);
   await ops.getByRole('button', { name: r.apply }).click();
@@ -84,7 +85,7 @@ async function staffJoins(request: APIRequestContext, adminRequest: APIRequestCo
 }
 
 for (const lang of langs) {
-  const t = messages[lang];
+  const t = consoleMessages[lang];
   const r = t.opsReview;
 
   test.describe(`company review (${lang})`, () => {
@@ -125,7 +126,7 @@ for (const lang of langs) {
       await ops.keyboard.press('Enter');
       await expect(ops.getByText(r.decided.replace('{status}', t.statuses.verified))).toBeVisible();
       await expect(ops.getByTestId('review-status')).toHaveText(t.statuses.verified);
-      await expect(ops.getByRole('listitem').filter({ hasText: t.opsPeople.actionNames.company.verified })).toContainText('Ruth Reviewer');
+      await expect(ops.getByRole('listitem').filter({ hasText: t.actionNames.company.verified })).toContainText('Ruth Reviewer');
       const companyId = companyIdOf(ops);
 
       // A staff member joins and is approved; both enter the company from a fresh sign-in.

@@ -3,6 +3,7 @@ import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { legalPaths } from '../../src/lib/legal';
 import { expectAccessible, openInLanguage, operatorCli, seedUser, signInByEmail, signInByRequest, uniqueEmail, uniqueMobile } from './helpers';
+import { consoleMessages } from '../../src/i18n/ops';
 
 /**
  * @screenshots: every page at 360, 390 and 1280 px in both languages, written to
@@ -233,7 +234,7 @@ for (const lang of langs) {
   test(`@screenshots operator pages at 360, 390 and 1280 px (${lang})`, async ({ browser }) => {
     // Eighteen pages, six of them under axe, on a shared machine.
     test.setTimeout(480_000);
-    const o = messages[lang].opsPeople;
+    const o = consoleMessages[lang].opsPeople;
     const context = await browser.newContext();
     await context.addCookies([{ name: 'LANG', value: lang, url: 'http://127.0.0.1' }]);
     const page = await context.newPage();

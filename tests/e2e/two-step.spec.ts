@@ -3,6 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { expectAccessible, openInLanguage, seedUser, signInByEmail, uniqueEmail } from './helpers';
+import { consoleMessages } from '../../src/i18n/ops';
 
 const PASSWORD = 'harbour2024';
 /** The code of the next 30-second step: accepted (±1 step) and never the one enrolment just used. */
@@ -107,7 +108,7 @@ for (const lang of langs) {
         // Support sees the same on the person's page.
         const ops = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
         const opsPage = await ops.newPage();
-        const o = messages[lang].opsPeople;
+        const o = consoleMessages[lang].opsPeople;
         const minted = await opsPage.request.post('/api/dev/operator-session', { data: { login: `support.${Date.now()}.${lang}.${viewport.name}@ops.example.com`, role: 'support' } });
         expect(minted.ok()).toBe(true);
         await openInLanguage(opsPage, lang, '/ops/people');

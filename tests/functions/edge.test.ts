@@ -3,11 +3,11 @@ import app, { createWorker } from '../../functions/worker';
 import type { WorkerEnv } from '../../functions/env';
 import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey, type HandoffPurpose } from '../../functions/edge/handoff';
 import { createSession } from '../../functions/gateway/services/sessions';
-import { messages } from '../../src/i18n';
 import { hashPassword } from '../../src/lib/password-hash';
 import { gatewayClient, readToEnd } from './gateway-client';
 import { deployedVars, startWorkerEnv } from './worker-env';
 import { BASELINE_TARGETS, HOSTILE_PATHS } from '../fixtures/redirect-corpus';
+import { workerMessages } from '../../src/i18n/worker';
 
 /** The asset server is not what these tests are about: every shell answers with its own path. */
 const ASSETS = {
@@ -200,7 +200,7 @@ describe('hand-off intake', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     const html = await res.text();
     expect(html).toContain('<html lang="zh-CN">');
-    expect(html).toContain(messages.zh.handoff.replayed);
+    expect(html).toContain(workerMessages.zh.handoff.replayed);
     expect(setCookies(res)).toEqual([]);
     expect(await sessionsOf('user-1')).toBe(before);
   });
@@ -224,7 +224,7 @@ describe('hand-off intake', () => {
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(html).toContain(`data-handoff-error="${reason}"`);
-    expect(html).toContain(messages.en.handoff[reason as 'invalid']);
+    expect(html).toContain(workerMessages.en.handoff[reason as 'invalid']);
     expect(setCookies(res)).toEqual([]);
     expect(await sessionsOf('user-1')).toBe(before);
   });
@@ -235,7 +235,7 @@ describe('hand-off intake', () => {
     const later = createWorker({ clock: () => Date.now() + 5_000 });
     const res = await later.request(`http://portal.test/login?token=${token}`, { redirect: 'manual' }, worker.env, worker.ctx);
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain(messages.en.handoff.expired);
+    expect(await res.text()).toContain(workerMessages.en.handoff.expired);
   });
 
   it('refuses everything when no key is configured outside development', async () => {
@@ -286,7 +286,7 @@ describe('hand-off intake', () => {
       const before = await failures();
       const res = await call(`http://portal.test/login?userNameAndPwd=${await credentials('Wrong2026')}`, { headers: { cookie: 'LANG=zh' } });
       expect(res.status).toBe(400);
-      expect(await res.text()).toContain(messages.zh.handoff.credentials);
+      expect(await res.text()).toContain(workerMessages.zh.handoff.credentials);
       expect(setCookies(res)).toEqual([]);
       expect(await failures()).toBe(before + 1);
     });
@@ -601,8 +601,8 @@ describe('a hand-off while someone else is signed in', () => {
       expect(res.headers.get('referrer-policy')).toBe('no-referrer');
       expect(setCookies(res)).toEqual([]);
       const html = await res.text();
-      expect(html).toContain(messages[lang].handoff.switchTitle);
-      expect(html).toContain(messages[lang].handoff.continueOther);
+      expect(html).toContain(workerMessages[lang].handoff.switchTitle);
+      expect(html).toContain(workerMessages[lang].handoff.continueOther);
       expect(html).toContain('<a href="/user_center?x=1" data-keep-current>');
     }
     expect(await sessionsOf('user-2')).toBe(before);

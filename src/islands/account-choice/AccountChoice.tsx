@@ -7,6 +7,7 @@ import { $accounts, chooseCompany, isEnterable, loadAccounts, markMain, signOut 
 import { reviewReasonText } from '../../schemas/review-outcome';
 import { CompanyStanding } from './CompanyStanding';
 import { companyTypeLabel } from './labels';
+import { format } from '../../i18n/format';
 
 /** Statuses the platform decided with a reason the person should read. */
 const REASONED_STATUSES = ['additionalInformationRequired', 'verificationFailed', 'blocked', 'expired'];
@@ -74,7 +75,7 @@ export default function AccountChoice({ lang, messages }: AccountChoiceProps) {
                     <CompanyStanding lang={lang} company={company} messages={messages} />
                   </dl>
                   {company.memberStatus !== 'pending' && REASONED_STATUSES.includes(company.status) && company.review && (company.review.reason || company.review.note) && (
-                    <p className="hint review-reason">{m.reviewReason.replace('{reason}', reviewReasonText(lang, company.review.reason, company.review.note))}</p>
+                    <p className="hint review-reason">{format(m.reviewReason, { reason: reviewReasonText(lang, company.review.reason, company.review.note) })}</p>
                   )}
                   {company.role === 'administrator' && company.status === 'additionalInformationRequired' && (
                     <div className="company-actions">

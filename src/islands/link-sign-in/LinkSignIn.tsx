@@ -7,6 +7,7 @@ import { useProblems } from '../shared/use-problems';
 import type { Lang } from '../../lib/lang';
 import { AgreementModal } from '../../ui/AgreementModal';
 import { TextField } from '../../ui/TextField';
+import { format } from '../../i18n/format';
 
 interface LinkSignInProps {
   lang: Lang;
@@ -79,7 +80,7 @@ export default function LinkSignIn({ lang, kind, messages }: LinkSignInProps) {
   if (s.phase === 'sent') {
     return (
       <div className="link-sign-in">
-        <p className="notice" role="status">{m.sent.replace('{email}', s.sentTo)}</p>
+        <p className="notice" role="status">{format(m.sent, { email: s.sentTo })}</p>
         <p className="hint">{m.noAccountHint}</p>
         <p className="link-sign-in-alt">
           <button type="button" className="text-button" onClick={askAgain}>{m.sendAgain}</button>

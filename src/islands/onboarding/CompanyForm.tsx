@@ -15,6 +15,7 @@ import { SearchSelect, type SearchOption } from '../../ui/SearchSelect';
 import { TextField } from '../../ui/TextField';
 import { useProblems } from '../shared/use-problems';
 import { Steps } from './Steps';
+import { format } from '../../i18n/format';
 
 interface CompanyFormProps {
   lang: Lang;
@@ -47,7 +48,7 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
   const portRequired = s.companyType !== '' && PORT_REQUIRED_TYPES.includes(s.companyType);
   const fuel = s.companyType !== '' && GTC_REQUIRED_TYPES.includes(s.companyType);
   const searchLabels = { searching: m.searching, noResults: m.noResults };
-  const counter = (value: string) => m.counter.replace('{n}', String(value.length)).replace('{max}', String(COMPANY_NAME_MAX));
+  const counter = (value: string) => format(m.counter, { n: value.length, max: COMPANY_NAME_MAX });
   const uploadLabels = (max: number) => ({ choose: max > 1 ? u.choose : u.chooseOne, uploading: u.uploading, remove: u.remove, count: u.count });
   const upload = (kind: UploadKind, label: string, hint: string, required: boolean) => (
     <FileUpload
@@ -94,7 +95,7 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
       <p className="hint required-legend">{m.requiredLegend}</p>
       {mode === 'fill' && s.review?.status === 'additionalInformationRequired' && (
         <div className="notice-banner review-asked" role="status">
-          <p>{m.reviewAsked.replace('{reason}', reviewReasonText(lang, s.review.reason, s.review.note))}</p>
+          <p>{format(m.reviewAsked, { reason: reviewReasonText(lang, s.review.reason, s.review.note) })}</p>
           <p className="hint">{m.reviewAskedHint}</p>
         </div>
       )}

@@ -10,7 +10,7 @@ import { timeLabel } from './security-labels';
 
 interface AccountActivityProps {
   lang: Lang;
-  messages: Pick<Messages, 'errors' | 'opsPeople'>;
+  messages: Pick<Messages, 'errors' | 'accountActivity' | 'actionNames'>;
 }
 
 /**
@@ -18,7 +18,7 @@ interface AccountActivityProps {
  * administrator or the platform's support (never which operator, nor the operator's notes).
  */
 export function AccountActivity({ lang, messages }: AccountActivityProps) {
-  const m = messages.opsPeople.activity;
+  const m = messages.accountActivity;
   const [entries, setEntries] = useState<ActivityEntry[] | null>(null);
   const [error, setError] = useState<Problem | null>(null);
   useEffect(() => {
@@ -43,7 +43,7 @@ export function AccountActivity({ lang, messages }: AccountActivityProps) {
             <tr key={`${entry.at}-${i}`}>
               <td>{timeLabel(entry.at, lang)}</td>
               <td>
-                {actionLabel(messages.opsPeople, entry.action)}
+                {actionLabel(messages, entry.action)}
                 <span className="history-detail">
                   {m.by[entry.by]}
                   {entry.network && ` · ${entry.network}`}

@@ -7,6 +7,7 @@ import { ConfirmModal } from '../../ui/ConfirmModal';
 import { Modal } from '../../ui/Modal';
 import { EmailAddress } from '../../ui/EmailAddress';
 import { ScrollTable } from '../../ui/ScrollTable';
+import { format } from '../../i18n/format';
 
 interface CompanyMembersProps {
   lang: Lang;
@@ -35,7 +36,7 @@ export function CompanyMembers({ lang, company, companyName, messages }: Company
   return (
     <>
       {/* Named apart from its section: two landmarks with one name cannot be told apart. */}
-      <ScrollTable label={m.membersTable.replace('{company}', companyName)} className="members" columns={[m.memberName, m.memberRole, m.memberStatus]}>
+      <ScrollTable label={format(m.membersTable, { company: companyName })} className="members" columns={[m.memberName, m.memberRole, m.memberStatus]}>
         {/* Three columns, contact, joined and modules under the name, the actions under the status: they stay in view at 320 px. */}
         {membersInOrder.map((member) => {
           const who = shown(member.name) + (member.userId === me ? ` ${t.you}` : '');
@@ -53,7 +54,7 @@ export function CompanyMembers({ lang, company, companyName, messages }: Company
                   <span className="visually-hidden">{m.memberContact}: </span>
                   {member.phone ? member.phone : member.email ? <EmailAddress value={member.email} /> : m.empty}
                 </span>
-                <span className="member-contact">{t.joinedOn.replace('{date}', date.format(member.joinedAt))}</span>
+                <span className="member-contact">{format(t.joinedOn, { date: date.format(member.joinedAt) })}</span>
                 {active && member.role === 'staff' && (
                   <span className="member-contact member-modules">
                     <span className="visually-hidden">{t.modules}: </span>
@@ -69,16 +70,16 @@ export function CompanyMembers({ lang, company, companyName, messages }: Company
                 <div className="member-actions" aria-busy={s.busyMember === `${company.companyId}/${member.userId}` || undefined}>
                   {pendingJoin && (
                     <>
-                      <button type="button" className="button primary small" disabled={busy} aria-label={m.approveLabel.replace('{name}', target.name)} onClick={() => void approveMember(company.companyId, member.userId, target.name)}>
+                      <button type="button" className="button primary small" disabled={busy} aria-label={format(m.approveLabel, { name: target.name })} onClick={() => void approveMember(company.companyId, member.userId, target.name)}>
                         {m.approve}
                       </button>
-                      <button type="button" className="button secondary small" disabled={busy} aria-label={m.declineLabel.replace('{name}', target.name)} onClick={() => askDecline(company.companyId, member.userId, target.name, companyName)}>
+                      <button type="button" className="button secondary small" disabled={busy} aria-label={format(m.declineLabel, { name: target.name })} onClick={() => askDecline(company.companyId, member.userId, target.name, companyName)}>
                         {m.decline}
                       </button>
                     </>
                   )}
                   {active && member.role === 'staff' && (
-                    <button type="button" className="button secondary small" disabled={busy} aria-label={t.modulesLabel.replace('{name}', target.name)} onClick={() => openModules(target)}>
+                    <button type="button" className="button secondary small" disabled={busy} aria-label={format(t.modulesLabel, { name: target.name })} onClick={() => openModules(target)}>
                       {t.modules}
                     </button>
                   )}
@@ -88,14 +89,14 @@ export function CompanyMembers({ lang, company, companyName, messages }: Company
                       type="button"
                       className="button secondary small"
                       disabled={busy}
-                      aria-label={(member.role === 'staff' ? t.makeAdministratorLabel : t.makeStaffLabel).replace('{name}', target.name)}
+                      aria-label={format(member.role === 'staff' ? t.makeAdministratorLabel : t.makeStaffLabel, { name: target.name })}
                       onClick={() => void changeRole(target, member.role === 'staff' ? 'administrator' : 'staff')}
                     >
                       {member.role === 'staff' ? t.makeAdministrator : t.makeStaff}
                     </button>
                   )}
                   {!pendingJoin && !onlyAdministrator && (
-                    <button type="button" className="button secondary small" disabled={busy} aria-label={t.removeLabel.replace('{name}', target.name)} onClick={() => askRemove(target)}>
+                    <button type="button" className="button secondary small" disabled={busy} aria-label={format(t.removeLabel, { name: target.name })} onClick={() => askRemove(target)}>
                       {t.remove}
                     </button>
                   )}
@@ -122,7 +123,7 @@ function MemberDialogs({ company, messages }: Pick<CompanyMembersProps, 'company
       {removing?.companyId === company.companyId && (
         <ConfirmModal
           title={t.removeTitle}
-          text={t.removeText.replace('{name}', removing.name).replace('{company}', removing.company)}
+          text={format(t.removeText, { name: removing.name, company: removing.company })}
           cancelLabel={t.cancel}
           confirmLabel={t.removeConfirm}
           onCancel={cancelRemove}
@@ -130,10 +131,10 @@ function MemberDialogs({ company, messages }: Pick<CompanyMembersProps, 'company
         />
       )}
       {granting && member && (
-        <Modal title={t.modulesTitle.replace('{name}', granting.name)} onCancel={closeModules}>
+        <Modal title={format(t.modulesTitle, { name: granting.name })} onCancel={closeModules}>
           <p className="hint">{t.modulesHint}</p>
           <fieldset className="module-list" aria-busy={busy || undefined}>
-            <legend className="visually-hidden">{t.modulesTitle.replace('{name}', granting.name)}</legend>
+            <legend className="visually-hidden">{format(t.modulesTitle, { name: granting.name })}</legend>
             {company.modules.map((module) => {
               const on = member.modules?.includes(module.key) ?? false;
               return (

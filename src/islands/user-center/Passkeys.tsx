@@ -7,6 +7,7 @@ import { $dialog, closeDialog } from '../../stores/dialog';
 import { $passkeys, addPasskey, loadPasskeys, removePasskey, renamePasskey } from '../../stores/passkeys';
 import { Modal } from '../../ui/Modal';
 import './passkeys.css';
+import { format } from '../../i18n/format';
 
 // The name dialog and the user-agent names load with the first Add or Rename: the page's first load stays small.
 const PasskeyNameDialog = lazy(() => import('./PasskeyNameDialog').then((m) => ({ default: m.PasskeyNameDialog })));
@@ -35,7 +36,7 @@ export function Passkeys({ lang, messages }: PasskeysProps) {
   const add = async () => {
     const { deviceOf } = await import('../../lib/device-name');
     const { browser, os } = deviceOf(navigator.userAgent);
-    const suggested = m.deviceName.replace('{browser}', browser ?? m.someBrowser).replace('{os}', os ?? m.someDevice);
+    const suggested = format(m.deviceName, { browser: browser ?? m.someBrowser, os: os ?? m.someDevice });
     void addPasskey({ suggested, external: m.securityKey });
   };
   const words = { passkeys: m, errors: messages.errors };
@@ -65,7 +66,7 @@ export function Passkeys({ lang, messages }: PasskeysProps) {
                         type="button"
                         className="button secondary small"
                         disabled={s.busy}
-                        aria-label={m.renameLabel.replace('{name}', passkey.name)}
+                        aria-label={format(m.renameLabel, { name: passkey.name })}
                         onClick={() => void renamePasskey(passkey)}
                       >
                         {m.rename}
@@ -74,7 +75,7 @@ export function Passkeys({ lang, messages }: PasskeysProps) {
                         type="button"
                         className="button danger small"
                         disabled={s.busy}
-                        aria-label={m.removeLabel.replace('{name}', passkey.name)}
+                        aria-label={format(m.removeLabel, { name: passkey.name })}
                         onClick={() => void removePasskey(passkey).then((gone) => gone && addButton.current?.focus())}
                       >
                         {m.remove}
@@ -116,7 +117,7 @@ export function Passkeys({ lang, messages }: PasskeysProps) {
       </Suspense>
       {dialog?.kind === 'confirm' && dialog.subject === 'removePasskey' && (
         <Modal title={m.removeTitle} onCancel={() => closeDialog()}>
-          <p>{m.removeText.replace('{name}', dialog.name)}</p>
+          <p>{format(m.removeText, { name: dialog.name })}</p>
           {/* Cancel comes first: the dialog opens with focus on it, so Enter does not remove by accident. */}
           <div className="modal-actions">
             <button type="button" className="button secondary" onClick={() => closeDialog()}>

@@ -6,6 +6,7 @@ import type { Lang } from '../../lib/lang';
 import { $security, $signOutQuestion, answerSignOut, loadSecurity, signOutOthers, signOutSession } from '../../stores/security';
 import { Modal } from '../../ui/Modal';
 import { countryLabel, deviceLabel, timeLabel } from './security-labels';
+import { format } from '../../i18n/format';
 
 interface SecuritySessionsProps {
   lang: Lang;
@@ -63,7 +64,7 @@ export function SecuritySessions({ lang, messages }: SecuritySessionsProps) {
                   type="button"
                   className="button secondary small"
                   disabled={Boolean(s.busy)}
-                  aria-label={m.signOutLabel.replace('{device}', device)}
+                  aria-label={format(m.signOutLabel, { device })}
                   onClick={() => void signOutSession(session.id, device)}
                 >
                   {m.signOut}
@@ -82,7 +83,7 @@ export function SecuritySessions({ lang, messages }: SecuritySessionsProps) {
 
       {question && (
         <Modal title={question.kind === 'one' ? m.confirmTitle : m.confirmOthersTitle} onCancel={() => answerSignOut(false)}>
-          <p>{question.kind === 'one' ? m.confirmText.replace('{device}', question.device) : m.confirmOthersText}</p>
+          <p>{question.kind === 'one' ? format(m.confirmText, { device: question.device }) : m.confirmOthersText}</p>
           {/* Cancel comes first: the dialog opens with focus on it, so Enter does not sign anyone out by accident. */}
           <div className="modal-actions">
             <button type="button" className="button secondary" onClick={() => answerSignOut(false)}>

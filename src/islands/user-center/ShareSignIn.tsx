@@ -3,6 +3,7 @@ import { loginLinkApi } from '../../api/login-links';
 import type { Messages } from '../../i18n';
 import { problemOf, problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
+import { format } from '../../i18n/format';
 
 interface ShareSignInProps {
   lang: Lang;
@@ -50,7 +51,7 @@ export function ShareSignIn({ lang, messages }: ShareSignInProps) {
       <p className="hint">{m.shareHint}</p>
       {link && (
         <div className="field">
-          <label htmlFor="share-link">{m.shareExpires.replace('{time}', link.until)}</label>
+          <label htmlFor="share-link">{format(m.shareExpires, { time: link.until })}</label>
           <input id="share-link" className="input" readOnly value={link.url} onFocus={(event) => event.target.select()} />
         </div>
       )}

@@ -20,6 +20,7 @@ import { PasswordInput } from '../../ui/PasswordInput';
 import { AuthenticatorCodeField } from '../../ui/AuthenticatorCodeField';
 import { SubmitForm } from '../../ui/SubmitForm';
 import { TextField } from '../../ui/TextField';
+import { format } from '../../i18n/format';
 
 type TwoStepMessages = Pick<Messages, 'twoStep' | 'errors'>;
 
@@ -66,7 +67,7 @@ export function TwoStep({ messages }: { messages: TwoStepMessages }) {
       {(s.phase === 'off' || s.phase === 'on') && (
         <>
           <p data-two-step-status={s.phase}>{s.phase === 'on' ? m.statusOn : m.statusOff}</p>
-          {s.phase === 'on' && s.status && <p className="hint">{m.recoveryLeft.replace('{count}', String(s.status.recoveryCodesLeft))}</p>}
+          {s.phase === 'on' && s.status && <p className="hint">{format(m.recoveryLeft, { count: s.status.recoveryCodesLeft })}</p>}
           <p className="hint" data-two-step-passkeys>
             {m.passkeyIsTwoStep}
             {s.phase === 'on' && ` ${m.passkeyAsSecondStep}`}

@@ -36,13 +36,14 @@ const TwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.TwoStep
 const CompanyTwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.CompanyTwoStep })));
 import { CompanyStanding } from '../account-choice/CompanyStanding';
 import { companyTypeLabel } from '../account-choice/labels';
+import { format } from '../../i18n/format';
 
 // The Security section's parts load when it scrolls into view (or /user_center#security opens there).
 const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passkeys })));
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'opsPeople'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -184,7 +185,7 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
       </section>
 
       {s.administered.map((company) => {
-        const title = m.members.replace('{company}', companyName(company.companyId));
+        const title = format(m.members, { company: companyName(company.companyId) });
         const titleId = `members-${company.companyId}`;
         const pending = company.members.filter((member) => member.role === 'staff' && member.status === 'pending').length;
         return (
@@ -212,7 +213,7 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
                 messages={messages}
               />
             </Suspense>
-            {pending > 0 && <p className="pending-count">{m.pendingCount.replace('{n}', String(pending))}</p>}
+            {pending > 0 && <p className="pending-count">{format(m.pendingCount, { n: pending })}</p>}
             <CompanyMembers lang={lang} company={company} companyName={companyName(company.companyId)} messages={messages} />
           </section>
         );
@@ -239,7 +240,7 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
       {s.declining && (
         <ConfirmModal
           title={m.declineTitle}
-          text={m.declineText.replace('{name}', s.declining.name).replace('{company}', s.declining.company)}
+          text={format(m.declineText, { name: s.declining.name, company: s.declining.company })}
           cancelLabel={m.cancel}
           confirmLabel={m.declineConfirm}
           onCancel={cancelDecline}

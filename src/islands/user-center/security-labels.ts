@@ -1,6 +1,7 @@
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
 import type { SignInEntry } from '../../schemas/security';
+import { format } from '../../i18n/format';
 
 type SecurityMessages = Messages['security'];
 const locale = (lang: Lang) => (lang === 'zh' ? 'zh-CN' : 'en-GB');
@@ -8,7 +9,7 @@ const locale = (lang: Lang) => (lang === 'zh' ? 'zh-CN' : 'en-GB');
 /** "Chrome on Windows · Computer", from what the gateway parsed out of the user agent. */
 export function deviceLabel(device: { browser: string | null; os: string | null; type: string | null }, m: SecurityMessages): string {
   const { browser, os, type } = device;
-  const name = browser && os ? m.browserOnOs.replace('{browser}', browser).replace('{os}', os) : browser || os || m.unknownDevice;
+  const name = browser && os ? format(m.browserOnOs, { browser, os }) : browser || os || m.unknownDevice;
   const kind = type && type in m.deviceTypes ? m.deviceTypes[type as keyof SecurityMessages['deviceTypes']] : null;
   return kind ? `${name} · ${kind}` : name;
 }
@@ -16,7 +17,7 @@ export function deviceLabel(device: { browser: string | null; os: string | null;
 /** How a sign-in was made: "Password", or with two-step on "Password, then authenticator app". */
 export function signInMethodLabel(entry: Pick<SignInEntry, 'method' | 'secondStep'>, m: SecurityMessages): string {
   const method = m.methods[entry.method];
-  return entry.secondStep ? m.withSecondStep.replace('{method}', method).replace('{step}', m.secondSteps[entry.secondStep]) : method;
+  return entry.secondStep ? format(m.withSecondStep, { method, step: m.secondSteps[entry.secondStep] }) : method;
 }
 
 /** A time to the minute in the page's language. */

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, type FormEvent } from 'react';
-import type { Messages } from '../../../i18n';
+import type { ConsoleMessages as Messages } from '../../../i18n';
 import { problemText } from '../../../i18n/problem';
 import type { Lang } from '../../../lib/lang';
 import { $audit, loadAudit, setFilter } from '../../../stores/ops-audit';
@@ -13,7 +13,7 @@ import { actionLabel, actionNames } from './action-label';
 
 interface AuditTrailProps {
   lang: Lang;
-  messages: Pick<Messages, 'opsPeople' | 'errors'>;
+  messages: Pick<Messages, 'opsPeople' | 'actionNames' | 'errors'>;
 }
 
 /**
@@ -48,7 +48,7 @@ export default function AuditTrail({ lang, messages }: AuditTrailProps) {
           {(aria) => (
             <select {...aria} id="audit-action" className="input" value={s.action} onChange={(e) => setFilter('action', e.target.value)}>
               <option value="">{a.anyAction}</option>
-              {actionNames(m).map(([action, label]) => (
+              {actionNames(messages).map(([action, label]) => (
                 <option key={action} value={action}>
                   {label}
                 </option>
@@ -79,7 +79,7 @@ export default function AuditTrail({ lang, messages }: AuditTrailProps) {
                 {entry.actorName ? ` · ${entry.actorName}` : ''}
                 {entry.actorKind === 'system' && entry.actorId === 'cli' ? ` · ${a.commandLine}` : entry.actorId && <span className="history-detail">{entry.actorId}</span>}
               </td>
-              <td>{actionLabel(m, entry.action)}</td>
+              <td>{actionLabel(messages, entry.action)}</td>
               <td>
                 {entry.targetKind ? (a.targetKinds[entry.targetKind as keyof typeof a.targetKinds] ?? entry.targetKind) : '—'}
                 {entry.targetId && <span className="history-detail">{entry.targetId}</span>}

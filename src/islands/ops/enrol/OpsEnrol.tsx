@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
-import type { Messages } from '../../../i18n';
+import type { ConsoleMessages as Messages } from '../../../i18n';
 import { problemText, type Problem } from '../../../i18n/problem';
 import { OPS_LOGIN_PATH } from '../../../lib/routes';
 import { finishEnrolment, openEnrolment, opsEnrolForm } from '../../../stores/ops-enrol';
@@ -8,6 +8,7 @@ import { EmailAddress } from '../../../ui/EmailAddress';
 import { PasswordInput } from '../../../ui/PasswordInput';
 import { AuthenticatorCodeField } from '../../../ui/AuthenticatorCodeField';
 import { SubmitForm } from '../../../ui/SubmitForm';
+import { format } from '../../../i18n/format';
 
 type OpsEnrolMessages = Pick<Messages, 'ops' | 'errors' | 'signIn'>;
 
@@ -38,7 +39,7 @@ export default function OpsEnrol({ messages }: { messages: OpsEnrolMessages }) {
     );
   }
   // The login sits inside the sentence, as an address that breaks after its "@" on a narrow screen.
-  const [beforeLogin, afterLogin = ''] = m.intro.replace('{name}', v.name).split('{login}');
+  const [beforeLogin, afterLogin = ''] = format(m.intro, { name: v.name }).split('{login}');
   return (
     <SubmitForm className="ops-enrol" onSend={finishEnrolment} error={formError} busy={v.busy} submitLabel={m.finish}>
       <p data-enrol-account>

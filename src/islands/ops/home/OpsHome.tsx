@@ -1,9 +1,10 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
-import type { Messages } from '../../../i18n';
+import type { ConsoleMessages as Messages } from '../../../i18n';
 import { problemText } from '../../../i18n/problem';
 import { $operator, $operatorProblem, $passkeyNotice, addOperatorPasskey, loadOperator } from '../../../stores/ops-session';
 import { opsNavFor } from '../shared/nav';
+import { format } from '../../../i18n/format';
 
 /** /ops: a welcome and the areas this operator's role opens. */
 export default function OpsHome({ messages }: { messages: Pick<Messages, 'ops' | 'errors'> }) {
@@ -18,7 +19,7 @@ export default function OpsHome({ messages }: { messages: Pick<Messages, 'ops' |
   if (!operator) return <p className="hint" role="status">…</p>;
   return (
     <div className="ops-home">
-      <p data-ops-welcome>{m.home.welcome.replace('{name}', operator.name)}</p>
+      <p data-ops-welcome>{format(m.home.welcome, { name: operator.name })}</p>
       <ul className="ops-areas">
         {opsNavFor(operator.role)
           .filter((item) => item.key !== 'home')

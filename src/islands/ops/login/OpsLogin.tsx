@@ -1,12 +1,13 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
-import type { Messages } from '../../../i18n';
+import type { ConsoleMessages as Messages } from '../../../i18n';
 import { problemText, type Problem } from '../../../i18n/problem';
 import { opsLoginForm, startOver, submitCode, submitPasskey, submitPassword } from '../../../stores/ops-login';
 import { PasswordInput } from '../../../ui/PasswordInput';
 import { AuthenticatorCodeField } from '../../../ui/AuthenticatorCodeField';
 import { TextField } from '../../../ui/TextField';
 import { SubmitForm } from '../../../ui/SubmitForm';
+import { format } from '../../../i18n/format';
 
 type OpsLoginMessages = Pick<Messages, 'ops' | 'errors' | 'signIn'>;
 
@@ -84,7 +85,7 @@ export default function OpsLogin({ messages }: { messages: OpsLoginMessages }) {
             value={v.code}
             onChange={(value) => opsLoginForm.set('code', value.replace(/\D/g, ''))}
             error={text(e.code)}
-            hint={v.triesLeft >= 0 ? m.triesLeft.replace('{count}', String(v.triesLeft)) : undefined}
+            hint={v.triesLeft >= 0 ? format(m.triesLeft, { count: v.triesLeft }) : undefined}
           />
         </SubmitForm>
       )}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { opsApi } from '../../../api/ops';
-import type { Messages } from '../../../i18n';
+import type { ConsoleMessages as Messages } from '../../../i18n';
 import { problemOf, problemText, type Problem } from '../../../i18n/problem';
 import { joinList, type Lang } from '../../../lib/lang';
 import type { OperatorListItem } from '../../../schemas/ops';

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import type { FormEvent, ReactNode } from 'react';
-import type { Messages } from '../../../i18n';
+import type { ConsoleMessages as Messages } from '../../../i18n';
 import { problemText } from '../../../i18n/problem';
 import type { Lang } from '../../../lib/lang';
 import {
@@ -25,6 +25,7 @@ import { Modal } from '../../../ui/Modal';
 import { ScrollTable } from '../../../ui/ScrollTable';
 import { TextField } from '../../../ui/TextField';
 import { deviceLabel, signInMethodLabel, timeLabel } from '../../user-center/security-labels';
+import { format } from '../../../i18n/format';
 
 type OpsPeopleMessages = Pick<Messages, 'opsPeople' | 'errors' | 'security'>;
 
@@ -125,7 +126,7 @@ export default function PeopleSupport({ lang, messages }: PeopleSupportProps) {
           <p>
             {pending.kind === 'person'
               ? m.explain[pending.action]
-              : m.explain.transfer.replace('{name}', person.profile.name || person.profile.id).replace('{company}', pending.companyName)}
+              : format(m.explain.transfer, { name: person.profile.name || person.profile.id, company: pending.companyName })}
           </p>
           <form
             onSubmit={(event) => {
@@ -181,7 +182,7 @@ function PersonView({ lang, messages, person }: PeopleSupportProps & { person: P
         <p className="history-marks">
           {profile.partner && <span className="badge">{m.partner}</span>}
           {profile.mustChangePassword && <span className="badge" data-tone="waiting">{m.mustChangePassword}</span>}
-          {profile.blockedAt !== null && <span className="badge" data-tone="bad">{m.blockedSince.replace('{time}', time(profile.blockedAt))}</span>}
+          {profile.blockedAt !== null && <span className="badge" data-tone="bad">{format(m.blockedSince, { time: time(profile.blockedAt) })}</span>}
         </p>
       </section>
 
@@ -194,15 +195,15 @@ function PersonView({ lang, messages, person }: PeopleSupportProps & { person: P
           <ul className="ops-list">
             {lock.failures.map((f) => (
               <li key={f.network}>
-                {m.failuresLine.replace('{failures}', String(f.failures)).replace('{network}', f.network)}
-                {f.lockedUntil !== null && f.lockedUntil > Date.now() && ` · ${m.lockedUntil.replace('{time}', time(f.lockedUntil))}`}
+                {format(m.failuresLine, { failures: f.failures, network: f.network })}
+                {f.lockedUntil !== null && f.lockedUntil > Date.now() && ` · ${format(m.lockedUntil, { time: time(f.lockedUntil) })}`}
               </li>
             ))}
           </ul>
         )}
         <h3 className="subsection-title">{m.twoStepTitle}</h3>
         <p>
-          {twoStep.enabled ? m.twoStepOn.replace('{n}', String(twoStep.recoveryCodesLeft)) : m.twoStepOff} · {m.passkeys.replace('{n}', String(twoStep.passkeys))}
+          {twoStep.enabled ? format(m.twoStepOn, { n: twoStep.recoveryCodesLeft }) : m.twoStepOff} · {format(m.passkeys, { n: twoStep.passkeys })}
         </p>
       </section>
 

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
-import type { Messages } from '../../../i18n';
+import type { ConsoleMessages as Messages } from '../../../i18n';
 import { problemText } from '../../../i18n/problem';
 import type { Lang } from '../../../lib/lang';
 import { REVIEW_REASON_TEXT, REVIEW_RULES, reviewReasonText, type ReviewAction, type ReviewDetailAnswer, type ReviewReason } from '../../../schemas/ops-review';
@@ -19,6 +19,7 @@ import { ScrollTable } from '../../../ui/ScrollTable';
 import { companyTypeLabel, statusLabel, statusTone } from '../../account-choice/labels';
 import { actionLabel } from '../audit/action-label';
 import { formatTime } from './format';
+import { format } from '../../../i18n/format';
 
 /** Decision refusals that belong to one field: no reason (RV0003), no words for 'other' (RV0005). */
 const FIELD_CODES = ['RV0003', 'RV0005'];
@@ -30,7 +31,7 @@ interface CompanyReviewProps {
   lang: Lang;
   messages: ReviewMessages;
   /** The audit trail's words for each action, for the company's history. */
-  actionNames: Messages['opsPeople']['actionNames'];
+  actionNames: Messages['actionNames'];
 }
 
 /** /ops/company?companyId=: everything the administrator entered, the documents, members, history and the decisions. */
@@ -80,7 +81,7 @@ export default function CompanyReview({ lang, messages, actionNames }: CompanyRe
       {s.error && !fieldError && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
       {s.done && (
         <p className="notice" role="status">
-          {m.decided.replace('{status}', statusLabel(s.done.status, messages.statuses))} {s.done.notified ? m.notified : m.notNotified}
+          {format(m.decided, { status: statusLabel(s.done.status, messages.statuses) })} {s.done.notified ? m.notified : m.notNotified}
         </p>
       )}
 
@@ -123,7 +124,7 @@ export default function CompanyReview({ lang, messages, actionNames }: CompanyRe
                 <li key={file.id}>
                   <p>
                     <strong>{purpose}</strong>{' '}
-                    <a className="text-link" href={file.url} target="_blank" rel="noopener" aria-label={m.openFile.replace('{name}', `${purpose} ${file.originName}`)}>
+                    <a className="text-link" href={file.url} target="_blank" rel="noopener" aria-label={format(m.openFile, { name: `${purpose} ${file.originName}` })}>
                       {file.originName}
                     </a>
                   </p>
@@ -165,7 +166,7 @@ export default function CompanyReview({ lang, messages, actionNames }: CompanyRe
               <li key={entry.id}>
                 <time dateTime={new Date(entry.at).toISOString()}>{formatTime(lang, entry.at)}</time>{' '}
                 <strong>{actionLabel({ actionNames }, entry.action)}</strong>{' '}
-                {m.historyBy.replace('{name}', entry.actorName ?? m.system)}
+                {format(m.historyBy, { name: entry.actorName ?? m.system })}
                 {entry.reason && <span className="hint"> — {historyReason(lang, entry.reason)}</span>}
               </li>
             ))}
@@ -232,7 +233,7 @@ function Decisions({ detail, draft, busy, lang, messages, fieldError }: Decision
           <ReasonFields draft={draft} lang={lang} messages={messages} error={fieldError} />
           <div className="form-actions">
             <button type="submit" className="button primary" disabled={busy}>
-              {busy ? m.deciding : m.confirm.replace('{action}', m.actions[draft.action])}
+              {busy ? m.deciding : format(m.confirm, { action: m.actions[draft.action] })}
             </button>
             <button type="button" className="button secondary" disabled={busy} onClick={cancelDecision}>
               {m.cancel}

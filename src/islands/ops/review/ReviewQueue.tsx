@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import type { Messages } from '../../../i18n';
+import type { ConsoleMessages as Messages } from '../../../i18n';
 import { problemText } from '../../../i18n/problem';
 import type { Lang } from '../../../lib/lang';
 import { COMPANY_TYPES } from '../../../schemas/onboarding';
@@ -11,6 +11,7 @@ import { ScrollTable } from '../../../ui/ScrollTable';
 import { TextField } from '../../../ui/TextField';
 import { companyTypeLabel, statusLabel, statusTone } from '../../account-choice/labels';
 import { formatTime } from './format';
+import { format } from '../../../i18n/format';
 
 interface ReviewQueueProps {
   lang: Lang;
@@ -84,7 +85,7 @@ export default function ReviewQueue({ lang, messages }: ReviewQueueProps) {
       ) : (
         <section aria-labelledby="queue-results">
           <h2 id="queue-results">{m.results}</h2>
-          <p role="status">{s.total ? m.found.replace('{n}', String(s.total)) : m.empty}</p>
+          <p role="status">{s.total ? format(m.found, { n: s.total }) : m.empty}</p>
           {s.items.length > 0 && (
             <ScrollTable
               label={m.resultsTable}
@@ -115,11 +116,11 @@ export default function ReviewQueue({ lang, messages }: ReviewQueueProps) {
             </ScrollTable>
           )}
           {pages > 1 && (
-            <nav className="pager" aria-label={m.pageOf.replace('{page}', String(s.filter.page)).replace('{pages}', String(pages))}>
+            <nav className="pager" aria-label={format(m.pageOf, { page: s.filter.page, pages })}>
               <button type="button" className="button secondary" disabled={s.filter.page <= 1} onClick={() => go(s.filter.page - 1)}>
                 {m.previous}
               </button>
-              <span>{m.pageOf.replace('{page}', String(s.filter.page)).replace('{pages}', String(pages))}</span>
+              <span>{format(m.pageOf, { page: s.filter.page, pages })}</span>
               <button type="button" className="button secondary" disabled={s.filter.page >= pages} onClick={() => go(s.filter.page + 1)}>
                 {m.next}
               </button>

@@ -1,8 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
-import type { Messages } from '../../../i18n';
+import type { ConsoleMessages as Messages } from '../../../i18n';
 import { $operator, loadOperator, signOutOperator } from '../../../stores/ops-session';
 import { opsNavFor } from './nav';
+import { format } from '../../../i18n/format';
 
 /** The operator area's navigation, by role, with who is signed in and the sign-out. */
 export default function OpsNav({ messages, current }: { messages: Pick<Messages, 'ops'>; current: string }) {
@@ -25,7 +26,7 @@ export default function OpsNav({ messages, current }: { messages: Pick<Messages,
         ))}
       </ul>
       <div className="ops-who">
-        <span data-ops-operator>{m.nav.signedInAs.replace('{name}', operator.name).replace('{role}', m.roles[operator.role])}</span>
+        <span data-ops-operator>{format(m.nav.signedInAs, { name: operator.name, role: m.roles[operator.role] })}</span>
         <button type="button" className="button secondary" onClick={() => void signOutOperator()}>
           {m.nav.signOut}
         </button>

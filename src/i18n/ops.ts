@@ -1,0 +1,31 @@
+import type { Lang } from '../lib/lang';
+import type { Widen } from './widen';
+import { messagesFor, type Messages } from './index';
+import { ops as enOps } from './en/ops';
+import { opsPeople as enOpsPeople } from './en/ops-people';
+import { opsReview as enOpsReview } from './en/ops-review';
+import { ops as zhOps } from './zh/ops';
+import { opsPeople as zhOpsPeople } from './zh/ops-people';
+import { opsReview as zhOpsReview } from './zh/ops-review';
+
+/**
+ * The operator console's own words, apart from the people's: only operator pages import this module, so no
+ * people page carries them. The English shape is the key set every locale must provide.
+ */
+const en = { ops: enOps, opsPeople: enOpsPeople, opsReview: enOpsReview };
+export type OpsMessages = Widen<typeof en>;
+const zh: OpsMessages = { ops: zhOps, opsPeople: zhOpsPeople, opsReview: zhOpsReview };
+
+export const opsMessages: Record<Lang, OpsMessages> = { zh, en };
+
+/** What an operator page has to hand on: the people's words it shares (errors, security, …) and the console's. */
+export type ConsoleMessages = Messages & OpsMessages;
+
+export const consoleMessages: Record<Lang, ConsoleMessages> = {
+  zh: { ...messagesFor('zh'), ...zh },
+  en: { ...messagesFor('en'), ...en },
+};
+
+export function consoleMessagesFor(lang: Lang): ConsoleMessages {
+  return consoleMessages[lang];
+}
