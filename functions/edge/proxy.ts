@@ -11,6 +11,20 @@ import { operatorCookie, secondStepCookie, tokenCookie, withSessionCookies } fro
 export type { GatewayFetch } from './gateway-call';
 
 /**
+ * True for a path a gateway could route to the edge's own calls: routers decode `%65dge` and may merge `//`,
+ * so the check does both first (a path that does not decode is refused too).
+ */
+function isEdgeCall(path: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return true;
+  }
+  return decoded.replace(/\/+/g, '/').toLowerCase().startsWith(EDGE_CALLS_PREFIX);
+}
+
+/**
  * `/api/*`: refuse a cross-site state change, strip `/api`, add the gateway headers and the session from the
  * HttpOnly cookie, and pass the call to GATEWAY_URL, or to the embedded gateway when that is unset. The
  * answer's session cookies follow the rules of session-cookies.ts.
@@ -25,7 +39,7 @@ export function createApiProxy(embedded: GatewayFetch) {
     const path = gatewayPath(url.pathname);
     // The edge's own calls answer secrets (a session for a hand-off, a blob for /go) that only become cookies
     // and redirects: a browser never reaches them through /api.
-    if (path.startsWith(EDGE_CALLS_PREFIX)) return errorResponse('GW0404', lang);
+    if (isEdgeCall(path)) return errorResponse('GW0404', lang);
     const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
     const { answer, traceId } = await callGateway(c, embedded, {
       path,

@@ -193,7 +193,9 @@ describe('the edge with GATEWAY_URL and no D1 or R2 of its own', () => {
     expect(opened.ok && opened.claims.sub).toBe(who.userId);
     expect(asked).toContain('/edge/v1/destinations/token');
     // The edge's own calls are not a browser's to make.
-    expect((await api.json(await api.post('/edge/v1/destinations/token', {}, { cookie: who.cookie }))).code).toBe('GW0404');
+    for (const path of ['/edge/v1/destinations/token', '/%65dge/v1/destinations/token', '//edge/v1/destinations/token', '/EDGE/v1/destinations/token']) {
+      expect((await api.json(await api.post(path, {}, { cookie: who.cookie }))).code, path).toBe('GW0404');
+    }
   });
 
   it("signs an operator in: password, then the app code, into the operator's HttpOnly cookie", async () => {
