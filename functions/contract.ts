@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { errorCatalogue, errorMessage, type ErrorCode } from '../src/schemas/error-codes';
 import { SUCCESS_CODE } from '../src/schemas/envelope';
@@ -41,10 +41,17 @@ export const SECOND_STEP_HEADER = 'x-second-step';
 export const OPERATOR_SESSION_HEADER = 'x-operator-session';
 
 /**
- * Paths under this prefix are the edge's own calls (the hand-off intake, the token for /go); the /api proxy
- * never forwards a browser's call there, so their answers reach the browser only as cookies and redirects.
+ * Set by the edge on its own calls (the hand-off intake, the blob for /go), never on a call it proxies for a
+ * browser: their answers (a session, a blob for another site) must reach the browser only as HttpOnly cookies
+ * and redirects, never as a body a page's script could read. Without it those routes answer GW0404.
  */
-export const EDGE_CALLS_PREFIX = '/edge/';
+export const EDGE_CALL_HEADER = 'x-edge-call';
+
+/** On the gateway's routes of the edge's own calls, after validation: anyone else is told there is no such API. */
+export const edgeCallsOnly: MiddlewareHandler = async (c, next) => {
+  if (c.req.header(EDGE_CALL_HEADER) !== '1') return fail(c, 'GW0404');
+  await next();
+};
 
 export function ok<T>(c: Context, data: T) {
   return c.json({ code: SUCCESS_CODE, message: 'success', data });

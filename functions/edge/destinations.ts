@@ -28,7 +28,7 @@ export const destinationRoutes = (embedded: GatewayFetch) =>
 
     const query = new URLSearchParams(destination.search);
     if (!ownSite && sessionTokenOf(c)) {
-      const { answer } = await callGateway(c, embedded, { path: TOKEN_PATH, method: 'POST' });
+      const { answer } = await callGateway(c, embedded, { path: TOKEN_PATH, method: 'POST', edgeCall: true });
       const envelope = (await answer.json().catch(() => null)) as { code?: unknown; data?: unknown } | null;
       const parsed = envelope?.code === SUCCESS_CODE ? destinationTokenAnswer.safeParse(envelope.data) : undefined;
       // Without a blob the person still goes on, and signs in again over there.

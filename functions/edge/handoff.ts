@@ -52,6 +52,7 @@ async function takeHandoff(c: Context<EdgeBindings>, embedded: GatewayFetch, blo
     method: 'POST',
     body: JSON.stringify({ blobs, askBeforeSwitching }),
     contentType: 'application/json',
+    edgeCall: true,
   });
   const envelope = (await answer.json().catch(() => null)) as { code?: unknown; data?: unknown } | null;
   const parsed = envelope?.code === SUCCESS_CODE ? handoffIntakeAnswer.safeParse(envelope.data) : undefined;

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { EDGE_CALLS_PREFIX, errorResponse, TRACE_ID_HEADER } from '../contract';
+import { errorResponse, TRACE_ID_HEADER } from '../contract';
 import type { EdgeBindings } from '../env';
 import { clientNetwork } from './client-ip';
 import { crossSiteGuard } from './cross-site';
@@ -9,20 +9,6 @@ import { gatewayPath } from './proxy-rules';
 import { operatorCookie, secondStepCookie, tokenCookie, withSessionCookies } from './session-cookies';
 
 export type { GatewayFetch } from './gateway-call';
-
-/**
- * True for a path a gateway could route to the edge's own calls: routers decode `%65dge` and may merge `//`,
- * so the check does both first (a path that does not decode is refused too).
- */
-function isEdgeCall(path: string): boolean {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    return true;
-  }
-  return decoded.replace(/\/+/g, '/').toLowerCase().startsWith(EDGE_CALLS_PREFIX);
-}
 
 /**
  * `/api/*`: refuse a cross-site state change, strip `/api`, add the gateway headers and the session from the
@@ -37,9 +23,6 @@ export function createApiProxy(embedded: GatewayFetch) {
     // rather than counted in one bucket shared by all such calls. A local run gives it a bucket of its own.
     if (!clientNetwork(c.req.raw.headers, c.var.config) && c.var.config.deployed) return errorResponse('GW0400', lang);
     const path = gatewayPath(url.pathname);
-    // The edge's own calls answer secrets (a session for a hand-off, a blob for /go) that only become cookies
-    // and redirects: a browser never reaches them through /api.
-    if (isEdgeCall(path)) return errorResponse('GW0404', lang);
     const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
     const { answer, traceId } = await callGateway(c, embedded, {
       path,

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 
 /**
- * The hand-off intake and the blob for /go: calls the edge makes of the gateway for itself (never a browser's
- * call: the /api proxy refuses paths under /edge/). Blob format: README "Hand-off between sites".
+ * The hand-off intake and the blob for /go: calls the edge makes of the gateway for itself (EDGE_CALL_HEADER in
+ * functions/contract.ts; a browser's call through /api never carries it). Blob format: README "Hand-off between sites".
  */
 
 /** Query parameters (and continue-form fields) that carry hand-off blobs, and what each one is for. */
