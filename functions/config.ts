@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { langs, type LangDefaults } from '../src/lib/lang';
-import { decodeBase64 } from './edge/handoff-blob';
+import { decodeBase64 } from '../src/lib/base64';
 import type { RedirectAllowance } from './edge/redirect-target';
 
 /**

@@ -1,29 +1,39 @@
 import { Hono } from 'hono';
 import type { EdgeBindings } from './env';
-import { createGateway } from './gateway/app';
-import { systemClock, type Clock } from './gateway/services/clock';
+import { systemClock, type Clock } from './contract';
+import { createGateway, gatewayConfigurationProblems } from './gateway/app';
 import { securityHeaders } from './edge/headers';
-import { createApiProxy } from './edge/proxy';
+import { createApiProxy, type GatewayFetch } from './edge/proxy';
 import { builtShells, servePage, type ShellSource } from './edge/shells';
 import { destinationRoutes } from './edge/destinations';
 import { regionRedirect } from './edge/region';
 import { handoffContinue, handoffIntake, HANDOFF_CONTINUE_PATH } from './edge/handoff';
 import { sourceOrigin } from './edge/source-origin';
 import { sessionRedirect } from './edge/session-redirect';
-import { startupCheck } from './edge/startup-check';
+import { configurationProblemsOf, edgeConfigurationProblems, startupCheck } from './edge/startup-check';
 import { requestLog } from './edge/request-log';
 import { withConfig } from './config';
 import { prune } from './gateway/services/prune';
 
 /**
+ * Every configuration problem of this Worker, the gateway's and the edge's, each naming the setting to fix;
+ * empty when it may serve (edge/startup-check.ts).
+ */
+export function configurationProblems(env: object): string[] {
+  return configurationProblemsOf(env, [gatewayConfigurationProblems, edgeConfigurationProblems]);
+}
+
+/**
  * The composition root: every request of the portal passes through here, in this order. `clock` is the one
- * clock of edge and embedded gateway (`now(c)`, functions/gateway/services/clock.ts); tests pass a fake one.
+ * clock of edge and embedded gateway (`now(c)`, functions/contract.ts); tests pass a fake one.
  * `shells` is where pages come from: the build's assets, or Astro's dev renderer under `npm run dev`.
+ * The edge reaches the gateway only through `toGateway` (GATEWAY_URL when set, else the embedded one).
  */
 export function createWorker(options: { clock?: Clock; shells?: ShellSource } = {}): Hono<EdgeBindings> {
   const clock = options.clock ?? systemClock;
   const shells = options.shells ?? builtShells;
   const gateway = createGateway({ clock });
+  const toGateway: GatewayFetch = (request, env, ctx) => gateway.fetch(request, env, ctx);
   const app = new Hono<EdgeBindings>();
   app.use('*', async (c, next) => {
     c.set('now', clock);
@@ -32,11 +42,11 @@ export function createWorker(options: { clock?: Clock; shells?: ShellSource } = 
   });
   app.use('*', securityHeaders);
   // The configuration is parsed (and checked) before anything reads it, the request log included.
-  app.use('*', startupCheck, withConfig, requestLog);
-  app.use('*', regionRedirect, handoffIntake, sourceOrigin, sessionRedirect);
-  app.route('/api', createApiProxy((request, env, ctx) => gateway.fetch(request, env, ctx)));
-  app.route('/go', destinationRoutes);
-  app.post(HANDOFF_CONTINUE_PATH, handoffContinue);
+  app.use('*', startupCheck(configurationProblems), withConfig, requestLog);
+  app.use('*', regionRedirect, handoffIntake(toGateway), sourceOrigin, sessionRedirect);
+  app.route('/api', createApiProxy(toGateway));
+  app.route('/go', destinationRoutes(toGateway));
+  app.post(HANDOFF_CONTINUE_PATH, handoffContinue(toGateway));
   app.on(['GET', 'HEAD'], '*', servePage);
   app.all('*', (c) => c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' }));
   return app;

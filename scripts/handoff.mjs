@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Prints a hand-off blob (format: functions/edge/handoff-blob.ts, README "Hand-off between sites").
+// Prints a hand-off blob (format: functions/gateway/handoff/blob.ts, README "Hand-off between sites").
 //   npm run handoff -- --sub USERID --aud portal --purpose session [--ttl 60] [--key BASE64]
 //   npm run handoff -- --sub USERID --aud portal --purpose credentials --login-name NAME --password-hash HEX
 // The key defaults to the public dev key, which only a local run (DEV_OUTBOX "true") accepts.
 // Node 24 (the `node` devDependency) loads the TypeScript module directly by stripping its types.
 import { parseArgs } from 'node:util';
-import { DEV_HANDOFF_KEY, HANDOFF_MAX_TTL, createHandoffBlob, handoffClaims, importHandoffKey } from '../functions/edge/handoff-blob.ts';
+import { DEV_HANDOFF_KEY, HANDOFF_MAX_TTL, createHandoffBlob, handoffClaims, importHandoffKey } from '../functions/gateway/handoff/blob.ts';
 
 const usage = 'usage: npm run handoff -- --sub USERID --aud AUDIENCE --purpose session|credentials [--ttl 60] [--key BASE64] [--login-name NAME --password-hash SHA256HEX]';
 

@@ -1,7 +1,6 @@
 import type { Config } from '../config';
 
-/** Header the edge sets on every call it passes to the gateway; a client's own value is overwritten. */
-export const CLIENT_COUNTRY_HEADER = 'x-client-country';
+export { CLIENT_COUNTRY_HEADER } from '../contract';
 /** Local runs only (trustCountryHeader, DEV_TRUST_COUNTRY_HEADER): stands in for Cloudflare's country, which is a placeholder offline. */
 export const DEBUG_COUNTRY_HEADER = 'x-debug-country';
 

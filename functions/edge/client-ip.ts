@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import { networkBucket } from '../gateway/services/client-network';
+import { networkBucket } from '../../src/lib/client-network';
 
 /**
  * Local runs only (DEV_TRUST_CLIENT_IP_HEADER "true"): names the client, so tests and scripts can act as many

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { EdgeBindings } from '../env';
-import { errorResponse } from '../gateway/errors';
+import { errorResponse } from '../contract';
 import { visitorLang } from './lang';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,6 +1,14 @@
 import type { Lang } from '../../src/lib/lang';
-import { CLIENT_IP_HEADER } from '../gateway/errors';
-import { CLIENT_COUNTRY_HEADER } from './client-country';
+import {
+  CLIENT_COUNTRY_HEADER,
+  CLIENT_IP_HEADER,
+  LANGUAGE_HEADER,
+  OPERATOR_SESSION_HEADER,
+  SECOND_STEP_HEADER,
+  SITE_HEADER,
+  REQUEST_TRACE_HEADER,
+  type SiteName,
+} from '../contract';
 
 /** `/api/agg-web/x` → `/agg-web/x` (the gateway's paths have no /api/ prefix). */
 export function gatewayPath(pathname: string): string {
@@ -18,27 +26,8 @@ export function gatewayTarget(gatewayUrl: string, path: string, search: string):
   return `${base.origin}${base.pathname.replace(/\/+$/, '')}${path}${search}`;
 }
 
-/**
- * Set by the edge only (never passed through from the browser): which of this Worker's sites the call came
- * to, 'portal' or 'navigator'. The gateway builds sign-in links on that site's configured origin.
- */
-export const SITE_HEADER = 'x-portal-site';
-export type SiteName = 'portal' | 'navigator';
-
 /** Headers a browser may pass through to the gateway; everything else (cookies first) stays at the edge. */
 const passThrough = ['accept', 'content-type', 'user-agent'];
-
-/**
- * Set by the edge only, from its HttpOnly second-step cookie (session-cookies.ts): the challenge a first
- * factor left, which the second-step call passes. A browser's own header of that name is never forwarded.
- */
-export const SECOND_STEP_HEADER = 'x-second-step';
-
-/**
- * Set by the edge only, from its HttpOnly operator cookie (session-cookies.ts): the operator session token.
- * A browser's own header of that name is never forwarded, and the platform cookie never becomes this header.
- */
-export const OPERATOR_SESSION_HEADER = 'x-operator-session';
 
 export interface ForwardContext {
   lang: Lang;
@@ -61,8 +50,8 @@ export function gatewayRequestHeaders(incoming: Headers, context: ForwardContext
     const value = incoming.get(name);
     if (value !== null) headers.set(name, value);
   }
-  headers.set('language', context.lang);
-  headers.set('traceid', context.traceId);
+  headers.set(LANGUAGE_HEADER, context.lang);
+  headers.set(REQUEST_TRACE_HEADER, context.traceId);
   if (context.clientIp) headers.set(CLIENT_IP_HEADER, context.clientIp);
   headers.set(SITE_HEADER, context.site);
   if (context.token) headers.set('authorization', `Bearer ${context.token}`);

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { EdgeBindings } from '../env';
-import { isChinaRegion } from '../gateway/services/countries';
+import { isChinaRegion } from '../../src/lib/region';
 import { clientCountry } from './client-country';
 import { isNavigatorHost } from './lang';
 import { buildRedirect } from './redirect-target';

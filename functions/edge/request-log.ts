@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { EdgeBindings } from '../env';
-import { now } from '../gateway/services/clock';
+import { now } from '../contract';
 
 /** Query parameters that carry a live secret: sign-in links, hand-off blobs. Their values never reach a log. */
 export const SECRET_PARAMS = ['pass', 'share', 'token', 'userToken', 'userNameAndPwd'] as const;

@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { ConfigError, configOf, missingSecrets, REQUIRED_SECRETS } from '../config';
+import { ConfigError, configOf, missingSecrets, REQUIRED_SECRETS, type Config } from '../config';
 import type { EdgeBindings } from '../env';
-import { deliveryProblems } from '../gateway/services/delivery/select';
 
 /**
  * A Worker whose configuration is malformed, or a deployed Worker (ENVIRONMENT "production" or "staging")
@@ -13,8 +12,15 @@ import { deliveryProblems } from '../gateway/services/delivery/select';
 
 export { REQUIRED_SECRETS };
 
-/** Every configuration problem, each naming the setting to fix; empty when the Worker may serve. */
-export function configurationProblems(env: object): string[] {
+/** What one side checks of a deployed configuration: each problem names the setting to fix. */
+export type ConfigurationCheck = (config: Config) => string[];
+
+/**
+ * Every configuration problem, each naming the setting to fix; empty when the Worker may serve. The parse and
+ * the missing secrets come first, then `checks` in order (the composition root passes the gateway's and the
+ * edge's).
+ */
+export function configurationProblemsOf(env: object, checks: readonly ConfigurationCheck[]): string[] {
   let config;
   try {
     config = configOf(env);
@@ -23,9 +29,12 @@ export function configurationProblems(env: object): string[] {
     throw error;
   }
   if (!config.deployed) return [];
-  const problems = missingSecrets(config).map((name) => `missing secret ${name}`);
-  // Each channel's provider with its keys: a missing one would show only when the first code cannot be sent.
-  problems.push(...deliveryProblems(config));
+  return [...missingSecrets(config).map((name) => `missing secret ${name}`), ...checks.flatMap((check) => check(config))];
+}
+
+/** What a deployed edge must not run with. */
+export const edgeConfigurationProblems: ConfigurationCheck = (config) => {
+  const problems: string[] = [];
   // Each local stand-in would weaken a deployed site; the outbox would publish every code at /api/dev/outbox.
   const devStandIns = [config.outboxDelivery, config.devRoutes, config.devPepper, config.devHandoffKey, config.devTwoStepKey, config.httpLocalhostRedirects];
   if (devStandIns.some(Boolean)) problems.push('DEV_OUTBOX must not be "true"');
@@ -36,13 +45,14 @@ export function configurationProblems(env: object): string[] {
   if (!config.portalOrigin?.startsWith('https://')) problems.push('PORTAL_ORIGIN must be an https origin');
   if (!config.navigatorOrigin?.startsWith('https://')) problems.push('NAVIGATOR_ORIGIN must be an https origin');
   return problems;
-}
+};
 
 // The bindings object is the same for every request of an isolate, so this runs once per isolate (and once
 // per env object in tests).
 const checked = new WeakMap<object, string[]>();
 
-export const startupCheck: MiddlewareHandler<EdgeBindings> = async (c, next) => {
+/** The middleware that refuses to serve while `configurationProblems` names anything. */
+export const startupCheck = (configurationProblems: (env: object) => string[]): MiddlewareHandler<EdgeBindings> => async (c, next) => {
   const env = c.env as object;
   let problems = checked.get(env);
   if (!problems) {

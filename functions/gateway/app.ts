@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { withConfig } from '../config';
+import { withConfig, type Config } from '../config';
 import type { EdgeBindings } from '../env';
 import { fail, GatewayError } from './errors';
 import { dictionaryRoutes } from './routes/dictionaries';
@@ -14,6 +14,7 @@ import { passwordRoutes } from './routes/password';
 import { partnerRoutes } from './routes/partner';
 import { trackingRoutes } from './routes/tracking';
 import { systemClock, type Clock } from './services/clock';
+import { deliveryProblems } from './services/delivery/select';
 import { companyRoutes } from './routes/companies';
 import { fileRoutes } from './routes/files';
 import { placeRoutes } from './routes/places';
@@ -25,6 +26,8 @@ import { operatorRoutes } from './routes/operators';
 import { opsAuthRoutes } from './routes/ops-auth';
 import { opsPeopleRoutes } from './routes/ops-people';
 import { opsReviewRoutes } from './routes/ops-review';
+import { handoffRoutes } from './handoff/routes';
+import { destinationRoutes } from './destinations/routes';
 
 /**
  * The embedded gateway: the platform's account calls (portal-spec.md §7 lists them) on D1 and R2, each answering
@@ -62,6 +65,8 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', opsAuthRoutes)
     .route('/', opsPeopleRoutes)
     .route('/', opsReviewRoutes)
+    .route('/', handoffRoutes)
+    .route('/', destinationRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');
@@ -77,3 +82,11 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
 }
 
 export const gateway = createGateway();
+
+/**
+ * What a deployed gateway cannot serve without, for the startup check: each channel's provider with its keys,
+ * since a missing one would show only when the first code cannot be sent.
+ */
+export function gatewayConfigurationProblems(config: Config): string[] {
+  return deliveryProblems(config);
+}

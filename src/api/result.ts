@@ -15,6 +15,6 @@ export const NETWORK_ERROR = 'NETWORK';
 /** An answer that is not the gateway's envelope (a proxy's error page): "something went wrong on our side". */
 export const SERVER_ERROR = 'SERVER';
 /** The response header naming the call's trace id (set by the edge's /api proxy). */
-export const TRACE_ID_HEADER = 'x-trace-id';
+export { TRACE_ID_HEADER } from '../schemas/trace';
 /** Code that means "fetch the salt and retry" on password sign-in, counted as success by the envelope. */
 export const SALT_REQUIRED = 'SY9990';

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey } from '../../functions/edge/handoff-blob';
+import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey } from '../../functions/gateway/handoff/blob';
 import { messages } from '../../src/i18n';
 import { langs } from '../../src/lib/lang';
 import { expectAccessible, openInLanguage, readCode, seedUser, signInByEmail, uniqueEmail } from './helpers';

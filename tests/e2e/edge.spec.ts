@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey, type HandoffPurpose } from '../../functions/edge/handoff-blob';
+import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey, type HandoffPurpose } from '../../functions/gateway/handoff/blob';
 import { hashPassword } from '../../src/lib/password-hash';
 import { seedUser, uniqueEmail } from './helpers';
 import { workerMessages } from '../../src/i18n/worker';

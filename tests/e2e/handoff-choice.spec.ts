@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey } from '../../functions/edge/handoff-blob';
+import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey } from '../../functions/gateway/handoff/blob';
 import { seedUser, uniqueEmail } from './helpers';
 import { workerMessages } from '../../src/i18n/worker';
 

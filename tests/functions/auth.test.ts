@@ -3,7 +3,7 @@ import { createGateway } from '../../functions/gateway/app';
 import { LOCK_BASE_MS, SLIDER_AFTER } from '../../functions/gateway/services/risk';
 import { NEW_USER_CHECKS_PER_NAME, NEW_USER_CHECKS_PER_NETWORK } from '../../functions/gateway/routes/auth';
 import app from '../../functions/worker';
-import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/edge/handoff';
+import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/gateway/handoff/blob';
 import { hashPassword } from '../../src/lib/password-hash';
 import { deployedVars } from './worker-env';
 import { CHEAP_POW } from './pow-solver';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../functions/worker';
-import { DEV_HANDOFF_KEY, importHandoffKey, openHandoffBlob } from '../../functions/edge/handoff-blob';
+import { DEV_HANDOFF_KEY, importHandoffKey, openHandoffBlob } from '../../functions/gateway/handoff/blob';
 import { createSession } from '../../functions/gateway/services/sessions';
 import type { WorkerEnv } from '../../functions/env';
 import { startWorkerEnv } from './worker-env';

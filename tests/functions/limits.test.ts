@@ -9,12 +9,12 @@ import { createSession, SESSION_LIFETIME_S } from '../../functions/gateway/servi
 import {
   DEV_HANDOFF_KEY,
   createHandoffBlob,
-  encodeBase64Url,
   handoffClaims,
   HANDOFF_MAX_TTL,
   importHandoffKey,
   type HandoffClaims,
-} from '../../functions/edge/handoff-blob';
+} from '../../functions/gateway/handoff/blob';
+import { encodeBase64Url } from '../../src/lib/base64';
 import { sliderCheckSchema } from '../../src/schemas/auth';
 import { readToEnd, useWorkerEnv, type Envelope } from './gateway-client';
 import { CHEAP_POW } from './pow-solver';

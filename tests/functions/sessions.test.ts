@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorker } from '../../functions/worker';
-import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/edge/handoff';
+import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/gateway/handoff/blob';
 import { prune } from '../../functions/gateway/services/prune';
 import { FAILURES_KEPT_PER_HOUR } from '../../functions/gateway/services/sign-in-history';
 import { hashPassword } from '../../src/lib/password-hash';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import app from '../../functions/worker';
+import app, { configurationProblems } from '../../functions/worker';
 import type { WorkerEnv } from '../../functions/env';
-import { configurationProblems, REQUIRED_SECRETS } from '../../functions/edge/startup-check';
+import { REQUIRED_SECRETS } from '../../functions/config';
 import { deployedVars, startWorkerEnv } from './worker-env';
 import { readToEnd, statusOf } from './gateway-client';
 

@@ -12,7 +12,7 @@ import {
   TRACKING_WINDOW_MS,
 } from '../../functions/gateway/routes/tracking';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { OPERATOR_SESSION_HEADER } from '../../functions/edge/proxy-rules';
+import { OPERATOR_SESSION_HEADER } from '../../functions/contract';
 import { operatorInsert, startOperatorSession, type OperatorRole } from '../../functions/gateway/services/operators';
 import { gatewayClient, statusOf } from './gateway-client';
 import { startWorkerEnv } from './worker-env';

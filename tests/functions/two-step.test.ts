@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/edge/handoff';
+import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/gateway/handoff/blob';
 import { createGateway } from '../../functions/gateway/app';
 import { CHALLENGE_LIFETIME_MS, CHALLENGE_MAX_TRIES, IP_GUESS_CAP, USER_GUESS_CAP } from '../../functions/gateway/services/two-step';
 import { createWorker } from '../../functions/worker';

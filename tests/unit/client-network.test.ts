@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { networkBucket } from '../../functions/gateway/services/client-network';
+import { networkBucket } from '../../src/lib/client-network';
 
 describe('networkBucket: the client network of every per-IP limit', () => {
   it.each([

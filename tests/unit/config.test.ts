@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { unstable_readConfig } from 'wrangler';
 import { ConfigError, configOf, missingSecrets, parseConfig, REQUIRED_SECRETS } from '../../functions/config';
-import { configurationProblems } from '../../functions/edge/startup-check';
+import { configurationProblems } from '../../functions/worker';
 
 const KEY = 'zuiqE9jfleZdxpPDwWhU2NYSu3D2TcoSo14VneEHAEE=';
 

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   DEV_HANDOFF_KEY,
   createHandoffBlob,
-  encodeBase64Url,
   handoffClaims,
   importHandoffKey,
   openHandoffBlob,
   type HandoffClaims,
   type HandoffKey,
-} from '../../functions/edge/handoff-blob';
+} from '../../functions/gateway/handoff/blob';
+import { encodeBase64Url } from '../../src/lib/base64';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const randomKey = () => importHandoffKey(encodeBase64Url(crypto.getRandomValues(new Uint8Array(32))));

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { EdgeBindings } from '../../env';
 import { ok } from '../errors';
 import { isChinaRegion, phoneCodeList } from '../services/countries';
-import { CLIENT_COUNTRY_HEADER } from '../../edge/client-country';
+import { CLIENT_COUNTRY_HEADER } from '../../contract';
 
 /** Dictionaries that need no session: phone codes and the visitor's region. */
 export const dictionaryRoutes = new Hono<EdgeBindings>()

@@ -7,7 +7,7 @@ import {
   shareLoginRequest,
   type ShareLinkAnswer,
 } from '../../../src/schemas/login-links';
-import { SITE_HEADER } from '../../edge/proxy-rules';
+import { SITE_HEADER } from '../../contract';
 import type { WorkerEnv } from '../../env';
 import { findUserById, findUserByIdentity } from '../db/users';
 import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';

@@ -9,7 +9,7 @@ import {
 } from '../../../src/schemas/passkey-requests';
 import type { Passkey } from '../../../src/schemas/passkeys';
 import type { PasskeySite } from '../../config';
-import { SECOND_STEP_HEADER } from '../../edge/proxy-rules';
+import { SECOND_STEP_HEADER } from '../../contract';
 import type { WorkerEnv } from '../../env';
 import { passkeysOfUser, removePasskey, renamePasskey } from '../db/passkeys';
 import { findUserById } from '../db/users';

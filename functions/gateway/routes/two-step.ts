@@ -7,7 +7,7 @@ import {
   type EnrolmentStart,
   type TwoStepStatus,
 } from '../../../src/schemas/two-step';
-import { SECOND_STEP_HEADER } from '../../edge/proxy-rules';
+import { SECOND_STEP_HEADER } from '../../contract';
 import type { WorkerEnv } from '../../env';
 import { memberOf } from '../db/companies';
 import { recoveryCodesLeft, setCompanyRequirement, twoStepEnabled } from '../db/two-step';

@@ -29,9 +29,4 @@ export function findCountry(id: string): PhoneCodeItem | undefined {
   return phoneCodeList().find((item) => item.id === id);
 }
 
-/** Countries counted as the China region by queryIPRegion and the region redirect. */
-const chinaRegion = new Set(['CN']);
-
-export function isChinaRegion(country: string | undefined): boolean {
-  return country !== undefined && chinaRegion.has(country.toUpperCase());
-}
+export { isChinaRegion } from '../../../src/lib/region';

@@ -1,6 +1,6 @@
 import Bowser from 'bowser';
 import type { Context } from 'hono';
-import { CLIENT_COUNTRY_HEADER } from '../../edge/client-country';
+import { CLIENT_COUNTRY_HEADER } from '../../contract';
 import { clientIp } from '../errors';
 
 /**

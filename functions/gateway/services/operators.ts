@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { OPERATOR_SESSION_HEADER } from '../../edge/proxy-rules';
+import { OPERATOR_SESSION_HEADER } from '../../contract';
 import type { WorkerEnv } from '../../env';
 import { GatewayError } from '../errors';
 import { now } from './clock';

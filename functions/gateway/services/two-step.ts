@@ -2,7 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { WorkerEnv } from '../../env';
 import type { AuditedAction } from '../../../src/schemas/ops-people';
 import { configOf } from '../../config';
-import { decodeBase64, encodeBase64Url } from '../../edge/handoff-blob';
+import { decodeBase64, encodeBase64Url } from '../../../src/lib/base64';
 import {
   disableStatements,
   isRecoveryCode,

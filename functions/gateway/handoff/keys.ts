@@ -1,5 +1,5 @@
-import type { Config } from '../config';
-import { DEV_HANDOFF_KEY, importHandoffKey, type HandoffKey } from './handoff-blob';
+import type { Config } from '../../config';
+import { DEV_HANDOFF_KEY, importHandoffKey, type HandoffKey } from './blob';
 
 // Importing a key costs a WebCrypto call; a key's text never changes within an isolate.
 const keyCache = new Map<string, Promise<HandoffKey>>();

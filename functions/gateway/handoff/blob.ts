@@ -8,8 +8,10 @@
  * Times are Unix seconds; exp is at most 60 s after iat. The key id is the first byte of SHA-256 of the raw
  * key, so sender and receiver agree on it without configuration and a rotated-out key stays usable.
  *
- * This module has no relative imports so that `scripts/handoff.mjs` can load it with Node's type stripping.
+ * Its imports name their `.ts` file so that `scripts/handoff.mjs` can load it with Node's type stripping.
  */
+
+import { decodeBase64, encodeBase64Url } from '../../../src/lib/base64.ts';
 
 export const HANDOFF_VERSION = 1;
 /** Longest lifetime a blob may claim (seconds). */
@@ -171,24 +173,4 @@ function wellFormedClaims(value: unknown): value is HandoffClaims {
     return isText(c.loginName, 254) && typeof c.passwordHash === 'string' && /^[0-9a-f]{64}$/.test(c.passwordHash);
   }
   return c.loginName === undefined && c.passwordHash === undefined;
-}
-
-export function encodeBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/** Standard or url-safe base64, padded or not; undefined when it is not base64. */
-export function decodeBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
-  const standard = text.replace(/-/g, '+').replace(/_/g, '/');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(standard)) return undefined;
-  try {
-    const binary = atob(standard.padEnd(Math.ceil(standard.length / 4) * 4, '='));
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes;
-  } catch {
-    return undefined;
-  }
 }

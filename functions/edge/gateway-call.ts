@@ -1,0 +1,75 @@
+import type { Context, ExecutionContext } from 'hono';
+import { EDGE_CALL_HEADER, errorResponse, TRACE_ID_HEADER } from '../contract';
+import type { EdgeBindings } from '../env';
+import { fetchWithin, OutboundFailure } from '../outbound';
+import { clientCountry } from './client-country';
+import { clientNetwork } from './client-ip';
+import { isNavigatorHost, visitorLang } from './lang';
+import { gatewayRequestHeaders, gatewayTarget } from './proxy-rules';
+import { operatorTokenOf, secondStepTokenOf, sessionTokenOf } from './session-cookies';
+
+/** Origin used for requests handed to the embedded gateway; it never leaves the Worker. */
+const EMBEDDED_ORIGIN = 'http://gateway.internal';
+
+/** Answers a gateway call; the embedded gateway of this Worker or a fetch to GATEWAY_URL. */
+export type GatewayFetch = (request: Request, env: EdgeBindings['Bindings'], ctx: ExecutionContext) => Response | Promise<Response>;
+
+export interface GatewayCall {
+  /** The gateway's own path (no /api prefix), starting with one `/`. */
+  path: string;
+  search?: string;
+  method: string;
+  body?: BodyInit | null;
+  /** Overrides the browser's Content-Type, for a body the edge wrote itself. */
+  contentType?: string;
+  /** The edge's own call, not a browser's (EDGE_CALL_HEADER). */
+  edgeCall?: boolean;
+}
+
+/**
+ * One call to the gateway, for the /api proxy and for the edge's own calls alike: the contract's headers
+ * (language, trace id, client network and country, site, the session, second-step and operator tokens from
+ * their HttpOnly cookies), then GATEWAY_URL within GATEWAY_TIMEOUT_MS when it is set, else `embedded`. A
+ * gateway that fails or never answers becomes the GW0502/GW0504 envelope, logged with the trace id.
+ */
+export async function callGateway(c: Context<EdgeBindings>, embedded: GatewayFetch, call: GatewayCall): Promise<{ answer: Response; traceId: string }> {
+  const url = new URL(c.req.url);
+  const lang = visitorLang(c);
+  // One id for this call in the gateway's log and in the answer (x-trace-id), which a person can quote.
+  const traceId = crypto.randomUUID();
+  const headers = gatewayRequestHeaders(c.req.raw.headers, {
+    lang,
+    traceId,
+    token: sessionTokenOf(c),
+    secondStep: secondStepTokenOf(c),
+    operatorSession: operatorTokenOf(c),
+    country: clientCountry(c.req.raw, c.var.config),
+    clientIp: clientNetwork(c.req.raw.headers, c.var.config),
+    site: isNavigatorHost(url.hostname, c.var.config.navigatorHostLabel) ? 'navigator' : 'portal',
+  });
+  if (call.contentType) headers.set('content-type', call.contentType);
+  if (call.edgeCall) headers.set(EDGE_CALL_HEADER, '1');
+  const hasBody = call.body !== undefined && call.body !== null;
+  // `duplex` is what the Fetch standard (and Node, which runs the function tests) asks of a streamed body.
+  const init: RequestInit & { duplex?: 'half' } = {
+    method: call.method,
+    headers,
+    body: hasBody ? call.body : undefined,
+    ...(hasBody ? { duplex: 'half' as const } : {}),
+  };
+  const search = call.search ?? '';
+  if (!c.var.config.gatewayUrl) {
+    return { answer: await embedded(new Request(EMBEDDED_ORIGIN + call.path + search, init), c.env, c.executionCtx), traceId };
+  }
+  try {
+    return { answer: await fetchWithin(gatewayTarget(c.var.config.gatewayUrl, call.path, search), init, c.var.config.gatewayTimeout), traceId };
+  } catch (error) {
+    if (!(error instanceof OutboundFailure)) throw error;
+    // A gateway that never answers would leave the person before a spinner that never ends.
+    console.error(JSON.stringify({ event: 'gateway_unavailable', traceId, reason: error.reason, detail: error.message }));
+    const failed = errorResponse(error.reason === 'timeout' ? 'GW0504' : 'GW0502', lang);
+    failed.headers.set('Cache-Control', 'no-store');
+    failed.headers.set(TRACE_ID_HEADER, traceId);
+    return { answer: failed, traceId };
+  }
+}
