@@ -189,6 +189,8 @@ const settings = {
   /** The slider's proof of work: PBKDF2 iterations per try and the largest secret counter to reach. */
   captchaPowCost: variable('CAPTCHA_POW_COST', withDefault(wholeNumber(1, 1_000_000), '2000')),
   captchaPowCounter: variable('CAPTCHA_POW_COUNTER', withDefault(wholeNumber(1, 1_000_000), '300')),
+  /** Seconds a proof of the person (identity/proof.ts: a sign-in or "confirm it's you") lets a session make sensitive changes. */
+  stepUpMaxAge: variable('STEP_UP_MAX_AGE', withDefault(wholeNumber(60, 86_400), '600')),
   passkeySignInCap: variable('PASSKEY_SIGN_IN_CAP', withDefault(wholeNumber(1, 1_000_000), '600')),
   /** Tracking events a minute per client network (buriedPoint/add, TR0001). */
   trackingNetworkCap: variable('TRACKING_NETWORK_CAP', withDefault(wholeNumber(1, 1_000_000), '60')),

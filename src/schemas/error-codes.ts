@@ -234,6 +234,12 @@ export const errorCatalogue = {
   MF0020: { status: 403, en: 'Only an administrator of this company can change this setting.', zh: '只有该企业的管理员可以修改此设置。' },
   MF0021: { status: 403, en: 'This company requires two-step verification. Please turn it on in your user center first.', zh: '该企业要求开启两步验证，请先在个人中心开启。' },
   MF0022: { status: 400, en: 'Please turn on two-step verification for yourself before requiring it of members.', zh: '请先为自己开启两步验证，再要求成员开启。' },
+  // Proving it's you again (functions/gateway/identity/proof.ts): a sensitive change without a fresh proof
+  // answers SU0001, and the user center asks the person to confirm it's them, then repeats the change.
+  SU0001: { status: 403, en: "For your security, please confirm it's you to continue.", zh: '为了您的账号安全，请先验证身份再继续。' },
+  SU0002: { status: 400, en: 'This confirmation has expired or was already used. Please start again.', zh: '本次身份验证已过期或已使用，请重新开始。' },
+  SU0003: { status: 429, en: 'Too many wrong codes for this confirmation. Please start again.', zh: '本次身份验证的验证码错误次数过多，请重新开始。' },
+  SU0004: { status: 400, en: 'This way of confirming is not available for your account. Please choose another.', zh: '您的账号无法使用此验证方式，请选择其他方式。' },
 } as const satisfies Record<string, { status: number; en: string; zh: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -14,6 +14,7 @@ import type { WorkerEnv } from '../../env';
 import { passkeysOfUser, removePasskey, renamePasskey } from '../db/passkeys';
 import { findUserById } from '../db/users';
 import { clientIp, GatewayError, ok } from '../errors';
+import { requireFreshProof } from '../identity/proof';
 import { now } from '../services/clock';
 import { authenticationOptions, passkeyView, registerPasskey, registrationOptions, secondStepOptions, verifyPasskeySignIn } from '../services/passkeys';
 import { requireSession, type SessionVariables } from '../services/sessions';
@@ -41,6 +42,8 @@ const platformSession: MiddlewareHandler<PasskeyEnv> = async (c, next) => {
 };
 
 const own = [requireSession, platformSession] as const;
+/** Adding or removing a passkey also needs a fresh proof of the person (identity/proof.ts). */
+const ownProved = [requireSession, platformSession, requireFreshProof] as const;
 
 /**
  * Passkeys (rules in services/passkeys.ts): a signed-in person registers, lists, renames and removes their own;
@@ -49,11 +52,11 @@ const own = [requireSession, platformSession] as const;
  */
 export const passkeyRoutes = new Hono<PasskeyEnv>()
   .use('/agg-web/passkeys/*', passkeySite)
-  .post('/agg-web/passkeys/registration/options', ...own, validate('json', passkeyEmptyRequest), async (c) => {
+  .post('/agg-web/passkeys/registration/options', ...ownProved, validate('json', passkeyEmptyRequest), async (c) => {
     const options = await registrationOptions(c.env.DB, c.var.passkeySite, c.var.user, { ip: clientIp(c), now: now(c) });
     return ok(c, { options });
   })
-  .post('/agg-web/passkeys/registration/verify', ...own, validate('json', passkeyRegisterRequest), async (c) => {
+  .post('/agg-web/passkeys/registration/verify', ...ownProved, validate('json', passkeyRegisterRequest), async (c) => {
     const passkey: Passkey = await registerPasskey(c.env.DB, c.var.passkeySite, c.var.user, c.req.valid('json'), { now: now(c), network: clientIp(c) });
     return ok(c, passkey);
   })
@@ -64,7 +67,7 @@ export const passkeyRoutes = new Hono<PasskeyEnv>()
     if (!renamed) throw new GatewayError('PK0007');
     return ok(c, passkeyView(renamed));
   })
-  .post('/agg-web/passkeys/remove', ...own, validate('json', passkeyRemoveRequest), async (c) => {
+  .post('/agg-web/passkeys/remove', ...ownProved, validate('json', passkeyRemoveRequest), async (c) => {
     const { id } = c.req.valid('json');
     const userId = c.var.user.id;
     const removedEvent = ownEventStatement(c.env.DB, { at: now(c), userId, action: 'user.passkey_removed', network: clientIp(c) }, { onlyIfChanged: true });

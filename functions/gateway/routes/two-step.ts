@@ -3,7 +3,7 @@ import {
   companyTwoStepRequest,
   enrolmentFinishRequest,
   secondStepRequest,
-  twoStepProof,
+  twoStepChangeRequest,
   type EnrolmentStart,
   type TwoStepStatus,
 } from '../../../src/schemas/two-step';
@@ -13,6 +13,7 @@ import { memberOf } from '../db/companies';
 import { recoveryCodesLeft, setCompanyRequirement, twoStepEnabled } from '../db/two-step';
 import { storedPasswordOf } from '../db/users';
 import { clientIp, GatewayError, ok } from '../errors';
+import { requireFreshProof } from '../identity/proof';
 import { now } from '../services/clock';
 import { requireSession, type SessionVariables } from '../services/sessions';
 import { completeSecondStep } from '../services/sign-in';
@@ -26,7 +27,8 @@ type TwoStepEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
  * - `agg-web/user/twoStep/verify` passes the second step of a sign-in. It takes no session (there is none
  *   yet) but the challenge the edge keeps in an HttpOnly cookie and forwards as SECOND_STEP_HEADER; on
  *   success it starts the session exactly as the first factor would have (services/sign-in.ts completeSignIn).
- * - `agg-web/user/twoStep/*` else (session): status, enrolment, turning it off, new recovery codes.
+ * - `agg-web/user/twoStep/*` else (session): status, enrolment, turning it off, new recovery codes; all but the
+ *   status need a fresh proof of the person (identity/proof.ts, SU0001 without one).
  * - `agg-web/company/twoStep` (session, an active administrator): require two-step of the company's members.
  */
 export const twoStepRoutes = new Hono<TwoStepEnv>()
@@ -50,6 +52,10 @@ export const twoStepRoutes = new Hono<TwoStepEnv>()
     return ok(c, answer);
   })
 
+  .use('/agg-web/user/twoStep/enrol/*', requireFreshProof)
+  .use('/agg-web/user/twoStep/disable', requireFreshProof)
+  .use('/agg-web/user/twoStep/recoveryCodes', requireFreshProof)
+
   .post('/agg-web/user/twoStep/enrol/start', async (c) => {
     const answer: EnrolmentStart = await startEnrolment(c.env, c.var.user, now(c));
     return ok(c, answer);
@@ -60,13 +66,13 @@ export const twoStepRoutes = new Hono<TwoStepEnv>()
     return ok(c, { recoveryCodes });
   })
 
-  .post('/agg-web/user/twoStep/disable', validate('json', twoStepProof, { code: 'MF0013' }), async (c) => {
-    await disableTwoStep(c.env, c.var.user, c.req.valid('json'), { ip: clientIp(c), now: now(c) });
+  .post('/agg-web/user/twoStep/disable', validate('json', twoStepChangeRequest), async (c) => {
+    await disableTwoStep(c.env, c.var.user, { ip: clientIp(c), now: now(c) });
     return ok(c, true);
   })
 
-  .post('/agg-web/user/twoStep/recoveryCodes', validate('json', twoStepProof, { code: 'MF0013' }), async (c) => {
-    const recoveryCodes = await regenerateRecoveryCodes(c.env, c.var.user, c.req.valid('json'), { ip: clientIp(c), now: now(c) });
+  .post('/agg-web/user/twoStep/recoveryCodes', validate('json', twoStepChangeRequest), async (c) => {
+    const recoveryCodes = await regenerateRecoveryCodes(c.env, c.var.user, { ip: clientIp(c), now: now(c) });
     return ok(c, { recoveryCodes });
   })
 

@@ -45,6 +45,9 @@ export interface SessionRow {
   device: string | null;
   country: string | null;
   network: string | null;
+  /** The last proof of the person in this session (a sign-in, or identity/proof.ts); null: never proved. */
+  proved_at: number | null;
+  proved_with: string | null;
 }
 
 /** What requireSession puts on the context. */
@@ -75,6 +78,8 @@ export interface SessionOptions {
   client?: ClientInfo;
   /** SESSION_ABSOLUTE_TIMEOUT of the configuration. */
   lifetimeS?: number;
+  /** What the sign-in passed, recorded as the session's first proof (identity/proof.ts); null: no proof. */
+  proof?: string | null;
 }
 
 /**
@@ -83,7 +88,7 @@ export interface SessionOptions {
  */
 export async function prepareSession(
   db: D1Database,
-  { userId, kind, now, companyId = null, client, lifetimeS = SESSION_LIFETIME_S }: SessionOptions,
+  { userId, kind, now, companyId = null, client, lifetimeS = SESSION_LIFETIME_S, proof = null }: SessionOptions,
 ): Promise<NewSession> {
   const token = randomToken();
   const refreshToken = randomToken();
@@ -92,8 +97,8 @@ export async function prepareSession(
   const statement = db
     .prepare(
       `INSERT INTO sessions (token_hash, user_id, kind, refresh_hash, current_company_id, created_at, expires_at,
-         public_id, last_seen_at, user_agent, device, country, network)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13
+         public_id, last_seen_at, user_agent, device, country, network, proved_at, proved_with)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, CASE WHEN ?14 IS NULL THEN NULL ELSE ?6 END, ?14
        WHERE NOT EXISTS (SELECT 1 FROM users WHERE id = ?2 AND blocked_at IS NOT NULL)`,
     )
     .bind(
@@ -110,6 +115,7 @@ export async function prepareSession(
       deviceKey(userAgent),
       client?.country ?? null,
       client?.network ?? null,
+      proof,
     );
   return { token, refreshToken, expiresAt, statement };
 }
