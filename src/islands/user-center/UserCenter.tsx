@@ -25,6 +25,7 @@ import { ConfirmModal } from '../../ui/ConfirmModal';
 import { WhenVisible } from '../../ui/WhenVisible';
 import { CompanyMembers } from './CompanyMembers';
 import { SecuritySessions } from './SecuritySessions';
+import { StepUpSlot } from '../shared/StepUpSlot';
 import { ShareSignIn } from './ShareSignIn';
 import { SignInHistory } from './SignInHistory';
 import { AccountActivity } from './AccountActivity';
@@ -42,7 +43,7 @@ const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passk
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'opsPeople'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'opsPeople' | 'stepUp'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -234,6 +235,7 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
         <WhenVisible>
           <AccountActivity lang={lang} messages={messages} />
         </WhenVisible>
+        <StepUpSlot messages={messages} />
       </section>
 
       {s.declining && (
