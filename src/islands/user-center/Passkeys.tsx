@@ -5,6 +5,7 @@ import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import { $passkeys, addPasskey, loadPasskeys, removePasskey, renamePasskey } from '../../stores/passkeys';
+import { $stepUp } from '../../stores/step-up';
 import { Modal } from '../../ui/Modal';
 import './passkeys.css';
 
@@ -24,6 +25,8 @@ export function Passkeys({ lang, messages }: PasskeysProps) {
   const m = messages.passkeys;
   const s = useStore($passkeys);
   const dialog = useStore($dialog);
+  // While "Confirm it's you" is open, the device is not asked anything yet.
+  const confirming = useStore($stepUp).phase !== 'closed';
   const addButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
@@ -88,7 +91,7 @@ export function Passkeys({ lang, messages }: PasskeysProps) {
             ))}
           <div className="live-region" role="status" aria-live="polite">
             {s.notice && <p className="notice">{problemText(words, s.notice)}</p>}
-            {s.busy && dialog === null && <p className="hint">{m.adding}</p>}
+            {s.busy && dialog === null && !confirming && <p className="hint">{m.adding}</p>}
           </div>
           {s.error && (
             <p className="error" role="alert">
