@@ -158,11 +158,12 @@ const settings = {
   /** SMS to every other number; unset: SMS_PROVIDER. */
   smsInternationalProvider: variable('SMS_INTERNATIONAL_PROVIDER', optional(z.enum(SMS_PROVIDERS))),
   emailProvider: variable('EMAIL_PROVIDER', optional(z.enum(EMAIL_PROVIDERS))),
-  /** Template SMS (Aliyun, Tencent): the sign name and the template ids of the code, new-device and review decision messages, per language. */
+  /** Template SMS (Aliyun, Tencent): the sign name and the template ids of the code, new-device, review decision and security-change messages, per language. */
   smsSignNames: variable('SMS_SIGN_NAMES', withDefault(perLang, '')),
   smsCodeTemplates: variable('SMS_CODE_TEMPLATES', withDefault(perLang, '')),
   smsNoticeTemplates: variable('SMS_NOTICE_TEMPLATES', withDefault(perLang, '')),
   smsReviewTemplates: variable('SMS_REVIEW_TEMPLATES', withDefault(perLang, '')),
+  smsSecurityTemplates: variable('SMS_SECURITY_TEMPLATES', withDefault(perLang, '')),
   aliyunAccessKeyId: variable('ALIYUN_ACCESS_KEY_ID', optional(text)),
   aliyunSmsEndpoint: variable('ALIYUN_SMS_ENDPOINT', withDefault(httpUrl, 'https://dysmsapi.aliyuncs.com')),
   tencentSecretId: variable('TENCENT_SECRET_ID', optional(text)),

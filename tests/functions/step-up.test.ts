@@ -272,6 +272,35 @@ describe('a proof belongs to its session', { timeout: 90_000 }, () => {
   });
 });
 
+describe('notices', { timeout: 90_000 }, () => {
+  it('a new passkey, an authenticator app and new recovery codes each send the person a notice: e-mail, else SMS, in the language of the change', async () => {
+    const owner = await person();
+    await addPasskey(owner.cookie);
+    // Turned on in Chinese: the notice is in Chinese.
+    const start = await call<{ secret: string }>('/agg-web/user/twoStep/enrol/start', {}, { cookie: owner.cookie });
+    expect((await call('/agg-web/user/twoStep/enrol/finish', { code: codeAt(start.data.secret) }, { cookie: owner.cookie, lang: 'zh' })).code).toBe('0');
+    later(STEP_MS);
+    expect((await call('/agg-web/user/twoStep/recoveryCodes', {}, { cookie: owner.cookie })).code).toBe('0');
+    const mail = await api.outbox(owner.email);
+    expect(mail.map((m) => m.subject)).toEqual(['A security change on your account', '账号安全设置变更提醒', 'A security change on your account']);
+    expect(mail[0]!.text).toContain('a new set of recovery codes was made');
+    expect(mail[1]!.text).toContain('开启了两步验证');
+    expect(mail[2]!.text).toContain('a new passkey was added');
+    expect(mail[2]!.text).toContain(`${PORTAL}/user_center#security`);
+
+    // An account without an e-mail is told by SMS.
+    const phoneOnly = await person();
+    const phone = `+86139${String(Date.now()).slice(-8)}`;
+    await db().prepare('UPDATE users SET email = NULL, phone_e164 = ? WHERE id = ?').bind(phone, phoneOnly.userId).run();
+    await enrol(phoneOnly.cookie);
+    const texts = await api.outbox(phone);
+    expect(texts).toHaveLength(1);
+    expect(texts[0]!.text).toContain('two-step verification was turned on');
+    // Turning two-step off, removing a passkey and signing out elsewhere send none of these.
+    expect(await api.outbox(phoneOnly.email)).toEqual([]);
+  });
+});
+
 describe('the dev clock', { timeout: 90_000 }, () => {
   it('moves the Worker\'s time for every call in a local run, back with reset, and does not exist when the dev routes are off', async () => {
     const email = `clock.${api.unique()}@example.com`;

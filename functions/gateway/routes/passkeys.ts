@@ -13,10 +13,11 @@ import { SECOND_STEP_HEADER } from '../../edge/proxy-rules';
 import type { WorkerEnv } from '../../env';
 import { passkeysOfUser, removePasskey, renamePasskey } from '../db/passkeys';
 import { findUserById } from '../db/users';
-import { clientIp, GatewayError, ok } from '../errors';
+import { clientIp, GatewayError, ok, requestLang } from '../errors';
 import { requireFreshProof } from '../identity/proof';
 import { now } from '../services/clock';
 import { authenticationOptions, passkeyView, registerPasskey, registrationOptions, secondStepOptions, verifyPasskeySignIn } from '../services/passkeys';
+import { sendSecurityNotice } from '../services/security-notice';
 import { requireSession, type SessionVariables } from '../services/sessions';
 import { completeSecondStep, signedIn } from '../services/sign-in';
 import { liveSecondStep, passSecondStepWith } from '../services/two-step';
@@ -57,7 +58,9 @@ export const passkeyRoutes = new Hono<PasskeyEnv>()
     return ok(c, { options });
   })
   .post('/agg-web/passkeys/registration/verify', ...ownProved, validate('json', passkeyRegisterRequest), async (c) => {
-    const passkey: Passkey = await registerPasskey(c.env.DB, c.var.passkeySite, c.var.user, c.req.valid('json'), { now: now(c), network: clientIp(c) });
+    const at = now(c);
+    const passkey: Passkey = await registerPasskey(c.env.DB, c.var.passkeySite, c.var.user, c.req.valid('json'), { now: at, network: clientIp(c) });
+    await sendSecurityNotice(c.env, { userId: c.var.user.id, at, change: 'passkeyAdded', lang: requestLang(c) });
     return ok(c, passkey);
   })
   .post('/agg-web/passkeys/list', ...own, validate('json', passkeyEmptyRequest), async (c) => ok(c, (await passkeysOfUser(c.env.DB, c.var.user.id)).map(passkeyView)))

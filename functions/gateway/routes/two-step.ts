@@ -12,9 +12,10 @@ import type { WorkerEnv } from '../../env';
 import { memberOf } from '../db/companies';
 import { recoveryCodesLeft, setCompanyRequirement, twoStepEnabled } from '../db/two-step';
 import { storedPasswordOf } from '../db/users';
-import { clientIp, GatewayError, ok } from '../errors';
+import { clientIp, GatewayError, ok, requestLang } from '../errors';
 import { requireFreshProof } from '../identity/proof';
 import { now } from '../services/clock';
+import { sendSecurityNotice } from '../services/security-notice';
 import { requireSession, type SessionVariables } from '../services/sessions';
 import { completeSecondStep } from '../services/sign-in';
 import { disableTwoStep, finishEnrolment, passSecondStep, regenerateRecoveryCodes, startEnrolment } from '../services/two-step';
@@ -62,7 +63,9 @@ export const twoStepRoutes = new Hono<TwoStepEnv>()
   })
 
   .post('/agg-web/user/twoStep/enrol/finish', validate('json', enrolmentFinishRequest), async (c) => {
-    const recoveryCodes = await finishEnrolment(c.env, c.var.user, c.req.valid('json').code, { ip: clientIp(c), now: now(c) });
+    const at = now(c);
+    const recoveryCodes = await finishEnrolment(c.env, c.var.user, c.req.valid('json').code, { ip: clientIp(c), now: at });
+    await sendSecurityNotice(c.env, { userId: c.var.user.id, at, change: 'twoStepOn', lang: requestLang(c) });
     return ok(c, { recoveryCodes });
   })
 
@@ -72,7 +75,9 @@ export const twoStepRoutes = new Hono<TwoStepEnv>()
   })
 
   .post('/agg-web/user/twoStep/recoveryCodes', validate('json', twoStepChangeRequest), async (c) => {
-    const recoveryCodes = await regenerateRecoveryCodes(c.env, c.var.user, { ip: clientIp(c), now: now(c) });
+    const at = now(c);
+    const recoveryCodes = await regenerateRecoveryCodes(c.env, c.var.user, { ip: clientIp(c), now: at });
+    await sendSecurityNotice(c.env, { userId: c.var.user.id, at, change: 'recoveryCodes', lang: requestLang(c) });
     return ok(c, { recoveryCodes });
   })
 
