@@ -301,6 +301,28 @@ describe('notices', { timeout: 90_000 }, () => {
   });
 });
 
+describe("support's two-step reset", { timeout: 90_000 }, () => {
+  it('removes the passkeys with the authenticator app, ends the sessions and is audited; a refused reset keeps them', async () => {
+    const owner = await person();
+    await addPasskey(owner.cookie);
+    const res = await post('/dev/operator-session', { login: `support.${api.unique()}@ops.example.com`, role: 'support' });
+    await res.body?.cancel();
+    const support = cookieOf(res, 'portal_operator')!;
+    const reset = () => call(`/ops/v1/people/${owner.userId}/resetTwoStep`, { reason: 'Lost phone, identity checked by call-back' }, { cookie: support });
+    // Two-step is not on: refused, and the passkey stays. (The refused reset still ends the sessions, as before.)
+    expect((await reset()).code).toBe('PS0007');
+    expect(await passkeyCount(owner.userId)).toBe(1);
+
+    await enrol(await signIn(owner.email));
+    expect((await reset()).code).toBe('0');
+    expect(await passkeyCount(owner.userId)).toBe(0);
+    expect(await twoStepOn(owner.userId)).toBe(false);
+    expect(await liveSessions(owner.userId)).toBe(0);
+    const audited = await db().prepare("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'user.two_step_reset' AND target_id = ?").bind(owner.userId).first<{ n: number }>();
+    expect(audited!.n).toBe(1);
+  });
+});
+
 describe('the dev clock', { timeout: 90_000 }, () => {
   it('moves the Worker\'s time for every call in a local run, back with reset, and does not exist when the dev routes are off', async () => {
     const email = `clock.${api.unique()}@example.com`;
