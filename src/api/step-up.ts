@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { passkeyOptionsAnswer } from '../schemas/passkeys';
-import { proofStart, proofStep } from '../schemas/step-up';
+import { passkeyReview, proofStart, proofStep } from '../schemas/step-up';
 import type { SecondFactorKind } from '../schemas/two-step';
 import { callGateway } from './client';
 
@@ -15,4 +15,7 @@ export const stepUpApi = {
   passkeyOptions: () => callGateway('agg-web/user/proof/passkey/options', passkeyOptionsAnswer, { body: {} }),
   /** `response` is @simplewebauthn/browser's AuthenticationResponseJSON; the gateway checks its shape. */
   passkey: (response: unknown) => callGateway('agg-web/user/proof/passkey/verify', proofStep, { body: { response } }),
+  /** After a password reset by code: since when the passkeys are to be reviewed (null: not), and "they are all mine". */
+  passkeyReview: () => callGateway('agg-web/user/proof/passkeyReview', passkeyReview, { body: {} }),
+  passkeyReviewDone: () => callGateway('agg-web/user/proof/passkeyReview/done', z.null(), { body: {} }),
 };

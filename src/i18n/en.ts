@@ -962,6 +962,11 @@ export const en = {
     turnOffText: 'Signing in will no longer ask for a code from your authenticator app, and your recovery codes stop working.',
     newCodesTitle: 'Make new recovery codes?',
     newCodesText: 'Your current recovery codes stop working at once.',
+    // After a password reset by code, above the passkeys in the user center.
+    reviewTitle: 'Your password was reset: check your passkeys',
+    /** {when} is the time of the reset. */
+    reviewText: 'Your password was reset with a one-time code on {when}. A passkey signs in without the password, so remove any passkey below that you do not recognise or no longer have.',
+    reviewDone: 'These passkeys are all mine',
   },
 };
 

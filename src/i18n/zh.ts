@@ -930,5 +930,10 @@ export const zh: Messages = {
     turnOffText: '登录时将不再要求输入身份验证器应用中的验证码，您的恢复码也将失效。',
     newCodesTitle: '生成新的恢复码？',
     newCodesText: '您当前的恢复码将立即失效。',
+    // After a password reset by code, above the passkeys in the user center.
+    reviewTitle: '您的密码已重置：请检查通行密钥',
+    /** {when} is the time of the reset. */
+    reviewText: '您的密码已于 {when} 通过一次性验证码重置。通行密钥无需密码即可登录，请删除下方您不认识或已不再持有的通行密钥。',
+    reviewDone: '这些通行密钥都是我的',
   },
 };

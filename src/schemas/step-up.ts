@@ -46,3 +46,8 @@ export const proofStep = z.union([
   z.object({ proved: z.literal(false), challenge: z.string(), expiresIn: z.number() }),
 ]);
 export type ProofStep = z.infer<typeof proofStep>;
+
+// POST agg-web/user/proof/passkeyReview {} → since when (epoch ms) the person's passkeys are to be reviewed after a
+// password reset by code; null: nothing to review. POST agg-web/user/proof/passkeyReview/done {} → null.
+export const passkeyReview = z.object({ since: z.nullable(z.number()) });
+export type PasskeyReview = z.infer<typeof passkeyReview>;

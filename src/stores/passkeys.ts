@@ -1,5 +1,6 @@
 import { map } from 'nanostores';
 import { passkeyApi } from '../api/passkeys';
+import { stepUpApi } from '../api/step-up';
 import type { Problem } from '../i18n/problem';
 import { canUsePasskeys } from '../lib/webauthn-support';
 import type { Passkey } from '../schemas/passkeys';
@@ -14,6 +15,8 @@ import { STEP_UP_CANCELLED, withFreshProof } from './step-up';
 export const $passkeys = map({
   phase: 'loading' as 'loading' | 'ready' | 'unsupported' | 'failed',
   items: [] as Passkey[],
+  /** After a password reset by code: since when the person is asked to review their passkeys; null: not asked. */
+  reviewSince: null as number | null,
   /** A call or the device's dialog is running. */
   busy: false,
   notice: null as Problem | null,
@@ -36,8 +39,16 @@ function begin(): boolean {
 
 export async function loadPasskeys() {
   if (!canUsePasskeys()) return settle({ phase: 'unsupported' });
-  const result = await passkeyApi.list();
-  settle(result.ok ? { phase: 'ready', items: result.data } : { phase: 'failed', error: failed(result) });
+  const [result, review] = await Promise.all([passkeyApi.list(), stepUpApi.passkeyReview()]);
+  const reviewSince = review.ok ? review.data.since : null;
+  settle(result.ok ? { phase: 'ready', items: result.data, reviewSince } : { phase: 'failed', error: failed(result) });
+}
+
+/** The person says the passkeys listed after a password reset are all theirs. */
+export async function endPasskeyReview() {
+  if (!begin()) return;
+  const result = await stepUpApi.passkeyReviewDone();
+  settle(result.ok ? { reviewSince: null } : { error: failed(result) });
 }
 
 /** Why the device's dialog ended without a passkey, in the person's words. */

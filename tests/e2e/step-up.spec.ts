@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { addVirtualAuthenticator, expectAccessible, openAsPasskeyOrigin, PASSKEY_ORIGIN, seedUser, signInByRequest, uniqueEmail } from './helpers';
+import { addVirtualAuthenticator, expectAccessible, openAsPasskeyOrigin, PASSKEY_ORIGIN, readCode, seedUser, signInByRequest, uniqueEmail } from './helpers';
 
 /**
  * "Confirm it's you" (step-up) in the user center: a session older than ten minutes (the Worker's clock moved
@@ -118,5 +118,40 @@ for (const lang of langs) {
     } finally {
       await moveClock(page.request, { reset: true });
     }
+  });
+
+  test(`after a password reset by code the passkeys are listed for review, each with its remove button (${lang})`, async ({ page }) => {
+    test.setTimeout(90_000);
+    await addVirtualAuthenticator(page);
+    const email = uniqueEmail(`stepup-reset-${lang}`);
+    await seedUser(page.request, { email, password: PASSWORD, agreed: true });
+    await signInByRequest(page.request, email, PASSWORD);
+    await openSecurity(page, lang);
+    const section = page.locator('section.passkeys');
+    await section.getByRole('button', { name: t.passkeys.add }).click();
+    await page.getByRole('dialog', { name: t.passkeys.addTitle }).getByRole('button', { name: t.passkeys.continue }).click();
+    await expect(section.getByRole('listitem')).toHaveCount(1);
+    await expect(section.locator('[data-passkey-review]')).toHaveCount(0);
+
+    // Forgotten password: reset by a code to the e-mail (every session ends), then sign in with the new one.
+    const { createHash } = await import('node:crypto');
+    const hash = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect(((await (await page.request.post('/api/agg-web/user/password/reset/sendCode', { data: { loginType: 2, loginEmail: email } })).json()) as { code: string }).code).toBe('0');
+    const code = await readCode(page.request, email);
+    const reset = { loginType: 2, loginEmail: email, code, newPassword: hash('harbour2025'), newPasswordSubmit: hash('harbour2025') };
+    expect(((await (await page.request.post('/api/agg-web/user/password/reset', { data: reset })).json()) as { code: string }).code).toBe('0');
+    await signInByRequest(page.request, email, 'harbour2025');
+    await openSecurity(page, lang);
+    const review = section.locator('[data-passkey-review]');
+    await expect(review).toContainText(su.reviewTitle);
+    await expect(section.getByRole('button', { name: new RegExp(t.passkeys.remove) })).toBeVisible();
+    await expectAccessible(page);
+    await review.screenshot({ path: test.info().outputPath(`passkey-review-${lang}.png`) });
+    await review.getByRole('button', { name: su.reviewDone }).click();
+    await expect(review).toHaveCount(0);
+    await page.reload();
+    await page.getByRole('heading', { name: t.security.title, level: 2 }).scrollIntoViewIfNeeded();
+    await expect(section.getByRole('listitem')).toHaveCount(1);
+    await expect(section.locator('[data-passkey-review]')).toHaveCount(0);
   });
 }

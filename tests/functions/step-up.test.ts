@@ -323,6 +323,39 @@ describe("support's two-step reset", { timeout: 90_000 }, () => {
   });
 });
 
+describe('a password reset by code', { timeout: 90_000 }, () => {
+  it('keeps no passkey silently: the person is asked to review them after signing in, until they say they are all theirs', async () => {
+    const owner = await person();
+    const { id } = await addPasskey(owner.cookie);
+    await addPasskey(owner.cookie);
+    const review = async (cookie: string) => (await call<{ since: number | null }>('/agg-web/user/proof/passkeyReview', {}, { cookie })).data.since;
+    expect(await review(owner.cookie)).toBeNull();
+
+    later(AGED);
+    expect((await call('/agg-web/user/password/reset/sendCode', { loginType: 2, loginEmail: owner.email })).code).toBe('0');
+    const code = await api.latestCode(owner.email);
+    const reset = await call('/agg-web/user/password/reset', { loginType: 2, loginEmail: owner.email, code, ...(await newPassword(PASSWORD)) });
+    expect(reset.code).toBe('0');
+    const resetAt = at;
+    // The reset ended every session; the next sign-in (a fresh proof) sees the passkeys to review and may remove one.
+    const cookie = await signIn(owner.email);
+    expect(await review(cookie)).toBe(resetAt);
+    expect((await call('/agg-web/passkeys/remove', { id }, { cookie })).code).toBe('0');
+    expect(await review(cookie)).toBe(resetAt);
+    expect((await call('/agg-web/user/proof/passkeyReview/done', {}, { cookie })).code).toBe('0');
+    expect(await review(cookie)).toBeNull();
+  });
+
+  it('asks nothing of an account without passkeys', async () => {
+    const owner = await person();
+    expect((await call('/agg-web/user/password/reset/sendCode', { loginType: 2, loginEmail: owner.email })).code).toBe('0');
+    const code = await api.latestCode(owner.email);
+    expect((await call('/agg-web/user/password/reset', { loginType: 2, loginEmail: owner.email, code, ...(await newPassword('Other2026')) })).code).toBe('0');
+    const row = await db().prepare('SELECT passkeys_review_since FROM users WHERE id = ?').bind(owner.userId).first<{ passkeys_review_since: number | null }>();
+    expect(row!.passkeys_review_since).toBeNull();
+  });
+});
+
 describe('the dev clock', { timeout: 90_000 }, () => {
   it('moves the Worker\'s time for every call in a local run, back with reset, and does not exist when the dev routes are off', async () => {
     const email = `clock.${api.unique()}@example.com`;

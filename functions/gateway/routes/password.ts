@@ -11,6 +11,7 @@ import { consumeCode, issueCode, MAX_TRIES } from '../services/codes';
 import { identity } from '../services/identity';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../services/passwords';
 import { requireFreshProof } from '../identity/proof';
+import { askPasskeyReviewStatement } from '../identity/proof-db';
 import { requireSession, revokeAllSessionsOfUser, type SessionVariables } from '../services/sessions';
 import { validate } from '../validate';
 
@@ -24,7 +25,8 @@ type PasswordEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
  *   phone or e-mail it sends nothing but answers exactly the same, waits and caps included (a decoy code).
  * - `agg-web/user/password/reset` consumes that code and stores the new password: the old one stops working
  *   at once, the original-password flag and the password failures/lock clear, every session of the user ends.
- *   A code for an unknown account fails like a wrong code.
+ *   A code for an unknown account fails like a wrong code. An account with passkeys is asked to review them
+ *   (identity/proof-db.ts askPasskeyReviewStatement): the user center lists them with a notice after the reset.
  * - `agg-web/user/changePassword` (session) does the same for the signed-in person, keeping this session,
  *   once the session has a fresh proof of the person (identity/proof.ts): a session alone must not be enough
  *   to take the account over. The forced change of an original password needs nothing more: the sign-in that
@@ -73,6 +75,8 @@ export const passwordRoutes = new Hono<PasswordEnv>()
       setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }),
       clearAllAttemptsStatement(db, signInNamesOf(user)),
       ownEventStatement(db, { at, userId: user.id, action: 'user.password_reset', network: clientIp(c) }),
+      // A code proves the e-mail or phone, not every passkey: the person is shown them after signing in.
+      askPasskeyReviewStatement(db, user.id, at),
     ]);
     await revokeAllSessionsOfUser(db, user.id, undefined, at);
     return ok(c, null);

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { passkeySignInRequest } from '../../../src/schemas/passkey-requests';
-import { proofCodeRequest, proofEmptyRequest, proofPasswordRequest, proofSecondFactorRequest } from '../../../src/schemas/step-up';
+import { proofCodeRequest, proofEmptyRequest, proofPasswordRequest, proofSecondFactorRequest, type PasskeyReview } from '../../../src/schemas/step-up';
 import type { WorkerEnv } from '../../env';
 import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
 import {
@@ -12,6 +12,7 @@ import {
   proveWithPassword,
   sendProofCode,
 } from '../identity/proof';
+import { endPasskeyReview, passkeyReviewSince } from '../identity/proof-db';
 import { now } from '../services/clock';
 import { requireSession, type SessionVariables } from '../services/sessions';
 import { validate } from '../validate';
@@ -48,4 +49,13 @@ export const proofRoutes = new Hono<ProofEnv>()
   .post('/agg-web/user/proof/passkey/options', validate('json', proofEmptyRequest), async (c) => ok(c, { options: await proofPasskeyOptions(proofContext(c), passkeySiteOf(c)) }))
   .post('/agg-web/user/proof/passkey/verify', validate('json', passkeySignInRequest), async (c) =>
     ok(c, await proveWithPasskey(proofContext(c), passkeySiteOf(c), c.req.valid('json').response)),
-  );
+  )
+  // After a password reset by code: the passkeys to review (the user center lists them with a notice), and "all mine".
+  .post('/agg-web/user/proof/passkeyReview', validate('json', proofEmptyRequest), async (c) => {
+    const answer: PasskeyReview = { since: await passkeyReviewSince(c.env.DB, c.var.user.id) };
+    return ok(c, answer);
+  })
+  .post('/agg-web/user/proof/passkeyReview/done', validate('json', proofEmptyRequest), async (c) => {
+    await endPasskeyReview(c.env.DB, c.var.user.id);
+    return ok(c, null);
+  });
