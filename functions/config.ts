@@ -158,11 +158,12 @@ const settings = {
   /** SMS to every other number; unset: SMS_PROVIDER. */
   smsInternationalProvider: variable('SMS_INTERNATIONAL_PROVIDER', optional(z.enum(SMS_PROVIDERS))),
   emailProvider: variable('EMAIL_PROVIDER', optional(z.enum(EMAIL_PROVIDERS))),
-  /** Template SMS (Aliyun, Tencent): the sign name and the template ids of the code, new-device and review decision messages, per language. */
+  /** Template SMS (Aliyun, Tencent): the sign name and the template ids of the code, new-device, review decision and security-change messages, per language. */
   smsSignNames: variable('SMS_SIGN_NAMES', withDefault(perLang, '')),
   smsCodeTemplates: variable('SMS_CODE_TEMPLATES', withDefault(perLang, '')),
   smsNoticeTemplates: variable('SMS_NOTICE_TEMPLATES', withDefault(perLang, '')),
   smsReviewTemplates: variable('SMS_REVIEW_TEMPLATES', withDefault(perLang, '')),
+  smsSecurityTemplates: variable('SMS_SECURITY_TEMPLATES', withDefault(perLang, '')),
   aliyunAccessKeyId: variable('ALIYUN_ACCESS_KEY_ID', optional(text)),
   aliyunSmsEndpoint: variable('ALIYUN_SMS_ENDPOINT', withDefault(httpUrl, 'https://dysmsapi.aliyuncs.com')),
   tencentSecretId: variable('TENCENT_SECRET_ID', optional(text)),
@@ -189,6 +190,8 @@ const settings = {
   /** The slider's proof of work: PBKDF2 iterations per try and the largest secret counter to reach. */
   captchaPowCost: variable('CAPTCHA_POW_COST', withDefault(wholeNumber(1, 1_000_000), '2000')),
   captchaPowCounter: variable('CAPTCHA_POW_COUNTER', withDefault(wholeNumber(1, 1_000_000), '300')),
+  /** Seconds a proof of the person (identity/proof.ts: a sign-in or "confirm it's you") lets a session make sensitive changes. */
+  stepUpMaxAge: variable('STEP_UP_MAX_AGE', withDefault(wholeNumber(60, 86_400), '600')),
   passkeySignInCap: variable('PASSKEY_SIGN_IN_CAP', withDefault(wholeNumber(1, 1_000_000), '600')),
   /** Tracking events a minute per client network (buriedPoint/add, TR0001). */
   trackingNetworkCap: variable('TRACKING_NETWORK_CAP', withDefault(wholeNumber(1, 1_000_000), '60')),

@@ -14,7 +14,9 @@ import { passwordRoutes } from './routes/password';
 import { partnerRoutes } from './routes/partner';
 import { trackingRoutes } from './routes/tracking';
 import { systemClock, type Clock } from './services/clock';
+import { devClockOffset } from './services/dev-clock';
 import { deliveryProblems } from './services/delivery/select';
+import { proofRoutes } from './routes/proof';
 import { companyRoutes } from './routes/companies';
 import { fileRoutes } from './routes/files';
 import { placeRoutes } from './routes/places';
@@ -43,6 +45,14 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
       await next();
     })
     .use('*', withConfig)
+    // A local run's clock may be moved for every isolate (POST /dev/clock, offset in D1); never when deployed.
+    .use('*', async (c, next) => {
+      if (c.var.config.devRoutes) {
+        const offset = await devClockOffset(c.env.DB);
+        if (offset !== 0) c.set('now', () => clock() + offset);
+      }
+      await next();
+    })
     .route('/', dictionaryRoutes)
     .route('/', legalRoutes)
     .route('/', authRoutes)
@@ -61,6 +71,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', securityRoutes)
     .route('/', passkeyRoutes)
     .route('/', twoStepRoutes)
+    .route('/', proofRoutes)
     .route('/', operatorRoutes)
     .route('/', opsAuthRoutes)
     .route('/', opsPeopleRoutes)

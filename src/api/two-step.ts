@@ -5,7 +5,6 @@ import {
   recoveryCodesAnswer,
   twoStepStatus,
   type SecondFactorKind,
-  type TwoStepProofRequest,
 } from '../schemas/two-step';
 import { callGateway } from './client';
 
@@ -16,8 +15,9 @@ export const twoStepApi = {
   status: () => callGateway('agg-web/user/twoStep/status', twoStepStatus, { method: 'GET' }),
   enrolStart: () => callGateway('agg-web/user/twoStep/enrol/start', enrolmentStart),
   enrolFinish: (code: string) => callGateway('agg-web/user/twoStep/enrol/finish', recoveryCodesAnswer, { body: { code } }),
-  disable: (proof: TwoStepProofRequest) => callGateway('agg-web/user/twoStep/disable', z.boolean(), { body: proof }),
-  newRecoveryCodes: (proof: TwoStepProofRequest) => callGateway('agg-web/user/twoStep/recoveryCodes', recoveryCodesAnswer, { body: proof }),
+  /** Both need a fresh proof of the person (stores/step-up.ts withFreshProof). */
+  disable: () => callGateway('agg-web/user/twoStep/disable', z.boolean(), { body: {} }),
+  newRecoveryCodes: () => callGateway('agg-web/user/twoStep/recoveryCodes', recoveryCodesAnswer, { body: {} }),
   requireForCompany: (companyId: string, required: boolean) =>
     callGateway('agg-web/company/twoStep', z.object({ required: z.boolean() }), { body: { companyId, required } }),
 };

@@ -32,10 +32,8 @@ export const errorCatalogue = {
   // Passwords.
   PW0001: { status: 400, en: 'Please use 6 to 18 letters and digits for the password.', zh: '密码须为 6 至 18 位字母或数字。' },
   PW0002: { status: 400, en: 'This password is too common. Please choose another one.', zh: '该密码过于常见，请更换。' },
-  // The password change in the user center proves the person: the current password, or a code sent to the account.
+  // "Confirm it's you" with the current password (functions/gateway/identity/proof.ts; the SU codes below).
   PW0003: { status: 400, en: 'The current password is wrong.', zh: '当前密码错误。' },
-  PW0004: { status: 400, en: 'Please enter your current password.', zh: '请输入当前密码。' },
-  PW0005: { status: 400, en: 'Please enter the verification code sent to your account.', zh: '请输入发送到您账号的验证码。' },
   // One-time codes. `data` of CD0001 is { retryAfter: seconds }; of CD0010 { triesLeft }.
   CD0001: { status: 429, en: 'Please wait a moment before asking for a new code.', zh: '请稍后再获取验证码。' },
   CD0002: { status: 429, en: 'Too many codes were sent to this number or address. Please try again in an hour.', zh: '该号码或邮箱获取验证码过于频繁，请一小时后再试。' },
@@ -230,10 +228,15 @@ export const errorCatalogue = {
   MF0010: { status: 409, en: 'Two-step verification is already on.', zh: '两步验证已开启。' },
   MF0011: { status: 400, en: 'Please start setting up two-step verification again.', zh: '请重新开始设置两步验证。' },
   MF0012: { status: 400, en: 'Two-step verification is not on.', zh: '两步验证未开启。' },
-  MF0013: { status: 400, en: 'Please enter your current password or a code.', zh: '请输入当前密码或验证码。' },
   MF0020: { status: 403, en: 'Only an administrator of this company can change this setting.', zh: '只有该企业的管理员可以修改此设置。' },
   MF0021: { status: 403, en: 'This company requires two-step verification. Please turn it on in your user center first.', zh: '该企业要求开启两步验证，请先在个人中心开启。' },
   MF0022: { status: 400, en: 'Please turn on two-step verification for yourself before requiring it of members.', zh: '请先为自己开启两步验证，再要求成员开启。' },
+  // Proving it's you again (functions/gateway/identity/proof.ts): a sensitive change without a fresh proof
+  // answers SU0001, and the user center asks the person to confirm it's them, then repeats the change.
+  SU0001: { status: 403, en: "For your security, please confirm it's you to continue.", zh: '为了您的账号安全，请先验证身份再继续。' },
+  SU0002: { status: 400, en: 'This confirmation has expired or was already used. Please start again.', zh: '本次身份验证已过期或已使用，请重新开始。' },
+  SU0003: { status: 429, en: 'Too many wrong codes for this confirmation. Please start again.', zh: '本次身份验证的验证码错误次数过多，请重新开始。' },
+  SU0004: { status: 400, en: 'This way of confirming is not available for your account. Please choose another.', zh: '您的账号无法使用此验证方式，请选择其他方式。' },
 } as const satisfies Record<string, { status: number; en: string; zh: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -54,29 +54,10 @@ export const resetPasswordRequest = z.object({
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
 
-// POST agg-web/user/changePassword (session) → success code '0'. The person proves who they are with the
-// current password (SHA-256 hex, of password + `salt` when changePassword/proof gives one) or, without a
-// password, with a 'verify' code from changePassword/sendCode; only the forced change right after a sign-in
-// with the original-password flag needs neither (changePassword/proof says which).
+// POST agg-web/user/changePassword (session and a fresh proof of the person, src/schemas/step-up.ts: the sign-in
+// that found the original-password flag is one) → success code '0'.
 export const changePasswordRequest = z.object({
   newPassword: passwordHashSchema,
   newPasswordSubmit: passwordHashSchema,
-  currentPassword: z.optional(passwordHashSchema),
-  code: z.optional(codeSchema),
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
-
-/** What the password change asks of this session: nothing (the forced change), the current password, or a code. */
-export const CHANGE_PASSWORD_PROOFS = ['none', 'password', 'code'] as const;
-export type ChangePasswordProof = (typeof CHANGE_PASSWORD_PROOFS)[number];
-
-// GET agg-web/user/changePassword/proof (session) → which proof the change needs; `salt` is the legacy salt
-// the current password is hashed with (null: hash the password alone).
-export const changePasswordProofAnswer = z.object({
-  proof: z.enum(CHANGE_PASSWORD_PROOFS),
-  salt: z.nullable(z.string()),
-});
-export type ChangePasswordProofAnswer = z.infer<typeof changePasswordProofAnswer>;
-
-// POST agg-web/user/changePassword/sendCode (session) → null: a 'verify' code to the account's e-mail (else phone).
-export const changePasswordSendCodeRequest = z.object({});

@@ -1,7 +1,6 @@
 // zod/mini: these contracts ship to the browser (the second-step screen of /login loads them on demand).
 import * as z from 'zod/mini';
 import { checked } from './checked';
-import { passwordHashSchema } from './auth';
 
 /** What a person types as a second factor: a 6-digit app code, or a recovery code (XXXXX-XXXXX, any case). */
 export const SECOND_FACTOR_KINDS = ['totp', 'recovery'] as const;
@@ -38,10 +37,9 @@ export type EnrolmentStart = z.infer<typeof enrolmentStart>;
 export const enrolmentFinishRequest = z.object({ code: totpCodeSchema });
 export const recoveryCodesAnswer = z.object({ recoveryCodes: z.array(z.string()) });
 
-// POST agg-web/user/twoStep/disable and agg-web/user/twoStep/recoveryCodes (session): the current password
-// (the client's hash, as the other password calls take it) or a current app or recovery code.
-export const twoStepProof = z.union([z.object({ password: passwordHashSchema }), secondFactor]);
-export type TwoStepProofRequest = z.infer<typeof twoStepProof>;
+// POST agg-web/user/twoStep/disable and agg-web/user/twoStep/recoveryCodes (session and a fresh proof of the
+// person, src/schemas/step-up.ts): nothing else to send.
+export const twoStepChangeRequest = z.object({});
 
 // POST agg-web/company/twoStep (session, an administrator of the company).
 export const companyTwoStepRequest = z.object({ companyId: checked(z.string(), z.minLength(1), z.maxLength(64)), required: z.boolean() });

@@ -2,6 +2,7 @@ import { atom, map } from 'nanostores';
 import { securityApi } from '../api/security';
 import type { Problem } from '../i18n/problem';
 import type { SessionEntry, SignInEntry } from '../schemas/security';
+import { STEP_UP_CANCELLED, withFreshProof } from './step-up';
 
 /**
  * The Security section of the user center: the person's sessions and sign-in history, signing one device
@@ -65,13 +66,13 @@ export async function signOutSession(id: string, device: string) {
   await loadSecurity();
 }
 
-/** Asks, then ends every session of the person but this one. */
+/** Asks, then ends every session of the person but this one (after "Confirm it's you" without a fresh proof). */
 export async function signOutOthers() {
   if ($security.get().busy || !(await confirmFirst({ kind: 'others' }))) return;
   $security.set({ ...$security.get(), busy: 'others', notice: null, error: null });
-  const answer = await securityApi.signOutOthers();
+  const answer = await withFreshProof(securityApi.signOutOthers);
   $security.setKey('busy', '');
   if (answer.ok) $security.setKey('notice', { key: 'security.signedOutOthers', values: { n: String(answer.data.ended) } });
-  else $security.setKey('error', failure(answer));
+  else if (answer.code !== STEP_UP_CANCELLED) $security.setKey('error', failure(answer));
   await loadSecurity();
 }

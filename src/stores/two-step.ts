@@ -2,13 +2,14 @@ import { map } from 'nanostores';
 import { twoStepApi } from '../api/two-step';
 import type { Problem } from '../i18n/problem';
 import { problem } from '../i18n/problem';
-import { hashPassword } from '../lib/password-hash';
-import type { TwoStepProofRequest, TwoStepStatus } from '../schemas/two-step';
+import type { TwoStepStatus } from '../schemas/two-step';
+import { STEP_UP_CANCELLED, withFreshProof } from './step-up';
 
 /**
  * Two-step verification in the user center: status, enrolment (QR code + key, one valid code to finish), the
- * recovery codes shown once, turning it off and new recovery codes (each proved by the current password or a
- * code), and an administrator's "require two-step" switch of a company.
+ * recovery codes shown once, turning it off and new recovery codes (each asked first), and an administrator's
+ * "require two-step" switch of a company. Every change needs a fresh proof of the person: without one the
+ * "Confirm it's you" dialog (stores/step-up.ts) asks for it and the change runs once more.
  */
 export type TwoStepPhase = 'loading' | 'off' | 'enrolling' | 'codes' | 'on' | 'proving';
 
@@ -23,17 +24,17 @@ export const $twoStep = map({
   code: '',
   /** Shown once, right after enrolment or a new batch. */
   recoveryCodes: [] as string[],
-  /** What the proof is for. */
+  /** What the confirmation (phase 'proving') is for. */
   proving: 'disable' as 'disable' | 'newCodes',
-  password: '',
-  proofCode: '',
   busy: false,
   error: null as Problem | null,
   notice: null as Problem | null,
 });
 
 const set = (values: Partial<ReturnType<typeof $twoStep.get>>) => $twoStep.set({ ...$twoStep.get(), ...values });
-const failed = (answer: { code: string; message: string }) => set({ busy: false, error: { code: answer.code, message: answer.message } });
+/** A refusal in words; a cancelled "Confirm it's you" is no error, the change simply did not happen. */
+const failed = (answer: { code: string; message: string }) =>
+  set({ busy: false, error: answer.code === STEP_UP_CANCELLED ? null : { code: answer.code, message: answer.message } });
 
 export async function loadTwoStep() {
   const answer = await twoStepApi.status();
@@ -41,11 +42,11 @@ export async function loadTwoStep() {
   set({ status: answer.data, phase: answer.data.enabled ? 'on' : 'off', error: null });
 }
 
-export const setTwoStepField = (key: 'code' | 'password' | 'proofCode', value: string) => set({ [key]: value, error: null });
+export const setTwoStepField = (key: 'code', value: string) => set({ [key]: value, error: null });
 
 export async function startEnrolment() {
   set({ busy: true, error: null, notice: null });
-  const [answer, { renderSVG }] = await Promise.all([twoStepApi.enrolStart(), import('uqr')]);
+  const [answer, { renderSVG }] = await Promise.all([withFreshProof(twoStepApi.enrolStart), import('uqr')]);
   if (!answer.ok) return failed(answer);
   const qrSvg = renderSVG(answer.data.uri, { border: 2 });
   set({ busy: false, phase: 'enrolling', secret: answer.data.secret, uri: answer.data.uri, qrSvg, code: '' });
@@ -55,7 +56,7 @@ export async function finishEnrolment() {
   const code = $twoStep.get().code.trim();
   if (!/^\d{6}$/.test(code)) return set({ error: problem('twoStep.codeInvalid') });
   set({ busy: true, error: null });
-  const answer = await twoStepApi.enrolFinish(code);
+  const answer = await withFreshProof(() => twoStepApi.enrolFinish(code));
   if (!answer.ok) return failed(answer);
   set({ busy: false, phase: 'codes', recoveryCodes: answer.data.recoveryCodes, secret: '', uri: '', qrSvg: '', code: '', notice: problem('twoStep.turnedOn') });
 }
@@ -68,32 +69,23 @@ export async function closeRecoveryCodes() {
   await loadTwoStep();
 }
 
-export const askProof = (proving: 'disable' | 'newCodes') => set({ phase: 'proving', proving, password: '', proofCode: '', error: null, notice: null });
-export const cancelProof = () => set({ phase: 'on', password: '', proofCode: '', error: null });
+/** Turning two-step off and new recovery codes ask first (phase 'proving'). */
+export const askProof = (proving: 'disable' | 'newCodes') => set({ phase: 'proving', proving, error: null, notice: null });
+export const cancelProof = () => set({ phase: 'on', error: null });
 
-/** The proof as the gateway takes it: the password's hash (with the legacy salt), or the code as typed. */
-async function proof(): Promise<TwoStepProofRequest | null> {
-  const { password, proofCode, status } = $twoStep.get();
-  if (password) return { password: await hashPassword(password, status?.passwordSalt ?? undefined) };
-  const code = proofCode.trim();
-  if (/^\d{6}$/.test(code)) return { kind: 'totp', code };
-  if (/^[A-Za-z0-9\s-]{10,16}$/.test(code)) return { kind: 'recovery', code };
-  return null;
-}
-
+/** The person confirmed: the change, after "Confirm it's you" when the session has no fresh proof. */
 export async function confirmProof() {
-  const given = await proof();
-  if (!given) return set({ error: problem('twoStep.needProof') });
-  set({ busy: true, error: null });
-  if ($twoStep.get().proving === 'disable') {
-    const answer = await twoStepApi.disable(given);
+  const disabling = $twoStep.get().proving === 'disable';
+  set({ phase: 'on', busy: true, error: null });
+  if (disabling) {
+    const answer = await withFreshProof(() => twoStepApi.disable());
     if (!answer.ok) return failed(answer);
-    set({ busy: false, password: '', proofCode: '', notice: problem('twoStep.turnedOff') });
+    set({ busy: false, notice: problem('twoStep.turnedOff') });
     return loadTwoStep();
   }
-  const answer = await twoStepApi.newRecoveryCodes(given);
+  const answer = await withFreshProof(() => twoStepApi.newRecoveryCodes());
   if (!answer.ok) return failed(answer);
-  set({ busy: false, phase: 'codes', recoveryCodes: answer.data.recoveryCodes, password: '', proofCode: '' });
+  set({ busy: false, phase: 'codes', recoveryCodes: answer.data.recoveryCodes });
 }
 
 /** An administrator's switch; the answer (or the refusal) per company. */

@@ -5,9 +5,19 @@ import { langs } from '../../src/lib/lang';
 import { expectAccessible, openInLanguage, readCode, seedUser, signInByEmail, uniqueEmail } from './helpers';
 
 /**
- * The user center's password change: a session alone is not enough. A person with a password gives the
- * current one; a person who signed up by code gets a code sent to the account. Every other session ends.
+ * The user center's password change: a session alone is not enough. A session without a fresh proof of its
+ * person (here: one handed over from another site, which proves nobody) is asked to confirm it's them: a person
+ * with a password gives the current one; a person who signed up by code gets a code sent to the account. Every
+ * other session ends.
  */
+
+/** Arrives signed in from another site (a session hand-off) on `path`: a session with no proof of the person. */
+async function handedOver(page: import('@playwright/test').Page, lang: (typeof langs)[number], userId: string, path: string) {
+  const blob = await createHandoffBlob(await importHandoffKey(DEV_HANDOFF_KEY), handoffClaims({ sub: userId, aud: 'portal', purpose: 'session' }));
+  await openInLanguage(page, lang, '/login');
+  await page.goto(`${path}?token=${blob}`);
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+}
 
 /** Whether the session in this request context still works. */
 async function stillSignedIn(request: APIRequestContext) {
@@ -18,40 +28,42 @@ async function stillSignedIn(request: APIRequestContext) {
 for (const lang of langs) {
   const t = messages[lang];
   const c = t.changePassword;
-  const m = t.signIn;
 
   test.describe(`password change from the user center (${lang})`, () => {
     test('asks for the current password, refuses a wrong one, and signs out the other sessions', async ({ page, browser }) => {
       // Two devices sign in and the page checks accessibility: more steps than the default 30 s allows under load.
       test.slow();
       const email = uniqueEmail(`change-${lang}`);
-      await seedUser(page.request, { email, password: 'oldHarbour1', userType: 1, agreed: true });
+      const userId = await seedUser(page.request, { email, password: 'oldHarbour1', userType: 1, agreed: true });
+      const su = t.stepUp;
       // Another device, signed in before the change.
       const elsewhere = await browser.newContext();
       const other = await elsewhere.newPage();
       await signInByEmail(other, lang, email, 'oldHarbour1');
       await expect(other).not.toHaveURL(/\/login/);
 
-      await signInByEmail(page, lang, email, 'oldHarbour1');
-      await expect(page).not.toHaveURL(/\/login/);
-      await openInLanguage(page, lang, '/user_center');
+      await handedOver(page, lang, userId, '/user_center');
       await page.getByRole('link', { name: t.userCenter.changePassword }).click();
       await expect(page).toHaveURL(/\/change_password$/);
-      const current = page.getByLabel(c.currentPassword, { exact: true });
-      await expect(current).toHaveAttribute('autocomplete', 'current-password');
       await expectAccessible(page);
 
       await page.getByLabel(c.newPassword, { exact: true }).fill('newHarbour2');
       await page.getByLabel(c.confirmPassword, { exact: true }).fill('newHarbour2');
       await page.getByRole('button', { name: c.submit }).click();
-      await expect(page.getByText(c.currentRequired)).toBeVisible();
+      // No fresh proof: "Confirm it's you" asks for the current password.
+      const dialog = page.getByRole('dialog', { name: su.title });
+      const current = dialog.getByLabel(su.passwordLabel, { exact: true });
+      await expect(current).toBeFocused();
+      await expect(current).toHaveAttribute('autocomplete', 'current-password');
+      await dialog.getByRole('button', { name: su.continue }).click();
+      await expect(dialog.getByText(su.passwordRequired)).toBeVisible();
 
       await current.fill('notMine123');
-      await page.getByRole('button', { name: c.submit }).click();
-      await expect(page.getByText(lang === 'zh' ? '当前密码错误。' : 'The current password is wrong.')).toBeVisible();
+      await dialog.getByRole('button', { name: su.continue }).click();
+      await expect(dialog.getByText(lang === 'zh' ? '当前密码错误。' : 'The current password is wrong.')).toBeVisible();
 
       await current.fill('oldHarbour1');
-      await page.getByRole('button', { name: c.submit }).click();
+      await dialog.getByRole('button', { name: su.continue }).click();
       // Back where the change began, which says it is done.
       await expect(page).toHaveURL(/\/user_center$/);
       await expect(page.getByRole('status').filter({ hasText: t.userCenter.passwordChanged })).toBeVisible();
@@ -73,19 +85,19 @@ for (const lang of langs) {
     test('sends a code to a person who signed up by code and has no password', async ({ page }) => {
       const email = uniqueEmail(`codeonly-${lang}`);
       const userId = await seedUser(page.request, { email, userType: 1, agreed: true });
+      const su = t.stepUp;
       // Arrives signed in from another site (a session hand-off), so no code is in the outbox yet.
-      const blob = await createHandoffBlob(await importHandoffKey(DEV_HANDOFF_KEY), handoffClaims({ sub: userId, aud: 'portal', purpose: 'session' }));
-      await openInLanguage(page, lang, '/login');
-      await page.goto(`/change_password?token=${blob}`);
-      await expect(page).toHaveURL(/\/change_password$/);
-      await expect(page.getByText(c.codeHint)).toBeVisible();
-      await expect(page.getByLabel(c.currentPassword, { exact: true })).toHaveCount(0);
-      await page.getByRole('button', { name: m.getCode }).click();
-      await expect(page.getByRole('status').filter({ hasText: m.codeSent })).toBeVisible();
-      await page.getByLabel(m.code, { exact: true }).fill(await readCode(page.request, email));
+      await handedOver(page, lang, userId, '/change_password');
       await page.getByLabel(c.newPassword, { exact: true }).fill('firstHarbour3');
       await page.getByLabel(c.confirmPassword, { exact: true }).fill('firstHarbour3');
       await page.getByRole('button', { name: c.submit }).click();
+      const dialog = page.getByRole('dialog', { name: su.title });
+      await expect(dialog.getByText(su.codeIntro.split('{to}')[0]!.trim())).toBeVisible();
+      await expect(dialog.getByLabel(su.passwordLabel, { exact: true })).toHaveCount(0);
+      await dialog.getByRole('button', { name: su.getCode }).click();
+      await expect(dialog.getByRole('status').filter({ hasText: su.codeSent })).toBeVisible();
+      await dialog.getByLabel(su.codeLabel, { exact: true }).fill(await readCode(page.request, email));
+      await dialog.getByRole('button', { name: su.continue }).click();
       await expect(page).toHaveURL(/\/user_center$/);
       await expect(page.getByRole('status').filter({ hasText: t.userCenter.passwordChanged })).toBeVisible();
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
 import { CODE_LIFETIME_MS } from '../../functions/gateway/services/codes';
-import { FORCED_CHANGE_WINDOW_MS } from '../../functions/gateway/routes/password';
 import { LOCK_EVERY } from '../../functions/gateway/services/risk';
 import { hashPassword } from '../../src/lib/password-hash';
+import { errorCatalogue } from '../../src/schemas/error-codes';
 import { useWorkerEnv } from './gateway-client';
 import { CHEAP_POW } from './pow-solver';
 
@@ -188,94 +188,103 @@ describe('password change', () => {
     expect((await api.json(await api.post('/agg-web/user/changePassword', common, { cookie }))).code).toBe('PW0002');
   });
 
-  const change = async (cookie: string, password: string, proof: { current?: string; code?: string } = {}, from?: string) =>
-    api.post(
-      '/agg-web/user/changePassword',
-      {
-        newPassword: await hashPassword(password),
-        newPasswordSubmit: await hashPassword(password),
-        ...(proof.current ? { currentPassword: await hashPassword(proof.current) } : {}),
-        ...(proof.code ? { code: proof.code } : {}),
-      },
-      { cookie, from },
-    );
-  const proofOf = async (cookie: string) =>
-    (await api.json<{ proof: string; salt: string | null }>(await api.get('/agg-web/user/changePassword/proof', { cookie }))).data;
+  // Since step-up (identity/proof.ts, tests/functions/step-up.test.ts) the change takes no proof in its body:
+  // the session needs a fresh proof (its sign-in is one, for ten minutes), made through agg-web/user/proof/*.
+  // These run on a gateway with a clock the test moves, so sessions are named by their bearer token.
+  let at = Date.now();
+  const onClock = createGateway({ clock: () => at });
+  const TEN_MINUTES = 10 * 60 * 1000;
+  type Bearer = { headers: { authorization: string } };
+  const bearerOf = async (res: Response): Promise<Bearer> => {
+    const answer = await api.json<{ oauthVO: { access_token: string } }>(res);
+    expect(answer.code).toBe('0');
+    return { headers: { authorization: `Bearer ${answer.data.oauthVO.access_token}` } };
+  };
+  const change = async (session: Bearer, password: string, from?: string) =>
+    api.post('/agg-web/user/changePassword', { newPassword: await hashPassword(password), newPasswordSubmit: await hashPassword(password) }, { ...session, from });
+  const prove = async (session: Bearer, password: string, from?: string) =>
+    api.json<{ proved: boolean }>(await api.post('/agg-web/user/proof/password', { password: await hashPassword(password) }, { ...session, from }));
 
-  it('needs the current password from a session alone, and signs out every other session', async () => {
-    const email = uniqueEmail();
-    await api.seed({ email, password: 'OldPass123' });
-    const other = (await api.signIn(email, 'OldPass123')).cookie;
-    const mine = (await api.signIn(email, 'OldPass123')).cookie;
-    expect(await proofOf(mine)).toEqual({ proof: 'password', salt: null });
-    expect(await api.json(await change(mine, 'Fresh2024'))).toMatchObject({ code: 'PW0004', message: 'Please enter your current password.' });
-    expect(await api.json(await change(mine, 'Fresh2024', { current: 'NotMine99' }))).toMatchObject({ code: 'PW0003', message: 'The current password is wrong.' });
-    expect((await api.json(await emailLogin(email, 'OldPass123'))).code).toBe('0');
-    expect((await api.json(await change(mine, 'Fresh2024', { current: 'OldPass123' }))).code).toBe('0');
-    expect((await api.json(await api.post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: mine }))).code).toBe('0');
-    expect((await api.json(await api.post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: other }))).code).toBe('TK00001');
-    expect((await api.json(await emailLogin(email, 'Fresh2024'))).code).toBe('0');
+  it('needs a fresh proof from an old session (the current password), and signs out every other session', async () => {
+    await api.throughGateway(onClock, async () => {
+      const email = uniqueEmail();
+      await api.seed({ email, password: 'OldPass123' });
+      const other = await bearerOf(await emailLogin(email, 'OldPass123'));
+      const mine = await bearerOf(await emailLogin(email, 'OldPass123'));
+      at += TEN_MINUTES + 1;
+      expect(await api.json(await change(mine, 'Fresh2024'))).toMatchObject({ code: 'SU0001', message: errorCatalogue.SU0001.en });
+      expect(await prove(mine, 'NotMine99')).toMatchObject({ code: 'PW0003', message: 'The current password is wrong.' });
+      expect((await api.json(await emailLogin(email, 'OldPass123'))).code).toBe('0');
+      expect((await prove(mine, 'OldPass123')).data.proved).toBe(true);
+      expect((await api.json(await change(mine, 'Fresh2024'))).code).toBe('0');
+      expect((await api.json(await api.post('/agg-web/quick/user/findUserLoginCase', {}, mine))).code).toBe('0');
+      expect((await api.json(await api.post('/agg-web/quick/user/findUserLoginCase', {}, other))).code).toBe('TK00001');
+      expect((await api.json(await emailLogin(email, 'Fresh2024'))).code).toBe('0');
+    });
   });
 
   it('a stolen session guessing the current password in parallel is locked out and changes nothing', async () => {
-    const email = uniqueEmail();
-    await api.seed({ email, password: 'OldPass123' });
-    const stolen = (await api.signIn(email, 'OldPass123')).cookie;
-    const from = api.ip();
-    const guesses = await Promise.all(Array.from({ length: 30 }, (_, i) => change(stolen, 'Taken2024', { current: `Guess${1000 + i}` }, from).then(api.json)));
-    expect(guesses.every((g) => g.code === 'PW0003')).toBe(true);
-    // Past LOCK_EVERY failures even the right current password is refused from that network.
-    expect(guesses.length).toBeGreaterThan(LOCK_EVERY);
-    expect((await api.json(await change(stolen, 'Taken2024', { current: 'OldPass123' }, from))).code).toBe('PW0003');
-    expect((await api.json(await emailLogin(email, 'Taken2024'))).code).toBe('US0010');
-    expect((await api.json(await emailLogin(email, 'OldPass123'))).code).toBe('0');
+    await api.throughGateway(onClock, async () => {
+      const email = uniqueEmail();
+      await api.seed({ email, password: 'OldPass123' });
+      const stolen = await bearerOf(await emailLogin(email, 'OldPass123'));
+      at += TEN_MINUTES + 1;
+      const from = api.ip();
+      const guesses = await Promise.all(Array.from({ length: 30 }, (_, i) => prove(stolen, `Guess${1000 + i}`, from)));
+      expect(guesses.every((g) => g.code === 'PW0003')).toBe(true);
+      // Past LOCK_EVERY failures even the right current password is refused from that network.
+      expect(guesses.length).toBeGreaterThan(LOCK_EVERY);
+      expect((await prove(stolen, 'OldPass123', from)).code).toBe('PW0003');
+      expect((await api.json(await change(stolen, 'Taken2024', from))).code).toBe('SU0001');
+      expect((await api.json(await emailLogin(email, 'Taken2024'))).code).toBe('US0010');
+      expect((await api.json(await emailLogin(email, 'OldPass123'))).code).toBe('0');
+    });
   }, 90_000);
 
-  it('lets only the forced change right after the sign-in skip the proof', async () => {
-    let at = Date.now();
-    await api.throughGateway(createGateway({ clock: () => at }), async () => {
+  it('lets the forced change right after the sign-in go without another proof (the sign-in is one), not later', async () => {
+    await api.throughGateway(onClock, async () => {
       const email = uniqueEmail();
       await api.seed({ email, password: 'OldPass123', originalFlag: true });
-      const signIn = await api.emailLogin(email, 'OldPass123');
-      const token = (await api.json<{ oauthVO: { access_token: string } }>(signIn)).data.oauthVO.access_token;
-      const bearer = { headers: { authorization: `Bearer ${token}` } };
-      const proof = async () => (await api.json<{ proof: string }>(await api.get('/agg-web/user/changePassword/proof', bearer))).data.proof;
-      const changeNow = async () =>
-        api.json(
-          await api.post('/agg-web/user/changePassword', { newPassword: await hashPassword('Fresh2024'), newPasswordSubmit: await hashPassword('Fresh2024') }, bearer),
-        );
-      expect(await proof()).toBe('none');
-      at += FORCED_CHANGE_WINDOW_MS + 1;
-      expect(await proof()).toBe('password');
-      expect((await changeNow()).code).toBe('PW0004');
-      at -= 2;
-      expect((await changeNow()).code).toBe('0');
+      const late = await bearerOf(await emailLogin(email, 'OldPass123'));
+      const session = await bearerOf(await emailLogin(email, 'OldPass123'));
+      expect((await api.json(await change(session, 'Fresh2024'))).code).toBe('0');
+      at += TEN_MINUTES + 1;
+      // (The change ended the other session; a later forced change of an old session needs the proof.)
+      expect((await api.json(await change(late, 'Fresh2025'))).code).toBe('TK00001');
+      const email2 = uniqueEmail();
+      await api.seed({ email: email2, password: 'OldPass123', originalFlag: true });
+      const old = await bearerOf(await emailLogin(email2, 'OldPass123'));
+      at += TEN_MINUTES + 1;
+      expect((await api.json(await change(old, 'Fresh2024'))).code).toBe('SU0001');
     });
   });
 
   it('asks a person without a password for a code sent to the account', async () => {
-    const email = uniqueEmail();
-    await api.seed({ email });
-    // Signs in by a code (a fresh one each time: the resend wait is not this test's subject).
-    const codeSignIn = async () => {
+    await api.throughGateway(onClock, async () => {
+      const email = uniqueEmail();
+      await api.seed({ email });
+      // Signs in by a code (a fresh one each time: the resend wait is not this test's subject).
+      const codeSignIn = async () => {
+        await worker.env.DB.prepare('DELETE FROM codes WHERE recipient = ?').bind(email).run();
+        expect((await api.json(await api.post('/agg-web/user/getRegVerificationCode', { emailAddress: email, type: 3 }))).code).toBe('0');
+        return bearerOf(await api.post('/agg-web/quick/user/login', { loginType: 2, loginEmail: email, code: await api.latestCode(email), agreed: true }));
+      };
+      const other = await codeSignIn();
+      const session = await codeSignIn();
+      at += TEN_MINUTES + 1;
+      const start = await api.json<{ password: boolean; code: string }>(await api.post('/agg-web/user/proof/start', {}, session));
+      expect(start.data).toMatchObject({ password: false, code: 'email' });
+      expect((await api.json(await change(session, 'First2024'))).code).toBe('SU0001');
+      expect((await prove(session, 'Anything1')).code).toBe('SU0004');
       await worker.env.DB.prepare('DELETE FROM codes WHERE recipient = ?').bind(email).run();
-      expect((await api.json(await api.post('/agg-web/user/getRegVerificationCode', { emailAddress: email, type: 3 }))).code).toBe('0');
-      const signedIn = await api.post('/agg-web/quick/user/login', { loginType: 2, loginEmail: email, code: await api.latestCode(email), agreed: true });
-      expect((await api.json(signedIn)).code).toBe('0');
-      return api.sessionCookie(signedIn);
-    };
-    const other = await codeSignIn();
-    const cookie = await codeSignIn();
-    expect(await proofOf(cookie)).toEqual({ proof: 'code', salt: null });
-    expect((await api.json(await change(cookie, 'First2024'))).code).toBe('PW0005');
-    expect((await api.json(await change(cookie, 'First2024', { current: 'Anything1' }))).code).toBe('PW0005');
-    await worker.env.DB.prepare('DELETE FROM codes WHERE recipient = ?').bind(email).run();
-    expect((await api.json(await api.post('/agg-web/user/changePassword/sendCode', {}, { cookie }))).code).toBe('0');
-    const code = await api.latestCode(email);
-    expect((await api.json(await change(cookie, 'First2024', { code: code === '000000' ? '111111' : '000000' }))).code).toBe('CD0010');
-    expect((await api.json(await change(cookie, 'First2024', { code }))).code).toBe('0');
-    expect((await api.json(await emailLogin(email, 'First2024'))).code).toBe('0');
-    expect((await api.json(await api.post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: other }))).code).toBe('TK00001');
-    expect((await api.json(await api.post('/agg-web/quick/user/findUserLoginCase', {}, { cookie }))).code).toBe('0');
+      expect((await api.json(await api.post('/agg-web/user/proof/sendCode', {}, session))).code).toBe('0');
+      const code = await api.latestCode(email);
+      expect((await api.json(await api.post('/agg-web/user/proof/code', { code: code === '000000' ? '111111' : '000000' }, session))).code).toBe('CD0010');
+      expect((await api.json(await api.post('/agg-web/user/proof/code', { code }, session))).code).toBe('0');
+      expect((await api.json(await change(session, 'First2024'))).code).toBe('0');
+      expect((await api.json(await emailLogin(email, 'First2024'))).code).toBe('0');
+      expect((await api.json(await api.post('/agg-web/quick/user/findUserLoginCase', {}, other))).code).toBe('TK00001');
+      expect((await api.json(await api.post('/agg-web/quick/user/findUserLoginCase', {}, session))).code).toBe('0');
+    });
   });
 });

@@ -60,10 +60,12 @@ describe('startup check', () => {
     const providers = { SMS_PROVIDER: 'aliyun', SMS_INTERNATIONAL_PROVIDER: 'twilio', EMAIL_PROVIDER: 'ses', DELIVERY_WEBHOOK_SECRET: '' };
     expect(configurationProblems({ ...production, ...providers })).toEqual([
       'missing variable ALIYUN_ACCESS_KEY_ID (SMS_PROVIDER "aliyun")',
-      // A template for every kind of message that goes by SMS: codes, new-device notices, review decisions.
+      // A template for every kind of message that goes by SMS: codes, new-device notices, review decisions,
+      // security changes.
       'missing variable SMS_CODE_TEMPLATES (SMS_PROVIDER "aliyun")',
       'missing variable SMS_NOTICE_TEMPLATES (SMS_PROVIDER "aliyun")',
       'missing variable SMS_REVIEW_TEMPLATES (SMS_PROVIDER "aliyun")',
+      'missing variable SMS_SECURITY_TEMPLATES (SMS_PROVIDER "aliyun")',
       'missing variable SMS_SIGN_NAMES (SMS_PROVIDER "aliyun")',
       'missing secret ALIYUN_ACCESS_KEY_SECRET (SMS_PROVIDER "aliyun")',
       'missing variable TWILIO_ACCOUNT_SID (SMS_INTERNATIONAL_PROVIDER "twilio")',
@@ -82,6 +84,7 @@ describe('startup check', () => {
       SMS_CODE_TEMPLATES: 'zh=SMS_1,en=SMS_2',
       SMS_NOTICE_TEMPLATES: 'zh=SMS_3',
       SMS_REVIEW_TEMPLATES: 'zh=SMS_5,en=SMS_6',
+      SMS_SECURITY_TEMPLATES: 'zh=SMS_7,en=SMS_8',
       TWILIO_ACCOUNT_SID: 'AC123',
       TWILIO_FROM: '+15005550006',
       TWILIO_AUTH_TOKEN: 'twilio-token',

@@ -331,21 +331,32 @@ describe('the second step', { timeout: 90_000 }, () => {
 });
 
 describe('turning it off and new recovery codes', { timeout: 90_000 }, () => {
-  it('needs the current password or a current code', async () => {
+  // Since step-up (identity/proof.ts, tests/functions/step-up.test.ts) these take no proof in their body: the
+  // session needs a fresh proof, and an old one makes it with the password and then a current code.
+  const aged = () => nextStep(22);
+  const proveWithPassword = async (cookie: string, password = PASSWORD) =>
+    json<{ proved: boolean; challenge?: string }>(await post('/agg-web/user/proof/password', { password: await hashPassword(password) }, { cookie }));
+  it('needs a fresh proof: the current password, then a current code', async () => {
     const who = await enrolled();
-    expect((await json(await post('/agg-web/user/twoStep/disable', {}, { cookie: who.cookie }))).code).toBe('MF0013');
-    expect((await json(await post('/agg-web/user/twoStep/disable', { password: await hashPassword('Wrong2026') }, { cookie: who.cookie }))).code).toBe('PW0003');
-    expect((await json(await post('/agg-web/user/twoStep/disable', { kind: 'totp', code: codeAt(who.secret, at + 9 * STEP_MS) }, { cookie: who.cookie }))).code).toBe('MF0002');
+    aged();
+    expect((await json(await post('/agg-web/user/twoStep/disable', {}, { cookie: who.cookie }))).code).toBe('SU0001');
+    expect((await json(await post('/agg-web/user/twoStep/disable', { password: await hashPassword(PASSWORD) }, { cookie: who.cookie }))).code).toBe('SU0001');
+    expect((await proveWithPassword(who.cookie, 'Wrong2026')).code).toBe('PW0003');
+    const half = await proveWithPassword(who.cookie);
+    expect(half.data.proved).toBe(false);
+    const secondFactor = (factor: Record<string, unknown>) => post('/agg-web/user/proof/secondFactor', { challenge: half.data.challenge, ...factor }, { cookie: who.cookie }).then(json);
+    expect((await secondFactor({ kind: 'totp', code: codeAt(who.secret, at + 9 * STEP_MS) })).code).toBe('MF0002');
+    expect((await secondFactor({ kind: 'totp', code: codeAt(who.secret) })).code).toBe('0');
 
-    const fresh = await json<{ recoveryCodes: string[] }>(await post('/agg-web/user/twoStep/recoveryCodes', { kind: 'totp', code: codeAt(who.secret) }, { cookie: who.cookie }));
+    const fresh = await json<{ recoveryCodes: string[] }>(await post('/agg-web/user/twoStep/recoveryCodes', {}, { cookie: who.cookie }));
     expect(fresh.code).toBe('0');
     expect(fresh.data.recoveryCodes).toHaveLength(10);
     // The old codes died with the new batch.
-    expect((await json(await post('/agg-web/user/twoStep/disable', { kind: 'recovery', code: who.recoveryCodes[1] }, { cookie: who.cookie }))).code).toBe('MF0002');
-    // The code just used cannot prove the person again.
-    expect((await json(await post('/agg-web/user/twoStep/disable', { kind: 'totp', code: codeAt(who.secret) }, { cookie: who.cookie }))).code).toBe('MF0003');
+    nextStep();
+    const next = await proveWithPassword(who.cookie);
+    expect((await json(await post('/agg-web/user/proof/secondFactor', { challenge: next.data.challenge, kind: 'recovery', code: who.recoveryCodes[1] }, { cookie: who.cookie }))).code).toBe('MF0002');
 
-    expect((await json(await post('/agg-web/user/twoStep/disable', { password: await hashPassword(PASSWORD) }, { cookie: who.cookie }))).code).toBe('0');
+    expect((await json(await post('/agg-web/user/twoStep/disable', {}, { cookie: who.cookie }))).code).toBe('0');
     const status = await json<{ enabled: boolean; recoveryCodesLeft: number }>(await get('/agg-web/user/twoStep/status', who.cookie));
     expect(status.data).toMatchObject({ enabled: false, recoveryCodesLeft: 0 });
     const res = await passwordSignIn(who.email);
@@ -354,10 +365,13 @@ describe('turning it off and new recovery codes', { timeout: 90_000 }, () => {
     nextStep();
   });
 
-  it('a recovery code turns it off too', async () => {
+  it('a recovery code proves the person too', async () => {
     const who = await enrolled();
-    expect((await json(await post('/agg-web/user/twoStep/disable', { kind: 'recovery', code: who.recoveryCodes[3] }, { cookie: who.cookie }))).code).toBe('0');
-    expect((await json(await post('/agg-web/user/twoStep/recoveryCodes', { kind: 'recovery', code: who.recoveryCodes[4] }, { cookie: who.cookie }))).code).toBe('MF0012');
+    aged();
+    const half = await proveWithPassword(who.cookie);
+    expect((await json(await post('/agg-web/user/proof/secondFactor', { challenge: half.data.challenge, kind: 'recovery', code: who.recoveryCodes[3] }, { cookie: who.cookie }))).code).toBe('0');
+    expect((await json(await post('/agg-web/user/twoStep/disable', {}, { cookie: who.cookie }))).code).toBe('0');
+    expect((await json(await post('/agg-web/user/twoStep/recoveryCodes', {}, { cookie: who.cookie }))).code).toBe('MF0012');
   });
 });
 

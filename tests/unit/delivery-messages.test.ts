@@ -5,6 +5,7 @@ import { codeMessage, type DeliveryMessage, type MessageKind } from '../../funct
 import { MESSAGE_KINDS, smsFormOf, smsTemplate } from '../../functions/gateway/services/delivery/message';
 import { passLinkMessage } from '../../functions/gateway/services/login-links';
 import { newDeviceMessage } from '../../functions/gateway/services/sign-in-history';
+import { securityChangeMessage } from '../../functions/gateway/services/security-notice';
 import { langs, type Lang } from '../../src/lib/lang';
 
 /**
@@ -20,6 +21,7 @@ const BUILT: Record<MessageKind, (lang: Lang) => Omit<DeliveryMessage, 'channel'
   newDevice: (lang) => newDeviceMessage(lang, { when: '2026-11-24 08:00', device: 'Safari, iOS', country: 'SG', link: 'https://portal.example.com/user_center#security' }),
   reviewDecision: (lang) => decisionMessage(lang, { name: 'Harbour Lines', status: 'additionalInformationRequired', reason: 'Page 2', link: 'https://portal.example.com/account' }),
   signInLink: (lang) => passLinkMessage(lang, 'https://portal.example.com/pass_email_login?pass=abc', 15),
+  securityChange: (lang) => securityChangeMessage(lang, { when: '2026-11-24 08:00', change: 'passkeyAdded', link: 'https://portal.example.com/user_center#security' }),
 };
 
 const PROVIDERS = { sms: SMS_PROVIDERS, email: EMAIL_PROVIDERS };

@@ -5,6 +5,7 @@ import { stripSpacesAndCommas } from '../../../src/schemas/auth';
 import { clientIp, fail, ok } from '../errors';
 import { revealTarget } from '../services/captcha';
 import { now } from '../services/clock';
+import { advanceDevClock, resetDevClock } from '../services/dev-clock';
 import { OPERATOR_ABSOLUTE_MS, OPERATOR_ROLES, findOperatorByLogin, operatorInsert, startOperatorSession } from '../services/operators';
 import { sha256Hex } from '../services/passwords';
 import { validate } from '../validate';
@@ -15,6 +16,12 @@ const devOperatorRequest = z.object({
   login: z.optional(z.string().check(z.regex(/^[a-z0-9.@_-]{3,64}$/))),
   name: z.optional(z.string().check(z.maxLength(64))),
 });
+
+/** Moves the clock of every isolate forward (at most a year at a time), or back to real time. */
+const devClockRequest = z.union([
+  z.object({ advanceMs: z.number().check(z.int(), z.minimum(0), z.maximum(366 * 24 * 60 * 60 * 1000)) }),
+  z.object({ reset: z.literal(true) }),
+]);
 
 /**
  * Development helpers, live only where the dev routes are on (a local run, DEV_OUTBOX "true"; the startup
@@ -37,6 +44,12 @@ export const devRoutes = new Hono<EdgeBindings>()
       .bind(to)
       .all<{ channel: 'sms' | 'email'; to: string; subject: string; text: string; createdAt: number }>();
     return ok(c, results);
+  })
+  // The gateway's clock for every isolate: { advanceMs } adds to its offset, { reset: true } returns to real time.
+  .post('/dev/clock', validate('json', devClockRequest), async (c) => {
+    const body = c.req.valid('json');
+    const offsetMs = 'reset' in body ? (await resetDevClock(c.env.DB), 0) : await advanceDevClock(c.env.DB, body.advanceMs);
+    return ok(c, { offsetMs, now: Date.now() + offsetMs });
   })
   .get('/dev/captcha/:sessionId', async (c) => {
     const x = await revealTarget(c.env.DB, c.req.param('sessionId'));

@@ -13,9 +13,11 @@ import { SECOND_STEP_HEADER } from '../../contract';
 import type { WorkerEnv } from '../../env';
 import { passkeysOfUser, removePasskey, renamePasskey } from '../db/passkeys';
 import { findUserById } from '../db/users';
-import { clientIp, GatewayError, ok } from '../errors';
+import { clientIp, GatewayError, ok, requestLang } from '../errors';
+import { requireFreshProof } from '../identity/proof';
 import { now } from '../services/clock';
 import { authenticationOptions, passkeyView, registerPasskey, registrationOptions, secondStepOptions, verifyPasskeySignIn } from '../services/passkeys';
+import { sendSecurityNotice } from '../services/security-notice';
 import { requireSession, type SessionVariables } from '../services/sessions';
 import { completeSecondStep, signedIn } from '../services/sign-in';
 import { liveSecondStep, passSecondStepWith } from '../services/two-step';
@@ -41,6 +43,8 @@ const platformSession: MiddlewareHandler<PasskeyEnv> = async (c, next) => {
 };
 
 const own = [requireSession, platformSession] as const;
+/** Adding or removing a passkey also needs a fresh proof of the person (identity/proof.ts). */
+const ownProved = [requireSession, platformSession, requireFreshProof] as const;
 
 /**
  * Passkeys (rules in services/passkeys.ts): a signed-in person registers, lists, renames and removes their own;
@@ -49,12 +53,14 @@ const own = [requireSession, platformSession] as const;
  */
 export const passkeyRoutes = new Hono<PasskeyEnv>()
   .use('/agg-web/passkeys/*', passkeySite)
-  .post('/agg-web/passkeys/registration/options', ...own, validate('json', passkeyEmptyRequest), async (c) => {
+  .post('/agg-web/passkeys/registration/options', ...ownProved, validate('json', passkeyEmptyRequest), async (c) => {
     const options = await registrationOptions(c.env.DB, c.var.passkeySite, c.var.user, { ip: clientIp(c), now: now(c) });
     return ok(c, { options });
   })
-  .post('/agg-web/passkeys/registration/verify', ...own, validate('json', passkeyRegisterRequest), async (c) => {
-    const passkey: Passkey = await registerPasskey(c.env.DB, c.var.passkeySite, c.var.user, c.req.valid('json'), { now: now(c), network: clientIp(c) });
+  .post('/agg-web/passkeys/registration/verify', ...ownProved, validate('json', passkeyRegisterRequest), async (c) => {
+    const at = now(c);
+    const passkey: Passkey = await registerPasskey(c.env.DB, c.var.passkeySite, c.var.user, c.req.valid('json'), { now: at, network: clientIp(c) });
+    await sendSecurityNotice(c.env, { userId: c.var.user.id, at, change: 'passkeyAdded', lang: requestLang(c) });
     return ok(c, passkey);
   })
   .post('/agg-web/passkeys/list', ...own, validate('json', passkeyEmptyRequest), async (c) => ok(c, (await passkeysOfUser(c.env.DB, c.var.user.id)).map(passkeyView)))
@@ -64,7 +70,7 @@ export const passkeyRoutes = new Hono<PasskeyEnv>()
     if (!renamed) throw new GatewayError('PK0007');
     return ok(c, passkeyView(renamed));
   })
-  .post('/agg-web/passkeys/remove', ...own, validate('json', passkeyRemoveRequest), async (c) => {
+  .post('/agg-web/passkeys/remove', ...ownProved, validate('json', passkeyRemoveRequest), async (c) => {
     const { id } = c.req.valid('json');
     const userId = c.var.user.id;
     const removedEvent = ownEventStatement(c.env.DB, { at: now(c), userId, action: 'user.passkey_removed', network: clientIp(c) }, { onlyIfChanged: true });

@@ -1,15 +1,8 @@
 import { Hono } from 'hono';
-import {
-  changePasswordRequest,
-  changePasswordSendCodeRequest,
-  resetPasswordRequest,
-  resetSendCodeRequest,
-  type ChangePasswordProof,
-  type ChangePasswordProofAnswer,
-} from '../../../src/schemas/password';
+import { changePasswordRequest, resetPasswordRequest, resetSendCodeRequest } from '../../../src/schemas/password';
 import type { WorkerEnv } from '../../env';
 import { clearAllAttemptsStatement } from '../db/password-failures';
-import { findUserByIdentity, identityKey, runBatch, setPasswordStatement, signInNamesOf, storedPasswordOf, type UserRow } from '../db/users';
+import { findUserByIdentity, identityKey, runBatch, setPasswordStatement, signInNamesOf, storedPasswordOf } from '../db/users';
 import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
 import { ownEventStatement } from '../services/audit';
 import { consumeSliderCheck } from '../services/captcha';
@@ -17,8 +10,9 @@ import { now } from '../services/clock';
 import { consumeCode, issueCode, MAX_TRIES } from '../services/codes';
 import { identity } from '../services/identity';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../services/passwords';
-import { requireSession, revokeAllSessionsOfUser, type SessionRow, type SessionVariables } from '../services/sessions';
-import { checkCurrentPassword } from '../services/sign-in';
+import { requireFreshProof } from '../identity/proof';
+import { askPasskeyReviewStatement } from '../identity/proof-db';
+import { requireSession, revokeAllSessionsOfUser, type SessionVariables } from '../services/sessions';
 import { validate } from '../validate';
 
 type PasswordEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
@@ -31,53 +25,13 @@ type PasswordEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
  *   phone or e-mail it sends nothing but answers exactly the same, waits and caps included (a decoy code).
  * - `agg-web/user/password/reset` consumes that code and stores the new password: the old one stops working
  *   at once, the original-password flag and the password failures/lock clear, every session of the user ends.
- *   A code for an unknown account fails like a wrong code.
+ *   A code for an unknown account fails like a wrong code. An account with passkeys is asked to review them
+ *   (identity/proof-db.ts askPasskeyReviewStatement): the user center lists them with a notice after the reset.
  * - `agg-web/user/changePassword` (session) does the same for the signed-in person, keeping this session,
- *   once the person proved who they are (changePasswordProof): a session alone must not be enough to take
- *   the account over.
+ *   once the session has a fresh proof of the person (identity/proof.ts): a session alone must not be enough
+ *   to take the account over. The forced change of an original password needs nothing more: the sign-in that
+ *   found the flag is itself a fresh proof.
  */
-
-/**
- * The forced change of an original password may skip the proof only right after the sign-in that found the
- * flag (the sign-in itself was the proof); an older session must prove the person again.
- */
-export const FORCED_CHANGE_WINDOW_MS = 15 * 60 * 1000;
-
-/** What this session must show to change the password: see changePasswordRequest. */
-function changePasswordProof(user: UserRow, session: SessionRow, at: number): ChangePasswordProof {
-  if (user.original_flag === 1 && at - session.created_at <= FORCED_CHANGE_WINDOW_MS) return 'none';
-  return storedPasswordOf(user) ? 'password' : 'code';
-}
-
-/** Where the code of a password change goes: the account's e-mail (free to send), else its phone. */
-function codeRecipientOf(user: UserRow): { recipient: string; channel: 'email' | 'sms' } {
-  if (user.email) return { recipient: user.email, channel: 'email' };
-  if (user.phone_e164) return { recipient: user.phone_e164, channel: 'sms' };
-  throw new GatewayError('PW0004');
-}
-
-/**
- * Checks the proof of a password change. A wrong current password counts as a failure of this account from
- * this network, locked like a sign-in (services/risk.ts; no human check here, the session is one), so a
- * stolen session cannot guess the current password at leisure.
- */
-async function assertProved(
-  env: WorkerEnv,
-  user: UserRow,
-  proof: ChangePasswordProof,
-  body: { currentPassword?: string; code?: string },
-  { network, at }: { network: string; at: number },
-): Promise<D1PreparedStatement[]> {
-  if (proof === 'none') return [];
-  if (proof === 'code') {
-    if (!body.code) throw new GatewayError('PW0005');
-    await consumeCode(env.DB, { recipient: codeRecipientOf(user).recipient, purpose: 'verify', code: body.code, ip: network, now: at });
-    return [];
-  }
-  if (!body.currentPassword) throw new GatewayError('PW0004');
-  return checkCurrentPassword(env, user, body.currentPassword, { network, at });
-}
-
 
 /** RS0001 unless both hashes are equal (the client checks the same before sending). */
 function assertConfirmed(body: { newPassword: string; newPasswordSubmit: string }) {
@@ -121,27 +75,14 @@ export const passwordRoutes = new Hono<PasswordEnv>()
       setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }),
       clearAllAttemptsStatement(db, signInNamesOf(user)),
       ownEventStatement(db, { at, userId: user.id, action: 'user.password_reset', network: clientIp(c) }),
+      // A code proves the e-mail or phone, not every passkey: the person is shown them after signing in.
+      askPasskeyReviewStatement(db, user.id, at),
     ]);
     await revokeAllSessionsOfUser(db, user.id, undefined, at);
     return ok(c, null);
   })
 
-  .use('/agg-web/user/changePassword', requireSession)
-  .use('/agg-web/user/changePassword/*', requireSession)
-  .get('/agg-web/user/changePassword/proof', (c) => {
-    const { user, session } = c.var;
-    const answer: ChangePasswordProofAnswer = {
-      proof: changePasswordProof(user, session, now(c)),
-      salt: user.password_version === 1 ? user.legacy_salt : null,
-    };
-    return ok(c, answer);
-  })
-  // The code of a password change for an account without a password, to its own e-mail or phone.
-  .post('/agg-web/user/changePassword/sendCode', validate('json', changePasswordSendCodeRequest), async (c) => {
-    const { recipient, channel } = codeRecipientOf(c.var.user);
-    await issueCode(c.env, { recipient, channel, purpose: 'verify', ip: clientIp(c), now: now(c), lang: requestLang(c), traceId: traceIdOf(c) });
-    return ok(c, null);
-  })
+  .use('/agg-web/user/changePassword', requireSession, requireFreshProof)
   .post('/agg-web/user/changePassword', validate('json', changePasswordRequest), async (c) => {
     const body = c.req.valid('json');
     const { user, session } = c.var;
@@ -149,13 +90,11 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     const at = now(c);
     assertConfirmed(body);
     await assertNewPasswordAllowed(body.newPassword);
-    const proved = await assertProved(c.env, user, changePasswordProof(user, session, at), body, { network: clientIp(c), at });
     const current = storedPasswordOf(user);
     // The forced change of an original password must actually change it.
     if (current && user.password_version === 2 && (await verifyPassword(body.newPassword, current, c.env)).ok) throw new GatewayError('RS0002');
     const stored = await hashPassword(body.newPassword, c.env);
     await runBatch(db, [
-      ...proved,
       setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }),
       clearAllAttemptsStatement(db, signInNamesOf(user)),
       ownEventStatement(db, { at, userId: user.id, action: 'user.password_changed', network: clientIp(c) }),

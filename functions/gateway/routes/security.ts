@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { signOutOthersRequest, signOutSessionRequest, type SessionEntry } from '../../../src/schemas/security';
 import type { WorkerEnv } from '../../env';
 import { GatewayError, ok } from '../errors';
+import { requireFreshProof } from '../identity/proof';
 import { now } from '../services/clock';
 import { parseDevice } from '../services/devices';
 import {
@@ -45,7 +46,8 @@ export const securityRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Session
     return ok(c, null);
   })
 
-  .post('/agg-web/user/security/sessions/signOutOthers', validate('json', signOutOthersRequest), async (c) => {
+  // Ending every other session needs a fresh proof (identity/proof.ts): a stolen session must not lock the owner out.
+  .post('/agg-web/user/security/sessions/signOutOthers', requireFreshProof, validate('json', signOutOthersRequest), async (c) => {
     const ended = await revokeAllSessionsOfUser(c.env.DB, c.var.user.id, c.var.session.token_hash, now(c));
     return ok(c, { ended });
   })

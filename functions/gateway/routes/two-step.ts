@@ -3,7 +3,7 @@ import {
   companyTwoStepRequest,
   enrolmentFinishRequest,
   secondStepRequest,
-  twoStepProof,
+  twoStepChangeRequest,
   type EnrolmentStart,
   type TwoStepStatus,
 } from '../../../src/schemas/two-step';
@@ -12,8 +12,10 @@ import type { WorkerEnv } from '../../env';
 import { memberOf } from '../db/companies';
 import { recoveryCodesLeft, setCompanyRequirement, twoStepEnabled } from '../db/two-step';
 import { storedPasswordOf } from '../db/users';
-import { clientIp, GatewayError, ok } from '../errors';
+import { clientIp, GatewayError, ok, requestLang } from '../errors';
+import { requireFreshProof } from '../identity/proof';
 import { now } from '../services/clock';
+import { sendSecurityNotice } from '../services/security-notice';
 import { requireSession, type SessionVariables } from '../services/sessions';
 import { completeSecondStep } from '../services/sign-in';
 import { disableTwoStep, finishEnrolment, passSecondStep, regenerateRecoveryCodes, startEnrolment } from '../services/two-step';
@@ -26,7 +28,8 @@ type TwoStepEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
  * - `agg-web/user/twoStep/verify` passes the second step of a sign-in. It takes no session (there is none
  *   yet) but the challenge the edge keeps in an HttpOnly cookie and forwards as SECOND_STEP_HEADER; on
  *   success it starts the session exactly as the first factor would have (services/sign-in.ts completeSignIn).
- * - `agg-web/user/twoStep/*` else (session): status, enrolment, turning it off, new recovery codes.
+ * - `agg-web/user/twoStep/*` else (session): status, enrolment, turning it off, new recovery codes; all but the
+ *   status need a fresh proof of the person (identity/proof.ts, SU0001 without one).
  * - `agg-web/company/twoStep` (session, an active administrator): require two-step of the company's members.
  */
 export const twoStepRoutes = new Hono<TwoStepEnv>()
@@ -50,23 +53,31 @@ export const twoStepRoutes = new Hono<TwoStepEnv>()
     return ok(c, answer);
   })
 
+  .use('/agg-web/user/twoStep/enrol/*', requireFreshProof)
+  .use('/agg-web/user/twoStep/disable', requireFreshProof)
+  .use('/agg-web/user/twoStep/recoveryCodes', requireFreshProof)
+
   .post('/agg-web/user/twoStep/enrol/start', async (c) => {
     const answer: EnrolmentStart = await startEnrolment(c.env, c.var.user, now(c));
     return ok(c, answer);
   })
 
   .post('/agg-web/user/twoStep/enrol/finish', validate('json', enrolmentFinishRequest), async (c) => {
-    const recoveryCodes = await finishEnrolment(c.env, c.var.user, c.req.valid('json').code, { ip: clientIp(c), now: now(c) });
+    const at = now(c);
+    const recoveryCodes = await finishEnrolment(c.env, c.var.user, c.req.valid('json').code, { ip: clientIp(c), now: at });
+    await sendSecurityNotice(c.env, { userId: c.var.user.id, at, change: 'twoStepOn', lang: requestLang(c) });
     return ok(c, { recoveryCodes });
   })
 
-  .post('/agg-web/user/twoStep/disable', validate('json', twoStepProof, { code: 'MF0013' }), async (c) => {
-    await disableTwoStep(c.env, c.var.user, c.req.valid('json'), { ip: clientIp(c), now: now(c) });
+  .post('/agg-web/user/twoStep/disable', validate('json', twoStepChangeRequest), async (c) => {
+    await disableTwoStep(c.env, c.var.user, { ip: clientIp(c), now: now(c) });
     return ok(c, true);
   })
 
-  .post('/agg-web/user/twoStep/recoveryCodes', validate('json', twoStepProof, { code: 'MF0013' }), async (c) => {
-    const recoveryCodes = await regenerateRecoveryCodes(c.env, c.var.user, c.req.valid('json'), { ip: clientIp(c), now: now(c) });
+  .post('/agg-web/user/twoStep/recoveryCodes', validate('json', twoStepChangeRequest), async (c) => {
+    const at = now(c);
+    const recoveryCodes = await regenerateRecoveryCodes(c.env, c.var.user, { ip: clientIp(c), now: at });
+    await sendSecurityNotice(c.env, { userId: c.var.user.id, at, change: 'recoveryCodes', lang: requestLang(c) });
     return ok(c, { recoveryCodes });
   })
 

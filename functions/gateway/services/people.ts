@@ -163,14 +163,16 @@ export function requirePasswordChange(db: D1Database, user: UserRow, act: Suppor
 }
 
 /**
- * Turns two-step off for a person who lost their authenticator and recovery codes (after the runbook's identity
- * checks): the secret and recovery codes go, pending second steps die, and every session ends. Passkeys stay:
- * the person removes any they no longer hold from their Security section.
+ * Turns two-step off for a person who lost their factors (after the runbook's identity checks): the secret and
+ * recovery codes go, and so do their passkeys (a factor they lost, or the one taken from them), pending second
+ * steps die, and every session ends. The passkeys go only when the reset happened: their DELETE follows the audit
+ * row, which is written only when the reset changed a row (changes()).
  */
 export function resetTwoStep(db: D1Database, user: UserRow, act: SupportAct) {
   const change = db.prepare('DELETE FROM two_step WHERE user_id = ? AND enabled_at IS NOT NULL').bind(user.id);
   const [recoveryCodes] = disableStatements(db, user.id);
   return actOnce(db, change, entryOf(act, 'user.two_step_reset', { kind: 'user', id: user.id }), 'PS0007', [
+    db.prepare('DELETE FROM passkeys WHERE user_id = ? AND changes() > 0').bind(user.id),
     recoveryCodes!,
     db.prepare('DELETE FROM second_step_challenges WHERE user_id = ?').bind(user.id),
     endSessionsStatement(db, user.id, act.at),

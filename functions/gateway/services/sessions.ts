@@ -53,6 +53,9 @@ export interface SessionRow {
   device: string | null;
   country: string | null;
   network: string | null;
+  /** The last proof of the person in this session (a sign-in, or identity/proof.ts); null: never proved. */
+  proved_at: number | null;
+  proved_with: string | null;
 }
 
 /** What requireSession puts on the context. */
@@ -74,6 +77,8 @@ export interface SessionOptions {
   client?: ClientInfo;
   /** SESSION_ABSOLUTE_TIMEOUT of the configuration. */
   lifetimeS?: number;
+  /** What the sign-in passed, recorded as the session's first proof (identity/proof.ts); null: no proof. */
+  proof?: string | null;
 }
 
 /**
@@ -82,7 +87,7 @@ export interface SessionOptions {
  */
 export async function prepareSession(
   db: D1Database,
-  { userId, kind, now, companyId = null, client, lifetimeS = SESSION_LIFETIME_S }: SessionOptions,
+  { userId, kind, now, companyId = null, client, lifetimeS = SESSION_LIFETIME_S, proof = null }: SessionOptions,
 ): Promise<NewSession> {
   const refreshToken = randomToken();
   const userAgent = client?.userAgent ?? null;
@@ -99,6 +104,9 @@ export async function prepareSession(
       device: deviceKey(userAgent),
       country: client?.country ?? null,
       network: client?.network ?? null,
+      // The sign-in itself is the session's first proof (identity/proof.ts), when it passed one.
+      proved_at: proof === null ? null : now,
+      proved_with: proof,
     },
     unless: { sql: 'SELECT 1 FROM users WHERE id = ? AND blocked_at IS NOT NULL', binds: [userId] },
   });

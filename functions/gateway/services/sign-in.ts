@@ -69,7 +69,7 @@ export async function startSession(env: WorkerEnv, start: SessionStart) {
   const { userId, kind, method, secondStep, client, lang, at, companyId = null, before = [] } = start;
   const lifetimeS = configOf(env).sessionAbsoluteTimeout;
   await assertNotBlocked(env.DB, userId);
-  const session = await prepareSession(env.DB, { userId, kind, now: at, companyId, client, lifetimeS });
+  const session = await prepareSession(env.DB, { userId, kind, now: at, companyId, client, lifetimeS, proof: signInProof(method, secondStep) });
   const record = signInStatement(env.DB, { userId, at, method, secondStep, partner: kind === 'partner', success: true, client });
   // Right after the session: written only when the session was.
   const audited = auditStatement(env.DB, {
@@ -87,6 +87,12 @@ export async function startSession(env: WorkerEnv, start: SessionStart) {
   if (recorded?.new_device === 1 && !start.newUser) await sendNewDeviceNotice(env, { userId, at, client, lang });
   return { ...session, lifetimeS };
 }
+
+/**
+ * What a sign-in proved, recorded as the new session's first proof (identity/proof.ts): its method and the
+ * second step when one was passed. A hand-off from another site proves nobody here: its session starts unproved.
+ */
+const signInProof = (method: SignInMethod, secondStep?: SecondStep) => (method === 'handoff' ? null : secondStep ? `${method}+${secondStep}` : method);
 
 /** The answer when the risk check wants the human check first: no session, nothing about the account. */
 export const SLIDER_REQUIRED: LoginAnswer = {

@@ -20,7 +20,6 @@ import { randomToken } from '../identity/single-use';
 import { challengeRow, claimChallenge, countChallengeTry, liveChallenge, prepareChallenge as prepareChallengeOf } from '../identity/challenges';
 import { takeTotpStep } from '../identity/totp';
 import { recordGuess, withdrawGuess } from '../identity/guesses';
-import { checkCurrentPassword } from './sign-in';
 
 /**
  * Two-step verification with an authenticator app (TOTP, RFC 6238: SHA-1, 6 digits, 30 s steps) and ten
@@ -56,6 +55,11 @@ export const IP_GUESS_CAP = 30;
 export interface ChallengeOptions {
   kind: 'platform' | 'partner';
   agreedTo: string[];
+  /**
+   * Set when the challenge is the half-way state of a proof in a signed-in session (identity/proof.ts): the
+   * SHA-256 of that session's token. Such a challenge passes only for that session and never starts a sign-in.
+   */
+  session?: string;
 }
 
 export type SecondFactor = { kind: 'totp'; code: string } | { kind: 'recovery'; code: string };
@@ -222,15 +226,6 @@ export async function useSecondFactor(
   throw new GatewayError('MF0002');
 }
 
-/** What proves the person for turning two-step off or new recovery codes: the current password or a code. */
-export type TwoStepProof = { password: string } | SecondFactor;
-
-async function assertProof(env: WorkerEnv, user: UserRow, proof: TwoStepProof, at: { ip: string; now: number }): Promise<D1PreparedStatement[]> {
-  if ('password' in proof) return checkCurrentPassword(env, user, proof.password, { network: at.ip, at: at.now });
-  await useSecondFactor(env, user.id, proof, at);
-  return [];
-}
-
 type OwnEvent = { at: number; userId: string; action: AuditedAction; network: string };
 
 /** The person's own audit row, written only if the statement before it changed a row. */
@@ -239,19 +234,17 @@ const ownEventIfChanged = (db: D1Database, event: OwnEvent) => ownEventStatement
 /** replaceRecoveryCodesStatements with the event's audit row right after its guarded UPDATE (the first statement). */
 const audited = (db: D1Database, [update, ...rest]: D1PreparedStatement[], event: OwnEvent) => [update!, ownEventIfChanged(db, event), ...rest];
 
-/** Turns two-step off after the proof; MF0012 when it was not on. */
-export async function disableTwoStep(env: WorkerEnv, user: UserRow, proof: TwoStepProof, at: { ip: string; now: number }): Promise<void> {
+/** Turns two-step off (the route asked for a fresh proof, identity/proof.ts); MF0012 when it was not on. */
+export async function disableTwoStep(env: WorkerEnv, user: UserRow, at: { ip: string; now: number }): Promise<void> {
   const row = await twoStepOf(env.DB, user.id);
   if (!row || row.enabled_at === null) throw new GatewayError('MF0012');
-  const before = await assertProof(env, user, proof, at);
-  await runBatch(env.DB, [...before, ...disableStatements(env.DB, user.id), ownEventIfChanged(env.DB, { at: at.now, userId: user.id, action: 'user.two_step_disabled', network: at.ip })]);
+  await runBatch(env.DB, [...disableStatements(env.DB, user.id), ownEventIfChanged(env.DB, { at: at.now, userId: user.id, action: 'user.two_step_disabled', network: at.ip })]);
 }
 
-/** Ten new recovery codes after the proof; the old ones die in the same batch. */
-export async function regenerateRecoveryCodes(env: WorkerEnv, user: UserRow, proof: TwoStepProof, at: { ip: string; now: number }): Promise<string[]> {
+/** Ten new recovery codes (after a fresh proof, as above); the old ones die in the same batch. */
+export async function regenerateRecoveryCodes(env: WorkerEnv, user: UserRow, at: { ip: string; now: number }): Promise<string[]> {
   const row = await twoStepOf(env.DB, user.id);
   if (!row || row.enabled_at === null) throw new GatewayError('MF0012');
-  const before = await assertProof(env, user, proof, at);
   const recovery = await newRecoveryCodes(user.id);
   const [replaced] = await env.DB.batch(
     audited(
@@ -260,7 +253,6 @@ export async function regenerateRecoveryCodes(env: WorkerEnv, user: UserRow, pro
       { at: at.now, userId: user.id, action: 'user.recovery_codes_regenerated', network: at.ip },
     ),
   );
-  if (before.length) await runBatch(env.DB, before);
   if (replaced?.meta.changes !== 1) throw new GatewayError('MF0012');
   return recovery.codes;
 }
@@ -273,10 +265,14 @@ export function prepareChallenge(
   return prepareChallengeOf(db, 'person', { ownerId: userId, at: now, lifetimeMs: CHALLENGE_LIFETIME_MS, fields: { method, options: JSON.stringify(options) } });
 }
 
-/** The live second-step challenge of `token` (not used, not expired, tries left or not) and its hash; MF0001 otherwise. */
-export async function liveSecondStep(db: D1Database, token: string | undefined, now: number): Promise<ChallengeRow & { hash: string }> {
+/**
+ * The live second-step challenge of `token` (not used, not expired, tries left or not) and its hash; MF0001
+ * otherwise. `session`: the token hash of the signed-in session a proof's challenge was made for (none for a
+ * sign-in's), so a challenge passes only where it was made.
+ */
+export async function liveSecondStep(db: D1Database, token: string | undefined, now: number, session?: string): Promise<ChallengeRow & { hash: string }> {
   const challenge = token ? await liveChallenge<ChallengeRow>(db, 'person', token, now) : null;
-  if (!challenge) throw new GatewayError('MF0001');
+  if (!challenge || (JSON.parse(challenge.options) as ChallengeOptions).session !== session) throw new GatewayError('MF0001');
   return challenge;
 }
 
@@ -305,10 +301,10 @@ export async function passSecondStep(
   env: WorkerEnv,
   token: string | undefined,
   factor: SecondFactor,
-  { ip, now }: { ip: string; now: number },
+  { ip, now, session }: { ip: string; now: number; session?: string },
 ): Promise<ChallengeRow & { parsed: ChallengeOptions }> {
   const db = env.DB;
-  const challenge = await liveSecondStep(db, token, now);
+  const challenge = await liveSecondStep(db, token, now, session);
   let tries = 0;
   try {
     await useSecondFactor(env, challenge.user_id, factor, {

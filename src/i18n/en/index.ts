@@ -6,6 +6,7 @@ import { completion, onboarding, upload } from './onboarding';
 import { companyTypes, statuses } from './company';
 import { account, accountActivity, actionNames, members, userCenter } from './account';
 import { changePassword, passkeys, security, twoStep } from './security';
+import { stepUp } from './step-up';
 
 /**
  * English words of the people's pages, one file per area. The shape of this object is the key set every locale
@@ -39,6 +40,7 @@ export const en = {
   twoStep,
   changePassword,
   passkeys,
+  stepUp,
 };
 
 /** One key set for every locale: a missing or extra key is a type error. */

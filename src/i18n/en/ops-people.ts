@@ -64,7 +64,7 @@ export const opsPeople = {
     unlock: 'Clears every failed password attempt of this person, from every network. They can sign in with their password at once.',
     signOut: 'Ends every session of this person on every device.',
     requirePasswordChange: 'Ends their sessions; their next sign-in leads to choosing a new password.',
-    resetTwoStep: 'Only after the identity checks of the runbook. Turns two-step verification off and ends every session; they set it up again after signing in.',
+    resetTwoStep: 'Only after the identity checks of the runbook. Turns two-step verification off, removes their passkeys and ends every session; they set both up again after signing in.',
     block: 'They cannot sign in at all, and every session ends, until the account is unblocked.',
     unblock: 'They can sign in again.',
     transfer: 'Only after the identity checks of the runbook. {name} becomes the administrator of {company}; the administrator who left loses their membership.',

@@ -6,6 +6,7 @@ import { completion, onboarding, upload } from './onboarding';
 import { companyTypes, statuses } from './company';
 import { account, accountActivity, actionNames, members, userCenter } from './account';
 import { changePassword, passkeys, security, twoStep } from './security';
+import { stepUp } from './step-up';
 
 /** 中文文案：与 en 同一套键。 */
 export const zh: Messages = {
@@ -35,5 +36,6 @@ export const zh: Messages = {
   twoStep,
   changePassword,
   passkeys,
+  stepUp,
 };
 

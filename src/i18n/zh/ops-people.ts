@@ -66,7 +66,7 @@ export const opsPeople: OpsMessages['opsPeople'] = {
     unlock: '清除该用户在所有网络的密码失败记录，对方可立即用密码登录。',
     signOut: '结束该用户在所有设备上的会话。',
     requirePasswordChange: '结束其所有会话；下次登录时须设置新密码。',
-    resetTwoStep: '须先按操作手册核实身份。关闭两步验证并结束所有会话；对方登录后重新设置。',
+    resetTwoStep: '须先按操作手册核实身份。关闭两步验证、删除其通行密钥并结束所有会话；对方登录后重新设置。',
     block: '在恢复之前对方无法登录，所有会话立即结束。',
     unblock: '对方可以重新登录。',
     transfer: '须先按操作手册核实身份。{name} 将成为 {company} 的管理员；已离开的原管理员将失去成员资格。',

@@ -4,7 +4,8 @@ import type { Messages } from '../../i18n';
 import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { $dialog, closeDialog } from '../../stores/dialog';
-import { $passkeys, addPasskey, loadPasskeys, removePasskey, renamePasskey } from '../../stores/passkeys';
+import { $passkeys, addPasskey, endPasskeyReview, loadPasskeys, removePasskey, renamePasskey } from '../../stores/passkeys';
+import { $stepUp } from '../../stores/step-up';
 import { Modal } from '../../ui/Modal';
 import './passkeys.css';
 import { format } from '../../i18n/format';
@@ -14,7 +15,7 @@ const PasskeyNameDialog = lazy(() => import('./PasskeyNameDialog').then((m) => (
 
 interface PasskeysProps {
   lang: Lang;
-  messages: Pick<Messages, 'passkeys' | 'errors'>;
+  messages: Pick<Messages, 'passkeys' | 'errors' | 'stepUp'>;
 }
 
 /**
@@ -25,6 +26,8 @@ export function Passkeys({ lang, messages }: PasskeysProps) {
   const m = messages.passkeys;
   const s = useStore($passkeys);
   const dialog = useStore($dialog);
+  // While "Confirm it's you" is open, the device is not asked anything yet.
+  const confirming = useStore($stepUp).phase !== 'closed';
   const addButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
@@ -49,6 +52,18 @@ export function Passkeys({ lang, messages }: PasskeysProps) {
         <p className="notice">{m.unsupported}</p>
       ) : (
         <>
+          {s.phase === 'ready' && s.reviewSince !== null && s.items.length > 0 && (
+            // After a password reset by code: the passkeys are shown for review, each with its remove button below.
+            <div className="notice passkey-review" role="note" data-passkey-review>
+              <p>
+                <strong>{messages.stepUp.reviewTitle}</strong>
+              </p>
+              <p>{messages.stepUp.reviewText.replace('{when}', when(s.reviewSince))}</p>
+              <button type="button" className="button secondary small" disabled={s.busy} onClick={() => void endPasskeyReview()}>
+                {messages.stepUp.reviewDone}
+              </button>
+            </div>
+          )}
           {s.phase === 'ready' &&
             (s.items.length ? (
               <ul className="passkey-list" aria-label={m.listLabel}>
@@ -89,7 +104,7 @@ export function Passkeys({ lang, messages }: PasskeysProps) {
             ))}
           <div className="live-region" role="status" aria-live="polite">
             {s.notice && <p className="notice">{problemText(words, s.notice)}</p>}
-            {s.busy && dialog === null && <p className="hint">{m.adding}</p>}
+            {s.busy && dialog === null && !confirming && <p className="hint">{m.adding}</p>}
           </div>
           {s.error && (
             <p className="error" role="alert">

@@ -16,13 +16,12 @@ import {
   setTwoStepField,
   startEnrolment,
 } from '../../stores/two-step';
-import { PasswordInput } from '../../ui/PasswordInput';
 import { AuthenticatorCodeField } from '../../ui/AuthenticatorCodeField';
+import { ConfirmModal } from '../../ui/ConfirmModal';
 import { SubmitForm } from '../../ui/SubmitForm';
-import { TextField } from '../../ui/TextField';
 import { format } from '../../i18n/format';
 
-type TwoStepMessages = Pick<Messages, 'twoStep' | 'errors'>;
+type TwoStepMessages = Pick<Messages, 'twoStep' | 'stepUp' | 'errors'>;
 
 /** The user center's two-step verification: status, enrolment with a QR code, recovery codes, turning it off. */
 export function TwoStep({ messages }: { messages: TwoStepMessages }) {
@@ -36,7 +35,7 @@ export function TwoStep({ messages }: { messages: TwoStepMessages }) {
   }, []);
   // A new screen of this section (the QR code, the recovery codes) takes the focus to its heading.
   useEffect(() => {
-    if (s.phase === 'enrolling' || s.phase === 'codes' || s.phase === 'proving') heading.current?.focus();
+    if (s.phase === 'enrolling' || s.phase === 'codes') heading.current?.focus();
   }, [s.phase]);
 
   const error = s.error ? problemText(messages, s.error) : undefined;
@@ -56,7 +55,7 @@ export function TwoStep({ messages }: { messages: TwoStepMessages }) {
   return (
     <div className="two-step" data-phase={s.phase}>
       <h3 id="two-step-title" className="section-title" tabIndex={-1} ref={heading}>
-        {s.phase === 'codes' ? m.codesTitle : s.phase === 'proving' ? m.proofTitle : m.sectionTitle}
+        {s.phase === 'codes' ? m.codesTitle : m.sectionTitle}
       </h3>
       <div role="status" aria-live="polite">
         {s.notice && <p className="notice">{problemText(messages, s.notice)}</p>}
@@ -64,13 +63,13 @@ export function TwoStep({ messages }: { messages: TwoStepMessages }) {
 
       {s.phase === 'loading' && <p className="hint">…</p>}
 
-      {(s.phase === 'off' || s.phase === 'on') && (
+      {(s.phase === 'off' || s.phase === 'on' || s.phase === 'proving') && (
         <>
-          <p data-two-step-status={s.phase}>{s.phase === 'on' ? m.statusOn : m.statusOff}</p>
-          {s.phase === 'on' && s.status && <p className="hint">{format(m.recoveryLeft, { count: s.status.recoveryCodesLeft })}</p>}
+          <p data-two-step-status={s.phase === 'off' ? 'off' : 'on'}>{s.phase === 'off' ? m.statusOff : m.statusOn}</p>
+          {s.phase !== 'off' && s.status && <p className="hint">{format(m.recoveryLeft, { count: s.status.recoveryCodesLeft })}</p>}
           <p className="hint" data-two-step-passkeys>
             {m.passkeyIsTwoStep}
-            {s.phase === 'on' && ` ${m.passkeyAsSecondStep}`}
+            {s.phase !== 'off' && ` ${m.passkeyAsSecondStep}`}
           </p>
           {error && <p className="error form-error" role="alert">{error}</p>}
           <div className="form-actions">
@@ -80,10 +79,10 @@ export function TwoStep({ messages }: { messages: TwoStepMessages }) {
               </button>
             ) : (
               <>
-                <button type="button" className="button secondary" onClick={() => askProof('newCodes')}>
+                <button type="button" className="button secondary" disabled={s.busy} onClick={() => askProof('newCodes')}>
                   {m.newCodes}
                 </button>
-                <button type="button" className="button secondary" onClick={() => askProof('disable')}>
+                <button type="button" className="button secondary" disabled={s.busy} onClick={() => askProof('disable')}>
                   {m.turnOff}
                 </button>
               </>
@@ -137,29 +136,14 @@ export function TwoStep({ messages }: { messages: TwoStepMessages }) {
       )}
 
       {s.phase === 'proving' && (
-        <SubmitForm onSend={confirmProof} error={error} busy={s.busy} submitLabel={s.proving === 'disable' ? m.turnOff : m.newCodes} actions={cancelButton(cancelProof)}>
-          <p>{m.proofIntro}</p>
-          {s.status?.hasPassword && (
-            <PasswordInput
-              id="two-step-password"
-              label={m.currentPassword}
-              value={s.password}
-              onChange={(value: string) => setTwoStepField('password', value)}
-              autoComplete="current-password"
-              showLabel={m.showPassword}
-              hideLabel={m.hidePassword}
-            />
-          )}
-          <TextField
-            id="two-step-proof-code"
-            label={s.status?.hasPassword ? m.orCode : m.codeLabel}
-            value={s.proofCode}
-            onChange={(value) => setTwoStepField('proofCode', value)}
-            autoComplete="one-time-code"
-            spellCheck={false}
-            maxLength={16}
-          />
-        </SubmitForm>
+        <ConfirmModal
+          title={s.proving === 'disable' ? messages.stepUp.turnOffTitle : messages.stepUp.newCodesTitle}
+          text={s.proving === 'disable' ? messages.stepUp.turnOffText : messages.stepUp.newCodesText}
+          cancelLabel={m.cancel}
+          confirmLabel={s.proving === 'disable' ? m.turnOff : m.newCodes}
+          onCancel={cancelProof}
+          onConfirm={() => void confirmProof()}
+        />
       )}
     </div>
   );

@@ -25,6 +25,7 @@ import { ConfirmModal } from '../../ui/ConfirmModal';
 import { WhenVisible } from '../../ui/WhenVisible';
 import { CompanyMembers } from './CompanyMembers';
 import { SecuritySessions } from './SecuritySessions';
+import { StepUpSlot } from '../shared/StepUpSlot';
 import { ShareSignIn } from './ShareSignIn';
 import { SignInHistory } from './SignInHistory';
 import { AccountActivity } from './AccountActivity';
@@ -43,7 +44,7 @@ const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passk
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -235,6 +236,7 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
         <WhenVisible>
           <AccountActivity lang={lang} messages={messages} />
         </WhenVisible>
+        <StepUpSlot messages={messages} />
       </section>
 
       {s.declining && (

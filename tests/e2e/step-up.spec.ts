@@ -1,0 +1,157 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
+import { messages } from '../../src/i18n';
+import { langs, type Lang } from '../../src/lib/lang';
+import { errorCatalogue } from '../../src/schemas/error-codes';
+import { addVirtualAuthenticator, expectAccessible, openAsPasskeyOrigin, PASSKEY_ORIGIN, readCode, seedUser, signInByRequest, uniqueEmail } from './helpers';
+
+/**
+ * "Confirm it's you" (step-up) in the user center: a session older than ten minutes (the Worker's clock moved
+ * with /api/dev/clock, for every isolate) is asked to prove its person before a sensitive change, then the change
+ * runs. The clock is shared by the whole server, so these tests run one after the other and move it back at once.
+ */
+test.use({ baseURL: PASSKEY_ORIGIN });
+test.describe.configure({ mode: 'serial' });
+
+const PASSWORD = 'harbour2024';
+const AGED_MS = 11 * 60 * 1000;
+
+async function moveClock(request: APIRequestContext, body: { advanceMs: number } | { reset: true }) {
+  const answer = (await (await request.post('/api/dev/clock', { data: body })).json()) as { code: string };
+  expect(answer.code).toBe('0');
+}
+
+async function openSecurity(page: Page, lang: Lang) {
+  await openAsPasskeyOrigin(page, lang, '/user_center');
+  await page.getByRole('heading', { name: messages[lang].security.title, level: 2 }).scrollIntoViewIfNeeded();
+}
+
+for (const lang of langs) {
+  const t = messages[lang];
+  const su = t.stepUp;
+
+  test(`an aged session removes a passkey after confirming it's them with the password (${lang})`, async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await addVirtualAuthenticator(page);
+    const email = uniqueEmail(`stepup-pk-${lang}`);
+    await seedUser(page.request, { email, password: PASSWORD, agreed: true, realName: 'Step Up' });
+    await signInByRequest(page.request, email, PASSWORD);
+    await openSecurity(page, lang);
+
+    // Fresh from the sign-in: adding a passkey asks for nothing more.
+    const section = page.locator('section.passkeys');
+    await section.getByRole('button', { name: t.passkeys.add }).click();
+    await page.getByRole('dialog', { name: t.passkeys.addTitle }).getByRole('button', { name: t.passkeys.continue }).click();
+    await expect(section.getByRole('listitem')).toHaveCount(1);
+    const name = (await section.locator('.passkey-name').innerText()).trim();
+
+    await moveClock(page.request, { advanceMs: AGED_MS });
+    try {
+      const remove = section.getByRole('button', { name: t.passkeys.removeLabel.replace('{name}', name) });
+      await remove.click();
+      await page.getByRole('dialog', { name: t.passkeys.removeTitle }).getByRole('button', { name: t.passkeys.remove }).click();
+      const dialog = page.getByRole('dialog', { name: su.title });
+      await expect(dialog).toBeVisible();
+      const password = dialog.getByLabel(su.passwordLabel, { exact: true });
+      await expect(password).toBeFocused();
+      await expect(dialog.getByRole('button', { name: su.usePasskey })).toBeVisible();
+      await expectAccessible(page);
+      await page.screenshot({ path: test.info().outputPath(`step-up-${lang}-390.png`) });
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.screenshot({ path: test.info().outputPath(`step-up-${lang}-1280.png`) });
+
+      // Escape cancels: nothing is removed, nothing is said.
+      await page.keyboard.press('Escape');
+      await expect(dialog).toHaveCount(0);
+      await expect(section.getByRole('listitem')).toHaveCount(1);
+      await expect(page.getByRole('alert')).toHaveCount(0);
+
+      // Again: a wrong password is refused in the visitor's language, the right one removes the passkey.
+      await remove.click();
+      await page.getByRole('dialog', { name: t.passkeys.removeTitle }).getByRole('button', { name: t.passkeys.remove }).click();
+      await dialog.getByLabel(su.passwordLabel, { exact: true }).fill('notMine123');
+      await dialog.getByRole('button', { name: su.continue }).click();
+      await expect(dialog.getByText(errorCatalogue.PW0003[lang])).toBeVisible();
+      await page.screenshot({ path: test.info().outputPath(`step-up-${lang}-1280-error.png`) });
+      await dialog.getByLabel(su.passwordLabel, { exact: true }).fill(PASSWORD);
+      await page.keyboard.press('Enter');
+      await expect(dialog).toHaveCount(0);
+      await expect(page.getByRole('status').filter({ hasText: t.passkeys.removed.replace('{name}', name) })).toBeVisible();
+      await expect(section.getByRole('listitem')).toHaveCount(0);
+    } finally {
+      await moveClock(page.request, { reset: true });
+    }
+  });
+
+  test(`an aged session with two-step on turns it off: the password, then the app code (${lang})`, async ({ page }) => {
+    test.setTimeout(90_000);
+    const email = uniqueEmail(`stepup-2s-${lang}`);
+    await seedUser(page.request, { email, password: PASSWORD, agreed: true });
+    await signInByRequest(page.request, email, PASSWORD);
+    // Two-step on, while the sign-in is fresh.
+    const start = (await (await page.request.post('/api/agg-web/user/twoStep/enrol/start', { data: {} })).json()) as { data: { secret: string } };
+    const secret = Secret.fromBase32(start.data.secret);
+    const finish = (await (await page.request.post('/api/agg-web/user/twoStep/enrol/finish', { data: { code: TOTP.generate({ secret }) } })).json()) as { code: string };
+    expect(finish.code).toBe('0');
+    await openSecurity(page, lang);
+    await expect(page.locator('[data-two-step-status="on"]')).toBeVisible();
+
+    await moveClock(page.request, { advanceMs: AGED_MS });
+    try {
+      await page.getByRole('button', { name: t.twoStep.turnOff, exact: true }).click();
+      await page.getByRole('dialog', { name: su.turnOffTitle }).getByRole('button', { name: t.twoStep.turnOff }).click();
+      const dialog = page.getByRole('dialog', { name: su.title });
+      await expect(dialog.getByText(su.introTwoStep)).toBeVisible();
+      await dialog.getByLabel(su.passwordLabel, { exact: true }).fill(PASSWORD);
+      await dialog.getByRole('button', { name: su.continue }).click();
+      // The password alone is no proof with two-step on: the app's code comes next (at the server's moved time).
+      const second = dialog.getByLabel(su.secondLabel);
+      await expect(second).toBeFocused();
+      await expectAccessible(page);
+      await page.screenshot({ path: test.info().outputPath(`step-up-${lang}-second.png`) });
+      await second.fill(TOTP.generate({ secret, timestamp: Date.now() + AGED_MS + 30_000 }));
+      await dialog.getByRole('button', { name: su.confirm }).click();
+      await expect(dialog).toHaveCount(0);
+      await expect(page.getByRole('status').filter({ hasText: t.twoStep.turnedOff })).toBeVisible();
+      await expect(page.locator('[data-two-step-status="off"]')).toBeVisible();
+    } finally {
+      await moveClock(page.request, { reset: true });
+    }
+  });
+
+  test(`after a password reset by code the passkeys are listed for review, each with its remove button (${lang})`, async ({ page }) => {
+    test.setTimeout(90_000);
+    await addVirtualAuthenticator(page);
+    const email = uniqueEmail(`stepup-reset-${lang}`);
+    await seedUser(page.request, { email, password: PASSWORD, agreed: true });
+    await signInByRequest(page.request, email, PASSWORD);
+    await openSecurity(page, lang);
+    const section = page.locator('section.passkeys');
+    await section.getByRole('button', { name: t.passkeys.add }).click();
+    await page.getByRole('dialog', { name: t.passkeys.addTitle }).getByRole('button', { name: t.passkeys.continue }).click();
+    await expect(section.getByRole('listitem')).toHaveCount(1);
+    await expect(section.locator('[data-passkey-review]')).toHaveCount(0);
+
+    // Forgotten password: reset by a code to the e-mail (every session ends), then sign in with the new one.
+    const { createHash } = await import('node:crypto');
+    const hash = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect(((await (await page.request.post('/api/agg-web/user/password/reset/sendCode', { data: { loginType: 2, loginEmail: email } })).json()) as { code: string }).code).toBe('0');
+    const code = await readCode(page.request, email);
+    const reset = { loginType: 2, loginEmail: email, code, newPassword: hash('harbour2025'), newPasswordSubmit: hash('harbour2025') };
+    expect(((await (await page.request.post('/api/agg-web/user/password/reset', { data: reset })).json()) as { code: string }).code).toBe('0');
+    await signInByRequest(page.request, email, 'harbour2025');
+    await openSecurity(page, lang);
+    const review = section.locator('[data-passkey-review]');
+    await expect(review).toContainText(su.reviewTitle);
+    await expect(section.getByRole('button', { name: new RegExp(t.passkeys.remove) })).toBeVisible();
+    await expectAccessible(page);
+    await review.screenshot({ path: test.info().outputPath(`passkey-review-${lang}.png`) });
+    await review.getByRole('button', { name: su.reviewDone }).click();
+    await expect(review).toHaveCount(0);
+    await page.reload();
+    await page.getByRole('heading', { name: t.security.title, level: 2 }).scrollIntoViewIfNeeded();
+    await expect(section.getByRole('listitem')).toHaveCount(1);
+    await expect(section.locator('[data-passkey-review]')).toHaveCount(0);
+  });
+}
