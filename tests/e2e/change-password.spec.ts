@@ -1,8 +1,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey } from '../../functions/gateway/handoff/blob';
 import { messages } from '../../src/i18n';
 import { langs } from '../../src/lib/lang';
-import { expectAccessible, openInLanguage, readCode, seedUser, signInByEmail, uniqueEmail } from './helpers';
+import { expectAccessible, handedOver, openInLanguage, readCode, seedUser, signInByEmail, uniqueEmail } from './helpers';
 
 /**
  * The user center's password change: a session alone is not enough. A session without a fresh proof of its
@@ -10,14 +9,6 @@ import { expectAccessible, openInLanguage, readCode, seedUser, signInByEmail, un
  * with a password gives the current one; a person who signed up by code gets a code sent to the account. Every
  * other session ends.
  */
-
-/** Arrives signed in from another site (a session hand-off) on `path`: a session with no proof of the person. */
-async function handedOver(page: import('@playwright/test').Page, lang: (typeof langs)[number], userId: string, path: string) {
-  const blob = await createHandoffBlob(await importHandoffKey(DEV_HANDOFF_KEY), handoffClaims({ sub: userId, aud: 'portal', purpose: 'session' }));
-  await openInLanguage(page, lang, '/login');
-  await page.goto(`${path}?token=${blob}`);
-  await expect(page).toHaveURL(new RegExp(`${path}$`));
-}
 
 /** Whether the session in this request context still works. */
 async function stillSignedIn(request: APIRequestContext) {

@@ -3,6 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
+import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey } from '../../functions/gateway/handoff/blob';
 
 /** A fresh mainland mobile number per call, so tests never share a user. */
 export function uniqueMobile(): string {
@@ -162,4 +163,12 @@ export function operatorCli(...args: string[]): string {
   return execFileSync('node', ['scripts/operator.mjs', ...args, '--persist-to', `.wrangler/e2e-${port}`, '--origin', `http://127.0.0.1:${port}`], {
     encoding: 'utf8',
   });
+}
+
+/** Arrives signed in from another site (a session hand-off) on `path`: a session with no proof of the person. */
+export async function handedOver(page: Page, lang: Lang, userId: string, path: string) {
+  const blob = await createHandoffBlob(await importHandoffKey(DEV_HANDOFF_KEY), handoffClaims({ sub: userId, aud: 'portal', purpose: 'session' }));
+  await openInLanguage(page, lang, '/login');
+  await page.goto(`${path}?token=${blob}`);
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
 }
