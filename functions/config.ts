@@ -66,7 +66,7 @@ const perLang = commaList(text.regex(/^(zh|en)=.+$/, 'must be "zh=VALUE" or "en=
 );
 /** Milliseconds to wait for a service outside the Worker before giving up on it. */
 const timeoutMs = (fallback: string) => withDefault(wholeNumber(100, 60_000), fallback);
-/** Where messages of a channel go: the dev outbox, the signed webhook, or a provider's API (services/delivery/). */
+/** Where messages of a channel go: the dev outbox, the signed webhook, or a provider's API (delivery/). */
 export const SMS_PROVIDERS = ['outbox', 'webhook', 'aliyun', 'tencent', 'twilio'] as const;
 export const EMAIL_PROVIDERS = ['outbox', 'webhook', 'ses'] as const;
 export type SmsProvider = (typeof SMS_PROVIDERS)[number];

@@ -13,7 +13,7 @@ import { sessionRedirect } from './edge/session-redirect';
 import { configurationProblemsOf, edgeConfigurationProblems, startupCheck } from './edge/startup-check';
 import { requestLog } from './edge/request-log';
 import { withConfig } from './config';
-import { prune } from './gateway/services/prune';
+import { prune } from './gateway/maintenance/prune';
 
 /**
  * Every configuration problem of this Worker, the gateway's and the edge's, each naming the setting to fix;
@@ -52,7 +52,7 @@ export function createWorker(options: { clock?: Clock; shells?: ShellSource } = 
   return app;
 }
 
-/** The Cron Trigger of wrangler.toml ([triggers] crons): old rows go, by the retentions of services/prune.ts. */
+/** The Cron Trigger of wrangler.toml ([triggers] crons): old rows go, by the retentions of maintenance/prune.ts. */
 async function scheduled(controller: ScheduledController, env: EdgeBindings['Bindings']): Promise<void> {
   const deleted = await prune(env.DB, controller.scheduledTime);
   console.log('pruned', JSON.stringify(deleted));

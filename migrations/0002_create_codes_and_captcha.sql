@@ -1,6 +1,6 @@
 -- One-time codes, their dev outbox, and the slider captcha (issue 3). Times are epoch milliseconds.
 
--- Codes are stored only as a hash (functions/gateway/services/codes.ts). Only the newest row per
+-- Codes are stored only as a hash (functions/gateway/codes/service.ts). Only the newest row per
 -- recipient + purpose can be consumed; older rows stay for the send caps and expire on their own.
 CREATE TABLE IF NOT EXISTS codes (
   id INTEGER PRIMARY KEY AUTOINCREMENT,                  -- order of issue: "latest" is the highest id

@@ -9,7 +9,7 @@ CREATE TABLE IF NOT EXISTS users (
   us_id TEXT UNIQUE,                                     -- chain-partner login (?channel=britc)
   real_name TEXT NOT NULL DEFAULT '',
   login_name TEXT NOT NULL DEFAULT '',
-  -- PBKDF2 over the client's SHA-256 hex (see functions/gateway/services/passwords.ts); NULL = no password set.
+  -- PBKDF2 over the client's SHA-256 hex (see functions/gateway/identity/passwords.ts); NULL = no password set.
   password_hash TEXT,
   password_salt TEXT,
   password_algo TEXT,
@@ -31,7 +31,7 @@ CREATE TABLE IF NOT EXISTS users (
 );
 
 -- Opaque session tokens, stored only as SHA-256 hex; the refresh token handed out with a login answer is
--- hashed into refresh_hash of the same row (see functions/gateway/services/sessions.ts).
+-- hashed into refresh_hash of the same row (see functions/gateway/sessions/service.ts).
 CREATE TABLE IF NOT EXISTS sessions (
   token_hash TEXT PRIMARY KEY,
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,

@@ -6,7 +6,7 @@ ALTER TABLE companies ADD COLUMN country_id TEXT;          -- ISO 3166-1 alpha-2
 ALTER TABLE companies ADD COLUMN country_name TEXT;
 ALTER TABLE companies ADD COLUMN contact_name TEXT;
 ALTER TABLE companies ADD COLUMN contact_phone TEXT;       -- E.164 ('+8613800138000')
-ALTER TABLE companies ADD COLUMN port_id TEXT;             -- UN/LOCODE from functions/gateway/services/ports.ts
+ALTER TABLE companies ADD COLUMN port_id TEXT;             -- UN/LOCODE from functions/gateway/places/ports.ts
 ALTER TABLE companies ADD COLUMN port_name TEXT;
 ALTER TABLE companies ADD COLUMN port_code TEXT;
 ALTER TABLE companies ADD COLUMN social_credit TEXT;

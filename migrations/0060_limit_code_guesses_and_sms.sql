@@ -1,4 +1,4 @@
--- Limits on one-time codes that a resend cannot reset (functions/gateway/services/codes.ts). Times are epoch ms.
+-- Limits on one-time codes that a resend cannot reset (functions/gateway/codes/service.ts). Times are epoch ms.
 
 -- Every guess at a code is recorded here before it is compared and removed again when it was right (or never
 -- compared, the code being dead or missing), so the rows that stay are wrong guesses. The caps per recipient

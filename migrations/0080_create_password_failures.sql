@@ -1,5 +1,5 @@
 -- Password sign-in failures per (sign-in name, client network), replacing the per-account counters on users:
--- a script on one network can no longer lock the owner out everywhere (services/risk.ts has the rules).
+-- a script on one network can no longer lock the owner out everywhere (sign-in/risk.ts has the rules).
 -- `subject` is the stored sign-in key (E.164 phone, lower-case e-mail, usId; a user id for the password
 -- change's current-password check), known account or not, so the throttle never tells whether one exists.
 -- `network` is the client network (IPv4 address, IPv6 /64). Times are epoch milliseconds.

@@ -1,5 +1,5 @@
--- Anonymous writes are capped per client network and globally (functions/gateway/routes/tracking.ts) and old
--- rows are pruned on a schedule (functions/gateway/services/prune.ts). The caps count rows by time, so every
+-- Anonymous writes are capped per client network and globally (functions/gateway/tracking/routes.ts) and old
+-- rows are pruned on a schedule (functions/gateway/maintenance/prune.ts). The caps count rows by time, so every
 -- capped table has an index that starts with the column the cap compares.
 ALTER TABLE tracking_events ADD COLUMN ip TEXT NOT NULL DEFAULT '';   -- the client network, for the cap only
 CREATE INDEX IF NOT EXISTS tracking_events_by_ip_time ON tracking_events (ip, created_at);
@@ -14,7 +14,7 @@ CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions (expires_at);
 
 -- Invitation codes tried by staff joins and name look-ups. Each attempt is recorded before the code is looked
 -- up, under caps per account and per client network, and withdrawn when the code was right, so what is left
--- are the wrong guesses (functions/gateway/services/companies.ts).
+-- are the wrong guesses (functions/gateway/companies/service.ts).
 CREATE TABLE IF NOT EXISTS invitation_attempts (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   user_id TEXT,                                          -- NULL for the name look-up, which needs no session

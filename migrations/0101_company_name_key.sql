@@ -8,5 +8,5 @@ CREATE UNIQUE INDEX IF NOT EXISTS companies_name_key_type ON companies (name_key
 
 -- The id of the write that last changed the row. The statements of one company write (members, files) act only
 -- while the row carries that write's id, so when the guarded company statement changes nothing, none of the
--- rest does either and the batch leaves no half-made company (functions/gateway/db/companies.ts).
+-- rest does either and the batch leaves no half-made company (functions/gateway/companies/db.ts).
 ALTER TABLE companies ADD COLUMN write_id TEXT;

@@ -1,9 +1,9 @@
 -- Sessions carry where they were started and when they were last used; every sign-in attempt of a known account
--- is kept for 90 days (functions/gateway/services/sign-in-history.ts). Times are epoch milliseconds.
+-- is kept for 90 days (functions/gateway/sign-in/history.ts). Times are epoch milliseconds.
 
 -- public_id: a random id the person's session list and "sign out" use (never the token or its hash).
--- last_seen_at: the last call, written at most once a minute (services/sessions.ts touchSession); the idle timeout
--- counts from it. user_agent is cut to 512 characters; device is "browser|os|type" (services/devices.ts).
+-- last_seen_at: the last call, written at most once a minute (sessions/service.ts touchSession); the idle timeout
+-- counts from it. user_agent is cut to 512 characters; device is "browser|os|type" (sessions/devices.ts).
 ALTER TABLE sessions ADD COLUMN public_id TEXT;
 ALTER TABLE sessions ADD COLUMN last_seen_at INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE sessions ADD COLUMN user_agent TEXT;

@@ -1,4 +1,4 @@
--- Two-step verification (functions/gateway/services/two-step.ts). Times are epoch milliseconds.
+-- Two-step verification (functions/gateway/second-step/service.ts). Times are epoch milliseconds.
 
 -- One row per person who started or finished enrolling an authenticator app. enabled_at NULL: a pending
 -- enrolment, which signs nobody in and is replaced by the next start. The TOTP secret is AES-GCM encrypted

@@ -1,9 +1,9 @@
 -- Operators (the platform's own staff who review companies and help people) and the audit trail.
--- Times are epoch milliseconds. See functions/gateway/services/operators.ts and services/audit.ts.
+-- Times are epoch milliseconds. See functions/gateway/operators/service.ts and audit/service.ts.
 
 -- Operator accounts are not platform accounts: created and removed only from the command line
 -- (npm run operator), never by a call. login is lower-cased. The password columns are those of `users`
--- (PBKDF2 over the client's SHA-256 hex, services/passwords.ts). The second step is mandatory: a TOTP
+-- (PBKDF2 over the client's SHA-256 hex, identity/passwords.ts). The second step is mandatory: a TOTP
 -- secret (AES-GCM with TWO_STEP_KEY, as two_step.secret_enc). The command line cannot know the deployed
 -- pepper, so it creates the row without password or secret plus an enrolment link; both are set together
 -- when the link is used (enrolled_at), and nobody signs in before that.

@@ -1,4 +1,4 @@
--- Operator passkeys: a second step beside the authenticator app (services/operator-passkeys.ts). Apart from
+-- Operator passkeys: a second step beside the authenticator app (operators/passkeys.ts). Apart from
 -- the platform's passkeys table (whose owners are people) so a person's passkey never opens the console.
 CREATE TABLE IF NOT EXISTS operator_passkeys (
   id TEXT PRIMARY KEY,                                   -- the credential id, base64url

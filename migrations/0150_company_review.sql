@@ -1,4 +1,4 @@
--- Company review by operators (functions/gateway/services/company-review.ts). Times are epoch milliseconds.
+-- Company review by operators (functions/gateway/review/service.ts). Times are epoch milliseconds.
 
 -- The language the administrator last sent the company form in: decisions are written to them in it.
 ALTER TABLE companies ADD COLUMN lang TEXT NOT NULL DEFAULT 'zh' CHECK (lang IN ('zh', 'en'));

@@ -1,5 +1,5 @@
 -- People support: an operator may block an account. A blocked person is refused at every sign-in
--- (services/sign-in.ts startSession) and their sessions stop working (services/sessions.ts); the block, its
+-- (sign-in/service.ts startSession) and their sessions stop working (sessions/service.ts); the block, its
 -- reason and who set it are in the audit trail (action 'user.blocked').
 ALTER TABLE users ADD COLUMN blocked_at INTEGER;
 -- Name search of the support page: real names and login names by prefix.

@@ -188,7 +188,7 @@ async function throughput() {
 /** 4. CPU time of one password hash with the production code and parameters (bundled by esbuild for Node). */
 async function passwordHashCpu() {
   const file = '.wrangler/bench-passwords.mjs';
-  await build({ entryPoints: ['functions/gateway/services/passwords.ts'], bundle: true, format: 'esm', platform: 'node', outfile: file, logLevel: 'silent' });
+  await build({ entryPoints: ['functions/gateway/identity/passwords.ts'], bundle: true, format: 'esm', platform: 'node', outfile: file, logLevel: 'silent' });
   const { hashPassword, CURRENT_PARAMS } = await import(`../${file}`);
   const env = { PASSWORD_PEPPER: 'bench-pepper', DEV_OUTBOX: 'false' };
   await hashPassword(sha256('warm-up'), env);
@@ -202,7 +202,7 @@ async function passwordHashCpu() {
 /** The slider's proof-of-work code, bundled by esbuild for Node, at the parameters wrangler.toml sets. */
 async function powCode() {
   const file = '.wrangler/bench-captcha.mjs';
-  await build({ entryPoints: ['functions/gateway/services/captcha.ts'], bundle: true, format: 'esm', platform: 'node', outfile: file, logLevel: 'silent' });
+  await build({ entryPoints: ['functions/gateway/captcha/service.ts'], bundle: true, format: 'esm', platform: 'node', outfile: file, logLevel: 'silent' });
   const toml = (await import('node:fs')).readFileSync('wrangler.toml', 'utf8');
   const variable = (name) => new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, 'm').exec(toml)?.[1];
   const env = { CAPTCHA_SECRET: 'bench-secret', CAPTCHA_POW_COST: variable('CAPTCHA_POW_COST'), CAPTCHA_POW_COUNTER: variable('CAPTCHA_POW_COUNTER') };

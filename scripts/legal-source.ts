@@ -102,7 +102,7 @@ export function checkLegalValuesIn(root: string, mode: LegalBuildMode): string[]
 }
 
 /** Where the generated versions module lives, and its text for a set of versions. */
-export const LEGAL_VERSIONS_MODULE = 'functions/gateway/services/legal-versions.ts';
+export const LEGAL_VERSIONS_MODULE = 'functions/gateway/generated/legal-versions.ts';
 export function legalVersionsModule(versions: Record<LegalDoc, string>): string {
   const lines = Object.entries(versions).map(([doc, version]) => `  ${doc}: '${version}',`);
   return [

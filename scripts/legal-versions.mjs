@@ -1,4 +1,4 @@
-// Writes functions/gateway/services/legal-versions.ts from the front matter of content/legal/, so the
+// Writes functions/gateway/generated/legal-versions.ts from the front matter of content/legal/, so the
 // gateway knows which version people agree to, and checks the values the texts refer to (operator.yaml).
 // Runs before `astro build` (package.json "build"). Fails, naming the file and field, on the same problems
 // the content collection rejects; with PORTAL_BUILD=production (npm run deploy) also while a value is pending.

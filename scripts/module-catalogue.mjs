@@ -1,4 +1,4 @@
-// Checks content/platform/modules.yaml and writes functions/gateway/services/module-catalogue.ts from it.
+// Checks content/platform/modules.yaml and writes functions/gateway/generated/module-catalogue.ts from it.
 // Runs before `astro build` (package.json "build"): a bad file fails the build, naming the file and field.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { MODULE_CATALOGUE_MODULE, moduleCatalogueModule, readModuleCatalogue } from './module-catalogue.ts';

@@ -4,7 +4,7 @@ import { moduleCatalogueSchema, type ModuleCatalogue } from '../src/schemas/modu
 
 /** The platform's module catalogue and the module the Worker reads it from (the Worker cannot read content/). */
 export const MODULE_CATALOGUE_FILE = 'content/platform/modules.yaml';
-export const MODULE_CATALOGUE_MODULE = 'functions/gateway/services/module-catalogue.ts';
+export const MODULE_CATALOGUE_MODULE = 'functions/gateway/generated/module-catalogue.ts';
 
 /** Reads and checks the catalogue. Throws an Error naming the file and each bad field. */
 export function readModuleCatalogue(file = MODULE_CATALOGUE_FILE): ModuleCatalogue {

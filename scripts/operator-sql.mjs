@@ -28,7 +28,7 @@ export function checkRole(role) {
   return role;
 }
 
-/** SHA-256 hex, as the gateway stores tokens (services/sessions.ts tokenHash). */
+/** SHA-256 hex, as the gateway stores tokens (sessions/service.ts tokenHash). */
 export const sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
 
 /** A new random enrolment token (base64url, 32 bytes) and its stored hash. */

@@ -12,7 +12,7 @@
 export const CLIENT_ERROR_PATH = '/api/agg-web/client/error';
 export const MAX_REPORTS_PER_PAGE = 3;
 
-/** What the Worker accepts (functions/gateway/routes/tracking.ts, clientErrorRequest). */
+/** What the Worker accepts (functions/gateway/tracking/routes.ts, clientErrorRequest). */
 export interface ClientErrorReport {
   message: string;
   stack?: string;

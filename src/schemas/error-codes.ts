@@ -53,7 +53,7 @@ export const errorCatalogue = {
   // Wrong guesses per recipient and per client network per hour; a new code does not reset them.
   CD0015: { status: 429, en: 'Too many wrong codes for this number or address. Please try again in an hour.', zh: '该号码或邮箱的验证码错误次数过多，请一小时后再试。' },
   CD0016: { status: 429, en: 'Too many wrong codes from your network. Please try again in an hour.', zh: '当前网络的验证码错误次数过多，请一小时后再试。' },
-  // Delivery: the SMS or e-mail provider did not take the message (services/delivery/). The code is withdrawn,
+  // Delivery: the SMS or e-mail provider did not take the message (delivery/). The code is withdrawn,
   // so the person may ask again at once, and the failed send does not count against the send caps.
   DL0001: { status: 502, en: 'The message could not be sent. Please try again.', zh: '消息发送失败，请重试。' },
   DL0002: {
@@ -148,10 +148,10 @@ export const errorCatalogue = {
   SS0001: { status: 404, en: 'This session has already ended or is not yours.', zh: '该会话已结束或不属于您。' },
   // Internal: the sign-in history keeps no more failures this hour (never answered; the refusal itself is).
   SS0002: { status: 429, en: 'Too many failed sign-ins. Please try again later.', zh: '登录失败次数过多，请稍后再试。' },
-  // Operators (the platform's own staff; functions/gateway/services/operators.ts).
+  // Operators (the platform's own staff; functions/gateway/operators/service.ts).
   OP0001: { status: 401, en: 'Please sign in as an operator.', zh: '请以运营人员身份登录。' },
   OP0003: { status: 403, en: 'Your operator role does not allow this.', zh: '您的运营角色无权执行此操作。' },
-  // Operator sign-in and enrolment (services/operator-sign-in.ts). An unknown login answers OP0004 like a wrong password.
+  // Operator sign-in and enrolment (operators/sign-in.ts). An unknown login answers OP0004 like a wrong password.
   OP0004: { status: 401, en: 'The login or password is wrong.', zh: '账号或密码错误。' },
   OP0005: { status: 429, en: 'Too many failed attempts for this login. Please try again in an hour.', zh: '该账号尝试失败次数过多，请一小时后再试。' },
   OP0006: { status: 429, en: 'Too many failed attempts from your network. Please try again in an hour.', zh: '您所在网络尝试失败次数过多，请一小时后再试。' },

@@ -1,6 +1,6 @@
 /**
  * The file types uploads accept, one table for the browser (the file picker's `accept`) and the gateway (type
- * sniffing in functions/gateway/services/uploads.ts): the stored extension, the names it may carry, its MIME
+ * sniffing in functions/gateway/files/service.ts): the stored extension, the names it may carry, its MIME
  * type, and the bytes a file of that type starts with (null: plain text, checked by content instead).
  */
 const OLE_COMPOUND_FILE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1] as const;

@@ -39,7 +39,7 @@ export type VerificationStatus = z.infer<typeof verificationStatusSchema>;
 /** Wire type → stored key. */
 export const COMPANY_TYPE_DB = Object.fromEntries(COMPANY_TYPES.map((type) => [type, COMPANY_TYPE_KEYS[type].db])) as Record<CompanyType, string>;
 
-/** Statuses are stored in snake_case (migrations/0003; services/login-case.ts reads those values). The legacy stored status 'active' reads as 'verified'. */
+/** Statuses are stored in snake_case (migrations/0003; sign-in/login-case.ts reads those values). The legacy stored status 'active' reads as 'verified'. */
 export const VERIFICATION_STATUS_DB: Record<VerificationStatus, string> = {
   approving: 'approving',
   notVerified: 'not_verified',

@@ -74,7 +74,7 @@ export const personDetail = z.object({
     z.object({ createdAt: z.number(), lastSeenAt: z.number(), country: z.nullable(z.string()), network: z.nullable(z.string()), browser: z.nullable(z.string()), os: z.nullable(z.string()), partner: z.boolean() }),
   ),
   signIns: z.array(signInEntry),
-  /** Failed password sign-ins per client network that still count (services/risk.ts), and a lock's end. */
+  /** Failed password sign-ins per client network that still count (sign-in/risk.ts), and a lock's end. */
   lock: z.object({
     failures: z.array(z.object({ network: z.string(), failures: z.number(), lockedUntil: z.nullable(z.number()) })),
     locked: z.boolean(),

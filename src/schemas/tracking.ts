@@ -1,5 +1,5 @@
 /**
- * The tracking contract shared by the pages (src/lib/tracking.ts) and the gateway (routes/tracking.ts):
+ * The tracking contract shared by the pages (src/lib/tracking.ts) and the gateway (tracking/routes.ts):
  * `agg-web/buriedPoint/add`, the platform's tracking version, and how many events one call may carry.
  * Plain values, no zod: the pages' tracking module stays tiny.
  */

@@ -16,7 +16,7 @@ interface SliderCaptchaProps {
 export const SLIDER_MAX_INIT_TRIES = 4;
 const INIT_RETRY_MS = 1000;
 const REFRESH_MS = 60_000;
-/** Slider width 380, as the gateway draws its puzzle (services/captcha.ts); phones scale it to 310/375 of the screen. */
+/** Slider width 380, as the gateway draws its puzzle (captcha/service.ts); phones scale it to 310/375 of the screen. */
 export const SLIDER_WIDTH = 380;
 
 export function SliderCaptcha({ load, verify, labels, onPassed, onCancel }: SliderCaptchaProps) {

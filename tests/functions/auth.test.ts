@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
-import { LOCK_BASE_MS, SLIDER_AFTER } from '../../functions/gateway/services/risk';
-import { NEW_USER_CHECKS_PER_NAME, NEW_USER_CHECKS_PER_NETWORK } from '../../functions/gateway/routes/auth';
+import { LOCK_BASE_MS, SLIDER_AFTER } from '../../functions/gateway/sign-in/risk';
+import { NEW_USER_CHECKS_PER_NAME, NEW_USER_CHECKS_PER_NETWORK } from '../../functions/gateway/sign-in/routes';
 import app from '../../functions/worker';
 import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/gateway/handoff/blob';
 import { hashPassword } from '../../src/lib/password-hash';

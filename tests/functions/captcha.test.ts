@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { decode } from 'fast-png';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
-import { CAPTCHA_LIMITS, consumeSliderCheck, HOLE_X, looksHuman, SLIDER } from '../../functions/gateway/services/captcha';
+import { CAPTCHA_LIMITS, consumeSliderCheck, HOLE_X, looksHuman, SLIDER } from '../../functions/gateway/captcha/service';
 import { sliderChallengeSchema, sliderCheckSchema, type SliderChallenge, type SliderCheck } from '../../src/schemas/auth';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { CHEAP_POW, solvePow } from './pow-solver';

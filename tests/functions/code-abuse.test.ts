@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
-import { IP_GUESS_CAP, MAX_TRIES, RECIPIENT_GUESS_CAP, RESEND_WAIT_MS } from '../../functions/gateway/services/codes';
+import { IP_GUESS_CAP, MAX_TRIES, RECIPIENT_GUESS_CAP, RESEND_WAIT_MS } from '../../functions/gateway/codes/service';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { gatewayClient, useWorkerEnv, type Envelope } from './gateway-client';
 import { startWorkerEnv } from './worker-env';

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import app from '../../functions/worker';
 import { createGateway } from '../../functions/gateway/app';
 import { GatewayError } from '../../functions/gateway/errors';
-import { consumeCode, generateCode, issueCode, type ConsumeCodeArgs, type IssueCodeArgs } from '../../functions/gateway/services/codes';
-import { deliver } from '../../functions/gateway/services/delivery';
+import { consumeCode, generateCode, issueCode, type ConsumeCodeArgs, type IssueCodeArgs } from '../../functions/gateway/codes/service';
+import { deliver } from '../../functions/gateway/delivery';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { useWorkerEnv } from './gateway-client';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { legalVersions } from '../../functions/gateway/services/legal-versions';
+import { legalVersions } from '../../functions/gateway/generated/legal-versions';
 import { useWorkerEnv } from './gateway-client';
 
 /** Issue 7: which document versions a person agreed to, and asking again when the terms change. */

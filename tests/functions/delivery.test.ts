@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { issueCode } from '../../functions/gateway/services/codes';
+import { issueCode } from '../../functions/gateway/codes/service';
 import type { WorkerEnv } from '../../functions/env';
 import { gatewayClient } from './gateway-client';
 import { STAND_IN_KEYS, startStandIn, type ProviderName, type StandIn, type StandInMode } from './provider-stand-ins';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../functions/worker';
 import { DEV_HANDOFF_KEY, importHandoffKey, openHandoffBlob } from '../../functions/gateway/handoff/blob';
-import { createSession } from '../../functions/gateway/services/sessions';
+import { createSession } from '../../functions/gateway/sessions/service';
 import type { WorkerEnv } from '../../functions/env';
 import { startWorkerEnv } from './worker-env';
 

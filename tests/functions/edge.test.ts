@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import app, { createWorker } from '../../functions/worker';
 import type { WorkerEnv } from '../../functions/env';
 import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey, type HandoffPurpose } from '../../functions/gateway/handoff/blob';
-import { createSession } from '../../functions/gateway/services/sessions';
+import { createSession } from '../../functions/gateway/sessions/service';
 import { hashPassword } from '../../src/lib/password-hash';
 import { gatewayClient, readToEnd } from './gateway-client';
 import { deployedVars, startWorkerEnv } from './worker-env';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import app from '../../functions/worker';
 import { createGateway } from '../../functions/gateway/app';
 import { MAX_JSON_BYTES } from '../../functions/gateway/validate';
-import { createSession } from '../../functions/gateway/services/sessions';
+import { createSession } from '../../functions/gateway/sessions/service';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { gatewayClient } from './gateway-client';
 import { startWorkerEnv } from './worker-env';

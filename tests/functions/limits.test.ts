@@ -2,10 +2,10 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import app, { createWorker } from '../../functions/worker';
 import { createGateway } from '../../functions/gateway/app';
 import { MAX_JSON_BYTES } from '../../functions/gateway/validate';
-import { consumeSliderCheck, SLIDER } from '../../functions/gateway/services/captcha';
-import { CODE_LIFETIME_MS, consumeCode, IP_CAP, MAX_TRIES } from '../../functions/gateway/services/codes';
-import { ACCOUNT_SLIDER_AFTER, LOCK_BASE_MS, LOCK_EVERY, MAX_LOCK_MS, SLIDER_AFTER } from '../../functions/gateway/services/risk';
-import { createSession, SESSION_LIFETIME_S } from '../../functions/gateway/services/sessions';
+import { consumeSliderCheck, SLIDER } from '../../functions/gateway/captcha/service';
+import { CODE_LIFETIME_MS, consumeCode, IP_CAP, MAX_TRIES } from '../../functions/gateway/codes/service';
+import { ACCOUNT_SLIDER_AFTER, LOCK_BASE_MS, LOCK_EVERY, MAX_LOCK_MS, SLIDER_AFTER } from '../../functions/gateway/sign-in/risk';
+import { createSession, SESSION_LIFETIME_S } from '../../functions/gateway/sessions/service';
 import {
   DEV_HANDOFF_KEY,
   createHandoffBlob,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useWorkerEnv } from './gateway-client';
 
 /**
- * Every login case (services/login-case.ts, README "Login cases") derived by the embedded gateway from what
+ * Every login case (sign-in/login-case.ts, README "Login cases") derived by the embedded gateway from what
  * people did, through the whole Worker on a real local D1: registration with a company name and a port (7),
  * a join the administrator declined and applications that ended (9), and cases 1-9 side by side.
  */

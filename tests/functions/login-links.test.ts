@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
-import { LINK_LIFETIME_MS, LINK_SUBJECT_CAP } from '../../functions/gateway/services/login-links';
+import { LINK_LIFETIME_MS, LINK_SUBJECT_CAP } from '../../functions/gateway/login-links/service';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { useWorkerEnv } from './gateway-client';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../functions/worker';
-import { auditStatement } from '../../functions/gateway/services/audit';
-import { OPERATOR_IDLE_MS, operatorInsert, startOperatorSession } from '../../functions/gateway/services/operators';
-import { sha256Hex } from '../../functions/gateway/services/passwords';
-import { createSession } from '../../functions/gateway/services/sessions';
+import { auditStatement } from '../../functions/gateway/audit/service';
+import { OPERATOR_IDLE_MS, operatorInsert, startOperatorSession } from '../../functions/gateway/operators/service';
+import { sha256Hex } from '../../functions/gateway/identity/passwords';
+import { createSession } from '../../functions/gateway/sessions/service';
 import { startWorkerEnv } from './worker-env';
 
 /**

@@ -7,9 +7,9 @@ import {
   OPERATOR_CHALLENGE_TRIES,
   OPERATOR_LOGIN_GUESS_CAP,
   OPERATOR_NETWORK_GUESS_CAP,
-} from '../../functions/gateway/services/operator-sign-in';
-import { operatorInsert, startOperatorSession, type OperatorRole } from '../../functions/gateway/services/operators';
-import { sha256Hex } from '../../functions/gateway/services/passwords';
+} from '../../functions/gateway/operators/sign-in';
+import { operatorInsert, startOperatorSession, type OperatorRole } from '../../functions/gateway/operators/service';
+import { sha256Hex } from '../../functions/gateway/identity/passwords';
 import { hashPassword } from '../../src/lib/password-hash';
 import { useWorkerEnv } from './gateway-client';
 import { SoftAuthenticator } from './soft-authenticator';

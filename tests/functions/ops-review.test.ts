@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operatorInsert, startOperatorSession, type OperatorRole } from '../../functions/gateway/services/operators';
-import { sha256Hex } from '../../functions/gateway/services/passwords';
+import { operatorInsert, startOperatorSession, type OperatorRole } from '../../functions/gateway/operators/service';
+import { sha256Hex } from '../../functions/gateway/identity/passwords';
 import type { CompanyDetailAnswer, UploadedFile } from '../../src/schemas/onboarding';
 import type { ReviewDecisionAnswer, ReviewDetailAnswer, ReviewQueueAnswer } from '../../src/schemas/ops-review';
 import { bufferedForm, useWorkerEnv, type CallOptions } from './gateway-client';

@@ -1,8 +1,8 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import { CHALLENGE_LIFETIME_MS, SECOND_STEP_OPTIONS_CAP } from '../../functions/gateway/services/passkeys';
-import { CHALLENGE_MAX_TRIES } from '../../functions/gateway/services/two-step';
+import { CHALLENGE_LIFETIME_MS, SECOND_STEP_OPTIONS_CAP } from '../../functions/gateway/passkeys/service';
+import { CHALLENGE_MAX_TRIES } from '../../functions/gateway/second-step/service';
 import { createWorker } from '../../functions/worker';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import type { Passkey } from '../../src/schemas/passkeys';

@@ -1,8 +1,8 @@
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
-import { PASSKEYS_PER_USER } from '../../functions/gateway/db/passkeys';
-import { CHALLENGE_LIFETIME_MS } from '../../functions/gateway/services/passkeys';
+import { PASSKEYS_PER_USER } from '../../functions/gateway/passkeys/db';
+import { CHALLENGE_LIFETIME_MS } from '../../functions/gateway/passkeys/service';
 
 /** A small cap for this test file (PASSKEY_SIGN_IN_CAP; deployed default 600). */
 const SIGN_IN_CAP = 40;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
-import { CODE_LIFETIME_MS } from '../../functions/gateway/services/codes';
-import { LOCK_EVERY } from '../../functions/gateway/services/risk';
+import { CODE_LIFETIME_MS } from '../../functions/gateway/codes/service';
+import { LOCK_EVERY } from '../../functions/gateway/sign-in/risk';
 import { hashPassword } from '../../src/lib/password-hash';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { useWorkerEnv } from './gateway-client';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../functions/worker';
-import { PORTS } from '../../functions/gateway/services/ports';
+import { PORTS } from '../../functions/gateway/places/ports';
 import type { CountryItem, Port } from '../../src/schemas/onboarding';
 import { startWorkerEnv } from './worker-env';
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hex, hmac, signAliyunAcs3, signAwsV4, signTencentTc3 } from '../../functions/gateway/services/delivery/signing';
+import { hex, hmac, signAliyunAcs3, signAwsV4, signTencentTc3 } from '../../functions/gateway/delivery/signing';
 
 /**
  * Local stand-ins of the delivery providers (node http on port 0), started by the function tests. Each checks

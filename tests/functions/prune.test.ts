@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { unstable_readConfig } from 'wrangler';
 import worker from '../../functions/worker';
-import { prune, RETENTION } from '../../functions/gateway/services/prune';
+import { prune, RETENTION } from '../../functions/gateway/maintenance/prune';
 import { startWorkerEnv } from './worker-env';
 
 /**

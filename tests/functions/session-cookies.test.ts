@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../functions/worker';
 import { takeSession } from '../../functions/edge/session-cookies';
-import { findSession } from '../../functions/gateway/services/sessions';
+import { findSession } from '../../functions/gateway/sessions/service';
 import { startWorkerEnv } from './worker-env';
 
 /**

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorker } from '../../functions/worker';
 import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/gateway/handoff/blob';
-import { prune } from '../../functions/gateway/services/prune';
-import { FAILURES_KEPT_PER_HOUR } from '../../functions/gateway/services/sign-in-history';
+import { prune } from '../../functions/gateway/maintenance/prune';
+import { FAILURES_KEPT_PER_HOUR } from '../../functions/gateway/sign-in/history';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import type { SessionEntry, SignInEntry } from '../../src/schemas/security';

@@ -10,10 +10,10 @@ import {
   TRACKING_NETWORK_CAP,
   TRACKING_VERSION,
   TRACKING_WINDOW_MS,
-} from '../../functions/gateway/routes/tracking';
+} from '../../functions/gateway/tracking/routes';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { OPERATOR_SESSION_HEADER } from '../../functions/contract';
-import { operatorInsert, startOperatorSession, type OperatorRole } from '../../functions/gateway/services/operators';
+import { operatorInsert, startOperatorSession, type OperatorRole } from '../../functions/gateway/operators/service';
 import { gatewayClient, statusOf } from './gateway-client';
 import { startWorkerEnv } from './worker-env';
 

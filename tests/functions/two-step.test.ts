@@ -2,7 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/gateway/handoff/blob';
 import { createGateway } from '../../functions/gateway/app';
-import { CHALLENGE_LIFETIME_MS, CHALLENGE_MAX_TRIES, IP_GUESS_CAP, USER_GUESS_CAP } from '../../functions/gateway/services/two-step';
+import { CHALLENGE_LIFETIME_MS, CHALLENGE_MAX_TRIES, IP_GUESS_CAP, USER_GUESS_CAP } from '../../functions/gateway/second-step/service';
 import { createWorker } from '../../functions/worker';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { errorCatalogue } from '../../src/schemas/error-codes';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { EMAIL_PROVIDERS, parseConfig, SMS_PROVIDERS } from '../../functions/config';
-import { decisionMessage } from '../../functions/gateway/services/company-review';
-import { codeMessage, type DeliveryMessage, type MessageKind } from '../../functions/gateway/services/delivery';
-import { MESSAGE_KINDS, smsFormOf, smsTemplate } from '../../functions/gateway/services/delivery/message';
-import { passLinkMessage } from '../../functions/gateway/services/login-links';
-import { newDeviceMessage } from '../../functions/gateway/services/sign-in-history';
-import { securityChangeMessage } from '../../functions/gateway/services/security-notice';
+import { decisionMessage } from '../../functions/gateway/review/service';
+import { codeMessage, type DeliveryMessage, type MessageKind } from '../../functions/gateway/delivery';
+import { MESSAGE_KINDS, smsFormOf, smsTemplate } from '../../functions/gateway/delivery/message';
+import { passLinkMessage } from '../../functions/gateway/login-links/service';
+import { newDeviceMessage } from '../../functions/gateway/sign-in/history';
+import { securityChangeMessage } from '../../functions/gateway/account/security-notice';
 import { langs, type Lang } from '../../src/lib/lang';
 
 /**

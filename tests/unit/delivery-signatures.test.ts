@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signAliyunAcs3, signAwsV4, signTencentTc3 } from '../../functions/gateway/services/delivery/signing';
+import { signAliyunAcs3, signAwsV4, signTencentTc3 } from '../../functions/gateway/delivery/signing';
 
 /**
  * The providers' request signatures against the worked examples of their own documentation: same inputs, the

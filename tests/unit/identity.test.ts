@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../functions/gateway/errors';
-import { emailRecipient, phoneRecipient, phoneRecipientFromE164 } from '../../functions/gateway/services/identity';
+import { emailRecipient, phoneRecipient, phoneRecipientFromE164 } from '../../functions/gateway/identity/sign-in-names';
 
 const codeOf = (run: () => unknown) => {
   try {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { legalVersions } from '../../functions/gateway/services/legal-versions';
+import { legalVersions } from '../../functions/gateway/generated/legal-versions';
 import { en } from '../../src/i18n/en';
 import { zh } from '../../src/i18n/zh';
 import { langs } from '../../src/lib/lang';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { moduleCatalogue } from '../../functions/gateway/services/module-catalogue';
+import { moduleCatalogue } from '../../functions/gateway/generated/module-catalogue';
 import { MODULE_CATALOGUE_FILE, MODULE_CATALOGUE_MODULE, moduleCatalogueModule, readModuleCatalogue } from '../../scripts/module-catalogue.ts';
 import { COMPANY_TYPE_KEYS, COMPANY_TYPES, companyTypeFromDb, companyTypeToDb } from '../../src/schemas/onboarding';
 

@@ -12,7 +12,7 @@ import {
   sha256Hex,
   toHex,
   verifyPassword,
-} from '../../functions/gateway/services/passwords';
+} from '../../functions/gateway/identity/passwords';
 import { hashPassword as clientHash } from '../../src/lib/password-hash';
 
 const env = { DEV_OUTBOX: 'true' };

@@ -7,10 +7,10 @@ import {
   sanitiseFileName,
   sniffType,
   UPLOAD_BODY_LIMITS,
-} from '../../functions/gateway/services/uploads';
+} from '../../functions/gateway/files/service';
 import { cat, enc, fileBytes as fixtures } from '../fixtures/file-bytes';
 
-/** Upload type sniffing and the streaming multipart reader (functions/gateway/services/uploads.ts). */
+/** Upload type sniffing and the streaming multipart reader (functions/gateway/files/service.ts). */
 
 describe('sniffType', () => {
   it.each([

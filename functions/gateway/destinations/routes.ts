@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { edgeCallsOnly, now, ok } from '../../contract';
 import type { EdgeBindings } from '../../env';
-import { bearerToken } from '../services/sessions';
+import { bearerToken } from '../sessions/service';
 import { destinationToken } from './service';
 
 /** `edge/v1/destinations/token` (the edge's own call, EDGE_CALL_HEADER): the blob the edge's /go adds when it sends a signed-in person to another site. */

@@ -3,7 +3,7 @@ import { configOf } from '../../config';
 import type { WorkerEnv } from '../../env';
 import { createHandoffBlob, handoffClaims } from '../handoff/blob';
 import { handoffKeys } from '../handoff/keys';
-import { findSession, idleTimeoutMs } from '../services/sessions';
+import { findSession, idleTimeoutMs } from '../sessions/service';
 
 /**
  * A fresh 60-second session blob for the configured web app (WEB_APP_AUDIENCE) that speaks for the owner of

@@ -2,8 +2,8 @@ import { Hono } from 'hono';
 import { handoffIntakeRequest } from '../../../src/schemas/handoff';
 import { CLIENT_COUNTRY_HEADER, clientIp, edgeCallsOnly, namedClientNetwork, now, ok, requestLang, SITE_HEADER } from '../../contract';
 import type { EdgeBindings } from '../../env';
-import { clientInfoOf } from '../services/devices';
-import { bearerToken } from '../services/sessions';
+import { clientInfoOf } from '../sessions/devices';
+import { bearerToken } from '../sessions/service';
 import { validate } from '../validate';
 import { takeHandoff } from './service';
 

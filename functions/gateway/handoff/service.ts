@@ -1,15 +1,15 @@
 import { HANDOFF_PARAMS, type HandoffBlobs, type HandoffFailure, type HandoffIntakeAnswer, type HandoffParam } from '../../../src/schemas/handoff';
 import type { WorkerEnv } from '../../env';
 import { configOf } from '../../config';
-import { findUserById, runBatch, type LoginIdentity } from '../db/users';
-import { twoStepEnabled } from '../db/two-step';
+import { findUserById, runBatch, type LoginIdentity } from '../account/db';
+import { twoStepEnabled } from '../second-step/db';
 import { GatewayError } from '../errors';
-import type { ClientInfo } from '../services/devices';
-import { emailRecipient, phoneRecipientFromE164 } from '../services/identity';
-import { isCommonPassword, verifyPassword } from '../services/passwords';
-import { findSession, idleTimeoutMs } from '../services/sessions';
-import { checkPassword, startSession } from '../services/sign-in';
-import { CHALLENGE_LIFETIME_MS, prepareChallenge } from '../services/two-step';
+import type { ClientInfo } from '../sessions/devices';
+import { emailRecipient, phoneRecipientFromE164 } from '../identity/sign-in-names';
+import { isCommonPassword, verifyPassword } from '../identity/passwords';
+import { findSession, idleTimeoutMs } from '../sessions/service';
+import { checkPassword, startSession } from '../sign-in/service';
+import { CHALLENGE_LIFETIME_MS, prepareChallenge } from '../second-step/service';
 import { openHandoffBlob, type HandoffClaims, type HandoffPurpose } from './blob';
 import { handoffKeys } from './keys';
 import { reserveStatement } from '../identity/single-use';
@@ -75,7 +75,7 @@ function identityOfLoginName(loginName: string): LoginIdentity | undefined {
 
 /**
  * The password sign-in of a `userNameAndPwd` blob: the password sign-in of the sign-in screens
- * (services/sign-in.ts: same failure count per name and network, lock, decoy KDF), admitting only the blob's
+ * (sign-in/service.ts: same failure count per name and network, lock, decoy KDF), admitting only the blob's
  * `sub` (and on the partner site only a partner). What a redirect cannot carry is refused without a session:
  * the human check (there is no slider to show), the SY9990 salt round trip, and the insecure-password change a
  * password on the blocklist needs (the hash shows only that part of the password rule). The user id on success.
@@ -128,7 +128,7 @@ async function claimedUser(env: WorkerEnv, blobs: HandoffBlobs, at: number): Pro
   return { ok: true, userId };
 }
 
-/** `network` is the client network a credentials sign-in counts its failures under (services/sign-in.ts). */
+/** `network` is the client network a credentials sign-in counts its failures under (sign-in/service.ts). */
 async function takeBlobs(
   env: WorkerEnv,
   blobs: HandoffBlobs,

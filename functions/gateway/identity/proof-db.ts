@@ -1,6 +1,6 @@
 /**
  * The statements of a session's proof (rules in identity/proof.ts): `sessions.proved_at` / `proved_with`
- * (migrations/0210_session_proofs.sql). A sign-in writes them with the session's INSERT (services/sessions.ts).
+ * (migrations/0210_session_proofs.sql). A sign-in writes them with the session's INSERT (sessions/service.ts).
  */
 
 /** Records a proof of the person on a live session: one UPDATE that names the session by its token's hash. */

@@ -3,16 +3,16 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { ProofStart, ProofStep } from '../../../src/schemas/step-up';
 import { configOf, type PasskeySite } from '../../config';
 import type { WorkerEnv } from '../../env';
-import { passkeysOfUser } from '../db/passkeys';
-import { twoStepEnabled } from '../db/two-step';
-import { runBatch, storedPasswordOf, type UserRow } from '../db/users';
+import { passkeysOfUser } from '../passkeys/db';
+import { twoStepEnabled } from '../second-step/db';
+import { runBatch, storedPasswordOf, type UserRow } from '../account/db';
 import { GatewayError } from '../errors';
-import { now } from '../services/clock';
-import { consumeCode, issueCode } from '../services/codes';
-import { secondStepOptions, verifyPasskeySignIn } from '../services/passkeys';
-import type { SessionRow, SessionVariables } from '../services/sessions';
-import { checkCurrentPassword } from '../services/sign-in';
-import { CHALLENGE_LIFETIME_MS, passSecondStep, prepareChallenge, type SecondFactor } from '../services/two-step';
+import { now } from '../../contract';
+import { consumeCode, issueCode } from '../codes/service';
+import { secondStepOptions, verifyPasskeySignIn } from '../passkeys/service';
+import type { SessionRow, SessionVariables } from '../sessions/service';
+import { checkCurrentPassword } from '../sign-in/service';
+import { CHALLENGE_LIFETIME_MS, passSecondStep, prepareChallenge, type SecondFactor } from '../second-step/service';
 import type { Lang } from '../../../src/lib/lang';
 import { recordProofStatement } from './proof-db';
 
@@ -22,13 +22,13 @@ import { recordProofStatement } from './proof-db';
  *
  * - A proof is the password or a one-time code to the account's own e-mail (else phone), plus the second factor
  *   (an authenticator app code, a recovery code or a passkey) when two-step is on; or a passkey alone.
- * - A sign-in is a proof at the moment its session starts (services/sign-in.ts startSession writes it with the
+ * - A sign-in is a proof at the moment its session starts (sign-in/service.ts startSession writes it with the
  *   session, and what it passed: 'password', 'code+totp', 'passkey', ...). A hand-off from another site is not.
  * - A proof belongs to the session that made it (sessions.proved_at): it does nothing for another session of the
  *   same person, or for anyone else. It is fresh for STEP_UP_MAX_AGE seconds (10 minutes).
  * - requireFreshProof guards the sensitive changes (passkeys, two-step, recovery codes, password, ending the
  *   other sessions): without a fresh proof they answer SU0001 and the browser asks "Confirm it's you".
- * - The half-way state (first factor passed, second owed) is a second-step challenge of services/two-step.ts
+ * - The half-way state (first factor passed, second owed) is a second-step challenge of second-step/service.ts
  *   (single use, 5 minutes, 5 tries, the same guess caps as the sign-in's second step), bound to this session
  *   (ChallengeOptions.session) so it neither passes for another session nor starts a sign-in.
  * - A wrong password counts as a failed sign-in of the account from this network (checkCurrentPassword); a

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../services/passwords';
+import { sha256Hex } from './passwords';
 
 /**
  * The one mechanism behind every single-use secret of the portal: one-time codes, second-step challenges

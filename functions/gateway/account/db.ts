@@ -1,0 +1,208 @@
+import { GatewayError } from '../errors';
+import type { StoredPassword } from '../identity/passwords';
+
+/** A row of `users` (migrations/0003). */
+export interface UserRow {
+  id: string;
+  phone_e164: string | null;
+  email: string | null;
+  us_id: string | null;
+  real_name: string;
+  login_name: string;
+  password_hash: string | null;
+  password_salt: string | null;
+  password_algo: string | null;
+  password_params: string | null;
+  password_version: 1 | 2;
+  legacy_salt: string | null;
+  original_flag: 0 | 1;
+  user_type: 0 | 1 | 2;
+  identity: 1 | 2 | null;
+  pending_company_name: string | null;
+  /** The serviced port named at registration with the company name (migrations/0190). */
+  pending_port_id: string | null;
+  source: string | null;
+  is_partner: 0 | 1;
+  created_at: number;
+  // Own profile (migrations/0040).
+  country_id: string | null;
+  country_name: string | null;
+  birthday: string | null;
+  sex: 'male' | 'female' | null;
+  /** The person's photo: one of their own uploads (migrations/0160). */
+  photo_file_id: string | null;
+  // Set by an operator (migrations/0180): no sign-in, no session.
+  blocked_at: number | null;
+}
+
+/** The ways a person names their account at sign-in; each is a UNIQUE column. */
+export type LoginIdentity = { phone: string } | { email: string } | { usId: string };
+
+function identityColumn(identity: LoginIdentity): [column: 'phone_e164' | 'email' | 'us_id', value: string] {
+  if ('phone' in identity) return ['phone_e164', identity.phone];
+  if ('email' in identity) return ['email', identity.email];
+  return ['us_id', identity.usId];
+}
+
+/** The identity as one string: the slider subject, the throttle subject and the getUserSalt decoy key. */
+export function identityKey(identity: LoginIdentity): string {
+  return identityColumn(identity)[1];
+}
+
+export async function findUserByIdentity(db: D1Database, identity: LoginIdentity): Promise<UserRow | null> {
+  const [column, value] = identityColumn(identity);
+  return db.prepare(`SELECT * FROM users WHERE ${column} = ?`).bind(value).first<UserRow>();
+}
+
+/** PS0100 for a blocked account: every sign-in asks this before it starts anything. */
+export async function assertNotBlocked(db: D1Database, userId: string): Promise<void> {
+  const row = await db.prepare('SELECT blocked_at FROM users WHERE id = ?').bind(userId).first<{ blocked_at: number | null }>();
+  if (row?.blocked_at != null) throw new GatewayError('PS0100');
+}
+
+export async function findUserById(db: D1Database, id: string): Promise<UserRow | null> {
+  return db.prepare('SELECT * FROM users WHERE id = ?').bind(id).first<UserRow>();
+}
+
+export interface NewUser {
+  id?: string;
+  phone?: string | null;
+  email?: string | null;
+  usId?: string | null;
+  realName?: string;
+  loginName?: string;
+  password?: StoredPassword | null;
+  passwordVersion?: 1 | 2;
+  legacySalt?: string | null;
+  originalFlag?: boolean;
+  userType?: 0 | 1 | 2;
+  identity?: 1 | 2 | null;
+  pendingCompanyName?: string | null;
+  pendingPortId?: string | null;
+  source?: string | null;
+  isPartner?: boolean;
+  now: number;
+}
+
+/** The INSERT for a new user, to run alone or in a batch with its first session. */
+export function insertUserStatement(db: D1Database, user: NewUser & { id: string }): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO users (id, phone_e164, email, us_id, real_name, login_name, password_hash, password_salt, password_algo,
+         password_params, password_version, legacy_salt, original_flag, user_type, identity, pending_company_name, pending_port_id,
+         source, is_partner, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(
+      user.id,
+      user.phone ?? null,
+      user.email ?? null,
+      user.usId ?? null,
+      user.realName ?? '',
+      user.loginName ?? user.email ?? user.phone ?? user.usId ?? '',
+      user.password?.hash ?? null,
+      user.password?.salt ?? null,
+      user.password?.algo ?? null,
+      user.password?.params ?? null,
+      user.passwordVersion ?? 2,
+      user.legacySalt ?? null,
+      user.originalFlag ? 1 : 0,
+      user.userType ?? 0,
+      user.identity ?? null,
+      user.pendingCompanyName ?? null,
+      user.pendingPortId ?? null,
+      user.source ?? null,
+      user.isPartner ? 1 : 0,
+      user.now,
+    );
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed/i.test(error.message);
+}
+
+/**
+ * Runs statements as one D1 batch (all or nothing), such as a new user with its first session. A UNIQUE
+ * clash (the same phone, e-mail or usId registered by a parallel request) becomes US0003 and leaves nothing.
+ */
+export async function runBatch(db: D1Database, statements: D1PreparedStatement[]): Promise<D1Result[]> {
+  try {
+    return await db.batch(statements);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new GatewayError('US0003');
+    throw error;
+  }
+}
+
+/** The stored password of a user row, or null when none is set (verifyPassword then does decoy work). */
+export function storedPasswordOf(user: UserRow): StoredPassword | null {
+  const { password_hash: hash, password_salt: salt, password_algo: algo, password_params: params } = user;
+  return hash && salt && algo && params ? { hash, salt, algo, params } : null;
+}
+
+export async function createUser(db: D1Database, user: NewUser): Promise<string> {
+  const id = user.id ?? crypto.randomUUID();
+  await runBatch(db, [insertUserStatement(db, { ...user, id })]);
+  return id;
+}
+
+/**
+ * Stores a new password hash. `version` 2 (the default) also drops the legacy salt, so a legacy record
+ * moves to the plain-hash protocol; `clearOriginalFlag` ends the must-change-password state.
+ */
+export function setPasswordStatement(
+  db: D1Database,
+  userId: string,
+  stored: StoredPassword,
+  options: { version?: 1 | 2; clearOriginalFlag?: boolean } = {},
+): D1PreparedStatement {
+  const version = options.version ?? 2;
+  return db
+    .prepare(
+      `UPDATE users SET password_hash = ?, password_salt = ?, password_algo = ?, password_params = ?, password_version = ?,
+         legacy_salt = CASE WHEN ? = 2 THEN NULL ELSE legacy_salt END,
+         original_flag = CASE WHEN ? THEN 0 ELSE original_flag END
+       WHERE id = ?`,
+    )
+    .bind(stored.hash, stored.salt, stored.algo, stored.params, version, version, options.clearOriginalFlag ? 1 : 0, userId);
+}
+
+/** Every name the user signs in with: the subjects of their password failures (sign-in/db.ts). */
+export function signInNamesOf(user: Pick<UserRow, 'phone_e164' | 'email' | 'us_id'>): (string | null)[] {
+  return [user.phone_e164, user.email, user.us_id];
+}
+
+export async function setUserType(db: D1Database, userId: string, userType: 0 | 1 | 2): Promise<void> {
+  await db.prepare('UPDATE users SET user_type = ? WHERE id = ?').bind(userType, userId).run();
+}
+
+/** The person's own profile fields (updateUserInfo); null clears a field. */
+export interface ProfileUpdate {
+  realName: string;
+  countryId: string | null;
+  countryName: string | null;
+  birthday: string | null;
+  sex: 'male' | 'female' | null;
+}
+
+export async function updateProfile(db: D1Database, userId: string, profile: ProfileUpdate): Promise<UserRow | null> {
+  return db
+    .prepare('UPDATE users SET real_name = ?, country_id = ?, country_name = ?, birthday = ?, sex = ? WHERE id = ? RETURNING *')
+    .bind(profile.realName, profile.countryId, profile.countryName, profile.birthday, profile.sex, userId)
+    .first<UserRow>();
+}
+
+/**
+ * Makes one of the user's own uploads their photo (null removes it): only a JPEG or PNG they uploaded that no
+ * company form has taken. Returns whether it was set.
+ */
+export async function setPhoto(db: D1Database, userId: string, fileId: string | null): Promise<boolean> {
+  const changed = await db
+    .prepare(
+      `UPDATE users SET photo_file_id = ?2 WHERE id = ?1 AND (?2 IS NULL OR EXISTS (SELECT 1 FROM files
+         WHERE id = ?2 AND owner_user_id = ?1 AND company_id IS NULL AND content_type IN ('image/jpeg', 'image/png')))`,
+    )
+    .bind(userId, fileId)
+    .run();
+  return changed.meta.changes > 0;
+}

@@ -1,0 +1,50 @@
+import type { Lang } from '../../../src/lib/lang';
+import { configOf } from '../../config';
+import { findUserById } from './db';
+import { deliver, type DeliveryEnv } from '../delivery';
+
+/**
+ * The notice of a new way into the account (security baseline "Proving it's you again"): a new passkey, an
+ * authenticator app (two-step turned on) or a new set of recovery codes. Sent like the new-device notice
+ * (sign-in-history.ts): to the account's e-mail, else by SMS, in the language of the change, with a link to the
+ * Security section built on PORTAL_ORIGIN. A refused delivery does not undo the change.
+ */
+export type SecurityChange = 'passkeyAdded' | 'twoStepOn' | 'recoveryCodes';
+
+const CHANGES: Record<SecurityChange, Record<Lang, string>> = {
+  passkeyAdded: { zh: '添加了一个新的通行密钥', en: 'a new passkey was added' },
+  twoStepOn: { zh: '开启了两步验证并绑定了身份验证器应用', en: 'two-step verification was turned on with an authenticator app' },
+  recoveryCodes: { zh: '生成了一组新的恢复码', en: 'a new set of recovery codes was made' },
+};
+
+/** The localised notice; its template SMS form: when (UTC) and what changed. */
+export function securityChangeMessage(lang: Lang, { when, change, link }: { when: string; change: SecurityChange; link: string | null }) {
+  const what = CHANGES[change][lang];
+  const form = { kind: 'securityChange' as const, lang, params: { when, change: what } };
+  if (lang === 'zh') {
+    return {
+      ...form,
+      subject: '账号安全设置变更提醒',
+      text: `您的账号于 ${when}（UTC）${what}。\n如果是您本人，无需处理。如果不是，请立即修改密码并检查安全设置${link ? `：\n${link}` : '。'}`,
+    };
+  }
+  return {
+    ...form,
+    subject: 'A security change on your account',
+    text: `On ${when} (UTC) ${what} on your account.\nIf this was you, there is nothing to do. If not, change your password and check your security settings now${link ? `:\n${link}` : '.'}`,
+  };
+}
+
+export async function sendSecurityNotice(env: DeliveryEnv, { userId, at, change, lang }: { userId: string; at: number; change: SecurityChange; lang: Lang }) {
+  const user = await findUserById(env.DB, userId);
+  const to = user?.email ? { channel: 'email' as const, to: user.email } : user?.phone_e164 ? { channel: 'sms' as const, to: user.phone_e164 } : null;
+  if (!to) return;
+  const origin = configOf(env).portalOrigin;
+  const when = new Date(at).toISOString().slice(0, 16).replace('T', ' ');
+  const message = securityChangeMessage(lang, { when, change, link: origin ? `${origin}/user_center#security` : null });
+  try {
+    await deliver(env, { ...to, ...message }, { now: at });
+  } catch (error) {
+    console.error('security notice not delivered', error instanceof Error ? error.message : error);
+  }
+}

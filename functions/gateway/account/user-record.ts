@@ -1,0 +1,84 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { Lang } from '../../../src/lib/lang';
+import { fileUrl } from '../../../src/schemas/onboarding';
+import type { MeAnswer } from '../../../src/schemas/profile';
+import { asLoginCaseMembership, memberOf, membershipsOfUser, type MembershipRow } from '../companies/db';
+import { administratorName, grantsOf } from '../members/db';
+import type { UserRow } from './db';
+import { findCountry } from '../places/countries';
+import { accountSizeOf } from '../sign-in/login-case';
+import { modulesOfMember } from '../members/service';
+
+/**
+ * The full user record (fetchMeByUserToken, updateUserInfo's answer): every field of the specification's User,
+ * from real data. The company fields describe the account in use: the company chosen in this session
+ * (chooseAccount), else the main enterprise, else the only company the person can enter; without one they are
+ * null (lists empty, superAdmin false). Every field is present; those without data are null, never missing.
+ */
+
+/** '+8613800138000' → the number's parts and the phone-code list id of its region ('CN'). */
+export function phoneParts(e164: string | null): { mobile: string; code: string; region: string | null } | null {
+  const parsed = e164 ? parsePhoneNumberFromString(e164) : undefined;
+  return parsed ? { mobile: parsed.nationalNumber, code: `+${parsed.countryCallingCode}`, region: parsed.country ?? null } : null;
+}
+
+/**
+ * The given name within a real name: a Chinese name of two to four characters after its one-character
+ * surname (the common case; compound surnames are rare), the first word of a name of several words, else null.
+ */
+export function givenNameOf(realName: string): string | null {
+  const name = realName.trim();
+  if (/^\p{Script=Han}{2,4}$/u.test(name)) return name.slice(1);
+  const words = name.split(/\s+/);
+  return words.length > 1 ? words[0]! : null;
+}
+
+/** The company of the account in use, among those the person can enter now. */
+function companyInUse(memberships: readonly MembershipRow[], sessionCompanyId: string | null): MembershipRow | null {
+  const enterable = memberships.filter((m) => accountSizeOf([asLoginCaseMembership(m)]) === 1);
+  return (
+    enterable.find((m) => m.company_id === sessionCompanyId) ??
+    enterable.find((m) => m.is_main === 1) ??
+    (enterable.length === 1 ? enterable[0]! : null)
+  );
+}
+
+export async function userRecord(db: D1Database, user: UserRow, sessionCompanyId: string | null, lang: Lang): Promise<MeAnswer> {
+  const phone = phoneParts(user.phone_e164);
+  const country = user.country_id ? findCountry(user.country_id) : undefined;
+  const phoneCountry = phone?.region ? findCountry(phone.region) : undefined;
+  const memberships = await membershipsOfUser(db, user.id);
+  const company = companyInUse(memberships, sessionCompanyId);
+  const main = memberships.find((m) => m.is_main === 1);
+  const [member, granted, adminName] = company
+    ? await Promise.all([memberOf(db, company.company_id, user.id), grantsOf(db, company.company_id, user.id), administratorName(db, company.company_id)])
+    : [null, [], null];
+  return {
+    userId: user.id,
+    username: user.real_name || user.login_name,
+    realName: user.real_name,
+    givenName: givenNameOf(user.real_name),
+    loginName: user.login_name,
+    account: user.login_name || user.phone_e164 || user.email || user.us_id || user.id,
+    registerMobile: phone?.mobile ?? null,
+    userPhoneCode: phone?.code ?? null,
+    userPhoneCodeValue: phoneCountry?.id ?? null,
+    businessEmails: user.email,
+    passwordVersion: user.password_version,
+    source: user.source,
+    countryId: user.country_id,
+    countryName: country ? (lang === 'zh' ? country.nameCn : country.name) : user.country_name,
+    birthday: user.birthday,
+    sex: user.sex,
+    photo: user.photo_file_id ? fileUrl(user.photo_file_id) : null,
+    dateCreate: user.created_at,
+    accountId: company?.company_id ?? null,
+    groupId: company?.type ?? null,
+    mainAccountId: main?.company_id ?? null,
+    superAdmin: member?.role === 'administrator',
+    superAdminName: adminName,
+    roles: member ? [member.role] : [],
+    authoriseList: company && member ? modulesOfMember(company.type, member, granted, lang) : [],
+    hireDate: member?.hire_time ?? null,
+  };
+}

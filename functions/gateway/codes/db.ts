@@ -1,0 +1,59 @@
+/**
+ * The statements of one-time codes (rules in codes/service.ts). Only the newest code of a recipient + purpose
+ * can be used; each statement that changes a code re-checks what makes it usable, so parallel calls cannot
+ * both act on one state.
+ */
+
+import { withdrawGuessStatement } from '../identity/guesses';
+import { consumeStatement, countTry as countSingleUseTry, SINGLE_USE } from '../identity/single-use';
+
+const LATEST = 'SELECT MAX(id) FROM codes WHERE recipient = ?1 AND purpose = ?2';
+/** The newest code of a recipient and purpose, as a condition of the single-use core. */
+const newest = (key: CodeKey) => ({ sql: 'id = (SELECT MAX(id) FROM codes WHERE recipient = ? AND purpose = ?)', binds: [key.recipient, key.purpose] });
+
+export interface CodeKey {
+  recipient: string;
+  purpose: string;
+}
+
+export interface CountedTry {
+  id: number;
+  code_hash: string;
+  /** Tries of the code including this one. */
+  tries: number;
+}
+
+/**
+ * Counts a try on the newest code while it is usable (not used, not expired, fewer than `maxTries` tries) and
+ * returns what the caller compares against. The count comes before the comparison, so however many guesses
+ * arrive at once, at most `maxTries` of them are ever compared. Null when no usable code was there.
+ */
+export function countTry(db: D1Database, key: CodeKey, now: number, maxTries: number): Promise<CountedTry | null> {
+  return countSingleUseTry<CountedTry>(db, SINGLE_USE.code, {}, now, maxTries, { also: newest(key), returning: 'id, code_hash, tries' });
+}
+
+/**
+ * Marks a counted code used and drops the guess that used it (a right guess is not a wrong one), in one
+ * transaction. False when a parallel call used it first: of any number of right guesses exactly one wins.
+ */
+export async function useCode(db: D1Database, codeId: number, guessId: number, now: number): Promise<boolean> {
+  const [used] = await db.batch([
+    consumeStatement(db, SINGLE_USE.code, { id: codeId }, now, { returning: 'id' }),
+    withdrawGuessStatement(db, 'code', guessId),
+  ]);
+  return (used?.results.length ?? 0) > 0;
+}
+
+/** The newest code's state, to tell why it could not be used. */
+export function latestCodeState(db: D1Database, key: CodeKey) {
+  return db
+    .prepare(`SELECT consumed_at, tries, expires_at FROM codes WHERE id = (${LATEST})`)
+    .bind(key.recipient, key.purpose)
+    .first<{ consumed_at: number | null; tries: number; expires_at: number }>();
+}
+
+/** Removes a code whose delivery failed, so the visitor may ask again at once. */
+export async function withdrawCode(db: D1Database, id: number): Promise<void> {
+  await db.prepare('DELETE FROM codes WHERE id = ?').bind(id).run();
+}
+

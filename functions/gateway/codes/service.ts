@@ -1,0 +1,171 @@
+import type { Lang } from '../../../src/lib/lang';
+import { GatewayError } from '../errors';
+import { countTry, latestCodeState, useCode, withdrawCode, type CodeKey } from './db';
+import { recordGuess, withdrawGuess } from '../identity/guesses';
+import { cappedInsert, type Cap } from '../limits/db';
+import { configOf } from '../../config';
+import { codeMessage, deliver, type DeliveryEnv } from '../delivery';
+import { smsCallingCode } from '../identity/sign-in-names';
+import { constantTimeEqual, sha256Hex } from '../identity/passwords';
+import { logSmsRefusal, smsCaps } from './sms-limits';
+
+/**
+ * One-time codes by SMS and e-mail (security baseline "One-time codes"). A code is stored only as a hash,
+ * lives CODE_LIFETIME_MS, dies after MAX_TRIES wrong guesses, is single use, and only the newest code of a
+ * recipient + purpose counts. Sending waits RESEND_WAIT_MS between codes and is capped per recipient and
+ * per client network over SEND_WINDOW_MS; SMS are also capped per destination calling code per hour and in
+ * total per day (sms-limits.ts). Wrong guesses are capped per recipient and per client network over
+ * GUESS_WINDOW_MS, across codes, so asking for a new code does not buy more guesses.
+ */
+export const CODE_LIFETIME_MS = 5 * 60 * 1000;
+export const MAX_TRIES = 5;
+export const RESEND_WAIT_MS = 60 * 1000;
+export const SEND_WINDOW_MS = 60 * 60 * 1000;
+export const RECIPIENT_CAP = 10;
+export const IP_CAP = 30;
+export const GUESS_WINDOW_MS = 60 * 60 * 1000;
+/** Two codes' worth of wrong tries an hour: a person who mistypes gets a second code, a script gets 10 in 10^6. */
+export const RECIPIENT_GUESS_CAP = 10;
+/** As many wrong guesses as codes a network may ask for in the hour (IP_CAP), one per code. */
+export const IP_GUESS_CAP = 30;
+
+/** 'login': quick login and registration (type 3); 'verify': everything else, such as a password reset (type 1). */
+export type CodePurpose = 'login' | 'verify';
+export type CodeChannel = 'sms' | 'email';
+
+export const codePurposeOfType = (type: 1 | 3): CodePurpose => (type === 3 ? 'login' : 'verify');
+
+/** The Worker's bindings; digits per code come from the typed configuration (CODE_LENGTH, 4 to 8). */
+export type CodesEnv = DeliveryEnv;
+
+/** `length` uniform random digits: bytes of 250 and above are drawn again, so no digit is favoured. */
+export function generateCode(length: number): string {
+  let code = '';
+  while (code.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (byte < 250 && code.length < length) code += String(byte % 10);
+    }
+  }
+  return code;
+}
+
+// Plain SHA-256 rather than a keyed HMAC so that consumeCode needs only the database: a stolen table could
+// brute-force the live codes, but those die within 5 minutes, and reading D1 already grants far more.
+const hashCode = (recipient: string, purpose: CodePurpose, code: string) => sha256Hex(`${recipient}|${purpose}|${code}`);
+
+export interface IssueCodeArgs {
+  /** E.164 phone (phoneRecipient) or lower-case e-mail (emailRecipient). */
+  recipient: string;
+  channel: CodeChannel;
+  purpose: CodePurpose;
+  /** The client network, from clientIp(c). */
+  ip: string;
+  now: number;
+  lang: Lang;
+  /** The edge's trace id, for the log line of a failed delivery. */
+  traceId?: string | null;
+  /**
+   * False for a decoy: an unknown account gets a code that nobody receives, under the same waits, caps and
+   * SMS budget as a real one, so every answer is the same and says nothing about whether the account exists.
+   */
+  deliver?: boolean;
+}
+
+/**
+ * Creates a code and delivers it. Throws CD0001 (data { retryAfter } in seconds) within RESEND_WAIT_MS of
+ * the recipient's last code, CD0002 past the recipient cap, CD0003 past the network cap, for SMS PH0001 for a
+ * number that cannot take a text and CD0004 / CD0005 past the calling-code cap / daily budget, and DL0001 /
+ * DL0002 / DL0003 when the provider does not take the message (delivery/index.ts). A code whose delivery failed
+ * is withdrawn: its row is what the resend wait and every send cap count, so deleting it means the failed send
+ * counts against none of them and the visitor may retry at once.
+ */
+export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<void> {
+  const config = configOf(env);
+  const code = generateCode(config.codeLength);
+  const windowStart = args.now - SEND_WINDOW_MS;
+  const caps: Cap[] = [
+    { where: { recipient: args.recipient }, since: windowStart, max: RECIPIENT_CAP, code: 'CD0002' },
+    { where: { ip: args.ip }, since: windowStart, max: IP_CAP, code: 'CD0003' },
+  ];
+  const callingCode = args.channel === 'sms' ? smsCallingCode(args.recipient) : null;
+  if (callingCode) caps.push(...smsCaps(config, callingCode, args.now));
+
+  const insert = cappedInsert(env.DB, {
+    table: 'codes',
+    row: {
+      recipient: args.recipient,
+      purpose: args.purpose,
+      channel: args.channel,
+      calling_code: callingCode,
+      code_hash: await hashCode(args.recipient, args.purpose, code),
+      ip: args.ip,
+      created_at: args.now,
+      expires_at: args.now + CODE_LIFETIME_MS,
+    },
+    wait: { where: { recipient: args.recipient }, since: args.now - RESEND_WAIT_MS, code: 'CD0001' },
+    caps,
+  });
+  const id = await insert.catch((error: unknown) => {
+    if (callingCode) logSmsRefusal(error, config, callingCode);
+    throw error;
+  });
+  if (args.deliver === false) return;
+
+  const message = codeMessage(args.lang, code, CODE_LIFETIME_MS / 60_000);
+  try {
+    await deliver(env, { channel: args.channel, to: args.recipient, ...message }, { now: args.now, traceId: args.traceId });
+  } catch (error) {
+    await withdrawCode(env.DB, Number(id));
+    throw error;
+  }
+}
+
+export interface ConsumeCodeArgs {
+  recipient: string;
+  purpose: CodePurpose;
+  code: string;
+  /** The client network, from clientIp(c): wrong guesses are capped per network too. */
+  ip: string;
+  now: number;
+}
+
+/**
+ * Uses up the recipient's newest code for this purpose. Each guess is first recorded under the wrong-guess
+ * caps (CD0015 per recipient, CD0016 per network), then counted as a try on the code, and only then compared,
+ * in constant time; so a burst of any size gets at most MAX_TRIES comparisons per code and at most
+ * RECIPIENT_GUESS_CAP wrong guesses per recipient and hour, new codes or not. Of parallel right guesses
+ * exactly one returns. Throws CD0010 for a wrong code (data { triesLeft }), CD0011 when expired, CD0012
+ * after MAX_TRIES tries, CD0013 when no code was asked for, CD0014 when it was already used.
+ */
+export async function consumeCode(db: D1Database, args: ConsumeCodeArgs): Promise<void> {
+  const key: CodeKey = { recipient: args.recipient, purpose: args.purpose };
+  const hash = await hashCode(args.recipient, args.purpose, args.code);
+  const guessId = await recordGuess(
+    db,
+    'code',
+    { subject: args.recipient, network: args.ip, at: args.now },
+    { windowMs: GUESS_WINDOW_MS, perNetwork: { max: IP_GUESS_CAP, code: 'CD0016' }, perSubject: { max: RECIPIENT_GUESS_CAP, code: 'CD0015' } },
+  );
+
+  const counted = await countTry(db, key, args.now, MAX_TRIES);
+  if (!counted) {
+    await withdrawGuess(db, 'code', guessId);
+    throw await unusable(db, key, args.now);
+  }
+  if (!sameHash(counted.code_hash, hash)) throw new GatewayError('CD0010', { triesLeft: MAX_TRIES - counted.tries });
+  if (!(await useCode(db, counted.id, guessId, args.now))) throw new GatewayError('CD0014');
+}
+
+const bytes = (hex: string) => new TextEncoder().encode(hex);
+const sameHash = (stored: string, given: string) => constantTimeEqual(bytes(stored), bytes(given));
+
+/** Why the newest code could not take a try. */
+async function unusable(db: D1Database, key: CodeKey, now: number): Promise<GatewayError> {
+  const latest = await latestCodeState(db, key);
+  if (!latest) return new GatewayError('CD0013');
+  if (latest.consumed_at !== null) return new GatewayError('CD0014');
+  if (latest.tries >= MAX_TRIES) return new GatewayError('CD0012');
+  if (latest.expires_at <= now) return new GatewayError('CD0011');
+  // A new code arrived between the statements; this guess was not compared with it.
+  return new GatewayError('CD0010', { triesLeft: MAX_TRIES - latest.tries });
+}

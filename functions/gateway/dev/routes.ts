@@ -1,0 +1,72 @@
+import { Hono } from 'hono';
+import * as z from 'zod/mini';
+import type { EdgeBindings } from '../../env';
+import { stripSpacesAndCommas } from '../../../src/schemas/auth';
+import { clientIp, fail, ok } from '../errors';
+import { revealTarget } from '../captcha/service';
+import { now } from '../../contract';
+import { advanceDevClock, resetDevClock } from './clock';
+import { OPERATOR_ABSOLUTE_MS, OPERATOR_ROLES, findOperatorByLogin, operatorInsert, startOperatorSession } from '../operators/service';
+import { sha256Hex } from '../identity/passwords';
+import { validate } from '../validate';
+
+/** A dev operator: found by `login` (a new one when absent), made with a throwaway password on first use. */
+const devOperatorRequest = z.object({
+  role: z.enum(OPERATOR_ROLES as ['reviewer', 'support', 'admin']),
+  login: z.optional(z.string().check(z.regex(/^[a-z0-9.@_-]{3,64}$/))),
+  name: z.optional(z.string().check(z.maxLength(64))),
+});
+
+/** Moves the clock of every isolate forward (at most a year at a time), or back to real time. */
+const devClockRequest = z.union([
+  z.object({ advanceMs: z.number().check(z.int(), z.minimum(0), z.maximum(366 * 24 * 60 * 60 * 1000)) }),
+  z.object({ reset: z.literal(true) }),
+]);
+
+/**
+ * Development helpers, live only where the dev routes are on (a local run, DEV_OUTBOX "true"; the startup
+ * check refuses it in a deployment); otherwise every /dev path answers the ordinary 404 envelope, so their
+ * existence does not show.
+ */
+export const devRoutes = new Hono<EdgeBindings>()
+  .use('/dev/*', async (c, next) => {
+    if (!c.var.config.devRoutes) return fail(c, 'GW0404');
+    await next();
+  })
+  // ?to= an E.164 phone or an e-mail. An unencoded '+' arrives as a space, so bare digits get it back.
+  .get('/dev/outbox', async (c) => {
+    let to = stripSpacesAndCommas(c.req.query('to') ?? '').toLowerCase();
+    if (/^\d+$/.test(to)) to = `+${to}`;
+    const { results } = await c.env.DB.prepare(
+      `SELECT channel, recipient AS "to", subject, body AS text, created_at AS createdAt
+       FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 20`,
+    )
+      .bind(to)
+      .all<{ channel: 'sms' | 'email'; to: string; subject: string; text: string; createdAt: number }>();
+    return ok(c, results);
+  })
+  // The gateway's clock for every isolate: { advanceMs } adds to its offset, { reset: true } returns to real time.
+  .post('/dev/clock', validate('json', devClockRequest), async (c) => {
+    const body = c.req.valid('json');
+    const offsetMs = 'reset' in body ? (await resetDevClock(c.env.DB), 0) : await advanceDevClock(c.env.DB, body.advanceMs);
+    return ok(c, { offsetMs, now: Date.now() + offsetMs });
+  })
+  .get('/dev/captcha/:sessionId', async (c) => {
+    const x = await revealTarget(c.env.DB, c.req.param('sessionId'));
+    return x === null ? fail(c, 'CP0002') : ok(c, { x });
+  })
+  // An operator session for local end-to-end runs that test something else than the operator sign-in: answers
+  // data.operatorSession, which the edge turns into the real operator cookie.
+  .post('/dev/operator-session', validate('json', devOperatorRequest), async (c) => {
+    const { role, name } = c.req.valid('json');
+    const login = c.req.valid('json').login ?? `dev-${crypto.randomUUID()}@operators.invalid`;
+    const at = now(c);
+    let operator = await findOperatorByLogin(c.env.DB, login);
+    if (!operator) {
+      const { statement } = await operatorInsert(c.env.DB, c.env, { login, name: name ?? login.split('@')[0]!, role, clientHash: await sha256Hex(crypto.randomUUID()) }, at);
+      await statement.run();
+      operator = await findOperatorByLogin(c.env.DB, login);
+    }
+    const { token } = await startOperatorSession(c.env.DB, operator!.id, at, { network: clientIp(c) });
+    return ok(c, { operatorId: operator!.id, role: operator!.role, operatorSession: { token, expiresIn: OPERATOR_ABSOLUTE_MS / 1000 } });
+  });

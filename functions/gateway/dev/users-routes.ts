@@ -1,0 +1,114 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { callingCodeSchema, emailSchema, mobileSchema } from '../../../src/schemas/auth';
+import { companyNameKey, companyTypeToDb } from '../../../src/schemas/onboarding';
+import type { EdgeBindings } from '../../env';
+import { insertUserStatement, runBatch } from '../account/db';
+import { fail, GatewayError, ok } from '../errors';
+import { now } from '../../contract';
+import { consentStatements } from '../legal/consents';
+import { emailRecipient, phoneRecipient } from '../identity/sign-in-names';
+import { assertPlainPasswordAllowed, hashPassword, sha256Hex } from '../identity/passwords';
+import { validate } from '../validate';
+
+/**
+ * POST /dev/users seeds a user for automated browser tests, only where the dev routes are on (a local run,
+ * DEV_OUTBOX "true"; otherwise the ordinary 404 envelope, so the route does not show). The plain password is hashed as a browser would
+ * (SHA-256 hex, of password + legacySalt for a legacy version-1 record) and then by the server's KDF.
+ * `companies` adds memberships, so each login case can be reached.
+ */
+const devUserRequest = z
+  .object({
+    phone: z.object({ callingCode: callingCodeSchema, mobile: mobileSchema }).optional(),
+    email: z.optional(emailSchema),
+    usId: z.string().trim().min(1).max(64).optional(),
+    password: z.string().min(1).max(128).optional(),
+    legacySalt: z.string().min(1).max(64).optional(),
+    /** Seeds a password from before today's rule (any text), to reach the insecure-password modal; otherwise the whole rule applies. */
+    insecurePassword: z.boolean().optional(),
+    originalFlag: z.boolean().optional(),
+    userType: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
+    realName: z.string().max(64).optional(),
+    pendingCompanyName: z.string().max(128).optional(),
+    /** A UN/LOCODE of the port list, kept with the company name (login case 7). */
+    pendingPortId: z.string().length(5).optional(),
+    isPartner: z.boolean().optional(),
+    /** Records agreement to today's terms and privacy, so the sign-in does not ask for consent. */
+    agreed: z.boolean().optional(),
+    companies: z
+      .array(
+        z.object({
+          /** An existing company to join (nameEn and type are then ignored); otherwise a new company is created. */
+          companyId: z.string().min(1).max(64).optional(),
+          nameEn: z.string().min(1).max(128).default('Seeded Company'),
+          type: z.string().min(1).max(32).default('ship_owner'),
+          status: z.string().min(1).max(32).default('verified'),
+          role: z.enum(['administrator', 'staff']).default('administrator'),
+          memberStatus: z.enum(['pending', 'active', 'rejected']).default('active'),
+          isMain: z.boolean().default(false),
+          hireTime: z.string().max(10).optional(),
+        }),
+      )
+      .max(10)
+      .optional(),
+  })
+  .refine((u) => u.phone || u.email || u.usId, { message: 'phone, email or usId is required' });
+
+export const devUserRoutes = new Hono<EdgeBindings>()
+  .use('/dev/users', async (c, next) => (c.var.config.devRoutes ? next() : fail(c, 'GW0404')))
+  .post('/dev/users', validate('json', devUserRequest), async (c) => {
+    const body = c.req.valid('json');
+    const db = c.env.DB;
+    const at = now(c);
+    const id = crypto.randomUUID();
+    // A plain password the server sees meets the whole rule (letters and digits, 6-18, not on the blocklist).
+    if (body.password && !body.insecurePassword) await assertPlainPasswordAllowed(body.password);
+    const password = body.password
+      ? await hashPassword(await sha256Hex(body.password + (body.legacySalt ?? '')), c.env)
+      : null;
+    const statements = [
+      insertUserStatement(db, {
+        id,
+        phone: body.phone ? phoneRecipient(body.phone.callingCode, body.phone.mobile) : null,
+        email: body.email ? emailRecipient(body.email) : null,
+        usId: body.usId ?? null,
+        realName: body.realName,
+        password,
+        passwordVersion: body.legacySalt ? 1 : 2,
+        legacySalt: body.legacySalt ?? null,
+        originalFlag: body.originalFlag,
+        userType: body.userType,
+        pendingCompanyName: body.pendingCompanyName ?? null,
+        pendingPortId: body.pendingPortId ?? null,
+        isPartner: body.isPartner,
+        source: 'dev-seed',
+        now: at,
+      }),
+    ];
+    if (body.agreed) statements.push(...consentStatements(db, id, at));
+    const companyIds: string[] = [];
+    for (const company of body.companies ?? []) {
+      const companyId = company.companyId ?? crypto.randomUUID();
+      companyIds.push(companyId);
+      if (!company.companyId) {
+        statements.push(
+          db
+            .prepare('INSERT INTO companies (id, name_en, name_key, type, status, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+            .bind(companyId, company.nameEn, companyNameKey(company.nameEn), companyTypeToDb(company.type), company.status, id, at),
+        );
+      }
+      statements.push(
+        db
+          .prepare('INSERT INTO company_members (company_id, user_id, role, status, is_main, joined_at, hire_time) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .bind(companyId, id, company.role, company.memberStatus, company.isMain ? 1 : 0, at, company.hireTime ?? null),
+      );
+    }
+    try {
+      await runBatch(db, statements);
+    } catch (error) {
+      // A clash here (the identity or a company name and type already seeded) is the caller's mistake.
+      if (error instanceof GatewayError) throw new GatewayError('GW0400', [{ path: '', message: 'already exists' }]);
+      throw error;
+    }
+    return ok(c, { userId: id, companyIds });
+  });

@@ -1,0 +1,107 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { deleteFileRequest, fileIdSchema, fileUrl, UPLOAD_FIELD, UPLOAD_LIMITS, uploadKindSchema, type UploadedFile } from '../../../src/schemas/onboarding';
+import type { WorkerEnv } from '../../env';
+import { memberOf } from '../companies/db';
+import { deleteUnattachedFiles, fileById, filesByIds, insertFilesWithinQuota, type NewFile } from './db';
+import { GatewayError, ok } from '../errors';
+import { now } from '../../contract';
+import { requireSession, type SessionVariables } from '../sessions/service';
+import { fileResponse, sanitiseFileName, sniffType, streamedMultipart } from './service';
+import { validate } from '../validate';
+
+/**
+ * Uploads in R2 (env.UPLOADS) with rows in D1 (migrations/0005). Security baseline "Uploads":
+ * - the body is read as a stream and refused at the first file over 6 MB (FL0002), the eleventh file (FL0003),
+ *   or past 24 MB in all (FL0005: the request's memory); Content-Length and the parts' Content-Type are never trusted;
+ * - an account's files not yet attached to a company hold at most 40 MB together (FL0006), checked and inserted
+ *   in one statement so parallel uploads cannot pass it together;
+ * - every file's type comes from its bytes and must agree with its extension (FL0001);
+ * - nothing reaches R2 until every file of the request passed; a failure while writing deletes what was written;
+ * - keys are server-generated; the original name is sanitised metadata;
+ * - a file is served only to its uploader or the active members of the company it is attached to, as an
+ *   attachment with nosniff; anyone else gets FL0010 exactly like a missing file.
+ */
+
+type FileEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
+
+/** The multipart fields of uploadFile: `kind` (default 'licence') and one or more files in `files`. */
+const uploadForm = z.object({
+  kind: z.string().trim().pipe(uploadKindSchema).default('licence'),
+  [UPLOAD_FIELD]: z.union([z.instanceof(File), z.array(z.instanceof(File))]).transform((files) => (Array.isArray(files) ? files : [files])),
+});
+
+/** No file (or a `files` field that is not a file) is FL0004; a bad `kind` GW0400. */
+const formCode = (issues: z.core.$ZodIssue[]) => (issues.some((issue) => issue.path[0] === UPLOAD_FIELD) ? 'FL0004' : 'GW0400');
+
+export const fileRoutes = new Hono<FileEnv>()
+  .use('/agg-web/file/*', requireSession)
+
+  .post('/agg-web/file/uploadFile', streamedMultipart, validate('form', uploadForm, { code: formCode }), async (c) => {
+    const { kind, files } = c.req.valid('form');
+    const userId = c.var.user.id;
+    const at = now(c);
+    // Every file is checked before any byte is written.
+    const accepted: NewFile[] = [];
+    for (const file of files) {
+      const originName = sanitiseFileName(file.name);
+      const type = sniffType(new Uint8Array(await file.arrayBuffer()), file.name, kind);
+      if (!type) throw new GatewayError('FL0001', { originName });
+      accepted.push({
+        id: crypto.randomUUID(),
+        owner_user_id: userId,
+        kind,
+        r2_key: `uploads/${crypto.randomUUID()}`,
+        extension: type.extension,
+        content_type: type.contentType,
+        origin_name: originName,
+        size: file.size,
+        created_at: at,
+      });
+    }
+
+    // Bytes first, then the rows under the account's storage cap; a refusal or failure deletes the bytes again.
+    const written: string[] = [];
+    try {
+      for (const [i, row] of accepted.entries()) {
+        await c.env.UPLOADS.put(row.r2_key, files[i]!, {
+          httpMetadata: { contentType: row.content_type },
+          customMetadata: { fileId: row.id, owner: userId, originName: row.origin_name },
+        });
+        written.push(row.r2_key);
+      }
+      if (!(await insertFilesWithinQuota(c.env.DB, userId, accepted, UPLOAD_LIMITS.maxPendingBytesPerAccount))) throw new GatewayError('FL0006');
+    } catch (error) {
+      if (written.length) await c.env.UPLOADS.delete(written).catch(() => {});
+      throw error;
+    }
+    const answer: UploadedFile[] = accepted.map((row) => ({ id: row.id, url: fileUrl(row.id), extension: row.extension, originName: row.origin_name }));
+    return ok(c, answer);
+  })
+
+  .post('/agg-web/file/deleteFile', validate('json', deleteFileRequest), async (c) => {
+    const { ids } = c.req.valid('json');
+    const unique = [...new Set(ids)];
+    const rows = await filesByIds(c.env.DB, unique);
+    const mine = rows.filter((row) => row.owner_user_id === c.var.user.id);
+    if (mine.length !== unique.length) throw new GatewayError('FL0010');
+    if (mine.some((row) => row.company_id !== null)) throw new GatewayError('FL0011');
+    // Rows first: a stray R2 object is harmless, a row without its bytes is not.
+    const deleted = await deleteUnattachedFiles(c.env.DB, c.var.user.id, mine);
+    if (deleted.length) await c.env.UPLOADS.delete(deleted.map((row) => row.r2_key));
+    return ok(c, true);
+  })
+
+  .get('/agg-web/file/:id', validate('param', z.object({ id: fileIdSchema }), { code: 'FL0010' }), async (c) => {
+    const { id } = c.req.valid('param');
+    const row = await fileById(c.env.DB, id);
+    const userId = c.var.user.id;
+    let allowed = row?.owner_user_id === userId;
+    if (row && !allowed && row.company_id) {
+      const member = await memberOf(c.env.DB, row.company_id, userId);
+      allowed = member?.status === 'active';
+    }
+    const object = row && allowed ? await c.env.UPLOADS.get(row.r2_key) : null;
+    if (!row || !object) throw new GatewayError('FL0010');
+    return fileResponse(row, object, 'attachment');
+  });

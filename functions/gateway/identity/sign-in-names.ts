@@ -1,0 +1,91 @@
+import { parsePhoneNumberFromString, type NumberType, type PhoneNumber } from 'libphonenumber-js/max';
+import { z } from 'zod';
+import { stripSpacesAndCommas } from '../../../src/schemas/auth';
+import type { LoginIdentity } from '../account/db';
+import { GatewayError } from '../errors';
+
+/** The default area code (Chinese mainland); the mobile-number pattern is checked for this code only. */
+export const MAINLAND_CALLING_CODE = '+86';
+
+const emailFormat = z.email().max(254);
+
+/**
+ * The E.164 form of a phone number, the key codes, slider checks and users are stored under
+ * ('+86', '138 0013 8000' → '+8613800138000'). The number must be one libphonenumber holds valid for the
+ * calling code's numbering plan (not only of a plausible length; a trunk prefix 0 is dropped), and for +86 a
+ * mainland mobile number. Throws PH0001 otherwise, an unknown calling code such as +999 included.
+ */
+export function phoneRecipient(callingCode: string, mobile: string): string {
+  const code = stripSpacesAndCommas(callingCode);
+  const digits = stripSpacesAndCommas(mobile);
+  if (!/^\+\d{1,4}$/.test(code) || !/^\d{4,15}$/.test(digits)) throw new GatewayError('PH0001');
+  const parsed = parsePhone(digits, code.slice(1));
+  if (!parsed?.isValid()) throw new GatewayError('PH0001');
+  if (code === MAINLAND_CALLING_CODE && (parsed.country !== 'CN' || parsed.getType() !== 'MOBILE')) throw new GatewayError('PH0001');
+  return parsed.number;
+}
+
+/** A phone number written in one piece, such as '+86 138 0013 8000', in the form phoneRecipient gives. */
+export function phoneRecipientFromE164(value: string): string {
+  const stripped = stripSpacesAndCommas(value).replace(/[-()]/g, '');
+  const parsed = /^\+\d{5,19}$/.test(stripped) ? parsePhone(stripped) : undefined;
+  if (!parsed) throw new GatewayError('PH0001');
+  return phoneRecipient(`+${parsed.countryCallingCode}`, parsed.nationalNumber);
+}
+
+// Lines that cannot receive a text, or that bill whoever sends to them (the target of SMS pumping).
+const NOT_TEXTABLE = new Set<NumberType>(['FIXED_LINE', 'PREMIUM_RATE', 'TOLL_FREE', 'SHARED_COST', 'VOICEMAIL', 'UAN', 'PAGER']);
+
+/**
+ * The calling code ('+44') of a phoneRecipient an SMS may go to. Throws PH0001 for a number that is not
+ * valid or whose line type cannot take a text or costs the sender (fixed line, premium rate, toll free…).
+ */
+export function smsCallingCode(recipient: string): string {
+  const parsed = parsePhone(recipient);
+  if (!parsed?.isValid() || NOT_TEXTABLE.has(parsed.getType())) throw new GatewayError('PH0001');
+  return `+${parsed.countryCallingCode}`;
+}
+
+function parsePhone(text: string, defaultCallingCode?: string): PhoneNumber | undefined {
+  try {
+    return parsePhoneNumberFromString(text, defaultCallingCode ? { defaultCallingCode } : undefined);
+  } catch {
+    // libphonenumber throws (rather than answering undefined) for a calling code no country uses, such as +999.
+    return undefined;
+  }
+}
+
+/**
+ * The key an e-mail address is stored under: stripped and lower-case, so one address is one account.
+ * Throws PH0002 when malformed.
+ */
+export function emailRecipient(email: string): string {
+  const value = stripSpacesAndCommas(email).toLowerCase();
+  if (!emailFormat.safeParse(value).success) throw new GatewayError('PH0002');
+  return value;
+}
+
+/** The sign-in name fields of a request: the phone (calling code + number), the e-mail, or a chain-partner usId. */
+export interface SignInName {
+  /** 1 phone, 2 e-mail, 3 usId (the chosen one must be present: US0005 otherwise). */
+  loginType: 1 | 2 | 3;
+  mobileCode?: string;
+  mobile?: string;
+  loginEmail?: string;
+  usId?: string;
+}
+
+/** The one way from a request's name fields to the stored identity (E.164 phone, lower-case e-mail, usId). */
+export function identity(name: SignInName): LoginIdentity {
+  if (name.loginType === 1) {
+    if (!name.mobileCode || !name.mobile) throw new GatewayError('US0005');
+    return { phone: phoneRecipient(name.mobileCode, name.mobile) };
+  }
+  if (name.loginType === 2) {
+    if (!name.loginEmail) throw new GatewayError('US0005');
+    return { email: emailRecipient(name.loginEmail) };
+  }
+  const usId = name.usId?.trim();
+  if (!usId) throw new GatewayError('US0005');
+  return { usId };
+}

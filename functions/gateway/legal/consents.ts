@@ -1,0 +1,50 @@
+import type { LegalDoc } from '../../../src/lib/legal';
+import { legalVersions } from '../generated/legal-versions';
+
+/** The current version of each document; tests pass another set to play a version bump. */
+export type LegalVersions = Readonly<Record<LegalDoc, string>>;
+
+/** What a person agrees to when registering or ticking the agreement box. */
+export const defaultConsentDocs: readonly LegalDoc[] = ['terms', 'privacy'];
+
+/**
+ * Records that `userId` agreed, at `now` (epoch ms), to the current version of each of `docs`.
+ * Idempotent: agreeing again to a version already recorded keeps the first time.
+ */
+export async function recordConsent(
+  db: D1Database,
+  userId: string,
+  now: number,
+  docs: readonly LegalDoc[] = defaultConsentDocs,
+  versions: LegalVersions = legalVersions,
+): Promise<void> {
+  if (!docs.length) return;
+  // One batch: all documents are recorded, or none.
+  await db.batch(consentStatements(db, userId, now, docs, versions));
+}
+
+/** The INSERTs of recordConsent, for callers that write them in their own batch (a registration). */
+export function consentStatements(
+  db: D1Database,
+  userId: string,
+  now: number,
+  docs: readonly LegalDoc[] = defaultConsentDocs,
+  versions: LegalVersions = legalVersions,
+): D1PreparedStatement[] {
+  const insert = db.prepare(
+    'INSERT INTO user_consents (user_id, document, version, agreed_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING',
+  );
+  return docs.map((doc) => insert.bind(userId, doc, versions[doc], now));
+}
+
+/**
+ * True when `userId` has not agreed to the current version of the terms: the sign-in asks them to agree
+ * (again) before going on. Raising `version` in content/legal/{zh,en}/terms.md makes it true for everyone.
+ */
+export async function needsConsent(db: D1Database, userId: string, versions: LegalVersions = legalVersions): Promise<boolean> {
+  const row = await db
+    .prepare("SELECT 1 AS agreed FROM user_consents WHERE user_id = ?1 AND document = 'terms' AND version = ?2")
+    .bind(userId, versions.terms)
+    .first<{ agreed: number }>();
+  return row === null;
+}

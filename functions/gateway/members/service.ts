@@ -1,0 +1,97 @@
+import type { Lang } from '../../../src/lib/lang';
+import type { CompanyModulesAnswer, MemberChangeAnswer, MemberModuleRequest, MemberRemoveRequest, MemberRoleRequest } from '../../../src/schemas/members';
+import type { ModuleEntry } from '../../../src/schemas/module-catalogue';
+import { companyTypeFromDb, type GrantedModule } from '../../../src/schemas/onboarding';
+import { companyById, memberOf } from '../companies/db';
+import { changeRole, grantsOf, removeMember, setModuleGrant, type MemberChange } from './db';
+import { GatewayError } from '../errors';
+import type { Caller } from '../companies/service';
+import { moduleCatalogue } from '../generated/module-catalogue';
+
+/**
+ * Company administrators manage their members: change a member's role (a company always keeps an active
+ * administrator: MB0001), remove a member (their sessions in the company end), grant a staff member modules of
+ * the web app. Every change is one conditional statement (members/db.ts) with its audit row in the same batch.
+ * A caller who is not an active member gets CO0009, a member who is not an administrator CO0008; when two
+ * administrators change the same thing at once, one wins and the other gets MB0003 or MB0004.
+ */
+
+// ---------------------------------------------------------------------------------------------------------
+// The module catalogue
+// ---------------------------------------------------------------------------------------------------------
+
+/** The catalogue's modules for a stored company type, in the file's order. */
+export function modulesOfType(storedType: string): readonly ModuleEntry[] {
+  const type = companyTypeFromDb(storedType);
+  return moduleCatalogue.modules.filter((entry) => (entry.companyTypes as readonly string[]).includes(type));
+}
+
+export const moduleName = (entry: ModuleEntry, lang: Lang): GrantedModule => ({ key: entry.key, name: entry[lang] });
+
+/**
+ * The modules a member may use: every module of the company's type for an active administrator, the granted
+ * ones (still in the catalogue for the type) for active staff, none otherwise.
+ */
+export function modulesOfMember(storedType: string, member: { role: string; status: string }, granted: readonly string[], lang: Lang): GrantedModule[] {
+  if (member.status !== 'active') return [];
+  const modules = modulesOfType(storedType);
+  const visible = member.role === 'administrator' ? modules : modules.filter((entry) => granted.includes(entry.key));
+  return visible.map((entry) => moduleName(entry, lang));
+}
+
+/** The modules the caller may use in the company (any active member asks for their own). */
+export async function companyModules(caller: Caller, companyId: string): Promise<CompanyModulesAnswer> {
+  const member = await memberOf(caller.db, companyId, caller.userId);
+  const company = member?.status === 'active' ? await companyById(caller.db, companyId) : null;
+  if (!member || !company) throw new GatewayError('CO0009');
+  return { companyId, modules: modulesOfMember(company.type, member, await grantsOf(caller.db, companyId, caller.userId), caller.lang) };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Changes
+// ---------------------------------------------------------------------------------------------------------
+
+/** The actor's standing before a change (CO0009, CO0008); the statement checks it again as it writes. */
+async function administratorChange(caller: Caller, request: { companyId: string; userId: string }) {
+  const actor = await memberOf(caller.db, request.companyId, caller.userId);
+  const company = actor?.status === 'active' ? await companyById(caller.db, request.companyId) : null;
+  if (!actor || !company) throw new GatewayError('CO0009');
+  if (actor.role !== 'administrator') throw new GatewayError('CO0008');
+  const change: MemberChange = { companyId: company.id, actorId: caller.userId, userId: request.userId, network: caller.ip, now: caller.now };
+  return { company, change };
+}
+
+/** Why a refused change changed nothing, read after it: the actor lost their role meanwhile, or the member's state. */
+async function refusal(caller: Caller, change: MemberChange, why: (member: NonNullable<Awaited<ReturnType<typeof memberOf>>>) => GatewayError) {
+  const actor = await memberOf(caller.db, change.companyId, change.actorId);
+  if (!actor || actor.status !== 'active') return new GatewayError('CO0009');
+  if (actor.role !== 'administrator') return new GatewayError('CO0008');
+  const member = await memberOf(caller.db, change.companyId, change.userId);
+  return member ? why(member) : new GatewayError('MB0002');
+}
+
+export async function changeMemberRole(caller: Caller, request: MemberRoleRequest): Promise<MemberChangeAnswer> {
+  const { change } = await administratorChange(caller, request);
+  if (await changeRole(caller.db, change, request.role)) return { companyId: change.companyId, userId: change.userId };
+  throw await refusal(caller, change, (member) => {
+    if (member.status !== 'active') return new GatewayError('MB0007', { status: member.status });
+    if (member.role === request.role) return new GatewayError('MB0003', { role: member.role });
+    return new GatewayError('MB0001');
+  });
+}
+
+export async function removeCompanyMember(caller: Caller, request: MemberRemoveRequest): Promise<MemberChangeAnswer> {
+  const { change } = await administratorChange(caller, request);
+  if (await removeMember(caller.db, change)) return { companyId: change.companyId, userId: change.userId };
+  throw await refusal(caller, change, () => new GatewayError('MB0001'));
+}
+
+export async function setMemberModule(caller: Caller, request: MemberModuleRequest): Promise<MemberChangeAnswer> {
+  const { company, change } = await administratorChange(caller, request);
+  if (!modulesOfType(company.type).some((entry) => entry.key === request.module)) throw new GatewayError('MB0005', { module: request.module });
+  if (await setModuleGrant(caller.db, change, request.module, request.granted)) return { companyId: change.companyId, userId: change.userId };
+  throw await refusal(caller, change, (member) => {
+    if (member.role !== 'staff' || member.status !== 'active') return new GatewayError('MB0006');
+    return new GatewayError('MB0004', { module: request.module, granted: request.granted });
+  });
+}

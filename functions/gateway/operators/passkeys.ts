@@ -1,0 +1,136 @@
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import { decodeClientDataJSON, isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
+import type { PasskeySite } from '../../config';
+import { cappedInsert } from '../limits/db';
+import { GatewayError } from '../errors';
+import { auditStatement } from '../audit/service';
+import { passedSecondStep, signInChallenge, type Client } from './sign-in';
+import type { Operator } from './service';
+import { CHALLENGE_LIFETIME_MS, transportsOf, verifyAssertion, verifyRegistration } from '../passkeys/service';
+import { consume, SINGLE_USE } from '../identity/single-use';
+
+/**
+ * Operator passkeys with @simplewebauthn/server, as the platform's (passkeys/service.ts: relying party and
+ * origins from configuration, user verification required, fresh single-use challenges, a rising counter),
+ * with these differences: they live in their own tables, they are a second step (the password comes first,
+ * and the options name only that operator's passkeys), and only a signed-in operator adds one.
+ */
+const RP_NAME = 'Shipping & Port Services Platform · Operators';
+const HOUR_MS = 60 * 60 * 1000;
+/** Registration or sign-in ceremonies an operator may start an hour. */
+export const OPERATOR_PASSKEY_CEREMONY_CAP = 20;
+export const OPERATOR_PASSKEYS_MAX = 10;
+
+interface OperatorPasskeyRow {
+  id: string;
+  operator_id: string;
+  public_key: string;
+  counter: number;
+  transports: string;
+}
+
+const passkeysOf = async (db: D1Database, operatorId: string) =>
+  (await db.prepare('SELECT * FROM operator_passkeys WHERE operator_id = ?').bind(operatorId).all<OperatorPasskeyRow>()).results;
+
+async function newChallenge(db: D1Database, row: { challenge: string; purpose: 'register' | 'authenticate'; operatorId: string; signIn?: string; at: number }) {
+  await cappedInsert(db, {
+    table: 'operator_webauthn_challenges',
+    row: { challenge: row.challenge, purpose: row.purpose, operator_id: row.operatorId, sign_in: row.signIn ?? null, created_at: row.at, expires_at: row.at + CHALLENGE_LIFETIME_MS },
+    caps: [{ where: { operator_id: row.operatorId, purpose: row.purpose }, since: row.at - HOUR_MS, max: OPERATOR_PASSKEY_CEREMONY_CAP, code: 'PK0011' }],
+    returning: 'challenge',
+  });
+}
+
+/** Claims the challenge a response signed, for this operator and purpose (and sign-in): one UPDATE, or PK0002. */
+async function claimSigned(db: D1Database, clientDataJSON: string, where: { purpose: string; operatorId: string; signIn?: string; at: number }) {
+  let challenge: string | undefined;
+  try {
+    challenge = decodeClientDataJSON(clientDataJSON).challenge;
+  } catch {
+    throw new GatewayError('PK0003');
+  }
+  const claimed = await consume(
+    db,
+    SINGLE_USE.operatorPasskeyCeremony,
+    { challenge: challenge ?? '', purpose: where.purpose, operator_id: where.operatorId, sign_in: where.signIn ?? null },
+    where.at,
+    { returning: 'challenge' },
+  );
+  if (!claimed || !challenge) throw new GatewayError('PK0002');
+  return challenge;
+}
+
+/** Options to add a passkey for the signed-in operator (their passkeys excluded). */
+export async function operatorRegistrationOptions(db: D1Database, site: PasskeySite, operator: Operator, at: number) {
+  const existing = await passkeysOf(db, operator.id);
+  const options = await generateRegistrationOptions({
+    rpName: RP_NAME,
+    rpID: site.rpID,
+    userID: isoUint8Array.fromUTF8String(`operator:${operator.id}`),
+    userName: operator.login,
+    userDisplayName: operator.name,
+    timeout: CHALLENGE_LIFETIME_MS,
+    attestationType: 'none',
+    excludeCredentials: existing.map((row) => ({ id: row.id, transports: transportsOf(row) })),
+    authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
+  });
+  await newChallenge(db, { challenge: options.challenge, purpose: 'register', operatorId: operator.id, at });
+  return options;
+}
+
+/** Verifies and stores the new passkey, with its audit row in the same batch. */
+export async function registerOperatorPasskey(db: D1Database, site: PasskeySite, operator: Operator, response: RegistrationResponseJSON, client: Client) {
+  const challenge = await claimSigned(db, response.response.clientDataJSON, { purpose: 'register', operatorId: operator.id, at: client.at });
+  const { credential } = await verifyRegistration(site, response, challenge);
+  const results = await db
+    .batch([
+      db
+        .prepare(
+          `INSERT INTO operator_passkeys (id, operator_id, public_key, counter, transports, created_at)
+           SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE (SELECT COUNT(*) FROM operator_passkeys WHERE operator_id = ?2) < ?7`,
+        )
+        .bind(credential.id, operator.id, isoBase64URL.fromBuffer(credential.publicKey), credential.counter, JSON.stringify(credential.transports ?? []), client.at, OPERATOR_PASSKEYS_MAX),
+      auditStatement(db, { at: client.at, actor: { kind: 'operator', id: operator.id }, action: 'operator.passkey_added', network: client.network }, { ifChanged: true }),
+    ])
+    .catch((error: unknown) => {
+      if (error instanceof Error && /UNIQUE|PRIMARY KEY/i.test(error.message)) throw new GatewayError('PK0006');
+      throw error;
+    });
+  if (results[0]?.meta.changes !== 1) throw new GatewayError('PK0012');
+  return { id: credential.id };
+}
+
+/** Options for the second step with a passkey: the sign-in challenge's operator's passkeys only. PK0004 without one. */
+export async function operatorPasskeyStepOptions(db: D1Database, site: PasskeySite, token: string, at: number) {
+  const { hash, operator } = await signInChallenge(db, token, at);
+  const passkeys = await passkeysOf(db, operator.id);
+  if (!passkeys.length) throw new GatewayError('PK0004');
+  const options = await generateAuthenticationOptions({
+    rpID: site.rpID,
+    userVerification: 'required',
+    timeout: CHALLENGE_LIFETIME_MS,
+    allowCredentials: passkeys.map((row) => ({ id: row.id, transports: transportsOf(row) })),
+  });
+  await newChallenge(db, { challenge: options.challenge, purpose: 'authenticate', operatorId: operator.id, signIn: hash, at });
+  return options;
+}
+
+/** The second step with a passkey: verified against the operator's own passkey, then the session starts. */
+export async function operatorPasskeyStep(db: D1Database, site: PasskeySite, token: string, response: AuthenticationResponseJSON, client: Client) {
+  const { hash, operator } = await signInChallenge(db, token, client.at);
+  const challenge = await claimSigned(db, response.response.clientDataJSON, { purpose: 'authenticate', operatorId: operator.id, signIn: hash, at: client.at });
+  const passkey = await db.prepare('SELECT * FROM operator_passkeys WHERE id = ? AND operator_id = ?').bind(response.id, operator.id).first<OperatorPasskeyRow>();
+  if (!passkey) throw new GatewayError('PK0004');
+  const counter = (await verifyAssertion(site, response, challenge, passkey)).newCounter;
+  const used = await db
+    .prepare('UPDATE operator_passkeys SET counter = ?1, last_used_at = ?2 WHERE id = ?3 AND (counter < ?1 OR (counter = 0 AND ?1 = 0)) RETURNING id')
+    .bind(counter, client.at, passkey.id)
+    .first();
+  if (!used) throw new GatewayError('PK0005');
+  return passedSecondStep(db, hash, operator, client, 'passkey');
+}

@@ -1,0 +1,204 @@
+import type { WorkerEnv } from '../../env';
+import { recordGuess, withdrawGuess } from '../identity/guesses';
+import { GatewayError } from '../errors';
+import { auditStatement } from '../audit/service';
+import { findOperatorById, findOperatorByLogin, prepareOperatorSession, storedPasswordOf, OPERATOR_ABSOLUTE_MS, type OperatorRow } from './service';
+import { assertNewPasswordAllowed, hashPassword, sha256Hex, verifyPassword } from '../identity/passwords';
+import { claimChallenge, countChallengeTry, liveChallenge, prepareChallenge } from '../identity/challenges';
+import { consumeStatement, countTry, SINGLE_USE } from '../identity/single-use';
+import { takeTotpStep } from '../identity/totp';
+import { revokeAllSessionsStatement } from '../identity/sessions';
+import { decryptSecret, encryptSecret, newTotpSecret, stepOf, totpShown, TOTP_ISSUER } from '../second-step/service';
+
+/**
+ * How an operator signs in and enrols (the accounts themselves: operators/service.ts, scripts/operator.mjs).
+ *
+ * - Sign-in is two calls. The password (the client's SHA-256 hex, as for people) answers a challenge: random,
+ *   stored as SHA-256, OPERATOR_CHALLENGE_MS, OPERATOR_CHALLENGE_TRIES tries, single use, and no session. Only
+ *   a right TOTP code of the operator's app on that challenge starts the session, in one batch with the audit
+ *   row. The second step is never optional: an operator without a secret cannot pass the first.
+ * - Every password and TOTP guess is recorded before it is checked (operator_guesses, a right one withdrawn)
+ *   under a cap per login and per client network over OPERATOR_GUESS_WINDOW_MS, checked and inserted in one
+ *   statement. An unknown, removed or not yet enrolled login is capped alike and costs the same PBKDF2 work
+ *   (verifyPassword's decoy), and answers the same OP0004, so neither answer nor timing tells logins apart.
+ * - A TOTP code is taken once: `UPDATE ... WHERE totp_last_step < step`, so of parallel uses one wins.
+ * - Enrolment: the link's token (24 hours, stored hashed) opens a pending TOTP secret; password plus one valid
+ *   code of it set both on the operator and use the link up, in one batch whose first statement claims the
+ *   link (of parallel uses exactly one changes anything). Wrong codes count on the link (5, then it is dead).
+ */
+export const OPERATOR_GUESS_WINDOW_MS = 60 * 60 * 1000;
+/** Wrong passwords (and, separately, wrong codes) an hour for one login: slow enough that guessing is hopeless. */
+export const OPERATOR_LOGIN_GUESS_CAP = 10;
+/** Per client network, across logins: a script cannot walk a list of logins either. */
+export const OPERATOR_NETWORK_GUESS_CAP = 30;
+export const OPERATOR_CHALLENGE_MS = 5 * 60 * 1000;
+export const OPERATOR_CHALLENGE_TRIES = 5;
+export const ENROLMENT_TRIES = 5;
+/** How authenticator apps file operator codes, apart from the same person's platform account. */
+export const OPERATOR_TOTP_ISSUER = `${TOTP_ISSUER} · Operators`;
+
+/** The associated data an operator's TOTP secret is sealed with: it opens for this operator only, never for a person. */
+const secretOwner = (operatorId: string) => `operator:${operatorId}`;
+
+export type Client = { network: string; at: number; userAgent?: string | null };
+
+/** Records a guess under both caps (OP0005 per login, OP0006 per network) and returns its id. */
+const recordOperatorGuess = (db: D1Database, subject: string, kind: 'password' | 'totp', { network, at }: Client) =>
+  recordGuess(
+    db,
+    'operator',
+    { subject, network, at, fields: { kind } },
+    { windowMs: OPERATOR_GUESS_WINDOW_MS, perNetwork: { max: OPERATOR_NETWORK_GUESS_CAP, code: 'OP0006' }, perSubject: { max: OPERATOR_LOGIN_GUESS_CAP, code: 'OP0005' } },
+  );
+
+/** A right guess is no failure: it stops counting. */
+const withdrawOperatorGuess = (db: D1Database, id: number) => withdrawGuess(db, 'operator', id);
+
+/** The first step: the password. Answers the challenge of the second step; OP0004 for anything else. */
+export async function passwordStep(env: WorkerEnv, login: string, clientHash: string, client: Client) {
+  const db = env.DB;
+  const subject = login.trim().toLowerCase();
+  const guess = await recordOperatorGuess(db, subject, 'password', client);
+  const operator = await findOperatorByLogin(db, subject);
+  // The same KDF work with or without an operator behind the login (verifyPassword's decoy when null).
+  const { ok } = await verifyPassword(clientHash, storedPasswordOf(operator), env);
+  if (!ok || !operator?.totp_secret_enc) throw new GatewayError('OP0004');
+  await withdrawOperatorGuess(db, guess);
+  const { token: challenge, statement } = await prepareChallenge(db, 'operator', { ownerId: operator.id, at: client.at, lifetimeMs: OPERATOR_CHALLENGE_MS });
+  await statement.run();
+  const passkeys = await db.prepare('SELECT COUNT(*) AS n FROM operator_passkeys WHERE operator_id = ?').bind(operator.id).first<{ n: number }>();
+  return { challenge, expiresIn: OPERATOR_CHALLENGE_MS / 1000, methods: passkeys?.n ? (['totp', 'passkey'] as const) : (['totp'] as const) };
+}
+
+/**
+ * The second step: a TOTP code on the challenge. Starts the session (with its audit row, one batch) and
+ * returns the operator and the token for the edge. OP0007 for an unknown, expired, used or exhausted
+ * challenge, OP0008 for a wrong code (data.triesLeft), OP0009 for a code used already.
+ */
+export async function totpStep(env: WorkerEnv, challenge: string, code: string, client: Client) {
+  const db = env.DB;
+  const { hash, operator } = await signInChallenge(db, challenge, client.at);
+  const guess = await recordOperatorGuess(db, operator.login, 'totp', client);
+  // A try is counted on the challenge before the code is compared.
+  const counted = await countChallengeTry(db, 'operator', hash, client.at, OPERATOR_CHALLENGE_TRIES);
+  if (!counted) {
+    await withdrawOperatorGuess(db, guess);
+    throw new GatewayError('OP0007');
+  }
+  const step = stepOf(await decryptSecret(env, secretOwner(operator.id), operator.totp_secret_enc!), code, client.at);
+  if (step === null) throw new GatewayError('OP0008', { triesLeft: OPERATOR_CHALLENGE_TRIES - counted.tries });
+  await withdrawOperatorGuess(db, guess);
+  if (!(await takeTotpStep(db, 'operator', operator.id, step))) throw new GatewayError('OP0009');
+  return passedSecondStep(db, hash, operator, client, 'totp');
+}
+
+/** The live sign-in challenge `token` names, with its operator (who must have a second step), or OP0007. */
+export async function signInChallenge(db: D1Database, token: string, at: number): Promise<{ hash: string; operator: OperatorRow }> {
+  const row = await liveChallenge<{ operator_id: string }>(db, 'operator', token, at);
+  const operator = row ? await findOperatorById(db, row.operator_id) : null;
+  if (!row || !operator?.totp_secret_enc) throw new GatewayError('OP0007');
+  return { hash: row.hash, operator };
+}
+
+/**
+ * The second step passed: claims the sign-in challenge (one conditional UPDATE: of parallel passes one wins,
+ * OP0007 for the others) and starts the session with its audit row in one batch.
+ */
+export async function passedSecondStep(db: D1Database, hash: string, operator: OperatorRow, client: Client, method: 'totp' | 'passkey') {
+  const claimed = await claimChallenge(db, 'operator', hash, client.at);
+  if (!claimed) throw new GatewayError('OP0007');
+  const session = await prepareOperatorSession(db, operator.id, client.at, client);
+  await db.batch([
+    session.statement,
+    auditStatement(db, { at: client.at, actor: { kind: 'operator', id: operator.id }, action: 'operator.signed_in', network: client.network, detail: { method } }),
+  ]);
+  return { operator, token: session.token, expiresIn: OPERATOR_ABSOLUTE_MS / 1000 };
+}
+
+interface EnrolmentRow {
+  operator_id: string;
+  login: string;
+  name: string;
+  pending_secret_enc: string | null;
+}
+
+/** A link that may still be used: unused, unexpired, tries left, for an operator not removed. */
+async function liveEnrolment(db: D1Database, hash: string, at: number): Promise<EnrolmentRow | null> {
+  return db
+    .prepare(
+      `SELECT e.operator_id, o.login, o.name, e.pending_secret_enc FROM operator_enrolments e JOIN operators o ON o.id = e.operator_id
+       WHERE e.token_hash = ?1 AND e.used_at IS NULL AND e.expires_at > ?2 AND e.tries < ?3 AND o.removed_at IS NULL`,
+    )
+    .bind(hash, at, ENROLMENT_TRIES)
+    .first<EnrolmentRow>();
+}
+
+/** Opening the link: who it is for and a new pending TOTP secret (replacing any earlier one). OP0010 for a dead link. */
+export async function startOperatorEnrolment(env: WorkerEnv, token: string, at: number) {
+  const hash = await sha256Hex(token);
+  const row = await liveEnrolment(env.DB, hash, at);
+  if (!row) throw new GatewayError('OP0010');
+  const secret = newTotpSecret();
+  const sealed = await encryptSecret(env, secretOwner(row.operator_id), new Uint8Array(secret.buffer));
+  const saved = await env.DB.prepare('UPDATE operator_enrolments SET pending_secret_enc = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?')
+    .bind(sealed, hash, at)
+    .run();
+  if (saved.meta.changes !== 1) throw new GatewayError('OP0010');
+  return { login: row.login, name: row.name, ...totpShown(secret, row.login, OPERATOR_TOTP_ISSUER) };
+}
+
+/**
+ * Using the link: the password (not a common one, PW0002) and one valid code of the pending secret. The batch
+ * claims the link first; the operator's password and secret, the end of their older sessions and the audit row
+ * follow only when that claim changed the row, so of parallel uses exactly one does anything (OP0010 for the
+ * others). Returns the operator's login.
+ */
+export async function finishOperatorEnrolment(env: WorkerEnv, input: { token: string; password: string; code: string }, client: Client) {
+  const db = env.DB;
+  await assertNewPasswordAllowed(input.password);
+  const hash = await sha256Hex(input.token);
+  const row = await liveEnrolment(db, hash, client.at);
+  if (!row?.pending_secret_enc) throw new GatewayError('OP0010');
+  const counted = await countTry(db, SINGLE_USE.operatorEnrolment, { token_hash: hash }, client.at, ENROLMENT_TRIES);
+  if (!counted) throw new GatewayError('OP0010');
+  const step = stepOf(await decryptSecret(env, secretOwner(row.operator_id), row.pending_secret_enc), input.code, client.at);
+  if (step === null) throw new GatewayError('OP0008', { triesLeft: ENROLMENT_TRIES - counted.tries });
+  const password = await hashPassword(input.password, env);
+  const results = await db.batch([
+    consumeStatement(db, SINGLE_USE.operatorEnrolment, { token_hash: hash, pending_secret_enc: row.pending_secret_enc }, client.at, { returning: 'token_hash' }),
+    db
+      .prepare(
+        `UPDATE operators SET password_hash = ?, password_salt = ?, password_algo = ?, password_params = ?, totp_secret_enc = ?,
+           totp_last_step = ?, enrolled_at = ? WHERE id = ? AND removed_at IS NULL AND changes() = 1`,
+      )
+      .bind(password.hash, password.salt, password.algo, password.params, row.pending_secret_enc, step, client.at, row.operator_id),
+    auditStatement(
+      db,
+      { at: client.at, actor: { kind: 'operator', id: row.operator_id }, action: 'operator.enrolled', target: { kind: 'operator', id: row.operator_id }, network: client.network, detail: { secondStep: 'totp' } },
+      { ifChanged: true },
+    ),
+    // New credentials end whatever the old ones opened (a re-enrolment after a lost phone).
+    revokeAllSessionsStatement(db, 'operator', row.operator_id, client.at, { onlyIfChanged: true }),
+  ]);
+  if (results[1]?.meta.changes !== 1) throw new GatewayError('OP0010');
+  return { login: row.login };
+}
+
+/** Every operator for the admin's list (never a password or secret column). */
+export async function listOperators(db: D1Database) {
+  const { results } = await db
+    .prepare(
+      `SELECT o.*, (SELECT COUNT(*) FROM operator_passkeys p WHERE p.operator_id = o.id) AS passkeys
+       FROM operators o ORDER BY o.removed_at IS NOT NULL, o.login`,
+    )
+    .all<OperatorRow & { passkeys: number }>();
+  return results.map((row) => ({
+    login: row.login,
+    name: row.name,
+    role: row.role,
+    createdAt: row.created_at,
+    enrolled: row.enrolled_at !== null,
+    removedAt: row.removed_at,
+    secondSteps: [...(row.totp_secret_enc ? (['totp'] as const) : []), ...(row.passkeys ? (['passkey'] as const) : [])],
+  }));
+}

@@ -1,0 +1,108 @@
+import { Hono, type Context } from 'hono';
+import {
+  AUDIT_PAGE_SIZE,
+  auditQuery,
+  peopleQuery,
+  personIdParam,
+  supportActionRequest,
+  transferAdministratorRequest,
+  type AuditPage,
+} from '../../../src/schemas/ops-people';
+import type { WorkerEnv } from '../../env';
+import { clientIp, ok } from '../errors';
+import { listAudit, operatorNamesOf } from '../audit/service';
+import { now } from '../../contract';
+import { requireOperator, type OperatorVariables } from '../operators/service';
+import * as people from './service';
+import { idleTimeoutMs } from '../sessions/service';
+import type { UserRow } from '../account/db';
+import { validate } from '../validate';
+
+/**
+ * People support (role support; admin may do everything) and the audit trail (every operator). Contracts in
+ * src/schemas/ops-people.ts; the rules and SQL in people/service.ts.
+ */
+type OpsEnv = { Bindings: WorkerEnv; Variables: OperatorVariables };
+
+const support = requireOperator('support');
+const reasoned = validate('json', supportActionRequest, { code: 'PS0009' });
+const personParam = validate('param', personIdParam, { code: 'PS0001' });
+
+/** The operator acting now, with the reason of the call's body. */
+const act = (c: Context<OpsEnv>, reason: string): people.SupportAct => ({ operatorId: c.var.operator.id, reason, network: clientIp(c), at: now(c) });
+
+/** A support action on one person and what it answers the operator (nothing unless said). */
+type PersonAction = {
+  name: string;
+  change: (db: D1Database, person: UserRow, act: people.SupportAct) => Promise<number>;
+  answer?: (changed: number) => unknown;
+};
+const personActions: PersonAction[] = [
+  { name: 'unlock', change: people.unlockPerson },
+  { name: 'signOut', change: people.signOutPerson, answer: (ended) => ({ ended }) },
+  { name: 'requirePasswordChange', change: people.requirePasswordChange },
+  { name: 'resetTwoStep', change: people.resetTwoStep },
+  { name: 'block', change: people.blockPerson },
+  { name: 'unblock', change: people.unblockPerson },
+];
+
+/** POST /ops/v1/people/:id/<action>: each action done once to the person in the path, with the body's reason. */
+const personActionRoutes = new Hono<OpsEnv>();
+for (const { name, change, answer = () => null } of personActions) {
+  personActionRoutes.post(`/ops/v1/people/:id/${name}`, support, personParam, reasoned, async (c) => {
+    const person = await people.personOf(c.env.DB, c.req.valid('param').id);
+    return ok(c, answer(await change(c.env.DB, person, act(c, c.req.valid('json').reason))));
+  });
+}
+
+export const opsPeopleRoutes = new Hono<OpsEnv>()
+  .get('/ops/v1/people', support, validate('query', peopleQuery, { code: 'PS0010' }), async (c) => {
+    const { q, page } = c.req.valid('query');
+    return ok(c, await people.findPeople(c.env.DB, q, page));
+  })
+
+  .get('/ops/v1/people/:id', support, personParam, async (c) => {
+    const user = await people.personOf(c.env.DB, c.req.valid('param').id);
+    return ok(c, await people.personDetail(c.env.DB, user, now(c), idleTimeoutMs(c.env)));
+  })
+
+  .route('/', personActionRoutes)
+
+  .post('/ops/v1/companies/:id/transferAdministrator', support, personParam, validate('json', transferAdministratorRequest, { code: 'PS0009' }), async (c) => {
+    const { userId, reason } = c.req.valid('json');
+    await people.transferAdministrator(c.env.DB, c.req.valid('param').id, userId, act(c, reason));
+    return ok(c, null);
+  })
+
+  // The trail, for every operator role. `actor` and `target` match either kind's id.
+  .get('/ops/v1/audit', requireOperator(), validate('query', auditQuery), async (c) => {
+    const query = c.req.valid('query');
+    const rows = await listAudit(c.env.DB, {
+      actorId: query.actor || undefined,
+      targetId: query.target || undefined,
+      action: query.action,
+      from: query.from,
+      to: query.to,
+      before: query.before,
+      limit: AUDIT_PAGE_SIZE + 1,
+    });
+    const page = rows.slice(0, AUDIT_PAGE_SIZE);
+    const actorName = await operatorNamesOf(c.env.DB, page);
+    const answer: AuditPage = {
+      entries: page.map((r) => ({
+        id: r.id,
+        at: r.created_at,
+        actorKind: r.actor_kind,
+        actorId: r.actor_id,
+        actorName: actorName(r),
+        action: r.action,
+        targetKind: r.target_kind,
+        targetId: r.target_id,
+        reason: r.reason,
+        network: r.network,
+        detail: r.detail,
+      })),
+      next: rows.length > AUDIT_PAGE_SIZE ? page.at(-1)!.id : null,
+    };
+    return ok(c, answer);
+  });

@@ -1,0 +1,217 @@
+import type { AuditedAction, PeoplePage, PersonDetail, PersonSummary } from '../../../src/schemas/ops-people';
+import { PEOPLE_PAGE_SIZE } from '../../../src/schemas/ops-people';
+import { membershipsOfUser } from '../companies/db';
+import { passkeysOfUser } from '../passkeys/db';
+import { disableStatements, recoveryCodesLeft, twoStepOf } from '../second-step/db';
+import { findUserById, signInNamesOf, type UserRow } from '../account/db';
+import { GatewayError } from '../errors';
+import { auditStatement, type AuditEntry } from '../audit/service';
+import { parseDevice } from '../sessions/devices';
+import { FORGET_AFTER_MS } from '../sign-in/risk';
+import { liveSessionsOfUser } from '../sessions/service';
+import { revokeAllSessionsStatement } from '../identity/sessions';
+import { signInHistory } from '../sign-in/history';
+
+/**
+ * People support: what an operator with the support role sees of a person and the few things they may do
+ * for them. Every action is one conditional change followed, in the same batch, by its audit row written only
+ * when the change happened (auditStatement with ifChanged): a repeat, or the loser of parallel attempts, changes
+ * nothing, writes nothing and answers the code that says the state is already so.
+ */
+
+/** The operator acting, and why: the audit row's actor, reason and client network. */
+export interface SupportAct {
+  operatorId: string;
+  reason: string;
+  network: string;
+  at: number;
+}
+
+const summaryOf = (user: UserRow): PersonSummary => ({
+  id: user.id,
+  name: user.real_name || user.login_name,
+  phone: user.phone_e164,
+  email: user.email,
+  usId: user.us_id,
+  createdAt: user.created_at,
+  blocked: user.blocked_at !== null,
+});
+
+/**
+ * People whose phone, e-mail, user ID (`id` or `us_id`) equals `q`, or whose name starts with it; newest first.
+ * Exact matches use the UNIQUE indexes; the name prefix is a range over the name indexes (case-sensitive).
+ */
+export async function findPeople(db: D1Database, q: string, page: number): Promise<PeoplePage> {
+  const term = q.trim();
+  // A phone as typed, with spaces or dashes, in E.164 or as a mainland number without its calling code.
+  const digits = /^\+?[\d\s-]{5,20}$/.test(term) ? term.replace(/\D/g, '') : null;
+  const { results } = await db
+    .prepare(
+      `SELECT * FROM users
+       WHERE id = ?1 OR us_id = ?1 OR email = lower(?1) OR phone_e164 IN ('+' || ?2, '+86' || ?2)
+          OR (real_name >= ?1 AND real_name < ?1 || char(1114111))
+          OR (login_name >= ?1 AND login_name < ?1 || char(1114111))
+       ORDER BY created_at DESC, id DESC LIMIT ?3 OFFSET ?4`,
+    )
+    .bind(term, digits, PEOPLE_PAGE_SIZE + 1, (page - 1) * PEOPLE_PAGE_SIZE)
+    .all<UserRow>();
+  return { people: results.slice(0, PEOPLE_PAGE_SIZE).map(summaryOf), page, more: results.length > PEOPLE_PAGE_SIZE };
+}
+
+/** The person, or PS0001. */
+export async function personOf(db: D1Database, id: string): Promise<UserRow> {
+  const user = await findUserById(db, id);
+  if (!user) throw new GatewayError('PS0001');
+  return user;
+}
+
+/** Every subject a person's password failures are counted under: their sign-in names and, for a signed-in check, their id. */
+const failureSubjectsOf = (user: UserRow) => [...signInNamesOf(user), user.id].filter((s): s is string => Boolean(s));
+
+const inList = (values: readonly unknown[]) => values.map(() => '?').join(', ');
+
+export async function personDetail(db: D1Database, user: UserRow, at: number, idleMs: number): Promise<PersonDetail> {
+  const subjects = failureSubjectsOf(user);
+  const [memberships, sessions, signIns, failures, twoStep, codesLeft, passkeys] = await Promise.all([
+    membershipsOfUser(db, user.id),
+    liveSessionsOfUser(db, user.id, at, idleMs),
+    signInHistory(db, user.id, at),
+    db
+      .prepare(
+        `SELECT network, SUM(failures) AS failures, MAX(locked_until) AS lockedUntil FROM password_failures
+         WHERE subject IN (${inList(subjects)}) AND updated_at > ? GROUP BY network ORDER BY MAX(updated_at) DESC LIMIT 50`,
+      )
+      .bind(...subjects, at - FORGET_AFTER_MS)
+      .all<{ network: string; failures: number; lockedUntil: number | null }>(),
+    twoStepOf(db, user.id),
+    recoveryCodesLeft(db, user.id),
+    passkeysOfUser(db, user.id),
+  ]);
+  return {
+    profile: {
+      ...summaryOf(user),
+      loginName: user.login_name,
+      countryName: user.country_name,
+      partner: user.is_partner === 1,
+      blockedAt: user.blocked_at,
+      mustChangePassword: user.original_flag === 1,
+    },
+    memberships: memberships.map((m) => ({
+      companyId: m.company_id,
+      companyName: m.name_cn || m.name_en,
+      companyStatus: m.company_status,
+      role: m.role,
+      status: m.member_status as 'pending' | 'active' | 'rejected',
+      main: m.is_main === 1,
+    })),
+    sessions: sessions.map((s) => {
+      const { browser, os } = parseDevice(s.user_agent);
+      return { createdAt: s.created_at, lastSeenAt: s.last_seen_at, country: s.country, network: s.network, browser, os, partner: s.kind === 'partner' };
+    }),
+    signIns: signIns.slice(0, 50),
+    lock: {
+      failures: failures.results,
+      locked: failures.results.some((f) => f.lockedUntil !== null && f.lockedUntil > at),
+    },
+    twoStep: { enabled: twoStep?.enabled_at != null, recoveryCodesLeft: codesLeft, passkeys: passkeys.length },
+  };
+}
+
+const entryOf = (act: SupportAct, action: AuditedAction, target: { kind: string; id: string }, detail?: Record<string, unknown>): AuditEntry => ({
+  at: act.at,
+  actor: { kind: 'operator', id: act.operatorId },
+  action,
+  target,
+  reason: act.reason,
+  network: act.network,
+  detail,
+});
+
+/** The UPDATE that ends every live session of a person. */
+const endSessionsStatement = (db: D1Database, userId: string, at: number) => revokeAllSessionsStatement(db, 'person', userId, at);
+
+/**
+ * Runs `change`, its audit row (written only if `change` changed a row) and `after` in one batch; PS-`refusal`
+ * when `change` changed nothing. Returns how many rows `change` changed.
+ */
+async function actOnce(db: D1Database, change: D1PreparedStatement, entry: AuditEntry, refusal: 'PS0002' | 'PS0003' | 'PS0004' | 'PS0005' | 'PS0006' | 'PS0007' | 'PS0008', after: D1PreparedStatement[] = []) {
+  const [changed] = await db.batch([change, auditStatement(db, entry, { ifChanged: true }), ...after]);
+  const count = changed?.meta.changes ?? 0;
+  if (count === 0) throw new GatewayError(refusal);
+  return count;
+}
+
+/** Clears every counted password failure (and so every lock) of the person's names, from every network. */
+export function unlockPerson(db: D1Database, user: UserRow, act: SupportAct) {
+  const subjects = failureSubjectsOf(user);
+  const change = db.prepare(`DELETE FROM password_failures WHERE subject IN (${inList(subjects)})`).bind(...subjects);
+  return actOnce(db, change, entryOf(act, 'user.unlocked', { kind: 'user', id: user.id }), 'PS0002');
+}
+
+/** Ends every live session of the person; answers how many. */
+export function signOutPerson(db: D1Database, user: UserRow, act: SupportAct) {
+  return actOnce(db, endSessionsStatement(db, user.id, act.at), entryOf(act, 'user.signed_out_everywhere', { kind: 'user', id: user.id }), 'PS0005');
+}
+
+/**
+ * The next sign-in answers originalFlag (login case: the password change page) until the person sets a new
+ * password; their sessions end so that the next sign-in is now.
+ */
+export function requirePasswordChange(db: D1Database, user: UserRow, act: SupportAct) {
+  const change = db.prepare('UPDATE users SET original_flag = 1 WHERE id = ? AND original_flag = 0').bind(user.id);
+  return actOnce(db, change, entryOf(act, 'user.password_change_required', { kind: 'user', id: user.id }), 'PS0006', [endSessionsStatement(db, user.id, act.at)]);
+}
+
+/**
+ * Turns two-step off for a person who lost their factors (after the runbook's identity checks): the secret and
+ * recovery codes go, and so do their passkeys (a factor they lost, or the one taken from them), pending second
+ * steps die, and every session ends. The passkeys go only when the reset happened: their DELETE follows the audit
+ * row, which is written only when the reset changed a row (changes()).
+ */
+export function resetTwoStep(db: D1Database, user: UserRow, act: SupportAct) {
+  const change = db.prepare('DELETE FROM two_step WHERE user_id = ? AND enabled_at IS NOT NULL').bind(user.id);
+  const [recoveryCodes] = disableStatements(db, user.id);
+  return actOnce(db, change, entryOf(act, 'user.two_step_reset', { kind: 'user', id: user.id }), 'PS0007', [
+    db.prepare('DELETE FROM passkeys WHERE user_id = ? AND changes() > 0').bind(user.id),
+    recoveryCodes!,
+    db.prepare('DELETE FROM second_step_challenges WHERE user_id = ?').bind(user.id),
+    endSessionsStatement(db, user.id, act.at),
+  ]);
+}
+
+/** Blocks the account: every sign-in answers PS0100 and every session ends, in the same batch. */
+export function blockPerson(db: D1Database, user: UserRow, act: SupportAct) {
+  const change = db.prepare('UPDATE users SET blocked_at = ? WHERE id = ? AND blocked_at IS NULL').bind(act.at, user.id);
+  return actOnce(db, change, entryOf(act, 'user.blocked', { kind: 'user', id: user.id }), 'PS0003', [endSessionsStatement(db, user.id, act.at)]);
+}
+
+export function unblockPerson(db: D1Database, user: UserRow, act: SupportAct) {
+  const change = db.prepare('UPDATE users SET blocked_at = NULL WHERE id = ? AND blocked_at IS NOT NULL').bind(user.id);
+  return actOnce(db, change, entryOf(act, 'user.unblocked', { kind: 'user', id: user.id }), 'PS0004');
+}
+
+/**
+ * Moves a company's administrator role to `userId`, an active staff member, when the administrator has left:
+ * one UPDATE swaps both rows or neither, so the company always has exactly one administrator, and of parallel
+ * transfers only the first finds the old administrator still in place. The old administrator's membership
+ * ends (status 'rejected'): they left, and the new administrator may re-admit them.
+ */
+export async function transferAdministrator(db: D1Database, companyId: string, userId: string, act: SupportAct) {
+  const current = await db
+    .prepare("SELECT user_id FROM company_members WHERE company_id = ? AND role = 'administrator' AND status = 'active'")
+    .bind(companyId)
+    .first<{ user_id: string }>();
+  if (!current || current.user_id === userId) throw new GatewayError('PS0008');
+  const change = db
+    .prepare(
+      `UPDATE company_members
+       SET role = CASE WHEN user_id = ?3 THEN 'administrator' ELSE 'staff' END,
+           status = CASE WHEN user_id = ?3 THEN 'active' ELSE 'rejected' END,
+           is_main = CASE WHEN user_id = ?3 THEN is_main ELSE 0 END
+       WHERE company_id = ?1 AND user_id IN (?2, ?3)
+         AND EXISTS (SELECT 1 FROM company_members WHERE company_id = ?1 AND user_id = ?2 AND role = 'administrator' AND status = 'active')
+         AND EXISTS (SELECT 1 FROM company_members WHERE company_id = ?1 AND user_id = ?3 AND role = 'staff' AND status = 'active')`,
+    )
+    .bind(companyId, current.user_id, userId);
+  await actOnce(db, change, entryOf(act, 'company.administrator_transferred', { kind: 'company', id: companyId }, { from: current.user_id, to: userId }), 'PS0008');
+}

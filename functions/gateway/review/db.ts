@@ -1,0 +1,115 @@
+import { auditStatement, type AuditEntry } from '../audit/service';
+import type { CompanyRow } from '../companies/db';
+
+/**
+ * The SQL of company review (migration 0150): the queue, and decisions as one conditional UPDATE each.
+ */
+
+export type ReviewedCompanyRow = CompanyRow;
+
+export interface QueueFilter {
+  /** Stored statuses to list (none: every status). */
+  statuses: readonly string[];
+  /** Matched against both names and the credit code, letter case ignored. */
+  text?: string;
+  countryId?: string;
+  type?: string;
+  limit: number;
+  offset: number;
+}
+
+/** `%`, `_` and `\` match themselves in a LIKE ... ESCAPE '\' pattern. */
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+/** Companies matching the filter, newest first, and how many match in all. */
+export async function reviewQueue(db: D1Database, filter: QueueFilter): Promise<{ rows: ReviewedCompanyRow[]; total: number }> {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  if (filter.statuses.length) {
+    where.push(`status IN (${filter.statuses.map(() => '?').join(', ')})`);
+    values.push(...filter.statuses);
+  }
+  if (filter.text) {
+    where.push("(lower(name_en) LIKE ? ESCAPE '\\' OR lower(coalesce(name_cn, '')) LIKE ? ESCAPE '\\' OR lower(coalesce(social_credit, '')) LIKE ? ESCAPE '\\')");
+    const pattern = likePattern(filter.text);
+    values.push(pattern, pattern, pattern);
+  }
+  if (filter.countryId) {
+    where.push('country_id = ?');
+    values.push(filter.countryId.toUpperCase());
+  }
+  if (filter.type) {
+    where.push('type = ?');
+    values.push(filter.type);
+  }
+  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const [page, count] = await db.batch([
+    db.prepare(`SELECT * FROM companies ${clause} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`).bind(...values, filter.limit, filter.offset),
+    db.prepare(`SELECT COUNT(*) AS total FROM companies ${clause}`).bind(...values),
+  ]);
+  return { rows: (page?.results ?? []) as ReviewedCompanyRow[], total: Number((count?.results?.[0] as { total: number } | undefined)?.total ?? 0) };
+}
+
+export async function reviewedCompanyById(db: D1Database, id: string): Promise<ReviewedCompanyRow | null> {
+  return db.prepare('SELECT * FROM companies WHERE id = ?').bind(id).first<ReviewedCompanyRow>();
+}
+
+export interface Decision {
+  companyId: string;
+  /** The stored status the operator saw; the decision acts only while the company still has it. */
+  expected: string;
+  /** The stored status it leads to; null: the status the block interrupted (unblock). */
+  to: string | null;
+  reason: string | null;
+  note: string | null;
+  at: number;
+  /** The audit row, written only by the decision that changed the company. */
+  audit: AuditEntry;
+}
+
+/**
+ * Applies a decision in one batch: the conditional UPDATE from the expected status, then its audit row, then
+ * (for a block or an expiry) the company taken out of every session that had entered it. The statements after
+ * the UPDATE act only while the row carries this decision's write id, so of any number of parallel decisions
+ * exactly one changes the company and writes a row. Returns whether this one did.
+ */
+export async function applyDecision(db: D1Database, decision: Decision): Promise<boolean> {
+  const writeId = crypto.randomUUID();
+  const closes = decision.to === 'blocked' || decision.to === 'expired';
+  const [updated] = await db.batch([
+    db
+      .prepare(
+        `UPDATE companies SET
+           status = CASE WHEN ?3 IS NULL THEN coalesce(status_before_block, 'approving') ELSE ?3 END,
+           status_before_block = CASE WHEN ?3 = 'blocked' THEN status ELSE NULL END,
+           review_reason = ?4, review_note = ?5, reviewed_at = ?6, updated_at = ?6, write_id = ?7
+         WHERE id = ?1 AND status = ?2`,
+      )
+      .bind(decision.companyId, decision.expected, decision.to, decision.reason, decision.note, decision.at, writeId),
+    // Right after the UPDATE: written only when the UPDATE won.
+    auditStatement(db, decision.audit, { ifChanged: true }),
+    ...(closes
+      ? [
+          db
+            .prepare(
+              `UPDATE sessions SET current_company_id = NULL
+               WHERE current_company_id = ?1 AND EXISTS (SELECT 1 FROM companies WHERE id = ?1 AND write_id = ?2)`,
+            )
+            .bind(decision.companyId, writeId),
+        ]
+      : []),
+  ]);
+  return Boolean(updated?.meta.changes);
+}
+
+/** The company's administrator (the active one who created it first), to tell of a decision. */
+export async function administratorOf(db: D1Database, companyId: string): Promise<{ id: string; email: string | null; phone_e164: string | null } | null> {
+  return db
+    .prepare(
+      `SELECT u.id, u.email, u.phone_e164 FROM company_members m JOIN users u ON u.id = m.user_id
+       WHERE m.company_id = ? AND m.role = 'administrator' AND m.status = 'active'
+       ORDER BY m.joined_at LIMIT 1`,
+    )
+    .bind(companyId)
+    .first();
+}

@@ -1,0 +1,41 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { fileIdSchema } from '../../../src/schemas/onboarding';
+import { reviewDecisionRequest, reviewDetailQuery, reviewQueueQuery } from '../../../src/schemas/ops-review';
+import type { WorkerEnv } from '../../env';
+import { fileById } from '../files/db';
+import { clientIp, GatewayError, ok } from '../errors';
+import { now } from '../../contract';
+import { companyQueue, companyReview, decide } from './service';
+import { requireOperator, type OperatorVariables } from '../operators/service';
+import { fileResponse } from '../files/service';
+import { validate } from '../validate';
+
+/**
+ * Company review (review/service.ts): reviewers and admins only. A platform session, another
+ * operator role or no session at all opens none of these calls, the company files included.
+ */
+export const opsReviewRoutes = new Hono<{ Bindings: WorkerEnv; Variables: OperatorVariables }>()
+  .use('/ops/v1/companies', requireOperator('reviewer'))
+  .use('/ops/v1/companies/*', requireOperator('reviewer'))
+
+  .get('/ops/v1/companies', validate('query', reviewQueueQuery), async (c) => ok(c, await companyQueue(c.env.DB, c.req.valid('query'))))
+
+  .get('/ops/v1/companies/detail', validate('query', reviewDetailQuery), async (c) => ok(c, await companyReview(c.env.DB, c.req.valid('query').companyId)))
+
+  .post('/ops/v1/companies/decide', validate('json', reviewDecisionRequest), async (c) =>
+    ok(c, await decide({ db: c.env.DB, env: c.env, operator: c.var.operator, network: clientIp(c), now: now(c) }, c.req.valid('json'))),
+  )
+
+  // The licences, GTC and logo, shown inline to the operator: only a file attached to this company.
+  .get(
+    '/ops/v1/companies/:companyId/files/:fileId',
+    validate('param', z.object({ companyId: z.string().max(64), fileId: fileIdSchema }), { code: 'FL0010' }),
+    async (c) => {
+      const { companyId, fileId } = c.req.valid('param');
+      const row = await fileById(c.env.DB, fileId);
+      const object = row && row.company_id === companyId ? await c.env.UPLOADS.get(row.r2_key) : null;
+      if (!row || !object) throw new GatewayError('FL0010');
+      return fileResponse(row, object, 'inline');
+    },
+  );

@@ -1,0 +1,251 @@
+import type { Lang } from '../../../src/lib/lang';
+import {
+  COMPANY_TYPE_DB,
+  VERIFICATION_STATUS_DB,
+  companyTypeFromDb,
+  verificationStatusFromDb,
+  type VerificationStatus,
+} from '../../../src/schemas/onboarding';
+import {
+  actionsFrom,
+  REVIEW_PAGE_SIZE,
+  REVIEW_RULES,
+  reviewFileUrl,
+  reviewReasonText,
+  type ReviewAction,
+  type ReviewDecisionAnswer,
+  type ReviewDecisionRequest,
+  type ReviewDetailAnswer,
+  type ReviewQueueAnswer,
+  type ReviewQueueQuery,
+} from '../../../src/schemas/ops-review';
+import type { AuditedAction } from '../../../src/schemas/ops-people';
+import { configOf } from '../../config';
+import { administratorOf, applyDecision, reviewedCompanyById, reviewQueue, type ReviewedCompanyRow } from './db';
+import { membersOfCompany } from '../companies/db';
+import { filesOfCompany } from '../files/db';
+import { GatewayError } from '../errors';
+import { listAudit, operatorNamesOf } from '../audit/service';
+import { companyShown, memberShown } from '../companies/service';
+import { deliver, type DeliveryEnv } from '../delivery';
+import type { Operator } from '../operators/service';
+
+/**
+ * Company review by operators (reviewer or admin): the queue, the review page and the decisions.
+ *
+ * - Every decision is one conditional UPDATE from the status the operator saw (REVIEW_RULES in
+ *   src/schemas/ops-review.ts says which statuses each may start from), batched with its audit row: of two
+ *   operators acting at once one wins and the other gets RV0001 with the status as it now stands.
+ * - Fail, more information, block and expire need a reason template ('other' needs the operator's words).
+ * - The company's administrator is told of every decision by e-mail (SMS without one), in the language the
+ *   company form was last sent in. A refused delivery does not undo the decision.
+ * - A block or an expiry takes the company out of the sessions that had entered it; its members are refused
+ *   at sign-in and when entering it (RV0010, RV0011).
+ */
+
+const wire = (status: string) => verificationStatusFromDb(status);
+const stored = (status: VerificationStatus) => VERIFICATION_STATUS_DB[status];
+
+export async function companyQueue(db: D1Database, query: ReviewQueueQuery): Promise<ReviewQueueAnswer> {
+  const page = Number(query.page ?? 1);
+  const status = query.status ?? 'approving';
+  // 'verified' also lists the legacy stored 'active'.
+  const statuses = status === 'all' ? [] : status === 'verified' ? ['verified', 'active'] : [stored(status)];
+  const { rows, total } = await reviewQueue(db, {
+    statuses,
+    text: query.q || undefined,
+    countryId: query.country || undefined,
+    type: query.type ? COMPANY_TYPE_DB[query.type] : undefined,
+    limit: REVIEW_PAGE_SIZE,
+    offset: (page - 1) * REVIEW_PAGE_SIZE,
+  });
+  return {
+    items: rows.map((row) => ({
+      companyId: row.id,
+      companyNameEn: row.name_en,
+      companyNameCn: row.name_cn,
+      companyType: companyTypeFromDb(row.type),
+      status: wire(row.status),
+      countryId: row.country_id,
+      countryName: row.country_name,
+      socialCredit: row.social_credit,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    })),
+    total,
+    page,
+    pageSize: REVIEW_PAGE_SIZE,
+  };
+}
+
+async function requireCompany(db: D1Database, companyId: string): Promise<ReviewedCompanyRow> {
+  const company = await reviewedCompanyById(db, companyId);
+  if (!company) throw new GatewayError('RV0004');
+  return company;
+}
+
+/** Audit detail is JSON the gateway wrote; a row that is not an object shows as none. */
+function detailOf(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Everything the administrator entered, the files, the members and the history of the company. */
+export async function companyReview(db: D1Database, companyId: string): Promise<ReviewDetailAnswer> {
+  const company = await requireCompany(db, companyId);
+  const [files, members, history] = await Promise.all([
+    filesOfCompany(db, company.id),
+    membersOfCompany(db, company.id),
+    listAudit(db, { targetKind: 'company', targetId: company.id, limit: 100 }),
+  ]);
+  const actorName = await operatorNamesOf(db, history);
+  return {
+    companyId: company.id,
+    status: wire(company.status),
+    ...companyShown(company),
+    contactPhone: company.contact_phone,
+    contactEmail: company.contact_email,
+    portName: company.port_name,
+    portCode: company.port_code,
+    socialCredit: company.social_credit,
+    lang: company.lang,
+    createdAt: company.created_at,
+    updatedAt: company.updated_at,
+    review: { reason: company.review_reason, note: company.review_note, reviewedAt: company.reviewed_at },
+    files: files.map((file) => ({
+      id: file.id,
+      purpose: file.purpose ?? file.kind,
+      originName: file.origin_name,
+      contentType: file.content_type,
+      size: file.size,
+      url: reviewFileUrl(company.id, file.id),
+    })),
+    members: members.map(memberShown),
+    history: history.map((row) => ({
+      id: row.id,
+      at: row.created_at,
+      actorKind: row.actor_kind,
+      actorName: actorName(row),
+      action: row.action,
+      reason: row.reason,
+      detail: detailOf(row.detail),
+    })),
+    actions: actionsFrom(wire(company.status)),
+  };
+}
+
+/** The audit action of each decision (dotted, past tense). */
+const AUDIT_ACTIONS: Record<ReviewAction, AuditedAction> = {
+  verify: 'company.verified',
+  fail: 'company.verification_failed',
+  requestInformation: 'company.information_requested',
+  block: 'company.blocked',
+  unblock: 'company.unblocked',
+  expire: 'company.expired',
+};
+
+export interface DecisionCaller {
+  db: D1Database;
+  env: DeliveryEnv;
+  operator: Operator;
+  /** The client network (clientIp). */
+  network: string;
+  now: number;
+}
+
+export async function decide(caller: DecisionCaller, request: ReviewDecisionRequest): Promise<ReviewDecisionAnswer> {
+  const rule = REVIEW_RULES[request.action];
+  const reason = request.reason ?? null;
+  const note = request.note || null;
+  if (rule.reasons.length && (!reason || !rule.reasons.includes(reason))) throw new GatewayError('RV0003');
+  if (!rule.reasons.length && reason) throw new GatewayError('RV0003');
+  if (reason === 'other' && !note) throw new GatewayError('RV0005');
+  if (!rule.from.includes(request.expectedStatus)) throw new GatewayError('RV0002', { status: request.expectedStatus });
+
+  const company = await requireCompany(caller.db, request.companyId);
+  // The legacy stored 'active' reads as 'verified': a decision from 'verified' acts from what is stored.
+  const expected = request.expectedStatus === 'verified' && company.status === 'active' ? 'active' : stored(request.expectedStatus);
+  const to = rule.to === 'previous' ? null : stored(rule.to);
+  const won = await applyDecision(caller.db, {
+    companyId: company.id,
+    expected,
+    to,
+    reason,
+    note,
+    at: caller.now,
+    audit: {
+      at: caller.now,
+      actor: { kind: 'operator', id: caller.operator.id },
+      action: AUDIT_ACTIONS[request.action],
+      target: { kind: 'company', id: company.id },
+      reason: [reason, note].filter(Boolean).join(': ') || null,
+      network: caller.network,
+      detail: { from: request.expectedStatus, ...(to ? { to: wire(to) } : {}) },
+    },
+  });
+  const after = await requireCompany(caller.db, company.id);
+  if (!won) throw new GatewayError('RV0001', { status: wire(after.status) });
+  const notified = await notifyAdministrator(caller, after);
+  return { companyId: company.id, status: wire(after.status), notified };
+}
+
+/**
+ * The message of a decision in `lang`: the company, its new status, the reason, where to look. Its template SMS
+ * form carries the company and the status; the reason and the link are on the page the template points to.
+ */
+export function decisionMessage(lang: Lang, company: { name: string; status: string; reason: string; link: string | null }) {
+  const zh = lang === 'zh';
+  const statusName = (zh ? STATUS_ZH : STATUS_EN)[company.status] ?? company.status;
+  const subject = zh ? `企业认证状态更新：${company.name}` : `Company verification update: ${company.name}`;
+  const lines = zh
+    ? [`您的企业“${company.name}”的认证状态已变更为：${statusName}。`, company.reason && `原因：${company.reason}`, company.link && `详情请查看：${company.link}`]
+    : [`The verification status of your company "${company.name}" is now: ${statusName}.`, company.reason && `Reason: ${company.reason}`, company.link && `See the details at ${company.link}`];
+  return { kind: 'reviewDecision' as const, lang, subject, text: lines.filter(Boolean).join('\n'), params: { company: company.name, status: statusName } };
+}
+
+const STATUS_EN: Record<string, string> = {
+  approving: 'awaiting verification',
+  verified: 'verified',
+  verificationFailed: 'verification failed',
+  additionalInformationRequired: 'additional information required',
+  blocked: 'blocked',
+  expired: 'expired',
+};
+const STATUS_ZH: Record<string, string> = {
+  approving: '审核中',
+  verified: '已认证',
+  verificationFailed: '认证失败',
+  additionalInformationRequired: '需补充资料',
+  blocked: '已冻结',
+  expired: '已过期',
+};
+
+/** Tells the company's administrator of the decision: e-mail, or SMS without one. False when nobody could be told. */
+async function notifyAdministrator(caller: DecisionCaller, company: ReviewedCompanyRow): Promise<boolean> {
+  const admin = await administratorOf(caller.db, company.id);
+  const to = admin?.email ? { channel: 'email' as const, to: admin.email } : admin?.phone_e164 ? { channel: 'sms' as const, to: admin.phone_e164 } : null;
+  if (!to) return false;
+  const lang = company.lang;
+  const status = wire(company.status);
+  const origin = configOf(caller.env).portalOrigin;
+  // The page where the administrator acts on it: the form when it asks for more, else the company list.
+  const page = status === 'additionalInformationRequired' ? `/fill_account?companyId=${encodeURIComponent(company.id)}` : '/account';
+  const message = decisionMessage(lang, {
+    name: (lang === 'zh' && company.name_cn) || company.name_en,
+    status,
+    reason: reviewReasonText(lang, company.review_reason, company.review_note),
+    link: origin ? `${origin}${page}` : null,
+  });
+  try {
+    await deliver(caller.env, { ...to, ...message }, { now: caller.now });
+    return true;
+  } catch (error) {
+    console.error('review decision not delivered', error instanceof Error ? error.message : error);
+    return false;
+  }
+}

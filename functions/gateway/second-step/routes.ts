@@ -1,0 +1,91 @@
+import { Hono } from 'hono';
+import {
+  companyTwoStepRequest,
+  enrolmentFinishRequest,
+  secondStepRequest,
+  twoStepChangeRequest,
+  type EnrolmentStart,
+  type TwoStepStatus,
+} from '../../../src/schemas/two-step';
+import { SECOND_STEP_HEADER } from '../../contract';
+import type { WorkerEnv } from '../../env';
+import { memberOf } from '../companies/db';
+import { recoveryCodesLeft, setCompanyRequirement, twoStepEnabled } from './db';
+import { storedPasswordOf } from '../account/db';
+import { clientIp, GatewayError, ok, requestLang } from '../errors';
+import { requireFreshProof } from '../identity/proof';
+import { now } from '../../contract';
+import { sendSecurityNotice } from '../account/security-notice';
+import { requireSession, type SessionVariables } from '../sessions/service';
+import { completeSecondStep } from '../sign-in/service';
+import { disableTwoStep, finishEnrolment, passSecondStep, regenerateRecoveryCodes, startEnrolment } from './service';
+import { validate } from '../validate';
+
+type TwoStepEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
+
+/**
+ * Two-step verification (rules in second-step/service.ts):
+ * - `agg-web/user/twoStep/verify` passes the second step of a sign-in. It takes no session (there is none
+ *   yet) but the challenge the edge keeps in an HttpOnly cookie and forwards as SECOND_STEP_HEADER; on
+ *   success it starts the session exactly as the first factor would have (sign-in/service.ts completeSignIn).
+ * - `agg-web/user/twoStep/*` else (session): status, enrolment, turning it off, new recovery codes; all but the
+ *   status need a fresh proof of the person (identity/proof.ts, SU0001 without one).
+ * - `agg-web/company/twoStep` (session, an active administrator): require two-step of the company's members.
+ */
+export const twoStepRoutes = new Hono<TwoStepEnv>()
+  .post('/agg-web/user/twoStep/verify', validate('json', secondStepRequest), async (c) => {
+    const at = { ip: clientIp(c), now: now(c) };
+    const factor = c.req.valid('json');
+    return completeSecondStep(c, await passSecondStep(c.env, c.req.header(SECOND_STEP_HEADER), factor, at), factor.kind);
+  })
+
+  .use('/agg-web/user/twoStep/*', requireSession)
+  .use('/agg-web/company/twoStep', requireSession)
+
+  .get('/agg-web/user/twoStep/status', async (c) => {
+    const user = c.var.user;
+    const answer: TwoStepStatus = {
+      enabled: await twoStepEnabled(c.env.DB, user.id),
+      recoveryCodesLeft: await recoveryCodesLeft(c.env.DB, user.id),
+      hasPassword: storedPasswordOf(user) !== null,
+      passwordSalt: user.password_version === 1 ? user.legacy_salt : null,
+    };
+    return ok(c, answer);
+  })
+
+  .use('/agg-web/user/twoStep/enrol/*', requireFreshProof)
+  .use('/agg-web/user/twoStep/disable', requireFreshProof)
+  .use('/agg-web/user/twoStep/recoveryCodes', requireFreshProof)
+
+  .post('/agg-web/user/twoStep/enrol/start', async (c) => {
+    const answer: EnrolmentStart = await startEnrolment(c.env, c.var.user, now(c));
+    return ok(c, answer);
+  })
+
+  .post('/agg-web/user/twoStep/enrol/finish', validate('json', enrolmentFinishRequest), async (c) => {
+    const at = now(c);
+    const recoveryCodes = await finishEnrolment(c.env, c.var.user, c.req.valid('json').code, { ip: clientIp(c), now: at });
+    await sendSecurityNotice(c.env, { userId: c.var.user.id, at, change: 'twoStepOn', lang: requestLang(c) });
+    return ok(c, { recoveryCodes });
+  })
+
+  .post('/agg-web/user/twoStep/disable', validate('json', twoStepChangeRequest), async (c) => {
+    await disableTwoStep(c.env, c.var.user, { ip: clientIp(c), now: now(c) });
+    return ok(c, true);
+  })
+
+  .post('/agg-web/user/twoStep/recoveryCodes', validate('json', twoStepChangeRequest), async (c) => {
+    const at = now(c);
+    const recoveryCodes = await regenerateRecoveryCodes(c.env, c.var.user, { ip: clientIp(c), now: at });
+    await sendSecurityNotice(c.env, { userId: c.var.user.id, at, change: 'recoveryCodes', lang: requestLang(c) });
+    return ok(c, { recoveryCodes });
+  })
+
+  .post('/agg-web/company/twoStep', validate('json', companyTwoStepRequest), async (c) => {
+    const { companyId, required } = c.req.valid('json');
+    const userId = c.var.user.id;
+    if (await setCompanyRequirement(c.env.DB, { companyId, userId, required })) return ok(c, { required });
+    // Refused by the one statement above; this only tells why.
+    const member = await memberOf(c.env.DB, companyId, userId);
+    throw new GatewayError(member?.role === 'administrator' && member.status === 'active' ? 'MF0022' : 'MF0020');
+  });

@@ -1,0 +1,180 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { SESSION_MAX_AGE } from '../../../src/lib/session-marker';
+import { findUserById, type UserRow } from '../account/db';
+import { GatewayError } from '../errors';
+import { configOf } from '../../config';
+import { now } from '../../contract';
+import { deviceKey, type ClientInfo } from './devices';
+import { randomToken, tokenHash } from '../identity/single-use';
+import {
+  findSession as findSessionOf,
+  liveSessionsOf,
+  prepareSession as prepareSessionOf,
+  revokeAllSessions,
+  revokeSessionOf,
+  revokeSessionStatement,
+  touchSession as touchSessionOf,
+} from '../identity/sessions';
+
+/**
+ * Server-side sessions (security baseline "Sessions and cookies"). A token is 32 bytes from the CSPRNG,
+ * base64url; D1 keeps only its SHA-256 hex, so a database leak yields no usable token.
+ *
+ * A session ends at the first of: its absolute end (`expires_at`, SESSION_ABSOLUTE_TIMEOUT after the sign-in,
+ * the same Max-Age as the cookie the edge sets, so both end together), SESSION_IDLE_TIMEOUT after its last
+ * call (`last_seen_at`), or its revocation (sign-out, "sign out this device" in the user center, a password
+ * change). `last_seen_at` is written at most once a minute per session, by one conditional UPDATE, so a busy
+ * session costs no write per call. The person's session list and sign-out name a session by `public_id`, a
+ * random id unrelated to the token.
+ *
+ * The login answer's refresh_token is a second random token hashed into the same row (refresh_hash). No
+ * call redeems it yet: the edge holds only the access token, and signing in again is the way to renew.
+ * Revoking the row ends both.
+ */
+export const SESSION_LIFETIME_S = SESSION_MAX_AGE;
+export { LAST_SEEN_RESOLUTION_MS } from '../identity/sessions';
+/** The default idle timeout (SESSION_IDLE_TIMEOUT), for callers without a configuration. */
+const DEFAULT_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
+
+export type SessionKind = 'platform' | 'partner';
+
+export interface SessionRow {
+  token_hash: string;
+  user_id: string;
+  kind: SessionKind;
+  refresh_hash: string | null;
+  current_company_id: string | null;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  public_id: string;
+  last_seen_at: number;
+  user_agent: string | null;
+  device: string | null;
+  country: string | null;
+  network: string | null;
+  /** The last proof of the person in this session (a sign-in, or identity/proof.ts); null: never proved. */
+  proved_at: number | null;
+  proved_with: string | null;
+}
+
+/** What requireSession puts on the context. */
+export type SessionVariables = { user: UserRow; session: SessionRow };
+
+export interface NewSession {
+  token: string;
+  refreshToken: string;
+  expiresAt: number;
+  statement: D1PreparedStatement;
+}
+
+export interface SessionOptions {
+  userId: string;
+  kind: SessionKind;
+  now: number;
+  companyId?: string | null;
+  /** Where the sign-in came from; unknown when not given. */
+  client?: ClientInfo;
+  /** SESSION_ABSOLUTE_TIMEOUT of the configuration. */
+  lifetimeS?: number;
+  /** What the sign-in passed, recorded as the session's first proof (identity/proof.ts); null: no proof. */
+  proof?: string | null;
+}
+
+/**
+ * The INSERT for a new session, to run alone or in a batch with the user it belongs to. It inserts nothing
+ * for a blocked account (in the same statement, so a block that lands during a sign-in still wins).
+ */
+export async function prepareSession(
+  db: D1Database,
+  { userId, kind, now, companyId = null, client, lifetimeS = SESSION_LIFETIME_S, proof = null }: SessionOptions,
+): Promise<NewSession> {
+  const refreshToken = randomToken();
+  const userAgent = client?.userAgent ?? null;
+  const { token, expiresAt, statement } = await prepareSessionOf(db, 'person', {
+    ownerId: userId,
+    at: now,
+    lifetimeMs: lifetimeS * 1000,
+    fields: {
+      kind,
+      refresh_hash: await tokenHash(refreshToken),
+      current_company_id: companyId,
+      public_id: randomToken().slice(0, 22),
+      user_agent: userAgent,
+      device: deviceKey(userAgent),
+      country: client?.country ?? null,
+      network: client?.network ?? null,
+      // The sign-in itself is the session's first proof (identity/proof.ts), when it passed one.
+      proved_at: proof === null ? null : now,
+      proved_with: proof,
+    },
+    unless: { sql: 'SELECT 1 FROM users WHERE id = ? AND blocked_at IS NOT NULL', binds: [userId] },
+  });
+  return { token, refreshToken, expiresAt, statement };
+}
+
+/** Starts a session; `expiresAt` is epoch milliseconds. */
+export async function createSession(db: D1Database, options: SessionOptions): Promise<{ token: string; refreshToken: string; expiresAt: number }> {
+  const { statement, ...session } = await prepareSession(db, options);
+  await statement.run();
+  return session;
+}
+
+/** The milliseconds of SESSION_IDLE_TIMEOUT. */
+export const idleTimeoutMs = (env: object) => configOf(env).sessionIdleTimeout * 1000;
+
+/** The live session a token names (unrevoked, before its absolute end, used within `idleMs`), or null. */
+export function findSession(db: D1Database, token: string, now: number, idleMs = DEFAULT_IDLE_MS): Promise<SessionRow | null> {
+  return findSessionOf<SessionRow>(db, 'person', token, now, idleMs);
+}
+
+/** Records a call of a session (at most one write a minute: identity/sessions.ts). */
+export const touchSession = (db: D1Database, session: SessionRow, now: number) => touchSessionOf(db, 'person', session, now);
+
+/** The live sessions of a user, most recently used first. */
+export const liveSessionsOfUser = (db: D1Database, userId: string, now: number, idleMs: number) => liveSessionsOf<SessionRow>(db, 'person', userId, now, idleMs);
+
+/** Ends the session `publicId` names if it belongs to `userId` and is not ended yet; false otherwise. */
+export const revokeSessionOfUser = (db: D1Database, userId: string, publicId: string, now: number) =>
+  revokeSessionOf(db, 'person', userId, { column: 'public_id', value: publicId }, now);
+
+export async function revokeSession(db: D1Database, hash: string, now: number): Promise<void> {
+  await revokeSessionStatement(db, 'person', hash, now).run();
+}
+
+/** Ends every session of a user (password change or reset), except optionally the one making the change. */
+export const revokeAllSessionsOfUser = (db: D1Database, userId: string, exceptTokenHash?: string, now = Date.now()) =>
+  revokeAllSessions(db, 'person', userId, now, exceptTokenHash);
+
+export async function setSessionCompany(db: D1Database, hash: string, companyId: string): Promise<void> {
+  await db.prepare('UPDATE sessions SET current_company_id = ? WHERE token_hash = ?').bind(companyId, hash).run();
+}
+
+/** The token of `Authorization: Bearer <token>`, which the edge adds from the HttpOnly cookie. */
+export function bearerToken(c: Context): string | null {
+  const match = /^Bearer\s+([A-Za-z0-9_-]{16,128})$/.exec(c.req.header('authorization') ?? '');
+  return match?.[1] ?? null;
+}
+
+/** The live session and its user for this request, or null. */
+export async function sessionFromRequest<E extends { Bindings: { DB: D1Database } }>(c: Context<E>): Promise<SessionVariables | null> {
+  const token = bearerToken(c);
+  if (!token) return null;
+  const at = now(c);
+  const session = await findSession(c.env.DB, token, at, idleTimeoutMs(c.env));
+  if (!session) return null;
+  const user = await findUserById(c.env.DB, session.user_id);
+  // A block ends the account's sessions in its own batch; this also refuses any that slipped past it.
+  if (!user || user.blocked_at !== null) return null;
+  await touchSession(c.env.DB, session, at);
+  return { session, user };
+}
+
+/** Middleware for session-only calls: sets c.var.user and c.var.session, or answers TK00001 (401). */
+export const requireSession: MiddlewareHandler<{ Bindings: { DB: D1Database }; Variables: SessionVariables }> = async (c, next) => {
+  const found = await sessionFromRequest(c);
+  if (!found) throw new GatewayError('TK00001');
+  c.set('user', found.user);
+  c.set('session', found.session);
+  await next();
+};

@@ -1,0 +1,75 @@
+import {
+  ACCOUNT_SLIDER_AFTER,
+  FORGET_AFTER_MS,
+  LOCK_BASE_MS,
+  LOCK_EVERY,
+  MAX_LOCK_MS,
+  SLIDER_AFTER,
+  type ThrottleState,
+} from './risk';
+
+/**
+ * The counters of sign-in/risk.ts in password_failures (migrations/0080). A row older than FORGET_AFTER_MS
+ * counts as empty: no lock lasts longer than that, so an old row never holds a live lock.
+ */
+
+export async function throttleState(db: D1Database, subject: string, network: string, now: number): Promise<ThrottleState> {
+  const row = await db
+    .prepare(
+      `SELECT COALESCE(SUM(CASE WHEN network = ?2 THEN failures END), 0) AS here,
+              COALESCE(SUM(failures), 0) AS everywhere,
+              MAX(CASE WHEN network = ?2 THEN locked_until END) AS lockedUntil
+       FROM password_failures WHERE subject = ?1 AND updated_at > ?3`,
+    )
+    .bind(subject, network, now - FORGET_AFTER_MS)
+    .first<ThrottleState>();
+  return row ?? { here: 0, everywhere: 0, lockedUntil: null };
+}
+
+/** The failures of a fresh row, zero for a forgotten one (SQL, reads the conflicting row). */
+const LIVE = (column: string) => `(CASE WHEN updated_at > ?4 THEN ${column} ELSE 0 END)`;
+
+/**
+ * Counts one attempt as a failure before the password is checked (a success removes it again), in one
+ * statement, so a parallel burst cannot all pass the checks before any of them is counted. The count is
+ * refused (false) while this network is locked out of `subject`, and, unless `humanChecked`, once the
+ * network has SLIDER_AFTER failures or the name ACCOUNT_SLIDER_AFTER in all. Every LOCK_EVERY-th failure
+ * starts a lock of LOCK_BASE_MS doubled per earlier lock, at most MAX_LOCK_MS. Returns this network's
+ * failures with this one counted, or null when the count was refused.
+ */
+export async function countAttempt(
+  db: D1Database,
+  { subject, network, now, humanChecked }: { subject: string; network: string; now: number; humanChecked: boolean },
+): Promise<number | null> {
+  const failures = `(${LIVE('failures')} + 1)`;
+  const locks = LIVE('lock_count');
+  const locksNow = `${failures} % ?8 = 0`;
+  const counted = await db
+    .prepare(
+      `INSERT INTO password_failures (subject, network, failures, locked_until, lock_count, updated_at)
+       SELECT ?1, ?2, 1, NULL, 0, ?3
+       WHERE ?5 OR (SELECT COALESCE(SUM(failures), 0) FROM password_failures WHERE subject = ?1 AND updated_at > ?4) < ?7
+       ON CONFLICT (subject, network) DO UPDATE SET
+         failures = ${failures},
+         locked_until = CASE WHEN ${locksNow} THEN ?3 + MIN(?9 * (1 << MIN(${locks}, 30)), ?10)
+                             WHEN updated_at > ?4 THEN locked_until END,
+         lock_count = ${locks} + (CASE WHEN ${locksNow} THEN 1 ELSE 0 END),
+         updated_at = ?3
+       WHERE (locked_until IS NULL OR locked_until <= ?3) AND (?5 OR ${LIVE('failures')} < ?6)
+       RETURNING failures`,
+    )
+    .bind(subject, network, now, now - FORGET_AFTER_MS, humanChecked ? 1 : 0, SLIDER_AFTER, ACCOUNT_SLIDER_AFTER, LOCK_EVERY, LOCK_BASE_MS, MAX_LOCK_MS)
+    .first<{ failures: number }>();
+  return counted?.failures ?? null;
+}
+
+/** After a success: this network's run of failures ends (and any lock of it, which a success cannot pass anyway). */
+export function clearAttemptsStatement(db: D1Database, subject: string, network: string): D1PreparedStatement {
+  return db.prepare('DELETE FROM password_failures WHERE subject = ? AND network = ?').bind(subject, network);
+}
+
+/** After a password reset or change: every network's failures of the account's names end. */
+export function clearAllAttemptsStatement(db: D1Database, subjects: (string | null)[]): D1PreparedStatement {
+  const names = subjects.filter((s): s is string => Boolean(s));
+  return db.prepare(`DELETE FROM password_failures WHERE subject IN (${names.map(() => '?').join(', ') || 'NULL'})`).bind(...names);
+}

@@ -1,0 +1,343 @@
+import type { Context } from 'hono';
+import { TRACELESS, type LoginAnswer } from '../../../src/schemas/auth';
+import type { LegalDoc } from '../../../src/lib/legal';
+import type { SecondStep } from '../../../src/schemas/security';
+import type { WorkerEnv } from '../../env';
+import { asLoginCaseMembership, membershipsOfUser } from '../companies/db';
+import { clearAttemptsStatement, countAttempt, throttleState } from './db';
+import { assertNotBlocked, findUserById, findUserByIdentity, identityKey, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity, type UserRow } from '../account/db';
+import type { Lang } from '../../../src/lib/lang';
+import { configOf } from '../../config';
+import { blockedByCompanyRequirement, twoStepEnabled, type ChallengeRow } from '../second-step/db';
+import { fail, GatewayError, ok, requestLang } from '../errors';
+import { auditStatement, ownEventStatement } from '../audit/service';
+import { now } from '../../contract';
+import { CHALLENGE_LIFETIME_MS, prepareChallenge, type ChallengeOptions } from '../second-step/service';
+import { consentStatements, needsConsent } from '../legal/consents';
+import { accountSizeOf } from './login-case';
+import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../identity/passwords';
+import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER } from './risk';
+import { clientInfo, type ClientInfo } from '../sessions/devices';
+import { prepareSession, revokeAllSessionsOfUser, type SessionKind } from '../sessions/service';
+import { recordFailedSignIn, sendNewDeviceNotice, signInStatement, type SignInMethod } from './history';
+
+/**
+ * Signing in: the session and login answer every sign-in ends with (`signedIn`), and the password sign-in
+ * of every place that takes a password (`checkPassword`): the sign-in screens, the partner login and the
+ * credentials hand-off of the edge.
+ *
+ * Password sign-in rules, the same for all of them:
+ * - an unknown name, an account this sign-in does not admit (a non-partner on the partner login, another
+ *   person than the hand-off names), a wrong password, a wrong protocol version and a locked-out network all
+ *   answer US0010, after the same PBKDF2 work, and count as a failure of that name from that network;
+ * - the human check (tracelessCheckResult 400) and the lock follow sign-in/risk.ts for known and unknown
+ *   names alike;
+ * - a legacy record (password_version 1) asked with version 2 answers SY9990 and the client retries with
+ *   the getUserSalt salt; an unknown name never answers SY9990 (getUserSalt gives it a stable decoy salt);
+ * - `newPassword` (the insecure-password modal) replaces the password as version 2 and ends every other
+ *   session; a password stored with old KDF parameters is rehashed.
+ */
+
+export type SignInEnv = { Bindings: WorkerEnv };
+
+/** How a person proved who they are: recorded with each sign-in and shown in their sign-in history. */
+export type { SignInMethod } from './history';
+
+export interface SessionStart {
+  userId: string;
+  kind: SessionKind;
+  method: SignInMethod;
+  /** The second step passed after the method, when two-step asked for one. */
+  secondStep?: SecondStep;
+  client: ClientInfo;
+  /** The language of the sign-in: the new-device notice is written in it. */
+  lang: Lang;
+  at: number;
+  companyId?: string | null;
+  /** Statements of the same batch, before the session (a new user's INSERT, a password update). */
+  before?: D1PreparedStatement[];
+  /** A brand-new account: its first sign-in sends no new-device notice. */
+  newUser?: boolean;
+}
+
+/**
+ * Starts a session and records the successful sign-in, in one batch with `before`: either all of it is
+ * written or none. Every session of a sign-in starts here (signedIn, the edge's hand-off). A sign-in from a
+ * device the account never signed in from before sends the new-device notice (sign-in-history.ts).
+ */
+export async function startSession(env: WorkerEnv, start: SessionStart) {
+  const { userId, kind, method, secondStep, client, lang, at, companyId = null, before = [] } = start;
+  const lifetimeS = configOf(env).sessionAbsoluteTimeout;
+  await assertNotBlocked(env.DB, userId);
+  const session = await prepareSession(env.DB, { userId, kind, now: at, companyId, client, lifetimeS, proof: signInProof(method, secondStep) });
+  const record = signInStatement(env.DB, { userId, at, method, secondStep, partner: kind === 'partner', success: true, client });
+  // Right after the session: written only when the session was.
+  const audited = auditStatement(env.DB, {
+    at,
+    actor: { kind: 'user', id: userId },
+    action: 'user.signed_in',
+    target: { kind: 'user', id: userId },
+    network: client.network ?? null,
+    detail: { method, ...(secondStep ? { secondStep } : {}), ...(kind === 'partner' ? { partner: true } : {}) },
+  }, { ifChanged: true });
+  const results = await runBatch(env.DB, [...before, session.statement, audited, record]);
+  // The session INSERT refuses a blocked account in its own statement: a block that landed since the check above.
+  if (results.at(-3)?.meta.changes !== 1) throw new GatewayError('PS0100');
+  const recorded = results.at(-1)?.results?.[0] as { new_device?: number } | undefined;
+  if (recorded?.new_device === 1 && !start.newUser) await sendNewDeviceNotice(env, { userId, at, client, lang });
+  return { ...session, lifetimeS };
+}
+
+/**
+ * What a sign-in proved, recorded as the new session's first proof (identity/proof.ts): its method and the
+ * second step when one was passed. A hand-off from another site proves nobody here: its session starts unproved.
+ */
+const signInProof = (method: SignInMethod, secondStep?: SecondStep) => (method === 'handoff' ? null : secondStep ? `${method}+${secondStep}` : method);
+
+/** The answer when the risk check wants the human check first: no session, nothing about the account. */
+export const SLIDER_REQUIRED: LoginAnswer = {
+  accountSize: 0,
+  companyId: null,
+  isMaster: false,
+  originalFlag: false,
+  tracelessCheckResult: TRACELESS.sliderRequired,
+  userId: '',
+  newUser: false,
+  type: 0,
+};
+
+/** How a sign-in ends: what it writes with the session and how the session is kept. */
+export interface SignInOptions {
+  method: SignInMethod;
+  /** Set only by a passed second step (completeSecondStep). */
+  secondStep?: SecondStep;
+  newUser?: boolean;
+  /** Runs in the same batch as the session (or the second-step challenge): a new user's INSERT, a password update. */
+  before?: D1PreparedStatement[];
+  agreedTo?: readonly LegalDoc[];
+  kind?: SessionKind;
+}
+
+/** The login answer of a first factor that owes the second step: nothing about the account, and no session. */
+export const SECOND_STEP_OWED: LoginAnswer = { ...SLIDER_REQUIRED, tracelessCheckResult: TRACELESS.pass };
+
+/**
+ * Every sign-in ends here (code, password, links, partner). A person with two-step on who signed in with
+ * anything but a passkey (which is two factors by itself) gets no session: the answer carries a second-step
+ * challenge instead (`secondStep.challenge`, which the edge moves into an HttpOnly cookie), and only the call
+ * that passes the second step starts the session, through `completeSignIn`.
+ */
+export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>, options: SignInOptions) {
+  const { method, newUser = false, before = [], agreedTo = [], kind = 'platform' } = options;
+  // A blocked account hears so before any second step (startSession refuses it again, in the same statement).
+  if (!newUser) await assertNotBlocked(c.env.DB, user.id);
+  if (method !== 'passkey' && !newUser && (await twoStepEnabled(c.env.DB, user.id))) {
+    const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: { kind, agreedTo: [...agreedTo] }, now: now(c) });
+    await runBatch(c.env.DB, [...before, challenge.statement]);
+    return ok(c, { ...SECOND_STEP_OWED, secondStep: { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 } });
+  }
+  return completeSignIn(c, user, options);
+}
+
+/**
+ * Starts a session for `user` (startSession) and answers the login response with oauthVO: how every sign-in
+ * of a sign-in screen ends (signedIn, and the passed second step). `before` runs in the same batch as the
+ * session, so either all of it is written or none.
+ */
+export async function completeSignIn<E extends SignInEnv>(
+  c: Context<E>,
+  user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
+  { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform' }: SignInOptions,
+) {
+  const db = c.env.DB;
+  // Ticking the agreement (or registering) records the versions agreed to, in the same batch as the session.
+  const consents = consentStatements(db, user.id, now(c), agreedTo);
+  const memberships = newUser ? [] : await membershipsOfUser(db, user.id);
+  // A main company the user can enter makes the account "master": the client chooses it and skips the list.
+  // One that requires two-step of a person without it is not entered straight away (chooseAccount says why).
+  const candidate = memberships.find((m) => m.is_main === 1 && accountSizeOf([asLoginCaseMembership(m)]) === 1);
+  const main = candidate && !(await blockedByCompanyRequirement(db, candidate.company_id, user.id)) ? candidate : undefined;
+  const session = await startSession(c.env, {
+    userId: user.id,
+    kind,
+    method,
+    secondStep,
+    client: clientInfo(c),
+    lang: requestLang(c),
+    at: now(c),
+    companyId: main?.company_id ?? null,
+    before: [...before, ...consents],
+    newUser,
+  });
+  const answer: LoginAnswer = {
+    accountSize: accountSizeOf(memberships.map(asLoginCaseMembership)),
+    companyId: main?.company_id ?? null,
+    isMaster: Boolean(main),
+    originalFlag: user.original_flag === 1,
+    tracelessCheckResult: TRACELESS.pass,
+    userId: user.id,
+    newUser,
+    type: user.user_type,
+    // A changed terms version asks a signed-in person to agree again before going on.
+    needsConsent: !agreedTo.includes('terms') && (await needsConsent(db, user.id)),
+  };
+  return ok(c, {
+    ...answer,
+    oauthVO: {
+      access_token: session.token,
+      refresh_token: session.refreshToken,
+      token_type: 'bearer',
+      expires_in: session.lifetimeS,
+      isMainAccount: Boolean(main),
+    },
+  });
+}
+
+/**
+ * Starts the session a passed second step was owed, exactly as its first factor would have (second-step/service.ts
+ * passSecondStep, passSecondStepWith): the history records the first factor's method and the second step
+ * passed. MF0001 when the account was deleted in between (the challenge is as good as unknown).
+ */
+export async function completeSecondStep<E extends SignInEnv>(c: Context<E>, challenge: ChallengeRow & { parsed: ChallengeOptions }, secondStep: SecondStep) {
+  const user = await findUserById(c.env.DB, challenge.user_id);
+  if (!user) throw new GatewayError('MF0001');
+  return completeSignIn(c, user, {
+    method: challenge.method as SignInMethod,
+    secondStep,
+    kind: challenge.parsed.kind,
+    agreedTo: challenge.parsed.agreedTo as LegalDoc[],
+  });
+}
+
+export interface PasswordAttempt {
+  /** The client's SHA-256 hex (of password + legacy salt for version 1). */
+  password: string;
+  passwordVersion: 1 | 2;
+  newPassword?: string;
+  /** A passed human check, as the sign-in screens send it. */
+  nvcvalStr?: string;
+}
+
+export interface PasswordCheckOptions {
+  /** The client network (clientIp). */
+  network: string;
+  now: number;
+  /** Who this sign-in admits; anyone else is treated as an unknown name. */
+  admits?: (user: UserRow) => boolean;
+  /** The caller already consumed a human check bound to this name (the partner login asks on every attempt). */
+  humanChecked?: boolean;
+  /** How a refusal of a known account is written to its sign-in history. */
+  history: { method: SignInMethod; partner: boolean; client: ClientInfo };
+}
+
+/** How a password sign-in that did not fail ends: signed in (with the statements to batch with the session), the human check first, or SY9990. */
+export type PasswordCheck =
+  | { outcome: 'signed-in'; user: UserRow; before: D1PreparedStatement[] }
+  | { outcome: 'human-check' }
+  | { outcome: 'salted' };
+
+/** Every refusal: the same KDF work as checking a real password, then US0010. */
+async function refuse(attempt: PasswordAttempt, env: WorkerEnv, failures: number | null = null): Promise<never> {
+  await verifyPassword(attempt.password, null, env);
+  throw wrongPassword(failures);
+}
+
+/**
+ * US0010, saying when the next attempt from this network needs the human check: the person is told before the
+ * slider appears. Known and unknown names count alike, so this tells nothing about the account.
+ */
+const wrongPassword = (failures: number | null) => new GatewayError('US0010', failures !== null && failures >= SLIDER_AFTER ? { humanCheckNext: true } : null);
+
+/** The password sign-in rules (see the top of this file); throws US0010 for every failure. */
+export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, attempt: PasswordAttempt, options: PasswordCheckOptions): Promise<PasswordCheck> {
+  const db = env.DB;
+  const { network, now: at } = options;
+  const subject = identityKey(identity);
+  const found = await findUserByIdentity(db, identity);
+  const user = found && (options.admits?.(found) ?? true) ? found : null;
+
+  let humanChecked = options.humanChecked ?? false;
+  if (!humanChecked && needsSlider(await throttleState(db, subject, network, at))) {
+    if (!(await passedLoginSlider(env, attempt.nvcvalStr, subject, at))) return { outcome: 'human-check' };
+    humanChecked = true;
+  }
+  if (user?.password_version === 1 && attempt.passwordVersion === 2) return { outcome: 'salted' };
+
+  // Counted before the password is checked, in one statement with the checks: see countAttempt.
+  const counted = await countAttempt(db, { subject, network, now: at, humanChecked });
+  // A screen that asks the human check on every attempt (the partner login) has nothing to announce.
+  const failures = options.humanChecked ? null : counted;
+  if (counted === null) {
+    // Refused by a parallel attempt's count: locked now, or the human check became due.
+    if (isLocked(await throttleState(db, subject, network, at), at)) return refuse(attempt, env);
+    return { outcome: 'human-check' };
+  }
+  if (!user) return refuse(attempt, env, failures);
+  const check = await verifyPassword(attempt.password, storedPasswordOf(user), env);
+  if (!check.ok || attempt.passwordVersion !== user.password_version) {
+    await recordFailedSignIn(db, { userId: user.id, at, ...options.history });
+    throw wrongPassword(failures);
+  }
+
+  const before = [clearAttemptsStatement(db, subject, network)];
+  let originalFlag = user.original_flag;
+  if (attempt.newPassword) {
+    // The insecure-password modal was confirmed: the new password replaces the old one (as version 2) and
+    // every other session of the account ends.
+    await assertNewPasswordAllowed(attempt.newPassword);
+    before.push(
+      setPasswordStatement(db, user.id, await hashPassword(attempt.newPassword, env), { version: 2, clearOriginalFlag: true }),
+      ownEventStatement(db, { at, userId: user.id, action: 'user.password_changed', network, detail: { insecure: true } }),
+    );
+    await revokeAllSessionsOfUser(db, user.id, undefined, at);
+    originalFlag = 0;
+  } else if (check.needsRehash) {
+    before.push(setPasswordStatement(db, user.id, await hashPassword(attempt.password, env), { version: user.password_version }));
+  }
+  return { outcome: 'signed-in', user: { ...user, original_flag: originalFlag }, before };
+}
+
+/**
+ * The current password of a signed-in person, as a sensitive change asks for it (password change, turning
+ * two-step off). A wrong one counts as a failure of this account from this network and locks like a sign-in
+ * (sign-in/risk.ts; no human check, the session is one), so a stolen session cannot guess it at leisure.
+ * PW0003 when wrong; the statements to batch with the change clear the failures.
+ */
+export async function checkCurrentPassword(
+  env: WorkerEnv,
+  user: UserRow,
+  password: string,
+  { network, at }: { network: string; at: number },
+): Promise<D1PreparedStatement[]> {
+  const counted = await countAttempt(env.DB, { subject: user.id, network, now: at, humanChecked: true });
+  const check = await verifyPassword(password, counted !== null ? storedPasswordOf(user) : null, env);
+  if (!check.ok) throw new GatewayError('PW0003');
+  return [clearAttemptsStatement(env.DB, user.id, network)];
+}
+
+/** How a sign-in screen differs: the partner login admits partners only, starts a partner session, and asks the human check on every attempt. */
+export interface PasswordSignInOptions {
+  kind?: SessionKind;
+  partnersOnly?: boolean;
+  humanChecked?: boolean;
+}
+
+/** A password sign-in of a sign-in screen: checkPassword, then the login answer (session, SLIDER_REQUIRED or SY9990). */
+export async function passwordSignIn<E extends SignInEnv>(
+  c: Context<E>,
+  identity: LoginIdentity,
+  attempt: PasswordAttempt,
+  { kind = 'platform', partnersOnly = false, humanChecked = false }: PasswordSignInOptions = {},
+) {
+  const client = clientInfo(c);
+  const result = await checkPassword(c.env, identity, attempt, {
+    network: client.network!,
+    now: now(c),
+    history: { method: 'password', partner: kind === 'partner', client },
+    humanChecked,
+    admits: partnersOnly ? (user) => user.is_partner === 1 : undefined,
+  });
+  if (result.outcome === 'human-check') return ok(c, SLIDER_REQUIRED);
+  if (result.outcome === 'salted') return fail(c, 'SY9990');
+  return signedIn(c, result.user, { method: 'password', before: result.before, kind });
+}
