@@ -195,7 +195,13 @@ export function unblockPerson(db: D1Database, user: UserRow, act: SupportAct) {
  * one UPDATE swaps both rows or neither, so the company always has exactly one administrator, and of parallel
  * transfers only the first finds the old administrator still in place. The old administrator's membership
  * ends (status 'rejected'): they left, and the new administrator may re-admit them.
+ *
+ * A transfer that reads the administrator only after another transfer has landed would pass the role on a second
+ * time (two operators on the same request, a doubled click): the same UPDATE therefore also refuses a company
+ * whose administrator was transferred within TRANSFER_SETTLE_MS (its audit row, written in the same batch).
  */
+export const TRANSFER_SETTLE_MS = 60_000;
+
 export async function transferAdministrator(db: D1Database, companyId: string, userId: string, act: SupportAct) {
   const current = await db
     .prepare("SELECT user_id FROM company_members WHERE company_id = ? AND role = 'administrator' AND status = 'active'")
@@ -210,8 +216,10 @@ export async function transferAdministrator(db: D1Database, companyId: string, u
            is_main = CASE WHEN user_id = ?3 THEN is_main ELSE 0 END
        WHERE company_id = ?1 AND user_id IN (?2, ?3)
          AND EXISTS (SELECT 1 FROM company_members WHERE company_id = ?1 AND user_id = ?2 AND role = 'administrator' AND status = 'active')
-         AND EXISTS (SELECT 1 FROM company_members WHERE company_id = ?1 AND user_id = ?3 AND role = 'staff' AND status = 'active')`,
+         AND EXISTS (SELECT 1 FROM company_members WHERE company_id = ?1 AND user_id = ?3 AND role = 'staff' AND status = 'active')
+         AND NOT EXISTS (SELECT 1 FROM audit_log WHERE target_kind = 'company' AND target_id = ?1
+                           AND action = 'company.administrator_transferred' AND created_at > ?4)`,
     )
-    .bind(companyId, current.user_id, userId);
+    .bind(companyId, current.user_id, userId, act.at - TRANSFER_SETTLE_MS);
   await actOnce(db, change, entryOf(act, 'company.administrator_transferred', { kind: 'company', id: companyId }, { from: current.user_id, to: userId }), 'PS0008');
 }
