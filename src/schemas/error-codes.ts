@@ -237,6 +237,9 @@ export const errorCatalogue = {
   SU0002: { status: 400, en: 'This confirmation has expired or was already used. Please start again.', zh: '本次身份验证已过期或已使用，请重新开始。' },
   SU0003: { status: 429, en: 'Too many wrong codes for this confirmation. Please start again.', zh: '本次身份验证的验证码错误次数过多，请重新开始。' },
   SU0004: { status: 400, en: 'This way of confirming is not available for your account. Please choose another.', zh: '您的账号无法使用此验证方式，请选择其他方式。' },
+  // Wrong passwords given to "confirm it's you", per person across networks and per network, per hour.
+  SU0005: { status: 429, en: 'Too many wrong passwords. Please try again in an hour, or confirm with a code or a passkey.', zh: '密码错误次数过多，请一小时后再试，或使用验证码或通行密钥验证。' },
+  SU0006: { status: 429, en: 'Too many wrong passwords from your network. Please try again in an hour.', zh: '当前网络的密码错误次数过多，请一小时后再试。' },
 } as const satisfies Record<string, { status: number; en: string; zh: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -47,7 +47,8 @@ export async function loadPasskeys() {
 /** The person says the passkeys listed after a password reset are all theirs. */
 export async function endPasskeyReview() {
   if (!begin()) return;
-  const result = await stepUpApi.passkeyReviewDone();
+  const result = await withFreshProof(stepUpApi.passkeyReviewDone);
+  if (!result.ok && result.code === STEP_UP_CANCELLED) return settle({});
   settle(result.ok ? { reviewSince: null } : { error: failed(result) });
 }
 

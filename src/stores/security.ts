@@ -59,10 +59,11 @@ export async function loadSecurity() {
 export async function signOutSession(id: string, device: string) {
   if ($security.get().busy || !(await confirmFirst({ kind: 'one', device }))) return;
   $security.set({ ...$security.get(), busy: id, notice: null, error: null });
-  const answer = await securityApi.signOut(id);
+  // Another device's session: "Confirm it's you" first when this session has no fresh proof.
+  const answer = await withFreshProof(() => securityApi.signOut(id));
   $security.setKey('busy', '');
   if (answer.ok) $security.setKey('notice', { key: 'security.signedOut' });
-  else $security.setKey('error', failure(answer));
+  else if (answer.code !== STEP_UP_CANCELLED) $security.setKey('error', failure(answer));
   await loadSecurity();
 }
 

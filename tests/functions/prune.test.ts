@@ -49,6 +49,8 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
       .prepare("INSERT INTO second_step_challenges (token_hash, user_id, method, options, created_at, expires_at) VALUES (?, ?, 'password', '{}', ?, ?)")
       .bind(tag, userId, at - 5 * 60 * 1000, at),
     db.prepare("INSERT INTO two_step_guesses (user_id, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
+    db.prepare("INSERT INTO proof_guesses (user_id, ip, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
+    db.prepare("INSERT INTO security_notices (user_id, kind, created_at) VALUES (?, 'recoveryCodes', ?)").bind(tag, at),
     db
       .prepare(
         `INSERT INTO operators (id, login, name, role, password_hash, password_salt, password_algo, password_params, created_at)
@@ -88,6 +90,8 @@ const TAG_COLUMN: Record<string, string> = {
   webauthn_challenges: 'challenge',
   second_step_challenges: 'token_hash',
   two_step_guesses: 'user_id',
+  proof_guesses: 'user_id',
+  security_notices: 'user_id',
   operator_sessions: 'token_hash',
   operator_challenges: 'token_hash',
   operator_guesses: 'subject',
@@ -127,6 +131,8 @@ describe('prune', () => {
         'tracking_events',
         'webauthn_challenges',
         'two_step_guesses',
+        'proof_guesses',
+        'security_notices',
         'operator_sessions',
         'operator_challenges',
         'operator_guesses',

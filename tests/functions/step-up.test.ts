@@ -46,6 +46,9 @@ const post = (path: string, body: unknown, { cookie, from = api.ip(), lang }: Op
     worker.ctx,
   );
 const json = <T = Record<string, unknown>>(res: Response) => res.json() as Promise<Envelope<T>>;
+/** A GET of `path` with `cookie`: the envelope. */
+const read = async <T = Record<string, unknown>>(path: string, cookie: string) =>
+  json<T>(await app.request(`${PORTAL}/api${path}`, { headers: { cookie, origin: PORTAL } }, worker.env, worker.ctx));
 const call = async <T = Record<string, unknown>>(path: string, body: unknown, opts: Opts = {}) => json<T>(await post(path, body, opts));
 
 const cookieOf = (res: Response, name: string) => {
@@ -194,7 +197,7 @@ describe('a fresh proof', { timeout: 90_000 }, () => {
     const { id } = await addPasskey(owner.cookie);
     expect((await call('/agg-web/passkeys/remove', { id }, { cookie: owner.cookie })).code).toBe('0');
     expect((await call('/agg-web/user/security/sessions/signOutOthers', {}, { cookie: owner.cookie })).code).toBe('0');
-    expect((await call('/agg-web/user/fetchMeByUserToken', {}, { cookie: other })).code).not.toBe('0');
+    expect((await read('/agg-web/user/fetchMeByUserToken', other)).code).toBe('TK00001');
     expect((await call('/agg-web/user/changePassword', await newPassword('Renewed2026'), { cookie: owner.cookie })).code).toBe('0');
     // Ten minutes after the proof it is over.
     later(10 * MINUTE);
@@ -372,5 +375,70 @@ describe('the dev clock', { timeout: 90_000 }, () => {
     const off = await api.post('/dev/clock', { advanceMs: AGED }, { env: { DEV_OUTBOX: 'false' } });
     expect(off.status).toBe(404);
     expect((await api.json(off)).code).toBe('GW0404');
+  });
+});
+
+describe('what a stolen session tries next', { timeout: 120_000 }, () => {
+  it('cannot mint a proved session with a shared link: making one needs a fresh proof, and the session it opens proves nobody', async () => {
+    const owner = await person();
+    later(AGED);
+    expect((await call('/agg-web/user/shareLogin/create', {}, { cookie: owner.cookie })).code).toBe('SU0001');
+    // The owner, freshly proved, shares the account; the device that opens the link may not make sensitive changes.
+    expect((await proveWithPassword(owner.cookie)).data).toMatchObject({ proved: true });
+    const shared = await call<{ url: string }>('/agg-web/user/shareLogin/create', {}, { cookie: owner.cookie });
+    expect(shared.code).toBe('0');
+    const token = new URL(shared.data.url).searchParams.get('share')!;
+    const opened = await post('/agg-web/user/shareLogin/login', { share: token });
+    expect((await json(opened)).code).toBe('0');
+    const linked = cookieOf(opened, 'portal_token')!;
+    expect((await call<ProofStart>('/agg-web/user/proof/start', {}, { cookie: linked })).data.freshUntil).toBeNull();
+    for (const [path, body] of [
+      ['/agg-web/passkeys/registration/options', {}],
+      ['/agg-web/user/security/sessions/signOutOthers', {}],
+      ['/agg-web/user/shareLogin/create', {}],
+    ] as const) {
+      expect((await call(path, body, { cookie: linked })).code, path).toBe('SU0001');
+    }
+  });
+
+  it('cannot end the other sessions one by one; ending its own needs nothing', async () => {
+    const owner = await person();
+    const other = await signIn(owner.email);
+    later(AGED);
+    // Reading the list needs no proof: the ids are what a script would use.
+    const list = (await read<{ id: string; current: boolean }[]>('/agg-web/user/security/sessions', owner.cookie)).data;
+    const others = list.filter((s) => !s.current);
+    expect(others.length).toBe(1);
+    const refused = await Promise.all(Array.from({ length: 10 }, () => call('/agg-web/user/security/sessions/signOut', { id: others[0]!.id }, { cookie: owner.cookie })));
+    expect(refused.map((r) => r.code)).toEqual(Array(10).fill('SU0001'));
+    expect((await read('/agg-web/user/fetchMeByUserToken', other)).code).toBe('0');
+    const own = list.find((s) => s.current)!;
+    expect((await call('/agg-web/user/security/sessions/signOut', { id: own.id }, { cookie: owner.cookie })).code).toBe('0');
+  });
+
+  it('cannot guess the password from many networks: ten wrong ones an hour per person, then even the right one waits', async () => {
+    const owner = await person();
+    later(AGED);
+    const wrong = await Promise.all(Array.from({ length: 14 }, (_, i) => proveWithPassword(owner.cookie, `Wrong${i}2026`, { from: api.ip() })));
+    const codes = wrong.map((w) => w.code).sort();
+    expect(codes.filter((c) => c === 'PW0003')).toHaveLength(10);
+    expect(codes.filter((c) => c === 'SU0005')).toHaveLength(4);
+    const right = await proveWithPassword(owner.cookie, PASSWORD, { from: api.ip(), lang: 'en' });
+    expect(right).toMatchObject({ code: 'SU0005', message: errorCatalogue.SU0005.en });
+    // An hour later the right password proves the person again.
+    later(61 * MINUTE);
+    expect((await proveWithPassword(owner.cookie, PASSWORD, { from: api.ip() })).data).toMatchObject({ proved: true });
+  });
+
+  it('cannot flood the person with notices: twenty parallel new code sets send one', async () => {
+    const phoneOnly = await person();
+    const phone = `+86138${String(Date.now()).slice(-8)}`;
+    await db().prepare('UPDATE users SET email = NULL, phone_e164 = ? WHERE id = ?').bind(phone, phoneOnly.userId).run();
+    await enrol(phoneOnly.cookie);
+    const made = await Promise.all(Array.from({ length: 20 }, () => call('/agg-web/user/twoStep/recoveryCodes', {}, { cookie: phoneOnly.cookie })));
+    expect(made.every((m) => m.code === '0')).toBe(true);
+    const texts = await api.outbox(phone);
+    expect(texts.filter((t) => t.text.includes('recovery codes'))).toHaveLength(1);
+    expect(texts.filter((t) => t.text.includes('two-step verification was turned on'))).toHaveLength(1);
   });
 });

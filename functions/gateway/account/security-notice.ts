@@ -2,6 +2,8 @@ import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
 import { findUserById } from './db';
 import { deliver, type DeliveryEnv } from '../delivery';
+import { cappedInsert } from '../limits/db';
+import { GatewayError } from '../errors';
 
 /**
  * The notice of a new way into the account (security baseline "Proving it's you again"): a new passkey, an
@@ -35,7 +37,22 @@ export function securityChangeMessage(lang: Lang, { when, change, link }: { when
   };
 }
 
+/** One notice per person and kind within this wait: a burst of changes (fifty parallel new code sets) is one message. */
+export const SECURITY_NOTICE_WAIT_MS = 10 * 60 * 1000;
+
 export async function sendSecurityNotice(env: DeliveryEnv, { userId, at, change, lang }: { userId: string; at: number; change: SecurityChange; lang: Lang }) {
+  try {
+    await cappedInsert(env.DB, {
+      table: 'security_notices',
+      row: { user_id: userId, kind: change, created_at: at },
+      wait: { where: { user_id: userId, kind: change }, since: at - SECURITY_NOTICE_WAIT_MS, code: 'CD0001' },
+      caps: [],
+    });
+  } catch (error) {
+    // Told already within the wait: the change stands, the person has the notice of the first one.
+    if (error instanceof GatewayError) return;
+    throw error;
+  }
   const user = await findUserById(env.DB, userId);
   const to = user?.email ? { channel: 'email' as const, to: user.email } : user?.phone_e164 ? { channel: 'sms' as const, to: user.phone_e164 } : null;
   if (!to) return;

@@ -12,6 +12,7 @@ export const GUESS_LOGS = {
   code: { table: 'code_guesses', subject: 'recipient', network: 'ip' },
   secondFactor: { table: 'two_step_guesses', subject: 'user_id', network: 'ip' },
   operator: { table: 'operator_guesses', subject: 'subject', network: 'network' },
+  proof: { table: 'proof_guesses', subject: 'user_id', network: 'ip' },
 } as const;
 export type GuessLog = keyof typeof GUESS_LOGS;
 

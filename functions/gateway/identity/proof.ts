@@ -1,4 +1,5 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { recordGuess, withdrawGuessStatement } from './guesses';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { ProofStart, ProofStep } from '../../../src/schemas/step-up';
 import { configOf, type PasskeySite } from '../../config';
@@ -48,12 +49,17 @@ export function freshUntil(env: object, session: Pick<SessionRow, 'proved_at'>, 
   return until > at ? until : null;
 }
 
+/** SU0001 (403) unless this call's session proved its person within STEP_UP_MAX_AGE (for a change that needs it only sometimes). */
+export function assertFreshProof(c: Context<{ Bindings: WorkerEnv; Variables: SessionVariables }>): void {
+  if (freshUntil(c.env, c.var.session, now(c)) === null) throw new GatewayError('SU0001');
+}
+
 /**
  * The guard of every sensitive change, after requireSession: SU0001 (403) unless this session proved its person
  * within STEP_UP_MAX_AGE. The session row is the one requireSession read for this very request.
  */
 export const requireFreshProof: MiddlewareHandler<{ Bindings: WorkerEnv; Variables: SessionVariables }> = async (c, next) => {
-  if (freshUntil(c.env, c.var.session, now(c)) === null) throw new GatewayError('SU0001');
+  assertFreshProof(c);
   await next();
 };
 
@@ -127,11 +133,31 @@ async function firstFactorPassed(context: ProofContext, method: 'password' | 'co
   return { proved: false, challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 };
 }
 
-/** The current password (the client's hash); PW0003 when wrong (counted as a failed sign-in), SU0004 when the account has none. */
+/** Passwords an hour that "confirm it's you" compares for one person, whatever the networks (then SU0005). */
+export const PROOF_PASSWORD_GUESS_CAP = 10;
+/** Per client network, across people (then SU0006). */
+export const PROOF_PASSWORD_NETWORK_CAP = 30;
+const PROOF_GUESS_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * The current password (the client's hash); PW0003 when wrong (counted as a failed sign-in), SU0004 when the
+ * account has none. Every guess is recorded first under a cap per person across networks: the sign-in throttle
+ * counts per network, and a stolen session may come from many.
+ */
 export async function proveWithPassword(context: ProofContext, password: string): Promise<ProofStep> {
   if (!storedPasswordOf(context.user)) throw new GatewayError('SU0004');
+  const guess = await recordGuess(
+    context.env.DB,
+    'proof',
+    { subject: context.user.id, network: context.ip, at: context.now },
+    {
+      windowMs: PROOF_GUESS_WINDOW_MS,
+      perNetwork: { max: PROOF_PASSWORD_NETWORK_CAP, code: 'SU0006' },
+      perSubject: { max: PROOF_PASSWORD_GUESS_CAP, code: 'SU0005' },
+    },
+  );
   const before = await checkCurrentPassword(context.env, context.user, password, { network: context.ip, at: context.now });
-  return firstFactorPassed(context, 'password', before);
+  return firstFactorPassed(context, 'password', [...before, withdrawGuessStatement(context.env.DB, 'proof', guess)]);
 }
 
 /** The one-time code of sendProofCode; the CD codes of consumeCode when wrong, expired or used. */

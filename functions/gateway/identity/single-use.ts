@@ -54,6 +54,10 @@ function identifier(name: string): string {
 
 /** An SQL fragment whose anonymous `?` are numbered after the values already in `binds` (its values appended). */
 export function numbered(fragment: Also, binds: Value[]): string {
+  // Fragments come from code: anonymous placeholders only, no string literals, one value per placeholder.
+  if (/\?\d|['"]/.test(fragment.sql) || (fragment.sql.match(/\?/g)?.length ?? 0) !== fragment.binds.length) {
+    throw new Error(`not a fragment of anonymous placeholders: ${fragment.sql}`);
+  }
   let next = 0;
   return fragment.sql.replace(/\?/g, () => {
     binds.push(fragment.binds[next++] ?? null);

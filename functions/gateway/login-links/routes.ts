@@ -16,6 +16,7 @@ import { deliver } from '../delivery';
 import { emailRecipient } from '../identity/sign-in-names';
 import { consumeLink, issueLink, LINK_LIFETIME_MS, passLinkMessage, withdrawLink, type LinkKind } from './service';
 import { requireSession, type SessionVariables } from '../sessions/service';
+import { requireFreshProof } from '../identity/proof';
 import { clientInfo } from '../sessions/devices';
 import { signedIn } from '../sign-in/service';
 import { recordFailedSignIn } from '../sign-in/history';
@@ -46,7 +47,8 @@ async function signInWithLink(c: Context<LinkEnv>, kind: LinkKind, token: string
   const user = await findUserById(c.env.DB, userId);
   // The account was deleted after the link was made: the link is as good as unknown.
   if (!user) throw new GatewayError('LK0001');
-  return signedIn(c, user, { method: 'link' });
+  // A shared link is made by any session of the account: what it opens proves nobody (identity/proof.ts).
+  return signedIn(c, user, { method: 'link', proves: kind !== 'share' });
 }
 
 /**
@@ -76,7 +78,8 @@ export const loginLinkRoutes = new Hono<LinkEnv>()
   })
   .post('/agg-web/user/passEmail/login', validate('json', passEmailLoginRequest), async (c) => signInWithLink(c, 'email_pass', c.req.valid('json').pass))
   // A platform session shares its own account; a partner session has no platform account to share.
-  .post('/agg-web/user/shareLogin/create', requireSession, validate('json', shareLinkRequest), async (c) => {
+  // Handing the account to another device is a sensitive change: it needs a fresh proof like ending sessions.
+  .post('/agg-web/user/shareLogin/create', requireSession, requireFreshProof, validate('json', shareLinkRequest), async (c) => {
     if (c.var.session.kind !== 'platform') throw new GatewayError('TK00001');
     const link = await issueLink(c.env.DB, { kind: 'share', userId: c.var.user.id, subject: c.var.user.id, ip: clientIp(c), now: now(c) });
     const answer: ShareLinkAnswer = {

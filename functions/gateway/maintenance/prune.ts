@@ -40,6 +40,8 @@ export const RETENTION: readonly Retention[] = [
   // A challenge is dead 5 minutes after it was made; wrong two-step codes count for an hour.
   { table: 'second_step_challenges', old: 'expires_at < ?1', keepMs: DAY_MS },
   { table: 'two_step_guesses', old: 'created_at < ?1', keepMs: DAY_MS },
+  { table: 'proof_guesses', old: 'created_at < ?1', keepMs: DAY_MS },
+  { table: 'security_notices', old: 'created_at < ?1', keepMs: DAY_MS },
   // An operator session is dead at its absolute end (12 hours) or revocation. audit_log is never pruned.
   { table: 'operator_sessions', old: 'expires_at < ?1 OR revoked_at < ?1', keepMs: DAY_MS },
   // Challenges live 5 minutes, guesses count for an hour, an enrolment link 24 hours.

@@ -60,6 +60,8 @@ export interface ChallengeOptions {
    * SHA-256 of that session's token. Such a challenge passes only for that session and never starts a sign-in.
    */
   session?: string;
+  /** The sign-in proves nobody (a shared link): its session starts without a proof even after the second step. */
+  unproved?: true;
 }
 
 export type SecondFactor = { kind: 'totp'; code: string } | { kind: 'recovery'; code: string };

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { signOutOthersRequest, signOutSessionRequest, type SessionEntry } from '../../../src/schemas/security';
 import type { WorkerEnv } from '../../env';
 import { GatewayError, ok } from '../errors';
-import { requireFreshProof } from '../identity/proof';
+import { assertFreshProof, requireFreshProof } from '../identity/proof';
 import { now } from '../../contract';
 import { parseDevice } from './devices';
 import {
@@ -42,6 +42,8 @@ export const securityRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Session
 
   .post('/agg-web/user/security/sessions/signOut', validate('json', signOutSessionRequest), async (c) => {
     const { id } = c.req.valid('json');
+    // Ending another device one by one is ending the other sessions: the same fresh proof. This one needs none.
+    if (id !== c.var.session.public_id) assertFreshProof(c);
     if (!(await revokeSessionOfUser(c.env.DB, c.var.user.id, id, now(c)))) throw new GatewayError('SS0001');
     return ok(c, null);
   })

@@ -58,6 +58,8 @@ export interface SessionStart {
   before?: D1PreparedStatement[];
   /** A brand-new account: its first sign-in sends no new-device notice. */
   newUser?: boolean;
+  /** False when the sign-in proves nobody (a shared link): the session starts without a proof. */
+  proves?: boolean;
 }
 
 /**
@@ -66,10 +68,10 @@ export interface SessionStart {
  * device the account never signed in from before sends the new-device notice (sign-in-history.ts).
  */
 export async function startSession(env: WorkerEnv, start: SessionStart) {
-  const { userId, kind, method, secondStep, client, lang, at, companyId = null, before = [] } = start;
+  const { userId, kind, method, secondStep, client, lang, at, companyId = null, before = [], proves = true } = start;
   const lifetimeS = configOf(env).sessionAbsoluteTimeout;
   await assertNotBlocked(env.DB, userId);
-  const session = await prepareSession(env.DB, { userId, kind, now: at, companyId, client, lifetimeS, proof: signInProof(method, secondStep) });
+  const session = await prepareSession(env.DB, { userId, kind, now: at, companyId, client, lifetimeS, proof: proves ? signInProof(method, secondStep) : null });
   const record = signInStatement(env.DB, { userId, at, method, secondStep, partner: kind === 'partner', success: true, client });
   // Right after the session: written only when the session was.
   const audited = auditStatement(env.DB, {
@@ -116,6 +118,11 @@ export interface SignInOptions {
   before?: D1PreparedStatement[];
   agreedTo?: readonly LegalDoc[];
   kind?: SessionKind;
+  /**
+   * False for a sign-in that proves nobody: a shared link is made by any session of the account, so the session
+   * it opens must not count as a fresh proof (identity/proof.ts), or a stolen session could prove itself.
+   */
+  proves?: boolean;
 }
 
 /** The login answer of a first factor that owes the second step: nothing about the account, and no session. */
@@ -128,11 +135,11 @@ export const SECOND_STEP_OWED: LoginAnswer = { ...SLIDER_REQUIRED, tracelessChec
  * that passes the second step starts the session, through `completeSignIn`.
  */
 export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>, options: SignInOptions) {
-  const { method, newUser = false, before = [], agreedTo = [], kind = 'platform' } = options;
+  const { method, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true } = options;
   // A blocked account hears so before any second step (startSession refuses it again, in the same statement).
   if (!newUser) await assertNotBlocked(c.env.DB, user.id);
   if (method !== 'passkey' && !newUser && (await twoStepEnabled(c.env.DB, user.id))) {
-    const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: { kind, agreedTo: [...agreedTo] }, now: now(c) });
+    const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: { kind, agreedTo: [...agreedTo], ...(proves ? {} : { unproved: true }) }, now: now(c) });
     await runBatch(c.env.DB, [...before, challenge.statement]);
     return ok(c, { ...SECOND_STEP_OWED, secondStep: { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 } });
   }
@@ -147,7 +154,7 @@ export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<Us
 export async function completeSignIn<E extends SignInEnv>(
   c: Context<E>,
   user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
-  { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform' }: SignInOptions,
+  { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true }: SignInOptions,
 ) {
   const db = c.env.DB;
   // Ticking the agreement (or registering) records the versions agreed to, in the same batch as the session.
@@ -168,6 +175,7 @@ export async function completeSignIn<E extends SignInEnv>(
     companyId: main?.company_id ?? null,
     before: [...before, ...consents],
     newUser,
+    proves,
   });
   const answer: LoginAnswer = {
     accountSize: accountSizeOf(memberships.map(asLoginCaseMembership)),
@@ -206,6 +214,7 @@ export async function completeSecondStep<E extends SignInEnv>(c: Context<E>, cha
     secondStep,
     kind: challenge.parsed.kind,
     agreedTo: challenge.parsed.agreedTo as LegalDoc[],
+    proves: !challenge.parsed.unproved,
   });
 }
 

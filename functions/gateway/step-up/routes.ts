@@ -10,6 +10,7 @@ import {
   proveWithCode,
   proveWithPasskey,
   proveWithPassword,
+  requireFreshProof,
   sendProofCode,
 } from '../identity/proof';
 import { endPasskeyReview, passkeyReviewSince } from '../identity/proof-db';
@@ -55,7 +56,8 @@ export const proofRoutes = new Hono<ProofEnv>()
     const answer: PasskeyReview = { since: await passkeyReviewSince(c.env.DB, c.var.user.id) };
     return ok(c, answer);
   })
-  .post('/agg-web/user/proof/passkeyReview/done', validate('json', proofEmptyRequest), async (c) => {
+  // Dismissing the review hides the only warning a reset leaves: a stolen session must not be able to.
+  .post('/agg-web/user/proof/passkeyReview/done', requireFreshProof, validate('json', proofEmptyRequest), async (c) => {
     await endPasskeyReview(c.env.DB, c.var.user.id);
     return ok(c, null);
   });

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { loginLinkApi } from '../../api/login-links';
+import { STEP_UP_CANCELLED, withFreshProof } from '../../stores/step-up';
 import type { Messages } from '../../i18n';
 import { problemOf, problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
@@ -26,9 +27,10 @@ export function ShareSignIn({ lang, messages }: ShareSignInProps) {
     setBusy(true);
     setError('');
     setNotice('');
-    const answer = await loginLinkApi.createShareLink();
+    // Handing the account to another device asks "Confirm it's you" when this session has no fresh proof.
+    const answer = await withFreshProof(loginLinkApi.createShareLink);
     setBusy(false);
-    if (!answer.ok) return setError(problemText({ errors: messages.errors }, problemOf(answer)));
+    if (!answer.ok) return answer.code === STEP_UP_CANCELLED ? undefined : setError(problemText({ errors: messages.errors }, problemOf(answer)));
     const until = new Date(Date.now() + answer.data.expiresIn * 1000).toLocaleTimeString(lang === 'zh' ? 'zh-CN' : 'en-GB', {
       hour: '2-digit',
       minute: '2-digit',
