@@ -12,7 +12,7 @@ import { deployedVars, startWorkerEnv } from './worker-env';
  * report whose URL carries a blob run through the whole Worker while every console method is captured. No log
  * line, no answer body and no header other than Set-Cookie may contain a code, a token, a password, its hashes
  * or salt, the pepper or a blob. The dev outbox answer (GET /api/dev/outbox, DEV_OUTBOX only) is the one place
- * a code may appear; its console line names only the recipient and subject (functions/gateway/services/delivery.ts).
+ * a code may appear; its console line names only the recipient and subject (functions/gateway/delivery/).
  */
 let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
 beforeAll(async () => {

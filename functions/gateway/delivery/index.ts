@@ -30,7 +30,7 @@ export function codeMessage(lang: Lang, code: string, minutes: number): Omit<Del
 const ANSWER: Record<FailureKind, ErrorCode> = { unavailable: 'DL0001', 'invalid-recipient': 'DL0002', throttled: 'DL0003' };
 
 export interface DeliveryContext {
-  /** The gateway's clock (services/clock.ts). */
+  /** The gateway's clock (now(c) of functions/contract.ts). */
   now: number;
   /** The edge's trace id of the call that sends, for the log line of a failure (the person can quote it). */
   traceId?: string | null;
