@@ -8,6 +8,7 @@ import { drawSlider, randomInt } from './image';
 import { emailRecipient, phoneRecipientFromE164 } from '../identity/sign-in-names';
 import { constantTimeEqual, hmacSha256, sha256Hex, toHex } from '../identity/passwords';
 import { consume, SINGLE_USE } from '../identity/single-use';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Our own server-verified slider. The server draws a raster scene with a hole at a secret x, the browser
@@ -119,10 +120,10 @@ export async function insertChallengeRow(
     },
     returning: 'session_id',
     caps: [
-      { where: { ip: row.ip, outcome: 'failed' }, since, max: CAPTCHA_LIMITS.failedPerNetwork, code: 'CP0007' },
-      { where: { subject: row.subject, outcome: 'failed' }, since, max: CAPTCHA_LIMITS.failedPerSubject, code: 'CP0008' },
-      { where: { ip: row.ip }, since, max: CAPTCHA_LIMITS.issuedPerNetwork, code: 'CP0005' },
-      { where: { subject: row.subject }, since, max: CAPTCHA_LIMITS.issuedPerSubject, code: 'CP0006' },
+      { where: { ip: row.ip, outcome: 'failed' }, since, max: CAPTCHA_LIMITS.failedPerNetwork, code: ERR.CAPTCHA_FAILURES_PER_NETWORK_CAPPED },
+      { where: { subject: row.subject, outcome: 'failed' }, since, max: CAPTCHA_LIMITS.failedPerSubject, code: ERR.CAPTCHA_FAILURES_PER_SUBJECT_CAPPED },
+      { where: { ip: row.ip }, since, max: CAPTCHA_LIMITS.issuedPerNetwork, code: ERR.CAPTCHAS_PER_NETWORK_CAPPED },
+      { where: { subject: row.subject }, since, max: CAPTCHA_LIMITS.issuedPerSubject, code: ERR.CAPTCHAS_PER_SUBJECT_CAPPED },
     ],
   });
 }
@@ -229,7 +230,7 @@ export async function verifySlider(
   env: CaptchaEnv,
   args: { sessionId: string; x: number; trail: readonly (readonly [number, number])[]; pow: PowPayload; now: number },
 ): Promise<SliderCheck> {
-  if (!(await powPasses(env, args.sessionId, args.pow))) throw new GatewayError('CP0004');
+  if (!(await powPasses(env, args.sessionId, args.pow))) throw new GatewayError(ERR.HUMAN_CHECK_INCOMPLETE);
   const lastX = args.trail[args.trail.length - 1]?.[1] ?? Number.NaN;
   // The trail must end where the piece was dropped, or a canned trail could accompany any x.
   const trailEndsThere = Math.abs(lastX - args.x) <= SLIDER.tolerance * 2;
@@ -247,8 +248,8 @@ export async function verifySlider(
   )
     .bind(moved ? 1 : 0, args.x, SLIDER.tolerance, hash, args.now + SLIDER.checkLifetimeMs, args.sessionId, args.now)
     .first<{ scene: SliderScene; outcome: string }>();
-  if (!claimed) throw new GatewayError('CP0002');
-  if (claimed.outcome !== 'passed') throw new GatewayError('CP0001');
+  if (!claimed) throw new GatewayError(ERR.CAPTCHA_EXPIRED);
+  if (claimed.outcome !== 'passed') throw new GatewayError(ERR.CAPTCHA_FAILED);
   return signedCheck(env, claimed.scene, args.sessionId, token);
 }
 
@@ -263,16 +264,16 @@ export async function consumeSliderCheck(
   expected: { scene: SliderScene; subject: string; now: number },
 ): Promise<void> {
   // Where CAPTCHA_PROVIDER "turnstile" plugs in, its checks are issued by the same table, so nothing changes here.
-  if (check.scene !== expected.scene) throw new GatewayError('CP0003');
+  if (check.scene !== expected.scene) throw new GatewayError(ERR.CAPTCHA_SLIDE_FAILED);
   const signed = await sign(env, check.scene, check.sessionId, check.token);
   if (!constantTimeEqual(new TextEncoder().encode(signed), new TextEncoder().encode(check.sign.toLowerCase()))) {
-    throw new GatewayError('CP0003');
+    throw new GatewayError(ERR.CAPTCHA_SLIDE_FAILED);
   }
   let subject: string;
   try {
     subject = normalizeSubject(expected.scene, expected.subject);
   } catch {
-    throw new GatewayError('CP0003');
+    throw new GatewayError(ERR.CAPTCHA_SLIDE_FAILED);
   }
   const used = await consume(
     env.DB,
@@ -281,7 +282,7 @@ export async function consumeSliderCheck(
     expected.now,
     { returning: 'session_id' },
   );
-  if (!used) throw new GatewayError('CP0003');
+  if (!used) throw new GatewayError(ERR.CAPTCHA_SLIDE_FAILED);
 }
 
 /** Development only (dev/routes.ts): the secret x of a live challenge, so browser tests can drag like a person. */

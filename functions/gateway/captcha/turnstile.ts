@@ -3,6 +3,7 @@ import { configOf } from '../../config';
 import { fetchText } from '../../outbound';
 import { GatewayError } from '../errors';
 import { insertChallengeRow, newCheckToken, normalizeSubject, SLIDER, signedCheck, type CaptchaEnv, type SliderScene } from './service';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * CAPTCHA_PROVIDER "turnstile": Cloudflare Turnstile's widget replaces the slider in the browser, and its
@@ -34,7 +35,7 @@ async function siteverify(env: TurnstileEnv, token: string, ip: string, idempote
     answer = JSON.parse(response.text) as SiteverifyAnswer;
   } catch (error) {
     console.log(JSON.stringify({ event: 'turnstile_unavailable', error: String(error) }));
-    throw new GatewayError('CP0009');
+    throw new GatewayError(ERR.CAPTCHA_SERVICE_UNAVAILABLE);
   }
   if (answer.success !== true) console.log(JSON.stringify({ event: 'turnstile_failed', errors: answer['error-codes'] }));
   return answer.success === true;
@@ -66,6 +67,6 @@ export async function verifyTurnstile(
   )
     .bind(passed ? 'passed' : 'failed', passed ? hash : null, passed ? args.now + SLIDER.checkLifetimeMs : null, sessionId)
     .run();
-  if (!passed) throw new GatewayError('CP0001');
+  if (!passed) throw new GatewayError(ERR.CAPTCHA_FAILED);
   return signedCheck(env, args.scene, sessionId, checkToken);
 }

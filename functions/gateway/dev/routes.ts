@@ -9,6 +9,7 @@ import { advanceDevClock, resetDevClock } from './clock';
 import { OPERATOR_ABSOLUTE_MS, OPERATOR_ROLES, findOperatorByLogin, operatorInsert, startOperatorSession } from '../operators/service';
 import { sha256Hex } from '../identity/passwords';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /** A dev operator: found by `login` (a new one when absent), made with a throwaway password on first use. */
 const devOperatorRequest = z.object({
@@ -30,7 +31,7 @@ const devClockRequest = z.union([
  */
 export const devRoutes = new Hono<EdgeBindings>()
   .use('/dev/*', async (c, next) => {
-    if (!c.var.config.devRoutes) return fail(c, 'GW0404');
+    if (!c.var.config.devRoutes) return fail(c, ERR.NO_SUCH_API);
     await next();
   })
   // ?to= an E.164 phone or an e-mail. An unencoded '+' arrives as a space, so bare digits get it back.
@@ -53,7 +54,7 @@ export const devRoutes = new Hono<EdgeBindings>()
   })
   .get('/dev/captcha/:sessionId', async (c) => {
     const x = await revealTarget(c.env.DB, c.req.param('sessionId'));
-    return x === null ? fail(c, 'CP0002') : ok(c, { x });
+    return x === null ? fail(c, ERR.CAPTCHA_EXPIRED) : ok(c, { x });
   })
   // An operator session for local end-to-end runs that test something else than the operator sign-in: answers
   // data.operatorSession, which the edge turns into the real operator cookie.

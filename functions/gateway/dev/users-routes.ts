@@ -10,6 +10,7 @@ import { consentStatements } from '../legal/consents';
 import { emailRecipient, phoneRecipient } from '../identity/sign-in-names';
 import { assertPlainPasswordAllowed, hashPassword, sha256Hex } from '../identity/passwords';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * POST /dev/users seeds a user for automated browser tests, only where the dev routes are on (a local run,
@@ -55,7 +56,7 @@ const devUserRequest = z
   .refine((u) => u.phone || u.email || u.usId, { message: 'phone, email or usId is required' });
 
 export const devUserRoutes = new Hono<EdgeBindings>()
-  .use('/dev/users', async (c, next) => (c.var.config.devRoutes ? next() : fail(c, 'GW0404')))
+  .use('/dev/users', async (c, next) => (c.var.config.devRoutes ? next() : fail(c, ERR.NO_SUCH_API)))
   .post('/dev/users', validate('json', devUserRequest), async (c) => {
     const body = c.req.valid('json');
     const db = c.env.DB;
@@ -107,7 +108,7 @@ export const devUserRoutes = new Hono<EdgeBindings>()
       await runBatch(db, statements);
     } catch (error) {
       // A clash here (the identity or a company name and type already seeded) is the caller's mistake.
-      if (error instanceof GatewayError) throw new GatewayError('GW0400', [{ path: '', message: 'already exists' }]);
+      if (error instanceof GatewayError) throw new GatewayError(ERR.REQUEST_INVALID, [{ path: '', message: 'already exists' }]);
       throw error;
     }
     return ok(c, { userId: id, companyIds });

@@ -13,6 +13,7 @@ import { CHALLENGE_LIFETIME_MS, prepareChallenge } from '../second-step/service'
 import { openHandoffBlob, type HandoffClaims, type HandoffPurpose } from './blob';
 import { handoffKeys } from './keys';
 import { reserveStatement } from '../identity/single-use';
+import { ERR } from '../../../src/schemas/error-codes';
 
 const paramNames = Object.keys(HANDOFF_PARAMS) as HandoffParam[];
 
@@ -212,7 +213,7 @@ export async function takeHandoff(
   }
   // Recorded in the sign-in history as a 'handoff' sign-in, like every other session start.
   const started = await startSession(env, { userId: intake.userId, kind, method: 'handoff', client, lang, at }).catch((error: unknown) => {
-    if (error instanceof GatewayError && error.code === 'PS0100') return null;
+    if (error instanceof GatewayError && error.code === ERR.ACCOUNT_BLOCKED) return null;
     throw error;
   });
   if (!started) return { outcome: 'refused', reason: 'blocked' };

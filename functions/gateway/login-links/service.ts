@@ -3,6 +3,7 @@ import { GatewayError } from '../errors';
 import { sha256Hex } from '../identity/passwords';
 import { randomToken } from '../identity/single-use';
 import { consume, SINGLE_USE } from '../identity/single-use';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Sign-in links: one-time tokens that sign a person in without a password or code.
@@ -69,7 +70,7 @@ export async function issueLink(db: D1Database, args: IssueLinkArgs): Promise<{ 
     .prepare('SELECT 1 FROM login_links WHERE recipient = ? AND kind = ? AND created_at > ?')
     .bind(args.subject, args.kind, args.now - LINK_RESEND_WAIT_MS)
     .first();
-  throw new GatewayError(recent ? 'LK0010' : 'LK0011');
+  throw new GatewayError(recent ? ERR.LINK_RESEND_WAIT : ERR.LINKS_CAPPED);
 }
 
 /** Removes a link whose e-mail could not be sent: it reached nobody, so it counts against no cap and may be asked for again at once. */
@@ -99,10 +100,10 @@ export async function consumeLink(
     .prepare('SELECT user_id, expires_at, used_at FROM login_links WHERE token_hash = ? AND kind = ?')
     .bind(hash, kind)
     .first<{ user_id: string | null; expires_at: number; used_at: number | null }>();
-  if (!row || row.user_id === null) throw new GatewayError('LK0001');
+  if (!row || row.user_id === null) throw new GatewayError(ERR.LINK_INVALID);
   await refusedFor?.(row.user_id);
-  if (row.used_at !== null) throw new GatewayError('LK0003');
-  throw new GatewayError('LK0002');
+  if (row.used_at !== null) throw new GatewayError(ERR.LINK_ALREADY_USED);
+  throw new GatewayError(ERR.LINK_EXPIRED);
 }
 
 /** The localised e-mail that carries a pass link. */

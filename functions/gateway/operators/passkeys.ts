@@ -13,6 +13,7 @@ import { passedSecondStep, signInChallenge, type Client } from './sign-in';
 import type { Operator } from './service';
 import { CHALLENGE_LIFETIME_MS, transportsOf, verifyAssertion, verifyRegistration } from '../passkeys/service';
 import { consume, SINGLE_USE } from '../identity/single-use';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Operator passkeys with @simplewebauthn/server, as the platform's (passkeys/service.ts: relying party and
@@ -41,7 +42,7 @@ async function newChallenge(db: D1Database, row: { challenge: string; purpose: '
   await cappedInsert(db, {
     table: 'operator_webauthn_challenges',
     row: { challenge: row.challenge, purpose: row.purpose, operator_id: row.operatorId, sign_in: row.signIn ?? null, created_at: row.at, expires_at: row.at + CHALLENGE_LIFETIME_MS },
-    caps: [{ where: { operator_id: row.operatorId, purpose: row.purpose }, since: row.at - HOUR_MS, max: OPERATOR_PASSKEY_CEREMONY_CAP, code: 'PK0011' }],
+    caps: [{ where: { operator_id: row.operatorId, purpose: row.purpose }, since: row.at - HOUR_MS, max: OPERATOR_PASSKEY_CEREMONY_CAP, code: ERR.PASSKEY_REGISTRATIONS_CAPPED }],
     returning: 'challenge',
   });
 }
@@ -52,7 +53,7 @@ async function claimSigned(db: D1Database, clientDataJSON: string, where: { purp
   try {
     challenge = decodeClientDataJSON(clientDataJSON).challenge;
   } catch {
-    throw new GatewayError('PK0003');
+    throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
   }
   const claimed = await consume(
     db,
@@ -61,7 +62,7 @@ async function claimSigned(db: D1Database, clientDataJSON: string, where: { purp
     where.at,
     { returning: 'challenge' },
   );
-  if (!claimed || !challenge) throw new GatewayError('PK0002');
+  if (!claimed || !challenge) throw new GatewayError(ERR.PASSKEY_REQUEST_EXPIRED);
   return challenge;
 }
 
@@ -98,10 +99,10 @@ export async function registerOperatorPasskey(db: D1Database, site: PasskeySite,
       auditStatement(db, { at: client.at, actor: { kind: 'operator', id: operator.id }, action: 'operator.passkey_added', network: client.network }, { ifChanged: true }),
     ])
     .catch((error: unknown) => {
-      if (error instanceof Error && /UNIQUE|PRIMARY KEY/i.test(error.message)) throw new GatewayError('PK0006');
+      if (error instanceof Error && /UNIQUE|PRIMARY KEY/i.test(error.message)) throw new GatewayError(ERR.PASSKEY_ALREADY_REGISTERED);
       throw error;
     });
-  if (results[0]?.meta.changes !== 1) throw new GatewayError('PK0012');
+  if (results[0]?.meta.changes !== 1) throw new GatewayError(ERR.PASSKEY_LIMIT_REACHED);
   return { id: credential.id };
 }
 
@@ -109,7 +110,7 @@ export async function registerOperatorPasskey(db: D1Database, site: PasskeySite,
 export async function operatorPasskeyStepOptions(db: D1Database, site: PasskeySite, token: string, at: number) {
   const { hash, operator } = await signInChallenge(db, token, at);
   const passkeys = await passkeysOf(db, operator.id);
-  if (!passkeys.length) throw new GatewayError('PK0004');
+  if (!passkeys.length) throw new GatewayError(ERR.PASSKEY_NOT_REGISTERED);
   const options = await generateAuthenticationOptions({
     rpID: site.rpID,
     userVerification: 'required',
@@ -125,12 +126,12 @@ export async function operatorPasskeyStep(db: D1Database, site: PasskeySite, tok
   const { hash, operator } = await signInChallenge(db, token, client.at);
   const challenge = await claimSigned(db, response.response.clientDataJSON, { purpose: 'authenticate', operatorId: operator.id, signIn: hash, at: client.at });
   const passkey = await db.prepare('SELECT * FROM operator_passkeys WHERE id = ? AND operator_id = ?').bind(response.id, operator.id).first<OperatorPasskeyRow>();
-  if (!passkey) throw new GatewayError('PK0004');
+  if (!passkey) throw new GatewayError(ERR.PASSKEY_NOT_REGISTERED);
   const counter = (await verifyAssertion(site, response, challenge, passkey)).newCounter;
   const used = await db
     .prepare('UPDATE operator_passkeys SET counter = ?1, last_used_at = ?2 WHERE id = ?3 AND (counter < ?1 OR (counter = 0 AND ?1 = 0)) RETURNING id')
     .bind(counter, client.at, passkey.id)
     .first();
-  if (!used) throw new GatewayError('PK0005');
+  if (!used) throw new GatewayError(ERR.PASSKEY_MAY_BE_COPIED);
   return passedSecondStep(db, hash, operator, client, 'passkey');
 }

@@ -5,6 +5,7 @@ import { GatewayError } from '../errors';
 import { now } from '../../contract';
 import { hashPassword, type StoredPassword } from '../identity/passwords';
 import { findSession, prepareSession, revokeAllSessions, revokeSessionStatement, touchSession } from '../identity/sessions';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Operators: the platform's own staff. Their accounts, sessions and cookie are separate from platform
@@ -197,8 +198,8 @@ export async function operatorOfRequest<E extends { Bindings: WorkerEnv }>(
 export function requireOperator(...roles: OperatorRole[]): MiddlewareHandler<{ Bindings: WorkerEnv; Variables: OperatorVariables }> {
   return async (c, next) => {
     const { found, allowed } = await operatorOfRequest(c, roles);
-    if (!found) throw new GatewayError('OP0001');
-    if (!allowed) throw new GatewayError('OP0003');
+    if (!found) throw new GatewayError(ERR.OPERATOR_SIGN_IN_REQUIRED);
+    if (!allowed) throw new GatewayError(ERR.OPERATOR_ROLE_REFUSED);
     c.set('operator', operatorView(found.operator));
     c.set('operatorSession', found.session);
     await next();

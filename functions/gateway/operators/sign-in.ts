@@ -9,6 +9,7 @@ import { consumeStatement, countTry, SINGLE_USE } from '../identity/single-use';
 import { takeTotpStep } from '../identity/totp';
 import { revokeAllSessionsStatement } from '../identity/sessions';
 import { decryptSecret, encryptSecret, newTotpSecret, stepOf, totpShown, TOTP_ISSUER } from '../second-step/service';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * How an operator signs in and enrols (the accounts themselves: operators/service.ts, scripts/operator.mjs).
@@ -48,7 +49,7 @@ const recordOperatorGuess = (db: D1Database, subject: string, kind: 'password' |
     db,
     'operator',
     { subject, network, at, fields: { kind } },
-    { windowMs: OPERATOR_GUESS_WINDOW_MS, perNetwork: { max: OPERATOR_NETWORK_GUESS_CAP, code: 'OP0006' }, perSubject: { max: OPERATOR_LOGIN_GUESS_CAP, code: 'OP0005' } },
+    { windowMs: OPERATOR_GUESS_WINDOW_MS, perNetwork: { max: OPERATOR_NETWORK_GUESS_CAP, code: ERR.OPERATOR_NETWORK_GUESSES_CAPPED }, perSubject: { max: OPERATOR_LOGIN_GUESS_CAP, code: ERR.OPERATOR_LOGIN_GUESSES_CAPPED } },
   );
 
 /** A right guess is no failure: it stops counting. */
@@ -62,7 +63,7 @@ export async function passwordStep(env: WorkerEnv, login: string, clientHash: st
   const operator = await findOperatorByLogin(db, subject);
   // The same KDF work with or without an operator behind the login (verifyPassword's decoy when null).
   const { ok } = await verifyPassword(clientHash, storedPasswordOf(operator), env);
-  if (!ok || !operator?.totp_secret_enc) throw new GatewayError('OP0004');
+  if (!ok || !operator?.totp_secret_enc) throw new GatewayError(ERR.OPERATOR_WRONG_LOGIN_OR_PASSWORD);
   await withdrawOperatorGuess(db, guess);
   const { token: challenge, statement } = await prepareChallenge(db, 'operator', { ownerId: operator.id, at: client.at, lifetimeMs: OPERATOR_CHALLENGE_MS });
   await statement.run();
@@ -83,12 +84,12 @@ export async function totpStep(env: WorkerEnv, challenge: string, code: string, 
   const counted = await countChallengeTry(db, 'operator', hash, client.at, OPERATOR_CHALLENGE_TRIES);
   if (!counted) {
     await withdrawOperatorGuess(db, guess);
-    throw new GatewayError('OP0007');
+    throw new GatewayError(ERR.OPERATOR_SIGN_IN_EXPIRED);
   }
   const step = stepOf(await decryptSecret(env, secretOwner(operator.id), operator.totp_secret_enc!), code, client.at);
-  if (step === null) throw new GatewayError('OP0008', { triesLeft: OPERATOR_CHALLENGE_TRIES - counted.tries });
+  if (step === null) throw new GatewayError(ERR.OPERATOR_CODE_WRONG, { triesLeft: OPERATOR_CHALLENGE_TRIES - counted.tries });
   await withdrawOperatorGuess(db, guess);
-  if (!(await takeTotpStep(db, 'operator', operator.id, step))) throw new GatewayError('OP0009');
+  if (!(await takeTotpStep(db, 'operator', operator.id, step))) throw new GatewayError(ERR.OPERATOR_CODE_ALREADY_USED);
   return passedSecondStep(db, hash, operator, client, 'totp');
 }
 
@@ -96,7 +97,7 @@ export async function totpStep(env: WorkerEnv, challenge: string, code: string, 
 export async function signInChallenge(db: D1Database, token: string, at: number): Promise<{ hash: string; operator: OperatorRow }> {
   const row = await liveChallenge<{ operator_id: string }>(db, 'operator', token, at);
   const operator = row ? await findOperatorById(db, row.operator_id) : null;
-  if (!row || !operator?.totp_secret_enc) throw new GatewayError('OP0007');
+  if (!row || !operator?.totp_secret_enc) throw new GatewayError(ERR.OPERATOR_SIGN_IN_EXPIRED);
   return { hash: row.hash, operator };
 }
 
@@ -106,7 +107,7 @@ export async function signInChallenge(db: D1Database, token: string, at: number)
  */
 export async function passedSecondStep(db: D1Database, hash: string, operator: OperatorRow, client: Client, method: 'totp' | 'passkey') {
   const claimed = await claimChallenge(db, 'operator', hash, client.at);
-  if (!claimed) throw new GatewayError('OP0007');
+  if (!claimed) throw new GatewayError(ERR.OPERATOR_SIGN_IN_EXPIRED);
   const session = await prepareOperatorSession(db, operator.id, client.at, client);
   await db.batch([
     session.statement,
@@ -137,13 +138,13 @@ async function liveEnrolment(db: D1Database, hash: string, at: number): Promise<
 export async function startOperatorEnrolment(env: WorkerEnv, token: string, at: number) {
   const hash = await sha256Hex(token);
   const row = await liveEnrolment(env.DB, hash, at);
-  if (!row) throw new GatewayError('OP0010');
+  if (!row) throw new GatewayError(ERR.OPERATOR_ENROLMENT_LINK_INVALID);
   const secret = newTotpSecret();
   const sealed = await encryptSecret(env, secretOwner(row.operator_id), new Uint8Array(secret.buffer));
   const saved = await env.DB.prepare('UPDATE operator_enrolments SET pending_secret_enc = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?')
     .bind(sealed, hash, at)
     .run();
-  if (saved.meta.changes !== 1) throw new GatewayError('OP0010');
+  if (saved.meta.changes !== 1) throw new GatewayError(ERR.OPERATOR_ENROLMENT_LINK_INVALID);
   return { login: row.login, name: row.name, ...totpShown(secret, row.login, OPERATOR_TOTP_ISSUER) };
 }
 
@@ -158,11 +159,11 @@ export async function finishOperatorEnrolment(env: WorkerEnv, input: { token: st
   await assertNewPasswordAllowed(input.password);
   const hash = await sha256Hex(input.token);
   const row = await liveEnrolment(db, hash, client.at);
-  if (!row?.pending_secret_enc) throw new GatewayError('OP0010');
+  if (!row?.pending_secret_enc) throw new GatewayError(ERR.OPERATOR_ENROLMENT_LINK_INVALID);
   const counted = await countTry(db, SINGLE_USE.operatorEnrolment, { token_hash: hash }, client.at, ENROLMENT_TRIES);
-  if (!counted) throw new GatewayError('OP0010');
+  if (!counted) throw new GatewayError(ERR.OPERATOR_ENROLMENT_LINK_INVALID);
   const step = stepOf(await decryptSecret(env, secretOwner(row.operator_id), row.pending_secret_enc), input.code, client.at);
-  if (step === null) throw new GatewayError('OP0008', { triesLeft: ENROLMENT_TRIES - counted.tries });
+  if (step === null) throw new GatewayError(ERR.OPERATOR_CODE_WRONG, { triesLeft: ENROLMENT_TRIES - counted.tries });
   const password = await hashPassword(input.password, env);
   const results = await db.batch([
     consumeStatement(db, SINGLE_USE.operatorEnrolment, { token_hash: hash, pending_secret_enc: row.pending_secret_enc }, client.at, { returning: 'token_hash' }),
@@ -180,7 +181,7 @@ export async function finishOperatorEnrolment(env: WorkerEnv, input: { token: st
     // New credentials end whatever the old ones opened (a re-enrolment after a lost phone).
     revokeAllSessionsStatement(db, 'operator', row.operator_id, client.at, { onlyIfChanged: true }),
   ]);
-  if (results[1]?.meta.changes !== 1) throw new GatewayError('OP0010');
+  if (results[1]?.meta.changes !== 1) throw new GatewayError(ERR.OPERATOR_ENROLMENT_LINK_INVALID);
   return { login: row.login };
 }
 

@@ -11,6 +11,7 @@ import { FORGET_AFTER_MS } from '../sign-in/risk';
 import { liveSessionsOfUser } from '../sessions/service';
 import { revokeAllSessionsStatement } from '../identity/sessions';
 import { signInHistory } from '../sign-in/history';
+import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
 
 /**
  * People support: what an operator with the support role sees of a person and the few things they may do
@@ -61,7 +62,7 @@ export async function findPeople(db: D1Database, q: string, page: number): Promi
 /** The person, or PS0001. */
 export async function personOf(db: D1Database, id: string): Promise<UserRow> {
   const user = await findUserById(db, id);
-  if (!user) throw new GatewayError('PS0001');
+  if (!user) throw new GatewayError(ERR.PERSON_NOT_FOUND);
   return user;
 }
 
@@ -134,7 +135,7 @@ const endSessionsStatement = (db: D1Database, userId: string, at: number) => rev
  * Runs `change`, its audit row (written only if `change` changed a row) and `after` in one batch; PS-`refusal`
  * when `change` changed nothing. Returns how many rows `change` changed.
  */
-async function actOnce(db: D1Database, change: D1PreparedStatement, entry: AuditEntry, refusal: 'PS0002' | 'PS0003' | 'PS0004' | 'PS0005' | 'PS0006' | 'PS0007' | 'PS0008', after: D1PreparedStatement[] = []) {
+async function actOnce(db: D1Database, change: D1PreparedStatement, entry: AuditEntry, refusal: ErrorCode, after: D1PreparedStatement[] = []) {
   const [changed] = await db.batch([change, auditStatement(db, entry, { ifChanged: true }), ...after]);
   const count = changed?.meta.changes ?? 0;
   if (count === 0) throw new GatewayError(refusal);
@@ -145,12 +146,12 @@ async function actOnce(db: D1Database, change: D1PreparedStatement, entry: Audit
 export function unlockPerson(db: D1Database, user: UserRow, act: SupportAct) {
   const subjects = failureSubjectsOf(user);
   const change = db.prepare(`DELETE FROM password_failures WHERE subject IN (${inList(subjects)})`).bind(...subjects);
-  return actOnce(db, change, entryOf(act, 'user.unlocked', { kind: 'user', id: user.id }), 'PS0002');
+  return actOnce(db, change, entryOf(act, 'user.unlocked', { kind: 'user', id: user.id }), ERR.PERSON_NOT_LOCKED_OUT);
 }
 
 /** Ends every live session of the person; answers how many. */
 export function signOutPerson(db: D1Database, user: UserRow, act: SupportAct) {
-  return actOnce(db, endSessionsStatement(db, user.id, act.at), entryOf(act, 'user.signed_out_everywhere', { kind: 'user', id: user.id }), 'PS0005');
+  return actOnce(db, endSessionsStatement(db, user.id, act.at), entryOf(act, 'user.signed_out_everywhere', { kind: 'user', id: user.id }), ERR.PERSON_HAS_NO_SESSION);
 }
 
 /**
@@ -159,7 +160,7 @@ export function signOutPerson(db: D1Database, user: UserRow, act: SupportAct) {
  */
 export function requirePasswordChange(db: D1Database, user: UserRow, act: SupportAct) {
   const change = db.prepare('UPDATE users SET original_flag = 1 WHERE id = ? AND original_flag = 0').bind(user.id);
-  return actOnce(db, change, entryOf(act, 'user.password_change_required', { kind: 'user', id: user.id }), 'PS0006', [endSessionsStatement(db, user.id, act.at)]);
+  return actOnce(db, change, entryOf(act, 'user.password_change_required', { kind: 'user', id: user.id }), ERR.PERSON_PASSWORD_CHANGE_ALREADY_REQUIRED, [endSessionsStatement(db, user.id, act.at)]);
 }
 
 /**
@@ -171,7 +172,7 @@ export function requirePasswordChange(db: D1Database, user: UserRow, act: Suppor
 export function resetTwoStep(db: D1Database, user: UserRow, act: SupportAct) {
   const change = db.prepare('DELETE FROM two_step WHERE user_id = ? AND enabled_at IS NOT NULL').bind(user.id);
   const [recoveryCodes] = disableStatements(db, user.id);
-  return actOnce(db, change, entryOf(act, 'user.two_step_reset', { kind: 'user', id: user.id }), 'PS0007', [
+  return actOnce(db, change, entryOf(act, 'user.two_step_reset', { kind: 'user', id: user.id }), ERR.PERSON_TWO_STEP_OFF, [
     db.prepare('DELETE FROM passkeys WHERE user_id = ? AND changes() > 0').bind(user.id),
     recoveryCodes!,
     db.prepare('DELETE FROM second_step_challenges WHERE user_id = ?').bind(user.id),
@@ -182,12 +183,12 @@ export function resetTwoStep(db: D1Database, user: UserRow, act: SupportAct) {
 /** Blocks the account: every sign-in answers PS0100 and every session ends, in the same batch. */
 export function blockPerson(db: D1Database, user: UserRow, act: SupportAct) {
   const change = db.prepare('UPDATE users SET blocked_at = ? WHERE id = ? AND blocked_at IS NULL').bind(act.at, user.id);
-  return actOnce(db, change, entryOf(act, 'user.blocked', { kind: 'user', id: user.id }), 'PS0003', [endSessionsStatement(db, user.id, act.at)]);
+  return actOnce(db, change, entryOf(act, 'user.blocked', { kind: 'user', id: user.id }), ERR.PERSON_ALREADY_BLOCKED, [endSessionsStatement(db, user.id, act.at)]);
 }
 
 export function unblockPerson(db: D1Database, user: UserRow, act: SupportAct) {
   const change = db.prepare('UPDATE users SET blocked_at = NULL WHERE id = ? AND blocked_at IS NOT NULL').bind(user.id);
-  return actOnce(db, change, entryOf(act, 'user.unblocked', { kind: 'user', id: user.id }), 'PS0004');
+  return actOnce(db, change, entryOf(act, 'user.unblocked', { kind: 'user', id: user.id }), ERR.PERSON_NOT_BLOCKED);
 }
 
 /**
@@ -201,7 +202,7 @@ export async function transferAdministrator(db: D1Database, companyId: string, u
     .prepare("SELECT user_id FROM company_members WHERE company_id = ? AND role = 'administrator' AND status = 'active'")
     .bind(companyId)
     .first<{ user_id: string }>();
-  if (!current || current.user_id === userId) throw new GatewayError('PS0008');
+  if (!current || current.user_id === userId) throw new GatewayError(ERR.ADMINISTRATOR_TRANSFER_REFUSED);
   const change = db
     .prepare(
       `UPDATE company_members
@@ -213,5 +214,5 @@ export async function transferAdministrator(db: D1Database, companyId: string, u
          AND EXISTS (SELECT 1 FROM company_members WHERE company_id = ?1 AND user_id = ?3 AND role = 'staff' AND status = 'active')`,
     )
     .bind(companyId, current.user_id, userId);
-  await actOnce(db, change, entryOf(act, 'company.administrator_transferred', { kind: 'company', id: companyId }, { from: current.user_id, to: userId }), 'PS0008');
+  await actOnce(db, change, entryOf(act, 'company.administrator_transferred', { kind: 'company', id: companyId }, { from: current.user_id, to: userId }), ERR.ADMINISTRATOR_TRANSFER_REFUSED);
 }

@@ -16,6 +16,7 @@ import {
 import { activityOf } from './activity';
 import { signInHistory } from '../sign-in/history';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * The Security section of the user center (contracts in src/schemas/security.ts), for the signed-in person
@@ -42,7 +43,7 @@ export const securityRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Session
 
   .post('/agg-web/user/security/sessions/signOut', validate('json', signOutSessionRequest), async (c) => {
     const { id } = c.req.valid('json');
-    if (!(await revokeSessionOfUser(c.env.DB, c.var.user.id, id, now(c)))) throw new GatewayError('SS0001');
+    if (!(await revokeSessionOfUser(c.env.DB, c.var.user.id, id, now(c)))) throw new GatewayError(ERR.SESSION_NOT_FOUND);
     return ok(c, null);
   })
 

@@ -15,6 +15,7 @@ import {
   revokeSessionStatement,
   touchSession as touchSessionOf,
 } from '../identity/sessions';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Server-side sessions (security baseline "Sessions and cookies"). A token is 32 bytes from the CSPRNG,
@@ -173,7 +174,7 @@ export async function sessionFromRequest<E extends { Bindings: { DB: D1Database 
 /** Middleware for session-only calls: sets c.var.user and c.var.session, or answers TK00001 (401). */
 export const requireSession: MiddlewareHandler<{ Bindings: { DB: D1Database }; Variables: SessionVariables }> = async (c, next) => {
   const found = await sessionFromRequest(c);
-  if (!found) throw new GatewayError('TK00001');
+  if (!found) throw new GatewayError(ERR.SESSION_ENDED);
   c.set('user', found.user);
   c.set('session', found.session);
   await next();

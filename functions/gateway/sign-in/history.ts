@@ -6,6 +6,7 @@ import { findUserById } from '../account/db';
 import { GatewayError } from '../errors';
 import { deliver, type DeliveryEnv } from '../delivery';
 import { deviceKey, parseDevice, type ClientInfo } from '../sessions/devices';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * The sign-in history: one row per sign-in attempt of a known account (success or failure, by method), kept
@@ -77,10 +78,10 @@ export async function recordFailedSignIn(db: D1Database, { userId, at, method, p
         user_agent: client.userAgent,
         device: deviceKey(client.userAgent),
       },
-      caps: [{ where: { user_id: userId, success: 0 }, since: at - HOUR_MS, max: FAILURES_KEPT_PER_HOUR, code: 'SS0002' }],
+      caps: [{ where: { user_id: userId, success: 0 }, since: at - HOUR_MS, max: FAILURES_KEPT_PER_HOUR, code: ERR.SIGN_IN_FAILURES_CAPPED }],
     });
   } catch (error) {
-    if (!(error instanceof GatewayError && error.code === 'SS0002')) throw error;
+    if (!(error instanceof GatewayError && error.code === ERR.SIGN_IN_FAILURES_CAPPED)) throw error;
   }
 }
 

@@ -20,6 +20,7 @@ import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER } from './risk';
 import { clientInfo, type ClientInfo } from '../sessions/devices';
 import { prepareSession, revokeAllSessionsOfUser, type SessionKind } from '../sessions/service';
 import { recordFailedSignIn, sendNewDeviceNotice, signInStatement, type SignInMethod } from './history';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Signing in: the session and login answer every sign-in ends with (`signedIn`), and the password sign-in
@@ -82,7 +83,7 @@ export async function startSession(env: WorkerEnv, start: SessionStart) {
   }, { ifChanged: true });
   const results = await runBatch(env.DB, [...before, session.statement, audited, record]);
   // The session INSERT refuses a blocked account in its own statement: a block that landed since the check above.
-  if (results.at(-3)?.meta.changes !== 1) throw new GatewayError('PS0100');
+  if (results.at(-3)?.meta.changes !== 1) throw new GatewayError(ERR.ACCOUNT_BLOCKED);
   const recorded = results.at(-1)?.results?.[0] as { new_device?: number } | undefined;
   if (recorded?.new_device === 1 && !start.newUser) await sendNewDeviceNotice(env, { userId, at, client, lang });
   return { ...session, lifetimeS };
@@ -200,7 +201,7 @@ export async function completeSignIn<E extends SignInEnv>(
  */
 export async function completeSecondStep<E extends SignInEnv>(c: Context<E>, challenge: ChallengeRow & { parsed: ChallengeOptions }, secondStep: SecondStep) {
   const user = await findUserById(c.env.DB, challenge.user_id);
-  if (!user) throw new GatewayError('MF0001');
+  if (!user) throw new GatewayError(ERR.SECOND_STEP_EXPIRED);
   return completeSignIn(c, user, {
     method: challenge.method as SignInMethod,
     secondStep,
@@ -246,7 +247,7 @@ async function refuse(attempt: PasswordAttempt, env: WorkerEnv, failures: number
  * US0010, saying when the next attempt from this network needs the human check: the person is told before the
  * slider appears. Known and unknown names count alike, so this tells nothing about the account.
  */
-const wrongPassword = (failures: number | null) => new GatewayError('US0010', failures !== null && failures >= SLIDER_AFTER ? { humanCheckNext: true } : null);
+const wrongPassword = (failures: number | null) => new GatewayError(ERR.WRONG_ACCOUNT_OR_PASSWORD, failures !== null && failures >= SLIDER_AFTER ? { humanCheckNext: true } : null);
 
 /** The password sign-in rules (see the top of this file); throws US0010 for every failure. */
 export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, attempt: PasswordAttempt, options: PasswordCheckOptions): Promise<PasswordCheck> {
@@ -311,7 +312,7 @@ export async function checkCurrentPassword(
 ): Promise<D1PreparedStatement[]> {
   const counted = await countAttempt(env.DB, { subject: user.id, network, now: at, humanChecked: true });
   const check = await verifyPassword(password, counted !== null ? storedPasswordOf(user) : null, env);
-  if (!check.ok) throw new GatewayError('PW0003');
+  if (!check.ok) throw new GatewayError(ERR.CURRENT_PASSWORD_WRONG);
   return [clearAttemptsStatement(env.DB, user.id, network)];
 }
 
@@ -338,6 +339,6 @@ export async function passwordSignIn<E extends SignInEnv>(
     admits: partnersOnly ? (user) => user.is_partner === 1 : undefined,
   });
   if (result.outcome === 'human-check') return ok(c, SLIDER_REQUIRED);
-  if (result.outcome === 'salted') return fail(c, 'SY9990');
+  if (result.outcome === 'salted') return fail(c, ERR.SALTED_PASSWORD_REQUIRED);
   return signedIn(c, result.user, { method: 'password', before: result.before, kind });
 }

@@ -8,6 +8,7 @@ import { now } from '../../contract';
 import { operatorOfRequest } from '../operators/service';
 import { validate } from '../validate';
 import { TRACKING_BATCH_MAX, TRACKING_VERSION } from '../../../src/schemas/tracking';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Observability calls:
@@ -97,7 +98,7 @@ export const clientErrorRequest = z.object({
 
 /** Operators only: anyone else gets the ordinary 404 envelope, as for a path that does not exist. */
 const operatorOnly = createMiddleware<EdgeBindings>(async (c, next) => {
-  if (!(await isOperator(c))) return fail(c, 'GW0404');
+  if (!(await isOperator(c))) return fail(c, ERR.NO_SUCH_API);
   await next();
 });
 
@@ -142,8 +143,8 @@ export const trackingRoutes = new Hono<EdgeBindings>()
           created_at: at,
         },
         caps: [
-          { where: { ip }, since, max: c.var.config.trackingNetworkCap, code: 'TR0001' },
-          { where: {}, since, max: TRACKING_GLOBAL_CAP, code: 'TR0001' },
+          { where: { ip }, since, max: c.var.config.trackingNetworkCap, code: ERR.EVENTS_CAPPED },
+          { where: {}, since, max: TRACKING_GLOBAL_CAP, code: ERR.EVENTS_CAPPED },
         ],
       });
     if (!Array.isArray(body)) {
@@ -157,7 +158,7 @@ export const trackingRoutes = new Hono<EdgeBindings>()
         await store(event);
         stored += 1;
       } catch (error) {
-        if (stored > 0 && error instanceof GatewayError && error.code === 'TR0001') break;
+        if (stored > 0 && error instanceof GatewayError && error.code === ERR.EVENTS_CAPPED) break;
         throw error;
       }
     }
@@ -199,12 +200,12 @@ export const trackingRoutes = new Hono<EdgeBindings>()
         table: 'client_errors',
         row: { message: body.message, stack: body.stack, url: body.url, trace_id: traceId, client_trace_id: body.traceId ?? null, ip, created_at: at },
         caps: [
-          { where: { ip }, since, max: CLIENT_ERROR_CAP, code: 'TR0001' },
-          { where: {}, since, max: CLIENT_ERROR_GLOBAL_CAP, code: 'TR0001' },
+          { where: { ip }, since, max: CLIENT_ERROR_CAP, code: ERR.EVENTS_CAPPED },
+          { where: {}, since, max: CLIENT_ERROR_GLOBAL_CAP, code: ERR.EVENTS_CAPPED },
         ],
       });
     } catch (error) {
-      if (error instanceof GatewayError && error.code === 'TR0001') return ok(c, { stored: false });
+      if (error instanceof GatewayError && error.code === ERR.EVENTS_CAPPED) return ok(c, { stored: false });
       throw error;
     }
     console.error('client error', JSON.stringify({ traceId, clientTraceId: body.traceId ?? null, url: body.url, message: body.message }));
