@@ -8,14 +8,14 @@ import {
 import { companyTypeFromDb, verificationStatusFromDb } from '../../../src/schemas/onboarding';
 import { birthdayProblem, updateUserInfoRequest } from '../../../src/schemas/profile';
 import type { WorkerEnv } from '../../env';
-import { asLoginCaseMembership, membershipsOfUser, type MembershipRow } from '../companies/db';
+import { membershipsOfUser, type MembershipRow } from '../companies/db';
 import { blockedByCompanyRequirement, companiesRequiringTwoStep } from '../second-step/db';
 import { setPhoto, setUserType, updateProfile, type UserRow } from './db';
 import { GatewayError, ok, requestLang } from '../errors';
 import { now } from '../../contract';
 import { findCountry } from '../places/countries';
 import { findPort } from '../places/ports';
-import { accountSizeOf, closedCompanyRefusal, loginCaseOf } from '../sign-in/login-case';
+import { accountSizeOf, asLoginCaseMembership, closedCompanyRefusal, loginCaseOf } from '../sign-in/login-case';
 import { bearerToken, findSession, idleTimeoutMs, requireSession, revokeSession, setSessionCompany, type SessionVariables } from '../sessions/service';
 import { phoneParts, userRecord } from './user-record';
 import { setPhotoRequest } from '../../../src/schemas/members';

@@ -1,5 +1,4 @@
 import type { UploadKind } from '../../../src/schemas/onboarding';
-import type { LoginCaseMembership } from '../sign-in/login-case';
 
 /**
  * Companies, their members and the files attached to them (migrations 0003, 0005, 0101). Every write of a
@@ -118,10 +117,6 @@ export async function membershipsOfUser(db: D1Database, userId: string): Promise
     .bind(userId)
     .all<MembershipRow>();
   return results;
-}
-
-export function asLoginCaseMembership(row: MembershipRow): LoginCaseMembership {
-  return { role: row.role, memberStatus: row.member_status, companyStatus: row.company_status };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -19,10 +19,9 @@ import {
   type UploadedFile,
   type UploadKind,
 } from '../../../src/schemas/onboarding';
-import { auditStatement } from '../audit/service';
+import { auditStatement } from '../audit/db';
 import {
   answerPendingJoin,
-  asLoginCaseMembership,
   clearMainCompany,
   companyById,
   companyByInvitationCode,
@@ -48,7 +47,7 @@ import { findCountry, phoneCodeList } from '../places/countries';
 import { grantsOfCompany } from '../members/db';
 import { phoneRecipient } from '../identity/sign-in-names';
 import { newInvitationCode, normaliseInvitationCode } from './invitations';
-import { accountSizeOf } from '../sign-in/login-case';
+import { accountSizeOf, asLoginCaseMembership } from '../sign-in/login-case';
 import { findPort } from '../places/ports';
 import { isImageContentType } from '../files/service';
 import { moduleName, modulesOfType } from '../members/service';

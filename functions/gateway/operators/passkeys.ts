@@ -8,7 +8,7 @@ import { decodeClientDataJSON, isoBase64URL, isoUint8Array } from '@simplewebaut
 import type { PasskeySite } from '../../config';
 import { cappedInsert } from '../limits/db';
 import { GatewayError } from '../errors';
-import { auditStatement } from '../audit/service';
+import { auditStatement } from '../audit/db';
 import { passedSecondStep, signInChallenge, type Client } from './sign-in';
 import type { Operator } from './service';
 import { CHALLENGE_LIFETIME_MS, transportsOf, verifyAssertion, verifyRegistration } from '../passkeys/service';

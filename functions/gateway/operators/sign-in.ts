@@ -1,7 +1,7 @@
 import type { WorkerEnv } from '../../env';
 import { recordGuess, withdrawGuess } from '../identity/guesses';
 import { GatewayError } from '../errors';
-import { auditStatement } from '../audit/service';
+import { auditStatement } from '../audit/db';
 import { findOperatorById, findOperatorByLogin, prepareOperatorSession, storedPasswordOf, OPERATOR_ABSOLUTE_MS, type OperatorRow } from './service';
 import { assertNewPasswordAllowed, hashPassword, sha256Hex, verifyPassword } from '../identity/passwords';
 import { claimChallenge, countChallengeTry, liveChallenge, prepareChallenge } from '../identity/challenges';

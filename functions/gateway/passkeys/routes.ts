@@ -1,5 +1,5 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { ownEventStatement } from '../audit/service';
+import { ownEventStatement } from '../audit/db';
 import {
   passkeyEmptyRequest,
   passkeyRegisterRequest,

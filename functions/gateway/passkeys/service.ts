@@ -7,7 +7,7 @@ import {
   type AuthenticatorTransport,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { ownEventStatement } from '../audit/service';
+import { ownEventStatement } from '../audit/db';
 import { decodeClientDataJSON, isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import type { PasskeySite } from '../../config';
 import type { PasskeyRegisterRequest } from '../../../src/schemas/passkey-requests';

@@ -4,7 +4,7 @@ import type { WorkerEnv } from '../../env';
 import { clearAllAttemptsStatement } from '../sign-in/db';
 import { findUserByIdentity, identityKey, runBatch, setPasswordStatement, signInNamesOf, storedPasswordOf } from '../account/db';
 import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
-import { ownEventStatement } from '../audit/service';
+import { ownEventStatement } from '../audit/db';
 import { consumeSliderCheck } from '../captcha/service';
 import { now } from '../../contract';
 import { consumeCode, issueCode, MAX_TRIES } from '../codes/service';

@@ -10,7 +10,7 @@ import {
 } from '../../../src/schemas/ops-people';
 import type { WorkerEnv } from '../../env';
 import { clientIp, ok } from '../errors';
-import { listAudit, operatorNamesOf } from '../audit/service';
+import { listAudit, operatorNamesOf } from '../audit/db';
 import { now } from '../../contract';
 import { requireOperator, type OperatorVariables } from '../operators/service';
 import * as people from './service';

@@ -5,7 +5,7 @@ import { passkeysOfUser } from '../passkeys/db';
 import { disableStatements, recoveryCodesLeft, twoStepOf } from '../second-step/db';
 import { findUserById, signInNamesOf, type UserRow } from '../account/db';
 import { GatewayError } from '../errors';
-import { auditStatement, type AuditEntry } from '../audit/service';
+import { auditStatement, type AuditEntry } from '../audit/db';
 import { parseDevice } from '../sessions/devices';
 import { FORGET_AFTER_MS } from '../sign-in/risk';
 import { liveSessionsOfUser } from '../sessions/service';

@@ -25,7 +25,7 @@ import { administratorOf, applyDecision, reviewedCompanyById, reviewQueue, type 
 import { membersOfCompany } from '../companies/db';
 import { filesOfCompany } from '../files/db';
 import { GatewayError } from '../errors';
-import { listAudit, operatorNamesOf } from '../audit/service';
+import { listAudit, operatorNamesOf } from '../audit/db';
 import { companyShown, memberShown } from '../companies/service';
 import { deliver, type DeliveryEnv } from '../delivery';
 import type { Operator } from '../operators/service';

@@ -14,7 +14,7 @@ import {
 } from './db';
 import { runBatch, type UserRow } from '../account/db';
 import { GatewayError } from '../errors';
-import { ownEventStatement } from '../audit/service';
+import { ownEventStatement } from '../audit/db';
 import { sha256Hex } from '../identity/passwords';
 import { randomToken } from '../identity/single-use';
 import { challengeRow, claimChallenge, countChallengeTry, liveChallenge, prepareChallenge as prepareChallengeOf } from '../identity/challenges';

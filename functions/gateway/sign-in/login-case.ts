@@ -1,4 +1,5 @@
 import { ERR } from '../../../src/schemas/error-codes';
+import type { MembershipRow } from '../companies/db';
 /**
  * The login case of a user (findUserLoginCase), derived from the user's real state. Pure: the route reads
  * the user and memberships and passes them in.
@@ -54,6 +55,10 @@ export interface LoginCaseMembership {
   /** company_members.status: 'pending' | 'active' | 'rejected'. */
   memberStatus: string;
   companyStatus: string;
+}
+
+export function asLoginCaseMembership(row: MembershipRow): LoginCaseMembership {
+  return { role: row.role, memberStatus: row.member_status, companyStatus: row.company_status };
 }
 
 export interface LoginCaseResult {

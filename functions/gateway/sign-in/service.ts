@@ -3,20 +3,20 @@ import { TRACELESS, type LoginAnswer } from '../../../src/schemas/auth';
 import type { LegalDoc } from '../../../src/lib/legal';
 import type { SecondStep } from '../../../src/schemas/security';
 import type { WorkerEnv } from '../../env';
-import { asLoginCaseMembership, membershipsOfUser } from '../companies/db';
+import { membershipsOfUser } from '../companies/db';
 import { clearAttemptsStatement, countAttempt, throttleState } from './db';
 import { assertNotBlocked, findUserById, findUserByIdentity, identityKey, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity, type UserRow } from '../account/db';
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
 import { blockedByCompanyRequirement, twoStepEnabled, type ChallengeRow } from '../second-step/db';
 import { fail, GatewayError, ok, requestLang } from '../errors';
-import { auditStatement, ownEventStatement } from '../audit/service';
+import { auditStatement, ownEventStatement } from '../audit/db';
 import { now } from '../../contract';
 import { CHALLENGE_LIFETIME_MS, prepareChallenge, type ChallengeOptions } from '../second-step/service';
 import { consentStatements, needsConsent } from '../legal/consents';
-import { accountSizeOf } from './login-case';
+import { accountSizeOf, asLoginCaseMembership } from './login-case';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../identity/passwords';
-import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER } from './risk';
+import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER, THROTTLE } from './risk';
 import { clientInfo, type ClientInfo } from '../sessions/devices';
 import { prepareSession, revokeAllSessionsOfUser, type SessionKind } from '../sessions/service';
 import { recordFailedSignIn, sendNewDeviceNotice, signInStatement, type SignInMethod } from './history';
@@ -258,19 +258,19 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
   const user = found && (options.admits?.(found) ?? true) ? found : null;
 
   let humanChecked = options.humanChecked ?? false;
-  if (!humanChecked && needsSlider(await throttleState(db, subject, network, at))) {
+  if (!humanChecked && needsSlider(await throttleState(db, subject, network, at, THROTTLE))) {
     if (!(await passedLoginSlider(env, attempt.nvcvalStr, subject, at))) return { outcome: 'human-check' };
     humanChecked = true;
   }
   if (user?.password_version === 1 && attempt.passwordVersion === 2) return { outcome: 'salted' };
 
   // Counted before the password is checked, in one statement with the checks: see countAttempt.
-  const counted = await countAttempt(db, { subject, network, now: at, humanChecked });
+  const counted = await countAttempt(db, { subject, network, now: at, humanChecked }, THROTTLE);
   // A screen that asks the human check on every attempt (the partner login) has nothing to announce.
   const failures = options.humanChecked ? null : counted;
   if (counted === null) {
     // Refused by a parallel attempt's count: locked now, or the human check became due.
-    if (isLocked(await throttleState(db, subject, network, at), at)) return refuse(attempt, env);
+    if (isLocked(await throttleState(db, subject, network, at, THROTTLE), at)) return refuse(attempt, env);
     return { outcome: 'human-check' };
   }
   if (!user) return refuse(attempt, env, failures);
@@ -310,7 +310,7 @@ export async function checkCurrentPassword(
   password: string,
   { network, at }: { network: string; at: number },
 ): Promise<D1PreparedStatement[]> {
-  const counted = await countAttempt(env.DB, { subject: user.id, network, now: at, humanChecked: true });
+  const counted = await countAttempt(env.DB, { subject: user.id, network, now: at, humanChecked: true }, THROTTLE);
   const check = await verifyPassword(password, counted !== null ? storedPasswordOf(user) : null, env);
   if (!check.ok) throw new GatewayError(ERR.CURRENT_PASSWORD_WRONG);
   return [clearAttemptsStatement(env.DB, user.id, network)];
