@@ -328,3 +328,8 @@ export async function setMainCompany(db: D1Database, userId: string, companyId: 
 export async function clearMainCompany(db: D1Database, userId: string): Promise<void> {
   await db.prepare('UPDATE company_members SET is_main = 0 WHERE user_id = ? AND is_main = 1').bind(userId).run();
 }
+
+/** Removes one invitation_attempts row: a right code does not count against the guess caps. */
+export async function withdrawInvitationAttempt(db: D1Database, id: string | number): Promise<void> {
+  await db.prepare('DELETE FROM invitation_attempts WHERE id = ?').bind(id).run();
+}

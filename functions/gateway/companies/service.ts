@@ -27,6 +27,7 @@ import {
   companyByInvitationCode,
   insertCompany,
   insertStaffJoin,
+  withdrawInvitationAttempt,
   memberOf,
   membersOfCompany,
   membershipsOfUser,
@@ -262,7 +263,7 @@ async function companyOfGuessedCode(who: { db: D1Database; userId: string | null
   const code = normaliseInvitationCode(typed);
   const company = code ? await companyByInvitationCode(who.db, code) : null;
   if (!code || !company) throw new GatewayError(ERR.INVITATION_CODE_UNKNOWN);
-  await who.db.prepare('DELETE FROM invitation_attempts WHERE id = ?').bind(attempt).run();
+  await withdrawInvitationAttempt(who.db, attempt);
   return { code, company };
 }
 
