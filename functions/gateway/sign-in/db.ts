@@ -1,3 +1,5 @@
+import type { SecondStep } from '../../../src/schemas/security';
+
 /**
  * The counters of sign-in/risk.ts in password_failures (migrations/0080). A row older than forgetAfterMs
  * counts as empty: no lock lasts longer than that, so an old row never holds a live lock.
@@ -93,4 +95,69 @@ export function clearAttemptsStatement(db: D1Database, subject: string, network:
 export function clearAllAttemptsStatement(db: D1Database, subjects: (string | null)[]): D1PreparedStatement {
   const names = subjects.filter((s): s is string => Boolean(s));
   return db.prepare(`DELETE FROM password_failures WHERE subject IN (${names.map(() => '?').join(', ') || 'NULL'})`).bind(...names);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The sign-in history (sign_ins; sign-in/history.ts)
+// ---------------------------------------------------------------------------------------------------------
+
+export type SignInMethod = 'code' | 'password' | 'link' | 'handoff' | 'passkey';
+
+/** One attempt as a sign_ins row stores it; `device` is deviceKey of the user agent (sessions/devices.ts). */
+export interface SignInRecord {
+  userId: string;
+  at: number;
+  method: SignInMethod;
+  secondStep: SecondStep | null;
+  partner: boolean;
+  success: boolean;
+  country: string | null;
+  network: string | null;
+  userAgent: string | null;
+  device: string;
+}
+
+/**
+ * The INSERT of one attempt into sign_ins (sign-in/history.ts); as a success it RETURNs `new_device`. The same
+ * statement decides new_device and new_country, so of parallel sign-ins from one new device exactly one is marked.
+ */
+export function insertSignInStatement(db: D1Database, record: SignInRecord): D1PreparedStatement {
+  const { userId, at, method, secondStep, partner, success, country, network, userAgent, device } = record;
+  return db
+    .prepare(
+      `INSERT INTO sign_ins (user_id, created_at, method, second_step, partner, success, country, network, user_agent, device, new_device, new_country)
+       SELECT ?1, ?2, ?3, ?10, ?4, ?5, ?6, ?7, ?8, ?9,
+         ?5 = 1 AND known.any_success AND NOT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1 AND device = ?9),
+         ?5 = 1 AND known.any_success AND ?6 IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1 AND country = ?6)
+       FROM (SELECT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1) AS any_success) AS known
+       RETURNING new_device`,
+    )
+    .bind(userId, at, method, partner ? 1 : 0, success ? 1 : 0, country, network, userAgent, device, secondStep);
+}
+
+export interface SignInRow {
+  id: number;
+  created_at: number;
+  method: SignInMethod;
+  second_step: SecondStep | null;
+  partner: number;
+  success: number;
+  country: string | null;
+  network: string | null;
+  user_agent: string | null;
+  new_device: number;
+  new_country: number;
+}
+
+/** The account's attempts after `since`, newest first, at most 500. */
+export async function signInRowsSince(db: D1Database, userId: string, since: number): Promise<SignInRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id, created_at, method, second_step, partner, success, country, network, user_agent, new_device, new_country FROM sign_ins
+       WHERE user_id = ? AND created_at > ? ORDER BY created_at DESC, id DESC LIMIT 500`,
+    )
+    .bind(userId, since)
+    .all<SignInRow>();
+  return results;
 }

@@ -19,7 +19,8 @@ import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../ident
 import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER, THROTTLE } from './risk';
 import { clientInfo, type ClientInfo } from '../sessions/devices';
 import { prepareSession, revokeAllSessionsOfUser, type SessionKind } from '../sessions/service';
-import { recordFailedSignIn, sendNewDeviceNotice, signInStatement, type SignInMethod } from './history';
+import { recordFailedSignIn, sendNewDeviceNotice, signInStatement } from './history';
+import type { SignInMethod } from './db';
 import { ERR } from '../../../src/schemas/error-codes';
 
 /**
@@ -42,7 +43,7 @@ import { ERR } from '../../../src/schemas/error-codes';
 export type SignInEnv = { Bindings: WorkerEnv };
 
 /** How a person proved who they are: recorded with each sign-in and shown in their sign-in history. */
-export type { SignInMethod } from './history';
+export type { SignInMethod } from './db';
 
 export interface SessionStart {
   userId: string;
