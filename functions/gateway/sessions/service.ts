@@ -147,10 +147,6 @@ export async function revokeSession(db: D1Database, hash: string, now: number): 
 export const revokeAllSessionsOfUser = (db: D1Database, userId: string, exceptTokenHash?: string, now = Date.now()) =>
   revokeAllSessions(db, 'person', userId, now, exceptTokenHash);
 
-export async function setSessionCompany(db: D1Database, hash: string, companyId: string): Promise<void> {
-  await db.prepare('UPDATE sessions SET current_company_id = ? WHERE token_hash = ?').bind(companyId, hash).run();
-}
-
 /** The token of `Authorization: Bearer <token>`, which the edge adds from the HttpOnly cookie. */
 export function bearerToken(c: Context): string | null {
   const match = /^Bearer\s+([A-Za-z0-9_-]{16,128})$/.exec(c.req.header('authorization') ?? '');
