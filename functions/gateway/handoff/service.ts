@@ -14,6 +14,7 @@ import { openHandoffBlob, type HandoffClaims, type HandoffPurpose } from './blob
 import { handoffKeys } from './keys';
 import { reserveStatement } from '../identity/single-use';
 import { ERR } from '../../../src/schemas/error-codes';
+import { pruneHandoffJtisStatement } from './db';
 
 const paramNames = Object.keys(HANDOFF_PARAMS) as HandoffParam[];
 
@@ -29,7 +30,7 @@ const PRUNE_MARGIN_S = 300;
 export async function recordHandoffJti(db: D1Database, claims: HandoffClaims, nowMs: number): Promise<boolean> {
   const now = Math.floor(nowMs / 1000);
   const [, insert] = await db.batch([
-    db.prepare('DELETE FROM handoff_jtis WHERE expires_at < ?').bind(now - PRUNE_MARGIN_S),
+    pruneHandoffJtisStatement(db, now - PRUNE_MARGIN_S),
     reserveStatement(db, 'handoff_jtis', 'jti', { jti: claims.jti, purpose: claims.purpose, expires_at: claims.exp, used_at: now }),
   ]);
   return insert?.meta.changes === 1;
