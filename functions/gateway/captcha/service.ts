@@ -9,6 +9,7 @@ import { emailRecipient, phoneRecipientFromE164 } from '../identity/sign-in-name
 import { constantTimeEqual, hmacSha256, sha256Hex, toHex } from '../identity/passwords';
 import { consume, SINGLE_USE } from '../identity/single-use';
 import { ERR } from '../../../src/schemas/error-codes';
+import { claimSliderTry, type SliderScene } from './db';
 
 /**
  * Our own server-verified slider. The server draws a raster scene with a hole at a secret x, the browser
@@ -58,8 +59,6 @@ export const CAPTCHA_LIMITS = {
  * Most of the work is native hashing in the browser too, so a script gains little over a phone. Tests make it
  * trivial; `npm run bench` measures the solve time.
  */
-
-export type SliderScene = 'sms' | 'login';
 
 /** The Worker's bindings: D1, and the typed configuration (configOf) for CAPTCHA_SECRET. */
 export interface CaptchaEnv {
@@ -238,16 +237,15 @@ export async function verifySlider(
   const { token, hash } = await newCheckToken();
   // One statement claims the single try, judges the position and stores the check: of parallel verifies of
   // one challenge at most one gets this far.
-  const claimed = await env.DB.prepare(
-    `UPDATE slider_challenges SET attempts = attempts + 1,
-       outcome = CASE WHEN ?1 AND ABS(target_x - ?2) <= ?3 THEN 'passed' ELSE 'failed' END,
-       check_hash = CASE WHEN ?1 AND ABS(target_x - ?2) <= ?3 THEN ?4 END,
-       check_expires_at = CASE WHEN ?1 AND ABS(target_x - ?2) <= ?3 THEN ?5 END
-     WHERE session_id = ?6 AND provider = 'slider' AND attempts = 0 AND expires_at > ?7
-     RETURNING scene, outcome`,
-  )
-    .bind(moved ? 1 : 0, args.x, SLIDER.tolerance, hash, args.now + SLIDER.checkLifetimeMs, args.sessionId, args.now)
-    .first<{ scene: SliderScene; outcome: string }>();
+  const claimed = await claimSliderTry(env.DB, {
+    moved,
+    x: args.x,
+    tolerance: SLIDER.tolerance,
+    checkHash: hash,
+    checkExpiresAt: args.now + SLIDER.checkLifetimeMs,
+    sessionId: args.sessionId,
+    now: args.now,
+  });
   if (!claimed) throw new GatewayError(ERR.CAPTCHA_EXPIRED);
   if (claimed.outcome !== 'passed') throw new GatewayError(ERR.CAPTCHA_FAILED);
   return signedCheck(env, claimed.scene, args.sessionId, token);
@@ -285,8 +283,3 @@ export async function consumeSliderCheck(
   if (!used) throw new GatewayError(ERR.CAPTCHA_SLIDE_FAILED);
 }
 
-/** Development only (dev/routes.ts): the secret x of a live challenge, so browser tests can drag like a person. */
-export async function revealTarget(db: D1Database, sessionId: string): Promise<number | null> {
-  const row = await db.prepare('SELECT target_x FROM slider_challenges WHERE session_id = ?').bind(sessionId).first<{ target_x: number }>();
-  return row?.target_x ?? null;
-}

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import type { EdgeBindings } from '../../env';
 import { stripSpacesAndCommas } from '../../../src/schemas/auth';
 import { clientIp, fail, ok } from '../errors';
-import { revealTarget } from '../captcha/service';
+import { revealTarget } from '../captcha/db';
 import { now } from '../../contract';
 import { advanceDevClock, resetDevClock } from './clock';
 import { OPERATOR_ABSOLUTE_MS, OPERATOR_ROLES, findOperatorByLogin, operatorInsert, startOperatorSession } from '../operators/service';
