@@ -9,6 +9,7 @@ import { operatorOfRequest } from '../operators/service';
 import { validate } from '../validate';
 import { TRACKING_BATCH_MAX, TRACKING_VERSION } from '../../../src/schemas/tracking';
 import { ERR } from '../../../src/schemas/error-codes';
+import { latestEvents } from './db';
 
 /**
  * Observability calls:
@@ -107,19 +108,6 @@ async function isOperator(c: Context<EdgeBindings>): Promise<boolean> {
   return (await operatorOfRequest(c, ['admin'])).allowed;
 }
 
-interface TrackingRow {
-  id: number;
-  event_id: string;
-  event_name: string;
-  event_type: string;
-  bp_source: string;
-  bp_type: string;
-  key_list: string;
-  version_number: string;
-  trace_id: string | null;
-  created_at: number;
-}
-
 export const trackingRoutes = new Hono<EdgeBindings>()
   .post('/agg-web/buriedPoint/add', validate('json', buriedPointAddRequest), async (c) => {
     const body = c.req.valid('json');
@@ -167,10 +155,7 @@ export const trackingRoutes = new Hono<EdgeBindings>()
 
   .get('/agg-web/buriedPoint/list', operatorOnly, validate('query', buriedPointListQuery), async (c) => {
     const { eventId, limit } = c.req.valid('query');
-    const statement = eventId
-      ? c.env.DB.prepare('SELECT * FROM tracking_events WHERE event_id = ? ORDER BY id DESC LIMIT ?').bind(eventId, limit)
-      : c.env.DB.prepare('SELECT * FROM tracking_events ORDER BY id DESC LIMIT ?').bind(limit);
-    const { results } = await statement.all<TrackingRow>();
+    const results = await latestEvents(c.env.DB, eventId, limit);
     c.header('Cache-Control', 'no-store');
     return ok(
       c,
