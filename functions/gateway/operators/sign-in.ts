@@ -2,7 +2,18 @@ import type { WorkerEnv } from '../../env';
 import { recordGuess, withdrawGuess } from '../identity/guesses';
 import { GatewayError } from '../errors';
 import { auditStatement } from '../audit/db';
-import { findOperatorById, findOperatorByLogin, prepareOperatorSession, storedPasswordOf, OPERATOR_ABSOLUTE_MS, type OperatorRow } from './service';
+import { prepareOperatorSession, storedPasswordOf, OPERATOR_ABSOLUTE_MS } from './service';
+import {
+  enrolIfClaimedStatement,
+  findOperatorById,
+  findOperatorByLogin,
+  liveEnrolmentRow,
+  operatorsWithPasskeyCounts,
+  passkeyCountOf,
+  savePendingSecret,
+  type EnrolmentRow,
+  type OperatorRow,
+} from './db';
 import { assertNewPasswordAllowed, hashPassword, sha256Hex, verifyPassword } from '../identity/passwords';
 import { claimChallenge, countChallengeTry, liveChallenge, prepareChallenge } from '../identity/challenges';
 import { consumeStatement, countTry, SINGLE_USE } from '../identity/single-use';
@@ -67,8 +78,8 @@ export async function passwordStep(env: WorkerEnv, login: string, clientHash: st
   await withdrawOperatorGuess(db, guess);
   const { token: challenge, statement } = await prepareChallenge(db, 'operator', { ownerId: operator.id, at: client.at, lifetimeMs: OPERATOR_CHALLENGE_MS });
   await statement.run();
-  const passkeys = await db.prepare('SELECT COUNT(*) AS n FROM operator_passkeys WHERE operator_id = ?').bind(operator.id).first<{ n: number }>();
-  return { challenge, expiresIn: OPERATOR_CHALLENGE_MS / 1000, methods: passkeys?.n ? (['totp', 'passkey'] as const) : (['totp'] as const) };
+  const passkeys = await passkeyCountOf(db, operator.id);
+  return { challenge, expiresIn: OPERATOR_CHALLENGE_MS / 1000, methods: passkeys ? (['totp', 'passkey'] as const) : (['totp'] as const) };
 }
 
 /**
@@ -116,22 +127,9 @@ export async function passedSecondStep(db: D1Database, hash: string, operator: O
   return { operator, token: session.token, expiresIn: OPERATOR_ABSOLUTE_MS / 1000 };
 }
 
-interface EnrolmentRow {
-  operator_id: string;
-  login: string;
-  name: string;
-  pending_secret_enc: string | null;
-}
-
 /** A link that may still be used: unused, unexpired, tries left, for an operator not removed. */
 async function liveEnrolment(db: D1Database, hash: string, at: number): Promise<EnrolmentRow | null> {
-  return db
-    .prepare(
-      `SELECT e.operator_id, o.login, o.name, e.pending_secret_enc FROM operator_enrolments e JOIN operators o ON o.id = e.operator_id
-       WHERE e.token_hash = ?1 AND e.used_at IS NULL AND e.expires_at > ?2 AND e.tries < ?3 AND o.removed_at IS NULL`,
-    )
-    .bind(hash, at, ENROLMENT_TRIES)
-    .first<EnrolmentRow>();
+  return liveEnrolmentRow(db, hash, at, ENROLMENT_TRIES);
 }
 
 /** Opening the link: who it is for and a new pending TOTP secret (replacing any earlier one). OP0010 for a dead link. */
@@ -141,10 +139,8 @@ export async function startOperatorEnrolment(env: WorkerEnv, token: string, at: 
   if (!row) throw new GatewayError(ERR.OPERATOR_ENROLMENT_LINK_INVALID);
   const secret = newTotpSecret();
   const sealed = await encryptSecret(env, secretOwner(row.operator_id), new Uint8Array(secret.buffer));
-  const saved = await env.DB.prepare('UPDATE operator_enrolments SET pending_secret_enc = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?')
-    .bind(sealed, hash, at)
-    .run();
-  if (saved.meta.changes !== 1) throw new GatewayError(ERR.OPERATOR_ENROLMENT_LINK_INVALID);
+  const saved = await savePendingSecret(env.DB, hash, sealed, at);
+  if (!saved) throw new GatewayError(ERR.OPERATOR_ENROLMENT_LINK_INVALID);
   return { login: row.login, name: row.name, ...totpShown(secret, row.login, OPERATOR_TOTP_ISSUER) };
 }
 
@@ -167,12 +163,7 @@ export async function finishOperatorEnrolment(env: WorkerEnv, input: { token: st
   const password = await hashPassword(input.password, env);
   const results = await db.batch([
     consumeStatement(db, SINGLE_USE.operatorEnrolment, { token_hash: hash, pending_secret_enc: row.pending_secret_enc }, client.at, { returning: 'token_hash' }),
-    db
-      .prepare(
-        `UPDATE operators SET password_hash = ?, password_salt = ?, password_algo = ?, password_params = ?, totp_secret_enc = ?,
-           totp_last_step = ?, enrolled_at = ? WHERE id = ? AND removed_at IS NULL AND changes() = 1`,
-      )
-      .bind(password.hash, password.salt, password.algo, password.params, row.pending_secret_enc, step, client.at, row.operator_id),
+    enrolIfClaimedStatement(db, { operatorId: row.operator_id, password, totpSecretEnc: row.pending_secret_enc, step, at: client.at }),
     auditStatement(
       db,
       { at: client.at, actor: { kind: 'operator', id: row.operator_id }, action: 'operator.enrolled', target: { kind: 'operator', id: row.operator_id }, network: client.network, detail: { secondStep: 'totp' } },
@@ -187,12 +178,7 @@ export async function finishOperatorEnrolment(env: WorkerEnv, input: { token: st
 
 /** Every operator for the admin's list (never a password or secret column). */
 export async function listOperators(db: D1Database) {
-  const { results } = await db
-    .prepare(
-      `SELECT o.*, (SELECT COUNT(*) FROM operator_passkeys p WHERE p.operator_id = o.id) AS passkeys
-       FROM operators o ORDER BY o.removed_at IS NOT NULL, o.login`,
-    )
-    .all<OperatorRow & { passkeys: number }>();
+  const results = await operatorsWithPasskeyCounts(db);
   return results.map((row) => ({
     login: row.login,
     name: row.name,
