@@ -1,3 +1,8 @@
+import type { Also } from '../identity/single-use';
+
+/** A condition for consuming a link (identity/single-use.ts `also`): a decoy, recorded with no user, never signs in. */
+export const LINK_OF_AN_ACCOUNT: Also = { sql: 'user_id IS NOT NULL', binds: [] };
+
 /** 'email_pass': the pass link sent to an account's address; 'share': a signed-in person's link for another device. */
 export type LinkKind = 'email_pass' | 'share';
 

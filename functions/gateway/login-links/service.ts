@@ -4,7 +4,7 @@ import { sha256Hex } from '../identity/passwords';
 import { randomToken } from '../identity/single-use';
 import { consume, SINGLE_USE } from '../identity/single-use';
 import { ERR } from '../../../src/schemas/error-codes';
-import { deleteLink, hasLinkSince, insertLinkWithinCaps, linkByHash, type LinkKind } from './db';
+import { deleteLink, hasLinkSince, insertLinkWithinCaps, LINK_OF_AN_ACCOUNT, linkByHash, type LinkKind } from './db';
 
 /**
  * Sign-in links: one-time tokens that sign a person in without a password or code.
@@ -80,7 +80,7 @@ export async function consumeLink(
   const hash = await sha256Hex(token);
   const used = await consume<{ user_id: string }>(db, SINGLE_USE.loginLink, { token_hash: hash, kind }, now, {
     returning: 'user_id',
-    also: { sql: 'user_id IS NOT NULL', binds: [] },
+    also: LINK_OF_AN_ACCOUNT,
   });
   if (used) return used.user_id;
   const row = await linkByHash(db, hash, kind);

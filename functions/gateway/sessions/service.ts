@@ -16,6 +16,7 @@ import {
   touchSession as touchSessionOf,
 } from '../identity/sessions';
 import { ERR } from '../../../src/schemas/error-codes';
+import { userBlocked } from './db';
 
 /**
  * Server-side sessions (security baseline "Sessions and cookies"). A token is 32 bytes from the CSPRNG,
@@ -109,7 +110,7 @@ export async function prepareSession(
       proved_at: proof === null ? null : now,
       proved_with: proof,
     },
-    unless: { sql: 'SELECT 1 FROM users WHERE id = ? AND blocked_at IS NOT NULL', binds: [userId] },
+    unless: userBlocked(userId),
   });
   return { token, refreshToken, expiresAt, statement };
 }
