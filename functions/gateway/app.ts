@@ -14,7 +14,7 @@ import { passwordRoutes } from './password/routes';
 import { partnerRoutes } from './sign-in/partner-routes';
 import { trackingRoutes } from './tracking/routes';
 import { systemClock, type Clock } from '../contract';
-import { devClockOffset } from './dev/clock';
+import { devClockOffset } from './dev/db';
 import { deliveryProblems } from './delivery/select';
 import { proofRoutes } from './step-up/routes';
 import { companyRoutes } from './companies/routes';

@@ -5,7 +5,7 @@ import { stripSpacesAndCommas } from '../../../src/schemas/auth';
 import { clientIp, fail, ok } from '../errors';
 import { revealTarget } from '../captcha/db';
 import { now } from '../../contract';
-import { advanceDevClock, resetDevClock } from './clock';
+import { advanceDevClock, outboxOf, resetDevClock } from './db';
 import { OPERATOR_ABSOLUTE_MS, OPERATOR_ROLES, operatorInsert, startOperatorSession } from '../operators/service';
 import { findOperatorByLogin } from '../operators/db';
 import { sha256Hex } from '../identity/passwords';
@@ -39,13 +39,7 @@ export const devRoutes = new Hono<EdgeBindings>()
   .get('/dev/outbox', async (c) => {
     let to = stripSpacesAndCommas(c.req.query('to') ?? '').toLowerCase();
     if (/^\d+$/.test(to)) to = `+${to}`;
-    const { results } = await c.env.DB.prepare(
-      `SELECT channel, recipient AS "to", subject, body AS text, created_at AS createdAt
-       FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 20`,
-    )
-      .bind(to)
-      .all<{ channel: 'sms' | 'email'; to: string; subject: string; text: string; createdAt: number }>();
-    return ok(c, results);
+    return ok(c, await outboxOf(c.env.DB, to));
   })
   // The gateway's clock for every isolate: { advanceMs } adds to its offset, { reset: true } returns to real time.
   .post('/dev/clock', validate('json', devClockRequest), async (c) => {
