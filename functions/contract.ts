@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { errorCatalogue, errorMessage, type ErrorCode } from '../src/schemas/error-codes';
+import { ERR, errorCatalogue, errorMessage, type ErrorCode } from '../src/schemas/error-codes';
 import { SUCCESS_CODE } from '../src/schemas/envelope';
 import { isLang, type Lang } from '../src/lib/lang';
 import { networkBucket } from '../src/lib/client-network';
@@ -49,7 +49,7 @@ export const EDGE_CALL_HEADER = 'x-edge-call';
 
 /** On the gateway's routes of the edge's own calls, after validation: anyone else is told there is no such API. */
 export const edgeCallsOnly: MiddlewareHandler = async (c, next) => {
-  if (c.req.header(EDGE_CALL_HEADER) !== '1') return fail(c, 'GW0404');
+  if (c.req.header(EDGE_CALL_HEADER) !== '1') return fail(c, ERR.NO_SUCH_API);
   await next();
 };
 

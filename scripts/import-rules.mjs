@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The import rules of the architecture (docs: "Import rules"), checked on the source text so `npm run check`
 // fails on a violation: the edge and the gateway never import each other's modules (both import
-// functions/contract.ts), and functions/ takes from src/ only src/schemas and src/lib. functions/worker.ts,
-// the composition root, may import both sides.
+// functions/contract.ts), functions/ takes from src/ only src/schemas and src/lib, and a capability's db.ts
+// imports no service. functions/worker.ts, the composition root, may import both sides.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -28,11 +28,23 @@ function violation(file, target) {
   if (file === 'functions/worker.ts') return null;
   if (from === 'functions/edge' && target.startsWith('functions/gateway/')) return 'the edge imports no gateway module';
   if (from === 'functions/gateway' && target.startsWith('functions/edge/')) return 'the gateway imports no edge module';
+  if (/^functions\/gateway\/[^/]+\/db$/.test(file.replace(/\.ts$/, '')) && !DB_MAY_IMPORT.some((allowed) => allowed.test(target))) {
+    return "a capability's db.ts imports only db files, the identity core, src/schemas, src/lib, contract.ts and errors.ts";
+  }
   if (target.startsWith('src/') && !target.startsWith('src/schemas/') && !target.startsWith('src/lib/') && !ALLOWED_FOR_NOW.has(`${file} -> ${target}`)) {
     return 'functions/ imports from src/ only src/schemas and src/lib';
   }
   return null;
 }
+
+// A db file holds SQL and the shapes of its rows; the rules over them live in the capability's other files.
+const DB_MAY_IMPORT = [
+  /^functions\/gateway\/[^/]+\/db$/,
+  /^functions\/gateway\/identity\//,
+  /^src\/(schemas|lib)\//,
+  /^functions\/contract$/,
+  /^functions\/gateway\/errors$/,
+];
 
 // The Worker's own small dictionary (the few texts the edge renders, composed from the same area files the
 // pages use) is the one exception, named so that no second one slips in.

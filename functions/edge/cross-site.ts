@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { EdgeBindings } from '../env';
 import { errorResponse } from '../contract';
 import { visitorLang } from './lang';
+import { ERR } from '../../src/schemas/error-codes';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -30,7 +31,7 @@ export function isCrossSite(headers: Headers, origins: readonly string[]): boole
  */
 export const crossSiteGuard: MiddlewareHandler<EdgeBindings> = async (c, next) => {
   if (SAFE_METHODS.has(c.req.method) || !isCrossSite(c.req.raw.headers, c.var.config.siteOrigins)) return next();
-  const res = errorResponse('GW0403', visitorLang(c));
+  const res = errorResponse(ERR.CROSS_SITE_REFUSED, visitorLang(c));
   res.headers.set('Cache-Control', 'no-store');
   return res;
 };

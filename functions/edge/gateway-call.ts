@@ -7,6 +7,7 @@ import { clientNetwork } from './client-ip';
 import { isNavigatorHost, visitorLang } from './lang';
 import { gatewayRequestHeaders, gatewayTarget } from './proxy-rules';
 import { operatorTokenOf, secondStepTokenOf, sessionTokenOf } from './session-cookies';
+import { ERR } from '../../src/schemas/error-codes';
 
 /** Origin used for requests handed to the embedded gateway; it never leaves the Worker. */
 const EMBEDDED_ORIGIN = 'http://gateway.internal';
@@ -67,7 +68,7 @@ export async function callGateway(c: Context<EdgeBindings>, embedded: GatewayFet
     if (!(error instanceof OutboundFailure)) throw error;
     // A gateway that never answers would leave the person before a spinner that never ends.
     console.error(JSON.stringify({ event: 'gateway_unavailable', traceId, reason: error.reason, detail: error.message }));
-    const failed = errorResponse(error.reason === 'timeout' ? 'GW0504' : 'GW0502', lang);
+    const failed = errorResponse(error.reason === 'timeout' ? ERR.GATEWAY_TIMEOUT : ERR.GATEWAY_UNREACHABLE, lang);
     failed.headers.set('Cache-Control', 'no-store');
     failed.headers.set(TRACE_ID_HEADER, traceId);
     return { answer: failed, traceId };

@@ -7,6 +7,7 @@ import { callGateway, type GatewayFetch } from './gateway-call';
 import { visitorLang } from './lang';
 import { gatewayPath } from './proxy-rules';
 import { operatorCookie, secondStepCookie, tokenCookie, withSessionCookies } from './session-cookies';
+import { ERR } from '../../src/schemas/error-codes';
 
 export type { GatewayFetch } from './gateway-call';
 
@@ -21,7 +22,7 @@ export function createApiProxy(embedded: GatewayFetch) {
     const lang = visitorLang(c);
     // Cloudflare names every client of a deployed Worker; a call without a usable address is refused
     // rather than counted in one bucket shared by all such calls. A local run gives it a bucket of its own.
-    if (!clientNetwork(c.req.raw.headers, c.var.config) && c.var.config.deployed) return errorResponse('GW0400', lang);
+    if (!clientNetwork(c.req.raw.headers, c.var.config) && c.var.config.deployed) return errorResponse(ERR.REQUEST_INVALID, lang);
     const path = gatewayPath(url.pathname);
     const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
     const { answer, traceId } = await callGateway(c, embedded, {

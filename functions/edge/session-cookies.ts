@@ -6,6 +6,7 @@ import type { CookieOptions, CookiePrefixOptions } from 'hono/utils/cookie';
 import { SESSION_MARKER_COOKIE, SESSION_MAX_AGE } from '../../src/lib/session-marker';
 import { configOf } from '../config';
 import { isNavigatorHost } from './lang';
+import { ERR } from '../../src/schemas/error-codes';
 
 /**
  * HttpOnly cookies that hold the session token. The partner host keeps its own name so a platform
@@ -143,7 +144,7 @@ export function takeSecondStep(body: unknown): { challenge: string; expiresIn: n
  * cookie is never an operator one. OP0001 (no live operator session) and a POSTed operator logout clear it.
  */
 export const OPERATOR_TOKEN_COOKIE = 'portal_operator';
-export const OPERATOR_SESSION_ENDED_CODE = 'OP0001';
+export const OPERATOR_SESSION_ENDED_CODE = ERR.OPERATOR_SIGN_IN_REQUIRED;
 export const OPERATOR_LOGOUT_PATH = '/ops/v1/logout';
 
 export function operatorCookie(url: URL): TokenCookie {
@@ -168,7 +169,7 @@ export function takeOperatorSession(body: unknown): { token: string; expiresIn: 
 /** The gateway call that ends a session; only its POST clears the cookies (a GET is no logout). */
 export const LOGOUT_PATH = '/c/user/v2/loginout';
 /** The session-expired code. */
-export const SESSION_ENDED_CODE = 'TK00001';
+export const SESSION_ENDED_CODE = ERR.SESSION_ENDED;
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -14,7 +14,7 @@ import { passwordRoutes } from './password/routes';
 import { partnerRoutes } from './sign-in/partner-routes';
 import { trackingRoutes } from './tracking/routes';
 import { systemClock, type Clock } from '../contract';
-import { devClockOffset } from './dev/clock';
+import { devClockOffset } from './dev/db';
 import { deliveryProblems } from './delivery/select';
 import { proofRoutes } from './step-up/routes';
 import { companyRoutes } from './companies/routes';
@@ -30,6 +30,7 @@ import { opsPeopleRoutes } from './people/routes';
 import { opsReviewRoutes } from './review/routes';
 import { handoffRoutes } from './handoff/routes';
 import { destinationRoutes } from './destinations/routes';
+import { ERR } from '../../src/schemas/error-codes';
 
 /**
  * The embedded gateway: the platform's account calls (portal-spec.md §7 lists them) on D1 and R2, each answering
@@ -81,13 +82,13 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');
-      return fail(c, known ? 'GW0405' : 'GW0404');
+      return fail(c, known ? ERR.METHOD_NOT_ALLOWED : ERR.NO_SUCH_API);
     })
     .onError((error, c) => {
       if (error instanceof GatewayError) return fail(c, error.code, error.data);
       // The trace id the edge gave this call, which the person sees with the error and can quote.
       console.error('gateway error', { traceId: c.req.header('traceid') }, error instanceof Error ? error.stack : error);
-      return fail(c, 'SY0500');
+      return fail(c, ERR.SERVER_ERROR);
     });
   return app;
 }

@@ -4,7 +4,7 @@ import { createMiddleware } from 'hono/factory';
 import { every } from 'hono/combine';
 import { zValidator } from '@hono/zod-validator';
 import { z } from 'zod';
-import type { ErrorCode } from '../../src/schemas/error-codes';
+import { ERR, type ErrorCode } from '../../src/schemas/error-codes';
 import { GatewayError } from './errors';
 
 /** Security baseline: JSON bodies are capped at 64 KB, counted while reading (not from Content-Length). */
@@ -22,13 +22,13 @@ export function issuesOf(error: z.core.$ZodError): { path: string; message: stri
  */
 const jsonBody: MiddlewareHandler = every(
   createMiddleware(async (c, next) => {
-    if (!/^application\/([\w.-]+\+)?json\b/i.test(c.req.header('content-type') ?? '')) throw new GatewayError('GW0415');
+    if (!/^application\/([\w.-]+\+)?json\b/i.test(c.req.header('content-type') ?? '')) throw new GatewayError(ERR.JSON_REQUIRED);
     await next();
   }),
   bodyLimit({
     maxSize: MAX_JSON_BYTES,
     onError: () => {
-      throw new GatewayError('GW0413');
+      throw new GatewayError(ERR.BODY_TOO_LARGE);
     },
   }),
   createMiddleware(async (c, next) => {
@@ -37,7 +37,7 @@ const jsonBody: MiddlewareHandler = every(
     try {
       parsed = text.trim() === '' ? {} : JSON.parse(text);
     } catch {
-      throw new GatewayError('GW0401');
+      throw new GatewayError(ERR.BODY_NOT_JSON);
     }
     c.req.bodyCache.json = Promise.resolve(parsed);
     await next();
@@ -64,7 +64,7 @@ export function validate<T extends Target, S extends z.core.$ZodType>(
       if (result.success) return;
       const error = result.error as z.core.$ZodError;
       const code = typeof options.code === 'function' ? options.code(error.issues) : options.code;
-      throw new GatewayError(code ?? 'GW0400', issuesOf(error));
+      throw new GatewayError(code ?? ERR.REQUEST_INVALID, issuesOf(error));
     },
     { validationFunction: (s, value) => z.safeParseAsync(s as never as S, value) as never },
   );

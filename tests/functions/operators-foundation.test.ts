@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../functions/worker';
-import { auditStatement } from '../../functions/gateway/audit/service';
+import { auditStatement } from '../../functions/gateway/audit/db';
 import { OPERATOR_IDLE_MS, operatorInsert, startOperatorSession } from '../../functions/gateway/operators/service';
 import { sha256Hex } from '../../functions/gateway/identity/passwords';
 import { createSession } from '../../functions/gateway/sessions/service';

@@ -1,5 +1,6 @@
 import { GatewayError } from '../errors';
 import type { StoredPassword } from '../identity/passwords';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /** A row of `users` (migrations/0003). */
 export interface UserRow {
@@ -57,7 +58,7 @@ export async function findUserByIdentity(db: D1Database, identity: LoginIdentity
 /** PS0100 for a blocked account: every sign-in asks this before it starts anything. */
 export async function assertNotBlocked(db: D1Database, userId: string): Promise<void> {
   const row = await db.prepare('SELECT blocked_at FROM users WHERE id = ?').bind(userId).first<{ blocked_at: number | null }>();
-  if (row?.blocked_at != null) throw new GatewayError('PS0100');
+  if (row?.blocked_at != null) throw new GatewayError(ERR.ACCOUNT_BLOCKED);
 }
 
 export async function findUserById(db: D1Database, id: string): Promise<UserRow | null> {
@@ -129,7 +130,7 @@ export async function runBatch(db: D1Database, statements: D1PreparedStatement[]
   try {
     return await db.batch(statements);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new GatewayError('US0003');
+    if (isUniqueViolation(error)) throw new GatewayError(ERR.ACCOUNT_JUST_REGISTERED);
     throw error;
   }
 }

@@ -8,18 +8,20 @@ import {
 import { companyTypeFromDb, verificationStatusFromDb } from '../../../src/schemas/onboarding';
 import { birthdayProblem, updateUserInfoRequest } from '../../../src/schemas/profile';
 import type { WorkerEnv } from '../../env';
-import { asLoginCaseMembership, membershipsOfUser, type MembershipRow } from '../companies/db';
+import { membershipsOfUser, type MembershipRow } from '../companies/db';
 import { blockedByCompanyRequirement, companiesRequiringTwoStep } from '../second-step/db';
 import { setPhoto, setUserType, updateProfile, type UserRow } from './db';
 import { GatewayError, ok, requestLang } from '../errors';
 import { now } from '../../contract';
 import { findCountry } from '../places/countries';
 import { findPort } from '../places/ports';
-import { accountSizeOf, closedCompanyRefusal, loginCaseOf } from '../sign-in/login-case';
-import { bearerToken, findSession, idleTimeoutMs, requireSession, revokeSession, setSessionCompany, type SessionVariables } from '../sessions/service';
+import { accountSizeOf, asLoginCaseMembership, closedCompanyRefusal, loginCaseOf } from '../sign-in/login-case';
+import { bearerToken, findSession, idleTimeoutMs, requireSession, revokeSession, type SessionVariables } from '../sessions/service';
+import { setSessionCompany } from '../sessions/db';
 import { phoneParts, userRecord } from './user-record';
 import { setPhotoRequest } from '../../../src/schemas/members';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Calls of a signed-in user: login case, company list and choice, "me", logout. All but logout
@@ -112,10 +114,10 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     const memberships = await membershipsOfUser(c.env.DB, c.var.user.id);
     if (!enterable(memberships).some((m) => m.company_id === companyId)) {
       const membership = memberships.find((m) => m.company_id === companyId);
-      throw new GatewayError((membership && closedCompanyRefusal([asLoginCaseMembership(membership)])) || 'US0020');
+      throw new GatewayError((membership && closedCompanyRefusal([asLoginCaseMembership(membership)])) || ERR.NOT_MEMBER_OF_COMPANY);
     }
     // A company that requires two-step is entered only by members who have it on.
-    if (await blockedByCompanyRequirement(c.env.DB, companyId, c.var.user.id)) throw new GatewayError('MF0021');
+    if (await blockedByCompanyRequirement(c.env.DB, companyId, c.var.user.id)) throw new GatewayError(ERR.TWO_STEP_REQUIRED_BY_COMPANY);
     await setSessionCompany(c.env.DB, c.var.session.token_hash, companyId);
     return ok(c, null);
   })
@@ -128,7 +130,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     const problem = birthdayProblem(body.birthday, now(c));
     if (problem) throw new GatewayError(problem, { path: 'birthday' });
     const country = body.countryId === null ? null : findCountry(body.countryId);
-    if (country === undefined) throw new GatewayError('CO0004', { path: 'countryId' });
+    if (country === undefined) throw new GatewayError(ERR.COUNTRY_NOT_LISTED, { path: 'countryId' });
     const updated = await updateProfile(c.env.DB, c.var.user.id, {
       realName: body.realName,
       countryId: country?.id ?? null,
@@ -137,7 +139,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
       sex: body.sex,
     });
     // The session's user was deleted in between: as with any ended session.
-    if (!updated) throw new GatewayError('TK00001');
+    if (!updated) throw new GatewayError(ERR.SESSION_ENDED);
     return ok(c, await userRecord(c.env.DB, updated, c.var.session.current_company_id, requestLang(c)));
   })
 
@@ -145,7 +147,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   // takes only JPEG and PNG); null removes it. Checked and set in one statement.
   .post('/agg-web/user/setPhoto', validate('json', setPhotoRequest), async (c) => {
     const { fileId } = c.req.valid('json');
-    if (!(await setPhoto(c.env.DB, c.var.user.id, fileId))) throw new GatewayError('MB0010');
+    if (!(await setPhoto(c.env.DB, c.var.user.id, fileId))) throw new GatewayError(ERR.PHOTO_INVALID);
     const user = { ...c.var.user, photo_file_id: fileId };
     return ok(c, await userRecord(c.env.DB, user, c.var.session.current_company_id, requestLang(c)));
   });

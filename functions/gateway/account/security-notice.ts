@@ -4,6 +4,7 @@ import { findUserById } from './db';
 import { deliver, type DeliveryEnv } from '../delivery';
 import { cappedInsert } from '../limits/db';
 import { GatewayError } from '../errors';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * The notice of a new way into the account (security baseline "Proving it's you again"): a new passkey, an
@@ -45,7 +46,7 @@ export async function sendSecurityNotice(env: DeliveryEnv, { userId, at, change,
     await cappedInsert(env.DB, {
       table: 'security_notices',
       row: { user_id: userId, kind: change, created_at: at },
-      wait: { where: { user_id: userId, kind: change }, since: at - SECURITY_NOTICE_WAIT_MS, code: 'CD0001' },
+      wait: { where: { user_id: userId, kind: change }, since: at - SECURITY_NOTICE_WAIT_MS, code: ERR.CODE_RESEND_WAIT },
       caps: [],
     });
   } catch (error) {

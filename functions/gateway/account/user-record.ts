@@ -2,11 +2,11 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Lang } from '../../../src/lib/lang';
 import { fileUrl } from '../../../src/schemas/onboarding';
 import type { MeAnswer } from '../../../src/schemas/profile';
-import { asLoginCaseMembership, memberOf, membershipsOfUser, type MembershipRow } from '../companies/db';
+import { memberOf, membershipsOfUser, type MembershipRow } from '../companies/db';
 import { administratorName, grantsOf } from '../members/db';
 import type { UserRow } from './db';
 import { findCountry } from '../places/countries';
-import { accountSizeOf } from '../sign-in/login-case';
+import { accountSizeOf, asLoginCaseMembership } from '../sign-in/login-case';
 import { modulesOfMember } from '../members/service';
 
 /**

@@ -6,6 +6,7 @@ import { validate } from '../validate';
 import { createChallenge, verifySlider } from './service';
 import { now } from '../../contract';
 import { verifyTurnstile } from './turnstile';
+import { ERR } from '../../../src/schemas/error-codes';
 
 
 /**
@@ -20,10 +21,10 @@ export const captchaRoutes = new Hono<EdgeBindings>()
     return ok(c, await createChallenge(c.env, { ...body, ip: clientIp(c), now: now(c) }));
   })
   .post('/agg-web/captcha/slider/verify', validate('json', sliderVerifyRequest), async (c) => {
-    if (c.var.config.captchaProvider === 'turnstile') return fail(c, 'GW0404');
+    if (c.var.config.captchaProvider === 'turnstile') return fail(c, ERR.NO_SUCH_API);
     return ok(c, await verifySlider(c.env, { ...c.req.valid('json'), now: now(c) }));
   })
   .post('/agg-web/captcha/turnstile/verify', validate('json', turnstileVerifyRequest), async (c) => {
-    if (c.var.config.captchaProvider !== 'turnstile') return fail(c, 'GW0404');
+    if (c.var.config.captchaProvider !== 'turnstile') return fail(c, ERR.NO_SUCH_API);
     return ok(c, await verifyTurnstile(c.env, { ...c.req.valid('json'), ip: clientIp(c), now: now(c) }));
   });

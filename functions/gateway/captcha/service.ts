@@ -8,6 +8,8 @@ import { drawSlider, randomInt } from './image';
 import { emailRecipient, phoneRecipientFromE164 } from '../identity/sign-in-names';
 import { constantTimeEqual, hmacSha256, sha256Hex, toHex } from '../identity/passwords';
 import { consume, SINGLE_USE } from '../identity/single-use';
+import { ERR } from '../../../src/schemas/error-codes';
+import { claimSliderTry, type SliderScene } from './db';
 
 /**
  * Our own server-verified slider. The server draws a raster scene with a hole at a secret x, the browser
@@ -57,8 +59,6 @@ export const CAPTCHA_LIMITS = {
  * Most of the work is native hashing in the browser too, so a script gains little over a phone. Tests make it
  * trivial; `npm run bench` measures the solve time.
  */
-
-export type SliderScene = 'sms' | 'login';
 
 /** The Worker's bindings: D1, and the typed configuration (configOf) for CAPTCHA_SECRET. */
 export interface CaptchaEnv {
@@ -119,10 +119,10 @@ export async function insertChallengeRow(
     },
     returning: 'session_id',
     caps: [
-      { where: { ip: row.ip, outcome: 'failed' }, since, max: CAPTCHA_LIMITS.failedPerNetwork, code: 'CP0007' },
-      { where: { subject: row.subject, outcome: 'failed' }, since, max: CAPTCHA_LIMITS.failedPerSubject, code: 'CP0008' },
-      { where: { ip: row.ip }, since, max: CAPTCHA_LIMITS.issuedPerNetwork, code: 'CP0005' },
-      { where: { subject: row.subject }, since, max: CAPTCHA_LIMITS.issuedPerSubject, code: 'CP0006' },
+      { where: { ip: row.ip, outcome: 'failed' }, since, max: CAPTCHA_LIMITS.failedPerNetwork, code: ERR.CAPTCHA_FAILURES_PER_NETWORK_CAPPED },
+      { where: { subject: row.subject, outcome: 'failed' }, since, max: CAPTCHA_LIMITS.failedPerSubject, code: ERR.CAPTCHA_FAILURES_PER_SUBJECT_CAPPED },
+      { where: { ip: row.ip }, since, max: CAPTCHA_LIMITS.issuedPerNetwork, code: ERR.CAPTCHAS_PER_NETWORK_CAPPED },
+      { where: { subject: row.subject }, since, max: CAPTCHA_LIMITS.issuedPerSubject, code: ERR.CAPTCHAS_PER_SUBJECT_CAPPED },
     ],
   });
 }
@@ -229,7 +229,7 @@ export async function verifySlider(
   env: CaptchaEnv,
   args: { sessionId: string; x: number; trail: readonly (readonly [number, number])[]; pow: PowPayload; now: number },
 ): Promise<SliderCheck> {
-  if (!(await powPasses(env, args.sessionId, args.pow))) throw new GatewayError('CP0004');
+  if (!(await powPasses(env, args.sessionId, args.pow))) throw new GatewayError(ERR.HUMAN_CHECK_INCOMPLETE);
   const lastX = args.trail[args.trail.length - 1]?.[1] ?? Number.NaN;
   // The trail must end where the piece was dropped, or a canned trail could accompany any x.
   const trailEndsThere = Math.abs(lastX - args.x) <= SLIDER.tolerance * 2;
@@ -237,18 +237,17 @@ export async function verifySlider(
   const { token, hash } = await newCheckToken();
   // One statement claims the single try, judges the position and stores the check: of parallel verifies of
   // one challenge at most one gets this far.
-  const claimed = await env.DB.prepare(
-    `UPDATE slider_challenges SET attempts = attempts + 1,
-       outcome = CASE WHEN ?1 AND ABS(target_x - ?2) <= ?3 THEN 'passed' ELSE 'failed' END,
-       check_hash = CASE WHEN ?1 AND ABS(target_x - ?2) <= ?3 THEN ?4 END,
-       check_expires_at = CASE WHEN ?1 AND ABS(target_x - ?2) <= ?3 THEN ?5 END
-     WHERE session_id = ?6 AND provider = 'slider' AND attempts = 0 AND expires_at > ?7
-     RETURNING scene, outcome`,
-  )
-    .bind(moved ? 1 : 0, args.x, SLIDER.tolerance, hash, args.now + SLIDER.checkLifetimeMs, args.sessionId, args.now)
-    .first<{ scene: SliderScene; outcome: string }>();
-  if (!claimed) throw new GatewayError('CP0002');
-  if (claimed.outcome !== 'passed') throw new GatewayError('CP0001');
+  const claimed = await claimSliderTry(env.DB, {
+    moved,
+    x: args.x,
+    tolerance: SLIDER.tolerance,
+    checkHash: hash,
+    checkExpiresAt: args.now + SLIDER.checkLifetimeMs,
+    sessionId: args.sessionId,
+    now: args.now,
+  });
+  if (!claimed) throw new GatewayError(ERR.CAPTCHA_EXPIRED);
+  if (claimed.outcome !== 'passed') throw new GatewayError(ERR.CAPTCHA_FAILED);
   return signedCheck(env, claimed.scene, args.sessionId, token);
 }
 
@@ -263,16 +262,16 @@ export async function consumeSliderCheck(
   expected: { scene: SliderScene; subject: string; now: number },
 ): Promise<void> {
   // Where CAPTCHA_PROVIDER "turnstile" plugs in, its checks are issued by the same table, so nothing changes here.
-  if (check.scene !== expected.scene) throw new GatewayError('CP0003');
+  if (check.scene !== expected.scene) throw new GatewayError(ERR.CAPTCHA_SLIDE_FAILED);
   const signed = await sign(env, check.scene, check.sessionId, check.token);
   if (!constantTimeEqual(new TextEncoder().encode(signed), new TextEncoder().encode(check.sign.toLowerCase()))) {
-    throw new GatewayError('CP0003');
+    throw new GatewayError(ERR.CAPTCHA_SLIDE_FAILED);
   }
   let subject: string;
   try {
     subject = normalizeSubject(expected.scene, expected.subject);
   } catch {
-    throw new GatewayError('CP0003');
+    throw new GatewayError(ERR.CAPTCHA_SLIDE_FAILED);
   }
   const used = await consume(
     env.DB,
@@ -281,11 +280,6 @@ export async function consumeSliderCheck(
     expected.now,
     { returning: 'session_id' },
   );
-  if (!used) throw new GatewayError('CP0003');
+  if (!used) throw new GatewayError(ERR.CAPTCHA_SLIDE_FAILED);
 }
 
-/** Development only (dev/routes.ts): the secret x of a live challenge, so browser tests can drag like a person. */
-export async function revealTarget(db: D1Database, sessionId: string): Promise<number | null> {
-  const row = await db.prepare('SELECT target_x FROM slider_challenges WHERE session_id = ?').bind(sessionId).first<{ target_x: number }>();
-  return row?.target_x ?? null;
-}

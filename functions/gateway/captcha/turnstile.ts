@@ -2,7 +2,9 @@ import type { SliderCheck } from '../../../src/schemas/auth';
 import { configOf } from '../../config';
 import { fetchText } from '../../outbound';
 import { GatewayError } from '../errors';
-import { insertChallengeRow, newCheckToken, normalizeSubject, SLIDER, signedCheck, type CaptchaEnv, type SliderScene } from './service';
+import { insertChallengeRow, newCheckToken, normalizeSubject, SLIDER, signedCheck, type CaptchaEnv } from './service';
+import { closeUnjudged, storeTurnstileVerdict, type SliderScene } from './db';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * CAPTCHA_PROVIDER "turnstile": Cloudflare Turnstile's widget replaces the slider in the browser, and its
@@ -34,7 +36,7 @@ async function siteverify(env: TurnstileEnv, token: string, ip: string, idempote
     answer = JSON.parse(response.text) as SiteverifyAnswer;
   } catch (error) {
     console.log(JSON.stringify({ event: 'turnstile_unavailable', error: String(error) }));
-    throw new GatewayError('CP0009');
+    throw new GatewayError(ERR.CAPTCHA_SERVICE_UNAVAILABLE);
   }
   if (answer.success !== true) console.log(JSON.stringify({ event: 'turnstile_failed', errors: answer['error-codes'] }));
   return answer.success === true;
@@ -58,14 +60,15 @@ export async function verifyTurnstile(
     passed = await siteverify(env, args.token, args.ip, sessionId);
   } catch (error) {
     // Nobody failed a check when the service was down: the row does not count as a failure.
-    await env.DB.prepare('UPDATE slider_challenges SET attempts = 1 WHERE session_id = ?').bind(sessionId).run();
+    await closeUnjudged(env.DB, sessionId);
     throw error;
   }
-  await env.DB.prepare(
-    `UPDATE slider_challenges SET attempts = 1, outcome = ?1, check_hash = ?2, check_expires_at = ?3 WHERE session_id = ?4`,
-  )
-    .bind(passed ? 'passed' : 'failed', passed ? hash : null, passed ? args.now + SLIDER.checkLifetimeMs : null, sessionId)
-    .run();
-  if (!passed) throw new GatewayError('CP0001');
+  await storeTurnstileVerdict(env.DB, {
+    sessionId,
+    outcome: passed ? 'passed' : 'failed',
+    checkHash: passed ? hash : null,
+    checkExpiresAt: passed ? args.now + SLIDER.checkLifetimeMs : null,
+  });
+  if (!passed) throw new GatewayError(ERR.CAPTCHA_FAILED);
   return signedCheck(env, args.scene, sessionId, checkToken);
 }

@@ -8,6 +8,7 @@ import { codeMessage, deliver, type DeliveryEnv } from '../delivery';
 import { smsCallingCode } from '../identity/sign-in-names';
 import { constantTimeEqual, sha256Hex } from '../identity/passwords';
 import { logSmsRefusal, smsCaps } from './sms-limits';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * One-time codes by SMS and e-mail (security baseline "One-time codes"). A code is stored only as a hash,
@@ -84,8 +85,8 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
   const code = generateCode(config.codeLength);
   const windowStart = args.now - SEND_WINDOW_MS;
   const caps: Cap[] = [
-    { where: { recipient: args.recipient }, since: windowStart, max: RECIPIENT_CAP, code: 'CD0002' },
-    { where: { ip: args.ip }, since: windowStart, max: IP_CAP, code: 'CD0003' },
+    { where: { recipient: args.recipient }, since: windowStart, max: RECIPIENT_CAP, code: ERR.CODES_PER_RECIPIENT_CAPPED },
+    { where: { ip: args.ip }, since: windowStart, max: IP_CAP, code: ERR.CODES_PER_NETWORK_CAPPED },
   ];
   const callingCode = args.channel === 'sms' ? smsCallingCode(args.recipient) : null;
   if (callingCode) caps.push(...smsCaps(config, callingCode, args.now));
@@ -102,7 +103,7 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
       created_at: args.now,
       expires_at: args.now + CODE_LIFETIME_MS,
     },
-    wait: { where: { recipient: args.recipient }, since: args.now - RESEND_WAIT_MS, code: 'CD0001' },
+    wait: { where: { recipient: args.recipient }, since: args.now - RESEND_WAIT_MS, code: ERR.CODE_RESEND_WAIT },
     caps,
   });
   const id = await insert.catch((error: unknown) => {
@@ -144,7 +145,7 @@ export async function consumeCode(db: D1Database, args: ConsumeCodeArgs): Promis
     db,
     'code',
     { subject: args.recipient, network: args.ip, at: args.now },
-    { windowMs: GUESS_WINDOW_MS, perNetwork: { max: IP_GUESS_CAP, code: 'CD0016' }, perSubject: { max: RECIPIENT_GUESS_CAP, code: 'CD0015' } },
+    { windowMs: GUESS_WINDOW_MS, perNetwork: { max: IP_GUESS_CAP, code: ERR.CODE_GUESSES_PER_NETWORK_CAPPED }, perSubject: { max: RECIPIENT_GUESS_CAP, code: ERR.CODE_GUESSES_PER_RECIPIENT_CAPPED } },
   );
 
   const counted = await countTry(db, key, args.now, MAX_TRIES);
@@ -152,8 +153,8 @@ export async function consumeCode(db: D1Database, args: ConsumeCodeArgs): Promis
     await withdrawGuess(db, 'code', guessId);
     throw await unusable(db, key, args.now);
   }
-  if (!sameHash(counted.code_hash, hash)) throw new GatewayError('CD0010', { triesLeft: MAX_TRIES - counted.tries });
-  if (!(await useCode(db, counted.id, guessId, args.now))) throw new GatewayError('CD0014');
+  if (!sameHash(counted.code_hash, hash)) throw new GatewayError(ERR.CODE_WRONG, { triesLeft: MAX_TRIES - counted.tries });
+  if (!(await useCode(db, counted.id, guessId, args.now))) throw new GatewayError(ERR.CODE_ALREADY_USED);
 }
 
 const bytes = (hex: string) => new TextEncoder().encode(hex);
@@ -162,10 +163,10 @@ const sameHash = (stored: string, given: string) => constantTimeEqual(bytes(stor
 /** Why the newest code could not take a try. */
 async function unusable(db: D1Database, key: CodeKey, now: number): Promise<GatewayError> {
   const latest = await latestCodeState(db, key);
-  if (!latest) return new GatewayError('CD0013');
-  if (latest.consumed_at !== null) return new GatewayError('CD0014');
-  if (latest.tries >= MAX_TRIES) return new GatewayError('CD0012');
-  if (latest.expires_at <= now) return new GatewayError('CD0011');
+  if (!latest) return new GatewayError(ERR.CODE_NOT_REQUESTED);
+  if (latest.consumed_at !== null) return new GatewayError(ERR.CODE_ALREADY_USED);
+  if (latest.tries >= MAX_TRIES) return new GatewayError(ERR.CODE_TRIES_SPENT);
+  if (latest.expires_at <= now) return new GatewayError(ERR.CODE_EXPIRED);
   // A new code arrived between the statements; this guess was not compared with it.
-  return new GatewayError('CD0010', { triesLeft: MAX_TRIES - latest.tries });
+  return new GatewayError(ERR.CODE_WRONG, { triesLeft: MAX_TRIES - latest.tries });
 }

@@ -1,6 +1,7 @@
 import type { Config } from '../../config';
 import type { Cap } from '../limits/db';
 import { GatewayError } from '../errors';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * SMS anti-pumping. A script that passes the human check could otherwise have us text premium or far-away
@@ -20,17 +21,17 @@ export const hourlyCap = (config: SmsConfig, callingCode: string) => config.smsH
 /** The caps of one SMS send for cappedInsert over the codes table. */
 export function smsCaps(config: SmsConfig, callingCode: string, now: number): Cap[] {
   return [
-    { where: { calling_code: callingCode }, since: now - SMS_HOUR_MS, max: hourlyCap(config, callingCode), code: 'CD0004' },
-    { where: { channel: 'sms' }, since: now - SMS_DAY_MS, max: config.smsDailyBudget, code: 'CD0005' },
+    { where: { calling_code: callingCode }, since: now - SMS_HOUR_MS, max: hourlyCap(config, callingCode), code: ERR.SMS_PER_REGION_CAPPED },
+    { where: { channel: 'sms' }, since: now - SMS_DAY_MS, max: config.smsDailyBudget, code: ERR.SMS_DAILY_BUDGET_SPENT },
   ];
 }
 
 /** Writes the operator's alert line when `error` is an SMS budget refusal. */
 export function logSmsRefusal(error: unknown, config: SmsConfig, callingCode: string): void {
   if (!(error instanceof GatewayError)) return;
-  if (error.code === 'CD0004') {
+  if (error.code === ERR.SMS_PER_REGION_CAPPED) {
     console.warn(`sms budget exhausted: calling code ${callingCode} reached its cap of ${hourlyCap(config, callingCode)} per hour`);
-  } else if (error.code === 'CD0005') {
+  } else if (error.code === ERR.SMS_DAILY_BUDGET_SPENT) {
     console.warn(`sms budget exhausted: the daily budget of ${config.smsDailyBudget} is spent (refused a send to calling code ${callingCode})`);
   }
 }

@@ -1,5 +1,4 @@
 import type { UploadKind } from '../../../src/schemas/onboarding';
-import type { LoginCaseMembership } from '../sign-in/login-case';
 
 /**
  * Companies, their members and the files attached to them (migrations 0003, 0005, 0101). Every write of a
@@ -118,10 +117,6 @@ export async function membershipsOfUser(db: D1Database, userId: string): Promise
     .bind(userId)
     .all<MembershipRow>();
   return results;
-}
-
-export function asLoginCaseMembership(row: MembershipRow): LoginCaseMembership {
-  return { role: row.role, memberStatus: row.member_status, companyStatus: row.company_status };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -332,4 +327,9 @@ export async function setMainCompany(db: D1Database, userId: string, companyId: 
 
 export async function clearMainCompany(db: D1Database, userId: string): Promise<void> {
   await db.prepare('UPDATE company_members SET is_main = 0 WHERE user_id = ? AND is_main = 1').bind(userId).run();
+}
+
+/** Removes one invitation_attempts row: a right code does not count against the guess caps. */
+export async function withdrawInvitationAttempt(db: D1Database, id: string | number): Promise<void> {
+  await db.prepare('DELETE FROM invitation_attempts WHERE id = ?').bind(id).run();
 }

@@ -20,6 +20,7 @@ import * as companies from './service';
 import * as members from '../members/service';
 import { requireSession, type SessionVariables } from '../sessions/service';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /** Companies of onboarding (companies/service.ts holds the rules, companies/db.ts the SQL). */
 
@@ -29,7 +30,7 @@ type CompanyEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 const caller = (c: Context<CompanyEnv>): companies.Caller => ({ db: c.env.DB, userId: c.var.user.id, ip: clientIp(c), now: now(c), lang: requestLang(c) });
 
 /** A company name with a hidden character answers its own code; every other schema miss GW0400. */
-const formCode = (issues: z.core.$ZodIssue[]) => (issues.some((issue) => issue.message === 'CO0018') ? 'CO0018' : 'GW0400');
+const formCode = (issues: z.core.$ZodIssue[]) => (issues.some((issue) => issue.message === ERR.COMPANY_NAME_HIDDEN_CHARACTERS) ? ERR.COMPANY_NAME_HIDDEN_CHARACTERS : ERR.REQUEST_INVALID);
 
 export const companyRoutes = new Hono<CompanyEnv>()
   // The staff form fills the company name from the invitation code; no session needed.

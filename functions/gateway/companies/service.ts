@@ -19,15 +19,15 @@ import {
   type UploadedFile,
   type UploadKind,
 } from '../../../src/schemas/onboarding';
-import { auditStatement } from '../audit/service';
+import { auditStatement } from '../audit/db';
 import {
   answerPendingJoin,
-  asLoginCaseMembership,
   clearMainCompany,
   companyById,
   companyByInvitationCode,
   insertCompany,
   insertStaffJoin,
+  withdrawInvitationAttempt,
   memberOf,
   membersOfCompany,
   membershipsOfUser,
@@ -48,10 +48,11 @@ import { findCountry, phoneCodeList } from '../places/countries';
 import { grantsOfCompany } from '../members/db';
 import { phoneRecipient } from '../identity/sign-in-names';
 import { newInvitationCode, normaliseInvitationCode } from './invitations';
-import { accountSizeOf } from '../sign-in/login-case';
+import { accountSizeOf, asLoginCaseMembership } from '../sign-in/login-case';
 import { findPort } from '../places/ports';
 import { isImageContentType } from '../files/service';
 import { moduleName, modulesOfType } from '../members/service';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Companies of onboarding: create and fill (administrator form), detail, invitation name look-up, join (staff
@@ -90,13 +91,13 @@ const CLOSED_STATUSES = ['blocked', 'expired'];
 async function requireMember(caller: Caller, companyId: string): Promise<{ company: CompanyRow; member: MemberRow }> {
   const member = await memberOf(caller.db, companyId, caller.userId);
   const company = member && member.status === 'active' ? await companyById(caller.db, companyId) : null;
-  if (!member || !company) throw new GatewayError('CO0009');
+  if (!member || !company) throw new GatewayError(ERR.COMPANY_NOT_FOUND);
   return { company, member };
 }
 
 async function requireAdministrator(caller: Caller, companyId: string) {
   const found = await requireMember(caller, companyId);
-  if (found.member.role !== 'administrator') throw new GatewayError('CO0008');
+  if (found.member.role !== 'administrator') throw new GatewayError(ERR.ADMINISTRATOR_ONLY);
   return found;
 }
 
@@ -114,7 +115,7 @@ function filesOfForm(form: CompanyForm): Map<string, UploadKind> {
   ];
   for (const [id, purpose] of wanted) {
     if (!id) continue;
-    if (files.has(id)) throw new GatewayError('CO0006', { ids: [id] });
+    if (files.has(id)) throw new GatewayError(ERR.FILE_UNUSABLE, { ids: [id] });
     files.set(id, purpose);
   }
   return files;
@@ -130,19 +131,19 @@ async function checkForm(caller: Caller, form: CompanyForm, companyId: string, e
   if (problem) throw new GatewayError(problem.code, { path: problem.path });
   const contactPhone = phoneRecipient(form.phoneCode, form.contactTel);
   const country = findCountry(form.countryId);
-  if (!country) throw new GatewayError('CO0004', { path: 'countryId' });
+  if (!country) throw new GatewayError(ERR.COUNTRY_NOT_LISTED, { path: 'countryId' });
   const port = form.portId ? findPort(form.portId) : null;
-  if (port === undefined) throw new GatewayError('CO0005', { path: 'portId' });
+  if (port === undefined) throw new GatewayError(ERR.PORT_NOT_LISTED, { path: 'portId' });
 
   const files = filesOfForm(form);
   const rows = await filesByIds(caller.db, [...files.keys()]);
   const usable = (row: FileRow) => (row.company_id === null && row.owner_user_id === caller.userId) || (existing && row.company_id === companyId);
   const bad = [...files.keys()].filter((id) => !rows.some((row) => row.id === id && usable(row)));
-  if (bad.length) throw new GatewayError('CO0006', { ids: bad });
+  if (bad.length) throw new GatewayError(ERR.FILE_UNUSABLE, { ids: bad });
   const logo = rows.find((row) => row.id === form.companyLogo);
-  if (logo && !isImageContentType(logo.content_type)) throw new GatewayError('CO0007', { path: 'companyLogo' });
+  if (logo && !isImageContentType(logo.content_type)) throw new GatewayError(ERR.LOGO_NOT_IMAGE, { path: 'companyLogo' });
   // After the write the company holds exactly the form's files.
-  if (rows.reduce((total, row) => total + row.size, 0) > UPLOAD_LIMITS.maxCompanyBytes) throw new GatewayError('FL0007');
+  if (rows.reduce((total, row) => total + row.size, 0) > UPLOAD_LIMITS.maxCompanyBytes) throw new GatewayError(ERR.COMPANY_FILES_TOO_LARGE);
 
   const fields: CompanyFields = {
     name_en: form.companyNameEn,
@@ -168,8 +169,8 @@ async function checkForm(caller: Caller, form: CompanyForm, companyId: string, e
 
 /** Why a guarded company write changed nothing: the name is taken (CO0001), or else a file went elsewhere. */
 async function refusedWrite(caller: Caller, write: CompanyWrite): Promise<GatewayError> {
-  if (await nameTaken(caller.db, write.fields.name_key, write.fields.type, write.companyId)) return new GatewayError('CO0001');
-  return new GatewayError('CO0006');
+  if (await nameTaken(caller.db, write.fields.name_key, write.fields.type, write.companyId)) return new GatewayError(ERR.COMPANY_ALREADY_EXISTS);
+  return new GatewayError(ERR.FILE_UNUSABLE);
 }
 
 export async function createCompany(caller: Caller, form: CompanyForm): Promise<{ companyId: string }> {
@@ -182,12 +183,12 @@ export async function createCompany(caller: Caller, form: CompanyForm): Promise<
 export async function fillCompany(caller: Caller, uploads: R2Bucket, form: CompanyForm & { companyId: string }): Promise<{ companyId: string }> {
   const { company } = await requireAdministrator(caller, form.companyId);
   const fillable = FILLABLE_STATUSES.map((s) => VERIFICATION_STATUS_DB[s]);
-  if (!fillable.includes(company.status)) throw new GatewayError('CO0012');
+  if (!fillable.includes(company.status)) throw new GatewayError(ERR.COMPANY_NOT_EDITABLE);
   const write = await checkForm(caller, form, company.id, true);
   const dropped = (await filesOfCompany(caller.db, company.id)).filter((row) => !write.files.has(row.id));
   if (!(await updateCompany(caller.db, write, fillable, dropped.map((row) => row.id)))) {
     const now = await companyById(caller.db, company.id);
-    if (!now || !fillable.includes(now.status)) throw new GatewayError('CO0012');
+    if (!now || !fillable.includes(now.status)) throw new GatewayError(ERR.COMPANY_NOT_EDITABLE);
     throw await refusedWrite(caller, write);
   }
   // Rows went first: a stray R2 object is harmless, a row without its bytes is not.
@@ -255,14 +256,14 @@ async function companyOfGuessedCode(who: { db: D1Database; userId: string | null
     table: 'invitation_attempts',
     row: { user_id: who.userId, ip: who.ip, created_at: who.now },
     caps: [
-      ...(who.userId ? [{ where: { user_id: who.userId }, since, max: INVITATION_ACCOUNT_CAP, code: 'CO0017' as const }] : []),
-      { where: { ip: who.ip }, since, max: INVITATION_NETWORK_CAP, code: 'CO0017' },
+      ...(who.userId ? [{ where: { user_id: who.userId }, since, max: INVITATION_ACCOUNT_CAP, code: ERR.INVITATION_GUESSES_CAPPED }] : []),
+      { where: { ip: who.ip }, since, max: INVITATION_NETWORK_CAP, code: ERR.INVITATION_GUESSES_CAPPED },
     ],
   });
   const code = normaliseInvitationCode(typed);
   const company = code ? await companyByInvitationCode(who.db, code) : null;
-  if (!code || !company) throw new GatewayError('CO0010');
-  await who.db.prepare('DELETE FROM invitation_attempts WHERE id = ?').bind(attempt).run();
+  if (!code || !company) throw new GatewayError(ERR.INVITATION_CODE_UNKNOWN);
+  await withdrawInvitationAttempt(who.db, attempt);
   return { code, company };
 }
 
@@ -274,7 +275,7 @@ export async function invitationName(who: { db: D1Database; ip: string; now: num
 
 export async function joinCompany(caller: Caller, form: CompanyJoinRequest): Promise<CompanyJoinAnswer> {
   const { code, company } = await companyOfGuessedCode(caller, form.companyId);
-  if (CLOSED_STATUSES.includes(company.status)) throw new GatewayError('CO0013');
+  if (CLOSED_STATUSES.includes(company.status)) throw new GatewayError(ERR.COMPANY_CLOSED_TO_MEMBERS);
   const added = await insertStaffJoin(caller.db, {
     companyId: company.id,
     code,
@@ -286,9 +287,9 @@ export async function joinCompany(caller: Caller, form: CompanyJoinRequest): Pro
     now: caller.now,
   });
   if (!added) {
-    if (await memberOf(caller.db, company.id, caller.userId)) throw new GatewayError('CO0011');
+    if (await memberOf(caller.db, company.id, caller.userId)) throw new GatewayError(ERR.ALREADY_MEMBER_OR_APPLIED);
     // The code was regenerated or the company closed between the look-up and the insert.
-    throw new GatewayError('CO0010');
+    throw new GatewayError(ERR.INVITATION_CODE_UNKNOWN);
   }
   return { companyId: company.id, companyNameEn: company.name_en, role: 'staff', status: 'pending' };
 }
@@ -351,8 +352,8 @@ export async function answerJoin(caller: Caller, request: { companyId: string; u
   }, { ifChanged: true });
   if (!(await answerPendingJoin(caller.db, company.id, request.userId, status, [decided]))) {
     const member = await memberOf(caller.db, company.id, request.userId);
-    if (!member || member.role !== 'staff') throw new GatewayError('CO0015');
-    if (member.status !== status) throw new GatewayError('CO0016', { status: member.status });
+    if (!member || member.role !== 'staff') throw new GatewayError(ERR.JOIN_REQUEST_NOT_FOUND);
+    if (member.status !== status) throw new GatewayError(ERR.JOIN_REQUEST_ANSWERED, { status: member.status });
   }
   return { companyId: company.id, userId: request.userId, status };
 }
@@ -360,7 +361,7 @@ export async function answerJoin(caller: Caller, request: { companyId: string; u
 /** The main enterprise must be one the person can enter now: the same rule as isMaster at sign-in. */
 export async function chooseMainCompany(caller: Caller, companyId: string): Promise<void> {
   const membership = (await membershipsOfUser(caller.db, caller.userId)).find((m) => m.company_id === companyId);
-  if (!membership || accountSizeOf([asLoginCaseMembership(membership)]) !== 1) throw new GatewayError('CO0014');
+  if (!membership || accountSizeOf([asLoginCaseMembership(membership)]) !== 1) throw new GatewayError(ERR.MAIN_COMPANY_NOT_ENTERABLE);
   await setMainCompany(caller.db, caller.userId, companyId);
 }
 

@@ -1,5 +1,5 @@
 import type { Lang } from '../../../src/lib/lang';
-import type { ErrorCode } from '../../../src/schemas/error-codes';
+import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
 import { configOf } from '../../config';
 import { GatewayError } from '../errors';
 import { DeliveryFailure, type FailureKind } from './failure';
@@ -27,7 +27,7 @@ export function codeMessage(lang: Lang, code: string, minutes: number): Omit<Del
 }
 
 /** What the person is told when a provider did not take the message. */
-const ANSWER: Record<FailureKind, ErrorCode> = { unavailable: 'DL0001', 'invalid-recipient': 'DL0002', throttled: 'DL0003' };
+const ANSWER: Record<FailureKind, ErrorCode> = { unavailable: ERR.DELIVERY_FAILED, 'invalid-recipient': ERR.DELIVERY_RECIPIENT_INVALID, throttled: ERR.DELIVERY_THROTTLED };
 
 export interface DeliveryContext {
   /** The gateway's clock (now(c) of functions/contract.ts). */

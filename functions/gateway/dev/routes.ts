@@ -3,12 +3,14 @@ import * as z from 'zod/mini';
 import type { EdgeBindings } from '../../env';
 import { stripSpacesAndCommas } from '../../../src/schemas/auth';
 import { clientIp, fail, ok } from '../errors';
-import { revealTarget } from '../captcha/service';
+import { revealTarget } from '../captcha/db';
 import { now } from '../../contract';
-import { advanceDevClock, resetDevClock } from './clock';
-import { OPERATOR_ABSOLUTE_MS, OPERATOR_ROLES, findOperatorByLogin, operatorInsert, startOperatorSession } from '../operators/service';
+import { advanceDevClock, outboxOf, resetDevClock } from './db';
+import { OPERATOR_ABSOLUTE_MS, OPERATOR_ROLES, operatorInsert, startOperatorSession } from '../operators/service';
+import { findOperatorByLogin } from '../operators/db';
 import { sha256Hex } from '../identity/passwords';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /** A dev operator: found by `login` (a new one when absent), made with a throwaway password on first use. */
 const devOperatorRequest = z.object({
@@ -30,20 +32,14 @@ const devClockRequest = z.union([
  */
 export const devRoutes = new Hono<EdgeBindings>()
   .use('/dev/*', async (c, next) => {
-    if (!c.var.config.devRoutes) return fail(c, 'GW0404');
+    if (!c.var.config.devRoutes) return fail(c, ERR.NO_SUCH_API);
     await next();
   })
   // ?to= an E.164 phone or an e-mail. An unencoded '+' arrives as a space, so bare digits get it back.
   .get('/dev/outbox', async (c) => {
     let to = stripSpacesAndCommas(c.req.query('to') ?? '').toLowerCase();
     if (/^\d+$/.test(to)) to = `+${to}`;
-    const { results } = await c.env.DB.prepare(
-      `SELECT channel, recipient AS "to", subject, body AS text, created_at AS createdAt
-       FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 20`,
-    )
-      .bind(to)
-      .all<{ channel: 'sms' | 'email'; to: string; subject: string; text: string; createdAt: number }>();
-    return ok(c, results);
+    return ok(c, await outboxOf(c.env.DB, to));
   })
   // The gateway's clock for every isolate: { advanceMs } adds to its offset, { reset: true } returns to real time.
   .post('/dev/clock', validate('json', devClockRequest), async (c) => {
@@ -53,7 +49,7 @@ export const devRoutes = new Hono<EdgeBindings>()
   })
   .get('/dev/captcha/:sessionId', async (c) => {
     const x = await revealTarget(c.env.DB, c.req.param('sessionId'));
-    return x === null ? fail(c, 'CP0002') : ok(c, { x });
+    return x === null ? fail(c, ERR.CAPTCHA_EXPIRED) : ok(c, { x });
   })
   // An operator session for local end-to-end runs that test something else than the operator sign-in: answers
   // data.operatorSession, which the edge turns into the real operator cookie.

@@ -10,6 +10,8 @@ import { consentStatements } from '../legal/consents';
 import { emailRecipient, phoneRecipient } from '../identity/sign-in-names';
 import { assertPlainPasswordAllowed, hashPassword, sha256Hex } from '../identity/passwords';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
+import { seedCompanyStatement, seedMemberStatement } from './db';
 
 /**
  * POST /dev/users seeds a user for automated browser tests, only where the dev routes are on (a local run,
@@ -55,7 +57,7 @@ const devUserRequest = z
   .refine((u) => u.phone || u.email || u.usId, { message: 'phone, email or usId is required' });
 
 export const devUserRoutes = new Hono<EdgeBindings>()
-  .use('/dev/users', async (c, next) => (c.var.config.devRoutes ? next() : fail(c, 'GW0404')))
+  .use('/dev/users', async (c, next) => (c.var.config.devRoutes ? next() : fail(c, ERR.NO_SUCH_API)))
   .post('/dev/users', validate('json', devUserRequest), async (c) => {
     const body = c.req.valid('json');
     const db = c.env.DB;
@@ -92,22 +94,34 @@ export const devUserRoutes = new Hono<EdgeBindings>()
       companyIds.push(companyId);
       if (!company.companyId) {
         statements.push(
-          db
-            .prepare('INSERT INTO companies (id, name_en, name_key, type, status, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-            .bind(companyId, company.nameEn, companyNameKey(company.nameEn), companyTypeToDb(company.type), company.status, id, at),
+          seedCompanyStatement(db, {
+            id: companyId,
+            nameEn: company.nameEn,
+            nameKey: companyNameKey(company.nameEn),
+            type: companyTypeToDb(company.type),
+            status: company.status,
+            createdBy: id,
+            at,
+          }),
         );
       }
       statements.push(
-        db
-          .prepare('INSERT INTO company_members (company_id, user_id, role, status, is_main, joined_at, hire_time) VALUES (?, ?, ?, ?, ?, ?, ?)')
-          .bind(companyId, id, company.role, company.memberStatus, company.isMain ? 1 : 0, at, company.hireTime ?? null),
+        seedMemberStatement(db, {
+          companyId,
+          userId: id,
+          role: company.role,
+          status: company.memberStatus,
+          isMain: company.isMain,
+          at,
+          hireTime: company.hireTime ?? null,
+        }),
       );
     }
     try {
       await runBatch(db, statements);
     } catch (error) {
       // A clash here (the identity or a company name and type already seeded) is the caller's mistake.
-      if (error instanceof GatewayError) throw new GatewayError('GW0400', [{ path: '', message: 'already exists' }]);
+      if (error instanceof GatewayError) throw new GatewayError(ERR.REQUEST_INVALID, [{ path: '', message: 'already exists' }]);
       throw error;
     }
     return ok(c, { userId: id, companyIds });

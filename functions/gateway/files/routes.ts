@@ -9,6 +9,7 @@ import { now } from '../../contract';
 import { requireSession, type SessionVariables } from '../sessions/service';
 import { fileResponse, sanitiseFileName, sniffType, streamedMultipart } from './service';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Uploads in R2 (env.UPLOADS) with rows in D1 (migrations/0005). Security baseline "Uploads":
@@ -32,7 +33,7 @@ const uploadForm = z.object({
 });
 
 /** No file (or a `files` field that is not a file) is FL0004; a bad `kind` GW0400. */
-const formCode = (issues: z.core.$ZodIssue[]) => (issues.some((issue) => issue.path[0] === UPLOAD_FIELD) ? 'FL0004' : 'GW0400');
+const formCode = (issues: z.core.$ZodIssue[]) => (issues.some((issue) => issue.path[0] === UPLOAD_FIELD) ? ERR.FILE_MISSING : ERR.REQUEST_INVALID);
 
 export const fileRoutes = new Hono<FileEnv>()
   .use('/agg-web/file/*', requireSession)
@@ -46,7 +47,7 @@ export const fileRoutes = new Hono<FileEnv>()
     for (const file of files) {
       const originName = sanitiseFileName(file.name);
       const type = sniffType(new Uint8Array(await file.arrayBuffer()), file.name, kind);
-      if (!type) throw new GatewayError('FL0001', { originName });
+      if (!type) throw new GatewayError(ERR.FILE_TYPE_UNSUPPORTED, { originName });
       accepted.push({
         id: crypto.randomUUID(),
         owner_user_id: userId,
@@ -70,7 +71,7 @@ export const fileRoutes = new Hono<FileEnv>()
         });
         written.push(row.r2_key);
       }
-      if (!(await insertFilesWithinQuota(c.env.DB, userId, accepted, UPLOAD_LIMITS.maxPendingBytesPerAccount))) throw new GatewayError('FL0006');
+      if (!(await insertFilesWithinQuota(c.env.DB, userId, accepted, UPLOAD_LIMITS.maxPendingBytesPerAccount))) throw new GatewayError(ERR.UNUSED_FILES_TOO_LARGE);
     } catch (error) {
       if (written.length) await c.env.UPLOADS.delete(written).catch(() => {});
       throw error;
@@ -84,15 +85,15 @@ export const fileRoutes = new Hono<FileEnv>()
     const unique = [...new Set(ids)];
     const rows = await filesByIds(c.env.DB, unique);
     const mine = rows.filter((row) => row.owner_user_id === c.var.user.id);
-    if (mine.length !== unique.length) throw new GatewayError('FL0010');
-    if (mine.some((row) => row.company_id !== null)) throw new GatewayError('FL0011');
+    if (mine.length !== unique.length) throw new GatewayError(ERR.FILE_NOT_FOUND);
+    if (mine.some((row) => row.company_id !== null)) throw new GatewayError(ERR.FILE_OWNED_BY_COMPANY);
     // Rows first: a stray R2 object is harmless, a row without its bytes is not.
     const deleted = await deleteUnattachedFiles(c.env.DB, c.var.user.id, mine);
     if (deleted.length) await c.env.UPLOADS.delete(deleted.map((row) => row.r2_key));
     return ok(c, true);
   })
 
-  .get('/agg-web/file/:id', validate('param', z.object({ id: fileIdSchema }), { code: 'FL0010' }), async (c) => {
+  .get('/agg-web/file/:id', validate('param', z.object({ id: fileIdSchema }), { code: ERR.FILE_NOT_FOUND }), async (c) => {
     const { id } = c.req.valid('param');
     const row = await fileById(c.env.DB, id);
     const userId = c.var.user.id;
@@ -102,6 +103,6 @@ export const fileRoutes = new Hono<FileEnv>()
       allowed = member?.status === 'active';
     }
     const object = row && allowed ? await c.env.UPLOADS.get(row.r2_key) : null;
-    if (!row || !object) throw new GatewayError('FL0010');
+    if (!row || !object) throw new GatewayError(ERR.FILE_NOT_FOUND);
     return fileResponse(row, object, 'attachment');
   });

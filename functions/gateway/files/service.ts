@@ -2,6 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import { FILE_TYPES, isImageContentType, type FileType } from '../../../src/schemas/file-types';
 import { IMAGE_EXTENSIONS, UPLOAD_LIMITS, type UploadKind } from '../../../src/schemas/onboarding';
 import { GatewayError } from '../errors';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Upload checks (security baseline "Uploads"): a streaming multipart reader that stops at the first file over
@@ -178,7 +179,7 @@ function dispositionOf(headerBlock: string): { name: string; fileName: string | 
  * starts (FL0003). Content-Length is not consulted. A malformed body is GW0400.
  */
 export async function readMultipart(body: ReadableStream<Uint8Array> | null, boundary: string, limits: MultipartLimits): Promise<MultipartPart[]> {
-  if (!body) throw new GatewayError('FL0004');
+  if (!body) throw new GatewayError(ERR.FILE_MISSING);
   const reader = body.getReader();
   const delimiter = ascii(`\r\n--${boundary}`);
   const headerEnd = ascii('\r\n\r\n');
@@ -194,7 +195,7 @@ export async function readMultipart(body: ReadableStream<Uint8Array> | null, bou
   const spans: { name: string; fileName: string | null; start: number; end: number }[] = [];
   let files = 0;
 
-  const stop = async (code: 'FL0002' | 'FL0003' | 'FL0005' | 'GW0400') => {
+  const stop = async (code: typeof ERR.FILE_TOO_LARGE | typeof ERR.TOO_MANY_FILES | typeof ERR.UPLOAD_TOO_LARGE | typeof ERR.REQUEST_INVALID) => {
     await reader.cancel().catch(() => {});
     throw new GatewayError(code);
   };
@@ -205,12 +206,12 @@ export async function readMultipart(body: ReadableStream<Uint8Array> | null, bou
       if (state === 'headers') {
         const at = indexOfBytes(buf, headerEnd, scan, len);
         if (at === -1) {
-          if (len - scan > 8 * 1024) await stop('GW0400');
+          if (len - scan > 8 * 1024) await stop(ERR.REQUEST_INVALID);
           return;
         }
         const disposition = dispositionOf(new TextDecoder().decode(buf.subarray(scan, at)));
-        if (!disposition) await stop('GW0400');
-        if (disposition!.fileName !== null && ++files > limits.maxFiles) await stop('FL0003');
+        if (!disposition) await stop(ERR.REQUEST_INVALID);
+        if (disposition!.fileName !== null && ++files > limits.maxFiles) await stop(ERR.TOO_MANY_FILES);
         current = { ...disposition!, start: at + 4 };
         scan = at + 4;
         state = 'data';
@@ -219,7 +220,7 @@ export async function readMultipart(body: ReadableStream<Uint8Array> | null, bou
       const at = indexOfBytes(buf, delimiter, scan, len);
       const limit = current?.fileName !== null ? limits.maxFileBytes : limits.maxFieldBytes;
       if (at === -1) {
-        if (state === 'data' && current && len - current.start > limit + delimiter.length) await stop(current.fileName !== null ? 'FL0002' : 'GW0400');
+        if (state === 'data' && current && len - current.start > limit + delimiter.length) await stop(current.fileName !== null ? ERR.FILE_TOO_LARGE : ERR.REQUEST_INVALID);
         scan = Math.max(scan, len - delimiter.length + 1);
         return;
       }
@@ -228,7 +229,7 @@ export async function readMultipart(body: ReadableStream<Uint8Array> | null, bou
         return; // wait for the two bytes after the boundary
       }
       if (state === 'data' && current) {
-        if (at - current.start > limit) await stop(current.fileName !== null ? 'FL0002' : 'GW0400');
+        if (at - current.start > limit) await stop(current.fileName !== null ? ERR.FILE_TOO_LARGE : ERR.REQUEST_INVALID);
         spans.push({ ...current, end: at });
         current = null;
       }
@@ -239,7 +240,7 @@ export async function readMultipart(body: ReadableStream<Uint8Array> | null, bou
       }
       if (buf[after] !== 0x0d || buf[after + 1] !== 0x0a) {
         // Boundary text inside data that is not a delimiter line cannot happen with a conforming client.
-        await stop('GW0400');
+        await stop(ERR.REQUEST_INVALID);
       }
       scan = after + 2;
       state = 'headers';
@@ -253,7 +254,7 @@ export async function readMultipart(body: ReadableStream<Uint8Array> | null, bou
       await reader.cancel().catch(() => {}); // the epilogue is not read
       break;
     }
-    if (len + value.byteLength > limits.maxBodyBytes + 2) await stop('FL0005');
+    if (len + value.byteLength > limits.maxBodyBytes + 2) await stop(ERR.UPLOAD_TOO_LARGE);
     if (len + value.byteLength > buf.length) {
       const grown = new Uint8Array(Math.min(Math.max(buf.length * 2, len + value.byteLength), limits.maxBodyBytes + 2));
       grown.set(buf.subarray(0, len));
@@ -263,7 +264,7 @@ export async function readMultipart(body: ReadableStream<Uint8Array> | null, bou
     len += value.byteLength;
     await advance();
   }
-  if (state !== 'end') throw new GatewayError('GW0400');
+  if (state !== 'end') throw new GatewayError(ERR.REQUEST_INVALID);
   return spans.map((s) => ({ name: s.name, fileName: s.fileName, data: buf.slice(s.start, s.end) }));
 }
 
@@ -274,7 +275,7 @@ export async function readMultipart(body: ReadableStream<Uint8Array> | null, bou
  */
 export const streamedMultipart = createMiddleware(async (c, next) => {
   const boundary = multipartBoundary(c.req.header('content-type'));
-  if (!boundary) throw new GatewayError('GW0415');
+  if (!boundary) throw new GatewayError(ERR.JSON_REQUIRED);
   const form = new FormData();
   for (const part of await readMultipart(c.req.raw.body, boundary, UPLOAD_BODY_LIMITS)) {
     if (part.fileName === null) form.append(part.name, new TextDecoder().decode(part.data));

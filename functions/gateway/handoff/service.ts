@@ -13,6 +13,8 @@ import { CHALLENGE_LIFETIME_MS, prepareChallenge } from '../second-step/service'
 import { openHandoffBlob, type HandoffClaims, type HandoffPurpose } from './blob';
 import { handoffKeys } from './keys';
 import { reserveStatement } from '../identity/single-use';
+import { ERR } from '../../../src/schemas/error-codes';
+import { pruneHandoffJtisStatement } from './db';
 
 const paramNames = Object.keys(HANDOFF_PARAMS) as HandoffParam[];
 
@@ -28,7 +30,7 @@ const PRUNE_MARGIN_S = 300;
 export async function recordHandoffJti(db: D1Database, claims: HandoffClaims, nowMs: number): Promise<boolean> {
   const now = Math.floor(nowMs / 1000);
   const [, insert] = await db.batch([
-    db.prepare('DELETE FROM handoff_jtis WHERE expires_at < ?').bind(now - PRUNE_MARGIN_S),
+    pruneHandoffJtisStatement(db, now - PRUNE_MARGIN_S),
     reserveStatement(db, 'handoff_jtis', 'jti', { jti: claims.jti, purpose: claims.purpose, expires_at: claims.exp, used_at: now }),
   ]);
   return insert?.meta.changes === 1;
@@ -212,7 +214,7 @@ export async function takeHandoff(
   }
   // Recorded in the sign-in history as a 'handoff' sign-in, like every other session start.
   const started = await startSession(env, { userId: intake.userId, kind, method: 'handoff', client, lang, at }).catch((error: unknown) => {
-    if (error instanceof GatewayError && error.code === 'PS0100') return null;
+    if (error instanceof GatewayError && error.code === ERR.ACCOUNT_BLOCKED) return null;
     throw error;
   });
   if (!started) return { outcome: 'refused', reason: 'blocked' };

@@ -2,6 +2,7 @@ import { dictionary } from '@zxcvbn-ts/language-common';
 import { meetsPasswordRule, PASSWORD_RULE } from '../../../src/schemas/auth';
 import { configOf } from '../../config';
 import { GatewayError } from '../errors';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Password storage (security baseline "Passwords").
@@ -161,11 +162,11 @@ export async function isCommonPassword(clientHash: string): Promise<boolean> {
  * (PW0001) and not on the blocklist (PW0002). Hashed passwords can only be held against the blocklist.
  */
 export async function assertPlainPasswordAllowed(password: string): Promise<void> {
-  if (!meetsPasswordRule(password)) throw new GatewayError('PW0001');
+  if (!meetsPasswordRule(password)) throw new GatewayError(ERR.PASSWORD_FORMAT_INVALID);
   await assertNewPasswordAllowed(await sha256Hex(password));
 }
 
 /** Refuses a new password that is on the blocklist (PW0002). */
 export async function assertNewPasswordAllowed(clientHash: string): Promise<void> {
-  if (await isCommonPassword(clientHash)) throw new GatewayError('PW0002');
+  if (await isCommonPassword(clientHash)) throw new GatewayError(ERR.PASSWORD_TOO_COMMON);
 }

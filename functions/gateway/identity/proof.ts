@@ -16,6 +16,7 @@ import { checkCurrentPassword } from '../sign-in/service';
 import { CHALLENGE_LIFETIME_MS, passSecondStep, prepareChallenge, type SecondFactor } from '../second-step/service';
 import type { Lang } from '../../../src/lib/lang';
 import { recordProofStatement } from './proof-db';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Proving it's you again (security baseline "Proving it's you again (step-up)"): the one place that records and
@@ -51,7 +52,7 @@ export function freshUntil(env: object, session: Pick<SessionRow, 'proved_at'>, 
 
 /** SU0001 (403) unless this call's session proved its person within STEP_UP_MAX_AGE (for a change that needs it only sometimes). */
 export function assertFreshProof(c: Context<{ Bindings: WorkerEnv; Variables: SessionVariables }>): void {
-  if (freshUntil(c.env, c.var.session, now(c)) === null) throw new GatewayError('SU0001');
+  if (freshUntil(c.env, c.var.session, now(c)) === null) throw new GatewayError(ERR.PROOF_REQUIRED);
 }
 
 /**
@@ -106,7 +107,7 @@ interface ProofContext {
 /** Sends a one-time code (purpose 'verify', codes.ts waits and caps) to the account's own e-mail or phone; SU0004 when it has neither. */
 export async function sendProofCode({ env, user, ip, now: at }: ProofContext, { lang, traceId }: { lang: Lang; traceId: string | null }): Promise<void> {
   const to = codeRecipientOf(user);
-  if (!to) throw new GatewayError('SU0004');
+  if (!to) throw new GatewayError(ERR.PROOF_METHOD_UNAVAILABLE);
   await issueCode(env, { recipient: to.recipient, channel: to.channel, purpose: 'verify', ip, now: at, lang, traceId });
 }
 
@@ -145,15 +146,15 @@ const PROOF_GUESS_WINDOW_MS = 60 * 60 * 1000;
  * counts per network, and a stolen session may come from many.
  */
 export async function proveWithPassword(context: ProofContext, password: string): Promise<ProofStep> {
-  if (!storedPasswordOf(context.user)) throw new GatewayError('SU0004');
+  if (!storedPasswordOf(context.user)) throw new GatewayError(ERR.PROOF_METHOD_UNAVAILABLE);
   const guess = await recordGuess(
     context.env.DB,
     'proof',
     { subject: context.user.id, network: context.ip, at: context.now },
     {
       windowMs: PROOF_GUESS_WINDOW_MS,
-      perNetwork: { max: PROOF_PASSWORD_NETWORK_CAP, code: 'SU0006' },
-      perSubject: { max: PROOF_PASSWORD_GUESS_CAP, code: 'SU0005' },
+      perNetwork: { max: PROOF_PASSWORD_NETWORK_CAP, code: ERR.PROOF_NETWORK_GUESSES_CAPPED },
+      perSubject: { max: PROOF_PASSWORD_GUESS_CAP, code: ERR.PROOF_PASSWORD_GUESSES_CAPPED },
     },
   );
   const before = await checkCurrentPassword(context.env, context.user, password, { network: context.ip, at: context.now });
@@ -163,15 +164,15 @@ export async function proveWithPassword(context: ProofContext, password: string)
 /** The one-time code of sendProofCode; the CD codes of consumeCode when wrong, expired or used. */
 export async function proveWithCode(context: ProofContext, code: string): Promise<ProofStep> {
   const to = codeRecipientOf(context.user);
-  if (!to) throw new GatewayError('SU0004');
+  if (!to) throw new GatewayError(ERR.PROOF_METHOD_UNAVAILABLE);
   await consumeCode(context.env.DB, { recipient: to.recipient, purpose: 'verify', code, ip: context.ip, now: context.now });
   return firstFactorPassed(context, 'code', []);
 }
 
 /** Maps the second step's sign-in wording onto the proof's: the challenge ended (SU0002) or ran out of tries (SU0003). */
 function asProofError(error: unknown): never {
-  if (error instanceof GatewayError && error.code === 'MF0001') throw new GatewayError('SU0002');
-  if (error instanceof GatewayError && error.code === 'MF0004') throw new GatewayError('SU0003');
+  if (error instanceof GatewayError && error.code === ERR.SECOND_STEP_EXPIRED) throw new GatewayError(ERR.PROOF_EXPIRED);
+  if (error instanceof GatewayError && error.code === ERR.SECOND_STEP_TRIES_SPENT) throw new GatewayError(ERR.PROOF_TRIES_SPENT);
   throw error;
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { stripSpacesAndCommas } from '../../../src/schemas/auth';
 import type { LoginIdentity } from '../account/db';
 import { GatewayError } from '../errors';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /** The default area code (Chinese mainland); the mobile-number pattern is checked for this code only. */
 export const MAINLAND_CALLING_CODE = '+86';
@@ -18,10 +19,10 @@ const emailFormat = z.email().max(254);
 export function phoneRecipient(callingCode: string, mobile: string): string {
   const code = stripSpacesAndCommas(callingCode);
   const digits = stripSpacesAndCommas(mobile);
-  if (!/^\+\d{1,4}$/.test(code) || !/^\d{4,15}$/.test(digits)) throw new GatewayError('PH0001');
+  if (!/^\+\d{1,4}$/.test(code) || !/^\d{4,15}$/.test(digits)) throw new GatewayError(ERR.PHONE_INVALID);
   const parsed = parsePhone(digits, code.slice(1));
-  if (!parsed?.isValid()) throw new GatewayError('PH0001');
-  if (code === MAINLAND_CALLING_CODE && (parsed.country !== 'CN' || parsed.getType() !== 'MOBILE')) throw new GatewayError('PH0001');
+  if (!parsed?.isValid()) throw new GatewayError(ERR.PHONE_INVALID);
+  if (code === MAINLAND_CALLING_CODE && (parsed.country !== 'CN' || parsed.getType() !== 'MOBILE')) throw new GatewayError(ERR.PHONE_INVALID);
   return parsed.number;
 }
 
@@ -29,7 +30,7 @@ export function phoneRecipient(callingCode: string, mobile: string): string {
 export function phoneRecipientFromE164(value: string): string {
   const stripped = stripSpacesAndCommas(value).replace(/[-()]/g, '');
   const parsed = /^\+\d{5,19}$/.test(stripped) ? parsePhone(stripped) : undefined;
-  if (!parsed) throw new GatewayError('PH0001');
+  if (!parsed) throw new GatewayError(ERR.PHONE_INVALID);
   return phoneRecipient(`+${parsed.countryCallingCode}`, parsed.nationalNumber);
 }
 
@@ -42,7 +43,7 @@ const NOT_TEXTABLE = new Set<NumberType>(['FIXED_LINE', 'PREMIUM_RATE', 'TOLL_FR
  */
 export function smsCallingCode(recipient: string): string {
   const parsed = parsePhone(recipient);
-  if (!parsed?.isValid() || NOT_TEXTABLE.has(parsed.getType())) throw new GatewayError('PH0001');
+  if (!parsed?.isValid() || NOT_TEXTABLE.has(parsed.getType())) throw new GatewayError(ERR.PHONE_INVALID);
   return `+${parsed.countryCallingCode}`;
 }
 
@@ -61,7 +62,7 @@ function parsePhone(text: string, defaultCallingCode?: string): PhoneNumber | un
  */
 export function emailRecipient(email: string): string {
   const value = stripSpacesAndCommas(email).toLowerCase();
-  if (!emailFormat.safeParse(value).success) throw new GatewayError('PH0002');
+  if (!emailFormat.safeParse(value).success) throw new GatewayError(ERR.EMAIL_INVALID);
   return value;
 }
 
@@ -78,14 +79,14 @@ export interface SignInName {
 /** The one way from a request's name fields to the stored identity (E.164 phone, lower-case e-mail, usId). */
 export function identity(name: SignInName): LoginIdentity {
   if (name.loginType === 1) {
-    if (!name.mobileCode || !name.mobile) throw new GatewayError('US0005');
+    if (!name.mobileCode || !name.mobile) throw new GatewayError(ERR.ACCOUNT_NAME_MISSING);
     return { phone: phoneRecipient(name.mobileCode, name.mobile) };
   }
   if (name.loginType === 2) {
-    if (!name.loginEmail) throw new GatewayError('US0005');
+    if (!name.loginEmail) throw new GatewayError(ERR.ACCOUNT_NAME_MISSING);
     return { email: emailRecipient(name.loginEmail) };
   }
   const usId = name.usId?.trim();
-  if (!usId) throw new GatewayError('US0005');
+  if (!usId) throw new GatewayError(ERR.ACCOUNT_NAME_MISSING);
   return { usId };
 }

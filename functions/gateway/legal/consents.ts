@@ -1,5 +1,6 @@
 import type { LegalDoc } from '../../../src/lib/legal';
 import { legalVersions } from '../generated/legal-versions';
+import { agreedToTerms, consentInsertStatements } from './db';
 
 /** The current version of each document; tests pass another set to play a version bump. */
 export type LegalVersions = Readonly<Record<LegalDoc, string>>;
@@ -31,10 +32,12 @@ export function consentStatements(
   docs: readonly LegalDoc[] = defaultConsentDocs,
   versions: LegalVersions = legalVersions,
 ): D1PreparedStatement[] {
-  const insert = db.prepare(
-    'INSERT INTO user_consents (user_id, document, version, agreed_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING',
+  return consentInsertStatements(
+    db,
+    userId,
+    docs.map((doc) => ({ document: doc, version: versions[doc] })),
+    now,
   );
-  return docs.map((doc) => insert.bind(userId, doc, versions[doc], now));
 }
 
 /**
@@ -42,9 +45,5 @@ export function consentStatements(
  * (again) before going on. Raising `version` in content/legal/{zh,en}/terms.md makes it true for everyone.
  */
 export async function needsConsent(db: D1Database, userId: string, versions: LegalVersions = legalVersions): Promise<boolean> {
-  const row = await db
-    .prepare("SELECT 1 AS agreed FROM user_consents WHERE user_id = ?1 AND document = 'terms' AND version = ?2")
-    .bind(userId, versions.terms)
-    .first<{ agreed: number }>();
-  return row === null;
+  return !(await agreedToTerms(db, userId, versions.terms));
 }

@@ -8,6 +8,7 @@ import { recordConsent } from './consents';
 import { requireSession, type SessionVariables } from '../sessions/service';
 import { legalVersions } from '../generated/legal-versions';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /** queryUserProtocol `type` → document. */
 const protocolDocs: Record<'0' | '1', LegalDoc> = { '0': 'privacy', '1': 'terms' };
@@ -15,7 +16,7 @@ const protocolDocs: Record<'0' | '1', LegalDoc> = { '0': 'privacy', '1': 'terms'
 /** Legal documents: where the agreement modal finds them (no session), and agreeing again after a change. */
 export const legalRoutes = new Hono<EdgeBindings & { Variables: SessionVariables }>()
   // `?lang=` pins the language whatever the visitor's LANG cookie (functions/edge/shells.ts).
-  .get('/agg-web/protocol/queryUserProtocol', validate('query', queryUserProtocolQuery, { code: 'LG0001' }), (c) => {
+  .get('/agg-web/protocol/queryUserProtocol', validate('query', queryUserProtocolQuery, { code: ERR.AGREEMENT_UNKNOWN }), (c) => {
     const doc = protocolDocs[c.req.valid('query').type];
     const answer: UserProtocolAnswer = { urlCn: legalUrl(doc, 'zh'), urlEn: legalUrl(doc, 'en'), version: legalVersions[doc] };
     return ok(c, answer);

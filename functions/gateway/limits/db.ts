@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../../src/schemas/error-codes';
+import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
 import { GatewayError } from '../errors';
 
 /**
@@ -132,5 +132,5 @@ async function refusal(db: D1Database, spec: CappedInsert): Promise<GatewayError
   // failed, a guess that was never compared). With a wait, that row was most likely the one it waited for, so
   // the answer is "try again in a moment", which is now true; blaming a cap would send a person away for an hour.
   if (spec.wait) return new GatewayError(spec.wait.code, { retryAfter: 1 });
-  return new GatewayError(spec.caps.at(-1)?.code ?? 'GW0400');
+  return new GatewayError(spec.caps.at(-1)?.code ?? ERR.REQUEST_INVALID);
 }

@@ -14,13 +14,15 @@ import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
 import { now } from '../../contract';
 import { deliver } from '../delivery';
 import { emailRecipient } from '../identity/sign-in-names';
-import { consumeLink, issueLink, LINK_LIFETIME_MS, passLinkMessage, withdrawLink, type LinkKind } from './service';
+import { consumeLink, issueLink, LINK_LIFETIME_MS, passLinkMessage, withdrawLink } from './service';
+import type { LinkKind } from './db';
 import { requireSession, type SessionVariables } from '../sessions/service';
 import { requireFreshProof } from '../identity/proof';
 import { clientInfo } from '../sessions/devices';
 import { signedIn } from '../sign-in/service';
 import { recordFailedSignIn } from '../sign-in/history';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 type LinkEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
@@ -34,7 +36,7 @@ function linkUrl(c: Context<LinkEnv>, page: 'pass_email_login' | 'share_login', 
   const config = c.var.config;
   const origin = c.req.header(SITE_HEADER) === 'navigator' ? config.navigatorOrigin : config.portalOrigin;
   // Refuse rather than guess: a deployed Worker does not start without these (startup-check.ts).
-  if (!origin) throw new GatewayError('SY0500');
+  if (!origin) throw new GatewayError(ERR.SERVER_ERROR);
   return `${origin}/${page}?${new URLSearchParams({ [param]: token, lang: requestLang(c) })}`;
 }
 
@@ -46,7 +48,7 @@ async function signInWithLink(c: Context<LinkEnv>, kind: LinkKind, token: string
   );
   const user = await findUserById(c.env.DB, userId);
   // The account was deleted after the link was made: the link is as good as unknown.
-  if (!user) throw new GatewayError('LK0001');
+  if (!user) throw new GatewayError(ERR.LINK_INVALID);
   // A shared link is made by any session of the account: what it opens proves nobody (identity/proof.ts).
   return signedIn(c, user, { method: 'link', proves: kind !== 'share' });
 }
@@ -80,7 +82,7 @@ export const loginLinkRoutes = new Hono<LinkEnv>()
   // A platform session shares its own account; a partner session has no platform account to share.
   // Handing the account to another device is a sensitive change: it needs a fresh proof like ending sessions.
   .post('/agg-web/user/shareLogin/create', requireSession, requireFreshProof, validate('json', shareLinkRequest), async (c) => {
-    if (c.var.session.kind !== 'platform') throw new GatewayError('TK00001');
+    if (c.var.session.kind !== 'platform') throw new GatewayError(ERR.SESSION_ENDED);
     const link = await issueLink(c.env.DB, { kind: 'share', userId: c.var.user.id, subject: c.var.user.id, ip: clientIp(c), now: now(c) });
     const answer: ShareLinkAnswer = {
       url: linkUrl(c, 'share_login', LINK_PARAM.share, link.token),

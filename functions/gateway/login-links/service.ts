@@ -3,6 +3,8 @@ import { GatewayError } from '../errors';
 import { sha256Hex } from '../identity/passwords';
 import { randomToken } from '../identity/single-use';
 import { consume, SINGLE_USE } from '../identity/single-use';
+import { ERR } from '../../../src/schemas/error-codes';
+import { deleteLink, hasLinkSince, insertLinkWithinCaps, LINK_OF_AN_ACCOUNT, linkByHash, type LinkKind } from './db';
 
 /**
  * Sign-in links: one-time tokens that sign a person in without a password or code.
@@ -13,7 +15,6 @@ import { consume, SINGLE_USE } from '../identity/single-use';
  * The token is 32 bytes from the CSPRNG; D1 keeps its SHA-256 hex only. Using a link is one conditional
  * UPDATE, so a doubled click or two devices racing get one session between them, never two.
  */
-export type LinkKind = 'email_pass' | 'share';
 
 export const LINK_LIFETIME_MS: Readonly<Record<LinkKind, number>> = { email_pass: 15 * 60 * 1000, share: 10 * 60 * 1000 };
 /** Between two links for one address (or one sharer). */
@@ -41,40 +42,27 @@ export async function issueLink(db: D1Database, args: IssueLinkArgs): Promise<{ 
   const token = randomToken();
   const expiresAt = args.now + LINK_LIFETIME_MS[args.kind];
   const windowStart = args.now - LINK_WINDOW_MS;
-  const inserted = await db
-    .prepare(
-      `INSERT INTO login_links (token_hash, kind, user_id, recipient, ip, created_at, expires_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
-       WHERE NOT EXISTS (SELECT 1 FROM login_links WHERE recipient = ?4 AND kind = ?2 AND created_at > ?8)
-         AND (SELECT COUNT(*) FROM login_links WHERE recipient = ?4 AND kind = ?2 AND created_at > ?9) < ?10
-         AND (SELECT COUNT(*) FROM login_links WHERE ip = ?5 AND created_at > ?9) < ?11
-       RETURNING token_hash`,
-    )
-    .bind(
-      await sha256Hex(token),
-      args.kind,
-      args.userId,
-      args.subject,
-      args.ip,
-      args.now,
-      expiresAt,
-      args.now - LINK_RESEND_WAIT_MS,
-      windowStart,
-      LINK_SUBJECT_CAP,
-      LINK_IP_CAP,
-    )
-    .first<{ token_hash: string }>();
+  const inserted = await insertLinkWithinCaps(db, {
+    tokenHash: await sha256Hex(token),
+    kind: args.kind,
+    userId: args.userId,
+    recipient: args.subject,
+    ip: args.ip,
+    now: args.now,
+    expiresAt,
+    resendAfter: args.now - LINK_RESEND_WAIT_MS,
+    windowStart,
+    subjectCap: LINK_SUBJECT_CAP,
+    ipCap: LINK_IP_CAP,
+  });
   if (inserted) return { token, expiresAt };
-  const recent = await db
-    .prepare('SELECT 1 FROM login_links WHERE recipient = ? AND kind = ? AND created_at > ?')
-    .bind(args.subject, args.kind, args.now - LINK_RESEND_WAIT_MS)
-    .first();
-  throw new GatewayError(recent ? 'LK0010' : 'LK0011');
+  const recent = await hasLinkSince(db, args.subject, args.kind, args.now - LINK_RESEND_WAIT_MS);
+  throw new GatewayError(recent ? ERR.LINK_RESEND_WAIT : ERR.LINKS_CAPPED);
 }
 
 /** Removes a link whose e-mail could not be sent: it reached nobody, so it counts against no cap and may be asked for again at once. */
 export async function withdrawLink(db: D1Database, token: string): Promise<void> {
-  await db.prepare('DELETE FROM login_links WHERE token_hash = ?').bind(await sha256Hex(token)).run();
+  await deleteLink(db, await sha256Hex(token));
 }
 
 /**
@@ -92,17 +80,14 @@ export async function consumeLink(
   const hash = await sha256Hex(token);
   const used = await consume<{ user_id: string }>(db, SINGLE_USE.loginLink, { token_hash: hash, kind }, now, {
     returning: 'user_id',
-    also: { sql: 'user_id IS NOT NULL', binds: [] },
+    also: LINK_OF_AN_ACCOUNT,
   });
   if (used) return used.user_id;
-  const row = await db
-    .prepare('SELECT user_id, expires_at, used_at FROM login_links WHERE token_hash = ? AND kind = ?')
-    .bind(hash, kind)
-    .first<{ user_id: string | null; expires_at: number; used_at: number | null }>();
-  if (!row || row.user_id === null) throw new GatewayError('LK0001');
+  const row = await linkByHash(db, hash, kind);
+  if (!row || row.user_id === null) throw new GatewayError(ERR.LINK_INVALID);
   await refusedFor?.(row.user_id);
-  if (row.used_at !== null) throw new GatewayError('LK0003');
-  throw new GatewayError('LK0002');
+  if (row.used_at !== null) throw new GatewayError(ERR.LINK_ALREADY_USED);
+  throw new GatewayError(ERR.LINK_EXPIRED);
 }
 
 /** The localised e-mail that carries a pass link. */

@@ -1,3 +1,5 @@
+import { pruneStatement } from './db';
+
 /**
  * Old rows are deleted on a schedule (the Cron Trigger in wrangler.toml calls `prune` through the Worker's
  * `scheduled` handler), so anonymous writes and spent secrets cannot fill the one D1 database.
@@ -60,9 +62,7 @@ export async function prune(db: D1Database, now: number): Promise<Record<string,
   const results = await db.batch(
     RETENTION.map(({ table, old, keepMs, unit }) => {
       const cutoff = now - keepMs;
-      return db
-        .prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${old} LIMIT ${PRUNE_BATCH})`)
-        .bind(unit === 's' ? Math.floor(cutoff / 1000) : cutoff);
+      return pruneStatement(db, { table, old }, unit === 's' ? Math.floor(cutoff / 1000) : cutoff, PRUNE_BATCH);
     }),
   );
   return Object.fromEntries(RETENTION.map(({ table }, i) => [table, results[i]?.meta.changes ?? 0]));

@@ -1,6 +1,6 @@
 import type { MemberRole } from '../../../src/schemas/onboarding';
 import type { AuditedAction } from '../../../src/schemas/ops-people';
-import { auditStatement } from '../audit/service';
+import { auditStatement } from '../audit/db';
 
 /**
  * What a company's administrators change about its members (migration 0160): role, removal, module grants.

@@ -7,6 +7,7 @@ import { changeRole, grantsOf, removeMember, setModuleGrant, type MemberChange }
 import { GatewayError } from '../errors';
 import type { Caller } from '../companies/service';
 import { moduleCatalogue } from '../generated/module-catalogue';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Company administrators manage their members: change a member's role (a company always keeps an active
@@ -43,7 +44,7 @@ export function modulesOfMember(storedType: string, member: { role: string; stat
 export async function companyModules(caller: Caller, companyId: string): Promise<CompanyModulesAnswer> {
   const member = await memberOf(caller.db, companyId, caller.userId);
   const company = member?.status === 'active' ? await companyById(caller.db, companyId) : null;
-  if (!member || !company) throw new GatewayError('CO0009');
+  if (!member || !company) throw new GatewayError(ERR.COMPANY_NOT_FOUND);
   return { companyId, modules: modulesOfMember(company.type, member, await grantsOf(caller.db, companyId, caller.userId), caller.lang) };
 }
 
@@ -55,8 +56,8 @@ export async function companyModules(caller: Caller, companyId: string): Promise
 async function administratorChange(caller: Caller, request: { companyId: string; userId: string }) {
   const actor = await memberOf(caller.db, request.companyId, caller.userId);
   const company = actor?.status === 'active' ? await companyById(caller.db, request.companyId) : null;
-  if (!actor || !company) throw new GatewayError('CO0009');
-  if (actor.role !== 'administrator') throw new GatewayError('CO0008');
+  if (!actor || !company) throw new GatewayError(ERR.COMPANY_NOT_FOUND);
+  if (actor.role !== 'administrator') throw new GatewayError(ERR.ADMINISTRATOR_ONLY);
   const change: MemberChange = { companyId: company.id, actorId: caller.userId, userId: request.userId, network: caller.ip, now: caller.now };
   return { company, change };
 }
@@ -64,34 +65,34 @@ async function administratorChange(caller: Caller, request: { companyId: string;
 /** Why a refused change changed nothing, read after it: the actor lost their role meanwhile, or the member's state. */
 async function refusal(caller: Caller, change: MemberChange, why: (member: NonNullable<Awaited<ReturnType<typeof memberOf>>>) => GatewayError) {
   const actor = await memberOf(caller.db, change.companyId, change.actorId);
-  if (!actor || actor.status !== 'active') return new GatewayError('CO0009');
-  if (actor.role !== 'administrator') return new GatewayError('CO0008');
+  if (!actor || actor.status !== 'active') return new GatewayError(ERR.COMPANY_NOT_FOUND);
+  if (actor.role !== 'administrator') return new GatewayError(ERR.ADMINISTRATOR_ONLY);
   const member = await memberOf(caller.db, change.companyId, change.userId);
-  return member ? why(member) : new GatewayError('MB0002');
+  return member ? why(member) : new GatewayError(ERR.MEMBER_NOT_FOUND);
 }
 
 export async function changeMemberRole(caller: Caller, request: MemberRoleRequest): Promise<MemberChangeAnswer> {
   const { change } = await administratorChange(caller, request);
   if (await changeRole(caller.db, change, request.role)) return { companyId: change.companyId, userId: change.userId };
   throw await refusal(caller, change, (member) => {
-    if (member.status !== 'active') return new GatewayError('MB0007', { status: member.status });
-    if (member.role === request.role) return new GatewayError('MB0003', { role: member.role });
-    return new GatewayError('MB0001');
+    if (member.status !== 'active') return new GatewayError(ERR.ROLE_CHANGE_NEEDS_APPROVED_MEMBER, { status: member.status });
+    if (member.role === request.role) return new GatewayError(ERR.MEMBER_ROLE_CHANGED_MEANWHILE, { role: member.role });
+    return new GatewayError(ERR.LAST_ADMINISTRATOR);
   });
 }
 
 export async function removeCompanyMember(caller: Caller, request: MemberRemoveRequest): Promise<MemberChangeAnswer> {
   const { change } = await administratorChange(caller, request);
   if (await removeMember(caller.db, change)) return { companyId: change.companyId, userId: change.userId };
-  throw await refusal(caller, change, () => new GatewayError('MB0001'));
+  throw await refusal(caller, change, () => new GatewayError(ERR.LAST_ADMINISTRATOR));
 }
 
 export async function setMemberModule(caller: Caller, request: MemberModuleRequest): Promise<MemberChangeAnswer> {
   const { company, change } = await administratorChange(caller, request);
-  if (!modulesOfType(company.type).some((entry) => entry.key === request.module)) throw new GatewayError('MB0005', { module: request.module });
+  if (!modulesOfType(company.type).some((entry) => entry.key === request.module)) throw new GatewayError(ERR.MODULE_NOT_AVAILABLE, { module: request.module });
   if (await setModuleGrant(caller.db, change, request.module, request.granted)) return { companyId: change.companyId, userId: change.userId };
   throw await refusal(caller, change, (member) => {
-    if (member.role !== 'staff' || member.status !== 'active') return new GatewayError('MB0006');
-    return new GatewayError('MB0004', { module: request.module, granted: request.granted });
+    if (member.role !== 'staff' || member.status !== 'active') return new GatewayError(ERR.MODULES_FOR_STAFF_ONLY);
+    return new GatewayError(ERR.MEMBER_MODULES_CHANGED_MEANWHILE, { module: request.module, granted: request.granted });
   });
 }

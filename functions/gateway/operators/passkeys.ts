@@ -8,11 +8,13 @@ import { decodeClientDataJSON, isoBase64URL, isoUint8Array } from '@simplewebaut
 import type { PasskeySite } from '../../config';
 import { cappedInsert } from '../limits/db';
 import { GatewayError } from '../errors';
-import { auditStatement } from '../audit/service';
+import { auditStatement } from '../audit/db';
 import { passedSecondStep, signInChallenge, type Client } from './sign-in';
 import type { Operator } from './service';
 import { CHALLENGE_LIFETIME_MS, transportsOf, verifyAssertion, verifyRegistration } from '../passkeys/service';
 import { consume, SINGLE_USE } from '../identity/single-use';
+import { ERR } from '../../../src/schemas/error-codes';
+import { advancePasskeyCounter, insertOperatorPasskeyStatement, operatorPasskey, operatorPasskeysOf } from './db';
 
 /**
  * Operator passkeys with @simplewebauthn/server, as the platform's (passkeys/service.ts: relying party and
@@ -26,22 +28,11 @@ const HOUR_MS = 60 * 60 * 1000;
 export const OPERATOR_PASSKEY_CEREMONY_CAP = 20;
 export const OPERATOR_PASSKEYS_MAX = 10;
 
-interface OperatorPasskeyRow {
-  id: string;
-  operator_id: string;
-  public_key: string;
-  counter: number;
-  transports: string;
-}
-
-const passkeysOf = async (db: D1Database, operatorId: string) =>
-  (await db.prepare('SELECT * FROM operator_passkeys WHERE operator_id = ?').bind(operatorId).all<OperatorPasskeyRow>()).results;
-
 async function newChallenge(db: D1Database, row: { challenge: string; purpose: 'register' | 'authenticate'; operatorId: string; signIn?: string; at: number }) {
   await cappedInsert(db, {
     table: 'operator_webauthn_challenges',
     row: { challenge: row.challenge, purpose: row.purpose, operator_id: row.operatorId, sign_in: row.signIn ?? null, created_at: row.at, expires_at: row.at + CHALLENGE_LIFETIME_MS },
-    caps: [{ where: { operator_id: row.operatorId, purpose: row.purpose }, since: row.at - HOUR_MS, max: OPERATOR_PASSKEY_CEREMONY_CAP, code: 'PK0011' }],
+    caps: [{ where: { operator_id: row.operatorId, purpose: row.purpose }, since: row.at - HOUR_MS, max: OPERATOR_PASSKEY_CEREMONY_CAP, code: ERR.PASSKEY_REGISTRATIONS_CAPPED }],
     returning: 'challenge',
   });
 }
@@ -52,7 +43,7 @@ async function claimSigned(db: D1Database, clientDataJSON: string, where: { purp
   try {
     challenge = decodeClientDataJSON(clientDataJSON).challenge;
   } catch {
-    throw new GatewayError('PK0003');
+    throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
   }
   const claimed = await consume(
     db,
@@ -61,13 +52,13 @@ async function claimSigned(db: D1Database, clientDataJSON: string, where: { purp
     where.at,
     { returning: 'challenge' },
   );
-  if (!claimed || !challenge) throw new GatewayError('PK0002');
+  if (!claimed || !challenge) throw new GatewayError(ERR.PASSKEY_REQUEST_EXPIRED);
   return challenge;
 }
 
 /** Options to add a passkey for the signed-in operator (their passkeys excluded). */
 export async function operatorRegistrationOptions(db: D1Database, site: PasskeySite, operator: Operator, at: number) {
-  const existing = await passkeysOf(db, operator.id);
+  const existing = await operatorPasskeysOf(db, operator.id);
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
     rpID: site.rpID,
@@ -89,27 +80,33 @@ export async function registerOperatorPasskey(db: D1Database, site: PasskeySite,
   const { credential } = await verifyRegistration(site, response, challenge);
   const results = await db
     .batch([
-      db
-        .prepare(
-          `INSERT INTO operator_passkeys (id, operator_id, public_key, counter, transports, created_at)
-           SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE (SELECT COUNT(*) FROM operator_passkeys WHERE operator_id = ?2) < ?7`,
-        )
-        .bind(credential.id, operator.id, isoBase64URL.fromBuffer(credential.publicKey), credential.counter, JSON.stringify(credential.transports ?? []), client.at, OPERATOR_PASSKEYS_MAX),
+      insertOperatorPasskeyStatement(
+        db,
+        {
+          id: credential.id,
+          operatorId: operator.id,
+          publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+          counter: credential.counter,
+          transports: JSON.stringify(credential.transports ?? []),
+          at: client.at,
+        },
+        OPERATOR_PASSKEYS_MAX,
+      ),
       auditStatement(db, { at: client.at, actor: { kind: 'operator', id: operator.id }, action: 'operator.passkey_added', network: client.network }, { ifChanged: true }),
     ])
     .catch((error: unknown) => {
-      if (error instanceof Error && /UNIQUE|PRIMARY KEY/i.test(error.message)) throw new GatewayError('PK0006');
+      if (error instanceof Error && /UNIQUE|PRIMARY KEY/i.test(error.message)) throw new GatewayError(ERR.PASSKEY_ALREADY_REGISTERED);
       throw error;
     });
-  if (results[0]?.meta.changes !== 1) throw new GatewayError('PK0012');
+  if (results[0]?.meta.changes !== 1) throw new GatewayError(ERR.PASSKEY_LIMIT_REACHED);
   return { id: credential.id };
 }
 
 /** Options for the second step with a passkey: the sign-in challenge's operator's passkeys only. PK0004 without one. */
 export async function operatorPasskeyStepOptions(db: D1Database, site: PasskeySite, token: string, at: number) {
   const { hash, operator } = await signInChallenge(db, token, at);
-  const passkeys = await passkeysOf(db, operator.id);
-  if (!passkeys.length) throw new GatewayError('PK0004');
+  const passkeys = await operatorPasskeysOf(db, operator.id);
+  if (!passkeys.length) throw new GatewayError(ERR.PASSKEY_NOT_REGISTERED);
   const options = await generateAuthenticationOptions({
     rpID: site.rpID,
     userVerification: 'required',
@@ -124,13 +121,10 @@ export async function operatorPasskeyStepOptions(db: D1Database, site: PasskeySi
 export async function operatorPasskeyStep(db: D1Database, site: PasskeySite, token: string, response: AuthenticationResponseJSON, client: Client) {
   const { hash, operator } = await signInChallenge(db, token, client.at);
   const challenge = await claimSigned(db, response.response.clientDataJSON, { purpose: 'authenticate', operatorId: operator.id, signIn: hash, at: client.at });
-  const passkey = await db.prepare('SELECT * FROM operator_passkeys WHERE id = ? AND operator_id = ?').bind(response.id, operator.id).first<OperatorPasskeyRow>();
-  if (!passkey) throw new GatewayError('PK0004');
+  const passkey = await operatorPasskey(db, response.id, operator.id);
+  if (!passkey) throw new GatewayError(ERR.PASSKEY_NOT_REGISTERED);
   const counter = (await verifyAssertion(site, response, challenge, passkey)).newCounter;
-  const used = await db
-    .prepare('UPDATE operator_passkeys SET counter = ?1, last_used_at = ?2 WHERE id = ?3 AND (counter < ?1 OR (counter = 0 AND ?1 = 0)) RETURNING id')
-    .bind(counter, client.at, passkey.id)
-    .first();
-  if (!used) throw new GatewayError('PK0005');
+  const used = await advancePasskeyCounter(db, passkey.id, counter, client.at);
+  if (!used) throw new GatewayError(ERR.PASSKEY_MAY_BE_COPIED);
   return passedSecondStep(db, hash, operator, client, 'passkey');
 }

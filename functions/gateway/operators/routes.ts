@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { WorkerEnv } from '../../env';
 import { clientIp, ok } from '../errors';
-import { auditStatement } from '../audit/service';
+import { auditStatement } from '../audit/db';
 import { now } from '../../contract';
 import { endOperatorSession, requireOperator, type OperatorVariables } from './service';
 

@@ -5,6 +5,10 @@ import { GatewayError } from '../errors';
 import { now } from '../../contract';
 import { hashPassword, type StoredPassword } from '../identity/passwords';
 import { findSession, prepareSession, revokeAllSessions, revokeSessionStatement, touchSession } from '../identity/sessions';
+import { ERR } from '../../../src/schemas/error-codes';
+import { findOperatorById, insertOperatorStatement, type OperatorRole, type OperatorRow } from './db';
+
+export type { OperatorRole } from './db';
 
 /**
  * Operators: the platform's own staff. Their accounts, sessions and cookie are separate from platform
@@ -15,30 +19,10 @@ import { findSession, prepareSession, revokeAllSessions, revokeSessionStatement,
  * Roles: 'reviewer' reviews companies, 'support' helps people, 'admin' does both and manages operators.
  * Operator sessions are short: OPERATOR_IDLE_MS after the last call, OPERATOR_ABSOLUTE_MS after the sign-in.
  */
-export type OperatorRole = 'reviewer' | 'support' | 'admin';
 export const OPERATOR_ROLES: readonly OperatorRole[] = ['reviewer', 'support', 'admin'];
 
 export const OPERATOR_IDLE_MS = 30 * 60 * 1000;
 export const OPERATOR_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
-
-export interface OperatorRow {
-  id: string;
-  login: string;
-  name: string;
-  role: OperatorRole;
-  lang: 'zh' | 'en';
-  /** The password columns are NULL until the operator used their enrolment link. */
-  password_hash: string | null;
-  password_salt: string | null;
-  password_algo: string | null;
-  password_params: string | null;
-  totp_secret_enc: string | null;
-  totp_last_step: number;
-  created_at: number;
-  /** When the enrolment link was used (password and second step set); NULL: no sign-in yet. */
-  enrolled_at: number | null;
-  removed_at: number | null;
-}
 
 /** What a signed-in operator call sees of its operator (never the password or secret columns). */
 export interface Operator {
@@ -74,14 +58,6 @@ export const storedPasswordOf = (row: OperatorRow | null): StoredPassword | null
 export const roleAllows = (role: OperatorRole, needed: readonly OperatorRole[]) =>
   needed.length === 0 || role === 'admin' || needed.includes(role);
 
-export async function findOperatorByLogin(db: D1Database, login: string): Promise<OperatorRow | null> {
-  return db.prepare('SELECT * FROM operators WHERE login = ? AND removed_at IS NULL').bind(login.trim().toLowerCase()).first<OperatorRow>();
-}
-
-export async function findOperatorById(db: D1Database, id: string): Promise<OperatorRow | null> {
-  return db.prepare('SELECT * FROM operators WHERE id = ? AND removed_at IS NULL').bind(id).first<OperatorRow>();
-}
-
 export interface NewOperator {
   login: string;
   name: string;
@@ -97,25 +73,16 @@ export interface NewOperator {
 export async function operatorInsert(db: D1Database, env: WorkerEnv, operator: NewOperator, at: number): Promise<{ id: string; statement: D1PreparedStatement }> {
   const id = crypto.randomUUID();
   const password = await hashPassword(operator.clientHash, env);
-  const statement = db
-    .prepare(
-      `INSERT INTO operators (id, login, name, role, lang, password_hash, password_salt, password_algo, password_params, totp_secret_enc, created_at, enrolled_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(
-      id,
-      operator.login.trim().toLowerCase(),
-      operator.name,
-      operator.role,
-      operator.lang ?? 'zh',
-      password.hash,
-      password.salt,
-      password.algo,
-      password.params,
-      operator.totpSecretEnc ?? null,
-      at,
-      at,
-    );
+  const statement = insertOperatorStatement(db, {
+    id,
+    login: operator.login.trim().toLowerCase(),
+    name: operator.name,
+    role: operator.role,
+    lang: operator.lang ?? 'zh',
+    password,
+    totpSecretEnc: operator.totpSecretEnc ?? null,
+    at,
+  });
   return { id, statement };
 }
 
@@ -197,8 +164,8 @@ export async function operatorOfRequest<E extends { Bindings: WorkerEnv }>(
 export function requireOperator(...roles: OperatorRole[]): MiddlewareHandler<{ Bindings: WorkerEnv; Variables: OperatorVariables }> {
   return async (c, next) => {
     const { found, allowed } = await operatorOfRequest(c, roles);
-    if (!found) throw new GatewayError('OP0001');
-    if (!allowed) throw new GatewayError('OP0003');
+    if (!found) throw new GatewayError(ERR.OPERATOR_SIGN_IN_REQUIRED);
+    if (!allowed) throw new GatewayError(ERR.OPERATOR_ROLE_REFUSED);
     c.set('operator', operatorView(found.operator));
     c.set('operatorSession', found.session);
     await next();

@@ -18,11 +18,12 @@ import { now } from '../../contract';
 import { finishOperatorEnrolment, listOperators, passwordStep, startOperatorEnrolment, totpStep } from './sign-in';
 import { operatorView, requireOperator, type OperatorVariables } from './service';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /** The configured passkey site, or PK0001 (passkeys are not offered here). */
 function passkeySite(c: Context): NonNullable<Config['passkeys']> {
   const site = (c.var as { config: Config }).config.passkeys;
-  if (!site) throw new GatewayError('PK0001');
+  if (!site) throw new GatewayError(ERR.PASSKEYS_UNAVAILABLE);
   return site;
 }
 

@@ -1,14 +1,26 @@
 import type { WorkerEnv } from '../../env';
 import { recordGuess, withdrawGuess } from '../identity/guesses';
 import { GatewayError } from '../errors';
-import { auditStatement } from '../audit/service';
-import { findOperatorById, findOperatorByLogin, prepareOperatorSession, storedPasswordOf, OPERATOR_ABSOLUTE_MS, type OperatorRow } from './service';
+import { auditStatement } from '../audit/db';
+import { prepareOperatorSession, storedPasswordOf, OPERATOR_ABSOLUTE_MS } from './service';
+import {
+  enrolIfClaimedStatement,
+  findOperatorById,
+  findOperatorByLogin,
+  liveEnrolmentRow,
+  operatorsWithPasskeyCounts,
+  passkeyCountOf,
+  savePendingSecret,
+  type EnrolmentRow,
+  type OperatorRow,
+} from './db';
 import { assertNewPasswordAllowed, hashPassword, sha256Hex, verifyPassword } from '../identity/passwords';
 import { claimChallenge, countChallengeTry, liveChallenge, prepareChallenge } from '../identity/challenges';
 import { consumeStatement, countTry, SINGLE_USE } from '../identity/single-use';
 import { takeTotpStep } from '../identity/totp';
 import { revokeAllSessionsStatement } from '../identity/sessions';
 import { decryptSecret, encryptSecret, newTotpSecret, stepOf, totpShown, TOTP_ISSUER } from '../second-step/service';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * How an operator signs in and enrols (the accounts themselves: operators/service.ts, scripts/operator.mjs).
@@ -48,7 +60,7 @@ const recordOperatorGuess = (db: D1Database, subject: string, kind: 'password' |
     db,
     'operator',
     { subject, network, at, fields: { kind } },
-    { windowMs: OPERATOR_GUESS_WINDOW_MS, perNetwork: { max: OPERATOR_NETWORK_GUESS_CAP, code: 'OP0006' }, perSubject: { max: OPERATOR_LOGIN_GUESS_CAP, code: 'OP0005' } },
+    { windowMs: OPERATOR_GUESS_WINDOW_MS, perNetwork: { max: OPERATOR_NETWORK_GUESS_CAP, code: ERR.OPERATOR_NETWORK_GUESSES_CAPPED }, perSubject: { max: OPERATOR_LOGIN_GUESS_CAP, code: ERR.OPERATOR_LOGIN_GUESSES_CAPPED } },
   );
 
 /** A right guess is no failure: it stops counting. */
@@ -62,12 +74,12 @@ export async function passwordStep(env: WorkerEnv, login: string, clientHash: st
   const operator = await findOperatorByLogin(db, subject);
   // The same KDF work with or without an operator behind the login (verifyPassword's decoy when null).
   const { ok } = await verifyPassword(clientHash, storedPasswordOf(operator), env);
-  if (!ok || !operator?.totp_secret_enc) throw new GatewayError('OP0004');
+  if (!ok || !operator?.totp_secret_enc) throw new GatewayError(ERR.OPERATOR_WRONG_LOGIN_OR_PASSWORD);
   await withdrawOperatorGuess(db, guess);
   const { token: challenge, statement } = await prepareChallenge(db, 'operator', { ownerId: operator.id, at: client.at, lifetimeMs: OPERATOR_CHALLENGE_MS });
   await statement.run();
-  const passkeys = await db.prepare('SELECT COUNT(*) AS n FROM operator_passkeys WHERE operator_id = ?').bind(operator.id).first<{ n: number }>();
-  return { challenge, expiresIn: OPERATOR_CHALLENGE_MS / 1000, methods: passkeys?.n ? (['totp', 'passkey'] as const) : (['totp'] as const) };
+  const passkeys = await passkeyCountOf(db, operator.id);
+  return { challenge, expiresIn: OPERATOR_CHALLENGE_MS / 1000, methods: passkeys ? (['totp', 'passkey'] as const) : (['totp'] as const) };
 }
 
 /**
@@ -83,12 +95,12 @@ export async function totpStep(env: WorkerEnv, challenge: string, code: string, 
   const counted = await countChallengeTry(db, 'operator', hash, client.at, OPERATOR_CHALLENGE_TRIES);
   if (!counted) {
     await withdrawOperatorGuess(db, guess);
-    throw new GatewayError('OP0007');
+    throw new GatewayError(ERR.OPERATOR_SIGN_IN_EXPIRED);
   }
   const step = stepOf(await decryptSecret(env, secretOwner(operator.id), operator.totp_secret_enc!), code, client.at);
-  if (step === null) throw new GatewayError('OP0008', { triesLeft: OPERATOR_CHALLENGE_TRIES - counted.tries });
+  if (step === null) throw new GatewayError(ERR.OPERATOR_CODE_WRONG, { triesLeft: OPERATOR_CHALLENGE_TRIES - counted.tries });
   await withdrawOperatorGuess(db, guess);
-  if (!(await takeTotpStep(db, 'operator', operator.id, step))) throw new GatewayError('OP0009');
+  if (!(await takeTotpStep(db, 'operator', operator.id, step))) throw new GatewayError(ERR.OPERATOR_CODE_ALREADY_USED);
   return passedSecondStep(db, hash, operator, client, 'totp');
 }
 
@@ -96,7 +108,7 @@ export async function totpStep(env: WorkerEnv, challenge: string, code: string, 
 export async function signInChallenge(db: D1Database, token: string, at: number): Promise<{ hash: string; operator: OperatorRow }> {
   const row = await liveChallenge<{ operator_id: string }>(db, 'operator', token, at);
   const operator = row ? await findOperatorById(db, row.operator_id) : null;
-  if (!row || !operator?.totp_secret_enc) throw new GatewayError('OP0007');
+  if (!row || !operator?.totp_secret_enc) throw new GatewayError(ERR.OPERATOR_SIGN_IN_EXPIRED);
   return { hash: row.hash, operator };
 }
 
@@ -106,7 +118,7 @@ export async function signInChallenge(db: D1Database, token: string, at: number)
  */
 export async function passedSecondStep(db: D1Database, hash: string, operator: OperatorRow, client: Client, method: 'totp' | 'passkey') {
   const claimed = await claimChallenge(db, 'operator', hash, client.at);
-  if (!claimed) throw new GatewayError('OP0007');
+  if (!claimed) throw new GatewayError(ERR.OPERATOR_SIGN_IN_EXPIRED);
   const session = await prepareOperatorSession(db, operator.id, client.at, client);
   await db.batch([
     session.statement,
@@ -115,35 +127,20 @@ export async function passedSecondStep(db: D1Database, hash: string, operator: O
   return { operator, token: session.token, expiresIn: OPERATOR_ABSOLUTE_MS / 1000 };
 }
 
-interface EnrolmentRow {
-  operator_id: string;
-  login: string;
-  name: string;
-  pending_secret_enc: string | null;
-}
-
 /** A link that may still be used: unused, unexpired, tries left, for an operator not removed. */
 async function liveEnrolment(db: D1Database, hash: string, at: number): Promise<EnrolmentRow | null> {
-  return db
-    .prepare(
-      `SELECT e.operator_id, o.login, o.name, e.pending_secret_enc FROM operator_enrolments e JOIN operators o ON o.id = e.operator_id
-       WHERE e.token_hash = ?1 AND e.used_at IS NULL AND e.expires_at > ?2 AND e.tries < ?3 AND o.removed_at IS NULL`,
-    )
-    .bind(hash, at, ENROLMENT_TRIES)
-    .first<EnrolmentRow>();
+  return liveEnrolmentRow(db, hash, at, ENROLMENT_TRIES);
 }
 
 /** Opening the link: who it is for and a new pending TOTP secret (replacing any earlier one). OP0010 for a dead link. */
 export async function startOperatorEnrolment(env: WorkerEnv, token: string, at: number) {
   const hash = await sha256Hex(token);
   const row = await liveEnrolment(env.DB, hash, at);
-  if (!row) throw new GatewayError('OP0010');
+  if (!row) throw new GatewayError(ERR.OPERATOR_ENROLMENT_LINK_INVALID);
   const secret = newTotpSecret();
   const sealed = await encryptSecret(env, secretOwner(row.operator_id), new Uint8Array(secret.buffer));
-  const saved = await env.DB.prepare('UPDATE operator_enrolments SET pending_secret_enc = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?')
-    .bind(sealed, hash, at)
-    .run();
-  if (saved.meta.changes !== 1) throw new GatewayError('OP0010');
+  const saved = await savePendingSecret(env.DB, hash, sealed, at);
+  if (!saved) throw new GatewayError(ERR.OPERATOR_ENROLMENT_LINK_INVALID);
   return { login: row.login, name: row.name, ...totpShown(secret, row.login, OPERATOR_TOTP_ISSUER) };
 }
 
@@ -158,20 +155,15 @@ export async function finishOperatorEnrolment(env: WorkerEnv, input: { token: st
   await assertNewPasswordAllowed(input.password);
   const hash = await sha256Hex(input.token);
   const row = await liveEnrolment(db, hash, client.at);
-  if (!row?.pending_secret_enc) throw new GatewayError('OP0010');
+  if (!row?.pending_secret_enc) throw new GatewayError(ERR.OPERATOR_ENROLMENT_LINK_INVALID);
   const counted = await countTry(db, SINGLE_USE.operatorEnrolment, { token_hash: hash }, client.at, ENROLMENT_TRIES);
-  if (!counted) throw new GatewayError('OP0010');
+  if (!counted) throw new GatewayError(ERR.OPERATOR_ENROLMENT_LINK_INVALID);
   const step = stepOf(await decryptSecret(env, secretOwner(row.operator_id), row.pending_secret_enc), input.code, client.at);
-  if (step === null) throw new GatewayError('OP0008', { triesLeft: ENROLMENT_TRIES - counted.tries });
+  if (step === null) throw new GatewayError(ERR.OPERATOR_CODE_WRONG, { triesLeft: ENROLMENT_TRIES - counted.tries });
   const password = await hashPassword(input.password, env);
   const results = await db.batch([
     consumeStatement(db, SINGLE_USE.operatorEnrolment, { token_hash: hash, pending_secret_enc: row.pending_secret_enc }, client.at, { returning: 'token_hash' }),
-    db
-      .prepare(
-        `UPDATE operators SET password_hash = ?, password_salt = ?, password_algo = ?, password_params = ?, totp_secret_enc = ?,
-           totp_last_step = ?, enrolled_at = ? WHERE id = ? AND removed_at IS NULL AND changes() = 1`,
-      )
-      .bind(password.hash, password.salt, password.algo, password.params, row.pending_secret_enc, step, client.at, row.operator_id),
+    enrolIfClaimedStatement(db, { operatorId: row.operator_id, password, totpSecretEnc: row.pending_secret_enc, step, at: client.at }),
     auditStatement(
       db,
       { at: client.at, actor: { kind: 'operator', id: row.operator_id }, action: 'operator.enrolled', target: { kind: 'operator', id: row.operator_id }, network: client.network, detail: { secondStep: 'totp' } },
@@ -180,18 +172,13 @@ export async function finishOperatorEnrolment(env: WorkerEnv, input: { token: st
     // New credentials end whatever the old ones opened (a re-enrolment after a lost phone).
     revokeAllSessionsStatement(db, 'operator', row.operator_id, client.at, { onlyIfChanged: true }),
   ]);
-  if (results[1]?.meta.changes !== 1) throw new GatewayError('OP0010');
+  if (results[1]?.meta.changes !== 1) throw new GatewayError(ERR.OPERATOR_ENROLMENT_LINK_INVALID);
   return { login: row.login };
 }
 
 /** Every operator for the admin's list (never a password or secret column). */
 export async function listOperators(db: D1Database) {
-  const { results } = await db
-    .prepare(
-      `SELECT o.*, (SELECT COUNT(*) FROM operator_passkeys p WHERE p.operator_id = o.id) AS passkeys
-       FROM operators o ORDER BY o.removed_at IS NOT NULL, o.login`,
-    )
-    .all<OperatorRow & { passkeys: number }>();
+  const results = await operatorsWithPasskeyCounts(db);
   return results.map((row) => ({
     login: row.login,
     name: row.name,

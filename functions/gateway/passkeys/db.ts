@@ -1,5 +1,6 @@
 import { cappedInsert, type Cap } from '../limits/db';
 import { consume, SINGLE_USE } from '../identity/single-use';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /** The SQL of passkeys and their WebAuthn challenges (migrations/0130). Rules in passkeys/service.ts. */
 
@@ -67,7 +68,7 @@ export async function insertPasskey(db: D1Database, row: Omit<PasskeyRow, 'last_
     row: { ...row },
     alongside,
     // Every passkey counts, however old: created_at > -1.
-    caps: [{ where: { user_id: row.user_id }, since: -1, max: PASSKEYS_PER_USER, code: 'PK0012' }],
+    caps: [{ where: { user_id: row.user_id }, since: -1, max: PASSKEYS_PER_USER, code: ERR.PASSKEY_LIMIT_REACHED }],
   });
 }
 

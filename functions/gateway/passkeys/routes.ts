@@ -1,5 +1,5 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { ownEventStatement } from '../audit/service';
+import { ownEventStatement } from '../audit/db';
 import {
   passkeyEmptyRequest,
   passkeyRegisterRequest,
@@ -22,13 +22,14 @@ import { requireSession, type SessionVariables } from '../sessions/service';
 import { completeSecondStep, signedIn } from '../sign-in/service';
 import { liveSecondStep, passSecondStepWith } from '../second-step/service';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 type PasskeyEnv = { Bindings: WorkerEnv; Variables: SessionVariables & { passkeySite: PasskeySite } };
 
 /** Every passkey call needs a configured passkey site (config.passkeys); without one they answer PK0001. */
 const passkeySite: MiddlewareHandler<PasskeyEnv> = async (c, next) => {
   const site = c.var.config.passkeys;
-  if (!site) throw new GatewayError('PK0001');
+  if (!site) throw new GatewayError(ERR.PASSKEYS_UNAVAILABLE);
   c.set('passkeySite', site);
   await next();
 };
@@ -38,7 +39,7 @@ const passkeySite: MiddlewareHandler<PasskeyEnv> = async (c, next) => {
  * The partner login does not offer passkeys (its host is not a passkey origin).
  */
 const platformSession: MiddlewareHandler<PasskeyEnv> = async (c, next) => {
-  if (c.var.session.kind !== 'platform') throw new GatewayError('TK00001');
+  if (c.var.session.kind !== 'platform') throw new GatewayError(ERR.SESSION_ENDED);
   await next();
 };
 
@@ -67,14 +68,14 @@ export const passkeyRoutes = new Hono<PasskeyEnv>()
   .post('/agg-web/passkeys/rename', ...own, validate('json', passkeyRenameRequest), async (c) => {
     const { id, name } = c.req.valid('json');
     const renamed = await renamePasskey(c.env.DB, { id, userId: c.var.user.id, name });
-    if (!renamed) throw new GatewayError('PK0007');
+    if (!renamed) throw new GatewayError(ERR.PASSKEY_NOT_FOUND);
     return ok(c, passkeyView(renamed));
   })
   .post('/agg-web/passkeys/remove', ...ownProved, validate('json', passkeyRemoveRequest), async (c) => {
     const { id } = c.req.valid('json');
     const userId = c.var.user.id;
     const removedEvent = ownEventStatement(c.env.DB, { at: now(c), userId, action: 'user.passkey_removed', network: clientIp(c) }, { onlyIfChanged: true });
-    if (!(await removePasskey(c.env.DB, { id, userId }, [removedEvent]))) throw new GatewayError('PK0007');
+    if (!(await removePasskey(c.env.DB, { id, userId }, [removedEvent]))) throw new GatewayError(ERR.PASSKEY_NOT_FOUND);
     return ok(c, null);
   })
   .post('/agg-web/passkeys/authentication/options', validate('json', passkeyEmptyRequest), async (c) => {
@@ -85,7 +86,7 @@ export const passkeyRoutes = new Hono<PasskeyEnv>()
     const userId = await verifyPasskeySignIn(c.env.DB, c.var.passkeySite, c.req.valid('json').response, now(c));
     const user = await findUserById(c.env.DB, userId);
     // The passkey outlived its account (deleted with it by the foreign key, unless a race): as unknown.
-    if (!user) throw new GatewayError('PK0004');
+    if (!user) throw new GatewayError(ERR.PASSKEY_NOT_REGISTERED);
     return signedIn(c, user, { method: 'passkey' });
   })
   // The second step of a sign-in (no session yet): the challenge comes as the TOTP verify reads it, from the

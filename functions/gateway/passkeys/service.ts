@@ -7,7 +7,7 @@ import {
   type AuthenticatorTransport,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { ownEventStatement } from '../audit/service';
+import { ownEventStatement } from '../audit/db';
 import { decodeClientDataJSON, isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import type { PasskeySite } from '../../config';
 import type { PasskeyRegisterRequest } from '../../../src/schemas/passkey-requests';
@@ -24,6 +24,7 @@ import {
 } from './db';
 import type { UserRow } from '../account/db';
 import { GatewayError } from '../errors';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Passkeys (WebAuthn) with @simplewebauthn/server.
@@ -85,7 +86,7 @@ export async function verifyRegistration(site: PasskeySite, response: Registrati
     expectedRPID: site.rpID,
     requireUserVerification: true,
   }).catch(() => null);
-  if (!verification?.verified) throw new GatewayError('PK0003');
+  if (!verification?.verified) throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
   return verification.registrationInfo;
 }
 
@@ -105,10 +106,10 @@ export async function verifyAssertion(site: PasskeySite, response: Authenticatio
       requireUserVerification: true,
     });
   } catch (error) {
-    if (error instanceof Error && /counter/i.test(error.message)) throw new GatewayError('PK0005');
-    throw new GatewayError('PK0003');
+    if (error instanceof Error && /counter/i.test(error.message)) throw new GatewayError(ERR.PASSKEY_MAY_BE_COPIED);
+    throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
   }
-  if (!verification.verified) throw new GatewayError('PK0003');
+  if (!verification.verified) throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
   return verification.authenticationInfo;
 }
 
@@ -120,13 +121,13 @@ function signedChallenge(clientDataJSON: string): string {
   } catch {
     // falls through to the refusal
   }
-  throw new GatewayError('PK0003');
+  throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
 }
 
 /** Claims the challenge `clientDataJSON` signed, or answers PK0002 (unknown, expired or already used). */
 async function claimSigned(db: D1Database, clientDataJSON: string, purpose: ChallengePurpose, userId: string | null, now: number) {
   const challenge = signedChallenge(clientDataJSON);
-  if (!(await claimChallenge(db, challenge, purpose, userId, now))) throw new GatewayError('PK0002');
+  if (!(await claimChallenge(db, challenge, purpose, userId, now))) throw new GatewayError(ERR.PASSKEY_REQUEST_EXPIRED);
   return challenge;
 }
 
@@ -147,7 +148,7 @@ export async function registrationOptions(db: D1Database, site: PasskeySite, use
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
   });
   await insertChallenge(db, { challenge: options.challenge, purpose: 'register', userId: user.id, ip, now, expiresAt: now + CHALLENGE_LIFETIME_MS }, [
-    { where: { user_id: user.id, purpose: 'register' }, since: now - HOUR_MS, max: REGISTER_CAP, code: 'PK0011' },
+    { where: { user_id: user.id, purpose: 'register' }, since: now - HOUR_MS, max: REGISTER_CAP, code: ERR.PASSKEY_REGISTRATIONS_CAPPED },
   ]);
   return options;
 }
@@ -176,7 +177,7 @@ export async function registerPasskey(
   try {
     await insertPasskey(db, row, [ownEventStatement(db, { at: now, userId: user.id, action: 'user.passkey_added', network, detail: { name } }, { onlyIfChanged: true })]);
   } catch (error) {
-    if (error instanceof Error && /UNIQUE|PRIMARY KEY/i.test(error.message)) throw new GatewayError('PK0006');
+    if (error instanceof Error && /UNIQUE|PRIMARY KEY/i.test(error.message)) throw new GatewayError(ERR.PASSKEY_ALREADY_REGISTERED);
     throw error;
   }
   return passkeyView({ ...row, last_used_at: null });
@@ -186,7 +187,7 @@ export async function registerPasskey(
 export async function authenticationOptions(db: D1Database, site: PasskeySite, { ip, now, cap }: { ip: string; now: number; cap: number }) {
   const options = await generateAuthenticationOptions({ rpID: site.rpID, userVerification: 'required', timeout: CHALLENGE_LIFETIME_MS });
   await insertChallenge(db, { challenge: options.challenge, purpose: 'authenticate', userId: null, ip, now, expiresAt: now + CHALLENGE_LIFETIME_MS }, [
-    { where: { ip, purpose: 'authenticate' }, since: now - HOUR_MS, max: cap, code: 'PK0010' },
+    { where: { ip, purpose: 'authenticate' }, since: now - HOUR_MS, max: cap, code: ERR.PASSKEY_SIGN_INS_PER_NETWORK_CAPPED },
   ]);
   return options;
 }
@@ -197,7 +198,7 @@ export async function authenticationOptions(db: D1Database, site: PasskeySite, {
  */
 export async function secondStepOptions(db: D1Database, site: PasskeySite, userId: string, { ip, now, cap }: { ip: string; now: number; cap: number }) {
   const passkeys = await passkeysOfUser(db, userId);
-  if (passkeys.length === 0) throw new GatewayError('PK0013');
+  if (passkeys.length === 0) throw new GatewayError(ERR.NO_PASSKEY_FOR_SECOND_STEP);
   const options = await generateAuthenticationOptions({
     rpID: site.rpID,
     allowCredentials: passkeys.map((row) => ({ id: row.id, transports: transportsOf(row) })),
@@ -205,8 +206,8 @@ export async function secondStepOptions(db: D1Database, site: PasskeySite, userI
     timeout: CHALLENGE_LIFETIME_MS,
   });
   await insertChallenge(db, { challenge: options.challenge, purpose: 'authenticate', userId, ip, now, expiresAt: now + CHALLENGE_LIFETIME_MS }, [
-    { where: { ip, purpose: 'authenticate' }, since: now - HOUR_MS, max: cap, code: 'PK0010' },
-    { where: { user_id: userId, purpose: 'authenticate' }, since: now - HOUR_MS, max: SECOND_STEP_OPTIONS_CAP, code: 'PK0015' },
+    { where: { ip, purpose: 'authenticate' }, since: now - HOUR_MS, max: cap, code: ERR.PASSKEY_SIGN_INS_PER_NETWORK_CAPPED },
+    { where: { user_id: userId, purpose: 'authenticate' }, since: now - HOUR_MS, max: SECOND_STEP_OPTIONS_CAP, code: ERR.PASSKEY_REQUESTS_PER_ACCOUNT_CAPPED },
   ]);
   return options;
 }
@@ -225,14 +226,14 @@ export async function verifyPasskeySignIn(
 ): Promise<string> {
   const challenge = await claimSigned(db, response.response.clientDataJSON, 'authenticate', forUser, now);
   const passkey = await findPasskey(db, response.id);
-  if (!passkey) throw new GatewayError('PK0004');
-  if (forUser !== null && passkey.user_id !== forUser) throw new GatewayError('PK0014');
+  if (!passkey) throw new GatewayError(ERR.PASSKEY_NOT_REGISTERED);
+  if (forUser !== null && passkey.user_id !== forUser) throw new GatewayError(ERR.PASSKEY_OF_ANOTHER_ACCOUNT);
   // A discoverable passkey names its account; it must be the one the credential was registered to.
   const userHandle = response.response.userHandle;
   if (userHandle !== undefined && isoBase64URL.toUTF8String(userHandle) !== passkey.user_id) {
-    throw new GatewayError('PK0003');
+    throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
   }
   const { newCounter, credentialBackedUp } = await verifyAssertion(site, response, challenge, passkey);
-  if (!(await recordPasskeyUse(db, { id: passkey.id, counter: newCounter, backedUp: credentialBackedUp, now }))) throw new GatewayError('PK0005');
+  if (!(await recordPasskeyUse(db, { id: passkey.id, counter: newCounter, backedUp: credentialBackedUp, now }))) throw new GatewayError(ERR.PASSKEY_MAY_BE_COPIED);
   return passkey.user_id;
 }

@@ -4,7 +4,7 @@ import type { WorkerEnv } from '../../env';
 import { clearAllAttemptsStatement } from '../sign-in/db';
 import { findUserByIdentity, identityKey, runBatch, setPasswordStatement, signInNamesOf, storedPasswordOf } from '../account/db';
 import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
-import { ownEventStatement } from '../audit/service';
+import { ownEventStatement } from '../audit/db';
 import { consumeSliderCheck } from '../captcha/service';
 import { now } from '../../contract';
 import { consumeCode, issueCode, MAX_TRIES } from '../codes/service';
@@ -14,6 +14,7 @@ import { requireFreshProof } from '../identity/proof';
 import { askPasskeyReviewStatement } from '../identity/proof-db';
 import { requireSession, revokeAllSessionsOfUser, type SessionVariables } from '../sessions/service';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 type PasswordEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
@@ -35,7 +36,7 @@ type PasswordEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
 /** RS0001 unless both hashes are equal (the client checks the same before sending). */
 function assertConfirmed(body: { newPassword: string; newPasswordSubmit: string }) {
-  if (body.newPassword !== body.newPasswordSubmit) throw new GatewayError('RS0001');
+  if (body.newPassword !== body.newPasswordSubmit) throw new GatewayError(ERR.PASSWORDS_DIFFER);
 }
 
 export const passwordRoutes = new Hono<PasswordEnv>()
@@ -47,7 +48,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     const channel = 'phone' in name ? 'sms' : 'email';
     // The slider is asked of every phone, known or not, before anything else is looked up.
     if (channel === 'sms') {
-      if (!body.sliderCheck) throw new GatewayError('CP0003');
+      if (!body.sliderCheck) throw new GatewayError(ERR.CAPTCHA_SLIDE_FAILED);
       await consumeSliderCheck(c.env, body.sliderCheck, { scene: 'sms', subject: recipient, now: at });
     }
     // An unknown account gets a code nobody receives (a decoy) under the same waits and caps, so it answers alike.
@@ -68,7 +69,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     // An unknown account's code (a decoy, or none) answers what consumeCode answers for a wrong code; should a
     // real code exist (from another flow), it still fails like a wrong code.
     await consumeCode(db, { recipient: identityKey(name), purpose: 'verify', code: body.code, ip: clientIp(c), now: at });
-    if (!user) throw new GatewayError('CD0010', { triesLeft: MAX_TRIES - 1 });
+    if (!user) throw new GatewayError(ERR.CODE_WRONG, { triesLeft: MAX_TRIES - 1 });
 
     const stored = await hashPassword(body.newPassword, c.env);
     await runBatch(db, [
@@ -92,7 +93,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     await assertNewPasswordAllowed(body.newPassword);
     const current = storedPasswordOf(user);
     // The forced change of an original password must actually change it.
-    if (current && user.password_version === 2 && (await verifyPassword(body.newPassword, current, c.env)).ok) throw new GatewayError('RS0002');
+    if (current && user.password_version === 2 && (await verifyPassword(body.newPassword, current, c.env)).ok) throw new GatewayError(ERR.PASSWORD_UNCHANGED);
     const stored = await hashPassword(body.newPassword, c.env);
     await runBatch(db, [
       setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }),

@@ -10,13 +10,14 @@ import {
 } from '../../../src/schemas/ops-people';
 import type { WorkerEnv } from '../../env';
 import { clientIp, ok } from '../errors';
-import { listAudit, operatorNamesOf } from '../audit/service';
+import { listAudit, operatorNamesOf } from '../audit/db';
 import { now } from '../../contract';
 import { requireOperator, type OperatorVariables } from '../operators/service';
 import * as people from './service';
 import { idleTimeoutMs } from '../sessions/service';
 import type { UserRow } from '../account/db';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * People support (role support; admin may do everything) and the audit trail (every operator). Contracts in
@@ -25,8 +26,8 @@ import { validate } from '../validate';
 type OpsEnv = { Bindings: WorkerEnv; Variables: OperatorVariables };
 
 const support = requireOperator('support');
-const reasoned = validate('json', supportActionRequest, { code: 'PS0009' });
-const personParam = validate('param', personIdParam, { code: 'PS0001' });
+const reasoned = validate('json', supportActionRequest, { code: ERR.SUPPORT_REASON_MISSING });
+const personParam = validate('param', personIdParam, { code: ERR.PERSON_NOT_FOUND });
 
 /** The operator acting now, with the reason of the call's body. */
 const act = (c: Context<OpsEnv>, reason: string): people.SupportAct => ({ operatorId: c.var.operator.id, reason, network: clientIp(c), at: now(c) });
@@ -56,7 +57,7 @@ for (const { name, change, answer = () => null } of personActions) {
 }
 
 export const opsPeopleRoutes = new Hono<OpsEnv>()
-  .get('/ops/v1/people', support, validate('query', peopleQuery, { code: 'PS0010' }), async (c) => {
+  .get('/ops/v1/people', support, validate('query', peopleQuery, { code: ERR.PEOPLE_SEARCH_EMPTY }), async (c) => {
     const { q, page } = c.req.valid('query');
     return ok(c, await people.findPeople(c.env.DB, q, page));
   })
@@ -68,7 +69,7 @@ export const opsPeopleRoutes = new Hono<OpsEnv>()
 
   .route('/', personActionRoutes)
 
-  .post('/ops/v1/companies/:id/transferAdministrator', support, personParam, validate('json', transferAdministratorRequest, { code: 'PS0009' }), async (c) => {
+  .post('/ops/v1/companies/:id/transferAdministrator', support, personParam, validate('json', transferAdministratorRequest, { code: ERR.SUPPORT_REASON_MISSING }), async (c) => {
     const { userId, reason } = c.req.valid('json');
     await people.transferAdministrator(c.env.DB, c.req.valid('param').id, userId, act(c, reason));
     return ok(c, null);

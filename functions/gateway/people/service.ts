@@ -5,12 +5,26 @@ import { passkeysOfUser } from '../passkeys/db';
 import { disableStatements, recoveryCodesLeft, twoStepOf } from '../second-step/db';
 import { findUserById, signInNamesOf, type UserRow } from '../account/db';
 import { GatewayError } from '../errors';
-import { auditStatement, type AuditEntry } from '../audit/service';
+import { auditStatement, type AuditEntry } from '../audit/db';
 import { parseDevice } from '../sessions/devices';
 import { FORGET_AFTER_MS } from '../sign-in/risk';
 import { liveSessionsOfUser } from '../sessions/service';
 import { revokeAllSessionsStatement } from '../identity/sessions';
 import { signInHistory } from '../sign-in/history';
+import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
+import {
+  activeAdministratorOf,
+  blockStatement,
+  clearFailuresStatement,
+  deletePasskeysIfChangedStatement,
+  deleteSecondStepChallengesStatement,
+  failuresByNetwork,
+  requirePasswordChangeStatement,
+  resetTwoStepStatement,
+  searchUsers,
+  transferAdministratorStatement,
+  unblockStatement,
+} from './db';
 
 /**
  * People support: what an operator with the support role sees of a person and the few things they may do
@@ -45,30 +59,19 @@ export async function findPeople(db: D1Database, q: string, page: number): Promi
   const term = q.trim();
   // A phone as typed, with spaces or dashes, in E.164 or as a mainland number without its calling code.
   const digits = /^\+?[\d\s-]{5,20}$/.test(term) ? term.replace(/\D/g, '') : null;
-  const { results } = await db
-    .prepare(
-      `SELECT * FROM users
-       WHERE id = ?1 OR us_id = ?1 OR email = lower(?1) OR phone_e164 IN ('+' || ?2, '+86' || ?2)
-          OR (real_name >= ?1 AND real_name < ?1 || char(1114111))
-          OR (login_name >= ?1 AND login_name < ?1 || char(1114111))
-       ORDER BY created_at DESC, id DESC LIMIT ?3 OFFSET ?4`,
-    )
-    .bind(term, digits, PEOPLE_PAGE_SIZE + 1, (page - 1) * PEOPLE_PAGE_SIZE)
-    .all<UserRow>();
+  const results = await searchUsers(db, { term, digits, limit: PEOPLE_PAGE_SIZE + 1, offset: (page - 1) * PEOPLE_PAGE_SIZE });
   return { people: results.slice(0, PEOPLE_PAGE_SIZE).map(summaryOf), page, more: results.length > PEOPLE_PAGE_SIZE };
 }
 
 /** The person, or PS0001. */
 export async function personOf(db: D1Database, id: string): Promise<UserRow> {
   const user = await findUserById(db, id);
-  if (!user) throw new GatewayError('PS0001');
+  if (!user) throw new GatewayError(ERR.PERSON_NOT_FOUND);
   return user;
 }
 
 /** Every subject a person's password failures are counted under: their sign-in names and, for a signed-in check, their id. */
 const failureSubjectsOf = (user: UserRow) => [...signInNamesOf(user), user.id].filter((s): s is string => Boolean(s));
-
-const inList = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
 export async function personDetail(db: D1Database, user: UserRow, at: number, idleMs: number): Promise<PersonDetail> {
   const subjects = failureSubjectsOf(user);
@@ -76,13 +79,7 @@ export async function personDetail(db: D1Database, user: UserRow, at: number, id
     membershipsOfUser(db, user.id),
     liveSessionsOfUser(db, user.id, at, idleMs),
     signInHistory(db, user.id, at),
-    db
-      .prepare(
-        `SELECT network, SUM(failures) AS failures, MAX(locked_until) AS lockedUntil FROM password_failures
-         WHERE subject IN (${inList(subjects)}) AND updated_at > ? GROUP BY network ORDER BY MAX(updated_at) DESC LIMIT 50`,
-      )
-      .bind(...subjects, at - FORGET_AFTER_MS)
-      .all<{ network: string; failures: number; lockedUntil: number | null }>(),
+    failuresByNetwork(db, subjects, at - FORGET_AFTER_MS),
     twoStepOf(db, user.id),
     recoveryCodesLeft(db, user.id),
     passkeysOfUser(db, user.id),
@@ -110,8 +107,8 @@ export async function personDetail(db: D1Database, user: UserRow, at: number, id
     }),
     signIns: signIns.slice(0, 50),
     lock: {
-      failures: failures.results,
-      locked: failures.results.some((f) => f.lockedUntil !== null && f.lockedUntil > at),
+      failures,
+      locked: failures.some((f) => f.lockedUntil !== null && f.lockedUntil > at),
     },
     twoStep: { enabled: twoStep?.enabled_at != null, recoveryCodesLeft: codesLeft, passkeys: passkeys.length },
   };
@@ -134,7 +131,7 @@ const endSessionsStatement = (db: D1Database, userId: string, at: number) => rev
  * Runs `change`, its audit row (written only if `change` changed a row) and `after` in one batch; PS-`refusal`
  * when `change` changed nothing. Returns how many rows `change` changed.
  */
-async function actOnce(db: D1Database, change: D1PreparedStatement, entry: AuditEntry, refusal: 'PS0002' | 'PS0003' | 'PS0004' | 'PS0005' | 'PS0006' | 'PS0007' | 'PS0008', after: D1PreparedStatement[] = []) {
+async function actOnce(db: D1Database, change: D1PreparedStatement, entry: AuditEntry, refusal: ErrorCode, after: D1PreparedStatement[] = []) {
   const [changed] = await db.batch([change, auditStatement(db, entry, { ifChanged: true }), ...after]);
   const count = changed?.meta.changes ?? 0;
   if (count === 0) throw new GatewayError(refusal);
@@ -144,13 +141,13 @@ async function actOnce(db: D1Database, change: D1PreparedStatement, entry: Audit
 /** Clears every counted password failure (and so every lock) of the person's names, from every network. */
 export function unlockPerson(db: D1Database, user: UserRow, act: SupportAct) {
   const subjects = failureSubjectsOf(user);
-  const change = db.prepare(`DELETE FROM password_failures WHERE subject IN (${inList(subjects)})`).bind(...subjects);
-  return actOnce(db, change, entryOf(act, 'user.unlocked', { kind: 'user', id: user.id }), 'PS0002');
+  const change = clearFailuresStatement(db, subjects);
+  return actOnce(db, change, entryOf(act, 'user.unlocked', { kind: 'user', id: user.id }), ERR.PERSON_NOT_LOCKED_OUT);
 }
 
 /** Ends every live session of the person; answers how many. */
 export function signOutPerson(db: D1Database, user: UserRow, act: SupportAct) {
-  return actOnce(db, endSessionsStatement(db, user.id, act.at), entryOf(act, 'user.signed_out_everywhere', { kind: 'user', id: user.id }), 'PS0005');
+  return actOnce(db, endSessionsStatement(db, user.id, act.at), entryOf(act, 'user.signed_out_everywhere', { kind: 'user', id: user.id }), ERR.PERSON_HAS_NO_SESSION);
 }
 
 /**
@@ -158,8 +155,8 @@ export function signOutPerson(db: D1Database, user: UserRow, act: SupportAct) {
  * password; their sessions end so that the next sign-in is now.
  */
 export function requirePasswordChange(db: D1Database, user: UserRow, act: SupportAct) {
-  const change = db.prepare('UPDATE users SET original_flag = 1 WHERE id = ? AND original_flag = 0').bind(user.id);
-  return actOnce(db, change, entryOf(act, 'user.password_change_required', { kind: 'user', id: user.id }), 'PS0006', [endSessionsStatement(db, user.id, act.at)]);
+  const change = requirePasswordChangeStatement(db, user.id);
+  return actOnce(db, change, entryOf(act, 'user.password_change_required', { kind: 'user', id: user.id }), ERR.PERSON_PASSWORD_CHANGE_ALREADY_REQUIRED, [endSessionsStatement(db, user.id, act.at)]);
 }
 
 /**
@@ -169,25 +166,25 @@ export function requirePasswordChange(db: D1Database, user: UserRow, act: Suppor
  * row, which is written only when the reset changed a row (changes()).
  */
 export function resetTwoStep(db: D1Database, user: UserRow, act: SupportAct) {
-  const change = db.prepare('DELETE FROM two_step WHERE user_id = ? AND enabled_at IS NOT NULL').bind(user.id);
+  const change = resetTwoStepStatement(db, user.id);
   const [recoveryCodes] = disableStatements(db, user.id);
-  return actOnce(db, change, entryOf(act, 'user.two_step_reset', { kind: 'user', id: user.id }), 'PS0007', [
-    db.prepare('DELETE FROM passkeys WHERE user_id = ? AND changes() > 0').bind(user.id),
+  return actOnce(db, change, entryOf(act, 'user.two_step_reset', { kind: 'user', id: user.id }), ERR.PERSON_TWO_STEP_OFF, [
+    deletePasskeysIfChangedStatement(db, user.id),
     recoveryCodes!,
-    db.prepare('DELETE FROM second_step_challenges WHERE user_id = ?').bind(user.id),
+    deleteSecondStepChallengesStatement(db, user.id),
     endSessionsStatement(db, user.id, act.at),
   ]);
 }
 
 /** Blocks the account: every sign-in answers PS0100 and every session ends, in the same batch. */
 export function blockPerson(db: D1Database, user: UserRow, act: SupportAct) {
-  const change = db.prepare('UPDATE users SET blocked_at = ? WHERE id = ? AND blocked_at IS NULL').bind(act.at, user.id);
-  return actOnce(db, change, entryOf(act, 'user.blocked', { kind: 'user', id: user.id }), 'PS0003', [endSessionsStatement(db, user.id, act.at)]);
+  const change = blockStatement(db, user.id, act.at);
+  return actOnce(db, change, entryOf(act, 'user.blocked', { kind: 'user', id: user.id }), ERR.PERSON_ALREADY_BLOCKED, [endSessionsStatement(db, user.id, act.at)]);
 }
 
 export function unblockPerson(db: D1Database, user: UserRow, act: SupportAct) {
-  const change = db.prepare('UPDATE users SET blocked_at = NULL WHERE id = ? AND blocked_at IS NOT NULL').bind(user.id);
-  return actOnce(db, change, entryOf(act, 'user.unblocked', { kind: 'user', id: user.id }), 'PS0004');
+  const change = unblockStatement(db, user.id);
+  return actOnce(db, change, entryOf(act, 'user.unblocked', { kind: 'user', id: user.id }), ERR.PERSON_NOT_BLOCKED);
 }
 
 /**
@@ -203,23 +200,8 @@ export function unblockPerson(db: D1Database, user: UserRow, act: SupportAct) {
 export const TRANSFER_SETTLE_MS = 60_000;
 
 export async function transferAdministrator(db: D1Database, companyId: string, userId: string, act: SupportAct) {
-  const current = await db
-    .prepare("SELECT user_id FROM company_members WHERE company_id = ? AND role = 'administrator' AND status = 'active'")
-    .bind(companyId)
-    .first<{ user_id: string }>();
-  if (!current || current.user_id === userId) throw new GatewayError('PS0008');
-  const change = db
-    .prepare(
-      `UPDATE company_members
-       SET role = CASE WHEN user_id = ?3 THEN 'administrator' ELSE 'staff' END,
-           status = CASE WHEN user_id = ?3 THEN 'active' ELSE 'rejected' END,
-           is_main = CASE WHEN user_id = ?3 THEN is_main ELSE 0 END
-       WHERE company_id = ?1 AND user_id IN (?2, ?3)
-         AND EXISTS (SELECT 1 FROM company_members WHERE company_id = ?1 AND user_id = ?2 AND role = 'administrator' AND status = 'active')
-         AND EXISTS (SELECT 1 FROM company_members WHERE company_id = ?1 AND user_id = ?3 AND role = 'staff' AND status = 'active')
-         AND NOT EXISTS (SELECT 1 FROM audit_log WHERE target_kind = 'company' AND target_id = ?1
-                           AND action = 'company.administrator_transferred' AND created_at > ?4)`,
-    )
-    .bind(companyId, current.user_id, userId, act.at - TRANSFER_SETTLE_MS);
-  await actOnce(db, change, entryOf(act, 'company.administrator_transferred', { kind: 'company', id: companyId }, { from: current.user_id, to: userId }), 'PS0008');
+  const current = await activeAdministratorOf(db, companyId);
+  if (!current || current.user_id === userId) throw new GatewayError(ERR.ADMINISTRATOR_TRANSFER_REFUSED);
+  const change = transferAdministratorStatement(db, companyId, current.user_id, userId, act.at - TRANSFER_SETTLE_MS);
+  await actOnce(db, change, entryOf(act, 'company.administrator_transferred', { kind: 'company', id: companyId }, { from: current.user_id, to: userId }), ERR.ADMINISTRATOR_TRANSFER_REFUSED);
 }

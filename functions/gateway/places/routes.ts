@@ -6,6 +6,7 @@ import { GatewayError, ok } from '../errors';
 import { phoneCodeList } from './countries';
 import { relatedPorts, searchPorts } from './ports';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Country and port search for the administrator form (no session: public dictionaries). Both run in memory
@@ -14,7 +15,7 @@ import { validate } from '../validate';
  */
 
 /** A search key outside 1..64 characters answers PL0001. */
-const searchQuery = <T extends z.core.$ZodType>(schema: T) => validate('query', schema, { code: 'PL0001' });
+const searchQuery = <T extends z.core.$ZodType>(schema: T) => validate('query', schema, { code: ERR.PLACE_SEARCH_INVALID });
 
 const fold = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 
@@ -53,7 +54,7 @@ export const placeRoutes = new Hono<EdgeBindings>()
   .get('/agg-web/port/getRelatedPorts', searchQuery(relatedPortsQuery), (c) => {
     const { portId } = c.req.valid('query');
     const ports = relatedPorts(portId);
-    if (!ports) throw new GatewayError('PL0002');
+    if (!ports) throw new GatewayError(ERR.PORT_UNKNOWN);
     c.header('Cache-Control', 'public, max-age=3600');
     return ok(c, ports);
   });

@@ -1,4 +1,4 @@
-import { auditStatement, type AuditEntry } from '../audit/service';
+import { auditStatement, type AuditEntry } from '../audit/db';
 import type { CompanyRow } from '../companies/db';
 
 /**

@@ -10,6 +10,7 @@ import { companyQueue, companyReview, decide } from './service';
 import { requireOperator, type OperatorVariables } from '../operators/service';
 import { fileResponse } from '../files/service';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Company review (review/service.ts): reviewers and admins only. A platform session, another
@@ -30,12 +31,12 @@ export const opsReviewRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Operat
   // The licences, GTC and logo, shown inline to the operator: only a file attached to this company.
   .get(
     '/ops/v1/companies/:companyId/files/:fileId',
-    validate('param', z.object({ companyId: z.string().max(64), fileId: fileIdSchema }), { code: 'FL0010' }),
+    validate('param', z.object({ companyId: z.string().max(64), fileId: fileIdSchema }), { code: ERR.FILE_NOT_FOUND }),
     async (c) => {
       const { companyId, fileId } = c.req.valid('param');
       const row = await fileById(c.env.DB, fileId);
       const object = row && row.company_id === companyId ? await c.env.UPLOADS.get(row.r2_key) : null;
-      if (!row || !object) throw new GatewayError('FL0010');
+      if (!row || !object) throw new GatewayError(ERR.FILE_NOT_FOUND);
       return fileResponse(row, object, 'inline');
     },
   );

@@ -25,10 +25,11 @@ import { administratorOf, applyDecision, reviewedCompanyById, reviewQueue, type 
 import { membersOfCompany } from '../companies/db';
 import { filesOfCompany } from '../files/db';
 import { GatewayError } from '../errors';
-import { listAudit, operatorNamesOf } from '../audit/service';
+import { listAudit, operatorNamesOf } from '../audit/db';
 import { companyShown, memberShown } from '../companies/service';
 import { deliver, type DeliveryEnv } from '../delivery';
 import type { Operator } from '../operators/service';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Company review by operators (reviewer or admin): the queue, the review page and the decisions.
@@ -80,7 +81,7 @@ export async function companyQueue(db: D1Database, query: ReviewQueueQuery): Pro
 
 async function requireCompany(db: D1Database, companyId: string): Promise<ReviewedCompanyRow> {
   const company = await reviewedCompanyById(db, companyId);
-  if (!company) throw new GatewayError('RV0004');
+  if (!company) throw new GatewayError(ERR.REVIEW_COMPANY_NOT_FOUND);
   return company;
 }
 
@@ -162,10 +163,10 @@ export async function decide(caller: DecisionCaller, request: ReviewDecisionRequ
   const rule = REVIEW_RULES[request.action];
   const reason = request.reason ?? null;
   const note = request.note || null;
-  if (rule.reasons.length && (!reason || !rule.reasons.includes(reason))) throw new GatewayError('RV0003');
-  if (!rule.reasons.length && reason) throw new GatewayError('RV0003');
-  if (reason === 'other' && !note) throw new GatewayError('RV0005');
-  if (!rule.from.includes(request.expectedStatus)) throw new GatewayError('RV0002', { status: request.expectedStatus });
+  if (rule.reasons.length && (!reason || !rule.reasons.includes(reason))) throw new GatewayError(ERR.REVIEW_REASON_NOT_CHOSEN);
+  if (!rule.reasons.length && reason) throw new GatewayError(ERR.REVIEW_REASON_NOT_CHOSEN);
+  if (reason === 'other' && !note) throw new GatewayError(ERR.REVIEW_REASON_TEXT_MISSING);
+  if (!rule.from.includes(request.expectedStatus)) throw new GatewayError(ERR.REVIEW_DECISION_NOT_ALLOWED, { status: request.expectedStatus });
 
   const company = await requireCompany(caller.db, request.companyId);
   // The legacy stored 'active' reads as 'verified': a decision from 'verified' acts from what is stored.
@@ -189,7 +190,7 @@ export async function decide(caller: DecisionCaller, request: ReviewDecisionRequ
     },
   });
   const after = await requireCompany(caller.db, company.id);
-  if (!won) throw new GatewayError('RV0001', { status: wire(after.status) });
+  if (!won) throw new GatewayError(ERR.REVIEW_DECIDED_MEANWHILE, { status: wire(after.status) });
   const notified = await notifyAdministrator(caller, after);
   return { companyId: company.id, status: wire(after.status), notified };
 }

@@ -20,6 +20,7 @@ import { requireSession, type SessionVariables } from '../sessions/service';
 import { completeSecondStep } from '../sign-in/service';
 import { disableTwoStep, finishEnrolment, passSecondStep, regenerateRecoveryCodes, startEnrolment } from './service';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 type TwoStepEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
@@ -87,5 +88,5 @@ export const twoStepRoutes = new Hono<TwoStepEnv>()
     if (await setCompanyRequirement(c.env.DB, { companyId, userId, required })) return ok(c, { required });
     // Refused by the one statement above; this only tells why.
     const member = await memberOf(c.env.DB, companyId, userId);
-    throw new GatewayError(member?.role === 'administrator' && member.status === 'active' ? 'MF0022' : 'MF0020');
+    throw new GatewayError(member?.role === 'administrator' && member.status === 'active' ? ERR.TWO_STEP_NEEDED_BEFORE_REQUIRING : ERR.TWO_STEP_POLICY_ADMINISTRATOR_ONLY);
   });

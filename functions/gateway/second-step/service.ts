@@ -14,12 +14,13 @@ import {
 } from './db';
 import { runBatch, type UserRow } from '../account/db';
 import { GatewayError } from '../errors';
-import { ownEventStatement } from '../audit/service';
+import { ownEventStatement } from '../audit/db';
 import { sha256Hex } from '../identity/passwords';
 import { randomToken } from '../identity/single-use';
 import { challengeRow, claimChallenge, countChallengeTry, liveChallenge, prepareChallenge as prepareChallengeOf } from '../identity/challenges';
 import { takeTotpStep } from '../identity/totp';
 import { recordGuess, withdrawGuess } from '../identity/guesses';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Two-step verification with an authenticator app (TOTP, RFC 6238: SHA-1, 6 digits, 30 s steps) and ten
@@ -127,7 +128,7 @@ function recordSecondFactorGuess(db: D1Database, userId: string, ip: string, now
     db,
     'secondFactor',
     { subject: userId, network: ip, at: now },
-    { windowMs: GUESS_WINDOW_MS, perNetwork: { max: IP_GUESS_CAP, code: 'MF0006' }, perSubject: { max: USER_GUESS_CAP, code: 'MF0005' } },
+    { windowMs: GUESS_WINDOW_MS, perNetwork: { max: IP_GUESS_CAP, code: ERR.TOTP_GUESSES_PER_NETWORK_CAPPED }, perSubject: { max: USER_GUESS_CAP, code: ERR.TOTP_GUESSES_PER_ACCOUNT_CAPPED } },
   );
 }
 
@@ -138,7 +139,7 @@ const accountLabel = (user: UserRow) => user.email ?? user.phone_e164 ?? user.us
 export async function startEnrolment(env: WorkerEnv, user: UserRow, now: number): Promise<{ secret: string; uri: string }> {
   const secret = newTotpSecret();
   if (!(await savePendingSecret(env.DB, user.id, await encryptSecret(env, user.id, new Uint8Array(secret.buffer)), now))) {
-    throw new GatewayError('MF0010');
+    throw new GatewayError(ERR.TWO_STEP_ALREADY_ON);
   }
   return totpShown(secret, accountLabel(user));
 }
@@ -159,10 +160,10 @@ export function totpShown(secret: Secret, label: string, issuer = TOTP_ISSUER): 
 export async function finishEnrolment(env: WorkerEnv, user: UserRow, code: string, { ip, now }: { ip: string; now: number }): Promise<string[]> {
   const db = env.DB;
   const row = await twoStepOf(db, user.id);
-  if (!row || row.enabled_at !== null) throw new GatewayError('MF0011');
+  if (!row || row.enabled_at !== null) throw new GatewayError(ERR.TWO_STEP_SETUP_RESTART);
   const guess = await recordSecondFactorGuess(db, user.id, ip, now);
   const step = stepOf(await decryptSecret(env, user.id, row.secret_enc), code, now);
-  if (step === null) throw new GatewayError('MF0002');
+  if (step === null) throw new GatewayError(ERR.TOTP_WRONG);
   await withdrawGuess(db, 'secondFactor', guess);
   const recovery = await newRecoveryCodes(user.id);
   const [enabled] = await db.batch(
@@ -179,7 +180,7 @@ export async function finishEnrolment(env: WorkerEnv, user: UserRow, code: strin
       { at: now, userId: user.id, action: 'user.two_step_enabled', network: ip },
     ),
   );
-  if (enabled?.meta.changes !== 1) throw new GatewayError('MF0003');
+  if (enabled?.meta.changes !== 1) throw new GatewayError(ERR.TOTP_ALREADY_USED);
   return recovery.codes;
 }
 
@@ -197,7 +198,7 @@ export async function useSecondFactor(
 ): Promise<void> {
   const db = env.DB;
   const row = await twoStepOf(db, userId);
-  if (!row || row.enabled_at === null) throw new GatewayError('MF0012');
+  if (!row || row.enabled_at === null) throw new GatewayError(ERR.TWO_STEP_OFF);
   const guess = await recordSecondFactorGuess(db, userId, ip, now);
   if (beforeCompare) {
     try {
@@ -210,10 +211,10 @@ export async function useSecondFactor(
   }
   if (factor.kind === 'totp') {
     const step = stepOf(await decryptSecret(env, userId, row.secret_enc), factor.code, now);
-    if (step === null) throw new GatewayError('MF0002');
+    if (step === null) throw new GatewayError(ERR.TOTP_WRONG);
     // A valid code is no wrong guess, even one used already (knowing it proves the app, not a guess).
     await withdrawGuess(db, 'secondFactor', guess);
-    if (!(await takeTotpStep(db, 'person', userId, step))) throw new GatewayError('MF0003');
+    if (!(await takeTotpStep(db, 'person', userId, step))) throw new GatewayError(ERR.TOTP_ALREADY_USED);
     return;
   }
   const hash = await hashRecoveryCode(userId, factor.code);
@@ -223,9 +224,9 @@ export async function useSecondFactor(
   }
   if (await isRecoveryCode(db, userId, hash)) {
     await withdrawGuess(db, 'secondFactor', guess);
-    throw new GatewayError('MF0003');
+    throw new GatewayError(ERR.TOTP_ALREADY_USED);
   }
-  throw new GatewayError('MF0002');
+  throw new GatewayError(ERR.TOTP_WRONG);
 }
 
 type OwnEvent = { at: number; userId: string; action: AuditedAction; network: string };
@@ -239,14 +240,14 @@ const audited = (db: D1Database, [update, ...rest]: D1PreparedStatement[], event
 /** Turns two-step off (the route asked for a fresh proof, identity/proof.ts); MF0012 when it was not on. */
 export async function disableTwoStep(env: WorkerEnv, user: UserRow, at: { ip: string; now: number }): Promise<void> {
   const row = await twoStepOf(env.DB, user.id);
-  if (!row || row.enabled_at === null) throw new GatewayError('MF0012');
+  if (!row || row.enabled_at === null) throw new GatewayError(ERR.TWO_STEP_OFF);
   await runBatch(env.DB, [...disableStatements(env.DB, user.id), ownEventIfChanged(env.DB, { at: at.now, userId: user.id, action: 'user.two_step_disabled', network: at.ip })]);
 }
 
 /** Ten new recovery codes (after a fresh proof, as above); the old ones die in the same batch. */
 export async function regenerateRecoveryCodes(env: WorkerEnv, user: UserRow, at: { ip: string; now: number }): Promise<string[]> {
   const row = await twoStepOf(env.DB, user.id);
-  if (!row || row.enabled_at === null) throw new GatewayError('MF0012');
+  if (!row || row.enabled_at === null) throw new GatewayError(ERR.TWO_STEP_OFF);
   const recovery = await newRecoveryCodes(user.id);
   const [replaced] = await env.DB.batch(
     audited(
@@ -255,7 +256,7 @@ export async function regenerateRecoveryCodes(env: WorkerEnv, user: UserRow, at:
       { at: at.now, userId: user.id, action: 'user.recovery_codes_regenerated', network: at.ip },
     ),
   );
-  if (replaced?.meta.changes !== 1) throw new GatewayError('MF0012');
+  if (replaced?.meta.changes !== 1) throw new GatewayError(ERR.TWO_STEP_OFF);
   return recovery.codes;
 }
 
@@ -274,7 +275,7 @@ export function prepareChallenge(
  */
 export async function liveSecondStep(db: D1Database, token: string | undefined, now: number, session?: string): Promise<ChallengeRow & { hash: string }> {
   const challenge = token ? await liveChallenge<ChallengeRow>(db, 'person', token, now) : null;
-  if (!challenge || (JSON.parse(challenge.options) as ChallengeOptions).session !== session) throw new GatewayError('MF0001');
+  if (!challenge || (JSON.parse(challenge.options) as ChallengeOptions).session !== session) throw new GatewayError(ERR.SECOND_STEP_EXPIRED);
   return challenge;
 }
 
@@ -283,13 +284,13 @@ async function countTry(db: D1Database, hash: string, now: number): Promise<numb
   const counted = await countChallengeTry(db, 'person', hash, now, CHALLENGE_MAX_TRIES);
   if (counted) return counted.tries;
   const latest = await challengeRow<ChallengeRow>(db, 'person', hash);
-  throw new GatewayError(latest && latest.used_at === null && latest.tries >= CHALLENGE_MAX_TRIES ? 'MF0004' : 'MF0001');
+  throw new GatewayError(latest && latest.used_at === null && latest.tries >= CHALLENGE_MAX_TRIES ? ERR.SECOND_STEP_TRIES_SPENT : ERR.SECOND_STEP_EXPIRED);
 }
 
 /** Uses the challenge up (single use: of parallel claims one gets it) and answers it with its options; MF0001 otherwise. */
 async function claimSecondStep(db: D1Database, hash: string, now: number): Promise<ChallengeRow & { parsed: ChallengeOptions }> {
   const claimed = await claimChallenge<ChallengeRow>(db, 'person', hash, now);
-  if (!claimed) throw new GatewayError('MF0001');
+  if (!claimed) throw new GatewayError(ERR.SECOND_STEP_EXPIRED);
   return { ...claimed, parsed: JSON.parse(claimed.options) as ChallengeOptions };
 }
 
@@ -317,7 +318,7 @@ export async function passSecondStep(
       },
     });
   } catch (error) {
-    if (error instanceof GatewayError && error.code === 'MF0002') throw new GatewayError('MF0002', { triesLeft: CHALLENGE_MAX_TRIES - tries });
+    if (error instanceof GatewayError && error.code === ERR.TOTP_WRONG) throw new GatewayError(ERR.TOTP_WRONG, { triesLeft: CHALLENGE_MAX_TRIES - tries });
     throw error;
   }
   return claimSecondStep(db, challenge.hash, now);

@@ -1,4 +1,5 @@
 import type { ActivityEntry } from '../../../src/schemas/ops-people';
+import { ownAuditRows } from './db';
 
 /** How many of a person's own audit rows their Security section lists. */
 export const ACTIVITY_LIMIT = 50;
@@ -10,14 +11,7 @@ export const ACTIVITY_LIMIT = 50;
  * 'support' (an operator), 'company' (their company's administrator) or 'system'.
  */
 export async function activityOf(db: D1Database, userId: string): Promise<ActivityEntry[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT created_at, action, actor_kind, actor_id, network FROM audit_log
-       WHERE (target_kind = 'user' AND target_id = ?1) OR (actor_kind = 'user' AND actor_id = ?1)
-       ORDER BY id DESC LIMIT ?2`,
-    )
-    .bind(userId, ACTIVITY_LIMIT)
-    .all<{ created_at: number; action: string; actor_kind: 'operator' | 'user' | 'system'; actor_id: string | null; network: string | null }>();
+  const results = await ownAuditRows(db, userId, ACTIVITY_LIMIT);
   return results.map((row) => {
     const own = row.actor_kind === 'user' && row.actor_id === userId;
     const by = own ? 'you' : row.actor_kind === 'operator' ? 'support' : row.actor_kind === 'user' ? 'company' : 'system';

@@ -16,6 +16,7 @@ import {
 import { activityOf } from './activity';
 import { signInHistory } from '../sign-in/history';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * The Security section of the user center (contracts in src/schemas/security.ts), for the signed-in person
@@ -44,7 +45,7 @@ export const securityRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Session
     const { id } = c.req.valid('json');
     // Ending another device one by one is ending the other sessions: the same fresh proof. This one needs none.
     if (id !== c.var.session.public_id) assertFreshProof(c);
-    if (!(await revokeSessionOfUser(c.env.DB, c.var.user.id, id, now(c)))) throw new GatewayError('SS0001');
+    if (!(await revokeSessionOfUser(c.env.DB, c.var.user.id, id, now(c)))) throw new GatewayError(ERR.SESSION_NOT_FOUND);
     return ok(c, null);
   })
 

@@ -15,6 +15,8 @@ import {
   revokeSessionStatement,
   touchSession as touchSessionOf,
 } from '../identity/sessions';
+import { ERR } from '../../../src/schemas/error-codes';
+import { userBlocked } from './db';
 
 /**
  * Server-side sessions (security baseline "Sessions and cookies"). A token is 32 bytes from the CSPRNG,
@@ -108,7 +110,7 @@ export async function prepareSession(
       proved_at: proof === null ? null : now,
       proved_with: proof,
     },
-    unless: { sql: 'SELECT 1 FROM users WHERE id = ? AND blocked_at IS NOT NULL', binds: [userId] },
+    unless: userBlocked(userId),
   });
   return { token, refreshToken, expiresAt, statement };
 }
@@ -146,10 +148,6 @@ export async function revokeSession(db: D1Database, hash: string, now: number): 
 export const revokeAllSessionsOfUser = (db: D1Database, userId: string, exceptTokenHash?: string, now = Date.now()) =>
   revokeAllSessions(db, 'person', userId, now, exceptTokenHash);
 
-export async function setSessionCompany(db: D1Database, hash: string, companyId: string): Promise<void> {
-  await db.prepare('UPDATE sessions SET current_company_id = ? WHERE token_hash = ?').bind(companyId, hash).run();
-}
-
 /** The token of `Authorization: Bearer <token>`, which the edge adds from the HttpOnly cookie. */
 export function bearerToken(c: Context): string | null {
   const match = /^Bearer\s+([A-Za-z0-9_-]{16,128})$/.exec(c.req.header('authorization') ?? '');
@@ -173,7 +171,7 @@ export async function sessionFromRequest<E extends { Bindings: { DB: D1Database 
 /** Middleware for session-only calls: sets c.var.user and c.var.session, or answers TK00001 (401). */
 export const requireSession: MiddlewareHandler<{ Bindings: { DB: D1Database }; Variables: SessionVariables }> = async (c, next) => {
   const found = await sessionFromRequest(c);
-  if (!found) throw new GatewayError('TK00001');
+  if (!found) throw new GatewayError(ERR.SESSION_ENDED);
   c.set('user', found.user);
   c.set('session', found.session);
   await next();

@@ -1,19 +1,30 @@
-import {
-  ACCOUNT_SLIDER_AFTER,
-  FORGET_AFTER_MS,
-  LOCK_BASE_MS,
-  LOCK_EVERY,
-  MAX_LOCK_MS,
-  SLIDER_AFTER,
-  type ThrottleState,
-} from './risk';
+import type { SecondStep } from '../../../src/schemas/security';
 
 /**
- * The counters of sign-in/risk.ts in password_failures (migrations/0080). A row older than FORGET_AFTER_MS
+ * The counters of sign-in/risk.ts in password_failures (migrations/0080). A row older than forgetAfterMs
  * counts as empty: no lock lasts longer than that, so an old row never holds a live lock.
  */
 
-export async function throttleState(db: D1Database, subject: string, network: string, now: number): Promise<ThrottleState> {
+/** What the throttle knows of one name from one network. */
+export interface ThrottleState {
+  /** Failures from this network. */
+  here: number;
+  /** Failures from every network. */
+  everywhere: number;
+  lockedUntil: number | null;
+}
+
+/** The throttle's numbers, owned by sign-in/risk.ts (THROTTLE), which explains them. */
+export interface ThrottlePolicy {
+  sliderAfter: number;
+  accountSliderAfter: number;
+  lockEvery: number;
+  lockBaseMs: number;
+  maxLockMs: number;
+  forgetAfterMs: number;
+}
+
+export async function throttleState(db: D1Database, subject: string, network: string, now: number, policy: ThrottlePolicy): Promise<ThrottleState> {
   const row = await db
     .prepare(
       `SELECT COALESCE(SUM(CASE WHEN network = ?2 THEN failures END), 0) AS here,
@@ -21,7 +32,7 @@ export async function throttleState(db: D1Database, subject: string, network: st
               MAX(CASE WHEN network = ?2 THEN locked_until END) AS lockedUntil
        FROM password_failures WHERE subject = ?1 AND updated_at > ?3`,
     )
-    .bind(subject, network, now - FORGET_AFTER_MS)
+    .bind(subject, network, now - policy.forgetAfterMs)
     .first<ThrottleState>();
   return row ?? { here: 0, everywhere: 0, lockedUntil: null };
 }
@@ -33,13 +44,14 @@ const LIVE = (column: string) => `(CASE WHEN updated_at > ?4 THEN ${column} ELSE
  * Counts one attempt as a failure before the password is checked (a success removes it again), in one
  * statement, so a parallel burst cannot all pass the checks before any of them is counted. The count is
  * refused (false) while this network is locked out of `subject`, and, unless `humanChecked`, once the
- * network has SLIDER_AFTER failures or the name ACCOUNT_SLIDER_AFTER in all. Every LOCK_EVERY-th failure
- * starts a lock of LOCK_BASE_MS doubled per earlier lock, at most MAX_LOCK_MS. Returns this network's
+ * network has sliderAfter failures or the name accountSliderAfter in all. Every lockEvery-th failure
+ * starts a lock of lockBaseMs doubled per earlier lock, at most maxLockMs. Returns this network's
  * failures with this one counted, or null when the count was refused.
  */
 export async function countAttempt(
   db: D1Database,
   { subject, network, now, humanChecked }: { subject: string; network: string; now: number; humanChecked: boolean },
+  policy: ThrottlePolicy,
 ): Promise<number | null> {
   const failures = `(${LIVE('failures')} + 1)`;
   const locks = LIVE('lock_count');
@@ -58,7 +70,18 @@ export async function countAttempt(
        WHERE (locked_until IS NULL OR locked_until <= ?3) AND (?5 OR ${LIVE('failures')} < ?6)
        RETURNING failures`,
     )
-    .bind(subject, network, now, now - FORGET_AFTER_MS, humanChecked ? 1 : 0, SLIDER_AFTER, ACCOUNT_SLIDER_AFTER, LOCK_EVERY, LOCK_BASE_MS, MAX_LOCK_MS)
+    .bind(
+      subject,
+      network,
+      now,
+      now - policy.forgetAfterMs,
+      humanChecked ? 1 : 0,
+      policy.sliderAfter,
+      policy.accountSliderAfter,
+      policy.lockEvery,
+      policy.lockBaseMs,
+      policy.maxLockMs,
+    )
     .first<{ failures: number }>();
   return counted?.failures ?? null;
 }
@@ -72,4 +95,69 @@ export function clearAttemptsStatement(db: D1Database, subject: string, network:
 export function clearAllAttemptsStatement(db: D1Database, subjects: (string | null)[]): D1PreparedStatement {
   const names = subjects.filter((s): s is string => Boolean(s));
   return db.prepare(`DELETE FROM password_failures WHERE subject IN (${names.map(() => '?').join(', ') || 'NULL'})`).bind(...names);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The sign-in history (sign_ins; sign-in/history.ts)
+// ---------------------------------------------------------------------------------------------------------
+
+export type SignInMethod = 'code' | 'password' | 'link' | 'handoff' | 'passkey';
+
+/** One attempt as a sign_ins row stores it; `device` is deviceKey of the user agent (sessions/devices.ts). */
+export interface SignInRecord {
+  userId: string;
+  at: number;
+  method: SignInMethod;
+  secondStep: SecondStep | null;
+  partner: boolean;
+  success: boolean;
+  country: string | null;
+  network: string | null;
+  userAgent: string | null;
+  device: string;
+}
+
+/**
+ * The INSERT of one attempt into sign_ins (sign-in/history.ts); as a success it RETURNs `new_device`. The same
+ * statement decides new_device and new_country, so of parallel sign-ins from one new device exactly one is marked.
+ */
+export function insertSignInStatement(db: D1Database, record: SignInRecord): D1PreparedStatement {
+  const { userId, at, method, secondStep, partner, success, country, network, userAgent, device } = record;
+  return db
+    .prepare(
+      `INSERT INTO sign_ins (user_id, created_at, method, second_step, partner, success, country, network, user_agent, device, new_device, new_country)
+       SELECT ?1, ?2, ?3, ?10, ?4, ?5, ?6, ?7, ?8, ?9,
+         ?5 = 1 AND known.any_success AND NOT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1 AND device = ?9),
+         ?5 = 1 AND known.any_success AND ?6 IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1 AND country = ?6)
+       FROM (SELECT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1) AS any_success) AS known
+       RETURNING new_device`,
+    )
+    .bind(userId, at, method, partner ? 1 : 0, success ? 1 : 0, country, network, userAgent, device, secondStep);
+}
+
+export interface SignInRow {
+  id: number;
+  created_at: number;
+  method: SignInMethod;
+  second_step: SecondStep | null;
+  partner: number;
+  success: number;
+  country: string | null;
+  network: string | null;
+  user_agent: string | null;
+  new_device: number;
+  new_country: number;
+}
+
+/** The account's attempts after `since`, newest first, at most 500. */
+export async function signInRowsSince(db: D1Database, userId: string, since: number): Promise<SignInRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id, created_at, method, second_step, partner, success, country, network, user_agent, new_device, new_country FROM sign_ins
+       WHERE user_id = ? AND created_at > ? ORDER BY created_at DESC, id DESC LIMIT 500`,
+    )
+    .bind(userId, since)
+    .all<SignInRow>();
+  return results;
 }

@@ -6,6 +6,8 @@ import { findUserById } from '../account/db';
 import { GatewayError } from '../errors';
 import { deliver, type DeliveryEnv } from '../delivery';
 import { deviceKey, parseDevice, type ClientInfo } from '../sessions/devices';
+import { ERR } from '../../../src/schemas/error-codes';
+import { insertSignInStatement, signInRowsSince, type SignInMethod } from './db';
 
 /**
  * The sign-in history: one row per sign-in attempt of a known account (success or failure, by method), kept
@@ -24,8 +26,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** This many failures in a row (with no success between) are marked as a streak. */
 export const FAILURE_STREAK = 3;
 
-export type SignInMethod = 'code' | 'password' | 'link' | 'handoff' | 'passkey';
-
 export interface SignInAttempt {
   userId: string;
   at: number;
@@ -40,17 +40,18 @@ export interface SignInAttempt {
 /** The INSERT of one attempt; as a success it RETURNs `new_device` (1 when this sign-in must send the notice). */
 export function signInStatement(db: D1Database, attempt: SignInAttempt): D1PreparedStatement {
   const { userId, at, method, secondStep = null, partner, success, client } = attempt;
-  return db
-    .prepare(
-      `INSERT INTO sign_ins (user_id, created_at, method, second_step, partner, success, country, network, user_agent, device, new_device, new_country)
-       SELECT ?1, ?2, ?3, ?10, ?4, ?5, ?6, ?7, ?8, ?9,
-         ?5 = 1 AND known.any_success AND NOT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1 AND device = ?9),
-         ?5 = 1 AND known.any_success AND ?6 IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1 AND country = ?6)
-       FROM (SELECT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1) AS any_success) AS known
-       RETURNING new_device`,
-    )
-    .bind(userId, at, method, partner ? 1 : 0, success ? 1 : 0, client.country, client.network, client.userAgent, deviceKey(client.userAgent), secondStep);
+  return insertSignInStatement(db, {
+    userId,
+    at,
+    method,
+    secondStep,
+    partner,
+    success,
+    country: client.country,
+    network: client.network,
+    userAgent: client.userAgent,
+    device: deviceKey(client.userAgent),
+  });
 }
 
 /**
@@ -77,10 +78,10 @@ export async function recordFailedSignIn(db: D1Database, { userId, at, method, p
         user_agent: client.userAgent,
         device: deviceKey(client.userAgent),
       },
-      caps: [{ where: { user_id: userId, success: 0 }, since: at - HOUR_MS, max: FAILURES_KEPT_PER_HOUR, code: 'SS0002' }],
+      caps: [{ where: { user_id: userId, success: 0 }, since: at - HOUR_MS, max: FAILURES_KEPT_PER_HOUR, code: ERR.SIGN_IN_FAILURES_CAPPED }],
     });
   } catch (error) {
-    if (!(error instanceof GatewayError && error.code === 'SS0002')) throw error;
+    if (!(error instanceof GatewayError && error.code === ERR.SIGN_IN_FAILURES_CAPPED)) throw error;
   }
 }
 
@@ -133,29 +134,9 @@ export async function sendNewDeviceNotice(env: DeliveryEnv, { userId, at, client
   }
 }
 
-interface SignInRow {
-  id: number;
-  created_at: number;
-  method: SignInMethod;
-  second_step: SecondStep | null;
-  partner: number;
-  success: number;
-  country: string | null;
-  network: string | null;
-  user_agent: string | null;
-  new_device: number;
-  new_country: number;
-}
-
 /** The account's last 90 days, newest first; a failure in a run of FAILURE_STREAK or more is marked. */
 export async function signInHistory(db: D1Database, userId: string, now: number): Promise<SignInEntry[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT id, created_at, method, second_step, partner, success, country, network, user_agent, new_device, new_country FROM sign_ins
-       WHERE user_id = ? AND created_at > ? ORDER BY created_at DESC, id DESC LIMIT 500`,
-    )
-    .bind(userId, now - HISTORY_DAYS * DAY_MS)
-    .all<SignInRow>();
+  const results = await signInRowsSince(db, userId, now - HISTORY_DAYS * DAY_MS);
   // Runs of failures, walked newest first: every member of a run of FAILURE_STREAK or more is marked.
   const inStreak = new Array<boolean>(results.length).fill(false);
   for (let start = 0; start < results.length; ) {

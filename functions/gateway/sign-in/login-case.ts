@@ -1,3 +1,5 @@
+import { ERR } from '../../../src/schemas/error-codes';
+import type { MembershipRow } from '../companies/db';
 /**
  * The login case of a user (findUserLoginCase), derived from the user's real state. Pure: the route reads
  * the user and memberships and passes them in.
@@ -55,6 +57,10 @@ export interface LoginCaseMembership {
   companyStatus: string;
 }
 
+export function asLoginCaseMembership(row: MembershipRow): LoginCaseMembership {
+  return { role: row.role, memberStatus: row.member_status, companyStatus: row.company_status };
+}
+
 export interface LoginCaseResult {
   userLoginCase: LoginCase;
   accountSize: number;
@@ -66,13 +72,13 @@ export interface LoginCaseResult {
 }
 
 /** Company statuses the platform closed: members are refused at sign-in and when entering (review/service.ts). */
-export const CLOSED_COMPANY_REFUSALS = { blocked: 'RV0010', expired: 'RV0011' } as const;
+export const CLOSED_COMPANY_REFUSALS = { blocked: ERR.COMPANY_BLOCKED, expired: ERR.COMPANY_VERIFICATION_EXPIRED } as const;
 
 /**
  * Why a person with no company to enter is refused, rather than sent on to create one: an active membership
  * of a company the platform blocked (RV0010) or let expire (RV0011). Null when there is none.
  */
-export function closedCompanyRefusal(memberships: readonly LoginCaseMembership[]): 'RV0010' | 'RV0011' | null {
+export function closedCompanyRefusal(memberships: readonly LoginCaseMembership[]): (typeof CLOSED_COMPANY_REFUSALS)[keyof typeof CLOSED_COMPANY_REFUSALS] | null {
   const closed = memberships.find((m) => m.memberStatus === 'active' && m.companyStatus in CLOSED_COMPANY_REFUSALS);
   return closed ? CLOSED_COMPANY_REFUSALS[closed.companyStatus as keyof typeof CLOSED_COMPANY_REFUSALS] : null;
 }

@@ -1,6 +1,7 @@
 import { sliderCheckSchema } from '../../../src/schemas/auth';
 import { GatewayError } from '../errors';
 import { consumeSliderCheck } from '../captcha/service';
+import type { ThrottlePolicy, ThrottleState } from './db';
 
 /**
  * Password sign-in throttle (security baseline "Lockout is not a weapon"). Failures count per (sign-in name,
@@ -24,14 +25,15 @@ export const LOCK_BASE_MS = 15 * 60 * 1000;
 export const MAX_LOCK_MS = 24 * 60 * 60 * 1000;
 export const FORGET_AFTER_MS = MAX_LOCK_MS;
 
-/** What the throttle knows of one name from one network. */
-export interface ThrottleState {
-  /** Failures from this network. */
-  here: number;
-  /** Failures from every network. */
-  everywhere: number;
-  lockedUntil: number | null;
-}
+/** The numbers above, as sign-in/db.ts counts with them. */
+export const THROTTLE: ThrottlePolicy = {
+  sliderAfter: SLIDER_AFTER,
+  accountSliderAfter: ACCOUNT_SLIDER_AFTER,
+  lockEvery: LOCK_EVERY,
+  lockBaseMs: LOCK_BASE_MS,
+  maxLockMs: MAX_LOCK_MS,
+  forgetAfterMs: FORGET_AFTER_MS,
+};
 
 export function isLocked(state: ThrottleState, now: number): boolean {
   return state.lockedUntil !== null && state.lockedUntil > now;

@@ -20,6 +20,7 @@ import { clientInfo } from '../sessions/devices';
 import { passwordSignIn, signedIn, type SignInEnv } from './service';
 import { recordFailedSignIn } from './history';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Sign-in calls. A successful sign-in answers loginAnswer plus `oauthVO`; the edge turns
@@ -33,7 +34,7 @@ export const NEW_USER_CHECKS_PER_NAME = 10;
 export const NEW_USER_CHECKS_PER_NETWORK = 60;
 
 /** Answers of consumeCode that refuse the code itself (not a rate cap on the caller): a failed sign-in. */
-const CODE_REFUSALS = new Set<string>(['CD0010', 'CD0011', 'CD0012', 'CD0013', 'CD0014']);
+const CODE_REFUSALS = new Set<string>([ERR.CODE_WRONG, ERR.CODE_EXPIRED, ERR.CODE_TRIES_SPENT, ERR.CODE_NOT_REQUESTED, ERR.CODE_ALREADY_USED]);
 
 /** The phone or e-mail fields of checkIsNewUser and quick login (loginType 1 or 2). */
 type PhoneOrEmail = { loginType: 1 | 2; mobileCode?: string; mobile?: string; loginEmail?: string };
@@ -49,8 +50,8 @@ export const authRoutes = new Hono<SignInEnv>()
       table: 'new_user_checks',
       row: { subject, ip, created_at: at },
       caps: [
-        { where: { subject }, since, max: NEW_USER_CHECKS_PER_NAME, code: 'US0040' },
-        { where: { ip }, since, max: NEW_USER_CHECKS_PER_NETWORK, code: 'US0040' },
+        { where: { subject }, since, max: NEW_USER_CHECKS_PER_NAME, code: ERR.NEW_USER_CHECKS_CAPPED },
+        { where: { ip }, since, max: NEW_USER_CHECKS_PER_NETWORK, code: ERR.NEW_USER_CHECKS_CAPPED },
       ],
     });
     return ok(c, (await findUserByIdentity(c.env.DB, name)) === null);
@@ -61,17 +62,17 @@ export const authRoutes = new Hono<SignInEnv>()
   // answered by its own message rather than GW0400.
   .post(
     '/agg-web/quick/user/login',
-    validate('json', quickLoginRequest, { code: (issues) => (issues.some((issue) => issue.path[0] === 'agreed') ? 'US0002' : 'GW0400') }),
+    validate('json', quickLoginRequest, { code: (issues) => (issues.some((issue) => issue.path[0] === 'agreed') ? ERR.AGREEMENT_NOT_ACCEPTED : ERR.REQUEST_INVALID) }),
     async (c) => {
       const body = c.req.valid('json');
       const name = identity(body as PhoneOrEmail);
       const db = c.env.DB;
       const existing = await findUserByIdentity(db, name);
       // Checked before the code is consumed, so the person can fix the form and use the same code.
-      if (!existing && (!body.userIdentity || !body.companyName)) throw new GatewayError('US0001');
+      if (!existing && (!body.userIdentity || !body.companyName)) throw new GatewayError(ERR.COMPANY_NAME_MISSING);
       // A new user's port goes with the company name (login case 7 pre-fills both); one not on the list is refused.
       const port = !existing && body.portId ? findPort(body.portId) : null;
-      if (port === undefined) throw new GatewayError('CO0005', { path: 'portId' });
+      if (port === undefined) throw new GatewayError(ERR.PORT_NOT_LISTED, { path: 'portId' });
 
       try {
         await consumeCode(db, { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) });

@@ -3,23 +3,25 @@ import { TRACELESS, type LoginAnswer } from '../../../src/schemas/auth';
 import type { LegalDoc } from '../../../src/lib/legal';
 import type { SecondStep } from '../../../src/schemas/security';
 import type { WorkerEnv } from '../../env';
-import { asLoginCaseMembership, membershipsOfUser } from '../companies/db';
+import { membershipsOfUser } from '../companies/db';
 import { clearAttemptsStatement, countAttempt, throttleState } from './db';
 import { assertNotBlocked, findUserById, findUserByIdentity, identityKey, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity, type UserRow } from '../account/db';
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
 import { blockedByCompanyRequirement, twoStepEnabled, type ChallengeRow } from '../second-step/db';
 import { fail, GatewayError, ok, requestLang } from '../errors';
-import { auditStatement, ownEventStatement } from '../audit/service';
+import { auditStatement, ownEventStatement } from '../audit/db';
 import { now } from '../../contract';
 import { CHALLENGE_LIFETIME_MS, prepareChallenge, type ChallengeOptions } from '../second-step/service';
 import { consentStatements, needsConsent } from '../legal/consents';
-import { accountSizeOf } from './login-case';
+import { accountSizeOf, asLoginCaseMembership } from './login-case';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../identity/passwords';
-import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER } from './risk';
+import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER, THROTTLE } from './risk';
 import { clientInfo, type ClientInfo } from '../sessions/devices';
 import { prepareSession, revokeAllSessionsOfUser, type SessionKind } from '../sessions/service';
-import { recordFailedSignIn, sendNewDeviceNotice, signInStatement, type SignInMethod } from './history';
+import { recordFailedSignIn, sendNewDeviceNotice, signInStatement } from './history';
+import type { SignInMethod } from './db';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * Signing in: the session and login answer every sign-in ends with (`signedIn`), and the password sign-in
@@ -41,7 +43,7 @@ import { recordFailedSignIn, sendNewDeviceNotice, signInStatement, type SignInMe
 export type SignInEnv = { Bindings: WorkerEnv };
 
 /** How a person proved who they are: recorded with each sign-in and shown in their sign-in history. */
-export type { SignInMethod } from './history';
+export type { SignInMethod } from './db';
 
 export interface SessionStart {
   userId: string;
@@ -84,7 +86,7 @@ export async function startSession(env: WorkerEnv, start: SessionStart) {
   }, { ifChanged: true });
   const results = await runBatch(env.DB, [...before, session.statement, audited, record]);
   // The session INSERT refuses a blocked account in its own statement: a block that landed since the check above.
-  if (results.at(-3)?.meta.changes !== 1) throw new GatewayError('PS0100');
+  if (results.at(-3)?.meta.changes !== 1) throw new GatewayError(ERR.ACCOUNT_BLOCKED);
   const recorded = results.at(-1)?.results?.[0] as { new_device?: number } | undefined;
   if (recorded?.new_device === 1 && !start.newUser) await sendNewDeviceNotice(env, { userId, at, client, lang });
   return { ...session, lifetimeS };
@@ -208,7 +210,7 @@ export async function completeSignIn<E extends SignInEnv>(
  */
 export async function completeSecondStep<E extends SignInEnv>(c: Context<E>, challenge: ChallengeRow & { parsed: ChallengeOptions }, secondStep: SecondStep) {
   const user = await findUserById(c.env.DB, challenge.user_id);
-  if (!user) throw new GatewayError('MF0001');
+  if (!user) throw new GatewayError(ERR.SECOND_STEP_EXPIRED);
   return completeSignIn(c, user, {
     method: challenge.method as SignInMethod,
     secondStep,
@@ -255,7 +257,7 @@ async function refuse(attempt: PasswordAttempt, env: WorkerEnv, failures: number
  * US0010, saying when the next attempt from this network needs the human check: the person is told before the
  * slider appears. Known and unknown names count alike, so this tells nothing about the account.
  */
-const wrongPassword = (failures: number | null) => new GatewayError('US0010', failures !== null && failures >= SLIDER_AFTER ? { humanCheckNext: true } : null);
+const wrongPassword = (failures: number | null) => new GatewayError(ERR.WRONG_ACCOUNT_OR_PASSWORD, failures !== null && failures >= SLIDER_AFTER ? { humanCheckNext: true } : null);
 
 /** The password sign-in rules (see the top of this file); throws US0010 for every failure. */
 export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, attempt: PasswordAttempt, options: PasswordCheckOptions): Promise<PasswordCheck> {
@@ -266,19 +268,19 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
   const user = found && (options.admits?.(found) ?? true) ? found : null;
 
   let humanChecked = options.humanChecked ?? false;
-  if (!humanChecked && needsSlider(await throttleState(db, subject, network, at))) {
+  if (!humanChecked && needsSlider(await throttleState(db, subject, network, at, THROTTLE))) {
     if (!(await passedLoginSlider(env, attempt.nvcvalStr, subject, at))) return { outcome: 'human-check' };
     humanChecked = true;
   }
   if (user?.password_version === 1 && attempt.passwordVersion === 2) return { outcome: 'salted' };
 
   // Counted before the password is checked, in one statement with the checks: see countAttempt.
-  const counted = await countAttempt(db, { subject, network, now: at, humanChecked });
+  const counted = await countAttempt(db, { subject, network, now: at, humanChecked }, THROTTLE);
   // A screen that asks the human check on every attempt (the partner login) has nothing to announce.
   const failures = options.humanChecked ? null : counted;
   if (counted === null) {
     // Refused by a parallel attempt's count: locked now, or the human check became due.
-    if (isLocked(await throttleState(db, subject, network, at), at)) return refuse(attempt, env);
+    if (isLocked(await throttleState(db, subject, network, at, THROTTLE), at)) return refuse(attempt, env);
     return { outcome: 'human-check' };
   }
   if (!user) return refuse(attempt, env, failures);
@@ -318,9 +320,9 @@ export async function checkCurrentPassword(
   password: string,
   { network, at }: { network: string; at: number },
 ): Promise<D1PreparedStatement[]> {
-  const counted = await countAttempt(env.DB, { subject: user.id, network, now: at, humanChecked: true });
+  const counted = await countAttempt(env.DB, { subject: user.id, network, now: at, humanChecked: true }, THROTTLE);
   const check = await verifyPassword(password, counted !== null ? storedPasswordOf(user) : null, env);
-  if (!check.ok) throw new GatewayError('PW0003');
+  if (!check.ok) throw new GatewayError(ERR.CURRENT_PASSWORD_WRONG);
   return [clearAttemptsStatement(env.DB, user.id, network)];
 }
 
@@ -347,6 +349,6 @@ export async function passwordSignIn<E extends SignInEnv>(
     admits: partnersOnly ? (user) => user.is_partner === 1 : undefined,
   });
   if (result.outcome === 'human-check') return ok(c, SLIDER_REQUIRED);
-  if (result.outcome === 'salted') return fail(c, 'SY9990');
+  if (result.outcome === 'salted') return fail(c, ERR.SALTED_PASSWORD_REQUIRED);
   return signedIn(c, result.user, { method: 'password', before: result.before, kind });
 }

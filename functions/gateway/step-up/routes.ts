@@ -17,6 +17,7 @@ import { endPasskeyReview, passkeyReviewSince } from '../identity/proof-db';
 import { now } from '../../contract';
 import { requireSession, type SessionVariables } from '../sessions/service';
 import { validate } from '../validate';
+import { ERR } from '../../../src/schemas/error-codes';
 
 type ProofEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
@@ -26,7 +27,7 @@ const proofContext = (c: Context<ProofEnv>) => ({ env: c.env, user: c.var.user, 
 /** The configured passkey site; PK0001 without one. */
 function passkeySiteOf(c: Context<ProofEnv>) {
   const site = c.var.config.passkeys;
-  if (!site) throw new GatewayError('PK0001');
+  if (!site) throw new GatewayError(ERR.PASSKEYS_UNAVAILABLE);
   return site;
 }
 

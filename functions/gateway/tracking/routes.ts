@@ -8,6 +8,8 @@ import { now } from '../../contract';
 import { operatorOfRequest } from '../operators/service';
 import { validate } from '../validate';
 import { TRACKING_BATCH_MAX, TRACKING_VERSION } from '../../../src/schemas/tracking';
+import { ERR } from '../../../src/schemas/error-codes';
+import { latestEvents } from './db';
 
 /**
  * Observability calls:
@@ -97,26 +99,13 @@ export const clientErrorRequest = z.object({
 
 /** Operators only: anyone else gets the ordinary 404 envelope, as for a path that does not exist. */
 const operatorOnly = createMiddleware<EdgeBindings>(async (c, next) => {
-  if (!(await isOperator(c))) return fail(c, 'GW0404');
+  if (!(await isOperator(c))) return fail(c, ERR.NO_SUCH_API);
   await next();
 });
 
 /** Reading the funnel is the admin role's (operators/service.ts roleAllows). */
 async function isOperator(c: Context<EdgeBindings>): Promise<boolean> {
   return (await operatorOfRequest(c, ['admin'])).allowed;
-}
-
-interface TrackingRow {
-  id: number;
-  event_id: string;
-  event_name: string;
-  event_type: string;
-  bp_source: string;
-  bp_type: string;
-  key_list: string;
-  version_number: string;
-  trace_id: string | null;
-  created_at: number;
 }
 
 export const trackingRoutes = new Hono<EdgeBindings>()
@@ -142,8 +131,8 @@ export const trackingRoutes = new Hono<EdgeBindings>()
           created_at: at,
         },
         caps: [
-          { where: { ip }, since, max: c.var.config.trackingNetworkCap, code: 'TR0001' },
-          { where: {}, since, max: TRACKING_GLOBAL_CAP, code: 'TR0001' },
+          { where: { ip }, since, max: c.var.config.trackingNetworkCap, code: ERR.EVENTS_CAPPED },
+          { where: {}, since, max: TRACKING_GLOBAL_CAP, code: ERR.EVENTS_CAPPED },
         ],
       });
     if (!Array.isArray(body)) {
@@ -157,7 +146,7 @@ export const trackingRoutes = new Hono<EdgeBindings>()
         await store(event);
         stored += 1;
       } catch (error) {
-        if (stored > 0 && error instanceof GatewayError && error.code === 'TR0001') break;
+        if (stored > 0 && error instanceof GatewayError && error.code === ERR.EVENTS_CAPPED) break;
         throw error;
       }
     }
@@ -166,10 +155,7 @@ export const trackingRoutes = new Hono<EdgeBindings>()
 
   .get('/agg-web/buriedPoint/list', operatorOnly, validate('query', buriedPointListQuery), async (c) => {
     const { eventId, limit } = c.req.valid('query');
-    const statement = eventId
-      ? c.env.DB.prepare('SELECT * FROM tracking_events WHERE event_id = ? ORDER BY id DESC LIMIT ?').bind(eventId, limit)
-      : c.env.DB.prepare('SELECT * FROM tracking_events ORDER BY id DESC LIMIT ?').bind(limit);
-    const { results } = await statement.all<TrackingRow>();
+    const results = await latestEvents(c.env.DB, eventId, limit);
     c.header('Cache-Control', 'no-store');
     return ok(
       c,
@@ -199,12 +185,12 @@ export const trackingRoutes = new Hono<EdgeBindings>()
         table: 'client_errors',
         row: { message: body.message, stack: body.stack, url: body.url, trace_id: traceId, client_trace_id: body.traceId ?? null, ip, created_at: at },
         caps: [
-          { where: { ip }, since, max: CLIENT_ERROR_CAP, code: 'TR0001' },
-          { where: {}, since, max: CLIENT_ERROR_GLOBAL_CAP, code: 'TR0001' },
+          { where: { ip }, since, max: CLIENT_ERROR_CAP, code: ERR.EVENTS_CAPPED },
+          { where: {}, since, max: CLIENT_ERROR_GLOBAL_CAP, code: ERR.EVENTS_CAPPED },
         ],
       });
     } catch (error) {
-      if (error instanceof GatewayError && error.code === 'TR0001') return ok(c, { stored: false });
+      if (error instanceof GatewayError && error.code === ERR.EVENTS_CAPPED) return ok(c, { stored: false });
       throw error;
     }
     console.error('client error', JSON.stringify({ traceId, clientTraceId: body.traceId ?? null, url: body.url, message: body.message }));

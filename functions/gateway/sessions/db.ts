@@ -1,0 +1,31 @@
+import type { AuditActorKind } from '../audit/db';
+import type { Also } from '../identity/single-use';
+
+/** A condition for the session INSERT (identity/sessions.ts `unless`): a blocked person gets no session. */
+export const userBlocked = (userId: string): Also => ({ sql: 'SELECT 1 FROM users WHERE id = ? AND blocked_at IS NOT NULL', binds: [userId] });
+
+/** The company a session works in (the company switcher); the session stays otherwise as it is. */
+export async function setSessionCompany(db: D1Database, hash: string, companyId: string): Promise<void> {
+  await db.prepare('UPDATE sessions SET current_company_id = ? WHERE token_hash = ?').bind(companyId, hash).run();
+}
+
+export interface OwnAuditRow {
+  created_at: number;
+  action: string;
+  actor_kind: AuditActorKind;
+  actor_id: string | null;
+  network: string | null;
+}
+
+/** Audit rows where the person is the target or the actor, newest first, at most `limit`. */
+export async function ownAuditRows(db: D1Database, userId: string, limit: number): Promise<OwnAuditRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT created_at, action, actor_kind, actor_id, network FROM audit_log
+       WHERE (target_kind = 'user' AND target_id = ?1) OR (actor_kind = 'user' AND actor_id = ?1)
+       ORDER BY id DESC LIMIT ?2`,
+    )
+    .bind(userId, limit)
+    .all<OwnAuditRow>();
+  return results;
+}
