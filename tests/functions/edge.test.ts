@@ -518,7 +518,8 @@ describe('sign-in links are built on the configured origin', () => {
   });
 
   it('answers a shared link on PORTAL_ORIGIN to a forged Host', async () => {
-    const session = await createSession(worker.env.DB, { userId: 'user-1', kind: 'platform', now: Date.now() });
+    // Freshly signed in with the password: making a share link needs a fresh proof (identity/proof.ts).
+    const session = await createSession(worker.env.DB, { userId: 'user-1', kind: 'platform', now: Date.now(), proof: 'password' });
     const answer = await api.post('/agg-web/user/shareLogin/create', {}, { origin: 'http://evil.example', from: null, headers: { ...forged, cookie: `portal_token=${session.token}` }, env: origins }).then(api.readAll);
     expect(answer.body.code).toBe('0');
     expect(new URL((answer.body.data as { url: string }).url).origin).toBe('https://portal.example.com');
