@@ -9,7 +9,8 @@ import { companyTypeFromDb, verificationStatusFromDb } from '../../../src/schema
 import { birthdayProblem, updateUserInfoRequest } from '../../../src/schemas/profile';
 import type { WorkerEnv } from '../../env';
 import { membershipsOfUser, type MembershipRow } from '../companies/db';
-import { blockedByCompanyRequirement, companiesRequiringTwoStep } from '../second-step/db';
+import { companiesRequiringTwoStep } from '../second-step/db';
+import { outsideByTwoStep } from '../companies/standing';
 import { setPhoto, setUserType, updateProfile, type UserRow } from './db';
 import { GatewayError, ok, requestLang } from '../errors';
 import { now } from '../../contract';
@@ -116,8 +117,8 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
       const membership = memberships.find((m) => m.company_id === companyId);
       throw new GatewayError((membership && closedCompanyRefusal([asLoginCaseMembership(membership)])) || ERR.NOT_MEMBER_OF_COMPANY);
     }
-    // A company that requires two-step is entered only by members who have it on.
-    if (await blockedByCompanyRequirement(c.env.DB, companyId, c.var.user.id)) throw new GatewayError(ERR.TWO_STEP_REQUIRED_BY_COMPANY);
+    // A company that requires two-step is entered only by members who have it on (companies/standing.ts decides).
+    if (memberships.some((m) => m.company_id === companyId && outsideByTwoStep(m))) throw new GatewayError(ERR.TWO_STEP_REQUIRED_BY_COMPANY);
     await setSessionCompany(c.env.DB, c.var.session.token_hash, companyId);
     return ok(c, null);
   })

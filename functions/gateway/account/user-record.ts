@@ -2,7 +2,8 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Lang } from '../../../src/lib/lang';
 import { fileUrl } from '../../../src/schemas/onboarding';
 import type { MeAnswer } from '../../../src/schemas/profile';
-import { memberOf, membershipsOfUser, type MembershipRow } from '../companies/db';
+import { membershipsOfUser, type MembershipRow } from '../companies/db';
+import { actsIn, standingIn } from '../companies/standing';
 import { administratorName, grantsOf } from '../members/db';
 import type { UserRow } from './db';
 import { findCountry } from '../places/countries';
@@ -12,7 +13,8 @@ import { modulesOfMember } from '../members/service';
 /**
  * The full user record (fetchMeByUserToken, updateUserInfo's answer): every field of the specification's User,
  * from real data. The company fields describe the account in use: the company chosen in this session
- * (chooseAccount), else the main enterprise, else the only company the person can enter; without one they are
+ * (chooseAccount), else the main enterprise, else the only company the person can enter (and may act in now:
+ * companies/standing.ts); without one they are
  * null (lists empty, superAdmin false). Every field is present; those without data are null, never missing.
  */
 
@@ -33,9 +35,12 @@ export function givenNameOf(realName: string): string | null {
   return words.length > 1 ? words[0]! : null;
 }
 
-/** The company of the account in use, among those the person can enter now. */
+/**
+ * The company of the account in use, among those the person can enter now: one whose two-step rule keeps
+ * them out is none of them (companies/standing.ts), even when this session chose it before the rule was on.
+ */
 function companyInUse(memberships: readonly MembershipRow[], sessionCompanyId: string | null): MembershipRow | null {
-  const enterable = memberships.filter((m) => accountSizeOf([asLoginCaseMembership(m)]) === 1);
+  const enterable = memberships.filter((m) => accountSizeOf([asLoginCaseMembership(m)]) === 1 && actsIn(m));
   return (
     enterable.find((m) => m.company_id === sessionCompanyId) ??
     enterable.find((m) => m.is_main === 1) ??
@@ -48,11 +53,14 @@ export async function userRecord(db: D1Database, user: UserRow, sessionCompanyId
   const country = user.country_id ? findCountry(user.country_id) : undefined;
   const phoneCountry = phone?.region ? findCountry(phone.region) : undefined;
   const memberships = await membershipsOfUser(db, user.id);
-  const company = companyInUse(memberships, sessionCompanyId);
+  const chosen = companyInUse(memberships, sessionCompanyId);
   const main = memberships.find((m) => m.is_main === 1);
-  const [member, granted, adminName] = company
-    ? await Promise.all([memberOf(db, company.company_id, user.id), grantsOf(db, company.company_id, user.id), administratorName(db, company.company_id)])
+  const [standing, granted, adminName] = chosen
+    ? await Promise.all([standingIn(db, chosen.company_id, user.id), grantsOf(db, chosen.company_id, user.id), administratorName(db, chosen.company_id)])
     : [null, [], null];
+  // Asked again with the modules' reads: a rule turned on in between leaves no company in use either.
+  const company = standing?.inside ? chosen : null;
+  const member = standing?.inside ? standing.member : null;
   return {
     userId: user.id,
     username: user.real_name || user.login_name,
@@ -76,7 +84,7 @@ export async function userRecord(db: D1Database, user: UserRow, sessionCompanyId
     groupId: company?.type ?? null,
     mainAccountId: main?.company_id ?? null,
     superAdmin: member?.role === 'administrator',
-    superAdminName: adminName,
+    superAdminName: company ? adminName : null,
     roles: member ? [member.role] : [],
     authoriseList: company && member ? modulesOfMember(company.type, member, granted, lang) : [],
     hireDate: member?.hire_time ?? null,

@@ -60,6 +60,8 @@ export interface MembershipRow {
   review_reason: string | null;
   review_note: string | null;
   reviewed_at: number | null;
+  /** 1 when the company requires two-step and the person has it not on (companies/standing.ts decides with it). */
+  two_step_missing: 0 | 1;
 }
 
 export interface MemberListRow extends MemberRow {
@@ -91,6 +93,23 @@ export async function memberOf(db: D1Database, companyId: string, userId: string
   return db.prepare('SELECT * FROM company_members WHERE company_id = ? AND user_id = ?').bind(companyId, userId).first<MemberRow>();
 }
 
+/**
+ * 1 when the company (of `company`, an SQL expression) requires two-step and the person (of `user`) has it
+ * not on, else 0: the one SQL form of the company two-step rule; companies/standing.ts decides with it.
+ */
+const twoStepMissing = (company: string, user: string) =>
+  `(CASE WHEN EXISTS (SELECT 1 FROM companies rq WHERE rq.id = ${company} AND rq.require_two_step = 1)
+              AND NOT EXISTS (SELECT 1 FROM two_step ts WHERE ts.user_id = ${user} AND ts.enabled_at IS NOT NULL)
+         THEN 1 ELSE 0 END)`;
+
+/** The person's membership of the company with the two-step rule's verdict, read in one statement. */
+export async function memberWithRule(db: D1Database, companyId: string, userId: string): Promise<(MemberRow & { two_step_missing: 0 | 1 }) | null> {
+  return db
+    .prepare(`SELECT m.*, ${twoStepMissing('m.company_id', 'm.user_id')} AS two_step_missing FROM company_members m WHERE m.company_id = ? AND m.user_id = ?`)
+    .bind(companyId, userId)
+    .first<MemberRow & { two_step_missing: 0 | 1 }>();
+}
+
 export async function membersOfCompany(db: D1Database, companyId: string): Promise<MemberListRow[]> {
   const { results } = await db
     .prepare(
@@ -109,7 +128,8 @@ export async function membershipsOfUser(db: D1Database, userId: string): Promise
   const { results } = await db
     .prepare(
       `SELECT m.company_id, c.name_en, c.name_cn, c.type, c.status AS company_status, m.role, m.status AS member_status,
-              m.is_main, m.joined_at, c.review_reason, c.review_note, c.reviewed_at
+              m.is_main, m.joined_at, c.review_reason, c.review_note, c.reviewed_at,
+              ${twoStepMissing('m.company_id', 'm.user_id')} AS two_step_missing
        FROM company_members m JOIN companies c ON c.id = m.company_id
        WHERE m.user_id = ?
        ORDER BY m.joined_at, c.name_en`,

@@ -53,6 +53,7 @@ import { findPort } from '../places/ports';
 import { isImageContentType } from '../files/service';
 import { moduleName, modulesOfType } from '../members/service';
 import { ERR } from '../../../src/schemas/error-codes';
+import { outsideByTwoStep, standingIn } from './standing';
 
 /**
  * Companies of onboarding: create and fill (administrator form), detail, invitation name look-up, join (staff
@@ -87,12 +88,16 @@ export const INVITATION_NETWORK_CAP = 30;
 /** Statuses in which nobody may join. */
 const CLOSED_STATUSES = ['blocked', 'expired'];
 
-/** The caller's active membership, or CO0009 for a company they have no part in (no existence leak). */
+/**
+ * The caller's active membership, or CO0009 for a company they have no part in (no existence leak); a member
+ * the company's two-step rule keeps out gets MF0021 (companies/standing.ts decides).
+ */
 async function requireMember(caller: Caller, companyId: string): Promise<{ company: CompanyRow; member: MemberRow }> {
-  const member = await memberOf(caller.db, companyId, caller.userId);
-  const company = member && member.status === 'active' ? await companyById(caller.db, companyId) : null;
-  if (!member || !company) throw new GatewayError(ERR.COMPANY_NOT_FOUND);
-  return { company, member };
+  const standing = await standingIn(caller.db, companyId, caller.userId);
+  if (!standing.inside) throw new GatewayError(standing.refusal);
+  const company = await companyById(caller.db, companyId);
+  if (!company) throw new GatewayError(ERR.COMPANY_NOT_FOUND);
+  return { company, member: standing.member };
 }
 
 async function requireAdministrator(caller: Caller, companyId: string) {
@@ -362,6 +367,7 @@ export async function answerJoin(caller: Caller, request: { companyId: string; u
 export async function chooseMainCompany(caller: Caller, companyId: string): Promise<void> {
   const membership = (await membershipsOfUser(caller.db, caller.userId)).find((m) => m.company_id === companyId);
   if (!membership || accountSizeOf([asLoginCaseMembership(membership)]) !== 1) throw new GatewayError(ERR.MAIN_COMPANY_NOT_ENTERABLE);
+  if (outsideByTwoStep(membership)) throw new GatewayError(ERR.TWO_STEP_REQUIRED_BY_COMPANY);
   await setMainCompany(caller.db, caller.userId, companyId);
 }
 

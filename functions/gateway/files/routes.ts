@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { deleteFileRequest, fileIdSchema, fileUrl, UPLOAD_FIELD, UPLOAD_LIMITS, uploadKindSchema, type UploadedFile } from '../../../src/schemas/onboarding';
 import type { WorkerEnv } from '../../env';
-import { memberOf } from '../companies/db';
+import { standingIn } from '../companies/standing';
 import { deleteUnattachedFiles, fileById, filesByIds, insertFilesWithinQuota, type NewFile } from './db';
 import { GatewayError, ok } from '../errors';
 import { now } from '../../contract';
@@ -21,7 +21,8 @@ import { ERR } from '../../../src/schemas/error-codes';
  * - nothing reaches R2 until every file of the request passed; a failure while writing deletes what was written;
  * - keys are server-generated; the original name is sanitised metadata;
  * - a file is served only to its uploader or the active members of the company it is attached to, as an
- *   attachment with nosniff; anyone else gets FL0010 exactly like a missing file.
+ *   attachment with nosniff; anyone else gets FL0010 exactly like a missing file (a member the company's
+ *   two-step rule keeps out MF0021: companies/standing.ts).
  */
 
 type FileEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
@@ -99,8 +100,11 @@ export const fileRoutes = new Hono<FileEnv>()
     const userId = c.var.user.id;
     let allowed = row?.owner_user_id === userId;
     if (row && !allowed && row.company_id) {
-      const member = await memberOf(c.env.DB, row.company_id, userId);
-      allowed = member?.status === 'active';
+      // The company's files go to those who may act in it now (companies/standing.ts); a member the company's
+      // two-step rule keeps out is told so (MF0021), anyone else gets FL0010 as for a missing file.
+      const standing = await standingIn(c.env.DB, row.company_id, userId);
+      if (!standing.inside && standing.refusal === ERR.TWO_STEP_REQUIRED_BY_COMPANY) throw new GatewayError(standing.refusal);
+      allowed = standing.inside;
     }
     const object = row && allowed ? await c.env.UPLOADS.get(row.r2_key) : null;
     if (!row || !object) throw new GatewayError(ERR.FILE_NOT_FOUND);

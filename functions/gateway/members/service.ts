@@ -8,12 +8,13 @@ import { GatewayError } from '../errors';
 import type { Caller } from '../companies/service';
 import { moduleCatalogue } from '../generated/module-catalogue';
 import { ERR } from '../../../src/schemas/error-codes';
+import { standingIn } from '../companies/standing';
 
 /**
  * Company administrators manage their members: change a member's role (a company always keeps an active
  * administrator: MB0001), remove a member (their sessions in the company end), grant a staff member modules of
  * the web app. Every change is one conditional statement (members/db.ts) with its audit row in the same batch.
- * A caller who is not an active member gets CO0009, a member who is not an administrator CO0008; when two
+ * A caller who is not an active member gets CO0009 (one the company's two-step rule keeps out MF0021), a member who is not an administrator CO0008; when two
  * administrators change the same thing at once, one wins and the other gets MB0003 or MB0004.
  */
 
@@ -42,21 +43,24 @@ export function modulesOfMember(storedType: string, member: { role: string; stat
 
 /** The modules the caller may use in the company (any active member asks for their own). */
 export async function companyModules(caller: Caller, companyId: string): Promise<CompanyModulesAnswer> {
-  const member = await memberOf(caller.db, companyId, caller.userId);
-  const company = member?.status === 'active' ? await companyById(caller.db, companyId) : null;
-  if (!member || !company) throw new GatewayError(ERR.COMPANY_NOT_FOUND);
-  return { companyId, modules: modulesOfMember(company.type, member, await grantsOf(caller.db, companyId, caller.userId), caller.lang) };
+  const standing = await standingIn(caller.db, companyId, caller.userId);
+  if (!standing.inside) throw new GatewayError(standing.refusal);
+  const company = await companyById(caller.db, companyId);
+  if (!company) throw new GatewayError(ERR.COMPANY_NOT_FOUND);
+  return { companyId, modules: modulesOfMember(company.type, standing.member, await grantsOf(caller.db, companyId, caller.userId), caller.lang) };
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Changes
 // ---------------------------------------------------------------------------------------------------------
 
-/** The actor's standing before a change (CO0009, CO0008); the statement checks it again as it writes. */
+/** The actor's standing before a change (CO0009, MF0021, CO0008: companies/standing.ts); the statement checks it again as it writes. */
 async function administratorChange(caller: Caller, request: { companyId: string; userId: string }) {
-  const actor = await memberOf(caller.db, request.companyId, caller.userId);
-  const company = actor?.status === 'active' ? await companyById(caller.db, request.companyId) : null;
-  if (!actor || !company) throw new GatewayError(ERR.COMPANY_NOT_FOUND);
+  const standing = await standingIn(caller.db, request.companyId, caller.userId);
+  if (!standing.inside) throw new GatewayError(standing.refusal);
+  const actor = standing.member;
+  const company = await companyById(caller.db, request.companyId);
+  if (!company) throw new GatewayError(ERR.COMPANY_NOT_FOUND);
   if (actor.role !== 'administrator') throw new GatewayError(ERR.ADMINISTRATOR_ONLY);
   const change: MemberChange = { companyId: company.id, actorId: caller.userId, userId: request.userId, network: caller.ip, now: caller.now };
   return { company, change };

@@ -129,16 +129,3 @@ export async function companiesRequiringTwoStep(db: D1Database, companyIds: stri
     .all<{ id: string }>();
   return new Set(results.map((row) => row.id));
 }
-
-/** True when the company requires two-step and the person does not have it on: they may not enter it. */
-export async function blockedByCompanyRequirement(db: D1Database, companyId: string, userId: string): Promise<boolean> {
-  const row = await db
-    .prepare(
-      `SELECT 1 AS blocked FROM companies
-       WHERE id = ?1 AND require_two_step = 1
-         AND NOT EXISTS (SELECT 1 FROM two_step WHERE user_id = ?2 AND enabled_at IS NOT NULL)`,
-    )
-    .bind(companyId, userId)
-    .first();
-  return row !== null;
-}

@@ -8,7 +8,8 @@ import { clearAttemptsStatement, countAttempt, throttleState } from './db';
 import { assertNotBlocked, findUserById, findUserByIdentity, identityKey, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity, type UserRow } from '../account/db';
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
-import { blockedByCompanyRequirement, twoStepEnabled, type ChallengeRow } from '../second-step/db';
+import { twoStepEnabled, type ChallengeRow } from '../second-step/db';
+import { outsideByTwoStep } from '../companies/standing';
 import { fail, GatewayError, ok, requestLang } from '../errors';
 import { auditStatement, ownEventStatement } from '../audit/db';
 import { now } from '../../contract';
@@ -165,7 +166,7 @@ export async function completeSignIn<E extends SignInEnv>(
   // A main company the user can enter makes the account "master": the client chooses it and skips the list.
   // One that requires two-step of a person without it is not entered straight away (chooseAccount says why).
   const candidate = memberships.find((m) => m.is_main === 1 && accountSizeOf([asLoginCaseMembership(m)]) === 1);
-  const main = candidate && !(await blockedByCompanyRequirement(db, candidate.company_id, user.id)) ? candidate : undefined;
+  const main = candidate && !outsideByTwoStep(candidate) ? candidate : undefined;
   const session = await startSession(c.env, {
     userId: user.id,
     kind,
