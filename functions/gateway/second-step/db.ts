@@ -104,8 +104,9 @@ export function disableStatements(db: D1Database, userId: string): D1PreparedSta
 }
 
 /**
- * Sets the company's requirement when `userId` is an active administrator of it, and (to require it) has
- * two-step on: one conditional UPDATE, so a staff member can never change it. False when refused.
+ * Sets the company's requirement when `userId` is an active administrator of it, and (to require it, or to lift
+ * it while it holds) has two-step on: one conditional UPDATE, so a staff member can never change it, nor an
+ * administrator the rule keeps out of the company (companies/standing.ts) lift it. False when refused.
  */
 export async function setCompanyRequirement(db: D1Database, { companyId, userId, required }: { companyId: string; userId: string; required: boolean }) {
   const result = await db
@@ -113,7 +114,7 @@ export async function setCompanyRequirement(db: D1Database, { companyId, userId,
       `UPDATE companies SET require_two_step = ?3
        WHERE id = ?1
          AND EXISTS (SELECT 1 FROM company_members WHERE company_id = ?1 AND user_id = ?2 AND role = 'administrator' AND status = 'active')
-         AND (?3 = 0 OR EXISTS (SELECT 1 FROM two_step WHERE user_id = ?2 AND enabled_at IS NOT NULL))`,
+         AND ((?3 = 0 AND require_two_step = 0) OR EXISTS (SELECT 1 FROM two_step WHERE user_id = ?2 AND enabled_at IS NOT NULL))`,
     )
     .bind(companyId, userId, required ? 1 : 0)
     .run();
