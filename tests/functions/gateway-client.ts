@@ -25,6 +25,8 @@ export type CallOptions = {
   headers?: Record<string, string>;
   /** Bindings, vars or secrets that differ for this call only. */
   env?: Record<string, unknown>;
+  /** Answer as soon as the Worker answers, leaving its waitUntil work running (by default the call awaits it, as if delivered at once). */
+  early?: boolean;
 };
 type ClientOptions = { origin?: string; gateway?: Gateway; network?: string; traceId?: string };
 
@@ -41,11 +43,12 @@ export function gatewayClient(worker: Worker, { origin = 'http://localhost', gat
     return `10.${9 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
   };
 
-  const call = async (path: string, init: RequestInit = {}, { origin: site = origin, env }: Pick<CallOptions, 'origin' | 'env'> = {}) => {
+  const call = async (path: string, init: RequestInit = {}, { origin: site = origin, env, early = false }: Pick<CallOptions, 'origin' | 'env' | 'early'> = {}) => {
     const bindings = env ? ({ ...worker.env, ...env } as WorkerEnv) : worker.env;
-    if (direct) return direct.request(`http://gateway.internal${path}`, init, bindings, worker.ctx);
     const { default: app } = await import('../../functions/worker');
-    return app.request(`${site}/api${path}`, init, bindings, worker.ctx);
+    const answer = await (direct ? direct.request(`http://gateway.internal${path}`, init, bindings, worker.ctx) : app.request(`${site}/api${path}`, init, bindings, worker.ctx));
+    if (!early) await worker.settle?.();
+    return answer;
   };
   /** A call as the browser (or, on a gateway, the edge proxy) makes it; `body` goes as is, JSON or not. */
   const send = (method: string, path: string, body: BodyInit | undefined, options: CallOptions = {}) => {

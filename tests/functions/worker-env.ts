@@ -22,10 +22,22 @@ export async function startWorkerEnv(name: string, vars: Record<string, unknown>
   }
   // D1 is reached through a bridge that drops sockets under bursts; throttledD1 queues only the transport.
   const env = { ...proxy.env, DB: throttledD1(proxy.env.DB), ...CHEAP_POW, ...vars } as WorkerEnv;
-  const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
+  // waitUntil keeps the work (a message delivered after the answer) so that a test can await it: settle().
+  const pending = new Set<Promise<unknown>>();
+  const waitUntil = (work: Promise<unknown>) => {
+    const kept: Promise<unknown> = Promise.resolve(work)
+      .catch(() => undefined)
+      .finally(() => pending.delete(kept));
+    pending.add(kept);
+  };
+  const ctx = { waitUntil, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
   return {
     env,
     ctx,
+    /** Resolves once every waitUntil task so far (and any they started) has settled. */
+    async settle() {
+      while (pending.size) await Promise.all([...pending]);
+    },
     async dispose() {
       await proxy.dispose();
       rmSync(persist, { recursive: true, force: true });

@@ -70,6 +70,11 @@ export interface IssueCodeArgs {
    * SMS budget as a real one, so every answer is the same and says nothing about whether the account exists.
    */
   deliver?: boolean;
+  /**
+   * Delivers after the answer (the route's `c.executionCtx.waitUntil`): the answer then takes as long for a
+   * known recipient as for a decoy. A failed delivery is withdrawn in that task, as below, and only logged.
+   */
+  background?: (work: Promise<void>) => void;
 }
 
 /**
@@ -78,7 +83,9 @@ export interface IssueCodeArgs {
  * number that cannot take a text and CD0004 / CD0005 past the calling-code cap / daily budget, and DL0001 /
  * DL0002 / DL0003 when the provider does not take the message (delivery/index.ts). A code whose delivery failed
  * is withdrawn: its row is what the resend wait and every send cap count, so deleting it means the failed send
- * counts against none of them and the visitor may retry at once.
+ * counts against none of them and the visitor may retry at once. With `background` the send (and a failed
+ * send's withdrawal) happens after the answer, which then cannot report DL0001/2/3: a person whose message
+ * never came asks again, and meets no resend wait because the failed code was withdrawn.
  */
 export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<void> {
   const config = configOf(env);
@@ -110,15 +117,19 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
     if (callingCode) logSmsRefusal(error, config, callingCode);
     throw error;
   });
-  if (args.deliver === false) return;
-
-  const message = codeMessage(args.lang, code, CODE_LIFETIME_MS / 60_000);
-  try {
-    await deliver(env, { channel: args.channel, to: args.recipient, ...message }, { now: args.now, traceId: args.traceId });
-  } catch (error) {
-    await withdrawCode(env.DB, Number(id));
-    throw error;
-  }
+  const send = async () => {
+    if (args.deliver === false) return;
+    const message = codeMessage(args.lang, code, CODE_LIFETIME_MS / 60_000);
+    try {
+      await deliver(env, { channel: args.channel, to: args.recipient, ...message }, { now: args.now, traceId: args.traceId });
+    } catch (error) {
+      await withdrawCode(env.DB, Number(id));
+      throw error;
+    }
+  };
+  // In the background, a decoy runs the same (empty) task as a real code; the failure was logged by deliver.
+  if (args.background) return args.background(send().catch(() => undefined));
+  await send();
 }
 
 export interface ConsumeCodeArgs {

@@ -23,7 +23,9 @@ type PasswordEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
  *
  * - `agg-web/user/password/reset/sendCode` sends a 'verify' code (codes.ts: 5 min, 5 tries, single use, 60 s
  *   resend wait, send caps) to a phone (after a passed slider of scene 'sms') or an e-mail. For an unknown
- *   phone or e-mail it sends nothing but answers exactly the same, waits and caps included (a decoy code).
+ *   phone or e-mail it sends nothing but answers exactly the same, waits and caps included (a decoy code); the
+ *   message is delivered after the answer (waitUntil), so the answer takes as long either way, and a failed
+ *   delivery is withdrawn there (the person may ask again at once) instead of answering DL0001.
  * - `agg-web/user/password/reset` consumes that code and stores the new password: the old one stops working
  *   at once, the original-password flag and the password failures/lock clear, every session of the user ends.
  *   A code for an unknown account fails like a wrong code. An account with passkeys is asked to review them
@@ -53,7 +55,9 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     }
     // An unknown account gets a code nobody receives (a decoy) under the same waits and caps, so it answers alike.
     const user = await findUserByIdentity(c.env.DB, name);
-    await issueCode(c.env, { recipient, channel, purpose: 'verify', ip: clientIp(c), now: at, lang: requestLang(c), traceId: traceIdOf(c), deliver: user !== null });
+    await issueCode(c.env, { recipient, channel, purpose: 'verify', ip: clientIp(c), now: at, lang: requestLang(c), traceId: traceIdOf(c), deliver: user !== null,
+      // Delivered after the answer, so a known address does not answer later than an unknown one.
+      background: (work) => c.executionCtx.waitUntil(work) });
     return ok(c, null);
   })
 

@@ -36,7 +36,10 @@ import { ERR } from '../../../src/schemas/error-codes';
  * - the human check (tracelessCheckResult 400) and the lock follow sign-in/risk.ts for known and unknown
  *   names alike;
  * - a legacy record (password_version 1) asked with version 2 answers SY9990 and the client retries with
- *   the getUserSalt salt; an unknown name never answers SY9990 (getUserSalt gives it a stable decoy salt);
+ *   the getUserSalt salt; that attempt is counted and throttled first (locked: US0010) and does the same KDF
+ *   work; an unknown name never answers SY9990 (getUserSalt gives it a stable decoy salt);
+ * - a wrong password of a known account is written to its sign-in history after the answer (waitUntil) on
+ *   the sign-in screens, so it answers no later than an unknown name, which writes nothing;
  * - `newPassword` (the insecure-password modal) replaces the password as version 2 and ends every other
  *   session; a password stored with old KDF parameters is rehashed.
  */
@@ -238,8 +241,11 @@ export interface PasswordCheckOptions {
   admits?: (user: UserRow) => boolean;
   /** The caller already consumed a human check bound to this name (the partner login asks on every attempt). */
   humanChecked?: boolean;
-  /** How a refusal of a known account is written to its sign-in history. */
-  history: { method: SignInMethod; partner: boolean; client: ClientInfo };
+  /**
+   * How a refusal of a known account is written to its sign-in history; with `background` (the route's
+   * waitUntil) the row is written after the answer.
+   */
+  history: { method: SignInMethod; partner: boolean; client: ClientInfo; background?: (work: Promise<void>) => void };
 }
 
 /** How a password sign-in that did not fail ends: signed in (with the statements to batch with the session), the human check first, or SY9990. */
@@ -273,7 +279,6 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
     if (!(await passedLoginSlider(env, attempt.nvcvalStr, subject, at))) return { outcome: 'human-check' };
     humanChecked = true;
   }
-  if (user?.password_version === 1 && attempt.passwordVersion === 2) return { outcome: 'salted' };
 
   // Counted before the password is checked, in one statement with the checks: see countAttempt.
   const counted = await countAttempt(db, { subject, network, now: at, humanChecked }, THROTTLE);
@@ -285,9 +290,19 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
     return { outcome: 'human-check' };
   }
   if (!user) return refuse(attempt, env, failures);
+  if (user.password_version === 1 && attempt.passwordVersion === 2) {
+    // Counted above like any attempt (so it meets the human check and the lock, and answers US0010 while
+    // locked), and after the same KDF work, so SY9990 is neither free nor faster than a refusal.
+    await verifyPassword(attempt.password, null, env);
+    return { outcome: 'salted' };
+  }
   const check = await verifyPassword(attempt.password, storedPasswordOf(user), env);
   if (!check.ok || attempt.passwordVersion !== user.password_version) {
-    await recordFailedSignIn(db, { userId: user.id, at, ...options.history });
+    const recorded = recordFailedSignIn(db, { userId: user.id, at, method: options.history.method, partner: options.history.partner, client: options.history.client });
+    // Written after the answer where the caller can (an unknown name writes nothing), so a wrong password of a
+    // known account answers no later than one of an unknown name.
+    if (options.history.background) options.history.background(recorded.catch(() => undefined));
+    else await recorded;
     throw wrongPassword(failures);
   }
 
@@ -345,7 +360,7 @@ export async function passwordSignIn<E extends SignInEnv>(
   const result = await checkPassword(c.env, identity, attempt, {
     network: client.network!,
     now: now(c),
-    history: { method: 'password', partner: kind === 'partner', client },
+    history: { method: 'password', partner: kind === 'partner', client, background: (work) => c.executionCtx.waitUntil(work) },
     humanChecked,
     admits: partnersOnly ? (user) => user.is_partner === 1 : undefined,
   });
