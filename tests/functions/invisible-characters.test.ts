@@ -114,6 +114,19 @@ describe('display values with hidden characters', () => {
     expect(await count('SELECT count(*) AS n FROM passkeys WHERE user_id = ? AND name = ?', p.userId, 'Work laptop')).toBe(1);
   });
 
+  it('refuses them in the company name a new user gives at code sign-up (CO0018, the company-name code), and makes no account', async () => {
+    const email = `inv.new.${api.unique()}@example.com`;
+    const body = { loginType: 2, loginEmail: email, code: '123456', agreed: true, userIdentity: 2 };
+    const messages = { en: 'Company names cannot contain invisible or text-direction characters.', zh: '企业名称不能包含不可见字符或文字方向控制字符。' };
+    for (const companyName of [`Blue ${RLO}elahW`, `Blue${ZWSP} Whale`])
+      for (const lang of ['en', 'zh'] as const) {
+        const res = await api.post('/agg-web/quick/user/login', { ...body, companyName }, { lang });
+        expect(res.status).toBe(400);
+        expect(await api.json(res)).toMatchObject({ code: 'CO0018', message: messages[lang] });
+      }
+    expect(await count('SELECT count(*) AS n FROM users WHERE email = ?', email)).toBe(0);
+  });
+
   it('strips them from an uploaded file name (the name comes from the device, not from a form)', async () => {
     const p = await person();
     const file = await upload(p.cookie, `licence${RLO}fdp.exe${ZWSP}.pdf`);
