@@ -4,6 +4,7 @@ import { createMiddleware } from 'hono/factory';
 import { every } from 'hono/combine';
 import { zValidator } from '@hono/zod-validator';
 import { z } from 'zod';
+import { HIDDEN_CHARACTER_CODES } from '../../src/schemas/display-text';
 import { ERR, type ErrorCode } from '../../src/schemas/error-codes';
 import { GatewayError } from './errors';
 
@@ -63,7 +64,9 @@ export function validate<T extends Target, S extends z.core.$ZodType>(
     (result) => {
       if (result.success) return;
       const error = result.error as z.core.$ZodError;
-      const code = typeof options.code === 'function' ? options.code(error.issues) : options.code;
+      // A name with a hidden character answers the display-text rule's own code (src/schemas/display-text.ts).
+      const hidden = error.issues.find((issue) => HIDDEN_CHARACTER_CODES.includes(issue.message as ErrorCode))?.message as ErrorCode | undefined;
+      const code = hidden ?? (typeof options.code === 'function' ? options.code(error.issues) : options.code);
       throw new GatewayError(code ?? ERR.REQUEST_INVALID, issuesOf(error));
     },
     { validationFunction: (s, value) => z.safeParseAsync(s as never as S, value) as never },

@@ -2,6 +2,7 @@
 // tree-shakes (about 17 KB more gzipped JS on /login). Same core: parsing, output and issues are identical.
 import * as z from 'zod/mini';
 import { checked } from './checked';
+import { COMPANY_NAME_CODE, displayText } from './display-text';
 import { reviewOutcomeSchema } from './review-outcome';
 import { NEW_USER_COMPANY_MAX, stripSpacesAndCommas } from './auth-rules';
 
@@ -145,7 +146,7 @@ export const quickLoginRequest = z.object({
   code: codeSchema,
   nvcvalStr: z.optional(checked(z.string(), z.maxLength(1024))),
   userIdentity: z.optional(z.union([z.literal(1), z.literal(2)])),
-  companyName: z.optional(checked(z.string(), z.trim(), z.minLength(1), z.maxLength(NEW_USER_COMPANY_MAX))),
+  companyName: z.optional(checked(z.string(), z.trim(), z.minLength(1), z.maxLength(NEW_USER_COMPANY_MAX), displayText({ emoji: false, code: COMPANY_NAME_CODE }))),
   /** A new user's serviced port (UN/LOCODE), kept with the company name for the administrator form (login case 7). */
   portId: z.optional(checked(z.string(), z.regex(/^[A-Za-z]{2}[A-Za-z0-9]{3}$/))),
   /** The agreement box was ticked; sign-in is refused without it. */

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
+import { COMPANY_NAME_CODE, displayText } from './display-text';
 import { callingCodeSchema, emailSchema, mobileSchema } from './auth';
 import { COMPANY_TYPE_KEYS, COMPANY_TYPES, companyTypeSchema, type CompanyType } from './company-types.ts';
 import { reviewOutcomeSchema } from './review-outcome';
@@ -172,29 +173,24 @@ export const COMPANY_NAME_MAX = 128;
 const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');
 
 /**
- * Characters a name must not hold: bidirectional overrides and isolates (they make a name read differently
- * from what it is) and zero-width or invisible formatting characters (they make two names that look alike differ).
- */
-export const HIDDEN_CHARACTERS = /[\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/u;
-
-/**
  * The key two company names are compared by (one company per name and type): Unicode NFKC (full-width and
  * compatibility forms become the plain letters) and case folding (upper then lower case, so 'ß' meets 'SS').
  */
 export const companyNameKey = (name: string) => collapse(name).normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
 
-/** A company name: collapsed, 1..max characters, no hidden characters (issue message CO0018, the error code). */
-const companyName = /* @__NO_SIDE_EFFECTS__ */ (max: number) =>
-  checked(collapsedText(max), z.refine((name: string) => !HIDDEN_CHARACTERS.test(name), { message: 'CO0018' }));
+/** A company name: collapsed, 1..max characters, the display-text rule without emoji (issue message CO0018, the error code). */
+const companyName = /* @__NO_SIDE_EFFECTS__ */ (max: number) => checked(collapsedText(max), displayText({ emoji: false, code: COMPANY_NAME_CODE }));
 /** An optional company name (the Chinese one): as optionalText, with the rule of companyName. */
 const optionalCompanyName = /* @__NO_SIDE_EFFECTS__ */ (max: number) =>
-  checked(optionalText(max), z.refine((name: string | undefined) => !name || !HIDDEN_CHARACTERS.test(name), { message: 'CO0018' }));
+  checked(optionalText(max), displayText({ emoji: false, code: COMPANY_NAME_CODE }));
 /** Collapsed text and an empty value become one signal to the form: an absent field. */
 const optionalText = /* @__NO_SIDE_EFFECTS__ */ (max: number) =>
   z.pipe(
     z.nullish(z.pipe(checked(z.string(), z.maxLength(max)), z.transform(collapse))),
     z.transform((value: string | null | undefined) => (value ? value : undefined)),
   );
+/** A name a person enters: collapsed text under the display-text rule (GW0422). */
+const displayName = /* @__NO_SIDE_EFFECTS__ */ (max: number) => checked(collapsedText(max), displayText());
 /** Text whose inner runs of spaces collapse before the length rule is checked. */
 const collapsedText = /* @__NO_SIDE_EFFECTS__ */ (max: number) =>
   z.pipe(z.pipe(z.string(), z.transform(collapse)), checked(z.string(), z.minLength(1), z.maxLength(max)));
@@ -212,7 +208,7 @@ export const companyFormFields = z.object({
   /** ISO 3166-1 alpha-2, an `id` of the phone-code list (selectPhoneCode). */
   countryId: z.pipe(checked(z.string(), z.trim(), z.toUpperCase()), checked(z.string(), z.regex(/^[A-Z]{2}$/))),
   countryName: collapsedText(128),
-  contactName: collapsedText(64),
+  contactName: displayName(64),
   contactTel: mobileSchema,
   /** Calling code such as '+86'; the gateway checks contactTel with it (mainland mobile pattern for +86). */
   phoneCode: callingCodeSchema,
@@ -337,7 +333,7 @@ export const isoDateSchema = checked(
 export const companyJoinRequest = z.object({
   companyId: checked(z.string(), z.maxLength(32)),
   companyNameEn: z.optional(checked(z.string(), z.maxLength(COMPANY_NAME_MAX))),
-  nickName: collapsedText(64),
+  nickName: displayName(64),
   personalEmail: emailSchema,
   contactTel: mobileSchema,
   phoneCode: callingCodeSchema,

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
+import { displayText } from './display-text';
 import { PASSKEY_NAME_MAX } from './passkeys';
 
 /**
@@ -48,7 +49,7 @@ export const authenticationResponseSchema = z.object({
   clientExtensionResults: extensionResultsSchema,
 });
 
-export const passkeyNameSchema = checked(z.string(), z.trim(), z.minLength(1), z.maxLength(PASSKEY_NAME_MAX));
+export const passkeyNameSchema = checked(z.string(), z.trim(), z.minLength(1), z.maxLength(PASSKEY_NAME_MAX), displayText());
 
 /** {} for the calls that take nothing (registration and authentication options, list). */
 export const passkeyEmptyRequest = z.object({});

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
+import { displayText } from './display-text';
 import { grantedModuleSchema, isoDateSchema, memberRoleSchema } from './onboarding';
 
 /**
@@ -79,7 +80,7 @@ const blankToNull = (value: string | null | undefined) => (value ? value : null)
  * `birthdayProblem`, which the form and the gateway both apply.
  */
 export const updateUserInfoRequest = z.object({
-  realName: z.pipe(z.pipe(z.string(), z.transform(collapse)), checked(z.string(), z.minLength(1), z.maxLength(REAL_NAME_MAX))),
+  realName: z.pipe(z.pipe(z.string(), z.transform(collapse)), checked(z.string(), z.minLength(1), z.maxLength(REAL_NAME_MAX), displayText())),
   countryId: z.pipe(
     z.pipe(z.nullish(z.string()), z.transform((v: string | null | undefined) => blankToNull(v?.trim().toUpperCase()))),
     z.nullable(checked(z.string(), z.regex(/^[A-Z]{2}$/))),

@@ -4,6 +4,7 @@ import type { Messages } from '../i18n';
 import { problem, problemOf, type Problem } from '../i18n/problem';
 import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../schemas/dictionaries';
 import { stripSpacesAndCommas } from '../schemas/auth';
+import { hiddenCharacterIn } from '../schemas/display-text';
 import {
   COMPANY_NAME_MAX,
   companyTypeFromDb,
@@ -226,10 +227,13 @@ export function validateCompany(): boolean {
   const nameEn = collapse(s.companyNameEn);
   if (!nameEn) errors.companyNameEn = e('companyNameEnRequired');
   else if (nameEn.length > COMPANY_NAME_MAX) errors.companyNameEn = e('companyNameTooLong');
+  else if (hiddenCharacterIn(nameEn, { emoji: false })) errors.companyNameEn = e('companyNameHiddenCharacters');
   if (collapse(s.companyNameCn).length > COMPANY_NAME_MAX) errors.companyNameCn = e('companyNameTooLong');
+  else if (hiddenCharacterIn(collapse(s.companyNameCn), { emoji: false })) errors.companyNameCn = e('companyNameHiddenCharacters');
   if (!s.companyType) errors.companyType = e('companyTypeRequired');
   if (!s.country) errors.country = e('countryRequired');
   if (!collapse(s.contactName)) errors.contactName = e('contactNameRequired');
+  else if (hiddenCharacterIn(collapse(s.contactName))) errors.contactName = { key: 'errors.hiddenCharacters' };
   const phone = phoneProblem(s.areaId, s.contactTel);
   if (phone) errors.contactTel = phone;
   if (s.companyType && PORT_REQUIRED_TYPES.includes(s.companyType) && !s.port) errors.port = e('portRequired');

@@ -2,6 +2,7 @@ import { task } from 'nanostores';
 import { onboardingApi } from '../api/onboarding';
 import { problemOf, type Problem } from '../i18n/problem';
 import { stripSpacesAndCommas } from '../schemas/auth';
+import { hiddenCharacterIn } from '../schemas/display-text';
 import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../schemas/dictionaries';
 import { INVITATION_LENGTH, invitationCodeSchema, isoDateSchema } from '../schemas/onboarding';
 import { realBrowser, type BrowserEnv } from './browser';
@@ -28,6 +29,8 @@ const emptyJoin = {
 export type JoinState = typeof emptyJoin;
 
 const form = createForm<JoinState, JoinField>(emptyJoin, {
+  // A nick name the gateway refuses (GW0422, the display-text rule) is said at its field.
+  paths: { nickName: 'nickName' },
   codes: { CO0010: 'invitationCode', CO0013: 'invitationCode', PH0001: 'contactTel', PH0002: 'personalEmail' },
   alsoOnForm: true,
   fieldOfValue: { areaId: 'contactTel', phoneCode: 'contactTel' },
@@ -96,6 +99,7 @@ export function validateJoin(): boolean {
   else if (!invitationCodeSchema.safeParse(s.invitationCode).success) errors.invitationCode = { key: 'onboarding.errors.invitationCodeInvalid' };
   else if (s.lookup === 'unknown') errors.invitationCode = $joinErrors.get().invitationCode ?? { key: 'onboarding.errors.invitationCodeInvalid' };
   if (!collapse(s.nickName)) errors.nickName = { key: 'onboarding.errors.realNameRequired' };
+  else if (hiddenCharacterIn(collapse(s.nickName))) errors.nickName = { key: 'errors.hiddenCharacters' };
   const email = emailProblem(s.personalEmail);
   if (email) errors.personalEmail = email;
   const phone = phoneProblem(s.areaId, s.contactTel);

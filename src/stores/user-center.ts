@@ -6,6 +6,7 @@ import { problemOf, type Problem } from '../i18n/problem';
 import { dropKeptForms } from '../lib/kept-forms';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/auth';
+import { hiddenCharacterIn } from '../schemas/display-text';
 import { isoDateSchema, type CompanyMember, type CompanyMembersAnswer, type GrantedModule } from '../schemas/onboarding';
 import { birthdayProblem, REAL_NAME_MAX, type MeAnswer, type Sex } from '../schemas/profile';
 import { SESSION_KEYS } from './browser';
@@ -233,6 +234,7 @@ export function validateProfile(): boolean {
   const name = collapse(d.realName);
   if (!name) errors.realName = { key: 'userCenter.profileErrors.realNameRequired' };
   else if (name.length > REAL_NAME_MAX) errors.realName = { key: 'userCenter.profileErrors.realNameTooLong' };
+  else if (hiddenCharacterIn(name)) errors.realName = { key: 'errors.hiddenCharacters' };
   if (d.birthday && (!isoDateSchema.safeParse(d.birthday).success || birthdayProblem(d.birthday, Date.now()))) {
     errors.birthday = { key: 'userCenter.profileErrors.birthdayInvalid' };
   }

@@ -197,6 +197,36 @@ describe('the staff form ($join)', () => {
   });
 });
 
+describe('display names with hidden characters (the display-text rule)', () => {
+  it('the administrator form refuses them before sending: company name (its own words) and contact name', () => {
+    initCreateCompany(tab().env);
+    filledCompany();
+    setCompanyField('companyNameEn', 'Acme \u202eenihS');
+    setCompanyField('contactName', 'Ada\u200b Lovelace');
+    void submitCompany();
+    expect(say($companyErrors.get().companyNameEn)).toBe(en.onboarding.errors.companyNameHiddenCharacters);
+    expect(say($companyErrors.get().contactName)).toBe(en.errors.hiddenCharacters);
+    expect(calls).toHaveLength(0);
+  });
+
+  it('the staff form refuses a nick name before sending, and shows a gateway GW0422 at the nick name field', async () => {
+    answers['agg-web/user/selectCompanyNameByCompanyId'] = () => ({ code: '0', data: { companyNameEn: 'Acme', companyNameCn: null } });
+    initJoin('en', tab('?code=ABCDEFGH').env);
+    await allTasks();
+    setJoinField('nickName', 'Li\u202eLei');
+    setJoinField('personalEmail', 'li@ship.example');
+    setJoinField('contactTel', '13800138000');
+    await submitJoin();
+    expect(say($joinErrors.get().nickName)).toBe(en.errors.hiddenCharacters);
+    expect(calls.filter((c) => c.path === 'agg-web/company/join')).toHaveLength(0);
+    setJoinField('nickName', 'Li Lei');
+    const message = 'Names cannot contain invisible characters or characters that change the text direction.';
+    answers['agg-web/company/join'] = () => ({ code: 'GW0422', message, status: 400, data: [{ path: 'nickName', message: 'GW0422' }] });
+    await submitJoin();
+    expect($joinErrors.get().nickName).toEqual({ code: 'GW0422', message });
+  });
+});
+
 describe('the password reset form ($reset)', () => {
   it('checks the address with the shared e-mail contract, and puts a PH failure at the e-mail field', async () => {
     initPasswordReset({ loginPath: '/login' }, tab().env);

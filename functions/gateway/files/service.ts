@@ -3,6 +3,7 @@ import { FILE_TYPES, isImageContentType, type FileType } from '../../../src/sche
 import { IMAGE_EXTENSIONS, UPLOAD_LIMITS, type UploadKind } from '../../../src/schemas/onboarding';
 import { GatewayError } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
+import { stripHiddenCharacters } from '../../../src/schemas/display-text';
 
 /**
  * Upload checks (security baseline "Uploads"): a streaming multipart reader that stops at the first file over
@@ -61,13 +62,13 @@ export function extensionOf(name: string): string {
 }
 
 /**
- * The original name as metadata: no path, no control or markup characters, at most 128 characters
- * (the extension kept). Never used in an R2 key or a header without encoding.
+ * The original name as metadata: no path, no markup characters, none the display-text rule refuses (controls,
+ * bidirectional and zero-width characters: stripped, not refused, as the name comes from the person's device,
+ * not from what they typed here), at most 128 characters (the extension kept). Never used in an R2 key or a header without encoding.
  */
 export function sanitiseFileName(name: string): string {
-  const base = (name.split(/[\\/]/).pop() ?? '')
-    .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f-\u009f<>:"|?*\u202a-\u202e\u2066-\u2069]/g, '')
+  const base = stripHiddenCharacters((name.split(/[\\/]/).pop() ?? '').normalize('NFC'))
+    .replace(/[<>:"|?*]/g, '')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^\.+/, '');

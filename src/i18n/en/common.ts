@@ -65,4 +65,6 @@ export const errors = {
   reference: '(Reference: {id})',
   linkInvalid: 'This sign-in link is not valid. Please ask for a new one.',
   registerFailed: 'Registration failed. Please try again.',
+  /** A name with a bidirectional or zero-width character (the display-text rule; the gateway's GW0422). */
+  hiddenCharacters: 'Names cannot contain invisible characters or characters that change the text direction.',
 };

@@ -62,6 +62,7 @@ export const onboarding = {
   errors: {
     companyNameEnRequired: 'Please enter the company’s English name.',
     companyNameTooLong: 'At most 128 characters.',
+    companyNameHiddenCharacters: 'Company names cannot contain invisible or text-direction characters.',
     companyTypeRequired: 'Please choose the company type.',
     countryRequired: 'Please choose the country or region.',
     contactNameRequired: 'Please enter the contact person.',

@@ -122,6 +122,7 @@ export const passkeys = {
   nameLabel: 'Name',
   nameHint: 'So you can tell your passkeys apart, for example "Work laptop". At most 64 characters.',
   nameRequired: 'Please enter a name.',
+  nameHiddenCharacters: 'Names cannot contain invisible characters or characters that change the text direction.',
   continue: 'Continue',
   cancel: 'Cancel',
   rename: 'Rename',

@@ -65,4 +65,6 @@ export const errors: Messages['errors'] = {
   reference: '（错误编号：{id}）',
   linkInvalid: '该登录链接无效，请重新获取。',
   registerFailed: '注册失败！',
+  /** A name with a bidirectional or zero-width character (the display-text rule; the gateway's GW0422). */
+  hiddenCharacters: '名称不能包含不可见字符或改变文字方向的字符。',
 };

@@ -63,6 +63,7 @@ export const onboarding: Messages['onboarding'] = {
   errors: {
     companyNameEnRequired: '请输入企业英文名称',
     companyNameTooLong: '最多 128 个字符',
+    companyNameHiddenCharacters: '企业名称不能包含不可见字符或文字方向控制字符。',
     companyTypeRequired: '请选择企业类型',
     countryRequired: '请选择国家或地区',
     contactNameRequired: '请输入联系人',

@@ -116,6 +116,7 @@ export const passkeys: Messages['passkeys'] = {
   nameLabel: '名称',
   nameHint: '便于区分您的通行密钥，例如“办公电脑”。最多 64 个字符。',
   nameRequired: '请输入名称',
+  nameHiddenCharacters: '名称不能包含不可见字符或改变文字方向的字符。',
   continue: '继续',
   cancel: '取消',
   rename: '重命名',

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Messages } from '../../i18n';
+import { hiddenCharacterIn } from '../../schemas/display-text';
 import { PASSKEY_NAME_MAX } from '../../schemas/passkeys';
 import { closeDialog } from '../../stores/dialog';
 import { Modal } from '../../ui/Modal';
@@ -17,6 +18,7 @@ export function PasskeyNameDialog({ title, value, submit, m }: { title: string; 
           event.preventDefault();
           const trimmed = name.trim();
           if (!trimmed) return setError(m.nameRequired);
+          if (hiddenCharacterIn(trimmed)) return setError(m.nameHiddenCharacters);
           closeDialog(trimmed);
         }}
       >
