@@ -10,7 +10,8 @@ import { sha256Hex } from './passwords';
  * - `consume` is ONE UPDATE that marks the row used only while it is unused (and unexpired, when the kind
  *   expires) and returns it. Of any number of concurrent callers the first receives the row; every other
  *   caller, concurrent or later, receives null. A caller that wants to say *why* it got null reads the row
- *   afterwards (`stateOf`), never before consuming: the decision is the UPDATE's alone.
+ *   afterwards (challenges.ts `challengeRow`, codes/db.ts `latestCodeState`), never before consuming: the
+ *   decision is the UPDATE's alone. New secrets are made with `newSecret`.
  * - `countTry` is the same single UPDATE on the try counter: it counts only while the row is usable and has
  *   tries left, so of any burst at most `maxTries` guesses are ever compared.
  * - `reserve` inserts an id that may be seen once (ON CONFLICT DO NOTHING): true for the first insert, false
