@@ -121,3 +121,38 @@ for (const lang of langs) {
     });
   }
 }
+
+// Issue 33 item 8: a company that requires two-step keeps out a member without it. Its card on /account says
+// so, and its action sets two-step up in the user center's Security section, instead of an Enter that refuses.
+for (const lang of langs) {
+  const a = messages[lang].account;
+  const t = messages[lang].twoStep;
+  for (const viewport of viewports) {
+    test.describe(`a company that requires two-step, on its card (${lang}, ${viewport.name})`, () => {
+      test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+      test('states the requirement and offers to set two-step up', async ({ page }) => {
+        const email = uniqueEmail(`two-step-card-${lang}-${viewport.name}`);
+        const company = `Two Step Lines ${lang} ${viewport.name} ${Date.now()}`;
+        await seedUser(page.request, { email, password: PASSWORD, userType: 2, agreed: true, companies: [{ nameEn: company, role: 'staff', requireTwoStep: true }] });
+        await signInByEmail(page, lang, email, PASSWORD);
+        await expect(page).not.toHaveURL(/\/login/);
+        await openInLanguage(page, lang, '/account');
+
+        const card = page.locator('.company-card').filter({ has: page.getByRole('heading', { name: company }) });
+        await expect(card.getByText(a.enterOnceTwoStep)).toBeVisible();
+        await expect(card.getByText(a.enterNow)).toHaveCount(0);
+        await expect(card.getByRole('button', { name: `${a.enter}: ${company}` })).toHaveCount(0);
+        const setUp = card.getByRole('link', { name: `${t.setUpLink}: ${company}` });
+        await expect(setUp).toBeVisible();
+        await expectAccessible(page);
+        await card.screenshot({ path: `test-results/two-step-card-${lang}-${viewport.name}.png` });
+
+        await setUp.click();
+        await expect(page).toHaveURL(/\/user_center#security$/);
+        await expect(page.getByRole('heading', { name: messages[lang].security.title, level: 2 })).toBeVisible();
+        await expect(page.getByText(t.statusOff)).toBeVisible();
+      });
+    });
+  }
+}

@@ -55,6 +55,15 @@ async function enrol(cookie: string) {
   return start.data.secret;
 }
 
+type ListItem = { companyId: string; canEnter?: boolean; requireTwoStep?: boolean; twoStepRequired?: boolean };
+/** The staff card's answer for this company: may they enter, and is the two-step rule why not? */
+const cardOf = async (cookie: string, companyId: string) => {
+  const list = await json<ListItem[]>(await post('/c/user/v2/getCompanyListByToken', {}, cookie));
+  expect(list.code).toBe('0');
+  const { canEnter, requireTwoStep, twoStepRequired } = list.data.find((c) => c.companyId === companyId)!;
+  return { canEnter, requireTwoStep, twoStepRequired };
+};
+
 type Me = { accountId: string | null; groupId: string | null; roles: string[]; authoriseList: unknown[]; superAdmin: boolean };
 
 describe('a company that turns the two-step rule on while a member without it is inside', { timeout: 120_000 }, () => {
@@ -74,6 +83,7 @@ describe('a company that turns the two-step rule on while a member without it is
       .run();
 
     // Before the rule: the staff member enters the company and has it in use.
+    expect(await cardOf(staff.cookie, companyId)).toEqual({ canEnter: true, requireTwoStep: false, twoStepRequired: false });
     expect((await json(await post('/agg-web/user/chooseAccount', { companyId }, staff.cookie))).code).toBe('0');
     const before = await json<Me>(await get('/agg-web/user/fetchMeByUserToken', staff.cookie));
     expect(before.data.accountId).toBe(companyId);
@@ -111,6 +121,10 @@ describe('a company that turns the two-step rule on while a member without it is
       expect(codes).toEqual([...Array(10).fill(MF0021), 'MF0022']);
     };
     await outside();
+    // The company list says so too: not enterable, and the rule is the reason (issue 33 item 8).
+    expect(await cardOf(staff.cookie, companyId)).toEqual({ canEnter: false, requireTwoStep: true, twoStepRequired: true });
+    expect(await cardOf(coAdmin.cookie, companyId)).toEqual({ canEnter: false, requireTwoStep: true, twoStepRequired: true });
+    expect(await cardOf(admin.cookie, companyId)).toEqual({ canEnter: true, requireTwoStep: true, twoStepRequired: false });
 
     // 20 parallel calls of the staff member's session: not one hands them the company.
     const burst = await Promise.all(
@@ -152,6 +166,7 @@ describe('a company that turns the two-step rule on while a member without it is
 
     // The staff member sets up two-step (their session stays outside until then) and signs in with it: inside again.
     const secret = await enrol(staff.cookie);
+    expect(await cardOf(staff.cookie, companyId)).toEqual({ canEnter: true, requireTwoStep: true, twoStepRequired: false });
     const first = await passwordSignIn(staff.email);
     const challenge = cookieValue(first, 'portal_second_step');
     await first.body?.cancel();

@@ -10,7 +10,7 @@ import { birthdayProblem, updateUserInfoRequest } from '../../../src/schemas/pro
 import type { WorkerEnv } from '../../env';
 import { membershipsOfUser, type MembershipRow } from '../companies/db';
 import { companiesRequiringTwoStep } from '../second-step/db';
-import { outsideByTwoStep } from '../companies/standing';
+import { entryOf, outsideByTwoStep } from '../companies/standing';
 import { setPhoto, setUserType, updateProfile, type UserRow } from './db';
 import { GatewayError, ok, requestLang } from '../errors';
 import { now } from '../../contract';
@@ -102,7 +102,9 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
       role: m.role,
       status: verificationStatusFromDb(m.company_status),
       isMain: m.is_main === 1,
-      canEnter: enterable([m]).length === 1,
+      // The company's two-step rule keeps out a member without two-step (companies/standing.ts): not enterable,
+      // and twoStepRequired says why, so the card asks for two-step instead of offering Enter.
+      ...entryOf(m, enterable([m]).length === 1),
       memberStatus: m.member_status as 'pending' | 'active' | 'rejected',
       requireTwoStep: requiring.has(m.company_id),
       review: { reason: m.review_reason, note: m.review_note, reviewedAt: m.reviewed_at },

@@ -21,6 +21,16 @@ export const actsIn = (membership: Pick<MembershipRow, 'member_status' | 'two_st
 /** True when only the company's two-step rule keeps the person out. */
 export const outsideByTwoStep = (membership: Pick<MembershipRow, 'two_step_missing'>) => membership.two_step_missing === 1;
 
+/**
+ * One company of the person's list (getCompanyListByToken): may they enter it now, and is the company's two-step
+ * rule the reason they may not? `open` says whether the membership and the company's status would let them in
+ * without the rule; the rule then decides, as it does for choosing the account.
+ */
+export const entryOf = (membership: Pick<MembershipRow, 'member_status' | 'two_step_missing'>, open: boolean) => ({
+  canEnter: open && actsIn(membership),
+  twoStepRequired: open && membership.member_status === 'active' && outsideByTwoStep(membership),
+});
+
 /** The person's standing in the company, read now. */
 export async function standingIn(db: D1Database, companyId: string, userId: string): Promise<Standing> {
   const row = await memberWithRule(db, companyId, userId);

@@ -49,6 +49,8 @@ const devUserRequest = z
           memberStatus: z.enum(['pending', 'active', 'rejected']).default('active'),
           isMain: z.boolean().default(false),
           hireTime: z.string().max(10).optional(),
+          /** A new company that requires two-step verification of its members (companies.require_two_step). */
+          requireTwoStep: z.boolean().optional(),
         }),
       )
       .max(10)
@@ -102,6 +104,7 @@ export const devUserRoutes = new Hono<EdgeBindings>()
             status: company.status,
             createdBy: id,
             at,
+            requireTwoStep: company.requireTwoStep ?? false,
           }),
         );
       }

@@ -21,6 +21,8 @@ export const account = {
   membershipApprovedHint: 'The company administrator approved your membership.',
   whatNext: 'What this means',
   enterNow: 'You can enter the company now.',
+  /** The company requires two-step verification and the person has not set it up (the card's action sets it up). */
+  enterOnceTwoStep: 'This company requires two-step verification of its members. You can enter it once you set up two-step verification for your account.',
   enterOnceVerified: 'You can enter the company as soon as the platform has verified it; nothing is needed from you.',
   enterOnceApplicationSent: 'You can enter the company once the platform has verified it: complete and send the company’s application first.',
   enterOnceResolved: 'You can enter the company once this is resolved.',

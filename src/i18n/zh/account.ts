@@ -22,6 +22,7 @@ export const account: Messages['account'] = {
   membershipApprovedHint: '企业管理员已批准您加入。',
   whatNext: '说明',
   enterNow: '您现在可以进入该企业。',
+  enterOnceTwoStep: '该企业要求成员开启两步验证。您为账号设置两步验证后，即可进入该企业。',
   enterOnceVerified: '平台完成企业认证后，您即可进入该企业，无需您做任何操作。',
   enterOnceApplicationSent: '平台完成企业认证后即可进入该企业，请先完善并提交企业资料。',
   enterOnceResolved: '问题解决后，您即可进入该企业。',

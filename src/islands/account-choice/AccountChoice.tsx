@@ -84,6 +84,14 @@ export default function AccountChoice({ lang, messages }: AccountChoiceProps) {
                       </a>
                     </div>
                   )}
+                  {/* The company's two-step rule keeps the person out: the action sets two-step up, in the user center's Security section. */}
+                  {company.twoStepRequired && !isEnterable(company) && (
+                    <div className="company-actions">
+                      <a className="button primary" href="/user_center#security" aria-label={`${messages.twoStep.setUpLink}: ${name}`}>
+                        {messages.twoStep.setUpLink}
+                      </a>
+                    </div>
+                  )}
                   {isEnterable(company) && (
                   <div className="company-actions">
                     <button type="button" className="button primary" disabled={Boolean(s.busyId)} aria-label={`${m.enter}: ${name}`} onClick={() => void chooseCompany(company.companyId)}>

@@ -6,7 +6,7 @@ import { statusLabel, statusTone } from './labels';
 
 interface CompanyStandingProps {
   lang: Lang;
-  company: Pick<CompanyListItem, 'role' | 'status' | 'memberStatus' | 'canEnter'>;
+  company: Pick<CompanyListItem, 'role' | 'status' | 'memberStatus' | 'canEnter' | 'twoStepRequired'>;
   messages: Pick<Messages, 'account' | 'statuses'>;
 }
 
@@ -30,11 +30,13 @@ export function CompanyStanding({ lang, company, messages }: CompanyStandingProp
     ? m.awaitingApprovalHint
     : company.canEnter
       ? m.enterNow
-      : company.role === 'administrator' && APPLICATION_OWED.includes(verification)
-        ? m.enterOnceApplicationSent
-        : STOPPED.includes(verification)
-          ? m.enterOnceResolved
-          : m.enterOnceVerified;
+      : company.twoStepRequired
+        ? m.enterOnceTwoStep
+        : company.role === 'administrator' && APPLICATION_OWED.includes(verification)
+          ? m.enterOnceApplicationSent
+          : STOPPED.includes(verification)
+            ? m.enterOnceResolved
+            : m.enterOnceVerified;
   return (
     <>
       {staff && (
