@@ -7,7 +7,7 @@ import { GatewayError } from '../errors';
 import { drawSlider, randomInt } from './image';
 import { emailRecipient, phoneRecipientFromE164 } from '../identity/sign-in-names';
 import { constantTimeEqual, hmacSha256, sha256Hex, toHex } from '../identity/passwords';
-import { consume, SINGLE_USE } from '../identity/single-use';
+import { consume, SINGLE_USE } from '../identity/db/single-use';
 import { ERR } from '../../../src/schemas/error-codes';
 import { claimSliderTry, type SliderScene } from './db';
 

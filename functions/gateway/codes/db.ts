@@ -4,8 +4,8 @@
  * both act on one state.
  */
 
-import { withdrawGuessStatement } from '../identity/guesses';
-import { consumeStatement, countTry as countSingleUseTry, SINGLE_USE } from '../identity/single-use';
+import { withdrawGuessStatement } from '../identity/db/guesses';
+import { consumeStatement, countTry as countSingleUseTry, SINGLE_USE } from '../identity/db/single-use';
 
 const LATEST = 'SELECT MAX(id) FROM codes WHERE recipient = ?1 AND purpose = ?2';
 /** The newest code of a recipient and purpose, as a condition of the single-use core. */

@@ -1,7 +1,7 @@
 import type { Lang } from '../../../src/lib/lang';
 import { GatewayError } from '../errors';
 import { countTry, latestCodeState, useCode, withdrawCode, type CodeKey } from './db';
-import { recordGuess, withdrawGuess } from '../identity/guesses';
+import { recordGuess, withdrawGuess } from '../identity/db/guesses';
 import { cappedInsert, type Cap } from '../limits/db';
 import { configOf } from '../../config';
 import { codeMessage, deliver, type DeliveryEnv } from '../delivery';

@@ -12,7 +12,7 @@ import { checkPassword, startSession } from '../sign-in/service';
 import { CHALLENGE_LIFETIME_MS, prepareChallenge } from '../second-step/service';
 import { openHandoffBlob, type HandoffClaims, type HandoffPurpose } from './blob';
 import { handoffKeys } from './keys';
-import { reserveStatement } from '../identity/single-use';
+import { reserveStatement } from '../identity/db/single-use';
 import { ERR } from '../../../src/schemas/error-codes';
 import { pruneHandoffJtisStatement } from './db';
 

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { recordGuess, withdrawGuessStatement } from './guesses';
+import { recordGuess, withdrawGuessStatement } from './db/guesses';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { ProofStart, ProofStep } from '../../../src/schemas/step-up';
 import { configOf, type PasskeySite } from '../../config';
@@ -15,7 +15,7 @@ import type { SessionRow, SessionVariables } from '../sessions/service';
 import { checkCurrentPassword } from '../sign-in/service';
 import { CHALLENGE_LIFETIME_MS, passSecondStep, prepareChallenge, type SecondFactor } from '../second-step/service';
 import type { Lang } from '../../../src/lib/lang';
-import { recordProofStatement } from './proof-db';
+import { recordProofStatement } from './db/proof';
 import { ERR } from '../../../src/schemas/error-codes';
 
 /**

@@ -1,6 +1,6 @@
-import type { Also } from '../identity/single-use';
+import type { Also } from '../identity/db/single-use';
 
-/** A condition for consuming a link (identity/single-use.ts `also`): a decoy, recorded with no user, never signs in. */
+/** A condition for consuming a link (identity/db/single-use.ts `also`): a decoy, recorded with no user, never signs in. */
 export const LINK_OF_AN_ACCOUNT: Also = { sql: 'user_id IS NOT NULL', binds: [] };
 
 /** 'email_pass': the pass link sent to an account's address; 'share': a signed-in person's link for another device. */

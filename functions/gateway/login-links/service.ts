@@ -1,8 +1,8 @@
 import type { Lang } from '../../../src/lib/lang';
 import { GatewayError } from '../errors';
 import { sha256Hex } from '../identity/passwords';
-import { randomToken } from '../identity/single-use';
-import { consume, SINGLE_USE } from '../identity/single-use';
+import { randomToken } from '../identity/tokens';
+import { consume, SINGLE_USE } from '../identity/db/single-use';
 import { ERR } from '../../../src/schemas/error-codes';
 import { deleteLink, hasLinkSince, insertLinkWithinCaps, LINK_OF_AN_ACCOUNT, linkByHash, type LinkKind } from './db';
 

@@ -12,7 +12,7 @@ import { auditStatement } from '../audit/db';
 import { passedSecondStep, signInChallenge, type Client } from './sign-in';
 import type { Operator } from './service';
 import { CHALLENGE_LIFETIME_MS, transportsOf, verifyAssertion, verifyRegistration } from '../passkeys/service';
-import { consume, SINGLE_USE } from '../identity/single-use';
+import { consume, SINGLE_USE } from '../identity/db/single-use';
 import { ERR } from '../../../src/schemas/error-codes';
 import { advancePasskeyCounter, insertOperatorPasskeyStatement, operatorPasskey, operatorPasskeysOf } from './db';
 

@@ -4,7 +4,7 @@ import type { WorkerEnv } from '../../env';
 import { GatewayError } from '../errors';
 import { now } from '../../contract';
 import { hashPassword, type StoredPassword } from '../identity/passwords';
-import { findSession, prepareSession, revokeAllSessions, revokeSessionStatement, touchSession } from '../identity/sessions';
+import { findSession, prepareSession, revokeAllSessions, revokeSessionStatement, touchSession } from '../identity/db/sessions';
 import { ERR } from '../../../src/schemas/error-codes';
 import { findOperatorById, insertOperatorStatement, type OperatorRole, type OperatorRow } from './db';
 

@@ -1,5 +1,5 @@
 import type { WorkerEnv } from '../../env';
-import { recordGuess, withdrawGuess } from '../identity/guesses';
+import { recordGuess, withdrawGuess } from '../identity/db/guesses';
 import { GatewayError } from '../errors';
 import { auditStatement } from '../audit/db';
 import { prepareOperatorSession, storedPasswordOf, OPERATOR_ABSOLUTE_MS } from './service';
@@ -15,10 +15,10 @@ import {
   type OperatorRow,
 } from './db';
 import { assertNewPasswordAllowed, hashPassword, sha256Hex, verifyPassword } from '../identity/passwords';
-import { claimChallenge, countChallengeTry, liveChallenge, prepareChallenge } from '../identity/challenges';
-import { consumeStatement, countTry, SINGLE_USE } from '../identity/single-use';
-import { takeTotpStep } from '../identity/totp';
-import { revokeAllSessionsStatement } from '../identity/sessions';
+import { claimChallenge, countChallengeTry, liveChallenge, prepareChallenge } from '../identity/db/challenges';
+import { consumeStatement, countTry, SINGLE_USE } from '../identity/db/single-use';
+import { takeTotpStep } from '../identity/db/totp';
+import { revokeAllSessionsStatement } from '../identity/db/sessions';
 import { decryptSecret, encryptSecret, newTotpSecret, stepOf, totpShown, TOTP_ISSUER } from '../second-step/service';
 import { ERR } from '../../../src/schemas/error-codes';
 

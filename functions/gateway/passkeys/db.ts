@@ -1,5 +1,5 @@
 import { cappedInsert, type Cap } from '../limits/db';
-import { consume, SINGLE_USE } from '../identity/single-use';
+import { consume, SINGLE_USE } from '../identity/db/single-use';
 import { ERR } from '../../../src/schemas/error-codes';
 
 /** The SQL of passkeys and their WebAuthn challenges (migrations/0130). Rules in passkeys/service.ts. */

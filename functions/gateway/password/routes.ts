@@ -11,7 +11,7 @@ import { consumeCode, issueCode, MAX_TRIES } from '../codes/service';
 import { identity } from '../identity/sign-in-names';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../identity/passwords';
 import { requireFreshProof } from '../identity/proof';
-import { askPasskeyReviewStatement } from '../identity/proof-db';
+import { askPasskeyReviewStatement } from '../identity/db/proof';
 import { requireSession, revokeAllSessionsOfUser, type SessionVariables } from '../sessions/service';
 import { validate } from '../validate';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -29,7 +29,7 @@ type PasswordEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
  * - `agg-web/user/password/reset` consumes that code and stores the new password: the old one stops working
  *   at once, the original-password flag and the password failures/lock clear, every session of the user ends.
  *   A code for an unknown account fails like a wrong code. An account with passkeys is asked to review them
- *   (identity/proof-db.ts askPasskeyReviewStatement): the user center lists them with a notice after the reset.
+ *   (identity/db/proof.ts askPasskeyReviewStatement): the user center lists them with a notice after the reset.
  * - `agg-web/user/changePassword` (session) does the same for the signed-in person, keeping this session,
  *   once the session has a fresh proof of the person (identity/proof.ts): a session alone must not be enough
  *   to take the account over. The forced change of an original password needs nothing more: the sign-in that

@@ -9,7 +9,7 @@ import { auditStatement, type AuditEntry } from '../audit/db';
 import { parseDevice } from '../sessions/devices';
 import { FORGET_AFTER_MS } from '../sign-in/risk';
 import { liveSessionsOfUser } from '../sessions/service';
-import { revokeAllSessionsStatement } from '../identity/sessions';
+import { revokeAllSessionsStatement } from '../identity/db/sessions';
 import { signInHistory } from '../sign-in/history';
 import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
 import {

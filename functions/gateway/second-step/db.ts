@@ -1,4 +1,4 @@
-import { consume, SINGLE_USE } from '../identity/single-use';
+import { consume, SINGLE_USE } from '../identity/db/single-use';
 
 /**
  * The statements of two-step verification (rules in second-step/service.ts). Every statement that uses

@@ -16,10 +16,10 @@ import { runBatch, type UserRow } from '../account/db';
 import { GatewayError } from '../errors';
 import { ownEventStatement } from '../audit/db';
 import { sha256Hex } from '../identity/passwords';
-import { randomToken } from '../identity/single-use';
-import { challengeRow, claimChallenge, countChallengeTry, liveChallenge, prepareChallenge as prepareChallengeOf } from '../identity/challenges';
-import { takeTotpStep } from '../identity/totp';
-import { recordGuess, withdrawGuess } from '../identity/guesses';
+import { randomToken } from '../identity/tokens';
+import { challengeRow, claimChallenge, countChallengeTry, liveChallenge, prepareChallenge as prepareChallengeOf } from '../identity/db/challenges';
+import { takeTotpStep } from '../identity/db/totp';
+import { recordGuess, withdrawGuess } from '../identity/db/guesses';
 import { ERR } from '../../../src/schemas/error-codes';
 
 /**

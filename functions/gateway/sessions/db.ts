@@ -1,7 +1,7 @@
 import type { AuditActorKind } from '../audit/db';
-import type { Also } from '../identity/single-use';
+import type { Also } from '../identity/db/single-use';
 
-/** A condition for the session INSERT (identity/sessions.ts `unless`): a blocked person gets no session. */
+/** A condition for the session INSERT (identity/db/sessions.ts `unless`): a blocked person gets no session. */
 export const userBlocked = (userId: string): Also => ({ sql: 'SELECT 1 FROM users WHERE id = ? AND blocked_at IS NOT NULL', binds: [userId] });
 
 /** The company a session works in (the company switcher); the session stays otherwise as it is. */

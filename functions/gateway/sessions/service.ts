@@ -5,7 +5,7 @@ import { GatewayError } from '../errors';
 import { configOf } from '../../config';
 import { now } from '../../contract';
 import { deviceKey, type ClientInfo } from './devices';
-import { randomToken, tokenHash } from '../identity/single-use';
+import { randomToken, tokenHash } from '../identity/tokens';
 import {
   findSession as findSessionOf,
   liveSessionsOf,
@@ -14,7 +14,7 @@ import {
   revokeSessionOf,
   revokeSessionStatement,
   touchSession as touchSessionOf,
-} from '../identity/sessions';
+} from '../identity/db/sessions';
 import { ERR } from '../../../src/schemas/error-codes';
 import { userBlocked } from './db';
 
@@ -34,7 +34,7 @@ import { userBlocked } from './db';
  * Revoking the row ends both.
  */
 export const SESSION_LIFETIME_S = SESSION_MAX_AGE;
-export { LAST_SEEN_RESOLUTION_MS } from '../identity/sessions';
+export { LAST_SEEN_RESOLUTION_MS } from '../identity/db/sessions';
 /** The default idle timeout (SESSION_IDLE_TIMEOUT), for callers without a configuration. */
 const DEFAULT_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -130,7 +130,7 @@ export function findSession(db: D1Database, token: string, now: number, idleMs =
   return findSessionOf<SessionRow>(db, 'person', token, now, idleMs);
 }
 
-/** Records a call of a session (at most one write a minute: identity/sessions.ts). */
+/** Records a call of a session (at most one write a minute: identity/db/sessions.ts). */
 export const touchSession = (db: D1Database, session: SessionRow, now: number) => touchSessionOf(db, 'person', session, now);
 
 /** The live sessions of a user, most recently used first. */

@@ -301,7 +301,7 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
     const recorded = recordFailedSignIn(db, { userId: user.id, at, method: options.history.method, partner: options.history.partner, client: options.history.client });
     // Written after the answer where the caller can (an unknown name writes nothing), so a wrong password of a
     // known account answers no later than one of an unknown name.
-    if (options.history.background) options.history.background(recorded.catch(() => undefined));
+    if (options.history.background) options.history.background(recorded.catch((error) => console.error('sign-in history not written', error instanceof Error ? error.message : error)));
     else await recorded;
     throw wrongPassword(failures);
   }

@@ -13,7 +13,7 @@ import {
   requireFreshProof,
   sendProofCode,
 } from '../identity/proof';
-import { endPasskeyReview, passkeyReviewSince } from '../identity/proof-db';
+import { endPasskeyReview, passkeyReviewSince } from '../identity/db/proof';
 import { now } from '../../contract';
 import { requireSession, type SessionVariables } from '../sessions/service';
 import { validate } from '../validate';

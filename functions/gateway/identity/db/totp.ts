@@ -1,4 +1,4 @@
-import { PRINCIPALS, type PrincipalKind } from './principals';
+import { PRINCIPALS, type PrincipalKind } from '../principals';
 
 /**
  * Takes a TOTP step for a principal: one conditional UPDATE (`last step < step`), so of parallel uses of one

@@ -1,5 +1,5 @@
-import type { ErrorCode } from '../../../src/schemas/error-codes';
-import { cappedInsert } from '../limits/db';
+import type { ErrorCode } from '../../../../src/schemas/error-codes';
+import { cappedInsert } from '../../limits/db';
 
 /**
  * The guess log: every guess at a secret (a one-time code, a person's second factor, an operator's password or

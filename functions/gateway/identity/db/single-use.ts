@@ -1,4 +1,3 @@
-import { sha256Hex } from './passwords';
 
 /**
  * The one mechanism behind every single-use secret of the portal: one-time codes, second-step challenges
@@ -11,12 +10,12 @@ import { sha256Hex } from './passwords';
  *   expires) and returns it. Of any number of concurrent callers the first receives the row; every other
  *   caller, concurrent or later, receives null. A caller that wants to say *why* it got null reads the row
  *   afterwards (challenges.ts `challengeRow`, codes/db.ts `latestCodeState`), never before consuming: the
- *   decision is the UPDATE's alone. New secrets are made with `newSecret`.
+ *   decision is the UPDATE's alone. New secrets are made with tokens.ts `newSecret`.
  * - `countTry` is the same single UPDATE on the try counter: it counts only while the row is usable and has
  *   tries left, so of any burst at most `maxTries` guesses are ever compared.
  * - `reserve` inserts an id that may be seen once (ON CONFLICT DO NOTHING): true for the first insert, false
  *   for every other.
- * Secrets are stored only as SHA-256 hex (`newSecret`), so a database leak yields nothing usable.
+ * Secrets are stored only as SHA-256 hex (tokens.ts `newSecret`), so a database leak yields nothing usable.
  */
 export interface SingleUseKind {
   table: string;
@@ -137,21 +136,4 @@ export function reserveStatement(db: D1Database, table: string, key: string, row
 /** Records an id as seen once: true for the first caller, false for every other. */
 export async function reserve(db: D1Database, table: string, key: string, row: Record<string, Value>): Promise<boolean> {
   return (await reserveStatement(db, table, key, row).run()).meta.changes === 1;
-}
-
-/** 32 bytes from the CSPRNG, base64url: what a person's browser or an operator holds. */
-export function randomToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/** What D1 keeps of a token: its SHA-256 hex. */
-export const tokenHash = (token: string) => sha256Hex(token);
-
-/** A new secret to hand out, and the hash to store. */
-export async function newSecret(): Promise<{ token: string; hash: string }> {
-  const token = randomToken();
-  return { token, hash: await tokenHash(token) };
 }

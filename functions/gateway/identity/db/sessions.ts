@@ -1,5 +1,6 @@
-import { PRINCIPALS, type PrincipalKind } from './principals';
-import { newSecret, numbered, tokenHash, type Also } from './single-use';
+import { PRINCIPALS, type PrincipalKind } from '../principals';
+import { numbered, type Also } from './single-use';
+import { newSecret, tokenHash } from '../tokens';
 
 /**
  * Sessions of every kind of principal (principals.ts): created after a complete sign-in, found by the hash of

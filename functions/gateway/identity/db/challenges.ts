@@ -1,5 +1,6 @@
-import { PRINCIPALS, type PrincipalKind } from './principals';
-import { consume, countTry, newSecret, SINGLE_USE, tokenHash, type Match } from './single-use';
+import { PRINCIPALS, type PrincipalKind } from '../principals';
+import { consume, countTry, SINGLE_USE, type Match } from './single-use';
+import { newSecret, tokenHash } from '../tokens';
 
 /**
  * Second-step challenges: the half-way point of a sign-in (the first factor passed, the second owed), for
