@@ -218,6 +218,11 @@ const settings = {
   captchaSecret: secret('CAPTCHA_SECRET', optional(text), { requiredWhenDeployed: true }),
   /** AES-256-GCM key (base64, 32 bytes) that encrypts the TOTP secrets of two-step verification at rest. */
   twoStepKey: secret('TWO_STEP_KEY', optional(key32), { requiredWhenDeployed: true }),
+  /** AES-256-GCM key (base64, 32 bytes) that seals the OpenID Provider's private signing keys in D1. */
+  oidcKey: secret('OIDC_KEY', optional(key32), { requiredWhenDeployed: true }),
+  /** Calls of the OpenID token endpoint a minute, per client and per network. */
+  oidcTokenClientCap: variable('OIDC_TOKEN_CLIENT_CAP', withDefault(wholeNumber(1, 1_000_000), '300')),
+  oidcTokenNetworkCap: variable('OIDC_TOKEN_NETWORK_CAP', withDefault(wholeNumber(1, 1_000_000), '120')),
   /** The secret key of the Turnstile widget; needed only with CAPTCHA_PROVIDER "turnstile". */
   turnstileSecret: secret('TURNSTILE_SECRET', optional(text)),
   /** Lets operators read tracking events back; without it that query answers 404 to everyone. */
@@ -241,6 +246,8 @@ export interface Config extends Omit<Settings, 'localRun'> {
   devCaptchaSecret: boolean;
   /** Without TWO_STEP_KEY a public dev key encrypts TOTP secrets instead of refusing every enrolment. */
   devTwoStepKey: boolean;
+  /** Without OIDC_KEY a public dev key seals the OpenID signing keys instead of refusing to sign. */
+  devOidcKey: boolean;
   /** Redirect targets may be plain-http localhost (still only allow-listed origins). */
   httpLocalhostRedirects: boolean;
   lang: LangDefaults;
@@ -331,6 +338,7 @@ export function parseConfig(env: object): Config {
     devHandoffKey: localRun,
     devCaptchaSecret: localRun,
     devTwoStepKey: localRun,
+    devOidcKey: localRun,
     httpLocalhostRedirects: localRun,
     lang: { defaultLang: parsed.defaultLang, zhHostSuffixes: parsed.zhHostSuffixes },
     siteOrigins,

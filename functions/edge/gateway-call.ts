@@ -25,6 +25,11 @@ export interface GatewayCall {
   contentType?: string;
   /** The edge's own call, not a browser's (EDGE_CALL_HEADER). */
   edgeCall?: boolean;
+  /**
+   * Request headers passed as the client sent them, in place of what the edge would set (the OpenID endpoints
+   * take the client's own `authorization` and `origin`; the session cookie's token is then not sent).
+   */
+  forward?: readonly string[];
 }
 
 /**
@@ -50,6 +55,11 @@ export async function callGateway(c: Context<EdgeBindings>, embedded: GatewayFet
   });
   if (call.contentType) headers.set('content-type', call.contentType);
   if (call.edgeCall) headers.set(EDGE_CALL_HEADER, '1');
+  for (const name of call.forward ?? []) {
+    const value = c.req.header(name);
+    if (value === undefined) headers.delete(name);
+    else headers.set(name, value);
+  }
   const hasBody = call.body !== undefined && call.body !== null;
   // `duplex` is what the Fetch standard (and Node, which runs the function tests) asks of a streamed body.
   const init: RequestInit & { duplex?: 'half' } = {

@@ -30,6 +30,8 @@ import { opsPeopleRoutes } from './people/routes';
 import { opsReviewRoutes } from './review/routes';
 import { handoffRoutes } from './handoff/routes';
 import { destinationRoutes } from './destinations/routes';
+import { oidcPersonRoutes, oidcRoutes, tellsConnectedApps } from './oidc/routes';
+import { OAuthError } from './oidc/clients';
 import { ERR } from '../../src/schemas/error-codes';
 
 /**
@@ -54,6 +56,13 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
       }
       await next();
     })
+    // Calls that can end a person's sessions: the connected apps of those sessions are told afterwards (oidc/logout.ts).
+    .use('/c/user/v2/loginout', tellsConnectedApps)
+    .use('/agg-web/user/security/sessions/*', tellsConnectedApps)
+    .use('/agg-web/user/password/reset', tellsConnectedApps)
+    .use('/agg-web/user/changePassword', tellsConnectedApps)
+    .use('/ops/v1/people/:id/signOut', tellsConnectedApps)
+    .use('/ops/v1/people/:id/block', tellsConnectedApps)
     .route('/', dictionaryRoutes)
     .route('/', legalRoutes)
     .route('/', authRoutes)
@@ -79,6 +88,8 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', opsReviewRoutes)
     .route('/', handoffRoutes)
     .route('/', destinationRoutes)
+    .route('/', oidcRoutes)
+    .route('/', oidcPersonRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');
@@ -86,6 +97,8 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     })
     .onError((error, c) => {
       if (error instanceof GatewayError) return fail(c, error.code, error.data);
+      // The OpenID endpoints answer OAuth's own errors (oidc/routes.ts); this catches any that reach here.
+      if (error instanceof OAuthError) return c.json({ error: error.error, error_description: error.description }, error.status, { 'Cache-Control': 'no-store' });
       // The trace id the edge gave this call, which the person sees with the error and can quote.
       console.error('gateway error', { traceId: c.req.header('traceid') }, error instanceof Error ? error.stack : error);
       return fail(c, ERR.SERVER_ERROR);

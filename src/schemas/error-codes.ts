@@ -245,6 +245,12 @@ export const errorCatalogue = {
   // Wrong passwords given to "confirm it's you", per person across networks and per network, per hour.
   SU0005: { status: 429, en: 'Too many wrong passwords. Please try again in an hour, or confirm with a code or a passkey.', zh: '密码错误次数过多，请一小时后再试，或使用验证码或通行密钥验证。' },
   SU0006: { status: 429, en: 'Too many wrong passwords from your network. Please try again in an hour.', zh: '当前网络的密码错误次数过多，请一小时后再试。' },
+  // Signing in to another app through the portal (OpenID Connect, functions/gateway/oidc/).
+  OI0001: { status: 404, en: 'This sign-in request has expired or was already used. Please go back to the app and start again.', zh: '此登录请求已过期或已使用，请返回应用重新发起。' },
+  OI0002: { status: 403, en: "This app asks you to confirm it's you first.", zh: '该应用要求您先验证身份。' },
+  OI0003: { status: 403, en: 'This app requires two-step verification. Please set it up in the user center first.', zh: '该应用要求开启两步验证，请先在个人中心设置。' },
+  OI0005: { status: 429, en: 'Too many token requests. Please wait a minute.', zh: '令牌请求过于频繁，请一分钟后再试。' },
+  OI0004: { status: 404, en: 'This app is not connected to your account.', zh: '该应用未关联您的账号。' },
 } as const satisfies Record<string, { status: number; en: string; zh: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -410,6 +416,11 @@ export const ERR = {
   PROOF_METHOD_UNAVAILABLE: 'SU0004',
   PROOF_PASSWORD_GUESSES_CAPPED: 'SU0005',
   PROOF_NETWORK_GUESSES_CAPPED: 'SU0006',
+  OIDC_REQUEST_GONE: 'OI0001',
+  OIDC_PROOF_REQUIRED: 'OI0002',
+  OIDC_TWO_STEP_REQUIRED: 'OI0003',
+  OIDC_APP_NOT_CONNECTED: 'OI0004',
+  OIDC_TOKEN_CALLS_CAPPED: 'OI0005',
 } as const satisfies Record<string, ErrorCode>;
 
 // Every catalogue code has exactly one name: none is missing, and none is named twice.
