@@ -18,6 +18,8 @@ export const pageShells = [
   'completion_of_application',
   'pass_email_login',
   'share_login',
+  // Signing in to another app (OpenID Connect): consent and "confirm it's you" (functions/gateway/oidc/).
+  'connect',
 ] as const;
 
 /** The operators' area, apart from the platform's pages (built as /{lang}/ops.html and /{lang}/ops/{page}.html). */
@@ -39,6 +41,8 @@ export type PageShell = (typeof pageShells)[number];
 /** Any page the edge serves: a platform page or an operator page. */
 export type AnyShell = PageShell | OpsShell;
 export const notFoundShell = 'not_found' as const;
+/** The page an OpenID authorization request that names no known client or redirect URI gets (status 400, no route). */
+export const oidcErrorShell = 'oidc_error' as const;
 
 /**
  * The operators' pages: every one needs the operator cookie (a platform session does not count), except the
@@ -98,6 +102,7 @@ export const sessionShells: readonly AnyShell[] = [
   'enterprise_adm_and_staff',
   'completion_of_application',
   'join',
+  'connect',
 ];
 
 /** The sign-in page's parameter naming the page to return to. */
@@ -129,7 +134,7 @@ export function signInPathFrom(pathname: string, search: string, signInPage = '/
  * logout icon is hidden there; the pass and share links sign a person in and fix the language in the link,
  * so they show none of the chrome.
  */
-export function headerChrome(shell: PageShell | typeof notFoundShell) {
+export function headerChrome(shell: PageShell | typeof notFoundShell | typeof oidcErrorShell) {
   const signingInByLink = shell === 'pass_email_login' || shell === 'share_login';
   return {
     showLanguageToggle: !signingInByLink,

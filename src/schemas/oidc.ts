@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The portal as an OpenID Provider (issue 27): what a client may ask for, and what the consent page and the
@@ -29,11 +29,6 @@ export function redirectUriProblem(value: string): string | null {
   return null;
 }
 
-export const registeredUri = z.string().superRefine((value, ctx) => {
-  const problem = redirectUriProblem(value);
-  if (problem) ctx.addIssue({ code: 'custom', message: `${value} ${problem}` });
-});
-
 /** One waiting sign-in request as the consent page shows it. */
 export const connectRequestAnswer = z.object({
   client: z.object({ id: z.string(), name: z.string() }),
@@ -54,8 +49,8 @@ export const connectedApp = z.object({
   clientId: z.string(),
   name: z.string(),
   scopes: z.array(z.string()),
-  grantedAt: z.number().nullable(),
-  lastUsedAt: z.number().nullable(),
+  grantedAt: z.nullable(z.number()),
+  lastUsedAt: z.nullable(z.number()),
 });
 export const connectedAppsAnswer = z.array(connectedApp);
 export type ConnectedApp = z.infer<typeof connectedApp>;

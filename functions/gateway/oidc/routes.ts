@@ -11,7 +11,7 @@ import { validate } from '../validate';
 import { beginAuthorization, decide, requestView } from './authorize';
 import { authenticateClient, issuerOf, OAuthError, originsOf } from './clients';
 import { connectedApps, disconnectStatements, publicClientRedirects, queueLogoutSendsStatement } from './db';
-import { jwks } from './keys';
+import { jwks, signingKey } from './keys';
 import { endSession, tellConnectedApps } from './logout';
 import { introspect, revoke, tokenRequest, userinfo } from './token';
 
@@ -115,7 +115,11 @@ export const oidcRoutes = new Hono<OidcEnv>()
   })
   .get('/oidc/v1/discovery', (c) => c.json(discovery(c.env), 200, { 'Cache-Control': 'public, max-age=300' }))
   .use('/oidc/v1/jwks', corsForPublicClients)
-  .get('/oidc/v1/jwks', async (c) => c.json(await jwks(c.env.DB, now(c)), 200, { 'Cache-Control': 'public, max-age=300' }))
+  .get('/oidc/v1/jwks', async (c) => {
+    // A fresh database has no key yet: the first one is made here rather than on the first sign-in.
+    await signingKey(c.env, now(c));
+    return c.json(await jwks(c.env.DB, now(c)), 200, { 'Cache-Control': 'public, max-age=300' });
+  })
   .post('/oidc/v1/authorize', edgeCallsOnly, validate('json', edgeQuery), async (c) =>
     ok(c, await beginAuthorization(c.env, new URLSearchParams(c.req.valid('json').query), bearerToken(c), now(c), requestLang(c))),
   )
@@ -170,7 +174,7 @@ export const oidcPersonRoutes = new Hono<SessionEnv>()
       })),
     ),
   )
-  .delete('/oidc/v1/connected/:clientId', async (c) => {
+  .post('/oidc/v1/connected/:clientId/disconnect', async (c) => {
     const clientId = c.req.param('clientId');
     const at = now(c);
     const userId = c.var.user.id;

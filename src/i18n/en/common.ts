@@ -39,6 +39,8 @@ export const pages = {
   completion_of_application: { title: 'Application submitted', lead: 'Here is what happens next.' },
   pass_email_login: { title: 'Sign in with an e-mail link', lead: 'Get a one-time sign-in link by e-mail, or use the one you received.' },
   share_login: { title: 'Sign in with a shared link', lead: 'Go on, on this device, with the link made on your other device.' },
+  connect: { title: 'Sign in to an app', lead: 'An app asks to sign you in with your portal account.' },
+  oidc_error: { title: 'This sign-in link is not valid', lead: 'The app that sent you here is not registered with the portal, or sent you from an address it did not register. Nothing was shared with it.' },
   not_found: { title: 'Page not found', lead: 'The page you asked for does not exist or has moved.' },
 };
 
