@@ -27,5 +27,6 @@ export const connect = {
   lastUsed: 'last used {date}',
   disconnect: 'Disconnect',
   disconnectOne: 'Disconnect {app}',
+  disconnectText: '{app} will be signed out and will have to ask you again before it receives anything.',
   disconnected: '{app} is disconnected. It was signed out and must ask you again.',
 };

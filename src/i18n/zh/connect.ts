@@ -29,5 +29,6 @@ export const connect: Messages['connect'] = {
   lastUsed: '最近使用 {date}',
   disconnect: '取消关联',
   disconnectOne: '取消关联 {app}',
+  disconnectText: '{app} 将退出登录，再次获取任何信息前须重新征得您的同意。',
   disconnected: '已取消关联 {app}，该应用已退出登录，下次需重新征得您的同意。',
 };

@@ -41,10 +41,11 @@ import { format } from '../../i18n/format';
 
 // The Security section's parts load when it scrolls into view (or /user_center#security opens there).
 const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passkeys })));
+const ConnectedApps = lazy(() => import('./ConnectedApps').then((m) => ({ default: m.ConnectedApps })));
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp' | 'connect'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -233,6 +234,11 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
         </Suspense>
         <SecuritySessions lang={lang} messages={messages} />
         <SignInHistory lang={lang} messages={messages} />
+        <WhenVisible>
+          <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+            <ConnectedApps lang={lang} messages={messages} />
+          </Suspense>
+        </WhenVisible>
         <WhenVisible>
           <AccountActivity lang={lang} messages={messages} />
         </WhenVisible>
