@@ -51,8 +51,10 @@ export function oidcRoutes(toGateway: GatewayFetch) {
     });
   }
 
-  app.get('/oidc/authorize', async (c) => {
-    const query = new URL(c.req.url).search.slice(1);
+  // GET, or POST with the same parameters as a form (OIDC Core §3.1.2.1).
+  app.on(['GET', 'POST'], '/oidc/authorize', async (c) => {
+    const form = c.req.method === 'POST' && (c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
+    const query = (form ? await c.req.text() : new URL(c.req.url).search.slice(1)).slice(0, 8192);
     const { answer } = await callGateway(c, toGateway, { path: '/oidc/v1/authorize', method: 'POST', body: JSON.stringify({ query }), contentType: 'application/json', edgeCall: true });
     const { code, data } = (await answer.json()) as AuthorizeAnswer;
     // An unknown client or an unregistered redirect_uri: the portal's own error page, never a redirect.

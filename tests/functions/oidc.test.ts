@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addClientSql } from '../../scripts/operator-sql.mjs';
 import { splitStatements } from './oidc-sql';
 import { useWorkerEnv } from './gateway-client';
+import { loggableUrl } from '../../functions/edge/request-log';
+import { regionRedirectTarget } from '../../functions/edge/region';
 
 /**
  * The portal as an OpenID Provider, driven by `openid-client` (a relying-party library nobody here wrote) through
@@ -53,7 +55,7 @@ async function authorize(config: oidc.Configuration, cookie: string | undefined,
   const nonce = oidc.randomNonce();
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: `${RP}/callback`,
-    scope: 'openid profile email phone company',
+    scope: 'openid profile email phone company offline_access',
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     state,
@@ -281,6 +283,8 @@ describe('holds against attack', () => {
     const winners = bodies.filter((body) => body.access_token);
     expect(winners).toHaveLength(1);
     expect(bodies.filter((body) => body.error === 'invalid_grant')).toHaveLength(19);
+    // No answer carries the code or a token in a header, and none may be cached.
+    expect(answers.every((answer) => answer.headers.get('cache-control') === 'no-store')).toBe(true);
     await expect(oidc.fetchUserInfo(config, winners[0]!.access_token!, person.userId)).rejects.toBeTruthy();
   });
 
@@ -322,5 +326,33 @@ describe('holds against attack', () => {
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push((await call()).status);
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
+  });
+
+  it("does not let anyone spend a public client's cap from one network", async () => {
+    const spa = await register({ name: 'Pilot app', redirectUris: ['https://pilot.example/cb'], isPublic: true });
+    const { default: worker_ } = await import('../../functions/worker');
+    const env = { ...worker.env, OIDC_TOKEN_CLIENT_CAP: '3' };
+    const call = (network: string) =>
+      worker_.request(
+        `${ISSUER}/oidc/token`,
+        { method: 'POST', headers: { 'cf-connecting-ip': network, 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=refresh_token&client_id=${spa.clientId}&refresh_token=junk` },
+        env,
+        worker.ctx,
+      );
+    for (let i = 0; i < 4; i++) await (await call('10.78.0.1')).body?.cancel();
+    expect((await call('10.78.0.1')).status).toBe(429);
+    const other = await call('10.78.0.2');
+    expect(other.status).toBe(400);
+    expect(await other.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('keeps tokens and hints out of the request log, and never bounces the issuer between regional sites', () => {
+    const logged = loggableUrl(new URL(`${ISSUER}/oidc/logout?id_token_hint=eyJ.secret.sig&post_logout_redirect_uri=x&login_hint=li%40example.com&code=abc`));
+    expect(logged).not.toMatch(/eyJ|secret|li%40example|abc/);
+    const sites = { enabled: true, siteCn: 'https://portal.example.cn', siteCom: 'https://portal.example.com' };
+    for (const path of ['/oidc/token', '/oidc/authorize?client_id=x', '/.well-known/openid-configuration']) {
+      expect(regionRedirectTarget(new URL(`https://portal.example.com${path}`), 'CN', sites)).toBeUndefined();
+    }
+    expect(regionRedirectTarget(new URL('https://portal.example.com/login'), 'CN', sites)).toBe('https://portal.example.cn/login');
   });
 });

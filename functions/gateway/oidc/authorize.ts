@@ -96,11 +96,10 @@ export async function beginAuthorization(env: { DB: D1Database }, query: URLSear
   if (!challenge || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) return fail('invalid_request', 'code_challenge (PKCE, S256) is required');
   if (method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
 
-  const requested = (one(query, 'scope') ?? '').split(' ').filter(Boolean);
   const allowed = parseList(client.scopes);
+  // Scopes the portal does not know or the client may not have are left out (OIDC Core §3.1.2.1: ignored).
+  const requested = (one(query, 'scope') ?? '').split(' ').filter((scope) => (OIDC_SCOPES as readonly string[]).includes(scope) && allowed.includes(scope));
   if (!requested.includes('openid')) return fail('invalid_scope', 'the openid scope is required');
-  const unknown = requested.filter((scope) => !(OIDC_SCOPES as readonly string[]).includes(scope) || !allowed.includes(scope));
-  if (unknown.length) return fail('invalid_scope', `not allowed for this client: ${unknown.join(' ')}`);
 
   const prompt = (one(query, 'prompt') ?? '').split(' ').filter(Boolean);
   if (prompt.some((value) => !['none', 'login', 'consent'].includes(value))) return fail('invalid_request', 'prompt may be none, login or consent');
@@ -130,7 +129,7 @@ export async function beginAuthorization(env: { DB: D1Database }, query: URLSear
   if (!session || session.kind !== 'platform') {
     if (params.prompt.includes('none')) return fail('login_required', 'the person is not signed in');
     await insertRequest(env.DB, requestRow);
-    return { kind: 'redirect', to: connectPath(requestRow.id, params.login_hint), lang };
+    return { kind: 'redirect', to: connectPath(requestRow.id), lang };
   }
   const needs = await needsOf(env, client, params, session, requestRow.created_at, at);
   if (needs.needs === 'ready') return issueCode(env, client, params, session, at, lang ?? visitorLang);
@@ -138,11 +137,11 @@ export async function beginAuthorization(env: { DB: D1Database }, query: URLSear
     return fail(needs.needs === 'consent' ? 'consent_required' : needs.needs === 'proof' ? 'login_required' : 'interaction_required', 'the person must act first');
   }
   await insertRequest(env.DB, requestRow);
-  return { kind: 'redirect', to: connectPath(requestRow.id, null), lang };
+  return { kind: 'redirect', to: connectPath(requestRow.id), lang };
 }
 
-/** The consent page of a parked request; a login_hint rides along for the sign-in page to prefill. */
-const connectPath = (id: string, loginHint: string | null) => `/connect?${new URLSearchParams({ request: id, ...(loginHint ? { hint: loginHint } : {}) })}`;
+/** The consent page of a parked request (a login_hint stays in the request: an address in a URL ends up in logs). */
+const connectPath = (id: string) => `/connect?${new URLSearchParams({ request: id })}`;
 
 /** When the session last proved its person, and with what. */
 export function sessionAuthentication(session: Pick<SessionRow, 'proved_at' | 'proved_with' | 'created_at' | 'signed_in_with'>) {
@@ -215,7 +214,8 @@ async function issueCode(env: { DB: D1Database }, client: ClientRow, params: Aut
 
 /** A parked request as this session sees it (claimed by it on first sight); OI0001 when gone or another session's. */
 async function openRequest(env: { DB: D1Database }, id: string, session: SessionRow, at: number): Promise<{ request: RequestRow; params: AuthorizeParams; client: ClientRow }> {
-  const request = await claimRequest(env.DB, id, session.token_hash, at);
+  // Only a platform session decides (a partner session on the navigator host is not one of the issuer's).
+  const request = session.kind === 'platform' ? await claimRequest(env.DB, id, session.token_hash, at) : null;
   const client = request ? await clientById(env.DB, request.client_id) : null;
   if (!request || !client || client.disabled_at !== null) throw new GatewayError(ERR.OIDC_REQUEST_GONE);
   return { request, params: JSON.parse(request.params) as AuthorizeParams, client };

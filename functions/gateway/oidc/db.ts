@@ -163,7 +163,7 @@ export const codeByHash = (db: D1Database, hash: string) => db.prepare('SELECT *
  * The grant, only while it is live: not revoked, and (for a person's grant) its session not ended and its person
  * not blocked. Read in one statement, so a sign-out ends the grant's tokens on their very next use.
  */
-export function liveGrant(db: D1Database, id: string, at: number): Promise<GrantRow | null> {
+export function liveGrant(db: D1Database, id: string, at: number, idleMs: number): Promise<GrantRow | null> {
   return db
     .prepare(
       `SELECT g.* FROM oidc_grants g
@@ -171,9 +171,9 @@ export function liveGrant(db: D1Database, id: string, at: number): Promise<Grant
        LEFT JOIN sessions s ON s.token_hash = g.session_hash
        LEFT JOIN users u ON u.id = g.user_id
        WHERE g.id = ?1 AND g.revoked_at IS NULL
-         AND (g.user_id IS NULL OR (s.revoked_at IS NULL AND s.expires_at > ?2 AND u.blocked_at IS NULL))`,
+         AND (g.user_id IS NULL OR (s.revoked_at IS NULL AND s.expires_at > ?2 AND s.last_seen_at > ?2 - ?3 AND u.blocked_at IS NULL))`,
     )
-    .bind(id, at)
+    .bind(id, at, idleMs)
     .first<GrantRow>();
 }
 
@@ -240,14 +240,14 @@ export function disconnectStatements(db: D1Database, userId: string, clientId: s
 // Back-channel logout --------------------------------------------------------------------------------------------
 
 /**
- * Every person's grant whose session ended (signed out, revoked, password reset, blocked, expired) is ended in
+ * Every person's grant whose session ended (signed out, revoked, password reset, blocked, expired, idle) is ended in
  * one batch, and a logout send is queued for it when its client takes back-channel logouts. Runs on the cron and
  * after sign-outs; what it ends once it never ends twice.
  */
-export function endGrantsOfEndedSessions(db: D1Database, at: number): D1PreparedStatement[] {
+export function endGrantsOfEndedSessions(db: D1Database, at: number, idleMs: number): D1PreparedStatement[] {
   const ended = `SELECT g.id FROM oidc_grants g LEFT JOIN sessions s ON s.token_hash = g.session_hash LEFT JOIN users u ON u.id = g.user_id
                  WHERE g.revoked_at IS NULL AND g.user_id IS NOT NULL
-                   AND (s.token_hash IS NULL OR s.revoked_at IS NOT NULL OR s.expires_at <= ?1 OR u.blocked_at IS NOT NULL)`;
+                   AND (s.token_hash IS NULL OR s.revoked_at IS NOT NULL OR s.expires_at <= ?1 OR s.last_seen_at <= ?1 - ?2 OR u.blocked_at IS NOT NULL)`;
   return [
     // Sends are queued for grants that are live now and whose session ended: the same set the UPDATE then ends.
     db
@@ -257,8 +257,8 @@ export function endGrantsOfEndedSessions(db: D1Database, at: number): D1Prepared
          WHERE c.backchannel_logout_uri IS NOT NULL AND g.id IN (${ended})
          ON CONFLICT (grant_id) DO NOTHING`,
       )
-      .bind(at),
-    db.prepare(`UPDATE oidc_grants SET revoked_at = ?1 WHERE id IN (${ended})`).bind(at),
+      .bind(at, idleMs),
+    db.prepare(`UPDATE oidc_grants SET revoked_at = ?1 WHERE id IN (${ended})`).bind(at, idleMs),
   ];
 }
 

@@ -27,7 +27,7 @@ type Env = { DB: D1Database };
 
 /** Ends grants of ended sessions and sends the logout tokens due now; what each send did is recorded. */
 export async function tellConnectedApps(env: Env, at: number): Promise<{ sent: number; failed: number }> {
-  await runBatch(env.DB, endGrantsOfEndedSessions(env.DB, at));
+  await runBatch(env.DB, endGrantsOfEndedSessions(env.DB, at, idleTimeoutMs(env)));
   const due = await claimDueSends(env.DB, at, SEND_TIMEOUT_MS * 2);
   let sent = 0;
   let failed = 0;

@@ -47,7 +47,7 @@ async function formOf(c: Context): Promise<URLSearchParams> {
 }
 
 /**
- * CORS for the token, userinfo and JWKS endpoints only, and only for the origins of public clients' registered
+ * CORS for the discovery, token, userinfo and JWKS endpoints only, and only for the origins of public clients' registered
  * redirect URIs (single-page apps call them from the browser); everyone else gets no CORS header at all.
  */
 const corsForPublicClients: MiddlewareHandler<OidcEnv> = async (c, next) => {
@@ -64,10 +64,9 @@ const corsForPublicClients: MiddlewareHandler<OidcEnv> = async (c, next) => {
     });
   }
   await next();
-  if (allowed) {
-    c.res.headers.set('Access-Control-Allow-Origin', origin!);
-    c.res.headers.set('Vary', 'Origin');
-  }
+  // Always: a shared cache must not hand one origin's answer (with or without the header) to another.
+  c.res.headers.set('Vary', 'Origin');
+  if (allowed) c.res.headers.set('Access-Control-Allow-Origin', origin!);
 };
 
 /** The discovery document (OpenID Connect Discovery 1.0 §3). */
@@ -113,6 +112,7 @@ export const oidcRoutes = new Hono<OidcEnv>()
     if (error instanceof OAuthError) return oauthAnswer(c, error);
     throw error;
   })
+  .use('/oidc/v1/discovery', corsForPublicClients)
   .get('/oidc/v1/discovery', (c) => c.json(discovery(c.env), 200, { 'Cache-Control': 'public, max-age=300' }))
   .use('/oidc/v1/jwks', corsForPublicClients)
   .get('/oidc/v1/jwks', async (c) => {
@@ -136,7 +136,7 @@ export const oidcRoutes = new Hono<OidcEnv>()
   })
   .use('/oidc/v1/userinfo', corsForPublicClients)
   .on(['GET', 'POST'], '/oidc/v1/userinfo', async (c) => {
-    const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/.exec(c.req.header('authorization') ?? '');
+    const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i.exec(c.req.header('authorization') ?? '');
     return c.json(await userinfo(c.env, match?.[1] ?? null, now(c)), 200, { 'Cache-Control': 'no-store' });
   })
   .post('/oidc/v1/introspect', async (c) => {

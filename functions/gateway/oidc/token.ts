@@ -10,7 +10,7 @@ import { newSecret, randomToken, tokenHash } from '../identity/tokens';
 import { cappedInsert } from '../limits/db';
 import { grantsOf } from '../members/db';
 import { modulesOfMember } from '../members/service';
-import type { SessionRow } from '../sessions/service';
+import { idleTimeoutMs, type SessionRow } from '../sessions/service';
 import {
   accessTokenRevoked,
   codeByHash,
@@ -62,10 +62,11 @@ export async function tokenRequest(env: Env, request: { authorization: string | 
   try {
     await cappedInsert(env.DB, {
       table: 'oidc_token_calls',
-      row: { client_id: client?.id ?? '', network: request.network, created_at: at },
+      // A public client authenticates with its id alone, so anyone could spend its cap: it is counted per network.
+      row: { client_id: client ? (client.public === 1 ? `${client.id}@${request.network}` : client.id) : '', network: request.network, created_at: at },
       caps: [
         { where: { network: request.network }, since: at - 60_000, max: config.oidcTokenNetworkCap, code: ERR.OIDC_TOKEN_CALLS_CAPPED },
-        ...(client ? [{ where: { client_id: client.id }, since: at - 60_000, max: config.oidcTokenClientCap, code: ERR.OIDC_TOKEN_CALLS_CAPPED }] : []),
+        ...(client ? [{ where: { client_id: client.public === 1 ? `${client.id}@${request.network}` : client.id }, since: at - 60_000, max: config.oidcTokenClientCap, code: ERR.OIDC_TOKEN_CALLS_CAPPED }] : []),
       ],
     });
   } catch (error) {
@@ -107,12 +108,13 @@ async function redeemCode(env: Env, client: ClientRow, form: URLSearchParams, at
     }
     throw new OAuthError('invalid_grant', 'the code is not valid, expired or was already used');
   }
-  const redirectUri = form.get('redirect_uri');
+  // Required when the authorization request named it; a client with a single registered URI may leave it out of both.
+  const redirectUri = form.get('redirect_uri') ?? (parseList(client.redirect_uris).length === 1 ? row.redirect_uri : null);
   if (redirectUri !== row.redirect_uri || (await pkceChallengeOf(verifier)) !== row.code_challenge) {
     await revokeGrantStatement(env.DB, row.grant_id, at).run();
     throw new OAuthError('invalid_grant', 'redirect_uri or code_verifier does not match the authorization request');
   }
-  const grant = await liveGrant(env.DB, row.grant_id, at);
+  const grant = await liveGrant(env.DB, row.grant_id, at, idleTimeoutMs(env));
   if (!grant) throw new OAuthError('invalid_grant', 'the authorization has ended');
   return tokensFor(env, client, grant, at, row.nonce);
 }
@@ -128,7 +130,7 @@ async function rotateRefreshToken(env: Env, client: ClientRow, form: URLSearchPa
     if (spent && spent.used_at !== null) await revokeGrantStatement(env.DB, spent.grant_id, at).run();
     throw new OAuthError('invalid_grant', 'the refresh token is not valid, expired or was already used');
   }
-  const grant = await liveGrant(env.DB, row.grant_id, at);
+  const grant = await liveGrant(env.DB, row.grant_id, at, idleTimeoutMs(env));
   if (!grant || grant.client_id !== client.id) {
     if (grant) await revokeGrantStatement(env.DB, grant.id, at).run();
     throw new OAuthError('invalid_grant', 'the authorization has ended');
@@ -169,7 +171,8 @@ async function tokensFor(env: Env, client: ClientRow, grant: GrantRow, at: numbe
     id_token: await idToken(env, at, { issuer, clientId: client.id, subject: grant.user_id!, nonce, sid: grant.sid, auth, profile: claims }),
   };
   const writes: D1PreparedStatement[] = [touchGrantStatement(env.DB, grant.id, at)];
-  if (parseList(client.grant_types).includes('refresh_token')) {
+  // A refresh token only when the app asked for offline_access (and may have one); it still ends with the session.
+  if (parseList(client.grant_types).includes('refresh_token') && scope.split(' ').includes('offline_access')) {
     const session = grant.session_hash ? await sessionEnd(env.DB, grant.session_hash) : null;
     const { token, hash } = await newSecret();
     const expiresAt = Math.min(session ?? at + refreshLifetimeMs(env), at + refreshLifetimeMs(env));
@@ -232,7 +235,7 @@ async function companyClaim(env: Env, grant: GrantRow): Promise<Record<string, u
 export async function liveAccessToken(env: Env, token: string, at: number): Promise<{ claims: AccessClaims; grant: GrantRow } | null> {
   const claims = await verifiedAccessToken(env.DB, token, at, { issuer: issuerOf(env), audience: accessAudience(env) });
   if (!claims || (claims.jti && (await accessTokenRevoked(env.DB, claims.jti)))) return null;
-  const grant = await liveGrant(env.DB, claims.gid, at);
+  const grant = await liveGrant(env.DB, claims.gid, at, idleTimeoutMs(env));
   return grant ? { claims, grant } : null;
 }
 
@@ -249,7 +252,7 @@ export async function introspect(env: Env, client: ClientRow, token: string | nu
   if (!token || token.length > 4096) return { active: false };
   if (!token.includes('.')) {
     const row = await refreshTokenByHash(env.DB, await tokenHash(token));
-    const grant = row && row.used_at === null && row.expires_at > at ? await liveGrant(env.DB, row.grant_id, at) : null;
+    const grant = row && row.used_at === null && row.expires_at > at ? await liveGrant(env.DB, row.grant_id, at, idleTimeoutMs(env)) : null;
     if (!grant || grant.client_id !== client.id) return { active: false };
     return { active: true, token_type: 'refresh_token', client_id: client.id, sub: grant.user_id ?? client.id, scope: grant.scope, exp: Math.floor(row!.expires_at / 1000), iss: issuerOf(env) };
   }
