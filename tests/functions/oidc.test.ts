@@ -8,6 +8,10 @@ import { splitStatements } from './oidc-sql';
 import { useWorkerEnv } from './gateway-client';
 import { loggableUrl } from '../../functions/edge/request-log';
 import { regionRedirectTarget } from '../../functions/edge/region';
+import { jwks, KEY_PUBLISHED_AFTER_MS, KEY_SIGNS_FOR_MS, rotateKeys, signingKey } from '../../functions/gateway/oidc/keys';
+import { tellConnectedApps } from '../../functions/gateway/oidc/logout';
+import { idToken } from '../../functions/gateway/oidc/tokens';
+import { vi } from 'vitest';
 
 /**
  * The portal as an OpenID Provider, driven by `openid-client` (a relying-party library nobody here wrote) through
@@ -354,5 +358,84 @@ describe('holds against attack', () => {
       expect(regionRedirectTarget(new URL(`https://portal.example.com${path}`), 'CN', sites)).toBeUndefined();
     }
     expect(regionRedirectTarget(new URL('https://portal.example.com/login'), 'CN', sites)).toBe('https://portal.example.cn/login');
+  });
+});
+
+describe('back-channel logout sends', () => {
+  it('retries a failing app with backoff and records every attempt', async () => {
+    let failuresLeft = 1;
+    const received: string[] = [];
+    const flaky = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        if (failuresLeft-- > 0) return void response.writeHead(503).end();
+        received.push(request.url ?? '');
+        response.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    try {
+      const flakyApp = await register({ name: 'Flaky app', redirectUris: [`${RP}/flaky`], backchannelLogoutUri: `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/bc` });
+      const person = await api.person();
+      const config = await relyingParty(flakyApp);
+      const flow = await authorize(config, person.cookie, { redirect_uri: `${RP}/flaky` });
+      await allow(flow.location!, person.cookie);
+      await api.post('/c/user/v2/loginout', {}, { cookie: person.cookie });
+      const sendOf = () => worker.env.DB.prepare('SELECT status, attempts, next_at, last_result FROM oidc_logout_sends WHERE client_id = ?').bind(flakyApp.clientId).first<{ status: string; attempts: number; next_at: number; last_result: string }>();
+      const first = (await sendOf())!;
+      expect(first).toMatchObject({ status: 'pending', attempts: 1, last_result: 'HTTP 503' });
+      // Not before its next attempt is due; then delivered and recorded.
+      await tellConnectedApps(worker.env, first.next_at - 1000);
+      expect(received).toHaveLength(0);
+      await tellConnectedApps(worker.env, first.next_at + 1);
+      expect(received).toHaveLength(1);
+      expect(await sendOf()).toMatchObject({ status: 'sent', attempts: 2, last_result: 'HTTP 200' });
+    } finally {
+      await new Promise<void>((resolve) => flaky.close(() => resolve()));
+    }
+  });
+});
+
+describe('tokens are never logged', () => {
+  it('prints no code, token or secret while a person signs in to an app and refreshes', async () => {
+    const printed: string[] = [];
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((name) => vi.spyOn(console, name).mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' '))));
+    try {
+      const person = await api.person();
+      const config = await relyingParty(app);
+      const { tokens, callback } = await signInThroughApp(config, person.cookie);
+      const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+      const secrets = [new URL(callback).searchParams.get('code')!, tokens.access_token, tokens.id_token!, tokens.refresh_token!, refreshed.refresh_token!, app.clientSecret!];
+      for (const secret of secrets) expect(printed.join('\n')).not.toContain(secret);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  });
+});
+
+// Last in the file: it moves the keys' clock a month ahead and removes the first key.
+describe('signing key rotation', () => {
+  it('publishes the next key a day before it signs, and keeps the old one until its last token has expired', async () => {
+    const start = Date.now();
+    const { kid: first } = await signingKey(worker.env, start);
+    const firstRow = (await worker.env.DB.prepare('SELECT signs_until FROM oidc_keys WHERE kid = ?').bind(first).first<{ signs_until: number }>())!;
+    const dayBefore = firstRow.signs_until - 12 * 60 * 60 * 1000;
+    expect((await rotateKeys(worker.env, dayBefore)).made).toBe(1);
+    const published = (await jwks(worker.env.DB, dayBefore)).keys.map((key) => key.kid);
+    expect(published).toContain(first);
+    expect(published).toHaveLength(2);
+    // Still the old key signs until its time ends; a token it signed then stays verifiable after the switch.
+    expect((await signingKey(worker.env, dayBefore)).kid).toBe(first);
+    const oldToken = await idToken(worker.env, dayBefore, { issuer: ISSUER, clientId: 'c', subject: 's', nonce: null, sid: null, auth: { authTime: null, amr: [], acr: '' }, profile: {} });
+    const afterSwitch = firstRow.signs_until + 60_000;
+    const next = (await signingKey(worker.env, afterSwitch)).kid;
+    expect(next).not.toBe(first);
+    const keySet = createLocalJWKSet(await jwks(worker.env.DB, afterSwitch));
+    await expect(jwtVerify(oldToken, keySet, { currentDate: new Date(dayBefore + 60_000) })).resolves.toBeTruthy();
+    // Once no token it signed can be alive, the old key leaves the JWKS.
+    const later = firstRow.signs_until + KEY_PUBLISHED_AFTER_MS + 1;
+    expect((await rotateKeys(worker.env, later)).removed).toBeGreaterThanOrEqual(1);
+    expect((await jwks(worker.env.DB, later)).keys.map((key) => key.kid)).toEqual([next]);
+    expect(KEY_SIGNS_FOR_MS).toBe(30 * 24 * 60 * 60 * 1000);
   });
 });
