@@ -58,6 +58,7 @@ export const deployedVars = {
   DELIVERY_WEBHOOK_SECRET: 'hook',
   CAPTCHA_SECRET: 'captcha',
   TWO_STEP_KEY: 'T3d0LXN0ZXAta2V5LWZvci10ZXN0cy0zMmJ5dGVzISE=',
+  OIDC_KEY: 'T2lkYy1zaWduaW5nLWtleS1mb3ItdGVzdHMtMzJieSE=',
   PORTAL_ORIGIN: 'https://portal.example.com',
   NAVIGATOR_ORIGIN: 'https://navigator.example.com',
 } satisfies Partial<WorkerEnv> & Record<string, string>;

@@ -40,12 +40,12 @@ export const RETENTION: readonly Retention[] = [
   { table: 'webauthn_challenges', old: 'created_at < ?1', keepMs: DAY_MS },
   // OpenID Provider (oidc/): token-endpoint caps look back a minute; requests and codes are dead once expired
   // (10 minutes, 60 s); a refresh token is kept until it expires (a spent one must still be recognised as
-  // reused); a revoked access token only until it would have expired anyway; logout sends for a month.
+  // reused); a revoked access token a day past when it would have expired anyway; logout sends for a month.
   { table: 'oidc_token_calls', old: 'created_at < ?1', keepMs: DAY_MS },
   { table: 'oidc_requests', old: 'expires_at < ?1', keepMs: DAY_MS },
   { table: 'oidc_codes', old: 'expires_at < ?1', keepMs: DAY_MS },
   { table: 'oidc_refresh_tokens', old: 'expires_at < ?1', keepMs: DAY_MS },
-  { table: 'oidc_revoked_tokens', old: 'expires_at < ?1', keepMs: 0 },
+  { table: 'oidc_revoked_tokens', old: 'expires_at < ?1', keepMs: DAY_MS },
   { table: 'oidc_logout_sends', old: 'created_at < ?1', keepMs: 30 * DAY_MS },
   // Passkeys themselves are not pruned: one lives until its owner removes it or the account goes (foreign key).
   // A challenge is dead 5 minutes after it was made; wrong two-step codes count for an hour.
