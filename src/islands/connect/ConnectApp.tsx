@@ -86,7 +86,7 @@ export default function ConnectApp({ messages }: ConnectAppProps) {
               <li key={scope}>{c.scopes[scope]}</li>
             ))}
           </ul>
-          {request.needs === 'proof' ? <p className="notice">{format(request.twoFactors ? c.proofNeededTwoFactors : c.proofNeeded, { app })}</p> : <p className="hint">{c.remembered}</p>}
+          {request.needs === 'proof' ? <p className="connect-proof">{format(request.twoFactors ? c.proofNeededTwoFactors : c.proofNeeded, { app })}</p> : <p className="hint">{c.remembered}</p>}
           <div className="actions">
             {request.needs === 'proof' ? (
               <button
