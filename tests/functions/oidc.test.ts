@@ -292,6 +292,48 @@ describe('holds against attack', () => {
     await expect(oidc.fetchUserInfo(config, winners[0]!.access_token!, person.userId)).rejects.toBeTruthy();
   });
 
+  it('binds a code to its client, its redirect_uri and its PKCE verifier, and lets it live 60 seconds', async () => {
+    const { createWorker } = await import('../../functions/worker');
+    let time = Date.now();
+    const onClock = createWorker({ clock: () => time });
+    const person = await api.person();
+    const other = await register({ name: 'Other app', redirectUris: [`${RP}/callback`] });
+    const config = await relyingParty(app);
+    const codeFor = async () => {
+      const flow = await authorize(config, person.cookie);
+      const callback = flow.location!.startsWith('/connect') ? await allow(flow.location!, person.cookie) : flow.location!;
+      return { code: new URL(callback).searchParams.get('code')!, verifier: flow.verifier };
+    };
+    const redeem = async (client: { clientId: string; clientSecret: string | null }, fields: Record<string, string>) => {
+      const answer = await onClock.request(
+        `${ISSUER}/oidc/token`,
+        {
+          method: 'POST',
+          headers: { authorization: `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}`, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ grant_type: 'authorization_code', redirect_uri: `${RP}/callback`, ...fields }).toString(),
+        },
+        worker.env,
+        worker.ctx,
+      );
+      return (await answer.json()) as { access_token?: string; error?: string };
+    };
+    // Another client cannot use it, and trying does not spend it.
+    const first = await codeFor();
+    expect(await redeem(other, { code: first.code, code_verifier: first.verifier })).toMatchObject({ error: 'invalid_grant' });
+    // A wrong verifier or redirect_uri spends it for nothing.
+    expect(await redeem(app, { code: first.code, code_verifier: oidc.randomPKCECodeVerifier() })).toMatchObject({ error: 'invalid_grant' });
+    expect(await redeem(app, { code: first.code, code_verifier: first.verifier })).toMatchObject({ error: 'invalid_grant' });
+    const second = await codeFor();
+    expect(await redeem(app, { code: second.code, code_verifier: second.verifier, redirect_uri: `${RP}/other` })).toMatchObject({ error: 'invalid_grant' });
+    // 61 seconds later a fresh code is dead; within 60 it works.
+    const late = await codeFor();
+    time = Date.now() + 61_000;
+    expect(await redeem(app, { code: late.code, code_verifier: late.verifier })).toMatchObject({ error: 'invalid_grant' });
+    const onTime = await codeFor();
+    time = Date.now() + 55_000;
+    expect((await redeem(app, { code: onTime.code, code_verifier: onTime.verifier })).access_token).toBeTruthy();
+  });
+
   it('never redirects to an unregistered redirect_uri or for an unknown client: the error page, status 400', async () => {
     for (const query of [
       `client_id=${app.clientId}&redirect_uri=${encodeURIComponent('https://evil.example/callback')}`,
