@@ -205,7 +205,12 @@ async function powCode() {
   await build({ entryPoints: ['functions/gateway/captcha/service.ts'], bundle: true, format: 'esm', platform: 'node', outfile: file, logLevel: 'silent' });
   const toml = (await import('node:fs')).readFileSync('wrangler.toml', 'utf8');
   const variable = (name) => new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, 'm').exec(toml)?.[1];
-  const env = { CAPTCHA_SECRET: 'bench-secret', CAPTCHA_POW_COST: variable('CAPTCHA_POW_COST'), CAPTCHA_POW_COUNTER: variable('CAPTCHA_POW_COUNTER') };
+  // BENCH_POW_COST / BENCH_POW_COUNTER try other values than wrangler.toml's (for tuning).
+  const env = {
+    CAPTCHA_SECRET: 'bench-secret',
+    CAPTCHA_POW_COST: process.env.BENCH_POW_COST ?? variable('CAPTCHA_POW_COST'),
+    CAPTCHA_POW_COUNTER: process.env.BENCH_POW_COUNTER ?? variable('CAPTCHA_POW_COUNTER'),
+  };
   return { ...(await import(`../${file}`)), env };
 }
 
@@ -286,7 +291,8 @@ function markdown(report) {
   return lines.join('\n');
 }
 
-execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
+// BENCH_SKIP_BUILD=true measures the dist/ already built (tuning runs).
+if (process.env.BENCH_SKIP_BUILD !== 'true') execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
 const stop = await ensureServer(port);
 // BENCH_ONLY=pow measures the proof of work alone (for tuning CAPTCHA_POW_COST / CAPTCHA_POW_COUNTER).
 if (process.env.BENCH_ONLY === 'pow') {

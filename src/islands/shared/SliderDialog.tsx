@@ -2,20 +2,23 @@ import { useState } from 'react';
 import { authApi } from '../../api/auth';
 import type { Messages } from '../../i18n';
 import { closeDialog } from '../../stores/dialog';
-import { SliderCaptcha } from '../../ui/SliderCaptcha';
+import { NETWORK_ERROR, SERVER_ERROR } from '../../api/result';
+import { SliderCaptcha, type OtherWay } from '../../ui/SliderCaptcha';
 import { TurnstileCheck } from '../../ui/TurnstileCheck';
 
 interface SliderDialogProps {
   scene: 'sms' | 'login';
   subject: string;
   labels: Messages['signIn']['slider'] & { networkError: string };
+  /** Offered when the gateway refuses a puzzle (too many checks or failures): each closes the dialog first. */
+  otherWays?: OtherWay[];
 }
 
 /**
  * The human check wired to the gateway: it answers the open 'slider' dialog with the passed check. The
  * gateway's first answer says which check this deployment uses: our slider, or Cloudflare Turnstile.
  */
-export function SliderDialog({ scene, subject, labels }: SliderDialogProps) {
+export function SliderDialog({ scene, subject, labels, otherWays }: SliderDialogProps) {
   const [turnstileKey, setTurnstileKey] = useState<string | null>(null);
   if (turnstileKey !== null) {
     return (
@@ -36,16 +39,26 @@ export function SliderDialog({ scene, subject, labels }: SliderDialogProps) {
     <SliderCaptcha
       load={async () => {
         const result = await authApi.sliderInit({ scene, subject });
-        if (!result.ok) return null;
+        // No answer, or not the gateway's: tried again, then "network error, please refresh the page".
+        if (!result.ok && (result.code === NETWORK_ERROR || result.code === SERVER_ERROR)) return null;
+        // The gateway said no (CP0005–CP0008, say): its own message and wait, not the network's.
+        if (!result.ok) return { message: result.message, retryAfter: (result.data as { retryAfter?: number } | null | undefined)?.retryAfter };
         if (result.data.provider === 'slider') return result.data;
         setTurnstileKey(result.data.siteKey);
         return 'elsewhere';
       }}
-      verify={async (sessionId, x, trail, pow) => {
-        const result = await authApi.sliderVerify({ sessionId, x, trail, pow });
+      verify={async (sessionId, x, trail, pow, input) => {
+        const result = await authApi.sliderVerify({ sessionId, x, trail, pow, input });
         return result.ok ? result.data : null;
       }}
       labels={labels}
+      otherWays={otherWays?.map((way) => ({
+        label: way.label,
+        choose: () => {
+          closeDialog();
+          way.choose();
+        },
+      }))}
       onPassed={(check) => closeDialog(check)}
       onCancel={() => closeDialog()}
     />
