@@ -10,6 +10,8 @@ import { sliderChallengeSchema, sliderCheckSchema, type SliderChallenge, type Sl
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { CHEAP_POW, solvePow } from './pow-solver';
 import { useWorkerEnv, type CallOptions } from './gateway-client';
+import { configurationProblems } from '../../functions/worker';
+import { deployedVars } from './worker-env';
 
 let time = Date.UTC(2026, 5, 1, 8);
 const gateway = createGateway({ clock: () => time });
@@ -301,6 +303,9 @@ describe('the proof of work\'s floor', () => {
     expect(powProblems({ captchaProvider: 'slider', captchaPowCost: 4000, captchaPowCounter: 1200 })).toEqual([]);
     expect(4000 * 1200).toBeGreaterThanOrEqual(POW_FLOOR);
     expect(powProblems({ captchaProvider: 'turnstile', captchaPowCost: 1, captchaPowCounter: 16 })).toEqual([]);
+    // The startup check names it: a production Worker given the tests' values does not serve.
+    expect(configurationProblems({ ...deployedVars, ...CHEAP_POW })).toEqual(powProblems({ captchaProvider: 'slider', captchaPowCost: 1, captchaPowCounter: 16 }));
+    expect(configurationProblems(deployedVars)).toEqual([]);
   });
 });
 

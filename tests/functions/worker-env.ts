@@ -60,4 +60,7 @@ export const deployedVars = {
   TWO_STEP_KEY: 'T3d0LXN0ZXAta2V5LWZvci10ZXN0cy0zMmJ5dGVzISE=',
   PORTAL_ORIGIN: 'https://portal.example.com',
   NAVIGATOR_ORIGIN: 'https://navigator.example.com',
+  // What wrangler.toml's environments set: a deployed Worker refuses the tests' cheap proof of work (POW_FLOOR).
+  CAPTCHA_POW_COST: '4000',
+  CAPTCHA_POW_COUNTER: '1200',
 } satisfies Partial<WorkerEnv> & Record<string, string>;
