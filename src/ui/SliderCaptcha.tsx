@@ -168,10 +168,12 @@ export function SliderCaptcha({ load, verify, labels, otherWays = [], onPassed, 
   };
 
   const wait = refusal?.retryAfter ? labels.tryAgainIn.replace('{min}', String(Math.max(1, Math.ceil(refusal.retryAfter / 60)))) : '';
-  const messages = { unavailable: labels.unavailable, refused: [refusal?.message, wait].filter(Boolean).join(' '), failed: labels.failed, passed: labels.passed };
+  // Chinese sentences follow one another without a space.
+  const refusedText = [refusal?.message ?? '', wait].filter(Boolean).reduce((text, next) => (!text || text.endsWith('。') ? text + next : `${text} ${next}`), '');
+  const messages = { unavailable: labels.unavailable, refused: refusedText, failed: labels.failed, passed: labels.passed };
   const message = status in messages ? messages[status as keyof typeof messages] : '';
-  // A refused check shows no puzzle: only why, until when, and the other ways in.
-  const puzzle = status !== 'refused';
+  // A refused check or one that cannot load shows no puzzle: only why (until when, and the other ways in).
+  const puzzle = status !== 'refused' && status !== 'unavailable';
   return (
     <Modal title={labels.title} onCancel={onCancel}>
       {puzzle && <p className="hint">{labels.instruction}</p>}

@@ -90,7 +90,7 @@ for (const lang of ['zh', 'en'] as const) {
         const dialog = page.getByRole('dialog', { name: m.slider.title });
         // The gateway's own words for CP0008 and the hour's wait, not "you seem to be offline".
         const status = dialog.getByRole('status');
-        await expect(status).toHaveText(`${errorCatalogue.CP0008[lang]} ${m.slider.tryAgainIn.replace('{min}', '60')}`);
+        await expect(status).toHaveText(`${errorCatalogue.CP0008[lang]}${lang === 'zh' ? '' : ' '}${m.slider.tryAgainIn.replace('{min}', '60')}`);
         await expect(status).not.toContainText(t.errors.network);
         await expect(dialog.getByRole('slider')).toHaveCount(0);
         await expect(dialog.getByRole('button', { name: m.slider.refresh })).toBeDisabled();
@@ -114,6 +114,9 @@ for (const lang of ['zh', 'en'] as const) {
       await page.getByRole('button', { name: m.getCode }).click();
       const dialog = page.getByRole('dialog', { name: m.slider.title });
       await expect(dialog.getByRole('status')).toHaveText(m.slider.unavailable, { timeout: 15_000 });
+      // No empty puzzle to drag; "New puzzle" tries again.
+      await expect(dialog.getByRole('slider')).toHaveCount(0);
+      await expect(dialog.getByRole('button', { name: m.slider.refresh })).toBeEnabled();
       await page.screenshot({ path: `${shots}/unavailable-${lang}-1280.png` });
     });
   });
