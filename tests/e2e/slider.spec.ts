@@ -10,7 +10,8 @@ import { expectAccessible, openInLanguage, seedUser, sliderChallenge, uniqueMobi
  * which other ways in there are.
  */
 
-const shots = '/tmp/slider-shots';
+/** Where the pictures go: the screenshot tour's folder (tests/e2e/screenshots.spec.ts names them the same way). */
+const shot = (page: Page, lang: string, width: number, name: string) => page.screenshot({ path: `test-results/screenshots/${lang}-${width}-${name}.png` });
 
 /** An existing account with this phone (agreed to the terms), so Get code goes straight to the slider. */
 async function seedPhone(request: APIRequestContext): Promise<string> {
@@ -95,7 +96,7 @@ for (const lang of ['zh', 'en'] as const) {
         await expect(dialog.getByRole('slider')).toHaveCount(0);
         await expect(dialog.getByRole('button', { name: m.slider.refresh })).toBeDisabled();
         await expectAccessible(page, 'dialog');
-        await page.screenshot({ path: `${shots}/refused-${lang}-${width}.png` });
+        await shot(page, lang, width, 'slider-refused');
         // Another way in: the e-mail code needs no slider.
         await dialog.getByRole('button', { name: m.slider.useEmailCode }).click();
         await expect(dialog).toBeHidden();
@@ -117,7 +118,7 @@ for (const lang of ['zh', 'en'] as const) {
       // No empty puzzle to drag; "New puzzle" tries again.
       await expect(dialog.getByRole('slider')).toHaveCount(0);
       await expect(dialog.getByRole('button', { name: m.slider.refresh })).toBeEnabled();
-      await page.screenshot({ path: `${shots}/unavailable-${lang}-1280.png` });
+      await shot(page, lang, 1280, 'slider-unavailable');
     });
   });
 }
