@@ -9,6 +9,12 @@ export interface SliderRefusal {
   retryAfter?: number;
 }
 
+/** A refusal as one text: the gateway's message, then the wait ({min} in `tryAgainIn`); Chinese sentences join without a space. */
+export function refusalText(refusal: SliderRefusal, tryAgainIn: string): string {
+  const wait = refusal.retryAfter ? tryAgainIn.replace('{min}', String(Math.max(1, Math.ceil(refusal.retryAfter / 60)))) : '';
+  return [refusal.message, wait].filter(Boolean).reduce((text, next) => (!text || text.endsWith('。') ? text + next : `${text} ${next}`), '');
+}
+
 /** Another way to go on when the check is refused (an e-mail code, a password, a passkey). */
 export interface OtherWay {
   label: string;
@@ -167,10 +173,7 @@ export function SliderCaptcha({ load, verify, labels, otherWays = [], onPassed, 
     event.preventDefault();
   };
 
-  const wait = refusal?.retryAfter ? labels.tryAgainIn.replace('{min}', String(Math.max(1, Math.ceil(refusal.retryAfter / 60)))) : '';
-  // Chinese sentences follow one another without a space.
-  const refusedText = [refusal?.message ?? '', wait].filter(Boolean).reduce((text, next) => (!text || text.endsWith('。') ? text + next : `${text} ${next}`), '');
-  const messages = { unavailable: labels.unavailable, refused: refusedText, failed: labels.failed, passed: labels.passed };
+  const messages = { unavailable: labels.unavailable, refused: refusal ? refusalText(refusal, labels.tryAgainIn) : '', failed: labels.failed, passed: labels.passed };
   const message = status in messages ? messages[status as keyof typeof messages] : '';
   // A refused check or one that cannot load shows no puzzle: only why (until when, and the other ways in).
   const puzzle = status !== 'refused' && status !== 'unavailable';

@@ -3,8 +3,15 @@ import { authApi } from '../../api/auth';
 import type { Messages } from '../../i18n';
 import { closeDialog } from '../../stores/dialog';
 import { NETWORK_ERROR, SERVER_ERROR } from '../../api/result';
-import { SliderCaptcha, type OtherWay } from '../../ui/SliderCaptcha';
+import { refusalText, SliderCaptcha, type OtherWay, type SliderRefusal } from '../../ui/SliderCaptcha';
 import { TurnstileCheck } from '../../ui/TurnstileCheck';
+
+/** Whether a failed call is the gateway's answer (not the network's or a proxy's). */
+const isRefusal = (code: string) => code !== NETWORK_ERROR && code !== SERVER_ERROR;
+const refusalOf = (result: { message: string; data?: unknown }): SliderRefusal => ({
+  message: result.message,
+  retryAfter: (result.data as { retryAfter?: number } | null | undefined)?.retryAfter,
+});
 
 interface SliderDialogProps {
   scene: 'sms' | 'login';
@@ -28,7 +35,8 @@ export function SliderDialog({ scene, subject, labels, otherWays }: SliderDialog
         verify={async (token) => {
           const result = await authApi.turnstileVerify({ scene, subject, token });
           if (result.ok) closeDialog(result.data);
-          return result.ok;
+          // A refusal (CP0001, CP0005–CP0008, CP0009) in the gateway's words and with its wait.
+          return result.ok || (isRefusal(result.code) && refusalText(refusalOf(result), labels.tryAgainIn));
         }}
         labels={labels}
         onCancel={() => closeDialog()}
@@ -40,9 +48,8 @@ export function SliderDialog({ scene, subject, labels, otherWays }: SliderDialog
       load={async () => {
         const result = await authApi.sliderInit({ scene, subject });
         // No answer, or not the gateway's: tried again, then "network error, please refresh the page".
-        if (!result.ok && (result.code === NETWORK_ERROR || result.code === SERVER_ERROR)) return null;
         // The gateway said no (CP0005–CP0008, say): its own message and wait, not the network's.
-        if (!result.ok) return { message: result.message, retryAfter: (result.data as { retryAfter?: number } | null | undefined)?.retryAfter };
+        if (!result.ok) return isRefusal(result.code) ? refusalOf(result) : null;
         if (result.data.provider === 'slider') return result.data;
         setTurnstileKey(result.data.siteKey);
         return 'elsewhere';
