@@ -8,6 +8,7 @@ import { accountRoutes } from './account/routes';
 import { authRoutes } from './sign-in/routes';
 import { devUserRoutes } from './dev/users-routes';
 import { captchaRoutes } from './captcha/routes';
+import { powProblems } from './captcha/service';
 import { codeRoutes } from './codes/routes';
 import { devRoutes } from './dev/routes';
 import { passwordRoutes } from './password/routes';
@@ -113,5 +114,5 @@ export const gateway = createGateway();
  * since a missing one would show only when the first code cannot be sent.
  */
 export function gatewayConfigurationProblems(config: Config): string[] {
-  return deliveryProblems(config);
+  return [...deliveryProblems(config), ...powProblems(config)];
 }

@@ -12,6 +12,7 @@ import {
   type EmailPasswordLoginRequest,
   type PhonePasswordLoginRequest,
   type PowPayload,
+  type SliderInput,
   type QuickLoginRequest,
   type SliderInitRequest,
   type SmsSendRequest,
@@ -25,7 +26,7 @@ export { emailSchema } from '../schemas/auth';
 export const authApi = {
   checkIsNewUser: (body: CheckIsNewUserRequest) => callGateway('agg-web/quick/user/checkIsNewUser', z.boolean(), { body }),
   sliderInit: (body: SliderInitRequest) => callGateway('agg-web/captcha/slider/init', humanCheckSchema, { body }),
-  sliderVerify: (body: { sessionId: string; x: number; trail: [number, number][]; pow: PowPayload }) =>
+  sliderVerify: (body: { sessionId: string; x: number; trail: [number, number][]; pow: PowPayload; input: SliderInput }) =>
     callGateway('agg-web/captcha/slider/verify', sliderCheckSchema, { body }),
   turnstileVerify: (body: SliderInitRequest & { token: string }) => callGateway('agg-web/captcha/turnstile/verify', sliderCheckSchema, { body }),
   sendSms: (body: SmsSendRequest) => callGateway('agg-web/sms/send', z.unknown(), { body }),

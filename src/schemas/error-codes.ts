@@ -73,10 +73,11 @@ export const errorCatalogue = {
   CP0003: { status: 400, en: 'Slider check failed, please slide again.', zh: '滑块验证未通过，请重新滑动。' },
   // Human check limits and proof of work (they slow scripted sign-ups). A limit's wait is the rest of the hour.
   CP0004: { status: 400, en: 'The security check was not completed. Please try again.', zh: '安全校验未完成，请重试。' },
-  CP0005: { status: 429, en: 'Too many verifications from your network. Please try again in an hour.', zh: '当前网络验证过于频繁，请一小时后再试。' },
-  CP0006: { status: 429, en: 'Too many verifications for this account or number. Please try again in an hour.', zh: '该账号或号码验证过于频繁，请一小时后再试。' },
-  CP0007: { status: 429, en: 'Too many failed verifications from your network. Please try again in an hour.', zh: '当前网络验证失败次数过多，请一小时后再试。' },
-  CP0008: { status: 429, en: 'Too many failed verifications for this account or number. Please try again in an hour.', zh: '该账号或号码验证失败次数过多，请一小时后再试。' },
+  // CP0005–CP0008: `data` is { retryAfter: seconds } until the hour frees a place; the slider dialog says the wait.
+  CP0005: { status: 429, en: 'Too many security checks from your network.', zh: '当前网络安全验证过于频繁。' },
+  CP0006: { status: 429, en: 'Too many security checks for this account or number.', zh: '该账号或号码安全验证过于频繁。' },
+  CP0007: { status: 429, en: 'Too many failed security checks from your network.', zh: '当前网络安全验证失败次数过多。' },
+  CP0008: { status: 429, en: 'Too many failed security checks for this account or number.', zh: '该账号或号码安全验证失败次数过多。' },
   CP0009: { status: 503, en: 'The verification service is unavailable. Please try again later.', zh: '验证服务暂时不可用，请稍后再试。' },
   // Phone and e-mail input.
   PH0001: { status: 400, en: 'Please enter right mobile phone number.', zh: '请输入正确的手机号码。' },

@@ -61,4 +61,7 @@ export const deployedVars = {
   OIDC_KEY: 'T2lkYy1zaWduaW5nLWtleS1mb3ItdGVzdHMtMzJieSE=',
   PORTAL_ORIGIN: 'https://portal.example.com',
   NAVIGATOR_ORIGIN: 'https://navigator.example.com',
+  // What wrangler.toml's environments set: a deployed Worker refuses the tests' cheap proof of work (POW_FLOOR).
+  CAPTCHA_POW_COST: '4000',
+  CAPTCHA_POW_COUNTER: '1200',
 } satisfies Partial<WorkerEnv> & Record<string, string>;

@@ -57,3 +57,9 @@ export async function withdrawCode(db: D1Database, id: number): Promise<void> {
   await db.prepare('DELETE FROM codes WHERE id = ?').bind(id).run();
 }
 
+
+/** Whether the client network `ip` has been sent a code for `recipient` since `since` (item 16's "different destination"). */
+export async function sentFromNetwork(db: D1Database, ip: string, recipient: string, since: number): Promise<boolean> {
+  const row = await db.prepare('SELECT 1 AS found FROM codes WHERE recipient = ? AND ip = ? AND created_at > ? LIMIT 1').bind(recipient, ip, since).first();
+  return row !== null;
+}

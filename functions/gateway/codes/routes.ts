@@ -34,6 +34,7 @@ export const codeRoutes = new Hono<EdgeBindings>()
       now: at,
       lang: requestLang(c),
       traceId: traceIdOf(c),
+      humanChecked: true,
     });
     return ok(c, null);
   })

@@ -55,6 +55,15 @@ export const signIn = {
     close: 'Close',
     passed: 'Check passed',
     failed: 'Not quite. Try the new puzzle.',
+    /** The puzzle could not be loaded after 4 tries: the specification's own message (portal-spec.md §8). */
+    unavailable: 'Network error, please refresh the page.',
+    /** {min}: minutes until the gateway gives another puzzle. */
+    tryAgainIn: 'You can try again in about {min} min.',
+    otherWays: 'Or continue another way:',
+    useEmailCode: 'Sign in with an e-mail code',
+    usePassword: 'Sign in with a password',
+    usePasskey: 'Sign in with a passkey',
+    useEmail: 'Use your e-mail address instead',
     turnstileInstruction: 'Complete the security check below to continue',
   },
   insecure: {

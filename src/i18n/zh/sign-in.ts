@@ -55,6 +55,13 @@ export const signIn: Messages['signIn'] = {
     close: '关闭',
     passed: '验证通过',
     failed: '未对准，请重试新的拼图。',
+    unavailable: '网络错误，请刷新页面。',
+    tryAgainIn: '约 {min} 分钟后可再试。',
+    otherWays: '也可以换一种方式继续：',
+    useEmailCode: '使用邮箱验证码登录',
+    usePassword: '使用密码登录',
+    usePasskey: '使用通行密钥登录',
+    useEmail: '改用邮箱找回',
     turnstileInstruction: '请完成下方的安全验证以继续',
   },
   insecure: {

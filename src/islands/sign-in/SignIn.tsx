@@ -336,7 +336,17 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
           />
         )}
         {dialog?.kind === 'slider' && (
-          <SliderDialog scene={dialog.scene} subject={dialog.subject} labels={{ ...m.slider, networkError: messages.errors.network }} />
+          <SliderDialog
+            scene={dialog.scene}
+            subject={dialog.subject}
+            labels={{ ...m.slider, networkError: messages.errors.network }}
+            // A refused check leaves the ways in that need no slider.
+            otherWays={[
+              { label: m.slider.useEmailCode, choose: () => switchTo('code', 'email') },
+              ...(register || dialog.scene === 'login' ? [] : [{ label: m.slider.usePassword, choose: () => switchTo('password') }]),
+              ...(passkeys ? [{ label: m.slider.usePasskey, choose: () => void loadPasskeys().then((p) => p.signInWithPasskey()) }] : []),
+            ]}
+          />
         )}
         {dialog?.kind === 'insecure' && (
           <InsecurePasswordModal
