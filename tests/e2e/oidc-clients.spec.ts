@@ -48,7 +48,7 @@ for (const { lang, width } of runs) {
     const form = page.getByRole('dialog', { name: t.formTitleNew });
     await expect(form).toBeVisible();
     await form.getByLabel(t.nameLabel).fill(name);
-    await form.getByLabel(t.redirectLabel).fill('https://*.harbour.example/cb');
+    await form.getByLabel(t.redirectLabel, { exact: true }).fill('https://*.harbour.example/cb');
     await form.getByLabel(t.backchannelLabel).fill('https://harbour.example/backchannel');
     await form.getByRole('checkbox', { name: t.trusted }).check();
     await form.getByRole('button', { name: t.save }).click();
@@ -57,7 +57,7 @@ for (const { lang, width } of runs) {
     await shoot(page, `ops-clients-form-error-${lang}`, width);
 
     // Keyboard only from here: the fixed URI, then Enter in the name field submits.
-    await form.getByLabel(t.redirectLabel).fill('https://harbour.example/cb\nhttp://127.0.0.1:8123/cb');
+    await form.getByLabel(t.redirectLabel, { exact: true }).fill('https://harbour.example/cb\nhttp://127.0.0.1:8123/cb');
     await form.getByLabel(t.nameLabel).press('Enter');
     const shown = page.getByRole('dialog', { name: t.secretTitle.replace('{name}', name) });
     await expect(shown).toBeVisible();

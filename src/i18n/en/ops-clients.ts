@@ -1,7 +1,7 @@
 /** The operators' client console (/ops/clients, admins): the OpenID Connect clients of the platform. */
 export const opsClients = {
   register: 'Register a client',
-  caption: 'OpenID clients',
+  caption: 'List of clients',
   none: 'No clients are registered yet.',
   name: 'Name',
   uris: 'Redirect URIs',

@@ -2,7 +2,7 @@ import type { OpsMessages } from '../ops';
 
 export const opsClients: OpsMessages['opsClients'] = {
   register: '注册客户端',
-  caption: 'OpenID 客户端',
+  caption: '客户端列表',
   none: '尚未注册任何客户端。',
   name: '名称',
   uris: '回调地址',
