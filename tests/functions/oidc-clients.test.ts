@@ -118,6 +118,13 @@ describe("the operators' client console", { timeout: 120_000 }, () => {
     expect((await api.json(await api.post('/ops/v1/oidc/clients', { ...form, redirectUris: ['http://127.0.0.1:8123/cb'] }, { cookie: admin.cookie }))).code).toBe('0');
     expect((await api.json(await api.post('/ops/v1/oidc/clients', { ...form, public: true, redirectUris: [] }, { cookie: admin.cookie }))).code).toBe('OI0012');
     expect((await api.json(await api.post('/ops/v1/oidc/clients/nope/disable', {}, { cookie: admin.cookie }))).code).toBe('OI0010');
+    // A company's API client is its administrators' to manage, not the console's.
+    const owner = await company();
+    const theirs = await api.json<CompanyClientCreated>(
+      await api.post('/agg-web/api-clients/create', { companyId: owner.companyId, name: 'Theirs', scopes: ['company'], expiresAt: Date.now() + 30 * DAY, creationKey: key() }, { cookie: owner.admin.cookie }),
+    );
+    expect((await api.json(await api.post(`/ops/v1/oidc/clients/${theirs.data.client.id}/rotateSecret`, {}, { cookie: admin.cookie }))).code).toBe('OI0019');
+    expect(JSON.stringify((await api.json(await api.get('/ops/v1/oidc/clients', { cookie: admin.cookie }))).data)).not.toContain(theirs.data.client.id);
   });
 });
 
