@@ -166,6 +166,12 @@ describe("a company's API clients", { timeout: 180_000 }, () => {
     expect(after.body.data.clients[0]!.lastUsedAt).not.toBeNull();
     expect(JSON.stringify(after.body)).not.toContain(created.data.secret);
 
+    // A company the operators blocked: its clients get no token until it is unblocked.
+    await worker.env.DB.prepare("UPDATE companies SET status = 'blocked' WHERE id = ?").bind(companyId).run();
+    expect(await tokenCall(created.data.client.id, created.data.secret)).toMatchObject({ status: 401, error: 'invalid_client' });
+    await worker.env.DB.prepare("UPDATE companies SET status = 'verified' WHERE id = ?").bind(companyId).run();
+    expect((await tokenCall(created.data.client.id, created.data.secret)).access_token).toBeTruthy();
+
     // Revoked: no new token for it.
     expect((await api.json(await api.post('/agg-web/api-clients/revoke', { companyId, clientId: created.data.client.id }, { cookie: admin.cookie }))).code).toBe('0');
     expect(await tokenCall(created.data.client.id, created.data.secret)).toMatchObject({ status: 401, error: 'invalid_client' });

@@ -128,6 +128,13 @@ export async function revokeCompanyClient(caller: CompanyCaller, companyId: stri
   return companyClientView(row);
 }
 
+/** A blocked or expired company's clients get no tokens (token.ts), whatever their own end date says. */
+export async function companySuspended(db: D1Database, client: { company_id?: string | null }): Promise<boolean> {
+  if (!client.company_id) return false;
+  const company = await companyById(db, client.company_id);
+  return !company || company.status === 'blocked' || company.status === 'expired';
+}
+
 /**
  * What the token endpoint adds for a company's client (token.ts): nothing for a platform client; for a company's,
  * the `company_id` claim and the activity row of the token, to batch with its grant.

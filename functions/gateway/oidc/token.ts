@@ -25,7 +25,7 @@ import {
   type GrantRow,
 } from './db';
 import { authenticateClient, issuerOf, OAuthError, parseList } from './clients';
-import { companyTokenUse } from './company-clients';
+import { companySuspended, companyTokenUse } from './company-clients';
 import { refreshLifetimeMs } from './authorize';
 import { accessToken, ACCESS_TOKEN_TTL_S, idToken, verifiedAccessToken, type AccessClaims, type Authentication } from './tokens';
 
@@ -141,6 +141,7 @@ async function rotateRefreshToken(env: Env, client: ClientRow, form: URLSearchPa
 
 async function clientCredentials(env: Env, client: ClientRow, form: URLSearchParams, at: number, network: string): Promise<TokenAnswer> {
   if (client.public === 1) throw new OAuthError('unauthorized_client', 'a public client has no credentials of its own');
+  if (await companySuspended(env.DB, client)) throw new OAuthError('invalid_client', "the client's company is blocked or its verification expired", 401);
   const allowed = parseList(client.scopes).filter((scope) => !['openid', 'profile', 'email', 'phone', 'offline_access'].includes(scope));
   const requested = (form.get('scope') ?? '').split(' ').filter(Boolean);
   const scope = requested.length ? requested : allowed;
