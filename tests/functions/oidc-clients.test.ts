@@ -150,7 +150,10 @@ describe("a company's API clients", { timeout: 180_000 }, () => {
     expect(listed.code).toBe('0');
     const moduleScope = listed.data.scopes.find((entry) => entry.scope.startsWith('module:'))!.scope;
     const request = { companyId, name: 'Berth planner', scopes: ['company', moduleScope], expiresAt: Date.now() + 90 * DAY, creationKey: key() };
-    const created = await api.json<CompanyClientCreated>(await api.post('/agg-web/api-clients/create', request, { cookie: admin.cookie }));
+    const answer = await api.post('/agg-web/api-clients/create', request, { cookie: admin.cookie });
+    // The one answer with the secret is kept by no cache.
+    expect(answer.headers.get('cache-control')).toContain('no-store');
+    const created = await api.json<CompanyClientCreated>(answer);
     expect(created.code).toBe('0');
     const config = await machine(created.data.client.id, created.data.secret);
     const tokens = await oidc.clientCredentialsGrant(config, { scope: `company ${moduleScope}` });
