@@ -2,6 +2,7 @@
 // statements against a real local D1. Values are written as SQL literals (wrangler d1 execute takes no binds):
 // every value passes `literal`, which quotes and doubles quotes, and the login/role are checked first.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { redirectUriProblem } from '../src/lib/client-uri.mjs';
 
 /** An enrolment link lives 24 hours and is used once. */
 export const ENROLMENT_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -94,22 +95,10 @@ export const LIST_OPERATORS_SQL = `SELECT login, name, role, created_at, enrolle
 
 // OpenID Connect clients (`npm run operator -- client add …`; functions/gateway/oidc/). ------------------------
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
-/** The same rule as src/schemas/oidc.ts redirectUriProblem: absolute, exact, https (http for loopback only), no fragment or wildcard. */
+/** The rule of src/lib/client-uri.mjs (the gateway's and the console's too): an Error naming the URI and what is wrong. */
 export function checkClientUri(value) {
   const text = String(value ?? '');
-  const problem = (() => {
-    if (text.length > 512) return 'is longer than 512 characters';
-    if (!URL.canParse(text)) return 'is not an absolute URL';
-    const url = new URL(text);
-    if (url.hash || text.includes('#')) return 'has a fragment';
-    if (text.includes('*')) return 'has a wildcard';
-    if (url.username || url.password) return 'has user info';
-    if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) return 'uses http for a host that is not a loopback address';
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'is not an http(s) URL';
-    return null;
-  })();
+  const problem = redirectUriProblem(text);
   if (problem) throw new Error(`${text} ${problem}`);
   return text;
 }

@@ -33,6 +33,8 @@ import { handoffRoutes } from './handoff/routes';
 import { destinationRoutes } from './destinations/routes';
 import { oidcPersonRoutes, oidcRoutes, tellsConnectedApps } from './oidc/routes';
 import { OAuthError } from './oidc/clients';
+import { oidcConsoleRoutes } from './oidc/console-routes';
+import { companyClientRoutes } from './oidc/company-clients-routes';
 import { ERR } from '../../src/schemas/error-codes';
 
 /**
@@ -91,6 +93,8 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', destinationRoutes)
     .route('/', oidcRoutes)
     .route('/', oidcPersonRoutes)
+    .route('/', oidcConsoleRoutes)
+    .route('/', companyClientRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

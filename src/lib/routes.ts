@@ -34,6 +34,8 @@ export const opsShells = [
   // Support: people; every operator: the audit trail.
   'ops/people',
   'ops/audit',
+  // Admins: the OpenID Connect clients (issue 27).
+  'ops/clients',
 ] as const;
 export type OpsShell = (typeof opsShells)[number];
 

@@ -252,6 +252,17 @@ export const errorCatalogue = {
   OI0003: { status: 403, en: 'This app requires two-step verification. Please set it up in the user center first.', zh: '该应用要求开启两步验证，请先在个人中心设置。' },
   OI0005: { status: 429, en: 'Too many token requests. Please wait a minute.', zh: '令牌请求过于频繁，请一分钟后再试。' },
   OI0004: { status: 404, en: 'This app is not connected to your account.', zh: '该应用未关联您的账号。' },
+  // The operators' client console and company API clients (oidc/console.ts, oidc/company-clients.ts).
+  OI0010: { status: 404, en: 'There is no such client.', zh: '没有该客户端。' },
+  OI0011: { status: 400, en: 'Check the client: a name of at most 100 characters, and exact https addresses (http only for 127.0.0.1 or localhost), with no wildcard, fragment or user name.', zh: '请检查客户端：名称不超过 100 个字符，地址须为精确的 https 地址（仅 127.0.0.1 或 localhost 可用 http），不得含通配符、片段或用户名。' },
+  OI0012: { status: 400, en: 'A public client needs at least one redirect URI.', zh: '公开客户端至少需要一个回调地址。' },
+  OI0013: { status: 400, en: 'Check the API client: a name of at most 100 characters, at least one permission and an end date.', zh: '请检查 API 客户端：名称不超过 100 个字符，至少选择一项权限，并填写到期日期。' },
+  OI0014: { status: 400, en: 'Choose an end date from tomorrow to one year from today.', zh: '请选择从明天起一年以内的到期日期。' },
+  OI0015: { status: 400, en: 'Your company cannot give this permission to an API client.', zh: '贵公司不能为 API 客户端授予该权限。' },
+  OI0016: { status: 409, en: 'This API client was already created; its secret was shown once. Look for it in the list.', zh: '该 API 客户端已创建，密钥仅显示一次，请在列表中查看。' },
+  OI0017: { status: 409, en: 'Your company has as many active API clients as allowed (20). Revoke one first.', zh: '贵公司的有效 API 客户端已达上限（20 个），请先撤销一个。' },
+  OI0018: { status: 404, en: 'There is no such API client in your company, or it was already revoked.', zh: '贵公司没有该 API 客户端，或已被撤销。' },
+  OI0019: { status: 409, en: "This client belongs to a company; its administrators manage it.", zh: '该客户端属于某公司，由该公司管理员管理。' },
 } as const satisfies Record<string, { status: number; en: string; zh: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -422,6 +433,16 @@ export const ERR = {
   OIDC_TWO_STEP_REQUIRED: 'OI0003',
   OIDC_APP_NOT_CONNECTED: 'OI0004',
   OIDC_TOKEN_CALLS_CAPPED: 'OI0005',
+  OIDC_CLIENT_NOT_FOUND: 'OI0010',
+  OIDC_CLIENT_INVALID: 'OI0011',
+  OIDC_PUBLIC_CLIENT_NEEDS_REDIRECT: 'OI0012',
+  COMPANY_CLIENT_INVALID: 'OI0013',
+  COMPANY_CLIENT_EXPIRY_INVALID: 'OI0014',
+  COMPANY_CLIENT_SCOPE_REFUSED: 'OI0015',
+  COMPANY_CLIENT_ALREADY_CREATED: 'OI0016',
+  COMPANY_CLIENTS_CAPPED: 'OI0017',
+  COMPANY_CLIENT_NOT_FOUND: 'OI0018',
+  OIDC_CLIENT_OF_COMPANY: 'OI0019',
 } as const satisfies Record<string, ErrorCode>;
 
 // Every catalogue code has exactly one name: none is missing, and none is named twice.

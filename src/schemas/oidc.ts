@@ -11,23 +11,12 @@ export type OidcScope = (typeof OIDC_SCOPES)[number];
 /** Authentication context classes: one factor, or two (a second step passed, or a passkey). */
 export const ACR = { oneFactor: 'urn:portal:acr:1fa', twoFactors: 'urn:portal:acr:2fa' } as const;
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
 /**
  * A redirect or post-logout URI a client may register (RFC 9700 §4.1): absolute, https (http only for a loopback
- * host, as native apps use), no fragment, no wildcard, no user info. It is then matched exactly, as a string.
+ * host, as native apps use), no fragment, no wildcard, no user info. It is then matched exactly, as a string. The
+ * rule lives in src/lib/client-uri.mjs, which the operator command line uses too.
  */
-export function redirectUriProblem(value: string): string | null {
-  if (value.length > 512) return 'is longer than 512 characters';
-  if (!URL.canParse(value)) return 'is not an absolute URL';
-  const url = new URL(value);
-  if (url.hash || value.includes('#')) return 'has a fragment';
-  if (value.includes('*')) return 'has a wildcard';
-  if (url.username || url.password) return 'has user info';
-  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) return 'uses http for a host that is not a loopback address';
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'is not an http(s) URL';
-  return null;
-}
+export { redirectUriProblem } from '../lib/client-uri.mjs';
 
 /** One waiting sign-in request as the consent page shows it. */
 export const connectRequestAnswer = z.object({

@@ -125,6 +125,14 @@ export const AUDITED_ACTIONS = [
   'operator.signed_in',
   'operator.signed_out',
   'operator.passkey_added',
+  'oidc.client_added',
+  'oidc.client_changed',
+  'oidc.client_secret_rotated',
+  'oidc.client_disabled',
+  'oidc.client_enabled',
+  'oidc.company_client_created',
+  'oidc.company_client_revoked',
+  'oidc.company_client_used',
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];
 

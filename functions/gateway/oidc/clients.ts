@@ -60,7 +60,7 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
 }
 
 /** The client a token-endpoint call comes from, its credentials checked; the id it claimed, for the caps, either way. */
-export async function authenticateClient(db: D1Database, authorization: string | undefined, form: URLSearchParams): Promise<{ claimed: string | null; client: ClientRow | null; problem?: OAuthError }> {
+export async function authenticateClient(db: D1Database, authorization: string | undefined, form: URLSearchParams, at: number): Promise<{ claimed: string | null; client: ClientRow | null; problem?: OAuthError }> {
   const basic = basicCredentials(authorization);
   const formId = form.get('client_id');
   const formSecret = form.get('client_secret');
@@ -73,6 +73,8 @@ export async function authenticateClient(db: D1Database, authorization: string |
   if (!id) return invalid(null, 'client authentication is required');
   const client = await clientById(db, id);
   if (!client || client.disabled_at !== null) return invalid(id, 'unknown client');
+  // A company's API client (company-clients.ts) ends when it is revoked or reaches its end date.
+  if (client.revoked_at != null || (client.expires_at != null && client.expires_at <= at)) return invalid(id, 'the client was revoked or has expired');
   if (client.public === 1) {
     // A public client has no secret to send; one that sends one anyway is confused or someone else.
     return secret === null ? { claimed: id, client } : invalid(id, 'a public client sends no secret');

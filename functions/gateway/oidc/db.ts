@@ -15,6 +15,10 @@ export interface ClientRow {
   created_at: number;
   updated_at: number;
   disabled_at: number | null;
+  /** A company's API client (migration 0301, company-clients.ts); null for the platform's clients. */
+  company_id?: string | null;
+  expires_at?: number | null;
+  revoked_at?: number | null;
 }
 
 export interface KeyRow {
@@ -167,7 +171,7 @@ export function liveGrant(db: D1Database, id: string, at: number, idleMs: number
   return db
     .prepare(
       `SELECT g.* FROM oidc_grants g
-       JOIN oidc_clients c ON c.id = g.client_id AND c.disabled_at IS NULL
+       JOIN oidc_clients c ON c.id = g.client_id AND c.disabled_at IS NULL AND c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > ?2)
        LEFT JOIN sessions s ON s.token_hash = g.session_hash
        LEFT JOIN users u ON u.id = g.user_id
        WHERE g.id = ?1 AND g.revoked_at IS NULL

@@ -141,13 +141,13 @@ export const oidcRoutes = new Hono<OidcEnv>()
   })
   .post('/oidc/v1/introspect', async (c) => {
     const form = await formOf(c);
-    const { client, problem } = await authenticateClient(c.env.DB, c.req.header('authorization'), form);
+    const { client, problem } = await authenticateClient(c.env.DB, c.req.header('authorization'), form, now(c));
     if (!client || client.public === 1) throw problem ?? new OAuthError('invalid_client', 'a public client cannot introspect', 401);
     return c.json(await introspect(c.env, client, form.get('token'), now(c)), 200, { 'Cache-Control': 'no-store' });
   })
   .post('/oidc/v1/revoke', async (c) => {
     const form = await formOf(c);
-    const { client, problem } = await authenticateClient(c.env.DB, c.req.header('authorization'), form);
+    const { client, problem } = await authenticateClient(c.env.DB, c.req.header('authorization'), form, now(c));
     if (!client) throw problem!;
     await revoke(c.env, client, form.get('token'), now(c));
     return c.body(null, 200, { 'Cache-Control': 'no-store' });

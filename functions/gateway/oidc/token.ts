@@ -25,6 +25,7 @@ import {
   type GrantRow,
 } from './db';
 import { authenticateClient, issuerOf, OAuthError, parseList } from './clients';
+import { companySuspended, companyTokenUse } from './company-clients';
 import { refreshLifetimeMs } from './authorize';
 import { accessToken, ACCESS_TOKEN_TTL_S, idToken, verifiedAccessToken, type AccessClaims, type Authentication } from './tokens';
 
@@ -57,7 +58,7 @@ export interface TokenAnswer {
 /** One call of the token endpoint, counted against the caps first (per network always, per client once it is known). */
 export async function tokenRequest(env: Env, request: { authorization: string | undefined; form: URLSearchParams; network: string; at: number; lang: Lang }): Promise<TokenAnswer> {
   const { form, at } = request;
-  const { client, problem } = await authenticateClient(env.DB, request.authorization, form);
+  const { client, problem } = await authenticateClient(env.DB, request.authorization, form, at);
   const config = configOf(env);
   try {
     await cappedInsert(env.DB, {
@@ -79,7 +80,7 @@ export async function tokenRequest(env: Env, request: { authorization: string | 
   if (!parseList(client.grant_types).includes(grantType)) throw new OAuthError('unauthorized_client', `this client may not use ${grantType}`);
   if (grantType === 'authorization_code') return redeemCode(env, client, form, at);
   if (grantType === 'refresh_token') return rotateRefreshToken(env, client, form, at);
-  if (grantType === 'client_credentials') return clientCredentials(env, client, form, at);
+  if (grantType === 'client_credentials') return clientCredentials(env, client, form, at, request.network);
   throw new OAuthError('unsupported_grant_type', `${grantType} is not supported`);
 }
 
@@ -138,16 +139,20 @@ async function rotateRefreshToken(env: Env, client: ClientRow, form: URLSearchPa
   return tokensFor(env, client, grant, at, null);
 }
 
-async function clientCredentials(env: Env, client: ClientRow, form: URLSearchParams, at: number): Promise<TokenAnswer> {
+async function clientCredentials(env: Env, client: ClientRow, form: URLSearchParams, at: number, network: string): Promise<TokenAnswer> {
   if (client.public === 1) throw new OAuthError('unauthorized_client', 'a public client has no credentials of its own');
+  if (await companySuspended(env.DB, client)) throw new OAuthError('invalid_client', "the client's company is blocked or its verification expired", 401);
   const allowed = parseList(client.scopes).filter((scope) => !['openid', 'profile', 'email', 'phone', 'offline_access'].includes(scope));
   const requested = (form.get('scope') ?? '').split(' ').filter(Boolean);
   const scope = requested.length ? requested : allowed;
   const refused = scope.filter((item) => !allowed.includes(item));
   if (refused.length) throw new OAuthError('invalid_scope', `not allowed for this client: ${refused.join(' ')}`);
   const grantId = randomToken();
-  await insertGrantStatement(env.DB, { id: grantId, client_id: client.id, user_id: null, session_hash: null, sid: null, scope: scope.join(' '), auth_time: null, amr: null, acr: null, locale: null, created_at: at }).run();
-  const token = await accessToken(env, at, { issuer: issuerOf(env), audience: accessAudience(env), clientId: client.id, subject: client.id, scope: scope.join(' '), grantId, sid: null });
+  // A company's API client: its tokens name the company, and each one is a row of the company's activity.
+  const companyUse = companyTokenUse(env.DB, client, { at, network, scope: scope.join(' '), grantId });
+  const grant = insertGrantStatement(env.DB, { id: grantId, client_id: client.id, user_id: null, session_hash: null, sid: null, scope: scope.join(' '), auth_time: null, amr: null, acr: null, locale: null, created_at: at });
+  await env.DB.batch(companyUse ? [grant, companyUse.record] : [grant]);
+  const token = await accessToken(env, at, { issuer: issuerOf(env), audience: accessAudience(env), clientId: client.id, subject: client.id, scope: scope.join(' '), grantId, sid: null, extra: companyUse?.claims });
   return { access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S, scope: scope.join(' ') };
 }
 

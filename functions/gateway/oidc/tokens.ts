@@ -81,10 +81,11 @@ export interface AccessClaims extends JWTPayload {
 export function accessToken(
   env: Env,
   at: number,
-  claims: { issuer: string; audience: string; clientId: string; subject: string; scope: string; grantId: string; sid: string | null; auth?: Authentication },
+  claims: { issuer: string; audience: string; clientId: string; subject: string; scope: string; grantId: string; sid: string | null; auth?: Authentication; extra?: Record<string, string> },
 ): Promise<string> {
-  const { issuer, audience, clientId, subject, scope, grantId, sid, auth } = claims;
-  const payload: AccessClaims = { iss: issuer, aud: audience, sub: subject, client_id: clientId, scope, gid: grantId, jti: randomToken().slice(0, 22) };
+  const { issuer, audience, clientId, subject, scope, grantId, sid, auth, extra } = claims;
+  // `extra`: a company API client's company_id (company-clients.ts); never overrides the claims above.
+  const payload: AccessClaims = { ...extra, iss: issuer, aud: audience, sub: subject, client_id: clientId, scope, gid: grantId, jti: randomToken().slice(0, 22) };
   if (sid) payload.sid = sid;
   if (auth?.authTime) payload.auth_time = Math.floor(auth.authTime / 1000);
   if (auth) {

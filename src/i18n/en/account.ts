@@ -194,6 +194,16 @@ export const actionNames = {
     expired: 'Company verification expired',
     administrator_transferred: 'Administrator role transferred',
   },
+  oidc: {
+    client_added: 'OpenID client registered',
+    client_changed: 'OpenID client changed',
+    client_secret_rotated: 'OpenID client secret replaced',
+    client_disabled: 'OpenID client disabled',
+    client_enabled: 'OpenID client enabled',
+    company_client_created: 'Company API client created',
+    company_client_revoked: 'Company API client revoked',
+    company_client_used: 'Company API client got a token',
+  },
   operator: {
     added: 'Operator added',
     removed: 'Operator removed',

@@ -8,6 +8,7 @@ import { account, accountActivity, actionNames, members, userCenter } from './ac
 import { changePassword, passkeys, security, twoStep } from './security';
 import { stepUp } from './step-up';
 import { connect } from './connect';
+import { apiClients } from './api-clients';
 
 /**
  * English words of the people's pages, one file per area. The shape of this object is the key set every locale
@@ -43,6 +44,7 @@ export const en = {
   passkeys,
   stepUp,
   connect,
+  apiClients,
 };
 
 /** One key set for every locale: a missing or extra key is a type error. */

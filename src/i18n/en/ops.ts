@@ -5,6 +5,7 @@ export const ops = {
     login: { title: 'Operator sign-in', lead: 'For platform staff only. Sign in with your password and your authenticator app.' },
     enrol: { title: 'Set up your operator account', lead: 'Choose your password and connect your authenticator app. The link works once.' },
     operators: { title: 'Operators', lead: 'Everyone who can sign in to the operator console.' },
+    clients: { title: 'OpenID clients', lead: 'The apps that sign people in with their portal account, and machine clients.' },
     people: { title: 'People support', lead: 'Find a person, see their account and help them back in.' },
     audit: { title: 'Audit trail', lead: 'Who did what, to whom, when and why.' },
     companies: { title: 'Company review', lead: 'Companies waiting for a decision, and every other company by status.' },
@@ -18,6 +19,7 @@ export const ops = {
     people: 'People',
     audit: 'Audit trail',
     operators: 'Operators',
+    clients: 'OpenID clients',
     signOut: 'Sign out',
     signedInAs: 'Signed in as {name} ({role})',
   },
@@ -67,6 +69,7 @@ export const ops = {
     people: 'Find a person and help them with their account.',
     audit: 'See who did what, when and why.',
     operators: 'See the operators and their roles.',
+    clients: 'Register and manage the apps that sign people in with the portal.',
   },
   operators: {
     caption: 'List of operators',

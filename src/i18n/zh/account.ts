@@ -184,6 +184,16 @@ export const actionNames: Messages['actionNames'] = {
     expired: '企业认证设为过期',
     administrator_transferred: '转移管理员',
   },
+  oidc: {
+    client_added: '注册 OpenID 客户端',
+    client_changed: '修改 OpenID 客户端',
+    client_secret_rotated: '更换 OpenID 客户端密钥',
+    client_disabled: '停用 OpenID 客户端',
+    client_enabled: '启用 OpenID 客户端',
+    company_client_created: '创建公司 API 客户端',
+    company_client_revoked: '撤销公司 API 客户端',
+    company_client_used: '公司 API 客户端获取令牌',
+  },
   operator: {
     added: '添加运营人员',
     removed: '移除运营人员',

@@ -8,6 +8,7 @@ import { account, accountActivity, actionNames, members, userCenter } from './ac
 import { changePassword, passkeys, security, twoStep } from './security';
 import { stepUp } from './step-up';
 import { connect } from './connect';
+import { apiClients } from './api-clients';
 
 /** 中文文案：与 en 同一套键。 */
 export const zh: Messages = {
@@ -39,5 +40,6 @@ export const zh: Messages = {
   passkeys,
   stepUp,
   connect,
+  apiClients,
 };
 

@@ -6,6 +6,7 @@ export const ops: OpsMessages['ops'] = {
     login: { title: '运营人员登录', lead: '仅限平台工作人员。请使用密码和身份验证器应用登录。' },
     enrol: { title: '设置运营账号', lead: '设置密码并绑定身份验证器应用。该链接仅可使用一次。' },
     operators: { title: '运营人员', lead: '可以登录运营控制台的全部人员。' },
+    clients: { title: 'OpenID 客户端', lead: '使用平台账号登录的应用，以及机器客户端。' },
     people: { title: '用户支持', lead: '查找用户、查看账号并协助其恢复登录。' },
     audit: { title: '审计日志', lead: '谁在何时对谁做了什么，以及原因。' },
     companies: { title: '企业审核', lead: '待处理的企业，以及按状态查看的全部企业。' },
@@ -19,6 +20,7 @@ export const ops: OpsMessages['ops'] = {
     people: '用户',
     audit: '审计记录',
     operators: '运营人员',
+    clients: 'OpenID 客户端',
     signOut: '退出登录',
     signedInAs: '当前登录：{name}（{role}）',
   },
@@ -68,6 +70,7 @@ export const ops: OpsMessages['ops'] = {
     people: '查找用户并协助处理账号问题。',
     audit: '查看谁在何时因何做了什么。',
     operators: '查看运营人员及其角色。',
+    clients: '注册和管理使用平台账号登录的应用。',
   },
   operators: {
     caption: '运营人员列表',

@@ -41,11 +41,13 @@ import { format } from '../../i18n/format';
 
 // The Security section's parts load when it scrolls into view (or /user_center#security opens there).
 const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passkeys })));
+// A company's API clients (administrators) load when their part scrolls into view.
+const CompanyApiClients = lazy(() => import('./CompanyApiClients').then((m) => ({ default: m.CompanyApiClients })));
 const ConnectedApps = lazy(() => import('./ConnectedApps').then((m) => ({ default: m.ConnectedApps })));
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp' | 'connect'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp' | 'connect' | 'apiClients'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -217,6 +219,11 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
             </Suspense>
             {pending > 0 && <p className="pending-count">{format(m.pendingCount, { n: pending })}</p>}
             <CompanyMembers lang={lang} company={company} companyName={companyName(company.companyId)} messages={messages} />
+            <WhenVisible>
+              <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+                <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName(company.companyId)} messages={messages} />
+              </Suspense>
+            </WhenVisible>
           </section>
         );
       })}
