@@ -14,6 +14,7 @@ import { configurationProblemsOf, edgeConfigurationProblems, startupCheck } from
 import { requestLog } from './edge/request-log';
 import { withConfig } from './config';
 import { prune } from './gateway/maintenance/prune';
+import { DATA_RIGHTS_CRON, runDataRightsJob } from './gateway/data-rights/jobs';
 
 /**
  * Every configuration problem of this Worker, the gateway's and the edge's, each naming the setting to fix;
@@ -52,8 +53,15 @@ export function createWorker(options: { clock?: Clock; shells?: ShellSource } = 
   return app;
 }
 
-/** The Cron Trigger of wrangler.toml ([triggers] crons): old rows go, by the retentions of maintenance/prune.ts. */
+/**
+ * The Cron Triggers of wrangler.toml ([triggers] crons): every minute the data-rights job (copies, erasures;
+ * gateway/data-rights/jobs.ts); every hour old rows go, by the retentions of maintenance/prune.ts.
+ */
 async function scheduled(controller: ScheduledController, env: EdgeBindings['Bindings']): Promise<void> {
+  if (controller.cron === DATA_RIGHTS_CRON) {
+    console.log('data rights', JSON.stringify(await runDataRightsJob(env, controller.scheduledTime)));
+    return;
+  }
   const deleted = await prune(env.DB, controller.scheduledTime);
   console.log('pruned', JSON.stringify(deleted));
 }

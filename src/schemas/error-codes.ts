@@ -166,6 +166,22 @@ export const errorCatalogue = {
   OP0010: { status: 400, en: 'This enrolment link has expired or was already used. Ask an administrator for a new one.', zh: '该注册链接已过期或已使用，请联系管理员重新获取。' },
   // People support (operators with the support role). Each action changes something once: a repeat, or the
   // loser of parallel attempts, answers the code that says the state is already what was asked.
+  // A person's rights over their data (functions/gateway/data-rights/; issue 28).
+  DR0001: {
+    status: 429,
+    en: 'You can ask for one copy of your data a day. Please try again after the time shown.',
+    zh: '每天只能申请一次数据副本，请在显示的时间之后再试。',
+  },
+  DR0002: { status: 404, en: 'This copy is not available. It may have expired; you can ask for a new one.', zh: '该数据副本不可用，可能已过期，您可以重新申请。' },
+  DR0003: {
+    status: 409,
+    en: 'You are the last administrator of a company. Hand the company to another member, or ask support to close the company, before you close your account.',
+    zh: '您是企业的最后一位管理员。注销账号前，请先将企业移交给其他成员，或联系客服注销企业。',
+  },
+  DR0004: { status: 409, en: 'Your account is not closing.', zh: '您的账号未在注销中。' },
+  DR0005: { status: 409, en: 'This account is already under a legal hold.', zh: '该账号已处于法律保留状态。' },
+  DR0006: { status: 409, en: 'This account is not under a legal hold.', zh: '该账号未处于法律保留状态。' },
+  DR0007: { status: 409, en: 'This account has been closed and its data erased.', zh: '该账号已注销，数据已删除。' },
   PS0001: { status: 404, en: 'No such person.', zh: '未找到该用户。' },
   PS0002: { status: 409, en: 'This person has no failed password sign-ins to clear.', zh: '该用户没有需要解除的密码登录限制。' },
   PS0003: { status: 409, en: 'This account is already blocked.', zh: '该账号已被停用。' },
@@ -361,6 +377,13 @@ export const ERR = {
   OPERATOR_CODE_WRONG: 'OP0008',
   OPERATOR_CODE_ALREADY_USED: 'OP0009',
   OPERATOR_ENROLMENT_LINK_INVALID: 'OP0010',
+  DATA_COPY_DAILY: 'DR0001',
+  DATA_COPY_NOT_AVAILABLE: 'DR0002',
+  CLOSING_LAST_ADMINISTRATOR: 'DR0003',
+  ACCOUNT_NOT_CLOSING: 'DR0004',
+  LEGAL_HOLD_ALREADY: 'DR0005',
+  LEGAL_HOLD_NONE: 'DR0006',
+  ACCOUNT_ERASED: 'DR0007',
   PERSON_NOT_FOUND: 'PS0001',
   PERSON_NOT_LOCKED_OUT: 'PS0002',
   PERSON_ALREADY_BLOCKED: 'PS0003',
