@@ -45,6 +45,8 @@ export const dataRightsState = z.object({
   consents: z.array(z.object({ purpose: consentPurposeSchema, granted: z.boolean(), changedAt: z.nullable(z.number()) })),
   /** A closure under way: asked at `since`, erasure after `closesAt`. */
   closure: z.nullable(z.object({ since: z.number(), closesAt: z.number() })),
+  /** Days of the cooling-off a closure asked now would have (CLOSURE_COOLING_OFF_DAYS). */
+  coolingOffDays: z.number(),
 });
 export type DataRightsState = z.infer<typeof dataRightsState>;
 
@@ -57,6 +59,6 @@ export type ConsentChangeRequest = z.infer<typeof consentChangeRequest>;
 /** DR0003's data: the companies whose last active administrator the person is. */
 export const lastAdministratorData = z.object({ companies: z.array(z.object({ companyId: z.string(), name: z.string() })) });
 
-/** Operators: a legal hold's reason (as every support action's). */
+/** The copy's data.json names its format and version (README "A copy of your data"). */
 export const EXPORT_FORMAT = 'portal-personal-data';
 export const EXPORT_VERSION = 1;

@@ -17,7 +17,7 @@ const actor = (c: Context<DataEnv>): rights.Actor => ({ userId: c.var.user.id, a
 const state = async (c: Context<DataEnv>) => {
   // Read the account again: the change just made is part of the answer.
   const user = (await findUserById(c.env.DB, c.var.user.id)) ?? c.var.user;
-  return ok(c, await rights.stateOf(c.env.DB, user, now(c)));
+  return ok(c, await rights.stateOf(c.env, user, now(c)));
 };
 
 /**

@@ -53,7 +53,8 @@ export interface Actor {
 }
 
 /** What the person's "Your data" part shows. */
-export async function stateOf(db: D1Database, user: UserRow, at: number): Promise<DataRightsState> {
+export async function stateOf(env: WorkerEnv, user: UserRow, at: number): Promise<DataRightsState> {
+  const db = env.DB;
   const [copies, agreements, changes] = await Promise.all([copiesOf(db, user.id), agreementsOf(db, user.id), consentChangesOf(db, user.id)]);
   const latest = copies[0];
   const nextCopyAt = latest && latest.requested_at + DAY_MS > at ? latest.requested_at + DAY_MS : null;
@@ -75,6 +76,7 @@ export async function stateOf(db: D1Database, user: UserRow, at: number): Promis
       return { purpose, granted: last ? last.granted === 1 : true, changedAt: last?.changed_at ?? null };
     }),
     closure: user.closes_at !== null && user.closing_since !== null ? { since: user.closing_since, closesAt: user.closes_at } : null,
+    coolingOffDays: configOf(env).closureCoolingOffDays,
   };
 }
 

@@ -7,6 +7,7 @@ import { companyTypes, statuses } from './company';
 import { account, accountActivity, actionNames, members, userCenter } from './account';
 import { changePassword, passkeys, security, twoStep } from './security';
 import { stepUp } from './step-up';
+import { dataRights } from './data-rights';
 
 /**
  * English words of the people's pages, one file per area. The shape of this object is the key set every locale
@@ -41,6 +42,7 @@ export const en = {
   changePassword,
   passkeys,
   stepUp,
+  dataRights,
 };
 
 /** One key set for every locale: a missing or extra key is a type error. */

@@ -29,6 +29,7 @@ import { StepUpSlot } from '../shared/StepUpSlot';
 import { ShareSignIn } from './ShareSignIn';
 import { SignInHistory } from './SignInHistory';
 import { AccountActivity } from './AccountActivity';
+import { ClosingBanner, YourData } from './YourData';
 
 // The profile editor (with its country list and date picker) loads when the person opens it.
 const ProfileEditor = lazy(() => import('./ProfileEditor').then((m) => ({ default: m.ProfileEditor })));
@@ -44,7 +45,7 @@ const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passk
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp' | 'dataRights'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -96,6 +97,8 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
         {s.notice && <p className="notice">{problemText(messages, s.notice)}</p>}
       </div>
       {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
+
+      <ClosingBanner lang={lang} messages={messages} />
 
       <section className="panel" aria-labelledby="profile-title">
         <div className="profile-head">
@@ -236,8 +239,11 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
         <WhenVisible>
           <AccountActivity lang={lang} messages={messages} />
         </WhenVisible>
-        <StepUpSlot messages={messages} />
       </section>
+
+      {/* The person's rights over their data (/user_center#your-data). */}
+      <YourData lang={lang} messages={messages} />
+      <StepUpSlot messages={messages} />
 
       {s.declining && (
         <ConfirmModal
