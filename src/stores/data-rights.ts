@@ -87,4 +87,4 @@ export async function closeAccount() {
   await change('close', () => withFreshProof(dataRightsApi.close), { key: 'dataRights.closingHint' });
 }
 
-export const keepAccount = () => change('keep', dataRightsApi.keep, { key: 'dataRights.kept' });
+export const keepAccount = () => change('keep', dataRightsApi.keep, { key: 'dataRights.keptOpen' });

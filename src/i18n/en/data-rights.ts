@@ -60,6 +60,6 @@ export const dataRights = {
   closing: 'Your account closes on {date}.',
   closingHint: 'Until then you can keep it, and nothing is lost.',
   keep: 'Keep my account',
-  kept: 'Your account stays open.',
+  keptOpen: 'Your account stays open.',
   lastAdministrator: 'Hand these companies to another member first: {companies}.',
 };

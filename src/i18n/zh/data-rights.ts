@@ -60,6 +60,6 @@ export const dataRights = {
   closing: '您的账号将于 {date} 注销。',
   closingHint: '在此之前您可以保留账号，不会丢失任何内容。',
   keep: '保留账号',
-  kept: '您的账号已保留。',
+  keptOpen: '您的账号已保留。',
   lastAdministrator: '请先将以下企业移交给其他成员：{companies}。',
 };
