@@ -20,6 +20,8 @@ const widths = [
 /** Presses `name` with the keyboard: focus, then Enter. */
 async function press(page: Page, name: string) {
   const button = page.getByRole('button', { name, exact: true });
+  // A button waits for the section's state (disabled until it has loaded).
+  await expect(button).toBeEnabled();
   await button.focus();
   await expect(button).toBeFocused();
   await page.keyboard.press('Enter');
@@ -71,7 +73,7 @@ for (const lang of langs) {
       const dialog = page.getByRole('dialog', { name: m.closeConfirmTitle });
       await expect(dialog).toBeVisible();
       await expect(dialog.getByRole('button', { name: m.cancel })).toBeFocused();
-      await expectAccessible(page, '[role="dialog"]');
+      await expectAccessible(page, 'dialog[open]');
       await page.keyboard.press('Tab');
       await expect(dialog.getByRole('button', { name: m.closeButton })).toBeFocused();
       await page.keyboard.press('Enter');

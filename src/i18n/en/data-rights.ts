@@ -2,7 +2,8 @@
 export const dataRights = {
   title: 'Your data',
   hint: 'What the portal holds about you, why, and for how long. Here you can take a copy, withdraw consent and close your account.',
-  table: 'What the portal holds about you',
+  mapTitle: 'What the portal holds about you',
+  table: 'Categories of your information',
   categoryColumn: 'Category',
   whatColumn: 'What',
   purposeColumn: 'Why',

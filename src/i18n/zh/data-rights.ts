@@ -2,7 +2,8 @@
 export const dataRights = {
   title: '我的数据',
   hint: '平台保存了您的哪些信息、用途和保存期限。您可以在这里获取副本、撤回同意、注销账号。',
-  table: '平台保存的您的信息',
+  mapTitle: '平台保存的您的信息',
+  table: '您的信息类别',
   categoryColumn: '类别',
   whatColumn: '内容',
   purposeColumn: '用途',

@@ -69,7 +69,7 @@ export function YourData({ lang, messages }: { lang: Lang; messages: YourDataMes
       {s.error && <p className="error" role="alert">{problemText(messages, s.error)}</p>}
 
       <section className="panel" aria-labelledby="data-map-title">
-        <h3 id="data-map-title" className="subsection-title">{m.table}</h3>
+        <h3 id="data-map-title" className="subsection-title">{m.mapTitle}</h3>
         <p className="hint">{m.hint}</p>
         <DataMapTable words={m} />
         <p className="hint">{m.correctHint}</p>
