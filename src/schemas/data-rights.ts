@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { callingCodeSchema, codeSchema, emailSchema, mobileSchema } from './auth';
 
 /**
  * Wire contracts of a person's rights over their data (functions/gateway/data-rights/routes.ts), all
@@ -11,6 +12,10 @@ import * as z from 'zod/mini';
  * - POST agg-web/user/data/consent { purpose, granted } → DataRightsState.
  * - POST agg-web/user/data/close {} → DataRightsState (fresh proof; DR0003 { companies } for a last administrator).
  * - POST agg-web/user/data/keep {} → DataRightsState (DR0004 when not closing).
+ * - POST agg-web/user/data/contact { kind: 'email', email, code } | { kind: 'phone', callingCode, mobile, code } → null
+ *   (fresh proof): a new e-mail or phone, confirmed with the `verify` code sent to it by the ordinary code calls
+ *   (getRegVerificationCode type 1; sms/send type 1 after the slider); the old address is told. DR0008 when
+ *   another account uses it, DR0009 when it is the account's own already.
  */
 
 /** Ids the server makes: 32 lower-case hex digits. */
@@ -53,6 +58,11 @@ export type DataRightsState = z.infer<typeof dataRightsState>;
 export const dataCopyRequest = z.object({});
 export const closeAccountRequest = z.object({});
 export const keepAccountRequest = z.object({});
+export const contactChangeRequest = z.union([
+  z.object({ kind: z.literal('email'), email: emailSchema, code: codeSchema }),
+  z.object({ kind: z.literal('phone'), callingCode: callingCodeSchema, mobile: mobileSchema, code: codeSchema }),
+]);
+export type ContactChangeRequest = z.infer<typeof contactChangeRequest>;
 export const consentChangeRequest = z.object({ purpose: consentPurposeSchema, granted: z.boolean() });
 export type ConsentChangeRequest = z.infer<typeof consentChangeRequest>;
 

@@ -125,6 +125,7 @@ export const AUDITED_ACTIONS = [
   'user.legal_hold_lifted',
   'user.consent_withdrawn',
   'user.consent_given',
+  'user.contact_changed',
   'member.approved',
   'member.rejected',
   'member.role_changed',

@@ -189,7 +189,46 @@ describe('a copy of my data', () => {
     at += 11 * MINUTE;
     expect((await call('POST', '/agg-web/user/data/copy', {}, { cookie: me.cookie })).code).toBe('SU0001');
     expect((await call('POST', '/agg-web/user/data/close', {}, { cookie: me.cookie })).code).toBe('SU0001');
+    expect((await call('POST', '/agg-web/user/data/contact', { kind: 'email', email: 'new@example.com', code: '123456' }, { cookie: me.cookie })).code).toBe('SU0001');
     expect((await state(me.cookie)).data).toMatchObject({ copies: [], closure: null });
+  });
+});
+
+describe('correcting the phone and e-mail', () => {
+  it('takes a new e-mail confirmed by a code sent to it, tells the old one, and refuses one another account uses', async () => {
+    at = Date.now();
+    const me = await person();
+    const other = await person();
+    const next = `moved.${api.unique()}@example.com`;
+    const change = (email: string, code: string) => call<null>('POST', '/agg-web/user/data/contact', { kind: 'email', email, code }, { cookie: me.cookie });
+    expect((await change(me.email, '123456')).code).toBe('DR0009');
+    expect((await change(other.email, '123456')).code).toBe('DR0008');
+    expect((await call('POST', '/agg-web/user/getRegVerificationCode', { emailAddress: next, type: 1 })).code).toBe('0');
+    const code = await api.latestCode(next);
+    expect((await change(next, code === '000000' ? '111111' : '000000')).code).toBe('CD0010');
+    expect((await change(next, code)).code).toBe('0');
+    expect((await sql('SELECT email FROM users WHERE id = ?', me.userId))[0]!.email).toBe(next);
+    // The old address is told, without the new one; the new one signs in, the old one no longer does.
+    const notice = (await api.outbox(me.email))[0]!;
+    expect(notice.text).toMatch(/e-mail address was changed/);
+    expect(notice.text).not.toContain(next);
+    expect((await call('POST', '/agg-web/user/v3/userLogin', { loginEmail: me.email, loginPassword: await hashPassword(PASSWORD), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT })).code).not.toBe('0');
+    await signIn(next);
+    expect(await sql("SELECT 1 FROM audit_log WHERE action = 'user.contact_changed' AND target_id = ?", me.userId)).toHaveLength(1);
+  });
+
+  it('takes a new phone number after the human check and its code', async () => {
+    at = Date.now();
+    const me = await person();
+    const mobile = api.mobile('135');
+    const e164 = `+86${mobile}`;
+    const sliderCheck = await api.sliderCheck('sms', e164);
+    expect((await call('POST', '/agg-web/sms/send', { phoneCode: 'CN', mobile, type: 1, phoneCodeValue: '+86', sliderCheck })).code).toBe('0');
+    const code = await api.latestCode(e164);
+    expect((await call('POST', '/agg-web/user/data/contact', { kind: 'phone', callingCode: '+86', mobile, code }, { cookie: me.cookie })).code).toBe('0');
+    expect((await sql('SELECT phone_e164 FROM users WHERE id = ?', me.userId))[0]!.phone_e164).toBe(e164);
+    // The number is now the account's own: asking again changes nothing.
+    expect((await call('POST', '/agg-web/user/data/contact', { kind: 'phone', callingCode: '+86', mobile, code }, { cookie: me.cookie })).code).toBe('DR0009');
   });
 });
 

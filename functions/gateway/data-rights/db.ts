@@ -380,3 +380,16 @@ export async function erasedAt(db: D1Database, userId: string): Promise<number |
   const row = await db.prepare('SELECT erased_at FROM users WHERE id = ?').bind(userId).first<{ erased_at: number | null }>();
   return row?.erased_at ?? null;
 }
+
+/**
+ * A new e-mail or phone for the account (after its code was used up): the UNIQUE column refuses one that another
+ * account took meanwhile. A login name that was the old address follows it.
+ */
+export function contactChangeStatement(db: D1Database, userId: string, column: 'email' | 'phone_e164', value: string, old: string | null): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE users SET ${column} = ?2, login_name = CASE WHEN ?3 IS NOT NULL AND login_name = ?3 THEN ?2 ELSE login_name END
+       WHERE id = ?1 AND erased_at IS NULL`,
+    )
+    .bind(userId, value, old);
+}

@@ -1,14 +1,14 @@
 import { Hono, type Context } from 'hono';
 import * as z from 'zod/mini';
 import type { WorkerEnv } from '../../env';
-import { clientIp, ok } from '../errors';
+import { clientIp, ok, requestLang } from '../errors';
 import { now } from '../../contract';
 import { requireFreshProof } from '../identity/proof';
 import { requireSession, type SessionVariables } from '../sessions/service';
 import { validate } from '../validate';
 import { findUserById } from '../account/db';
 import { ERR } from '../../../src/schemas/error-codes';
-import { closeAccountRequest, consentChangeRequest, dataCopyIdSchema, dataCopyRequest, keepAccountRequest } from '../../../src/schemas/data-rights';
+import { closeAccountRequest, consentChangeRequest, contactChangeRequest, dataCopyIdSchema, dataCopyRequest, keepAccountRequest } from '../../../src/schemas/data-rights';
 import * as rights from './service';
 
 type DataEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
@@ -48,6 +48,15 @@ export const dataRightsRoutes = new Hono<DataEnv>()
   .post('/agg-web/user/data/close', requireFreshProof, validate('json', closeAccountRequest), async (c) => {
     await rights.closeAccount(c.env, actor(c));
     return state(c);
+  })
+
+  // A new phone or e-mail, proved by its code (sent by the ordinary code calls); the old address is told.
+  .post('/agg-web/user/data/contact', requireFreshProof, validate('json', contactChangeRequest), async (c) => {
+    await rights.changeContact(c.env, actor(c), c.var.user, c.req.valid('json'), {
+      lang: requestLang(c),
+      background: (work) => c.executionCtx.waitUntil(work),
+    });
+    return ok(c, null);
   })
 
   // Keeping the account needs no fresh proof: it only undoes a closure, which the owner can always do.

@@ -3,15 +3,20 @@ import { configOf } from '../../config';
 import type { WorkerEnv } from '../../env';
 import { GatewayError } from '../errors';
 import { auditStatement, ownEventStatement } from '../audit/db';
-import { findUserById, runBatch, type UserRow } from '../account/db';
+import { findUserById, findUserByIdentity, isUniqueViolation, runBatch, type UserRow } from '../account/db';
+import { consumeCode } from '../codes/service';
+import { sendSecurityNotice } from '../account/security-notice';
+import { emailRecipient, phoneRecipient } from '../identity/sign-in-names';
+import type { Lang } from '../../../src/lib/lang';
 import { activityOf } from '../sessions/activity';
 import { ERR } from '../../../src/schemas/error-codes';
 import { DATA_COPY_HOURS } from '../../../src/schemas/data-map';
-import { CONSENT_PURPOSES, EXPORT_FORMAT, EXPORT_VERSION, type ConsentPurpose, type DataRightsState } from '../../../src/schemas/data-rights';
+import { CONSENT_PURPOSES, EXPORT_FORMAT, EXPORT_VERSION, type ConsentPurpose, type ContactChangeRequest, type DataRightsState } from '../../../src/schemas/data-rights';
 import {
   agreementsOf,
   claimNextCopy,
   closeStatement,
+  contactChangeStatement,
   consentChangesOf,
   consentChangeStatement,
   copiesOf,
@@ -154,6 +159,39 @@ export async function keepAccount(db: D1Database, actor: Actor): Promise<void> {
     ownEventStatement(db, { at: actor.at, userId: actor.userId, action: 'user.closure_cancelled', network: actor.network }, { onlyIfChanged: true }),
   ]);
   if (!changed?.meta.changes) throw new GatewayError(ERR.ACCOUNT_NOT_CLOSING);
+}
+
+/**
+ * Correct the phone or e-mail: the new address proves itself with the `verify` code the ordinary code calls sent to
+ * it (codes/service.ts: waits, caps, guess caps; SMS after the human check), used up here; then the account names
+ * it, and the old address is told (in the background: a refused delivery does not undo the change).
+ */
+export async function changeContact(
+  env: WorkerEnv,
+  actor: Actor,
+  user: UserRow,
+  body: ContactChangeRequest,
+  { lang, background }: { lang: Lang; background: (work: Promise<void>) => void },
+): Promise<void> {
+  const email = body.kind === 'email';
+  const recipient = email ? emailRecipient(body.email) : phoneRecipient(body.callingCode, body.mobile);
+  const old = email ? user.email : user.phone_e164;
+  if (recipient === old) throw new GatewayError(ERR.CONTACT_UNCHANGED);
+  if (await findUserByIdentity(env.DB, email ? { email: recipient } : { phone: recipient })) throw new GatewayError(ERR.CONTACT_TAKEN);
+  await consumeCode(env.DB, { recipient, purpose: 'verify', code: body.code, ip: actor.network ?? '', now: actor.at });
+  try {
+    await runBatch(env.DB, [
+      contactChangeStatement(env.DB, actor.userId, email ? 'email' : 'phone_e164', recipient, old),
+      ownEventStatement(env.DB, { at: actor.at, userId: actor.userId, action: 'user.contact_changed', network: actor.network, detail: { kind: body.kind } }, { onlyIfChanged: true }),
+    ]);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new GatewayError(ERR.CONTACT_TAKEN);
+    throw error;
+  }
+  if (old) {
+    const to = { channel: email ? ('email' as const) : ('sms' as const), to: old };
+    background(sendSecurityNotice(env, { userId: actor.userId, at: actor.at, change: email ? 'emailChanged' : 'phoneChanged', lang, to }));
+  }
 }
 
 // ---- The copy itself ----

@@ -185,6 +185,7 @@ export const actionNames = {
     legal_hold_lifted: 'Legal hold lifted',
     consent_withdrawn: 'Consent withdrawn',
     consent_given: 'Consent given',
+    contact_changed: 'Phone or e-mail changed',
   },
   member: {
     approved: 'Company membership approved',

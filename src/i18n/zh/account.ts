@@ -175,6 +175,7 @@ export const actionNames: Messages['actionNames'] = {
     legal_hold_lifted: '解除法律保留',
     consent_withdrawn: '撤回同意',
     consent_given: '给予同意',
+    contact_changed: '更换手机号或邮箱',
   },
   member: {
     approved: '批准加入企业',
