@@ -1,4 +1,5 @@
-import { dataRightsState, type ConsentPurpose } from '../schemas/data-rights';
+import * as z from 'zod/mini';
+import { dataRightsState, type ConsentPurpose, type ContactChangeRequest } from '../schemas/data-rights';
 import { callGateway } from './client';
 
 /** One function per gateway call of "Your data" (contracts in schemas/data-rights.ts). */
@@ -8,6 +9,7 @@ export const dataRightsApi = {
   consent: (purpose: ConsentPurpose, granted: boolean) => callGateway('agg-web/user/data/consent', dataRightsState, { body: { purpose, granted } }),
   close: () => callGateway('agg-web/user/data/close', dataRightsState, { body: {} }),
   keep: () => callGateway('agg-web/user/data/keep', dataRightsState, { body: {} }),
+  contact: (body: ContactChangeRequest) => callGateway('agg-web/user/data/contact', z.null(), { body }),
 };
 
 /** Where the browser downloads a ready copy (a plain link: the file streams to disk, with the session cookie). */

@@ -5,6 +5,10 @@ import type { Problem } from '../i18n/problem';
 import { NO_TRACKING_COOKIE } from '../lib/tracking';
 import { lastAdministratorData, type DataRightsState } from '../schemas/data-rights';
 import { STEP_UP_CANCELLED, withFreshProof } from './step-up';
+import { authApi } from '../api/auth';
+import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../schemas/dictionaries';
+import { ask } from './dialog';
+import { loadUserCenter } from './user-center';
 
 /**
  * "Your data" in the user center: the copies asked for (polled while one is being made), the separate consents,
@@ -88,3 +92,62 @@ export async function closeAccount() {
 }
 
 export const keepAccount = () => change('keep', dataRightsApi.keep, { key: 'dataRights.keptOpen' });
+
+// ---- Correct the phone or e-mail ----
+
+/** The change of phone or e-mail being typed: which one, the new address, its code. */
+export const $contactChange = map({
+  kind: null as 'email' | 'phone' | null,
+  email: '',
+  areaId: DEFAULT_AREA_CODE_ID as string,
+  callingCode: '+86',
+  mobile: '',
+  code: '',
+  sent: false,
+  busy: false,
+  error: null as Problem | null,
+});
+
+export function openContactChange(kind: 'email' | 'phone') {
+  $contactChange.set({ ...$contactChange.get(), kind, email: '', mobile: '', code: '', sent: false, busy: false, error: null });
+}
+export const closeContactChange = () => $contactChange.setKey('kind', null);
+export const setContactField = (key: 'email' | 'mobile' | 'code', value: string) => $contactChange.set({ ...$contactChange.get(), [key]: value, error: null });
+export function setContactArea(item: PhoneCodeItem) {
+  $contactChange.set({ ...$contactChange.get(), areaId: item.id, callingCode: item.phoneCode, error: null });
+}
+
+/** A `verify` code to the new address by the ordinary code calls: e-mail directly, SMS after the human check. */
+export async function sendContactCode() {
+  const s = $contactChange.get();
+  if (s.busy || !s.kind) return;
+  $contactChange.set({ ...s, busy: true, error: null });
+  let answer: ApiResult<unknown>;
+  if (s.kind === 'email') answer = await authApi.sendEmailCode({ emailAddress: s.email.trim(), type: 1 });
+  else {
+    const mobile = s.mobile.replace(/[\s-]/g, '');
+    const sliderCheck = await ask({ kind: 'slider', scene: 'sms', subject: `${s.callingCode}${mobile}` });
+    answer = sliderCheck ? await authApi.sendSms({ phoneCode: s.areaId, mobile, type: 1, phoneCodeValue: s.callingCode, sliderCheck }) : { ok: false, code: STEP_UP_CANCELLED, message: '' };
+  }
+  $contactChange.setKey('busy', false);
+  if (answer.ok) $contactChange.set({ ...$contactChange.get(), sent: true, error: { key: 'dataRights.codeSent' } });
+  else if (answer.code !== STEP_UP_CANCELLED) $contactChange.setKey('error', failure(answer));
+}
+
+/** Sends the new address with its code (after "Confirm it's you" without a fresh proof); the profile is read again. */
+export async function saveContactChange() {
+  const s = $contactChange.get();
+  if (s.busy || !s.kind) return;
+  $contactChange.set({ ...s, busy: true, error: null });
+  const body =
+    s.kind === 'email'
+      ? { kind: 'email' as const, email: s.email.trim(), code: s.code.trim() }
+      : { kind: 'phone' as const, callingCode: s.callingCode, mobile: s.mobile.replace(/[\s-]/g, ''), code: s.code.trim() };
+  const answer = await withFreshProof(() => dataRightsApi.contact(body));
+  $contactChange.setKey('busy', false);
+  if (answer.ok) {
+    $contactChange.setKey('kind', null);
+    $dataRights.setKey('notice', { key: 'dataRights.contactChanged' });
+    await loadUserCenter();
+  } else if (answer.code !== STEP_UP_CANCELLED) $contactChange.setKey('error', failure(answer));
+}

@@ -3,7 +3,7 @@ import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { DATA_CATEGORIES } from '../../src/schemas/data-map';
 import { format } from '../../src/i18n/format';
-import { expectAccessible, openInLanguage, seedUser, signInByRequest, uniqueEmail } from './helpers';
+import { expectAccessible, openInLanguage, readCode, seedUser, signInByRequest, uniqueEmail } from './helpers';
 
 /**
  * "Your data" in the user center, in real Chromium, zh and en, phone and desktop width, by keyboard: see what the
@@ -30,11 +30,11 @@ async function press(page: Page, name: string) {
 for (const lang of langs) {
   const m = messages[lang].dataRights;
   for (const width of widths) {
-    test(`${lang} ${width.name}: see the data, take a copy, withdraw tracking, close, keep, close again`, async ({ browser }) => {
+    test(`${lang} ${width.name}: see the data, correct the e-mail, take a copy, withdraw tracking, close, keep, close again`, async ({ browser }) => {
       test.setTimeout(120_000);
       const context = await browser.newContext({ viewport: width.viewport, acceptDownloads: true });
       const page = await context.newPage();
-      const email = uniqueEmail(`rights-${lang}-${width.name}`);
+      let email = uniqueEmail(`rights-${lang}-${width.name}`);
       await seedUser(page.request, { email, password: PASSWORD, agreed: true, realName: 'Rights Tester' });
       // A password sign-in is a fresh proof: taking a copy and closing need no "Confirm it's you" here.
       await signInByRequest(page.request, email, PASSWORD);
@@ -48,6 +48,18 @@ for (const lang of langs) {
       for (const category of DATA_CATEGORIES) await expect(section.locator(`tr[data-category="${category}"]`)).toContainText(m.categories[category].name);
       await expect(section).toContainText(m.documents.terms);
       await expect(section).toContainText(m.termsNote);
+
+      // Correct the e-mail: a code to the new address, then the change; the profile shows it.
+      const moved = uniqueEmail(`moved-${lang}-${width.name}`);
+      await press(page, m.changeEmail);
+      await page.getByLabel(m.newEmail).fill(moved);
+      await press(page, m.sendCode);
+      await expect(section.locator('.contact-change .live-region')).toContainText(m.codeSent);
+      await page.getByLabel(m.code).fill(await readCode(page.request, moved));
+      await press(page, m.saveContact);
+      await expect(section.locator('.live-region').first()).toContainText(m.contactChanged);
+      await expect(page.locator('.facts')).toContainText(moved.split('@')[0]!);
+      email = moved;
 
       // Take a copy: asked, made by the job, downloaded.
       await press(page, m.askCopy);

@@ -45,11 +45,13 @@ const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passk
 
 interface UserCenterProps {
   lang: Lang;
+  /** The human check's words, for the SMS code to a new mobile number ("Your data"). */
+  sliderLabels: Messages['signIn']['slider'] & { networkError: string };
   messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp' | 'dataRights'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
-export default function UserCenter({ lang, messages }: UserCenterProps) {
+export default function UserCenter({ lang, messages, sliderLabels }: UserCenterProps) {
   const m = messages.userCenter;
   const s = useStore($userCenter);
   const editing = useStore($profileDraft).open;
@@ -242,7 +244,7 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
       </section>
 
       {/* The person's rights over their data (/user_center#your-data). */}
-      <YourData lang={lang} messages={messages} />
+      <YourData lang={lang} messages={messages} sliderLabels={sliderLabels} />
       <StepUpSlot messages={messages} />
 
       {s.declining && (

@@ -9,6 +9,7 @@ import { $closeQuestion, $dataRights, askForCopy, cancelCloseQuestion, closeAcco
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { DataMapTable } from '../../ui/DataMapTable';
 import { timeLabel } from './security-labels';
+import { ContactChange } from './ContactChange';
 
 type YourDataMessages = Pick<Messages, 'dataRights' | 'errors'>;
 
@@ -51,7 +52,7 @@ export function ClosingBanner({ lang, messages }: { lang: Lang; messages: YourDa
 }
 
 /** "Your data": the data map, agreements and consents, a copy of the data, closing the account. */
-export function YourData({ lang, messages }: { lang: Lang; messages: YourDataMessages }) {
+export function YourData({ lang, messages, sliderLabels }: { lang: Lang; messages: YourDataMessages; sliderLabels: Messages['signIn']['slider'] & { networkError: string } }) {
   const m = messages.dataRights;
   const s = useStore($dataRights);
   const asking = useStore($closeQuestion);
@@ -73,6 +74,7 @@ export function YourData({ lang, messages }: { lang: Lang; messages: YourDataMes
         <p className="hint">{m.hint}</p>
         <DataMapTable words={m} />
         <p className="hint">{m.correctHint}</p>
+        <ContactChange lang={lang} messages={messages} sliderLabels={sliderLabels} />
       </section>
 
       <section className="panel" aria-labelledby="consents-title">
