@@ -1,6 +1,6 @@
 import { unzipSync, strFromU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { createWorker } from '../../functions/worker';
+import worker_, { createWorker } from '../../functions/worker';
 import { runDataRightsJob } from '../../functions/gateway/data-rights/jobs';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
@@ -181,6 +181,14 @@ describe('a copy of my data', () => {
     await job();
     expect(await worker.env.UPLOADS.head(key)).toBeNull();
     expect((await state(late)).data.copies[0]!.status).toBe('expired');
+  });
+
+  it('is made by the every-minute Cron Trigger through the Worker\'s scheduled handler', async () => {
+    at = Date.now();
+    const me = await person();
+    expect((await call('POST', '/agg-web/user/data/copy', {}, { cookie: me.cookie })).code).toBe('0');
+    await worker_.scheduled({ scheduledTime: at, cron: '* * * * *', noRetry() {} } as ScheduledController, worker.env);
+    expect((await state(me.cookie)).data.copies[0]).toMatchObject({ status: 'ready', readyAt: at, expiresAt: at + DAY });
   });
 
   it('needs a fresh proof of the person', async () => {
