@@ -56,6 +56,7 @@ for (const lang of langs) {
       await press(page, m.sendCode);
       await expect(section.locator('.contact-change .live-region')).toContainText(m.codeSent);
       await page.getByLabel(m.code).fill(await readCode(page.request, moved));
+      await section.locator('.contact-change').screenshot({ path: `/tmp/datarights-shots/contact-${lang}-${width.name}.png` });
       await press(page, m.saveContact);
       await expect(section.locator('.live-region').first()).toContainText(m.contactChanged);
       await expect(page.locator('.facts')).toContainText(moved.split('@')[0]!);
@@ -78,7 +79,7 @@ for (const lang of langs) {
       await expect(page.getByRole('button', { name: m.trackingGive, exact: true })).toBeVisible();
       await expect.poll(async () => (await context.cookies()).find((c) => c.name === 'portal_no_tracking')?.value).toBe('1');
       await expectAccessible(page, '.your-data');
-      await page.screenshot({ path: `/tmp/datarights-shots/your-data-${lang}-${width.name}.png`, fullPage: true });
+      await section.screenshot({ path: `/tmp/datarights-shots/your-data-${lang}-${width.name}.png` });
 
       // Close the account: a dialog first, Cancel focused.
       await press(page, m.closeButton);
