@@ -110,6 +110,11 @@ for (const lang of langs) {
       await page.getByRole('dialog').getByRole('button', { name: m.closeButton }).press('Enter');
       await expect(banner).toBeVisible();
       await expect(banner.getByRole('heading')).toContainText(format(m.closing, { date: '' }).replace(/[.。]$/, '').trim().split(' ')[0]!);
+      // The account choice, where many sign-ins land, says it too (the new closing date).
+      const closesAgainOn = (await banner.getByRole('heading').textContent())!;
+      await openInLanguage(page, lang as Lang, '/account');
+      await expect(page.locator('.closing-banner').getByRole('heading')).toHaveText(closesAgainOn, { timeout: 15_000 });
+      await expectAccessible(page, '.closing-banner');
       await context.close();
     });
   }

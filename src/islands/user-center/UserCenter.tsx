@@ -29,7 +29,8 @@ import { StepUpSlot } from '../shared/StepUpSlot';
 import { ShareSignIn } from './ShareSignIn';
 import { SignInHistory } from './SignInHistory';
 import { AccountActivity } from './AccountActivity';
-import { ClosingBanner, YourData } from './YourData';
+import { YourData } from './YourData';
+import { ClosingBanner } from '../shared/ClosingBanner';
 
 // The profile editor (with its country list and date picker) loads when the person opens it.
 const ProfileEditor = lazy(() => import('./ProfileEditor').then((m) => ({ default: m.ProfileEditor })));
@@ -100,7 +101,7 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
       </div>
       {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
 
-      <ClosingBanner lang={lang} messages={messages} />
+      <ClosingBanner lang={lang} words={messages.dataRights} />
 
       <section className="panel" aria-labelledby="profile-title">
         <div className="profile-head">

@@ -1,11 +1,10 @@
 import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
 import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { dataCopyUrl } from '../../api/data-rights';
-import { $closeQuestion, $dataRights, askForCopy, cancelCloseQuestion, closeAccount, keepAccount, loadDataRights, openCloseQuestion, setTracking } from '../../stores/data-rights';
+import { $closeQuestion, $dataRights, askForCopy, cancelCloseQuestion, closeAccount, openCloseQuestion, setTracking } from '../../stores/data-rights';
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { DataMapTable } from '../../ui/DataMapTable';
 import { timeLabel } from './security-labels';
@@ -24,31 +23,6 @@ function sizeLabel(bytes: number | null, lang: Lang): string {
     unit++;
   }
   return `${new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', { maximumFractionDigits: 1 }).format(value)} ${units[unit]}`;
-}
-
-/**
- * A closure under way, at the top of the user center (where a sign-in lands): the closing date and "Keep my
- * account". Loads the state that YourData shows too.
- */
-export function ClosingBanner({ lang, messages }: { lang: Lang; messages: YourDataMessages }) {
-  const m = messages.dataRights;
-  const s = useStore($dataRights);
-  useEffect(() => {
-    void loadDataRights();
-  }, []);
-  const closure = s.state?.closure;
-  if (!closure) return null;
-  return (
-    <section className="panel closing-banner" aria-labelledby="closing-title" role="region">
-      <h2 id="closing-title" className="section-title">{format(m.closing, { date: timeLabel(closure.closesAt, lang) })}</h2>
-      <p>{m.closingHint}</p>
-      <div className="form-actions">
-        <button type="button" className="button primary" disabled={Boolean(s.busy)} onClick={() => void keepAccount()}>
-          {m.keep}
-        </button>
-      </div>
-    </section>
-  );
 }
 
 /** "Your data": the data map, agreements and consents, a copy of the data, closing the account. */
