@@ -195,6 +195,8 @@ const settings = {
   captchaPowCounter: variable('CAPTCHA_POW_COUNTER', withDefault(wholeNumber(1, 1_000_000), '1200')),
   /** Seconds a proof of the person (identity/proof.ts: a sign-in or "confirm it's you") lets a session make sensitive changes. */
   stepUpMaxAge: variable('STEP_UP_MAX_AGE', withDefault(wholeNumber(60, 86_400), '600')),
+  /** Days between asking to close an account and its erasure (the cooling-off; data-rights/service.ts). */
+  closureCoolingOffDays: variable('CLOSURE_COOLING_OFF_DAYS', withDefault(wholeNumber(1, 60), '15')),
   passkeySignInCap: variable('PASSKEY_SIGN_IN_CAP', withDefault(wholeNumber(1, 1_000_000), '600')),
   /** Tracking events a minute per client network (buriedPoint/add, TR0001). */
   trackingNetworkCap: variable('TRACKING_NETWORK_CAP', withDefault(wholeNumber(1, 1_000_000), '60')),

@@ -17,6 +17,7 @@ import { withConfig } from './config';
 import { prune } from './gateway/maintenance/prune';
 import { rotateKeys } from './gateway/oidc/keys';
 import { tellConnectedApps } from './gateway/oidc/logout';
+import { DATA_RIGHTS_CRON, runDataRightsJob } from './gateway/data-rights/jobs';
 
 /**
  * Every configuration problem of this Worker, the gateway's and the edge's, each naming the setting to fix;
@@ -57,20 +58,24 @@ export function createWorker(options: { clock?: Clock; shells?: ShellSource } = 
 }
 
 /**
- * The Cron Triggers of wrangler.toml ([triggers] crons). Every five minutes: connected apps are told of ended
- * sessions and failed back-channel logouts are retried (gateway/oidc/logout.ts). Hourly: old rows go, by the
- * retentions of maintenance/prune.ts, and the OpenID signing keys rotate (gateway/oidc/keys.ts).
+ * The Cron Triggers of wrangler.toml ([triggers] crons). Every minute: connected apps are told of ended sessions
+ * and failed back-channel logouts are retried (gateway/oidc/logout.ts), then the data-rights job makes copies and
+ * erases closed accounts (gateway/data-rights/jobs.ts). Hourly: old rows go, by the retentions of
+ * maintenance/prune.ts, and the OpenID signing keys rotate (gateway/oidc/keys.ts).
  */
 async function scheduled(controller: ScheduledController, env: EdgeBindings['Bindings']): Promise<void> {
   const told = await tellConnectedApps(env, controller.scheduledTime);
   if (told.sent + told.failed > 0) console.log('back-channel logouts', JSON.stringify(told));
-  if (controller.cron !== HOURLY_CRON) return;
+  if (controller.cron === DATA_RIGHTS_CRON) {
+    console.log('data rights', JSON.stringify(await runDataRightsJob(env, controller.scheduledTime)));
+    return;
+  }
   const deleted = await prune(env.DB, controller.scheduledTime);
   console.log('pruned', JSON.stringify(deleted));
   console.log('signing keys', JSON.stringify(await rotateKeys(env, controller.scheduledTime)));
 }
 
-/** The hourly one of wrangler.toml's crons (the other runs every five minutes). */
+/** The hourly one of wrangler.toml's crons (the other runs every minute). */
 const HOURLY_CRON = '17 * * * *';
 
 export default Object.assign(createWorker(), { scheduled }) satisfies ExportedHandler<EdgeBindings['Bindings']>;

@@ -35,6 +35,7 @@ import { oidcPersonRoutes, oidcRoutes, tellsConnectedApps } from './oidc/routes'
 import { OAuthError } from './oidc/clients';
 import { oidcConsoleRoutes } from './oidc/console-routes';
 import { companyClientRoutes } from './oidc/company-clients-routes';
+import { dataRightsRoutes } from './data-rights/routes';
 import { ERR } from '../../src/schemas/error-codes';
 
 /**
@@ -95,6 +96,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', oidcPersonRoutes)
     .route('/', oidcConsoleRoutes)
     .route('/', companyClientRoutes)
+    .route('/', dataRightsRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

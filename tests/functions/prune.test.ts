@@ -215,10 +215,10 @@ describe('prune', () => {
     log.mockRestore();
   });
 
-  it('is scheduled hourly (and the OpenID logout sweep every five minutes) in every environment of wrangler.toml', () => {
+  it('is scheduled hourly in every environment of wrangler.toml (beside the every-minute data-rights job)', () => {
     for (const name of [undefined, 'staging', 'production']) {
       const config = unstable_readConfig({ config: 'wrangler.toml', env: name });
-      expect(config.triggers.crons, name ?? 'top level').toEqual(['17 * * * *', '*/5 * * * *']);
+      expect(config.triggers.crons, name ?? 'top level').toEqual(['17 * * * *', '* * * * *']);
     }
   });
 });

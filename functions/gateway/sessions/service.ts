@@ -168,7 +168,8 @@ export async function sessionFromRequest<E extends { Bindings: { DB: D1Database 
   if (!session) return null;
   const user = await findUserById(c.env.DB, session.user_id);
   // A block ends the account's sessions in its own batch; this also refuses any that slipped past it.
-  if (!user || user.blocked_at !== null) return null;
+  // An erased account has no sessions left (data-rights/); this refuses any that slipped past the erasure.
+  if (!user || user.blocked_at !== null || user.erased_at !== null) return null;
   await touchSession(c.env.DB, session, at);
   return { session, user };
 }

@@ -9,6 +9,7 @@ import { changePassword, passkeys, security, twoStep } from './security';
 import { stepUp } from './step-up';
 import { connect } from './connect';
 import { apiClients } from './api-clients';
+import { dataRights } from './data-rights';
 
 /**
  * English words of the people's pages, one file per area. The shape of this object is the key set every locale
@@ -45,6 +46,7 @@ export const en = {
   stepUp,
   connect,
   apiClients,
+  dataRights,
 };
 
 /** One key set for every locale: a missing or extra key is a type error. */

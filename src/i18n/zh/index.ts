@@ -9,6 +9,7 @@ import { changePassword, passkeys, security, twoStep } from './security';
 import { stepUp } from './step-up';
 import { connect } from './connect';
 import { apiClients } from './api-clients';
+import { dataRights } from './data-rights';
 
 /** 中文文案：与 en 同一套键。 */
 export const zh: Messages = {
@@ -41,5 +42,6 @@ export const zh: Messages = {
   stepUp,
   connect,
   apiClients,
+  dataRights,
 };
 

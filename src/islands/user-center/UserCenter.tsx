@@ -29,6 +29,8 @@ import { StepUpSlot } from '../shared/StepUpSlot';
 import { ShareSignIn } from './ShareSignIn';
 import { SignInHistory } from './SignInHistory';
 import { AccountActivity } from './AccountActivity';
+import { YourData } from './YourData';
+import { ClosingBanner } from '../shared/ClosingBanner';
 
 // The profile editor (with its country list and date picker) loads when the person opens it.
 const ProfileEditor = lazy(() => import('./ProfileEditor').then((m) => ({ default: m.ProfileEditor })));
@@ -47,11 +49,13 @@ const ConnectedApps = lazy(() => import('./ConnectedApps').then((m) => ({ defaul
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp' | 'connect' | 'apiClients'>;
+  /** The human check's words, for the SMS code to a new mobile number ("Your data"). */
+  sliderLabels: Messages['signIn']['slider'] & { networkError: string };
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp' | 'dataRights' | 'connect' | 'apiClients'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
-export default function UserCenter({ lang, messages }: UserCenterProps) {
+export default function UserCenter({ lang, messages, sliderLabels }: UserCenterProps) {
   const m = messages.userCenter;
   const s = useStore($userCenter);
   const editing = useStore($profileDraft).open;
@@ -99,6 +103,8 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
         {s.notice && <p className="notice">{problemText(messages, s.notice)}</p>}
       </div>
       {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
+
+      <ClosingBanner lang={lang} words={messages.dataRights} />
 
       <section className="panel" aria-labelledby="profile-title">
         <div className="profile-head">
@@ -249,8 +255,11 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
         <WhenVisible>
           <AccountActivity lang={lang} messages={messages} />
         </WhenVisible>
-        <StepUpSlot messages={messages} />
       </section>
+
+      {/* The person's rights over their data (/user_center#your-data). */}
+      <YourData lang={lang} messages={messages} sliderLabels={sliderLabels} />
+      <StepUpSlot messages={messages} />
 
       {s.declining && (
         <ConfirmModal
