@@ -5,8 +5,8 @@
  * src/i18n/<lang>/data-rights.ts under the same key; `keptDays` is what the code does, checked by tests against
  * functions/gateway/maintenance/prune.ts where a table is pruned.
  *
- * A new kind of personal data gets its row here first. "connectedApps" is empty until the OpenID Provider
- * (issue 27) lands; its grants then belong to this row and to the erasure's step that tells connected apps.
+ * A new kind of personal data gets its row here first. "connectedApps" are the OpenID Provider's consents and
+ * grants (functions/gateway/oidc/); the erasure tells each app and ends its grants first.
  */
 export const DATA_CATEGORIES = [
   'profile',

@@ -257,6 +257,21 @@ describe('connected apps', () => {
   });
 });
 
+describe('account erasure', () => {
+  it("tells every connected app and ends the person's grants and consents before the account is erased", async () => {
+    const { tellConnectedAppsAndDeleteGrants } = await import('../../functions/gateway/data-rights/service');
+    const person = await api.person();
+    const config = await relyingParty(app);
+    const { tokens } = await signInThroughApp(config, person.cookie);
+    const before = logoutTokens.length;
+    await tellConnectedAppsAndDeleteGrants(worker.env, person.userId, Date.now());
+    expect(logoutTokens.length).toBe(before + 1);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const left = await worker.env.DB.prepare('SELECT (SELECT COUNT(*) FROM oidc_consents WHERE user_id = ?1) AS consents, (SELECT COUNT(*) FROM oidc_grants WHERE user_id = ?1 AND revoked_at IS NULL) AS live').bind(person.userId).first<{ consents: number; live: number }>();
+    expect(left).toEqual({ consents: 0, live: 0 });
+  });
+});
+
 describe('client credentials', () => {
   it('gives a machine client an access token for its own scopes and nothing else', async () => {
     const machine = await register({ name: 'Berth scheduler' });

@@ -11,6 +11,8 @@ import type { Lang } from '../../../src/lib/lang';
 import { activityOf } from '../sessions/activity';
 import { ERR } from '../../../src/schemas/error-codes';
 import { DATA_COPY_HOURS } from '../../../src/schemas/data-map';
+import { connectedApps, endAllGrantsOfStatements } from '../oidc/db';
+import { tellConnectedApps } from '../oidc/logout';
 import { CONSENT_PURPOSES, EXPORT_FORMAT, EXPORT_VERSION, type ConsentPurpose, type ContactChangeRequest, type DataRightsState } from '../../../src/schemas/data-rights';
 import {
   agreementsOf,
@@ -204,7 +206,7 @@ const json = (value: unknown) => strToU8(JSON.stringify(value, null, 2));
  * other person's row never enters it.
  */
 export async function copyContent(db: D1Database, user: UserRow, at: number) {
-  const [memberships, sessions, signIns, agreements, consentChanges, files, factors, activity] = await Promise.all([
+  const [memberships, sessions, signIns, agreements, consentChanges, files, factors, activity, apps] = await Promise.all([
     membershipsForCopy(db, user.id),
     sessionsForCopy(db, user.id),
     signInsForCopy(db, user.id),
@@ -213,6 +215,7 @@ export async function copyContent(db: D1Database, user: UserRow, at: number) {
     filesForCopy(db, user.id),
     secondFactorsForCopy(db, user.id),
     activityOf(db, user.id),
+    connectedApps(db, user.id),
   ]);
   const data = {
     format: EXPORT_FORMAT,
@@ -291,8 +294,8 @@ export async function copyContent(db: D1Database, user: UserRow, at: number) {
       twoStep: { on: factors.twoStep?.enabled_at != null, since: factors.twoStep?.enabled_at ?? null, recoveryCodesLeft: factors.recoveryCodesLeft },
       passkeys: factors.passkeys.map((p) => ({ name: p.name, kind: p.device_type, backedUp: p.backed_up === 1, addedAt: p.created_at, lastUsedAt: p.last_used_at })),
     },
-    // The OpenID Provider's grants to other apps (issue 27) belong here once it lands.
-    connectedApps: [] as unknown[],
+    // Apps the person signed in to through the portal (OpenID Connect) and what each may receive; never a token.
+    connectedApps: apps.map((app) => ({ clientId: app.client_id, name: app.name, scopes: app.scope.split(' ').filter(Boolean), grantedAt: app.granted_at, lastUsedAt: app.last_used_at })),
     activity,
     closure: user.closes_at !== null ? { since: user.closing_since, closesAt: user.closes_at } : null,
   };
@@ -346,18 +349,19 @@ export async function removeExpiredCopies(env: WorkerEnv, at: number, limit = 10
 // ---- The erasure ----
 
 /**
- * Tell connected apps and delete their grants: the OpenID Provider (issue 27, functions/gateway/oidc/) is not on
- * this branch yet. When it lands, this step sends each client with a grant of `userId` its back-channel logout
- * and deletes the person's grants, consents and refresh tokens, BEFORE the erasure's batch, so an app is told while
- * the grant still names it. It does nothing until then.
+ * Tell connected apps and end their grants, BEFORE the erasure's batch: every live grant of the person ends, its
+ * refresh tokens and remembered consents go, and each client with a back-channel logout URI is sent its logout
+ * token now (retried by the cron; functions/gateway/oidc/logout.ts). The revoked grants stay, naming the person only
+ * by the random id the audit trail keeps as a pseudonym.
  */
-export async function tellConnectedAppsAndDeleteGrants(_env: WorkerEnv, _userId: string): Promise<void> {
-  // Intentionally empty until the OpenID Provider is merged (see the doc comment).
+export async function tellConnectedAppsAndDeleteGrants(env: WorkerEnv, userId: string, at: number): Promise<void> {
+  await runBatch(env.DB, endAllGrantsOfStatements(env.DB, userId, at));
+  await tellConnectedApps(env, at);
 }
 
 /** Erases one account past its cooling-off; returns whether it was erased (false: held or changed meanwhile). */
 export async function eraseAccount(env: WorkerEnv, user: UserRow, at: number): Promise<boolean> {
-  await tellConnectedAppsAndDeleteGrants(env, user.id);
+  await tellConnectedAppsAndDeleteGrants(env, user.id, at);
   // R2 keys are read before the rows that name them go.
   const objects = await personalObjectsOf(env.DB, user.id);
   const names = [user.phone_e164, user.email, user.us_id].filter((name): name is string => Boolean(name));

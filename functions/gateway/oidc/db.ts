@@ -312,3 +312,23 @@ export function recordSendStatement(
     .prepare('UPDATE oidc_logout_sends SET status = ?2, attempts = ?3, next_at = ?4, last_result = ?5, sent_at = CASE WHEN ?2 = \'sent\' THEN ?6 ELSE sent_at END WHERE grant_id = ?1')
     .bind(grantId, outcome.status, outcome.attempts, outcome.nextAt, outcome.result, outcome.at);
 }
+
+/**
+ * Ends every grant of a person (account erasure): a logout send queued for each live grant of a client that takes
+ * back-channel logouts, then the grants revoked, their refresh tokens and the person's consents deleted.
+ */
+export function endAllGrantsOfStatements(db: D1Database, userId: string, at: number): D1PreparedStatement[] {
+  return [
+    db
+      .prepare(
+        `INSERT INTO oidc_logout_sends (grant_id, client_id, created_at, next_at)
+         SELECT g.id, g.client_id, ?2, ?2 FROM oidc_grants g JOIN oidc_clients c ON c.id = g.client_id
+         WHERE g.user_id = ?1 AND g.sid IS NOT NULL AND g.revoked_at IS NULL AND c.backchannel_logout_uri IS NOT NULL
+         ON CONFLICT (grant_id) DO NOTHING`,
+      )
+      .bind(userId, at),
+    db.prepare('UPDATE oidc_grants SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL').bind(userId, at),
+    db.prepare('DELETE FROM oidc_refresh_tokens WHERE grant_id IN (SELECT id FROM oidc_grants WHERE user_id = ?1)').bind(userId),
+    db.prepare('DELETE FROM oidc_consents WHERE user_id = ?1').bind(userId),
+  ];
+}
