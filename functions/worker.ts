@@ -15,6 +15,9 @@ import { requestLog } from './edge/request-log';
 import { withConfig } from './config';
 import { prune } from './gateway/maintenance/prune';
 
+// The Durable Object classes of wrangler.toml are exports of the Worker's entry; the class lives with its capability.
+export { DeliveryBreaker } from './gateway/delivery/breaker';
+
 /**
  * Every configuration problem of this Worker, the gateway's and the edge's, each naming the setting to fix;
  * empty when it may serve (edge/startup-check.ts).

@@ -7,13 +7,26 @@ import { tencentSms } from './tencent-sms';
 import { twilioSms } from './twilio-sms';
 import { webhook } from './webhook';
 
+/** A message's calling-code group: mainland China numbers, every other number, or e-mail. */
+export type RouteGroup = 'sms' | 'smsInternational' | 'email';
+
+export function routeGroupOf(message: Pick<DeliveryMessage, 'channel' | 'to'>): RouteGroup {
+  if (message.channel === 'email') return 'email';
+  return parsePhoneNumberFromString(message.to)?.countryCallingCode === '86' ? 'sms' : 'smsInternational';
+}
+
 /**
- * Which provider takes a message: e-mail goes to EMAIL_PROVIDER; an SMS to a mainland China number (+86) to
- * SMS_PROVIDER and any other number to SMS_INTERNATIONAL_PROVIDER (each unset one falls back as config.ts says).
+ * The providers that take a message, in the order they are tried: e-mail goes down EMAIL_PROVIDER; an SMS to a
+ * mainland China number (+86) down SMS_PROVIDER and to any other number down SMS_INTERNATIONAL_PROVIDER (each
+ * unset one falls back as config.ts says).
  */
-export function providerNameOf(config: Config, message: Pick<DeliveryMessage, 'channel' | 'to'>): SmsProvider | EmailProvider {
-  if (message.channel === 'email') return config.channels.email;
-  return parsePhoneNumberFromString(message.to)?.countryCallingCode === '86' ? config.channels.sms : config.channels.smsInternational;
+export function routeOf(config: Config, message: Pick<DeliveryMessage, 'channel' | 'to'>): (SmsProvider | EmailProvider)[] {
+  return config.channels[routeGroupOf(message)];
+}
+
+/** Every provider a channel of this configuration may call, each once (the breakers the operators' view shows). */
+export function configuredProviders(config: Config): (SmsProvider | EmailProvider)[] {
+  return [...new Set([...config.channels.sms, ...config.channels.smsInternational, ...config.channels.email])];
 }
 
 /** The providers that call out; the outbox is a table of our own (outbox.ts). */
@@ -80,14 +93,23 @@ export function deliveryProblems(config: Config): string[] {
     ['SMS_INTERNATIONAL_PROVIDER', config.channels.smsInternational],
     ['EMAIL_PROVIDER', config.channels.email],
   ] as const;
-  for (const [name, provider] of channels) {
-    if (provider === 'outbox') {
-      problems.push(`${name} (or DELIVERY) must name a real provider, not "outbox"`);
-      continue;
+  for (const [name, providers] of channels) {
+    for (const provider of providers) {
+      if (provider === 'outbox') {
+        problems.push(`${name} (or DELIVERY) must name a real provider, not "outbox"`);
+        continue;
+      }
+      for (const missing of missingSettings(config, provider)) problems.push(`${missing} (${name} "${provider}")`);
     }
-    const needs = PROVIDER_SETTINGS[provider];
-    for (const [field, setting] of needs.vars) if (!isSet(config[field])) problems.push(`missing variable ${setting} (${name} "${provider}")`);
-    for (const [field, setting] of needs.secrets) if (!isSet(config[field])) problems.push(`missing secret ${setting} (${name} "${provider}")`);
   }
   return [...new Set(problems)];
+}
+
+/** What one provider lacks of its settings ("missing secret TWILIO_AUTH_TOKEN"); empty when it can send. */
+export function missingSettings(config: Config, provider: keyof typeof PROVIDERS): string[] {
+  const needs = PROVIDER_SETTINGS[provider];
+  return [
+    ...needs.vars.filter(([field]) => !isSet(config[field])).map(([, setting]) => `missing variable ${setting}`),
+    ...needs.secrets.filter(([field]) => !isSet(config[field])).map(([, setting]) => `missing secret ${setting}`),
+  ];
 }

@@ -37,6 +37,7 @@ export const SINGLE_USE = {
   sliderCheck: { table: 'slider_challenges', used: 'check_consumed_at', expires: 'check_expires_at' },
   recoveryCode: { table: 'recovery_codes', used: 'used_at' },
   operatorEnrolment: { table: 'operator_enrolments', used: 'used_at', expires: 'expires_at', tries: 'tries' },
+  deliveryFallback: { table: 'delivery_fallbacks', used: 'used_at', expires: 'expires_at' },
 } as const satisfies Record<string, SingleUseKind>;
 
 type Value = string | number | null;
