@@ -30,6 +30,7 @@ import { opsPeopleRoutes } from './people/routes';
 import { opsReviewRoutes } from './review/routes';
 import { handoffRoutes } from './handoff/routes';
 import { destinationRoutes } from './destinations/routes';
+import { deliveryRoutes } from './delivery/routes';
 import { ERR } from '../../src/schemas/error-codes';
 
 /**
@@ -79,6 +80,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', opsReviewRoutes)
     .route('/', handoffRoutes)
     .route('/', destinationRoutes)
+    .route('/', deliveryRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

@@ -75,6 +75,12 @@ export interface IssueCodeArgs {
    * known recipient as for a decoy. A failed delivery is withdrawn in that task, as below, and only logged.
    */
   background?: (work: Promise<void>) => void;
+  /**
+   * Deliver by e-mail to this address instead (the way out when no SMS provider can send: codes/fallback.ts).
+   * The code is still the recipient's (a phone), so the phone sign-in takes it; no SMS is sent, so the SMS caps
+   * and budget do not count it, while the recipient's caps and resend wait do.
+   */
+  emailInstead?: string;
 }
 
 /**
@@ -95,7 +101,8 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
     { where: { recipient: args.recipient }, since: windowStart, max: RECIPIENT_CAP, code: ERR.CODES_PER_RECIPIENT_CAPPED },
     { where: { ip: args.ip }, since: windowStart, max: IP_CAP, code: ERR.CODES_PER_NETWORK_CAPPED },
   ];
-  const callingCode = args.channel === 'sms' ? smsCallingCode(args.recipient) : null;
+  const channel: CodeChannel = args.emailInstead ? 'email' : args.channel;
+  const callingCode = channel === 'sms' ? smsCallingCode(args.recipient) : null;
   if (callingCode) caps.push(...smsCaps(config, callingCode, args.now));
 
   const insert = cappedInsert(env.DB, {
@@ -103,7 +110,7 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
     row: {
       recipient: args.recipient,
       purpose: args.purpose,
-      channel: args.channel,
+      channel,
       calling_code: callingCode,
       code_hash: await hashCode(args.recipient, args.purpose, code),
       ip: args.ip,
@@ -121,7 +128,7 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
     if (args.deliver === false) return;
     const message = codeMessage(args.lang, code, CODE_LIFETIME_MS / 60_000);
     try {
-      await deliver(env, { channel: args.channel, to: args.recipient, ...message }, { now: args.now, traceId: args.traceId });
+      await deliver(env, { channel, to: args.emailInstead ?? args.recipient, ...message }, { now: args.now, traceId: args.traceId });
     } catch (error) {
       await withdrawCode(env.DB, Number(id));
       throw error;
