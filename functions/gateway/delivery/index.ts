@@ -7,7 +7,7 @@ import { devFaultOf, insertAttempt, type AttemptOutcome } from './db';
 import { DeliveryFailure, type FailureKind } from './failure';
 import { MESSAGE_KINDS, type DeliveryMessage } from './message';
 import { toOutbox } from './outbox';
-import { missingSettings, PROVIDERS, routeOf } from './select';
+import { hasKey, PROVIDERS, routeOf } from './select';
 
 export type { DeliveryMessage, MessageKind } from './message';
 
@@ -118,7 +118,7 @@ export async function deliver(env: DeliveryEnv, message: DeliveryMessage, { now,
 const OUTCOME: Record<FailureKind, AttemptOutcome> = { unavailable: 'failed', throttled: 'throttled', 'invalid-recipient': 'invalid' };
 
 /**
- * One provider's send. In a local run (DEV_OUTBOX "true") a provider without its keys is stood in for by the
+ * One provider's send. In a local run (DEV_OUTBOX "true") a provider without its key (secret) is stood in for by the
  * outbox (the message lands there, under the provider's name in the log), and dev_delivery_faults can make it
  * fail for a recipient: the e2e suite takes the failover paths without any outside service.
  */
@@ -127,7 +127,7 @@ async function sendWith(env: DeliveryEnv, provider: keyof typeof PROVIDERS, call
   if (config.outboxDelivery) {
     const fault = await devFaultOf(env.DB, provider, message.to);
     if (fault && DEV_FAULTS[fault]) throw DEV_FAULTS[fault]();
-    if (missingSettings(config, provider).length) {
+    if (!hasKey(config, provider)) {
       await toOutbox(env, call, provider);
       return `stand-in-${crypto.randomUUID()}`;
     }

@@ -113,3 +113,6 @@ export function missingSettings(config: Config, provider: keyof typeof PROVIDERS
     ...needs.secrets.filter(([field]) => !isSet(config[field])).map(([, setting]) => `missing secret ${setting}`),
   ];
 }
+
+/** Whether the provider's key (its secret) is configured at all: without it, a local run stands in for it. */
+export const hasKey = (config: Config, provider: keyof typeof PROVIDERS) => PROVIDER_SETTINGS[provider].secrets.every(([field]) => isSet(config[field]));
