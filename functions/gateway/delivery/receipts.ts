@@ -1,5 +1,6 @@
 import { ERR } from '../../../src/schemas/error-codes';
 import type { Config } from '../../config';
+import { RECEIPT_PATHS, RECEIPT_PROOF_HEADER } from '../../contract';
 import { GatewayError } from '../errors';
 import { constantTimeEqual } from '../identity/passwords';
 import { firstSightOfReceipt, recordReceipt } from './db';
@@ -18,7 +19,7 @@ import { sha256Hex, twilioSignature } from './signing';
  * hash is reserved, so a replayed callback is refused (DL0013). A receipt for a send we do not know is ignored.
  */
 export const RECEIPT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
-export const RECEIPT_PATH = '/delivery/receipts';
+export const RECEIPT_PATH = RECEIPT_PATHS.slice(0, -1);
 
 export type ReceiptProvider = 'aliyun' | 'tencent' | 'twilio' | 'ses';
 export type ReceiptStatus = 'delivered' | 'failed' | 'unknown';
@@ -100,7 +101,7 @@ const READERS: Record<ReceiptProvider, (config: Config, request: ReceiptRequest)
   // time is its arrival, and the replay guard alone stops a resent one.
   async twilio(config, { body, headers }) {
     const url = receiptUrl(config, 'twilio');
-    const given = headers.get('x-twilio-signature') ?? '';
+    const given = headers.get(RECEIPT_PROOF_HEADER) ?? '';
     if (!url || !config.twilioAuthToken || !given) return refuse();
     const form = new URLSearchParams(body);
     if (!(await sameSecret(given, await twilioSignature(config.twilioAuthToken, url, form)))) refuse();
@@ -109,8 +110,14 @@ const READERS: Record<ReceiptProvider, (config: Config, request: ReceiptRequest)
   },
   // SES event through SNS: a Notification whose Message is the SES event (eventType / notificationType, mail.messageId).
   async ses(config, { body, headers }) {
-    const basic = /^Basic (.+)$/i.exec(headers.get('authorization') ?? '')?.[1];
-    const [user, password] = basic ? atob(basic).split(/:(.*)/s) : [];
+    const basic = /^Basic ([A-Za-z0-9+/=]{1,400})$/i.exec(headers.get(RECEIPT_PROOF_HEADER) ?? '')?.[1];
+    let user: string | undefined;
+    let password: string | undefined;
+    try {
+      [user, password] = basic ? atob(basic).split(/:(.*)/s) : [];
+    } catch {
+      refuse();
+    }
     if (user !== 'sns') refuse();
     await tokenCheck(config, password);
     let note: { Type?: string; Timestamp?: string; Message?: string };
