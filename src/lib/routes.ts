@@ -32,6 +32,8 @@ export const opsShells = [
   // Support: people; every operator: the audit trail.
   'ops/people',
   'ops/audit',
+  // Every operator: the delivery providers' sends, failures, receipts and breakers (read-only).
+  'ops/delivery',
 ] as const;
 export type OpsShell = (typeof opsShells)[number];
 

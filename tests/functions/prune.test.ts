@@ -70,6 +70,11 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
     db
       .prepare("INSERT INTO operator_webauthn_challenges (challenge, purpose, operator_id, created_at, expires_at) VALUES (?, 'register', ?, ?, ?)")
       .bind(tag, `operator-${tag}`, at - 5 * 60 * 1000, at),
+    db.prepare("INSERT INTO delivery_attempts (send_id, channel, provider, outcome, created_at) VALUES (?, 'sms', 'aliyun', 'sent', ?)").bind(tag, at),
+    db.prepare('INSERT INTO delivery_receipts_seen (receipt_key, created_at) VALUES (?, ?)').bind(tag, at),
+    db
+      .prepare("INSERT INTO delivery_fallbacks (token_hash, recipient, purpose, lang, created_at, expires_at) VALUES (?, '+8613900000000', 'login', 'en', ?, ?)")
+      .bind(tag, at - 10 * 60 * 1000, at),
   ];
 }
 
@@ -97,6 +102,9 @@ const TAG_COLUMN: Record<string, string> = {
   operator_guesses: 'subject',
   operator_enrolments: 'token_hash',
   operator_webauthn_challenges: 'challenge',
+  delivery_attempts: 'send_id',
+  delivery_receipts_seen: 'receipt_key',
+  delivery_fallbacks: 'token_hash',
 };
 
 /** The tags each table still holds. */
@@ -138,6 +146,9 @@ describe('prune', () => {
         'operator_guesses',
         'operator_enrolments',
         'operator_webauthn_challenges',
+        'delivery_attempts',
+        'delivery_receipts_seen',
+        'delivery_fallbacks',
       ].sort(),
     );
   });
@@ -156,8 +167,9 @@ describe('prune', () => {
       expect(deleted[table], table).toBeGreaterThan(0);
     }
     // Tracking and the sign-in history keep 90 days, client errors 30, codes 2 (the daily SMS budget counts them),
-    // the rest a day: a row a day and an hour old is gone only from the tables that keep a day.
-    expect(tablesHolding(left, 'keep-long')).toEqual(['client_errors', 'codes', 'sign_ins', 'tracking_events']);
+    // delivery tries 7 (the operators' view), receipts seen 2, the rest a day: a row a day and an hour old is gone
+    // only from the tables that keep a day.
+    expect(tablesHolding(left, 'keep-long')).toEqual(['client_errors', 'codes', 'delivery_attempts', 'delivery_receipts_seen', 'sign_ins', 'tracking_events']);
   });
 
   it('keeps the password failures of a network while its lock runs, however old the last failure', async () => {

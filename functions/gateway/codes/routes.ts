@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { EdgeBindings } from '../../env';
-import { emailCodeRequest, smsSendRequest } from '../../../src/schemas/auth';
+import { emailCodeRequest, emailInsteadRequest, smsSendRequest } from '../../../src/schemas/auth';
 import { validate } from '../validate';
 import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -40,7 +40,7 @@ export const codeRoutes = new Hono<EdgeBindings>()
     return ok(c, null);
   })
   // "Send the code by e-mail instead": the ticket of a DL0010 answer; the same answer whatever the number.
-  .post('/agg-web/sms/email-instead', validate('json', z.object({ emailTicket: z.string().min(1).max(100) })), async (c) => {
+  .post('/agg-web/sms/email-instead', validate('json', emailInsteadRequest), async (c) => {
     await emailInstead(c.env, {
       ticket: c.req.valid('json').emailTicket,
       ip: clientIp(c),

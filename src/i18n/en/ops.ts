@@ -7,6 +7,7 @@ export const ops = {
     operators: { title: 'Operators', lead: 'Everyone who can sign in to the operator console.' },
     people: { title: 'People support', lead: 'Find a person, see their account and help them back in.' },
     audit: { title: 'Audit trail', lead: 'Who did what, to whom, when and why.' },
+    delivery: { title: 'Message delivery', lead: 'Each SMS and e-mail provider: sends, failures, delivery rates and its breaker.' },
     companies: { title: 'Company review', lead: 'Companies waiting for a decision, and every other company by status.' },
     company: { title: 'Review a company', lead: 'Check what the administrator entered, then decide.' },
   },
@@ -17,6 +18,7 @@ export const ops = {
     companies: 'Companies',
     people: 'People',
     audit: 'Audit trail',
+    delivery: 'Delivery',
     operators: 'Operators',
     signOut: 'Sign out',
     signedInAs: 'Signed in as {name} ({role})',
@@ -66,6 +68,7 @@ export const ops = {
     companies: 'Review companies waiting for verification.',
     people: 'Find a person and help them with their account.',
     audit: 'See who did what, when and why.',
+    delivery: 'See how SMS and e-mail providers are sending.',
     operators: 'See the operators and their roles.',
   },
   operators: {

@@ -8,6 +8,7 @@ export const ops: OpsMessages['ops'] = {
     operators: { title: '运营人员', lead: '可以登录运营控制台的全部人员。' },
     people: { title: '用户支持', lead: '查找用户、查看账号并协助其恢复登录。' },
     audit: { title: '审计日志', lead: '谁在何时对谁做了什么，以及原因。' },
+    delivery: { title: '消息发送', lead: '各短信和邮件服务商的发送、失败、送达率及熔断状态。' },
     companies: { title: '企业审核', lead: '待处理的企业，以及按状态查看的全部企业。' },
     company: { title: '审核企业', lead: '核对管理员填写的信息后作出决定。' },
   },
@@ -18,6 +19,7 @@ export const ops: OpsMessages['ops'] = {
     companies: '企业',
     people: '用户',
     audit: '审计记录',
+    delivery: '消息发送',
     operators: '运营人员',
     signOut: '退出登录',
     signedInAs: '当前登录：{name}（{role}）',
@@ -67,6 +69,7 @@ export const ops: OpsMessages['ops'] = {
     companies: '审核等待认证的企业。',
     people: '查找用户并协助处理账号问题。',
     audit: '查看谁在何时因何做了什么。',
+    delivery: '查看短信和邮件服务商的发送情况。',
     operators: '查看运营人员及其角色。',
   },
   operators: {
