@@ -19,6 +19,11 @@ const dev = spawn(
     // Every page of the suite is one client network (loopback), which passes the deployed 60 tracking events a
     // minute; a beacon carries no test header to name a network of its own. The cap is tested in tracking.test.ts.
     '--var', 'TRACKING_NETWORK_CAP:1000000',
+    // Failover lists as a deployment has them. Without provider keys a local run stands the outbox in for each
+    // provider (every code still lands in /api/dev/outbox), and /api/dev/delivery/faults makes one fail for one
+    // number (tests/e2e/delivery-failover.spec.ts). The breakers stay shut: parallel spec files share providers.
+    '--var', 'SMS_PROVIDER:aliyun,tencent', '--var', 'SMS_INTERNATIONAL_PROVIDER:twilio,tencent', '--var', 'EMAIL_PROVIDER:ses,webhook',
+    '--var', 'DELIVERY_BREAKER_FAILURES:1000',
   ],
   { stdio: 'inherit' },
 );
