@@ -35,7 +35,7 @@ async function signInWithCode(page: Page, lang: Lang, code: string) {
   const m = messages[lang].signIn;
   await page.getByLabel(m.code).fill(code);
   await page.getByRole('checkbox', { name: new RegExp(m.agree) }).check();
-  await page.getByRole('button', { name: m.submit }).click();
+  await page.getByRole('button', { name: m.submit, exact: true }).click();
   await expect(page).toHaveURL(/\/create_account$/);
 }
 
@@ -56,6 +56,7 @@ for (const lang of langs) {
 
   for (const width of widths) {
     test(`${lang} ${width}px: every SMS provider down: plain words, the code by e-mail, and the same offer for an unknown number`, async ({ browser }) => {
+      test.setTimeout(120_000);
       const context = await browser.newContext({ viewport: { width, height: 900 } });
       const page = await context.newPage();
       const mobile = uniqueMobile();
@@ -79,8 +80,9 @@ for (const lang of langs) {
       await page.screenshot({ path: `${SHOTS}/sms-down-sent-${lang}-${width}.png`, fullPage: true });
       await signInWithCode(page, lang, await readCode(page.request, email));
 
-      // A number without an account meets the very same words and answer.
-      const stranger = await context.newPage();
+      // A number without an account meets the very same words and answer (in a browser of its own: this one is signed in).
+      const strangerContext = await browser.newContext({ viewport: { width, height: 900 } });
+      const stranger = await strangerContext.newPage();
       const unknown = uniqueMobile();
       for (const provider of ['aliyun', 'tencent'] as const) await fail(stranger, provider, `+86${unknown}`);
       // A new number is asked to agree and to name its company first (the code also registers it).
@@ -98,7 +100,7 @@ for (const lang of langs) {
       await expect(strangerOffer.getByText(m.smsDown.text)).toBeVisible();
       await strangerOffer.getByRole('button', { name: m.smsDown.emailInstead }).click();
       await expect(strangerOffer.getByRole('status')).toHaveText(m.smsDown.emailSent);
-      await context.close();
+      await Promise.all([context.close(), strangerContext.close()]);
     });
   }
 }
@@ -113,6 +115,7 @@ for (const run of opsRuns) {
   const lang = run.lang as Lang;
   const m = consoleMessages[lang].opsDelivery;
   test(`${lang} ${run.width}px: an operator reads the delivery view: providers, breakers, failure reasons and the plot`, async ({ browser }) => {
+    test.setTimeout(90_000);
     const context = await browser.newContext({ viewport: { width: run.width, height: 900 } });
     const page = await context.newPage();
     // A failed try for the view to show: Aliyun down for one number, Tencent sends.

@@ -364,5 +364,8 @@ describe("the operators' view", () => {
     expect(byName.twilio!.day.deliveryRate).toBeLessThan(1);
     expect(byName.aliyun!.breaker.state).toBe('closed');
     expect(byName.aliyun!.series).toHaveLength(24);
+    // The tries of this hour are in the plot's last point.
+    expect(byName.aliyun!.series.at(-1)).toMatchObject({ tries: expect.any(Number), sendRate: expect.any(Number) });
+    expect(byName.aliyun!.series.at(-1)!.tries).toBeGreaterThan(0);
   });
 });

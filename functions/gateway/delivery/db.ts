@@ -61,9 +61,10 @@ export interface ProviderBucket {
 
 /** Tries per provider and time bucket since `since` (skipped ones are not tries). */
 export async function attemptBuckets(db: D1Database, since: number, bucketMs: number): Promise<ProviderBucket[]> {
+  // `%` works on integers whatever type D1 binds ?2 as (a JS number may arrive as REAL, and REAL division keeps the fraction).
   const { results } = await db
     .prepare(
-      `SELECT provider, (created_at / ?2) * ?2 AS bucket,
+      `SELECT provider, created_at - created_at % ?2 AS bucket,
               SUM(outcome = 'sent') AS sends,
               SUM(outcome IN ('failed', 'throttled')) AS failures,
               SUM(receipt = 'delivered') AS delivered,
