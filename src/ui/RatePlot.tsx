@@ -18,17 +18,19 @@ interface RatePlotProps {
 }
 
 const WIDTH = 480;
-const HEIGHT = 140;
-const PAD = { left: 40, right: 8, top: 8, bottom: 24 };
+const HEIGHT = 120;
+const PAD = 6;
 
 /**
  * A small inline SVG of rates over time, no chart library: one polyline per line, broken where a point has no
- * value. It is an image with a title and a description in words; the page gives its figures as a table too.
+ * value. The SVG stretches to its box (its strokes keep their width), so its axis labels are HTML beside it,
+ * never stretched text. It is an image with a title and a description in words; the page gives its figures as a
+ * table too.
  */
 export function RatePlot({ title, summary, lines, xLabels, yLabels }: RatePlotProps) {
   const count = Math.max(1, ...lines.map((line) => line.values.length));
-  const x = (i: number) => PAD.left + (count === 1 ? 0 : (i / (count - 1)) * (WIDTH - PAD.left - PAD.right));
-  const y = (rate: number) => PAD.top + (1 - rate) * (HEIGHT - PAD.top - PAD.bottom);
+  const x = (i: number) => (count === 1 ? WIDTH / 2 : (i / (count - 1)) * WIDTH);
+  const y = (rate: number) => PAD + (1 - rate) * (HEIGHT - 2 * PAD);
   // Runs of consecutive points with a value: each becomes one polyline (a lone point, a dot).
   const runs = (values: (number | null)[]) => {
     const out: [number, number][][] = [];
@@ -45,32 +47,35 @@ export function RatePlot({ title, summary, lines, xLabels, yLabels }: RatePlotPr
   const id = title.replace(/[^\w-]/g, '-');
   return (
     <figure className="rate-plot">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="none">
-        <title id={`${id}-title`}>{title}</title>
-        <desc id={`${id}-desc`}>{summary}</desc>
-        {[1, 0.5, 0].map((rate, i) => (
-          <g key={rate}>
-            <line className="rate-plot-grid" x1={PAD.left} x2={WIDTH - PAD.right} y1={y(rate)} y2={y(rate)} />
-            <text className="rate-plot-axis" x={PAD.left - 6} y={y(rate) + 4} textAnchor="end">
-              {yLabels[2 - i]}
-            </text>
-          </g>
-        ))}
-        {lines.map((line) =>
-          runs(line.values).map((run, i) =>
-            run.length === 1 ? (
-              <circle key={`${line.className}-${i}`} className={`rate-plot-dot ${line.className}`} cx={run[0]![0]} cy={run[0]![1]} r={3} />
-            ) : (
-              <polyline key={`${line.className}-${i}`} className={`rate-plot-line ${line.className}`} points={run.map(([px, py]) => `${px},${py}`).join(' ')} />
+      <div className="rate-plot-frame">
+        <div className="rate-plot-y" aria-hidden="true">
+          {[...yLabels].reverse().map((label) => (
+            <span key={label}>{label}</span>
+          ))}
+        </div>
+        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="none">
+          <title id={`${id}-title`}>{title}</title>
+          <desc id={`${id}-desc`}>{summary}</desc>
+          {[1, 0.5, 0].map((rate) => (
+            <line key={rate} className="rate-plot-grid" x1={0} x2={WIDTH} y1={y(rate)} y2={y(rate)} />
+          ))}
+          {lines.map((line) =>
+            runs(line.values).map((run, i) =>
+              run.length === 1 ? (
+                // A lone point: a short stroke (a circle would stretch with the box).
+                <line key={`${line.className}-${i}`} className={`rate-plot-line rate-plot-point ${line.className}`} x1={run[0]![0] - 3} x2={run[0]![0] + 3} y1={run[0]![1]} y2={run[0]![1]} />
+              ) : (
+                <polyline key={`${line.className}-${i}`} className={`rate-plot-line ${line.className}`} points={run.map(([px, py]) => `${px},${py}`).join(' ')} />
+              ),
             ),
-          ),
-        )}
-        {xLabels.map((label, i) => (
-          <text key={label} className="rate-plot-axis" x={x(((count - 1) * i) / 2)} y={HEIGHT - 6} textAnchor={i === 0 ? 'start' : i === 1 ? 'middle' : 'end'}>
-            {label}
-          </text>
-        ))}
-      </svg>
+          )}
+        </svg>
+        <div className="rate-plot-x" aria-hidden="true">
+          {xLabels.map((label) => (
+            <span key={label}>{label}</span>
+          ))}
+        </div>
+      </div>
       <figcaption>
         <ul className="rate-plot-legend">
           {lines.map((line) => (
