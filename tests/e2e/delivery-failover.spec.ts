@@ -140,6 +140,7 @@ for (const run of opsRuns) {
     await expect(aliyun.getByRole('region', { name: `${m.providers.aliyun}: ${m.figuresTitle}` })).toBeVisible();
     await expectAccessible(page);
     await page.screenshot({ path: `${SHOTS}/ops-delivery-${lang}-${run.width}.png`, fullPage: true });
+    await aliyun.screenshot({ path: `${SHOTS}/ops-delivery-aliyun-${lang}-${run.width}.png` });
     await context.close();
   });
 }

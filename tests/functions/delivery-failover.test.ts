@@ -350,7 +350,7 @@ describe("the operators' view", () => {
     );
     await statement.run();
     const { token } = await startOperatorSession(worker.env.DB, id, at);
-    const view = await api.get('/ops/v1/delivery', { cookie: `__Host-portal_operator=${token}` }).then(api.json<{ providers: { provider: string; routes: string[]; breaker: { state: string }; day: { sends: number; failures: number; deliveryRate: number | null }; latestFailures: { reason: string }[]; series: unknown[] }[] }>);
+    const view = await api.get('/ops/v1/delivery', { cookie: `__Host-portal_operator=${token}` }).then(api.json<{ providers: { provider: string; routes: string[]; breaker: { state: string }; day: { sends: number; failures: number; deliveryRate: number | null }; latestFailures: { reason: string }[]; series: { tries: number; sendRate: number | null }[] }[] }>);
     expect(view.code).toBe('0');
     const byName = Object.fromEntries(view.data.providers.map((p) => [p.provider, p]));
     expect(Object.keys(byName).sort()).toEqual(['aliyun', 'ses', 'tencent', 'twilio', 'webhook']);

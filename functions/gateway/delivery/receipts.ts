@@ -60,7 +60,8 @@ export interface ReceiptRequest {
 /** Checks a callback and reads its receipts; throws DL0012 when it is unsigned, forged, malformed or stale. */
 export async function verifiedReceipts(config: Config, provider: ReceiptProvider, request: ReceiptRequest, now: number): Promise<Receipt[]> {
   const receipts = await READERS[provider](config, request);
-  if (!receipts.length || receipts.some(({ at }) => at !== null && (!Number.isFinite(at) || Math.abs(now - at) > RECEIPT_MAX_AGE_MS))) refuse();
+  // Only an SNS subscription confirmation (logged by its reader) carries no receipt.
+  if ((!receipts.length && provider !== 'ses') || receipts.some(({ at }) => at !== null && (!Number.isFinite(at) || Math.abs(now - at) > RECEIPT_MAX_AGE_MS))) refuse();
   return receipts;
 }
 
@@ -120,10 +121,15 @@ const READERS: Record<ReceiptProvider, (config: Config, request: ReceiptRequest)
     }
     if (user !== 'sns') refuse();
     await tokenCheck(config, password);
-    let note: { Type?: string; Timestamp?: string; Message?: string };
+    let note: { Type?: string; Timestamp?: string; Message?: string; TopicArn?: string; SubscribeURL?: string };
     let event: { eventType?: string; notificationType?: string; mail?: { messageId?: string } };
     try {
       note = JSON.parse(body);
+      // A new subscription: an operator confirms it by opening SubscribeURL (the Worker calls no URL a request names).
+      if (note.Type === 'SubscriptionConfirmation') {
+        console.log(JSON.stringify({ event: 'sns_subscription_confirmation', topicArn: note.TopicArn, subscribeUrl: note.SubscribeURL }));
+        return [];
+      }
       event = JSON.parse(note.Message ?? '');
     } catch {
       return refuse();
