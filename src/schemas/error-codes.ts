@@ -71,8 +71,8 @@ export const errorCatalogue = {
   // skipped by its breaker. Its data carries a ticket for the e-mail offer (codes/fallback.ts).
   DL0010: {
     status: 503,
-    en: 'Text messages cannot be sent at the moment: none of our SMS services is working. You can get the code by e-mail, or sign in with your password or a passkey.',
-    zh: '短信暂时无法发送：我们的短信服务目前都不可用。您可以通过邮件获取验证码，或使用密码、通行密钥登录。',
+    en: 'Text messages cannot be sent at the moment: none of our SMS services is working. Please use e-mail, a password or a passkey instead, or try again later.',
+    zh: '短信暂时无法发送：我们的短信服务目前都不可用。请改用邮箱、密码或通行密钥，或稍后再试。',
   },
   DL0011: { status: 400, en: 'This offer has expired. Please ask for a code again.', zh: '该选项已失效，请重新获取验证码。' },
   // Provider status callbacks (delivery/receipts.ts): unsigned, forged, stale or replayed ones are refused.

@@ -86,7 +86,8 @@ export interface IssueCodeArgs {
 /**
  * Creates a code and delivers it. Throws CD0001 (data { retryAfter } in seconds) within RESEND_WAIT_MS of
  * the recipient's last code, CD0002 past the recipient cap, CD0003 past the network cap, for SMS PH0001 for a
- * number that cannot take a text and CD0004 / CD0005 past the calling-code cap / daily budget, and DL0001 /
+ * number that cannot take a text and CD0004 / CD0005 past the calling-code cap / daily budget, DL0010 when no
+ * SMS provider of the list could send, and DL0001 /
  * DL0002 / DL0003 when the provider does not take the message (delivery/index.ts). A code whose delivery failed
  * is withdrawn: its row is what the resend wait and every send cap count, so deleting it means the failed send
  * counts against none of them and the visitor may retry at once. With `background` the send (and a failed

@@ -157,7 +157,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
               busy={s.busy}
               passkeys={passkeys !== null}
               onEmailInstead={() => void sendCodeByEmailInstead().then(() => $signIn.get().smsDown?.step === 'emailSent' && document.getElementById('code')?.focus())}
-              onPassword={() => switchTo('password')}
+              onPassword={register ? undefined : () => switchTo('password')}
             />
           )}
         </div>

@@ -9,7 +9,8 @@ interface SmsDownOfferProps {
   /** Passkeys work in this browser: the form's passkey button is another way in. */
   passkeys: boolean;
   onEmailInstead: () => void;
-  onPassword: () => void;
+  /** The password sign-in; absent where the form has none (/register). */
+  onPassword?: () => void;
 }
 
 /**
@@ -42,9 +43,11 @@ export function SmsDownOffer({ state, labels, busy, passkeys, onEmailInstead, on
           </p>
         </>
       )}
-      <button type="button" className="button secondary" disabled={busy} onClick={onPassword}>
-        {labels.password}
-      </button>
+      {onPassword && (
+        <button type="button" className="button secondary" disabled={busy} onClick={onPassword}>
+          {labels.password}
+        </button>
+      )}
       {passkeys && <p className="hint">{labels.passkeyHint}</p>}
     </section>
   );
