@@ -82,6 +82,22 @@ const providerList = <T extends string>(names: readonly [T, ...T[]]) =>
     .refine((list) => !list.includes('outbox') || list.length === 1, '"outbox" cannot be part of a list')
     .transform((list) => list as T[]);
 
+/**
+ * "+852=twilio,tencent;+65=twilio": an ordered provider list for each named calling code, before
+ * SMS_PROVIDER / SMS_INTERNATIONAL_PROVIDER (groups apart by ";", providers by ",").
+ */
+const smsRoutes = text.transform((value, ctx) => {
+  const routes: Record<string, SmsProvider[]> = {};
+  for (const group of value.split(';').map((part) => part.trim()).filter(Boolean)) {
+    const match = /^(\+\d{1,4})\s*=\s*(.+)$/.exec(group);
+    const list = match ? providerList(SMS_PROVIDERS).safeParse(match[2]) : null;
+    if (!match || !list?.success) ctx.addIssue({ code: 'custom', message: `"${group}" must be "+CODE=provider,provider" with each provider once` });
+    else if (match[1]! in routes) ctx.addIssue({ code: 'custom', message: `"${match[1]}" is named twice` });
+    else routes[match[1]!] = list.data;
+  }
+  return routes;
+});
+
 /** Base64 (standard or url-safe) of exactly 32 bytes: an AES-256 key. */
 const key32 = text.refine((value) => decodeBase64(value)?.length === 32, 'must be base64 of exactly 32 bytes');
 
@@ -167,6 +183,8 @@ const settings = {
   smsProvider: variable('SMS_PROVIDER', optional(providerList(SMS_PROVIDERS))),
   /** SMS to every other number, in order; unset: SMS_PROVIDER. */
   smsInternationalProvider: variable('SMS_INTERNATIONAL_PROVIDER', optional(providerList(SMS_PROVIDERS))),
+  /** SMS to the calling codes it names, each with its own ordered list (before the two above). */
+  smsRoutes: variable('SMS_ROUTES', withDefault(smsRoutes, '')),
   /** E-mail, in order; unset: DELIVERY. */
   emailProvider: variable('EMAIL_PROVIDER', optional(providerList(EMAIL_PROVIDERS))),
   /** Template SMS (Aliyun, Tencent): the sign name and the template ids of the code, new-device, review decision and security-change messages, per language. */

@@ -23,7 +23,8 @@ export const windowFigures = z.object({
 export const breakerStateName = z.enum(['closed', 'open', 'half-open']);
 export const providerOverview = z.object({
   provider: z.string(),
-  routes: z.array(z.enum(['sms', 'smsInternational', 'email'])),
+  /** "sms" (+86), "smsInternational", "email", or a calling code with a list of its own ("+852"). */
+  routes: z.array(z.string()),
   breaker: z.object({ state: breakerStateName, failures: z.number(), retryAt: z.nullable(z.number()), changedAt: z.nullable(z.number()) }),
   hour: windowFigures,
   day: windowFigures,

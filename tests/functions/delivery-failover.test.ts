@@ -57,8 +57,10 @@ afterEach(() => {
 });
 
 let seq = 0;
+// Seven digits from a random start, one more per number: no two numbers of this file meet.
+const firstNumber = Math.floor(Math.random() * 8e6);
 const mainland = () => {
-  const mobile = `1390${String(Date.now() % 1e4).padStart(4, '0')}${String(seq++ % 1000).padStart(3, '0')}`;
+  const mobile = `1390${String(firstNumber + seq++).padStart(7, '0')}`;
   return { mobile, e164: `+86${mobile}` };
 };
 /** The code a stand-in was given for `e164` (Aliyun by template parameter, Tencent by parameter set). */
@@ -91,6 +93,21 @@ const attemptsSince = (at: number) =>
 /** A gateway whose clock is `at()`: the caps and breakers of a test live in a time of their own. */
 const gatewayAt = (at: () => number) => createGateway({ clock: at });
 
+describe('calling-code groups', () => {
+  it('sends a number whose calling code SMS_ROUTES names down that list, and every other number down the default ones', async () => {
+    const { issueCode } = await import('../../functions/gateway/codes/service');
+    const env = { ...worker.env, SMS_ROUTES: '+44=tencent,twilio' } as WorkerEnv;
+    const uk = `+44741${String(firstNumber + seq++).padStart(7, '0').slice(-7)}`;
+    const before = { tencent: standIns.tencent.received.length, twilio: standIns.twilio.received.length };
+    await issueCode(env, { recipient: uk, channel: 'sms', purpose: 'login', ip: api.ip(), now: Date.now(), lang: 'en' });
+    expect(standIns.tencent.received.length - before.tencent).toBe(1);
+    expect(standIns.twilio.received.length - before.twilio).toBe(0);
+    const cn = mainland().e164;
+    await issueCode(env, { recipient: cn, channel: 'sms', purpose: 'login', ip: api.ip(), now: Date.now(), lang: 'en' });
+    expect(countTo('aliyun', cn)).toBe(1);
+  });
+});
+
 describe('failover', () => {
   it('delivers through the second provider when the first fails: one code, one count against the caps, and it signs in', async () => {
     const at = Date.now() + 1000 * 86_400_000;
@@ -118,7 +135,7 @@ describe('failover', () => {
     expect((await signInWith(mobile, code)).code).toBe('0');
   });
 
-  it('gives way to the next provider when one hangs, within the time limit; all hanging ends at the overall limit with DL0010', async () => {
+  it('gives way to the next provider when one hangs, within the time limit; all hanging ends at the overall limit with DL0010', { timeout: 30_000 }, async () => {
     standIns.aliyun.mode = 'hang';
     const first = mainland();
     const sent = await askSms(first.mobile, { env: { DELIVERY_TIMEOUT_MS: '800', DELIVERY_TOTAL_TIMEOUT_MS: '4000' } });
@@ -129,23 +146,23 @@ describe('failover', () => {
 
     standIns.tencent.mode = 'hang';
     const second = mainland();
-    const failed = await askSms(second.mobile, { env: { DELIVERY_TIMEOUT_MS: '1500', DELIVERY_TOTAL_TIMEOUT_MS: '2000' }, lang: 'zh' });
+    const failed = await askSms(second.mobile, { env: { DELIVERY_TIMEOUT_MS: '2500', DELIVERY_TOTAL_TIMEOUT_MS: '3000' }, lang: 'zh' });
     expect(failed.status).toBe(503);
     expect(failed.body).toEqual({ code: 'DL0010', message: errorCatalogue.DL0010.zh, data: { emailTicket: expect.any(String) } });
-    // Aliyun had its 1.5 s, Tencent what was left of the 2 s: the answer came at the overall limit, not at 3 s
+    // Aliyun had its 2.5 s, Tencent what was left of the 3 s: the answer came at the overall limit, not at 5 s
     // (the margin is our own statements before and after the providers, on a shared test machine).
-    expect(failed.elapsedMs).toBeGreaterThanOrEqual(1990);
-    expect(failed.elapsedMs).toBeLessThan(3000);
+    expect(failed.elapsedMs).toBeGreaterThanOrEqual(2990);
+    expect(failed.elapsedMs).toBeLessThan(4500);
     expect(countTo('tencent', second.e164)).toBe(1);
   });
 
-  it('sends 50 texts at once while the first provider fails: each number gets exactly one, through the second', async () => {
+  it('sends 50 texts at once while the first provider fails: each number gets exactly one, through the second', { timeout: 90_000 }, async () => {
     const at = Date.now() + 1100 * 86_400_000;
     standIns.aliyun.mode = 'down';
     const { issueCode } = await import('../../functions/gateway/codes/service');
-    // The overall limit is raised: 50 sends at once on the test machine's local D1 bridge wait on our own
-    // statements longer than the 8 s a person would; this test is about none lost and none doubled.
-    const env = { ...worker.env, DELIVERY_BREAKER_FAILURES: '5', DELIVERY_BREAKER_OPEN_SECONDS: '60', DELIVERY_TOTAL_TIMEOUT_MS: '60000' } as WorkerEnv;
+    // The limits are raised: 50 sends at once on a shared test machine wait on our own statements and the
+    // stand-ins longer than a person would; this test is about none lost and none doubled, not about time.
+    const env = { ...worker.env, DELIVERY_BREAKER_FAILURES: '5', DELIVERY_BREAKER_OPEN_SECONDS: '60', DELIVERY_TIMEOUT_MS: '30000', DELIVERY_TOTAL_TIMEOUT_MS: '60000' } as WorkerEnv;
     const numbers = Array.from({ length: 50 }, () => mainland().e164);
     const tencentBefore = standIns.tencent.received.length;
     const outcomes = await Promise.allSettled(numbers.map((recipient) => issueCode(env, { recipient, channel: 'sms', purpose: 'login', ip: api.ip(), now: at, lang: 'en' })));

@@ -7,26 +7,37 @@ import { tencentSms } from './tencent-sms';
 import { twilioSms } from './twilio-sms';
 import { webhook } from './webhook';
 
-/** A message's calling-code group: mainland China numbers, every other number, or e-mail. */
-export type RouteGroup = 'sms' | 'smsInternational' | 'email';
+/**
+ * A message's group: e-mail, an SMS to a calling code SMS_ROUTES names ("+852"), to a mainland China number
+ * ("sms"), or to any other number ("smsInternational").
+ */
+export type RouteGroup = 'sms' | 'smsInternational' | 'email' | `+${string}`;
 
-export function routeGroupOf(message: Pick<DeliveryMessage, 'channel' | 'to'>): RouteGroup {
+export function routeGroupOf(config: Config, message: Pick<DeliveryMessage, 'channel' | 'to'>): RouteGroup {
   if (message.channel === 'email') return 'email';
-  return parsePhoneNumberFromString(message.to)?.countryCallingCode === '86' ? 'sms' : 'smsInternational';
+  const code = parsePhoneNumberFromString(message.to)?.countryCallingCode;
+  if (code && `+${code}` in config.smsRoutes) return `+${code}`;
+  return code === '86' ? 'sms' : 'smsInternational';
+}
+
+/** Every group's ordered list: SMS_ROUTES' calling codes, then the two SMS groups and e-mail. */
+export function routes(config: Config): [RouteGroup, (SmsProvider | EmailProvider)[]][] {
+  return [...(Object.entries(config.smsRoutes) as [RouteGroup, SmsProvider[]][]), ['sms', config.channels.sms], ['smsInternational', config.channels.smsInternational], ['email', config.channels.email]];
 }
 
 /**
  * The providers that take a message, in the order they are tried: e-mail goes down EMAIL_PROVIDER; an SMS to a
- * mainland China number (+86) down SMS_PROVIDER and to any other number down SMS_INTERNATIONAL_PROVIDER (each
- * unset one falls back as config.ts says).
+ * calling code of SMS_ROUTES down its own list, to a mainland China number (+86) down SMS_PROVIDER and to any
+ * other number down SMS_INTERNATIONAL_PROVIDER (each unset one falls back as config.ts says).
  */
 export function routeOf(config: Config, message: Pick<DeliveryMessage, 'channel' | 'to'>): (SmsProvider | EmailProvider)[] {
-  return config.channels[routeGroupOf(message)];
+  const group = routeGroupOf(config, message);
+  return group.startsWith('+') ? config.smsRoutes[group]! : config.channels[group as 'sms' | 'smsInternational' | 'email'];
 }
 
-/** Every provider a channel of this configuration may call, each once (the breakers the operators' view shows). */
+/** Every provider a list of this configuration names, each once (the breakers the operators' view shows). */
 export function configuredProviders(config: Config): (SmsProvider | EmailProvider)[] {
-  return [...new Set([...config.channels.sms, ...config.channels.smsInternational, ...config.channels.email])];
+  return [...new Set(routes(config).flatMap(([, list]) => list))];
 }
 
 /** The providers that call out; the outbox is a table of our own (outbox.ts). */
@@ -89,6 +100,7 @@ const isSet = (value: unknown) => value !== undefined && value !== null && value
 export function deliveryProblems(config: Config): string[] {
   const problems: string[] = [];
   const channels = [
+    ...Object.entries(config.smsRoutes).map(([code, list]) => [`SMS_ROUTES ${code}`, list] as const),
     ['SMS_PROVIDER', config.channels.sms],
     ['SMS_INTERNATIONAL_PROVIDER', config.channels.smsInternational],
     ['EMAIL_PROVIDER', config.channels.email],

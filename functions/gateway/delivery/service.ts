@@ -2,7 +2,7 @@ import type { Config } from '../../config';
 import { breakers, type BreakerState } from './breaker';
 import { attemptBuckets, latestFailures, type ProviderBucket } from './db';
 import type { DeliveryEnv } from './index';
-import { configuredProviders } from './select';
+import { configuredProviders, routes } from './select';
 
 /** The operators' delivery view (read-only): per provider the last hour and day, its breaker and latest failures. */
 const HOUR_MS = 60 * 60 * 1000;
@@ -26,7 +26,7 @@ export interface WindowFigures {
 
 export interface ProviderOverview {
   provider: string;
-  /** The channels' lists it is on ("sms", "smsInternational", "email"), in the configured order. */
+  /** The lists it is on: "sms" (+86), "smsInternational", "email", or a calling code of SMS_ROUTES ("+852"). */
   routes: string[];
   breaker: BreakerState;
   hour: WindowFigures;
@@ -71,7 +71,9 @@ export async function deliveryOverview(env: DeliveryEnv, config: Config, now: nu
       });
       return {
         provider,
-        routes: (['sms', 'smsInternational', 'email'] as const).filter((group) => (config.channels[group] as string[]).includes(provider)),
+        routes: routes(config)
+          .filter(([, list]) => (list as string[]).includes(provider))
+          .map(([group]) => group),
         breaker: await breakers.state(env, provider),
         hour: figures(hourRows.filter((row) => row.provider === provider)),
         day: figures(day),

@@ -8,6 +8,8 @@ export const opsDelivery = {
   none: 'No provider is configured, and nothing was sent in the last 24 hours.',
   providers: { aliyun: 'Aliyun SMS', tencent: 'Tencent Cloud SMS', twilio: 'Twilio SMS', ses: 'Amazon SES e-mail', webhook: 'Webhook', outbox: 'Development outbox' },
   routes: { sms: 'texts to +86 numbers', smsInternational: 'texts to other numbers', email: 'e-mail' },
+  /** {code}: a calling code with a list of its own (SMS_ROUTES). */
+  callingCodeRoute: 'texts to {code} numbers',
   /** {routes}: the lists the provider is on. */
   usedFor: 'Used for {routes}.',
   notRouted: 'On no list now; it sent in the last 24 hours.',

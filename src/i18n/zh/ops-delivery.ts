@@ -8,6 +8,7 @@ export const opsDelivery: OpsMessages['opsDelivery'] = {
   none: '未配置服务商，过去 24 小时也没有发送记录。',
   providers: { aliyun: '阿里云短信', tencent: '腾讯云短信', twilio: 'Twilio 短信', ses: 'Amazon SES 邮件', webhook: 'Webhook', outbox: '开发发件箱' },
   routes: { sms: '+86 号码的短信', smsInternational: '其他号码的短信', email: '邮件' },
+  callingCodeRoute: '{code} 号码的短信',
   usedFor: '用于{routes}。',
   notRouted: '当前不在任何列表中；过去 24 小时有发送记录。',
   breakerStates: { closed: '闭合：正常发送', open: '断开：{time} 前跳过', 'half-open': '半开：试发一条' },

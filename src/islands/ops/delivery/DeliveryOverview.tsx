@@ -83,7 +83,7 @@ export default function DeliveryOverview({ lang, messages }: DeliveryOverviewPro
                 <h2 id={`provider-${p.provider}`} className="section-title">
                   {name(p.provider)}
                 </h2>
-                <p className="hint">{p.routes.length ? format(m.usedFor, { routes: p.routes.map((r) => m.routes[r]).join(lang === 'zh' ? '、' : ', ') }) : m.notRouted}</p>
+                <p className="hint">{p.routes.length ? format(m.usedFor, { routes: p.routes.map((r) => m.routes[r as keyof typeof m.routes] ?? format(m.callingCodeRoute, { code: r })).join(lang === 'zh' ? '、' : ', ') }) : m.notRouted}</p>
                 <p>
                   <span className={`breaker-state breaker-${p.breaker.state}`}>{breaker(p)}</span>
                 </p>
