@@ -111,18 +111,27 @@ async function call<T>(env: BreakerEnv, provider: string, path: string, body?: u
   return (await answer.json()) as T;
 }
 
+/** A breaker that cannot be reached must not stop a send: the provider is tried, and the failure logged. */
+const unreachable = (provider: string, error: unknown) =>
+  console.error(JSON.stringify({ event: 'delivery_breaker_unreachable', provider, error: error instanceof Error ? error.message : String(error) }));
+
 /**
- * The breaker client of deliver(). Without the binding (a misconfigured Worker) every provider is tried, as
- * before breakers existed; the startup check names the missing binding of a deployed Worker.
+ * The breaker client of deliver(). Without the binding, or when its object does not answer, every provider is
+ * tried, as before breakers existed (the breaker saves time; it is never why a message is not sent).
  */
 export const breakers = {
   async acquire(env: BreakerEnv, provider: string, now: number, settings: BreakerSettings): Promise<boolean> {
     if (!env.DELIVERY_BREAKERS) return true;
-    return (await call<{ allowed: boolean }>(env, provider, '/acquire', { now, settings })).allowed;
+    try {
+      return (await call<{ allowed: boolean }>(env, provider, '/acquire', { now, settings })).allowed;
+    } catch (error) {
+      unreachable(provider, error);
+      return true;
+    }
   },
   async report(env: BreakerEnv, provider: string, ok: boolean, now: number, settings: BreakerSettings): Promise<void> {
     if (!env.DELIVERY_BREAKERS) return;
-    await call(env, provider, '/report', { now, ok, settings });
+    await call(env, provider, '/report', { now, ok, settings }).catch((error: unknown) => unreachable(provider, error));
   },
   async state(env: BreakerEnv, provider: string): Promise<BreakerState> {
     if (!env.DELIVERY_BREAKERS) return CLOSED;
