@@ -19,6 +19,9 @@ import { rotateKeys } from './gateway/oidc/keys';
 import { tellConnectedApps } from './gateway/oidc/logout';
 import { DATA_RIGHTS_CRON, runDataRightsJob } from './gateway/data-rights/jobs';
 
+// The Durable Object classes of wrangler.toml are exports of the Worker's entry; the class lives with its capability.
+export { DeliveryBreaker } from './gateway/delivery/breaker';
+
 /**
  * Every configuration problem of this Worker, the gateway's and the edge's, each naming the setting to fix;
  * empty when it may serve (edge/startup-check.ts).

@@ -36,6 +36,7 @@ import { OAuthError } from './oidc/clients';
 import { oidcConsoleRoutes } from './oidc/console-routes';
 import { companyClientRoutes } from './oidc/company-clients-routes';
 import { dataRightsRoutes } from './data-rights/routes';
+import { deliveryRoutes } from './delivery/routes';
 import { ERR } from '../../src/schemas/error-codes';
 
 /**
@@ -97,6 +98,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', oidcConsoleRoutes)
     .route('/', companyClientRoutes)
     .route('/', dataRightsRoutes)
+    .route('/', deliveryRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

@@ -9,6 +9,7 @@ import {
   type ChainLoginRequest,
   type CheckIsNewUserRequest,
   type EmailCodeRequest,
+  type EmailInsteadRequest,
   type EmailPasswordLoginRequest,
   type PhonePasswordLoginRequest,
   type PowPayload,
@@ -30,6 +31,8 @@ export const authApi = {
     callGateway('agg-web/captcha/slider/verify', sliderCheckSchema, { body }),
   turnstileVerify: (body: SliderInitRequest & { token: string }) => callGateway('agg-web/captcha/turnstile/verify', sliderCheckSchema, { body }),
   sendSms: (body: SmsSendRequest) => callGateway('agg-web/sms/send', z.unknown(), { body }),
+  /** The code by e-mail when no SMS provider could send (the ticket of the DL0010 answer). */
+  emailInstead: (body: EmailInsteadRequest) => callGateway('agg-web/sms/email-instead', z.unknown(), { body }),
   sendEmailCode: (body: EmailCodeRequest) => callGateway('agg-web/user/getRegVerificationCode', z.unknown(), { body }),
   quickLogin: (body: QuickLoginRequest) => callGateway('agg-web/quick/user/login', loginAnswer, { body }),
   emailPasswordLogin: (body: EmailPasswordLoginRequest) => callGateway('agg-web/user/v3/userLogin', loginAnswer, { body }),

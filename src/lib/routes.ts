@@ -36,6 +36,8 @@ export const opsShells = [
   'ops/audit',
   // Admins: the OpenID Connect clients (issue 27).
   'ops/clients',
+  // Every operator: the delivery providers' sends, failures, receipts and breakers (read-only).
+  'ops/delivery',
 ] as const;
 export type OpsShell = (typeof opsShells)[number];
 

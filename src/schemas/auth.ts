@@ -139,6 +139,12 @@ export const smsSendRequest = z.object({
 });
 export type SmsSendRequest = z.infer<typeof smsSendRequest>;
 
+// POST agg-web/sms/email-instead: the ticket of a DL0010 answer (no SMS provider could send), for the code by e-mail.
+export const emailInsteadRequest = z.object({ emailTicket: checked(z.string(), z.minLength(1), z.maxLength(100)) });
+export type EmailInsteadRequest = z.infer<typeof emailInsteadRequest>;
+/** The data of a DL0010 answer. */
+export const smsDownData = z.object({ emailTicket: z.string() });
+
 // POST agg-web/user/getRegVerificationCode
 export const emailCodeRequest = z.object({
   emailAddress: emailSchema,

@@ -67,6 +67,17 @@ export const errorCatalogue = {
     zh: '无法向该号码或邮箱发送消息，请检查后重试。',
   },
   DL0003: { status: 503, en: 'The message service is busy. Please try again in a minute.', zh: '消息服务繁忙，请一分钟后再试。' },
+  // Failover (delivery/index.ts): every SMS provider of the number's list failed, timed out, was throttled or is
+  // skipped by its breaker. Its data carries a ticket for the e-mail offer (codes/fallback.ts).
+  DL0010: {
+    status: 503,
+    en: 'Text messages cannot be sent at the moment: none of our SMS services is working. Please use e-mail, a password or a passkey instead, or try again later.',
+    zh: '短信暂时无法发送：我们的短信服务目前都不可用。请改用邮箱、密码或通行密钥，或稍后再试。',
+  },
+  DL0011: { status: 400, en: 'This offer has expired. Please ask for a code again.', zh: '该选项已失效，请重新获取验证码。' },
+  // Provider status callbacks (delivery/receipts.ts): unsigned, forged, stale or replayed ones are refused.
+  DL0012: { status: 401, en: 'The delivery receipt could not be verified.', zh: '送达回执校验失败。' },
+  DL0013: { status: 409, en: 'This delivery receipt was already received.', zh: '该送达回执已接收。' },
   // Slider captcha.
   CP0001: { status: 400, en: 'Verification failed, please try again.', zh: '验证失败，请重试。' },
   CP0002: { status: 400, en: 'The verification has expired, please try again.', zh: '验证已过期，请重试。' },
@@ -329,6 +340,10 @@ export const ERR = {
   DELIVERY_FAILED: 'DL0001',
   DELIVERY_RECIPIENT_INVALID: 'DL0002',
   DELIVERY_THROTTLED: 'DL0003',
+  DELIVERY_NO_SMS_PROVIDER: 'DL0010',
+  DELIVERY_FALLBACK_EXPIRED: 'DL0011',
+  DELIVERY_RECEIPT_UNVERIFIED: 'DL0012',
+  DELIVERY_RECEIPT_REPLAYED: 'DL0013',
   CAPTCHA_FAILED: 'CP0001',
   CAPTCHA_EXPIRED: 'CP0002',
   CAPTCHA_SLIDE_FAILED: 'CP0003',

@@ -85,6 +85,11 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
     db.prepare('INSERT INTO oidc_refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES (?, ?, ?, ?)').bind(tag, `grant-${tag}`, at - 7 * DAY, at),
     db.prepare('INSERT INTO oidc_revoked_tokens (jti, expires_at) VALUES (?, ?)').bind(tag, at),
     db.prepare('INSERT INTO oidc_logout_sends (grant_id, client_id, created_at, next_at) VALUES (?, ?, ?, ?)').bind(`grant-${tag}`, tag, at, at),
+    db.prepare("INSERT INTO delivery_attempts (send_id, channel, provider, outcome, created_at) VALUES (?, 'sms', 'aliyun', 'sent', ?)").bind(tag, at),
+    db.prepare('INSERT INTO delivery_receipts_seen (receipt_key, created_at) VALUES (?, ?)').bind(tag, at),
+    db
+      .prepare("INSERT INTO delivery_fallbacks (token_hash, recipient, purpose, lang, created_at, expires_at) VALUES (?, '+8613900000000', 'login', 'en', ?, ?)")
+      .bind(tag, at - 10 * 60 * 1000, at),
   ];
 }
 
@@ -118,6 +123,9 @@ const TAG_COLUMN: Record<string, string> = {
   oidc_refresh_tokens: 'token_hash',
   oidc_revoked_tokens: 'jti',
   oidc_logout_sends: 'client_id',
+  delivery_attempts: 'send_id',
+  delivery_receipts_seen: 'receipt_key',
+  delivery_fallbacks: 'token_hash',
 };
 
 /** The tags each table still holds. */
@@ -165,6 +173,9 @@ describe('prune', () => {
         'oidc_refresh_tokens',
         'oidc_revoked_tokens',
         'oidc_logout_sends',
+        'delivery_attempts',
+        'delivery_receipts_seen',
+        'delivery_fallbacks',
       ].sort(),
     );
   });
@@ -186,8 +197,9 @@ describe('prune', () => {
       expect(deleted[table], table).toBeGreaterThan(0);
     }
     // Tracking and the sign-in history keep 90 days, client errors 30, codes 2 (the daily SMS budget counts them),
-    // the rest a day: a row a day and an hour old is gone only from the tables that keep a day.
-    expect(tablesHolding(left, 'keep-long')).toEqual(['client_errors', 'codes', 'oidc_logout_sends', 'sign_ins', 'tracking_events']);
+    // delivery tries 7 (the operators' view), receipts seen 2, logout sends 30, the rest a day: a row a day and an
+    // hour old is gone only from the tables that keep a day.
+    expect(tablesHolding(left, 'keep-long')).toEqual(['client_errors', 'codes', 'delivery_attempts', 'delivery_receipts_seen', 'oidc_logout_sends', 'sign_ins', 'tracking_events']);
   }, 90_000); // About 2,000 rows on a shared local D1: slow on a busy machine, not stuck.
 
   it('keeps the password failures of a network while its lock runs, however old the last failure', async () => {

@@ -84,12 +84,19 @@ export interface IssueCodeArgs {
   background?: (work: Promise<void>) => void;
   /** The send spent a passed human check bound to this recipient (an SMS send): see NETWORK_CEILING. */
   humanChecked?: boolean;
+  /**
+   * Deliver by e-mail to this address instead (the way out when no SMS provider can send: codes/fallback.ts).
+   * The code is still the recipient's (a phone), so the phone sign-in takes it; no SMS is sent, so the SMS caps
+   * and budget do not count it, while the recipient's caps and resend wait do.
+   */
+  emailInstead?: string;
 }
 
 /**
  * Creates a code and delivers it. Throws CD0001 (data { retryAfter } in seconds) within RESEND_WAIT_MS of
  * the recipient's last code, CD0002 past the recipient cap, CD0003 past the network cap, for SMS PH0001 for a
- * number that cannot take a text and CD0004 / CD0005 past the calling-code cap / daily budget, and DL0001 /
+ * number that cannot take a text and CD0004 / CD0005 past the calling-code cap / daily budget, DL0010 when no
+ * SMS provider of the list could send, and DL0001 /
  * DL0002 / DL0003 when the provider does not take the message (delivery/index.ts). A code whose delivery failed
  * is withdrawn: its row is what the resend wait and every send cap count, so deleting it means the failed send
  * counts against none of them and the visitor may retry at once. With `background` the send (and a failed
@@ -108,7 +115,8 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
     ...(proven ? [] : [{ where: { ip: args.ip, proven: 0 }, since: windowStart, max: IP_CAP, code: ERR.CODES_PER_NETWORK_CAPPED }]),
     { where: { ip: args.ip }, since: windowStart, max: NETWORK_CEILING, code: ERR.CODES_PER_NETWORK_CAPPED },
   ];
-  const callingCode = args.channel === 'sms' ? smsCallingCode(args.recipient) : null;
+  const channel: CodeChannel = args.emailInstead ? 'email' : args.channel;
+  const callingCode = channel === 'sms' ? smsCallingCode(args.recipient) : null;
   if (callingCode) caps.push(...smsCaps(config, callingCode, args.now));
 
   const insert = cappedInsert(env.DB, {
@@ -116,7 +124,7 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
     row: {
       recipient: args.recipient,
       purpose: args.purpose,
-      channel: args.channel,
+      channel,
       calling_code: callingCode,
       code_hash: await hashCode(args.recipient, args.purpose, code),
       ip: args.ip,
@@ -135,7 +143,7 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
     if (args.deliver === false) return;
     const message = codeMessage(args.lang, code, CODE_LIFETIME_MS / 60_000);
     try {
-      await deliver(env, { channel: args.channel, to: args.recipient, ...message }, { now: args.now, traceId: args.traceId });
+      await deliver(env, { channel, to: args.emailInstead ?? args.recipient, ...message }, { now: args.now, traceId: args.traceId });
     } catch (error) {
       await withdrawCode(env.DB, Number(id));
       throw error;

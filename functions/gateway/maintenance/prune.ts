@@ -61,6 +61,10 @@ export const RETENTION: readonly Retention[] = [
   { table: 'operator_enrolments', old: 'expires_at < ?1', keepMs: DAY_MS },
   // Operator WebAuthn challenges live 5 minutes (their passkeys stay until the operator goes).
   { table: 'operator_webauthn_challenges', old: 'expires_at < ?1', keepMs: DAY_MS },
+  // The operators' delivery view looks back a day; a week leaves room to compare. Receipts arrive within a day.
+  { table: 'delivery_attempts', old: 'created_at < ?1', keepMs: 7 * DAY_MS },
+  { table: 'delivery_receipts_seen', old: 'created_at < ?1', keepMs: 2 * DAY_MS },
+  { table: 'delivery_fallbacks', old: 'expires_at < ?1', keepMs: DAY_MS },
 ];
 
 /** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */

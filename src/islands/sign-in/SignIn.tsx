@@ -16,6 +16,7 @@ import {
   resumeExistingSession,
   secondStepPassed,
   sendCode,
+  sendCodeByEmailInstead,
   startOver,
   setField,
   submit,
@@ -30,6 +31,7 @@ import { PhoneField } from '../../ui/PhoneField';
 import { TabList, tabPanelProps } from '../../ui/TabList';
 import { TextField } from '../../ui/TextField';
 import { useProblems } from '../shared/use-problems';
+import { SmsDownOffer } from './SmsDownOffer';
 
 // The modals load when first opened: /login stays inside its JavaScript budget.
 const AgreementModal = lazy(() =>
@@ -148,6 +150,16 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
             autoComplete="one-time-code"
             maxLength={8}
           />
+          {s.smsDown && s.channel === 'phone' && (
+            <SmsDownOffer
+              state={s.smsDown}
+              labels={m.smsDown}
+              busy={s.busy}
+              passkeys={passkeys !== null}
+              onEmailInstead={() => void sendCodeByEmailInstead().then(() => $signIn.get().smsDown?.step === 'emailSent' && document.getElementById('code')?.focus())}
+              onPassword={register ? undefined : () => switchTo('password')}
+            />
+          )}
         </div>
       ) : (
         <PasswordInput

@@ -42,6 +42,7 @@ export const SINGLE_USE = {
   oidcRequest: { table: 'oidc_requests', used: 'used_at', expires: 'expires_at' },
   oidcCode: { table: 'oidc_codes', used: 'used_at', expires: 'expires_at' },
   oidcRefreshToken: { table: 'oidc_refresh_tokens', used: 'used_at', expires: 'expires_at' },
+  deliveryFallback: { table: 'delivery_fallbacks', used: 'used_at', expires: 'expires_at' },
 } as const satisfies Record<string, SingleUseKind>;
 
 type Value = string | number | null;
