@@ -44,8 +44,8 @@ async function passSlider(scene: 'sms' | 'login', subject: string): Promise<Slid
   return sliderCheckSchema.parse(body.data);
 }
 
-/** Whether `n` appears as a number of its own in `text` (not as digits inside a hex or base64 run). */
-const mentions = (text: string, n: number) => new RegExp(`(?<![0-9A-Za-z+/])${n}(?![0-9A-Za-z])`).test(text);
+/** Whether `n` appears as a number of its own in `text` (not as digits inside a hex, base64 or base64url run). */
+const mentions = (text: string, n: number) => new RegExp(`(?<![0-9A-Za-z+/_-])${n}(?![0-9A-Za-z_-])`).test(text);
 
 describe('slider challenge: nothing a script reads gives the hole away', () => {
   it('answers PNG rasters, a proof-of-work challenge, and no number or markup that names the hole', async () => {
