@@ -39,8 +39,11 @@ export const deliveryRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Operato
     const taken = await receipt(c, 'ses');
     return taken ? ok(c, taken) : fail(c, ERR.DELIVERY_RECEIPT_UNVERIFIED);
   })
-  .post(`${RECEIPT_PATH}/:provider{aliyun|tencent}/:token`, async (c) => {
-    const taken = await receipt(c, c.req.param('provider') as ReceiptProvider, c.req.param('token'));
+  .post(`${RECEIPT_PATH}/:provider/:token`, async (c) => {
+    // Checked here, not by a pattern in the path: a route pattern is no validation of what it matched.
+    const provider = c.req.param('provider');
+    if (provider !== 'aliyun' && provider !== 'tencent') return fail(c, ERR.NO_SUCH_API);
+    const taken = await receipt(c, provider, c.req.param('token'));
     return taken ? ok(c, taken) : fail(c, ERR.DELIVERY_RECEIPT_UNVERIFIED);
   })
 
