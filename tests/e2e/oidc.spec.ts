@@ -46,7 +46,7 @@ async function startFlow(config: oidc.Configuration, extra: Record<string, strin
   const nonce = oidc.randomNonce();
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: `${APP}/callback`,
-    scope: 'openid profile email',
+    scope: 'openid profile email offline_access',
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     state,
@@ -94,6 +94,11 @@ for (const lang of ['zh', 'en'] as Lang[]) {
       expect(claims.name).toBe('Chen Jing');
       expect(claims.locale).toBe(lang === 'zh' ? 'zh-CN' : 'en');
       expect((await oidc.fetchUserInfo(config, tokens.access_token, claims.sub)).email).toBe(email);
+      // The app keeps the person signed in: each refresh rotates the token; a reused one ends the family.
+      const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+      expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+      await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+      await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
 
       // The user center lists the app under Connected apps.
       await page.goto('/user_center#security');
@@ -146,4 +151,38 @@ test('an unregistered redirect_uri gets the portal error page and no redirect', 
   await expect(page).toHaveURL(/\/oidc\/authorize/);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expectAccessible(page);
+});
+
+test('an app that demands two-step (acr_values) sends a person without it to set it up, in both languages', async ({ page }) => {
+  const config = await relyingParty();
+  for (const lang of ['zh', 'en'] as Lang[]) {
+    const m = messages[lang];
+    const email = uniqueEmail(`oidc-acr-${lang}`);
+    await seedUser(page.request, { email, password: 'Harbour2024', agreed: true });
+    await page.context().clearCookies();
+    await openInLanguage(page, lang, '/login');
+    const { createHash } = await import('node:crypto');
+    const login = await page.request.post('/api/agg-web/user/v3/userLogin', {
+      data: { loginEmail: email, loginPassword: createHash('sha256').update('Harbour2024').digest('hex'), passwordVersion: 2, captchaType: 3, grant_type: 'password', scope: 'server', client_id: 'portal', client_secret: 'portal' },
+    });
+    expect(((await login.json()) as { code: string }).code).toBe('0');
+    const flow = await startFlow(config, { acr_values: 'urn:portal:acr:2fa' });
+    await page.goto(flow.url.href);
+    await expect(page.getByText(m.connect.twoStepNeeded.replace('{app}', 'Voyage planner'))).toBeVisible();
+    await expect(page.getByRole('link', { name: m.connect.setUpTwoStep })).toHaveAttribute('href', '/user_center#security');
+    await expectAccessible(page);
+    // Cancel answers the app that the person declined.
+    await page.getByRole('button', { name: m.connect.deny }).click();
+    await expect.poll(() => visited.at(-1)).toContain('error=access_denied');
+  }
+});
+
+test('a machine client gets an access token with client credentials, and a wrong secret gets nothing', async () => {
+  const printed = operatorCli('client', 'add', '--name', 'Berth scheduler');
+  const machine = { clientId: /^client_id=(.+)$/m.exec(printed)![1]!, clientSecret: /^client_secret=(.+)$/m.exec(printed)![1]! };
+  const config = await oidc.discovery(new URL(ISSUER), machine.clientId, undefined, oidc.ClientSecretBasic(machine.clientSecret), { execute: [oidc.allowInsecureRequests] });
+  const tokens = await oidc.clientCredentialsGrant(config, { scope: 'company' });
+  expect(tokens.access_token.split('.')).toHaveLength(3);
+  const wrong = await oidc.discovery(new URL(ISSUER), machine.clientId, undefined, oidc.ClientSecretBasic('not-the-secret'), { execute: [oidc.allowInsecureRequests] });
+  await expect(oidc.clientCredentialsGrant(wrong, { scope: 'company' })).rejects.toMatchObject({ status: 401 });
 });
