@@ -59,6 +59,8 @@ async function startFlow(config: oidc.Configuration, extra: Record<string, strin
 for (const lang of ['zh', 'en'] as Lang[]) {
   for (const width of [390, 1280]) {
     test(`${lang} ${width}px: sign in through the portal, allow the app, use it, see it connected, and sign out from the app`, async ({ page }) => {
+      // The whole journey (sign-in, consent, tokens, user center, logout) in one test: more than the default 30 s on a busy machine.
+      test.setTimeout(90_000);
       await page.setViewportSize({ width, height: 900 });
       const m = messages[lang];
       const email = uniqueEmail('oidc');
