@@ -107,7 +107,8 @@ for (const lang of ['zh', 'en'] as Lang[]) {
       const connected = page.getByRole('region', { name: m.connect.connectedApps });
       // The Security section's parts load as they scroll into view.
       await expect(async () => {
-        await page.mouse.wheel(0, 1500);
+        // The window itself (a wheel over a scrollable table would scroll the table instead).
+        await page.evaluate(() => window.scrollBy(0, 700));
         await expect(connected.getByText('Voyage planner')).toBeVisible({ timeout: 1000 });
       }).toPass();
       await expect(connected.getByRole('button', { name: m.connect.disconnectOne.replace('{app}', 'Voyage planner') })).toBeVisible();
