@@ -14,6 +14,8 @@ import { idleTimeoutMs, type SessionRow } from '../sessions/service';
 import {
   accessTokenRevoked,
   codeByHash,
+  grantClient,
+  grantSession,
   insertGrantStatement,
   insertRefreshTokenStatement,
   liveGrant,
@@ -188,8 +190,7 @@ async function tokensFor(env: Env, client: ClientRow, grant: GrantRow, at: numbe
   return answer;
 }
 
-const sessionEnd = async (db: D1Database, hash: string) =>
-  (await db.prepare('SELECT expires_at FROM sessions WHERE token_hash = ?').bind(hash).first<{ expires_at: number }>())?.expires_at ?? null;
+const sessionEnd = async (db: D1Database, hash: string) => (await grantSession(db, hash))?.expires_at ?? null;
 
 /**
  * The person's claims a grant's scopes allow, read now: profile (name, locale), email, phone, and the company in
@@ -215,7 +216,7 @@ export async function personClaims(env: Env, grant: GrantRow, _at: number): Prom
 
 async function companyClaim(env: Env, grant: GrantRow): Promise<Record<string, unknown> | null> {
   const session: Pick<SessionRow, 'current_company_id'> | null = grant.session_hash
-    ? await env.DB.prepare('SELECT current_company_id FROM sessions WHERE token_hash = ?').bind(grant.session_hash).first<Pick<SessionRow, 'current_company_id'>>()
+    ? await grantSession(env.DB, grant.session_hash)
     : null;
   const companyId = session?.current_company_id;
   if (!companyId || !grant.user_id) return null;
@@ -272,7 +273,7 @@ export async function revoke(env: Env, client: ClientRow, token: string | null, 
   if (!token || token.length > 4096) return;
   if (!token.includes('.')) {
     const row = await refreshTokenByHash(env.DB, await tokenHash(token));
-    const grant = row ? await env.DB.prepare('SELECT client_id FROM oidc_grants WHERE id = ?').bind(row.grant_id).first<{ client_id: string }>() : null;
+    const grant = row ? await grantClient(env.DB, row.grant_id) : null;
     if (row && grant?.client_id === client.id) await revokeGrantStatement(env.DB, row.grant_id, at).run();
     return;
   }
