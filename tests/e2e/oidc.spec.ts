@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import * as oidc from 'openid-client';
 import { messages } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
@@ -35,6 +35,13 @@ test.afterAll(() => new Promise<void>((resolve) => appServer.close(() => resolve
 test.beforeEach(() => {
   visited = [];
 });
+
+/** Waits until the browser has been sent to the app `count` times and has finished opening the last page there
+ *  (the app's server sees the request before the browser commits it; a goto in between would be interrupted). */
+async function arrivedAtApp(page: Page, count: number) {
+  await expect.poll(() => visited.length).toBe(count);
+  await page.waitForURL(visited[count - 1]!);
+}
 
 async function relyingParty() {
   return oidc.discovery(new URL(ISSUER), app.clientId, undefined, oidc.ClientSecretBasic(app.clientSecret), { execute: [oidc.allowInsecureRequests] });
@@ -87,7 +94,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
       await expectAccessible(page);
       await page.getByRole('button', { name: m.connect.allow }).press('Enter');
 
-      await expect.poll(() => visited.length).toBe(1);
+      await arrivedAtApp(page, 1);
       const callback = new URL(visited[0]!);
       expect(callback.searchParams.get('iss')).toBe(ISSUER);
       const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce });
@@ -117,6 +124,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
       // The app signs the person out: back at the app's registered page, and the portal session has ended.
       await page.goto(oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: `${APP}/signed-out`, state: 'bye' }).href);
       await expect.poll(() => visited.at(-1)).toBe(`${APP}/signed-out?state=bye`);
+      await page.waitForURL(`${APP}/signed-out?state=bye`);
       await page.goto('/user_center');
       await expect(page).toHaveURL(/\/login/);
     });
@@ -128,7 +136,7 @@ test('prompt=none while signed out answers login_required at the app, and a reme
   const config = await relyingParty();
   const silent = await startFlow(config, { prompt: 'none' });
   await page.goto(silent.url.href);
-  await expect.poll(() => visited.length).toBe(1);
+  await arrivedAtApp(page, 1);
   expect(new URL(visited[0]!).searchParams.get('error')).toBe('login_required');
 
   const email = uniqueEmail('oidc-again');
@@ -141,10 +149,10 @@ test('prompt=none while signed out answers login_required at the app, and a reme
   const first = await startFlow(config);
   await page.goto(first.url.href);
   await page.getByRole('button', { name: messages.en.connect.allow }).click();
-  await expect.poll(() => visited.length).toBe(2);
+  await arrivedAtApp(page, 2);
   const again = await startFlow(config);
   await page.goto(again.url.href);
-  await expect.poll(() => visited.length).toBe(3);
+  await arrivedAtApp(page, 3);
   expect(new URL(visited[2]!).searchParams.get('code')).toBeTruthy();
 });
 
@@ -174,9 +182,13 @@ test('an app that demands two-step (acr_values) sends a person without it to set
     await expect(page.getByText(m.connect.twoStepNeeded.replace('{app}', 'Voyage planner'))).toBeVisible();
     await expect(page.getByRole('link', { name: m.connect.setUpTwoStep })).toHaveAttribute('href', '/user_center#security');
     await expectAccessible(page);
-    // Cancel answers the app that the person declined.
+    // Cancel answers the app that the person declined, with this flow's state.
+    const sentBefore = visited.length;
     await page.getByRole('button', { name: m.connect.deny }).click();
-    await expect.poll(() => visited.at(-1)).toContain('error=access_denied');
+    await arrivedAtApp(page, sentBefore + 1);
+    const answer = new URL(visited.at(-1)!).searchParams;
+    expect(answer.get('error')).toBe('access_denied');
+    expect(answer.get('state')).toBe(flow.state);
   }
 });
 
