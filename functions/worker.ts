@@ -16,6 +16,7 @@ import { requestLog } from './edge/request-log';
 import { withConfig } from './config';
 import { prune } from './gateway/maintenance/prune';
 import { rotateKeys } from './gateway/oidc/keys';
+import { countLegacyShare } from './gateway/account/db';
 import { tellConnectedApps } from './gateway/oidc/logout';
 import { DATA_RIGHTS_CRON, runDataRightsJob } from './gateway/data-rights/jobs';
 
@@ -64,7 +65,8 @@ export function createWorker(options: { clock?: Clock; shells?: ShellSource } = 
  * The Cron Triggers of wrangler.toml ([triggers] crons). Every minute: connected apps are told of ended sessions
  * and failed back-channel logouts are retried (gateway/oidc/logout.ts), then the data-rights job makes copies and
  * erases closed accounts (gateway/data-rights/jobs.ts). Hourly: old rows go, by the retentions of
- * maintenance/prune.ts, and the OpenID signing keys rotate (gateway/oidc/keys.ts).
+ * maintenance/prune.ts, the OpenID signing keys rotate (gateway/oidc/keys.ts), and the share of legacy password
+ * records is counted again (gateway/sign-in/legacy-decoy.ts).
  */
 async function scheduled(controller: ScheduledController, env: EdgeBindings['Bindings']): Promise<void> {
   const told = await tellConnectedApps(env, controller.scheduledTime);
@@ -76,6 +78,8 @@ async function scheduled(controller: ScheduledController, env: EdgeBindings['Bin
   const deleted = await prune(env.DB, controller.scheduledTime);
   console.log('pruned', JSON.stringify(deleted));
   console.log('signing keys', JSON.stringify(await rotateKeys(env, controller.scheduledTime)));
+  // The share of unknown names that answer SY9990 follows the share of legacy records (sign-in/legacy-decoy.ts).
+  console.log('legacy password share', await countLegacyShare(env.DB));
 }
 
 /** The hourly one of wrangler.toml's crons (the other runs every minute). */

@@ -254,7 +254,9 @@ describe('fuzzing every POST route', () => {
     expect(faults.mock.calls.filter((call) => call[0] === 'gateway error')).toEqual([]);
     // No prototype was polluted by a "__proto__" field.
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
-  }, 120_000);
+    // 25 bodies for each of some 150 routes, one after another: minutes on a busy 2-core machine. A timeout would
+    // leave probes running into the next test's row counts.
+  }, 360_000);
 });
 
 describe('refused bodies on every JSON route', () => {

@@ -23,6 +23,7 @@ export const handoffRoutes = new Hono<EdgeBindings>().post('/edge/v1/handoff/int
       client: clientInfoOf(c.req.header('user-agent'), c.req.header(CLIENT_COUNTRY_HEADER), namedClientNetwork(c)),
       lang: requestLang(c),
       at: now(c),
+      background: (work) => c.executionCtx.waitUntil(work),
     }),
   ),
 );

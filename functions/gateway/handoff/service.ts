@@ -85,7 +85,7 @@ function identityOfLoginName(loginName: string): LoginIdentity | undefined {
 async function credentialsSignIn(
   env: WorkerEnv,
   credentials: { sub: string; loginName: string; passwordHash: string },
-  { partner, network, now, client }: { partner: boolean; network: string; now: number; client: ClientInfo },
+  { partner, network, now, client, background }: { partner: boolean; network: string; now: number; client: ClientInfo; background: Background },
 ): Promise<string | undefined> {
   const identity = identityOfLoginName(credentials.loginName);
   if (!identity || (await isCommonPassword(credentials.passwordHash))) {
@@ -98,7 +98,7 @@ async function credentialsSignIn(
       network,
       now,
       admits: (user) => user.id === credentials.sub && (!partner || user.is_partner === 1),
-      history: { method: 'handoff', partner, client },
+      history: { method: 'handoff', partner, client, background },
     });
     if (result.outcome !== 'signed-in') return undefined;
     if (result.before.length) await runBatch(env.DB, result.before);
@@ -134,7 +134,7 @@ async function claimedUser(env: WorkerEnv, blobs: HandoffBlobs, at: number): Pro
 async function takeBlobs(
   env: WorkerEnv,
   blobs: HandoffBlobs,
-  { partner, network, at, client }: { partner: boolean; network: string; at: number; client: ClientInfo },
+  { partner, network, at, client, background }: { partner: boolean; network: string; at: number; client: ClientInfo; background: Background },
 ): Promise<Intake> {
   let userId: string | undefined;
   let viaCredentials = false;
@@ -146,7 +146,7 @@ async function takeBlobs(
       const consumed = await consumeCredentialsHandoff(env, blob, at);
       if (!consumed.ok) return consumed;
       // The credentials are used for this one sign-in and dropped with the request.
-      const signedInAs = await credentialsSignIn(env, consumed.credentials, { partner, network, now: at, client });
+      const signedInAs = await credentialsSignIn(env, consumed.credentials, { partner, network, now: at, client, background });
       if (!signedInAs) return { ok: false, reason: 'credentials' };
       if (userId !== undefined && userId !== signedInAs) return { ok: false, reason: 'invalid' };
       userId = signedInAs;
@@ -176,7 +176,11 @@ export interface IntakeContext {
   client: ClientInfo;
   lang: 'zh' | 'en';
   at: number;
+  /** Work after the answer (the route's waitUntil): a wrong password's history row, which an unknown name never writes. */
+  background: Background;
 }
+
+type Background = (work: Promise<void>) => void;
 
 /**
  * The hand-off intake: every blob is verified and consumed; session blobs, and credentials that pass the
@@ -193,7 +197,7 @@ export async function takeHandoff(
   { blobs, askBeforeSwitching }: { blobs: HandoffBlobs; askBeforeSwitching: boolean },
   context: IntakeContext,
 ): Promise<HandoffIntakeAnswer> {
-  const { sessionToken, partner, network, client, lang, at } = context;
+  const { sessionToken, partner, network, client, lang, at, background } = context;
   if (askBeforeSwitching && sessionToken) {
     const current = (await findSession(env.DB, sessionToken, at, idleTimeoutMs(env)))?.user_id;
     if (current !== undefined) {
@@ -202,7 +206,7 @@ export async function takeHandoff(
       if (claimed.userId !== undefined && claimed.userId !== current) return { outcome: 'choose' };
     }
   }
-  const intake = await takeBlobs(env, blobs, { partner, network, at, client });
+  const intake = await takeBlobs(env, blobs, { partner, network, at, client, background });
   if (!intake.ok) return { outcome: 'refused', reason: intake.reason };
   if (intake.userId === undefined) return { outcome: 'nobody' };
   const kind = partner ? 'partner' : 'platform';

@@ -77,9 +77,11 @@ export const authRoutes = new Hono<SignInEnv>()
       try {
         await consumeCode(db, { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) });
       } catch (error) {
-        // A wrong, expired or spent code for an existing account goes into its sign-in history.
+        // A wrong, expired or spent code for an existing account goes into its sign-in history, after the
+        // answer: an unknown name writes nothing, so writing first would make a known one answer later.
         if (existing && error instanceof GatewayError && CODE_REFUSALS.has(error.code)) {
-          await recordFailedSignIn(db, { userId: existing.id, at: now(c), method: 'code', partner: false, client: clientInfo(c) });
+          const recorded = recordFailedSignIn(db, { userId: existing.id, at: now(c), method: 'code', partner: false, client: clientInfo(c) });
+          c.executionCtx.waitUntil(recorded.catch((failure) => console.error('sign-in history not written', failure instanceof Error ? failure.message : failure)));
         }
         throw error;
       }

@@ -21,6 +21,7 @@ import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER, THROTTLE } from
 import { clientInfo, type ClientInfo } from '../sessions/devices';
 import { prepareSession, revokeAllSessionsOfUser, type SessionKind } from '../sessions/service';
 import { recordFailedSignIn, sendNewDeviceNotice, signInStatement } from './history';
+import { legacyShare, unknownNameLooksLegacy } from './legacy-decoy';
 import type { SignInMethod } from './db';
 import { ERR } from '../../../src/schemas/error-codes';
 
@@ -37,9 +38,11 @@ import { ERR } from '../../../src/schemas/error-codes';
  *   names alike;
  * - a legacy record (password_version 1) asked with version 2 answers SY9990 and the client retries with
  *   the getUserSalt salt; that attempt is counted and throttled first (locked: US0010) and does the same KDF
- *   work; an unknown name never answers SY9990 (getUserSalt gives it a stable decoy salt);
- * - a wrong password of a known account is written to its sign-in history after the answer (waitUntil) on
- *   the sign-in screens, so it answers no later than an unknown name, which writes nothing;
+ *   work; a keyed share of unknown names, equal to the share of legacy records, answers SY9990 too
+ *   (legacy-decoy.ts), so the answer does not tell whether the name has an account; getUserSalt gives an
+ *   unknown name a stable decoy salt, and its version-1 attempt is a wrong password;
+ * - a wrong password of a known account is written to its sign-in history after the answer (waitUntil), so
+ *   it answers no later than an unknown name, which writes nothing;
  * - `newPassword` (the insecure-password modal) replaces the password as version 2 and ends every other
  *   session; a password stored with old KDF parameters is rehashed.
  */
@@ -242,10 +245,10 @@ export interface PasswordCheckOptions {
   /** The caller already consumed a human check bound to this name (the partner login asks on every attempt). */
   humanChecked?: boolean;
   /**
-   * How a refusal of a known account is written to its sign-in history; with `background` (the route's
-   * waitUntil) the row is written after the answer.
+   * How a refusal of a known account is written to its sign-in history: after the answer, through `background`
+   * (the route's waitUntil), since an unknown name writes nothing.
    */
-  history: { method: SignInMethod; partner: boolean; client: ClientInfo; background?: (work: Promise<void>) => void };
+  history: { method: SignInMethod; partner: boolean; client: ClientInfo; background: (work: Promise<void>) => void };
 }
 
 /** How a password sign-in that did not fail ends: signed in (with the statements to batch with the session), the human check first, or SY9990. */
@@ -271,7 +274,7 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
   const db = env.DB;
   const { network, now: at } = options;
   const subject = identityKey(identity);
-  const found = await findUserByIdentity(db, identity);
+  const [found, share] = await Promise.all([findUserByIdentity(db, identity), legacyShare(db)]);
   const user = found && (options.admits?.(found) ?? true) ? found : null;
 
   let humanChecked = options.humanChecked ?? false;
@@ -289,7 +292,14 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
     if (isLocked(await throttleState(db, subject, network, at, THROTTLE), at)) return refuse(attempt, env);
     return { outcome: 'human-check' };
   }
-  if (!user) return refuse(attempt, env, failures);
+  if (!user) {
+    // A keyed share of unknown names answers SY9990 like a legacy record (sign-in/legacy-decoy.ts).
+    if (attempt.passwordVersion === 2 && (await unknownNameLooksLegacy(env, subject, share))) {
+      await verifyPassword(attempt.password, null, env);
+      return { outcome: 'salted' };
+    }
+    return refuse(attempt, env, failures);
+  }
   if (user.password_version === 1 && attempt.passwordVersion === 2) {
     // Counted above like any attempt (so it meets the human check and the lock, and answers US0010 while
     // locked), and after the same KDF work, so SY9990 is neither free nor faster than a refusal.
@@ -299,10 +309,9 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
   const check = await verifyPassword(attempt.password, storedPasswordOf(user), env);
   if (!check.ok || attempt.passwordVersion !== user.password_version) {
     const recorded = recordFailedSignIn(db, { userId: user.id, at, method: options.history.method, partner: options.history.partner, client: options.history.client });
-    // Written after the answer where the caller can (an unknown name writes nothing), so a wrong password of a
-    // known account answers no later than one of an unknown name.
-    if (options.history.background) options.history.background(recorded.catch((error) => console.error('sign-in history not written', error instanceof Error ? error.message : error)));
-    else await recorded;
+    // Written after the answer (an unknown name writes nothing), so a wrong password of a known account
+    // answers no later than one of an unknown name.
+    options.history.background(recorded.catch((error) => console.error('sign-in history not written', error instanceof Error ? error.message : error)));
     throw wrongPassword(failures);
   }
 
