@@ -6,8 +6,8 @@ import { hmacSha256, pepperOf } from '../identity/passwords';
  * Legacy records answer SY9990 to a version-2 password (the specification's salt round trip), so that answer
  * alone would tell a legacy account apart from an unknown name on the first probe. An unknown name therefore
  * answers SY9990 too, for a stable keyed share of names equal to the share of legacy records among accounts:
- * then the answer is drawn alike for known and unknown names (a legacy account, a modern one and an unknown
- * name answer SY9990 with the same likelihood) and tells nothing about whether the name has an account. The
+ * then a name with an account answers SY9990 with the likelihood that its account is a legacy record, an
+ * unknown name with the same likelihood, and the answer tells nothing about whether the name has an account. The
  * draw is an HMAC of the name with the pepper, so asking again gives the same answer, and the decoy's salt
  * round trip (getUserSalt's decoy salt, then a version-1 attempt) ends in US0010 like any wrong password.
  */
