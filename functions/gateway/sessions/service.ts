@@ -167,7 +167,7 @@ export function bearerToken(c: Context): string | null {
  * person (and `alsoRead`'s statements, say the person's companies) in one batch, by the token's hash. The
  * batch runs in a D1 session that starts on the primary (identity/db/replicas.ts), so a revocation is seen
  * on the very next call; `db` is that session, for the rest of the call's reads. `last_seen_at` is written at
- * most once a minute, after the answer when the call has a waitUntil.
+ * most once a minute.
  */
 export async function sessionFromRequest<E extends { Bindings: { DB: D1Database } }>(
   c: Context<E>,
@@ -190,13 +190,8 @@ export async function sessionFromRequest<E extends { Bindings: { DB: D1Database 
   // A block ends the account's sessions in its own batch; this also refuses any that slipped past it.
   // An erased account has no sessions left (data-rights/); this refuses any that slipped past the erasure.
   if (!user || user.blocked_at !== null || user.erased_at !== null) return null;
-  const touched = touchSession(c.env.DB, session, at);
-  try {
-    c.executionCtx.waitUntil(touched.catch((error: unknown) => console.error('last_seen_at not written', error instanceof Error ? error.message : error)));
-  } catch {
-    // No execution context (a direct call of the app): written before the answer instead.
-    await touched;
-  }
+  // At most one write a minute per session; a call within the minute writes nothing.
+  await touchSession(c.env.DB, session, at);
   return { session, user, db, also: also as D1Result[] };
 }
 
