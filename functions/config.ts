@@ -405,6 +405,17 @@ export function parseConfig(env: object): Config {
 // once; a malformed one keeps throwing the same error.
 const parsedByEnv = new WeakMap<object, Config | ConfigError>();
 
+/**
+ * `env` with some bindings replaced (D1 by a D1 session, say), keeping the configuration already parsed from it:
+ * bindings are not settings, and parsing again would cost every call that does this.
+ */
+export function withBindings<T extends object>(env: T, bindings: Partial<T>): T {
+  const next = { ...env, ...bindings };
+  const parsed = parsedByEnv.get(env);
+  if (parsed) parsedByEnv.set(next, parsed);
+  return next;
+}
+
 /** The configuration of these bindings, parsed on first use. Throws ConfigError when it is malformed. */
 export function configOf(env: object): Config {
   let config = parsedByEnv.get(env);

@@ -53,7 +53,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
       await next();
     })
     .use('*', withConfig)
-    // A local run's clock may be moved for every isolate (POST /dev/clock, offset in D1); never when deployed.
+    // A local run's clock may be moved (POST /dev/clock, offset in D1, read once per isolate); never when deployed.
     .use('*', async (c, next) => {
       if (c.var.config.devRoutes) {
         const offset = await devClockOffset(c.env.DB);

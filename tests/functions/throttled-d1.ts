@@ -7,15 +7,19 @@
  * race that the gateway has shows just the same; only the transport is queued.
  */
 export function throttledD1(db: D1Database, max = 6): D1Database {
-  let active = 0;
-  const waiting: (() => void)[] = [];
+  return throttled(db, { active: 0, waiting: [] }, max);
+}
+
+/** One queue for the binding and every D1 session (withSession) made from it: they share the bridge. */
+function throttled(db: D1Database, queue: { active: number; waiting: (() => void)[] }, max: number): D1Database {
+  const waiting = queue.waiting;
   async function slot<T>(run: () => Promise<T>): Promise<T> {
-    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
+    if (queue.active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    queue.active++;
     try {
       return await run();
     } finally {
-      active--;
+      queue.active--;
       waiting.shift()?.();
     }
   }
@@ -36,7 +40,10 @@ export function throttledD1(db: D1Database, max = 6): D1Database {
     prepare: (query: string) => wrap(db.prepare(query)),
     batch: (statements: D1PreparedStatement[]) => slot(() => db.batch(statements.map((s) => originals.get(s) ?? s))),
     exec: (query: string) => slot(() => db.exec(query)),
-    withSession: db.withSession.bind(db),
+    withSession: (constraint?: string) => {
+      const session = db.withSession(constraint);
+      return throttled({ ...session, prepare: session.prepare.bind(session), batch: session.batch.bind(session), exec: db.exec.bind(db), withSession: () => session, dump: db.dump.bind(db) } as unknown as D1Database, queue, max);
+    },
     dump: db.dump.bind(db),
   } as unknown as D1Database;
 }

@@ -57,8 +57,13 @@ export function identityKey(identity: LoginIdentity): string {
 }
 
 export async function findUserByIdentity(db: D1Database, identity: LoginIdentity): Promise<UserRow | null> {
+  return findUserByIdentityStatement(db, identity).first<UserRow>();
+}
+
+/** findUserByIdentity's SELECT, to batch with what goes with it. */
+export function findUserByIdentityStatement(db: D1Database, identity: LoginIdentity): D1PreparedStatement {
   const [column, value] = identityColumn(identity);
-  return db.prepare(`SELECT * FROM users WHERE ${column} = ?`).bind(value).first<UserRow>();
+  return db.prepare(`SELECT * FROM users WHERE ${column} = ?`).bind(value);
 }
 
 /** PS0100 for a blocked account: every sign-in asks this before it starts anything. */
@@ -71,6 +76,14 @@ export async function assertNotBlocked(db: D1Database, userId: string): Promise<
 
 export async function findUserById(db: D1Database, id: string): Promise<UserRow | null> {
   return db.prepare('SELECT * FROM users WHERE id = ?').bind(id).first<UserRow>();
+}
+
+/**
+ * The user whose id `idSql` selects (one `?`, bound to `value`): a signed-in call reads its person in the same
+ * batch as its session, by the session's token hash (sessions/service.ts).
+ */
+export function userWhereIdIs(db: D1Database, idSql: string, value: string): D1PreparedStatement {
+  return db.prepare(`SELECT * FROM users WHERE id = (${idSql})`).bind(value);
 }
 
 export interface NewUser {

@@ -8,7 +8,7 @@ import {
 import { companyTypeFromDb, verificationStatusFromDb } from '../../../src/schemas/onboarding';
 import { birthdayProblem, updateUserInfoRequest } from '../../../src/schemas/profile';
 import type { WorkerEnv } from '../../env';
-import { membershipsOfUser, type MembershipRow } from '../companies/db';
+import { membershipsOfUser, membershipsStatement, type MembershipRow } from '../companies/db';
 import { companiesRequiringTwoStep } from '../second-step/db';
 import { entryOf, outsideByTwoStep } from '../companies/standing';
 import { setPhoto, setUserType, updateProfile, type UserRow } from './db';
@@ -17,7 +17,7 @@ import { now } from '../../contract';
 import { findCountry } from '../places/countries';
 import { findPort } from '../places/ports';
 import { accountSizeOf, asLoginCaseMembership, closedCompanyRefusal, loginCaseOf } from '../sign-in/login-case';
-import { bearerToken, findSession, idleTimeoutMs, requireSession, revokeSession, type SessionVariables } from '../sessions/service';
+import { bearerToken, findSession, idleTimeoutMs, requireSession, requireSessionReading, revokeSession, type SessionVariables } from '../sessions/service';
 import { setSessionCompany } from '../sessions/db';
 import { phoneParts, userRecord } from './user-record';
 import { setPhotoRequest } from '../../../src/schemas/members';
@@ -47,7 +47,8 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   .use('/agg-web/quick/user/anonymity/account/login', requireSession)
   .use('/c/user/v2/getCompanyListByToken', requireSession)
   .use('/agg-web/user/chooseAccount', requireSession)
-  .use('/agg-web/user/fetchMeByUserToken', requireSession)
+  // The user record's companies come in the same round trip as the session (sessions/service.ts).
+  .use('/agg-web/user/fetchMeByUserToken', requireSessionReading((db, userSql, hash) => [membershipsStatement(db, userSql, hash)]))
   .use('/agg-web/user/updateUserInfo', requireSession)
   .use('/agg-web/user/setPhoto', requireSession)
 
@@ -125,7 +126,10 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     return ok(c, null);
   })
 
-  .get('/agg-web/user/fetchMeByUserToken', async (c) => ok(c, await userRecord(c.env.DB, c.var.user, c.var.session.current_company_id, requestLang(c))))
+  .get('/agg-web/user/fetchMeByUserToken', async (c) => {
+    const memberships = c.var.alsoRead?.[0]?.results as MembershipRow[] | undefined;
+    return ok(c, await userRecord(c.env.DB, c.var.user, c.var.session.current_company_id, requestLang(c), memberships));
+  })
 
   // The person's own profile. Every field is sent; a null optional field clears it.
   .post('/agg-web/user/updateUserInfo', validate('json', updateUserInfoRequest), async (c) => {

@@ -48,11 +48,12 @@ function companyInUse(memberships: readonly MembershipRow[], sessionCompanyId: s
   );
 }
 
-export async function userRecord(db: D1Database, user: UserRow, sessionCompanyId: string | null, lang: Lang): Promise<MeAnswer> {
+/** `memberships`: the person's companies when the call read them already (with its session: account/routes.ts). */
+export async function userRecord(db: D1Database, user: UserRow, sessionCompanyId: string | null, lang: Lang, memberships?: MembershipRow[]): Promise<MeAnswer> {
   const phone = phoneParts(user.phone_e164);
   const country = user.country_id ? findCountry(user.country_id) : undefined;
   const phoneCountry = phone?.region ? findCountry(phone.region) : undefined;
-  const memberships = await membershipsOfUser(db, user.id);
+  memberships ??= await membershipsOfUser(db, user.id);
   const chosen = companyInUse(memberships, sessionCompanyId);
   const main = memberships.find((m) => m.is_main === 1);
   const [standing, granted, adminName] = chosen

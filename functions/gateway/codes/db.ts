@@ -5,7 +5,7 @@
  */
 
 import { withdrawGuessStatement } from '../identity/db/guesses';
-import { consume, consumeStatement, countTry as countSingleUseTry, SINGLE_USE } from '../identity/db/single-use';
+import { consume, consumeStatement, countTryStatement as countSingleUseTryStatement, SINGLE_USE } from '../identity/db/single-use';
 
 const LATEST = 'SELECT MAX(id) FROM codes WHERE recipient = ?1 AND purpose = ?2';
 /** The newest code of a recipient and purpose, as a condition of the single-use core. */
@@ -29,7 +29,15 @@ export interface CountedTry {
  * arrive at once, at most `maxTries` of them are ever compared. Null when no usable code was there.
  */
 export function countTry(db: D1Database, key: CodeKey, now: number, maxTries: number): Promise<CountedTry | null> {
-  return countSingleUseTry<CountedTry>(db, SINGLE_USE.code, {}, now, maxTries, { also: newest(key), returning: 'id, code_hash, tries' });
+  return countTryStatement(db, key, now, maxTries).first<CountedTry>();
+}
+
+/**
+ * countTry's UPDATE, to batch right after the guess it counts (codes/service.ts): with `onlyIfChanged` it counts
+ * only when the statement before it, the guess log's capped INSERT, let the guess in.
+ */
+export function countTryStatement(db: D1Database, key: CodeKey, now: number, maxTries: number, { onlyIfChanged = false } = {}): D1PreparedStatement {
+  return countSingleUseTryStatement(db, SINGLE_USE.code, {}, now, maxTries, { also: newest(key), returning: 'id, code_hash, tries', onlyIfChanged });
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Lang } from '../../../src/lib/lang';
 import { GatewayError } from '../errors';
-import { countTry, latestCodeState, sentFromNetwork, useCode, withdrawCode, type CodeKey } from './db';
-import { recordGuess, withdrawGuess } from '../identity/db/guesses';
-import { cappedInsert, type Cap } from '../limits/db';
+import { countTryStatement, latestCodeState, sentFromNetwork, useCode, withdrawCode, type CodeKey, type CountedTry } from './db';
+import { guessInsert, withdrawGuess } from '../identity/db/guesses';
+import { cappedInsert, cappedInsertStatement, whyRefused, type Cap } from '../limits/db';
 import { configOf } from '../../config';
 import { codeMessage, deliver, type DeliveryEnv } from '../delivery';
 import { smsCallingCode } from '../identity/sign-in-names';
@@ -154,6 +154,13 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
   await send();
 }
 
+/** Reads that go in consumeCode's first round trip (the account the code signs in to, say), before the guess. */
+export interface ConsumeCodeReads {
+  alsoRead?: D1PreparedStatement[];
+  /** Called with their results as soon as they are there, before any refusal is thrown. */
+  onRead?: (results: D1Result[]) => void;
+}
+
 export interface ConsumeCodeArgs {
   recipient: string;
   purpose: CodePurpose;
@@ -171,17 +178,23 @@ export interface ConsumeCodeArgs {
  * exactly one returns. Throws CD0010 for a wrong code (data { triesLeft }), CD0011 when expired, CD0012
  * after MAX_TRIES tries, CD0013 when no code was asked for, CD0014 when it was already used.
  */
-export async function consumeCode(db: D1Database, args: ConsumeCodeArgs): Promise<void> {
+export async function consumeCode(db: D1Database, args: ConsumeCodeArgs, { alsoRead = [], onRead }: ConsumeCodeReads = {}): Promise<void> {
   const key: CodeKey = { recipient: args.recipient, purpose: args.purpose };
   const hash = await hashCode(args.recipient, args.purpose, args.code);
-  const guessId = await recordGuess(
-    db,
+  const guess = guessInsert(
     'code',
     { subject: args.recipient, network: args.ip, at: args.now },
     { windowMs: GUESS_WINDOW_MS, perNetwork: { max: IP_GUESS_CAP, code: ERR.CODE_GUESSES_PER_NETWORK_CAPPED }, perSubject: { max: RECIPIENT_GUESS_CAP, code: ERR.CODE_GUESSES_PER_RECIPIENT_CAPPED } },
   );
+  // One round trip, one transaction: the guess is logged under its caps and, only if the log let it in, counted
+  // as a try on the newest code (the UPDATE checks the INSERT's changes()). Nothing runs between the two.
+  const results = await db.batch([...alsoRead, cappedInsertStatement(db, guess), countTryStatement(db, key, args.now, MAX_TRIES, { onlyIfChanged: true })]);
+  onRead?.(results.slice(0, alsoRead.length));
+  const logged = results[alsoRead.length]?.results[0] as { value: number } | undefined;
+  if (!logged) throw await whyRefused(db, guess);
+  const guessId = Number(logged.value);
 
-  const counted = await countTry(db, key, args.now, MAX_TRIES);
+  const counted = (results[alsoRead.length + 1]?.results[0] as CountedTry | undefined) ?? null;
   if (!counted) {
     await withdrawGuess(db, 'code', guessId);
     throw await unusable(db, key, args.now);

@@ -125,18 +125,25 @@ export async function membersOfCompany(db: D1Database, companyId: string): Promi
 
 /** Every company the user belongs to or asked to join, oldest first. */
 export async function membershipsOfUser(db: D1Database, userId: string): Promise<MembershipRow[]> {
-  const { results } = await db
+  const { results } = await membershipsStatement(db, '?', userId).all<MembershipRow>();
+  return results;
+}
+
+/**
+ * The SELECT of membershipsOfUser for the user whose id `userSql` selects (one `?`, bound to `value`), to batch
+ * with a signed-in call's session read (sessions/service.ts).
+ */
+export function membershipsStatement(db: D1Database, userSql: string, value: string): D1PreparedStatement {
+  return db
     .prepare(
       `SELECT m.company_id, c.name_en, c.name_cn, c.type, c.status AS company_status, m.role, m.status AS member_status,
               m.is_main, m.joined_at, c.review_reason, c.review_note, c.reviewed_at,
               ${twoStepMissing('m.company_id', 'm.user_id')} AS two_step_missing
        FROM company_members m JOIN companies c ON c.id = m.company_id
-       WHERE m.user_id = ?
+       WHERE m.user_id = (${userSql})
        ORDER BY m.joined_at, c.name_en`,
     )
-    .bind(userId)
-    .all<MembershipRow>();
-  return results;
+    .bind(value);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -96,15 +96,17 @@ export async function deliver(env: DeliveryEnv, message: DeliveryMessage, { now,
     const began = performance.now();
     try {
       const ref = await sendWith(env, provider, { ...call, timeoutMs: Math.min(config.deliveryTimeout, Math.floor(left)) });
-      await breakers.report(env, provider, true, now, settings);
-      await record(provider, 'sent', null, ref, elapsedSince(began));
+      // The breaker's report and the attempt's row are independent: one wait for both, not two in a row.
+      await Promise.all([breakers.report(env, provider, true, now, settings), record(provider, 'sent', null, ref, elapsedSince(began))]);
       return;
     } catch (error) {
       if (!(error instanceof DeliveryFailure)) throw error;
       tried.push({ provider, kind: error.kind, detail: error.detail });
       // An unusable number says nothing about the provider's health: the breaker hears a success.
-      await breakers.report(env, provider, error.kind === 'invalid-recipient', now, settings);
-      await record(provider, OUTCOME[error.kind], error.detail, null, elapsedSince(began));
+      await Promise.all([
+        breakers.report(env, provider, error.kind === 'invalid-recipient', now, settings),
+        record(provider, OUTCOME[error.kind], error.detail, null, elapsedSince(began)),
+      ]);
       if (error.kind === 'invalid-recipient') break;
     }
   }

@@ -1,17 +1,27 @@
 /*
  * Local runs only (config.devRoutes): the dev routes' own SQL.
  *
- * POST /api/dev/clock moves the gateway's clock for every isolate by an offset kept in D1 (portal_meta), so an
- * end-to-end test can age a session without waiting. A deployed Worker never reads it (the startup check
- * refuses dev routes there).
+ * POST /api/dev/clock moves the gateway's clock by an offset kept in D1 (portal_meta), so an end-to-end test can
+ * age a session without waiting. A deployed Worker never reads it (the startup check refuses dev routes there).
  */
 export const DEV_CLOCK_KEY = 'dev_clock_offset_ms';
 
+/**
+ * The offsets this isolate has read or set, by D1 binding: a local run is one isolate (wrangler dev, the tests'
+ * module), so only the first call after a start (or a reload) pays a read, instead of every call of every page.
+ * POST /dev/clock updates it with the value it wrote.
+ */
+const known = new WeakMap<D1Database, number>();
+
 /** The dev clock's offset in milliseconds (0 when never moved or reset). */
 export async function devClockOffset(db: D1Database): Promise<number> {
+  const cached = known.get(db);
+  if (cached !== undefined) return cached;
   const row = await db.prepare('SELECT value FROM portal_meta WHERE key = ?').bind(DEV_CLOCK_KEY).first<{ value: string }>();
-  const offset = Number(row?.value ?? 0);
-  return Number.isFinite(offset) ? offset : 0;
+  const value = Number(row?.value ?? 0);
+  const offset = Number.isFinite(value) ? value : 0;
+  known.set(db, offset);
+  return offset;
 }
 
 /** Adds `advanceMs` to the dev clock's offset in one statement; answers the new offset. */
@@ -24,12 +34,15 @@ export async function advanceDevClock(db: D1Database, advanceMs: number): Promis
     )
     .bind(DEV_CLOCK_KEY, advanceMs)
     .first<{ value: string }>();
-  return Number(row?.value ?? 0);
+  const offset = Number(row?.value ?? 0);
+  known.set(db, offset);
+  return offset;
 }
 
 /** Back to real time. */
 export async function resetDevClock(db: D1Database): Promise<void> {
   await db.prepare('DELETE FROM portal_meta WHERE key = ?').bind(DEV_CLOCK_KEY).run();
+  known.set(db, 0);
 }
 
 /** The newest 20 messages the dev outbox holds for `to` (delivery/outbox.ts writes them). */

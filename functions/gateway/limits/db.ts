@@ -87,6 +87,19 @@ function conditions(spec: CappedInsert, binds: unknown[]): string[] {
  * given (waiting a minute would not help), then the wait.
  */
 export async function cappedInsert(db: D1Database, spec: CappedInsert): Promise<string | number> {
+  const insert = cappedInsertStatement(db, spec);
+  const inserted = spec.alongside?.length
+    ? ((await db.batch([insert, ...spec.alongside]))[0]?.results[0] as { value: string | number } | undefined)
+    : await insert.first<{ value: string | number }>();
+  if (inserted) return inserted.value;
+  throw await whyRefused(db, spec);
+}
+
+/**
+ * The one INSERT of cappedInsert (its new row's `returning` column as `value`, no row when a limit refused it),
+ * to batch with the statements that go with it; `refusal` then says which limit it was.
+ */
+export function cappedInsertStatement(db: D1Database, spec: CappedInsert): D1PreparedStatement {
   const binds: unknown[] = [];
   const columns = Object.keys(spec.row).map(identifier);
   const values = columns.map((column) => {
@@ -95,7 +108,7 @@ export async function cappedInsert(db: D1Database, spec: CappedInsert): Promise<
   });
   const checks = conditions(spec, binds);
   const returning = identifier(spec.returning ?? 'id');
-  const insert = db
+  return db
     .prepare(
       `INSERT INTO ${identifier(spec.table)} (${columns.join(', ')})
        SELECT ${values.join(', ')}
@@ -103,15 +116,10 @@ export async function cappedInsert(db: D1Database, spec: CappedInsert): Promise<
        RETURNING ${returning} AS value`,
     )
     .bind(...binds);
-  const inserted = spec.alongside?.length
-    ? ((await db.batch([insert, ...spec.alongside]))[0]?.results[0] as { value: string | number } | undefined)
-    : await insert.first<{ value: string | number }>();
-  if (inserted) return inserted.value;
-  throw await refusal(db, spec);
 }
 
 /** Which limit refused the insert, read after the fact (it is only an explanation; the statement decided). */
-async function refusal(db: D1Database, spec: CappedInsert): Promise<GatewayError> {
+export async function whyRefused(db: D1Database, spec: CappedInsert): Promise<GatewayError> {
   const table = identifier(spec.table);
   const time = identifier(spec.timeColumn ?? 'created_at');
   for (const cap of spec.caps) {

@@ -9,7 +9,7 @@ import {
 } from '../../../src/schemas/auth';
 import { defaultConsentDocs } from '../legal/consents';
 import { cappedInsert } from '../limits/db';
-import { findUserByIdentity, identityKey, insertUserStatement, type NewUser } from '../account/db';
+import { findUserByIdentity, findUserByIdentityStatement, identityKey, insertUserStatement, type NewUser, type UserRow } from '../account/db';
 import { clientIp, GatewayError, ok } from '../errors';
 import { now } from '../../contract';
 import { consumeCode } from '../codes/service';
@@ -67,15 +67,22 @@ export const authRoutes = new Hono<SignInEnv>()
       const body = c.req.valid('json');
       const name = identity(body as PhoneOrEmail);
       const db = c.env.DB;
-      const existing = await findUserByIdentity(db, name);
+      // A form that carries a registration's fields (identity, company name, a listed port or none) passes the
+      // checks below whether or not the account exists: its account is then read in the code's first round trip.
+      const registrationReady = Boolean(body.userIdentity && body.companyName) && (!body.portId || findPort(body.portId) !== undefined);
+      let existing = registrationReady ? null : await findUserByIdentity(db, name);
       // Checked before the code is consumed, so the person can fix the form and use the same code.
       if (!existing && (!body.userIdentity || !body.companyName)) throw new GatewayError(ERR.COMPANY_NAME_MISSING);
       // A new user's port goes with the company name (login case 7 pre-fills both); one not on the list is refused.
-      const port = !existing && body.portId ? findPort(body.portId) : null;
-      if (port === undefined) throw new GatewayError(ERR.PORT_NOT_LISTED, { path: 'portId' });
+      const portOf = (user: UserRow | null) => (!user && body.portId ? findPort(body.portId) : null);
+      if (portOf(existing) === undefined) throw new GatewayError(ERR.PORT_NOT_LISTED, { path: 'portId' });
 
       try {
-        await consumeCode(db, { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) });
+        await consumeCode(
+          db,
+          { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) },
+          registrationReady ? { alsoRead: [findUserByIdentityStatement(db, name)], onRead: ([user]) => (existing = (user?.results[0] as UserRow | undefined) ?? null) } : {},
+        );
       } catch (error) {
         // A wrong, expired or spent code for an existing account goes into its sign-in history, after the
         // answer: an unknown name writes nothing, so writing first would make a known one answer later.
@@ -87,6 +94,7 @@ export const authRoutes = new Hono<SignInEnv>()
       }
       if (existing) return signedIn(c, existing, { method: 'code', agreedTo: defaultConsentDocs });
 
+      const port = portOf(existing);
       const user: NewUser & { id: string } = {
         id: crypto.randomUUID(),
         phone: 'phone' in name ? name.phone : null,

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../../../../src/schemas/error-codes';
-import { cappedInsert } from '../../limits/db';
+import { cappedInsert, type CappedInsert } from '../../limits/db';
 
 /**
  * The guess log: every guess at a secret (a one-time code, a person's second factor, an operator's password or
@@ -27,26 +27,31 @@ export interface GuessCaps {
  * the cap's code when either cap is reached. `fields` are further columns of the row that the caps count by
  * too (an operator's guess kind, password or app code).
  */
-export async function recordGuess(
-  db: D1Database,
-  log: GuessLog,
-  { subject, network, at, fields = {} }: { subject: string; network: string; at: number; fields?: Record<string, string> },
-  caps: GuessCaps,
-): Promise<number> {
+export async function recordGuess(db: D1Database, log: GuessLog, guess: Guess, caps: GuessCaps): Promise<number> {
+  return Number(await cappedInsert(db, guessInsert(log, guess, caps)));
+}
+
+export interface Guess {
+  subject: string;
+  network: string;
+  at: number;
+  fields?: Record<string, string>;
+}
+
+/** The capped INSERT of recordGuess (limits/db.ts), to batch with the try it counts: see codes/service.ts. */
+export function guessInsert(log: GuessLog, { subject, network, at, fields = {} }: Guess, caps: GuessCaps): CappedInsert {
   const columns = GUESS_LOGS[log];
   const since = at - caps.windowMs;
-  return Number(
-    await cappedInsert(db, {
-      table: columns.table,
-      row: { [columns.subject]: subject, [columns.network]: network, ...fields, created_at: at },
-      // The subject's cap is named last: when a refusal is explained after parallel guesses were withdrawn,
-      // the last cap is the answer, and such a burst is one at a single subject.
-      caps: [
-        { where: { [columns.network]: network, ...fields }, since, max: caps.perNetwork.max, code: caps.perNetwork.code },
-        { where: { [columns.subject]: subject, ...fields }, since, max: caps.perSubject.max, code: caps.perSubject.code },
-      ],
-    }),
-  );
+  return {
+    table: columns.table,
+    row: { [columns.subject]: subject, [columns.network]: network, ...fields, created_at: at },
+    // The subject's cap is named last: when a refusal is explained after parallel guesses were withdrawn,
+    // the last cap is the answer, and such a burst is one at a single subject.
+    caps: [
+      { where: { [columns.network]: network, ...fields }, since, max: caps.perNetwork.max, code: caps.perNetwork.code },
+      { where: { [columns.subject]: subject, ...fields }, since, max: caps.perSubject.max, code: caps.perSubject.code },
+    ],
+  };
 }
 
 /** The DELETE that withdraws a guess (a right one, or one never compared), to run alone or in a batch. */

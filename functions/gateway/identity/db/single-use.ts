@@ -121,14 +121,29 @@ export function countTry<T = { tries: number }>(
   maxTries: number,
   options: { returning?: string; also?: Also } = {},
 ): Promise<T | null> {
+  return countTryStatement(db, kind, match, at, maxTries, options).first<T>();
+}
+
+/**
+ * The UPDATE of countTry, to run in a batch. `onlyIfChanged`: it counts only when the statement before it in
+ * the batch changed a row (a guess the guess log let in), in the same transaction.
+ */
+export function countTryStatement(
+  db: D1Database,
+  kind: SingleUseKind & { tries: string },
+  match: Match,
+  at: number,
+  maxTries: number,
+  options: { returning?: string; also?: Also; onlyIfChanged?: boolean } = {},
+): D1PreparedStatement {
   const binds: Value[] = [at];
   const tries = identifier(kind.tries);
   const where = liveWhere(kind, match, binds, options.also);
   binds.push(maxTries);
+  const changed = options.onlyIfChanged ? ' AND changes() = 1' : '';
   return db
-    .prepare(`UPDATE ${identifier(kind.table)} SET ${tries} = ${tries} + 1 WHERE ${where} AND ${tries} < ?${binds.length} RETURNING ${options.returning ?? tries}`)
-    .bind(...binds)
-    .first<T>();
+    .prepare(`UPDATE ${identifier(kind.table)} SET ${tries} = ${tries} + 1 WHERE ${where} AND ${tries} < ?${binds.length}${changed} RETURNING ${options.returning ?? tries}`)
+    .bind(...binds);
 }
 
 /** The INSERT that records an id as seen; its `meta.changes` is 1 for the first and 0 for every other. */
