@@ -1,5 +1,5 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
-import { meetsPasswordRule, PASSWORD_RULE } from '../../../src/schemas/auth';
+import { meetsPasswordRule } from '../../../src/schemas/auth';
+import { BLOCKED_PREFIXES, HASH_PREFIX_HEX } from '../generated/common-passwords';
 import { configOf } from '../../config';
 import { GatewayError } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -130,31 +130,26 @@ export async function decoySalt(identity: string, env: PepperEnv): Promise<strin
 }
 export const LEGACY_SALT_HEX_LENGTH = 32;
 
-/** How many of the ranked common passwords are blocked (the baseline asks for at least 3,000). */
-export const BLOCKLIST_SIZE = 10_000;
-
 /**
- * The blocked passwords: the top of zxcvbn-ts's ranked list of common passwords, keeping only those the
- * rule lets a person type (others cannot reach the server from a conforming client), each also with its
- * first letter upper-cased ("Password1"), the most common way people "strengthen" a listed password.
+ * True when the client's SHA-256 hex is that of a common password. The blocklist (which words:
+ * scripts/common-passwords.ts) is carried as the sorted first 32 bits of each word's SHA-256, so a password
+ * off the list is refused only if its hash starts like a listed one: about 1 in 280,000 (README "Passwords").
+ * Binary search over the joined hex: equal-length hex strings sort as their numbers do.
  */
-export function blockedPasswords(): string[] {
-  const blocked = new Set<string>();
-  for (const word of dictionary['passwords-common'].slice(0, BLOCKLIST_SIZE)) {
-    if (!PASSWORD_RULE.pattern.test(word)) continue;
-    blocked.add(word);
-    blocked.add(word.charAt(0).toUpperCase() + word.slice(1));
-  }
-  return [...blocked];
-}
-
-// Hashed on first use rather than at module load: Workers forbid async work in global scope.
-let blockedHashes: Promise<Set<string>> | undefined;
-
-/** True when the client's SHA-256 hex is that of a common password. */
 export async function isCommonPassword(clientHash: string): Promise<boolean> {
-  blockedHashes ??= Promise.all(blockedPasswords().map(sha256Hex)).then((hashes) => new Set(hashes));
-  return (await blockedHashes).has(clientHash);
+  // Only lower-case hex is what the browser sends (and all the list held before it was hashed down).
+  if (!/^[0-9a-f]{64}$/.test(clientHash)) return false;
+  const prefix = clientHash.slice(0, HASH_PREFIX_HEX);
+  let low = 0;
+  let high = BLOCKED_PREFIXES.length / HASH_PREFIX_HEX - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const entry = BLOCKED_PREFIXES.slice(middle * HASH_PREFIX_HEX, (middle + 1) * HASH_PREFIX_HEX);
+    if (entry === prefix) return true;
+    if (entry < prefix) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }
 
 /**
