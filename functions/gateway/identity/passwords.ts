@@ -1,5 +1,6 @@
 import { meetsPasswordRule } from '../../../src/schemas/auth';
-import { BLOCKED_PREFIXES, HASH_PREFIX_HEX } from '../generated/common-passwords';
+import { decodeBase64 } from '../../../src/lib/base64';
+import { BLOCKED_COUNT, BLOCKED_PREFIXES, RICE_BITS } from '../generated/common-passwords';
 import { configOf } from '../../config';
 import { GatewayError } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -130,21 +131,41 @@ export async function decoySalt(identity: string, env: PepperEnv): Promise<strin
 }
 export const LEGACY_SALT_HEX_LENGTH = 32;
 
+let blockedPrefixes: Uint32Array | undefined;
+
+/** The sorted 32-bit hash prefixes of the blocklist, decoded from their Rice-coded gaps (scripts/common-passwords.ts). */
+function decodeBlockedPrefixes(): Uint32Array {
+  const bytes = decodeBase64(BLOCKED_PREFIXES)!;
+  const prefixes = new Uint32Array(BLOCKED_COUNT);
+  let bit = 0;
+  const next = () => (bytes[bit >> 3]! >> (7 - (bit++ & 7))) & 1;
+  let value = 0;
+  for (let i = 0; i < BLOCKED_COUNT; i++) {
+    let quotient = 0;
+    while (next()) quotient++;
+    let low = 0;
+    for (let j = 0; j < RICE_BITS; j++) low = low * 2 + next();
+    value += quotient * 2 ** RICE_BITS + low;
+    prefixes[i] = value;
+  }
+  return prefixes;
+}
+
 /**
  * True when the client's SHA-256 hex is that of a common password. The blocklist (which words:
  * scripts/common-passwords.ts) is carried as the sorted first 32 bits of each word's SHA-256, so a password
  * off the list is refused only if its hash starts like a listed one: about 1 in 280,000 (README "Passwords").
- * Binary search over the joined hex: equal-length hex strings sort as their numbers do.
  */
 export async function isCommonPassword(clientHash: string): Promise<boolean> {
   // Only lower-case hex is what the browser sends (and all the list held before it was hashed down).
   if (!/^[0-9a-f]{64}$/.test(clientHash)) return false;
-  const prefix = clientHash.slice(0, HASH_PREFIX_HEX);
+  const prefix = parseInt(clientHash.slice(0, 8), 16);
+  blockedPrefixes ??= decodeBlockedPrefixes();
   let low = 0;
-  let high = BLOCKED_PREFIXES.length / HASH_PREFIX_HEX - 1;
+  let high = blockedPrefixes.length - 1;
   while (low <= high) {
     const middle = (low + high) >>> 1;
-    const entry = BLOCKED_PREFIXES.slice(middle * HASH_PREFIX_HEX, (middle + 1) * HASH_PREFIX_HEX);
+    const entry = blockedPrefixes[middle]!;
     if (entry === prefix) return true;
     if (entry < prefix) low = middle + 1;
     else high = middle - 1;
