@@ -4,7 +4,7 @@ import { isoBase64URL, isoCBOR, isoUint8Array } from '@simplewebauthn/server/hel
 /**
  * A software WebAuthn authenticator for function tests: real EC P-256 keys (WebCrypto) and the real byte
  * formats (authenticatorData, clientDataJSON, a CBOR attestationObject of format "none", DER signatures), so
- * the server library verifies its responses exactly as it verifies a browser's. Tests can make it lie: another
+ * the server (functions/gateway/passkeys/webauthn.ts) verifies its responses exactly as it verifies a browser's. Tests can make it lie: another
  * origin or rp id in what it signs, no user verification, a counter of their choosing.
  */
 

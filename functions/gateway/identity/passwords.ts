@@ -154,7 +154,7 @@ function decodeBlockedPrefixes(): Uint32Array {
 /**
  * True when the client's SHA-256 hex is that of a common password. The blocklist (which words:
  * scripts/common-passwords.ts) is carried as the sorted first 32 bits of each word's SHA-256, so a password
- * off the list is refused only if its hash starts like a listed one: about 1 in 280,000 (README "Passwords").
+ * off the list is refused only if its hash starts like a listed one: about 1 in 284,000 (README "The Worker's size").
  */
 export async function isCommonPassword(clientHash: string): Promise<boolean> {
   // Only lower-case hex is what the browser sends (and all the list held before it was hashed down).
