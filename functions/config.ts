@@ -58,19 +58,20 @@ const pathOrUrl = text.check(
   ),
 );
 /** Comma-separated items, each parsed by `item`; blanks between commas are dropped. */
+// (zod/mini's transform has no addIssue: a transform's issues go straight into the parse's list, ctx.issues.)
 const commaList = (item: z.ZodMiniType<string>) =>
   z.pipe(
     text,
     z.transform((value: string, ctx) =>
-    value
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean)
-      .map((part) => {
-        const checked = item.safeParse(part);
-        if (!checked.success) ctx.issues.push({ code: 'custom', message: `"${part}" ${checked.error.issues[0]?.message}`, input: value });
-        return checked.data ?? part;
-      }),
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)
+        .map((part) => {
+          const checked = item.safeParse(part);
+          if (!checked.success) ctx.issues.push({ code: 'custom', message: `"${part}" ${checked.error.issues[0]?.message}`, input: value });
+          return checked.data ?? part;
+        }),
     ),
   );
 /** "+86=600,*=20": a whole number per calling code, and under "*" the number for every code not named. */
@@ -116,15 +117,15 @@ const providerList = <T extends string>(names: readonly [T, ...T[]]) =>
 const smsRoutes = z.pipe(
   text,
   z.transform((value: string, ctx) => {
-  const routes: Record<string, SmsProvider[]> = {};
-  for (const group of value.split(';').map((part) => part.trim()).filter(Boolean)) {
-    const match = /^(\+\d{1,4})\s*=\s*(.+)$/.exec(group);
-    const list = match ? providerList(SMS_PROVIDERS).safeParse(match[2]) : null;
-    if (!match || !list?.success) ctx.issues.push({ code: 'custom', message: `"${group}" must be "+CODE=provider,provider" with each provider once`, input: value });
-    else if (match[1]! in routes) ctx.issues.push({ code: 'custom', message: `"${match[1]}" is named twice`, input: value });
-    else routes[match[1]!] = list.data;
-  }
-  return routes;
+    const routes: Record<string, SmsProvider[]> = {};
+    for (const group of value.split(';').map((part) => part.trim()).filter(Boolean)) {
+      const match = /^(\+\d{1,4})\s*=\s*(.+)$/.exec(group);
+      const list = match ? providerList(SMS_PROVIDERS).safeParse(match[2]) : null;
+      if (!match || !list?.success) ctx.issues.push({ code: 'custom', message: `"${group}" must be "+CODE=provider,provider" with each provider once`, input: value });
+      else if (match[1]! in routes) ctx.issues.push({ code: 'custom', message: `"${match[1]}" is named twice`, input: value });
+      else routes[match[1]!] = list.data;
+    }
+    return routes;
   }),
 );
 
