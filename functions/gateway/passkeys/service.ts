@@ -4,6 +4,7 @@ import { ownEventStatement } from '../audit/db';
 import { decodeBase64, encodeBase64Url } from '../../../src/lib/base64';
 import {
   authenticationOptionsFor,
+  CounterNotRaised,
   decodeClientData,
   registrationOptionsFor,
   verifyAuthenticationResponse,
@@ -85,8 +86,8 @@ export async function verifyRegistration(site: PasskeySite, response: Registrati
 }
 
 /**
- * Verifies an assertion against a stored credential, user verification required: PK0005 when the library refuses
- * a counter that did not rise (the mark of a cloned authenticator), PK0003 for anything else that fails.
+ * Verifies an assertion against a stored credential, user verification required: PK0005 for a counter that did
+ * not rise (the mark of a cloned authenticator), PK0003 for anything else that fails.
  */
 export async function verifyAssertion(site: PasskeySite, response: AuthenticationResponseJSON, challenge: string, passkey: StoredCredential) {
   const publicKey = decodeBase64(passkey.public_key);
@@ -94,7 +95,7 @@ export async function verifyAssertion(site: PasskeySite, response: Authenticatio
   try {
     return await verifyAuthenticationResponse(response, { challenge, origins: site.origins, rpID: site.rpID }, { publicKey, counter: passkey.counter });
   } catch (error) {
-    if (error instanceof Error && /counter/i.test(error.message)) throw new GatewayError(ERR.PASSKEY_MAY_BE_COPIED);
+    if (error instanceof CounterNotRaised) throw new GatewayError(ERR.PASSKEY_MAY_BE_COPIED);
     throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
   }
 }

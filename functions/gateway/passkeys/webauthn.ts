@@ -33,6 +33,11 @@ export class WebAuthnError extends Error {
   override name = 'WebAuthnError';
 }
 
+/** The signature counter did not rise: the mark of a cloned authenticator (PK0005 rather than PK0003). */
+export class CounterNotRaised extends WebAuthnError {
+  override name = 'CounterNotRaised';
+}
+
 const utf8 = new TextEncoder();
 
 /** Url-safe base64 to bytes; throws for anything else. */
@@ -334,7 +339,7 @@ export async function verifyRegistrationResponse(response: RegistrationResponseJ
 
 /**
  * An assertion against a stored credential, user presence and verification required. Throws WebAuthnError when
- * it fails; a counter that did not rise (unless both are 0, as synced passkeys report) says "counter".
+ * it fails; a counter that did not rise (unless both are 0, as synced passkeys report) is CounterNotRaised.
  */
 export async function verifyAuthenticationResponse(
   response: AuthenticationResponseJSON,
@@ -352,7 +357,7 @@ export async function verifyAuthenticationResponse(
   if (!parsed.flags.up) throw new WebAuthnError('user not present');
   if (!parsed.flags.uv) throw new WebAuthnError('user not verified');
   if ((parsed.counter > 0 || credential.counter > 0) && parsed.counter <= credential.counter) {
-    throw new WebAuthnError(`response counter ${parsed.counter} was not above ${credential.counter}`);
+    throw new CounterNotRaised(`response counter ${parsed.counter} was not above ${credential.counter}`);
   }
   const flags = backupFlags(parsed.flags);
   const signed = concat(authData, await sha256(clientDataBytes));
