@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import './zod-english';
 import { langs, type LangDefaults } from '../src/lib/lang';
 import { decodeBase64 } from '../src/lib/base64';
 import type { RedirectAllowance } from './edge/redirect-target';
@@ -19,50 +20,74 @@ import type { RedirectAllowance } from './edge/redirect-target';
 
 /** Unset, empty and blank all mean "not configured": wrangler.toml writes an unused var as "". */
 const blankAsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUnset, schema.optional());
+// zod/mini has no preprocess: a transform piped into the schema is what classic zod's preprocess is.
+const optional = <T extends z.ZodMiniType>(schema: T) => z.pipe(z.transform(blankAsUnset), z.optional(schema));
 /** Unset reads as `fallback`, which goes through the same schema as a configured value. */
-const withDefault = <T extends z.ZodType>(schema: T, fallback: string) => z.preprocess((value) => blankAsUnset(value) ?? fallback, schema);
+const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: string) =>
+  z.pipe(
+    z.transform((value): unknown => blankAsUnset(value) ?? fallback),
+    schema,
+  );
 
 /** "true" or "false"; anything else is refused rather than read as false. */
-const flag = withDefault(z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).transform((value) => value === 'true'), 'false');
-const text = z.string().trim();
+const flag = withDefault(
+  z.pipe(
+    z.enum(['true', 'false'], { error: 'must be "true" or "false"' }),
+    z.transform((value) => value === 'true'),
+  ),
+  'false',
+);
+const text = z.string().check(z.trim());
 /** A whole number from min to max, written in decimal digits. */
 const wholeNumber = (min: number, max: number) =>
-  text
-    .regex(/^\d{1,15}$/, `must be a whole number from ${min} to ${max}`)
-    .transform(Number)
-    .refine((value) => value >= min && value <= max, `must be a whole number from ${min} to ${max}`);
+  z
+    .pipe(text.check(z.regex(/^\d{1,15}$/, `must be a whole number from ${min} to ${max}`)), z.transform(Number))
+    .check(z.refine((value) => value >= min && value <= max, `must be a whole number from ${min} to ${max}`));
 /** An absolute http(s) URL, kept as written. */
-const httpUrl = text.refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'must be an http(s) URL');
+const httpUrl = text.check(z.refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'must be an http(s) URL'));
 /** An http(s) origin (`https://portal.example.com`, no path), kept as its canonical origin. */
-const origin = text
-  .refine((value) => /^https?:\/\/[^/?#@\s]+\/?$/i.test(value) && URL.canParse(value), 'must be an http(s) origin without a path')
-  .transform((value) => new URL(value).origin);
+const origin = z.pipe(
+  text.check(z.refine((value) => /^https?:\/\/[^/?#@\s]+\/?$/i.test(value) && URL.canParse(value), 'must be an http(s) origin without a path')),
+  z.transform((value: string) => new URL(value).origin),
+);
 /** A path on this site (`/user_center`) or an absolute http(s) URL. */
-const pathOrUrl = text.refine(
-  (value) => (value.startsWith('/') && !value.startsWith('//')) || (/^https?:\/\//i.test(value) && URL.canParse(value)),
-  'must be a path starting with "/" or an http(s) URL',
+const pathOrUrl = text.check(
+  z.refine(
+    (value) => (value.startsWith('/') && !value.startsWith('//')) || (/^https?:\/\//i.test(value) && URL.canParse(value)),
+    'must be a path starting with "/" or an http(s) URL',
+  ),
 );
 /** Comma-separated items, each parsed by `item`; blanks between commas are dropped. */
-const commaList = (item: z.ZodType<string>) =>
-  text.transform((value, ctx) =>
-    value
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean)
-      .map((part) => {
-        const checked = item.safeParse(part);
-        if (!checked.success) ctx.addIssue({ code: 'custom', message: `"${part}" ${checked.error.issues[0]?.message}` });
-        return checked.data ?? part;
-      }),
+// (zod/mini's transform has no addIssue: a transform's issues go straight into the parse's list, ctx.issues.)
+const commaList = (item: z.ZodMiniType<string>) =>
+  z.pipe(
+    text,
+    z.transform((value: string, ctx) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)
+        .map((part) => {
+          const checked = item.safeParse(part);
+          if (!checked.success) ctx.issues.push({ code: 'custom', message: `"${part}" ${checked.error.issues[0]?.message}`, input: value });
+          return checked.data ?? part;
+        }),
+    ),
   );
 /** "+86=600,*=20": a whole number per calling code, and under "*" the number for every code not named. */
-const callingCodeCaps = commaList(text.regex(/^(\+\d{1,4}|\*)=\d{1,9}$/, 'must be "+CODE=N" or "*=N"'))
-  .transform((entries) => Object.fromEntries(entries.map((entry) => [entry.split('=')[0]!, Number(entry.split('=')[1])])))
-  .refine((caps) => '*' in caps, 'needs a "*=N" entry for the calling codes it does not name');
+const callingCodeCaps = z
+  .pipe(
+    commaList(text.check(z.regex(/^(\+\d{1,4}|\*)=\d{1,9}$/, 'must be "+CODE=N" or "*=N"'))),
+    z.transform((entries: string[]) => Object.fromEntries(entries.map((entry) => [entry.split('=')[0]!, Number(entry.split('=')[1])]))),
+  )
+  .check(z.refine((caps) => '*' in caps, 'needs a "*=N" entry for the calling codes it does not name'));
 /** "zh=VALUE,en=VALUE": a value per language (SMS sign names and template ids). */
-const perLang = commaList(text.regex(/^(zh|en)=.+$/, 'must be "zh=VALUE" or "en=VALUE"')).transform(
-  (entries) => Object.fromEntries(entries.map((entry) => [entry.slice(0, 2), entry.slice(3).trim()])) as Partial<Record<(typeof langs)[number], string>>,
+const perLang = z.pipe(
+  commaList(text.check(z.regex(/^(zh|en)=.+$/, 'must be "zh=VALUE" or "en=VALUE"'))),
+  z.transform(
+    (entries: string[]) =>
+      Object.fromEntries(entries.map((entry) => [entry.slice(0, 2), entry.slice(3).trim()])) as Partial<Record<(typeof langs)[number], string>>,
+  ),
 );
 /** Milliseconds to wait for a service outside the Worker before giving up on it. */
 const timeoutMs = (fallback: string) => withDefault(wholeNumber(100, 60_000), fallback);
@@ -76,32 +101,38 @@ export type EmailProvider = (typeof EMAIL_PROVIDERS)[number];
  * throttled, on to the next. Each provider once; the outbox only on its own (it never fails over).
  */
 const providerList = <T extends string>(names: readonly [T, ...T[]]) =>
-  commaList(z.enum(names) as unknown as z.ZodType<string>)
-    .refine((list) => list.length > 0, 'must name at least one provider')
-    .refine((list) => new Set(list).size === list.length, 'must name each provider once')
-    .refine((list) => !list.includes('outbox') || list.length === 1, '"outbox" cannot be part of a list')
-    .transform((list) => list as T[]);
+  z.pipe(
+    commaList(z.enum(names) as unknown as z.ZodMiniType<string>).check(
+      z.refine((list) => list.length > 0, 'must name at least one provider'),
+      z.refine((list) => new Set(list).size === list.length, 'must name each provider once'),
+      z.refine((list) => !list.includes('outbox') || list.length === 1, '"outbox" cannot be part of a list'),
+    ),
+    z.transform((list: string[]) => list as T[]),
+  );
 
 /**
  * "+852=twilio,tencent;+65=twilio": an ordered provider list for each named calling code, before
  * SMS_PROVIDER / SMS_INTERNATIONAL_PROVIDER (groups apart by ";", providers by ",").
  */
-const smsRoutes = text.transform((value, ctx) => {
-  const routes: Record<string, SmsProvider[]> = {};
-  for (const group of value.split(';').map((part) => part.trim()).filter(Boolean)) {
-    const match = /^(\+\d{1,4})\s*=\s*(.+)$/.exec(group);
-    const list = match ? providerList(SMS_PROVIDERS).safeParse(match[2]) : null;
-    if (!match || !list?.success) ctx.addIssue({ code: 'custom', message: `"${group}" must be "+CODE=provider,provider" with each provider once` });
-    else if (match[1]! in routes) ctx.addIssue({ code: 'custom', message: `"${match[1]}" is named twice` });
-    else routes[match[1]!] = list.data;
-  }
-  return routes;
-});
+const smsRoutes = z.pipe(
+  text,
+  z.transform((value: string, ctx) => {
+    const routes: Record<string, SmsProvider[]> = {};
+    for (const group of value.split(';').map((part) => part.trim()).filter(Boolean)) {
+      const match = /^(\+\d{1,4})\s*=\s*(.+)$/.exec(group);
+      const list = match ? providerList(SMS_PROVIDERS).safeParse(match[2]) : null;
+      if (!match || !list?.success) ctx.issues.push({ code: 'custom', message: `"${group}" must be "+CODE=provider,provider" with each provider once`, input: value });
+      else if (match[1]! in routes) ctx.issues.push({ code: 'custom', message: `"${match[1]}" is named twice`, input: value });
+      else routes[match[1]!] = list.data;
+    }
+    return routes;
+  }),
+);
 
 /** Base64 (standard or url-safe) of exactly 32 bytes: an AES-256 key. */
-const key32 = text.refine((value) => decodeBase64(value)?.length === 32, 'must be base64 of exactly 32 bytes');
+const key32 = text.check(z.refine((value) => decodeBase64(value)?.length === 32, 'must be base64 of exactly 32 bytes'));
 
-interface Setting<T extends z.ZodType = z.ZodType> {
+interface Setting<T extends z.ZodMiniType = z.ZodMiniType> {
   /** The var or secret name in wrangler.toml and `wrangler secret put`. */
   name: string;
   schema: T;
@@ -110,8 +141,8 @@ interface Setting<T extends z.ZodType = z.ZodType> {
   /** A deployed Worker (ENVIRONMENT set) refuses to serve without it (see edge/startup-check.ts). */
   requiredWhenDeployed?: boolean;
 }
-const variable = <T extends z.ZodType>(name: string, schema: T): Setting<T> => ({ name, schema });
-const secret = <T extends z.ZodType>(name: string, schema: T, options: { requiredWhenDeployed?: boolean } = {}): Setting<T> => ({
+const variable = <T extends z.ZodMiniType>(name: string, schema: T): Setting<T> => ({ name, schema });
+const secret = <T extends z.ZodMiniType>(name: string, schema: T, options: { requiredWhenDeployed?: boolean } = {}): Setting<T> => ({
   name,
   schema,
   secret: true,
@@ -123,7 +154,7 @@ const settings = {
   environment: variable('ENVIRONMENT', optional(z.enum(['staging', 'production']))),
   /** Language for hosts that match none of zhHostSuffixes. */
   defaultLang: variable('DEFAULT_LANG', withDefault(z.enum(langs), 'en')),
-  zhHostSuffixes: variable('ZH_HOST_SUFFIXES', withDefault(commaList(text.toLowerCase()), '.cn')),
+  zhHostSuffixes: variable('ZH_HOST_SUFFIXES', withDefault(commaList(text.check(z.toLowerCase())), '.cn')),
   /** Unset: /api is answered by the embedded gateway of this Worker. */
   gatewayUrl: variable('GATEWAY_URL', optional(httpUrl)),
   /**
@@ -136,7 +167,7 @@ const settings = {
    * Passkeys (WebAuthn): the relying party id (a host name) and the origins whose pages may use them. Unset: the
    * host and origin of PORTAL_ORIGIN. Never taken from a request's Host or Origin, which a client names.
    */
-  passkeyRpId: variable('PASSKEY_RP_ID', optional(text.toLowerCase().regex(/^[a-z0-9.-]{1,253}$/, 'must be a host name'))),
+  passkeyRpId: variable('PASSKEY_RP_ID', optional(text.check(z.toLowerCase(), z.regex(/^[a-z0-9.-]{1,253}$/, 'must be a host name')))),
   passkeyOrigins: variable('PASSKEY_ORIGINS', withDefault(commaList(origin), '')),
   /** A host whose name contains this label serves the partner (navigator) login. */
   navigatorHostLabel: variable('NAVIGATOR_HOST_LABEL', optional(text)),
@@ -204,7 +235,7 @@ const settings = {
   twilioFrom: variable('TWILIO_FROM', optional(text)),
   twilioApiUrl: variable('TWILIO_API_URL', withDefault(httpUrl, 'https://api.twilio.com')),
   awsAccessKeyId: variable('AWS_ACCESS_KEY_ID', optional(text)),
-  sesRegion: variable('SES_REGION', optional(text.regex(/^[a-z0-9-]{1,32}$/, 'must be an AWS region such as eu-west-1'))),
+  sesRegion: variable('SES_REGION', optional(text.check(z.regex(/^[a-z0-9-]{1,32}$/, 'must be an AWS region such as eu-west-1')))),
   /** The verified sender address of SES e-mail. */
   sesFrom: variable('SES_FROM', optional(text)),
   /** Unset: https://email.SES_REGION.amazonaws.com */
@@ -258,7 +289,7 @@ const settings = {
    * The secret part of the receipt addresses of the providers whose status pushes carry no signature of their own
    * (Aliyun, Tencent, and SES through SNS as HTTP Basic): at least 32 characters; unset, those receipts are refused.
    */
-  deliveryReceiptToken: secret('DELIVERY_RECEIPT_TOKEN', optional(text.min(32, 'must be at least 32 characters'))),
+  deliveryReceiptToken: secret('DELIVERY_RECEIPT_TOKEN', optional(text.check(z.minLength(32, 'must be at least 32 characters')))),
   /** Signs passed slider checks. */
   captchaSecret: secret('CAPTCHA_SECRET', optional(text), { requiredWhenDeployed: true }),
   /** AES-256-GCM key (base64, 32 bytes) that encrypts the TOTP secrets of two-step verification at rest. */

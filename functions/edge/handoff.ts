@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { csrf } from 'hono/csrf';
 import { html } from 'hono/html';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { workerMessagesFor } from '../../src/i18n/worker';
 import type { Lang } from '../../src/lib/lang';
 import { RETURN_PARAM } from '../../src/lib/routes';
@@ -116,10 +116,10 @@ export const handoffIntake =
 export const HANDOFF_CONTINUE_PATH = '/handoff/continue';
 
 const continueForm = z.object({
-  next: z.string().max(2048),
-  token: z.string().max(4096).optional(),
-  userToken: z.string().max(4096).optional(),
-  userNameAndPwd: z.string().max(4096).optional(),
+  next: z.string().check(z.maxLength(2048)),
+  token: z.optional(z.string().check(z.maxLength(4096))),
+  userToken: z.optional(z.string().check(z.maxLength(4096))),
+  userNameAndPwd: z.optional(z.string().check(z.maxLength(4096))),
 });
 
 const continueCsrf = (c: Context<EdgeBindings>) =>

@@ -3,7 +3,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { every } from 'hono/combine';
 import { zValidator } from '@hono/zod-validator';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../zod-english';
 import { HIDDEN_CHARACTER_CODES } from '../../src/schemas/display-text';
 import { ERR, type ErrorCode } from '../../src/schemas/error-codes';
 import { GatewayError } from './errors';
@@ -50,8 +51,8 @@ type Target = keyof Pick<ValidationTargets, 'json' | 'query' | 'form' | 'param' 
 /**
  * The one validator of the gateway: `validate('json', schema)` in front of a handler, which then reads
  * `c.req.valid('json')`. A schema miss throws `code` (GW0400 unless the route's contract names a more
- * specific one, or picks it from the issues) with the issues as data, so `onError` builds the envelope. Takes classic zod and the
- * zod/mini contracts shared with the browser alike.
+ * specific one, or picks it from the issues) with the issues as data, so `onError` builds the envelope. Takes any zod
+ * schema; the gateway's own and the contracts shared with the browser are all zod/mini.
  */
 export function validate<T extends Target, S extends z.core.$ZodType>(
   target: T,
@@ -60,7 +61,7 @@ export function validate<T extends Target, S extends z.core.$ZodType>(
 ) {
   const check = zValidator(
     target,
-    schema as never as z.ZodType<z.output<S>, z.input<S>>,
+    schema as never as z.core.$ZodType<z.output<S>, z.input<S>>,
     (result) => {
       if (result.success) return;
       const error = result.error as z.core.$ZodError;

@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 // This module imports nothing but zod, so that Node can run it as it is (type stripping) from
-// scripts/legal-versions.mjs, and the Worker can import the document list without a YAML parser.
+// scripts/legal-versions.mjs, and the Worker can import the document list without a YAML parser. zod/mini, not
+// classic zod: the Worker bundles this module, and classic zod would add ~500 KB to it.
 
 /** The legal documents: one Markdown file per document and language under content/legal/{zh,en}/. */
 export const legalDocs = ['terms', 'privacy', 'disclaimer', 'registration'] as const;
@@ -52,13 +53,13 @@ const missingOr = (expected: string) => (issue: { input?: unknown }) =>
  * `2026-11-01` as written, so an impossible date cannot silently roll over into another month.
  */
 export const legalFrontMatterSchema = z.object({
-  title: z.string({ error: missingOr('must be text') }).trim().min(1, 'must not be empty'),
+  title: z.string({ error: missingOr('must be text') }).check(z.trim(), z.minLength(1, 'must not be empty')),
   version: z
     .string({ error: missingOr("must be text like '1.0.0' (put it in quotes)") })
-    .regex(/^\d+\.\d+\.\d+$/, "must look like '1.0.0' (major.minor.patch)"),
+    .check(z.regex(/^\d+\.\d+\.\d+$/, "must look like '1.0.0' (major.minor.patch)")),
   effectiveDate: z
     .string({ error: missingOr("must be a date written as 'YYYY-MM-DD'") })
-    .refine(isRealDate, { error: (issue) => `must be a real date written as 'YYYY-MM-DD' (got ${JSON.stringify(issue.input)})` }),
+    .check(z.refine(isRealDate, { error: (issue) => `must be a real date written as 'YYYY-MM-DD' (got ${JSON.stringify(issue.input)})` })),
 });
 export type LegalFrontMatter = z.infer<typeof legalFrontMatterSchema>;
 

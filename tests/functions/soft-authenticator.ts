@@ -4,8 +4,8 @@ import { isoBase64URL, isoCBOR, isoUint8Array } from '@simplewebauthn/server/hel
 /**
  * A software WebAuthn authenticator for function tests: real EC P-256 keys (WebCrypto) and the real byte
  * formats (authenticatorData, clientDataJSON, a CBOR attestationObject of format "none", DER signatures), so
- * the server library verifies its responses exactly as it verifies a browser's. Tests can make it lie: another
- * origin or rp id in what it signs, no user verification, a counter of their choosing.
+ * the server (functions/gateway/passkeys/webauthn.ts) verifies its responses exactly as it verifies a browser's.
+ * Tests can make it lie: another origin or rp id in what it signs, no user verification, a counter of their choosing.
  */
 
 const FLAG = { up: 0x01, uv: 0x04, be: 0x08, bs: 0x10, at: 0x40 } as const;

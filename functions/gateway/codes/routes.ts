@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { EdgeBindings } from '../../env';
 import { emailCodeRequest, emailInsteadRequest, smsSendRequest } from '../../../src/schemas/auth';
 import { validate } from '../validate';
@@ -15,8 +15,8 @@ import { emailRecipient, phoneRecipient, smsCallingCode } from '../identity/sign
 // emailRecipient) rather than the generic GW0400, so the form can say which field is wrong; the shared schemas
 // are therefore loosened for those fields here
 // (they are zod/mini objects, which have no `.extend`: spreading the shape gives the same object).
-const smsSendBody = z.object({ ...smsSendRequest.shape, mobile: z.string().max(32) });
-const emailCodeBody = z.object({ ...emailCodeRequest.shape, emailAddress: z.string().max(254) });
+const smsSendBody = z.object({ ...smsSendRequest.shape, mobile: z.string().check(z.maxLength(32)) });
+const emailCodeBody = z.object({ ...emailCodeRequest.shape, emailAddress: z.string().check(z.maxLength(254)) });
 
 /** Sending one-time codes: SMS after a passed slider, e-mail directly. */
 export const codeRoutes = new Hono<EdgeBindings>()

@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import {
   clearMainAccountRequest,
   companyCreateRequest,

@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { WorkerEnv } from '../../env';
 import { now } from '../../contract';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -53,7 +53,14 @@ export const deliveryRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Operato
   .post(
     '/dev/delivery/faults',
     async (c, next) => (c.var.config.devRoutes ? next() : fail(c, ERR.NO_SUCH_API)),
-    validate('json', z.object({ provider: z.enum(['aliyun', 'tencent', 'twilio', 'ses', 'webhook']), recipient: z.string().min(1).max(254), mode: z.enum(['down', 'hang', 'throttled', 'invalid']).nullable() })),
+    validate(
+      'json',
+      z.object({
+        provider: z.enum(['aliyun', 'tencent', 'twilio', 'ses', 'webhook']),
+        recipient: z.string().check(z.minLength(1), z.maxLength(254)),
+        mode: z.nullable(z.enum(['down', 'hang', 'throttled', 'invalid'])),
+      }),
+    ),
     async (c) => {
       const { provider, recipient, mode } = c.req.valid('json');
       await setDevFault(c.env.DB, provider, recipient, mode);

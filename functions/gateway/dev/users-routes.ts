@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { callingCodeSchema, emailSchema, mobileSchema } from '../../../src/schemas/auth';
 import { companyNameKey, companyTypeToDb } from '../../../src/schemas/onboarding';
 import type { EdgeBindings } from '../../env';
@@ -19,44 +19,47 @@ import { seedCompanyStatement, seedMemberStatement } from './db';
  * (SHA-256 hex, of password + legacySalt for a legacy version-1 record) and then by the server's KDF.
  * `companies` adds memberships, so each login case can be reached.
  */
+/** A string of min..max characters. */
+const chars = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
 const devUserRequest = z
   .object({
-    phone: z.object({ callingCode: callingCodeSchema, mobile: mobileSchema }).optional(),
+    phone: z.optional(z.object({ callingCode: callingCodeSchema, mobile: mobileSchema })),
     email: z.optional(emailSchema),
-    usId: z.string().trim().min(1).max(64).optional(),
-    password: z.string().min(1).max(128).optional(),
-    legacySalt: z.string().min(1).max(64).optional(),
+    usId: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))),
+    password: z.optional(chars(1, 128)),
+    legacySalt: z.optional(chars(1, 64)),
     /** Seeds a password from before today's rule (any text), to reach the insecure-password modal; otherwise the whole rule applies. */
-    insecurePassword: z.boolean().optional(),
-    originalFlag: z.boolean().optional(),
-    userType: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
-    realName: z.string().max(64).optional(),
-    pendingCompanyName: z.string().max(128).optional(),
+    insecurePassword: z.optional(z.boolean()),
+    originalFlag: z.optional(z.boolean()),
+    userType: z.optional(z.union([z.literal(0), z.literal(1), z.literal(2)])),
+    realName: z.optional(z.string().check(z.maxLength(64))),
+    pendingCompanyName: z.optional(z.string().check(z.maxLength(128))),
     /** A UN/LOCODE of the port list, kept with the company name (login case 7). */
-    pendingPortId: z.string().length(5).optional(),
-    isPartner: z.boolean().optional(),
+    pendingPortId: z.optional(z.string().check(z.length(5))),
+    isPartner: z.optional(z.boolean()),
     /** Records agreement to today's terms and privacy, so the sign-in does not ask for consent. */
-    agreed: z.boolean().optional(),
-    companies: z
-      .array(
-        z.object({
-          /** An existing company to join (nameEn and type are then ignored); otherwise a new company is created. */
-          companyId: z.string().min(1).max(64).optional(),
-          nameEn: z.string().min(1).max(128).default('Seeded Company'),
-          type: z.string().min(1).max(32).default('ship_owner'),
-          status: z.string().min(1).max(32).default('verified'),
-          role: z.enum(['administrator', 'staff']).default('administrator'),
-          memberStatus: z.enum(['pending', 'active', 'rejected']).default('active'),
-          isMain: z.boolean().default(false),
-          hireTime: z.string().max(10).optional(),
-          /** A new company that requires two-step verification of its members (companies.require_two_step). */
-          requireTwoStep: z.boolean().optional(),
-        }),
-      )
-      .max(10)
-      .optional(),
+    agreed: z.optional(z.boolean()),
+    companies: z.optional(
+      z
+        .array(
+          z.object({
+            /** An existing company to join (nameEn and type are then ignored); otherwise a new company is created. */
+            companyId: z.optional(chars(1, 64)),
+            nameEn: z._default(chars(1, 128), 'Seeded Company'),
+            type: z._default(chars(1, 32), 'ship_owner'),
+            status: z._default(chars(1, 32), 'verified'),
+            role: z._default(z.enum(['administrator', 'staff']), 'administrator'),
+            memberStatus: z._default(z.enum(['pending', 'active', 'rejected']), 'active'),
+            isMain: z._default(z.boolean(), false),
+            hireTime: z.optional(z.string().check(z.maxLength(10))),
+            /** A new company that requires two-step verification of its members (companies.require_two_step). */
+            requireTwoStep: z.optional(z.boolean()),
+          }),
+        )
+        .check(z.maxLength(10)),
+    ),
   })
-  .refine((u) => u.phone || u.email || u.usId, { message: 'phone, email or usId is required' });
+  .check(z.refine((u) => u.phone || u.email || u.usId, { message: 'phone, email or usId is required' }));
 
 export const devUserRoutes = new Hono<EdgeBindings>()
   .use('/dev/users', async (c, next) => (c.var.config.devRoutes ? next() : fail(c, ERR.NO_SUCH_API)))

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { deleteFileRequest, fileIdSchema, fileUrl, UPLOAD_FIELD, UPLOAD_LIMITS, uploadKindSchema, type UploadedFile } from '../../../src/schemas/onboarding';
 import type { WorkerEnv } from '../../env';
 import { standingIn } from '../companies/standing';
@@ -29,8 +29,11 @@ type FileEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
 /** The multipart fields of uploadFile: `kind` (default 'licence') and one or more files in `files`. */
 const uploadForm = z.object({
-  kind: z.string().trim().pipe(uploadKindSchema).default('licence'),
-  [UPLOAD_FIELD]: z.union([z.instanceof(File), z.array(z.instanceof(File))]).transform((files) => (Array.isArray(files) ? files : [files])),
+  kind: z._default(z.pipe(z.string().check(z.trim()), uploadKindSchema), 'licence'),
+  [UPLOAD_FIELD]: z.pipe(
+    z.union([z.instanceof(File), z.array(z.instanceof(File))]),
+    z.transform((files: File | File[]) => (Array.isArray(files) ? files : [files])),
+  ),
 });
 
 /** No file (or a `files` field that is not a file) is FL0004; a bad `kind` GW0400. */

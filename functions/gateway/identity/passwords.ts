@@ -1,5 +1,6 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
-import { meetsPasswordRule, PASSWORD_RULE } from '../../../src/schemas/auth';
+import { meetsPasswordRule } from '../../../src/schemas/auth';
+import { decodeBase64 } from '../../../src/lib/base64';
+import { BLOCKED_COUNT, BLOCKED_PREFIXES, RICE_BITS } from '../generated/common-passwords';
 import { configOf } from '../../config';
 import { GatewayError } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -130,31 +131,46 @@ export async function decoySalt(identity: string, env: PepperEnv): Promise<strin
 }
 export const LEGACY_SALT_HEX_LENGTH = 32;
 
-/** How many of the ranked common passwords are blocked (the baseline asks for at least 3,000). */
-export const BLOCKLIST_SIZE = 10_000;
+let blockedPrefixes: Uint32Array | undefined;
 
-/**
- * The blocked passwords: the top of zxcvbn-ts's ranked list of common passwords, keeping only those the
- * rule lets a person type (others cannot reach the server from a conforming client), each also with its
- * first letter upper-cased ("Password1"), the most common way people "strengthen" a listed password.
- */
-export function blockedPasswords(): string[] {
-  const blocked = new Set<string>();
-  for (const word of dictionary['passwords-common'].slice(0, BLOCKLIST_SIZE)) {
-    if (!PASSWORD_RULE.pattern.test(word)) continue;
-    blocked.add(word);
-    blocked.add(word.charAt(0).toUpperCase() + word.slice(1));
+/** The sorted 32-bit hash prefixes of the blocklist, decoded from their Rice-coded gaps (scripts/common-passwords.ts). */
+function decodeBlockedPrefixes(): Uint32Array {
+  const bytes = decodeBase64(BLOCKED_PREFIXES)!;
+  const prefixes = new Uint32Array(BLOCKED_COUNT);
+  let bit = 0;
+  const next = () => (bytes[bit >> 3]! >> (7 - (bit++ & 7))) & 1;
+  let value = 0;
+  for (let i = 0; i < BLOCKED_COUNT; i++) {
+    let quotient = 0;
+    while (next()) quotient++;
+    let low = 0;
+    for (let j = 0; j < RICE_BITS; j++) low = low * 2 + next();
+    value += quotient * 2 ** RICE_BITS + low;
+    prefixes[i] = value;
   }
-  return [...blocked];
+  return prefixes;
 }
 
-// Hashed on first use rather than at module load: Workers forbid async work in global scope.
-let blockedHashes: Promise<Set<string>> | undefined;
-
-/** True when the client's SHA-256 hex is that of a common password. */
+/**
+ * True when the client's SHA-256 hex is that of a common password. The blocklist (which words:
+ * scripts/common-passwords.ts) is carried as the sorted first 32 bits of each word's SHA-256, so a password
+ * off the list is refused only if its hash starts like a listed one: about 1 in 284,000 (README "The Worker's size").
+ */
 export async function isCommonPassword(clientHash: string): Promise<boolean> {
-  blockedHashes ??= Promise.all(blockedPasswords().map(sha256Hex)).then((hashes) => new Set(hashes));
-  return (await blockedHashes).has(clientHash);
+  // Only lower-case hex is what the browser sends (and all the list held before it was hashed down).
+  if (!/^[0-9a-f]{64}$/.test(clientHash)) return false;
+  const prefix = parseInt(clientHash.slice(0, 8), 16);
+  blockedPrefixes ??= decodeBlockedPrefixes();
+  let low = 0;
+  let high = blockedPrefixes.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const entry = blockedPrefixes[middle]!;
+    if (entry === prefix) return true;
+    if (entry < prefix) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString, type NumberType, type PhoneNumber } from 'libphonenumber-js/max';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { stripSpacesAndCommas } from '../../../src/schemas/auth';
 import type { LoginIdentity } from '../account/db';
 import { GatewayError } from '../errors';
@@ -8,7 +8,7 @@ import { ERR } from '../../../src/schemas/error-codes';
 /** The default area code (Chinese mainland); the mobile-number pattern is checked for this code only. */
 export const MAINLAND_CALLING_CODE = '+86';
 
-const emailFormat = z.email().max(254);
+const emailFormat = z.email().check(z.maxLength(254));
 
 /**
  * The E.164 form of a phone number, the key codes, slider checks and users are stored under

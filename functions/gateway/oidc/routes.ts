@@ -1,5 +1,5 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { clientIp, edgeCallsOnly, now, ok, requestLang } from '../../contract';
 import type { EdgeBindings } from '../../env';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -105,7 +105,7 @@ function discovery(env: object) {
 }
 
 /** The edge's calls pass the page request's query string. */
-const edgeQuery = z.object({ query: z.string().max(8 * 1024) });
+const edgeQuery = z.object({ query: z.string().check(z.maxLength(8 * 1024)) });
 
 export const oidcRoutes = new Hono<OidcEnv>()
   .onError((error, c) => {

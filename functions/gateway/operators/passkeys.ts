@@ -1,10 +1,6 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
-import { decodeClientDataJSON, isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { encodeBase64Url } from '../../../src/lib/base64';
+import { authenticationOptionsFor, decodeClientData, registrationOptionsFor } from '../passkeys/webauthn';
 import type { PasskeySite } from '../../config';
 import { cappedInsert } from '../limits/db';
 import { GatewayError } from '../errors';
@@ -17,7 +13,7 @@ import { ERR } from '../../../src/schemas/error-codes';
 import { advancePasskeyCounter, insertOperatorPasskeyStatement, operatorPasskey, operatorPasskeysOf } from './db';
 
 /**
- * Operator passkeys with @simplewebauthn/server, as the platform's (passkeys/service.ts: relying party and
+ * Operator passkeys with the platform's WebAuthn steps (passkeys/webauthn.ts), as the platform's (passkeys/service.ts: relying party and
  * origins from configuration, user verification required, fresh single-use challenges, a rising counter),
  * with these differences: they live in their own tables, they are a second step (the password comes first,
  * and the options name only that operator's passkeys), and only a signed-in operator adds one.
@@ -41,7 +37,7 @@ async function newChallenge(db: D1Database, row: { challenge: string; purpose: '
 async function claimSigned(db: D1Database, clientDataJSON: string, where: { purpose: string; operatorId: string; signIn?: string; at: number }) {
   let challenge: string | undefined;
   try {
-    challenge = decodeClientDataJSON(clientDataJSON).challenge;
+    challenge = decodeClientData(clientDataJSON).challenge;
   } catch {
     throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
   }
@@ -59,14 +55,13 @@ async function claimSigned(db: D1Database, clientDataJSON: string, where: { purp
 /** Options to add a passkey for the signed-in operator (their passkeys excluded). */
 export async function operatorRegistrationOptions(db: D1Database, site: PasskeySite, operator: Operator, at: number) {
   const existing = await operatorPasskeysOf(db, operator.id);
-  const options = await generateRegistrationOptions({
+  const options = registrationOptionsFor({
     rpName: RP_NAME,
     rpID: site.rpID,
-    userID: isoUint8Array.fromUTF8String(`operator:${operator.id}`),
+    userID: new TextEncoder().encode(`operator:${operator.id}`),
     userName: operator.login,
     userDisplayName: operator.name,
     timeout: CHALLENGE_LIFETIME_MS,
-    attestationType: 'none',
     excludeCredentials: existing.map((row) => ({ id: row.id, transports: transportsOf(row) })),
     authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
   });
@@ -85,7 +80,7 @@ export async function registerOperatorPasskey(db: D1Database, site: PasskeySite,
         {
           id: credential.id,
           operatorId: operator.id,
-          publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+          publicKey: encodeBase64Url(credential.publicKey),
           counter: credential.counter,
           transports: JSON.stringify(credential.transports ?? []),
           at: client.at,
@@ -107,7 +102,7 @@ export async function operatorPasskeyStepOptions(db: D1Database, site: PasskeySi
   const { hash, operator } = await signInChallenge(db, token, at);
   const passkeys = await operatorPasskeysOf(db, operator.id);
   if (!passkeys.length) throw new GatewayError(ERR.PASSKEY_NOT_REGISTERED);
-  const options = await generateAuthenticationOptions({
+  const options = authenticationOptionsFor({
     rpID: site.rpID,
     userVerification: 'required',
     timeout: CHALLENGE_LIFETIME_MS,

@@ -1,14 +1,15 @@
+// Types only: the ceremonies themselves are ./webauthn.ts (why: there).
+import type { AuthenticationResponseJSON, AuthenticatorTransport, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { ownEventStatement } from '../audit/db';
+import { decodeBase64, encodeBase64Url } from '../../../src/lib/base64';
 import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
+  authenticationOptionsFor,
+  CounterNotRaised,
+  decodeClientData,
+  registrationOptionsFor,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
-import { ownEventStatement } from '../audit/db';
-import { decodeClientDataJSON, isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
+} from './webauthn';
 import type { PasskeySite } from '../../config';
 import type { PasskeyRegisterRequest } from '../../../src/schemas/passkey-requests';
 import type { Passkey } from '../../../src/schemas/passkeys';
@@ -27,7 +28,7 @@ import { GatewayError } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
 
 /**
- * Passkeys (WebAuthn) with @simplewebauthn/server.
+ * Passkeys (WebAuthn): @simplewebauthn/browser in the page, the relying party's steps in ./webauthn.ts.
  *
  * - The relying party id and the accepted origins are configuration (config.passkeys: PASSKEY_RP_ID and
  *   PASSKEY_ORIGINS, else PORTAL_ORIGIN), never the request's Host or Origin: a page on another origin cannot
@@ -79,44 +80,30 @@ export const transportsOf = (row: Pick<StoredCredential, 'transports'>) => JSON.
 
 /** Verifies a new passkey's attestation for the site, user verification required: PK0003 when it fails. */
 export async function verifyRegistration(site: PasskeySite, response: RegistrationResponseJSON, challenge: string) {
-  const verification = await verifyRegistrationResponse({
-    response,
-    expectedChallenge: challenge,
-    expectedOrigin: site.origins,
-    expectedRPID: site.rpID,
-    requireUserVerification: true,
-  }).catch(() => null);
-  if (!verification?.verified) throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
-  return verification.registrationInfo;
+  const verification = await verifyRegistrationResponse(response, { challenge, origins: site.origins, rpID: site.rpID }).catch(() => null);
+  if (!verification) throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
+  return verification;
 }
 
 /**
- * Verifies an assertion against a stored credential, user verification required: PK0005 when the library refuses
- * a counter that did not rise (the mark of a cloned authenticator), PK0003 for anything else that fails.
+ * Verifies an assertion against a stored credential, user verification required: PK0005 for a counter that did
+ * not rise (the mark of a cloned authenticator), PK0003 for anything else that fails.
  */
 export async function verifyAssertion(site: PasskeySite, response: AuthenticationResponseJSON, challenge: string, passkey: StoredCredential) {
-  let verification;
+  const publicKey = decodeBase64(passkey.public_key);
+  if (!publicKey) throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
   try {
-    verification = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: site.origins,
-      expectedRPID: site.rpID,
-      credential: { id: passkey.id, publicKey: isoBase64URL.toBuffer(passkey.public_key), counter: passkey.counter, transports: transportsOf(passkey) },
-      requireUserVerification: true,
-    });
+    return await verifyAuthenticationResponse(response, { challenge, origins: site.origins, rpID: site.rpID }, { publicKey, counter: passkey.counter });
   } catch (error) {
-    if (error instanceof Error && /counter/i.test(error.message)) throw new GatewayError(ERR.PASSKEY_MAY_BE_COPIED);
+    if (error instanceof CounterNotRaised) throw new GatewayError(ERR.PASSKEY_MAY_BE_COPIED);
     throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
   }
-  if (!verification.verified) throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
-  return verification.authenticationInfo;
 }
 
 /** The challenge a response signed (from its clientDataJSON), or PK0003 when it is not readable. */
 function signedChallenge(clientDataJSON: string): string {
   try {
-    const { challenge } = decodeClientDataJSON(clientDataJSON);
+    const { challenge } = decodeClientData(clientDataJSON);
     if (typeof challenge === 'string' && challenge) return challenge;
   } catch {
     // falls through to the refusal
@@ -135,15 +122,14 @@ async function claimSigned(db: D1Database, clientDataJSON: string, purpose: Chal
 export async function registrationOptions(db: D1Database, site: PasskeySite, user: UserRow, { ip, now }: { ip: string; now: number }) {
   const existing = await passkeysOfUser(db, user.id);
   const userName = user.login_name || user.email || user.phone_e164 || user.id;
-  const options = await generateRegistrationOptions({
+  const options = registrationOptionsFor({
     rpName: RP_NAME,
     rpID: site.rpID,
     // The user handle is the account id (no personal data); sign-in checks it against the passkey's owner.
-    userID: isoUint8Array.fromUTF8String(user.id),
+    userID: new TextEncoder().encode(user.id),
     userName,
     userDisplayName: user.real_name || userName,
     timeout: CHALLENGE_LIFETIME_MS,
-    attestationType: 'none',
     excludeCredentials: existing.map((row) => ({ id: row.id, transports: transportsOf(row) })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
   });
@@ -166,7 +152,7 @@ export async function registerPasskey(
   const row: Omit<PasskeyRow, 'last_used_at'> = {
     id: credential.id,
     user_id: user.id,
-    public_key: isoBase64URL.fromBuffer(credential.publicKey),
+    public_key: encodeBase64Url(credential.publicKey),
     counter: credential.counter,
     transports: JSON.stringify(credential.transports ?? []),
     device_type: credentialDeviceType,
@@ -185,7 +171,7 @@ export async function registerPasskey(
 
 /** Anonymous options for a passkey sign-in (any discoverable passkey of this site), capped per network. */
 export async function authenticationOptions(db: D1Database, site: PasskeySite, { ip, now, cap }: { ip: string; now: number; cap: number }) {
-  const options = await generateAuthenticationOptions({ rpID: site.rpID, userVerification: 'required', timeout: CHALLENGE_LIFETIME_MS });
+  const options = authenticationOptionsFor({ rpID: site.rpID, userVerification: 'required', timeout: CHALLENGE_LIFETIME_MS });
   await insertChallenge(db, { challenge: options.challenge, purpose: 'authenticate', userId: null, ip, now, expiresAt: now + CHALLENGE_LIFETIME_MS }, [
     { where: { ip, purpose: 'authenticate' }, since: now - HOUR_MS, max: cap, code: ERR.PASSKEY_SIGN_INS_PER_NETWORK_CAPPED },
   ]);
@@ -199,7 +185,7 @@ export async function authenticationOptions(db: D1Database, site: PasskeySite, {
 export async function secondStepOptions(db: D1Database, site: PasskeySite, userId: string, { ip, now, cap }: { ip: string; now: number; cap: number }) {
   const passkeys = await passkeysOfUser(db, userId);
   if (passkeys.length === 0) throw new GatewayError(ERR.NO_PASSKEY_FOR_SECOND_STEP);
-  const options = await generateAuthenticationOptions({
+  const options = authenticationOptionsFor({
     rpID: site.rpID,
     allowCredentials: passkeys.map((row) => ({ id: row.id, transports: transportsOf(row) })),
     userVerification: 'required',
@@ -230,7 +216,7 @@ export async function verifyPasskeySignIn(
   if (forUser !== null && passkey.user_id !== forUser) throw new GatewayError(ERR.PASSKEY_OF_ANOTHER_ACCOUNT);
   // A discoverable passkey names its account; it must be the one the credential was registered to.
   const userHandle = response.response.userHandle;
-  if (userHandle !== undefined && isoBase64URL.toUTF8String(userHandle) !== passkey.user_id) {
+  if (userHandle !== undefined && new TextDecoder().decode(decodeBase64(userHandle) ?? new Uint8Array()) !== passkey.user_id) {
     throw new GatewayError(ERR.PASSKEY_NOT_VERIFIED);
   }
   const { newCounter, credentialBackedUp } = await verifyAssertion(site, response, challenge, passkey);

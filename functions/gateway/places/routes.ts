@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import type * as z from 'zod/mini';
 import { relatedPortsQuery, SEARCH_RESULT_MAX, searchCountryQuery, searchPortQuery, type CountryItem } from '../../../src/schemas/onboarding';
 import type { EdgeBindings } from '../../env';
 import { GatewayError, ok } from '../errors';

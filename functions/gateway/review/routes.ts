@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { fileIdSchema } from '../../../src/schemas/onboarding';
 import { reviewDecisionRequest, reviewDetailQuery, reviewQueueQuery } from '../../../src/schemas/ops-review';
 import type { WorkerEnv } from '../../env';
@@ -31,7 +31,7 @@ export const opsReviewRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Operat
   // The licences, GTC and logo, shown inline to the operator: only a file attached to this company.
   .get(
     '/ops/v1/companies/:companyId/files/:fileId',
-    validate('param', z.object({ companyId: z.string().max(64), fileId: fileIdSchema }), { code: ERR.FILE_NOT_FOUND }),
+    validate('param', z.object({ companyId: z.string().check(z.maxLength(64)), fileId: fileIdSchema }), { code: ERR.FILE_NOT_FOUND }),
     async (c) => {
       const { companyId, fileId } = c.req.valid('param');
       const row = await fileById(c.env.DB, fileId);

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { EdgeBindings } from '../../env';
 import { cappedInsert } from '../limits/db';
 import { clientIp, fail, GatewayError, ok, traceIdOf } from '../errors';
@@ -44,29 +44,32 @@ const MESSAGE_MAX = 1000;
 const STACK_MAX = 8000;
 
 /** A short text field that the legacy client may send as a number. */
-const label = (max: number) => z.union([z.string(), z.number()]).transform(String).pipe(z.string().trim().max(max));
+const label = (max: number) => z.pipe(z.pipe(z.union([z.string(), z.number()]), z.transform(String)), z.string().check(z.trim(), z.maxLength(max)));
 
 export const buriedPointRequest = z.object({
-  bpSource: label(64).optional(),
-  bpType: label(32).optional(),
-  eventId: label(128).pipe(z.string().min(1)),
-  eventName: label(128).optional(),
-  eventType: label(64).optional(),
-  keyList: z
-    .array(z.unknown())
-    .max(100)
-    .refine((list) => JSON.stringify(list).length <= KEY_LIST_MAX_CHARS, { message: `at most ${KEY_LIST_MAX_CHARS} characters` })
-    .optional(),
-  versionNumber: z.string().trim().max(32).optional(),
+  bpSource: z.optional(label(64)),
+  bpType: z.optional(label(32)),
+  eventId: z.pipe(label(128), z.string().check(z.minLength(1))),
+  eventName: z.optional(label(128)),
+  eventType: z.optional(label(64)),
+  keyList: z.optional(
+    z
+      .array(z.unknown())
+      .check(
+        z.maxLength(100),
+        z.refine((list) => JSON.stringify(list).length <= KEY_LIST_MAX_CHARS, { message: `at most ${KEY_LIST_MAX_CHARS} characters` }),
+      ),
+  ),
+  versionNumber: z.optional(z.string().check(z.trim(), z.maxLength(32))),
 });
 
 type BuriedPointRequest = z.infer<typeof buriedPointRequest>;
 /** One event, or a batch of up to TRACKING_BATCH_MAX as a JSON array. */
-export const buriedPointAddRequest = z.union([buriedPointRequest, z.array(buriedPointRequest).min(1).max(TRACKING_BATCH_MAX)]);
+export const buriedPointAddRequest = z.union([buriedPointRequest, z.array(buriedPointRequest).check(z.minLength(1), z.maxLength(TRACKING_BATCH_MAX))]);
 
 export const buriedPointListQuery = z.object({
-  eventId: z.string().trim().min(1).max(128).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  eventId: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(128))),
+  limit: z._default(z.pipe(z.coerce.number(), z.int().check(z.minimum(1), z.maximum(500))), 100),
 });
 
 /** Drops query and fragment from every URL in a text: they may carry codes, hand-off blobs or tokens. */
@@ -83,19 +86,20 @@ function pageOf(url: string): string | null {
 }
 
 export const clientErrorRequest = z.object({
-  message: z.string().min(1).transform((s) => withoutQueries(s.slice(0, MESSAGE_MAX))),
-  stack: z
-    .string()
-    .optional()
-    .transform((s) => (s === undefined ? null : withoutQueries(s.slice(0, STACK_MAX)))),
-  url: z
-    .string()
-    .max(4096)
-    .transform((s, ctx) => pageOf(s) ?? (ctx.addIssue({ code: 'custom', message: 'an http(s) URL' }), z.NEVER)),
-  traceId: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/)
-    .optional(),
+  message: z.pipe(
+    z.string().check(z.minLength(1)),
+    z.transform((s: string) => withoutQueries(s.slice(0, MESSAGE_MAX))),
+  ),
+  stack: z.pipe(
+    z.optional(z.string()),
+    z.transform((s: string | undefined) => (s === undefined ? null : withoutQueries(s.slice(0, STACK_MAX)))),
+  ),
+  url: z.pipe(
+    z.string().check(z.maxLength(4096)),
+    // zod/mini's transform has no addIssue: the issue goes straight into the parse's list.
+    z.transform((s: string, ctx) => pageOf(s) ?? (ctx.issues.push({ code: 'custom', message: 'an http(s) URL', input: s }), z.NEVER)),
+  ),
+  traceId: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/))),
 });
 
 
