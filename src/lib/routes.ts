@@ -18,6 +18,8 @@ export const pageShells = [
   'completion_of_application',
   'pass_email_login',
   'share_login',
+  // The partners' landing page: the default PARTNER_APP_URL, where a partner with no company goes (issue 33).
+  'partner',
 ] as const;
 
 /** The operators' area, apart from the platform's pages (built as /{lang}/ops.html and /{lang}/ops/{page}.html). */

@@ -39,6 +39,7 @@ export const pages = {
   completion_of_application: { title: 'Application submitted', lead: 'Here is what happens next.' },
   pass_email_login: { title: 'Sign in with an e-mail link', lead: 'Get a one-time sign-in link by e-mail, or use the one you received.' },
   share_login: { title: 'Sign in with a shared link', lead: 'Go on, on this device, with the link made on your other device.' },
+  partner: { title: 'Partner workspace', lead: 'Navigator partners work here for the shipping companies that chose them.' },
   not_found: { title: 'Page not found', lead: 'The page you asked for does not exist or has moved.' },
 };
 

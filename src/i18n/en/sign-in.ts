@@ -97,6 +97,15 @@ export const partner = {
   sliderPassed: 'Verified',
   sliderRequired: 'Please complete the slider verification.',
   forgot: 'Forgot password?',
+  /** The partner landing page (/partner, the default PARTNER_APP_URL). */
+  workspaceTasksTitle: 'What you do here',
+  workspaceTasks: [
+    'See the port calls and voyages that your principals share with you.',
+    'Answer the service requests of the companies that named you their partner.',
+    'Keep your partner profile and your contacts up to date.',
+  ],
+  workspaceNoCompany: 'A partner needs no company of their own: you work for the companies that invite you.',
+  workspaceUserCenter: 'Go to your user center',
 };
 
 export const reset = {

@@ -15,6 +15,8 @@ export const stepUp = {
   resend: 'Resend',
   resendIn: 'Resend in {s} s',
   codeSent: 'Code sent. It is valid for 5 minutes.',
+  /** The wait of a code sent moments ago (at sign-up or sign-in), which the person did not start here. {to}: where it went; {s}: seconds. */
+  codeWait: 'A code went to {to} less than a minute ago, when you signed in. You can ask for a new one in {s} s.',
   secondIntro: 'Now enter the 6-digit code from your authenticator app, or one of your recovery codes.',
   secondLabel: 'Authentication code or recovery code',
   secondInvalid: 'Please enter the 6 digits your app shows, or a recovery code such as ABCDE-23456.',

@@ -97,6 +97,10 @@ export const partner: Messages['partner'] = {
   sliderPassed: '验证通过',
   sliderRequired: '请完成滑块验证',
   forgot: '忘记密码？',
+  workspaceTasksTitle: '您在这里可以',
+  workspaceTasks: ['查看委托方与您共享的船舶靠港和航次。', '处理指定您为合作伙伴的企业发来的服务请求。', '维护您的合作伙伴资料和联系人。'],
+  workspaceNoCompany: '合作伙伴无需创建自己的企业：您为邀请您的企业提供服务。',
+  workspaceUserCenter: '前往用户中心',
 };
 
 export const reset: Messages['reset'] = {

@@ -15,6 +15,7 @@ export const stepUp: Messages['stepUp'] = {
   getCode: '获取验证码',
   resend: '重新发送',
   resendIn: '{s} 秒后可重新发送',
+  codeWait: '不到一分钟前您登录时，已向 {to} 发送过验证码。{s} 秒后可重新获取。',
   codeSent: '验证码已发送，5 分钟内有效。',
   secondIntro: '请输入身份验证器应用中的 6 位验证码，或一个恢复码。',
   secondLabel: '验证码或恢复码',
