@@ -2,6 +2,7 @@
 export const stepUp = {
   title: "Confirm it's you",
   intro: 'For your security, enter your password before this change.',
+  introCode: 'For your security, confirm with a one-time code before this change.',
   introTwoStep: 'For your security, enter your password before this change. Then we ask for a code from your authenticator app.',
   passwordLabel: 'Current password',
   passwordRequired: 'Please enter your current password.',

@@ -3,6 +3,7 @@ import type { Messages } from '../en';
 export const stepUp: Messages['stepUp'] = {
   title: '验证身份',
   intro: '为了您的账号安全，进行此项更改前请输入密码。',
+  introCode: '为了您的账号安全，请先用一次性验证码确认身份。',
   introTwoStep: '为了您的账号安全，进行此项更改前请输入密码，随后还需输入身份验证器应用中的验证码。',
   passwordLabel: '当前密码',
   passwordRequired: '请输入当前密码。',

@@ -1,0 +1,98 @@
+import { mkdirSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { messages } from '../../src/i18n';
+import { langs, type Lang } from '../../src/lib/lang';
+import { expectAccessible, handedOver, openInLanguage, passSlider, seedUser, signInByRequest, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
+
+/**
+ * Issue 33 (what a person meets, round 3): the members table at 1280 px, the partner's landing, setting a first
+ * password, and the other findings, each in both languages (phone and desktop where layout is involved).
+ */
+
+const PASSWORD = 'harbourGate7';
+const SHOTS = '/tmp/round3-shots';
+mkdirSync(SHOTS, { recursive: true });
+const shoot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+
+for (const lang of langs) {
+  const t = messages[lang];
+
+  test.describe(`round 3 (${lang})`, () => {
+    test('every row action of the members table is in view at 1280 px, and at 390 px', async ({ page }) => {
+      test.slow();
+      const adminEmail = uniqueEmail(`r3-members-${lang}`);
+      const companyName = `Round Three Shipping ${lang} ${Date.now()}`;
+      const admin = (await (
+        await page.request.post('/api/dev/users', {
+          data: { email: adminEmail, password: PASSWORD, agreed: true, userType: 2, realName: 'Chen Admin', companies: [{ nameEn: companyName, type: 'shipOwner', status: 'verified', role: 'administrator' }] },
+        })
+      ).json()) as { data: { companyIds: string[] } };
+      const companyId = admin.data.companyIds[0]!;
+      await seedUser(page.request, { email: uniqueEmail(`r3-staff-${lang}`), password: PASSWORD, agreed: true, userType: 2, realName: 'Lin Staff', companies: [{ companyId, role: 'staff' }] });
+      await seedUser(page.request, { email: uniqueEmail(`r3-wait-${lang}`), password: PASSWORD, agreed: true, userType: 2, realName: 'Wu Waiting', companies: [{ companyId, role: 'staff', memberStatus: 'pending' }] });
+      await signInByRequest(page.request, adminEmail, PASSWORD);
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await openInLanguage(page, lang, '/user_center');
+        const region = page.getByRole('region', { name: t.userCenter.membersTable.replace('{company}', companyName), exact: true });
+        await expect(region.getByRole('row').filter({ hasText: 'Lin Staff' })).toBeVisible({ timeout: 30_000 });
+        // Nothing scrolls sideways inside the panel, and every action and note lies inside it.
+        const wrap = (await region.boundingBox())!;
+        expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+        const parts = region.locator('.member-actions button, .member-actions .member-contact');
+        expect(await parts.count()).toBeGreaterThanOrEqual(4);
+        for (const part of await parts.all()) {
+          const box = (await part.boundingBox())!;
+          expect(box.x).toBeGreaterThanOrEqual(wrap.x - 1);
+          expect(box.x + box.width).toBeLessThanOrEqual(wrap.x + wrap.width + 1);
+        }
+        await shoot(page, `${lang}-${width}-members`);
+      }
+      await expectAccessible(page);
+    });
+
+    test('a partner with no company lands on the partner workspace, not on "Create your company"', async ({ page }) => {
+      const mobile = uniqueMobile();
+      await seedUser(page.request, { phone: { callingCode: '+86', mobile }, password: 'navigator24', isPartner: true, userType: 2, agreed: true });
+      await openInLanguage(page, lang, '/navigator_login');
+      await page.getByLabel(t.signIn.phone, { exact: true }).fill(mobile);
+      await page.getByLabel(t.signIn.password, { exact: true }).fill('navigator24');
+      const challenge = sliderChallenge(page);
+      await page.getByRole('button', { name: t.signIn.submit }).click();
+      await passSlider(page, challenge);
+      await expect(page).toHaveURL(/\/partner$/, { timeout: 15_000 });
+      await expect(page.getByRole('heading', { level: 1, name: t.pages.partner.title })).toBeVisible();
+      for (const task of t.partner.workspaceTasks) await expect(page.getByText(task)).toBeVisible();
+      await expect(page.getByText(t.pages.create_account.title)).toHaveCount(0);
+      await expectAccessible(page);
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await shoot(page, `${lang}-${width}-partner`);
+      }
+    });
+
+    test('an account signed up by code sets a password: its own title, where the last code went, a way back', async ({ page }) => {
+      const c = t.changePassword;
+      const email = uniqueEmail(`r3-setpw-${lang}`);
+      const userId = await seedUser(page.request, { email, userType: 2, agreed: true });
+      // The code of the sign-up, moments ago: its resend wait is the one the dialog meets.
+      const sent = await page.request.post('/api/agg-web/user/getRegVerificationCode', { data: { emailAddress: email, type: 1 } });
+      expect(((await sent.json()) as { code: string }).code).toBe('0');
+      await handedOver(page, lang, userId, '/change_password');
+      await expect(page.getByRole('heading', { level: 1, name: c.setTitle })).toBeVisible();
+      await expect(page).toHaveTitle(new RegExp(`^${c.setTitle}`));
+      await expect(page.getByRole('link', { name: c.backToUserCenter })).toHaveAttribute('href', '/user_center');
+      await page.getByLabel(c.newPassword, { exact: true }).fill('harbourGate8');
+      await page.getByLabel(c.confirmPassword, { exact: true }).fill('harbourGate8');
+      await page.getByRole('button', { name: c.setSubmit }).click();
+      const dialog = page.getByRole('dialog', { name: t.stepUp.title });
+      await dialog.getByRole('button', { name: t.stepUp.getCode }).click();
+      const [before] = t.stepUp.codeWait.split('{to}');
+      await expect(dialog.getByText(before!.trim())).toBeVisible();
+      await expect(dialog).not.toContainText(t.errors.network);
+      await expect(dialog).not.toContainText(lang === 'zh' ? '请稍后再获取验证码' : 'Please wait a moment');
+      await expectAccessible(page);
+      await shoot(page, `${lang}-1280-set-password`);
+    });
+  });
+}
