@@ -5,7 +5,7 @@ export const onboarding: Messages['onboarding'] = {
     label: '入驻步骤',
     // A zero-width space marks where a step's name may wrap on a phone (the steps keep words whole there).
     passport: '注册\u200b通行证',
-    identity: '选择\u200b身份类型',
+    identity: '创建或\u200b加入企业',
     enterprise: '选择\u200b企业类型',
     complete: '完善信息',
     done: '已完成',
@@ -17,6 +17,8 @@ export const onboarding: Messages['onboarding'] = {
     adminText: '注册您的企业。企业的第一位成员即为管理员，可邀请员工加入。',
     staff: '企业员工',
     staffText: '您的企业已在平台注册：使用管理员提供的邀请码加入。',
+    administering: '您是{company}的管理员。企业认证：{status}。',
+    goToCompanies: '前往我的企业',
   },
   companyNameEn: '企业英文名称',
   companyNameCn: '企业中文名称',
@@ -62,6 +64,7 @@ export const onboarding: Messages['onboarding'] = {
   errorSummary: '请修改标出的字段。',
   errors: {
     companyNameEnRequired: '请输入企业英文名称',
+    companyNameEnLatin: '英文名称请使用拉丁字母；中文名称请填写在“企业中文名称”一栏。',
     companyNameTooLong: '最多 128 个字符',
     companyNameHiddenCharacters: '企业名称不能包含不可见字符或文字方向控制字符。',
     companyTypeRequired: '请选择企业类型',
