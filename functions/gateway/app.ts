@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { withConfig, type Config } from '../config';
 import type { EdgeBindings } from '../env';
 import { fail, GatewayError } from './errors';
+import { blockedAnswer } from './account/support';
 import { dictionaryRoutes } from './places/dictionaries-routes';
 import { legalRoutes } from './legal/routes';
 import { accountRoutes } from './account/routes';
@@ -85,6 +86,8 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
       return fail(c, known ? ERR.METHOD_NOT_ALLOWED : ERR.NO_SUCH_API);
     })
     .onError((error, c) => {
+      // A blocked account is told how to reach support, from configuration (issue 33).
+      if (error instanceof GatewayError && error.code === ERR.ACCOUNT_BLOCKED) return blockedAnswer(c);
       if (error instanceof GatewayError) return fail(c, error.code, error.data);
       // The trace id the edge gave this call, which the person sees with the error and can quote.
       console.error('gateway error', { traceId: c.req.header('traceid') }, error instanceof Error ? error.stack : error);

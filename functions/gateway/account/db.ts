@@ -55,6 +55,18 @@ export async function findUserByIdentity(db: D1Database, identity: LoginIdentity
   return db.prepare(`SELECT * FROM users WHERE ${column} = ?`).bind(value).first<UserRow>();
 }
 
+/**
+ * Whether a code recipient (an E.164 phone or an e-mail address, as the codes store them) names a blocked
+ * account: its codes are decoys, never delivered, so the answer is an unknown account's (issue 33).
+ */
+export async function isBlockedRecipient(db: D1Database, recipient: string): Promise<boolean> {
+  const row = await db
+    .prepare('SELECT 1 AS blocked FROM users WHERE (phone_e164 = ?1 OR email = ?1) AND blocked_at IS NOT NULL')
+    .bind(recipient)
+    .first<{ blocked: number }>();
+  return row !== null;
+}
+
 /** PS0100 for a blocked account: every sign-in asks this before it starts anything. */
 export async function assertNotBlocked(db: D1Database, userId: string): Promise<void> {
   const row = await db.prepare('SELECT blocked_at FROM users WHERE id = ?').bind(userId).first<{ blocked_at: number | null }>();

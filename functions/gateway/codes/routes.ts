@@ -8,6 +8,7 @@ import { consumeSliderCheck } from '../captcha/service';
 import { now } from '../../contract';
 import { codePurposeOfType, issueCode } from './service';
 import { emailRecipient, phoneRecipient, smsCallingCode } from '../identity/sign-in-names';
+import { isBlockedRecipient } from '../account/db';
 
 // Format errors in the phone or e-mail answer the specific PH0001 / PH0002 (from phoneRecipient /
 // emailRecipient) rather than the generic GW0400, so the form can say which field is wrong; the shared schemas
@@ -34,14 +35,18 @@ export const codeRoutes = new Hono<EdgeBindings>()
       now: at,
       lang: requestLang(c),
       traceId: traceIdOf(c),
+      // A blocked account gets no code, and the answer of an unknown one (a decoy under the same waits and caps).
+      deliver: !(await isBlockedRecipient(c.env.DB, recipient)),
     });
     return ok(c, null);
   })
   .post('/agg-web/user/getRegVerificationCode', validate('json', emailCodeBody), async (c) => {
     const body = c.req.valid('json');
+    const recipient = emailRecipient(body.emailAddress);
     await issueCode(c.env, {
-      recipient: emailRecipient(body.emailAddress),
+      recipient,
       channel: 'email',
+      deliver: !(await isBlockedRecipient(c.env.DB, recipient)),
       purpose: codePurposeOfType(body.type),
       ip: clientIp(c),
       now: now(c),
