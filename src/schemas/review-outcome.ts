@@ -49,3 +49,10 @@ export function reviewReasonText(lang: Lang, reason: string | null, note: string
   const template = reason && reason !== 'other' && reason in REVIEW_REASON_TEXT ? REVIEW_REASON_TEXT[reason as ReviewReason][lang] : '';
   return [template, note ?? ''].filter(Boolean).join(' ');
 }
+
+/** An audit row's reason, "template: words" for a review decision: the template reads in `lang` (issue 33). */
+export function auditReasonText(lang: Lang, reason: string): string {
+  const [key, ...rest] = reason.split(': ');
+  if (!key || !(key in REVIEW_REASON_TEXT)) return reason;
+  return [REVIEW_REASON_TEXT[key as ReviewReason][lang], rest.join(': ')].filter(Boolean).join(' ');
+}
