@@ -79,3 +79,28 @@ describe('a blocked account', () => {
     expect(zh.message).toMatch(/^该账号已被停用，请联系客服。 客服：电话 \+86 400 100 2000，邮箱 help@example-shipping.com，工作日 9:00–18:00。$/);
   });
 });
+
+describe('the audit trail names people and companies', () => {
+  it('shows a person by name, phone and e-mail, and the filters find rows by name, phone and e-mail', async () => {
+    const res = await api.post('/dev/operator-session', { login: `support.${api.unique()}@ops.example.com`, role: 'support' });
+    const [, value] = /(?:^|\n)portal_operator=([^;]+)/.exec(res.headers.getSetCookie().join('\n')) ?? [];
+    const cookie = `portal_operator=${value}`;
+    const mobile = api.mobile('135');
+    const name = `Audit Person ${api.unique()}`;
+    const email = `audit.${api.unique()}@example.com`;
+    const userId = await api.seed({ email, phone: { callingCode: '+86', mobile }, realName: name, password: 'Harbour2024' });
+    // An operator action on the person writes a row that targets them.
+    expect((await api.json(await api.post(`/ops/v1/people/${userId}/block`, { reason: 'Asked by the person, identity checked' }, { cookie }))).code).toBe('0');
+
+    type Page = { entries: { targetId: string; targetParty: { name: string; phone: string; email: string } | null }[] };
+    for (const filter of [userId, name.slice(6), `+86${mobile}`, mobile, email.toUpperCase()]) {
+      const page = await api.json<Page>(await api.get(`/ops/v1/audit?${new URLSearchParams({ target: filter })}`, { cookie }));
+      expect(page.code, filter).toBe('0');
+      const row = page.data.entries.find((entry) => entry.targetId === userId);
+      expect(row?.targetParty, filter).toEqual({ name, phone: `+86${mobile}`, email });
+    }
+    // A name nobody has finds nothing (never every row).
+    const none = await api.json<Page>(await api.get(`/ops/v1/audit?${new URLSearchParams({ target: 'Nobody By This Name 42' })}`, { cookie }));
+    expect(none.data.entries).toEqual([]);
+  });
+});
