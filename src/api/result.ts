@@ -12,6 +12,10 @@ export type ApiResult<T> = { ok: true; data: T } | { ok: false; code: string; me
 
 /** No answer at all (offline, connection lost): "check your connection and try again". */
 export const NETWORK_ERROR = 'NETWORK';
+/** No answer within the call's time limit (CALL_TIMEOUT_MS of client.ts): "this is taking longer than usual". */
+export const TIMEOUT_ERROR = 'TIMEOUT';
+/** The connection broke off (reset or closed) while the browser says it is online: not "you seem to be offline". */
+export const CONNECTION_ERROR = 'CONNECTION';
 /** An answer that is not the gateway's envelope (a proxy's error page): "something went wrong on our side". */
 export const SERVER_ERROR = 'SERVER';
 /** The response header naming the call's trace id (set by the edge's /api proxy). */

@@ -102,6 +102,9 @@ export const sessionShells: readonly AnyShell[] = [
   'join',
 ];
 
+/** sessionStorage: this tab's mark that its session just ended (not signed out by the person here), for sign-in to say so. */
+export const SESSION_ENDED_MARK = 'sessionEnded';
+
 /** The sign-in page's parameter naming the page to return to. */
 export const RETURN_PARAM = 'next';
 

@@ -10,6 +10,7 @@ import { expectAccessible, handedOver, openInLanguage, passSlider, seedUser, sig
  */
 
 const PASSWORD = 'harbourGate7';
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 const SHOTS = '/tmp/round3-shots';
 mkdirSync(SHOTS, { recursive: true });
 const shoot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
@@ -93,6 +94,71 @@ for (const lang of langs) {
       await expect(dialog).not.toContainText(lang === 'zh' ? '请稍后再获取验证码' : 'Please wait a moment');
       await expectAccessible(page);
       await shoot(page, `${lang}-1280-set-password`);
+    });
+  });
+}
+
+for (const lang of langs) {
+  const t = messages[lang];
+  const m = t.signIn;
+
+  test.describe(`calls that never answer, returns to sign-in (${lang})`, () => {
+    test('a call with no answer for 20 s says it is taking long and keeps the form; a reset connection is not "offline"', async ({ page }) => {
+      await page.clock.install();
+      await openInLanguage(page, lang, '/login');
+      await page.getByRole('tab', { name: m.tabs.password }).click();
+      await page.getByRole('tab', { name: m.tabs.email }).click();
+      const email = uniqueEmail(`r3-timeout-${lang}`);
+      await page.getByLabel(m.email).fill(email);
+      await page.getByLabel(m.password, { exact: true }).fill(PASSWORD);
+      await page.waitForLoadState('networkidle');
+      // The server takes the call and never answers.
+      let asked!: () => void;
+      const arrived = new Promise<void>((resolve) => (asked = resolve));
+      await page.route('**/api/agg-web/user/v3/userLogin', () => asked());
+      await page.getByRole('button', { name: m.submit }).click();
+      await arrived;
+      await page.clock.fastForward(19_000);
+      await expect(page.getByText(t.errors.timeout)).toHaveCount(0);
+      await page.clock.fastForward(2_000);
+      await expect(page.getByRole('alert').filter({ hasText: t.errors.timeout })).toBeVisible();
+      await expect(page.getByLabel(m.email)).toHaveValue(email);
+      await expect(page.getByLabel(m.password, { exact: true })).toHaveValue(PASSWORD);
+
+      // The server resets the connection: it says so, not "you seem to be offline".
+      await page.unroute('**/api/agg-web/user/v3/userLogin');
+      await page.route('**/api/agg-web/user/v3/userLogin', (route) => route.abort('connectionreset'));
+      await page.getByRole('button', { name: m.submit }).click();
+      await expect(page.getByRole('alert').filter({ hasText: t.errors.connection })).toBeVisible();
+      await expect(page.getByText(t.errors.network)).toHaveCount(0);
+      await expect(page.getByLabel(m.email)).toHaveValue(email);
+    });
+
+    test('sign-in says why: "Sign in to continue", and after a session ended elsewhere, that it ended and what is kept', async ({ page }) => {
+      const email = uniqueEmail(`r3-why-${lang}`);
+      await seedUser(page.request, { email, password: PASSWORD, userType: 1, agreed: true });
+      await openInLanguage(page, lang, '/create_account');
+      await expect(page).toHaveURL(/\/login\?next=%2Fcreate_account$/);
+      await expect(page.getByRole('status').filter({ hasText: m.why.continue })).toBeVisible();
+      await expect(page.getByText(m.why.ended)).toHaveCount(0);
+
+      await signInByRequest(page.request, email, PASSWORD);
+      await openInLanguage(page, lang, '/create_account');
+      const o = t.onboarding;
+      await page.getByLabel(o.contactName).fill('Chen Hai');
+      // Another tab signs out: this page's next call finds the session ended.
+      await (await page.request.post('/api/c/user/v2/loginout', { data: {} })).dispose();
+      // The licence goes up at once: its call finds the session ended.
+      await page.locator('#upload-licence').setInputFiles({ name: 'licence.pdf', mimeType: 'application/pdf', buffer: PDF });
+      await expect(page).toHaveURL(/\/login\?next=%2Fcreate_account$/);
+      const why = page.getByRole('status').filter({ hasText: m.why.ended });
+      await expect(why).toContainText(m.why.kept);
+      await expect(why).toContainText(m.why.reattach);
+      await expect(page.getByText(m.why.continue)).toHaveCount(0);
+      await expectAccessible(page);
+      await shoot(page, `${lang}-1280-login-session-ended`);
+      await page.setViewportSize({ width: 390, height: 900 });
+      await shoot(page, `${lang}-390-login-session-ended`);
     });
   });
 }

@@ -61,6 +61,10 @@ export const validation = {
 export const errors = {
   generic: 'Something went wrong. Please try again.',
   network: 'You seem to be offline. Check your connection and try again.',
+  /** A call with no answer within CALL_TIMEOUT_MS (src/api/client.ts); the form keeps what was typed. */
+  timeout: 'This is taking longer than usual. Try again.',
+  /** The server closed or reset the connection while the browser is online. */
+  connection: 'The connection to the server broke off. Try again.',
   server: 'Something went wrong on our side. Please try again.',
   /** Shown after a failure on our side, so that support can find the call. */
   reference: '(Reference: {id})',

@@ -1,5 +1,12 @@
 export const signIn = {
   tabs: { code: 'Code sign-in', password: 'Password sign-in', phone: 'Phone', email: 'E-mail', chain: 'Chain partner sign-in', modeLabel: 'Sign-in method', channelLabel: 'Sign in with' },
+  /** Why the person is back at sign-in (issue 33). */
+  why: {
+    continue: 'Sign in to continue.',
+    ended: 'Your session ended on this device: you signed out elsewhere, or the platform closed it. Please sign in again.',
+    kept: 'What you typed is kept and comes back after you sign in.',
+    reattach: 'Files are not kept: please attach the licence again.',
+  },
   usernameNotice: 'Username sign-in was suspended on 1 January 2023. Please sign in with your phone or e-mail.',
   phone: 'Mobile number',
   areaCode: 'Country or region code',

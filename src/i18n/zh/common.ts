@@ -62,6 +62,8 @@ export const validation: Messages['validation'] = {
 export const errors: Messages['errors'] = {
   generic: '出错了，请稍后重试。',
   network: '网络连接失败，请检查网络后重试。',
+  timeout: '请求时间比平时长，请重试。',
+  connection: '与服务器的连接中断，请重试。',
   server: '服务器出错了，请稍后重试。',
   reference: '（错误编号：{id}）',
   linkInvalid: '该登录链接无效，请重新获取。',

@@ -2,6 +2,12 @@ import type { Messages } from '../en';
 
 export const signIn: Messages['signIn'] = {
   tabs: { code: '验证码登录', password: '密码登录', phone: '手机号', email: '邮箱', chain: '云链用户登录', modeLabel: '登录方式', channelLabel: '登录账号类型' },
+  why: {
+    continue: '请登录后继续。',
+    ended: '您在此设备上的登录已结束：您可能在其他地方退出了登录，或平台关闭了该会话。请重新登录。',
+    kept: '您填写的内容已保留，登录后会自动恢复。',
+    reattach: '文件不会保留：请重新上传营业执照。',
+  },
   usernameNotice: '自 2023 年 1 月 1 日起暂停用户名登录，请使用手机号或邮箱登录。',
   phone: '手机号码',
   areaCode: '国家或地区区号',
