@@ -23,7 +23,7 @@ export const errorCatalogue = {
   TK00001: { status: 401, en: 'Your session has ended. Please sign in again.', zh: '登录已失效，请重新登录。' },
   // Users and sign-in.
   US0001: { status: 400, en: 'Please enter company name.', zh: '请输入公司名称。' },
-  US0002: { status: 400, en: 'Please read and agree to the user agreement.', zh: '请阅读并同意用户协议。' },
+  US0002: { status: 400, en: 'Please read and agree to the Terms of Service.', zh: '请阅读并同意《用户服务协议》。' },
   US0003: { status: 409, en: 'This account was just registered by another request. Please sign in again.', zh: '该账号刚刚已被注册，请重新登录。' },
   US0005: { status: 400, en: 'Please enter your mobile number or e-mail address.', zh: '请输入手机号或邮箱。' },
   US0010: { status: 400, en: 'Wrong account or password.', zh: '账号或密码错误。' },

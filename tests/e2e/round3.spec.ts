@@ -162,3 +162,52 @@ for (const lang of langs) {
     });
   });
 }
+
+for (const lang of langs) {
+  const t = messages[lang];
+  const m = t.signIn;
+
+  test.describe(`the agreement dialog and the language switch (${lang})`, () => {
+    test('focus starts on the heading, Escape closes it from inside the text, Cancel returns to "Get code"; one name; a date not after today', async ({ page }) => {
+      await openInLanguage(page, lang, '/login');
+      await page.getByLabel(m.phone, { exact: true }).fill(uniqueMobile());
+      const getCode = page.getByRole('button', { name: m.getCode });
+      await getCode.click();
+      const dialog = page.getByRole('dialog', { name: m.agreement.title });
+      await expect(dialog.getByRole('heading', { name: m.agreement.title })).toBeFocused();
+      const frame = page.frameLocator('.agreement-frame');
+      // The document's own title is the dialog's and the checkbox's name for it.
+      await expect(frame.locator('h1')).toHaveText(m.agreement.title);
+      expect(m.terms.replace(/[《》]/g, '')).toBe(m.agreement.title);
+      // Its effective date is not after the day the person agrees.
+      const effective = await frame.locator('time[datetime]').first().getAttribute('datetime');
+      expect(effective! <= new Date().toISOString().slice(0, 10)).toBe(true);
+
+      // Escape from inside the framed text closes the dialog; focus is back on "Get code".
+      await frame.locator('body').click();
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(getCode).toBeFocused();
+
+      await getCode.click();
+      await expect(dialog.getByRole('heading', { name: m.agreement.title })).toBeFocused();
+      await expectAccessible(page);
+      await shoot(page, `${lang}-1280-agreement`);
+      await dialog.getByRole('button', { name: m.agreement.cancel }).click();
+      await expect(dialog).toBeHidden();
+      await expect(getCode).toBeFocused();
+    });
+
+    test('the language switch shows "EN" on Chinese pages and "CN" on English pages, with a full name', async ({ page }) => {
+      await openInLanguage(page, lang, '/login');
+      const toggle = page.locator('[data-lang-toggle]');
+      await expect(toggle).toHaveText(lang === 'zh' ? 'EN' : 'CN');
+      await expect(toggle).toHaveAccessibleName(`${lang === 'zh' ? 'EN' : 'CN'} · ${t.header.langToggle}`);
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 800 });
+        await shoot(page, `${lang}-${width}-login`);
+      }
+      await expectAccessible(page);
+    });
+  });
+}

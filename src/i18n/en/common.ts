@@ -7,6 +7,8 @@ export const meta = {
 export const header = {
   /** The toggle names the language it switches to. */
   langToggle: '中文',
+  /** What the switch shows, as the specification has it: "CN" on English pages, "EN" on Chinese ones; its name adds langToggle. */
+  langToggleShort: 'CN',
   langToggleLabel: 'Switch to Chinese',
   logout: 'Sign out',
   skipToContent: 'Skip to main content',
@@ -53,7 +55,7 @@ export const validation = {
   passwordRule: 'The password must be 6 to 18 letters and digits.',
   passwordMismatch: 'The two passwords must be the same.',
   userIdRequired: 'Please enter your user ID.',
-  agreementRequired: 'Please read and agree to the user agreement.',
+  agreementRequired: 'Please read and agree to the Terms of Service.',
   companyNameRequired: 'Please enter the company name.',
   companyNameTooLong: 'At most 50 characters.',
 };

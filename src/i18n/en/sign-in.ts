@@ -22,7 +22,7 @@ export const signIn = {
   userId: 'User ID',
   remember: 'Remember my sign-in',
   agree: 'I have read and agree to the',
-  terms: 'Terms of Use',
+  terms: 'Terms of Service',
   privacy: 'Privacy Policy',
   and: 'and',
   submit: 'Sign in',
@@ -46,7 +46,7 @@ export const signIn = {
     cancel: 'Cancel',
   },
   agreement: {
-    title: 'User agreement',
+    title: 'Terms of Service',
     /** {s}: seconds left before the confirm button can be used. */
     countdown: 'Please read for {s} more seconds',
     scrollHint: 'Scroll to the end of the agreement to continue',

@@ -8,6 +8,7 @@ export const meta: Messages['meta'] = {
 
 export const header: Messages['header'] = {
   langToggle: 'English',
+  langToggleShort: 'EN',
   langToggleLabel: '切换到英文',
   logout: '退出登录',
   skipToContent: '跳到主要内容',
@@ -54,7 +55,7 @@ export const validation: Messages['validation'] = {
   passwordRule: '密码须为 6 至 18 位字母和数字',
   passwordMismatch: '两次输入的密码必须一致',
   userIdRequired: '请输入用户 ID',
-  agreementRequired: '请阅读并同意用户协议',
+  agreementRequired: '请阅读并同意《用户服务协议》。',
   companyNameRequired: '请输入公司名称',
   companyNameTooLong: '最多 50 个字符',
 };

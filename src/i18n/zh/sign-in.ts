@@ -22,7 +22,7 @@ export const signIn: Messages['signIn'] = {
   userId: '用户 ID',
   remember: '记住登录方式',
   agree: '我已阅读并同意',
-  terms: '《用户协议》',
+  terms: '《用户服务协议》',
   privacy: '《隐私政策》',
   and: '和',
   submit: '登录',
@@ -46,7 +46,7 @@ export const signIn: Messages['signIn'] = {
     cancel: '取消',
   },
   agreement: {
-    title: '用户协议',
+    title: '用户服务协议',
     countdown: '请阅读协议，还需 {s} 秒',
     scrollHint: '请滚动至协议末尾后继续',
     confirm: '同意',

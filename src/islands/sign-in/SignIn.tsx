@@ -348,6 +348,8 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
             labels={m.agreement}
             onConfirm={() => closeDialog(true)}
             onCancel={() => closeDialog()}
+            // "Get code" is disabled while it waits for the answer: focus returns to it once it is enabled again.
+            returnFocusTo={() => document.querySelector<HTMLElement>('form.sign-in .code-button')}
           />
         )}
         {dialog?.kind === 'newUser' && (
