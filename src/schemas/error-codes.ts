@@ -88,7 +88,11 @@ export const errorCatalogue = {
     zh: '协议类型无效：platformCode 须为 1，type 须为 0（隐私政策）或 1（用户服务协议）。',
   },
   // Companies. CO0002/CO0003 and file problems carry `data` { path } (or { ids }) for the form.
-  CO0001: { status: 409, en: 'A company with this name and type is already on the platform.', zh: '平台上已存在同名同类型的企业。' },
+  CO0001: {
+    status: 409,
+    en: 'A company with this name and type is already on the platform. If you work there, ask its administrator for an invitation code and join it as staff.',
+    zh: '平台上已存在同名同类型的企业。如您在该企业任职，请向其管理员索取邀请码，以员工身份加入。',
+  },
   CO0002: { status: 400, en: 'Please choose the serviced port.', zh: '请选择服务港口。' },
   CO0003: { status: 400, en: 'The fuel-supply GTC is required for fuel suppliers (and only for them).', zh: '燃油供应商须上传燃油供应通用条款（仅限燃油供应商）。' },
   CO0004: { status: 400, en: 'Please choose a country from the list.', zh: '请从列表中选择国家或地区。' },

@@ -103,8 +103,9 @@ const form = createForm<CompanyState, CompanyField>(emptyCompany, {
     PH0001: 'contactTel',
     PH0002: 'contactEmail',
   },
-  // The form-level alert says it too, so a person at the submit button hears it (a duplicate company).
-  alsoOnForm: true,
+  // The form-level alert points at the marked field, so a person at the submit button hears of it (a duplicate
+  // company) and the page does not show the field's message twice (issue 33).
+  alsoOnForm: { key: 'onboarding.errorSummary' },
   fieldOfValue: { areaId: 'contactTel', phoneCode: 'contactTel' },
   // Files are picked again: an upload of the ended session is not this session's to attach.
   keep: {

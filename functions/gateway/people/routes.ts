@@ -9,7 +9,7 @@ import {
   type AuditPage,
 } from '../../../src/schemas/ops-people';
 import type { WorkerEnv } from '../../env';
-import { clientIp, ok } from '../errors';
+import { clientIp, ok, requestLang } from '../errors';
 import { idsNamedBy, listAudit, operatorNamesOf, partiesOf } from '../audit/db';
 import { now } from '../../contract';
 import { requireOperator, type OperatorVariables } from '../operators/service';
@@ -64,7 +64,7 @@ export const opsPeopleRoutes = new Hono<OpsEnv>()
 
   .get('/ops/v1/people/:id', support, personParam, async (c) => {
     const user = await people.personOf(c.env.DB, c.req.valid('param').id);
-    return ok(c, await people.personDetail(c.env.DB, user, now(c), idleTimeoutMs(c.env)));
+    return ok(c, await people.personDetail(c.env.DB, user, now(c), idleTimeoutMs(c.env), requestLang(c)));
   })
 
   .route('/', personActionRoutes)

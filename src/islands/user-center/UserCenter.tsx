@@ -205,7 +205,14 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
                   {m.regenerate}
                 </button>
               </div>
-              <p className="hint">{m.invitationHint}</p>
+              <p className="hint">
+                {/* The join page with the code filled in: a link the administrator can open or copy (issue 33). */}
+                {m.invitationHint.split('{link}')[0]}
+                <a href={company.invitationCode ? `/join?${new URLSearchParams({ code: company.invitationCode })}` : '/join'}>
+                  {`${location.origin}/join${company.invitationCode ? `?code=${company.invitationCode}` : ''}`}
+                </a>
+                {m.invitationHint.split('{link}')[1]}
+              </p>
             </div>
             <Suspense fallback={null}>
               <CompanyTwoStep
