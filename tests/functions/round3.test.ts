@@ -104,3 +104,34 @@ describe('the audit trail names people and companies', () => {
     expect(none.data.entries).toEqual([]);
   });
 });
+
+describe('what a person said once is kept', () => {
+  it("the join form's real name becomes the profile's name; a refused join writes none", async () => {
+    const admin = await api.person({ userType: 2, companies: [{ nameEn: `Kept Name Shipping ${api.unique()}`, status: 'verified', role: 'administrator' }] });
+    const list = await api.json<{ companyId: string }[]>(await api.post('/c/user/v2/getCompanyListByToken', {}, { cookie: admin.cookie }));
+    const companyId = list.data[0]!.companyId;
+    const code = (await api.json<{ invitationCode: string }>(await api.post('/agg-web/company/invitation/regenerate', { companyId }, { cookie: admin.cookie }))).data.invitationCode;
+
+    const joiner = await api.person({ userType: 2 });
+    // A wrong code: refused, and the profile keeps no name.
+    const refused = await api.json(await api.post('/agg-web/company/join', { companyId: 'ZZZZ9999', nickName: 'Gao Wen', personalEmail: 'gao@example.com', contactTel: '13900139111', phoneCode: '+86' }, { cookie: joiner.cookie }));
+    expect(refused.code).not.toBe('0');
+    const before = await api.json<{ realName: string }>(await api.get('/agg-web/user/fetchMeByUserToken', { cookie: joiner.cookie }));
+    expect(before.data.realName).toBe('');
+    const joined = await api.json(await api.post('/agg-web/company/join', { companyId: code, nickName: 'Gao Wen', personalEmail: 'gao@example.com', contactTel: '13900139111', phoneCode: '+86' }, { cookie: joiner.cookie }));
+    expect(joined.code).toBe('0');
+    const after = await api.json<{ realName: string; username: string }>(await api.get('/agg-web/user/fetchMeByUserToken', { cookie: joiner.cookie }));
+    expect(after.data.realName).toBe('Gao Wen');
+    expect(after.data.username).toBe('Gao Wen');
+  });
+
+  it("the administrator's row shows the person's own name and phone, not the company's contact person", async () => {
+    const mobile = api.mobile('133');
+    const admin = await api.person({ userType: 2, realName: 'Lu Xin', phone: { callingCode: '+86', mobile }, companies: [{ nameEn: `Own Row Shipping ${api.unique()}`, status: 'verified', role: 'administrator' }] });
+    const companyId = (await api.json<{ companyId: string }[]>(await api.post('/c/user/v2/getCompanyListByToken', {}, { cookie: admin.cookie }))).data[0]!.companyId;
+    // The company form writes its contact person onto the administrator's membership.
+    await worker.env.DB.prepare("UPDATE company_members SET nick_name = 'Front Desk', contact_phone = '+8613700137000' WHERE company_id = ?").bind(companyId).run();
+    const members = await api.json<{ members: { userId: string; name: string; phone: string | null }[] }>(await api.get(`/agg-web/company/members?companyId=${companyId}`, { cookie: admin.cookie }));
+    expect(members.data.members.find((m) => m.userId === admin.userId)).toMatchObject({ name: 'Lu Xin', phone: `+86${mobile}` });
+  });
+});

@@ -32,6 +32,8 @@ const devUserRequest = z
     userType: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
     realName: z.string().max(64).optional(),
     pendingCompanyName: z.string().max(128).optional(),
+    /** The new-user dialog's answer: 1 principal, 2 service provider. */
+    identity: z.union([z.literal(1), z.literal(2)]).optional(),
     /** A UN/LOCODE of the port list, kept with the company name (login case 7). */
     pendingPortId: z.string().length(5).optional(),
     isPartner: z.boolean().optional(),
@@ -83,6 +85,7 @@ export const devUserRoutes = new Hono<EdgeBindings>()
         originalFlag: body.originalFlag,
         userType: body.userType,
         pendingCompanyName: body.pendingCompanyName ?? null,
+        identity: body.identity ?? null,
         pendingPortId: body.pendingPortId ?? null,
         isPartner: body.isPartner,
         source: 'dev-seed',
