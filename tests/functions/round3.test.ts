@@ -76,7 +76,7 @@ describe('a blocked account', () => {
     expect(en.message).toContain('Weekdays 9:00–18:00');
     expect(en.data.support).toEqual({ phone: '+86 400 100 2000', email: 'help@example-shipping.com', hours: 'Weekdays 9:00–18:00' });
     const zh = await api.json(await api.emailLogin(email, 'Harbour2024', {}, { lang: 'zh' }));
-    expect(zh.message).toMatch(/^该账号已被停用，请联系客服。 客服：电话 \+86 400 100 2000，邮箱 help@example-shipping.com，工作日 9:00–18:00。$/);
+    expect(zh.message).toMatch(/^该账号已被停用，请联系客服。客服：电话 \+86 400 100 2000，邮箱 help@example-shipping.com，工作日 9:00–18:00。$/);
   });
 });
 

@@ -1,11 +1,9 @@
 import type { Context } from 'hono';
-import { configOf } from '../../config';
+import { configOf, type Config } from '../../config';
 import { requestLang } from '../../contract';
 import { ERR, errorMessage } from '../../../src/schemas/error-codes';
-import { format } from '../../../src/i18n/format';
-import { workerMessagesFor } from '../../../src/i18n/worker';
+import { supportContactSentence } from '../../../src/schemas/support';
 import type { Lang } from '../../../src/lib/lang';
-import type { Config } from '../../config';
 
 /** The support contact from configuration (SUPPORT_PHONE, SUPPORT_EMAIL, SUPPORT_HOURS) in one language. */
 export function supportContact(config: Config, lang: Lang) {
@@ -19,8 +17,5 @@ export function supportContact(config: Config, lang: Lang) {
 export function blockedAnswer(c: Context) {
   const lang = requestLang(c);
   const support = supportContact(configOf(c.env), lang);
-  const w = workerMessagesFor(lang).support;
-  const parts = [support.phone && format(w.phone, { phone: support.phone }), support.email && format(w.email, { email: support.email }), support.hours].filter(Boolean);
-  const contact = parts.length ? ` ${w.lead}${lang === 'zh' ? '' : ' '}${parts.join(w.separator)}${w.end}` : '';
-  return c.json({ code: ERR.ACCOUNT_BLOCKED, message: `${errorMessage(ERR.ACCOUNT_BLOCKED, lang)}${contact}`, data: { support } }, 403);
+  return c.json({ code: ERR.ACCOUNT_BLOCKED, message: `${errorMessage(ERR.ACCOUNT_BLOCKED, lang)}${supportContactSentence(lang, support)}`, data: { support } }, 403);
 }
