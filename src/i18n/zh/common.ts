@@ -46,17 +46,17 @@ export const pages: Messages['pages'] = {
 };
 
 export const validation: Messages['validation'] = {
-  phoneRequired: '请输入手机号',
-  phoneInvalid: '请输入正确的手机号码',
-  emailRequired: '请输入邮箱',
-  emailInvalid: '邮箱格式不正确',
-  codeRequired: '请输入验证码',
-  passwordRequired: '请输入 6 至 18 位密码',
-  passwordRule: '密码须为 6 至 18 位字母和数字',
-  passwordMismatch: '两次输入的密码必须一致',
-  userIdRequired: '请输入用户 ID',
+  phoneRequired: '请输入手机号。',
+  phoneInvalid: '请输入正确的手机号码。',
+  emailRequired: '请输入邮箱。',
+  emailInvalid: '邮箱格式不正确。',
+  codeRequired: '请输入验证码。',
+  passwordRequired: '请输入 6 至 18 位密码。',
+  passwordRule: '密码须为 6 至 18 位字母和数字。',
+  passwordMismatch: '两次输入的密码必须一致。',
+  userIdRequired: '请输入用户 ID。',
   agreementRequired: '请阅读并同意《用户服务协议》。',
-  companyNameRequired: '请输入公司名称',
+  companyNameRequired: '请输入公司名称。',
   companyNameTooLong: '最多 50 个字符',
 };
 
