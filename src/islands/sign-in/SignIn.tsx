@@ -251,9 +251,10 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
       }}
     >
       {why.length > 0 && (
-        <p className="notice" role="status">
+        // A div: a short bold sentence in a <p> reads to axe as a heading made of a paragraph (p-as-heading).
+        <div className="notice" role="status">
           {why.join(lang === 'zh' ? '' : ' ')}
-        </p>
+        </div>
       )}
       <p className="notice-banner">{m.usernameNotice}</p>
       {s.mode === 'chain' ? (
