@@ -71,6 +71,32 @@ export const SMS_PROVIDERS = ['outbox', 'webhook', 'aliyun', 'tencent', 'twilio'
 export const EMAIL_PROVIDERS = ['outbox', 'webhook', 'ses'] as const;
 export type SmsProvider = (typeof SMS_PROVIDERS)[number];
 export type EmailProvider = (typeof EMAIL_PROVIDERS)[number];
+/**
+ * An ordered list of providers ("aliyun,tencent"): a send goes to the first and, when it fails, times out or is
+ * throttled, on to the next. Each provider once; the outbox only on its own (it never fails over).
+ */
+const providerList = <T extends string>(names: readonly [T, ...T[]]) =>
+  commaList(z.enum(names) as unknown as z.ZodType<string>)
+    .refine((list) => list.length > 0, 'must name at least one provider')
+    .refine((list) => new Set(list).size === list.length, 'must name each provider once')
+    .refine((list) => !list.includes('outbox') || list.length === 1, '"outbox" cannot be part of a list')
+    .transform((list) => list as T[]);
+
+/**
+ * "+852=twilio,tencent;+65=twilio": an ordered provider list for each named calling code, before
+ * SMS_PROVIDER / SMS_INTERNATIONAL_PROVIDER (groups apart by ";", providers by ",").
+ */
+const smsRoutes = text.transform((value, ctx) => {
+  const routes: Record<string, SmsProvider[]> = {};
+  for (const group of value.split(';').map((part) => part.trim()).filter(Boolean)) {
+    const match = /^(\+\d{1,4})\s*=\s*(.+)$/.exec(group);
+    const list = match ? providerList(SMS_PROVIDERS).safeParse(match[2]) : null;
+    if (!match || !list?.success) ctx.addIssue({ code: 'custom', message: `"${group}" must be "+CODE=provider,provider" with each provider once` });
+    else if (match[1]! in routes) ctx.addIssue({ code: 'custom', message: `"${match[1]}" is named twice` });
+    else routes[match[1]!] = list.data;
+  }
+  return routes;
+});
 
 /** Base64 (standard or url-safe) of exactly 32 bytes: an AES-256 key. */
 const key32 = text.refine((value) => decodeBase64(value)?.length === 32, 'must be base64 of exactly 32 bytes');
@@ -163,11 +189,14 @@ const settings = {
   /** Where every channel goes unless SMS_PROVIDER / SMS_INTERNATIONAL_PROVIDER / EMAIL_PROVIDER names another. */
   delivery: variable('DELIVERY', withDefault(z.enum(['outbox', 'webhook']), 'outbox')),
   deliveryWebhookUrl: variable('DELIVERY_WEBHOOK_URL', optional(httpUrl)),
-  /** SMS to mainland China numbers (+86); unset: DELIVERY. */
-  smsProvider: variable('SMS_PROVIDER', optional(z.enum(SMS_PROVIDERS))),
-  /** SMS to every other number; unset: SMS_PROVIDER. */
-  smsInternationalProvider: variable('SMS_INTERNATIONAL_PROVIDER', optional(z.enum(SMS_PROVIDERS))),
-  emailProvider: variable('EMAIL_PROVIDER', optional(z.enum(EMAIL_PROVIDERS))),
+  /** SMS to mainland China numbers (+86), providers in the order they are tried; unset: DELIVERY. */
+  smsProvider: variable('SMS_PROVIDER', optional(providerList(SMS_PROVIDERS))),
+  /** SMS to every other number, in order; unset: SMS_PROVIDER. */
+  smsInternationalProvider: variable('SMS_INTERNATIONAL_PROVIDER', optional(providerList(SMS_PROVIDERS))),
+  /** SMS to the calling codes it names, each with its own ordered list (before the two above). */
+  smsRoutes: variable('SMS_ROUTES', withDefault(smsRoutes, '')),
+  /** E-mail, in order; unset: DELIVERY. */
+  emailProvider: variable('EMAIL_PROVIDER', optional(providerList(EMAIL_PROVIDERS))),
   /** Template SMS (Aliyun, Tencent): the sign name and the template ids of the code, new-device, review decision and security-change messages, per language. */
   smsSignNames: variable('SMS_SIGN_NAMES', withDefault(perLang, '')),
   smsCodeTemplates: variable('SMS_CODE_TEMPLATES', withDefault(perLang, '')),
@@ -192,16 +221,27 @@ const settings = {
   sesEndpoint: variable('SES_ENDPOINT', optional(httpUrl)),
   /** How long an SMS or e-mail provider (or the webhook) may take to answer before the send counts as failed. */
   deliveryTimeout: variable('DELIVERY_TIMEOUT_MS', timeoutMs('5000')),
+  /** How long one send may take over all the providers of its list together (each still gets at most DELIVERY_TIMEOUT_MS). */
+  deliveryTotalTimeout: variable('DELIVERY_TOTAL_TIMEOUT_MS', timeoutMs('8000')),
+  /** A provider's circuit breaker opens after this many failed sends in a row (delivery/breaker.ts). */
+  breakerFailures: variable('DELIVERY_BREAKER_FAILURES', withDefault(wholeNumber(1, 1_000_000), '5')),
+  /** Seconds an open breaker skips its provider before one trial send. */
+  breakerOpenSeconds: variable('DELIVERY_BREAKER_OPEN_SECONDS', withDefault(wholeNumber(1, 86_400), '60')),
   /** How long GATEWAY_URL may take to start its answer before /api answers GW0504. */
   gatewayTimeout: variable('GATEWAY_TIMEOUT_MS', timeoutMs('10000')),
   /** How long Turnstile's siteverify may take before the check answers CP0009. */
   turnstileTimeout: variable('TURNSTILE_TIMEOUT_MS', timeoutMs('4000')),
   captchaProvider: variable('CAPTCHA_PROVIDER', withDefault(z.enum(['slider', 'turnstile']), 'slider')),
-  /** The slider's proof of work: PBKDF2 iterations per try and the largest secret counter to reach. */
-  captchaPowCost: variable('CAPTCHA_POW_COST', withDefault(wholeNumber(1, 1_000_000), '2000')),
-  captchaPowCounter: variable('CAPTCHA_POW_COUNTER', withDefault(wholeNumber(1, 1_000_000), '300')),
+  /**
+   * The slider's proof of work: PBKDF2 iterations per try and the largest secret counter to reach. The defaults
+   * give about 1 s median under the bench's 4x CPU slowdown; a deployed Worker refuses less than POW_FLOOR.
+   */
+  captchaPowCost: variable('CAPTCHA_POW_COST', withDefault(wholeNumber(1, 1_000_000), '4000')),
+  captchaPowCounter: variable('CAPTCHA_POW_COUNTER', withDefault(wholeNumber(1, 1_000_000), '1200')),
   /** Seconds a proof of the person (identity/proof.ts: a sign-in or "confirm it's you") lets a session make sensitive changes. */
   stepUpMaxAge: variable('STEP_UP_MAX_AGE', withDefault(wholeNumber(60, 86_400), '600')),
+  /** Days between asking to close an account and its erasure (the cooling-off; data-rights/service.ts). */
+  closureCoolingOffDays: variable('CLOSURE_COOLING_OFF_DAYS', withDefault(wholeNumber(1, 60), '15')),
   passkeySignInCap: variable('PASSKEY_SIGN_IN_CAP', withDefault(wholeNumber(1, 1_000_000), '600')),
   /** Tracking events a minute per client network (buriedPoint/add, TR0001). */
   trackingNetworkCap: variable('TRACKING_NETWORK_CAP', withDefault(wholeNumber(1, 1_000_000), '60')),
@@ -224,10 +264,20 @@ const settings = {
   tencentSecretKey: secret('TENCENT_SECRET_KEY', optional(text)),
   twilioAuthToken: secret('TWILIO_AUTH_TOKEN', optional(text)),
   awsSecretAccessKey: secret('AWS_SECRET_ACCESS_KEY', optional(text)),
+  /**
+   * The secret part of the receipt addresses of the providers whose status pushes carry no signature of their own
+   * (Aliyun, Tencent, and SES through SNS as HTTP Basic): at least 32 characters; unset, those receipts are refused.
+   */
+  deliveryReceiptToken: secret('DELIVERY_RECEIPT_TOKEN', optional(text.min(32, 'must be at least 32 characters'))),
   /** Signs passed slider checks. */
   captchaSecret: secret('CAPTCHA_SECRET', optional(text), { requiredWhenDeployed: true }),
   /** AES-256-GCM key (base64, 32 bytes) that encrypts the TOTP secrets of two-step verification at rest. */
   twoStepKey: secret('TWO_STEP_KEY', optional(key32), { requiredWhenDeployed: true }),
+  /** AES-256-GCM key (base64, 32 bytes) that seals the OpenID Provider's private signing keys in D1. */
+  oidcKey: secret('OIDC_KEY', optional(key32), { requiredWhenDeployed: true }),
+  /** Calls of the OpenID token endpoint a minute, per client and per network. */
+  oidcTokenClientCap: variable('OIDC_TOKEN_CLIENT_CAP', withDefault(wholeNumber(1, 1_000_000), '300')),
+  oidcTokenNetworkCap: variable('OIDC_TOKEN_NETWORK_CAP', withDefault(wholeNumber(1, 1_000_000), '120')),
   /** The secret key of the Turnstile widget; needed only with CAPTCHA_PROVIDER "turnstile". */
   turnstileSecret: secret('TURNSTILE_SECRET', optional(text)),
   /** Lets operators read tracking events back; without it that query answers 404 to everyone. */
@@ -251,6 +301,8 @@ export interface Config extends Omit<Settings, 'localRun'> {
   devCaptchaSecret: boolean;
   /** Without TWO_STEP_KEY a public dev key encrypts TOTP secrets instead of refusing every enrolment. */
   devTwoStepKey: boolean;
+  /** Without OIDC_KEY a public dev key seals the OpenID signing keys instead of refusing to sign. */
+  devOidcKey: boolean;
   /** Redirect targets may be plain-http localhost (still only allow-listed origins). */
   httpLocalhostRedirects: boolean;
   lang: LangDefaults;
@@ -260,8 +312,8 @@ export interface Config extends Omit<Settings, 'localRun'> {
   redirect: RedirectAllowance;
   /** Where passkeys work: the relying party id and the origins a ceremony may come from; null when neither is configured. */
   passkeys: PasskeySite | null;
-  /** The provider of each channel, the unset ones resolved (SMS_PROVIDER, else DELIVERY; and so on). */
-  channels: { sms: SmsProvider; smsInternational: SmsProvider; email: EmailProvider };
+  /** The providers of each channel in the order they are tried, the unset ones resolved (SMS_PROVIDER, else DELIVERY; and so on). */
+  channels: { sms: SmsProvider[]; smsInternational: SmsProvider[]; email: EmailProvider[] };
 }
 
 export interface PasskeySite {
@@ -341,14 +393,15 @@ export function parseConfig(env: object): Config {
     devHandoffKey: localRun,
     devCaptchaSecret: localRun,
     devTwoStepKey: localRun,
+    devOidcKey: localRun,
     httpLocalhostRedirects: localRun,
     lang: { defaultLang: parsed.defaultLang, zhHostSuffixes: parsed.zhHostSuffixes },
     siteOrigins,
     passkeys,
     channels: {
-      sms: parsed.smsProvider ?? parsed.delivery,
-      smsInternational: parsed.smsInternationalProvider ?? parsed.smsProvider ?? parsed.delivery,
-      email: parsed.emailProvider ?? parsed.delivery,
+      sms: parsed.smsProvider ?? [parsed.delivery],
+      smsInternational: parsed.smsInternationalProvider ?? parsed.smsProvider ?? [parsed.delivery],
+      email: parsed.emailProvider ?? [parsed.delivery],
     },
     redirect: {
       origins: distinctOrigins([...parsed.redirectAllowlist, ...destinations]),

@@ -47,6 +47,14 @@ export const OPERATOR_SESSION_HEADER = 'x-operator-session';
  */
 export const EDGE_CALL_HEADER = 'x-edge-call';
 
+/**
+ * A delivery provider's own proof on its status callback (Twilio's X-Twilio-Signature, or the HTTP Basic
+ * credentials of an SNS subscription), passed by the edge on the receipt paths only (RECEIPT_PATHS): the
+ * gateway's `authorization` carries a person's session, and no other browser header reaches the gateway.
+ */
+export const RECEIPT_PROOF_HEADER = 'x-receipt-proof';
+export const RECEIPT_PATHS = '/delivery/receipts/';
+
 /** On the gateway's routes of the edge's own calls, after validation: anyone else is told there is no such API. */
 export const edgeCallsOnly: MiddlewareHandler = async (c, next) => {
   if (c.req.header(EDGE_CALL_HEADER) !== '1') return fail(c, ERR.NO_SUCH_API);

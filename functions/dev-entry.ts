@@ -33,6 +33,9 @@ function isViteUrl(request: Request): boolean {
   return vitePrefixes.some((prefix) => pathname.startsWith(prefix));
 }
 
+// The Durable Object classes of wrangler.toml must be exported by the entry workerd runs, in dev as in the build.
+export { DeliveryBreaker } from './gateway/delivery/breaker';
+
 export default {
   fetch: (request, env, ctx) => (isViteUrl(request) ? env.ASSETS.fetch(request) : worker.fetch(request, env, ctx)),
   scheduled: production.scheduled,

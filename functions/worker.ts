@@ -6,6 +6,7 @@ import { securityHeaders } from './edge/headers';
 import { createApiProxy, type GatewayFetch } from './edge/proxy';
 import { builtShells, servePage, type ShellSource } from './edge/shells';
 import { destinationRoutes } from './edge/destinations';
+import { oidcRoutes } from './edge/oidc';
 import { regionRedirect } from './edge/region';
 import { handoffContinue, handoffIntake, HANDOFF_CONTINUE_PATH } from './edge/handoff';
 import { sourceOrigin } from './edge/source-origin';
@@ -14,6 +15,12 @@ import { configurationProblemsOf, edgeConfigurationProblems, startupCheck } from
 import { requestLog } from './edge/request-log';
 import { withConfig } from './config';
 import { prune } from './gateway/maintenance/prune';
+import { rotateKeys } from './gateway/oidc/keys';
+import { tellConnectedApps } from './gateway/oidc/logout';
+import { DATA_RIGHTS_CRON, runDataRightsJob } from './gateway/data-rights/jobs';
+
+// The Durable Object classes of wrangler.toml are exports of the Worker's entry; the class lives with its capability.
+export { DeliveryBreaker } from './gateway/delivery/breaker';
 
 /**
  * Every configuration problem of this Worker, the gateway's and the edge's, each naming the setting to fix;
@@ -46,16 +53,32 @@ export function createWorker(options: { clock?: Clock; shells?: ShellSource } = 
   app.use('*', regionRedirect, handoffIntake(toGateway), sourceOrigin, sessionRedirect);
   app.route('/api', createApiProxy(toGateway));
   app.route('/go', destinationRoutes(toGateway));
+  app.route('/', oidcRoutes(toGateway));
   app.post(HANDOFF_CONTINUE_PATH, handoffContinue(toGateway));
   app.on(['GET', 'HEAD'], '*', servePage);
   app.all('*', (c) => c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' }));
   return app;
 }
 
-/** The Cron Trigger of wrangler.toml ([triggers] crons): old rows go, by the retentions of maintenance/prune.ts. */
+/**
+ * The Cron Triggers of wrangler.toml ([triggers] crons). Every minute: connected apps are told of ended sessions
+ * and failed back-channel logouts are retried (gateway/oidc/logout.ts), then the data-rights job makes copies and
+ * erases closed accounts (gateway/data-rights/jobs.ts). Hourly: old rows go, by the retentions of
+ * maintenance/prune.ts, and the OpenID signing keys rotate (gateway/oidc/keys.ts).
+ */
 async function scheduled(controller: ScheduledController, env: EdgeBindings['Bindings']): Promise<void> {
+  const told = await tellConnectedApps(env, controller.scheduledTime);
+  if (told.sent + told.failed > 0) console.log('back-channel logouts', JSON.stringify(told));
+  if (controller.cron === DATA_RIGHTS_CRON) {
+    console.log('data rights', JSON.stringify(await runDataRightsJob(env, controller.scheduledTime)));
+    return;
+  }
   const deleted = await prune(env.DB, controller.scheduledTime);
   console.log('pruned', JSON.stringify(deleted));
+  console.log('signing keys', JSON.stringify(await rotateKeys(env, controller.scheduledTime)));
 }
+
+/** The hourly one of wrangler.toml's crons (the other runs every minute). */
+const HOURLY_CRON = '17 * * * *';
 
 export default Object.assign(createWorker(), { scheduled }) satisfies ExportedHandler<EdgeBindings['Bindings']>;

@@ -11,3 +11,13 @@ export function addOperatorSql(input: { login: string; name?: string; role: stri
 export function newEnrolmentSql(input: { login: string; at?: number; tokenHash: string }): string;
 export function removeOperatorSql(input: { login: string; at?: number }): string;
 export const LIST_OPERATORS_SQL: string;
+export function checkClientUri(value: unknown): string;
+export function addClientSql(input: {
+  name: string;
+  redirectUris?: string[];
+  postLogoutUris?: string[];
+  backchannelLogoutUri?: string | null;
+  isPublic?: boolean;
+  trusted?: boolean;
+  at?: number;
+}): { clientId: string; clientSecret: string | null; sql: string };

@@ -2,6 +2,7 @@
 // statements against a real local D1. Values are written as SQL literals (wrangler d1 execute takes no binds):
 // every value passes `literal`, which quotes and doubles quotes, and the login/role are checked first.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { redirectUriProblem } from '../src/lib/client-uri.mjs';
 
 /** An enrolment link lives 24 hours and is used once. */
 export const ENROLMENT_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -91,3 +92,51 @@ export const LIST_OPERATORS_SQL = `SELECT login, name, role, created_at, enrolle
   TRIM((CASE WHEN totp_secret_enc IS NOT NULL THEN 'totp ' ELSE '' END)
     || (CASE WHEN EXISTS (SELECT 1 FROM operator_passkeys p WHERE p.operator_id = operators.id) THEN 'passkey' ELSE '' END)) AS second_steps
   FROM operators ORDER BY removed_at IS NOT NULL, login;`;
+
+// OpenID Connect clients (`npm run operator -- client add …`; functions/gateway/oidc/). ------------------------
+
+/** The rule of src/lib/client-uri.mjs (the gateway's and the console's too): an Error naming the URI and what is wrong. */
+export function checkClientUri(value) {
+  const text = String(value ?? '');
+  const problem = redirectUriProblem(text);
+  if (problem) throw new Error(`${text} ${problem}`);
+  return text;
+}
+
+/**
+ * A new client: its id, its secret for a confidential client (shown once; only its SHA-256 is stored) and the
+ * INSERT with its audit row. A client with redirect URIs signs people in (code flow, refresh tokens); one without
+ * any is a machine client (client credentials).
+ */
+export function addClientSql({ name, redirectUris = [], postLogoutUris = [], backchannelLogoutUri = null, isPublic = false, trusted = false, at = Date.now() }) {
+  const cleanName = String(name ?? '').trim();
+  if (!cleanName || cleanName.length > 100) throw new Error('--name is required (at most 100 characters)');
+  const redirects = redirectUris.map(checkClientUri);
+  const logouts = postLogoutUris.map(checkClientUri);
+  if (backchannelLogoutUri) checkClientUri(backchannelLogoutUri);
+  if (isPublic && redirects.length === 0) throw new Error('a public client needs at least one --redirect-uri');
+  const clientId = randomBytes(16).toString('base64url');
+  const clientSecret = isPublic ? null : randomBytes(32).toString('base64url');
+  const grantTypes = redirects.length ? ['authorization_code', 'refresh_token'] : ['client_credentials'];
+  const scopes = redirects.length ? ['openid', 'profile', 'email', 'phone', 'company', 'offline_access'] : ['company'];
+  const values = [
+    clientId,
+    cleanName,
+    clientSecret ? sha256Hex(clientSecret) : null,
+    isPublic ? 1 : 0,
+    trusted ? 1 : 0,
+    JSON.stringify(redirects),
+    JSON.stringify(logouts),
+    backchannelLogoutUri,
+    JSON.stringify(grantTypes),
+    JSON.stringify(scopes),
+    at,
+    at,
+  ].map((value) => (value === null ? 'NULL' : typeof value === 'number' ? String(value) : literal(value)));
+  const detail = JSON.stringify({ name: cleanName, redirectUris: redirects, public: isPublic, trusted });
+  const sql = `INSERT INTO oidc_clients (id, name, secret_hash, public, trusted, redirect_uris, post_logout_uris, backchannel_logout_uri, grant_types, scopes, created_at, updated_at)
+VALUES (${values.join(', ')});
+INSERT INTO audit_log (created_at, actor_kind, actor_id, action, target_kind, target_id, reason, network, detail)
+VALUES (${at}, 'system', NULL, 'oidc.client_added', 'oidc_client', ${literal(clientId)}, NULL, NULL, ${literal(detail)});`;
+  return { clientId, clientSecret, sql };
+}

@@ -4,12 +4,17 @@
 //   npm run operator -- enrol LOGIN [--env production]     a new single-use enrolment link (lost phone or password)
 //   npm run operator -- remove LOGIN [--env production]    sessions and links end, the row stays for the audit trail
 //   npm run operator -- list [--env production]
+//   npm run operator -- client add --name NAME --redirect-uri URI [--redirect-uri URI …] [--post-logout-uri URI]
+//                       [--public] [--trusted] [--backchannel-logout-uri URI] [--env production]
+//       an OpenID Connect client; prints client_id=… and, for a confidential client, client_secret=… (shown once).
+//       Without --redirect-uri it is a machine client (client credentials).
 // `add` and `enrol` print a link valid for 24 hours, used once: the operator sets their password and TOTP there.
 // The SQL lives in scripts/operator-sql.mjs (the function tests run it against a real local D1).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
+  addClientSql,
   addOperatorSql,
   enrolmentLink,
   LIST_OPERATORS_SQL,
@@ -27,6 +32,11 @@ const { values, positionals } = parseArgs({
     env: { type: 'string' },
     origin: { type: 'string' },
     'persist-to': { type: 'string' },
+    'redirect-uri': { type: 'string', multiple: true },
+    'post-logout-uri': { type: 'string', multiple: true },
+    'backchannel-logout-uri': { type: 'string' },
+    public: { type: 'boolean' },
+    trusted: { type: 'boolean' },
   },
 });
 const [command, login] = positionals;
@@ -36,6 +46,7 @@ function usage(message) {
   console.error('usage: npm run operator -- add LOGIN --role reviewer|support|admin [--name NAME] [--lang zh|en] [--env ENV]');
   console.error('       npm run operator -- enrol|remove LOGIN [--env ENV]');
   console.error('       npm run operator -- list [--env ENV]');
+  console.error('       npm run operator -- client add --name NAME [--redirect-uri URI …] [--post-logout-uri URI] [--public] [--trusted] [--backchannel-logout-uri URI] [--env ENV]');
   process.exit(2);
 }
 
@@ -65,7 +76,20 @@ function execute(sql) {
 const day = (ms) => (ms ? new Date(ms).toISOString().slice(0, 16).replace('T', ' ') : '');
 
 try {
-  if (command === 'add') {
+  if (command === 'client') {
+    if (login !== 'add' || !values.name) usage('client add needs --name');
+    const { clientId, clientSecret, sql } = addClientSql({
+      name: values.name,
+      redirectUris: values['redirect-uri'] ?? [],
+      postLogoutUris: values['post-logout-uri'] ?? [],
+      backchannelLogoutUri: values['backchannel-logout-uri'] ?? null,
+      isPublic: values.public ?? false,
+      trusted: values.trusted ?? false,
+    });
+    execute(sql);
+    console.log(`client_id=${clientId}`);
+    if (clientSecret) console.log(`client_secret=${clientSecret}`);
+  } else if (command === 'add') {
     if (!login || !values.role) usage('add needs a LOGIN and --role');
     const { token, hash } = newEnrolmentToken();
     execute(addOperatorSql({ login, name: values.name, role: values.role, lang: values.lang, tokenHash: hash }));

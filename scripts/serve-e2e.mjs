@@ -19,6 +19,14 @@ const dev = spawn(
     // Every page of the suite is one client network (loopback), which passes the deployed 60 tracking events a
     // minute; a beacon carries no test header to name a network of its own. The cap is tested in tracking.test.ts.
     '--var', 'TRACKING_NETWORK_CAP:1000000',
+    // A trivial proof of work: the suite passes the slider in most specs, and a second each would add minutes.
+    // A deployed Worker refuses such values (captcha/service.ts POW_FLOOR); the bench measures the real ones.
+    '--var', 'CAPTCHA_POW_COST:1', '--var', 'CAPTCHA_POW_COUNTER:16',
+    // Failover lists as a deployment has them. Without provider keys a local run stands the outbox in for each
+    // provider (every code still lands in /api/dev/outbox), and /api/dev/delivery/faults makes one fail for one
+    // number (tests/e2e/delivery-failover.spec.ts). The breakers stay shut: parallel spec files share providers.
+    '--var', 'SMS_PROVIDER:aliyun,tencent', '--var', 'SMS_INTERNATIONAL_PROVIDER:twilio,tencent', '--var', 'EMAIL_PROVIDER:ses,webhook',
+    '--var', 'DELIVERY_BREAKER_FAILURES:1000',
   ],
   { stdio: 'inherit' },
 );

@@ -1,5 +1,5 @@
 import type { Context, ExecutionContext } from 'hono';
-import { EDGE_CALL_HEADER, errorResponse, TRACE_ID_HEADER } from '../contract';
+import { EDGE_CALL_HEADER, errorResponse, RECEIPT_PROOF_HEADER, TRACE_ID_HEADER } from '../contract';
 import type { EdgeBindings } from '../env';
 import { fetchWithin, OutboundFailure } from '../outbound';
 import { clientCountry } from './client-country';
@@ -23,8 +23,15 @@ export interface GatewayCall {
   body?: BodyInit | null;
   /** Overrides the browser's Content-Type, for a body the edge wrote itself. */
   contentType?: string;
+  /** A delivery provider's proof on a receipt (RECEIPT_PROOF_HEADER). */
+  receiptProof?: string;
   /** The edge's own call, not a browser's (EDGE_CALL_HEADER). */
   edgeCall?: boolean;
+  /**
+   * Request headers passed as the client sent them, in place of what the edge would set (the OpenID endpoints
+   * take the client's own `authorization` and `origin`; the session cookie's token is then not sent).
+   */
+  forward?: readonly string[];
 }
 
 /**
@@ -50,6 +57,12 @@ export async function callGateway(c: Context<EdgeBindings>, embedded: GatewayFet
   });
   if (call.contentType) headers.set('content-type', call.contentType);
   if (call.edgeCall) headers.set(EDGE_CALL_HEADER, '1');
+  for (const name of call.forward ?? []) {
+    const value = c.req.header(name);
+    if (value === undefined) headers.delete(name);
+    else headers.set(name, value);
+  }
+  if (call.receiptProof) headers.set(RECEIPT_PROOF_HEADER, call.receiptProof);
   const hasBody = call.body !== undefined && call.body !== null;
   // `duplex` is what the Fetch standard (and Node, which runs the function tests) asks of a streamed body.
   const init: RequestInit & { duplex?: 'half' } = {

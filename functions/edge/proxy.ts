@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { errorResponse, TRACE_ID_HEADER } from '../contract';
+import { errorResponse, RECEIPT_PATHS, TRACE_ID_HEADER } from '../contract';
 import type { EdgeBindings } from '../env';
 import { clientNetwork } from './client-ip';
 import { crossSiteGuard } from './cross-site';
@@ -25,11 +25,14 @@ export function createApiProxy(embedded: GatewayFetch) {
     if (!clientNetwork(c.req.raw.headers, c.var.config) && c.var.config.deployed) return errorResponse(ERR.REQUEST_INVALID, lang);
     const path = gatewayPath(url.pathname);
     const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+    // A provider's status callback proves itself in a header of its own (delivery/receipts.ts).
+    const receiptProof = path.startsWith(RECEIPT_PATHS) ? (c.req.header('x-twilio-signature') ?? c.req.header('authorization')) : undefined;
     const { answer, traceId } = await callGateway(c, embedded, {
       path,
       search: url.search,
       method: c.req.method,
       body: hasBody ? c.req.raw.body : undefined,
+      receiptProof,
     });
     // A fresh Response (the fetched one has immutable headers): session cookies set from a login answer, whose
     // oauthVO never reaches the browser, or cleared on a POSTed logout, TK00001 and 401.

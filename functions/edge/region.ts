@@ -19,14 +19,15 @@ export function siteOfHost(hostname: string): Site | undefined {
 /**
  * Where the region rule sends this request, or undefined to stay: a visitor outside the China region on the
  * .cn site, or inside it on the .com site, goes to the other site with path and query kept. An unknown
- * country stays, as does anything under /api (calls are never bounced between sites).
+ * country stays, as does anything under /api (calls are never bounced between sites) and the OpenID endpoints.
  */
 export function regionRedirectTarget(
   url: URL,
   country: string | undefined,
   sites: { enabled: boolean; siteCn?: string; siteCom?: string },
 ): string | undefined {
-  if (!sites.enabled || !country || /^\/api(\/|$)/.test(url.pathname)) return undefined;
+  // The OpenID Provider's endpoints are called by apps' servers as well as browsers: one issuer, never bounced.
+  if (!sites.enabled || !country || /^\/(api|oidc)(\/|$)|^\/\.well-known\//.test(url.pathname)) return undefined;
   const site = siteOfHost(url.hostname);
   // The same rule the gateway's queryIPRegion answers with.
   const inChina = isChinaRegion(country);

@@ -3,7 +3,9 @@ import type { EdgeBindings } from '../env';
 import { now } from '../contract';
 
 /** Query parameters that carry a live secret: sign-in links, hand-off blobs. Their values never reach a log. */
-export const SECRET_PARAMS = ['pass', 'share', 'token', 'userToken', 'userNameAndPwd'] as const;
+// OpenID Connect: an ID token given back at logout, a person's e-mail or phone as a login hint, and anything a
+// client might put in a query by mistake (codes, refresh and logout tokens).
+export const SECRET_PARAMS = ['pass', 'share', 'token', 'userToken', 'userNameAndPwd', 'id_token_hint', 'login_hint', 'code', 'refresh_token', 'logout_token'] as const;
 const secret = new Set<string>(SECRET_PARAMS.map((name) => name.toLowerCase()));
 
 /** Path and query of a URL as a log may show them: every secret parameter's value is replaced by `redacted`. */

@@ -107,3 +107,15 @@ export async function servePage(c: Context<EdgeBindings>): Promise<Response> {
   if (isOpsShell(shell)) response.headers.set('X-Robots-Tag', 'noindex, nofollow');
   return response;
 }
+
+/** A pre-rendered page that has no route of its own (the OpenID error page), in the visitor's language, with `status`. */
+export async function serveShell(c: Context<EdgeBindings>, shell: string, status: StatusCode): Promise<Response> {
+  const lang = visitorLang(c);
+  const shellSource = c.get('shellSource') ?? builtShells;
+  const asset = await shellSource(new URL(`/${lang}/${shell}`, c.req.url), {}, c);
+  const response = c.newResponse(asset.body, { status, headers: new Headers(asset.headers) });
+  response.headers.set('Cache-Control', 'no-store');
+  response.headers.set('Content-Language', lang === 'zh' ? 'zh-CN' : 'en');
+  response.headers.delete('content-length');
+  return response;
+}

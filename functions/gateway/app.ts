@@ -9,6 +9,7 @@ import { accountRoutes } from './account/routes';
 import { authRoutes } from './sign-in/routes';
 import { devUserRoutes } from './dev/users-routes';
 import { captchaRoutes } from './captcha/routes';
+import { powProblems } from './captcha/service';
 import { codeRoutes } from './codes/routes';
 import { devRoutes } from './dev/routes';
 import { passwordRoutes } from './password/routes';
@@ -31,6 +32,12 @@ import { opsPeopleRoutes } from './people/routes';
 import { opsReviewRoutes } from './review/routes';
 import { handoffRoutes } from './handoff/routes';
 import { destinationRoutes } from './destinations/routes';
+import { oidcPersonRoutes, oidcRoutes, tellsConnectedApps } from './oidc/routes';
+import { OAuthError } from './oidc/clients';
+import { oidcConsoleRoutes } from './oidc/console-routes';
+import { companyClientRoutes } from './oidc/company-clients-routes';
+import { dataRightsRoutes } from './data-rights/routes';
+import { deliveryRoutes } from './delivery/routes';
 import { ERR } from '../../src/schemas/error-codes';
 
 /**
@@ -55,6 +62,13 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
       }
       await next();
     })
+    // Calls that can end a person's sessions: the connected apps of those sessions are told afterwards (oidc/logout.ts).
+    .use('/c/user/v2/loginout', tellsConnectedApps)
+    .use('/agg-web/user/security/sessions/*', tellsConnectedApps)
+    .use('/agg-web/user/password/reset', tellsConnectedApps)
+    .use('/agg-web/user/changePassword', tellsConnectedApps)
+    .use('/ops/v1/people/:id/signOut', tellsConnectedApps)
+    .use('/ops/v1/people/:id/block', tellsConnectedApps)
     .route('/', dictionaryRoutes)
     .route('/', legalRoutes)
     .route('/', authRoutes)
@@ -80,6 +94,12 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', opsReviewRoutes)
     .route('/', handoffRoutes)
     .route('/', destinationRoutes)
+    .route('/', oidcRoutes)
+    .route('/', oidcPersonRoutes)
+    .route('/', oidcConsoleRoutes)
+    .route('/', companyClientRoutes)
+    .route('/', dataRightsRoutes)
+    .route('/', deliveryRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');
@@ -89,6 +109,8 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
       // A blocked account is told how to reach support, from configuration (issue 33).
       if (error instanceof GatewayError && error.code === ERR.ACCOUNT_BLOCKED) return blockedAnswer(c);
       if (error instanceof GatewayError) return fail(c, error.code, error.data);
+      // The OpenID endpoints answer OAuth's own errors (oidc/routes.ts); this catches any that reach here.
+      if (error instanceof OAuthError) return c.json({ error: error.error, error_description: error.description }, error.status, { 'Cache-Control': 'no-store' });
       // The trace id the edge gave this call, which the person sees with the error and can quote.
       console.error('gateway error', { traceId: c.req.header('traceid') }, error instanceof Error ? error.stack : error);
       return fail(c, ERR.SERVER_ERROR);
@@ -103,5 +125,5 @@ export const gateway = createGateway();
  * since a missing one would show only when the first code cannot be sent.
  */
 export function gatewayConfigurationProblems(config: Config): string[] {
-  return deliveryProblems(config);
+  return [...deliveryProblems(config), ...powProblems(config)];
 }

@@ -9,9 +9,11 @@ import {
   type ChainLoginRequest,
   type CheckIsNewUserRequest,
   type EmailCodeRequest,
+  type EmailInsteadRequest,
   type EmailPasswordLoginRequest,
   type PhonePasswordLoginRequest,
   type PowPayload,
+  type SliderInput,
   type QuickLoginRequest,
   type SliderInitRequest,
   type SmsSendRequest,
@@ -25,10 +27,12 @@ export { emailSchema } from '../schemas/auth';
 export const authApi = {
   checkIsNewUser: (body: CheckIsNewUserRequest) => callGateway('agg-web/quick/user/checkIsNewUser', z.boolean(), { body }),
   sliderInit: (body: SliderInitRequest) => callGateway('agg-web/captcha/slider/init', humanCheckSchema, { body }),
-  sliderVerify: (body: { sessionId: string; x: number; trail: [number, number][]; pow: PowPayload }) =>
+  sliderVerify: (body: { sessionId: string; x: number; trail: [number, number][]; pow: PowPayload; input: SliderInput }) =>
     callGateway('agg-web/captcha/slider/verify', sliderCheckSchema, { body }),
   turnstileVerify: (body: SliderInitRequest & { token: string }) => callGateway('agg-web/captcha/turnstile/verify', sliderCheckSchema, { body }),
   sendSms: (body: SmsSendRequest) => callGateway('agg-web/sms/send', z.unknown(), { body }),
+  /** The code by e-mail when no SMS provider could send (the ticket of the DL0010 answer). */
+  emailInstead: (body: EmailInsteadRequest) => callGateway('agg-web/sms/email-instead', z.unknown(), { body }),
   sendEmailCode: (body: EmailCodeRequest) => callGateway('agg-web/user/getRegVerificationCode', z.unknown(), { body }),
   quickLogin: (body: QuickLoginRequest) => callGateway('agg-web/quick/user/login', loginAnswer, { body }),
   emailPasswordLogin: (body: EmailPasswordLoginRequest) => callGateway('agg-web/user/v3/userLogin', loginAnswer, { body }),

@@ -20,6 +20,8 @@ export const pageShells = [
   'share_login',
   // The partners' landing page: the default PARTNER_APP_URL, where a partner with no company goes (issue 33).
   'partner',
+  // Signing in to another app (OpenID Connect): consent and "confirm it's you" (functions/gateway/oidc/).
+  'connect',
 ] as const;
 
 /** The operators' area, apart from the platform's pages (built as /{lang}/ops.html and /{lang}/ops/{page}.html). */
@@ -34,6 +36,10 @@ export const opsShells = [
   // Support: people; every operator: the audit trail.
   'ops/people',
   'ops/audit',
+  // Admins: the OpenID Connect clients (issue 27).
+  'ops/clients',
+  // Every operator: the delivery providers' sends, failures, receipts and breakers (read-only).
+  'ops/delivery',
 ] as const;
 export type OpsShell = (typeof opsShells)[number];
 
@@ -41,6 +47,8 @@ export type PageShell = (typeof pageShells)[number];
 /** Any page the edge serves: a platform page or an operator page. */
 export type AnyShell = PageShell | OpsShell;
 export const notFoundShell = 'not_found' as const;
+/** The page an OpenID authorization request that names no known client or redirect URI gets (status 400, no route). */
+export const oidcErrorShell = 'oidc_error' as const;
 
 /**
  * The operators' pages: every one needs the operator cookie (a platform session does not count), except the
@@ -100,6 +108,7 @@ export const sessionShells: readonly AnyShell[] = [
   'enterprise_adm_and_staff',
   'completion_of_application',
   'join',
+  'connect',
 ];
 
 /** sessionStorage: this tab's mark that its session just ended (not signed out by the person here), for sign-in to say so. */
@@ -134,7 +143,7 @@ export function signInPathFrom(pathname: string, search: string, signInPage = '/
  * logout icon is hidden there; the pass and share links sign a person in and fix the language in the link,
  * so they show none of the chrome.
  */
-export function headerChrome(shell: PageShell | typeof notFoundShell) {
+export function headerChrome(shell: PageShell | typeof notFoundShell | typeof oidcErrorShell) {
   const signingInByLink = shell === 'pass_email_login' || shell === 'share_login';
   return {
     showLanguageToggle: !signingInByLink,

@@ -11,6 +11,14 @@
  */
 
 import { TRACKING_BATCH_MAX, TRACKING_VERSION } from '../schemas/tracking';
+import { readCookie } from './read-cookie';
+
+/**
+ * The browser's own "no usage statistics" mark, set when a person withdraws their consent in "Your data" (and
+ * whenever the user center finds it withdrawn): this browser stops at once, signed in or not. The gateway also
+ * drops events of a signed-in person who withdrew (data-rights/), on every browser.
+ */
+export const NO_TRACKING_COOKIE = 'portal_no_tracking';
 
 /** The call the batch goes to (the edge strips /api). */
 const TRACKING_PATH = '/api/agg-web/buriedPoint/add';
@@ -41,9 +49,14 @@ interface PrivacySignals {
   doNotTrack?: string | null;
 }
 
-/** False when the visitor asked not to be tracked: Global Privacy Control, or Do Not Track ('1' or 'yes'). */
-export function trackingAllowed(nav: PrivacySignals = navigator as PrivacySignals, win: PrivacySignals = window as PrivacySignals): boolean {
+/** False when the visitor asked not to be tracked: Global Privacy Control, Do Not Track ('1' or 'yes'), or a withdrawn consent (NO_TRACKING_COOKIE). */
+export function trackingAllowed(
+  nav: PrivacySignals = navigator as PrivacySignals,
+  win: PrivacySignals = window as PrivacySignals,
+  cookies: string = typeof document === 'undefined' ? '' : document.cookie,
+): boolean {
   if (nav.globalPrivacyControl === true) return false;
+  if (readCookie(cookies, NO_TRACKING_COOKIE) === '1') return false;
   return ![nav.doNotTrack, win.doNotTrack].some((value) => value === '1' || value === 'yes');
 }
 
@@ -90,5 +103,7 @@ export function track(eventId: FunnelEvent, keys: EventKeys = {}): void {
 function flush(): void {
   if (!queue.length) return;
   const batch = queue.splice(0, TRACKING_BATCH_MAX);
+  // Events queued before a withdrawal on this page go nowhere.
+  if (!trackingAllowed()) return void queue.splice(0);
   navigator.sendBeacon(TRACKING_PATH, new Blob([JSON.stringify(batch)], { type: 'application/json' }));
 }

@@ -114,7 +114,13 @@ export const sliderVerifyRequest = z.object({
   /** The drag as [ms since start, x] samples; a person's drag is neither instant nor perfectly linear. */
   trail: checked(z.array(z.tuple([z.number(), z.number()])), z.maxLength(2000)),
   pow: powPayloadSchema,
+  /**
+   * How the piece was moved: 'keyboard' (arrow keys, a switch device, voice control: an even pace is normal
+   * there, so the pace is not judged) or 'pointer' (a drag; the default).
+   */
+  input: z.optional(z.enum(['pointer', 'keyboard'])),
 });
+export type SliderInput = 'pointer' | 'keyboard';
 
 // POST agg-web/captcha/turnstile/verify: the widget's token, bound like a slider init to scene and subject.
 export const turnstileVerifyRequest = z.object({
@@ -132,6 +138,12 @@ export const smsSendRequest = z.object({
   sliderCheck: sliderCheckSchema,
 });
 export type SmsSendRequest = z.infer<typeof smsSendRequest>;
+
+// POST agg-web/sms/email-instead: the ticket of a DL0010 answer (no SMS provider could send), for the code by e-mail.
+export const emailInsteadRequest = z.object({ emailTicket: checked(z.string(), z.minLength(1), z.maxLength(100)) });
+export type EmailInsteadRequest = z.infer<typeof emailInsteadRequest>;
+/** The data of a DL0010 answer. */
+export const smsDownData = z.object({ emailTicket: z.string() });
 
 // POST agg-web/user/getRegVerificationCode
 export const emailCodeRequest = z.object({

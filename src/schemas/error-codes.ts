@@ -67,16 +67,28 @@ export const errorCatalogue = {
     zh: '无法向该号码或邮箱发送消息，请检查后重试。',
   },
   DL0003: { status: 503, en: 'The message service is busy. Please try again in a minute.', zh: '消息服务繁忙，请一分钟后再试。' },
+  // Failover (delivery/index.ts): every SMS provider of the number's list failed, timed out, was throttled or is
+  // skipped by its breaker. Its data carries a ticket for the e-mail offer (codes/fallback.ts).
+  DL0010: {
+    status: 503,
+    en: 'Text messages cannot be sent at the moment: none of our SMS services is working. Please use e-mail, a password or a passkey instead, or try again later.',
+    zh: '短信暂时无法发送：我们的短信服务目前都不可用。请改用邮箱、密码或通行密钥，或稍后再试。',
+  },
+  DL0011: { status: 400, en: 'This offer has expired. Please ask for a code again.', zh: '该选项已失效，请重新获取验证码。' },
+  // Provider status callbacks (delivery/receipts.ts): unsigned, forged, stale or replayed ones are refused.
+  DL0012: { status: 401, en: 'The delivery receipt could not be verified.', zh: '送达回执校验失败。' },
+  DL0013: { status: 409, en: 'This delivery receipt was already received.', zh: '该送达回执已接收。' },
   // Slider captcha.
   CP0001: { status: 400, en: 'Verification failed, please try again.', zh: '验证失败，请重试。' },
   CP0002: { status: 400, en: 'The verification has expired, please try again.', zh: '验证已过期，请重试。' },
   CP0003: { status: 400, en: 'Slider check failed, please slide again.', zh: '滑块验证未通过，请重新滑动。' },
   // Human check limits and proof of work (they slow scripted sign-ups). A limit's wait is the rest of the hour.
   CP0004: { status: 400, en: 'The security check was not completed. Please try again.', zh: '安全校验未完成，请重试。' },
-  CP0005: { status: 429, en: 'Too many verifications from your network. Please try again in an hour.', zh: '当前网络验证过于频繁，请一小时后再试。' },
-  CP0006: { status: 429, en: 'Too many verifications for this account or number. Please try again in an hour.', zh: '该账号或号码验证过于频繁，请一小时后再试。' },
-  CP0007: { status: 429, en: 'Too many failed verifications from your network. Please try again in an hour.', zh: '当前网络验证失败次数过多，请一小时后再试。' },
-  CP0008: { status: 429, en: 'Too many failed verifications for this account or number. Please try again in an hour.', zh: '该账号或号码验证失败次数过多，请一小时后再试。' },
+  // CP0005–CP0008: `data` is { retryAfter: seconds } until the hour frees a place; the slider dialog says the wait.
+  CP0005: { status: 429, en: 'Too many security checks from your network.', zh: '当前网络安全验证过于频繁。' },
+  CP0006: { status: 429, en: 'Too many security checks for this account or number.', zh: '该账号或号码安全验证过于频繁。' },
+  CP0007: { status: 429, en: 'Too many failed security checks from your network.', zh: '当前网络安全验证失败次数过多。' },
+  CP0008: { status: 429, en: 'Too many failed security checks for this account or number.', zh: '该账号或号码安全验证失败次数过多。' },
   CP0009: { status: 503, en: 'The verification service is unavailable. Please try again later.', zh: '验证服务暂时不可用，请稍后再试。' },
   // Phone and e-mail input.
   PH0001: { status: 400, en: 'Please enter right mobile phone number.', zh: '请输入正确的手机号码。' },
@@ -170,6 +182,24 @@ export const errorCatalogue = {
   OP0010: { status: 400, en: 'This enrolment link has expired or was already used. Ask an administrator for a new one.', zh: '该注册链接已过期或已使用，请联系管理员重新获取。' },
   // People support (operators with the support role). Each action changes something once: a repeat, or the
   // loser of parallel attempts, answers the code that says the state is already what was asked.
+  // A person's rights over their data (functions/gateway/data-rights/; issue 28).
+  DR0001: {
+    status: 429,
+    en: 'You can ask for one copy of your data a day. Please try again after the time shown.',
+    zh: '每天只能申请一次数据副本，请在显示的时间之后再试。',
+  },
+  DR0002: { status: 404, en: 'This copy is not available. It may have expired; you can ask for a new one.', zh: '该数据副本不可用，可能已过期，您可以重新申请。' },
+  DR0003: {
+    status: 409,
+    en: 'You are the last administrator of a company. Hand the company to another member, or ask support to close the company, before you close your account.',
+    zh: '您是企业的最后一位管理员。注销账号前，请先将企业移交给其他成员，或联系客服注销企业。',
+  },
+  DR0004: { status: 409, en: 'Your account is not closing.', zh: '您的账号未在注销中。' },
+  DR0005: { status: 409, en: 'This account is already under a legal hold.', zh: '该账号已处于法律保留状态。' },
+  DR0006: { status: 409, en: 'This account is not under a legal hold.', zh: '该账号未处于法律保留状态。' },
+  DR0007: { status: 409, en: 'This account has been closed and its data erased.', zh: '该账号已注销，数据已删除。' },
+  DR0008: { status: 409, en: 'Another account already uses this address. Please use another one.', zh: '该地址已被其他账号使用，请换一个。' },
+  DR0009: { status: 400, en: 'This is already the address of your account.', zh: '这已经是您账号的地址。' },
   PS0001: { status: 404, en: 'No such person.', zh: '未找到该用户。' },
   PS0002: { status: 409, en: 'This person has no failed password sign-ins to clear.', zh: '该用户没有需要解除的密码登录限制。' },
   PS0003: { status: 409, en: 'This account is already blocked.', zh: '该账号已被停用。' },
@@ -249,6 +279,23 @@ export const errorCatalogue = {
   // Wrong passwords given to "confirm it's you", per person across networks and per network, per hour.
   SU0005: { status: 429, en: 'Too many wrong passwords. Please try again in an hour, or confirm with a code or a passkey.', zh: '密码错误次数过多，请一小时后再试，或使用验证码或通行密钥验证。' },
   SU0006: { status: 429, en: 'Too many wrong passwords from your network. Please try again in an hour.', zh: '当前网络的密码错误次数过多，请一小时后再试。' },
+  // Signing in to another app through the portal (OpenID Connect, functions/gateway/oidc/).
+  OI0001: { status: 404, en: 'This sign-in request has expired or was already used. Please go back to the app and start again.', zh: '此登录请求已过期或已使用，请返回应用重新发起。' },
+  OI0002: { status: 403, en: "This app asks you to confirm it's you first.", zh: '该应用要求您先验证身份。' },
+  OI0003: { status: 403, en: 'This app requires two-step verification. Please set it up in the user center first.', zh: '该应用要求开启两步验证，请先在个人中心设置。' },
+  OI0005: { status: 429, en: 'Too many token requests. Please wait a minute.', zh: '令牌请求过于频繁，请一分钟后再试。' },
+  OI0004: { status: 404, en: 'This app is not connected to your account.', zh: '该应用未关联您的账号。' },
+  // The operators' client console and company API clients (oidc/console.ts, oidc/company-clients.ts).
+  OI0010: { status: 404, en: 'There is no such client.', zh: '没有该客户端。' },
+  OI0011: { status: 400, en: 'Check the client: a name of at most 100 characters, and exact https addresses (http only for 127.0.0.1 or localhost), with no wildcard, fragment or user name.', zh: '请检查客户端：名称不超过 100 个字符，地址须为精确的 https 地址（仅 127.0.0.1 或 localhost 可用 http），不得含通配符、片段或用户名。' },
+  OI0012: { status: 400, en: 'A public client needs at least one redirect URI.', zh: '公开客户端至少需要一个回调地址。' },
+  OI0013: { status: 400, en: 'Check the API client: a name of at most 100 characters, at least one permission and an end date.', zh: '请检查 API 客户端：名称不超过 100 个字符，至少选择一项权限，并填写到期日期。' },
+  OI0014: { status: 400, en: 'Choose an end date from tomorrow to one year from today.', zh: '请选择从明天起一年以内的到期日期。' },
+  OI0015: { status: 400, en: 'Your company cannot give this permission to an API client.', zh: '贵公司不能为 API 客户端授予该权限。' },
+  OI0016: { status: 409, en: 'This API client was already created; its secret was shown once. Look for it in the list.', zh: '该 API 客户端已创建，密钥仅显示一次，请在列表中查看。' },
+  OI0017: { status: 409, en: 'Your company has as many active API clients as allowed (20). Revoke one first.', zh: '贵公司的有效 API 客户端已达上限（20 个），请先撤销一个。' },
+  OI0018: { status: 404, en: 'There is no such API client in your company, or it was already revoked.', zh: '贵公司没有该 API 客户端，或已被撤销。' },
+  OI0019: { status: 409, en: "This client belongs to a company; its administrators manage it.", zh: '该客户端属于某公司，由该公司管理员管理。' },
 } as const satisfies Record<string, { status: number; en: string; zh: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -297,6 +344,10 @@ export const ERR = {
   DELIVERY_FAILED: 'DL0001',
   DELIVERY_RECIPIENT_INVALID: 'DL0002',
   DELIVERY_THROTTLED: 'DL0003',
+  DELIVERY_NO_SMS_PROVIDER: 'DL0010',
+  DELIVERY_FALLBACK_EXPIRED: 'DL0011',
+  DELIVERY_RECEIPT_UNVERIFIED: 'DL0012',
+  DELIVERY_RECEIPT_REPLAYED: 'DL0013',
   CAPTCHA_FAILED: 'CP0001',
   CAPTCHA_EXPIRED: 'CP0002',
   CAPTCHA_SLIDE_FAILED: 'CP0003',
@@ -365,6 +416,15 @@ export const ERR = {
   OPERATOR_CODE_WRONG: 'OP0008',
   OPERATOR_CODE_ALREADY_USED: 'OP0009',
   OPERATOR_ENROLMENT_LINK_INVALID: 'OP0010',
+  DATA_COPY_DAILY: 'DR0001',
+  DATA_COPY_NOT_AVAILABLE: 'DR0002',
+  CLOSING_LAST_ADMINISTRATOR: 'DR0003',
+  ACCOUNT_NOT_CLOSING: 'DR0004',
+  LEGAL_HOLD_ALREADY: 'DR0005',
+  LEGAL_HOLD_NONE: 'DR0006',
+  ACCOUNT_ERASED: 'DR0007',
+  CONTACT_TAKEN: 'DR0008',
+  CONTACT_UNCHANGED: 'DR0009',
   PERSON_NOT_FOUND: 'PS0001',
   PERSON_NOT_LOCKED_OUT: 'PS0002',
   PERSON_ALREADY_BLOCKED: 'PS0003',
@@ -414,6 +474,21 @@ export const ERR = {
   PROOF_METHOD_UNAVAILABLE: 'SU0004',
   PROOF_PASSWORD_GUESSES_CAPPED: 'SU0005',
   PROOF_NETWORK_GUESSES_CAPPED: 'SU0006',
+  OIDC_REQUEST_GONE: 'OI0001',
+  OIDC_PROOF_REQUIRED: 'OI0002',
+  OIDC_TWO_STEP_REQUIRED: 'OI0003',
+  OIDC_APP_NOT_CONNECTED: 'OI0004',
+  OIDC_TOKEN_CALLS_CAPPED: 'OI0005',
+  OIDC_CLIENT_NOT_FOUND: 'OI0010',
+  OIDC_CLIENT_INVALID: 'OI0011',
+  OIDC_PUBLIC_CLIENT_NEEDS_REDIRECT: 'OI0012',
+  COMPANY_CLIENT_INVALID: 'OI0013',
+  COMPANY_CLIENT_EXPIRY_INVALID: 'OI0014',
+  COMPANY_CLIENT_SCOPE_REFUSED: 'OI0015',
+  COMPANY_CLIENT_ALREADY_CREATED: 'OI0016',
+  COMPANY_CLIENTS_CAPPED: 'OI0017',
+  COMPANY_CLIENT_NOT_FOUND: 'OI0018',
+  OIDC_CLIENT_OF_COMPANY: 'OI0019',
 } as const satisfies Record<string, ErrorCode>;
 
 // Every catalogue code has exactly one name: none is missing, and none is named twice.

@@ -46,8 +46,19 @@ export const personSummary = z.object({
   usId: z.nullable(z.string()),
   createdAt: z.number(),
   blocked: z.boolean(),
+  /** Closing (cooling-off), erased, and an operator's legal hold (data-rights/; issue 28). */
+  closure: z.object({
+    since: z.nullable(z.number()),
+    closesAt: z.nullable(z.number()),
+    erasedAt: z.nullable(z.number()),
+    legalHold: z.nullable(z.object({ reason: z.string(), at: z.number() })),
+  }),
 });
 export type PersonSummary = z.infer<typeof personSummary>;
+
+/** Accounts closing or closed, for people support (GET /ops/v1/people/closing). */
+export const closingPeople = z.array(personSummary);
+export type ClosingPeople = z.infer<typeof closingPeople>;
 
 export const peoplePage = z.object({ people: z.array(personSummary), page: z.number(), more: z.boolean() });
 export type PeoplePage = z.infer<typeof peoplePage>;
@@ -105,6 +116,16 @@ export const AUDITED_ACTIONS = [
   'user.two_step_reset',
   'user.blocked',
   'user.unblocked',
+  'user.data_copy_requested',
+  'user.data_copy_downloaded',
+  'user.closure_requested',
+  'user.closure_cancelled',
+  'user.erased',
+  'user.legal_hold_placed',
+  'user.legal_hold_lifted',
+  'user.consent_withdrawn',
+  'user.consent_given',
+  'user.contact_changed',
   'member.approved',
   'member.rejected',
   'member.role_changed',
@@ -125,6 +146,14 @@ export const AUDITED_ACTIONS = [
   'operator.signed_in',
   'operator.signed_out',
   'operator.passkey_added',
+  'oidc.client_added',
+  'oidc.client_changed',
+  'oidc.client_secret_rotated',
+  'oidc.client_disabled',
+  'oidc.client_enabled',
+  'oidc.company_client_created',
+  'oidc.company_client_revoked',
+  'oidc.company_client_used',
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];
 

@@ -50,6 +50,13 @@ export async function search(page = 1) {
   });
 }
 
+/** The accounts in their cooling-off or erased, in place of search results. */
+export async function listClosing() {
+  $people.set({ ...$people.get(), searching: true, error: null, notice: null, person: null });
+  const answer = await opsPeopleApi.closing();
+  $people.set({ ...$people.get(), searching: false, page: 1, more: false, results: answer.ok ? answer.data : [], error: answer.ok ? null : problemOf(answer) });
+}
+
 export async function openPerson(id: string) {
   $people.set({ ...$people.get(), error: null, notice: null });
   const answer = await opsPeopleApi.detail(id);

@@ -64,6 +64,12 @@ export async function sendCode() {
     sent = await auth.sendEmailCode({ emailAddress: id.email!, type: 3 });
   }
   if (!sent.ok) {
+    // No SMS provider can send: the form offers the way out (the code by e-mail, a password, a passkey) instead of an error.
+    const ticket = sent.code === 'DL0010' ? (sent.data as { emailTicket?: unknown } | null | undefined)?.emailTicket : undefined;
+    if (typeof ticket === 'string') {
+      $signIn.setKey('smsDown', { step: 'offered', ticket });
+      return;
+    }
     const retryAfter = (sent.data as { retryAfter?: number } | undefined)?.retryAfter;
     if (retryAfter) $codeCooldownUntil.set(Date.now() + retryAfter * 1000);
     return form.failure(sent);
@@ -71,6 +77,22 @@ export async function sendCode() {
   $codeCooldownUntil.set(Date.now() + RESEND_WAIT_MS);
   $signIn.setKey('notice', 'signIn.codeSent');
   track('code_requested', { channel: id.phone ? 'phone' : 'email' });
+}
+
+/** The code by e-mail instead of a text (the ticket of the DL0010 answer); the code then goes in the code field. */
+export async function emailInstead() {
+  $errors.set({});
+  const down = $signIn.get().smsDown;
+  if (down?.step !== 'offered') return;
+  const sent = await (await gateway()).emailInstead({ emailTicket: down.ticket });
+  if (!sent.ok) {
+    // A used or expired ticket: the offer goes, and Get code asks again.
+    if (sent.code === 'DL0011') $signIn.setKey('smsDown', null);
+    return form.failure(sent);
+  }
+  $signIn.setKey('smsDown', { step: 'emailSent' });
+  $codeCooldownUntil.set(Date.now() + RESEND_WAIT_MS);
+  track('code_requested', { channel: 'email' });
 }
 
 /** The sign-in button (inside the form's busy run), for the mode showing. */

@@ -48,7 +48,11 @@ const initial = {
   secondStep: false,
   /** 'verification code sent' and similar good news. */
   notice: '' as MessageKey | '',
+  /** No SMS provider could send (DL0010): the way out shows while this is set; a new number, mode or channel clears it. */
+  smsDown: null as SmsDown | null,
 };
+/** The way out: offered with the ticket of the DL0010 answer, then the code sent by e-mail instead. */
+export type SmsDown = { step: 'offered'; ticket: string } | { step: 'emailSent' };
 /** The form itself: its flows in sign-in-flows.ts write through it. */
 export const form = createForm<typeof initial, Field>(initial, {
   // PH: the phone or e-mail; CD: the code, when the code field shows; US/PW and the rest: the form.
@@ -77,19 +81,28 @@ export function initSignIn(options: { chain: boolean }, browser: BrowserEnv = re
   if (reset) $signIn.set({ ...$signIn.get(), mode: 'password', ...reset, notice: 'signIn.resetDone' });
 }
 
-export const setField = <K extends keyof typeof initial>(key: K, value: (typeof initial)[K]) => form.set(key, value);
+export const setField = <K extends keyof typeof initial>(key: K, value: (typeof initial)[K]) => {
+  // The e-mail offer is for the number that could not be texted.
+  if (key === 'mobile' && value !== $signIn.get().mobile) clearSmsDown();
+  form.set(key, value);
+};
+const clearSmsDown = () => $signIn.setKey('smsDown', null);
 export function setArea(item: { id: string; phoneCode: string }) {
+  if (item.phoneCode !== $signIn.get().callingCode) clearSmsDown();
   form.set('areaId', item.id);
   form.set('callingCode', item.phoneCode);
 }
 
 export function switchTo(mode: Mode, channel?: Channel) {
-  $signIn.set({ ...$signIn.get(), mode, channel: channel ?? $signIn.get().channel, notice: '' });
+  $signIn.set({ ...$signIn.get(), mode, channel: channel ?? $signIn.get().channel, notice: '', smsDown: null });
   $errors.set({});
 }
 
 /** Get Code: new-user checks, the agreement, identity and company, the slider for phones, then the send. */
 export const sendCode = () => form.run(async () => (await loadFlows()).sendCode());
+
+/** "E-mail me the code instead", offered when no SMS provider could send. */
+export const sendCodeByEmailInstead = () => form.run(async () => (await loadFlows()).emailInstead());
 
 /** The sign-in button, for whichever mode is showing. */
 export const submit = () =>

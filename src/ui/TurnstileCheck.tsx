@@ -34,8 +34,8 @@ function loadTurnstile(): Promise<TurnstileApi> {
 interface TurnstileCheckProps {
   siteKey: string;
   lang: 'zh' | 'en';
-  /** Sends the widget's token to the gateway; a check when it passed, null when it did not. */
-  verify: (token: string) => Promise<unknown>;
+  /** Sends the widget's token to the gateway: true when it passed, else the gateway's refusal to show, or false (labels.failed). */
+  verify: (token: string) => Promise<boolean | string>;
   labels: { title: string; turnstileInstruction: string; close: string; failed: string; networkError: string };
   onCancel: () => void;
 }
@@ -58,7 +58,8 @@ export function TurnstileCheck({ siteKey, lang, verify, labels, onCancel }: Turn
           sitekey: siteKey,
           language: lang === 'zh' ? 'zh-cn' : 'en',
           callback: async (token: string) => {
-            if (!(await verifyLatest.current(token)) && alive) setMessage(labels.failed);
+            const answer = await verifyLatest.current(token);
+            if (answer !== true && alive) setMessage(typeof answer === 'string' && answer ? answer : labels.failed);
           },
           'error-callback': () => setMessage(labels.networkError),
         });

@@ -3,11 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { decode } from 'fast-png';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway } from '../../functions/gateway/app';
-import { CAPTCHA_LIMITS, consumeSliderCheck, HOLE_X, looksHuman, SLIDER } from '../../functions/gateway/captcha/service';
+import { CAPTCHA_LIMITS, consumeSliderCheck, HOLE_X, keyboardRun, looksHuman, POW_FLOOR, powProblems, SLIDER } from '../../functions/gateway/captcha/service';
+import { DECOY_MIN_DY, decoyPlaces } from '../../functions/gateway/captcha/image';
+import { IP_CAP, NETWORK_CEILING } from '../../functions/gateway/codes/service';
 import { sliderChallengeSchema, sliderCheckSchema, type SliderChallenge, type SliderCheck } from '../../src/schemas/auth';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { CHEAP_POW, solvePow } from './pow-solver';
 import { useWorkerEnv, type CallOptions } from './gateway-client';
+import { configurationProblems } from '../../functions/worker';
+import { deployedVars } from './worker-env';
 
 let time = Date.UTC(2026, 5, 1, 8);
 const gateway = createGateway({ clock: () => time });
@@ -40,8 +44,8 @@ async function passSlider(scene: 'sms' | 'login', subject: string): Promise<Slid
   return sliderCheckSchema.parse(body.data);
 }
 
-/** Whether `n` appears as a number of its own in `text` (not as digits inside a hex or base64 run). */
-const mentions = (text: string, n: number) => new RegExp(`(?<![0-9A-Za-z+/])${n}(?![0-9A-Za-z])`).test(text);
+/** Whether `n` appears as a number of its own in `text` (not as digits inside a hex, base64 or base64url run). */
+const mentions = (text: string, n: number) => new RegExp(`(?<![0-9A-Za-z+/_-])${n}(?![0-9A-Za-z_-])`).test(text);
 
 describe('slider challenge: nothing a script reads gives the hole away', () => {
   it('answers PNG rasters, a proof-of-work challenge, and no number or markup that names the hole', async () => {
@@ -179,7 +183,8 @@ describe('hourly caps on the human check', { timeout: 90_000 }, () => {
     const misses = await Promise.all(Array.from({ length: CAPTCHA_LIMITS.failedPerSubject }, () => challenge('sms', subject)));
     const failed = await Promise.all(misses.map((a) => verify({ ...a, x: a.x + 40 })));
     expect(failed.every((a) => a.body.code === 'CP0001')).toBe(true);
-    expect((await init('sms', subject)).body).toEqual({ code: 'CP0008', message: errorCatalogue.CP0008.en, data: null });
+    // The refusal says how long: the five failures were all made now, so the hour frees a place in 3600 s.
+    expect((await init('sms', subject)).body).toEqual({ code: 'CP0008', message: errorCatalogue.CP0008.en, data: { retryAfter: 3600 } });
 
     const ip = '203.0.113.77';
     const fromNetwork = await Promise.all(Array.from({ length: CAPTCHA_LIMITS.failedPerNetwork }, (_, i) => challenge('login', `miss-${i}@example.com`, ip)));
@@ -187,6 +192,120 @@ describe('hourly caps on the human check', { timeout: 90_000 }, () => {
     const refused = await init('login', 'fresh@example.com', ip);
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('CP0007');
+  });
+});
+
+/** A keyboard run to the key step nearest `x`: one 4-pixel step each `everyMs`, the pace of a held key or a steady hand. */
+const keyRun = (x: number, everyMs: number): [number, number][] =>
+  Array.from({ length: Math.round(x / 4) }, (_, i) => [(i + 1) * everyMs, (i + 1) * 4]);
+
+const verifyRun = (attempt: { sessionId: string; pow: unknown }, trail: [number, number][], input?: 'keyboard' | 'pointer') =>
+  api.post('/agg-web/captcha/slider/verify', { sessionId: attempt.sessionId, x: trail.at(-1)![1], trail, pow: attempt.pow, input }).then((res) => api.readAll<SliderCheck>(res));
+
+describe('the keyboard route (issue 33 item 1)', () => {
+  it('passes an even-paced key run whenever the piece is in place: a held key (33 ms) or a press each 250 ms', async () => {
+    for (const [i, everyMs] of [33, 250, 250, 33, 100].entries()) {
+      const attempt = await challenge('sms', `+86138001381${40 + i}`);
+      const run = keyRun(attempt.x, everyMs);
+      // The 4-pixel step always stops within the 3-pixel tolerance of the gap.
+      expect(Math.abs(run.at(-1)![1] - attempt.x)).toBeLessThanOrEqual(SLIDER.tolerance);
+      const { body } = await verifyRun(attempt, run, 'keyboard');
+      expect(body.code).toBe('0');
+      expect(sliderCheckSchema.parse(body.data).scene).toBe('sms');
+    }
+  });
+
+  it('still refuses a key run that stops off the gap, and the same even run reported as a drag', async () => {
+    const off = await challenge('sms', '+8613800138150');
+    expect((await verifyRun(off, [...keyRun(off.x, 250), [99_999, Math.round(off.x / 4) * 4 + 8]], 'keyboard')).body.code).toBe('CP0001');
+    const drag = await challenge('sms', '+8613800138151');
+    expect((await verifyRun(drag, keyRun(drag.x, 250), 'pointer')).body.code).toBe('CP0001');
+    const unsaid = await challenge('sms', '+8613800138152');
+    expect((await verifyRun(unsaid, keyRun(unsaid.x, 250))).body.code).toBe('CP0001');
+  });
+
+  it('keyboardRun wants one step at least and time that never runs backwards; an unknown input is GW0400', async () => {
+    expect(keyboardRun([[0, 4]])).toBe(true);
+    expect(keyboardRun([])).toBe(false);
+    expect(keyboardRun([[0, 4], [250, 8], [100, 12]])).toBe(false);
+    const attempt = await challenge('sms', '+8613800138153');
+    expect((await api.post('/agg-web/captcha/slider/verify', { sessionId: attempt.sessionId, x: attempt.x, trail: keyRun(attempt.x, 250), pow: attempt.pow, input: 'voice' }).then(api.readAll)).body.code).toBe('GW0400');
+  });
+});
+
+/**
+ * A naive locator: the piece-sized patch that is darkest against its surroundings (the hole is the background
+ * darkened to 55 %), found with integral images over the whole picture. Without decoys it finds the hole.
+ */
+function naiveHoleX(png: { width: number; height: number; data: ArrayLike<number> }): number {
+  const { width: w, height: h } = png;
+  const sum = new Float64Array((w + 1) * (h + 1));
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * 3;
+      const v = png.data[i]! + png.data[i + 1]! + png.data[i + 2]!;
+      sum[(y + 1) * (w + 1) + x + 1] = v + sum[y * (w + 1) + x + 1]! + sum[(y + 1) * (w + 1) + x]! - sum[y * (w + 1) + x]!;
+    }
+  }
+  const box = (x0: number, y0: number, x1: number, y1: number) =>
+    (sum[y1 * (w + 1) + x1]! - sum[y0 * (w + 1) + x1]! - sum[y1 * (w + 1) + x0]! + sum[y0 * (w + 1) + x0]!) / ((x1 - x0) * (y1 - y0));
+  const s = SLIDER.pieceSize;
+  const tab = Math.round(s * 0.18);
+  let best = { score: -Infinity, x: 0 };
+  for (let y = 6; y + s + 6 <= h; y++) {
+    for (let x = 6; x + s + 6 <= w; x++) {
+      // The body (inside the rim) against a band around the whole piece.
+      const inner = box(x + 4, y + tab + 4, x + s - tab - 4, y + s - 4);
+      const outer = box(x - 6, y - 6, x + s + 6, y + s + 6);
+      const score = outer - inner;
+      if (score > best.score) best = { score, x };
+    }
+  }
+  return best.x;
+}
+
+describe('decoys (issue 30 §3): naive analysis misses', { timeout: 90_000 }, () => {
+  it('burns two decoys of the same shape, off the piece row and clear of the hole sideways', () => {
+    for (let i = 0; i < 200; i++) {
+      const holeX = HOLE_X.min + (i % (HOLE_X.max - HOLE_X.min));
+      const holeY = 10 + (i % 97);
+      const decoys = decoyPlaces(SLIDER, holeX, holeY, HOLE_X);
+      expect(decoys).toHaveLength(2);
+      for (const d of decoys) {
+        expect(Math.abs(d.y - holeY)).toBeGreaterThanOrEqual(DECOY_MIN_DY);
+        expect(Math.abs(d.x - holeX)).toBeGreaterThanOrEqual(SLIDER.pieceSize);
+        expect(d.x).toBeGreaterThanOrEqual(HOLE_X.min);
+        expect(d.x).toBeLessThanOrEqual(HOLE_X.max);
+      }
+    }
+  });
+
+  it('a locator that takes the darkest piece-shaped patch lands on a hole or a decoy, and on the hole only about one time in three', async () => {
+    time += CAPTCHA_LIMITS.windowMs;
+    let onHole = 0;
+    const runs = 24;
+    for (let i = 0; i < runs; i++) {
+      const answer = await init('login', `locator-${i}@example.com`);
+      const data = sliderChallengeSchema.parse(answer.body.data);
+      const { data: target } = await api.get(`/dev/captcha/${data.sessionId}`).then((res) => api.json<{ x: number }>(res));
+      const x = naiveHoleX(decode(Buffer.from(data.background.split(',')[1]!, 'base64')));
+      if (Math.abs(x - target.x) <= SLIDER.tolerance) onHole++;
+    }
+    // Three identical candidates: about 8 of 24. Below 17 and above 1 each fail less than once in a thousand runs.
+    expect(onHole).toBeLessThanOrEqual(16);
+    expect(onHole).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('the proof of work\'s floor', () => {
+  it('a deployed slider refuses cost × counter below POW_FLOOR (the tests\' cheap setting); Turnstile does not care', () => {
+    expect(powProblems({ captchaProvider: 'slider', captchaPowCost: 1, captchaPowCounter: 16 })).toHaveLength(1);
+    expect(powProblems({ captchaProvider: 'slider', captchaPowCost: 4000, captchaPowCounter: 1200 })).toEqual([]);
+    expect(4000 * 1200).toBeGreaterThanOrEqual(POW_FLOOR);
+    expect(powProblems({ captchaProvider: 'turnstile', captchaPowCost: 1, captchaPowCounter: 16 })).toEqual([]);
+    // The startup check names it: a production Worker given the tests' values does not serve.
+    expect(configurationProblems({ ...deployedVars, ...CHEAP_POW })).toEqual(powProblems({ captchaProvider: 'slider', captchaPowCost: 1, captchaPowCounter: 16 }));
+    expect(configurationProblems(deployedVars)).toEqual([]);
   });
 });
 
@@ -201,8 +320,76 @@ describe('looksHuman', () => {
   });
 });
 
-const smsSend = (mobile: string, sliderCheck: SliderCheck, lang: 'en' | 'zh' = 'en') =>
-  api.post('/agg-web/sms/send', { phoneCode: 'CN', phoneCodeValue: '+86', mobile, type: 3, sliderCheck }, { lang }).then(api.readAll);
+const smsSend = (mobile: string, sliderCheck: SliderCheck, lang: 'en' | 'zh' = 'en', from?: string) =>
+  api.post('/agg-web/sms/send', { phoneCode: 'CN', phoneCodeValue: '+86', mobile, type: 3, sliderCheck }, { lang, from }).then(api.readAll);
+
+/** A passed check for `phone` ('+86…') from the network `ip`. */
+async function passFrom(phone: string, ip: string): Promise<SliderCheck> {
+  const attempt = await challenge('sms', phone, ip);
+  const { body } = await verify(attempt, { from: ip });
+  expect(body.code).toBe('0');
+  return sliderCheckSchema.parse(body.data);
+}
+
+describe('many people behind one address (issue 33 item 16)', { timeout: 120_000 }, () => {
+  it('lets 40 SMS sign-ins from one network through, each with its own passed check to its own phone, while e-mail codes stop at 30', async () => {
+    time += CAPTCHA_LIMITS.windowMs;
+    const office = '198.51.100.20';
+    const people = 40;
+    expect(people).toBeGreaterThan(IP_CAP);
+    for (let i = 0; i < people; i++) {
+      const phone = `1380013${String(8200 + i)}`;
+      const { body } = await smsSend(phone, await passFrom(`+86${phone}`, office), 'en', office);
+      expect(body.code).toBe('0');
+    }
+    // Challenges from the office that were passed do not fill its 30; open ones still do.
+    const open = await Promise.all(Array.from({ length: CAPTCHA_LIMITS.issuedPerNetwork + 5 }, (_, i) => init('login', `open-${i}@example.com`, office)));
+    expect(open.filter((a) => a.body.code === '0')).toHaveLength(CAPTCHA_LIMITS.issuedPerNetwork);
+    const refused = open.find((a) => a.body.code !== '0')!;
+    expect(refused.body.code).toBe('CP0005');
+    expect(refused.body.data).toEqual({ retryAfter: 3600 });
+    // E-mail codes carry no human check: the strict 30 an hour per network holds for them.
+    const mails = await Promise.all(
+      Array.from({ length: IP_CAP + 5 }, (_, i) => api.post('/agg-web/user/getRegVerificationCode', { emailAddress: `office-${i}@example.com`, type: 3 }, { from: office }).then(api.readAll)),
+    );
+    expect(mails.filter((a) => a.body.code === '0')).toHaveLength(IP_CAP);
+    expect(mails.filter((a) => a.body.code !== '0').every((a) => a.body.code === 'CD0003')).toBe(true);
+    expect(NETWORK_CEILING).toBeGreaterThan(people + IP_CAP);
+  });
+
+  it('50 parallel sends from one forged network to one phone: the strict per-phone caps hold (30 checks, one code)', async () => {
+    time += CAPTCHA_LIMITS.windowMs;
+    const ip = '198.51.100.66';
+    const phone = '13800138300';
+    const inits = await Promise.all(Array.from({ length: 50 }, () => init('sms', `+86${phone}`, ip)));
+    // Open challenges fill the network's 30 and the phone's 30 alike: either refusal may be named.
+    expect(inits.filter((a) => a.body.code === '0')).toHaveLength(CAPTCHA_LIMITS.issuedPerSubject);
+    expect(inits.filter((a) => a.body.code !== '0').every((a) => ['CP0005', 'CP0006'].includes(a.body.code))).toBe(true);
+    const attempts = await Promise.all(
+      inits
+        .filter((a) => a.body.code === '0')
+        .map(async (a) => {
+          const { data } = await api.get(`/dev/captcha/${a.body.data.sessionId}`).then((res) => api.json<{ x: number }>(res));
+          return { sessionId: a.body.data.sessionId, x: data.x, pow: await solvePow(a.body.data.pow) };
+        }),
+    );
+    const checks = await Promise.all(attempts.map((a) => verify(a, { from: ip }).then((r) => sliderCheckSchema.parse(r.body.data))));
+    const sends = await Promise.all(checks.map((check) => smsSend(phone, check, 'en', ip)));
+    expect(sends.filter((a) => a.body.code === '0')).toHaveLength(1);
+    expect(sends.filter((a) => a.body.code !== '0').every((a) => a.body.code === 'CD0001')).toBe(true);
+    const outbox = await api.get(`/dev/outbox?to=%2B86${phone}`).then((res) => api.json<unknown[]>(res));
+    expect(outbox.data).toHaveLength(1);
+    // The phone's 30 checks an hour are spent, whatever the network.
+    expect((await init('sms', `+86${phone}`, '198.51.100.67')).body.code).toBe('CP0006');
+    // A second send to one phone from one network is not "a different destination": it counts towards the strict 30.
+    const other = '13800138301';
+    expect((await smsSend(other, await passFrom(`+86${other}`, ip), 'en', ip)).body.code).toBe('0');
+    time += 61_000;
+    expect((await smsSend(other, await passFrom(`+86${other}`, ip), 'en', ip)).body.code).toBe('0');
+    const rows = await worker.env.DB.prepare('SELECT proven FROM codes WHERE recipient = ? ORDER BY id').bind(`+86${other}`).all<{ proven: number }>();
+    expect(rows.results.map((r) => r.proven)).toEqual([1, 0]);
+  });
+});
 
 describe('POST /agg-web/sms/send', () => {
   it('sends a code to the outbox after a slider check bound to that phone', async () => {

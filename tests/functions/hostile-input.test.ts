@@ -42,8 +42,19 @@ const faults = vi.spyOn(console, 'error').mockImplementation(() => {});
 
 /** Multipart routes have their own suite (uploads); /dev/* exists only in development. */
 const isMultipart = (path: string) => /upload/i.test(path);
+/**
+ * The OpenID Provider's protocol endpoints answer OAuth's own errors (RFC 6749 §5.2: `{ error, error_description }`),
+ * which relying-party libraries expect, never the envelope; tests/functions/oidc.test.ts holds them to that.
+ */
+const OAUTH_PROTOCOL_ROUTES = ['/oidc/v1/token', '/oidc/v1/introspect', '/oidc/v1/revoke', '/oidc/v1/userinfo'];
 const postRoutes = () =>
-  [...new Set(gateway.routes.filter((r) => r.method === 'POST' && !r.path.startsWith('/dev/') && !isMultipart(r.path)).map((r) => r.path))].sort();
+  [
+    ...new Set(
+      gateway.routes
+        .filter((r) => r.method === 'POST' && !r.path.startsWith('/dev/') && !isMultipart(r.path) && !OAUTH_PROTOCOL_ROUTES.includes(r.path))
+        .map((r) => r.path),
+    ),
+  ].sort();
 
 /** Field names of every request schema in src/schemas, so objects look like real requests (and then some). */
 const schemaModules = import.meta.glob('../../src/schemas/*.ts', { eager: true }) as Record<string, Record<string, unknown>>;

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hex, hmac, signAliyunAcs3, signAwsV4, signTencentTc3 } from '../../functions/gateway/delivery/signing';
+import { hex, hmac, signAliyunAcs3, signAwsV4, signTencentTc3, twilioSignature } from '../../functions/gateway/delivery/signing';
 
 /**
  * Local stand-ins of the delivery providers (node http on port 0), started by the function tests. Each checks
@@ -8,6 +8,10 @@ import { hex, hmac, signAliyunAcs3, signAwsV4, signTencentTc3 } from '../../func
  * the signers that tests/unit/delivery-signatures.test.ts holds to each provider's documented example), the
  * credentials, and the template parameters; then answers in the provider's own shape for the mode it is in:
  * success, throttled, an invalid number, down (5xx), hang (never answers) or close (drops the connection).
+ *
+ * A message taken (mode success) gets an id of its own, and the stand-in prepares the status callback the real
+ * provider would make for it (`receipts`: path, headers and body, signed as that provider signs), which a test
+ * sends to the Worker; with `dropReceipts` set it prepares none, as a provider that loses its receipts.
  */
 export type StandInMode = 'success' | 'throttled' | 'invalid' | 'down' | 'hang' | 'close';
 export type ProviderName = 'aliyun' | 'tencent' | 'twilio' | 'ses' | 'webhook';
@@ -32,6 +36,7 @@ export const STAND_IN_KEYS = {
   TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000000',
   TWILIO_AUTH_TOKEN: 'twilio-stand-in-token',
   TWILIO_FROM: '+15005550006',
+  DELIVERY_RECEIPT_TOKEN: 'receipt-stand-in-token-0123456789abcdef',
   AWS_ACCESS_KEY_ID: 'AKID-SES-STAND-IN',
   AWS_SECRET_ACCESS_KEY: 'aws-stand-in-secret',
   SES_REGION: 'eu-west-1',
@@ -45,12 +50,12 @@ interface Answer {
   headers?: Record<string, string>;
 }
 
-type Handler = (request: Received, mode: StandInMode) => Promise<Answer>;
+type Handler = (request: Received, mode: StandInMode, ref: string) => Promise<Answer>;
 
 const json = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({ status, body, headers });
 const down = (): Answer => ({ status: 503, body: 'Service Unavailable' });
 
-const aliyun: Handler = async (request, mode) => {
+const aliyun: Handler = async (request, mode, ref) => {
   const h = request.headers;
   const expected = await signAliyunAcs3(
     { method: request.method, url: `http://${h.host}${request.path}?${request.query}`, headers: { host: h.host!, 'x-acs-action': h['x-acs-action']!, 'x-acs-version': h['x-acs-version']! }, body: request.body },
@@ -63,10 +68,10 @@ const aliyun: Handler = async (request, mode) => {
   if (mode === 'down') return down();
   if (mode === 'throttled') return json(200, { Code: 'isv.BUSINESS_LIMIT_CONTROL', Message: '触发分钟级流控Permits:1', RequestId: 'r1' });
   if (mode === 'invalid') return json(200, { Code: 'isv.MOBILE_NUMBER_ILLEGAL', Message: '非法手机号', RequestId: 'r1' });
-  return json(200, { Code: 'OK', Message: 'OK', BizId: '900619746936498440^0', RequestId: 'r1' });
+  return json(200, { Code: 'OK', Message: 'OK', BizId: ref, RequestId: 'r1' });
 };
 
-const tencent: Handler = async (request, mode) => {
+const tencent: Handler = async (request, mode, ref) => {
   const h = request.headers;
   const expected = await signTencentTc3(
     { method: request.method, url: `http://${h.host}${request.path}`, headers: { 'content-type': h['content-type']!, host: h.host! }, body: request.body },
@@ -79,13 +84,13 @@ const tencent: Handler = async (request, mode) => {
   if (!Array.isArray(body.TemplateParamSet) || !body.TemplateId) request.problems.push('template');
   if (request.problems.length) return json(200, { Response: { Error: { Code: 'AuthFailure.SignatureFailure', Message: request.problems.join(', ') }, RequestId: 'r1' } });
   if (mode === 'down') return json(200, { Response: { Error: { Code: 'InternalError.RequestTimeException', Message: 'timeout' }, RequestId: 'r1' } });
-  const status = (code: string) => json(200, { Response: { SendStatusSet: [{ Code: code, PhoneNumber: (body.PhoneNumberSet as string[])[0], SerialNo: '1' }], RequestId: 'r1' } });
+  const status = (code: string) => json(200, { Response: { SendStatusSet: [{ Code: code, PhoneNumber: (body.PhoneNumberSet as string[])[0], SerialNo: ref }], RequestId: 'r1' } });
   if (mode === 'throttled') return status('LimitExceeded.PhoneNumberThirtySecondLimit');
   if (mode === 'invalid') return status('InvalidParameterValue.IncorrectPhoneNumber');
   return status('Ok');
 };
 
-const twilio: Handler = async (request, mode) => {
+const twilio: Handler = async (request, mode, ref) => {
   const expected = `Basic ${Buffer.from(`${STAND_IN_KEYS.TWILIO_ACCOUNT_SID}:${STAND_IN_KEYS.TWILIO_AUTH_TOKEN}`).toString('base64')}`;
   if (request.headers.authorization !== expected) return json(401, { code: 20003, message: 'Authenticate', status: 401 });
   if (request.path !== `/2010-04-01/Accounts/${STAND_IN_KEYS.TWILIO_ACCOUNT_SID}/Messages.json`) request.problems.push('path');
@@ -95,10 +100,10 @@ const twilio: Handler = async (request, mode) => {
   if (mode === 'down') return down();
   if (mode === 'throttled') return json(429, { code: 20429, message: 'Too Many Requests', status: 429 });
   if (mode === 'invalid') return json(400, { code: 21211, message: "The 'To' number is not a valid phone number.", status: 400 });
-  return json(201, { sid: 'SM00000000000000000000000000000000', status: 'queued' });
+  return json(201, { sid: ref, status: 'queued' });
 };
 
-const ses: Handler = async (request, mode) => {
+const ses: Handler = async (request, mode, ref) => {
   const h = request.headers;
   const amzDate = h['x-amz-date'] ?? '';
   const at = Date.parse(amzDate.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
@@ -114,7 +119,7 @@ const ses: Handler = async (request, mode) => {
   if (mode === 'down') return json(500, { message: 'Internal failure' }, { 'x-amzn-errortype': 'InternalFailure' });
   if (mode === 'throttled') return json(429, { message: 'Maximum sending rate exceeded.' }, { 'x-amzn-errortype': 'TooManyRequestsException' });
   if (mode === 'invalid') return json(400, { message: 'Email address is not verified.' }, { 'x-amzn-errortype': 'MessageRejected' });
-  return json(200, { MessageId: '0100018c-stand-in' });
+  return json(200, { MessageId: ref });
 };
 
 const webhook: Handler = async (request, mode) => {
@@ -136,10 +141,50 @@ const bodyOf = (req: IncomingMessage) =>
     req.on('error', reject);
   });
 
+/** A status callback as the provider would make it: to `${receiptBase}${path}` with these headers and body. */
+export interface PreparedReceipt {
+  ref: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** "2026-11-27 10:20:30" in China Standard Time, as Aliyun and Tencent write report times. */
+export const chinaTime = (at: number) => new Date(at + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+
+/**
+ * The callback the provider makes for message `ref` (`status` delivered or failed), signed as it signs:
+ * `receiptBase` is the Worker's public address of /api (PORTAL_ORIGIN + "/api"), which Twilio's signature covers.
+ */
+export async function receiptOf(provider: ProviderName, ref: string, status: 'delivered' | 'failed', receiptBase: string, at = Date.now()): Promise<PreparedReceipt | null> {
+  const token = STAND_IN_KEYS.DELIVERY_RECEIPT_TOKEN;
+  const json = { 'content-type': 'application/json' };
+  switch (provider) {
+    case 'aliyun':
+      return { ref, path: `/delivery/receipts/aliyun/${token}`, headers: json, body: JSON.stringify([{ phone_number: '13900000000', send_time: chinaTime(at - 2000), report_time: chinaTime(at), success: status === 'delivered', err_code: status === 'delivered' ? 'DELIVERED' : 'MK:0001', err_msg: '', sms_size: '1', biz_id: ref, out_id: '' }]) };
+    case 'tencent':
+      return { ref, path: `/delivery/receipts/tencent/${token}`, headers: json, body: JSON.stringify([{ user_receive_time: chinaTime(at), nationcode: '86', mobile: '13900000000', report_status: status === 'delivered' ? 'SUCCESS' : 'FAIL', errmsg: 'DELIVRD', description: '', sid: ref }]) };
+    case 'twilio': {
+      const form = new URLSearchParams({ MessageSid: ref, MessageStatus: status === 'delivered' ? 'delivered' : 'undelivered', AccountSid: STAND_IN_KEYS.TWILIO_ACCOUNT_SID, To: '+447400000000' });
+      const signature = await twilioSignature(STAND_IN_KEYS.TWILIO_AUTH_TOKEN, `${receiptBase}/delivery/receipts/twilio`, form);
+      return { ref, path: '/delivery/receipts/twilio', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature }, body: form.toString() };
+    }
+    case 'ses': {
+      const event = { eventType: status === 'delivered' ? 'Delivery' : 'Bounce', mail: { messageId: ref, timestamp: new Date(at - 2000).toISOString() } };
+      const note = { Type: 'Notification', MessageId: crypto.randomUUID(), TopicArn: 'arn:aws:sns:eu-west-1:000000000000:ses-events', Message: JSON.stringify(event), Timestamp: new Date(at).toISOString() };
+      return { ref, path: '/delivery/receipts/ses', headers: { ...json, authorization: `Basic ${btoa(`sns:${token}`)}` }, body: JSON.stringify(note) };
+    }
+    case 'webhook':
+      return null;
+  }
+}
+
 /** Starts one provider's stand-in; `mode` may be changed between calls. */
-export async function startStandIn(provider: ProviderName) {
+export async function startStandIn(provider: ProviderName, { receiptBase = 'http://127.0.0.1:8787/api' } = {}) {
   const received: Received[] = [];
-  const state = { mode: 'success' as StandInMode };
+  const receipts: PreparedReceipt[] = [];
+  const state = { mode: 'success' as StandInMode, dropReceipts: false };
+  let sent = 0;
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, String(value)]));
@@ -147,7 +192,12 @@ export async function startStandIn(provider: ProviderName) {
     received.push(request);
     if (state.mode === 'hang') return;
     if (state.mode === 'close') return void req.socket.destroy();
-    const answer = await HANDLERS[provider](request, state.mode);
+    const ref = `${provider}-${process.pid}-${Date.now().toString(36)}-${++sent}`;
+    const answer = await HANDLERS[provider](request, state.mode, ref);
+    if (state.mode === 'success' && answer.status < 300 && !request.problems.length && !state.dropReceipts) {
+      const prepared = await receiptOf(provider, ref, 'delivered', receiptBase);
+      if (prepared) receipts.push(prepared);
+    }
     const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
     res.writeHead(answer.status, { 'content-type': typeof answer.body === 'string' ? 'text/plain' : 'application/json', ...answer.headers }).end(text);
   });
@@ -156,6 +206,11 @@ export async function startStandIn(provider: ProviderName) {
   return {
     url: `http://127.0.0.1:${port}`,
     received,
+    /** The status callbacks of the messages taken so far (none while `dropReceipts`). */
+    receipts,
+    set dropReceipts(drop: boolean) {
+      state.dropReceipts = drop;
+    },
     set mode(mode: StandInMode) {
       state.mode = mode;
     },

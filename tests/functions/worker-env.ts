@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { build } from 'esbuild';
+import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { getPlatformProxy, unstable_splitSqlQuery } from 'wrangler';
 import type { WorkerEnv } from '../../functions/env';
 import { CHEAP_POW } from './pow-solver';
@@ -20,8 +22,9 @@ export async function startWorkerEnv(name: string, vars: Record<string, unknown>
     const statements = unstable_splitSqlQuery(readFileSync(join('migrations', file), 'utf8'));
     if (statements.length) await proxy.env.DB.batch(statements.map((sql) => proxy.env.DB.prepare(sql)));
   }
+  const breakers = await startBreakers(join(persist, 'breakers'));
   // D1 is reached through a bridge that drops sockets under bursts; throttledD1 queues only the transport.
-  const env = { ...proxy.env, DB: throttledD1(proxy.env.DB), ...CHEAP_POW, ...vars } as WorkerEnv;
+  const env = { ...proxy.env, DB: throttledD1(proxy.env.DB), DELIVERY_BREAKERS: breakers.namespace, ...CHEAP_POW, ...vars } as WorkerEnv;
   // waitUntil keeps the work (a message delivered after the answer) so that a test can await it: settle().
   const pending = new Set<Promise<unknown>>();
   const waitUntil = (work: Promise<unknown>) => {
@@ -39,10 +42,37 @@ export async function startWorkerEnv(name: string, vars: Record<string, unknown>
       while (pending.size) await Promise.all([...pending]);
     },
     async dispose() {
-      await proxy.dispose();
+      await Promise.all([proxy.dispose(), breakers.dispose()]);
       rmSync(persist, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The delivery breakers' Durable Object (wrangler.toml DELIVERY_BREAKERS) in a workerd of its own: wrangler's
+ * platform proxy does not run Durable Objects whose class the Worker itself exports, so the class is bundled
+ * from its source and served by miniflare, and its namespace handed to the Worker's env. The gateway reaches it
+ * by fetch over miniflare's bridge, the way it reaches D1.
+ */
+async function startBreakers(persist: string) {
+  const bundle = await build({
+    stdin: { contents: "export { DeliveryBreaker } from './functions/gateway/delivery/breaker.ts'; export default { fetch: () => new Response(null, { status: 404 }) };", resolveDir: process.cwd(), loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    write: false,
+    platform: 'neutral',
+  });
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      modules: true,
+      script: bundle.outputFiles[0]!.text,
+      compatibilityDate: '2026-10-19',
+      durableObjects: { DELIVERY_BREAKERS: { className: 'DeliveryBreaker', useSQLite: true } },
+      resourcePersistencePath: persist,
+    }),
+  );
+  const namespace = (await mf.getDurableObjectNamespace('DELIVERY_BREAKERS')) as unknown as WorkerEnv['DELIVERY_BREAKERS'];
+  return { namespace, dispose: () => mf.dispose() };
 }
 
 /** The settings of a deployed Worker (production), complete so that the startup check lets it serve. */
@@ -58,6 +88,10 @@ export const deployedVars = {
   DELIVERY_WEBHOOK_SECRET: 'hook',
   CAPTCHA_SECRET: 'captcha',
   TWO_STEP_KEY: 'T3d0LXN0ZXAta2V5LWZvci10ZXN0cy0zMmJ5dGVzISE=',
+  OIDC_KEY: 'T2lkYy1zaWduaW5nLWtleS1mb3ItdGVzdHMtMzJieSE=',
   PORTAL_ORIGIN: 'https://portal.example.com',
   NAVIGATOR_ORIGIN: 'https://navigator.example.com',
+  // What wrangler.toml's environments set: a deployed Worker refuses the tests' cheap proof of work (POW_FLOOR).
+  CAPTCHA_POW_COST: '4000',
+  CAPTCHA_POW_COUNTER: '1200',
 } satisfies Partial<WorkerEnv> & Record<string, string>;

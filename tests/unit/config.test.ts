@@ -43,7 +43,7 @@ describe('parseConfig', () => {
     const config = unstable_readConfig({ config: 'wrangler.toml', env });
     // The deploy refuses a missing secret only if wrangler.toml declares the same list the startup check uses.
     expect(config.secrets?.required).toEqual(REQUIRED_SECRETS);
-    const secrets = { HANDOFF_KEY: KEY, PASSWORD_PEPPER: 'p', DELIVERY_WEBHOOK_SECRET: 'w', CAPTCHA_SECRET: 'c', TWO_STEP_KEY: KEY };
+    const secrets = { HANDOFF_KEY: KEY, PASSWORD_PEPPER: 'p', DELIVERY_WEBHOOK_SECRET: 'w', CAPTCHA_SECRET: 'c', TWO_STEP_KEY: KEY, OIDC_KEY: KEY };
     const parsed = parseConfig({ ...config.vars, ...secrets });
     expect(parsed).toMatchObject({ deployed: true, environment: env, outboxDelivery: false, devRoutes: false, devPepper: false, trustCountryHeader: false });
     expect(parsed.redirect.allowHttpLocalhost).toBe(false);

@@ -12,4 +12,9 @@ describe('trackingAllowed', () => {
     expect(trackingAllowed({ doNotTrack: 'yes' }, {})).toBe(false);
     expect(trackingAllowed({}, { doNotTrack: '1' })).toBe(false);
   });
+
+  it('stops in a browser whose person withdrew their consent in "Your data"', () => {
+    expect(trackingAllowed({}, {}, 'LANG=en; portal_no_tracking=1')).toBe(false);
+    expect(trackingAllowed({}, {}, 'LANG=en; portal_no_tracking=0')).toBe(true);
+  });
 });

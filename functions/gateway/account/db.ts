@@ -34,6 +34,12 @@ export interface UserRow {
   photo_file_id: string | null;
   // Set by an operator (migrations/0180): no sign-in, no session.
   blocked_at: number | null;
+  // Closing the account (migrations/0310, data-rights/): the cooling-off, an operator's legal hold, the erasure.
+  closing_since: number | null;
+  closes_at: number | null;
+  legal_hold_reason: string | null;
+  legal_hold_at: number | null;
+  erased_at: number | null;
 }
 
 /** The ways a person names their account at sign-in; each is a UNIQUE column. */
@@ -69,8 +75,10 @@ export async function isBlockedRecipient(db: D1Database, recipient: string): Pro
 
 /** PS0100 for a blocked account: every sign-in asks this before it starts anything. */
 export async function assertNotBlocked(db: D1Database, userId: string): Promise<void> {
-  const row = await db.prepare('SELECT blocked_at FROM users WHERE id = ?').bind(userId).first<{ blocked_at: number | null }>();
+  const row = await db.prepare('SELECT blocked_at, erased_at FROM users WHERE id = ?').bind(userId).first<{ blocked_at: number | null; erased_at: number | null }>();
   if (row?.blocked_at != null) throw new GatewayError(ERR.ACCOUNT_BLOCKED);
+  // An erased account keeps only its random id (data-rights/); nothing may sign in to it.
+  if (row?.erased_at != null) throw new GatewayError(ERR.ACCOUNT_ERASED);
 }
 
 export async function findUserById(db: D1Database, id: string): Promise<UserRow | null> {

@@ -12,12 +12,14 @@ import { ERR } from '../../../src/schemas/error-codes';
  * (sign-in-history.ts): to the account's e-mail, else by SMS, in the language of the change, with a link to the
  * Security section built on PORTAL_ORIGIN. A refused delivery does not undo the change.
  */
-export type SecurityChange = 'passkeyAdded' | 'twoStepOn' | 'recoveryCodes';
+export type SecurityChange = 'passkeyAdded' | 'twoStepOn' | 'recoveryCodes' | 'emailChanged' | 'phoneChanged';
 
 const CHANGES: Record<SecurityChange, Record<Lang, string>> = {
   passkeyAdded: { zh: '添加了一个新的通行密钥', en: 'a new passkey was added' },
   twoStepOn: { zh: '开启了两步验证并绑定了身份验证器应用', en: 'two-step verification was turned on with an authenticator app' },
   recoveryCodes: { zh: '生成了一组新的恢复码', en: 'a new set of recovery codes was made' },
+  emailChanged: { zh: '更换了登录邮箱，本邮箱已不再用于该账号', en: 'the e-mail address was changed; this address no longer belongs to the account' },
+  phoneChanged: { zh: '更换了手机号，本号码已不再用于该账号', en: 'the mobile number was changed; this number no longer belongs to the account' },
 };
 
 /** The localised notice; its template SMS form: when (UTC) and what changed. */
@@ -41,7 +43,10 @@ export function securityChangeMessage(lang: Lang, { when, change, link }: { when
 /** One notice per person and kind within this wait: a burst of changes (fifty parallel new code sets) is one message. */
 export const SECURITY_NOTICE_WAIT_MS = 10 * 60 * 1000;
 
-export async function sendSecurityNotice(env: DeliveryEnv, { userId, at, change, lang }: { userId: string; at: number; change: SecurityChange; lang: Lang }) {
+export async function sendSecurityNotice(
+  env: DeliveryEnv,
+  { userId, at, change, lang, to: told }: { userId: string; at: number; change: SecurityChange; lang: Lang; to?: { channel: 'email' | 'sms'; to: string } },
+) {
   try {
     await cappedInsert(env.DB, {
       table: 'security_notices',
@@ -55,7 +60,8 @@ export async function sendSecurityNotice(env: DeliveryEnv, { userId, at, change,
     throw error;
   }
   const user = await findUserById(env.DB, userId);
-  const to = user?.email ? { channel: 'email' as const, to: user.email } : user?.phone_e164 ? { channel: 'sms' as const, to: user.phone_e164 } : null;
+  // A changed phone or e-mail is told at the OLD address (`told`), which the account no longer names.
+  const to = told ?? (user?.email ? { channel: 'email' as const, to: user.email } : user?.phone_e164 ? { channel: 'sms' as const, to: user.phone_e164 } : null);
   if (!to) return;
   const origin = configOf(env).portalOrigin;
   const when = new Date(at).toISOString().slice(0, 16).replace('T', ' ');

@@ -156,11 +156,36 @@ const pngDataUrl = (png: Uint8Array) => {
   return `data:image/png;base64,${btoa(binary)}`;
 };
 
-/** Both pictures of a challenge whose hole is at (holeX, holeY), as PNG data URLs. */
-export function drawSlider(size: SceneSize, holeX: number, holeY: number): { background: string; piece: string } {
+/** Decoy holes per picture. */
+export const DECOYS = 2;
+/** How far (pixels) a decoy sits above or below the hole at least: a person sees it is off the piece's row. */
+export const DECOY_MIN_DY = 18;
+
+/**
+ * Where the decoys go: holes of the very shape and shading of the real one, so "find the piece-shaped dark
+ * patch" finds three and picks the wrong one two times in three. Each is at least DECOY_MIN_DY above or below
+ * the piece's row (it still overlaps the row's band, so a search limited to the band meets it too) and clear
+ * of the real hole and of each other sideways. A person slides the piece along its row and sees which gap fits.
+ */
+export function decoyPlaces(size: SceneSize, holeX: number, holeY: number, xRange: { min: number; max: number }): { x: number; y: number }[] {
+  const s = size.pieceSize;
+  const places: { x: number; y: number }[] = [];
+  const clear = (x: number) => [holeX, ...places.map((p) => p.x)].every((other) => Math.abs(other - x) >= s + 4);
+  for (let tries = 0; places.length < DECOYS && tries < 200; tries++) {
+    // From the real hole's own range, so "where holes may be" does not tell them apart either.
+    const x = randomInt(xRange.min, xRange.max);
+    const y = randomInt(2, size.height - s - 2);
+    if (Math.abs(y - holeY) >= DECOY_MIN_DY && clear(x)) places.push({ x, y });
+  }
+  return places;
+}
+
+/** Both pictures of a challenge whose hole is at (holeX, holeY) and decoys within `xRange`, as PNG data URLs. */
+export function drawSlider(size: SceneSize, holeX: number, holeY: number, xRange: { min: number; max: number }): { background: string; piece: string } {
   const hue = randomInt(0, 359);
   const scene = paintScene(size, hue);
   burnHole(scene, size, holeX, holeY);
+  for (const decoy of decoyPlaces(size, holeX, holeY, xRange)) burnHole(scene, size, decoy.x, decoy.y);
   const background = encode({ width: size.width, height: size.height, data: scene, channels: 3, depth: 8 });
   const piece = encode({ width: size.pieceSize, height: size.height, data: paintPiece(size, hue, holeY), channels: 4, depth: 8 });
   return { background: pngDataUrl(background), piece: pngDataUrl(piece) };

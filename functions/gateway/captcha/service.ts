@@ -1,7 +1,7 @@
 import { createChallenge as createPowChallenge, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/web/pbkdf2';
-import { configOf } from '../../config';
-import type { PowPayload, SliderChallenge, SliderCheck } from '../../../src/schemas/auth';
+import { configOf, type Config } from '../../config';
+import type { PowPayload, SliderChallenge, SliderCheck, SliderInput } from '../../../src/schemas/auth';
 import { cappedInsert } from '../limits/db';
 import { GatewayError } from '../errors';
 import { drawSlider, randomInt } from './image';
@@ -44,10 +44,16 @@ export const HOLE_X = { min: SLIDER.pieceSize + 16, max: SLIDER.width - SLIDER.p
  * verifies) and failed verifies, each per client network and per subject. The failure caps are the tight
  * ones: a subject's 5 failures an hour bound blind guessing of its slider to about 13 % an hour. Issuing is
  * looser per subject, since a person who keeps mistyping a password slides before every try.
+ *
+ * Per network, the 30 counts the challenges not passed (open or failed): an office or a port behind one NAT
+ * address, whose people each pass their own check, is not stopped at 30 a morning. Passed ones count only
+ * towards the network's ceiling of 300, and each pass cost its solver a proof of work. The per-subject caps stay
+ * strict whatever the network.
  */
 export const CAPTCHA_LIMITS = {
   windowMs: 60 * 60 * 1000,
   issuedPerNetwork: 30,
+  issuedPerNetworkCeiling: 300,
   issuedPerSubject: 30,
   failedPerNetwork: 15,
   failedPerSubject: 5,
@@ -55,10 +61,21 @@ export const CAPTCHA_LIMITS = {
 
 /*
  * Proof-of-work tuning (CAPTCHA_POW_COST, CAPTCHA_POW_COUNTER in functions/config.ts): PBKDF2-SHA256 with
- * `cost` iterations per try, and a secret counter drawn from [counter / 2, counter] that the solver must reach.
- * Most of the work is native hashing in the browser too, so a script gains little over a phone. Tests make it
- * trivial; `npm run bench` measures the solve time.
+ * `cost` iterations per try, and a secret counter drawn from [counter / 2, counter] that the solver must reach,
+ * so a solve takes 0.75 × counter × cost iterations on average. Most of the work is native hashing in the browser
+ * too, so a script gains little over a phone. The defaults are calibrated to about 1 s median under the bench's
+ * 4x CPU slowdown (`npm run bench`). Function and e2e tests make it trivial; a deployed Worker refuses anything
+ * below POW_FLOOR (powProblems, the startup check), so a test setting cannot reach production by accident.
  */
+
+/** The least work (cost × counter) a deployed Worker accepts: a quarter of the calibrated defaults. */
+export const POW_FLOOR = 1_000_000;
+
+/** The startup check's complaint about a proof of work too cheap for a deployed Worker (none with Turnstile). */
+export function powProblems(config: Pick<Config, 'captchaProvider' | 'captchaPowCost' | 'captchaPowCounter'>): string[] {
+  if (config.captchaProvider !== 'slider' || config.captchaPowCost * config.captchaPowCounter >= POW_FLOOR) return [];
+  return [`CAPTCHA_POW_COST × CAPTCHA_POW_COUNTER must be at least ${POW_FLOOR} (a cheaper proof of work is for tests)`];
+}
 
 /** The Worker's bindings: D1, and the typed configuration (configOf) for CAPTCHA_SECRET. */
 export interface CaptchaEnv {
@@ -118,11 +135,13 @@ export async function insertChallengeRow(
       expires_at: row.now + SLIDER.challengeLifetimeMs,
     },
     returning: 'session_id',
+    // Each refusal tells when the hour frees a place (data.retryAfter), so the dialog can say how long to wait.
     caps: [
-      { where: { ip: row.ip, outcome: 'failed' }, since, max: CAPTCHA_LIMITS.failedPerNetwork, code: ERR.CAPTCHA_FAILURES_PER_NETWORK_CAPPED },
-      { where: { subject: row.subject, outcome: 'failed' }, since, max: CAPTCHA_LIMITS.failedPerSubject, code: ERR.CAPTCHA_FAILURES_PER_SUBJECT_CAPPED },
-      { where: { ip: row.ip }, since, max: CAPTCHA_LIMITS.issuedPerNetwork, code: ERR.CAPTCHAS_PER_NETWORK_CAPPED },
-      { where: { subject: row.subject }, since, max: CAPTCHA_LIMITS.issuedPerSubject, code: ERR.CAPTCHAS_PER_SUBJECT_CAPPED },
+      { where: { ip: row.ip, outcome: 'failed' }, since, max: CAPTCHA_LIMITS.failedPerNetwork, code: ERR.CAPTCHA_FAILURES_PER_NETWORK_CAPPED, tellWait: true },
+      { where: { subject: row.subject, outcome: 'failed' }, since, max: CAPTCHA_LIMITS.failedPerSubject, code: ERR.CAPTCHA_FAILURES_PER_SUBJECT_CAPPED, tellWait: true },
+      { where: { ip: row.ip }, except: { outcome: 'passed' }, since, max: CAPTCHA_LIMITS.issuedPerNetwork, code: ERR.CAPTCHAS_PER_NETWORK_CAPPED, tellWait: true },
+      { where: { ip: row.ip }, since, max: CAPTCHA_LIMITS.issuedPerNetworkCeiling, code: ERR.CAPTCHAS_PER_NETWORK_CAPPED, tellWait: true },
+      { where: { subject: row.subject }, since, max: CAPTCHA_LIMITS.issuedPerSubject, code: ERR.CAPTCHAS_PER_SUBJECT_CAPPED, tellWait: true },
     ],
   });
 }
@@ -176,8 +195,19 @@ export async function createChallenge(
   const targetX = randomInt(HOLE_X.min, HOLE_X.max);
   const pieceY = randomInt(10, height - pieceSize - 10);
   await insertChallengeRow(env, { sessionId, scene: args.scene, subject, ip: args.ip, provider: 'slider', targetX, pieceY, now: args.now });
-  const { background, piece } = drawSlider(SLIDER, targetX, pieceY);
+  const { background, piece } = drawSlider(SLIDER, targetX, pieceY, HOLE_X);
   return { provider: 'slider', sessionId, background, piece, width, height, pieceSize, pow: await powChallenge(env, sessionId) };
+}
+
+/**
+ * Whether a keyboard run is well formed: at least one step, time never running backwards. Its pace is not
+ * judged: a held key, a switch device or voice control moves at an even pace (WCAG 2.1.1, 2.5.7). A script can
+ * claim to be a keyboard, so what a pass costs it is the proof of work and the caps, not this.
+ */
+export function keyboardRun(trail: readonly (readonly [number, number])[]): boolean {
+  if (trail.length === 0) return false;
+  for (let i = 1; i < trail.length; i++) if (trail[i]![0] < trail[i - 1]![0]) return false;
+  return true;
 }
 
 /**
@@ -227,13 +257,13 @@ export const signedCheck = async (env: CaptchaEnv, scene: SliderScene, sessionId
  */
 export async function verifySlider(
   env: CaptchaEnv,
-  args: { sessionId: string; x: number; trail: readonly (readonly [number, number])[]; pow: PowPayload; now: number },
+  args: { sessionId: string; x: number; trail: readonly (readonly [number, number])[]; pow: PowPayload; input?: SliderInput; now: number },
 ): Promise<SliderCheck> {
   if (!(await powPasses(env, args.sessionId, args.pow))) throw new GatewayError(ERR.HUMAN_CHECK_INCOMPLETE);
   const lastX = args.trail[args.trail.length - 1]?.[1] ?? Number.NaN;
   // The trail must end where the piece was dropped, or a canned trail could accompany any x.
   const trailEndsThere = Math.abs(lastX - args.x) <= SLIDER.tolerance * 2;
-  const moved = trailEndsThere && looksHuman(args.trail);
+  const moved = trailEndsThere && (args.input === 'keyboard' ? keyboardRun(args.trail) : looksHuman(args.trail));
   const { token, hash } = await newCheckToken();
   // One statement claims the single try, judges the position and stores the check: of parallel verifies of
   // one challenge at most one gets this far.

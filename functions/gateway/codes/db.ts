@@ -5,7 +5,7 @@
  */
 
 import { withdrawGuessStatement } from '../identity/db/guesses';
-import { consumeStatement, countTry as countSingleUseTry, SINGLE_USE } from '../identity/db/single-use';
+import { consume, consumeStatement, countTry as countSingleUseTry, SINGLE_USE } from '../identity/db/single-use';
 
 const LATEST = 'SELECT MAX(id) FROM codes WHERE recipient = ?1 AND purpose = ?2';
 /** The newest code of a recipient and purpose, as a condition of the single-use core. */
@@ -57,3 +57,31 @@ export async function withdrawCode(db: D1Database, id: number): Promise<void> {
   await db.prepare('DELETE FROM codes WHERE id = ?').bind(id).run();
 }
 
+
+/** Whether the client network `ip` has been sent a code for `recipient` since `since` (item 16's "different destination"). */
+export async function sentFromNetwork(db: D1Database, ip: string, recipient: string, since: number): Promise<boolean> {
+  const row = await db.prepare('SELECT 1 AS found FROM codes WHERE recipient = ? AND ip = ? AND created_at > ? LIMIT 1').bind(recipient, ip, since).first();
+  return row !== null;
+}
+
+/** A ticket for "send the code by e-mail instead" (codes/fallback.ts), stored as its hash. */
+export async function insertFallbackTicket(db: D1Database, row: { tokenHash: string; recipient: string; purpose: string; lang: string; at: number; expiresAt: number }) {
+  await db
+    .prepare('INSERT INTO delivery_fallbacks (token_hash, recipient, purpose, lang, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .bind(row.tokenHash, row.recipient, row.purpose, row.lang, row.at, row.expiresAt)
+    .run();
+}
+
+/** Spends a live ticket (the identity core's single-use UPDATE): its row for the one caller that got it, else null. */
+export function spendFallbackTicket(db: D1Database, tokenHash: string, at: number) {
+  return consume<{ recipient: string; purpose: string; lang: string }>(db, SINGLE_USE.deliveryFallback, { token_hash: tokenHash }, at, { returning: 'recipient, purpose, lang' });
+}
+
+/**
+ * The e-mail address of the account with this phone number, when it has one and is not blocked. An address is
+ * on an account only once its owner proved it with a code (registration, or adding it in the user centre).
+ */
+export async function verifiedEmailOfPhone(db: D1Database, phone: string): Promise<string | null> {
+  const row = await db.prepare('SELECT email FROM users WHERE phone_e164 = ? AND email IS NOT NULL AND blocked_at IS NULL').bind(phone).first<{ email: string }>();
+  return row?.email ?? null;
+}

@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { EdgeBindings } from '../../env';
-import { emailCodeRequest, smsSendRequest } from '../../../src/schemas/auth';
+import { emailCodeRequest, emailInsteadRequest, smsSendRequest } from '../../../src/schemas/auth';
 import { validate } from '../validate';
-import { clientIp, ok, requestLang, traceIdOf } from '../errors';
+import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
+import { ERR } from '../../../src/schemas/error-codes';
+import { emailInstead, issueFallbackTicket } from './fallback';
 import { consumeSliderCheck } from '../captcha/service';
 import { now } from '../../contract';
 import { codePurposeOfType, issueCode } from './service';
@@ -27,16 +29,37 @@ export const codeRoutes = new Hono<EdgeBindings>()
     const recipient = phoneRecipient(body.phoneCodeValue, body.mobile);
     smsCallingCode(recipient);
     await consumeSliderCheck(c.env, body.sliderCheck, { scene: 'sms', subject: recipient, now: at });
-    await issueCode(c.env, {
-      recipient,
-      channel: 'sms',
-      purpose: codePurposeOfType(body.type),
+    const purpose = codePurposeOfType(body.type);
+    try {
+      await issueCode(c.env, {
+        recipient,
+        channel: 'sms',
+        purpose,
+        ip: clientIp(c),
+        now: at,
+        lang: requestLang(c),
+        traceId: traceIdOf(c),
+        // The slider was passed for this send (issue 33 item 16: the per-network cap grows with proven sends).
+        humanChecked: true,
+        // A blocked account gets no code, and the answer of an unknown one (a decoy under the same waits and caps).
+        deliver: !(await isBlockedRecipient(c.env.DB, recipient)),
+      });
+    } catch (error) {
+      // No SMS provider could send: the answer carries the way out (the e-mail offer), the same for any number.
+      if (!(error instanceof GatewayError) || error.code !== ERR.DELIVERY_NO_SMS_PROVIDER) throw error;
+      const emailTicket = await issueFallbackTicket(c.env.DB, { recipient, purpose, lang: requestLang(c), now: at });
+      throw new GatewayError(ERR.DELIVERY_NO_SMS_PROVIDER, { emailTicket });
+    }
+    return ok(c, null);
+  })
+  // "Send the code by e-mail instead": the ticket of a DL0010 answer; the same answer whatever the number.
+  .post('/agg-web/sms/email-instead', validate('json', emailInsteadRequest), async (c) => {
+    await emailInstead(c.env, {
+      ticket: c.req.valid('json').emailTicket,
       ip: clientIp(c),
-      now: at,
-      lang: requestLang(c),
+      now: now(c),
       traceId: traceIdOf(c),
-      // A blocked account gets no code, and the answer of an unknown one (a decoy under the same waits and caps).
-      deliver: !(await isBlockedRecipient(c.env.DB, recipient)),
+      background: (work) => c.executionCtx.waitUntil(work),
     });
     return ok(c, null);
   })

@@ -1,6 +1,6 @@
 import type { Lang } from '../../../src/lib/lang';
 import { GatewayError } from '../errors';
-import { countTry, latestCodeState, useCode, withdrawCode, type CodeKey } from './db';
+import { countTry, latestCodeState, sentFromNetwork, useCode, withdrawCode, type CodeKey } from './db';
 import { recordGuess, withdrawGuess } from '../identity/db/guesses';
 import { cappedInsert, type Cap } from '../limits/db';
 import { configOf } from '../../config';
@@ -24,6 +24,13 @@ export const RESEND_WAIT_MS = 60 * 1000;
 export const SEND_WINDOW_MS = 60 * 60 * 1000;
 export const RECIPIENT_CAP = 10;
 export const IP_CAP = 30;
+/**
+ * Sends an hour from one client network that each carried a passed human check to a destination the network had
+ * not been sent a code for in the hour ("proven"): they count here, not towards IP_CAP. Many people behind one
+ * NAT address (an office, a port) each pass their own check; a script pays a proof of work per send, and the
+ * per-recipient caps, the calling-code caps and the daily SMS budget hold whatever the network.
+ */
+export const NETWORK_CEILING = 300;
 export const GUESS_WINDOW_MS = 60 * 60 * 1000;
 /** Two codes' worth of wrong tries an hour: a person who mistypes gets a second code, a script gets 10 in 10^6. */
 export const RECIPIENT_GUESS_CAP = 10;
@@ -75,12 +82,21 @@ export interface IssueCodeArgs {
    * known recipient as for a decoy. A failed delivery is withdrawn in that task, as below, and only logged.
    */
   background?: (work: Promise<void>) => void;
+  /** The send spent a passed human check bound to this recipient (an SMS send): see NETWORK_CEILING. */
+  humanChecked?: boolean;
+  /**
+   * Deliver by e-mail to this address instead (the way out when no SMS provider can send: codes/fallback.ts).
+   * The code is still the recipient's (a phone), so the phone sign-in takes it; no SMS is sent, so the SMS caps
+   * and budget do not count it, while the recipient's caps and resend wait do.
+   */
+  emailInstead?: string;
 }
 
 /**
  * Creates a code and delivers it. Throws CD0001 (data { retryAfter } in seconds) within RESEND_WAIT_MS of
  * the recipient's last code, CD0002 past the recipient cap, CD0003 past the network cap, for SMS PH0001 for a
- * number that cannot take a text and CD0004 / CD0005 past the calling-code cap / daily budget, and DL0001 /
+ * number that cannot take a text and CD0004 / CD0005 past the calling-code cap / daily budget, DL0010 when no
+ * SMS provider of the list could send, and DL0001 /
  * DL0002 / DL0003 when the provider does not take the message (delivery/index.ts). A code whose delivery failed
  * is withdrawn: its row is what the resend wait and every send cap count, so deleting it means the failed send
  * counts against none of them and the visitor may retry at once. With `background` the send (and a failed
@@ -91,11 +107,16 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
   const config = configOf(env);
   const code = generateCode(config.codeLength);
   const windowStart = args.now - SEND_WINDOW_MS;
+  // A proven send: a passed human check and a destination new to this network this hour. Parallel sends to one
+  // recipient may all read "new" here, but the resend wait below lets only one of them in.
+  const proven = args.humanChecked === true && !(await sentFromNetwork(env.DB, args.ip, args.recipient, windowStart));
   const caps: Cap[] = [
     { where: { recipient: args.recipient }, since: windowStart, max: RECIPIENT_CAP, code: ERR.CODES_PER_RECIPIENT_CAPPED },
-    { where: { ip: args.ip }, since: windowStart, max: IP_CAP, code: ERR.CODES_PER_NETWORK_CAPPED },
+    ...(proven ? [] : [{ where: { ip: args.ip, proven: 0 }, since: windowStart, max: IP_CAP, code: ERR.CODES_PER_NETWORK_CAPPED }]),
+    { where: { ip: args.ip }, since: windowStart, max: NETWORK_CEILING, code: ERR.CODES_PER_NETWORK_CAPPED },
   ];
-  const callingCode = args.channel === 'sms' ? smsCallingCode(args.recipient) : null;
+  const channel: CodeChannel = args.emailInstead ? 'email' : args.channel;
+  const callingCode = channel === 'sms' ? smsCallingCode(args.recipient) : null;
   if (callingCode) caps.push(...smsCaps(config, callingCode, args.now));
 
   const insert = cappedInsert(env.DB, {
@@ -103,10 +124,11 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
     row: {
       recipient: args.recipient,
       purpose: args.purpose,
-      channel: args.channel,
+      channel,
       calling_code: callingCode,
       code_hash: await hashCode(args.recipient, args.purpose, code),
       ip: args.ip,
+      proven: proven ? 1 : 0,
       created_at: args.now,
       expires_at: args.now + CODE_LIFETIME_MS,
     },
@@ -121,7 +143,7 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
     if (args.deliver === false) return;
     const message = codeMessage(args.lang, code, CODE_LIFETIME_MS / 60_000);
     try {
-      await deliver(env, { channel: args.channel, to: args.recipient, ...message }, { now: args.now, traceId: args.traceId });
+      await deliver(env, { channel, to: args.emailInstead ?? args.recipient, ...message }, { now: args.now, traceId: args.traceId });
     } catch (error) {
       await withdrawCode(env.DB, Number(id));
       throw error;

@@ -16,7 +16,7 @@ const THROTTLED = new Set(['isv.BUSINESS_LIMIT_CONTROL', 'isv.DAY_LIMIT_CONTROL'
 const aliyunNumber = (e164: string) => (e164.startsWith('+86') ? e164.slice(3) : e164.slice(1));
 
 export const aliyunSms: Provider = async (call) => {
-  const { config, message, now } = call;
+  const { config, message, now, timeoutMs } = call;
   const { signName, templateId, params } = smsTemplate(call);
   const url = new URL(config.aliyunSmsEndpoint);
   url.pathname = '/';
@@ -34,10 +34,10 @@ export const aliyunSms: Provider = async (call) => {
     nonce: crypto.randomUUID().replaceAll('-', ''),
   });
   const { host: _host, ...headers } = request.headers;
-  const answer = await callProvider(request.url, { method: 'POST', headers: { ...headers, ...signed, accept: 'application/json' } }, config.deliveryTimeout);
-  const result = jsonOf<{ Code?: string }>(answer);
+  const answer = await callProvider(request.url, { method: 'POST', headers: { ...headers, ...signed, accept: 'application/json' } }, timeoutMs);
+  const result = jsonOf<{ Code?: string; BizId?: string }>(answer);
   const code = result?.Code ?? '';
-  if (answer.status === 200 && code === 'OK') return;
+  if (answer.status === 200 && code === 'OK') return result?.BizId ?? null;
   if (INVALID_NUMBER.has(code)) throw new DeliveryFailure('invalid-recipient', `HTTP ${answer.status} ${code}`);
   if (THROTTLED.has(code)) throw new DeliveryFailure('throttled', `HTTP ${answer.status} ${code}`);
   throw statusFailure(answer, code);

@@ -2,7 +2,8 @@ import { fetchText, OutboundFailure, type TextAnswer } from '../../outbound';
 
 /**
  * Why a provider did not take a message. deliver() logs it with the trace id and answers the person:
- * `unavailable` (down, slow, closed the connection, or refused our request) DL0001 "could not send, try again";
+ * `unavailable` (down, slow, closed the connection, or refused our request) DL0001 "could not send, try again"
+ * (DL0010 for an SMS: no SMS provider can send) once every provider of the channel's list failed;
  * `throttled` (the provider's own rate limit) DL0003; `invalid-recipient` (a number or address the provider
  * cannot reach) DL0002.
  */

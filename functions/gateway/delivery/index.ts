@@ -2,15 +2,20 @@ import type { Lang } from '../../../src/lib/lang';
 import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
 import { configOf } from '../../config';
 import { GatewayError } from '../errors';
+import { breakers, type BreakerEnv } from './breaker';
+import { devFaultOf, insertAttempt, type AttemptOutcome } from './db';
 import { DeliveryFailure, type FailureKind } from './failure';
 import { MESSAGE_KINDS, type DeliveryMessage } from './message';
 import { toOutbox } from './outbox';
-import { PROVIDERS, providerNameOf } from './select';
+import { hasKey, PROVIDERS, routeOf } from './select';
 
 export type { DeliveryMessage, MessageKind } from './message';
 
-/** The Worker's bindings: D1 for the outbox, and the typed configuration (configOf) for the provider. */
-export interface DeliveryEnv {
+/**
+ * The Worker's bindings: D1 for the outbox and the record of tries, the breakers' Durable Object namespace, and
+ * the typed configuration (configOf) for the providers.
+ */
+export interface DeliveryEnv extends BreakerEnv {
   DB: D1Database;
 }
 
@@ -26,7 +31,7 @@ export function codeMessage(lang: Lang, code: string, minutes: number): Omit<Del
       };
 }
 
-/** What the person is told when a provider did not take the message. */
+/** What the person is told when no provider of the list took the message (the last failure's kind decides). */
 const ANSWER: Record<FailureKind, ErrorCode> = { unavailable: ERR.DELIVERY_FAILED, 'invalid-recipient': ERR.DELIVERY_RECIPIENT_INVALID, throttled: ERR.DELIVERY_THROTTLED };
 
 export interface DeliveryContext {
@@ -36,26 +41,96 @@ export interface DeliveryContext {
   traceId?: string | null;
 }
 
+/** A provider told to fail in a local run (dev_delivery_faults), as its stand-in would. */
+const DEV_FAULTS: Record<string, () => DeliveryFailure> = {
+  down: () => new DeliveryFailure('unavailable', 'stand-in down'),
+  hang: () => new DeliveryFailure('unavailable', 'timeout: stand-in hangs'),
+  throttled: () => new DeliveryFailure('throttled', 'stand-in throttled'),
+  invalid: () => new DeliveryFailure('invalid-recipient', 'stand-in invalid number'),
+};
+
 /**
- * Sends a message through the provider its channel is configured with (select.ts). When the provider does not
- * take it, the failure is logged (event delivery_failed, with the trace id, the provider and its error code;
- * never the text or the recipient) and thrown as DL0001 (could not send, try again), DL0002 (the number or
- * address cannot be reached) or DL0003 (the provider's rate limit; try again shortly). A plain Error (a 500)
- * means our configuration is wrong, such as the outbox outside development or a provider without its key, or
- * our code is (a kind of message on a channel MESSAGE_KINDS does not give it).
+ * Elapsed time for the overall limit. Not the gateway's clock (now(c)), which tests freeze or move: this
+ * measures real waiting on providers. Workers advance it across I/O, which is all a send waits on.
+ */
+const elapsedSince = (start: number) => performance.now() - start;
+
+/**
+ * Sends a message down its channel's list of providers (select.ts routeOf), in order. A provider whose breaker
+ * is open (breaker.ts) is skipped; one that fails, does not answer within its share of DELIVERY_TOTAL_TIMEOUT_MS
+ * (at most DELIVERY_TIMEOUT_MS) or is throttled gives way to the next at once. The message is the same
+ * throughout: the code in it was issued once and is counted once, by the caller. Every try is recorded
+ * (delivery_attempts: provider, outcome, reason, the provider's message id for its receipt).
+ *
+ * When no provider took it, the failure is logged (event delivery_failed, with the trace id, the providers and
+ * their error codes; never the text or the recipient) and thrown: DL0010 for an SMS (no SMS provider can send:
+ * the sign-in form then offers the e-mail code, a password or a passkey), else DL0001 (could not send, try
+ * again) or DL0003 (throttled). An invalid recipient (DL0002) stops at once: the number is wrong, not the
+ * provider. A plain Error (a 500) means our configuration is wrong, such as the outbox outside development or a
+ * provider without its key, or our code is (a kind of message on a channel MESSAGE_KINDS does not give it).
  */
 export async function deliver(env: DeliveryEnv, message: DeliveryMessage, { now, traceId = null }: DeliveryContext): Promise<void> {
   const channels: readonly string[] = MESSAGE_KINDS[message.kind].channels;
   if (!channels.includes(message.channel)) throw new Error(`a ${message.kind} message does not go by ${message.channel}`);
   const config = configOf(env);
-  const provider = providerNameOf(config, message);
+  const route = routeOf(config, message);
   const call = { config, message, now };
-  if (provider === 'outbox') return toOutbox(env, call);
-  try {
-    await PROVIDERS[provider](call);
-  } catch (error) {
-    if (!(error instanceof DeliveryFailure)) throw error;
-    console.error(JSON.stringify({ event: 'delivery_failed', traceId, provider, channel: message.channel, kind: error.kind, detail: error.detail }));
-    throw new GatewayError(ANSWER[error.kind]);
+  if (route[0] === 'outbox') return void (await toOutbox(env, call));
+  const settings = { failures: config.breakerFailures, openMs: config.breakerOpenSeconds * 1000, trialMs: config.deliveryTimeout * 2 };
+  const sendId = crypto.randomUUID();
+  const started = performance.now();
+  const tried: { provider: string; kind: FailureKind | 'skipped'; detail: string }[] = [];
+  const record = (provider: string, outcome: AttemptOutcome, reason: string | null, providerRef: string | null, elapsedMs: number) =>
+    insertAttempt(env.DB, { sendId, channel: message.channel, provider, outcome, reason, providerRef, elapsedMs, at: now }).catch((error: unknown) =>
+      console.error(JSON.stringify({ event: 'delivery_attempt_not_recorded', traceId, provider, error: String(error) })),
+    );
+
+  for (const provider of route as Exclude<(typeof route)[number], 'outbox'>[]) {
+    const left = config.deliveryTotalTimeout - elapsedSince(started);
+    if (left < 50) break;
+    if (!(await breakers.acquire(env, provider, now, settings))) {
+      tried.push({ provider, kind: 'skipped', detail: 'breaker open' });
+      await record(provider, 'skipped', 'breaker open', null, 0);
+      continue;
+    }
+    const began = performance.now();
+    try {
+      const ref = await sendWith(env, provider, { ...call, timeoutMs: Math.min(config.deliveryTimeout, Math.floor(left)) });
+      await breakers.report(env, provider, true, now, settings);
+      await record(provider, 'sent', null, ref, elapsedSince(began));
+      return;
+    } catch (error) {
+      if (!(error instanceof DeliveryFailure)) throw error;
+      tried.push({ provider, kind: error.kind, detail: error.detail });
+      // An unusable number says nothing about the provider's health: the breaker hears a success.
+      await breakers.report(env, provider, error.kind === 'invalid-recipient', now, settings);
+      await record(provider, OUTCOME[error.kind], error.detail, null, elapsedSince(began));
+      if (error.kind === 'invalid-recipient') break;
+    }
   }
+  const last = tried.findLast((attempt): attempt is { provider: string; kind: FailureKind; detail: string } => attempt.kind !== 'skipped');
+  console.error(JSON.stringify({ event: 'delivery_failed', traceId, provider: last?.provider ?? route[0], channel: message.channel, kind: last?.kind ?? 'unavailable', detail: last?.detail ?? 'every provider skipped', tried }));
+  if (last?.kind === 'invalid-recipient') throw new GatewayError(ERR.DELIVERY_RECIPIENT_INVALID);
+  if (message.channel === 'sms') throw new GatewayError(ERR.DELIVERY_NO_SMS_PROVIDER);
+  throw new GatewayError(ANSWER[last?.kind ?? 'unavailable']);
+}
+
+const OUTCOME: Record<FailureKind, AttemptOutcome> = { unavailable: 'failed', throttled: 'throttled', 'invalid-recipient': 'invalid' };
+
+/**
+ * One provider's send. In a local run (DEV_OUTBOX "true") a provider without its key (secret) is stood in for by the
+ * outbox (the message lands there, under the provider's name in the log), and dev_delivery_faults can make it
+ * fail for a recipient: the e2e suite takes the failover paths without any outside service.
+ */
+async function sendWith(env: DeliveryEnv, provider: keyof typeof PROVIDERS, call: Parameters<(typeof PROVIDERS)[keyof typeof PROVIDERS]>[0]): Promise<string | null> {
+  const { config, message } = call;
+  if (config.outboxDelivery) {
+    const fault = await devFaultOf(env.DB, provider, message.to);
+    if (fault && DEV_FAULTS[fault]) throw DEV_FAULTS[fault]();
+    if (!hasKey(config, provider)) {
+      await toOutbox(env, call, provider);
+      return `stand-in-${crypto.randomUUID()}`;
+    }
+  }
+  return PROVIDERS[provider](call);
 }

@@ -55,8 +55,12 @@ export interface ProviderCall {
   now: number;
 }
 
-/** Sends one message or throws a DeliveryFailure (the provider's answer) or an Error (our configuration). */
-export type Provider = (call: ProviderCall) => Promise<void>;
+/**
+ * Sends one message and returns the provider's id of it (which its delivery receipt names; none for the webhook),
+ * or throws a DeliveryFailure (the provider's answer) or an Error (our configuration). `timeoutMs` is what is left
+ * of the send's overall time limit for this provider (at most DELIVERY_TIMEOUT_MS).
+ */
+export type Provider = (call: ProviderCall & { timeoutMs: number }) => Promise<string | null>;
 
 /** A setting a provider cannot do without; a deployed Worker refuses to start without it (startup-check.ts). */
 export function required<T>(value: T | undefined | null, name: string): T {

@@ -3,9 +3,9 @@ import type { ProviderCall } from './message';
 import { insertOutboxRow } from './db';
 
 /** The dev outbox: a D1 row readable at /api/dev/outbox and a console line naming it (never the code). */
-export async function toOutbox(env: DeliveryEnv, { config, message, now }: ProviderCall): Promise<void> {
+export async function toOutbox(env: DeliveryEnv, { config, message, now }: ProviderCall, standInFor?: string): Promise<void> {
   // The outbox shows codes to anyone who can read /dev/outbox or the log: never outside a local run.
   if (!config.outboxDelivery) throw new Error('DELIVERY "outbox" needs DEV_OUTBOX "true"');
   await insertOutboxRow(env.DB, { channel: message.channel, recipient: message.to, subject: message.subject, body: message.text, at: now });
-  console.log(`[outbox] ${message.channel} to ${message.to}: "${message.subject}" (read it at /api/dev/outbox; codes never go to the log)`);
+  console.log(`[outbox${standInFor ? ` standing in for ${standInFor}` : ''}] ${message.channel} to ${message.to}: "${message.subject}" (read it at /api/dev/outbox; codes never go to the log)`);
 }

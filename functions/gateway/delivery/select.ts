@@ -8,12 +8,36 @@ import { twilioSms } from './twilio-sms';
 import { webhook } from './webhook';
 
 /**
- * Which provider takes a message: e-mail goes to EMAIL_PROVIDER; an SMS to a mainland China number (+86) to
- * SMS_PROVIDER and any other number to SMS_INTERNATIONAL_PROVIDER (each unset one falls back as config.ts says).
+ * A message's group: e-mail, an SMS to a calling code SMS_ROUTES names ("+852"), to a mainland China number
+ * ("sms"), or to any other number ("smsInternational").
  */
-export function providerNameOf(config: Config, message: Pick<DeliveryMessage, 'channel' | 'to'>): SmsProvider | EmailProvider {
-  if (message.channel === 'email') return config.channels.email;
-  return parsePhoneNumberFromString(message.to)?.countryCallingCode === '86' ? config.channels.sms : config.channels.smsInternational;
+export type RouteGroup = 'sms' | 'smsInternational' | 'email' | `+${string}`;
+
+export function routeGroupOf(config: Config, message: Pick<DeliveryMessage, 'channel' | 'to'>): RouteGroup {
+  if (message.channel === 'email') return 'email';
+  const code = parsePhoneNumberFromString(message.to)?.countryCallingCode;
+  if (code && `+${code}` in config.smsRoutes) return `+${code}`;
+  return code === '86' ? 'sms' : 'smsInternational';
+}
+
+/** Every group's ordered list: SMS_ROUTES' calling codes, then the two SMS groups and e-mail. */
+export function routes(config: Config): [RouteGroup, (SmsProvider | EmailProvider)[]][] {
+  return [...(Object.entries(config.smsRoutes) as [RouteGroup, SmsProvider[]][]), ['sms', config.channels.sms], ['smsInternational', config.channels.smsInternational], ['email', config.channels.email]];
+}
+
+/**
+ * The providers that take a message, in the order they are tried: e-mail goes down EMAIL_PROVIDER; an SMS to a
+ * calling code of SMS_ROUTES down its own list, to a mainland China number (+86) down SMS_PROVIDER and to any
+ * other number down SMS_INTERNATIONAL_PROVIDER (each unset one falls back as config.ts says).
+ */
+export function routeOf(config: Config, message: Pick<DeliveryMessage, 'channel' | 'to'>): (SmsProvider | EmailProvider)[] {
+  const group = routeGroupOf(config, message);
+  return group.startsWith('+') ? config.smsRoutes[group]! : config.channels[group as 'sms' | 'smsInternational' | 'email'];
+}
+
+/** Every provider a list of this configuration names, each once (the breakers the operators' view shows). */
+export function configuredProviders(config: Config): (SmsProvider | EmailProvider)[] {
+  return [...new Set(routes(config).flatMap(([, list]) => list))];
 }
 
 /** The providers that call out; the outbox is a table of our own (outbox.ts). */
@@ -76,18 +100,31 @@ const isSet = (value: unknown) => value !== undefined && value !== null && value
 export function deliveryProblems(config: Config): string[] {
   const problems: string[] = [];
   const channels = [
+    ...Object.entries(config.smsRoutes).map(([code, list]) => [`SMS_ROUTES ${code}`, list] as const),
     ['SMS_PROVIDER', config.channels.sms],
     ['SMS_INTERNATIONAL_PROVIDER', config.channels.smsInternational],
     ['EMAIL_PROVIDER', config.channels.email],
   ] as const;
-  for (const [name, provider] of channels) {
-    if (provider === 'outbox') {
-      problems.push(`${name} (or DELIVERY) must name a real provider, not "outbox"`);
-      continue;
+  for (const [name, providers] of channels) {
+    for (const provider of providers) {
+      if (provider === 'outbox') {
+        problems.push(`${name} (or DELIVERY) must name a real provider, not "outbox"`);
+        continue;
+      }
+      for (const missing of missingSettings(config, provider)) problems.push(`${missing} (${name} "${provider}")`);
     }
-    const needs = PROVIDER_SETTINGS[provider];
-    for (const [field, setting] of needs.vars) if (!isSet(config[field])) problems.push(`missing variable ${setting} (${name} "${provider}")`);
-    for (const [field, setting] of needs.secrets) if (!isSet(config[field])) problems.push(`missing secret ${setting} (${name} "${provider}")`);
   }
   return [...new Set(problems)];
 }
+
+/** What one provider lacks of its settings ("missing secret TWILIO_AUTH_TOKEN"); empty when it can send. */
+export function missingSettings(config: Config, provider: keyof typeof PROVIDERS): string[] {
+  const needs = PROVIDER_SETTINGS[provider];
+  return [
+    ...needs.vars.filter(([field]) => !isSet(config[field])).map(([, setting]) => `missing variable ${setting}`),
+    ...needs.secrets.filter(([field]) => !isSet(config[field])).map(([, setting]) => `missing secret ${setting}`),
+  ];
+}
+
+/** Whether the provider's key (its secret) is configured at all: without it, a local run stands in for it. */
+export const hasKey = (config: Config, provider: keyof typeof PROVIDERS) => PROVIDER_SETTINGS[provider].secrets.every(([field]) => isSet(config[field]));

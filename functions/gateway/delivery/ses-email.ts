@@ -10,7 +10,7 @@ const THROTTLED = new Set(['TooManyRequestsException', 'LimitExceededException',
 const errorType = (headers: Headers, body: { __type?: string } | null) =>
   (headers.get('x-amzn-errortype') ?? body?.__type ?? '').split(':')[0]!.split('#').pop()!;
 
-export const sesEmail: Provider = async ({ config, message, now }) => {
+export const sesEmail: Provider = async ({ config, message, now, timeoutMs }) => {
   const region = required(config.sesRegion, 'SES_REGION');
   const url = new URL('/v2/email/outbound-emails', config.sesEndpoint ?? `https://email.${region}.amazonaws.com`);
   const utf8 = (data: string) => ({ Data: data, Charset: 'UTF-8' });
@@ -33,9 +33,9 @@ export const sesEmail: Provider = async ({ config, message, now }) => {
   const answer = await callProvider(
     url.toString(),
     { method: 'POST', headers: { 'content-type': signedHeaders['content-type'], ...signed }, body },
-    config.deliveryTimeout,
+    timeoutMs,
   );
-  if (answer.status === 200) return;
+  if (answer.status === 200) return jsonOf<{ MessageId?: string }>(answer)?.MessageId ?? null;
   const type = errorType(answer.headers, jsonOf(answer));
   if (THROTTLED.has(type)) throw new DeliveryFailure('throttled', `HTTP ${answer.status} ${type}`);
   // SES refuses an address it cannot send to (malformed, or on the account's suppression list) as MessageRejected.

@@ -121,3 +121,16 @@ export async function signAliyunAcs3(
   const signature = hex(await hmac(auth.accessKeySecret, toSign));
   return { ...added, authorization: `ACS3-HMAC-SHA256 Credential=${auth.accessKeyId},SignedHeaders=${headers.signed},Signature=${signature}` };
 }
+
+/**
+ * Twilio's request signature (X-Twilio-Signature): base64 of HMAC-SHA1, keyed with the auth token, of the full
+ * callback URL followed by every POST parameter's name and value, sorted by name.
+ */
+export async function twilioSignature(authToken: string, url: string, params: URLSearchParams): Promise<string> {
+  const data = url + [...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, value]) => name + value).join('');
+  const key = await crypto.subtle.importKey('raw', encoder.encode(authToken), { name: 'HMAC', hash: 'SHA-1' }, false, ['sign']);
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(data)));
+  let binary = '';
+  for (const byte of mac) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}

@@ -11,11 +11,11 @@ const INVALID_NUMBER = /^(InvalidParameterValue\.IncorrectPhoneNumber|FailedOper
 const THROTTLED = /^(LimitExceeded\.|RequestLimitExceeded)/;
 
 interface SendSmsAnswer {
-  Response?: { Error?: { Code?: string }; SendStatusSet?: { Code?: string }[] };
+  Response?: { Error?: { Code?: string }; SendStatusSet?: { Code?: string; SerialNo?: string }[] };
 }
 
 export const tencentSms: Provider = async (call) => {
-  const { config, message, now } = call;
+  const { config, message, now, timeoutMs } = call;
   const { signName, templateId, params } = smsTemplate(call);
   const url = new URL(config.tencentSmsEndpoint);
   url.pathname = '/';
@@ -45,11 +45,11 @@ export const tencentSms: Provider = async (call) => {
     'x-tc-timestamp': String(Math.floor(now / 1000)),
     'x-tc-region': config.tencentSmsRegion,
   };
-  const answer = await callProvider(url.toString(), { method: 'POST', headers, body }, config.deliveryTimeout);
+  const answer = await callProvider(url.toString(), { method: 'POST', headers, body }, timeoutMs);
   const result = jsonOf<SendSmsAnswer>(answer)?.Response;
   // The call's own error (signature, rate, outage), else the one number's status.
   const code = result?.Error?.Code ?? result?.SendStatusSet?.[0]?.Code ?? '';
-  if (answer.status === 200 && code === 'Ok') return;
+  if (answer.status === 200 && code === 'Ok') return result?.SendStatusSet?.[0]?.SerialNo ?? null;
   if (INVALID_NUMBER.test(code)) throw new DeliveryFailure('invalid-recipient', `HTTP ${answer.status} ${code}`);
   if (THROTTLED.test(code)) throw new DeliveryFailure('throttled', `HTTP ${answer.status} ${code}`);
   throw statusFailure(answer, code);

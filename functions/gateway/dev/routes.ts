@@ -10,6 +10,7 @@ import { OPERATOR_ABSOLUTE_MS, OPERATOR_ROLES, operatorInsert, startOperatorSess
 import { findOperatorByLogin } from '../operators/db';
 import { sha256Hex } from '../identity/passwords';
 import { validate } from '../validate';
+import { runDataRightsJob } from '../data-rights/jobs';
 import { ERR } from '../../../src/schemas/error-codes';
 
 /** A dev operator: found by `login` (a new one when absent), made with a throwaway password on first use. */
@@ -47,6 +48,8 @@ export const devRoutes = new Hono<EdgeBindings>()
     const offsetMs = 'reset' in body ? (await resetDevClock(c.env.DB), 0) : await advanceDevClock(c.env.DB, body.advanceMs);
     return ok(c, { offsetMs, now: Date.now() + offsetMs });
   })
+  // The data-rights job of the every-minute cron, now, on the gateway's clock (e2e: a copy is ready at once).
+  .post('/dev/data-rights/run', async (c) => ok(c, await runDataRightsJob(c.env, now(c))))
   .get('/dev/captcha/:sessionId', async (c) => {
     const x = await revealTarget(c.env.DB, c.req.param('sessionId'));
     return x === null ? fail(c, ERR.CAPTCHA_EXPIRED) : ok(c, { x });

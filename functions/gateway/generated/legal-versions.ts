@@ -5,7 +5,7 @@ import type { LegalDoc } from '../../../src/lib/legal';
 /** The current version of each legal document (both languages share it). The Worker cannot read content/. */
 export const legalVersions: Readonly<Record<LegalDoc, string>> = {
   terms: '1.0.0',
-  privacy: '1.0.0',
+  privacy: '1.1.0',
   disclaimer: '1.0.0',
   registration: '1.0.0',
 };

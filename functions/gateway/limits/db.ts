@@ -10,9 +10,13 @@ import { GatewayError } from '../errors';
 /** Rows matching every `where` pair, created after `since`, count towards `max`; at `max` the insert is refused with `code`. */
 export interface Cap {
   where: Record<string, string | number | null>;
+  /** Rows whose column holds this value do not count (NULL counts): "challenges not passed", say. */
+  except?: Record<string, string | number>;
   since: number;
   max: number;
   code: ErrorCode;
+  /** The refusal carries data { retryAfter }: seconds until the oldest counted row leaves the window. */
+  tellWait?: boolean;
 }
 
 /** No row matching `where` may be newer than `since` (a resend wait); refused with `code` and data { retryAfter } in seconds. */
@@ -47,12 +51,16 @@ function identifier(name: string): string {
   return name;
 }
 
-/** Builds `col1 = ?n AND col2 = ?m`, appending the values to `binds`. */
-function matches(where: Record<string, string | number | null>, binds: unknown[]): string {
+/** Builds `col1 = ?n AND col2 = ?m` (and `(col3 IS NULL OR col3 <> ?k)` for `except`), appending the values to `binds`. */
+function matches(where: Record<string, string | number | null>, binds: unknown[], except: Record<string, string | number> = {}): string {
   const parts = Object.entries(where).map(([column, value]) => {
     binds.push(value);
     return `${identifier(column)} = ?${binds.length}`;
   });
+  for (const [column, value] of Object.entries(except)) {
+    binds.push(value);
+    parts.push(`(${identifier(column)} IS NULL OR ${identifier(column)} <> ?${binds.length})`);
+  }
   return parts.length ? parts.join(' AND ') : '1 = 1';
 }
 
@@ -66,7 +74,7 @@ function conditions(spec: CappedInsert, binds: unknown[]): string[] {
     checks.push(`NOT EXISTS (SELECT 1 FROM ${table} WHERE ${where} AND ${time} > ?${binds.length})`);
   }
   for (const cap of spec.caps) {
-    const where = matches(cap.where, binds);
+    const where = matches(cap.where, binds, cap.except);
     binds.push(cap.since, cap.max);
     checks.push(`(SELECT COUNT(*) FROM ${table} WHERE ${where} AND ${time} > ?${binds.length - 1}) < ?${binds.length}`);
   }
@@ -108,13 +116,16 @@ async function refusal(db: D1Database, spec: CappedInsert): Promise<GatewayError
   const time = identifier(spec.timeColumn ?? 'created_at');
   for (const cap of spec.caps) {
     const binds: unknown[] = [];
-    const where = matches(cap.where, binds);
+    const where = matches(cap.where, binds, cap.except);
     binds.push(cap.since);
     const count = await db
-      .prepare(`SELECT COUNT(*) AS value FROM ${table} WHERE ${where} AND ${time} > ?${binds.length}`)
+      .prepare(`SELECT COUNT(*) AS value, MIN(${time}) AS oldest FROM ${table} WHERE ${where} AND ${time} > ?${binds.length}`)
       .bind(...binds)
-      .first<{ value: number }>();
-    if ((count?.value ?? 0) >= cap.max) return new GatewayError(cap.code);
+      .first<{ value: number; oldest: number | null }>();
+    if ((count?.value ?? 0) < cap.max) continue;
+    if (!cap.tellWait || count?.oldest == null) return new GatewayError(cap.code);
+    // The window frees a place when its oldest counted row leaves it.
+    return new GatewayError(cap.code, { retryAfter: Math.max(1, Math.ceil((count.oldest - cap.since) / 1000)) });
   }
   if (spec.wait) {
     const binds: unknown[] = [];

@@ -38,6 +38,15 @@ export const RETENTION: readonly Retention[] = [
   { table: 'sign_ins', old: 'created_at < ?1', keepMs: 90 * DAY_MS },
   // A WebAuthn challenge is dead once used or expired (5 minutes); the per-network cap looks back an hour.
   { table: 'webauthn_challenges', old: 'created_at < ?1', keepMs: DAY_MS },
+  // OpenID Provider (oidc/): token-endpoint caps look back a minute; requests and codes are dead once expired
+  // (10 minutes, 60 s); a refresh token is kept until it expires (a spent one must still be recognised as
+  // reused); a revoked access token a day past when it would have expired anyway; logout sends for a month.
+  { table: 'oidc_token_calls', old: 'created_at < ?1', keepMs: DAY_MS },
+  { table: 'oidc_requests', old: 'expires_at < ?1', keepMs: DAY_MS },
+  { table: 'oidc_codes', old: 'expires_at < ?1', keepMs: DAY_MS },
+  { table: 'oidc_refresh_tokens', old: 'expires_at < ?1', keepMs: DAY_MS },
+  { table: 'oidc_revoked_tokens', old: 'expires_at < ?1', keepMs: DAY_MS },
+  { table: 'oidc_logout_sends', old: 'created_at < ?1', keepMs: 30 * DAY_MS },
   // Passkeys themselves are not pruned: one lives until its owner removes it or the account goes (foreign key).
   // A challenge is dead 5 minutes after it was made; wrong two-step codes count for an hour.
   { table: 'second_step_challenges', old: 'expires_at < ?1', keepMs: DAY_MS },
@@ -52,6 +61,10 @@ export const RETENTION: readonly Retention[] = [
   { table: 'operator_enrolments', old: 'expires_at < ?1', keepMs: DAY_MS },
   // Operator WebAuthn challenges live 5 minutes (their passkeys stay until the operator goes).
   { table: 'operator_webauthn_challenges', old: 'expires_at < ?1', keepMs: DAY_MS },
+  // The operators' delivery view looks back a day; a week leaves room to compare. Receipts arrive within a day.
+  { table: 'delivery_attempts', old: 'created_at < ?1', keepMs: 7 * DAY_MS },
+  { table: 'delivery_receipts_seen', old: 'created_at < ?1', keepMs: 2 * DAY_MS },
+  { table: 'delivery_fallbacks', old: 'expires_at < ?1', keepMs: DAY_MS },
 ];
 
 /** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */

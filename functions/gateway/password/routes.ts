@@ -56,6 +56,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     // An unknown account gets a code nobody receives (a decoy) under the same waits and caps, so it answers alike.
     const user = await findUserByIdentity(c.env.DB, name);
     await issueCode(c.env, { recipient, channel, purpose: 'verify', ip: clientIp(c), now: at, lang: requestLang(c), traceId: traceIdOf(c), deliver: user !== null,
+      humanChecked: channel === 'sms',
       // Delivered after the answer, so a known address does not answer later than an unknown one.
       background: (work) => c.executionCtx.waitUntil(work) });
     return ok(c, null);

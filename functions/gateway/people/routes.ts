@@ -45,6 +45,8 @@ const personActions: PersonAction[] = [
   { name: 'resetTwoStep', change: people.resetTwoStep },
   { name: 'block', change: people.blockPerson },
   { name: 'unblock', change: people.unblockPerson },
+  { name: 'legalHold', change: people.placeLegalHold },
+  { name: 'liftLegalHold', change: people.liftLegalHold },
 ];
 
 /** POST /ops/v1/people/:id/<action>: each action done once to the person in the path, with the body's reason. */
@@ -61,6 +63,9 @@ export const opsPeopleRoutes = new Hono<OpsEnv>()
     const { q, page } = c.req.valid('query');
     return ok(c, await people.findPeople(c.env.DB, q, page));
   })
+
+  // Accounts closing or closed (before /:id, which would take "closing" for an id).
+  .get('/ops/v1/people/closing', support, async (c) => ok(c, await people.closingPeople(c.env.DB)))
 
   .get('/ops/v1/people/:id', support, personParam, async (c) => {
     const user = await people.personOf(c.env.DB, c.req.valid('param').id);

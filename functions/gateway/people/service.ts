@@ -26,6 +26,7 @@ import {
   transferAdministratorStatement,
   unblockStatement,
 } from './db';
+import { closingAccounts, liftHoldStatement, placeHoldStatement } from '../data-rights/db';
 
 /**
  * People support: what an operator with the support role sees of a person and the few things they may do
@@ -50,6 +51,12 @@ const summaryOf = (user: UserRow): PersonSummary => ({
   usId: user.us_id,
   createdAt: user.created_at,
   blocked: user.blocked_at !== null,
+  closure: {
+    since: user.closing_since,
+    closesAt: user.closes_at,
+    erasedAt: user.erased_at,
+    legalHold: user.legal_hold_reason !== null && user.legal_hold_at !== null ? { reason: user.legal_hold_reason, at: user.legal_hold_at } : null,
+  },
 });
 
 /**
@@ -206,4 +213,21 @@ export async function transferAdministrator(db: D1Database, companyId: string, u
   if (!current || current.user_id === userId) throw new GatewayError(ERR.ADMINISTRATOR_TRANSFER_REFUSED);
   const change = transferAdministratorStatement(db, companyId, current.user_id, userId, act.at - TRANSFER_SETTLE_MS);
   await actOnce(db, change, entryOf(act, 'company.administrator_transferred', { kind: 'company', id: companyId }, { from: current.user_id, to: userId }), ERR.ADMINISTRATOR_TRANSFER_REFUSED);
+}
+
+/** Accounts in their cooling-off or erased, for people support: the soonest erasure first. */
+export async function closingPeople(db: D1Database): Promise<PersonSummary[]> {
+  return (await closingAccounts(db, 200)).map(summaryOf);
+}
+
+/**
+ * A legal hold (a court order, an investigation, a dispute): the account's erasure waits while it stands. An
+ * operator cannot cancel a person's closure for them, only hold its erasure, with the reason in the trail.
+ */
+export function placeLegalHold(db: D1Database, user: UserRow, act: SupportAct) {
+  return actOnce(db, placeHoldStatement(db, user.id, act.reason, act.at), entryOf(act, 'user.legal_hold_placed', { kind: 'user', id: user.id }), ERR.LEGAL_HOLD_ALREADY);
+}
+
+export function liftLegalHold(db: D1Database, user: UserRow, act: SupportAct) {
+  return actOnce(db, liftHoldStatement(db, user.id), entryOf(act, 'user.legal_hold_lifted', { kind: 'user', id: user.id }), ERR.LEGAL_HOLD_NONE);
 }

@@ -58,6 +58,8 @@ export interface SessionRow {
   /** The last proof of the person in this session (a sign-in, or identity/proof.ts); null: never proved. */
   proved_at: number | null;
   proved_with: string | null;
+  /** How the session was signed in ('password', 'code+totp', 'handoff' …), for OpenID's amr and acr. */
+  signed_in_with: string | null;
 }
 
 /** What requireSession puts on the context. */
@@ -81,6 +83,8 @@ export interface SessionOptions {
   lifetimeS?: number;
   /** What the sign-in passed, recorded as the session's first proof (identity/proof.ts); null: no proof. */
   proof?: string | null;
+  /** How the session was signed in, method and second step ('code+totp'); kept as it was (OpenID amr). */
+  signedInWith?: string | null;
 }
 
 /**
@@ -89,7 +93,7 @@ export interface SessionOptions {
  */
 export async function prepareSession(
   db: D1Database,
-  { userId, kind, now, companyId = null, client, lifetimeS = SESSION_LIFETIME_S, proof = null }: SessionOptions,
+  { userId, kind, now, companyId = null, client, lifetimeS = SESSION_LIFETIME_S, proof = null, signedInWith = null }: SessionOptions,
 ): Promise<NewSession> {
   const refreshToken = randomToken();
   const userAgent = client?.userAgent ?? null;
@@ -109,6 +113,7 @@ export async function prepareSession(
       // The sign-in itself is the session's first proof (identity/proof.ts), when it passed one.
       proved_at: proof === null ? null : now,
       proved_with: proof,
+      signed_in_with: signedInWith,
     },
     unless: userBlocked(userId),
   });
@@ -163,7 +168,8 @@ export async function sessionFromRequest<E extends { Bindings: { DB: D1Database 
   if (!session) return null;
   const user = await findUserById(c.env.DB, session.user_id);
   // A block ends the account's sessions in its own batch; this also refuses any that slipped past it.
-  if (!user || user.blocked_at !== null) return null;
+  // An erased account has no sessions left (data-rights/); this refuses any that slipped past the erasure.
+  if (!user || user.blocked_at !== null || user.erased_at !== null) return null;
   await touchSession(c.env.DB, session, at);
   return { session, user };
 }

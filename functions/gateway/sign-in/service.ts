@@ -77,7 +77,7 @@ export async function startSession(env: WorkerEnv, start: SessionStart) {
   const { userId, kind, method, secondStep, client, lang, at, companyId = null, before = [], proves = true } = start;
   const lifetimeS = configOf(env).sessionAbsoluteTimeout;
   await assertNotBlocked(env.DB, userId);
-  const session = await prepareSession(env.DB, { userId, kind, now: at, companyId, client, lifetimeS, proof: proves ? signInProof(method, secondStep) : null });
+  const session = await prepareSession(env.DB, { userId, kind, now: at, companyId, client, lifetimeS, proof: proves ? signInProof(method, secondStep) : null, signedInWith: secondStep ? `${method}+${secondStep}` : method });
   const record = signInStatement(env.DB, { userId, at, method, secondStep, partner: kind === 'partner', success: true, client });
   // Right after the session: written only when the session was.
   const audited = auditStatement(env.DB, {

@@ -10,6 +10,8 @@ import { validate } from '../validate';
 import { TRACKING_BATCH_MAX, TRACKING_VERSION } from '../../../src/schemas/tracking';
 import { ERR } from '../../../src/schemas/error-codes';
 import { latestEvents } from './db';
+import { bearerToken, sessionFromRequest } from '../sessions/service';
+import { consentWithdrawn } from '../data-rights/db';
 
 /**
  * Observability calls:
@@ -111,6 +113,12 @@ async function isOperator(c: Context<EdgeBindings>): Promise<boolean> {
 export const trackingRoutes = new Hono<EdgeBindings>()
   .post('/agg-web/buriedPoint/add', validate('json', buriedPointAddRequest), async (c) => {
     const body = c.req.valid('json');
+    // A signed-in person who withdrew their consent to funnel tracking (data-rights/) is not tracked on any
+    // browser: their events are accepted and dropped, so the browser has nothing to retry.
+    if (bearerToken(c)) {
+      const found = await sessionFromRequest(c);
+      if (found && (await consentWithdrawn(c.env.DB, found.user.id, 'tracking'))) return ok(c, Array.isArray(body) ? { stored: 0 } : null);
+    }
     const at = now(c);
     const ip = clientIp(c);
     const since = at - TRACKING_WINDOW_MS;

@@ -42,6 +42,8 @@ export const pages = {
   pass_email_login: { title: 'Sign in with an e-mail link', lead: 'Get a one-time sign-in link by e-mail, or use the one you received.' },
   share_login: { title: 'Sign in with a shared link', lead: 'Go on, on this device, with the link made on your other device.' },
   partner: { title: 'Partner workspace', lead: 'Navigator partners work here for the shipping companies that chose them.' },
+  connect: { title: 'Sign in to an app', lead: 'An app asks to sign you in with your portal account.' },
+  oidc_error: { title: 'This sign-in link is not valid', lead: 'The app that sent you here is not registered with the portal, or sent you from an address it did not register. Nothing was shared with it.' },
   not_found: { title: 'Page not found', lead: 'The page you asked for does not exist or has moved.' },
 };
 

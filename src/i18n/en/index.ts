@@ -7,6 +7,9 @@ import { companyTypes, statuses } from './company';
 import { account, accountActivity, actionNames, members, userCenter } from './account';
 import { changePassword, passkeys, security, twoStep } from './security';
 import { stepUp } from './step-up';
+import { connect } from './connect';
+import { apiClients } from './api-clients';
+import { dataRights } from './data-rights';
 
 /**
  * English words of the people's pages, one file per area. The shape of this object is the key set every locale
@@ -41,6 +44,9 @@ export const en = {
   changePassword,
   passkeys,
   stepUp,
+  connect,
+  apiClients,
+  dataRights,
 };
 
 /** One key set for every locale: a missing or extra key is a type error. */

@@ -30,6 +30,16 @@ export const signIn = {
   resetDone: 'Your password has been reset. Sign in with the new one.',
   checkComesNext: 'After this, a security check comes before the next try.',
   codeSent: 'Verification code sent.',
+  /** No SMS provider can send (DL0010): the way out. */
+  smsDown: {
+    title: 'Text messages cannot be sent right now',
+    text: 'None of our text message services is working at the moment, so no code went to your phone. You can still sign in:',
+    emailInstead: 'E-mail me the code instead',
+    emailHint: 'It goes to the e-mail address of the account with this number, if it has one. Enter it in the code box above.',
+    emailSent: 'If the account with this number has an e-mail address, the code is on its way there. Enter it in the code box above.',
+    password: 'Sign in with your password',
+    passkeyHint: 'Or use a passkey: the passkey button is below.',
+  },
   emailLinkInstead: 'E-mail me a sign-in link',
   forgot: 'Forgot password?',
   register: 'Create an account',
@@ -62,6 +72,15 @@ export const signIn = {
     close: 'Close',
     passed: 'Check passed',
     failed: 'Not quite. Try the new puzzle.',
+    /** The puzzle could not be loaded after 4 tries: the specification's own message (portal-spec.md §8). */
+    unavailable: 'Network error, please refresh the page.',
+    /** {min}: minutes until the gateway gives another puzzle. */
+    tryAgainIn: 'You can try again in about {min} min.',
+    otherWays: 'Or continue another way:',
+    useEmailCode: 'Sign in with an e-mail code',
+    usePassword: 'Sign in with a password',
+    usePasskey: 'Sign in with a passkey',
+    useEmail: 'Use your e-mail address instead',
     turnstileInstruction: 'Complete the security check below to continue',
   },
   insecure: {

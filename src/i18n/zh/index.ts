@@ -7,6 +7,9 @@ import { companyTypes, statuses } from './company';
 import { account, accountActivity, actionNames, members, userCenter } from './account';
 import { changePassword, passkeys, security, twoStep } from './security';
 import { stepUp } from './step-up';
+import { connect } from './connect';
+import { apiClients } from './api-clients';
+import { dataRights } from './data-rights';
 
 /** 中文文案：与 en 同一套键。 */
 export const zh: Messages = {
@@ -37,5 +40,8 @@ export const zh: Messages = {
   changePassword,
   passkeys,
   stepUp,
+  connect,
+  apiClients,
+  dataRights,
 };
 

@@ -8,6 +8,7 @@ import { reviewReasonText } from '../../schemas/review-outcome';
 import { CompanyStanding } from './CompanyStanding';
 import { companyTypeLabel } from './labels';
 import { format } from '../../i18n/format';
+import { ClosingBanner, type ClosingWords } from '../shared/ClosingBanner';
 
 /** Statuses the platform decided with a reason the person should read. */
 const REASONED_STATUSES = ['additionalInformationRequired', 'verificationFailed', 'blocked', 'expired'];
@@ -15,10 +16,12 @@ const REASONED_STATUSES = ['additionalInformationRequired', 'verificationFailed'
 interface AccountChoiceProps {
   lang: Lang;
   messages: Pick<Messages, 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'twoStep'>;
+  /** A closure under way: its banner's words. */
+  closingWords: ClosingWords;
 }
 
 /** /account: choose the company to work in, mark a main enterprise, or sign out. */
-export default function AccountChoice({ lang, messages }: AccountChoiceProps) {
+export default function AccountChoice({ lang, messages, closingWords }: AccountChoiceProps) {
   const m = messages.account;
   const s = useStore($accounts);
 
@@ -34,6 +37,7 @@ export default function AccountChoice({ lang, messages }: AccountChoiceProps) {
 
   return (
     <div className="account-choice">
+      <ClosingBanner lang={lang} words={closingWords} />
       {s.notice && <p className="notice" role="status">{problemText(messages, s.notice)}</p>}
       {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
       {/* The company requires two-step verification of its members: the way to set it up. */}

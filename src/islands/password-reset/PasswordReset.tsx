@@ -86,7 +86,7 @@ export default function PasswordReset({ lang, partner, messages }: PasswordReset
 
       <Suspense fallback={null}>
         {dialog?.kind === 'slider' && (
-          <SliderDialog scene={dialog.scene} subject={dialog.subject} labels={{ ...m.slider, networkError: messages.errors.network }} />
+          <SliderDialog scene={dialog.scene} subject={dialog.subject} labels={{ ...m.slider, networkError: messages.errors.network }} otherWays={[{ label: m.slider.useEmail, choose: () => switchChannel('email') }]} />
         )}
       </Suspense>
     </form>

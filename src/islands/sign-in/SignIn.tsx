@@ -17,6 +17,7 @@ import {
   resumeExistingSession,
   secondStepPassed,
   sendCode,
+  sendCodeByEmailInstead,
   startOver,
   setField,
   submit,
@@ -31,6 +32,7 @@ import { PhoneField } from '../../ui/PhoneField';
 import { TabList, tabPanelProps } from '../../ui/TabList';
 import { TextField } from '../../ui/TextField';
 import { useProblems } from '../shared/use-problems';
+import { SmsDownOffer } from './SmsDownOffer';
 
 // The modals load when first opened: /login stays inside its JavaScript budget.
 const AgreementModal = lazy(() =>
@@ -170,6 +172,16 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
             autoComplete="one-time-code"
             maxLength={8}
           />
+          {s.smsDown && s.channel === 'phone' && (
+            <SmsDownOffer
+              state={s.smsDown}
+              labels={m.smsDown}
+              busy={s.busy}
+              passkeys={passkeys !== null}
+              onEmailInstead={() => void sendCodeByEmailInstead().then(() => $signIn.get().smsDown?.step === 'emailSent' && document.getElementById('code')?.focus())}
+              onPassword={register ? undefined : () => switchTo('password')}
+            />
+          )}
         </div>
       ) : (
         <PasswordInput
@@ -366,7 +378,17 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
           />
         )}
         {dialog?.kind === 'slider' && (
-          <SliderDialog scene={dialog.scene} subject={dialog.subject} labels={{ ...m.slider, networkError: messages.errors.network }} />
+          <SliderDialog
+            scene={dialog.scene}
+            subject={dialog.subject}
+            labels={{ ...m.slider, networkError: messages.errors.network }}
+            // A refused check leaves the ways in that need no slider.
+            otherWays={[
+              { label: m.slider.useEmailCode, choose: () => switchTo('code', 'email') },
+              ...(register || dialog.scene === 'login' ? [] : [{ label: m.slider.usePassword, choose: () => switchTo('password') }]),
+              ...(passkeys ? [{ label: m.slider.usePasskey, choose: () => void loadPasskeys().then((p) => p.signInWithPasskey()) }] : []),
+            ]}
+          />
         )}
         {dialog?.kind === 'insecure' && (
           <InsecurePasswordModal

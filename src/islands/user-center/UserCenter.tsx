@@ -29,6 +29,8 @@ import { StepUpSlot } from '../shared/StepUpSlot';
 import { ShareSignIn } from './ShareSignIn';
 import { SignInHistory } from './SignInHistory';
 import { AccountActivity } from './AccountActivity';
+import { YourData } from './YourData';
+import { ClosingBanner } from '../shared/ClosingBanner';
 
 // The profile editor (with its country list and date picker) loads when the person opens it.
 const ProfileEditor = lazy(() => import('./ProfileEditor').then((m) => ({ default: m.ProfileEditor })));
@@ -41,14 +43,19 @@ import { format } from '../../i18n/format';
 
 // The Security section's parts load when it scrolls into view (or /user_center#security opens there).
 const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passkeys })));
+// A company's API clients (administrators) load when their part scrolls into view.
+const CompanyApiClients = lazy(() => import('./CompanyApiClients').then((m) => ({ default: m.CompanyApiClients })));
+const ConnectedApps = lazy(() => import('./ConnectedApps').then((m) => ({ default: m.ConnectedApps })));
 
 interface UserCenterProps {
   lang: Lang;
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp'>;
+  /** The human check's words, for the SMS code to a new mobile number ("Your data"). */
+  sliderLabels: Messages['signIn']['slider'] & { networkError: string };
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp' | 'dataRights' | 'connect' | 'apiClients'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
-export default function UserCenter({ lang, messages }: UserCenterProps) {
+export default function UserCenter({ lang, messages, sliderLabels }: UserCenterProps) {
   const m = messages.userCenter;
   const s = useStore($userCenter);
   const editing = useStore($profileDraft).open;
@@ -96,6 +103,8 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
         {s.notice && <p className="notice">{problemText(messages, s.notice)}</p>}
       </div>
       {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
+
+      <ClosingBanner lang={lang} words={messages.dataRights} />
 
       <section className="panel" aria-labelledby="profile-title">
         <div className="profile-head">
@@ -223,6 +232,11 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
             </Suspense>
             {pending > 0 && <p className="pending-count">{format(m.pendingCount, { n: pending })}</p>}
             <CompanyMembers lang={lang} company={company} companyName={companyName(company.companyId)} messages={messages} />
+            <WhenVisible>
+              <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+                <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName(company.companyId)} messages={messages} />
+              </Suspense>
+            </WhenVisible>
           </section>
         );
       })}
@@ -241,10 +255,18 @@ export default function UserCenter({ lang, messages }: UserCenterProps) {
         <SecuritySessions lang={lang} messages={messages} />
         <SignInHistory lang={lang} messages={messages} />
         <WhenVisible>
+          <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+            <ConnectedApps lang={lang} messages={messages} />
+          </Suspense>
+        </WhenVisible>
+        <WhenVisible>
           <AccountActivity lang={lang} messages={messages} />
         </WhenVisible>
-        <StepUpSlot messages={messages} />
       </section>
+
+      {/* The person's rights over their data (/user_center#your-data). */}
+      <YourData lang={lang} messages={messages} sliderLabels={sliderLabels} />
+      <StepUpSlot messages={messages} />
 
       {s.declining && (
         <ConfirmModal

@@ -2,7 +2,8 @@
 /**
  * The one mechanism behind every single-use secret of the portal: one-time codes, second-step challenges
  * (people's and operators'), passkey ceremony challenges (people's and operators'), sign-in links, passed
- * slider checks, recovery codes, operator enrolment links and hand-off ids. Each kind keeps its rows in a table
+ * slider checks, recovery codes, operator enrolment links, hand-off ids, and the OpenID Provider's authorization
+ * requests, codes and refresh tokens. Each kind keeps its rows in a table
  * of its own (their columns differ); what it means to issue, count a try on, consume and reserve one is here.
  *
  * Race contract:
@@ -37,6 +38,11 @@ export const SINGLE_USE = {
   sliderCheck: { table: 'slider_challenges', used: 'check_consumed_at', expires: 'check_expires_at' },
   recoveryCode: { table: 'recovery_codes', used: 'used_at' },
   operatorEnrolment: { table: 'operator_enrolments', used: 'used_at', expires: 'expires_at', tries: 'tries' },
+  // OpenID Connect (oidc/): a waiting authorization request, an authorization code, a refresh token (rotated).
+  oidcRequest: { table: 'oidc_requests', used: 'used_at', expires: 'expires_at' },
+  oidcCode: { table: 'oidc_codes', used: 'used_at', expires: 'expires_at' },
+  oidcRefreshToken: { table: 'oidc_refresh_tokens', used: 'used_at', expires: 'expires_at' },
+  deliveryFallback: { table: 'delivery_fallbacks', used: 'used_at', expires: 'expires_at' },
 } as const satisfies Record<string, SingleUseKind>;
 
 type Value = string | number | null;

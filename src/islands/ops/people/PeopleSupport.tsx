@@ -13,6 +13,7 @@ import {
   cancelAction,
   closePerson,
   confirmAction,
+  listClosing,
   openPerson,
   search,
   setQuery,
@@ -43,6 +44,9 @@ function actionsFor(person: PersonDetail): SupportAction[] {
   if (!profile.mustChangePassword) actions.push('requirePasswordChange');
   if (twoStep.enabled) actions.push('resetTwoStep');
   actions.push(profile.blocked ? 'unblock' : 'block');
+  // A closing account's erasure can be held for a legal reason; a hold can be lifted at any time.
+  if (profile.closure.legalHold) actions.push('liftLegalHold');
+  else if (profile.closure.closesAt !== null && profile.closure.erasedAt === null) actions.push('legalHold');
   return actions;
 }
 
@@ -90,6 +94,10 @@ export default function PeopleSupport({ lang, messages }: PeopleSupportProps) {
               {m.search}
             </button>
           </form>
+          <p className="hint">{m.closingHint}</p>
+          <button type="button" className="button secondary" disabled={s.searching} onClick={() => void listClosing()}>
+            {m.showClosing}
+          </button>
           {s.results && s.results.length === 0 && <p className="hint">{m.noResults}</p>}
           {s.results && s.results.length > 0 && (
             <>
@@ -101,6 +109,7 @@ export default function PeopleSupport({ lang, messages }: PeopleSupportProps) {
                         {p.name || p.id}
                       </button>
                       {p.blocked && <span className="badge" data-tone="bad">{m.blocked}</span>}
+                      <ClosureMarks lang={lang} messages={messages} closure={p.closure} />
                     </td>
                     <td>{[p.phone, p.email].filter(Boolean).join(' · ') || m.none}</td>
                     <td>{timeLabel(p.createdAt, lang)}</td>
@@ -188,6 +197,7 @@ function PersonView({ lang, messages, person }: PeopleSupportProps & { person: P
           {profile.partner && <span className="badge">{m.partner}</span>}
           {profile.mustChangePassword && <span className="badge" data-tone="waiting">{m.mustChangePassword}</span>}
           {profile.blockedAt !== null && <span className="badge" data-tone="bad">{format(m.blockedSince, { time: time(profile.blockedAt) })}</span>}
+          <ClosureMarks lang={lang} messages={messages} closure={profile.closure} />
         </p>
       </section>
 
@@ -274,6 +284,22 @@ function PersonView({ lang, messages, person }: PeopleSupportProps & { person: P
         ))}
       />
     </article>
+  );
+}
+
+/** A closing or erased account, and a legal hold with its reason. */
+function ClosureMarks({ lang, messages, closure }: PeopleSupportProps & { closure: PersonDetail['profile']['closure'] }) {
+  const m = messages.opsPeople;
+  const time = (at: number) => timeLabel(at, lang);
+  return (
+    <>
+      {closure.erasedAt !== null ? (
+        <span className="badge">{format(m.erasedOn, { time: time(closure.erasedAt) })}</span>
+      ) : (
+        closure.closesAt !== null && <span className="badge" data-tone="waiting">{format(m.closingOn, { time: time(closure.closesAt) })}</span>
+      )}
+      {closure.legalHold && <span className="badge" data-tone="bad">{format(m.legalHoldSince, { time: time(closure.legalHold.at), reason: closure.legalHold.reason })}</span>}
+    </>
   );
 }
 

@@ -1,6 +1,6 @@
 import type { OperatorView } from '../../../schemas/ops';
 
-export type OpsNavKey = 'home' | 'companies' | 'people' | 'audit' | 'operators';
+export type OpsNavKey = 'home' | 'companies' | 'people' | 'audit' | 'delivery' | 'operators' | 'clients';
 type Role = OperatorView['role'];
 
 /**
@@ -12,7 +12,9 @@ export const OPS_NAV: readonly { key: OpsNavKey; href: string; roles: readonly R
   { key: 'companies', href: '/ops/companies', roles: ['reviewer', 'admin'] },
   { key: 'people', href: '/ops/people', roles: ['support', 'admin'] },
   { key: 'audit', href: '/ops/audit', roles: ['reviewer', 'support', 'admin'] },
+  { key: 'delivery', href: '/ops/delivery', roles: ['reviewer', 'support', 'admin'] },
   { key: 'operators', href: '/ops/operators', roles: ['admin'] },
+  { key: 'clients', href: '/ops/clients', roles: ['admin'] },
 ];
 
 export const opsNavFor = (role: Role) => OPS_NAV.filter((item) => item.roles.includes(role));

@@ -1,0 +1,66 @@
+import { Hono, type Context } from 'hono';
+import * as z from 'zod/mini';
+import type { WorkerEnv } from '../../env';
+import { clientIp, ok, requestLang } from '../errors';
+import { now } from '../../contract';
+import { requireFreshProof } from '../identity/proof';
+import { requireSession, type SessionVariables } from '../sessions/service';
+import { validate } from '../validate';
+import { findUserById } from '../account/db';
+import { ERR } from '../../../src/schemas/error-codes';
+import { closeAccountRequest, consentChangeRequest, contactChangeRequest, dataCopyIdSchema, dataCopyRequest, keepAccountRequest } from '../../../src/schemas/data-rights';
+import * as rights from './service';
+
+type DataEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
+
+const actor = (c: Context<DataEnv>): rights.Actor => ({ userId: c.var.user.id, at: now(c), network: clientIp(c) });
+const state = async (c: Context<DataEnv>) => {
+  // Read the account again: the change just made is part of the answer.
+  const user = (await findUserById(c.env.DB, c.var.user.id)) ?? c.var.user;
+  return ok(c, await rights.stateOf(c.env, user, now(c)));
+};
+
+/**
+ * "Your data" in the user center (contracts in src/schemas/data-rights.ts), for the signed-in person only.
+ * Taking a copy and closing the account need a fresh proof (identity/proof.ts, SU0001).
+ */
+export const dataRightsRoutes = new Hono<DataEnv>()
+  .use('/agg-web/user/data', requireSession)
+  .use('/agg-web/user/data/*', requireSession)
+
+  .get('/agg-web/user/data', (c) => state(c))
+
+  .post('/agg-web/user/data/copy', requireFreshProof, validate('json', dataCopyRequest), async (c) => {
+    await rights.requestCopy(c.env.DB, actor(c));
+    return state(c);
+  })
+
+  .get('/agg-web/user/data/copy/:id', validate('param', z.object({ id: dataCopyIdSchema }), { code: ERR.DATA_COPY_NOT_AVAILABLE }), (c) =>
+    rights.downloadCopy(c.env, actor(c), c.req.valid('param').id),
+  )
+
+  .post('/agg-web/user/data/consent', validate('json', consentChangeRequest), async (c) => {
+    const { purpose, granted } = c.req.valid('json');
+    await rights.changeConsent(c.env.DB, actor(c), purpose, granted);
+    return state(c);
+  })
+
+  .post('/agg-web/user/data/close', requireFreshProof, validate('json', closeAccountRequest), async (c) => {
+    await rights.closeAccount(c.env, actor(c));
+    return state(c);
+  })
+
+  // A new phone or e-mail, proved by its code (sent by the ordinary code calls); the old address is told.
+  .post('/agg-web/user/data/contact', requireFreshProof, validate('json', contactChangeRequest), async (c) => {
+    await rights.changeContact(c.env, actor(c), c.var.user, c.req.valid('json'), {
+      lang: requestLang(c),
+      background: (work) => c.executionCtx.waitUntil(work),
+    });
+    return ok(c, null);
+  })
+
+  // Keeping the account needs no fresh proof: it only undoes a closure, which the owner can always do.
+  .post('/agg-web/user/data/keep', validate('json', keepAccountRequest), async (c) => {
+    await rights.keepAccount(c.env.DB, actor(c));
+    return state(c);
+  });

@@ -1,0 +1,387 @@
+import { zipSync, strToU8 } from 'fflate';
+import { configOf } from '../../config';
+import type { WorkerEnv } from '../../env';
+import { GatewayError } from '../errors';
+import { auditStatement, ownEventStatement } from '../audit/db';
+import { findUserById, findUserByIdentity, isUniqueViolation, runBatch, type UserRow } from '../account/db';
+import { consumeCode } from '../codes/service';
+import { sendSecurityNotice } from '../account/security-notice';
+import { emailRecipient, phoneRecipient } from '../identity/sign-in-names';
+import type { Lang } from '../../../src/lib/lang';
+import { activityOf } from '../sessions/activity';
+import { ERR } from '../../../src/schemas/error-codes';
+import { DATA_COPY_HOURS } from '../../../src/schemas/data-map';
+import { connectedApps, endAllGrantsOfStatements } from '../oidc/db';
+import { tellConnectedApps } from '../oidc/logout';
+import { CONSENT_PURPOSES, EXPORT_FORMAT, EXPORT_VERSION, type ConsentPurpose, type ContactChangeRequest, type DataRightsState } from '../../../src/schemas/data-rights';
+import {
+  agreementsOf,
+  claimNextCopy,
+  closeStatement,
+  contactChangeStatement,
+  consentChangesOf,
+  consentChangeStatement,
+  copiesOf,
+  copyDownloadedStatement,
+  copyReadyStatement,
+  copyRequestStatement,
+  erasureStatements,
+  expiredCopies,
+  filesForCopy,
+  keepStatement,
+  lastAdministratorOf,
+  markCopiesExpired,
+  markCopyFailed,
+  membershipsForCopy,
+  ownReadyCopy,
+  personalObjectsOf,
+  secondFactorsForCopy,
+  sessionsForCopy,
+  signInsForCopy,
+  dueForErasure,
+} from './db';
+
+/**
+ * A person's rights over their data (PIPL arts. 44–47; security baseline "Personal information"): see what the
+ * portal holds (src/schemas/data-map.ts), take a copy, withdraw a separate consent, close the account. Copies
+ * and erasures are made by the scheduled job (jobs.ts); the routes only ask for them.
+ */
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+/** A copy whose maker stopped (an isolate ended half-way) is made again after this long. */
+export const COPY_STALE_MS = 10 * 60 * 1000;
+
+/** Who acts and from where, for the audit rows. */
+export interface Actor {
+  userId: string;
+  at: number;
+  network: string | null;
+}
+
+/** What the person's "Your data" part shows. */
+export async function stateOf(env: WorkerEnv, user: UserRow, at: number): Promise<DataRightsState> {
+  const db = env.DB;
+  const [copies, agreements, changes] = await Promise.all([copiesOf(db, user.id), agreementsOf(db, user.id), consentChangesOf(db, user.id)]);
+  const latest = copies[0];
+  const nextCopyAt = latest && latest.requested_at + DAY_MS > at ? latest.requested_at + DAY_MS : null;
+  return {
+    copies: copies.map((row) => ({
+      id: row.id,
+      // A ready copy past its hours is expired whether or not the job has removed its file yet.
+      status: row.status === 'ready' && row.expires_at !== null && row.expires_at <= at ? 'expired' : row.status,
+      requestedAt: row.requested_at,
+      readyAt: row.ready_at,
+      expiresAt: row.expires_at,
+      size: row.size,
+      downloadedAt: row.downloaded_at,
+    })),
+    nextCopyAt,
+    agreements: agreements.map((row) => ({ document: row.document, version: row.version, agreedAt: row.agreed_at })),
+    consents: CONSENT_PURPOSES.map((purpose) => {
+      const last = changes.filter((row) => row.purpose === purpose).at(-1);
+      return { purpose, granted: last ? last.granted === 1 : true, changedAt: last?.changed_at ?? null };
+    }),
+    closure: user.closes_at !== null && user.closing_since !== null ? { since: user.closing_since, closesAt: user.closes_at } : null,
+    coolingOffDays: configOf(env).closureCoolingOffDays,
+  };
+}
+
+/** Asks for a copy: one a day (DR0001 with the time of the next), recorded in the audit trail with the request. */
+export async function requestCopy(db: D1Database, actor: Actor): Promise<void> {
+  // 122 random bits as 32 hex digits: the id is the server's, never guessable from another.
+  const id = crypto.randomUUID().replaceAll('-', '');
+  const [inserted] = await runBatch(db, [
+    copyRequestStatement(db, { id, userId: actor.userId, at: actor.at, since: actor.at - DAY_MS }),
+    ownEventStatement(db, { at: actor.at, userId: actor.userId, action: 'user.data_copy_requested', network: actor.network }, { onlyIfChanged: true }),
+  ]);
+  if (!inserted?.meta.changes) {
+    const [latest] = await copiesOf(db, actor.userId, 1);
+    throw new GatewayError(ERR.DATA_COPY_DAILY, { nextAt: latest ? latest.requested_at + DAY_MS : actor.at + DAY_MS });
+  }
+}
+
+/** The person's own ready copy as a download, recorded; DR0002 for any other id, person or moment. */
+export async function downloadCopy(env: WorkerEnv, actor: Actor, id: string): Promise<Response> {
+  const copy = await ownReadyCopy(env.DB, id, actor.userId, actor.at);
+  const object = copy ? await env.UPLOADS.get(copy.r2_key) : null;
+  if (!copy || !object) throw new GatewayError(ERR.DATA_COPY_NOT_AVAILABLE);
+  await runBatch(env.DB, [
+    copyDownloadedStatement(env.DB, id, actor.userId, actor.at),
+    ownEventStatement(env.DB, { at: actor.at, userId: actor.userId, action: 'user.data_copy_downloaded', network: actor.network }),
+  ]);
+  const day = new Date(actor.at).toISOString().slice(0, 10);
+  return new Response(object.body, {
+    headers: {
+      'content-type': 'application/zip',
+      'content-length': String(copy.size),
+      'content-disposition': `attachment; filename="personal-data-${day}.zip"`,
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+    },
+  });
+}
+
+/** Gives or withdraws a separate consent; each change is a row with its time and an audit row. */
+export async function changeConsent(db: D1Database, actor: Actor, purpose: ConsentPurpose, granted: boolean): Promise<void> {
+  await runBatch(db, [
+    consentChangeStatement(db, { userId: actor.userId, purpose, granted, at: actor.at }),
+    ownEventStatement(db, {
+      at: actor.at,
+      userId: actor.userId,
+      action: granted ? 'user.consent_given' : 'user.consent_withdrawn',
+      network: actor.network,
+      detail: { purpose },
+    }),
+  ]);
+}
+
+/**
+ * Starts the cooling-off (CLOSURE_COOLING_OFF_DAYS). A company's last active administrator is refused (DR0003,
+ * naming the companies); a closure already under way stays as it is, so 20 parallel requests make one closure.
+ */
+export async function closeAccount(env: WorkerEnv, actor: Actor): Promise<void> {
+  const closesAt = actor.at + configOf(env).closureCoolingOffDays * DAY_MS;
+  const [changed] = await runBatch(env.DB, [
+    closeStatement(env.DB, actor.userId, actor.at, closesAt),
+    ownEventStatement(env.DB, { at: actor.at, userId: actor.userId, action: 'user.closure_requested', network: actor.network, detail: { closesAt } }, { onlyIfChanged: true }),
+  ]);
+  if (changed?.meta.changes) return;
+  const user = await findUserById(env.DB, actor.userId);
+  if (user?.closes_at != null) return;
+  const companies = await lastAdministratorOf(env.DB, actor.userId);
+  if (companies.length) throw new GatewayError(ERR.CLOSING_LAST_ADMINISTRATOR, { companies });
+  throw new GatewayError(ERR.ACCOUNT_ERASED);
+}
+
+/** "Keep my account": ends the cooling-off (DR0004 when the account is not closing). */
+export async function keepAccount(db: D1Database, actor: Actor): Promise<void> {
+  const [changed] = await runBatch(db, [
+    keepStatement(db, actor.userId),
+    ownEventStatement(db, { at: actor.at, userId: actor.userId, action: 'user.closure_cancelled', network: actor.network }, { onlyIfChanged: true }),
+  ]);
+  if (!changed?.meta.changes) throw new GatewayError(ERR.ACCOUNT_NOT_CLOSING);
+}
+
+/**
+ * Correct the phone or e-mail: the new address proves itself with the `verify` code the ordinary code calls sent to
+ * it (codes/service.ts: waits, caps, guess caps; SMS after the human check), used up here; then the account names
+ * it, and the old address is told (in the background: a refused delivery does not undo the change).
+ */
+export async function changeContact(
+  env: WorkerEnv,
+  actor: Actor,
+  user: UserRow,
+  body: ContactChangeRequest,
+  { lang, background }: { lang: Lang; background: (work: Promise<void>) => void },
+): Promise<void> {
+  const email = body.kind === 'email';
+  const recipient = email ? emailRecipient(body.email) : phoneRecipient(body.callingCode, body.mobile);
+  const old = email ? user.email : user.phone_e164;
+  if (recipient === old) throw new GatewayError(ERR.CONTACT_UNCHANGED);
+  if (await findUserByIdentity(env.DB, email ? { email: recipient } : { phone: recipient })) throw new GatewayError(ERR.CONTACT_TAKEN);
+  await consumeCode(env.DB, { recipient, purpose: 'verify', code: body.code, ip: actor.network ?? '', now: actor.at });
+  try {
+    await runBatch(env.DB, [
+      contactChangeStatement(env.DB, actor.userId, email ? 'email' : 'phone_e164', recipient, old),
+      ownEventStatement(env.DB, { at: actor.at, userId: actor.userId, action: 'user.contact_changed', network: actor.network, detail: { kind: body.kind } }, { onlyIfChanged: true }),
+    ]);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new GatewayError(ERR.CONTACT_TAKEN);
+    throw error;
+  }
+  if (old) {
+    const to = { channel: email ? ('email' as const) : ('sms' as const), to: old };
+    background(sendSecurityNotice(env, { userId: actor.userId, at: actor.at, change: email ? 'emailChanged' : 'phoneChanged', lang, to }));
+  }
+}
+
+// ---- The copy itself ----
+
+const json = (value: unknown) => strToU8(JSON.stringify(value, null, 2));
+
+/**
+ * The copy's `data.json` (README "A copy of your data"), by category of the data map. Every column is named: a
+ * password hash, a TOTP secret, a recovery code, a session token or refresh token, a passkey's public key or any
+ * other person's row never enters it.
+ */
+export async function copyContent(db: D1Database, user: UserRow, at: number) {
+  const [memberships, sessions, signIns, agreements, consentChanges, files, factors, activity, apps] = await Promise.all([
+    membershipsForCopy(db, user.id),
+    sessionsForCopy(db, user.id),
+    signInsForCopy(db, user.id),
+    agreementsOf(db, user.id),
+    consentChangesOf(db, user.id),
+    filesForCopy(db, user.id),
+    secondFactorsForCopy(db, user.id),
+    activityOf(db, user.id),
+    connectedApps(db, user.id),
+  ]);
+  const data = {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    generatedAt: new Date(at).toISOString(),
+    profile: {
+      userId: user.id,
+      realName: user.real_name,
+      loginName: user.login_name,
+      countryId: user.country_id,
+      countryName: user.country_name,
+      birthday: user.birthday,
+      sex: user.sex,
+      userType: user.user_type,
+      photoFileId: user.photo_file_id,
+      createdAt: user.created_at,
+      pendingCompanyName: user.pending_company_name,
+      pendingPortId: user.pending_port_id,
+    },
+    contact: { phone: user.phone_e164, email: user.email, chainPartnerId: user.us_id, partner: user.is_partner === 1 },
+    companies: memberships.map((m) => ({
+      companyId: m.company_id,
+      nameEn: m.name_en,
+      nameCn: m.name_cn,
+      type: m.type,
+      role: m.role,
+      status: m.status,
+      main: m.is_main === 1,
+      joinedAt: m.joined_at,
+      nickName: m.nick_name,
+      personalEmail: m.personal_email,
+      contactPhone: m.contact_phone,
+      hireDate: m.hire_time,
+      modules: JSON.parse(m.modules) as string[],
+    })),
+    sessions: sessions.map((s) => ({
+      kind: s.kind,
+      createdAt: s.created_at,
+      lastSeenAt: s.last_seen_at,
+      expiresAt: s.expires_at,
+      revokedAt: s.revoked_at,
+      device: s.device,
+      userAgent: s.user_agent,
+      country: s.country,
+      network: s.network,
+      provedWith: s.proved_with,
+    })),
+    signIns: signIns.map((s) => ({
+      at: s.created_at,
+      method: s.method,
+      partner: s.partner === 1,
+      success: s.success === 1,
+      secondStep: s.second_step,
+      country: s.country,
+      network: s.network,
+      device: s.device,
+      userAgent: s.user_agent,
+      newDevice: s.new_device === 1,
+      newCountry: s.new_country === 1,
+    })),
+    consents: {
+      agreements: agreements.map((a) => ({ document: a.document, version: a.version, agreedAt: a.agreed_at })),
+      changes: consentChanges.map((c) => ({ purpose: c.purpose, granted: c.granted === 1, at: c.changed_at })),
+    },
+    files: files.map((f) => ({
+      fileId: f.id,
+      name: f.origin_name,
+      kind: f.kind,
+      companyId: f.company_id,
+      contentType: f.content_type,
+      size: f.size,
+      uploadedAt: f.created_at,
+      path: `files/${f.id}.${f.extension}`,
+    })),
+    secondFactors: {
+      twoStep: { on: factors.twoStep?.enabled_at != null, since: factors.twoStep?.enabled_at ?? null, recoveryCodesLeft: factors.recoveryCodesLeft },
+      passkeys: factors.passkeys.map((p) => ({ name: p.name, kind: p.device_type, backedUp: p.backed_up === 1, addedAt: p.created_at, lastUsedAt: p.last_used_at })),
+    },
+    // Apps the person signed in to through the portal (OpenID Connect) and what each may receive; never a token.
+    connectedApps: apps.map((app) => ({ clientId: app.client_id, name: app.name, scopes: app.scope.split(' ').filter(Boolean), grantedAt: app.granted_at, lastUsedAt: app.last_used_at })),
+    activity,
+    closure: user.closes_at !== null ? { since: user.closing_since, closesAt: user.closes_at } : null,
+  };
+  return { data, files };
+}
+
+/** Makes one claimed copy: data.json and the files the person uploaded, zipped into R2 under a new random key. */
+async function makeCopy(env: WorkerEnv, copy: { id: string; user_id: string }, at: number): Promise<void> {
+  const user = await findUserById(env.DB, copy.user_id);
+  if (!user || user.erased_at !== null) return markCopyFailed(env.DB, copy.id);
+  const { data, files } = await copyContent(env.DB, user, at);
+  const entries: Record<string, Uint8Array> = { 'data.json': json(data) };
+  for (const file of files) {
+    const object = await env.UPLOADS.get(file.r2_key);
+    if (object) entries[`files/${file.id}.${file.extension}`] = new Uint8Array(await object.arrayBuffer());
+  }
+  const zip = zipSync(entries, { level: 6 });
+  const r2Key = `exports/${crypto.randomUUID()}`;
+  await env.UPLOADS.put(r2Key, zip, { httpMetadata: { contentType: 'application/zip' } });
+  const [ready] = await env.DB.batch([copyReadyStatement(env.DB, { id: copy.id, r2Key, size: zip.byteLength, at, expiresAt: at + DATA_COPY_HOURS * HOUR_MS })]);
+  // Claimed again by a later run meanwhile (this one was slow): its file is not needed.
+  if (!ready?.meta.changes) await env.UPLOADS.delete(r2Key);
+}
+
+/** Makes the waiting copies, at most `limit` in one run; returns how many were made. */
+export async function makeWaitingCopies(env: WorkerEnv, at: number, limit = 5): Promise<number> {
+  let made = 0;
+  for (let i = 0; i < limit; i++) {
+    const copy = await claimNextCopy(env.DB, at, at - COPY_STALE_MS);
+    if (!copy) break;
+    try {
+      await makeCopy(env, copy, at);
+      made++;
+    } catch (error) {
+      console.error('data copy failed', { copy: copy.id }, error instanceof Error ? error.stack : error);
+      await markCopyFailed(env.DB, copy.id);
+    }
+  }
+  return made;
+}
+
+/** Removes the files of copies past their 24 hours. */
+export async function removeExpiredCopies(env: WorkerEnv, at: number, limit = 100): Promise<number> {
+  const expired = await expiredCopies(env.DB, at, limit);
+  if (!expired.length) return 0;
+  await env.UPLOADS.delete(expired.map((row) => row.r2_key));
+  await markCopiesExpired(env.DB, expired.map((row) => row.id));
+  return expired.length;
+}
+
+// ---- The erasure ----
+
+/**
+ * Tell connected apps and end their grants, BEFORE the erasure's batch: every live grant of the person ends, its
+ * refresh tokens and remembered consents go, and each client with a back-channel logout URI is sent its logout
+ * token now (retried by the cron; functions/gateway/oidc/logout.ts). The revoked grants stay, naming the person only
+ * by the random id the audit trail keeps as a pseudonym.
+ */
+export async function tellConnectedAppsAndDeleteGrants(env: WorkerEnv, userId: string, at: number): Promise<void> {
+  await runBatch(env.DB, endAllGrantsOfStatements(env.DB, userId, at));
+  await tellConnectedApps(env, at);
+}
+
+/** Erases one account past its cooling-off; returns whether it was erased (false: held or changed meanwhile). */
+export async function eraseAccount(env: WorkerEnv, user: UserRow, at: number): Promise<boolean> {
+  await tellConnectedAppsAndDeleteGrants(env, user.id, at);
+  // R2 keys are read before the rows that name them go.
+  const objects = await personalObjectsOf(env.DB, user.id);
+  const names = [user.phone_e164, user.email, user.us_id].filter((name): name is string => Boolean(name));
+  const [erase, ...rest] = erasureStatements(env.DB, user.id, at, names);
+  // The audit row right after the first statement: written only when that one erased the account.
+  const audited = auditStatement(env.DB, { at, actor: { kind: 'system', id: null }, action: 'user.erased', target: { kind: 'user', id: user.id } }, { ifChanged: true });
+  const [erased] = await env.DB.batch([erase!, audited, ...rest]);
+  if (!erased?.meta.changes) return false;
+  if (objects.length) {
+    // The rows are gone; a failed delete leaves objects nobody can reach (random keys), logged to retry by hand.
+    await env.UPLOADS.delete(objects).catch((error: unknown) => console.error('erasure: R2 delete failed', { objects: objects.length }, error));
+  }
+  return true;
+}
+
+/** Erases the accounts past their cooling-off, at most `limit` a run; returns how many. */
+export async function eraseDueAccounts(env: WorkerEnv, at: number, limit = 20): Promise<number> {
+  let erased = 0;
+  for (const user of await dueForErasure(env.DB, at, limit)) {
+    if (await eraseAccount(env, user, at)) erased++;
+  }
+  return erased;
+}

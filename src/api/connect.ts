@@ -1,0 +1,11 @@
+import { callGateway } from './client';
+import { connectDecisionAnswer, connectedAppsAnswer, connectRequestAnswer } from '../schemas/oidc';
+import * as z from 'zod/mini';
+
+/** Signing in to another app through the portal (src/schemas/oidc.ts): one function per gateway call. */
+export const connectApi = {
+  request: (id: string) => callGateway(`oidc/v1/requests/${encodeURIComponent(id)}`, connectRequestAnswer, { method: 'GET' }),
+  decide: (id: string, allow: boolean) => callGateway(`oidc/v1/requests/${encodeURIComponent(id)}/decision`, connectDecisionAnswer, { body: { allow } }),
+  connectedApps: () => callGateway('oidc/v1/connected', connectedAppsAnswer, { method: 'GET' }),
+  disconnect: (clientId: string) => callGateway(`oidc/v1/connected/${encodeURIComponent(clientId)}/disconnect`, z.object({ clientId: z.string() })),
+};

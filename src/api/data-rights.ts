@@ -1,0 +1,16 @@
+import * as z from 'zod/mini';
+import { dataRightsState, type ConsentPurpose, type ContactChangeRequest } from '../schemas/data-rights';
+import { callGateway } from './client';
+
+/** One function per gateway call of "Your data" (contracts in schemas/data-rights.ts). */
+export const dataRightsApi = {
+  state: () => callGateway('agg-web/user/data', dataRightsState, { method: 'GET' }),
+  askCopy: () => callGateway('agg-web/user/data/copy', dataRightsState, { body: {} }),
+  consent: (purpose: ConsentPurpose, granted: boolean) => callGateway('agg-web/user/data/consent', dataRightsState, { body: { purpose, granted } }),
+  close: () => callGateway('agg-web/user/data/close', dataRightsState, { body: {} }),
+  keep: () => callGateway('agg-web/user/data/keep', dataRightsState, { body: {} }),
+  contact: (body: ContactChangeRequest) => callGateway('agg-web/user/data/contact', z.null(), { body }),
+};
+
+/** Where the browser downloads a ready copy (a plain link: the file streams to disk, with the session cookie). */
+export const dataCopyUrl = (id: string) => `/api/agg-web/user/data/copy/${encodeURIComponent(id)}`;

@@ -1,0 +1,116 @@
+import { useEffect, useRef, useState } from 'react';
+import { connectApi } from '../../api/connect';
+import type { ApiResult } from '../../api/client';
+import type { Messages } from '../../i18n';
+import { format } from '../../i18n/format';
+import { problemText } from '../../i18n/problem';
+import type { ConnectRequestAnswer } from '../../schemas/oidc';
+import { confirmItsYou } from '../../stores/step-up';
+import { StepUpSlot } from '../shared/StepUpSlot';
+
+interface ConnectAppProps {
+  messages: Pick<Messages, 'connect' | 'errors' | 'stepUp'>;
+}
+
+type View = { kind: 'loading' } | { kind: 'request'; request: ConnectRequestAnswer } | { kind: 'leaving' } | { kind: 'problem'; text: string };
+
+/**
+ * /connect?request=ID: an app asks to sign the person in (functions/gateway/oidc/). The page names the app and
+ * what it will receive, asks "Confirm it's you" when the app wants a fresh or two-factor sign-in, and sends the
+ * browser back to the app with the answer. With nothing to ask (a remembered consent after a proof) it goes on
+ * by itself. A signed-out visitor never sees it: the edge sends them to sign in first and back here.
+ */
+export default function ConnectApp({ messages }: ConnectAppProps) {
+  const c = messages.connect;
+  const [view, setView] = useState<View>({ kind: 'loading' });
+  const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const id = new URLSearchParams(window.location.search).get('request') ?? '';
+
+  const fail = (result: Extract<ApiResult<unknown>, { ok: false }>) =>
+    setView({ kind: 'problem', text: result.code === 'OI0001' ? c.gone : problemText({ errors: messages.errors }, { code: result.code, message: result.message, traceId: result.traceId }) });
+
+  async function decide(allow: boolean) {
+    setBusy(true);
+    const answer = await connectApi.decide(id, allow);
+    setBusy(false);
+    if (!answer.ok) return fail(answer);
+    setView({ kind: 'leaving' });
+    window.location.assign(answer.data.redirectTo);
+  }
+
+  async function load() {
+    const answer = await connectApi.request(id);
+    if (!answer.ok) return fail(answer);
+    setView({ kind: 'request', request: answer.data });
+    // Nothing to ask: a proof just made, and the consent remembered or the app trusted.
+    if (answer.data.needs === 'ready') await decide(true);
+  }
+
+  useEffect(() => void load(), []);
+  useEffect(() => heading.current?.focus(), [view.kind]);
+
+  if (view.kind === 'loading') return <div className="spinner" role="status" aria-label={c.continuing} />;
+  if (view.kind === 'leaving') return <p className="notice redirecting" role="status">{c.continuing}</p>;
+  if (view.kind === 'problem') {
+    return (
+      <p className="error" role="alert">
+        {view.text}
+      </p>
+    );
+  }
+  const { request } = view;
+  const app = request.client.name;
+  return (
+    <section className="connect" aria-labelledby="connect-heading">
+      <h2 id="connect-heading" ref={heading} tabIndex={-1} className="connect-app">
+        {format(c.asks, { app })}
+      </h2>
+      {request.needs === 'two-step-setup' ? (
+        <>
+          <p>{format(c.twoStepNeeded, { app })}</p>
+          <div className="actions">
+            <a className="button primary" href="/user_center#security">
+              {c.setUpTwoStep}
+            </a>
+            <button type="button" className="button secondary" disabled={busy} onClick={() => void decide(false)}>
+              {c.deny}
+            </button>
+          </div>
+        </>
+      ) : (
+        <>
+          <p>{c.willReceive}</p>
+          <ul className="connect-scopes">
+            {request.scopes.map((scope) => (
+              <li key={scope}>{c.scopes[scope]}</li>
+            ))}
+          </ul>
+          {request.needs === 'proof' ? <p className="connect-proof">{format(request.twoFactors ? c.proofNeededTwoFactors : c.proofNeeded, { app })}</p> : <p className="hint">{c.remembered}</p>}
+          <div className="actions">
+            {request.needs === 'proof' ? (
+              <button
+                type="button"
+                className="button primary"
+                disabled={busy}
+                onClick={async () => {
+                  if (await confirmItsYou()) await load();
+                }}
+              >
+                {c.confirm}
+              </button>
+            ) : (
+              <button type="button" className="button primary" disabled={busy} onClick={() => void decide(true)}>
+                {c.allow}
+              </button>
+            )}
+            <button type="button" className="button secondary" disabled={busy} onClick={() => void decide(false)}>
+              {c.deny}
+            </button>
+          </div>
+        </>
+      )}
+      <StepUpSlot messages={messages} />
+    </section>
+  );
+}

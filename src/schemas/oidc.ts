@@ -1,0 +1,45 @@
+import * as z from 'zod/mini';
+
+/**
+ * The portal as an OpenID Provider (issue 27): what a client may ask for, and what the consent page and the
+ * user center's "Connected apps" receive. Shared by the gateway, the islands and the operator command line.
+ */
+
+export const OIDC_SCOPES = ['openid', 'profile', 'email', 'phone', 'company', 'offline_access'] as const;
+export type OidcScope = (typeof OIDC_SCOPES)[number];
+
+/** Authentication context classes: one factor, or two (a second step passed, or a passkey). */
+export const ACR = { oneFactor: 'urn:portal:acr:1fa', twoFactors: 'urn:portal:acr:2fa' } as const;
+
+/**
+ * A redirect or post-logout URI a client may register (RFC 9700 §4.1): absolute, https (http only for a loopback
+ * host, as native apps use), no fragment, no wildcard, no user info. It is then matched exactly, as a string. The
+ * rule lives in src/lib/client-uri.mjs, which the operator command line uses too.
+ */
+export { redirectUriProblem } from '../lib/client-uri.mjs';
+
+/** One waiting sign-in request as the consent page shows it. */
+export const connectRequestAnswer = z.object({
+  client: z.object({ id: z.string(), name: z.string() }),
+  scopes: z.array(z.enum(OIDC_SCOPES)),
+  /**
+   * What stands between the person and the app: nothing ('ready': the page continues by itself), their consent,
+   * a fresh proof ('proof'; `twoFactors` when it must be a two-factor one), or setting up two-step first.
+   */
+  needs: z.enum(['ready', 'consent', 'proof', 'two-step-setup']),
+  twoFactors: z.boolean(),
+});
+export type ConnectRequestAnswer = z.infer<typeof connectRequestAnswer>;
+
+export const connectDecision = z.object({ allow: z.boolean() });
+export const connectDecisionAnswer = z.object({ redirectTo: z.string() });
+
+export const connectedApp = z.object({
+  clientId: z.string(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  grantedAt: z.nullable(z.number()),
+  lastUsedAt: z.nullable(z.number()),
+});
+export const connectedAppsAnswer = z.array(connectedApp);
+export type ConnectedApp = z.infer<typeof connectedApp>;

@@ -1,0 +1,46 @@
+import { useState } from 'react';
+import { Modal } from './Modal';
+import './secret-once.css';
+
+interface SecretOnceProps {
+  title: string;
+  text: string;
+  /** What to copy: the client id and its secret, each under its label. */
+  idLabel: string;
+  id: string;
+  secretLabel: string;
+  secret: string;
+  words: { copy: string; copied: string; copyFailed: string; done: string };
+  onDone: () => void;
+}
+
+/** A secret shown this once (a client's, on creation or rotation): the id and the secret, Copy, and "I have copied it". */
+export function SecretOnce({ title, text, idLabel, id, secretLabel, secret, words, onDone }: SecretOnceProps) {
+  const [copied, setCopied] = useState<string | null>(null);
+  return (
+    <Modal title={title} onCancel={onDone}>
+      <p>{text}</p>
+      <dl className="secret-once">
+        <dt>{idLabel}</dt>
+        <dd>
+          <code data-client-id>{id}</code>
+        </dd>
+        <dt>{secretLabel}</dt>
+        <dd>
+          <code data-client-secret>{secret}</code>
+        </dd>
+      </dl>
+      <div role="status" aria-live="polite">
+        {copied && <p className="hint">{copied}</p>}
+      </div>
+      <div className="modal-actions">
+        <button type="button" className="button secondary" onClick={() => void navigator.clipboard.writeText(secret).then(() => setCopied(words.copied), () => setCopied(words.copyFailed))}>
+          {words.copy}
+        </button>
+        <button type="button" className="button primary" onClick={onDone}>
+          {words.done}
+        </button>
+      </div>
+    </Modal>
+  );
+}

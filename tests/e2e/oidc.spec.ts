@@ -1,0 +1,203 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, type Page } from '@playwright/test';
+import * as oidc from 'openid-client';
+import { messages } from '../../src/i18n';
+import type { Lang } from '../../src/lib/lang';
+import { expectAccessible, openInLanguage, operatorCli, seedUser, uniqueEmail } from './helpers';
+
+/**
+ * Signing in to another app through the portal (OpenID Connect), with `openid-client` as the app: the browser
+ * goes to the authorization endpoint, signs in on the portal's own page, allows the app on the consent page and
+ * lands at the app with a code, which the app redeems for tokens it validates. Then userinfo, "Connected apps",
+ * and the app's logout. zh and en, at phone and desktop width.
+ */
+
+const PORT = process.env.E2E_PORT ?? 8799;
+const ISSUER = `http://127.0.0.1:${PORT}`;
+let APP = '';
+let app: { clientId: string; clientSecret: string };
+/** The app's own pages: a small server per worker that records every URL the browser is sent to. */
+let appServer: Server;
+let visited: string[] = [];
+
+test.beforeAll(async () => {
+  appServer = createServer((request, response) => {
+    if (!request.url?.startsWith('/favicon')) visited.push(`${APP}${request.url}`);
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Voyage planner</title><p>app</p>');
+  });
+  await new Promise<void>((resolve) => appServer.listen(0, '127.0.0.1', resolve));
+  APP = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
+  const printed = operatorCli('client', 'add', '--name', 'Voyage planner', '--redirect-uri', `${APP}/callback`, '--post-logout-uri', `${APP}/signed-out`);
+  app = { clientId: /^client_id=(.+)$/m.exec(printed)![1]!, clientSecret: /^client_secret=(.+)$/m.exec(printed)![1]! };
+});
+test.afterAll(() => new Promise<void>((resolve) => appServer.close(() => resolve())));
+test.beforeEach(() => {
+  visited = [];
+});
+
+/** Waits until the browser has been sent to the app `count` times and has finished opening the last page there
+ *  (the app's server sees the request before the browser commits it; a goto in between would be interrupted). */
+async function arrivedAtApp(page: Page, count: number) {
+  await expect.poll(() => visited.length).toBe(count);
+  await page.waitForURL(visited[count - 1]!);
+}
+
+async function relyingParty() {
+  return oidc.discovery(new URL(ISSUER), app.clientId, undefined, oidc.ClientSecretBasic(app.clientSecret), { execute: [oidc.allowInsecureRequests] });
+}
+
+async function startFlow(config: oidc.Configuration, extra: Record<string, string> = {}) {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const nonce = oidc.randomNonce();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: `${APP}/callback`,
+    scope: 'openid profile email offline_access',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+    ...extra,
+  });
+  return { url, verifier, state, nonce };
+}
+
+for (const lang of ['zh', 'en'] as Lang[]) {
+  for (const width of [390, 1280]) {
+    test(`${lang} ${width}px: sign in through the portal, allow the app, use it, see it connected, and sign out from the app`, async ({ page }) => {
+      // The whole journey (sign-in, consent, tokens, user center, logout) in one test: more than the default 30 s on a busy machine.
+      test.setTimeout(90_000);
+      await page.setViewportSize({ width, height: 900 });
+      const m = messages[lang];
+      const email = uniqueEmail('oidc');
+      await seedUser(page.request, { email, password: 'Harbour2024', realName: 'Chen Jing', agreed: true });
+      const config = await relyingParty();
+      const flow = await startFlow(config, { ui_locales: lang === 'zh' ? 'zh-CN' : 'en' });
+
+      // Signed out: the app's link leads to the portal's sign-in, which returns to the consent page.
+      await openInLanguage(page, lang === 'zh' ? 'en' : 'zh', '/login');
+      await page.goto(flow.url.href);
+      await expect(page).toHaveURL(/\/login\?next=%2Fconnect/);
+      await page.getByRole('tab', { name: m.signIn.tabs.password }).click();
+      await page.getByRole('tab', { name: m.signIn.tabs.email }).click();
+      await page.getByLabel(m.signIn.email).fill(email);
+      await page.getByLabel(m.signIn.password, { exact: true }).fill('Harbour2024');
+      await page.getByRole('button', { name: m.signIn.submit }).click();
+
+      // The consent page names the app and what it will receive, in the language the app asked for.
+      await expect(page).toHaveURL(/\/connect\?request=/);
+      const heading = page.getByRole('heading', { name: m.connect.asks.replace('{app}', 'Voyage planner') });
+      await expect(heading).toBeVisible();
+      await expect(heading).toBeFocused();
+      await expect(page.getByText(m.connect.scopes.email)).toBeVisible();
+      await expectAccessible(page);
+      await page.getByRole('button', { name: m.connect.allow }).press('Enter');
+
+      await arrivedAtApp(page, 1);
+      const callback = new URL(visited[0]!);
+      expect(callback.searchParams.get('iss')).toBe(ISSUER);
+      const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce });
+      const claims = tokens.claims()!;
+      expect(claims.email).toBe(email);
+      expect(claims.name).toBe('Chen Jing');
+      expect(claims.locale).toBe(lang === 'zh' ? 'zh-CN' : 'en');
+      expect((await oidc.fetchUserInfo(config, tokens.access_token, claims.sub)).email).toBe(email);
+      // The app keeps the person signed in: each refresh rotates the token; a reused one ends the family.
+      const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+      expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+      await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+      await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+
+      // The user center lists the app under Connected apps.
+      await page.goto('/user_center#security');
+      const connected = page.getByRole('region', { name: m.connect.connectedApps });
+      // The Security section's parts load as they scroll into view.
+      await expect(async () => {
+        // The window itself (a wheel over a scrollable table would scroll the table instead).
+        await page.evaluate(() => window.scrollBy(0, 700));
+        await expect(connected.getByText('Voyage planner')).toBeVisible({ timeout: 1000 });
+      }).toPass();
+      await expect(connected.getByRole('button', { name: m.connect.disconnectOne.replace('{app}', 'Voyage planner') })).toBeVisible();
+      await expectAccessible(page, '#connected-apps-title');
+
+      // The app signs the person out: back at the app's registered page, and the portal session has ended.
+      await page.goto(oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: `${APP}/signed-out`, state: 'bye' }).href);
+      await expect.poll(() => visited.at(-1)).toBe(`${APP}/signed-out?state=bye`);
+      await page.waitForURL(`${APP}/signed-out?state=bye`);
+      await page.goto('/user_center');
+      await expect(page).toHaveURL(/\/login/);
+    });
+  }
+}
+
+test('prompt=none while signed out answers login_required at the app, and a remembered consent is not asked again', async ({ page }) => {
+  await openInLanguage(page, 'en', '/login');
+  const config = await relyingParty();
+  const silent = await startFlow(config, { prompt: 'none' });
+  await page.goto(silent.url.href);
+  await arrivedAtApp(page, 1);
+  expect(new URL(visited[0]!).searchParams.get('error')).toBe('login_required');
+
+  const email = uniqueEmail('oidc-again');
+  await seedUser(page.request, { email, password: 'Harbour2024', agreed: true });
+  const { createHash } = await import('node:crypto');
+  const login = await page.request.post('/api/agg-web/user/v3/userLogin', {
+    data: { loginEmail: email, loginPassword: createHash('sha256').update('Harbour2024').digest('hex'), passwordVersion: 2, captchaType: 3, grant_type: 'password', scope: 'server', client_id: 'portal', client_secret: 'portal' },
+  });
+  expect(((await login.json()) as { code: string }).code).toBe('0');
+  const first = await startFlow(config);
+  await page.goto(first.url.href);
+  await page.getByRole('button', { name: messages.en.connect.allow }).click();
+  await arrivedAtApp(page, 2);
+  const again = await startFlow(config);
+  await page.goto(again.url.href);
+  await arrivedAtApp(page, 3);
+  expect(new URL(visited[2]!).searchParams.get('code')).toBeTruthy();
+});
+
+test('an unregistered redirect_uri gets the portal error page and no redirect', async ({ page }) => {
+  const answer = await page.goto(`/oidc/authorize?client_id=${app.clientId}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}&response_type=code&scope=openid`);
+  expect(answer?.status()).toBe(400);
+  await expect(page).toHaveURL(/\/oidc\/authorize/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test('an app that demands two-step (acr_values) sends a person without it to set it up, in both languages', async ({ page }) => {
+  const config = await relyingParty();
+  for (const lang of ['zh', 'en'] as Lang[]) {
+    const m = messages[lang];
+    const email = uniqueEmail(`oidc-acr-${lang}`);
+    await seedUser(page.request, { email, password: 'Harbour2024', agreed: true });
+    await page.context().clearCookies();
+    await openInLanguage(page, lang, '/login');
+    const { createHash } = await import('node:crypto');
+    const login = await page.request.post('/api/agg-web/user/v3/userLogin', {
+      data: { loginEmail: email, loginPassword: createHash('sha256').update('Harbour2024').digest('hex'), passwordVersion: 2, captchaType: 3, grant_type: 'password', scope: 'server', client_id: 'portal', client_secret: 'portal' },
+    });
+    expect(((await login.json()) as { code: string }).code).toBe('0');
+    const flow = await startFlow(config, { acr_values: 'urn:portal:acr:2fa' });
+    await page.goto(flow.url.href);
+    await expect(page.getByText(m.connect.twoStepNeeded.replace('{app}', 'Voyage planner'))).toBeVisible();
+    await expect(page.getByRole('link', { name: m.connect.setUpTwoStep })).toHaveAttribute('href', '/user_center#security');
+    await expectAccessible(page);
+    // Cancel answers the app that the person declined, with this flow's state.
+    const sentBefore = visited.length;
+    await page.getByRole('button', { name: m.connect.deny }).click();
+    await arrivedAtApp(page, sentBefore + 1);
+    const answer = new URL(visited.at(-1)!).searchParams;
+    expect(answer.get('error')).toBe('access_denied');
+    expect(answer.get('state')).toBe(flow.state);
+  }
+});
+
+test('a machine client gets an access token with client credentials, and a wrong secret gets nothing', async () => {
+  const printed = operatorCli('client', 'add', '--name', 'Berth scheduler');
+  const machine = { clientId: /^client_id=(.+)$/m.exec(printed)![1]!, clientSecret: /^client_secret=(.+)$/m.exec(printed)![1]! };
+  const config = await oidc.discovery(new URL(ISSUER), machine.clientId, undefined, oidc.ClientSecretBasic(machine.clientSecret), { execute: [oidc.allowInsecureRequests] });
+  const tokens = await oidc.clientCredentialsGrant(config, { scope: 'company' });
+  expect(tokens.access_token.split('.')).toHaveLength(3);
+  const wrong = await oidc.discovery(new URL(ISSUER), machine.clientId, undefined, oidc.ClientSecretBasic('not-the-secret'), { execute: [oidc.allowInsecureRequests] });
+  await expect(oidc.clientCredentialsGrant(wrong, { scope: 'company' })).rejects.toMatchObject({ status: 401 });
+});

@@ -1,0 +1,414 @@
+import { unzipSync, strFromU8 } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import worker_, { createWorker } from '../../functions/worker';
+import { runDataRightsJob } from '../../functions/gateway/data-rights/jobs';
+import { hashPassword } from '../../src/lib/password-hash';
+import { LOGIN_CLIENT } from '../../src/schemas/auth';
+import type { DataRightsState } from '../../src/schemas/data-rights';
+import { bufferedForm, useWorkerEnv, type Envelope } from './gateway-client';
+import { fileBytes } from '../fixtures/file-bytes';
+
+/**
+ * A person's rights over their data (functions/gateway/data-rights/) through the whole Worker on a real local D1
+ * and R2, on a clock the tests move (cooling-off, 24 hours of a copy, the freshness of a proof). The scheduled job
+ * is called as the Cron Trigger calls it, at the moment the test names.
+ */
+const { worker, api } = useWorkerEnv('data-rights');
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+let at = Date.now();
+const app = createWorker({ clock: () => at });
+const PASSWORD = 'Harbour2024';
+
+type Opts = { cookie?: string; from?: string };
+async function send(method: 'GET' | 'POST', path: string, body?: unknown, { cookie, from = api.ip() }: Opts = {}) {
+  const headers: Record<string, string> = { 'cf-connecting-ip': from };
+  if (cookie) headers.cookie = cookie;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await app.request(`http://localhost/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, worker.env, worker.ctx);
+  await worker.settle();
+  return res;
+}
+const call = async <T = DataRightsState>(method: 'GET' | 'POST', path: string, body?: unknown, opts?: Opts) =>
+  (await (await send(method, path, body, opts)).json()) as Envelope<T>;
+const state = (cookie: string) => call('GET', '/agg-web/user/data', undefined, { cookie });
+
+/** Signs `email` in on the test clock: a new session, proved at `at`. */
+async function signIn(email: string) {
+  const res = await send('POST', '/agg-web/user/v3/userLogin', {
+    loginEmail: email,
+    loginPassword: await hashPassword(PASSWORD),
+    passwordVersion: 2,
+    captchaType: 3,
+    ...LOGIN_CLIENT,
+  });
+  const body = (await res.json()) as Envelope;
+  expect(body.code, `sign-in of ${email}`).toBe('0');
+  return api.sessionCookie(res);
+}
+
+/** A new person (seeded, with `fields`), signed in now. */
+async function person(fields: Record<string, unknown> = {}) {
+  const email = `rights.${api.unique()}@example.com`;
+  const seeded = await api.json<{ userId: string; companyIds: string[] }>(await api.post('/dev/users', { agreed: true, email, password: PASSWORD, ...fields }));
+  expect(seeded.code).toBe('0');
+  return { email, userId: seeded.data.userId, companyIds: seeded.data.companyIds, cookie: await signIn(email) };
+}
+
+async function upload(cookie: string, name: string, bytes: Uint8Array, kind = 'logo') {
+  const form = new FormData();
+  form.append('kind', kind);
+  form.append('files', new Blob([bytes]), name);
+  const { body, headers } = await bufferedForm(form);
+  const res = await app.request('http://localhost/api/agg-web/file/uploadFile', { method: 'POST', headers: { ...headers, cookie }, body }, worker.env, worker.ctx);
+  const answer = (await res.json()) as Envelope<{ id: string }[]>;
+  expect(answer.code).toBe('0');
+  return answer.data[0]!.id;
+}
+
+const job = () => runDataRightsJob(worker.env, at);
+const sql = <T = Record<string, unknown>>(query: string, ...values: unknown[]) =>
+  worker.env.DB.prepare(query).bind(...values).all<T>().then((r) => r.results);
+
+/** Asks for a copy, lets the job make it, and answers its id. */
+async function readyCopy(cookie: string) {
+  const asked = await call('POST', '/agg-web/user/data/copy', {}, { cookie });
+  expect(asked.code).toBe('0');
+  expect(asked.data.copies[0]!.status).toBe('queued');
+  await job();
+  const after = await state(cookie);
+  expect(after.data.copies[0]!.status).toBe('ready');
+  return after.data.copies[0]!.id;
+}
+
+describe('a copy of my data', () => {
+  it('holds every category of the person and none of the excluded items, and says so in the trail', async () => {
+    at = Date.now();
+    const admin = await person({ realName: 'Other Administrator', companies: [{ nameEn: `Copy Lines ${api.unique()}`, role: 'administrator' }] });
+    const mobile = api.mobile('137');
+    const me = await person({
+      realName: 'Copy Person',
+      phone: { callingCode: '+86', mobile },
+      companies: [{ companyId: admin.companyIds[0], role: 'staff' }],
+    });
+    // Secrets a copy must never carry, put where the account keeps them.
+    await worker.env.DB.batch([
+      worker.env.DB.prepare("INSERT INTO two_step (user_id, secret_enc, enabled_at, recovery_batch, created_at) VALUES (?, 'TOTPSECRETMARKER', ?, 'b1', ?)").bind(me.userId, at, at),
+      worker.env.DB.prepare("INSERT INTO recovery_codes (user_id, batch, code_hash) VALUES (?, 'b1', 'RECOVERYHASHMARKER')").bind(me.userId),
+      worker.env.DB.prepare(
+        "INSERT INTO passkeys (id, user_id, public_key, device_type, name, created_at) VALUES ('pk-copy', ?, 'PUBLICKEYMARKER', 'multiDevice', 'Work laptop', ?)",
+      ).bind(me.userId, at),
+    ]);
+    const fileId = await upload(me.cookie, 'my-photo.png', fileBytes.png);
+    const id = await readyCopy(me.cookie);
+
+    const res = await send('GET', `/agg-web/user/data/copy/${id}`, undefined, { cookie: me.cookie });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="personal-data-\d{4}-\d{2}-\d{2}\.zip"$/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const zip = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    const data = JSON.parse(strFromU8(zip['data.json']!)) as Record<string, any>;
+    expect(data).toMatchObject({
+      format: 'portal-personal-data',
+      version: 1,
+      profile: { userId: me.userId, realName: 'Copy Person' },
+      contact: { phone: `+86${mobile}`, email: me.email },
+      companies: [{ companyId: admin.companyIds[0], role: 'staff', status: 'active' }],
+      files: [{ fileId, name: 'my-photo.png', companyId: null }],
+      secondFactors: { twoStep: { on: true, recoveryCodesLeft: 1 }, passkeys: [{ name: 'Work laptop' }] },
+      connectedApps: [],
+    });
+    expect(data.sessions.length).toBeGreaterThanOrEqual(1);
+    expect(data.signIns.some((s: { success: boolean }) => s.success)).toBe(true);
+    expect(data.consents.agreements.map((a: { document: string }) => a.document).sort()).toEqual(['privacy', 'terms']);
+    expect(data.activity.some((a: { action: string }) => a.action === 'user.data_copy_requested')).toBe(true);
+    // The uploaded file itself, byte for byte.
+    expect(zip[`files/${fileId}.png`]).toEqual(fileBytes.png);
+
+    // Nothing excluded, anywhere in the file: no hash, secret, token or key, and no one else's data.
+    const everything = Object.values(zip).map((bytes) => strFromU8(bytes, true)).join('\n');
+    const [row] = await sql<{ password_hash: string; password_salt: string }>('SELECT password_hash, password_salt FROM users WHERE id = ?', me.userId);
+    const sessions = await sql<{ token_hash: string; refresh_hash: string; public_id: string }>('SELECT token_hash, refresh_hash, public_id FROM sessions WHERE user_id = ?', me.userId);
+    const forbidden = [
+      row!.password_hash,
+      row!.password_salt,
+      'TOTPSECRETMARKER',
+      'RECOVERYHASHMARKER',
+      'PUBLICKEYMARKER',
+      me.cookie.split('=')[1]!,
+      ...sessions.flatMap((s) => [s.token_hash, s.refresh_hash]),
+      admin.email,
+      admin.userId,
+      'Other Administrator',
+    ];
+    for (const value of forbidden) expect(everything, value).not.toContain(value);
+
+    // One a day; the request and the download are in the person's activity.
+    const again = await call('POST', '/agg-web/user/data/copy', {}, { cookie: me.cookie });
+    expect(again.code).toBe('DR0001');
+    expect(again.data).toMatchObject({ nextAt: expect.any(Number) });
+    const activity = await call<{ action: string; by: string }[]>('GET', '/agg-web/user/security/activity', undefined, { cookie: me.cookie });
+    expect(activity.data.filter((a) => a.action.startsWith('user.data_copy')).map((a) => a.action)).toEqual(['user.data_copy_downloaded', 'user.data_copy_requested']);
+  });
+
+  it('is read by nobody but its owner, by any id, in parallel, and only for 24 hours', async () => {
+    at = Date.now();
+    const owner = await person();
+    const other = await person();
+    const id = await readyCopy(owner.cookie);
+    const ids = [id, id.replace(/.$/, (c) => (c === '0' ? '1' : '0')), '0'.repeat(32), 'x', `${id}/../${id}`];
+    const tries = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => send('GET', `/agg-web/user/data/copy/${ids[i % ids.length]}`, undefined, { cookie: other.cookie })),
+    );
+    for (const res of tries) {
+      expect([404]).toContain(res.status);
+      expect(((await res.json()) as Envelope).code).toBe('DR0002');
+    }
+    const anonymous = await call('GET', `/agg-web/user/data/copy/${id}`);
+    expect(anonymous.code).toBe('TK00001');
+    // The owner, 20 times at once: each gets the same file.
+    const mine = await Promise.all(Array.from({ length: 20 }, () => send('GET', `/agg-web/user/data/copy/${id}`, undefined, { cookie: owner.cookie })));
+    const sizes = await Promise.all(mine.map(async (res) => (res.status === 200 ? (await res.arrayBuffer()).byteLength : -1)));
+    expect(new Set(sizes).size).toBe(1);
+    expect(sizes[0]).toBeGreaterThan(0);
+
+    // After 24 hours it is gone, the file too.
+    const [{ r2_key: key }] = (await sql<{ r2_key: string }>('SELECT r2_key FROM data_exports WHERE id = ?', id)) as [{ r2_key: string }];
+    at += DAY + MINUTE;
+    const late = await signIn(owner.email);
+    expect((await call('GET', `/agg-web/user/data/copy/${id}`, undefined, { cookie: late })).code).toBe('DR0002');
+    await job();
+    expect(await worker.env.UPLOADS.head(key)).toBeNull();
+    expect((await state(late)).data.copies[0]!.status).toBe('expired');
+  });
+
+  it('is made by the every-minute Cron Trigger through the Worker\'s scheduled handler', async () => {
+    at = Date.now();
+    const me = await person();
+    expect((await call('POST', '/agg-web/user/data/copy', {}, { cookie: me.cookie })).code).toBe('0');
+    await worker_.scheduled({ scheduledTime: at, cron: '* * * * *', noRetry() {} } as ScheduledController, worker.env);
+    expect((await state(me.cookie)).data.copies[0]).toMatchObject({ status: 'ready', readyAt: at, expiresAt: at + DAY });
+  });
+
+  it('needs a fresh proof of the person', async () => {
+    at = Date.now();
+    const me = await person();
+    at += 11 * MINUTE;
+    expect((await call('POST', '/agg-web/user/data/copy', {}, { cookie: me.cookie })).code).toBe('SU0001');
+    expect((await call('POST', '/agg-web/user/data/close', {}, { cookie: me.cookie })).code).toBe('SU0001');
+    expect((await call('POST', '/agg-web/user/data/contact', { kind: 'email', email: 'new@example.com', code: '123456' }, { cookie: me.cookie })).code).toBe('SU0001');
+    expect((await state(me.cookie)).data).toMatchObject({ copies: [], closure: null });
+  });
+});
+
+describe('correcting the phone and e-mail', () => {
+  it('takes a new e-mail confirmed by a code sent to it, tells the old one, and refuses one another account uses', async () => {
+    at = Date.now();
+    const me = await person();
+    const other = await person();
+    const next = `moved.${api.unique()}@example.com`;
+    const change = (email: string, code: string) => call<null>('POST', '/agg-web/user/data/contact', { kind: 'email', email, code }, { cookie: me.cookie });
+    expect((await change(me.email, '123456')).code).toBe('DR0009');
+    expect((await change(other.email, '123456')).code).toBe('DR0008');
+    expect((await call('POST', '/agg-web/user/getRegVerificationCode', { emailAddress: next, type: 1 })).code).toBe('0');
+    const code = await api.latestCode(next);
+    expect((await change(next, code === '000000' ? '111111' : '000000')).code).toBe('CD0010');
+    expect((await change(next, code)).code).toBe('0');
+    expect((await sql('SELECT email FROM users WHERE id = ?', me.userId))[0]!.email).toBe(next);
+    // The old address is told, without the new one; the new one signs in, the old one no longer does.
+    const notice = (await api.outbox(me.email))[0]!;
+    expect(notice.text).toMatch(/e-mail address was changed/);
+    expect(notice.text).not.toContain(next);
+    expect((await call('POST', '/agg-web/user/v3/userLogin', { loginEmail: me.email, loginPassword: await hashPassword(PASSWORD), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT })).code).not.toBe('0');
+    await signIn(next);
+    expect(await sql("SELECT 1 FROM audit_log WHERE action = 'user.contact_changed' AND target_id = ?", me.userId)).toHaveLength(1);
+  });
+
+  it('takes a new phone number after the human check and its code', async () => {
+    at = Date.now();
+    const me = await person();
+    const mobile = api.mobile('135');
+    const e164 = `+86${mobile}`;
+    const sliderCheck = await api.sliderCheck('sms', e164);
+    expect((await call('POST', '/agg-web/sms/send', { phoneCode: 'CN', mobile, type: 1, phoneCodeValue: '+86', sliderCheck })).code).toBe('0');
+    const code = await api.latestCode(e164);
+    expect((await call('POST', '/agg-web/user/data/contact', { kind: 'phone', callingCode: '+86', mobile, code }, { cookie: me.cookie })).code).toBe('0');
+    expect((await sql('SELECT phone_e164 FROM users WHERE id = ?', me.userId))[0]!.phone_e164).toBe(e164);
+    // The number is now the account's own: asking again changes nothing.
+    expect((await call('POST', '/agg-web/user/data/contact', { kind: 'phone', callingCode: '+86', mobile, code }, { cookie: me.cookie })).code).toBe('DR0009');
+  });
+});
+
+describe('withdrawing consent', () => {
+  it('stops funnel tracking for the person at once and records each change with its time', async () => {
+    at = Date.now();
+    const me = await person();
+    const event = { eventId: 'page_shown', eventName: `rights-${api.unique()}`, bpSource: 'portal', bpType: 'funnel' };
+    const stored = async () => (await sql('SELECT 1 FROM tracking_events WHERE event_name = ?', event.eventName)).length;
+    expect((await call('POST', '/agg-web/buriedPoint/add', event, { cookie: me.cookie })).code).toBe('0');
+    expect(await stored()).toBe(1);
+    const withdrawn = await call('POST', '/agg-web/user/data/consent', { purpose: 'tracking', granted: false }, { cookie: me.cookie });
+    expect(withdrawn.data.consents).toEqual([{ purpose: 'tracking', granted: false, changedAt: at }]);
+    expect((await call('POST', '/agg-web/buriedPoint/add', event, { cookie: me.cookie })).code).toBe('0');
+    expect(await stored()).toBe(1);
+    at += MINUTE;
+    const given = await call('POST', '/agg-web/user/data/consent', { purpose: 'tracking', granted: true }, { cookie: me.cookie });
+    expect(given.data.consents).toEqual([{ purpose: 'tracking', granted: true, changedAt: at }]);
+    expect((await sql('SELECT granted, changed_at FROM consent_changes WHERE user_id = ? ORDER BY id', me.userId)).map((r) => r.granted)).toEqual([0, 1]);
+    expect((await call('POST', '/agg-web/user/data/consent', { purpose: 'marketing', granted: false }, { cookie: me.cookie })).code).toBe('GW0400');
+  });
+});
+
+describe('closing the account', () => {
+  it('makes one closure of 20 parallel requests', async () => {
+    at = Date.now();
+    const me = await person();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call('POST', '/agg-web/user/data/close', {}, { cookie: me.cookie })));
+    expect(answers.map((a) => a.code)).toEqual(Array(20).fill('0'));
+    expect(new Set(answers.map((a) => a.data.closure?.closesAt)).size).toBe(1);
+    expect(answers[0]!.data.closure).toEqual({ since: at, closesAt: at + 15 * DAY });
+    expect(await sql("SELECT 1 FROM audit_log WHERE action = 'user.closure_requested' AND target_id = ?", me.userId)).toHaveLength(1);
+  });
+
+  it('shows the closing date at a sign-in during the cooling-off, keeps the account on request, and closes again', async () => {
+    at = Date.now();
+    const me = await person();
+    const closed = await call('POST', '/agg-web/user/data/close', {}, { cookie: me.cookie });
+    const closesAt = closed.data.closure!.closesAt;
+    at += 3 * DAY;
+    const cookie = await signIn(me.email);
+    expect((await state(cookie)).data.closure).toEqual({ since: closesAt - 15 * DAY, closesAt });
+    const kept = await call('POST', '/agg-web/user/data/keep', {}, { cookie });
+    expect(kept.data.closure).toBeNull();
+    expect((await call('POST', '/agg-web/user/data/keep', {}, { cookie })).code).toBe('DR0004');
+    // The cooling-off starts again from the new request.
+    const again = await call('POST', '/agg-web/user/data/close', {}, { cookie });
+    expect(again.data.closure).toEqual({ since: at, closesAt: at + 15 * DAY });
+    at += 14 * DAY;
+    await job();
+    expect((await sql('SELECT erased_at FROM users WHERE id = ?', me.userId))[0]!.erased_at).toBeNull();
+  });
+
+  it('refuses a company\'s last active administrator until the company has another', async () => {
+    at = Date.now();
+    const admin = await person({ companies: [{ nameEn: `Last Admin Lines ${api.unique()}`, role: 'administrator' }] });
+    const refused = await call<{ companies: { companyId: string; name: string }[] }>('POST', '/agg-web/user/data/close', {}, { cookie: admin.cookie });
+    expect(refused.code).toBe('DR0003');
+    expect(refused.data.companies.map((c) => c.companyId)).toEqual(admin.companyIds);
+    expect((await state(admin.cookie)).data.closure).toBeNull();
+    // A second administrator: now the first may go.
+    await person({ companies: [{ companyId: admin.companyIds[0], role: 'administrator' }] });
+    expect((await call('POST', '/agg-web/user/data/close', {}, { cookie: admin.cookie })).code).toBe('0');
+  });
+});
+
+/** Every text value of every table of D1 (read from sqlite_master, so tables added later are walked too) that contains one of `values`. */
+async function whereFound(values: string[]): Promise<string[]> {
+  const tables = await sql<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'");
+  const found: string[] = [];
+  for (const { name } of tables) {
+    for (const row of await sql(`SELECT * FROM "${name}"`)) {
+      for (const [column, value] of Object.entries(row)) {
+        if (value === null) continue;
+        const text = String(value).toLowerCase();
+        for (const v of values) if (text.includes(v.toLowerCase())) found.push(`${name}.${column} has ${v}`);
+      }
+    }
+  }
+  return found;
+}
+
+describe('erasure after the cooling-off', () => {
+  it('leaves no personal value in any table but the pseudonymised audit rows, deletes personal files, keeps company files, frees the phone', async () => {
+    at = Date.now();
+    const admin = await person({ companies: [{ nameEn: `Erasure Lines ${api.unique()}`, role: 'administrator' }] });
+    const mobile = api.mobile('136');
+    const name = `Erin Erasable ${api.unique()}`;
+    const me = await person({ realName: name, phone: { callingCode: '+86', mobile }, companies: [{ companyId: admin.companyIds[0], role: 'staff' }] });
+    const personalEmail = `private.${api.unique()}@example.net`;
+    await worker.env.DB.prepare('UPDATE company_members SET nick_name = ?, personal_email = ? WHERE user_id = ?').bind(`Nick ${name}`, personalEmail, me.userId).run();
+    expect((await call('POST', '/agg-web/user/updateUserInfo', { realName: name, countryId: 'CN', birthday: '1981-02-03', sex: 'female' }, { cookie: me.cookie })).code).toBe('0');
+    const ownFile = await upload(me.cookie, `passport-${api.unique()}.png`, fileBytes.png);
+    const companyFile = await upload(me.cookie, 'licence.pdf', fileBytes.pdf, 'licence');
+    // Attached to the company (as the company form does): it stays with the company.
+    await worker.env.DB.prepare("UPDATE files SET company_id = ?, purpose = 'licence' WHERE id = ?").bind(admin.companyIds[0], companyFile).run();
+    const [own, kept] = await Promise.all(
+      [ownFile, companyFile].map(async (id) => (await sql<{ r2_key: string; origin_name: string }>('SELECT r2_key, origin_name FROM files WHERE id = ?', id))[0]!),
+    );
+    await call('POST', '/agg-web/user/data/consent', { purpose: 'tracking', granted: false }, { cookie: me.cookie });
+    await readyCopy(me.cookie);
+    // A code to the e-mail and a passkey: short-lived rows keyed by the person's names go too.
+    expect((await call('POST', '/agg-web/user/getRegVerificationCode', { emailAddress: me.email, type: 3 })).code).toBe('0');
+    await worker.env.DB.prepare("INSERT INTO passkeys (id, user_id, public_key, device_type, name, created_at) VALUES ('pk-erase', ?, 'k', 'multiDevice', 'Phone', ?)")
+      .bind(me.userId, at)
+      .run();
+    expect((await call('POST', '/agg-web/user/data/close', {}, { cookie: me.cookie })).code).toBe('0');
+
+    const personal = [me.email, mobile, name, personalEmail, '1981-02-03', own!.origin_name];
+    expect((await whereFound(personal)).length).toBeGreaterThan(0);
+    at += 15 * DAY + MINUTE;
+    expect((await job()).erased).toBeGreaterThanOrEqual(1);
+    expect((await sql('SELECT erased_at FROM users WHERE id = ?', me.userId))[0]!.erased_at).toBe(at);
+
+    expect(await whereFound(personal)).toEqual([]);
+    // The audit trail keeps its rows, under the account's random id only.
+    const trail = await sql<{ action: string }>('SELECT action FROM audit_log WHERE target_id = ? ORDER BY id', me.userId);
+    expect(trail.map((r) => r.action)).toEqual(expect.arrayContaining(['user.signed_in', 'user.closure_requested', 'user.erased']));
+    expect(await worker.env.UPLOADS.head(own!.r2_key)).toBeNull();
+    expect(await worker.env.UPLOADS.head(kept!.r2_key)).not.toBeNull();
+    expect(await sql('SELECT 1 FROM company_members WHERE user_id = ?', me.userId)).toEqual([]);
+    expect(await sql('SELECT 1 FROM company_members WHERE user_id = ?', admin.userId)).toHaveLength(1);
+    expect((await call('GET', '/agg-web/user/data', undefined, { cookie: me.cookie })).code).toBe('TK00001');
+
+    // The phone number registers a new, empty account (the human check runs on the real clock, so the test's goes back to it).
+    at = Date.now();
+    const e164 = `+86${mobile}`;
+    const sliderCheck = await api.sliderCheck('sms', e164);
+    expect((await call('POST', '/agg-web/sms/send', { phoneCode: 'CN', mobile, type: 3, phoneCodeValue: '+86', sliderCheck })).code).toBe('0');
+    const code = await api.latestCode(e164);
+    const res = await send('POST', '/agg-web/quick/user/login', { loginType: 1, mobileCode: '+86', mobile, code, agreed: true, userIdentity: 2, companyName: 'Fresh Start Shipping' });
+    const registered = (await res.json()) as Envelope<{ newUser: boolean }>;
+    expect(registered, JSON.stringify(registered)).toMatchObject({ code: '0', data: { newUser: true } });
+    const cookie = api.sessionCookie(res);
+    const fresh = await call<{ userId: string; realName: string | null; birthday: string | null }>('GET', '/agg-web/user/fetchMeByUserToken', undefined, { cookie });
+    expect(fresh.data.userId).not.toBe(me.userId);
+    expect(fresh.data).toMatchObject({ birthday: null });
+    expect((await state(cookie)).data).toMatchObject({ copies: [], closure: null, consents: [{ purpose: 'tracking', granted: true, changedAt: null }] });
+  });
+
+  it('waits while an operator holds the account, and the hold and its lifting are audited', async () => {
+    at = Date.now();
+    const me = await person();
+    // An operator signed in on the test clock (an operator session lasts 12 hours).
+    const operator = async () => {
+      const res = await send('POST', '/dev/operator-session', { login: 'support.rights@ops.example.com', role: 'support' });
+      await res.body?.cancel();
+      return `portal_operator=${/(?:^|\n)portal_operator=([^;]+)/.exec(res.headers.getSetCookie().join('\n'))?.[1]}`;
+    };
+    let ops = await operator();
+    const hold = (path: string, reason = 'Court order 2026-117, keep all records') => call('POST', `/ops/v1/people/${me.userId}/${path}`, { reason }, { cookie: ops });
+
+    expect((await call('POST', '/agg-web/user/data/close', {}, { cookie: me.cookie })).code).toBe('0');
+    const closing = await call<{ id: string; closure: { closesAt: number | null } }[]>('GET', '/ops/v1/people/closing', undefined, { cookie: ops });
+    expect(closing.data.find((p) => p.id === me.userId)?.closure.closesAt).toBe(at + 15 * DAY);
+    const holds = await Promise.all(Array.from({ length: 5 }, () => hold('legalHold')));
+    expect(holds.map((h) => h.code).sort()).toEqual(['0', 'DR0005', 'DR0005', 'DR0005', 'DR0005']);
+    at += 16 * DAY;
+    await job();
+    ops = await operator();
+    expect((await sql('SELECT erased_at, email FROM users WHERE id = ?', me.userId))[0]).toEqual({ erased_at: null, email: me.email });
+    expect((await hold('liftLegalHold', 'Court order lifted on appeal')).code).toBe('0');
+    expect((await hold('liftLegalHold')).code).toBe('DR0006');
+    const trail = await sql<{ action: string; reason: string; actor_kind: string }>(
+      "SELECT action, reason, actor_kind FROM audit_log WHERE target_id = ? AND action LIKE 'user.legal_hold%' ORDER BY id",
+      me.userId,
+    );
+    expect(trail).toEqual([
+      { action: 'user.legal_hold_placed', reason: 'Court order 2026-117, keep all records', actor_kind: 'operator' },
+      { action: 'user.legal_hold_lifted', reason: 'Court order lifted on appeal', actor_kind: 'operator' },
+    ]);
+    await job();
+    expect((await sql<{ erased_at: number | null }>('SELECT erased_at FROM users WHERE id = ?', me.userId))[0]!.erased_at).toBe(at);
+  });
+});
