@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Messages } from '../../i18n';
 import { problemText } from '../../i18n/problem';
 import { canUsePasskeys } from '../../lib/webauthn-support';
-import { RETURN_PARAM, returnPath, SESSION_ENDED_MARK } from '../../lib/routes';
+import { RETURN_PARAM, returnPath, SESSION_ENDED_MARK } from '../../lib/return-path';
 import type { Lang } from '../../lib/lang';
 import { meetsPasswordRule, NEW_USER_COMPANY_MAX } from '../../schemas/auth-rules';
 import { $dialog, closeDialog } from '../../stores/dialog';
