@@ -74,7 +74,9 @@ export default defineConfig({
               // used and the other island pages at once (split by entry sets, it cost those pages about 1.2 KB). The
               // zod-free values the sign-in form needs from the start stay out of it (a higher priority claims them).
               { name: 'gateway', test: /node_modules[\\/]zod[\\/]|src[\\/]api[\\/](client|auth)\.ts|src[\\/]schemas[\\/](checked|envelope|auth)\.ts/ },
-              { name: 'rules', test: /src[\\/](api[\\/]result|schemas[\\/]auth-rules)\.ts/, priority: 1 },
+              // The return path (src/lib/return-path.ts) too: routes.ts, a dependency of the gateway client, re-exports
+              // it, and the sign-in form reads it on arrival (without this, /login loaded the whole gateway chunk).
+              { name: 'rules', test: /src[\\/](api[\\/]result|schemas[\\/]auth-rules|lib[\\/]return-path)\.ts/, priority: 1 },
             ],
           },
         },

@@ -195,6 +195,16 @@ const settings = {
   webHomeUrl: variable('WEB_HOME_URL', optional(pathOrUrl)),
   webAppAudience: variable('WEB_APP_AUDIENCE', withDefault(text, 'web-app')),
   /**
+   * Where a partner (navigator) with no company goes after the partner sign-in (/go/partner_app): the partners'
+   * workspace. Default: the portal's own partner landing page, which says what partners do there.
+   */
+  partnerAppUrl: variable('PARTNER_APP_URL', withDefault(pathOrUrl, '/partner')),
+  /** The support contact shown to a person whose account is blocked (and wherever the portal names support). */
+  supportPhone: variable('SUPPORT_PHONE', optional(text)),
+  supportEmail: variable('SUPPORT_EMAIL', optional(text.email('must be an e-mail address'))),
+  /** Support's hours, per language: `zh=…,en=…`. */
+  supportHours: variable('SUPPORT_HOURS', withDefault(perLang, '')),
+  /**
    * A session ends after this many seconds without a call (last activity is stored at most once a minute, so
    * it ends up to a minute sooner than the figure says). Default: 7 days, the session cookie's lifetime.
    */

@@ -10,14 +10,16 @@ import { sessionTokenOf } from './session-cookies';
 const TOKEN_PATH = '/edge/v1/destinations/token';
 
 /**
- * `/go/web_app` and `/go/web_home`: the platform's destinations after sign-in (configuration; locally pages
+ * `/go/web_app`, `/go/web_home` and `/go/partner_app` (PARTNER_APP_URL, a partner with no company): the
+ * platform's destinations after sign-in (configuration; locally pages
  * of this portal). A signed-in person sent to another origin carries a fresh 60-second hand-off blob in
  * `token`, which the gateway seals for that site's audience, so the other site can open its own session.
  */
 export const destinationRoutes = (embedded: GatewayFetch) =>
-  new Hono<EdgeBindings>().get('/:target{web_app|web_home}', async (c) => {
+  new Hono<EdgeBindings>().get('/:target{web_app|web_home|partner_app}', async (c) => {
     const config = c.var.config;
-    const configured = c.req.param('target') === 'web_app' ? config.webAppUrl : config.webHomeUrl;
+    const which = c.req.param('target');
+    const configured = which === 'web_app' ? config.webAppUrl : which === 'web_home' ? config.webHomeUrl : config.partnerAppUrl;
     const target = safeRedirect(configured, config.redirect);
     c.header('Cache-Control', 'no-store');
     c.header('Referrer-Policy', 'no-referrer');

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { withConfig, type Config } from '../config';
 import type { EdgeBindings } from '../env';
 import { fail, GatewayError } from './errors';
+import { blockedAnswer } from './account/support';
 import { dictionaryRoutes } from './places/dictionaries-routes';
 import { legalRoutes } from './legal/routes';
 import { accountRoutes } from './account/routes';
@@ -105,6 +106,8 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
       return fail(c, known ? ERR.METHOD_NOT_ALLOWED : ERR.NO_SUCH_API);
     })
     .onError((error, c) => {
+      // A blocked account is told how to reach support, from configuration (issue 33).
+      if (error instanceof GatewayError && error.code === ERR.ACCOUNT_BLOCKED) return blockedAnswer(c);
       if (error instanceof GatewayError) return fail(c, error.code, error.data);
       // The OpenID endpoints answer OAuth's own errors (oidc/routes.ts); this catches any that reach here.
       if (error instanceof OAuthError) return c.json({ error: error.error, error_description: error.description }, error.status, { 'Cache-Control': 'no-store' });

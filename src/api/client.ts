@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
-import { opsPublicShells, opsSignInPathFrom, signInPathFrom } from '../lib/routes';
+import { opsPublicShells, opsSignInPathFrom, SESSION_ENDED_MARK, signInPathFrom } from '../lib/routes';
 import { envelopeSchema, SUCCESS_CODE } from '../schemas/envelope';
-import { NETWORK_ERROR, SERVER_ERROR, TRACE_ID_HEADER, type ApiResult } from './result';
+import { CONNECTION_ERROR, NETWORK_ERROR, SERVER_ERROR, TIMEOUT_ERROR, TRACE_ID_HEADER, type ApiResult } from './result';
 
 export { NETWORK_ERROR, SALT_REQUIRED, SERVER_ERROR, type ApiResult } from './result';
 
@@ -24,17 +24,25 @@ export async function callGateway<T extends z.ZodMiniType>(
   const method = init.method ?? 'POST';
   const query = init.query ? `?${new URLSearchParams(init.query)}` : '';
   let response: Response;
+  // Every call has a time limit, its answer's body included (issue 33): a call that never answers says so
+  // and leaves the form as it was. A timer (not AbortSignal.timeout) so that a test's fake clock can run it.
+  const limit = new AbortController();
+  const timer = setTimeout(() => limit.abort(), CALL_TIMEOUT_MS);
   try {
     response = await fetch(`/api/${path}${query}`, {
       method,
       headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
       body: method === 'POST' ? JSON.stringify(init.body ?? {}) : undefined,
       credentials: 'same-origin',
+      signal: limit.signal,
     });
   } catch {
-    return { ok: false, code: NETWORK_ERROR, message: '' };
+    clearTimeout(timer);
+    return { ok: false, code: noAnswerCode(limit.signal), message: '' };
   }
   const json: unknown = await response.json().catch(() => undefined);
+  clearTimeout(timer);
+  if (json === undefined && limit.signal.aborted) return { ok: false, code: TIMEOUT_ERROR, message: '' };
   const envelope = envelopeSchema(dataSchema).safeParse(json);
   if (!envelope.success) {
     const { code, data } = (json ?? {}) as { code?: unknown; data?: unknown };
@@ -45,6 +53,15 @@ export async function callGateway<T extends z.ZodMiniType>(
   const data = (envelope.data as unknown as { data: unknown }).data;
   if (code === SUCCESS_CODE) return { ok: true, data: data as z.infer<T> };
   return refusal({ ok: false, code, message, data }, response);
+}
+
+/** How long a call may take, its answer's body included, before the page says it is taking too long. */
+export const CALL_TIMEOUT_MS = 20_000;
+
+/** Why a call got no answer: our time limit, the browser offline, or a connection the server broke off. */
+function noAnswerCode(signal: AbortSignal): string {
+  if (signal.aborted) return TIMEOUT_ERROR;
+  return typeof navigator !== 'undefined' && navigator.onLine === false ? NETWORK_ERROR : CONNECTION_ERROR;
 }
 
 /** The message of an error envelope (`message`, or the older `msg`). */
@@ -67,6 +84,12 @@ export function refusal<T>(result: { ok: false; code: string; message: string; d
     // The edge has already cleared the cookies on this answer. The open forms keep what was typed, to give it
     // back after sign-in (src/lib/kept-forms.ts listens; an event, so that neither module loads the other).
     dispatchEvent(new Event(SESSION_ENDED_EVENT));
+    // The sign-in page says why the person is back (read once there: src/islands/sign-in/SignIn.tsx).
+    try {
+      sessionStorage.setItem(SESSION_ENDED_MARK, '1');
+    } catch {
+      // Storage blocked: the page then only says "Sign in to continue".
+    }
     location.assign(signInPathFrom(location.pathname, location.search));
   }
   return response.status >= 500 ? { ...result, traceId: traceIdOf(response) } : result;

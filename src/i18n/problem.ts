@@ -1,4 +1,4 @@
-import { NETWORK_ERROR, SERVER_ERROR } from '../api/result';
+import { CONNECTION_ERROR, NETWORK_ERROR, SERVER_ERROR, TIMEOUT_ERROR } from '../api/result';
 import type { ConsoleMessages } from './ops';
 import { format } from './format';
 
@@ -27,6 +27,8 @@ export function problemText(messages: Partial<ConsoleMessages>, problem: Problem
   if ('code' in problem) {
     const errors = messages.errors!;
     if (problem.code === NETWORK_ERROR) return errors.network;
+    if (problem.code === TIMEOUT_ERROR) return errors.timeout;
+    if (problem.code === CONNECTION_ERROR) return errors.connection;
     const text = problem.code === SERVER_ERROR ? errors.server : problem.message || (problem.traceId ? errors.server : errors.generic);
     return problem.traceId ? `${text} ${format(errors.reference, { id: problem.traceId })}` : text;
   }

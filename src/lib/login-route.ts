@@ -4,6 +4,8 @@ import type { LoginCaseAnswer } from '../schemas/auth';
 export const destinations = {
   webApp: '/go/web_app',
   webHome: '/go/web_home',
+  /** A partner with no company: the partners' workspace (PARTNER_APP_URL, by default this portal's /partner). */
+  partnerApp: '/go/partner_app',
 } as const;
 
 export type LoginCaseRoute =
@@ -39,6 +41,15 @@ export function routeForLoginCase(answer: LoginCaseAnswer, redirect?: string): L
     case 9:
       return { kind: 'go', to: `/enterprise_adm_and_staff?loginType=${loginType}` };
   }
+}
+
+/**
+ * A partner (navigator) sign-in whose login case leads to a company's onboarding goes to the partners'
+ * workspace instead: a partner with no company is not an enterprise administrator (issue 33).
+ */
+export function routeForPartner(route: LoginCaseRoute): LoginCaseRoute {
+  const onboarding = route.kind === 'go' && (route.to.startsWith('/enterprise_adm_and_staff') || route.to.startsWith('/create_account'));
+  return onboarding ? { kind: 'go', to: destinations.partnerApp } : route;
 }
 
 /** A 500 ms pause precedes the redirect after sign-in (the person sees the success state). */

@@ -1,3 +1,7 @@
+import { RETURN_PARAM, returnPath, SESSION_ENDED_MARK, sessionShells } from './return-path';
+
+export { RETURN_PARAM, returnPath, SESSION_ENDED_MARK, sessionShells };
+
 /**
  * Every route of the portal (portal-spec.md §2) and the pre-rendered shell that answers it.
  * The Worker serves `/{lang}/{shell}.html` at the exact path; anything else gets the 404 shell.
@@ -18,6 +22,8 @@ export const pageShells = [
   'completion_of_application',
   'pass_email_login',
   'share_login',
+  // The partners' landing page: the default PARTNER_APP_URL, where a partner with no company goes (issue 33).
+  'partner',
   // Signing in to another app (OpenID Connect): consent and "confirm it's you" (functions/gateway/oidc/).
   'connect',
 ] as const;
@@ -92,40 +98,6 @@ export const signInShells: readonly AnyShell[] = [
   'forget',
   'navigator_forget',
 ];
-
-/**
- * Pages that work only with a session. A signed-out visitor is sent to sign-in at the edge, with the page as
- * the return path, so nobody fills a form whose submit can only fail.
- */
-export const sessionShells: readonly AnyShell[] = [
-  'account',
-  'user_center',
-  'create_account',
-  'fill_account',
-  'change_password',
-  'enterprise_adm_and_staff',
-  'completion_of_application',
-  'join',
-  'connect',
-];
-
-/** The sign-in page's parameter naming the page to return to. */
-export const RETURN_PARAM = 'next';
-
-/**
- * The page to return to after sign-in, or undefined: only a session page of this portal, with its query,
- * rebuilt from the shell name and re-encoded parameters, so no value can name another site.
- */
-export function returnPath(raw: string | null | undefined): string | undefined {
-  if (!raw || raw.length > 1024) return undefined;
-  const match = /^\/([a-z_]+)(\?[^#]*)?$/.exec(raw);
-  const shell = match ? shellForPath(`/${match[1]}`) : undefined;
-  if (!match || !shell || !sessionShells.includes(shell)) return undefined;
-  const query = new URLSearchParams(match[2] ?? '');
-  query.delete(RETURN_PARAM);
-  const search = query.toString();
-  return `/${shell}${search ? `?${search}` : ''}`;
-}
 
 /** Where to sign in from a page: the sign-in page, returning to this page when it is a session page. */
 export function signInPathFrom(pathname: string, search: string, signInPage = '/login'): string {

@@ -23,7 +23,7 @@ export const errorCatalogue = {
   TK00001: { status: 401, en: 'Your session has ended. Please sign in again.', zh: '登录已失效，请重新登录。' },
   // Users and sign-in.
   US0001: { status: 400, en: 'Please enter company name.', zh: '请输入公司名称。' },
-  US0002: { status: 400, en: 'Please read and agree to the user agreement.', zh: '请阅读并同意用户协议。' },
+  US0002: { status: 400, en: 'Please read and agree to the Terms of Service.', zh: '请阅读并同意《用户服务协议》。' },
   US0003: { status: 409, en: 'This account was just registered by another request. Please sign in again.', zh: '该账号刚刚已被注册，请重新登录。' },
   US0005: { status: 400, en: 'Please enter your mobile number or e-mail address.', zh: '请输入手机号或邮箱。' },
   US0010: { status: 400, en: 'Wrong account or password.', zh: '账号或密码错误。' },
@@ -100,7 +100,11 @@ export const errorCatalogue = {
     zh: '协议类型无效：platformCode 须为 1，type 须为 0（隐私政策）或 1（用户服务协议）。',
   },
   // Companies. CO0002/CO0003 and file problems carry `data` { path } (or { ids }) for the form.
-  CO0001: { status: 409, en: 'A company with this name and type is already on the platform.', zh: '平台上已存在同名同类型的企业。' },
+  CO0001: {
+    status: 409,
+    en: 'A company with this name and type is already on the platform. If you work there, ask its administrator for an invitation code and join it as staff.',
+    zh: '平台上已存在同名同类型的企业。如您在该企业任职，请向其管理员索取邀请码，以员工身份加入。',
+  },
   CO0002: { status: 400, en: 'Please choose the serviced port.', zh: '请选择服务港口。' },
   CO0003: { status: 400, en: 'The fuel-supply GTC is required for fuel suppliers (and only for them).', zh: '燃油供应商须上传燃油供应通用条款（仅限燃油供应商）。' },
   CO0004: { status: 400, en: 'Please choose a country from the list.', zh: '请从列表中选择国家或地区。' },

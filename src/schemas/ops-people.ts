@@ -168,6 +168,10 @@ export const auditQuery = z.object({
 });
 export type AuditQueryInput = z.infer<typeof auditQuery>;
 
+/** A person or company as the audit trail names them. */
+export const auditParty = z.object({ name: z.nullable(z.string()), phone: z.nullable(z.string()), email: z.nullable(z.string()) });
+export type AuditParty = z.infer<typeof auditParty>;
+
 export const auditEntry = z.object({
   id: z.number(),
   at: z.number(),
@@ -175,9 +179,13 @@ export const auditEntry = z.object({
   actorId: z.nullable(z.string()),
   /** The operator's name, for operator rows. */
   actorName: z.nullable(z.string()),
+  /** The person behind a person's row: name, phone, e-mail (null for operators and the system). */
+  actorParty: z.optional(z.nullable(auditParty)),
   action: z.string(),
   targetKind: z.nullable(z.string()),
   targetId: z.nullable(z.string()),
+  /** The person or company the row is about, by name and contacts. */
+  targetParty: z.optional(z.nullable(auditParty)),
   reason: z.nullable(z.string()),
   network: z.nullable(z.string()),
   detail: z.nullable(z.string()),

@@ -3,7 +3,7 @@ import { checked } from './checked';
 import { companyShownFields, COMPANY_TYPES, verificationStatusSchema, type VerificationStatus } from './onboarding';
 import { reviewOutcomeSchema, reviewReasonSchema, type ReviewReason } from './review-outcome';
 
-export { REVIEW_REASONS, REVIEW_REASON_TEXT, reviewReasonText, reviewReasonSchema, type ReviewReason } from './review-outcome';
+export { auditReasonText, REVIEW_REASONS, REVIEW_REASON_TEXT, reviewReasonText, reviewReasonSchema, type ReviewReason } from './review-outcome';
 
 /**
  * Wire contracts of company review by operators (gateway paths under /ops/v1/companies). One schema per call,

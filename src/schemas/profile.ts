@@ -12,6 +12,8 @@ import { grantedModuleSchema, isoDateSchema, memberRoleSchema } from './onboardi
 export const meAnswer = z.object({
   userId: z.string(),
   realName: z.string(),
+  /** The new-user dialog's answer: 1 principal, 2 service provider; null when never asked. */
+  identity: z.optional(z.nullable(z.union([z.literal(1), z.literal(2)]))),
   loginName: z.string(),
   registerMobile: z.nullable(z.string()),
   userPhoneCode: z.nullable(z.string()),

@@ -37,7 +37,7 @@ export const REVIEW_REASON_TEXT: Record<ReviewReason, Record<Lang, string>> = {
   gtcMissing: { en: 'The fuel-supply general terms and conditions are missing.', zh: '缺少燃油供应通用条款。' },
   contactUnreachable: { en: 'We could not reach the contact person given.', zh: '无法联系到填写的联系人。' },
   fraudSuspected: { en: 'We suspect the company details are not genuine.', zh: '企业信息疑似不真实。' },
-  termsBreached: { en: 'The platform terms of service were breached.', zh: '违反了平台用户服务协议。' },
+  termsBreached: { en: 'The platform Terms of Service were breached.', zh: '违反了平台《用户服务协议》。' },
   requestedByCompany: { en: 'The company asked for it.', zh: '应企业要求。' },
   licenceExpired: { en: 'The business licence has expired.', zh: '营业执照已过期。' },
   inactive: { en: 'The company has not used the platform for a long time.', zh: '企业长期未使用平台。' },
@@ -48,4 +48,11 @@ export const REVIEW_REASON_TEXT: Record<ReviewReason, Record<Lang, string>> = {
 export function reviewReasonText(lang: Lang, reason: string | null, note: string | null): string {
   const template = reason && reason !== 'other' && reason in REVIEW_REASON_TEXT ? REVIEW_REASON_TEXT[reason as ReviewReason][lang] : '';
   return [template, note ?? ''].filter(Boolean).join(' ');
+}
+
+/** An audit row's reason, "template: words" for a review decision: the template reads in `lang` (issue 33). */
+export function auditReasonText(lang: Lang, reason: string): string {
+  const [key, ...rest] = reason.split(': ');
+  if (!key || !(key in REVIEW_REASON_TEXT)) return reason;
+  return [REVIEW_REASON_TEXT[key as ReviewReason][lang], rest.join(': ')].filter(Boolean).join(' ');
 }

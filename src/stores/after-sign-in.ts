@@ -2,7 +2,7 @@ import { authApi } from '../api/auth';
 import type { ApiResult } from '../api/client';
 import { problemText } from '../i18n/problem';
 import type { Messages } from '../i18n';
-import { destinations, REDIRECT_DELAY_MS, routeForLoginCase } from '../lib/login-route';
+import { destinations, REDIRECT_DELAY_MS, routeForLoginCase, routeForPartner } from '../lib/login-route';
 import { RETURN_PARAM, returnPath } from '../lib/routes';
 import type { LoginAnswer } from '../schemas/auth';
 import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
@@ -13,6 +13,11 @@ export function failureMessage(result: Extract<ApiResult<unknown>, { ok: false }
   return problemText({ errors }, { code: result.code, message: result.message, traceId: result.traceId });
 }
 
+/** How the person signed in: `partner` for the partner (navigator) sign-in. */
+export interface SignInOptions {
+  partner?: boolean;
+}
+
 /** Login-case refusals of a member whose company the platform blocked or let expire. */
 const CLOSED_COMPANY_CODES: readonly string[] = ['RV0010', 'RV0011'];
 
@@ -21,7 +26,10 @@ const CLOSED_COMPANY_CODES: readonly string[] = ['RV0010', 'RV0011'];
  * for flows that end in a session: the partner sign-in, the password change and the sign-in links.
  * Returns the failure, if any, to show.
  */
-export async function goOnByLoginCase(browser: BrowserEnv = realBrowser()): Promise<Extract<ApiResult<unknown>, { ok: false }> | null> {
+export async function goOnByLoginCase(
+  browser: BrowserEnv = realBrowser(),
+  options: SignInOptions = {},
+): Promise<Extract<ApiResult<unknown>, { ok: false }> | null> {
   if (returnTo(browser)) return null;
   const answer = await authApi.loginCase();
   if (!answer.ok) {
@@ -30,7 +38,8 @@ export async function goOnByLoginCase(browser: BrowserEnv = realBrowser()): Prom
     return answer;
   }
   const redirect = new URLSearchParams(browser.search).get('redirect') ?? undefined;
-  const route = routeForLoginCase(answer.data, redirect);
+  const byCase = routeForLoginCase(answer.data, redirect);
+  const route = options.partner ? routeForPartner(byCase) : byCase;
   const { userLoginCase, companyInfo } = answer.data;
   if ((userLoginCase === 6 || userLoginCase === 7) && companyInfo) {
     browser.storage.setItem(SESSION_KEYS.companyName, companyInfo.name);
@@ -60,6 +69,7 @@ function returnTo(browser: BrowserEnv): boolean {
 export async function continueAfterSignIn(
   answer: Pick<LoginAnswer, 'isMaster' | 'companyId' | 'needsConsent'>,
   browser: BrowserEnv = realBrowser(),
+  options: SignInOptions = {},
 ): Promise<Extract<ApiResult<unknown>, { ok: false }> | 'cancelled' | null> {
   if (answer.needsConsent && !((await ask({ kind: 'agreement' })) && (await authApi.agreeToTerms()).ok)) {
     await authApi.logout();
@@ -70,5 +80,5 @@ export async function continueAfterSignIn(
     setTimeout(() => browser.navigate(destinations.webApp), REDIRECT_DELAY_MS);
     return null;
   }
-  return goOnByLoginCase(browser);
+  return goOnByLoginCase(browser, options);
 }

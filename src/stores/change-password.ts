@@ -1,6 +1,7 @@
 import { atom } from 'nanostores';
 import { authApi } from '../api/auth';
 import { passwordApi } from '../api/password';
+import { twoStepApi } from '../api/two-step';
 import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
 import { newPasswordProblem } from '../schemas/password';
@@ -25,6 +26,8 @@ const initial = {
   confirm: '',
   notice: '' as MessageKey | '',
   step: 'form' as 'form' | 'done',
+  /** The account has a password to change; false: signed up by code, the page sets the first one. */
+  hasPassword: true,
 };
 const form = createForm<typeof initial, Field>(initial, { editClearsForm: true });
 export const $changePassword = form.$values;
@@ -33,8 +36,8 @@ export const $changePasswordCooldownUntil = atom(0);
 
 /** Whether the sign-in demanded this change (the original-password flag); a person's own choice otherwise. */
 export async function initChangePassword() {
-  const answer = await authApi.loginCase();
-  form.$values.set({ ...$changePassword.get(), forced: answer.ok && answer.data.originalFlag });
+  const [answer, status] = await Promise.all([authApi.loginCase(), twoStepApi.status()]);
+  form.$values.set({ ...$changePassword.get(), forced: answer.ok && answer.data.originalFlag, hasPassword: !status.ok || status.data.hasPassword });
 }
 
 export const setField = (key: Field, value: string) => form.set(key, value);

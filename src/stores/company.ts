@@ -25,6 +25,7 @@ import { createForm } from './form';
 import { collapse, currentLoginType, emailProblem, isZhoushanVisit, phoneProblem } from './onboarding';
 import { discardUpload, keepUploads, releaseUploadsOnLeave, uploadFiles } from './uploads';
 import { track } from '../lib/tracking';
+import { COMPANY_TYPES_BY_IDENTITY } from '../schemas/company-types';
 
 /** The administrator form: /create_account and /fill_account. */
 
@@ -55,6 +56,8 @@ const emptyCompany = {
   companyNameEn: '',
   companyNameCn: '',
   companyType: '' as CompanyType | '',
+  /** The types offered: those of the new-user dialog's answer, else all. */
+  typesOffered: COMPANY_TYPES as readonly CompanyType[],
   country: null as Place | null,
   contactName: '',
   areaId: DEFAULT_AREA_CODE_ID,
@@ -100,8 +103,9 @@ const form = createForm<CompanyState, CompanyField>(emptyCompany, {
     PH0001: 'contactTel',
     PH0002: 'contactEmail',
   },
-  // The form-level alert says it too, so a person at the submit button hears it (a duplicate company).
-  alsoOnForm: true,
+  // The form-level alert points at the marked field, so a person at the submit button hears of it (a duplicate
+  // company) and the page does not show the field's message twice (issue 33).
+  alsoOnForm: { key: 'onboarding.errorSummary' },
   fieldOfValue: { areaId: 'contactTel', phoneCode: 'contactTel' },
   // Files are picked again: an upload of the ended session is not this session's to attach.
   keep: {
@@ -136,10 +140,22 @@ export function initCreateCompany(browser: BrowserEnv = realBrowser()) {
   releaseUploadsOnLeave();
   form.reset();
   const name = env.storage.getItem(SESSION_KEYS.companyName);
-  if (name) $company.setKey('companyNameEn', name.slice(0, COMPANY_NAME_MAX));
+  // The new-user dialog's name goes to the field of its script (issue 33): a Chinese name to the Chinese one.
+  if (name) $company.setKey(HAN.test(name) ? 'companyNameCn' : 'companyNameEn', name.slice(0, COMPANY_NAME_MAX));
   const port = storedPort() ?? (isZhoushanVisit() ? { id: ZHOUSHAN_PORT.id, name: ZHOUSHAN_PORT.name, code: ZHOUSHAN_PORT.code } : null);
   if (port) $company.setKey('port', port);
   form.restoreKept();
+  void offerTypesOfIdentity();
+}
+
+/** The new-user dialog's "principal or service provider" narrows the company types offered (issue 33). */
+async function offerTypesOfIdentity() {
+  const me = await onboardingApi.fetchMe();
+  const identity = me.ok ? me.data.identity : null;
+  if (!identity) return;
+  const offered = COMPANY_TYPES_BY_IDENTITY[identity];
+  const s = $company.get();
+  $company.set({ ...s, typesOffered: offered, companyType: s.companyType && !offered.includes(s.companyType) ? '' : s.companyType });
 }
 
 function storedPort(): Place | null {
@@ -219,6 +235,9 @@ export async function removeFile(kind: UploadKind, id: string) {
   await discardUpload(id);
 }
 
+/** Chinese characters (CJK ideographs), which belong in the Chinese name, not the English one. */
+const HAN = /\p{Script=Han}/u;
+
 /** Every rule for the administrator form, with its problem; true when the form may be sent. */
 export function validateCompany(): boolean {
   const s = $company.get();
@@ -228,6 +247,7 @@ export function validateCompany(): boolean {
   if (!nameEn) errors.companyNameEn = e('companyNameEnRequired');
   else if (nameEn.length > COMPANY_NAME_MAX) errors.companyNameEn = e('companyNameTooLong');
   else if (hiddenCharacterIn(nameEn, { emoji: false })) errors.companyNameEn = e('companyNameHiddenCharacters');
+  else if (HAN.test(nameEn)) errors.companyNameEn = e('companyNameEnLatin');
   if (collapse(s.companyNameCn).length > COMPANY_NAME_MAX) errors.companyNameCn = e('companyNameTooLong');
   else if (hiddenCharacterIn(collapse(s.companyNameCn), { emoji: false })) errors.companyNameCn = e('companyNameHiddenCharacters');
   if (!s.companyType) errors.companyType = e('companyTypeRequired');

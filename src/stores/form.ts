@@ -13,8 +13,11 @@ export interface FormOptions<V, F extends string> {
   codes?: Record<string, F | 'form' | ((values: V) => F | 'form')>;
   /** Where a failure with `data.path` (the gateway's zod issue) goes, by the path's first part. */
   paths?: Record<string, F>;
-  /** A failure shown at a field is said by the form-level alert too (heard by a person at the submit button). */
-  alsoOnForm?: boolean;
+  /**
+   * A failure shown at a field is said by the form-level alert too (heard by a person at the submit button):
+   * the same words, or this problem in their place, so the page does not show one message twice.
+   */
+  alsoOnForm?: boolean | Problem;
   /** Which field's error an edit of a value clears (a value that is not itself a field, such as the area code). */
   fieldOfValue?: Partial<Record<keyof V, F>>;
   /** An edit also clears the form-level error. */
@@ -69,6 +72,10 @@ export function createForm<V extends object, F extends string>(initial: V, optio
       const field = (options.fieldOfValue?.[key] ?? key) as string;
       if (errors.get()[field]) errors.setKey(field, undefined);
       if (options.editClearsForm && errors.get().form) errors.setKey('form', undefined);
+      // "Please correct the marked fields" goes once no field is marked any more (issue 33).
+      const { form: summary, ...marked } = errors.get() as Record<string, unknown>;
+      const isSummary = (summary as { key?: string } | undefined)?.key?.endsWith('errorSummary');
+      if (isSummary && !Object.values(marked).some(Boolean)) errors.setKey('form', undefined);
     },
     /** Back to the initial values (with `values` over them) and no errors. */
     reset(values: Partial<V> = {}) {
@@ -90,7 +97,7 @@ export function createForm<V extends object, F extends string>(initial: V, optio
       const field = fieldOfFailure(failure);
       const shown = problemOf(failure);
       errors.setKey(field, shown);
-      if (options.alsoOnForm) errors.setKey('form', shown);
+      if (options.alsoOnForm) errors.setKey('form', options.alsoOnForm === true || field === 'form' ? shown : options.alsoOnForm);
     },
     /**
      * Puts back what the form kept when the session ended on this page (once): the kept values of the

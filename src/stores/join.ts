@@ -46,12 +46,32 @@ export function initJoin(language: 'zh' | 'en', browser: BrowserEnv = realBrowse
   lang = language;
   env = browser;
   form.reset();
-  const code = form.restoreKept()?.invitationCode || new URLSearchParams(env.search).get('code');
+  const kept = form.restoreKept();
+  const code = kept?.invitationCode || new URLSearchParams(env.search).get('code');
   if (code) {
     // The company name is looked up again for the code.
     $join.setKey('invitationCode', '');
     setInvitationCode(code);
   }
+  if (!kept) void prefillFromAccount();
+}
+
+/**
+ * What the person told us once is not asked again (issue 33): the phone they signed in with and their profile's
+ * name fill the form's empty fields. Anything already typed stays.
+ */
+async function prefillFromAccount() {
+  const me = await onboardingApi.fetchMe();
+  if (!me.ok) return;
+  const s = $join.get();
+  const next = { ...s };
+  if (!s.nickName && me.data.realName.trim()) next.nickName = me.data.realName.trim();
+  if (!s.contactTel && me.data.registerMobile) {
+    next.contactTel = me.data.registerMobile;
+    if (me.data.userPhoneCode) next.phoneCode = me.data.userPhoneCode;
+    if (me.data.userPhoneCodeValue) next.areaId = me.data.userPhoneCodeValue;
+  }
+  $join.set(next);
 }
 
 type JoinEditable = Exclude<keyof JoinState, 'companyName' | 'lookup' | 'invitationCode'>;

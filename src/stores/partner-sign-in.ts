@@ -140,7 +140,7 @@ export async function partnerSignedIn(answer: LoginAnswer) {
   }
   $partnerSignIn.setKey('redirecting', true);
   const { continueAfterSignIn } = await import('./after-sign-in');
-  const failed = await continueAfterSignIn(answer);
+  const failed = await continueAfterSignIn(answer, undefined, { partner: true });
   if (failed) {
     $partnerSignIn.set({ ...$partnerSignIn.get(), redirecting: false, secondStep: false });
     if (failed !== 'cancelled') form.fail('form', { code: failed.code, message: failed.message });

@@ -17,6 +17,8 @@ export const STEP_UP_CANCELLED = 'STEP_UP_CANCELLED';
 const STARTS_OVER = ['SU0002', 'SU0003'];
 /** The gateway's resend wait of one-time codes. */
 const RESEND_WAIT_MS = 60_000;
+/** The gateway's answer inside that wait (CD0001, data.retryAfter in seconds). */
+const RESEND_WAIT_CODE = 'CD0001';
 
 export type StepUpPhase = 'closed' | 'loading' | 'first' | 'second';
 
@@ -105,7 +107,13 @@ export async function sendStepUpCode() {
   const answer = await (await api()).sendCode();
   if (!answer.ok) {
     const retryAfter = (answer.data as { retryAfter?: number } | undefined)?.retryAfter;
-    return set({ busy: false, error: problemOf(answer), ...(retryAfter ? { cooldownUntil: Date.now() + retryAfter * 1000 } : {}) });
+    const cooldown = retryAfter ? { cooldownUntil: Date.now() + retryAfter * 1000 } : {};
+    // The resend wait of a code this dialog never sent (the sign-up's or sign-in's, moments ago): say where that
+    // code went and when a new one can be asked, rather than "please wait" under a countdown nobody started.
+    if (answer.code === RESEND_WAIT_CODE && retryAfter && !$stepUp.get().codeSent) {
+      return set({ busy: false, ...cooldown, notice: problem('stepUp.codeWait', { to: $stepUp.get().start?.codeTo ?? '', s: String(retryAfter) }) });
+    }
+    return set({ busy: false, error: problemOf(answer), ...cooldown });
   }
   set({ busy: false, codeSent: true, cooldownUntil: Date.now() + RESEND_WAIT_MS, notice: problem('stepUp.codeSent') });
 }

@@ -18,7 +18,8 @@ export function CodeButton({ cooldownUntil, sentBefore, busy, labels, onClick }:
     const timer = setInterval(() => setNow(Date.now()), 250);
     return () => clearInterval(timer);
   }, [cooldownUntil]);
-  const secondsLeft = Math.max(0, Math.ceil((cooldownUntil - now) / 1000));
+  // The clock as of this render: `now` is stale until the first tick after a new wait starts (it read 69-71 s).
+  const secondsLeft = Math.max(0, Math.ceil((cooldownUntil - Math.max(now, Date.now())) / 1000));
   const label = secondsLeft > 0 ? format(labels.resendIn, { s: secondsLeft }) : sentBefore ? labels.resend : labels.getCode;
   return (
     <button type="button" className="button secondary code-button" disabled={busy || secondsLeft > 0} onClick={onClick}>

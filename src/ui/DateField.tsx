@@ -16,8 +16,9 @@ interface DateFieldProps {
 }
 
 const monthNames = (lang: Lang) => {
-  // 5月 (not 五月) on Chinese pages, as dates are written there; May on English ones.
-  const format = new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', { month: lang === 'zh' ? 'numeric' : 'long', timeZone: 'UTC' });
+  // 5 (not 五, not 5月: the 月 after the select says it, issue 33) on Chinese pages; May on English ones.
+  if (lang === 'zh') return Array.from({ length: 12 }, (_, i) => String(i + 1));
+  const format = new Intl.DateTimeFormat('en-GB', { month: 'long', timeZone: 'UTC' });
   return Array.from({ length: 12 }, (_, i) => format.format(Date.UTC(2000, i, 1)));
 };
 

@@ -35,6 +35,8 @@ export function SearchSelect({ id, label, value, search, onChange, labels, error
   const [open, setOpen] = useState(false);
   const [options, setOptions] = useState<SearchOption[]>([]);
   const [active, setActive] = useState(-1);
+  /** The first match is marked for Enter, not chosen by the person: the first ↓ stays on it (↓ Enter after "China" took the second). */
+  const marked = useRef(false);
   const [state, setState] = useState<'idle' | 'searching' | 'done'>('idle');
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const latest = useRef(0);
@@ -59,6 +61,7 @@ export function SearchSelect({ id, label, value, search, onChange, labels, error
           if (ticket !== latest.current) return; // a newer search is on its way
           setOptions(found);
           setActive(found.length ? 0 : -1);
+          marked.current = found.length > 0;
           setState('done');
         });
     }, debounceMs);
@@ -108,9 +111,12 @@ export function SearchSelect({ id, label, value, search, onChange, labels, error
               if (event.key === 'ArrowDown') {
                 event.preventDefault();
                 if (!open) setOpen(true);
-                setActive((i) => (options.length ? (i + 1) % options.length : -1));
+                const stay = marked.current;
+                marked.current = false;
+                setActive((i) => (options.length ? (stay ? Math.max(i, 0) : (i + 1) % options.length) : -1));
               } else if (event.key === 'ArrowUp') {
                 event.preventDefault();
+                marked.current = false;
                 setActive((i) => (options.length ? (i <= 0 ? options.length - 1 : i - 1) : -1));
               } else if (event.key === 'Enter' && showPopup && active >= 0 && options[active]) {
                 event.preventDefault();

@@ -79,9 +79,11 @@ for (const lang of langs) {
       const su = t.stepUp;
       // Arrives signed in from another site (a session hand-off), so no code is in the outbox yet.
       await handedOver(page, lang, userId, '/change_password');
+      // An account with no password sets its first one (issue 33): the page and its button say so.
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(c.setTitle);
       await page.getByLabel(c.newPassword, { exact: true }).fill('firstHarbour3');
       await page.getByLabel(c.confirmPassword, { exact: true }).fill('firstHarbour3');
-      await page.getByRole('button', { name: c.submit }).click();
+      await page.getByRole('button', { name: c.setSubmit }).click();
       const dialog = page.getByRole('dialog', { name: su.title });
       await expect(dialog.getByText(su.codeIntro.split('{to}')[0]!.trim())).toBeVisible();
       await expect(dialog.getByLabel(su.passwordLabel, { exact: true })).toHaveCount(0);

@@ -21,11 +21,14 @@ for (const lang of langs) {
       await page.getByLabel(m.email).fill(email);
       await page.getByLabel(m.password, { exact: true }).fill('harbourGate7');
 
-      await page.route('**/api/agg-web/user/v3/userLogin', (route) => route.abort('internetdisconnected'));
+      // Offline (the browser knows it: navigator.onLine), as a person on a train meets it; the form's code has loaded.
+      await page.waitForLoadState('networkidle');
+      await page.context().setOffline(true);
       await page.getByRole('button', { name: m.submit }).click();
       await expect(page.getByRole('alert').filter({ hasText: t.errors.network })).toBeVisible();
       await expect(page.getByLabel(m.email)).toHaveValue(email);
       await expect(page.getByLabel(m.password, { exact: true })).toHaveValue('harbourGate7');
+      await page.context().setOffline(false);
 
       await page.unroute('**/api/agg-web/user/v3/userLogin');
       await page.route('**/api/agg-web/user/v3/userLogin', (route) =>

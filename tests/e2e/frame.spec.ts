@@ -57,7 +57,9 @@ test('the language switch flips the page and the LANG cookie', async ({ page, co
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await page.waitForLoadState('domcontentloaded');
   const toggle = page.getByRole('button', { name: messages.en.header.langToggle });
-  await expect(toggle).toHaveText(messages.en.header.langToggle);
+  // The specification's switch: "CN" on an English page, named in full (issue 33).
+  await expect(toggle).toHaveText(messages.en.header.langToggleShort);
+  await expect(toggle).toHaveAccessibleName(`CN · ${messages.en.header.langToggle}`);
   await toggle.click();
   // A switch loads js-cookie on the click, then reloads the whole page: seconds on a loaded machine.
   const reload = { timeout: 20_000 };

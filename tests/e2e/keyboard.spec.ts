@@ -107,8 +107,9 @@ for (const lang of langs) {
       await expect(agreement).toBeVisible();
       const frame = page.frameLocator('.agreement-frame');
       await expect(frame.locator('body')).toBeAttached();
-      // The dialog opens with focus on the framed text (a ring on the frame); End scrolls it to its end.
-      await expectVisibleFocus(page, page.locator('.agreement-frame'));
+      // The dialog opens with focus on its heading (issue 33); Tab reaches the framed text, End scrolls it to its end.
+      await expect(agreement.getByRole('heading', { name: m.agreement.title })).toBeFocused();
+      await tabTo(page, page.locator('.agreement-frame'));
       await page.keyboard.press('End');
       const confirm = agreement.getByRole('button', { name: m.agreement.confirm });
       await expect(confirm).toBeEnabled({ timeout: 8_000 });

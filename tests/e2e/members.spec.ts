@@ -66,6 +66,10 @@ for (const lang of langs) {
 
       // A member is made administrator and back.
       await page.getByRole('button', { name: mb.makeAdministratorLabel.replace('{name}', 'Wu Leaver') }).click();
+      // It asks first (issue 33).
+      const promote = page.getByRole('dialog', { name: mb.promoteTitle });
+      await expect(promote).toContainText(mb.promoteText.replace('{name}', 'Wu Leaver').replace('{company}', companyName));
+      await promote.getByRole('button', { name: mb.promoteConfirm }).click();
       const leaver = page.getByRole('row').filter({ hasText: 'Wu Leaver' });
       await expect(leaver).toContainText(t.account.roles.administrator);
       await page.getByRole('button', { name: mb.makeStaffLabel.replace('{name}', 'Wu Leaver') }).click();

@@ -22,6 +22,9 @@ const SIGNED_OUT = [
   '/navigator_forget',
   '/pass_email_login',
   '/share_login',
+  // The partners' landing page (issue 33), and sign-in sent from a session page ("Sign in to continue").
+  '/partner',
+  '/login?next=%2Fuser_center',
   ...Object.values(legalPaths),
   '/no-such-page',
   '/ops/login',
@@ -49,7 +52,11 @@ const clipped = (page: Page) =>
   );
 
 /** `/completion_of_application?userType=2` → `completion_of_application`, the page's part of a file name. */
-const shotName = (path: string) => path.slice(1).split('?')[0]!.replaceAll('/', '-') || 'root';
+const shotName = (path: string) => {
+  const [route, query] = path.slice(1).split('?');
+  // /login?next=… is its own state ("Sign in to continue"), beside /login.
+  return (route!.replaceAll('/', '-') || 'root') + (query?.startsWith('next=') ? '-next' : '');
+};
 
 /** Each width in turn, from a fresh start (no cookies but the language), as a phone or a desktop opens the page. */
 async function atEachWidth(page: Page, run: (width: number) => Promise<void>) {
@@ -219,6 +226,11 @@ for (const lang of langs) {
       await page.getByRole('button', { name: t.members.removeLabel.replace('{name}', 'Lin Approved Staffmember') }).click();
       await expect(page.getByRole('dialog')).toBeVisible();
       await shoot(page, lang, 'user_center-remove-dialog', { dialog: true });
+      await page.getByRole('button', { name: t.members.cancel }).click();
+      // Making someone administrator asks first (issue 33).
+      await page.getByRole('button', { name: t.members.makeAdministratorLabel.replace('{name}', 'Lin Approved Staffmember') }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await shoot(page, lang, 'user_center-promote-dialog', { dialog: true });
       await page.getByRole('button', { name: t.members.cancel }).click();
 
       for (const [name, person] of [['approved', approved], ['waiting', waiting], ['asked-for-more', askedForMore]] as const) {

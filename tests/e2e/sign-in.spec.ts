@@ -64,6 +64,8 @@ for (const lang of langs) {
       await page.getByLabel(m.password, { exact: true }).fill('harbour2024');
       await page.getByRole('button', { name: m.submit }).click();
       await expect(page).toHaveURL(/\/create_account$/);
+      // The company form reads the person as it opens: let it, or the cleared session sends that page to sign-in.
+      await page.waitForLoadState('networkidle');
 
       await page.context().clearCookies();
       await openInLanguage(page, lang, '/login');
@@ -145,6 +147,7 @@ for (const lang of langs) {
       await signIn();
       await acceptAgreement(page, lang);
       await expect(page).toHaveURL(/\/create_account$/);
+      await page.waitForLoadState('networkidle');
       // Agreed once, not asked again.
       await page.context().clearCookies();
       await signIn();

@@ -256,7 +256,7 @@ for (const lang of langs) {
       await expect(birthday.locator('input, select')).toHaveCount(3);
       const parts = await birthday.locator('input, select').evaluateAll((els) => els.map((el) => el.getAttribute('aria-label')));
       expect(parts).toEqual(lang === 'zh' ? ['年', '月', '日'] : ['Day', 'Month', 'Year']);
-      await expect(birthday.getByRole('combobox', { name: o.dateParts.month }).locator('option').nth(5)).toHaveText(lang === 'zh' ? '5月' : 'May');
+      await expect(birthday.getByRole('combobox', { name: o.dateParts.month }).locator('option').nth(5)).toHaveText(lang === 'zh' ? '5' : 'May'); // the 月 follows the select (issue 33)
       await fillDate(page, lang, new RegExp(u.birthday), '1990-05-17');
       await page.getByRole('button', { name: u.save, exact: true }).click();
       await expect(page.locator('.facts')).toContainText(lang === 'zh' ? '1990年5月17日' : '17 May 1990');

@@ -96,7 +96,7 @@ describe('quick login (code)', () => {
     const email = uniqueEmail();
     for (const agreed of [false, undefined]) {
       const res = await api.post('/agg-web/quick/user/login', { loginType: 2, loginEmail: email, code: '123456', agreed });
-      expect(await api.json(res)).toMatchObject({ code: 'US0002', message: 'Please read and agree to the user agreement.' });
+      expect(await api.json(res)).toMatchObject({ code: 'US0002', message: 'Please read and agree to the Terms of Service.' });
     }
   });
 

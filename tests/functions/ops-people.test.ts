@@ -156,7 +156,7 @@ describe('support actions', { timeout: 120_000 }, () => {
       const refused = await api.emailLogin(person.email, 'Harbour2024', {}, { lang });
       expect(refused.headers.getSetCookie().some((c) => c.startsWith('portal_token=') && !c.startsWith('portal_token=;'))).toBe(false);
       const body = await api.json(refused);
-      expect(body).toMatchObject({ code: 'PS0100', message: errorCatalogue.PS0100[lang] });
+      expect(body).toMatchObject({ code: 'PS0100', message: expect.stringContaining(errorCatalogue.PS0100[lang]) });
     }
     // The wrong password still answers like any failure (the block is no oracle for the password).
     expect((await api.json(await api.emailLogin(person.email, 'Wrong-pass1'))).code).toBe('US0010');

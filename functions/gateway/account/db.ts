@@ -66,6 +66,18 @@ export function findUserByIdentityStatement(db: D1Database, identity: LoginIdent
   return db.prepare(`SELECT * FROM users WHERE ${column} = ?`).bind(value);
 }
 
+/**
+ * Whether a code recipient (an E.164 phone or an e-mail address, as the codes store them) names a blocked
+ * account: its codes are decoys, never delivered, so the answer is an unknown account's (issue 33).
+ */
+export async function isBlockedRecipient(db: D1Database, recipient: string): Promise<boolean> {
+  const row = await db
+    .prepare('SELECT 1 AS blocked FROM users WHERE (phone_e164 = ?1 OR email = ?1) AND blocked_at IS NOT NULL')
+    .bind(recipient)
+    .first<{ blocked: number }>();
+  return row !== null;
+}
+
 /** PS0100 for a blocked account: every sign-in asks this before it starts anything. */
 export async function assertNotBlocked(db: D1Database, userId: string): Promise<void> {
   const row = await db.prepare('SELECT blocked_at, erased_at FROM users WHERE id = ?').bind(userId).first<{ blocked_at: number | null; erased_at: number | null }>();

@@ -66,6 +66,7 @@ export async function userRecord(db: D1Database, user: UserRow, sessionCompanyId
     userId: user.id,
     username: user.real_name || user.login_name,
     realName: user.real_name,
+    identity: user.identity,
     givenName: givenNameOf(user.real_name),
     loginName: user.login_name,
     account: user.login_name || user.phone_e164 || user.email || user.us_id || user.id,

@@ -89,8 +89,11 @@ export async function audit(db: D1Database, entry: AuditEntry): Promise<void> {
 export interface AuditQuery {
   targetKind?: string;
   targetId?: string;
+  /** Any of these target ids (a name, phone or e-mail typed in the filter, resolved by `idsNamedBy`). */
+  targetIds?: readonly string[];
   actorKind?: AuditActorKind;
   actorId?: string;
+  actorIds?: readonly string[];
   action?: string;
   /** Rows at or after this time (epoch ms). */
   from?: number;
@@ -113,6 +116,9 @@ export async function listAudit(db: D1Database, query: AuditQuery): Promise<Audi
   if (query.targetId) add('target_id = ?', query.targetId);
   if (query.actorKind) add('actor_kind = ?', query.actorKind);
   if (query.actorId) add('actor_id = ?', query.actorId);
+  // An empty list matches nothing (a name nobody has), never everything.
+  if (query.actorIds) add(`actor_id IN (SELECT value FROM json_each(?))`, JSON.stringify(query.actorIds));
+  if (query.targetIds) add(`target_id IN (SELECT value FROM json_each(?))`, JSON.stringify(query.targetIds));
   if (query.action) add('action = ?', query.action);
   if (query.from !== undefined) add('created_at >= ?', query.from);
   if (query.to !== undefined) add('created_at < ?', query.to);
@@ -134,4 +140,59 @@ export function ownEventStatement(
   const person = { kind: 'user' as const, id: event.userId };
   const entry: AuditEntry = { at: event.at, actor: person, action: event.action, target: person, network: event.network, detail: event.detail };
   return auditStatement(db, entry, { ifChanged: onlyIfChanged });
+}
+
+/** Who a row names, for an operator who reads names rather than ids: a person's or a company's name and contacts. */
+export interface AuditParty {
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+}
+
+/** The people and companies the rows name (actors and targets), read in two statements. */
+export async function partiesOf(db: D1Database, rows: readonly AuditRow[]): Promise<Map<string, AuditParty>> {
+  const userIds = new Set<string>();
+  const companyIds = new Set<string>();
+  for (const row of rows) {
+    if (row.actor_kind === 'user' && row.actor_id) userIds.add(row.actor_id);
+    if (row.target_kind === 'user' && row.target_id) userIds.add(row.target_id);
+    if (row.target_kind === 'company' && row.target_id) companyIds.add(row.target_id);
+  }
+  const parties = new Map<string, AuditParty>();
+  if (userIds.size) {
+    const { results } = await db
+      .prepare(`SELECT id, NULLIF(real_name, '') AS name, phone_e164 AS phone, email FROM users WHERE id IN (SELECT value FROM json_each(?))`)
+      .bind(JSON.stringify([...userIds]))
+      .all<AuditParty & { id: string }>();
+    for (const { id, ...party } of results) parties.set(id, party);
+  }
+  if (companyIds.size) {
+    const { results } = await db
+      .prepare(
+        `SELECT id, COALESCE(NULLIF(name_cn, ''), name_en) AS name_cn, name_en, contact_phone AS phone, contact_email AS email FROM companies WHERE id IN (SELECT value FROM json_each(?))`,
+      )
+      .bind(JSON.stringify([...companyIds]))
+      .all<{ id: string; name_cn: string; name_en: string; phone: string | null; email: string | null }>();
+    for (const row of results) parties.set(row.id, { name: row.name_en === row.name_cn ? row.name_en : `${row.name_en} · ${row.name_cn}`, phone: row.phone, email: row.email });
+  }
+  return parties;
+}
+
+/**
+ * The ids a filter's text names: itself (an id), and every person whose name, phone or e-mail and every company
+ * and operator whose name matches it (names by substring, phone and e-mail exactly), at most 200.
+ */
+export async function idsNamedBy(db: D1Database, text: string): Promise<string[]> {
+  const like = `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const digits = text.replace(/[^\d+]/g, '');
+  const { results } = await db
+    .prepare(
+      `SELECT id FROM users WHERE real_name LIKE ?1 ESCAPE '\\' OR email = lower(?2) OR (length(?3) >= 5 AND (phone_e164 = ?3 OR phone_e164 LIKE '%' || ?3))
+       UNION SELECT id FROM companies WHERE name_en LIKE ?1 ESCAPE '\\' OR name_cn LIKE ?1 ESCAPE '\\'
+       UNION SELECT id FROM operators WHERE name LIKE ?1 ESCAPE '\\' OR login = ?2
+       LIMIT 200`,
+    )
+    .bind(like, text, digits)
+    .all<{ id: string }>();
+  return [text, ...results.map((row) => row.id)];
 }

@@ -322,6 +322,14 @@ export async function insertStaffJoin(db: D1Database, join: StaffJoin): Promise<
       )
       .bind(join.userId, join.now, join.nickName, join.personalEmail, join.contactPhone, join.hireTime, join.code, join.companyId),
     db.prepare('UPDATE users SET user_type = 2 WHERE id = ? AND user_type = 0').bind(join.userId),
+    // The real name of the join form becomes the profile's name when the profile has none (issue 33): only when
+    // this join went in (its row, with this moment), so a refused join writes nothing.
+    db
+      .prepare(
+        `UPDATE users SET real_name = ?1 WHERE id = ?2 AND COALESCE(TRIM(real_name), '') = ''
+           AND EXISTS (SELECT 1 FROM company_members WHERE company_id = ?3 AND user_id = ?2 AND joined_at = ?4 AND status = 'pending')`,
+      )
+      .bind(join.nickName, join.userId, join.companyId, join.now),
   ]);
   return Boolean(inserted?.meta.changes);
 }

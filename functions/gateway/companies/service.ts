@@ -315,11 +315,14 @@ export async function regenerateInvitation(caller: Caller, companyId: string): P
 
 /** A member as both the administrator's list and the operator's review show them: the staff form's name and contacts first. */
 export function memberShown(m: MemberListRow) {
+  // An administrator's membership row carries the company form's contact person; the row shows the person
+  // themselves (their profile's name and sign-in phone), as staff rows show what the person typed (issue 33).
+  const own = m.role === 'administrator';
   return {
     userId: m.user_id,
-    name: m.nick_name || m.real_name || m.login_name,
-    phone: m.contact_phone ?? m.phone_e164,
-    email: m.personal_email ?? m.email,
+    name: (own ? m.real_name || m.nick_name : m.nick_name || m.real_name) || m.login_name,
+    phone: own ? (m.phone_e164 ?? m.contact_phone) : (m.contact_phone ?? m.phone_e164),
+    email: own ? (m.email ?? m.personal_email) : (m.personal_email ?? m.email),
     role: m.role,
     status: m.status,
     joinedAt: m.joined_at,

@@ -34,6 +34,8 @@ const devUserRequest = z
     userType: z.optional(z.union([z.literal(0), z.literal(1), z.literal(2)])),
     realName: z.optional(z.string().check(z.maxLength(64))),
     pendingCompanyName: z.optional(z.string().check(z.maxLength(128))),
+    /** The new-user dialog's answer: 1 principal, 2 service provider. */
+    identity: z.optional(z.union([z.literal(1), z.literal(2)])),
     /** A UN/LOCODE of the port list, kept with the company name (login case 7). */
     pendingPortId: z.optional(z.string().check(z.length(5))),
     isPartner: z.optional(z.boolean()),
@@ -86,6 +88,7 @@ export const devUserRoutes = new Hono<EdgeBindings>()
         originalFlag: body.originalFlag,
         userType: body.userType,
         pendingCompanyName: body.pendingCompanyName ?? null,
+        identity: body.identity ?? null,
         pendingPortId: body.pendingPortId ?? null,
         isPartner: body.isPartner,
         source: 'dev-seed',

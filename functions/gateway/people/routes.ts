@@ -9,8 +9,8 @@ import {
   type AuditPage,
 } from '../../../src/schemas/ops-people';
 import type { WorkerEnv } from '../../env';
-import { clientIp, ok } from '../errors';
-import { listAudit, operatorNamesOf } from '../audit/db';
+import { clientIp, ok, requestLang } from '../errors';
+import { idsNamedBy, listAudit, operatorNamesOf, partiesOf } from '../audit/db';
 import { now } from '../../contract';
 import { requireOperator, type OperatorVariables } from '../operators/service';
 import * as people from './service';
@@ -69,7 +69,7 @@ export const opsPeopleRoutes = new Hono<OpsEnv>()
 
   .get('/ops/v1/people/:id', support, personParam, async (c) => {
     const user = await people.personOf(c.env.DB, c.req.valid('param').id);
-    return ok(c, await people.personDetail(c.env.DB, user, now(c), idleTimeoutMs(c.env)));
+    return ok(c, await people.personDetail(c.env.DB, user, now(c), idleTimeoutMs(c.env), requestLang(c)));
   })
 
   .route('/', personActionRoutes)
@@ -83,9 +83,11 @@ export const opsPeopleRoutes = new Hono<OpsEnv>()
   // The trail, for every operator role. `actor` and `target` match either kind's id.
   .get('/ops/v1/audit', requireOperator(), validate('query', auditQuery), async (c) => {
     const query = c.req.valid('query');
+    // A filter takes an id, or a person's name, phone or e-mail, or a company's or operator's name (issue 33).
+    const [actorIds, targetIds] = await Promise.all([query.actor ? idsNamedBy(c.env.DB, query.actor) : undefined, query.target ? idsNamedBy(c.env.DB, query.target) : undefined]);
     const rows = await listAudit(c.env.DB, {
-      actorId: query.actor || undefined,
-      targetId: query.target || undefined,
+      actorIds,
+      targetIds,
       action: query.action,
       from: query.from,
       to: query.to,
@@ -93,7 +95,7 @@ export const opsPeopleRoutes = new Hono<OpsEnv>()
       limit: AUDIT_PAGE_SIZE + 1,
     });
     const page = rows.slice(0, AUDIT_PAGE_SIZE);
-    const actorName = await operatorNamesOf(c.env.DB, page);
+    const [actorName, parties] = await Promise.all([operatorNamesOf(c.env.DB, page), partiesOf(c.env.DB, page)]);
     const answer: AuditPage = {
       entries: page.map((r) => ({
         id: r.id,
@@ -101,9 +103,11 @@ export const opsPeopleRoutes = new Hono<OpsEnv>()
         actorKind: r.actor_kind,
         actorId: r.actor_id,
         actorName: actorName(r),
+        actorParty: r.actor_kind === 'user' && r.actor_id ? (parties.get(r.actor_id) ?? null) : null,
         action: r.action,
         targetKind: r.target_kind,
         targetId: r.target_id,
+        targetParty: r.target_id ? (parties.get(r.target_id) ?? null) : null,
         reason: r.reason,
         network: r.network,
         detail: r.detail,

@@ -1,3 +1,4 @@
+import type { Lang } from '../../../src/lib/lang';
 import type { AuditedAction, PeoplePage, PersonDetail, PersonSummary } from '../../../src/schemas/ops-people';
 import { PEOPLE_PAGE_SIZE } from '../../../src/schemas/ops-people';
 import { membershipsOfUser } from '../companies/db';
@@ -80,7 +81,7 @@ export async function personOf(db: D1Database, id: string): Promise<UserRow> {
 /** Every subject a person's password failures are counted under: their sign-in names and, for a signed-in check, their id. */
 const failureSubjectsOf = (user: UserRow) => [...signInNamesOf(user), user.id].filter((s): s is string => Boolean(s));
 
-export async function personDetail(db: D1Database, user: UserRow, at: number, idleMs: number): Promise<PersonDetail> {
+export async function personDetail(db: D1Database, user: UserRow, at: number, idleMs: number, lang: Lang = 'en'): Promise<PersonDetail> {
   const subjects = failureSubjectsOf(user);
   const [memberships, sessions, signIns, failures, twoStep, codesLeft, passkeys] = await Promise.all([
     membershipsOfUser(db, user.id),
@@ -102,7 +103,8 @@ export async function personDetail(db: D1Database, user: UserRow, at: number, id
     },
     memberships: memberships.map((m) => ({
       companyId: m.company_id,
-      companyName: m.name_cn || m.name_en,
+      // The operator page's language names the company (an English page named it in Chinese, issue 33).
+      companyName: lang === 'zh' ? m.name_cn || m.name_en : m.name_en,
       companyStatus: m.company_status,
       role: m.role,
       status: m.member_status as 'pending' | 'active' | 'rejected',

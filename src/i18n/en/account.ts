@@ -71,7 +71,8 @@ export const userCenter = {
   memberStatus: 'Status',
   memberStatuses: { pending: 'Awaiting approval', active: 'Active', rejected: 'Rejected' },
   invitationCode: 'Invitation code',
-  invitationHint: 'Staff join your company with this code at /join.',
+  /** {link}: the join page with the code filled in (issue 33). */
+  invitationHint: 'Staff join your company with this code, or straight from this link: {link}',
   noInvitationCode: 'No invitation code yet',
   copy: 'Copy',
   copied: 'Invitation code copied',
@@ -127,6 +128,10 @@ export const members = {
   removeLabel: 'Remove {name}',
   /** Under the status of a company's only administrator, in place of the role and remove buttons. */
   onlyAdministrator: 'The only administrator: make another member administrator first to step down or leave.',
+  // Making someone administrator is asked first (issue 33).
+  promoteTitle: 'Make this member an administrator?',
+  promoteText: '{name} will be able to approve and remove members, change roles and manage {company}.',
+  promoteConfirm: 'Make administrator',
   removeTitle: 'Remove this member?',
   removeText: '{name} will leave {company}, and their sessions in it end. They can join again with an invitation code.',
   removeConfirm: 'Remove member',

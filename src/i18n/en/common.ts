@@ -7,6 +7,8 @@ export const meta = {
 export const header = {
   /** The toggle names the language it switches to. */
   langToggle: '中文',
+  /** What the switch shows, as the specification has it: "CN" on English pages, "EN" on Chinese ones; its name adds langToggle. */
+  langToggleShort: 'CN',
   langToggleLabel: 'Switch to Chinese',
   logout: 'Sign out',
   skipToContent: 'Skip to main content',
@@ -39,6 +41,7 @@ export const pages = {
   completion_of_application: { title: 'Application submitted', lead: 'Here is what happens next.' },
   pass_email_login: { title: 'Sign in with an e-mail link', lead: 'Get a one-time sign-in link by e-mail, or use the one you received.' },
   share_login: { title: 'Sign in with a shared link', lead: 'Go on, on this device, with the link made on your other device.' },
+  partner: { title: 'Partner workspace', lead: 'Navigator partners work here for the shipping companies that chose them.' },
   connect: { title: 'Sign in to an app', lead: 'An app asks to sign you in with your portal account.' },
   oidc_error: { title: 'This sign-in link is not valid', lead: 'The app that sent you here is not registered with the portal, or sent you from an address it did not register. Nothing was shared with it.' },
   not_found: { title: 'Page not found', lead: 'The page you asked for does not exist or has moved.' },
@@ -54,7 +57,7 @@ export const validation = {
   passwordRule: 'The password must be 6 to 18 letters and digits.',
   passwordMismatch: 'The two passwords must be the same.',
   userIdRequired: 'Please enter your user ID.',
-  agreementRequired: 'Please read and agree to the user agreement.',
+  agreementRequired: 'Please read and agree to the Terms of Service.',
   companyNameRequired: 'Please enter the company name.',
   companyNameTooLong: 'At most 50 characters.',
 };
@@ -62,6 +65,10 @@ export const validation = {
 export const errors = {
   generic: 'Something went wrong. Please try again.',
   network: 'You seem to be offline. Check your connection and try again.',
+  /** A call with no answer within CALL_TIMEOUT_MS (src/api/client.ts); the form keeps what was typed. */
+  timeout: 'This is taking longer than usual. Try again.',
+  /** The server closed or reset the connection while the browser is online. */
+  connection: 'The connection to the server broke off. Try again.',
   server: 'Something went wrong on our side. Please try again.',
   /** Shown after a failure on our side, so that support can find the call. */
   reference: '(Reference: {id})',

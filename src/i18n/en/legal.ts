@@ -1,5 +1,5 @@
 export const legal = {
-  /** Shown above each legal text: "Version 1.0.0 · Effective 2026-12-01". */
+  /** Shown above each legal text: "Version 1.0.0 · Effective 2026-11-01". */
   version: 'Version',
   effective: 'Effective',
   contents: 'Contents',

@@ -2,7 +2,7 @@ export const onboarding = {
   steps: {
     label: 'Onboarding steps',
     passport: 'Register passport',
-    identity: 'Choose identity type',
+    identity: 'Create or join a company',
     enterprise: 'Choose enterprise type',
     complete: 'Complete information',
     done: 'completed',
@@ -14,6 +14,9 @@ export const onboarding = {
     adminText: 'Register your company. The first member of a company becomes its administrator and invites the staff.',
     staff: 'Enterprise staff',
     staffText: 'Your company is already on the platform: join it with the invitation code from your administrator.',
+    /** An administrator who opens the page again sees where they stand first. {company}, {status}. */
+    administering: 'You are the administrator of {company}. Company verification: {status}.',
+    goToCompanies: 'Go to your companies',
   },
   companyNameEn: 'Company name (English)',
   companyNameCn: 'Company name (Chinese)',
@@ -61,6 +64,7 @@ export const onboarding = {
   errorSummary: 'Please correct the marked fields.',
   errors: {
     companyNameEnRequired: 'Please enter the company’s English name.',
+    companyNameEnLatin: 'Please enter the English name in Latin letters; put the Chinese name in the Chinese-name field.',
     companyNameTooLong: 'At most 128 characters.',
     companyNameHiddenCharacters: 'Company names cannot contain invisible or text-direction characters.',
     companyTypeRequired: 'Please choose the company type.',

@@ -88,8 +88,8 @@ export const opsPeople = {
   loadFailed: 'The person could not be loaded.',
   audit: {
     filtersTitle: 'Filter',
-    actor: 'Actor ID',
-    target: 'Target ID',
+    actor: 'Actor: name, phone, e-mail or ID',
+    target: 'Target: name, phone, e-mail or ID',
     action: 'Action',
     anyAction: 'Any action',
     from: 'From',
@@ -107,6 +107,8 @@ export const opsPeople = {
     actorKinds: { operator: 'Operator', user: 'Person', system: 'System' },
     /** A system row written by `npm run operator` (actor id 'cli'). */
     commandLine: 'command line',
+    /** A person or company the trail names that has no name yet. */
+    unnamed: '(no name)',
     targetKinds: { user: 'Person', company: 'Company', operator: 'Operator' },
   },
 };

@@ -104,6 +104,12 @@ export const changePassword = {
   submit: 'Change password',
   submitting: 'Saving…',
   done: 'Password changed. Taking you on…',
+  // An account with no password yet (signed up by code): the page sets one rather than changing it.
+  setTitle: 'Set a password',
+  setLead: 'Your account has no password yet: you signed in with a code. Choose one of 6 to 18 letters and digits.',
+  setSubmit: 'Set password',
+  setDone: 'Password set. Taking you on…',
+  backToUserCenter: 'Back to the user center',
 };
 
 export const passkeys = {

@@ -1,5 +1,12 @@
 export const signIn = {
   tabs: { code: 'Code sign-in', password: 'Password sign-in', phone: 'Phone', email: 'E-mail', chain: 'Chain partner sign-in', modeLabel: 'Sign-in method', channelLabel: 'Sign in with' },
+  /** Why the person is back at sign-in (issue 33). */
+  why: {
+    continue: 'Sign in to continue.',
+    ended: 'Your session ended on this device: you signed out elsewhere, or the platform closed it. Please sign in again.',
+    kept: 'What you typed is kept and comes back after you sign in.',
+    reattach: 'Files are not kept: please attach the licence again.',
+  },
   usernameNotice: 'Username sign-in was suspended on 1 January 2023. Please sign in with your phone or e-mail.',
   phone: 'Mobile number',
   areaCode: 'Country or region code',
@@ -15,7 +22,7 @@ export const signIn = {
   userId: 'User ID',
   remember: 'Remember my sign-in',
   agree: 'I have read and agree to the',
-  terms: 'Terms of Use',
+  terms: 'Terms of Service',
   privacy: 'Privacy Policy',
   and: 'and',
   submit: 'Sign in',
@@ -49,7 +56,7 @@ export const signIn = {
     cancel: 'Cancel',
   },
   agreement: {
-    title: 'User agreement',
+    title: 'Terms of Service',
     /** {s}: seconds left before the confirm button can be used. */
     countdown: 'Please read for {s} more seconds',
     scrollHint: 'Scroll to the end of the agreement to continue',
@@ -116,6 +123,15 @@ export const partner = {
   sliderPassed: 'Verified',
   sliderRequired: 'Please complete the slider verification.',
   forgot: 'Forgot password?',
+  /** The partner landing page (/partner, the default PARTNER_APP_URL). */
+  workspaceTasksTitle: 'What you do here',
+  workspaceTasks: [
+    'See the port calls and voyages that your principals share with you.',
+    'Answer the service requests of the companies that named you their partner.',
+    'Keep your partner profile and your contacts up to date.',
+  ],
+  workspaceNoCompany: 'A partner needs no company of their own: you work for the companies that invite you.',
+  workspaceUserCenter: 'Go to your user center',
 };
 
 export const reset = {

@@ -2,6 +2,7 @@
 export const stepUp = {
   title: "Confirm it's you",
   intro: 'For your security, enter your password before this change.',
+  introCode: 'For your security, confirm with a one-time code before this change.',
   introTwoStep: 'For your security, enter your password before this change. Then we ask for a code from your authenticator app.',
   passwordLabel: 'Current password',
   passwordRequired: 'Please enter your current password.',
@@ -15,6 +16,8 @@ export const stepUp = {
   resend: 'Resend',
   resendIn: 'Resend in {s} s',
   codeSent: 'Code sent. It is valid for 5 minutes.',
+  /** The wait of a code sent moments ago (at sign-up or sign-in), which the person did not start here. {to}: where it went; {s}: seconds. */
+  codeWait: 'A code went to {to} less than a minute ago, when you signed in. You can ask for a new one in {s} s.',
   secondIntro: 'Now enter the 6-digit code from your authenticator app, or one of your recovery codes.',
   secondLabel: 'Authentication code or recovery code',
   secondInvalid: 'Please enter the 6 digits your app shows, or a recovery code such as ABCDE-23456.',

@@ -8,6 +8,7 @@ export const meta: Messages['meta'] = {
 
 export const header: Messages['header'] = {
   langToggle: 'English',
+  langToggleShort: 'EN',
   langToggleLabel: '切换到英文',
   logout: '退出登录',
   skipToContent: '跳到主要内容',
@@ -40,29 +41,32 @@ export const pages: Messages['pages'] = {
   completion_of_application: { title: '申请已提交', lead: '接下来的步骤如下。' },
   pass_email_login: { title: '邮件链接登录', lead: '通过邮件获取一次性登录链接，或使用已收到的链接登录。' },
   share_login: { title: '分享链接登录', lead: '使用在其他设备上生成的链接，在本设备继续登录。' },
+  partner: { title: '合作伙伴工作台', lead: '领航合作伙伴在这里为选择了您的航运企业提供服务。' },
   connect: { title: '登录应用', lead: '有应用请求使用您的门户账号登录。' },
   oidc_error: { title: '此登录链接无效', lead: '发起登录的应用未在门户登记，或其回跳地址未经登记。我们未向其提供任何信息。' },
   not_found: { title: '页面不存在', lead: '您访问的页面不存在或已移动。' },
 };
 
 export const validation: Messages['validation'] = {
-  phoneRequired: '请输入手机号',
-  phoneInvalid: '请输入正确的手机号码',
-  emailRequired: '请输入邮箱',
-  emailInvalid: '邮箱格式不正确',
-  codeRequired: '请输入验证码',
-  passwordRequired: '请输入 6 至 18 位密码',
-  passwordRule: '密码须为 6 至 18 位字母和数字',
-  passwordMismatch: '两次输入的密码必须一致',
-  userIdRequired: '请输入用户 ID',
-  agreementRequired: '请阅读并同意用户协议',
-  companyNameRequired: '请输入公司名称',
+  phoneRequired: '请输入手机号。',
+  phoneInvalid: '请输入正确的手机号码。',
+  emailRequired: '请输入邮箱。',
+  emailInvalid: '邮箱格式不正确。',
+  codeRequired: '请输入验证码。',
+  passwordRequired: '请输入 6 至 18 位密码。',
+  passwordRule: '密码须为 6 至 18 位字母和数字。',
+  passwordMismatch: '两次输入的密码必须一致。',
+  userIdRequired: '请输入用户 ID。',
+  agreementRequired: '请阅读并同意《用户服务协议》。',
+  companyNameRequired: '请输入公司名称。',
   companyNameTooLong: '最多 50 个字符',
 };
 
 export const errors: Messages['errors'] = {
   generic: '出错了，请稍后重试。',
   network: '网络连接失败，请检查网络后重试。',
+  timeout: '请求时间比平时长，请重试。',
+  connection: '与服务器的连接中断，请重试。',
   server: '服务器出错了，请稍后重试。',
   reference: '（错误编号：{id}）',
   linkInvalid: '该登录链接无效，请重新获取。',

@@ -90,8 +90,8 @@ export const opsPeople: OpsMessages['opsPeople'] = {
   loadFailed: '无法加载该用户。',
   audit: {
     filtersTitle: '筛选',
-    actor: '操作人 ID',
-    target: '对象 ID',
+    actor: '操作人：姓名、手机号、邮箱或 ID',
+    target: '对象：姓名、手机号、邮箱或 ID',
     action: '操作',
     anyAction: '全部操作',
     from: '起始日期',
@@ -108,6 +108,7 @@ export const opsPeople: OpsMessages['opsPeople'] = {
     older: '更早的记录',
     actorKinds: { operator: '运营人员', user: '用户', system: '系统' },
     commandLine: '命令行',
+    unnamed: '（未填写姓名）',
     targetKinds: { user: '用户', company: '企业', operator: '运营人员' },
   },
 };

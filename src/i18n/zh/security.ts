@@ -98,6 +98,11 @@ export const changePassword: Messages['changePassword'] = {
   submit: '修改密码',
   submitting: '正在保存…',
   done: '密码已修改，正在跳转…',
+  setTitle: '设置密码',
+  setLead: '您的账号还没有密码：您是用验证码登录的。请设置 6 至 18 位字母和数字组成的密码。',
+  setSubmit: '设置密码',
+  setDone: '密码已设置，正在跳转…',
+  backToUserCenter: '返回用户中心',
 };
 
 export const passkeys: Messages['passkeys'] = {

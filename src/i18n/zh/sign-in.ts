@@ -2,6 +2,12 @@ import type { Messages } from '../en';
 
 export const signIn: Messages['signIn'] = {
   tabs: { code: '验证码登录', password: '密码登录', phone: '手机号', email: '邮箱', chain: '云链用户登录', modeLabel: '登录方式', channelLabel: '登录账号类型' },
+  why: {
+    continue: '请登录后继续。',
+    ended: '您在此设备上的登录已结束：您可能在其他地方退出了登录，或平台关闭了该会话。请重新登录。',
+    kept: '您填写的内容已保留，登录后会自动恢复。',
+    reattach: '文件不会保留：请重新上传营业执照。',
+  },
   usernameNotice: '自 2023 年 1 月 1 日起暂停用户名登录，请使用手机号或邮箱登录。',
   phone: '手机号码',
   areaCode: '国家或地区区号',
@@ -16,7 +22,7 @@ export const signIn: Messages['signIn'] = {
   userId: '用户 ID',
   remember: '记住登录方式',
   agree: '我已阅读并同意',
-  terms: '《用户协议》',
+  terms: '《用户服务协议》',
   privacy: '《隐私政策》',
   and: '和',
   submit: '登录',
@@ -49,7 +55,7 @@ export const signIn: Messages['signIn'] = {
     cancel: '取消',
   },
   agreement: {
-    title: '用户协议',
+    title: '用户服务协议',
     countdown: '请阅读协议，还需 {s} 秒',
     scrollHint: '请滚动至协议末尾后继续',
     confirm: '同意',
@@ -113,6 +119,10 @@ export const partner: Messages['partner'] = {
   sliderPassed: '验证通过',
   sliderRequired: '请完成滑块验证',
   forgot: '忘记密码？',
+  workspaceTasksTitle: '您在这里可以',
+  workspaceTasks: ['查看委托方与您共享的船舶靠港和航次。', '处理指定您为合作伙伴的企业发来的服务请求。', '维护您的合作伙伴资料和联系人。'],
+  workspaceNoCompany: '合作伙伴无需创建自己的企业：您为邀请您的企业提供服务。',
+  workspaceUserCenter: '前往用户中心',
 };
 
 export const reset: Messages['reset'] = {

@@ -3,6 +3,7 @@ import type { Messages } from '../en';
 export const stepUp: Messages['stepUp'] = {
   title: '验证身份',
   intro: '为了您的账号安全，进行此项更改前请输入密码。',
+  introCode: '为了您的账号安全，请先用一次性验证码确认身份。',
   introTwoStep: '为了您的账号安全，进行此项更改前请输入密码，随后还需输入身份验证器应用中的验证码。',
   passwordLabel: '当前密码',
   passwordRequired: '请输入当前密码。',
@@ -15,6 +16,7 @@ export const stepUp: Messages['stepUp'] = {
   getCode: '获取验证码',
   resend: '重新发送',
   resendIn: '{s} 秒后可重新发送',
+  codeWait: '不到一分钟前您登录时，已向 {to} 发送过验证码。{s} 秒后可重新获取。',
   codeSent: '验证码已发送，5 分钟内有效。',
   secondIntro: '请输入身份验证器应用中的 6 位验证码，或一个恢复码。',
   secondLabel: '验证码或恢复码',

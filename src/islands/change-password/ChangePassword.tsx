@@ -21,8 +21,17 @@ export default function ChangePassword({ messages }: ChangePasswordProps) {
   const errors = useProblems($changePasswordErrors, messages);
 
   useEffect(() => void initChangePassword(), []);
+  // The page's heading and lead are the shell's ("Change password"); an account with none sets its first one.
+  useEffect(() => {
+    if (s.hasPassword) return;
+    const heading = document.getElementById('page-title');
+    if (heading) heading.textContent = c.setTitle;
+    const lead = heading?.parentElement?.querySelector('.lead');
+    if (lead) lead.textContent = c.setLead;
+    document.title = document.title.replace(/^[^·]*·/, `${c.setTitle} ·`);
+  }, [s.hasPassword, c]);
 
-  if (s.step === 'done') return <p className="notice redirecting" role="status">{c.done}</p>;
+  if (s.step === 'done') return <p className="notice redirecting" role="status">{s.hasPassword ? c.done : c.setDone}</p>;
   if (s.forced === 'loading') {
     return errors.form ? <p className="error" role="alert">{errors.form}</p> : <div className="spinner" aria-hidden="true" />;
   }
@@ -41,8 +50,14 @@ export default function ChangePassword({ messages }: ChangePasswordProps) {
       <PasswordInput id="change-confirm" label={c.confirmPassword} value={s.confirm} onChange={(v) => setField('confirm', v)} error={errors.confirm} autoComplete="new-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
       {errors.form && <p className="error" role="alert">{errors.form}</p>}
       <button type="submit" className="button primary" disabled={s.busy}>
-        {s.busy ? c.submitting : c.submit}
+        {s.busy ? c.submitting : s.hasPassword ? c.submit : c.setSubmit}
       </button>
+      {/* A change the person chose may be left; the one the sign-in demanded may not. */}
+      {!s.forced && (
+        <p className="form-footer-link">
+          <a href="/user_center">{c.backToUserCenter}</a>
+        </p>
+      )}
     </form>
     {/* Outside the form: the dialog's own forms must not submit this one. */}
     <StepUpSlot messages={messages} />

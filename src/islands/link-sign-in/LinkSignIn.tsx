@@ -1,13 +1,15 @@
 import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import type { Messages } from '../../i18n';
 import { $linkErrors, $linkSignIn, askAgain, hasLink, initLinkSignIn, sendLink, setEmail, signInWithLink, type LinkKind } from '../../stores/link-sign-in';
 import { useProblems } from '../shared/use-problems';
 import type { Lang } from '../../lib/lang';
-import { AgreementModal } from '../../ui/AgreementModal';
 import { TextField } from '../../ui/TextField';
 import { format } from '../../i18n/format';
+
+// Only an account that has not yet agreed sees the agreement: it loads when first opened (the page's JS budget).
+const AgreementModal = lazy(() => import('../../ui/AgreementModal').then((m) => ({ default: m.AgreementModal })));
 
 interface LinkSignInProps {
   lang: Lang;
@@ -40,7 +42,9 @@ export default function LinkSignIn({ lang, kind, messages }: LinkSignInProps) {
       <>
         <p className="notice redirecting" role="status">{m.redirecting}</p>
         {dialog?.kind === 'agreement' && (
-          <AgreementModal src={`/terms?lang=${lang}`} labels={messages.signIn.agreement} onConfirm={() => closeDialog(true)} onCancel={() => closeDialog()} />
+          <Suspense fallback={null}>
+            <AgreementModal src={`/terms?lang=${lang}`} labels={messages.signIn.agreement} onConfirm={() => closeDialog(true)} onCancel={() => closeDialog()} />
+          </Suspense>
         )}
       </>
     );

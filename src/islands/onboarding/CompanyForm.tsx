@@ -124,7 +124,7 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
               <option value="" disabled>
                 {m.companyTypePlaceholder}
               </option>
-              {COMPANY_TYPES.map((type) => (
+              {s.typesOffered.map((type) => (
                 <option key={type} value={type}>
                   {messages.companyTypes[type]}
                 </option>

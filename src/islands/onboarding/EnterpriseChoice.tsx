@@ -1,18 +1,46 @@
+import { useEffect, useState } from 'react';
 import type { Messages } from '../../i18n';
+import { format } from '../../i18n/format';
+import type { CompanyListItem } from '../../schemas/auth';
+import { verificationStatusFromDb } from '../../schemas/onboarding';
 import { Steps } from './Steps';
 
 interface EnterpriseChoiceProps {
-  messages: Pick<Messages, 'onboarding'>;
+  messages: Pick<Messages, 'onboarding' | 'statuses'>;
 }
 
-/** /enterprise_adm_and_staff: create a company as its administrator, or join one as staff. */
+/**
+ * /enterprise_adm_and_staff: create a company as its administrator, or join one as staff. A person who already
+ * administers a company sees it first, with its verification and the way to it (issue 33).
+ */
 export default function EnterpriseChoice({ messages }: EnterpriseChoiceProps) {
   const m = messages.onboarding;
   const loginType = new URLSearchParams(location.search).get('loginType');
   const query = loginType === '1' || loginType === '2' ? `?loginType=${loginType}` : '';
+  const [administered, setAdministered] = useState<CompanyListItem[]>([]);
+  useEffect(() => {
+    void import('../../api/auth').then(async ({ authApi }) => {
+      const list = await authApi.companyList();
+      if (list.ok) setAdministered(list.data.filter((company) => company.role === 'administrator'));
+    });
+  }, []);
+  const statusWord = (status: string) => {
+    const key = verificationStatusFromDb(status);
+    return (messages.statuses as Record<string, string>)[key] ?? key;
+  };
   return (
     <div className="onboarding">
       <Steps current={1} labels={m.steps} />
+      {administered.length > 0 && (
+        <div className="notice standing" role="status">
+          {administered.map((company) => (
+            <p key={company.companyId}>
+              {format(m.choose.administering, { company: company.companyNameCn && document.documentElement.lang.startsWith('zh') ? company.companyNameCn : company.companyNameEn, status: statusWord(company.status) })}
+            </p>
+          ))}
+          <a className="button primary" href="/account">{m.choose.goToCompanies}</a>
+        </div>
+      )}
       <h2 className="section-title" id="identity-question">{m.choose.question}</h2>
       <ul className="identity-choices" aria-labelledby="identity-question">
         <li>

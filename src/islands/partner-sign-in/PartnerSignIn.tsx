@@ -87,7 +87,7 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
 
       {errors.form && <p className="error" role="alert">{errors.form}</p>}
       <button type="submit" className="button primary" disabled={s.busy}>
-        {s.busy ? m.submitting : m.submit}
+        {s.busy && !dialog ? m.submitting : m.submit}
       </button>
       <p className="hint agreement">
         {m.agree} <a href="/terms" target="_blank" rel="noopener">{m.terms}</a> {m.and} <a href="/privacy" target="_blank" rel="noopener">{m.privacy}</a>

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { authApi } from '../../api/auth';
 import type { Messages } from '../../i18n';
 import { closeDialog } from '../../stores/dialog';
-import { NETWORK_ERROR, SERVER_ERROR } from '../../api/result';
+import { isGatewayAnswer } from '../../api/result';
 import { refusalText, SliderCaptcha, type OtherWay, type SliderRefusal } from '../../ui/SliderCaptcha';
 import { TurnstileCheck } from '../../ui/TurnstileCheck';
 
-/** Whether a failed call is the gateway's answer (not the network's or a proxy's). */
-const isRefusal = (code: string) => code !== NETWORK_ERROR && code !== SERVER_ERROR;
+/** Whether a failed call is the gateway's answer (not the network's, a time limit's or a proxy's). */
+const isRefusal = isGatewayAnswer;
 const refusalOf = (result: { message: string; data?: unknown }): SliderRefusal => ({
   message: result.message,
   retryAfter: (result.data as { retryAfter?: number } | null | undefined)?.retryAfter,

@@ -58,7 +58,7 @@ export function StepUpDialog({ messages }: { messages: StepUpMessages }) {
               void submitFirstStep();
             }}
           >
-            <p>{s.start?.twoStep ? m.introTwoStep : m.intro}</p>
+            <p>{s.start?.twoStep ? m.introTwoStep : s.method === 'code' ? m.introCode : m.intro}</p>
             {s.method === 'password' ? (
               <PasswordInput
                 id="step-up-password"

@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Messages } from '../../i18n';
 import { problemText } from '../../i18n/problem';
 import { canUsePasskeys } from '../../lib/webauthn-support';
+import { RETURN_PARAM, returnPath, SESSION_ENDED_MARK } from '../../lib/return-path';
 import type { Lang } from '../../lib/lang';
 import { meetsPasswordRule, NEW_USER_COMPANY_MAX } from '../../schemas/auth-rules';
 import { $dialog, closeDialog } from '../../stores/dialog';
@@ -60,6 +61,26 @@ interface SignInProps {
   variant?: 'login' | 'register';
 }
 
+/**
+ * Why the person is at sign-in, when the page did not say so itself (issue 33): sent from a page that needs a
+ * session, their session ended on this device, and what a form kept for them. The ended mark is read once.
+ */
+function whyBackAtSignIn(words: Messages['signIn']['why']): string[] {
+  const said: string[] = [];
+  try {
+    const ended = sessionStorage.getItem(SESSION_ENDED_MARK) === '1';
+    sessionStorage.removeItem(SESSION_ENDED_MARK);
+    const kept = Object.keys(sessionStorage).filter((key) => key.startsWith('keptForm:'));
+    if (ended) said.push(words.ended);
+    else if (returnPath(new URLSearchParams(location.search).get(RETURN_PARAM))) said.push(words.continue);
+    if (kept.length) said.push(words.kept);
+    if (kept.some((key) => key === 'keptForm:/create_account' || key === 'keptForm:/fill_account')) said.push(words.reattach);
+  } catch {
+    // Storage blocked: nothing to say beyond the form.
+  }
+  return said;
+}
+
 /** The /login screen: code and password sign-in by phone or e-mail, passkeys, and the chain login. */
 export default function SignIn({ lang, messages, variant = 'login' }: SignInProps) {
   const m = messages.signIn;
@@ -72,6 +93,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
   // Opened with a session: no form at all (not even for the first frame) while the login case decides the route.
   const [arriving, setArriving] = useState(arrivedSignedIn);
   const passkeys = !register && messages.passkeys && canUsePasskeys() ? messages.passkeys : null;
+  const [why] = useState(() => (register ? [] : whyBackAtSignIn(m.why)));
 
   useEffect(() => {
     initSignIn({ chain: new URLSearchParams(location.search).get('channel') === 'britc' });
@@ -240,6 +262,12 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
         void submit();
       }}
     >
+      {why.length > 0 && (
+        // A div: a short bold sentence in a <p> reads to axe as a heading made of a paragraph (p-as-heading).
+        <div className="notice" role="status">
+          {why.join(lang === 'zh' ? '' : ' ')}
+        </div>
+      )}
       <p className="notice-banner">{m.usernameNotice}</p>
       {s.mode === 'chain' ? (
         <>
@@ -333,6 +361,8 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
             labels={m.agreement}
             onConfirm={() => closeDialog(true)}
             onCancel={() => closeDialog()}
+            // "Get code" is disabled while it waits for the answer: focus returns to it once it is enabled again.
+            returnFocusTo={() => document.querySelector<HTMLElement>('form.sign-in .code-button')}
           />
         )}
         {dialog?.kind === 'newUser' && (

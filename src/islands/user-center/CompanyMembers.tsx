@@ -1,4 +1,5 @@
 import { useStore } from '@nanostores/react';
+import { useState } from 'react';
 import type { Messages } from '../../i18n';
 import { joinList, type Lang } from '../../lib/lang';
 import { $members, askRemove, cancelRemove, changeRole, closeModules, confirmRemove, openModules, setModule, type MemberTarget } from '../../stores/members';
@@ -32,6 +33,8 @@ export function CompanyMembers({ lang, company, companyName, messages }: Company
   // Requests waiting for the administrator come first, under the count that announces them.
   const membersInOrder = [...company.members].sort((x, y) => Number(y.status === 'pending') - Number(x.status === 'pending'));
   const administrators = company.members.filter((member) => member.role === 'administrator' && member.status === 'active').length;
+  /** The member whose promotion to administrator waits for the confirmation (issue 33). */
+  const [promoting, setPromoting] = useState<MemberTarget | null>(null);
 
   return (
     <>
@@ -90,7 +93,7 @@ export function CompanyMembers({ lang, company, companyName, messages }: Company
                       className="button secondary small"
                       disabled={busy}
                       aria-label={format(member.role === 'staff' ? t.makeAdministratorLabel : t.makeStaffLabel, { name: target.name })}
-                      onClick={() => void changeRole(target, member.role === 'staff' ? 'administrator' : 'staff')}
+                      onClick={() => (member.role === 'staff' ? setPromoting(target) : void changeRole(target, 'staff'))}
                     >
                       {member.role === 'staff' ? t.makeAdministrator : t.makeStaff}
                     </button>
@@ -106,6 +109,19 @@ export function CompanyMembers({ lang, company, companyName, messages }: Company
           );
         })}
       </ScrollTable>
+      {promoting && (
+        <ConfirmModal
+          title={t.promoteTitle}
+          text={format(t.promoteText, { name: promoting.name, company: promoting.company })}
+          cancelLabel={t.cancel}
+          confirmLabel={t.promoteConfirm}
+          onCancel={() => setPromoting(null)}
+          onConfirm={() => {
+            setPromoting(null);
+            void changeRole(promoting, 'administrator');
+          }}
+        />
+      )}
       <MemberDialogs company={company} messages={messages} />
     </>
   );

@@ -23,6 +23,8 @@ interface PasskeysProps {
  * remove. A browser without WebAuthn is told so instead.
  */
 export function Passkeys({ lang, messages }: PasskeysProps) {
+  // A Chinese page writes the full-width colon (issue 33).
+  const colon = lang === 'zh' ? '：' : ': ';
   const m = messages.passkeys;
   const s = useStore($passkeys);
   const dialog = useStore($dialog);
@@ -72,7 +74,7 @@ export function Passkeys({ lang, messages }: PasskeysProps) {
                     <div className="passkey-text">
                       <strong className="passkey-name">{passkey.name}</strong>
                       <span className="hint">
-                        {m.created}: {when(passkey.createdAt)} · {m.lastUsed}: {passkey.lastUsedAt ? when(passkey.lastUsedAt) : m.never}
+                        {m.created}{colon}{when(passkey.createdAt)} · {m.lastUsed}{colon}{passkey.lastUsedAt ? when(passkey.lastUsedAt) : m.never}
                         {passkey.synced && ` · ${m.synced}`}
                       </span>
                     </div>

@@ -23,16 +23,18 @@ import { Modal } from '../../ui/Modal';
 import { ScrollTable } from '../../ui/ScrollTable';
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { WhenVisible } from '../../ui/WhenVisible';
-import { CompanyMembers } from './CompanyMembers';
-import { SecuritySessions } from './SecuritySessions';
 import { StepUpSlot } from '../shared/StepUpSlot';
-import { ShareSignIn } from './ShareSignIn';
-import { SignInHistory } from './SignInHistory';
-import { AccountActivity } from './AccountActivity';
-import { YourData } from './YourData';
-import { ClosingBanner } from '../shared/ClosingBanner';
 
 // The profile editor (with its country list and date picker) loads when the person opens it.
+// Every part below the profile loads on demand (issue 31): the page paints its profile from the shell's first
+// load, and each section's code (members, sessions, history, activity, data rights) follows in its own chunk.
+const ClosingBanner = lazy(() => import('../shared/ClosingBanner').then((m) => ({ default: m.ClosingBanner })));
+const ShareSignIn = lazy(() => import('./ShareSignIn').then((m) => ({ default: m.ShareSignIn })));
+const CompanyMembers = lazy(() => import('./CompanyMembers').then((m) => ({ default: m.CompanyMembers })));
+const SecuritySessions = lazy(() => import('./SecuritySessions').then((m) => ({ default: m.SecuritySessions })));
+const SignInHistory = lazy(() => import('./SignInHistory').then((m) => ({ default: m.SignInHistory })));
+const AccountActivity = lazy(() => import('./AccountActivity').then((m) => ({ default: m.AccountActivity })));
+const YourData = lazy(() => import('./YourData').then((m) => ({ default: m.YourData })));
 const ProfileEditor = lazy(() => import('./ProfileEditor').then((m) => ({ default: m.ProfileEditor })));
 // Two-step verification (its calls, schemas and the QR code) loads after the page's first paint.
 const TwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.TwoStep })));
@@ -104,7 +106,9 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
       </div>
       {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
 
-      <ClosingBanner lang={lang} words={messages.dataRights} />
+      <Suspense fallback={null}>
+        <ClosingBanner lang={lang} words={messages.dataRights} />
+      </Suspense>
 
       <section className="panel" aria-labelledby="profile-title">
         <div className="profile-head">
@@ -158,7 +162,9 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
         )}
       </section>
 
-      <ShareSignIn lang={lang} messages={messages} />
+      <Suspense fallback={null}>
+        <ShareSignIn lang={lang} messages={messages} />
+      </Suspense>
 
       <section className="panel" aria-labelledby="companies-title">
         <h2 id="companies-title" className="section-title">{m.companies}</h2>
@@ -214,7 +220,14 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
                   {m.regenerate}
                 </button>
               </div>
-              <p className="hint">{m.invitationHint}</p>
+              <p className="hint">
+                {/* The join page with the code filled in: a link the administrator can open or copy (issue 33). */}
+                {m.invitationHint.split('{link}')[0]}
+                <a href={company.invitationCode ? `/join?${new URLSearchParams({ code: company.invitationCode })}` : '/join'}>
+                  {`${location.origin}/join${company.invitationCode ? `?code=${company.invitationCode}` : ''}`}
+                </a>
+                {m.invitationHint.split('{link}')[1]}
+              </p>
             </div>
             <Suspense fallback={null}>
               <CompanyTwoStep
@@ -224,7 +237,9 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
               />
             </Suspense>
             {pending > 0 && <p className="pending-count">{format(m.pendingCount, { n: pending })}</p>}
-            <CompanyMembers lang={lang} company={company} companyName={companyName(company.companyId)} messages={messages} />
+            <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+              <CompanyMembers lang={lang} company={company} companyName={companyName(company.companyId)} messages={messages} />
+            </Suspense>
             <WhenVisible>
               <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
                 <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName(company.companyId)} messages={messages} />
@@ -245,20 +260,26 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
         <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
           <TwoStep messages={messages} />
         </Suspense>
-        <SecuritySessions lang={lang} messages={messages} />
-        <SignInHistory lang={lang} messages={messages} />
+        <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+          <SecuritySessions lang={lang} messages={messages} />
+          <SignInHistory lang={lang} messages={messages} />
+        </Suspense>
         <WhenVisible>
           <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
             <ConnectedApps lang={lang} messages={messages} />
           </Suspense>
         </WhenVisible>
         <WhenVisible>
-          <AccountActivity lang={lang} messages={messages} />
+          <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+            <AccountActivity lang={lang} messages={messages} />
+          </Suspense>
         </WhenVisible>
       </section>
 
       {/* The person's rights over their data (/user_center#your-data). */}
-      <YourData lang={lang} messages={messages} sliderLabels={sliderLabels} />
+      <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+        <YourData lang={lang} messages={messages} sliderLabels={sliderLabels} />
+      </Suspense>
       <StepUpSlot messages={messages} />
 
       {s.declining && (

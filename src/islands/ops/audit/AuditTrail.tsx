@@ -10,6 +10,8 @@ import { ScrollTable } from '../../../ui/ScrollTable';
 import { TextField } from '../../../ui/TextField';
 import { timeLabel } from '../../user-center/security-labels';
 import { actionLabel, actionNames } from './action-label';
+import type { AuditParty } from '../../../schemas/ops-people';
+import { auditReasonText } from '../../../schemas/review-outcome';
 
 interface AuditTrailProps {
   lang: Lang;
@@ -77,15 +79,17 @@ export default function AuditTrail({ lang, messages }: AuditTrailProps) {
               <td>
                 {a.actorKinds[entry.actorKind]}
                 {entry.actorName ? ` · ${entry.actorName}` : ''}
+                {entry.actorParty && entry.actorId && <Party party={entry.actorParty} href={pageOf('user', entry.actorId)} unnamed={a.unnamed} />}
                 {entry.actorKind === 'system' && entry.actorId === 'cli' ? ` · ${a.commandLine}` : entry.actorId && <span className="history-detail">{entry.actorId}</span>}
               </td>
               <td>{actionLabel(messages, entry.action)}</td>
               <td>
                 {entry.targetKind ? (a.targetKinds[entry.targetKind as keyof typeof a.targetKinds] ?? entry.targetKind) : '—'}
+                {entry.targetParty && entry.targetId && entry.targetKind && <Party party={entry.targetParty} href={pageOf(entry.targetKind, entry.targetId)} unnamed={a.unnamed} />}
                 {entry.targetId && <span className="history-detail">{entry.targetId}</span>}
               </td>
               <td>
-                {entry.reason ?? (entry.network ? '' : '—')}
+                {entry.reason ? auditReasonText(lang, entry.reason) : entry.network ? '' : '—'}
                 {entry.network && <span className="history-detail">{entry.network}</span>}
               </td>
             </tr>
@@ -98,5 +102,30 @@ export default function AuditTrail({ lang, messages }: AuditTrailProps) {
         </button>
       )}
     </div>
+  );
+}
+
+/** The operator page of a person or company the trail names; none for other kinds. */
+function pageOf(kind: string, id: string): string | undefined {
+  if (kind === 'user') return `/ops/people?${new URLSearchParams({ person: id })}`;
+  if (kind === 'company') return `/ops/company?${new URLSearchParams({ companyId: id })}`;
+  return undefined;
+}
+
+/** A person or company by name (a link to their page), then phone and e-mail: operators read names, not ids (issue 33). */
+function Party({ party, href, unnamed }: { party: AuditParty; href: string | undefined; unnamed: string }) {
+  const name = party.name ?? unnamed;
+  return (
+    <span className="audit-party">
+      {href ? (
+        <a className="text-link" href={href}>
+          {name}
+        </a>
+      ) : (
+        name
+      )}
+      {party.phone && <span className="history-detail">{party.phone}</span>}
+      {party.email && <span className="history-detail">{party.email}</span>}
+    </span>
   );
 }

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import type { FormEvent, ReactNode } from 'react';
+import { useEffect, type FormEvent, type ReactNode } from 'react';
 import type { ConsoleMessages as Messages } from '../../../i18n';
 import { problemText } from '../../../i18n/problem';
 import type { Lang } from '../../../lib/lang';
@@ -63,6 +63,11 @@ export default function PeopleSupport({ lang, messages }: PeopleSupportProps) {
   const acting = useStore($acting);
   const say = (p: Parameters<typeof problemText>[1]) => problemText(messages, p);
   const person = s.person;
+  // `?person=<id>` opens that person (the audit trail links each person it names here).
+  useEffect(() => {
+    const id = new URLSearchParams(location.search).get('person');
+    if (id) void openPerson(id);
+  }, []);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

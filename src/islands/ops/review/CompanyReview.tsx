@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import type { ConsoleMessages as Messages } from '../../../i18n';
 import { problemText } from '../../../i18n/problem';
 import type { Lang } from '../../../lib/lang';
-import { REVIEW_REASON_TEXT, REVIEW_RULES, reviewReasonText, type ReviewAction, type ReviewDetailAnswer, type ReviewReason } from '../../../schemas/ops-review';
+import { auditReasonText, REVIEW_REASON_TEXT, REVIEW_RULES, reviewReasonText, type ReviewAction, type ReviewDetailAnswer, type ReviewReason } from '../../../schemas/ops-review';
 import {
   $review,
   cancelDecision,
@@ -167,7 +167,7 @@ export default function CompanyReview({ lang, messages, actionNames }: CompanyRe
                 <time dateTime={new Date(entry.at).toISOString()}>{formatTime(lang, entry.at)}</time>{' '}
                 <strong>{actionLabel({ actionNames }, entry.action)}</strong>{' '}
                 {format(m.historyBy, { name: entry.actorName ?? m.system })}
-                {entry.reason && <span className="hint"> — {historyReason(lang, entry.reason)}</span>}
+                {entry.reason && <span className="hint"> — {auditReasonText(lang, entry.reason)}</span>}
               </li>
             ))}
           </ol>
@@ -177,12 +177,6 @@ export default function CompanyReview({ lang, messages, actionNames }: CompanyRe
   );
 }
 
-/** An audit reason is "template: words"; the template reads in the page's language. */
-function historyReason(lang: Lang, reason: string): string {
-  const [key, ...rest] = reason.split(': ');
-  if (!key || !(key in REVIEW_REASON_TEXT)) return reason;
-  return [REVIEW_REASON_TEXT[key as ReviewReason][lang], rest.join(': ')].filter(Boolean).join(' ');
-}
 
 interface DecisionsProps {
   detail: ReviewDetailAnswer;
