@@ -201,7 +201,7 @@ const settings = {
   partnerAppUrl: variable('PARTNER_APP_URL', withDefault(pathOrUrl, '/partner')),
   /** The support contact shown to a person whose account is blocked (and wherever the portal names support). */
   supportPhone: variable('SUPPORT_PHONE', optional(text)),
-  supportEmail: variable('SUPPORT_EMAIL', optional(text.email('must be an e-mail address'))),
+  supportEmail: variable('SUPPORT_EMAIL', optional(text.check(z.email({ error: 'must be an e-mail address' })))),
   /** Support's hours, per language: `zh=…,en=…`. */
   supportHours: variable('SUPPORT_HOURS', withDefault(perLang, '')),
   /**
