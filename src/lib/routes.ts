@@ -18,6 +18,8 @@ export const pageShells = [
   'completion_of_application',
   'pass_email_login',
   'share_login',
+  // Where WeChat and WeCom return after a scan (functions/gateway/wechat/).
+  'wechat_callback',
   // Signing in to another app (OpenID Connect): consent and "confirm it's you" (functions/gateway/oidc/).
   'connect',
 ] as const;
