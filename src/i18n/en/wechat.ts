@@ -1,7 +1,6 @@
 /** Signing in with WeChat and WeCom: the /login entry, /wechat_callback and the user center's section. */
 export const wechat = {
-  signInWith: 'Sign in with WeChat',
-  signInWithWecom: 'Sign in with WeCom',
+  signInWith: 'Use WeChat',
   panelTitle: 'Sign in with WeChat',
   panelLead: 'Scan the QR code with WeChat. The first time, we ask once for your mobile number to tie them together.',
   inWechatLead: 'You are in WeChat: continue with your WeChat account.',
@@ -21,7 +20,6 @@ export const wechat = {
   codeSent: 'The code is on its way.',
   bound: 'Tied to your account. Returning to the user center…',
   backToLogin: 'Back to sign-in',
-  backToUserCenter: 'Back to the user center',
   // The user center.
   title: 'WeChat and WeCom',
   lead: 'Sign in by scanning with WeChat or WeCom. Untying needs you to confirm it is you, and another way in stays.',

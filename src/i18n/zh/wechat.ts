@@ -2,8 +2,7 @@ import type { Messages } from '../en';
 
 /** 微信与企业微信登录：登录页入口、/wechat_callback 与个人中心。 */
 export const wechat: Messages['wechat'] = {
-  signInWith: '微信登录',
-  signInWithWecom: '企业微信登录',
+  signInWith: '使用微信',
   panelTitle: '微信扫码登录',
   panelLead: '请使用微信扫描二维码。首次登录时，需要绑定一次手机号。',
   inWechatLead: '您正在微信中浏览：可直接使用微信账号继续。',
@@ -23,7 +22,6 @@ export const wechat: Messages['wechat'] = {
   codeSent: '验证码已发送。',
   bound: '已绑定到您的账号，正在返回个人中心…',
   backToLogin: '返回登录',
-  backToUserCenter: '返回个人中心',
   title: '微信与企业微信',
   lead: '可使用微信或企业微信扫码登录。解绑前需确认是您本人，且须保留其他登录方式。',
   providers: { wechat: '微信', wecom: '企业微信' },
