@@ -79,12 +79,15 @@ export default function WechatCallback({ lang, messages, sliderLabels }: WechatC
         </button>
       </div>
       <TextField id="wechat-code" label={m.code} value={s.code} onChange={(v) => setWechatField('code', v)} inputMode="numeric" autoComplete="one-time-code" maxLength={8} required />
-      <p className="checkbox">
-        <input id="wechat-agree" type="checkbox" checked={s.agreed} onChange={(event) => setWechatAgreed(event.target.checked)} />
-        <label htmlFor="wechat-agree">
-          {m.agree} (<a href="/terms" target="_blank" rel="noopener">{messages.signIn.agreement.title}</a>)
-        </label>
-      </p>
+      <div className="agreement">
+        <label className="check">
+          <input type="checkbox" checked={s.agreed} onChange={(event) => setWechatAgreed(event.target.checked)} />
+          <span>{m.agree}</span>
+        </label>{' '}
+        <a href={`/terms?lang=${lang}`} target="_blank" rel="noopener">
+          {messages.signIn.agreement.title}
+        </a>
+      </div>
       <div className="live-region" role="status" aria-live="polite">
         {notice && <p className="notice">{m.codeSent}</p>}
       </div>
