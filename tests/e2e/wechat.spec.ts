@@ -98,19 +98,28 @@ for (const { lang, width } of runs) {
     });
 
     test('the user center ties a WeChat and unties it', async ({ page }) => {
+      test.setTimeout(60_000);
       await page.setViewportSize({ width, height: 900 });
       const email = uniqueEmail('wechat');
       await seedUser(page.request, { email, password: 'Harbour2024', agreed: true });
       await signInByEmail(page, lang, email, 'Harbour2024');
       await expect(page).toHaveURL(/\/(create_account|enterprise_adm_and_staff|user_center)/);
-      await page.goto('/user_center#linked-accounts');
+      await page.goto('/user_center#security');
       const section = page.locator('.linked-accounts');
-      await section.scrollIntoViewIfNeeded();
-      await section.getByRole('button', { name: w.bind.replace('{provider}', w.providers.wechat) }).click();
+      const tie = section.getByRole('button', { name: w.bind.replace('{provider}', w.providers.wechat) });
+      // The Security section's parts load as they scroll into view (the window itself, as oidc.spec.ts does).
+      await expect(async () => {
+        await page.evaluate(() => window.scrollBy(0, 700));
+        await expect(tie).toBeVisible({ timeout: 1000 });
+      }).toPass();
+      await tie.click();
       await confirmScan(page, person());
       await expect(page).toHaveURL(/\/user_center/);
       const untie = page.locator('.linked-accounts').getByRole('button', { name: w.unbind.replace('{provider}', w.providers.wechat) });
-      await untie.scrollIntoViewIfNeeded();
+      await expect(async () => {
+        await page.evaluate(() => window.scrollBy(0, 700));
+        await expect(untie).toBeVisible({ timeout: 1000 });
+      }).toPass();
       await expectAccessible(page, '.linked-accounts');
       await page.locator('.linked-accounts').screenshot({ path: `${SHOTS}/user-center-${lang}-${width}.png` });
       await untie.click();
