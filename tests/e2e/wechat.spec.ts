@@ -38,7 +38,7 @@ async function tiePhone(page: Page, lang: Lang, shot?: string) {
   await passSlider(page, challenge);
   await expect(page.getByText(w.codeSent)).toBeVisible();
   await page.getByLabel(w.code).fill(await readCode(page.request, `+86${mobile}`));
-  await page.getByLabel(w.agree).check();
+  await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: w.submit }).click();
   // A new person: the login case sends them to choose how they use the portal.
   await expect(page).toHaveURL(/\/enterprise_adm_and_staff/);

@@ -15,7 +15,6 @@ export const wechat = {
   phoneLead: 'Hello {name}. Enter your mobile number and the code we send to it. A number that is new to us opens your account.',
   sendCode: 'Send code',
   code: 'Verification code',
-  agree: 'I have read and agree to the user agreement and the privacy policy',
   submit: 'Tie and sign in',
   codeSent: 'The code is on its way.',
   bound: 'Tied to your account. Returning to the user center…',

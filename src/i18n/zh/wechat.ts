@@ -17,7 +17,6 @@ export const wechat: Messages['wechat'] = {
   phoneLead: '{name}，您好。请输入手机号及收到的验证码。新手机号将为您开通账号。',
   sendCode: '发送验证码',
   code: '验证码',
-  agree: '我已阅读并同意用户协议和隐私政策',
   submit: '绑定并登录',
   codeSent: '验证码已发送。',
   bound: '已绑定到您的账号，正在返回个人中心…',

@@ -82,11 +82,17 @@ export default function WechatCallback({ lang, messages, sliderLabels }: WechatC
       <div className="agreement">
         <label className="check">
           <input type="checkbox" checked={s.agreed} onChange={(event) => setWechatAgreed(event.target.checked)} />
-          <span>{m.agree}</span>
-        </label>{' '}
-        <a href={`/terms?lang=${lang}`} target="_blank" rel="noopener">
-          {messages.signIn.agreement.title}
-        </a>
+          <span>
+            {messages.signIn.agree}{' '}
+            <a href="/terms" target="_blank" rel="noopener">
+              {messages.signIn.terms}
+            </a>{' '}
+            {messages.signIn.and}{' '}
+            <a href="/privacy" target="_blank" rel="noopener">
+              {messages.signIn.privacy}
+            </a>
+          </span>
+        </label>
       </div>
       <div className="live-region" role="status" aria-live="polite">
         {notice && <p className="notice">{m.codeSent}</p>}
