@@ -1,6 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { configurationProblems } from '../../functions/worker';
 import { createGateway } from '../../functions/gateway/app';
+import { findUserById } from '../../functions/gateway/account/db';
+import { erasureStatements } from '../../functions/gateway/data-rights/db';
+import { copyContent } from '../../functions/gateway/data-rights/service';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { useWorkerEnv } from './gateway-client';
 import { deployedVars } from './worker-env';
@@ -314,6 +317,19 @@ describe('the user center', () => {
   });
 });
 
+describe('data rights', () => {
+  it('lists the binding in the copy of the data and erases it with the account', async () => {
+    const { userId } = await registerWith('qr', person());
+    const db = worker.env.DB;
+    const { data } = await copyContent(db, (await findUserById(db, userId))!, Date.now());
+    expect(data.linkedAccounts).toEqual([expect.objectContaining({ provider: 'wechat', subject: expect.stringMatching(/^u/) })]);
+    // Past its cooling-off: the erasure batch of the data-rights job.
+    await db.prepare('UPDATE users SET closes_at = 1 WHERE id = ?').bind(userId).run();
+    await db.batch(erasureStatements(db, userId, Date.now(), []));
+    expect(await db.prepare('SELECT COUNT(*) AS n FROM social_bindings WHERE user_id = ?').bind(userId).first('n')).toBe(0);
+  });
+});
+
 describe('settings', () => {
   it('names a missing secret wherever a method is turned on in a deployed Worker', () => {
     const problems = configurationProblems({ ...deployedVars, WECHAT_APP_ID: 'wx1', WECHAT_MP_APP_ID: 'wx2', WECOM_CORP_ID: 'ww1' });
@@ -329,4 +345,3 @@ describe('settings', () => {
   });
 });
 
-void worker;
