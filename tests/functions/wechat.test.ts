@@ -200,6 +200,17 @@ describe('WeChat QR sign-in', () => {
   });
 });
 
+describe('a company that requires two-step', () => {
+  it('is not entered by a WeChat sign-in of a member without two-step, as by any sign-in', async () => {
+    const mobile = api.mobile();
+    await api.seed({ phone: { callingCode: '+86', mobile }, companies: [{ isMain: true, role: 'staff', requireTwoStep: true }] });
+    const ticket = flowCookieOf(await callback(await scan('qr', person())));
+    const answer = await api.json<{ isMaster: boolean; companyId: string | null; userId: string }>(await bindPhone(ticket, mobile, await phoneCode(mobile)));
+    expect(answer.code).toBe('0');
+    expect(answer.data).toMatchObject({ isMaster: false, companyId: null });
+  });
+});
+
 describe('inside WeChat (Official Account)', () => {
   it('asks for the profile when snsapi_base does not know the person, then later visits sign in silently', async () => {
     const who = person();
