@@ -311,7 +311,26 @@ const settings = {
   oidcTokenNetworkCap: variable('OIDC_TOKEN_NETWORK_CAP', withDefault(wholeNumber(1, 1_000_000), '120')),
   /** The secret key of the Turnstile widget; needed only with CAPTCHA_PROVIDER "turnstile". */
   turnstileSecret: secret('TURNSTILE_SECRET', optional(text)),
-  /** Lets operators read tracking events back; without it that query answers 404 to everyone. */
+  /**
+   * Sign in with WeChat and WeCom (wechat/). Each method is on when its ids are set (a deployed Worker then needs
+   * its secret: edge/startup-check.ts names a missing one); in a local run (DEV_OUTBOX "true") a method without
+   * its secret is played by the local stand-in (wechat/stand-in.ts). The WeChat button shows on Chinese pages
+   * and .cn hosts, and everywhere with WECHAT_LOGIN_EVERYWHERE "true".
+   */
+  wechatAppId: variable('WECHAT_APP_ID', optional(text)),
+  wechatAppSecret: secret('WECHAT_APP_SECRET', optional(text)),
+  wechatMpAppId: variable('WECHAT_MP_APP_ID', optional(text)),
+  wechatMpAppSecret: secret('WECHAT_MP_APP_SECRET', optional(text)),
+  wecomCorpId: variable('WECOM_CORP_ID', optional(text)),
+  wecomAgentId: variable('WECOM_AGENT_ID', optional(text.check(z.regex(/^\d{1,20}$/, 'must be the agent id in digits')))),
+  wecomSecret: secret('WECOM_SECRET', optional(text)),
+  wechatEverywhere: variable('WECHAT_LOGIN_EVERYWHERE', flag),
+  /** How long WeChat's or WeCom's API may take to answer before the sign-in answers WX0005. */
+  wechatTimeout: variable('WECHAT_TIMEOUT_MS', timeoutMs('5000')),
+  wechatApiUrl: variable('WECHAT_API_URL', withDefault(httpUrl, 'https://api.weixin.qq.com')),
+  wechatOpenUrl: variable('WECHAT_OPEN_URL', withDefault(httpUrl, 'https://open.weixin.qq.com')),
+  wecomApiUrl: variable('WECOM_API_URL', withDefault(httpUrl, 'https://qyapi.weixin.qq.com')),
+  wecomLoginUrl: variable('WECOM_LOGIN_URL', withDefault(httpUrl, 'https://login.work.weixin.qq.com')),
 } satisfies Record<string, Setting>;
 
 type Settings = { [K in keyof typeof settings]: z.output<(typeof settings)[K]['schema']> };
@@ -336,6 +355,8 @@ export interface Config extends Omit<Settings, 'localRun'> {
   devOidcKey: boolean;
   /** Redirect targets may be plain-http localhost (still only allow-listed origins). */
   httpLocalhostRedirects: boolean;
+  /** A WeChat or WeCom method without its secret is played by the local stand-in (wechat/stand-in.ts). */
+  wechatStandIn: boolean;
   lang: LangDefaults;
   /** Origins whose pages may make a state-changing call: the portal and navigator sites and the .cn/.com pair. */
   siteOrigins: string[];
@@ -426,6 +447,7 @@ export function parseConfig(env: object): Config {
     devTwoStepKey: localRun,
     devOidcKey: localRun,
     httpLocalhostRedirects: localRun,
+    wechatStandIn: localRun,
     lang: { defaultLang: parsed.defaultLang, zhHostSuffixes: parsed.zhHostSuffixes },
     siteOrigins,
     passkeys,

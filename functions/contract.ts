@@ -41,6 +41,13 @@ export const SECOND_STEP_HEADER = 'x-second-step';
 export const OPERATOR_SESSION_HEADER = 'x-operator-session';
 
 /**
+ * From the edge's HttpOnly WeChat cookie: the browser's half of a WeChat or WeCom sign-in under way (the state's
+ * browser binding, then the binding ticket of an unknown person). A browser's own header of that name is never
+ * forwarded.
+ */
+export const WECHAT_FLOW_HEADER = 'x-wechat-flow';
+
+/**
  * Set by the edge on its own calls (the hand-off intake, the blob for /go), never on a call it proxies for a
  * browser: their answers (a session, a blob for another site) must reach the browser only as HttpOnly cookies
  * and redirects, never as a body a page's script could read. Without it those routes answer GW0404.

@@ -27,6 +27,9 @@ const dev = spawn(
     // number (tests/e2e/delivery-failover.spec.ts). The breakers stay shut: parallel spec files share providers.
     '--var', 'SMS_PROVIDER:aliyun,tencent', '--var', 'SMS_INTERNATIONAL_PROVIDER:twilio,tencent', '--var', 'EMAIL_PROVIDER:ses,webhook',
     '--var', 'DELIVERY_BREAKER_FAILURES:1000',
+    // The WeChat button on English pages too (it shows on Chinese pages by default), so tests/e2e/wechat.spec.ts
+    // runs the WeChat stand-in in both languages.
+    '--var', 'WECHAT_LOGIN_EVERYWHERE:true',
   ],
   { stdio: 'inherit' },
 );

@@ -6,6 +6,7 @@ import {
   OPERATOR_SESSION_HEADER,
   SECOND_STEP_HEADER,
   SITE_HEADER,
+  WECHAT_FLOW_HEADER,
   REQUEST_TRACE_HEADER,
   type SiteName,
 } from '../contract';
@@ -41,6 +42,8 @@ export interface ForwardContext {
   secondStep?: string;
   /** The operator session token from the operator cookie, if any. */
   operatorSession?: string;
+  /** The WeChat flow secret from its cookie, if any. */
+  wechatFlow?: string;
 }
 
 /** The headers the gateway expects (language, random trace id, authorization) plus what the edge alone can know. */
@@ -58,5 +61,6 @@ export function gatewayRequestHeaders(incoming: Headers, context: ForwardContext
   if (context.country) headers.set(CLIENT_COUNTRY_HEADER, context.country);
   if (context.secondStep) headers.set(SECOND_STEP_HEADER, context.secondStep);
   if (context.operatorSession) headers.set(OPERATOR_SESSION_HEADER, context.operatorSession);
+  if (context.wechatFlow) headers.set(WECHAT_FLOW_HEADER, context.wechatFlow);
   return headers;
 }

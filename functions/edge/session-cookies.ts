@@ -166,6 +166,39 @@ export function takeOperatorSession(body: unknown): { token: string; expiresIn: 
   return taken && { token: taken.secret, expiresIn: taken.expiresIn, body: taken.body };
 }
 
+/**
+ * The WeChat cookie: a WeChat or WeCom sign-in (or binding) answers `data.wechatFlow.secret`, the browser's half
+ * of its `state` (and, after the callback of a person the portal does not know, the binding ticket). The edge
+ * moves it into this HttpOnly cookie and forwards it only as WECHAT_FLOW_HEADER, so a callback is accepted only
+ * in the browser that started it. SameSite=Lax: WeChat's redirect back is a top-level navigation from its site.
+ * It lives as long as the flow (10 minutes) and is cleared when a session starts.
+ */
+export const WECHAT_FLOW_COOKIE = 'portal_wechat';
+
+export function wechatFlowCookie(url: URL): TokenCookie {
+  return { name: WECHAT_FLOW_COOKIE, prefix: url.protocol === 'https:' ? 'host' : undefined, secure: cookiesAreSecure(url) };
+}
+
+/** The WeChat flow secret of this request, if any. */
+export function wechatFlowOf(c: Context): string | undefined {
+  const cookie = wechatFlowCookie(new URL(c.req.url));
+  return getCookie(c, cookie.name, cookie.prefix) || undefined;
+}
+
+const wechatFlowOptions = (cookie: TokenCookie, maxAge: number): CookieOptions & { prefix?: CookiePrefixOptions } => ({
+  path: '/',
+  httpOnly: true,
+  secure: cookie.secure,
+  sameSite: 'Lax',
+  maxAge,
+  prefix: cookie.prefix,
+});
+
+/** When a gateway answer hands over a WeChat flow secret (`data.wechatFlow.secret`), the secret; otherwise null. */
+export function takeWechatFlow(body: unknown): { secret: string; expiresIn: number; body: Json } | null {
+  return takeSecret(body, 'wechatFlow', 'secret');
+}
+
 /** The gateway call that ends a session; only its POST clears the cookies (a GET is no logout). */
 export const LOGOUT_PATH = '/c/user/v2/loginout';
 /** The session-expired code. */
@@ -220,6 +253,8 @@ export async function withSessionCookies(
     headers.set('Cache-Control', 'no-store');
     setSessionCookies(c, call.cookie, session.token);
     clearSecondStepCookie(c, call.secondStepCookie);
+    const flow = wechatFlowCookie(new URL(c.req.url));
+    if (wechatFlowOf(c)) deleteCookie(c, flow.name, wechatFlowOptions(flow, 0));
     return c.newResponse(JSON.stringify(session.body), init());
   }
   const operatorSession = takeOperatorSession(body);
@@ -228,6 +263,14 @@ export async function withSessionCookies(
     headers.set('Cache-Control', 'no-store');
     setCookie(c, call.operatorCookie.name, operatorSession.token, operatorOptions(call.operatorCookie, operatorSession.expiresIn));
     return c.newResponse(JSON.stringify(operatorSession.body), init());
+  }
+  const wechatFlow = takeWechatFlow(body);
+  if (wechatFlow) {
+    headers.delete('content-length');
+    headers.set('Cache-Control', 'no-store');
+    const flow = wechatFlowCookie(new URL(c.req.url));
+    setCookie(c, flow.name, wechatFlow.secret, wechatFlowOptions(flow, wechatFlow.expiresIn));
+    return c.newResponse(JSON.stringify(wechatFlow.body), init());
   }
   const owed = takeSecondStep(body);
   if (owed) {

@@ -36,7 +36,7 @@ export function configurationProblemsOf(env: object, checks: readonly Configurat
 export const edgeConfigurationProblems: ConfigurationCheck = (config) => {
   const problems: string[] = [];
   // Each local stand-in would weaken a deployed site; the outbox would publish every code at /api/dev/outbox.
-  const devStandIns = [config.outboxDelivery, config.devRoutes, config.devPepper, config.devHandoffKey, config.devTwoStepKey, config.httpLocalhostRedirects];
+  const devStandIns = [config.outboxDelivery, config.devRoutes, config.devPepper, config.devHandoffKey, config.devTwoStepKey, config.httpLocalhostRedirects, config.wechatStandIn];
   if (devStandIns.some(Boolean)) problems.push('DEV_OUTBOX must not be "true"');
   // Any client could then name itself and reset every per-IP limit, or pick its country.
   if (config.trustClientIpHeader) problems.push('DEV_TRUST_CLIENT_IP_HEADER must not be "true"');

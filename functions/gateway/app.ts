@@ -38,6 +38,8 @@ import { oidcConsoleRoutes } from './oidc/console-routes';
 import { companyClientRoutes } from './oidc/company-clients-routes';
 import { dataRightsRoutes } from './data-rights/routes';
 import { deliveryRoutes } from './delivery/routes';
+import { wechatRoutes, wechatStandInRoutes } from './wechat/routes';
+import { wechatProblems } from './wechat/settings';
 import { ERR } from '../../src/schemas/error-codes';
 
 /**
@@ -100,6 +102,8 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', companyClientRoutes)
     .route('/', dataRightsRoutes)
     .route('/', deliveryRoutes)
+    .route('/', wechatRoutes)
+    .route('/', wechatStandInRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');
@@ -125,5 +129,5 @@ export const gateway = createGateway();
  * since a missing one would show only when the first code cannot be sent.
  */
 export function gatewayConfigurationProblems(config: Config): string[] {
-  return [...deliveryProblems(config), ...powProblems(config)];
+  return [...deliveryProblems(config), ...powProblems(config), ...wechatProblems(config)];
 }

@@ -24,6 +24,8 @@ export const pageShells = [
   'share_login',
   // The partners' landing page: the default PARTNER_APP_URL, where a partner with no company goes (issue 33).
   'partner',
+  // Where WeChat and WeCom return after a scan (functions/gateway/wechat/).
+  'wechat_callback',
   // Signing in to another app (OpenID Connect): consent and "confirm it's you" (functions/gateway/oidc/).
   'connect',
 ] as const;

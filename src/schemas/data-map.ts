@@ -18,6 +18,7 @@ export const DATA_CATEGORIES = [
   'files',
   'secondFactors',
   'connectedApps',
+  'linkedAccounts',
   'activity',
 ] as const;
 export type DataCategory = (typeof DATA_CATEGORIES)[number];
@@ -43,6 +44,8 @@ export const DATA_MAP: readonly DataMapRow[] = [
   { category: 'files', retention: { until: 'account' }, correctable: true },
   { category: 'secondFactors', retention: { until: 'account' }, correctable: true },
   { category: 'connectedApps', retention: { until: 'account' }, correctable: true },
+  // WeChat and WeCom tied to the account (functions/gateway/wechat/): the person unbinds them in the user center.
+  { category: 'linkedAccounts', retention: { until: 'account' }, correctable: true },
   // The audit trail is never pruned; at erasure its rows keep only the account's random id.
   { category: 'activity', retention: { until: 'audit' }, correctable: false },
 ];

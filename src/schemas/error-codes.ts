@@ -296,6 +296,39 @@ export const errorCatalogue = {
   OI0017: { status: 409, en: 'Your company has as many active API clients as allowed (20). Revoke one first.', zh: '贵公司的有效 API 客户端已达上限（20 个），请先撤销一个。' },
   OI0018: { status: 404, en: 'There is no such API client in your company, or it was already revoked.', zh: '贵公司没有该 API 客户端，或已被撤销。' },
   OI0019: { status: 409, en: "This client belongs to a company; its administrators manage it.", zh: '该客户端属于某公司，由该公司管理员管理。' },
+  // Sign in with WeChat and WeCom (functions/gateway/wechat/).
+  WX0001: { status: 404, en: 'This way of signing in is not available here.', zh: '此处暂不支持该登录方式。' },
+  WX0002: {
+    status: 400,
+    en: 'This WeChat sign-in has expired or was started in another browser. Please start again.',
+    zh: '本次微信登录已过期或不是在此浏览器中发起的，请重新开始。',
+  },
+  WX0003: { status: 400, en: 'This authorization was already used. Please scan again.', zh: '该授权已被使用，请重新扫码。' },
+  WX0004: { status: 400, en: 'WeChat did not accept this authorization. Please scan again.', zh: '微信未接受本次授权，请重新扫码。' },
+  WX0005: {
+    status: 504,
+    en: 'WeChat did not answer in time. Please try again, or sign in with your phone number.',
+    zh: '微信响应超时，请重试，或使用手机号登录。',
+  },
+  WX0006: {
+    status: 502,
+    en: 'WeChat cannot be reached right now. Please try again later, or sign in with your phone number.',
+    zh: '暂时无法连接微信，请稍后重试，或使用手机号登录。',
+  },
+  WX0007: { status: 409, en: 'This WeChat is already tied to another account.', zh: '该微信已绑定其他账号。' },
+  WX0008: {
+    status: 409,
+    en: 'This account already has a WeChat of its own tied to it. Unbind that one first in the user center.',
+    zh: '该账号已绑定其他微信，请先在个人中心解绑。',
+  },
+  WX0009: { status: 400, en: 'Your WeChat confirmation has expired. Please scan again.', zh: '微信确认已过期，请重新扫码。' },
+  WX0010: {
+    status: 409,
+    en: 'Keep another way to sign in (a phone number, an e-mail address or a password) before unbinding.',
+    zh: '解绑前请保留其他登录方式（手机号、邮箱或密码）。',
+  },
+  WX0011: { status: 404, en: 'Nothing is tied to this account.', zh: '该账号未绑定。' },
+  WX0012: { status: 403, en: 'You are not a member of this company in WeCom.', zh: '您不是该企业微信中的成员。' },
 } as const satisfies Record<string, { status: number; en: string; zh: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -489,6 +522,18 @@ export const ERR = {
   COMPANY_CLIENTS_CAPPED: 'OI0017',
   COMPANY_CLIENT_NOT_FOUND: 'OI0018',
   OIDC_CLIENT_OF_COMPANY: 'OI0019',
+  WECHAT_METHOD_OFF: 'WX0001',
+  WECHAT_STATE_INVALID: 'WX0002',
+  WECHAT_CODE_USED: 'WX0003',
+  WECHAT_CODE_INVALID: 'WX0004',
+  WECHAT_TIMEOUT: 'WX0005',
+  WECHAT_UNAVAILABLE: 'WX0006',
+  WECHAT_BOUND_ELSEWHERE: 'WX0007',
+  WECHAT_ACCOUNT_HAS_ONE: 'WX0008',
+  WECHAT_TICKET_EXPIRED: 'WX0009',
+  WECHAT_LAST_WAY_IN: 'WX0010',
+  WECHAT_NOT_BOUND: 'WX0011',
+  WECOM_NOT_MEMBER: 'WX0012',
 } as const satisfies Record<string, ErrorCode>;
 
 // Every catalogue code has exactly one name: none is missing, and none is named twice.

@@ -126,6 +126,8 @@ export const AUDITED_ACTIONS = [
   'user.consent_withdrawn',
   'user.consent_given',
   'user.contact_changed',
+  'user.social_bound',
+  'user.social_unbound',
   'member.approved',
   'member.rejected',
   'member.role_changed',

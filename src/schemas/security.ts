@@ -39,7 +39,7 @@ export const sessionEntry = z.object({
 export type SessionEntry = z.infer<typeof sessionEntry>;
 export const sessionsAnswer = z.array(sessionEntry);
 
-export const SIGN_IN_METHODS = ['code', 'password', 'link', 'handoff', 'passkey'] as const;
+export const SIGN_IN_METHODS = ['code', 'password', 'link', 'handoff', 'passkey', 'wechat', 'wecom'] as const;
 /** The second step a sign-in passed after its first factor (two-step on): app code, passkey or recovery code. */
 export const SECOND_STEPS = ['totp', 'passkey', 'recovery'] as const;
 export type SecondStep = (typeof SECOND_STEPS)[number];

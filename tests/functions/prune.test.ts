@@ -90,6 +90,13 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
     db
       .prepare("INSERT INTO delivery_fallbacks (token_hash, recipient, purpose, lang, created_at, expires_at) VALUES (?, '+8613900000000', 'login', 'en', ?, ?)")
       .bind(tag, at - 10 * 60 * 1000, at),
+    db
+      .prepare("INSERT INTO oauth_states (state_hash, browser_hash, method, purpose, created_at, expires_at) VALUES (?, 'b', 'qr', 'sign-in', ?, ?)")
+      .bind(tag, at - 10 * 60 * 1000, at),
+    db
+      .prepare("INSERT INTO oauth_tickets (ticket_hash, browser_hash, provider, subject, created_at, expires_at) VALUES (?, 'b', 'wechat', 'u', ?, ?)")
+      .bind(tag, at - 10 * 60 * 1000, at),
+    db.prepare('INSERT INTO oauth_codes_seen (code_hash, created_at) VALUES (?, ?)').bind(tag, at),
   ];
 }
 
@@ -126,6 +133,9 @@ const TAG_COLUMN: Record<string, string> = {
   delivery_attempts: 'send_id',
   delivery_receipts_seen: 'receipt_key',
   delivery_fallbacks: 'token_hash',
+  oauth_states: 'state_hash',
+  oauth_tickets: 'ticket_hash',
+  oauth_codes_seen: 'code_hash',
 };
 
 /** The tags each table still holds. */
@@ -173,6 +183,9 @@ describe('prune', () => {
         'oidc_refresh_tokens',
         'oidc_revoked_tokens',
         'oidc_logout_sends',
+        'oauth_states',
+        'oauth_tickets',
+        'oauth_codes_seen',
         'delivery_attempts',
         'delivery_receipts_seen',
         'delivery_fallbacks',

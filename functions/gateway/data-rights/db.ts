@@ -361,6 +361,8 @@ export function erasureStatements(db: D1Database, userId: string, at: number, na
     byUser('second_step_challenges'),
     byUser('two_step_guesses'),
     byUser('passkeys'),
+    byUser('social_bindings'),
+    byUser('oauth_states'),
     byUser('webauthn_challenges'),
     byUser('proof_guesses'),
     byUser('security_notices'),

@@ -12,6 +12,7 @@ import { activityOf } from '../sessions/activity';
 import { ERR } from '../../../src/schemas/error-codes';
 import { DATA_COPY_HOURS } from '../../../src/schemas/data-map';
 import { connectedApps, endAllGrantsOfStatements } from '../oidc/db';
+import { bindingsOfUser } from '../wechat/db';
 import { tellConnectedApps } from '../oidc/logout';
 import { CONSENT_PURPOSES, EXPORT_FORMAT, EXPORT_VERSION, type ConsentPurpose, type ContactChangeRequest, type DataRightsState } from '../../../src/schemas/data-rights';
 import {
@@ -206,7 +207,7 @@ const json = (value: unknown) => strToU8(JSON.stringify(value, null, 2));
  * other person's row never enters it.
  */
 export async function copyContent(db: D1Database, user: UserRow, at: number) {
-  const [memberships, sessions, signIns, agreements, consentChanges, files, factors, activity, apps] = await Promise.all([
+  const [memberships, sessions, signIns, agreements, consentChanges, files, factors, activity, apps, linked] = await Promise.all([
     membershipsForCopy(db, user.id),
     sessionsForCopy(db, user.id),
     signInsForCopy(db, user.id),
@@ -216,6 +217,7 @@ export async function copyContent(db: D1Database, user: UserRow, at: number) {
     secondFactorsForCopy(db, user.id),
     activityOf(db, user.id),
     connectedApps(db, user.id),
+    bindingsOfUser(db, user.id),
   ]);
   const data = {
     format: EXPORT_FORMAT,
@@ -296,6 +298,8 @@ export async function copyContent(db: D1Database, user: UserRow, at: number) {
     },
     // Apps the person signed in to through the portal (OpenID Connect) and what each may receive; never a token.
     connectedApps: apps.map((app) => ({ clientId: app.client_id, name: app.name, scopes: app.scope.split(' ').filter(Boolean), grantedAt: app.granted_at, lastUsedAt: app.last_used_at })),
+    // WeChat and WeCom tied to the account (wechat/); the subject is WeChat's unionid or WeCom's corp:userid.
+    linkedAccounts: linked.map((b) => ({ provider: b.provider, subject: b.subject, nickname: b.nickname, boundAt: b.created_at })),
     activity,
     closure: user.closes_at !== null ? { since: user.closing_since, closesAt: user.closes_at } : null,
   };

@@ -65,6 +65,10 @@ export const RETENTION: readonly Retention[] = [
   { table: 'delivery_attempts', old: 'created_at < ?1', keepMs: 7 * DAY_MS },
   { table: 'delivery_receipts_seen', old: 'created_at < ?1', keepMs: 2 * DAY_MS },
   { table: 'delivery_fallbacks', old: 'expires_at < ?1', keepMs: DAY_MS },
+  // WeChat and WeCom (wechat/): flows live 10 minutes; WeChat's codes 5, so a day of seen codes is ample.
+  { table: 'oauth_states', old: 'expires_at < ?1', keepMs: DAY_MS },
+  { table: 'oauth_tickets', old: 'expires_at < ?1', keepMs: DAY_MS },
+  { table: 'oauth_codes_seen', old: 'created_at < ?1', keepMs: DAY_MS },
 ];
 
 /** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */

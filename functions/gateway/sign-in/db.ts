@@ -101,7 +101,7 @@ export function clearAllAttemptsStatement(db: D1Database, subjects: (string | nu
 // The sign-in history (sign_ins; sign-in/history.ts)
 // ---------------------------------------------------------------------------------------------------------
 
-export type SignInMethod = 'code' | 'password' | 'link' | 'handoff' | 'passkey';
+export type SignInMethod = 'code' | 'password' | 'link' | 'handoff' | 'passkey' | 'wechat' | 'wecom';
 
 /** One attempt as a sign_ins row stores it; `device` is deviceKey of the user agent (sessions/devices.ts). */
 export interface SignInRecord {

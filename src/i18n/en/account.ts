@@ -191,6 +191,8 @@ export const actionNames = {
     consent_withdrawn: 'Consent withdrawn',
     consent_given: 'Consent given',
     contact_changed: 'Phone or e-mail changed',
+    social_bound: 'WeChat or WeCom tied',
+    social_unbound: 'WeChat or WeCom untied',
   },
   member: {
     approved: 'Company membership approved',

@@ -18,6 +18,7 @@ export const dataRights = {
     files: { name: 'Files you uploaded', what: 'Your photo and the documents you uploaded', purpose: 'To verify companies and show your photo' },
     secondFactors: { name: 'Second factors', what: 'Whether two-step verification is on, how many recovery codes are left, your passkeys by name (never their secrets)', purpose: 'To protect your account' },
     connectedApps: { name: 'Connected apps', what: 'Apps you allowed to sign you in with this account, and what they may see', purpose: 'To sign you in to those apps' },
+    linkedAccounts: { name: 'WeChat and WeCom', what: 'The WeChat or WeCom tied to your account: the provider, an identifier it gives (never a token), the name WeChat shows, when you tied it', purpose: 'To sign you in with WeChat or WeCom' },
     activity: { name: 'Account activity', what: 'Security events of your account: what happened, when, by whom', purpose: 'Security and legal obligations' },
   },
   kept: {

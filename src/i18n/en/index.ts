@@ -10,6 +10,7 @@ import { stepUp } from './step-up';
 import { connect } from './connect';
 import { apiClients } from './api-clients';
 import { dataRights } from './data-rights';
+import { wechat } from './wechat';
 
 /**
  * English words of the people's pages, one file per area. The shape of this object is the key set every locale
@@ -47,6 +48,7 @@ export const en = {
   connect,
   apiClients,
   dataRights,
+  wechat,
 };
 
 /** One key set for every locale: a missing or extra key is a type error. */

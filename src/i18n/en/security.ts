@@ -33,7 +33,7 @@ export const security = {
   noHistory: 'No sign-ins in the last 90 days.',
   signInColumn: 'Sign-in',
   deviceColumn: 'Device and place',
-  methods: { code: 'Verification code', password: 'Password', link: 'Sign-in link', handoff: 'From another site', passkey: 'Passkey' },
+  methods: { code: 'Verification code', password: 'Password', link: 'Sign-in link', handoff: 'From another site', passkey: 'Passkey', wechat: 'WeChat', wecom: 'WeCom' },
   /** A sign-in with two-step on: the first factor, then the second step it passed. */
   withSecondStep: '{method}, then {step}',
   secondSteps: { totp: 'authenticator app', passkey: 'passkey', recovery: 'recovery code' },

@@ -179,6 +179,8 @@ export const actionNames: Messages['actionNames'] = {
     consent_withdrawn: '撤回同意',
     consent_given: '给予同意',
     contact_changed: '更换手机号或邮箱',
+    social_bound: '绑定微信或企业微信',
+    social_unbound: '解绑微信或企业微信',
   },
   member: {
     approved: '批准加入企业',

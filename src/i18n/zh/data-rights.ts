@@ -18,6 +18,7 @@ export const dataRights = {
     files: { name: '您上传的文件', what: '您的头像及上传的文件', purpose: '企业认证及展示头像' },
     secondFactors: { name: '第二验证因素', what: '是否开启两步验证、剩余恢复码数量、通行密钥名称（绝不含其密钥）', purpose: '保护账号安全' },
     connectedApps: { name: '已连接的应用', what: '您授权使用本账号登录的应用及其可查看的信息', purpose: '让您登录这些应用' },
+    linkedAccounts: { name: '微信与企业微信', what: '与您账号绑定的微信或企业微信：平台、其提供的标识（绝不含令牌）、微信昵称、绑定时间', purpose: '让您使用微信或企业微信登录' },
     activity: { name: '账号动态', what: '账号的安全事件：发生了什么、时间、操作方', purpose: '安全及法定义务' },
   },
   kept: {

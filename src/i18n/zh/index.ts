@@ -10,6 +10,7 @@ import { stepUp } from './step-up';
 import { connect } from './connect';
 import { apiClients } from './api-clients';
 import { dataRights } from './data-rights';
+import { wechat } from './wechat';
 
 /** 中文文案：与 en 同一套键。 */
 export const zh: Messages = {
@@ -43,5 +44,6 @@ export const zh: Messages = {
   connect,
   apiClients,
   dataRights,
+  wechat,
 };
 

@@ -48,6 +48,8 @@ const InsecurePasswordModal = lazy(() =>
 const NewUserModal = lazy(() => import('../../ui/NewUserModal').then((m) => ({ default: m.NewUserModal })));
 // The second step (two-step verification) loads only when a first factor asks for it.
 const SecondStep = lazy(() => import('../second-step/SecondStep'));
+// WeChat's panel loads when the person opens it; until then /login holds only its button.
+const WechatPanel = lazy(() => import('../wechat/WechatPanel'));
 const SliderDialog = lazy(() => import('../shared/SliderDialog').then((m) => ({ default: m.SliderDialog })));
 // The area-code list and its schema load with the form's first use (below), not with the page.
 const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => d.loadPhoneCodes());
@@ -56,7 +58,7 @@ const loadPasskeys = () => import('../../stores/passkey-sign-in');
 
 interface SignInProps {
   lang: Lang;
-  messages: Pick<Messages, 'signIn' | 'validation' | 'errors' | 'twoStep'> & { passkeys?: Messages['passkeys'] };
+  messages: Pick<Messages, 'signIn' | 'validation' | 'errors' | 'twoStep'> & { passkeys?: Messages['passkeys']; wechat?: Messages['wechat'] };
   /** 'register' (the /register page): only the code sign-in (it also registers) by phone or e-mail, no password tab; links back to sign-in. */
   variant?: 'login' | 'register';
 }
@@ -94,6 +96,18 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
   const [arriving, setArriving] = useState(arrivedSignedIn);
   const passkeys = !register && messages.passkeys && canUsePasskeys() ? messages.passkeys : null;
   const [why] = useState(() => (register ? [] : whyBackAtSignIn(m.why)));
+  // WeChat: which methods are on and whether the button shows here (Chinese pages, .cn hosts, or a setting).
+  // A bare fetch of JSON: no script loads for it until the person opens the panel.
+  const [wechat, setWechat] = useState<{ qr: boolean; mp: boolean; wecom: boolean; shown: boolean } | null>(null);
+  const [wechatOpen, setWechatOpen] = useState(false);
+  useEffect(() => {
+    if (register || !messages.wechat) return;
+    void fetch('/api/agg-web/wechat/methods')
+      .then((res) => res.json())
+      .then((body: { code?: string; data?: typeof wechat }) => setWechat(body.code === '0' ? (body.data ?? null) : null))
+      .catch(() => undefined);
+  }, [register, messages.wechat]);
+  const wechatOn = wechat !== null && wechat.shown && (wechat.qr || wechat.mp || wechat.wecom);
 
   useEffect(() => {
     initSignIn({ chain: new URLSearchParams(location.search).get('channel') === 'britc' });
@@ -345,6 +359,17 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
         <p id="passkey-hint" className="hint">
           {passkeys.signInHint}
         </p>
+      )}
+
+      {wechatOn && messages.wechat && !wechatOpen && s.mode !== 'chain' && (
+        <button type="button" className="button secondary wechat-sign-in" onClick={() => setWechatOpen(true)}>
+          {messages.wechat.signInWith}
+        </button>
+      )}
+      {wechatOn && messages.wechat && wechatOpen && (
+        <Suspense fallback={<p role="status">{messages.wechat.opening}</p>}>
+          <WechatPanel methods={wechat!} messages={{ wechat: messages.wechat, errors: messages.errors }} />
+        </Suspense>
       )}
 
       <nav className="links">

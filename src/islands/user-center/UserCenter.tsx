@@ -48,12 +48,13 @@ const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passk
 // A company's API clients (administrators) load when their part scrolls into view.
 const CompanyApiClients = lazy(() => import('./CompanyApiClients').then((m) => ({ default: m.CompanyApiClients })));
 const ConnectedApps = lazy(() => import('./ConnectedApps').then((m) => ({ default: m.ConnectedApps })));
+const LinkedAccounts = lazy(() => import('./LinkedAccounts').then((m) => ({ default: m.LinkedAccounts })));
 
 interface UserCenterProps {
   lang: Lang;
   /** The human check's words, for the SMS code to a new mobile number ("Your data"). */
   sliderLabels: Messages['signIn']['slider'] & { networkError: string };
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp' | 'dataRights' | 'connect' | 'apiClients'>;
+  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp' | 'dataRights' | 'connect' | 'apiClients' | 'wechat'>;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -267,6 +268,11 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
         <WhenVisible>
           <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
             <ConnectedApps lang={lang} messages={messages} />
+          </Suspense>
+        </WhenVisible>
+        <WhenVisible>
+          <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+            <LinkedAccounts lang={lang} messages={messages} />
           </Suspense>
         </WhenVisible>
         <WhenVisible>

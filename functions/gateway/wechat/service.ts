@@ -1,0 +1,211 @@
+import type { Context } from 'hono';
+import type { Config } from '../../config';
+import { now, WECHAT_FLOW_HEADER } from '../../contract';
+import type { WorkerEnv } from '../../env';
+import type { Lang } from '../../../src/lib/lang';
+import type { WechatBindPhoneRequest, WechatCallbackAnswer, WechatMethod } from '../../../src/schemas/wechat';
+import { ERR } from '../../../src/schemas/error-codes';
+import { findUserById, findUserByIdentity, identityKey, insertUserStatement, runBatch } from '../account/db';
+import { auditStatement } from '../audit/db';
+import { consumeCode } from '../codes/service';
+import { clientIp, GatewayError, ok, requestLang } from '../errors';
+import { newSecret, tokenHash } from '../identity/tokens';
+import { identity } from '../identity/sign-in-names';
+import { defaultConsentDocs } from '../legal/consents';
+import { clientInfo } from '../sessions/devices';
+import { recordFailedSignIn } from '../sign-in/history';
+import { CODE_REFUSALS } from '../sign-in/routes';
+import { signedIn, type SignInEnv } from '../sign-in/service';
+import {
+  bindingsOfUser,
+  consumeState,
+  consumeTicket,
+  findBinding,
+  findBindingByMpOpenid,
+  firstUseOfCode,
+  insertBindingStatement,
+  insertState,
+  insertTicket,
+  liveTicket,
+  rememberMpOpenid,
+  unbindStatement,
+  type Provider,
+  type Purpose,
+} from './db';
+import { appOf, authorizeUrl, identify, providerOf, type WechatIdentity } from './provider';
+
+/**
+ * Sign in with WeChat and WeCom, tied to the phone account (issue 29). Every session, single-use secret and
+ * proof goes through the identity core; every sign-in ends in sign-in/service.ts `signedIn`, so two-step (the
+ * person's own, or their company's) and the login case apply exactly as for a password or a code.
+ *
+ * - A flow starts with a `state` (in WeChat's URL) and the browser's half (in the HttpOnly WeChat cookie); the
+ *   callback spends both in ONE statement (SINGLE_USE.oauthState), within FLOW_LIFETIME_MS: a forged, replayed,
+ *   expired or swapped callback (another browser's state) is WX0002. Of 20 parallel callbacks one signs in.
+ * - Each authorization code is recorded before it is sent to WeChat (WX0003 the second time), whatever WeChat says.
+ * - The subject is WeChat's unionid (the same person in the website app and the Official Account) or WeCom's
+ *   "corpid:userid". A subject the portal does not know gets a binding ticket (single use, FLOW_LIFETIME_MS, in
+ *   the same cookie): only that phone's sign-in code binds it, so nobody ties a WeChat to another's phone.
+ *   A new phone registers (the agreement ticked), and the login case decides where the person goes.
+ * - Inside WeChat the silent snsapi_base comes first: an Official Account openid already bound signs in; an
+ *   unknown one asks again with snsapi_userinfo (`next: 'profile'`), which gives the unionid.
+ * - Binding from the user center and unbinding need a fresh proof (identity/proof.ts); an unbinding keeps
+ *   another way in (unbindStatement decides it in the same statement).
+ */
+
+export const FLOW_LIFETIME_MS = 10 * 60_000;
+
+/** Which methods are on, and whether the WeChat button shows (Chinese pages and .cn hosts, or everywhere). */
+export function methodsOf(config: Config, lang: Lang) {
+  return {
+    qr: appOf(config, 'qr') !== null,
+    mp: appOf(config, 'mp') !== null,
+    wecom: appOf(config, 'wecom') !== null,
+    shown: config.wechatEverywhere || lang === 'zh',
+  };
+}
+
+/** /wechat_callback on the configured portal origin: never built from the request's Host. */
+function callbackUrl(config: Config): string {
+  if (!config.portalOrigin) throw new GatewayError(ERR.SERVER_ERROR);
+  return `${config.portalOrigin}/wechat_callback`;
+}
+
+/** Starts a flow: the URL the browser goes to, and the browser's secret for the edge's HttpOnly cookie. */
+export async function startFlow<E extends SignInEnv>(c: Context<E>, method: WechatMethod, purpose: Purpose, userId: string | null, profile = false) {
+  const config = c.var.config;
+  const app = appOf(config, method);
+  if (!app) throw new GatewayError(ERR.WECHAT_METHOD_OFF);
+  const [state, browser] = await Promise.all([newSecret(), newSecret()]);
+  const at = now(c);
+  await insertState(c.env.DB, { stateHash: state.hash, browserHash: browser.hash, method, purpose, userId, now: at, expiresAt: at + FLOW_LIFETIME_MS });
+  const scope = method === 'qr' ? 'snsapi_login' : profile ? 'snsapi_userinfo' : 'snsapi_base';
+  return {
+    authorizeUrl: authorizeUrl(config, method, app, { state: state.token, redirectUri: callbackUrl(config), scope }),
+    wechatFlow: { secret: browser.token, expiresIn: FLOW_LIFETIME_MS / 1000 },
+  };
+}
+
+const flowSecretOf = (c: Context) => c.req.header(WECHAT_FLOW_HEADER) ?? '';
+
+/** The binding statements of `userId` for `who`, with the audit row written only when the binding was. */
+function bindStatements(db: D1Database, userId: string, who: { provider: Provider; subject: string; nickname: string; mp_openid: string | null }, at: number, network: string | null) {
+  return [
+    insertBindingStatement(db, { user_id: userId, ...who, created_at: at }),
+    auditStatement(db, { at, actor: { kind: 'user', id: userId }, action: 'user.social_bound', target: { kind: 'user', id: userId }, network, detail: { provider: who.provider } }, { ifChanged: true }),
+  ];
+}
+
+/** WX0007 when the subject is someone else's, WX0008 when the account already has another of this provider. */
+async function assertBindable(db: D1Database, userId: string, provider: Provider, subject: string): Promise<void> {
+  const taken = await findBinding(db, provider, subject);
+  if (taken && taken.user_id !== userId) throw new GatewayError(ERR.WECHAT_BOUND_ELSEWHERE);
+  if ((await bindingsOfUser(db, userId)).some((b) => b.provider === provider && b.subject !== subject)) throw new GatewayError(ERR.WECHAT_ACCOUNT_HAS_ONE);
+}
+
+/** The callback: spends the state of this browser, then the code, then signs in, binds, or hands out a ticket. */
+export async function takeCallback<E extends SignInEnv>(c: Context<E>, code: string, state: string) {
+  const db = c.env.DB;
+  const at = now(c);
+  const browser = flowSecretOf(c);
+  if (!browser) throw new GatewayError(ERR.WECHAT_STATE_INVALID);
+  const flow = await consumeState(db, await tokenHash(state), await tokenHash(browser), at);
+  if (!flow) throw new GatewayError(ERR.WECHAT_STATE_INVALID);
+  if (!(await firstUseOfCode(db, await tokenHash(code), at))) throw new GatewayError(ERR.WECHAT_CODE_USED);
+  const app = appOf(c.var.config, flow.method);
+  if (!app) throw new GatewayError(ERR.WECHAT_METHOD_OFF);
+  const who = await identify(c.env, c.var.config, flow.method, app, code, at);
+  const purpose = flow.purpose;
+
+  if (who.subject === null) {
+    // snsapi_base inside WeChat: a known Official Account openid signs in; anyone else is asked for the profile.
+    const known = who.openid && purpose === 'sign-in' ? await findBindingByMpOpenid(db, who.openid) : null;
+    const user = known && (await findUserById(db, known.user_id));
+    if (user) return signedIn(c, user, { method: 'wechat' });
+    return ok(c, { next: 'profile', purpose } satisfies WechatCallbackAnswer);
+  }
+
+  if (purpose === 'bind') {
+    const userId = flow.user_id!;
+    await assertBindable(db, userId, who.provider, who.subject);
+    if (!(await findBinding(db, who.provider, who.subject))) {
+      await runBatch(db, bindStatements(db, userId, { provider: who.provider, subject: who.subject, nickname: who.nickname, mp_openid: who.openid }, at, clientIp(c)));
+    }
+    return ok(c, { bound: who.provider, purpose } satisfies WechatCallbackAnswer);
+  }
+
+  const binding = await findBinding(db, who.provider, who.subject);
+  const user = binding && (await findUserById(db, binding.user_id));
+  if (user) {
+    if (who.openid) await rememberMpOpenid(db, user.id, who.openid);
+    return signedIn(c, user, { method: who.provider });
+  }
+  return ok(c, { needsPhone: true, provider: who.provider, nickname: who.nickname, purpose, wechatFlow: await issueTicket(db, who, browser, at) });
+}
+
+async function issueTicket(db: D1Database, who: WechatIdentity, browser: string, at: number) {
+  const ticket = await newSecret();
+  await insertTicket(db, {
+    ticketHash: ticket.hash,
+    browserHash: await tokenHash(browser),
+    provider: who.provider,
+    subject: who.subject!,
+    nickname: who.nickname,
+    mp_openid: who.openid,
+    now: at,
+    expiresAt: at + FLOW_LIFETIME_MS,
+  });
+  return { secret: ticket.token, expiresIn: FLOW_LIFETIME_MS / 1000 };
+}
+
+/**
+ * The phone and its sign-in code tie the WeChat (or WeCom) of this browser's ticket to that phone's account, or
+ * register a new one, and sign in. Checked before the code is used (so the person can fix the form and keep the
+ * code): the ticket is live, the WeChat is nobody else's, the account has no other. Then the code (a wrong one
+ * counts as consumeCode counts it, and goes into a known account's history), then the ticket (single use), then
+ * one batch: the new user, the binding, the session (a parallel binding of the same WeChat fails it whole).
+ */
+export async function bindPhone<E extends SignInEnv>(c: Context<E>, body: WechatBindPhoneRequest) {
+  const db = c.env.DB;
+  const at = now(c);
+  const ticketHash = await tokenHash(flowSecretOf(c) || 'none');
+  const ticket = await liveTicket(db, ticketHash, at);
+  if (!ticket) throw new GatewayError(ERR.WECHAT_TICKET_EXPIRED);
+  const name = identity({ loginType: 1, mobileCode: body.mobileCode, mobile: body.mobile });
+  const existing = await findUserByIdentity(db, name);
+  if (existing) await assertBindable(db, existing.id, ticket.provider, ticket.subject);
+  else if (await findBinding(db, ticket.provider, ticket.subject)) throw new GatewayError(ERR.WECHAT_BOUND_ELSEWHERE);
+  try {
+    await consumeCode(db, { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: at });
+  } catch (error) {
+    if (existing && error instanceof GatewayError && CODE_REFUSALS.has(error.code)) {
+      await recordFailedSignIn(db, { userId: existing.id, at, method: ticket.provider, partner: false, client: clientInfo(c) });
+    }
+    throw error;
+  }
+  const claimed = await consumeTicket(db, ticketHash, at);
+  if (!claimed) throw new GatewayError(ERR.WECHAT_TICKET_EXPIRED);
+  const userId = existing?.id ?? crypto.randomUUID();
+  const bind = bindStatements(db, userId, claimed, at, clientIp(c));
+  if (existing) return signedIn(c, existing, { method: claimed.provider, before: bind, agreedTo: defaultConsentDocs });
+  const newUser = insertUserStatement(db, { id: userId, phone: 'phone' in name ? name.phone : null, source: 'wechat', now: at });
+  return signedIn(c, { id: userId, original_flag: 0, user_type: 0 }, { method: claimed.provider, newUser: true, before: [newUser, ...bind], agreedTo: [...defaultConsentDocs, 'registration'] });
+}
+
+/** The user center's list. */
+export async function bindingsOf(db: D1Database, userId: string) {
+  return (await bindingsOfUser(db, userId)).map((b) => ({ provider: b.provider, nickname: b.nickname, createdAt: b.created_at }));
+}
+
+/** Unbinds (after a fresh proof, checked by the route): WX0011 when none, WX0010 when it is the last way in. */
+export async function unbind(env: WorkerEnv, userId: string, provider: Provider, at: number, network: string | null): Promise<void> {
+  const db = env.DB;
+  if (!(await bindingsOfUser(db, userId)).some((b) => b.provider === provider)) throw new GatewayError(ERR.WECHAT_NOT_BOUND);
+  const [removed] = await runBatch(db, [
+    unbindStatement(db, userId, provider),
+    auditStatement(db, { at, actor: { kind: 'user', id: userId }, action: 'user.social_unbound', target: { kind: 'user', id: userId }, network, detail: { provider } }, { ifChanged: true }),
+  ]);
+  if (!removed?.results?.length) throw new GatewayError(ERR.WECHAT_LAST_WAY_IN);
+}
+
+export { providerOf };

@@ -1,0 +1,32 @@
+import type { Messages } from '../en';
+
+/** 微信与企业微信登录：登录页入口、/wechat_callback 与个人中心。 */
+export const wechat: Messages['wechat'] = {
+  signInWith: '使用微信',
+  panelTitle: '微信扫码登录',
+  panelLead: '请使用微信扫描二维码。首次登录时，需要绑定一次手机号。',
+  inWechatLead: '您正在微信中浏览：可直接使用微信账号继续。',
+  showQr: '显示微信登录二维码',
+  continueInWechat: '使用微信继续',
+  wecom: '企业微信（适用于使用企业微信登录的企业）',
+  opening: '正在打开微信…',
+  checking: '正在向微信确认…',
+  cancelled: '微信未返回确认，登录已取消。',
+  phoneTitle: '绑定手机号',
+  phoneTitleWecom: '为企业微信绑定手机号',
+  phoneLead: '{name}，您好。请输入手机号及收到的验证码。新手机号将为您开通账号。',
+  sendCode: '发送验证码',
+  code: '验证码',
+  submit: '绑定并登录',
+  codeSent: '验证码已发送。',
+  bound: '已绑定到您的账号，正在返回个人中心…',
+  backToLogin: '返回登录',
+  title: '微信与企业微信',
+  lead: '可使用微信或企业微信扫码登录。解绑前需确认是您本人，且须保留其他登录方式。',
+  providers: { wechat: '微信', wecom: '企业微信' },
+  boundOn: '绑定于 {date}',
+  notBound: '未绑定',
+  bind: '绑定{provider}',
+  unbind: '解绑{provider}',
+  unbound: '已解除{provider}与您账号的绑定。',
+};
