@@ -17,7 +17,7 @@ const expected = { challenge: CHALLENGE, origins: [ORIGIN], rpID: RP_ID };
 const utf8 = (text: string) => isoUint8Array.fromUTF8String(text);
 const b64url = (bytes: Uint8Array) => isoBase64URL.fromBuffer(bytes as Uint8Array<ArrayBuffer>);
 const sha256 = async (data: Uint8Array) => new Uint8Array(await crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>));
-const concat = (...parts: Uint8Array[]) => isoUint8Array.concat(parts);
+const concat = (...parts: Uint8Array[]) => isoUint8Array.concat(parts as Uint8Array<ArrayBuffer>[]);
 
 /** r‖s → DER, as authenticators send ECDSA signatures. */
 function der(raw: Uint8Array): Uint8Array {
