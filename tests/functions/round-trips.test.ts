@@ -122,7 +122,7 @@ describe('D1 round trips of the paths every person takes', () => {
       expect(api.sessionCookie(res)).toMatch(/portal_token=.+/);
     });
     console.log(`code sign-in (account exists): ${signIn.trips} round trips, ${signIn.statements} statements, ${signIn.writes} writes`);
-    expect(signIn.trips).toBeLessThanOrEqual(9);
+    expect(signIn.trips).toBeLessThanOrEqual(8);
   });
 
   it('a password sign-in stays within its round trips', async () => {
