@@ -1,7 +1,7 @@
 import * as library from '@simplewebauthn/server';
 import { isoBase64URL, isoCBOR, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { describe, expect, it } from 'vitest';
-import { verifyAuthenticationResponse, verifyRegistrationResponse } from '../../functions/gateway/passkeys/webauthn';
+import { CounterNotRaised, verifyAuthenticationResponse, verifyRegistrationResponse } from '../../functions/gateway/passkeys/webauthn';
 
 /**
  * functions/gateway/passkeys/webauthn.ts replaced @simplewebauthn/server in the Worker (README "The Worker's size").
@@ -168,6 +168,22 @@ describe('WebAuthn verification without @simplewebauthn/server', () => {
       }
     });
   }
+
+  it('tells an unsigned assertion nothing about the stored counter: the signature is checked first', async () => {
+    const { key, id, response } = await registration('ES256');
+    const stored = await verifyRegistrationResponse(response, expected);
+    const credential = { publicKey: stored.credential.publicKey, counter: 41 };
+    const refusal = async (counter: number, twist: Twist) =>
+      verifyAuthenticationResponse(await assertion('ES256', key, id, counter, twist), expected, credential).then(
+        () => 'passed',
+        (error: Error) => (error instanceof CounterNotRaised ? 'counter' : 'refused'),
+      );
+    // Forged (bad signature): the same refusal below, at and above the stored counter.
+    expect(await Promise.all([10, 41, 42, 1000].map((counter) => refusal(counter, { badSignature: true })))).toEqual(['refused', 'refused', 'refused', 'refused']);
+    // Signed by the passkey: a counter that did not rise is named as such (a cloned authenticator).
+    expect(await refusal(41, {})).toBe('counter');
+    expect(await refusal(42, {})).toBe('passed');
+  });
 
   it('refuses an attestation with a certificate chain, which the portal never asks for', async () => {
     const { response } = await registration('ES256', { fmt: 'packed' });

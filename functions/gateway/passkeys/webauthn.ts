@@ -356,11 +356,12 @@ export async function verifyAuthenticationResponse(
   await checkRpId(parsed.rpIdHash, expected.rpID);
   if (!parsed.flags.up) throw new WebAuthnError('user not present');
   if (!parsed.flags.uv) throw new WebAuthnError('user not verified');
-  if ((parsed.counter > 0 || credential.counter > 0) && parsed.counter <= credential.counter) {
-    throw new CounterNotRaised(`response counter ${parsed.counter} was not above ${credential.counter}`);
-  }
   const flags = backupFlags(parsed.flags);
   const signed = concat(authData, await sha256(clientDataBytes));
   if (!(await verifySignature(credential.publicKey, signed, signature))) throw new WebAuthnError('signature');
+  // After the signature, as WebAuthn §7.2 orders them: an unsigned request must not learn the stored counter.
+  if ((parsed.counter > 0 || credential.counter > 0) && parsed.counter <= credential.counter) {
+    throw new CounterNotRaised('the signature counter did not rise');
+  }
   return { newCounter: parsed.counter, ...flags };
 }
