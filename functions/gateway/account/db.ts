@@ -70,12 +70,8 @@ export function findUserByIdentityStatement(db: D1Database, identity: LoginIdent
  * Whether a code recipient (an E.164 phone or an e-mail address, as the codes store them) names a blocked
  * account: its codes are decoys, never delivered, so the answer is an unknown account's (issue 33).
  */
-export async function isBlockedRecipient(db: D1Database, recipient: string): Promise<boolean> {
-  const row = await db
-    .prepare('SELECT 1 AS blocked FROM users WHERE (phone_e164 = ?1 OR email = ?1) AND blocked_at IS NOT NULL')
-    .bind(recipient)
-    .first<{ blocked: number }>();
-  return row !== null;
+export function blockedRecipientStatement(db: D1Database, recipient: string): D1PreparedStatement {
+  return db.prepare('SELECT 1 AS blocked FROM users WHERE (phone_e164 = ?1 OR email = ?1) AND blocked_at IS NOT NULL').bind(recipient);
 }
 
 /** PS0100 for a blocked account: every sign-in asks this before it starts anything. */

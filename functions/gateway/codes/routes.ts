@@ -10,7 +10,6 @@ import { consumeSliderCheck } from '../captcha/service';
 import { now } from '../../contract';
 import { codePurposeOfType, issueCode } from './service';
 import { emailRecipient, phoneRecipient, smsCallingCode } from '../identity/sign-in-names';
-import { isBlockedRecipient } from '../account/db';
 
 // Format errors in the phone or e-mail answer the specific PH0001 / PH0002 (from phoneRecipient /
 // emailRecipient) rather than the generic GW0400, so the form can say which field is wrong; the shared schemas
@@ -42,7 +41,7 @@ export const codeRoutes = new Hono<EdgeBindings>()
         // The slider was passed for this send (issue 33 item 16: the per-network cap grows with proven sends).
         humanChecked: true,
         // A blocked account gets no code, and the answer of an unknown one (a decoy under the same waits and caps).
-        deliver: !(await isBlockedRecipient(c.env.DB, recipient)),
+        decoyWhenBlocked: true,
       });
     } catch (error) {
       // No SMS provider could send: the answer carries the way out (the e-mail offer), the same for any number.
@@ -69,7 +68,7 @@ export const codeRoutes = new Hono<EdgeBindings>()
     await issueCode(c.env, {
       recipient,
       channel: 'email',
-      deliver: !(await isBlockedRecipient(c.env.DB, recipient)),
+      decoyWhenBlocked: true,
       purpose: codePurposeOfType(body.type),
       ip: clientIp(c),
       now: now(c),

@@ -3,6 +3,7 @@ import { GatewayError } from '../errors';
 import { countTryStatement, latestCodeState, sentFromNetwork, useCode, withdrawCode, type CodeKey, type CountedTry } from './db';
 import { guessInsert, withdrawGuess } from '../identity/db/guesses';
 import { cappedInsert, cappedInsertStatement, whyRefused, type Cap } from '../limits/db';
+import { blockedRecipientStatement } from '../account/db';
 import { configOf } from '../../config';
 import { codeMessage, deliver, type DeliveryEnv } from '../delivery';
 import { smsCallingCode } from '../identity/sign-in-names';
@@ -78,6 +79,11 @@ export interface IssueCodeArgs {
    */
   deliver?: boolean;
   /**
+   * A recipient whose account is blocked gets a decoy too (issue 33 item 10): the answer, the waits and the caps
+   * are an unknown account's. Read in the insert's batch, so it costs no round trip of its own.
+   */
+  decoyWhenBlocked?: boolean;
+  /**
    * Delivers after the answer (the route's `c.executionCtx.waitUntil`): the answer then takes as long for a
    * known recipient as for a decoy. A failed delivery is withdrawn in that task, as below, and only logged.
    */
@@ -119,7 +125,7 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
   const callingCode = channel === 'sms' ? smsCallingCode(args.recipient) : null;
   if (callingCode) caps.push(...smsCaps(config, callingCode, args.now));
 
-  const insert = cappedInsert(env.DB, {
+  const spec = {
     table: 'codes',
     row: {
       recipient: args.recipient,
@@ -134,13 +140,20 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
     },
     wait: { where: { recipient: args.recipient }, since: args.now - RESEND_WAIT_MS, code: ERR.CODE_RESEND_WAIT },
     caps,
-  });
-  const id = await insert.catch((error: unknown) => {
+  };
+  const insert = args.decoyWhenBlocked
+    ? env.DB.batch([cappedInsertStatement(env.DB, spec), blockedRecipientStatement(env.DB, args.recipient)]).then(async ([inserted, blocked]) => {
+        const row = inserted?.results[0] as { value: string | number } | undefined;
+        if (!row) throw await whyRefused(env.DB, spec);
+        return { id: row.value, blocked: (blocked?.results.length ?? 0) > 0 };
+      })
+    : cappedInsert(env.DB, spec).then((id) => ({ id, blocked: false }));
+  const { id, blocked } = await insert.catch((error: unknown) => {
     if (callingCode) logSmsRefusal(error, config, callingCode);
     throw error;
   });
   const send = async () => {
-    if (args.deliver === false) return;
+    if (args.deliver === false || blocked) return;
     const message = codeMessage(args.lang, code, CODE_LIFETIME_MS / 60_000);
     try {
       await deliver(env, { channel, to: args.emailInstead ?? args.recipient, ...message }, { now: args.now, traceId: args.traceId });
