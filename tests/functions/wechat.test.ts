@@ -356,3 +356,22 @@ describe('settings', () => {
   });
 });
 
+
+/** What the attacker review of issue 29 found, each held by a test that failed before its fix. */
+describe('the attacker review', () => {
+  it('does not count a scan as a fresh proof of identity; the phone-code binding, which spends a code, does', async () => {
+    const who = person();
+    const registered = await registerWith('qr', who);
+    // The phone code proves the person: the user center's binding is open to that session.
+    expect((await api.json(await api.post('/agg-web/user/wechat/bind', { method: 'wecom' }, { cookie: registered.session }))).code).toBe('0');
+    const scanned = await callback(await scan('qr', who));
+    const session = api.sessionCookie(scanned);
+    expect((await api.json(scanned)).code).toBe('0');
+    for (const [path, body] of [['/agg-web/user/wechat/bind', { method: 'wecom' }], ['/agg-web/user/security/sessions/signOutOthers', {}], ['/agg-web/user/wechat/unbind', { provider: 'wechat' }]] as const) {
+      expect(await api.json(await api.post(path, body, { cookie: session, lang: 'en' }))).toMatchObject({ code: 'SU0001', message: errorCatalogue.SU0001.en });
+    }
+    // Inside WeChat the silent snsapi_base sign-in proves nobody either.
+    const silent = await callback(await scan('mp', who, { profile: true }));
+    expect((await api.json(await api.post('/agg-web/user/security/sessions/signOutOthers', {}, { cookie: api.sessionCookie(silent) }))).code).toBe('SU0001');
+  });
+});

@@ -49,6 +49,9 @@ import { appOf, authorizeUrl, identify, providerOf, type WechatIdentity } from '
  *   A new phone registers (the agreement ticked), and the login case decides where the person goes.
  * - Inside WeChat the silent snsapi_base comes first: an Official Account openid already bound signs in; an
  *   unknown one asks again with snsapi_userinfo (`next: 'profile'`), which gives the unionid.
+ * - A scan proves nobody (security baseline: only a password, a one-time code or a passkey do): its session
+ *   starts unproved (`proves: false`, as a shared link's), so a stolen WeChat cannot change security settings.
+ *   The phone-code binding spends a code, so that sign-in is a proof as a code sign-in is.
  * - Binding from the user center and unbinding need a fresh proof (identity/proof.ts); an unbinding keeps
  *   another way in (unbindStatement decides it in the same statement).
  */
@@ -121,7 +124,7 @@ export async function takeCallback<E extends SignInEnv>(c: Context<E>, code: str
     // snsapi_base inside WeChat: a known Official Account openid signs in; anyone else is asked for the profile.
     const known = who.openid && purpose === 'sign-in' ? await findBindingByMpOpenid(db, who.openid) : null;
     const user = known && (await findUserById(db, known.user_id));
-    if (user) return signedIn(c, user, { method: 'wechat' });
+    if (user) return signedIn(c, user, { method: 'wechat', proves: false });
     return ok(c, { next: 'profile', purpose } satisfies WechatCallbackAnswer);
   }
 
@@ -138,7 +141,7 @@ export async function takeCallback<E extends SignInEnv>(c: Context<E>, code: str
   const user = binding && (await findUserById(db, binding.user_id));
   if (user) {
     if (who.openid) await rememberMpOpenid(db, user.id, who.openid);
-    return signedIn(c, user, { method: who.provider });
+    return signedIn(c, user, { method: who.provider, proves: false });
   }
   return ok(c, { needsPhone: true, provider: who.provider, nickname: who.nickname, purpose, wechatFlow: await issueTicket(db, who, browser, at) });
 }
