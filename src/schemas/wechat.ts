@@ -35,7 +35,8 @@ export type WechatCallbackRequest = z.infer<typeof wechatCallbackRequest>;
 
 /**
  * The callback's answer when no session starts: `needsPhone` (a person the portal does not know: the phone and
- * its code bind them), `next: 'profile'` (inside WeChat: ask again with snsapi_userinfo) or `bound` (user center).
+ * its code bind them), `next: 'profile'` (inside WeChat: ask again with snsapi_userinfo) or `bound` (user center, with the `nickname`
+ * of the WeChat tied).
  * A known person gets the login answer of every sign-in instead.
  */
 export const wechatCallbackAnswer = z.object({

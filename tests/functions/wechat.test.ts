@@ -375,3 +375,44 @@ describe('the attacker review', () => {
     expect((await api.json(await api.post('/agg-web/user/security/sessions/signOutOthers', {}, { cookie: api.sessionCookie(silent) }))).code).toBe('SU0001');
   });
 });
+
+describe('the attacker review: binding', () => {
+  const cookieNamed = (res: Response, name: string) => {
+    const match = new RegExp(`(?:^|\\n)(${name})=([^;]*)`).exec(res.headers.getSetCookie().join('\n'));
+    return match ? `${match[1]}=${match[2]}` : '';
+  };
+  const bindings = async (session: string) =>
+    (await api.json<{ provider: string; nickname: string }[]>(await api.get('/agg-web/user/wechat/bindings', { cookie: session }))).data;
+
+  it("ties a WeChat to a two-step account only when the second step is passed, and tells the person which", async () => {
+    const mobile = api.mobile();
+    const me = await api.person({ phone: { callingCode: '+86', mobile } });
+    const secret = (await api.json<{ secret: string }>(await api.post('/agg-web/user/twoStep/enrol/start', {}, { cookie: me.cookie }))).data.secret;
+    const totp = (skew: number) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + skew });
+    expect((await api.json(await api.post('/agg-web/user/twoStep/enrol/finish', { code: totp(0) }, { cookie: me.cookie }))).code).toBe('0');
+
+    // The attacker has the phone's code, not the authenticator.
+    const who = person();
+    const ticket = flowCookieOf(await callback(await scan('qr', who)));
+    const owed = await bindPhone(ticket, mobile, await phoneCode(mobile), 'en');
+    expect((await api.json<{ secondStep?: unknown }>(owed)).data.secondStep).toBeDefined();
+    expect(await bindings(me.cookie)).toEqual([]);
+    expect((await api.json<{ needsPhone?: boolean }>(await callback(await scan('qr', who)))).data.needsPhone).toBe(true);
+
+    // The person passes the second step: now the WeChat is tied, and the account's owner is told.
+    const passed = await api.post('/agg-web/user/twoStep/verify', { kind: 'totp', code: totp(30_000) }, { cookie: cookieNamed(owed, 'portal_second_step'), lang: 'en' });
+    expect((await api.json(passed)).code).toBe('0');
+    expect(await bindings(me.cookie)).toEqual([expect.objectContaining({ provider: 'wechat', nickname: who })]);
+    expect((await api.outbox(me.email))[0]).toMatchObject({ subject: 'A security change on your account', text: expect.stringContaining('a WeChat account was linked') });
+    // The WeChat now signs in (to the second step this account always owes).
+    expect((await api.json<{ secondStep?: unknown; needsPhone?: boolean }>(await callback(await scan('qr', who)))).data).toMatchObject({ secondStep: expect.anything() });
+  });
+
+  it('names the WeChat a user-center binding tied, and tells the person', async () => {
+    const me = await api.person();
+    const who = person();
+    const bound = await api.json(await callback(await scan('qr', who, { session: me.cookie }), { lang: 'zh' }));
+    expect(bound.data).toMatchObject({ bound: 'wechat', nickname: who });
+    expect((await api.outbox(me.email))[0]).toMatchObject({ subject: '账号安全设置变更提醒', text: expect.stringContaining('绑定了一个微信账号') });
+  });
+});

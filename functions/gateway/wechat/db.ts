@@ -1,3 +1,4 @@
+import { auditStatement } from '../audit/db';
 import { consume, reserve, SINGLE_USE } from '../identity/db/single-use';
 
 /**
@@ -36,6 +37,18 @@ export function insertBindingStatement(db: D1Database, row: BindingRow): D1Prepa
   return db
     .prepare('INSERT INTO social_bindings (user_id, provider, subject, nickname, mp_openid, created_at) VALUES (?, ?, ?, ?, ?, ?)')
     .bind(row.user_id, row.provider, row.subject, row.nickname, row.mp_openid, row.created_at);
+}
+
+/** A WeChat or WeCom to tie to an account: what a ticket (or a user-center scan) carries. */
+export type SocialBinding = Pick<BindingRow, 'provider' | 'subject' | 'nickname' | 'mp_openid'>;
+
+/** The binding statements of `userId` for `who`, with the audit row written only when the binding was. */
+export function bindingStatements(db: D1Database, userId: string, who: SocialBinding, at: number, network: string | null): D1PreparedStatement[] {
+  const { provider, subject, nickname, mp_openid } = who;
+  return [
+    insertBindingStatement(db, { user_id: userId, provider, subject, nickname, mp_openid, created_at: at }),
+    auditStatement(db, { at, actor: { kind: 'user', id: userId }, action: 'user.social_bound', target: { kind: 'user', id: userId }, network, detail: { provider } }, { ifChanged: true }),
+  ];
 }
 
 /** Learns the Official Account openid of a binding made elsewhere (the silent snsapi_base then finds it). */

@@ -7,6 +7,7 @@ import type { WechatBindPhoneRequest, WechatCallbackAnswer, WechatMethod } from 
 import { ERR } from '../../../src/schemas/error-codes';
 import { findUserById, findUserByIdentity, identityKey, insertUserStatement, runBatch } from '../account/db';
 import { auditStatement } from '../audit/db';
+import { sendSecurityNotice, socialBoundChange } from '../account/security-notice';
 import { consumeCode } from '../codes/service';
 import { clientIp, GatewayError, ok, requestLang } from '../errors';
 import { newSecret, tokenHash } from '../identity/tokens';
@@ -17,6 +18,7 @@ import { recordFailedSignIn } from '../sign-in/history';
 import { CODE_REFUSALS } from '../sign-in/routes';
 import { signedIn, type SignInEnv } from '../sign-in/service';
 import {
+  bindingStatements,
   bindingsOfUser,
   consumeState,
   consumeTicket,
@@ -91,14 +93,6 @@ export async function startFlow<E extends SignInEnv>(c: Context<E>, method: Wech
 
 const flowSecretOf = (c: Context) => c.req.header(WECHAT_FLOW_HEADER) ?? '';
 
-/** The binding statements of `userId` for `who`, with the audit row written only when the binding was. */
-function bindStatements(db: D1Database, userId: string, who: { provider: Provider; subject: string; nickname: string; mp_openid: string | null }, at: number, network: string | null) {
-  return [
-    insertBindingStatement(db, { user_id: userId, ...who, created_at: at }),
-    auditStatement(db, { at, actor: { kind: 'user', id: userId }, action: 'user.social_bound', target: { kind: 'user', id: userId }, network, detail: { provider: who.provider } }, { ifChanged: true }),
-  ];
-}
-
 /** WX0007 when the subject is someone else's, WX0008 when the account already has another of this provider. */
 async function assertBindable(db: D1Database, userId: string, provider: Provider, subject: string): Promise<void> {
   const taken = await findBinding(db, provider, subject);
@@ -132,9 +126,10 @@ export async function takeCallback<E extends SignInEnv>(c: Context<E>, code: str
     const userId = flow.user_id!;
     await assertBindable(db, userId, who.provider, who.subject);
     if (!(await findBinding(db, who.provider, who.subject))) {
-      await runBatch(db, bindStatements(db, userId, { provider: who.provider, subject: who.subject, nickname: who.nickname, mp_openid: who.openid }, at, clientIp(c)));
+      await runBatch(db, bindingStatements(db, userId, { provider: who.provider, subject: who.subject, nickname: who.nickname, mp_openid: who.openid }, at, clientIp(c)));
+      await sendSecurityNotice(c.env, { userId, at, change: socialBoundChange(who.provider), lang: requestLang(c) });
     }
-    return ok(c, { bound: who.provider, purpose } satisfies WechatCallbackAnswer);
+    return ok(c, { bound: who.provider, nickname: who.nickname, purpose } satisfies WechatCallbackAnswer);
   }
 
   const binding = await findBinding(db, who.provider, who.subject);
@@ -188,11 +183,12 @@ export async function bindPhone<E extends SignInEnv>(c: Context<E>, body: Wechat
   }
   const claimed = await consumeTicket(db, ticketHash, at);
   if (!claimed) throw new GatewayError(ERR.WECHAT_TICKET_EXPIRED);
-  const userId = existing?.id ?? crypto.randomUUID();
-  const bind = bindStatements(db, userId, claimed, at, clientIp(c));
-  if (existing) return signedIn(c, existing, { method: claimed.provider, before: bind, agreedTo: defaultConsentDocs });
+  // The binding goes with the session (signedIn): when a second step is owed it waits in the challenge and is
+  // written only when that step is passed, so a phone code alone never ties a WeChat to a two-step account.
+  if (existing) return signedIn(c, existing, { method: claimed.provider, binding: claimed, agreedTo: defaultConsentDocs });
+  const userId = crypto.randomUUID();
   const newUser = insertUserStatement(db, { id: userId, phone: 'phone' in name ? name.phone : null, source: 'wechat', now: at });
-  return signedIn(c, { id: userId, original_flag: 0, user_type: 0 }, { method: claimed.provider, newUser: true, before: [newUser, ...bind], agreedTo: [...defaultConsentDocs, 'registration'] });
+  return signedIn(c, { id: userId, original_flag: 0, user_type: 0 }, { method: claimed.provider, newUser: true, before: [newUser], binding: claimed, agreedTo: [...defaultConsentDocs, 'registration'] });
 }
 
 /** The user center's list. */
