@@ -14,7 +14,8 @@ export const SOCIAL_PROVIDERS = ['wechat', 'wecom'] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 
 // GET agg-web/wechat/methods: which methods are on, and whether the WeChat button shows for this visitor.
-export const wechatMethodsAnswer = z.object({ qr: z.boolean(), mp: z.boolean(), wecom: z.boolean(), shown: z.boolean() });
+/** `startAt`: the /login on PORTAL_ORIGIN where every flow starts (WeChat's one callback domain). */
+export const wechatMethodsAnswer = z.object({ qr: z.boolean(), mp: z.boolean(), wecom: z.boolean(), shown: z.boolean(), startAt: z.nullable(z.string()) });
 export type WechatMethods = z.infer<typeof wechatMethodsAnswer>;
 
 // POST agg-web/wechat/start and agg-web/user/wechat/bind: where the browser goes next.

@@ -8,6 +8,7 @@ import { errorCatalogue } from '../../src/schemas/error-codes';
 import { useWorkerEnv } from './gateway-client';
 import { deployedVars } from './worker-env';
 import { Secret, TOTP } from 'otpauth';
+import { startElsewhere, wechatMethodAsked } from '../../src/lib/wechat-start';
 
 /**
  * Sign in with WeChat and WeCom (issue 29) through the whole Worker, against the local stand-in of WeChat's and
@@ -414,5 +415,22 @@ describe('the attacker review: binding', () => {
     const bound = await api.json(await callback(await scan('qr', who, { session: me.cookie }), { lang: 'zh' }));
     expect(bound.data).toMatchObject({ bound: 'wechat', nickname: who });
     expect((await api.outbox(me.email))[0]).toMatchObject({ subject: '账号安全设置变更提醒', text: expect.stringContaining('绑定了一个微信账号') });
+  });
+});
+
+describe('the attacker review: the .cn site', () => {
+  it('starts every flow on PORTAL_ORIGIN, whatever host the page is on or the request claims', async () => {
+    const forged = { host: 'evil.example', 'x-forwarded-host': 'evil.example' };
+    const portal = (worker.env as unknown as { PORTAL_ORIGIN: string }).PORTAL_ORIGIN;
+    const onCn = await api.json<{ startAt: string | null }>(await api.get('/agg-web/wechat/methods', { origin: 'https://portal.example.cn', headers: forged }));
+    expect(onCn.data.startAt).toBe(`${portal}/login`);
+    // The .cn page's button goes there first, with the method and the language; on PORTAL_ORIGIN it starts in place.
+    expect(startElsewhere(onCn.data.startAt, 'https://portal.example.cn/login', 'qr', 'zh')).toBe(`${portal}/login?wechat=qr&lang=zh`);
+    expect(startElsewhere(onCn.data.startAt, `${portal}/login?from=x`, 'mp', 'en')).toBeNull();
+    expect(wechatMethodAsked('?wechat=wecom&lang=zh')).toBe('wecom');
+    expect(wechatMethodAsked('?wechat=javascript:alert(1)')).toBeNull();
+    // WeChat sends the person back to PORTAL_ORIGIN's callback, never to the host that asked.
+    const started = await api.json<{ authorizeUrl: string }>(await api.post('/agg-web/wechat/start', { method: 'qr' }, { origin: 'https://portal.example.cn', headers: forged }));
+    expect(new URL(started.data.authorizeUrl, 'http://localhost').searchParams.get('redirect_uri')).toBe(`${portal}/wechat_callback`);
   });
 });

@@ -60,13 +60,19 @@ import { appOf, authorizeUrl, identify, providerOf, type WechatIdentity } from '
 
 export const FLOW_LIFETIME_MS = 10 * 60_000;
 
-/** Which methods are on, and whether the WeChat button shows (Chinese pages and .cn hosts, or everywhere). */
+/**
+ * Which methods are on, whether the WeChat button shows (Chinese pages and .cn hosts, or everywhere), and the
+ * /login where a flow starts: always on PORTAL_ORIGIN (from configuration, never from the request), the one
+ * callback domain WeChat allows, where the host-only WeChat cookie then comes back. A page on another host
+ * (SITE_CN) sends the person there first.
+ */
 export function methodsOf(config: Config, lang: Lang) {
   return {
     qr: appOf(config, 'qr') !== null,
     mp: appOf(config, 'mp') !== null,
     wecom: appOf(config, 'wecom') !== null,
     shown: config.wechatEverywhere || lang === 'zh',
+    startAt: config.portalOrigin ? `${config.portalOrigin}/login` : null,
   };
 }
 
