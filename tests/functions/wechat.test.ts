@@ -434,3 +434,16 @@ describe('the attacker review: the .cn site', () => {
     expect(new URL(started.data.authorizeUrl, 'http://localhost').searchParams.get('redirect_uri')).toBe(`${portal}/wechat_callback`);
   });
 });
+
+describe('the attacker review: probing phones', () => {
+  it("tells whether a phone's account has a WeChat only after that phone's code is spent", async () => {
+    const mobile = api.mobile();
+    const me = await api.person({ phone: { callingCode: '+86', mobile } });
+    expect((await api.json(await callback(await scan('qr', person(), { session: me.cookie })))).code).toBe('0');
+    const ticket = flowCookieOf(await callback(await scan('qr', person())));
+    // A script with one scan's ticket and no code learns nothing about the phone.
+    const guessed = await api.json(await bindPhone(ticket, mobile, '000000'));
+    expect(guessed.code).toMatch(/^CD00/);
+    expect(await api.json(await bindPhone(ticket, mobile, await phoneCode(mobile), 'en'))).toMatchObject({ code: 'WX0008', message: errorCatalogue.WX0008.en });
+  });
+});

@@ -165,8 +165,9 @@ async function issueTicket(db: D1Database, who: WechatIdentity, browser: string,
 /**
  * The phone and its sign-in code tie the WeChat (or WeCom) of this browser's ticket to that phone's account, or
  * register a new one, and sign in. Checked before the code is used (so the person can fix the form and keep the
- * code): the ticket is live, the WeChat is nobody else's, the account has no other. Then the code (a wrong one
- * counts as consumeCode counts it, and goes into a known account's history), then the ticket (single use), then
+ * code): the ticket is live and the WeChat is nobody's yet. Then the code (a wrong one
+ * counts as consumeCode counts it, and goes into a known account's history), then whether the account has
+ * another WeChat (WX0008: told only to the phone's holder), then the ticket (single use), then
  * one batch: the new user, the binding, the session (a parallel binding of the same WeChat fails it whole).
  */
 export async function bindPhone<E extends SignInEnv>(c: Context<E>, body: WechatBindPhoneRequest) {
@@ -177,8 +178,8 @@ export async function bindPhone<E extends SignInEnv>(c: Context<E>, body: Wechat
   if (!ticket) throw new GatewayError(ERR.WECHAT_TICKET_EXPIRED);
   const name = identity({ loginType: 1, mobileCode: body.mobileCode, mobile: body.mobile });
   const existing = await findUserByIdentity(db, name);
-  if (existing) await assertBindable(db, existing.id, ticket.provider, ticket.subject);
-  else if (await findBinding(db, ticket.provider, ticket.subject)) throw new GatewayError(ERR.WECHAT_BOUND_ELSEWHERE);
+  // Only what does not depend on the phone is told before its code is spent (the WeChat is bound already).
+  if (await findBinding(db, ticket.provider, ticket.subject)) throw new GatewayError(ERR.WECHAT_BOUND_ELSEWHERE);
   try {
     await consumeCode(db, { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: at });
   } catch (error) {
@@ -187,6 +188,9 @@ export async function bindPhone<E extends SignInEnv>(c: Context<E>, body: Wechat
     }
     throw error;
   }
+  // After the code: WX0008 says this phone's account has a WeChat, which only that phone's holder may learn
+  // (else one ticket would test any number of phones for 10 minutes).
+  if (existing) await assertBindable(db, existing.id, ticket.provider, ticket.subject);
   const claimed = await consumeTicket(db, ticketHash, at);
   if (!claimed) throw new GatewayError(ERR.WECHAT_TICKET_EXPIRED);
   // The binding goes with the session (signedIn): when a second step is owed it waits in the challenge and is
