@@ -447,3 +447,18 @@ describe('the attacker review: probing phones', () => {
     expect(await api.json(await bindPhone(ticket, mobile, await phoneCode(mobile), 'en'))).toMatchObject({ code: 'WX0008', message: errorCatalogue.WX0008.en });
   });
 });
+
+describe('the attacker review: starts per network', () => {
+  it('caps the flows one network starts in the INSERT itself: 50 parallel starts give the cap', async () => {
+    const from = api.ip();
+    const capped = { WECHAT_START_CAP: '5' };
+    const answers = await Promise.all(Array.from({ length: 50 }, () => api.post('/agg-web/wechat/start', { method: 'qr' }, { from, env: capped, lang: 'zh' })));
+    const bodies = await Promise.all(answers.map((res) => api.json(res)));
+    expect(bodies.filter((b) => b.code === '0')).toHaveLength(5);
+    expect(bodies.filter((b) => b.code === 'WX0013')).toHaveLength(45);
+    expect(bodies.find((b) => b.code === 'WX0013')).toMatchObject({ message: errorCatalogue.WX0013.zh });
+    expect(answers.find((res) => res.status === 429)).toBeDefined();
+    // Another network is not held up by this one.
+    expect((await api.json(await api.post('/agg-web/wechat/start', { method: 'qr' }, { env: capped }))).code).toBe('0');
+  });
+});

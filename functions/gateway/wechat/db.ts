@@ -1,4 +1,6 @@
 import { auditStatement } from '../audit/db';
+import { cappedInsert } from '../limits/db';
+import { ERR } from '../../../src/schemas/error-codes';
 import { consume, reserve, SINGLE_USE } from '../identity/db/single-use';
 
 /**
@@ -86,14 +88,20 @@ export interface StateRow {
   user_id: string | null;
 }
 
+const HOUR_MS = 60 * 60_000;
+
+/** A new flow, capped per client network in its own INSERT (`cap` an hour, WX0013): 50 parallel starts give at most `cap`. */
 export async function insertState(
   db: D1Database,
-  row: { stateHash: string; browserHash: string; method: Method; purpose: Purpose; userId: string | null; now: number; expiresAt: number },
+  row: { stateHash: string; browserHash: string; method: Method; purpose: Purpose; userId: string | null; network: string | null; now: number; expiresAt: number },
+  cap: number,
 ): Promise<void> {
-  await db
-    .prepare('INSERT INTO oauth_states (state_hash, browser_hash, method, purpose, user_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .bind(row.stateHash, row.browserHash, row.method, row.purpose, row.userId, row.now, row.expiresAt)
-    .run();
+  await cappedInsert(db, {
+    table: 'oauth_states',
+    row: { state_hash: row.stateHash, browser_hash: row.browserHash, method: row.method, purpose: row.purpose, user_id: row.userId, network: row.network, created_at: row.now, expires_at: row.expiresAt },
+    caps: [{ where: { network: row.network }, since: row.now - HOUR_MS, max: cap, code: ERR.WECHAT_STARTS_CAPPED }],
+    returning: 'state_hash',
+  });
 }
 
 /** Spends the state of this browser: the row for the one caller that got it, null for a forged, swapped, spent or expired one. */

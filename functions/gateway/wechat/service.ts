@@ -89,7 +89,7 @@ export async function startFlow<E extends SignInEnv>(c: Context<E>, method: Wech
   if (!app) throw new GatewayError(ERR.WECHAT_METHOD_OFF);
   const [state, browser] = await Promise.all([newSecret(), newSecret()]);
   const at = now(c);
-  await insertState(c.env.DB, { stateHash: state.hash, browserHash: browser.hash, method, purpose, userId, now: at, expiresAt: at + FLOW_LIFETIME_MS });
+  await insertState(c.env.DB, { stateHash: state.hash, browserHash: browser.hash, method, purpose, userId, network: clientIp(c), now: at, expiresAt: at + FLOW_LIFETIME_MS }, config.wechatStartCap);
   const scope = method === 'qr' ? 'snsapi_login' : profile ? 'snsapi_userinfo' : 'snsapi_base';
   return {
     authorizeUrl: authorizeUrl(config, method, app, { state: state.token, redirectUri: callbackUrl(config), scope }),
