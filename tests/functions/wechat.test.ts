@@ -462,3 +462,37 @@ describe('the attacker review: starts per network', () => {
     expect((await api.json(await api.post('/agg-web/wechat/start', { method: 'qr' }, { env: capped }))).code).toBe('0');
   });
 });
+
+describe('the attacker review: one time limit per sign-in', () => {
+  it('gives WX0005 when a sign-in\'s calls together outlast WECHAT_TIMEOUT_MS, each of them in time', async () => {
+    const flow = await scan('qr', person());
+    // Each stand-in call answers after 60% of the limit: the QR sign-in's two calls need 120% of it.
+    await api.post('/dev/wechat/fault', { mode: 'sluggish' });
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const began = Date.now();
+      expect(await api.json(await callback(flow, { lang: 'en', env: { WECHAT_TIMEOUT_MS: '400' } }))).toMatchObject({ code: 'WX0005', message: errorCatalogue.WX0005.en });
+      // The person waited the limit, not a limit per call.
+      expect(Date.now() - began).toBeLessThan(1000);
+    } finally {
+      await api.post('/dev/wechat/fault', { mode: null });
+      error.mockRestore();
+    }
+  });
+
+  it('ends the sign-in before the edge gives up on the gateway, whatever WECHAT_TIMEOUT_MS says', async () => {
+    const flow = await scan('qr', person());
+    await api.post('/dev/wechat/fault', { mode: 'slow' });
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const began = Date.now();
+      // WECHAT_TIMEOUT_MS longer than GATEWAY_TIMEOUT_MS: the sign-in still ends within 80% of the latter.
+      const answer = await callback(flow, { lang: 'zh', env: { WECHAT_TIMEOUT_MS: '3000', GATEWAY_TIMEOUT_MS: '500' } });
+      expect(await api.json(answer)).toMatchObject({ code: 'WX0005', message: errorCatalogue.WX0005.zh });
+      expect(Date.now() - began).toBeLessThan(1500);
+    } finally {
+      await api.post('/dev/wechat/fault', { mode: null });
+      error.mockRestore();
+    }
+  });
+});

@@ -172,11 +172,11 @@ export function standInToken(db: D1Database, token: string) {
   return db.prepare('SELECT app_id, person, scope, expires_at FROM dev_wechat_tokens WHERE token = ?').bind(token).first<{ app_id: string; person: string; scope: string; expires_at: number }>();
 }
 
-export async function standInFault(db: D1Database): Promise<'slow' | 'down' | null> {
-  return (await db.prepare('SELECT mode FROM dev_wechat_faults WHERE id = 1').first<{ mode: 'slow' | 'down' }>())?.mode ?? null;
+export async function standInFault(db: D1Database): Promise<'slow' | 'sluggish' | 'down' | null> {
+  return (await db.prepare('SELECT mode FROM dev_wechat_faults WHERE id = 1').first<{ mode: 'slow' | 'sluggish' | 'down' }>())?.mode ?? null;
 }
 
-export async function setStandInFault(db: D1Database, mode: 'slow' | 'down' | null): Promise<void> {
+export async function setStandInFault(db: D1Database, mode: 'slow' | 'sluggish' | 'down' | null): Promise<void> {
   if (mode === null) await db.prepare('DELETE FROM dev_wechat_faults').run();
   else await db.prepare('INSERT INTO dev_wechat_faults (id, mode) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET mode = ?1').bind(mode).run();
 }
