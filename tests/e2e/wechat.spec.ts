@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
+import { format } from '../../src/i18n/format';
 import type { Lang } from '../../src/lib/lang';
 import { expectAccessible, openInLanguage, passSlider, readCode, seedUser, signInByEmail, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
 
@@ -113,7 +114,11 @@ for (const { lang, width } of runs) {
         await expect(tie).toBeVisible({ timeout: 1000 });
       }).toPass();
       await tie.click();
-      await confirmScan(page, person());
+      const who = person();
+      await confirmScan(page, who);
+      // The callback page names the WeChat it tied before it returns to the user center.
+      await expect(page.getByText(format(w.bound, { provider: w.providers.wechat, name: who }))).toBeVisible();
+      await page.screenshot({ path: `${SHOTS}/bound-${lang}-${width}.png` });
       await expect(page).toHaveURL(/\/user_center/);
       const untie = page.locator('.linked-accounts').getByRole('button', { name: w.unbind.replace('{provider}', w.providers.wechat) });
       await expect(async () => {

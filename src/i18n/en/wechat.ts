@@ -18,6 +18,8 @@ export const wechat = {
   submit: 'Tie and sign in',
   codeSent: 'The code is on its way.',
   bound: '{provider} “{name}” is tied to your account. Returning to the user center…',
+  // WeCom gives no nickname.
+  boundUnnamed: '{provider} is tied to your account. Returning to the user center…',
   backToLogin: 'Back to sign-in',
   // The user center.
   title: 'WeChat and WeCom',

@@ -20,6 +20,7 @@ export const wechat: Messages['wechat'] = {
   submit: '绑定并登录',
   codeSent: '验证码已发送。',
   bound: '{provider}“{name}”已绑定到您的账号，正在返回个人中心…',
+  boundUnnamed: '{provider}已绑定到您的账号，正在返回个人中心…',
   backToLogin: '返回登录',
   title: '微信与企业微信',
   lead: '可使用微信或企业微信扫码登录。解绑前需确认是您本人，且须保留其他登录方式。',

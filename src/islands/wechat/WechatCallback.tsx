@@ -38,7 +38,7 @@ export default function WechatCallback({ lang, messages, sliderLabels }: WechatC
   );
   if (s.step === 'checking' || s.step === 'redirecting') return <p className="notice" role="status">{m.checking}</p>;
   // Which WeChat was tied (its nickname), so a person who scanned with the wrong one notices at once.
-  if (s.step === 'bound') return <p className="notice" role="status">{format(m.bound, { provider: m.providers[s.provider], name: s.nickname })}</p>;
+  if (s.step === 'bound') return <p className="notice" role="status">{format(s.nickname ? m.bound : m.boundUnnamed, { provider: m.providers[s.provider], name: s.nickname })}</p>;
   if (s.step === 'cancelled' || s.step === 'failed') {
     return (
       <div className="wechat-callback">
