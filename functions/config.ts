@@ -327,6 +327,8 @@ const settings = {
   wechatEverywhere: variable('WECHAT_LOGIN_EVERYWHERE', flag),
   /** How long WeChat's or WeCom's API may take to answer before the sign-in answers WX0005. */
   wechatTimeout: variable('WECHAT_TIMEOUT_MS', timeoutMs('5000')),
+  /** WeChat and WeCom flows started an hour per client network (wechat/db.ts insertState). */
+  wechatStartCap: variable('WECHAT_START_CAP', withDefault(wholeNumber(1, 1_000_000), '600')),
   wechatApiUrl: variable('WECHAT_API_URL', withDefault(httpUrl, 'https://api.weixin.qq.com')),
   wechatOpenUrl: variable('WECHAT_OPEN_URL', withDefault(httpUrl, 'https://open.weixin.qq.com')),
   wecomApiUrl: variable('WECOM_API_URL', withDefault(httpUrl, 'https://qyapi.weixin.qq.com')),

@@ -63,7 +63,10 @@ export async function servePage(c: Context<EdgeBindings>): Promise<Response> {
   const url = new URL(c.req.url);
   const legalDoc = legalDocForPath(url.pathname);
   let shell: string | undefined = legalDoc ? legalShell(legalDoc) : shellForPath(url.pathname);
-  const linkLang = shell && linkShells.has(shell) ? explicitLang(url) : undefined;
+  // Another host's WeChat button sends the person to PORTAL_ORIGIN's /login?wechat=…&lang=… (src/lib/wechat-start.ts):
+  // the language goes with them, as with a sign-in link. A bare /login?lang= still does not change it.
+  const wechatHandOver = shell === 'login' && url.searchParams.has('wechat');
+  const linkLang = shell && (linkShells.has(shell) || wechatHandOver) ? explicitLang(url) : undefined;
   const lang = (legalDoc && explicitLang(url)) || linkLang || visitorLang(c);
   // A sign-in link's language becomes the visitor's, so the page's calls answer in it too (a framed legal
   // page, by contrast, never changes the visitor's choice).

@@ -329,6 +329,7 @@ export const errorCatalogue = {
   },
   WX0011: { status: 404, en: 'Nothing is tied to this account.', zh: '该账号未绑定。' },
   WX0012: { status: 403, en: 'You are not a member of this company in WeCom.', zh: '您不是该企业微信中的成员。' },
+  WX0013: { status: 429, en: 'Too many WeChat sign-ins from your network. Please try again later.', zh: '您所在网络的微信登录过于频繁，请稍后再试。' },
 } as const satisfies Record<string, { status: number; en: string; zh: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -534,6 +535,7 @@ export const ERR = {
   WECHAT_LAST_WAY_IN: 'WX0010',
   WECHAT_NOT_BOUND: 'WX0011',
   WECOM_NOT_MEMBER: 'WX0012',
+  WECHAT_STARTS_CAPPED: 'WX0013',
 } as const satisfies Record<string, ErrorCode>;
 
 // Every catalogue code has exactly one name: none is missing, and none is named twice.

@@ -14,7 +14,8 @@ export const SOCIAL_PROVIDERS = ['wechat', 'wecom'] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 
 // GET agg-web/wechat/methods: which methods are on, and whether the WeChat button shows for this visitor.
-export const wechatMethodsAnswer = z.object({ qr: z.boolean(), mp: z.boolean(), wecom: z.boolean(), shown: z.boolean() });
+/** `startAt`: the /login on PORTAL_ORIGIN where every flow starts (WeChat's one callback domain). */
+export const wechatMethodsAnswer = z.object({ qr: z.boolean(), mp: z.boolean(), wecom: z.boolean(), shown: z.boolean(), startAt: z.nullable(z.string()) });
 export type WechatMethods = z.infer<typeof wechatMethodsAnswer>;
 
 // POST agg-web/wechat/start and agg-web/user/wechat/bind: where the browser goes next.
@@ -35,7 +36,8 @@ export type WechatCallbackRequest = z.infer<typeof wechatCallbackRequest>;
 
 /**
  * The callback's answer when no session starts: `needsPhone` (a person the portal does not know: the phone and
- * its code bind them), `next: 'profile'` (inside WeChat: ask again with snsapi_userinfo) or `bound` (user center).
+ * its code bind them), `next: 'profile'` (inside WeChat: ask again with snsapi_userinfo) or `bound` (user center, with the `nickname`
+ * of the WeChat tied).
  * A known person gets the login answer of every sign-in instead.
  */
 export const wechatCallbackAnswer = z.object({

@@ -68,7 +68,7 @@ export async function takeCallback(browser: BrowserEnv = realBrowser()) {
   const data = answer.data;
   if ('userId' in data) return signedIn(data, browser);
   if (data.bound) {
-    $wechat.set({ ...$wechat.get(), step: 'bound', provider: data.bound });
+    $wechat.set({ ...$wechat.get(), step: 'bound', provider: data.bound, nickname: data.nickname ?? '' });
     return setTimeout(() => browser.navigate('/user_center#linked-accounts'), 800);
   }
   if (data.next === 'profile') {

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
+import { format } from '../../src/i18n/format';
 import type { Lang } from '../../src/lib/lang';
 import { expectAccessible, openInLanguage, passSlider, readCode, seedUser, signInByEmail, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
 
@@ -113,7 +114,11 @@ for (const { lang, width } of runs) {
         await expect(tie).toBeVisible({ timeout: 1000 });
       }).toPass();
       await tie.click();
-      await confirmScan(page, person());
+      const who = person();
+      await confirmScan(page, who);
+      // The callback page names the WeChat it tied before it returns to the user center.
+      await expect(page.getByText(format(w.bound, { provider: w.providers.wechat, name: who }))).toBeVisible();
+      await page.screenshot({ path: `${SHOTS}/bound-${lang}-${width}.png` });
       await expect(page).toHaveURL(/\/user_center/);
       const untie = page.locator('.linked-accounts').getByRole('button', { name: w.unbind.replace('{provider}', w.providers.wechat) });
       await expect(async () => {
@@ -166,4 +171,24 @@ test('the panel and the phone form in the other language at each width @wechat-s
     await expect(page.getByRole('heading', { name: messages[lang].wechat.phoneTitle })).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/phone-form-${lang}-${width}.png`, fullPage: true });
   }
+});
+
+test('a /login on another host (as SITE_CN) hands the person to PORTAL_ORIGIN in their language, and the scan comes back', async ({ page, baseURL }) => {
+  // localhost is another host than PORTAL_ORIGIN (127.0.0.1): the WeChat cookie of one is not the other's.
+  const other = baseURL!.replace('127.0.0.1', 'localhost');
+  const w = messages.zh.wechat;
+  // Chinese on the other host, English so far on PORTAL_ORIGIN: the hand-over carries the language.
+  await page.context().addCookies([
+    { name: 'LANG', value: 'zh', url: other },
+    { name: 'LANG', value: 'en', url: baseURL! },
+  ]);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto(`${other}/login`);
+  await page.getByRole('button', { name: w.signInWith }).click();
+  await page.getByRole('button', { name: w.showQr }).click();
+  // PORTAL_ORIGIN's /login opens the panel and starts the QR sign-in by itself.
+  await confirmScan(page, person());
+  await expect(page).toHaveURL(new RegExp(`^${baseURL!.replace(/\./g, '\\.')}/wechat_callback`));
+  await expect(page.getByRole('heading', { name: w.phoneTitle })).toBeFocused();
+  await expectAccessible(page);
 });

@@ -355,6 +355,8 @@ describe('page variants', () => {
     expect(cookieNamed(await page('http://portal.test/terms?lang=zh', { cookie: 'LANG=en' }), 'LANG')).toBeUndefined();
     expect(await (await page('http://portal.test/pass_email_login?lang=en', { cookie: 'LANG=zh' })).text()).toContain('/en/pass_email_login');
     expect(await (await page('http://portal.test/login?lang=zh', { cookie: 'LANG=en' })).text()).toContain('/en/login');
+    // Another host's WeChat button hands the person to PORTAL_ORIGIN's /login in their language (issue 29).
+    expect(await (await page('http://portal.test/login?wechat=qr&lang=zh', { cookie: 'LANG=en' })).text()).toContain('/zh/login');
   });
 });
 

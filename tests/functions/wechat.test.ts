@@ -8,6 +8,7 @@ import { errorCatalogue } from '../../src/schemas/error-codes';
 import { useWorkerEnv } from './gateway-client';
 import { deployedVars } from './worker-env';
 import { Secret, TOTP } from 'otpauth';
+import { startElsewhere, wechatMethodAsked } from '../../src/lib/wechat-start';
 
 /**
  * Sign in with WeChat and WeCom (issue 29) through the whole Worker, against the local stand-in of WeChat's and
@@ -356,3 +357,142 @@ describe('settings', () => {
   });
 });
 
+
+/** What the attacker review of issue 29 found, each held by a test that failed before its fix. */
+describe('the attacker review', () => {
+  it('does not count a scan as a fresh proof of identity; the phone-code binding, which spends a code, does', async () => {
+    const who = person();
+    const registered = await registerWith('qr', who);
+    // The phone code proves the person: the user center's binding is open to that session.
+    expect((await api.json(await api.post('/agg-web/user/wechat/bind', { method: 'wecom' }, { cookie: registered.session }))).code).toBe('0');
+    const scanned = await callback(await scan('qr', who));
+    const session = api.sessionCookie(scanned);
+    expect((await api.json(scanned)).code).toBe('0');
+    for (const [path, body] of [['/agg-web/user/wechat/bind', { method: 'wecom' }], ['/agg-web/user/security/sessions/signOutOthers', {}], ['/agg-web/user/wechat/unbind', { provider: 'wechat' }]] as const) {
+      expect(await api.json(await api.post(path, body, { cookie: session, lang: 'en' }))).toMatchObject({ code: 'SU0001', message: errorCatalogue.SU0001.en });
+    }
+    // Inside WeChat the silent snsapi_base sign-in proves nobody either.
+    const silent = await callback(await scan('mp', who, { profile: true }));
+    expect((await api.json(await api.post('/agg-web/user/security/sessions/signOutOthers', {}, { cookie: api.sessionCookie(silent) }))).code).toBe('SU0001');
+  });
+});
+
+describe('the attacker review: binding', () => {
+  const cookieNamed = (res: Response, name: string) => {
+    const match = new RegExp(`(?:^|\\n)(${name})=([^;]*)`).exec(res.headers.getSetCookie().join('\n'));
+    return match ? `${match[1]}=${match[2]}` : '';
+  };
+  const bindings = async (session: string) =>
+    (await api.json<{ provider: string; nickname: string }[]>(await api.get('/agg-web/user/wechat/bindings', { cookie: session }))).data;
+
+  it("ties a WeChat to a two-step account only when the second step is passed, and tells the person which", async () => {
+    const mobile = api.mobile();
+    const me = await api.person({ phone: { callingCode: '+86', mobile } });
+    const secret = (await api.json<{ secret: string }>(await api.post('/agg-web/user/twoStep/enrol/start', {}, { cookie: me.cookie }))).data.secret;
+    const totp = (skew: number) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + skew });
+    expect((await api.json(await api.post('/agg-web/user/twoStep/enrol/finish', { code: totp(0) }, { cookie: me.cookie }))).code).toBe('0');
+
+    // The attacker has the phone's code, not the authenticator.
+    const who = person();
+    const ticket = flowCookieOf(await callback(await scan('qr', who)));
+    const owed = await bindPhone(ticket, mobile, await phoneCode(mobile), 'en');
+    expect((await api.json<{ secondStep?: unknown }>(owed)).data.secondStep).toBeDefined();
+    expect(await bindings(me.cookie)).toEqual([]);
+    expect((await api.json<{ needsPhone?: boolean }>(await callback(await scan('qr', who)))).data.needsPhone).toBe(true);
+
+    // The person passes the second step: now the WeChat is tied, and the account's owner is told.
+    const passed = await api.post('/agg-web/user/twoStep/verify', { kind: 'totp', code: totp(30_000) }, { cookie: cookieNamed(owed, 'portal_second_step'), lang: 'en' });
+    expect((await api.json(passed)).code).toBe('0');
+    expect(await bindings(me.cookie)).toEqual([expect.objectContaining({ provider: 'wechat', nickname: who })]);
+    expect((await api.outbox(me.email))[0]).toMatchObject({ subject: 'A security change on your account', text: expect.stringContaining('a WeChat account was linked') });
+    // The WeChat now signs in (to the second step this account always owes).
+    expect((await api.json<{ secondStep?: unknown; needsPhone?: boolean }>(await callback(await scan('qr', who)))).data).toMatchObject({ secondStep: expect.anything() });
+  });
+
+  it('names the WeChat a user-center binding tied, and tells the person', async () => {
+    const me = await api.person();
+    const who = person();
+    const bound = await api.json(await callback(await scan('qr', who, { session: me.cookie }), { lang: 'zh' }));
+    expect(bound.data).toMatchObject({ bound: 'wechat', nickname: who });
+    expect((await api.outbox(me.email))[0]).toMatchObject({ subject: '账号安全设置变更提醒', text: expect.stringContaining('绑定了一个微信账号') });
+  });
+});
+
+describe('the attacker review: the .cn site', () => {
+  it('starts every flow on PORTAL_ORIGIN, whatever host the page is on or the request claims', async () => {
+    const forged = { host: 'evil.example', 'x-forwarded-host': 'evil.example' };
+    const portal = (worker.env as unknown as { PORTAL_ORIGIN: string }).PORTAL_ORIGIN;
+    const onCn = await api.json<{ startAt: string | null }>(await api.get('/agg-web/wechat/methods', { origin: 'https://portal.example.cn', headers: forged }));
+    expect(onCn.data.startAt).toBe(`${portal}/login`);
+    // The .cn page's button goes there first, with the method and the language; on PORTAL_ORIGIN it starts in place.
+    expect(startElsewhere(onCn.data.startAt, 'https://portal.example.cn/login', 'qr', 'zh')).toBe(`${portal}/login?wechat=qr&lang=zh`);
+    expect(startElsewhere(onCn.data.startAt, `${portal}/login?from=x`, 'mp', 'en')).toBeNull();
+    expect(wechatMethodAsked('?wechat=wecom&lang=zh')).toBe('wecom');
+    expect(wechatMethodAsked('?wechat=javascript:alert(1)')).toBeNull();
+    // WeChat sends the person back to PORTAL_ORIGIN's callback, never to the host that asked.
+    const started = await api.json<{ authorizeUrl: string }>(await api.post('/agg-web/wechat/start', { method: 'qr' }, { origin: 'https://portal.example.cn', headers: forged }));
+    expect(new URL(started.data.authorizeUrl, 'http://localhost').searchParams.get('redirect_uri')).toBe(`${portal}/wechat_callback`);
+  });
+});
+
+describe('the attacker review: probing phones', () => {
+  it("tells whether a phone's account has a WeChat only after that phone's code is spent", async () => {
+    const mobile = api.mobile();
+    const me = await api.person({ phone: { callingCode: '+86', mobile } });
+    expect((await api.json(await callback(await scan('qr', person(), { session: me.cookie })))).code).toBe('0');
+    const ticket = flowCookieOf(await callback(await scan('qr', person())));
+    // A script with one scan's ticket and no code learns nothing about the phone.
+    const guessed = await api.json(await bindPhone(ticket, mobile, '000000'));
+    expect(guessed.code).toMatch(/^CD00/);
+    expect(await api.json(await bindPhone(ticket, mobile, await phoneCode(mobile), 'en'))).toMatchObject({ code: 'WX0008', message: errorCatalogue.WX0008.en });
+  });
+});
+
+describe('the attacker review: starts per network', () => {
+  it('caps the flows one network starts in the INSERT itself: 50 parallel starts give the cap', async () => {
+    const from = api.ip();
+    const capped = { WECHAT_START_CAP: '5' };
+    const answers = await Promise.all(Array.from({ length: 50 }, () => api.post('/agg-web/wechat/start', { method: 'qr' }, { from, env: capped, lang: 'zh' })));
+    const bodies = await Promise.all(answers.map((res) => api.json(res)));
+    expect(bodies.filter((b) => b.code === '0')).toHaveLength(5);
+    expect(bodies.filter((b) => b.code === 'WX0013')).toHaveLength(45);
+    expect(bodies.find((b) => b.code === 'WX0013')).toMatchObject({ message: errorCatalogue.WX0013.zh });
+    expect(answers.find((res) => res.status === 429)).toBeDefined();
+    // Another network is not held up by this one.
+    expect((await api.json(await api.post('/agg-web/wechat/start', { method: 'qr' }, { env: capped }))).code).toBe('0');
+  });
+});
+
+describe('the attacker review: one time limit per sign-in', () => {
+  it('gives WX0005 when a sign-in\'s calls together outlast WECHAT_TIMEOUT_MS, each of them in time', async () => {
+    const flow = await scan('qr', person());
+    // Each stand-in call answers after 60% of the limit: the QR sign-in's two calls need 120% of it.
+    await api.post('/dev/wechat/fault', { mode: 'sluggish' });
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const began = Date.now();
+      expect(await api.json(await callback(flow, { lang: 'en', env: { WECHAT_TIMEOUT_MS: '400' } }))).toMatchObject({ code: 'WX0005', message: errorCatalogue.WX0005.en });
+      // The person waited the limit, not a limit per call.
+      expect(Date.now() - began).toBeLessThan(1000);
+    } finally {
+      await api.post('/dev/wechat/fault', { mode: null });
+      error.mockRestore();
+    }
+  });
+
+  it('ends the sign-in before the edge gives up on the gateway, whatever WECHAT_TIMEOUT_MS says', async () => {
+    const flow = await scan('qr', person());
+    await api.post('/dev/wechat/fault', { mode: 'slow' });
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const began = Date.now();
+      // WECHAT_TIMEOUT_MS longer than GATEWAY_TIMEOUT_MS: the sign-in still ends within 80% of the latter.
+      const answer = await callback(flow, { lang: 'zh', env: { WECHAT_TIMEOUT_MS: '3000', GATEWAY_TIMEOUT_MS: '500' } });
+      expect(await api.json(answer)).toMatchObject({ code: 'WX0005', message: errorCatalogue.WX0005.zh });
+      expect(Date.now() - began).toBeLessThan(1500);
+    } finally {
+      await api.post('/dev/wechat/fault', { mode: null });
+      error.mockRestore();
+    }
+  });
+});

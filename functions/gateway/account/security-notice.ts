@@ -8,11 +8,11 @@ import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * The notice of a new way into the account (security baseline "Proving it's you again"): a new passkey, an
- * authenticator app (two-step turned on) or a new set of recovery codes. Sent like the new-device notice
+ * authenticator app (two-step turned on), a new set of recovery codes, or a linked WeChat or WeCom. Sent like the new-device notice
  * (sign-in-history.ts): to the account's e-mail, else by SMS, in the language of the change, with a link to the
  * Security section built on PORTAL_ORIGIN. A refused delivery does not undo the change.
  */
-export type SecurityChange = 'passkeyAdded' | 'twoStepOn' | 'recoveryCodes' | 'emailChanged' | 'phoneChanged';
+export type SecurityChange = 'passkeyAdded' | 'twoStepOn' | 'recoveryCodes' | 'emailChanged' | 'phoneChanged' | 'wechatBound' | 'wecomBound';
 
 const CHANGES: Record<SecurityChange, Record<Lang, string>> = {
   passkeyAdded: { zh: '添加了一个新的通行密钥', en: 'a new passkey was added' },
@@ -20,7 +20,13 @@ const CHANGES: Record<SecurityChange, Record<Lang, string>> = {
   recoveryCodes: { zh: '生成了一组新的恢复码', en: 'a new set of recovery codes was made' },
   emailChanged: { zh: '更换了登录邮箱，本邮箱已不再用于该账号', en: 'the e-mail address was changed; this address no longer belongs to the account' },
   phoneChanged: { zh: '更换了手机号，本号码已不再用于该账号', en: 'the mobile number was changed; this number no longer belongs to the account' },
+  // The WeChat nickname is not in the notice: it is whatever its owner typed, and would speak in our name.
+  wechatBound: { zh: '绑定了一个微信账号，可用它扫码登录', en: 'a WeChat account was linked and can now sign in to it' },
+  wecomBound: { zh: '绑定了一个企业微信账号，可用它登录', en: 'a WeCom account was linked and can now sign in to it' },
 };
+
+/** The change of a newly linked WeChat or WeCom. */
+export const socialBoundChange = (provider: 'wechat' | 'wecom'): SecurityChange => (provider === 'wechat' ? 'wechatBound' : 'wecomBound');
 
 /** The localised notice; its template SMS form: when (UTC) and what changed. */
 export function securityChangeMessage(lang: Lang, { when, change, link }: { when: string; change: SecurityChange; link: string | null }) {

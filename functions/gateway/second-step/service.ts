@@ -21,6 +21,7 @@ import { challengeRow, claimChallenge, countChallengeTry, liveChallenge, prepare
 import { takeTotpStep } from '../identity/db/totp';
 import { recordGuess, withdrawGuess } from '../identity/db/guesses';
 import { ERR } from '../../../src/schemas/error-codes';
+import type { SocialBinding } from '../wechat/db';
 
 /**
  * Two-step verification with an authenticator app (TOTP, RFC 6238: SHA-1, 6 digits, 30 s steps) and ten
@@ -63,6 +64,8 @@ export interface ChallengeOptions {
   session?: string;
   /** The sign-in proves nobody (a shared link): its session starts without a proof even after the second step. */
   unproved?: true;
+  /** A WeChat or WeCom the sign-in ties to the account: bound only when the second step is passed (sign-in/service.ts). */
+  binding?: SocialBinding;
 }
 
 export type SecondFactor = { kind: 'totp'; code: string } | { kind: 'recovery'; code: string };

@@ -10,7 +10,7 @@ import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
 import { twoStepEnabled, type ChallengeRow } from '../second-step/db';
 import { outsideByTwoStep } from '../companies/standing';
-import { fail, GatewayError, ok, requestLang } from '../errors';
+import { clientIp, fail, GatewayError, ok, requestLang } from '../errors';
 import { auditStatement, ownEventStatement } from '../audit/db';
 import { now } from '../../contract';
 import { CHALLENGE_LIFETIME_MS, prepareChallenge, type ChallengeOptions } from '../second-step/service';
@@ -24,6 +24,8 @@ import { recordFailedSignIn, sendNewDeviceNotice, signInStatement } from './hist
 import { legacyShare, unknownNameLooksLegacy } from './legacy-decoy';
 import type { SignInMethod } from './db';
 import { ERR } from '../../../src/schemas/error-codes';
+import { bindingStatements, type SocialBinding } from '../wechat/db';
+import { sendSecurityNotice, socialBoundChange } from '../account/security-notice';
 
 /**
  * Signing in: the session and login answer every sign-in ends with (`signedIn`), and the password sign-in
@@ -133,6 +135,11 @@ export interface SignInOptions {
    * it opens must not count as a fresh proof (identity/proof.ts), or a stolen session could prove itself.
    */
   proves?: boolean;
+  /**
+   * A WeChat or WeCom tied to the account with this sign-in (wechat/service.ts bindPhone). Written with the
+   * session; when a second step is owed it waits in the challenge and is written only when that step is passed.
+   */
+  binding?: SocialBinding;
 }
 
 /** The login answer of a first factor that owes the second step: nothing about the account, and no session. */
@@ -145,11 +152,11 @@ export const SECOND_STEP_OWED: LoginAnswer = { ...SLIDER_REQUIRED, tracelessChec
  * that passes the second step starts the session, through `completeSignIn`.
  */
 export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>, options: SignInOptions) {
-  const { method, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true } = options;
+  const { method, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding } = options;
   // A blocked account hears so before any second step (startSession refuses it again, in the same statement).
   if (!newUser) await assertNotBlocked(c.env.DB, user.id);
   if (method !== 'passkey' && !newUser && (await twoStepEnabled(c.env.DB, user.id))) {
-    const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: { kind, agreedTo: [...agreedTo], ...(proves ? {} : { unproved: true }) }, now: now(c) });
+    const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: { kind, agreedTo: [...agreedTo], ...(proves ? {} : { unproved: true }), ...(binding ? { binding } : {}) }, now: now(c) });
     await runBatch(c.env.DB, [...before, challenge.statement]);
     return ok(c, { ...SECOND_STEP_OWED, secondStep: { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 } });
   }
@@ -164,11 +171,12 @@ export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<Us
 export async function completeSignIn<E extends SignInEnv>(
   c: Context<E>,
   user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
-  { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true }: SignInOptions,
+  { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding }: SignInOptions,
 ) {
   const db = c.env.DB;
   // Ticking the agreement (or registering) records the versions agreed to, in the same batch as the session.
   const consents = consentStatements(db, user.id, now(c), agreedTo);
+  const bound = binding ? bindingStatements(db, user.id, binding, now(c), clientIp(c)) : [];
   const memberships = newUser ? [] : await membershipsOfUser(db, user.id);
   // A main company the user can enter makes the account "master": the client chooses it and skips the list.
   // One that requires two-step of a person without it is not entered straight away (chooseAccount says why).
@@ -183,10 +191,14 @@ export async function completeSignIn<E extends SignInEnv>(
     lang: requestLang(c),
     at: now(c),
     companyId: main?.company_id ?? null,
-    before: [...before, ...consents],
+    before: [...before, ...bound, ...consents],
     newUser,
     proves,
   });
+  // A new way into an existing account is told to its owner, as a new passkey is.
+  if (binding && !newUser) {
+    await sendSecurityNotice(c.env, { userId: user.id, at: now(c), change: socialBoundChange(binding.provider), lang: requestLang(c) });
+  }
   const answer: LoginAnswer = {
     accountSize: accountSizeOf(memberships.map(asLoginCaseMembership)),
     companyId: main?.company_id ?? null,
@@ -225,6 +237,7 @@ export async function completeSecondStep<E extends SignInEnv>(c: Context<E>, cha
     kind: challenge.parsed.kind,
     agreedTo: challenge.parsed.agreedTo as LegalDoc[],
     proves: !challenge.parsed.unproved,
+    binding: challenge.parsed.binding,
   });
 }
 

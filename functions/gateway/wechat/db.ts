@@ -1,3 +1,6 @@
+import { auditStatement } from '../audit/db';
+import { cappedInsert } from '../limits/db';
+import { ERR } from '../../../src/schemas/error-codes';
 import { consume, reserve, SINGLE_USE } from '../identity/db/single-use';
 
 /**
@@ -38,6 +41,18 @@ export function insertBindingStatement(db: D1Database, row: BindingRow): D1Prepa
     .bind(row.user_id, row.provider, row.subject, row.nickname, row.mp_openid, row.created_at);
 }
 
+/** A WeChat or WeCom to tie to an account: what a ticket (or a user-center scan) carries. */
+export type SocialBinding = Pick<BindingRow, 'provider' | 'subject' | 'nickname' | 'mp_openid'>;
+
+/** The binding statements of `userId` for `who`, with the audit row written only when the binding was. */
+export function bindingStatements(db: D1Database, userId: string, who: SocialBinding, at: number, network: string | null): D1PreparedStatement[] {
+  const { provider, subject, nickname, mp_openid } = who;
+  return [
+    insertBindingStatement(db, { user_id: userId, provider, subject, nickname, mp_openid, created_at: at }),
+    auditStatement(db, { at, actor: { kind: 'user', id: userId }, action: 'user.social_bound', target: { kind: 'user', id: userId }, network, detail: { provider } }, { ifChanged: true }),
+  ];
+}
+
 /** Learns the Official Account openid of a binding made elsewhere (the silent snsapi_base then finds it). */
 export async function rememberMpOpenid(db: D1Database, userId: string, openid: string): Promise<void> {
   await db.prepare("UPDATE OR IGNORE social_bindings SET mp_openid = ?2 WHERE user_id = ?1 AND provider = 'wechat' AND mp_openid IS NULL").bind(userId, openid).run();
@@ -73,14 +88,20 @@ export interface StateRow {
   user_id: string | null;
 }
 
+const HOUR_MS = 60 * 60_000;
+
+/** A new flow, capped per client network in its own INSERT (`cap` an hour, WX0013): 50 parallel starts give at most `cap`. */
 export async function insertState(
   db: D1Database,
-  row: { stateHash: string; browserHash: string; method: Method; purpose: Purpose; userId: string | null; now: number; expiresAt: number },
+  row: { stateHash: string; browserHash: string; method: Method; purpose: Purpose; userId: string | null; network: string | null; now: number; expiresAt: number },
+  cap: number,
 ): Promise<void> {
-  await db
-    .prepare('INSERT INTO oauth_states (state_hash, browser_hash, method, purpose, user_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .bind(row.stateHash, row.browserHash, row.method, row.purpose, row.userId, row.now, row.expiresAt)
-    .run();
+  await cappedInsert(db, {
+    table: 'oauth_states',
+    row: { state_hash: row.stateHash, browser_hash: row.browserHash, method: row.method, purpose: row.purpose, user_id: row.userId, network: row.network, created_at: row.now, expires_at: row.expiresAt },
+    caps: [{ where: { network: row.network }, since: row.now - HOUR_MS, max: cap, code: ERR.WECHAT_STARTS_CAPPED }],
+    returning: 'state_hash',
+  });
 }
 
 /** Spends the state of this browser: the row for the one caller that got it, null for a forged, swapped, spent or expired one. */
@@ -151,11 +172,11 @@ export function standInToken(db: D1Database, token: string) {
   return db.prepare('SELECT app_id, person, scope, expires_at FROM dev_wechat_tokens WHERE token = ?').bind(token).first<{ app_id: string; person: string; scope: string; expires_at: number }>();
 }
 
-export async function standInFault(db: D1Database): Promise<'slow' | 'down' | null> {
-  return (await db.prepare('SELECT mode FROM dev_wechat_faults WHERE id = 1').first<{ mode: 'slow' | 'down' }>())?.mode ?? null;
+export async function standInFault(db: D1Database): Promise<'slow' | 'sluggish' | 'down' | null> {
+  return (await db.prepare('SELECT mode FROM dev_wechat_faults WHERE id = 1').first<{ mode: 'slow' | 'sluggish' | 'down' }>())?.mode ?? null;
 }
 
-export async function setStandInFault(db: D1Database, mode: 'slow' | 'down' | null): Promise<void> {
+export async function setStandInFault(db: D1Database, mode: 'slow' | 'sluggish' | 'down' | null): Promise<void> {
   if (mode === null) await db.prepare('DELETE FROM dev_wechat_faults').run();
   else await db.prepare('INSERT INTO dev_wechat_faults (id, mode) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET mode = ?1').bind(mode).run();
 }

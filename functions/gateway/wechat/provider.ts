@@ -68,11 +68,22 @@ export interface WechatIdentity {
 
 type Json = Record<string, unknown>;
 
-async function call(env: WorkerEnv, config: Config, app: App, base: string, path: string, query: Record<string, string>, at: number): Promise<Json> {
+/**
+ * One sign-in's calls (2 to 4) share one time limit: WECHAT_TIMEOUT_MS, and never more than 80% of
+ * GATEWAY_TIMEOUT_MS, so the gateway answers WX0005 before the edge gives up on it (GW0504). `until` is its end on
+ * the wall clock (not the gateway's clock, which tests move): the person waits at most that.
+ */
+type Deadline = { until: number };
+export const signInTimeLimit = (config: Config) => Math.min(config.wechatTimeout, Math.floor(config.gatewayTimeout * 0.8));
+const timeLeft = (deadline: Deadline) => deadline.until - Date.now();
+
+async function call(env: WorkerEnv, config: Config, app: App, base: string, path: string, query: Record<string, string>, at: number, deadline: Deadline): Promise<Json> {
   const url = `${app.standIn ? STAND_IN_ORIGIN : base}${path}?${new URLSearchParams(query)}`;
   let answer: TextAnswer;
   try {
-    answer = app.standIn ? await standInCall(env, url, config.wechatTimeout, at) : await fetchText(url, { method: 'GET' }, config.wechatTimeout);
+    const left = timeLeft(deadline);
+    if (left <= 0) throw new OutboundFailure('timeout', `the sign-in's ${config.wechatTimeout} ms are spent`);
+    answer = app.standIn ? await standInCall(env, url, left, at) : await fetchText(url, { method: 'GET' }, left);
   } catch (error) {
     if (!(error instanceof OutboundFailure)) throw error;
     console.error(JSON.stringify({ event: 'wechat_unavailable', path, reason: error.reason }));
@@ -120,24 +131,25 @@ async function standInCall(env: WorkerEnv, url: string, timeoutMs: number, at: n
 /** WeCom's access token per corp and secret, kept in the isolate until shortly before it ends. */
 const wecomTokens = new Map<string, { token: string; until: number }>();
 
-async function wecomToken(env: WorkerEnv, config: Config, app: App, at: number, fresh: boolean): Promise<string> {
+async function wecomToken(env: WorkerEnv, config: Config, app: App, at: number, fresh: boolean, deadline: Deadline): Promise<string> {
   const key = `${app.appId}:${app.standIn}`;
   const kept = wecomTokens.get(key);
   if (kept && !fresh && kept.until > at) return kept.token;
-  const body = await call(env, config, app, config.wecomApiUrl, '/cgi-bin/gettoken', { corpid: app.appId, corpsecret: app.secret }, at);
+  const body = await call(env, config, app, config.wecomApiUrl, '/cgi-bin/gettoken', { corpid: app.appId, corpsecret: app.secret }, at, deadline);
   const token = str(body.access_token);
   if (failed(body) || !token) throw refusal('/cgi-bin/gettoken', body);
   wecomTokens.set(key, { token, until: at + (Number(body.expires_in) || 7200) * 1000 - 300_000 });
   return token;
 }
 
-/** Exchanges the authorization code of a callback for the person it names. */
+/** Exchanges the authorization code of a callback for the person it names, within one WECHAT_TIMEOUT_MS for all its calls. */
 export async function identify(env: WorkerEnv, config: Config, method: Method, app: App, code: string, at: number): Promise<WechatIdentity> {
+  const deadline: Deadline = { until: Date.now() + signInTimeLimit(config) };
   if (method === 'wecom') {
     // An access token WeCom says expired (42001) is fetched again, once.
     for (const fresh of [false, true]) {
-      const token = await wecomToken(env, config, app, at, fresh);
-      const body = await call(env, config, app, config.wecomApiUrl, '/cgi-bin/auth/getuserinfo', { access_token: token, code }, at);
+      const token = await wecomToken(env, config, app, at, fresh, deadline);
+      const body = await call(env, config, app, config.wecomApiUrl, '/cgi-bin/auth/getuserinfo', { access_token: token, code }, at, deadline);
       if (Number(body.errcode) === 42001 && !fresh) continue;
       if (failed(body)) throw refusal('/cgi-bin/auth/getuserinfo', body);
       const userId = str(body.userid);
@@ -146,14 +158,14 @@ export async function identify(env: WorkerEnv, config: Config, method: Method, a
       return { provider: 'wecom', subject: `${app.appId}:${userId}`, openid: null, nickname: '' };
     }
   }
-  const token = await call(env, config, app, config.wechatApiUrl, '/sns/oauth2/access_token', { appid: app.appId, secret: app.secret, code, grant_type: 'authorization_code' }, at);
+  const token = await call(env, config, app, config.wechatApiUrl, '/sns/oauth2/access_token', { appid: app.appId, secret: app.secret, code, grant_type: 'authorization_code' }, at, deadline);
   const accessToken = str(token.access_token);
   const openid = str(token.openid);
   if (failed(token) || !accessToken || !openid) throw refusal('/sns/oauth2/access_token', token);
   const scope = str(token.scope) ?? '';
   // snsapi_base gives the openid alone (a unionid only when the person already allowed the profile).
   if (scope.includes('snsapi_base')) return { provider: 'wechat', subject: str(token.unionid), openid: method === 'mp' ? openid : null, nickname: '' };
-  const info = await call(env, config, app, config.wechatApiUrl, '/sns/userinfo', { access_token: accessToken, openid, lang: 'zh_CN' }, at);
+  const info = await call(env, config, app, config.wechatApiUrl, '/sns/userinfo', { access_token: accessToken, openid, lang: 'zh_CN' }, at, deadline);
   if (failed(info)) throw refusal('/sns/userinfo', info);
   const unionid = str(info.unionid) ?? str(token.unionid);
   if (!unionid) {

@@ -7,6 +7,7 @@ import type { WechatBindPhoneRequest, WechatCallbackAnswer, WechatMethod } from 
 import { ERR } from '../../../src/schemas/error-codes';
 import { findUserById, findUserByIdentity, identityKey, insertUserStatement, runBatch } from '../account/db';
 import { auditStatement } from '../audit/db';
+import { sendSecurityNotice, socialBoundChange } from '../account/security-notice';
 import { consumeCode } from '../codes/service';
 import { clientIp, GatewayError, ok, requestLang } from '../errors';
 import { newSecret, tokenHash } from '../identity/tokens';
@@ -17,6 +18,7 @@ import { recordFailedSignIn } from '../sign-in/history';
 import { CODE_REFUSALS } from '../sign-in/routes';
 import { signedIn, type SignInEnv } from '../sign-in/service';
 import {
+  bindingStatements,
   bindingsOfUser,
   consumeState,
   consumeTicket,
@@ -49,19 +51,28 @@ import { appOf, authorizeUrl, identify, providerOf, type WechatIdentity } from '
  *   A new phone registers (the agreement ticked), and the login case decides where the person goes.
  * - Inside WeChat the silent snsapi_base comes first: an Official Account openid already bound signs in; an
  *   unknown one asks again with snsapi_userinfo (`next: 'profile'`), which gives the unionid.
+ * - A scan proves nobody (security baseline: only a password, a one-time code or a passkey do): its session
+ *   starts unproved (`proves: false`, as a shared link's), so a stolen WeChat cannot change security settings.
+ *   The phone-code binding spends a code, so that sign-in is a proof as a code sign-in is.
  * - Binding from the user center and unbinding need a fresh proof (identity/proof.ts); an unbinding keeps
  *   another way in (unbindStatement decides it in the same statement).
  */
 
 export const FLOW_LIFETIME_MS = 10 * 60_000;
 
-/** Which methods are on, and whether the WeChat button shows (Chinese pages and .cn hosts, or everywhere). */
+/**
+ * Which methods are on, whether the WeChat button shows (Chinese pages and .cn hosts, or everywhere), and the
+ * /login where a flow starts: always on PORTAL_ORIGIN (from configuration, never from the request), the one
+ * callback domain WeChat allows, where the host-only WeChat cookie then comes back. A page on another host
+ * (SITE_CN) sends the person there first.
+ */
 export function methodsOf(config: Config, lang: Lang) {
   return {
     qr: appOf(config, 'qr') !== null,
     mp: appOf(config, 'mp') !== null,
     wecom: appOf(config, 'wecom') !== null,
     shown: config.wechatEverywhere || lang === 'zh',
+    startAt: config.portalOrigin ? `${config.portalOrigin}/login` : null,
   };
 }
 
@@ -78,7 +89,7 @@ export async function startFlow<E extends SignInEnv>(c: Context<E>, method: Wech
   if (!app) throw new GatewayError(ERR.WECHAT_METHOD_OFF);
   const [state, browser] = await Promise.all([newSecret(), newSecret()]);
   const at = now(c);
-  await insertState(c.env.DB, { stateHash: state.hash, browserHash: browser.hash, method, purpose, userId, now: at, expiresAt: at + FLOW_LIFETIME_MS });
+  await insertState(c.env.DB, { stateHash: state.hash, browserHash: browser.hash, method, purpose, userId, network: clientIp(c), now: at, expiresAt: at + FLOW_LIFETIME_MS }, config.wechatStartCap);
   const scope = method === 'qr' ? 'snsapi_login' : profile ? 'snsapi_userinfo' : 'snsapi_base';
   return {
     authorizeUrl: authorizeUrl(config, method, app, { state: state.token, redirectUri: callbackUrl(config), scope }),
@@ -87,14 +98,6 @@ export async function startFlow<E extends SignInEnv>(c: Context<E>, method: Wech
 }
 
 const flowSecretOf = (c: Context) => c.req.header(WECHAT_FLOW_HEADER) ?? '';
-
-/** The binding statements of `userId` for `who`, with the audit row written only when the binding was. */
-function bindStatements(db: D1Database, userId: string, who: { provider: Provider; subject: string; nickname: string; mp_openid: string | null }, at: number, network: string | null) {
-  return [
-    insertBindingStatement(db, { user_id: userId, ...who, created_at: at }),
-    auditStatement(db, { at, actor: { kind: 'user', id: userId }, action: 'user.social_bound', target: { kind: 'user', id: userId }, network, detail: { provider: who.provider } }, { ifChanged: true }),
-  ];
-}
 
 /** WX0007 when the subject is someone else's, WX0008 when the account already has another of this provider. */
 async function assertBindable(db: D1Database, userId: string, provider: Provider, subject: string): Promise<void> {
@@ -121,7 +124,7 @@ export async function takeCallback<E extends SignInEnv>(c: Context<E>, code: str
     // snsapi_base inside WeChat: a known Official Account openid signs in; anyone else is asked for the profile.
     const known = who.openid && purpose === 'sign-in' ? await findBindingByMpOpenid(db, who.openid) : null;
     const user = known && (await findUserById(db, known.user_id));
-    if (user) return signedIn(c, user, { method: 'wechat' });
+    if (user) return signedIn(c, user, { method: 'wechat', proves: false });
     return ok(c, { next: 'profile', purpose } satisfies WechatCallbackAnswer);
   }
 
@@ -129,16 +132,17 @@ export async function takeCallback<E extends SignInEnv>(c: Context<E>, code: str
     const userId = flow.user_id!;
     await assertBindable(db, userId, who.provider, who.subject);
     if (!(await findBinding(db, who.provider, who.subject))) {
-      await runBatch(db, bindStatements(db, userId, { provider: who.provider, subject: who.subject, nickname: who.nickname, mp_openid: who.openid }, at, clientIp(c)));
+      await runBatch(db, bindingStatements(db, userId, { provider: who.provider, subject: who.subject, nickname: who.nickname, mp_openid: who.openid }, at, clientIp(c)));
+      await sendSecurityNotice(c.env, { userId, at, change: socialBoundChange(who.provider), lang: requestLang(c) });
     }
-    return ok(c, { bound: who.provider, purpose } satisfies WechatCallbackAnswer);
+    return ok(c, { bound: who.provider, nickname: who.nickname, purpose } satisfies WechatCallbackAnswer);
   }
 
   const binding = await findBinding(db, who.provider, who.subject);
   const user = binding && (await findUserById(db, binding.user_id));
   if (user) {
     if (who.openid) await rememberMpOpenid(db, user.id, who.openid);
-    return signedIn(c, user, { method: who.provider });
+    return signedIn(c, user, { method: who.provider, proves: false });
   }
   return ok(c, { needsPhone: true, provider: who.provider, nickname: who.nickname, purpose, wechatFlow: await issueTicket(db, who, browser, at) });
 }
@@ -161,8 +165,9 @@ async function issueTicket(db: D1Database, who: WechatIdentity, browser: string,
 /**
  * The phone and its sign-in code tie the WeChat (or WeCom) of this browser's ticket to that phone's account, or
  * register a new one, and sign in. Checked before the code is used (so the person can fix the form and keep the
- * code): the ticket is live, the WeChat is nobody else's, the account has no other. Then the code (a wrong one
- * counts as consumeCode counts it, and goes into a known account's history), then the ticket (single use), then
+ * code): the ticket is live and the WeChat is nobody's yet. Then the code (a wrong one
+ * counts as consumeCode counts it, and goes into a known account's history), then whether the account has
+ * another WeChat (WX0008: told only to the phone's holder), then the ticket (single use), then
  * one batch: the new user, the binding, the session (a parallel binding of the same WeChat fails it whole).
  */
 export async function bindPhone<E extends SignInEnv>(c: Context<E>, body: WechatBindPhoneRequest) {
@@ -173,8 +178,8 @@ export async function bindPhone<E extends SignInEnv>(c: Context<E>, body: Wechat
   if (!ticket) throw new GatewayError(ERR.WECHAT_TICKET_EXPIRED);
   const name = identity({ loginType: 1, mobileCode: body.mobileCode, mobile: body.mobile });
   const existing = await findUserByIdentity(db, name);
-  if (existing) await assertBindable(db, existing.id, ticket.provider, ticket.subject);
-  else if (await findBinding(db, ticket.provider, ticket.subject)) throw new GatewayError(ERR.WECHAT_BOUND_ELSEWHERE);
+  // Only what does not depend on the phone is told before its code is spent (the WeChat is bound already).
+  if (await findBinding(db, ticket.provider, ticket.subject)) throw new GatewayError(ERR.WECHAT_BOUND_ELSEWHERE);
   try {
     await consumeCode(db, { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: at });
   } catch (error) {
@@ -183,13 +188,17 @@ export async function bindPhone<E extends SignInEnv>(c: Context<E>, body: Wechat
     }
     throw error;
   }
+  // After the code: WX0008 says this phone's account has a WeChat, which only that phone's holder may learn
+  // (else one ticket would test any number of phones for 10 minutes).
+  if (existing) await assertBindable(db, existing.id, ticket.provider, ticket.subject);
   const claimed = await consumeTicket(db, ticketHash, at);
   if (!claimed) throw new GatewayError(ERR.WECHAT_TICKET_EXPIRED);
-  const userId = existing?.id ?? crypto.randomUUID();
-  const bind = bindStatements(db, userId, claimed, at, clientIp(c));
-  if (existing) return signedIn(c, existing, { method: claimed.provider, before: bind, agreedTo: defaultConsentDocs });
+  // The binding goes with the session (signedIn): when a second step is owed it waits in the challenge and is
+  // written only when that step is passed, so a phone code alone never ties a WeChat to a two-step account.
+  if (existing) return signedIn(c, existing, { method: claimed.provider, binding: claimed, agreedTo: defaultConsentDocs });
+  const userId = crypto.randomUUID();
   const newUser = insertUserStatement(db, { id: userId, phone: 'phone' in name ? name.phone : null, source: 'wechat', now: at });
-  return signedIn(c, { id: userId, original_flag: 0, user_type: 0 }, { method: claimed.provider, newUser: true, before: [newUser, ...bind], agreedTo: [...defaultConsentDocs, 'registration'] });
+  return signedIn(c, { id: userId, original_flag: 0, user_type: 0 }, { method: claimed.provider, newUser: true, before: [newUser], binding: claimed, agreedTo: [...defaultConsentDocs, 'registration'] });
 }
 
 /** The user center's list. */

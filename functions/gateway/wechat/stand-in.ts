@@ -27,7 +27,8 @@ import {
  * - a `unionid` is given only where the Open Platform binding gives one: with snsapi_login and
  *   snsapi_userinfo, and with snsapi_base once the person allowed the profile to that Official Account;
  * - WeCom: a person whose name starts with "outsider" is not a member (an openid instead of a userid);
- * - POST /fault `{ mode: "slow" | "down" | null }` makes every API call answer after WECHAT_TIMEOUT_MS, or 503.
+ * - POST /fault `{ mode: "slow" | "sluggish" | "down" | null }` makes every API call answer after WECHAT_TIMEOUT_MS,
+ *   after 60% of it (each call in time, a sign-in's two or more calls not), or 503.
  * Codes live 5 minutes and access tokens 2 hours, on the gateway's clock.
  */
 
@@ -119,6 +120,7 @@ async function faulty(c: Context<StandInEnv>): Promise<Response | null> {
   const fault = await standInFault(c.env.DB);
   if (fault === 'down') return c.text('Service Unavailable', 503);
   if (fault === 'slow') await new Promise((resolve) => setTimeout(resolve, configOf(c.env).wechatTimeout + 500));
+  if (fault === 'sluggish') await new Promise((resolve) => setTimeout(resolve, configOf(c.env).wechatTimeout * 0.6));
   return null;
 }
 
@@ -144,8 +146,8 @@ export const standIn = new Hono<StandInEnv>()
     return c.redirect(target.toString(), 302);
   })
   .post('/fault', async (c) => {
-    const { mode } = await c.req.json<{ mode: 'slow' | 'down' | null }>();
-    await setStandInFault(c.env.DB, mode === 'slow' || mode === 'down' ? mode : null);
+    const { mode } = await c.req.json<{ mode: 'slow' | 'sluggish' | 'down' | null }>();
+    await setStandInFault(c.env.DB, mode === 'slow' || mode === 'sluggish' || mode === 'down' ? mode : null);
     return c.json({ code: '0', message: 'ok', data: { mode } });
   })
   .get('/sns/oauth2/access_token', async (c) => {

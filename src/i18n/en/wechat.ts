@@ -17,7 +17,9 @@ export const wechat = {
   code: 'Verification code',
   submit: 'Tie and sign in',
   codeSent: 'The code is on its way.',
-  bound: 'Tied to your account. Returning to the user center…',
+  bound: '{provider} “{name}” is tied to your account. Returning to the user center…',
+  // WeCom gives no nickname.
+  boundUnnamed: '{provider} is tied to your account. Returning to the user center…',
   backToLogin: 'Back to sign-in',
   // The user center.
   title: 'WeChat and WeCom',

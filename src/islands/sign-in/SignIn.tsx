@@ -33,6 +33,8 @@ import { TabList, tabPanelProps } from '../../ui/TabList';
 import { TextField } from '../../ui/TextField';
 import { useProblems } from '../shared/use-problems';
 import { SmsDownOffer } from './SmsDownOffer';
+import { wechatMethodAsked } from '../../lib/wechat-start';
+import type { WechatMethod, WechatMethods } from '../../schemas/wechat';
 
 // The modals load when first opened: /login stays inside its JavaScript budget.
 const AgreementModal = lazy(() =>
@@ -98,8 +100,15 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
   const [why] = useState(() => (register ? [] : whyBackAtSignIn(m.why)));
   // WeChat: which methods are on and whether the button shows here (Chinese pages, .cn hosts, or a setting).
   // A bare fetch of JSON: no script loads for it until the person opens the panel.
-  const [wechat, setWechat] = useState<{ qr: boolean; mp: boolean; wecom: boolean; shown: boolean } | null>(null);
+  const [wechat, setWechat] = useState<WechatMethods | null>(null);
   const [wechatOpen, setWechatOpen] = useState(false);
+  // Sent here from another host's /login (lib/wechat-start.ts): the panel opens and starts the method chosen there.
+  const [wechatAsked, setWechatAsked] = useState<WechatMethod | null>(null);
+  useEffect(() => {
+    const asked = wechatMethodAsked(location.search);
+    setWechatAsked(asked);
+    if (asked) setWechatOpen(true);
+  }, []);
   useEffect(() => {
     if (register || !messages.wechat) return;
     void fetch('/api/agg-web/wechat/methods')
@@ -368,7 +377,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
       )}
       {wechatOn && messages.wechat && wechatOpen && (
         <Suspense fallback={<p role="status">{messages.wechat.opening}</p>}>
-          <WechatPanel methods={wechat!} messages={{ wechat: messages.wechat, errors: messages.errors }} />
+          <WechatPanel methods={wechat!} lang={lang} asked={wechatAsked} messages={{ wechat: messages.wechat, errors: messages.errors }} />
         </Suspense>
       )}
 

@@ -37,7 +37,8 @@ export default function WechatCallback({ lang, messages, sliderLabels }: WechatC
     </p>
   );
   if (s.step === 'checking' || s.step === 'redirecting') return <p className="notice" role="status">{m.checking}</p>;
-  if (s.step === 'bound') return <p className="notice" role="status">{m.bound}</p>;
+  // Which WeChat was tied (its nickname), so a person who scanned with the wrong one notices at once.
+  if (s.step === 'bound') return <p className="notice" role="status">{format(s.nickname ? m.bound : m.boundUnnamed, { provider: m.providers[s.provider], name: s.nickname })}</p>;
   if (s.step === 'cancelled' || s.step === 'failed') {
     return (
       <div className="wechat-callback">
