@@ -1,16 +1,16 @@
 import { useStore } from '@nanostores/react';
-import { Suspense, useEffect, useRef, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
 import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
-import { $dialog } from '../../stores/dialog';
-import { $wechat, isCodeSentNotice, sendPhoneCode, setWechatAgreed, setWechatArea, setWechatField, submitPhone, takeCallback } from '../../stores/wechat';
-import { PhoneField } from '../../ui/PhoneField';
-import { TextField } from '../../ui/TextField';
-import { loadPhoneCodesLazily, SliderDialog } from '../shared/on-first-use';
+import { $wechat, takeCallback } from '../../stores/wechat';
 
-interface WechatCallbackProps {
+// The phone form is only for a WeChat the portal does not know: its fields load when it is shown, so the page's
+// first load stays small (it already needs the gateway client to take the callback).
+const WechatPhoneForm = lazy(() => import('./WechatPhoneForm'));
+
+export interface WechatCallbackProps {
   lang: Lang;
   messages: Pick<Messages, 'wechat' | 'errors' | 'signIn'>;
   sliderLabels: Messages['signIn']['slider'] & { networkError: string };
@@ -23,12 +23,11 @@ interface WechatCallbackProps {
 export default function WechatCallback({ lang, messages, sliderLabels }: WechatCallbackProps) {
   const m = messages.wechat;
   const s = useStore($wechat);
-  const dialog = useStore($dialog);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => void takeCallback(), []);
   // The form's heading takes focus when it appears, so a screen reader hears what is asked.
   useEffect(() => {
-    if (s.step === 'phone' || s.step === 'failed' || s.step === 'cancelled') heading.current?.focus();
+    if (s.step === 'failed' || s.step === 'cancelled') heading.current?.focus();
   }, [s.step]);
 
   const back = (
@@ -53,65 +52,9 @@ export default function WechatCallback({ lang, messages, sliderLabels }: WechatC
     );
   }
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void submitPhone();
-  };
-  const notice = isCodeSentNotice(s.problem);
   return (
-    <form className="wechat-callback" onSubmit={submit} aria-labelledby="wechat-phone-title" noValidate>
-      <h2 id="wechat-phone-title" ref={heading} tabIndex={-1} className="subsection-title">
-        {s.provider === 'wecom' ? m.phoneTitleWecom : m.phoneTitle}
-      </h2>
-      <p className="hint">{format(m.phoneLead, { name: s.nickname || messages.wechat.providers[s.provider] })}</p>
-      <PhoneField
-        id="wechat-mobile"
-        labels={{ phone: messages.signIn.phone, areaCode: messages.signIn.areaCode }}
-        lang={lang}
-        loadAreaCodes={loadPhoneCodesLazily}
-        phone={s}
-        onAreaChange={setWechatArea}
-        onMobileChange={(v) => setWechatField('mobile', v)}
-        required
-      />
-      <div className="form-actions">
-        <button type="button" className="button secondary" disabled={s.busy || !s.mobile.trim()} onClick={() => void sendPhoneCode()}>
-          {m.sendCode}
-        </button>
-      </div>
-      <TextField id="wechat-code" label={m.code} value={s.code} onChange={(v) => setWechatField('code', v)} inputMode="numeric" autoComplete="one-time-code" maxLength={8} required />
-      <div className="agreement">
-        <label className="check">
-          <input type="checkbox" checked={s.agreed} onChange={(event) => setWechatAgreed(event.target.checked)} />
-          <span>
-            {messages.signIn.agree}{' '}
-            <a href="/terms" target="_blank" rel="noopener">
-              {messages.signIn.terms}
-            </a>{' '}
-            {messages.signIn.and}{' '}
-            <a href="/privacy" target="_blank" rel="noopener">
-              {messages.signIn.privacy}
-            </a>
-          </span>
-        </label>
-      </div>
-      <div className="live-region" role="status" aria-live="polite">
-        {notice && <p className="notice">{m.codeSent}</p>}
-      </div>
-      {s.problem && !notice && (
-        <p className="error" role="alert">
-          {problemText(messages, s.problem)}
-        </p>
-      )}
-      <button type="submit" className="button primary" disabled={s.busy || !s.sent || !s.agreed || !s.code.trim()}>
-        {m.submit}
-      </button>
-      {back}
-      {dialog?.kind === 'slider' && (
-        <Suspense fallback={null}>
-          <SliderDialog scene={dialog.scene} subject={dialog.subject} labels={sliderLabels} />
-        </Suspense>
-      )}
-    </form>
+    <Suspense fallback={<p className="notice" role="status">{m.checking}</p>}>
+      <WechatPhoneForm lang={lang} messages={messages} sliderLabels={sliderLabels} back={back} />
+    </Suspense>
   );
 }
