@@ -13,6 +13,8 @@ for (const lang of langs) {
     const email = uniqueEmail(`invisible-${lang}`);
     await seedUser(page.request, { email, password: PASSWORD, userType: 1, realName: 'Zhang San', agreed: true });
     await signInByEmail(page, lang, email, PASSWORD);
+    // The sign-in answer sets the session; opening the user center before it lands would meet the sign-in page.
+    await expect(page).not.toHaveURL(/\/login/, { timeout: 30_000 });
     await openInLanguage(page, lang, '/user_center');
     await page.getByRole('button', { name: u.editProfile }).click();
     const name = page.getByLabel(u.realName);
