@@ -2,6 +2,11 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 8799);
 
+// These specs run the operator CLI, which writes the server's local D1 from a second process (`wrangler d1
+// execute --local`). SQLite lets one writer in at a time and workerd does not wait for the lock, so a page's write
+// that meets the CLI's fails with SQLITE_BUSY. They run after every other spec, one at a time.
+const specsWritingTheDatabase = ['**/ops-auth.spec.ts', '**/oidc.spec.ts', '**/screenshots.spec.ts'];
+
 /** End-to-end: Debian's Chromium against the built Worker under `wrangler dev` (npm run build first). */
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -21,6 +26,10 @@ export default defineConfig({
     },
     trace: 'off',
   },
+  projects: [
+    { name: 'portal', testIgnore: specsWritingTheDatabase },
+    { name: 'operator-cli', testMatch: specsWritingTheDatabase, dependencies: ['portal'], workers: 1 },
+  ],
   webServer: {
     command: 'node scripts/serve-e2e.mjs',
     url: `http://127.0.0.1:${port}/login`,
