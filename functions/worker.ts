@@ -13,7 +13,7 @@ import { sourceOrigin } from './edge/source-origin';
 import { sessionRedirect } from './edge/session-redirect';
 import { configurationProblemsOf, edgeConfigurationProblems, startupCheck } from './edge/startup-check';
 import { requestLog } from './edge/request-log';
-import { withConfig } from './config';
+import { configOf, withConfig } from './config';
 import { prune } from './gateway/maintenance/prune';
 import { rotateKeys } from './gateway/oidc/keys';
 import { countLegacyShare } from './gateway/account/db';
@@ -75,7 +75,8 @@ async function scheduled(controller: ScheduledController, env: EdgeBindings['Bin
     console.log('data rights', JSON.stringify(await runDataRightsJob(env, controller.scheduledTime)));
     return;
   }
-  const deleted = await prune(env.DB, controller.scheduledTime);
+  // The WeChat stand-in's rows too while it is on (a local run, DEV_OUTBOX).
+  const deleted = await prune(env.DB, controller.scheduledTime, { standIns: configOf(env).wechatStandIn });
   console.log('pruned', JSON.stringify(deleted));
   console.log('signing keys', JSON.stringify(await rotateKeys(env, controller.scheduledTime)));
   // The share of unknown names that answer SY9990 follows the share of legacy records (sign-in/legacy-decoy.ts).

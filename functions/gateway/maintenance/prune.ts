@@ -71,16 +71,33 @@ export const RETENTION: readonly Retention[] = [
   { table: 'oauth_codes_seen', old: 'created_at < ?1', keepMs: DAY_MS },
 ];
 
+/**
+ * The local stand-in of WeChat and WeCom (wechat/stand-in.ts), pruned only when it is on (DEV_OUTBOX "true"):
+ * its rows go once they are past their expiry, as WeChat forgets them. A code lives 5 minutes (then the stand-in
+ * answers 40029 for it, used or not: the portal's own oauth_codes_seen still refuses a replay, WX0003); an access
+ * token its expires_at (2 hours). A person's profile grant (snsapi_userinfo) never expires at WeChat; the
+ * stand-in forgets it after 30 days, after which that person is asked to allow the profile once more.
+ */
+export const STAND_IN_RETENTION: readonly Retention[] = [
+  { table: 'dev_wechat_codes', old: 'created_at < ?1', keepMs: 5 * 60_000 },
+  { table: 'dev_wechat_tokens', old: 'expires_at < ?1', keepMs: 0 },
+  { table: 'dev_wechat_grants', old: 'created_at < ?1', keepMs: 30 * DAY_MS },
+];
+
 /** Rows deleted per table and run: a run stays short, and an hourly schedule still keeps up with any backlog. */
 export const PRUNE_BATCH = 10_000;
 
-/** Deletes the rows past their retention at `now` (epoch ms); returns how many went, per table. */
-export async function prune(db: D1Database, now: number): Promise<Record<string, number>> {
+/**
+ * Deletes the rows past their retention at `now` (epoch ms); returns how many went, per table. `standIns`: the
+ * local stand-ins are on (a deployment has no such rows, and may not have their tables' migrations applied).
+ */
+export async function prune(db: D1Database, now: number, { standIns = false }: { standIns?: boolean } = {}): Promise<Record<string, number>> {
+  const retentions = standIns ? [...RETENTION, ...STAND_IN_RETENTION] : RETENTION;
   const results = await db.batch(
-    RETENTION.map(({ table, old, keepMs, unit }) => {
+    retentions.map(({ table, old, keepMs, unit }) => {
       const cutoff = now - keepMs;
       return pruneStatement(db, { table, old }, unit === 's' ? Math.floor(cutoff / 1000) : cutoff, PRUNE_BATCH);
     }),
   );
-  return Object.fromEntries(RETENTION.map(({ table }, i) => [table, results[i]?.meta.changes ?? 0]));
+  return Object.fromEntries(retentions.map(({ table }, i) => [table, results[i]?.meta.changes ?? 0]));
 }

@@ -24,7 +24,7 @@ import { recordFailedSignIn, sendNewDeviceNotice, signInStatement } from './hist
 import { legacyShare, unknownNameLooksLegacy } from './legacy-decoy';
 import type { SignInMethod } from './db';
 import { ERR } from '../../../src/schemas/error-codes';
-import { bindingStatements, type SocialBinding } from '../wechat/db';
+import { bindingRefusal, bindingStatements, type SocialBinding } from '../wechat/db';
 import { sendSecurityNotice, socialBoundChange } from '../account/security-notice';
 
 /**
@@ -71,6 +71,8 @@ export interface SessionStart {
   newUser?: boolean;
   /** False when the sign-in proves nobody (a shared link): the session starts without a proof. */
   proves?: boolean;
+  /** Names the clash of a write in `before` that a parallel request won (runBatch's `refusal`). */
+  refusal?: (error: unknown) => GatewayError | null;
 }
 
 /**
@@ -94,7 +96,7 @@ export async function startSession(env: WorkerEnv, start: SessionStart) {
     network: client.network ?? null,
     detail: { method, ...(secondStep ? { secondStep } : {}), ...(kind === 'partner' ? { partner: true } : {}) },
   }, { ifChanged: true });
-  const results = await runBatch(env.DB, [...before, session.statement, audited, record]);
+  const results = await runBatch(env.DB, [...before, session.statement, audited, record], start.refusal);
   // The session INSERT refuses a blocked account in its own statement: a block that landed since the check above.
   if (results.at(-3)?.meta.changes !== 1) throw new GatewayError(ERR.ACCOUNT_BLOCKED);
   const recorded = results.at(-1)?.results?.[0] as { new_device?: number } | undefined;
@@ -194,6 +196,8 @@ export async function completeSignIn<E extends SignInEnv>(
     before: [...before, ...bound, ...consents],
     newUser,
     proves,
+    // A parallel binding of the same WeChat (or another WeChat to this account) won: WX0007 / WX0008, nothing written.
+    ...(binding ? { refusal: bindingRefusal } : {}),
   });
   // A new way into an existing account is told to its owner, as a new passkey is.
   if (binding && !newUser) {

@@ -1,6 +1,7 @@
 import { auditStatement } from '../audit/db';
 import { cappedInsert } from '../limits/db';
 import { ERR } from '../../../src/schemas/error-codes';
+import { GatewayError } from '../errors';
 import { consume, reserve, SINGLE_USE } from '../identity/db/single-use';
 
 /**
@@ -39,6 +40,18 @@ export function insertBindingStatement(db: D1Database, row: BindingRow): D1Prepa
   return db
     .prepare('INSERT INTO social_bindings (user_id, provider, subject, nickname, mp_openid, created_at) VALUES (?, ?, ?, ?, ?, ?)')
     .bind(row.user_id, row.provider, row.subject, row.nickname, row.mp_openid, row.created_at);
+}
+
+/**
+ * What a failed batch with a binding INSERT means, decided by the table's keys (not by a read before the write,
+ * which a parallel request can overtake): the subject (or its Official Account openid) is someone's already,
+ * WX0007; the account has one of this provider already, WX0008. Null for any other failure.
+ */
+export function bindingRefusal(error: unknown): GatewayError | null {
+  const message = error instanceof Error ? error.message : '';
+  if (/UNIQUE constraint failed: social_bindings\.(provider, social_bindings\.subject|mp_openid)\b/.test(message)) return new GatewayError(ERR.WECHAT_BOUND_ELSEWHERE);
+  if (/UNIQUE constraint failed: social_bindings\.user_id, social_bindings\.provider\b/.test(message)) return new GatewayError(ERR.WECHAT_ACCOUNT_HAS_ONE);
+  return null;
 }
 
 /** A WeChat or WeCom to tie to an account: what a ticket (or a user-center scan) carries. */
@@ -145,7 +158,7 @@ export const firstUseOfCode = (db: D1Database, codeHash: string, at: number) => 
 export async function standInIssueCode(db: D1Database, row: { code: string; appId: string; person: string; scope: string; now: number }): Promise<void> {
   await db.prepare('INSERT INTO dev_wechat_codes (code, app_id, person, scope, created_at) VALUES (?, ?, ?, ?, ?)').bind(row.code, row.appId, row.person, row.scope, row.now).run();
   if (row.scope === 'snsapi_userinfo') {
-    await db.prepare('INSERT OR IGNORE INTO dev_wechat_grants (app_id, person) VALUES (?, ?)').bind(row.appId, row.person).run();
+    await db.prepare('INSERT OR IGNORE INTO dev_wechat_grants (app_id, person, created_at) VALUES (?, ?, ?)').bind(row.appId, row.person, row.now).run();
   }
 }
 

@@ -18,6 +18,7 @@ import { recordFailedSignIn } from '../sign-in/history';
 import { CODE_REFUSALS } from '../sign-in/routes';
 import { signedIn, type SignInEnv } from '../sign-in/service';
 import {
+  bindingRefusal,
   bindingStatements,
   bindingsOfUser,
   consumeState,
@@ -131,9 +132,15 @@ export async function takeCallback<E extends SignInEnv>(c: Context<E>, code: str
   if (purpose === 'bind') {
     const userId = flow.user_id!;
     await assertBindable(db, userId, who.provider, who.subject);
-    if (!(await findBinding(db, who.provider, who.subject))) {
-      await runBatch(db, bindingStatements(db, userId, { provider: who.provider, subject: who.subject, nickname: who.nickname, mp_openid: who.openid }, at, clientIp(c)));
+    // The read above answers the usual case early; a parallel binding can still overtake it, so the INSERT's keys
+    // decide (bindingRefusal): of two scans racing for one WeChat or one account, the loser hears WX0007 / WX0008.
+    try {
+      await runBatch(db, bindingStatements(db, userId, { provider: who.provider, subject: who.subject, nickname: who.nickname, mp_openid: who.openid }, at, clientIp(c)), bindingRefusal);
       await sendSecurityNotice(c.env, { userId, at, change: socialBoundChange(who.provider), lang: requestLang(c) });
+    } catch (error) {
+      // This WeChat tied to this very account already (scanned again, or twice at once): bound, as asked.
+      const mine = error instanceof GatewayError && error.code === ERR.WECHAT_BOUND_ELSEWHERE && (await findBinding(db, who.provider, who.subject))?.user_id === userId;
+      if (!mine) throw error;
     }
     return ok(c, { bound: who.provider, nickname: who.nickname, purpose } satisfies WechatCallbackAnswer);
   }
