@@ -224,8 +224,17 @@ export function takeSession(body: unknown): { token: string; body: Json } | null
  * any other method is not one, so a cross-site `<img src=…/loginout>` signs nobody out.
  */
 export function endsSession(call: { path: string; method: string }, status: number, body: unknown): boolean {
-  return (call.path === LOGOUT_PATH && call.method === 'POST') || status === 401 || (isObject(body) && body.code === SESSION_ENDED_CODE);
+  return (
+    (call.path === LOGOUT_PATH && call.method === 'POST') ||
+    status === 401 ||
+    (isObject(body) && body.code === SESSION_ENDED_CODE) ||
+    // The person confirmed an app's sign-out on /sign_out (gateway oidc/logout.ts decideLogout).
+    (call.method === 'POST' && OIDC_SIGN_OUT_DECISION.test(call.path) && isObject(body) && isObject(body.data) && body.data.signedOut === true)
+  );
 }
+
+/** The /sign_out page's answer (RP-initiated logout confirmed by the person). */
+const OIDC_SIGN_OUT_DECISION = /^\/oidc\/v1\/logouts\/[A-Za-z0-9_-]{20,64}\/decision$/;
 
 /**
  * The gateway's answer as the browser gets it: session cookies set (and oauthVO removed) or cleared by the

@@ -34,6 +34,11 @@ export type ConnectRequestAnswer = z.infer<typeof connectRequestAnswer>;
 export const connectDecision = z.object({ allow: z.boolean() });
 export const connectDecisionAnswer = z.object({ redirectTo: z.string() });
 
+/** A sign-out an app asked for that waits for the person (/sign_out?request=ID): the app's name, when known. */
+export const logoutRequestAnswer = z.object({ app: z.nullable(z.string()) });
+export const logoutDecision = z.object({ signOut: z.boolean() });
+export const logoutDecisionAnswer = z.object({ redirectTo: z.string(), signedOut: z.boolean() });
+
 export const connectedApp = z.object({
   clientId: z.string(),
   name: z.string(),

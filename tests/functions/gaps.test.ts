@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import * as oidc from 'openid-client';
+import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../functions/worker';
+import { addClientSql } from '../../scripts/operator-sql.mjs';
 import { useWorkerEnv } from './gateway-client';
+import { splitStatements } from './oidc-sql';
 
 /**
  * Four small gaps of landed features, each as a client or a person meets it: the OpenID Provider's RP-initiated
@@ -113,7 +116,7 @@ describe('the WeChat stand-in is pruned', () => {
     return [...codes!.results, ...tokens!.results, ...grants!.results].map((row) => (row as { k: string }).k).filter((k) => k.startsWith('prune-'));
   };
   const hourly = (at: number, vars: Record<string, unknown> = {}) =>
-    worker.scheduled!({ scheduledTime: at, cron: '17 * * * *', noRetry() {} } as ScheduledController, { ...env.env, ...vars } as never, env.ctx);
+    worker.scheduled!({ scheduledTime: at, cron: '17 * * * *', noRetry() {} } as ScheduledController, { ...env.env, ...vars } as never);
 
   it('the hourly cron deletes an expired code, token and grant and keeps live ones; with the stand-in off it leaves them', async () => {
     const at = Date.UTC(2027, 2, 1, 9, 17);
@@ -128,5 +131,124 @@ describe('the WeChat stand-in is pruned', () => {
       console.log = quiet.log;
     }
     expect((await left()).sort()).toEqual(['prune-live-code', 'prune-live-grant', 'prune-live-token']);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// OpenID Connect: RP-initiated logout asks the person unless the app proves it is their session.
+// ---------------------------------------------------------------------------------------------------------
+
+const RP = 'http://127.0.0.1:9556';
+
+/** A request of the person's browser (with their cookies), answered without following redirects. */
+async function browse(url: string, cookie?: string): Promise<Response> {
+  const answer = await worker.request(url, { headers: cookie ? { cookie } : {}, redirect: 'manual' }, env.env, env.ctx);
+  await env.settle();
+  return answer;
+}
+
+const toWorker: oidc.CustomFetch = async (url, options) => {
+  const answer = await worker.request(url, { method: options.method, headers: options.headers as HeadersInit, body: options.body as BodyInit, redirect: 'manual' }, env.env, env.ctx);
+  await env.settle();
+  return answer;
+};
+
+let app: { clientId: string; clientSecret: string | null };
+let config: oidc.Configuration;
+beforeAll(async () => {
+  const { clientId, clientSecret, sql } = addClientSql({ name: 'Voyage planner', redirectUris: [`${RP}/callback`], postLogoutUris: [`${RP}/signed-out`], trusted: true });
+  await env.env.DB.batch(splitStatements(sql).map((statement) => env.env.DB.prepare(statement)));
+  app = { clientId, clientSecret };
+  config = await oidc.discovery(new URL(ISSUER), clientId, undefined, oidc.ClientSecretBasic(clientSecret!), { execute: [oidc.allowInsecureRequests], [oidc.customFetch]: toWorker });
+  config[oidc.customFetch] = toWorker;
+});
+
+/** Signs `cookie`'s person in to the (trusted) app; its ID token. */
+async function idTokenFor(cookie: string): Promise<string> {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: `${RP}/callback`, scope: 'openid', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 's' });
+  const back = (await browse(url.href, cookie)).headers.get('location')!;
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(back), { pkceCodeVerifier: verifier, expectedState: 's' });
+  return tokens.id_token!;
+}
+
+const stillSignedIn = async (cookie: string) => (await api.json(await api.get('/c/user/v2/getCompanyListByToken', { cookie }))).code !== 'TK00001';
+const requestOf = (location: string | null) => {
+  const url = new URL(location ?? '', ISSUER);
+  expect(url.pathname).toBe('/sign_out');
+  return url.searchParams.get('request')!;
+};
+
+describe('RP-initiated logout asks first', () => {
+  it('a bare GET (a link or an image on another site) signs nobody out: it asks, naming the app, and "Sign out" ends the session and returns with state', async () => {
+    const person = await api.person();
+    const bare = await browse(`${ISSUER}/oidc/logout`, person.cookie);
+    expect(bare.status).toBe(302);
+    const unnamed = requestOf(bare.headers.get('location'));
+    expect(await stillSignedIn(person.cookie)).toBe(true);
+    expect((await api.json(await api.get(`/oidc/v1/logouts/${unnamed}`, { cookie: person.cookie }))).data).toEqual({ app: null });
+
+    const asked = await browse(`${ISSUER}/oidc/logout?${new URLSearchParams({ client_id: app.clientId, post_logout_redirect_uri: `${RP}/signed-out`, state: 'bye' })}`, person.cookie);
+    const id = requestOf(asked.headers.get('location'));
+    expect(asked.headers.get('location')).not.toContain('signed-out');
+    const view = await api.json<{ app: string | null }>(await api.get(`/oidc/v1/logouts/${id}`, { cookie: person.cookie, lang: 'zh' }));
+    expect(view.data).toEqual({ app: 'Voyage planner' });
+
+    const confirmed = await api.post(`/oidc/v1/logouts/${id}/decision`, { signOut: true }, { cookie: person.cookie });
+    expect((await api.json(confirmed)).data).toEqual({ redirectTo: `${RP}/signed-out?state=bye`, signedOut: true });
+    // The edge clears the session cookie with the answer, and the session is over on the server.
+    expect(confirmed.headers.getSetCookie().join('\n')).toMatch(/portal_token=;/);
+    expect(await stillSignedIn(person.cookie)).toBe(false);
+  });
+
+  it('"Stay signed in" keeps the session and still returns to the app; an unregistered address is never used', async () => {
+    const person = await api.person();
+    const stay = requestOf((await browse(`${ISSUER}/oidc/logout?${new URLSearchParams({ client_id: app.clientId, post_logout_redirect_uri: `${RP}/signed-out`, state: 'st' })}`, person.cookie)).headers.get('location'));
+    expect((await api.json(await api.post(`/oidc/v1/logouts/${stay}/decision`, { signOut: false }, { cookie: person.cookie }))).data).toEqual({ redirectTo: `${RP}/signed-out?state=st`, signedOut: false });
+    expect(await stillSignedIn(person.cookie)).toBe(true);
+
+    const evil = requestOf((await browse(`${ISSUER}/oidc/logout?${new URLSearchParams({ client_id: app.clientId, post_logout_redirect_uri: 'https://evil.example/x', state: 'st' })}`, person.cookie)).headers.get('location'));
+    expect((await api.json(await api.post(`/oidc/v1/logouts/${evil}/decision`, { signOut: true }, { cookie: person.cookie }))).data).toEqual({ redirectTo: '/login', signedOut: true });
+  });
+
+  it('a hint of another session (the same person elsewhere) asks too; a hint of this session signs out at once', async () => {
+    const person = await api.person();
+    const elsewhere = await api.signIn(person.email);
+    const otherHint = await idTokenFor(elsewhere.cookie);
+    const asked = await browse(oidc.buildEndSessionUrl(config, { id_token_hint: otherHint, post_logout_redirect_uri: `${RP}/signed-out`, state: 'x' }).href, person.cookie);
+    requestOf(asked.headers.get('location'));
+    expect(await stillSignedIn(person.cookie)).toBe(true);
+    expect(await stillSignedIn(elsewhere.cookie)).toBe(true);
+
+    const ownHint = await idTokenFor(person.cookie);
+    const direct = await browse(oidc.buildEndSessionUrl(config, { id_token_hint: ownHint, post_logout_redirect_uri: `${RP}/signed-out`, state: 'x' }).href, person.cookie);
+    expect(direct.headers.get('location')).toBe(`${RP}/signed-out?state=x`);
+    expect(await stillSignedIn(person.cookie)).toBe(false);
+    expect(await stillSignedIn(elsewhere.cookie)).toBe(true);
+  });
+
+  it('the confirmation works once, only in the browser that opened it, and never from another site', async () => {
+    const [person, other] = [await api.person(), await api.person()];
+    const id = requestOf((await browse(`${ISSUER}/oidc/logout`, person.cookie)).headers.get('location'));
+    // Another site posting the form with the person's cookies: refused by the edge's cross-site rule.
+    const forged = await api.json(await api.post(`/oidc/v1/logouts/${id}/decision`, { signOut: true }, { cookie: person.cookie, headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } }));
+    expect(forged.code).toBe('GW0403');
+    // Another session (someone who got the link): nothing to see, nothing to decide, in their language.
+    expect((await api.json(await api.get(`/oidc/v1/logouts/${id}`, { cookie: other.cookie }))).code).toBe('OI0900');
+    const replayed = await api.json(await api.post(`/oidc/v1/logouts/${id}/decision`, { signOut: true }, { cookie: other.cookie, lang: 'zh' }));
+    expect(replayed.code).toBe('OI0900');
+    expect(replayed.message).toMatch(/退出请求/);
+    expect(await stillSignedIn(other.cookie)).toBe(true);
+    expect(await stillSignedIn(person.cookie)).toBe(true);
+    // Its own browser decides once; a second answer finds it spent.
+    const parallel = await Promise.all(Array.from({ length: 5 }, () => api.post(`/oidc/v1/logouts/${id}/decision`, { signOut: false }, { cookie: person.cookie })));
+    expect((await Promise.all(parallel.map(async (res) => (await api.json(res)).code))).sort()).toEqual(['0', 'OI0900', 'OI0900', 'OI0900', 'OI0900']);
+  });
+
+  it('without a session there is nothing to end: back to the registered address with state, or to the sign-in page', async () => {
+    const back = await browse(`${ISSUER}/oidc/logout?${new URLSearchParams({ client_id: app.clientId, post_logout_redirect_uri: `${RP}/signed-out`, state: 'z' })}`);
+    expect(back.headers.get('location')).toBe(`${RP}/signed-out?state=z`);
+    const unknown = await browse(`${ISSUER}/oidc/logout?${new URLSearchParams({ client_id: 'nobody', post_logout_redirect_uri: `${RP}/signed-out`, state: 'z' })}`);
+    expect(unknown.headers.get('location')).toBe('/login');
   });
 });

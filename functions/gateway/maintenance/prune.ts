@@ -43,6 +43,7 @@ export const RETENTION: readonly Retention[] = [
   // reused); a revoked access token a day past when it would have expired anyway; logout sends for a month.
   { table: 'oidc_token_calls', old: 'created_at < ?1', keepMs: DAY_MS },
   { table: 'oidc_requests', old: 'expires_at < ?1', keepMs: DAY_MS },
+  { table: 'oidc_logout_requests', old: 'expires_at < ?1', keepMs: DAY_MS },
   { table: 'oidc_codes', old: 'expires_at < ?1', keepMs: DAY_MS },
   { table: 'oidc_refresh_tokens', old: 'expires_at < ?1', keepMs: DAY_MS },
   { table: 'oidc_revoked_tokens', old: 'expires_at < ?1', keepMs: DAY_MS },

@@ -128,6 +128,36 @@ export function claimRequest(db: D1Database, id: string, sessionHash: string, at
     .first<RequestRow>();
 }
 
+// Sign-outs waiting for the person (RP-initiated logout without a hint of this session, logout.ts) -------------------
+
+export interface LogoutRequestRow {
+  id: string;
+  session_hash: string;
+  client_id: string | null;
+  redirect_uri: string | null;
+  state: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+export function insertLogoutRequest(db: D1Database, row: LogoutRequestRow): Promise<D1Result> {
+  return db
+    .prepare('INSERT INTO oidc_logout_requests (id, session_hash, client_id, redirect_uri, state, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .bind(row.id, row.session_hash, row.client_id, row.redirect_uri, row.state, row.created_at, row.expires_at)
+    .run();
+}
+
+/** The live sign-out `id` of this session and the name of the app that asked (null when none is known). */
+export function liveLogoutRequest(db: D1Database, id: string, sessionHash: string, at: number) {
+  return db
+    .prepare(
+      `SELECT c.name AS client_name FROM oidc_logout_requests r LEFT JOIN oidc_clients c ON c.id = r.client_id AND c.disabled_at IS NULL
+       WHERE r.id = ? AND r.session_hash = ? AND r.used_at IS NULL AND r.expires_at > ?`,
+    )
+    .bind(id, sessionHash, at)
+    .first<{ client_name: string | null }>();
+}
+
 export const consentOf = (db: D1Database, userId: string, clientId: string) =>
   db.prepare('SELECT scope FROM oidc_consents WHERE user_id = ? AND client_id = ?').bind(userId, clientId).first<{ scope: string }>();
 

@@ -1,7 +1,11 @@
 import { runBatch } from '../account/db';
 import { fetchWithin, OutboundFailure } from '../../outbound';
 import { revokeSession, findSession, idleTimeoutMs } from '../sessions/service';
-import { claimDueSends, clientById, endGrantsOfEndedSessions, recordSendStatement } from './db';
+import { ERR } from '../../../src/schemas/error-codes';
+import { GatewayError } from '../errors';
+import { consume, SINGLE_USE } from '../identity/db/single-use';
+import { randomToken } from '../identity/tokens';
+import { claimDueSends, clientById, endGrantsOfEndedSessions, insertLogoutRequest, liveLogoutRequest, recordSendStatement } from './db';
 import { issuerOf, parseList } from './clients';
 import { logoutToken, verifiedIdTokenHint } from './tokens';
 
@@ -9,9 +13,9 @@ import { logoutToken, verifiedIdTokenHint } from './tokens';
  * Logout (OpenID Connect RP-Initiated Logout 1.0 and Back-Channel Logout 1.0).
  *
  * - RP-initiated: `/oidc/logout` with an `id_token_hint` this issuer signed ends the session it names (its `sid`)
- *   when that is the visitor's session, then goes to `post_logout_redirect_uri` only if the hint's client
- *   registered it exactly; otherwise to the portal's sign-in page. Without a valid hint nobody is signed out: a
- *   link on another site cannot end a person's session.
+ *   when that is the visitor's session, then goes to `post_logout_redirect_uri` only if the app registered it
+ *   exactly; otherwise to the portal's sign-in page. Without such a hint nobody is signed out by the link: the
+ *   person is asked on /sign_out first (endSession), so a link on another site cannot end a person's session.
  * - Back-channel: whenever a person's session ends (sign-out, "sign out this device", a password change or reset,
  *   an operator's block, or its expiry), every grant made in it ends and each client that registered a
  *   back-channel logout URI is sent a signed logout token. `tellConnectedApps` finds those grants in one batch
@@ -63,7 +67,20 @@ export async function tellConnectedApps(env: Env, at: number): Promise<{ sent: n
   return { sent, failed };
 }
 
-/** RP-initiated logout: where to go next, and whether the visitor's session was ended. */
+/** How long a sign-out waits for the person's answer. */
+const LOGOUT_REQUEST_TTL_MS = 10 * 60_000;
+
+/** The sign-out confirmation page of a waiting request. */
+export const signOutPath = (id: string) => `/sign_out?${new URLSearchParams({ request: id })}`;
+
+/**
+ * RP-initiated logout (RP-Initiated Logout 1.0 §2, §3, §6): where to go next, and whether the visitor's session
+ * was ended. A valid `id_token_hint` of the visitor's own session ends it at once. Anything else that meets a
+ * session (no hint, a hint of another session or person, a forged one) ends nothing: the person is asked on
+ * /sign_out, so a link or an image on another site never signs anyone out. Without a session there is nothing
+ * to end. The app is the hint's audience, else `client_id`; its `post_logout_redirect_uri` is used only when it
+ * registered that exact address, with `state` passed back; otherwise the person lands on the sign-in page.
+ */
 export async function endSession(
   env: Env,
   params: URLSearchParams,
@@ -72,20 +89,63 @@ export async function endSession(
 ): Promise<{ redirect: string; signedOut: boolean }> {
   const hintText = params.get('id_token_hint');
   const hint = hintText ? await verifiedIdTokenHint(env.DB, hintText, at, issuerOf(env)) : null;
-  const clientId = typeof hint?.aud === 'string' ? hint.aud : null;
-  if (!hint || !clientId || (params.get('client_id') && params.get('client_id') !== clientId)) return { redirect: '/login', signedOut: false };
-  let signedOut = false;
-  const session = sessionToken ? await findSession(env.DB, sessionToken, at, idleTimeoutMs(env)) : null;
-  if (session && hint.sub === session.user_id && (hint.sid === undefined || hint.sid === session.public_id)) {
-    await revokeSession(env.DB, session.token_hash, at);
-    signedOut = true;
-  }
-  const client = await clientById(env.DB, clientId);
+  const hintClient = typeof hint?.aud === 'string' ? hint.aud : null;
+  const named = params.get('client_id');
+  // A hint for one app with another app's client_id is no request of either (§2: they must agree).
+  if ((hintText && !hintClient) || (hintClient && named && named !== hintClient)) return { redirect: '/login', signedOut: false };
+  const clientId = hintClient ?? named;
+  const client = clientId ? await clientById(env.DB, clientId) : null;
+  const live = client && client.disabled_at === null ? client : null;
   const wanted = params.get('post_logout_redirect_uri');
-  const registered = client && client.disabled_at === null ? parseList(client.post_logout_uris).find((uri) => uri === wanted) : undefined;
-  if (!registered) return { redirect: '/login', signedOut };
-  const url = new URL(registered);
-  const state = params.get('state');
+  const registered = live ? parseList(live.post_logout_uris).find((uri) => uri === wanted) : undefined;
+  const back = registered ? answerAt(registered, params.get('state')) : null;
+
+  const session = sessionToken ? await findSession(env.DB, sessionToken, at, idleTimeoutMs(env)) : null;
+  if (!session) return { redirect: back ?? '/login', signedOut: false };
+  if (hint && hint.sub === session.user_id && (hint.sid === undefined || hint.sid === session.public_id)) {
+    await revokeSession(env.DB, session.token_hash, at);
+    return { redirect: back ?? '/login', signedOut: true };
+  }
+  const id = randomToken();
+  await insertLogoutRequest(env.DB, {
+    id,
+    session_hash: session.token_hash,
+    client_id: live?.id ?? null,
+    redirect_uri: registered ?? null,
+    state: registered ? (params.get('state')?.slice(0, 1024) ?? null) : null,
+    created_at: at,
+    expires_at: at + LOGOUT_REQUEST_TTL_MS,
+  });
+  return { redirect: signOutPath(id), signedOut: false };
+}
+
+const answerAt = (uri: string, state: string | null) => {
+  const url = new URL(uri);
   if (state) url.searchParams.append('state', state);
-  return { redirect: url.toString(), signedOut };
+  return url.toString();
+};
+
+/** GET /oidc/v1/logouts/:id — what /sign_out shows: the app that asked, when known. OI0900 when gone or another session's. */
+export async function logoutRequestView(env: Env, id: string, sessionToken: string | null, at: number): Promise<{ app: string | null }> {
+  const session = sessionToken ? await findSession(env.DB, sessionToken, at, idleTimeoutMs(env)) : null;
+  const request = session ? await liveLogoutRequest(env.DB, id, session.token_hash, at) : null;
+  if (!request) throw new GatewayError(ERR.OIDC_LOGOUT_GONE);
+  return { app: request.client_name };
+}
+
+/**
+ * POST /oidc/v1/logouts/:id/decision — the person's answer, through /api (the edge refuses it cross-site). The
+ * request is spent in one statement matched on this session, so it works once and only in the browser that
+ * opened it. "Sign out" ends the session (the edge clears the cookies on `signedOut`); either answer returns to
+ * the app's registered address with its state, else to the sign-in page ("Sign out") or the user center.
+ */
+export async function decideLogout(env: Env, id: string, sessionToken: string | null, signOut: boolean, at: number): Promise<{ redirectTo: string; signedOut: boolean }> {
+  const session = sessionToken ? await findSession(env.DB, sessionToken, at, idleTimeoutMs(env)) : null;
+  const spent = session
+    ? await consume<{ redirect_uri: string | null; state: string | null }>(env.DB, SINGLE_USE.oidcLogout, { id, session_hash: session.token_hash }, at, { returning: 'redirect_uri, state' })
+    : null;
+  if (!session || !spent) throw new GatewayError(ERR.OIDC_LOGOUT_GONE);
+  if (signOut) await revokeSession(env.DB, session.token_hash, at);
+  const back = spent.redirect_uri ? answerAt(spent.redirect_uri, spent.state) : null;
+  return { redirectTo: back ?? (signOut ? '/login' : '/user_center'), signedOut: signOut };
 }

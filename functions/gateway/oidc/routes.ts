@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { clientIp, edgeCallsOnly, now, ok, requestLang } from '../../contract';
 import type { EdgeBindings } from '../../env';
 import { ERR } from '../../../src/schemas/error-codes';
-import { ACR, connectDecision, OIDC_SCOPES } from '../../../src/schemas/oidc';
+import { ACR, connectDecision, logoutDecision, OIDC_SCOPES } from '../../../src/schemas/oidc';
 import { runBatch } from '../account/db';
 import { GatewayError } from '../errors';
 import { bearerToken, requireSession, type SessionVariables } from '../sessions/service';
@@ -12,7 +12,7 @@ import { beginAuthorization, decide, requestView } from './authorize';
 import { authenticateClient, issuerOf, OAuthError, originsOf } from './clients';
 import { connectedApps, disconnectStatements, publicClientRedirects, queueLogoutSendsStatement } from './db';
 import { jwks, signingKey } from './keys';
-import { endSession, tellConnectedApps } from './logout';
+import { decideLogout, endSession, logoutRequestView, tellConnectedApps } from './logout';
 import { introspect, revoke, tokenRequest, userinfo } from './token';
 
 /**
@@ -128,6 +128,13 @@ export const oidcRoutes = new Hono<OidcEnv>()
     if (answer.signedOut) c.executionCtx.waitUntil(tellConnectedApps(c.env, now(c)).catch(logSweepFailure));
     return ok(c, answer);
   })
+  // The sign-out confirmation page's calls (through /api, so the edge's cross-site rule guards the POST).
+  .get('/oidc/v1/logouts/:id', async (c) => ok(c, await logoutRequestView(c.env, logoutId(c.req.param('id')), bearerToken(c), now(c))))
+  .post('/oidc/v1/logouts/:id/decision', validate('json', logoutDecision), async (c) => {
+    const answer = await decideLogout(c.env, logoutId(c.req.param('id')), bearerToken(c), c.req.valid('json').signOut, now(c));
+    if (answer.signedOut) c.executionCtx.waitUntil(tellConnectedApps(c.env, now(c)).catch(logSweepFailure));
+    return ok(c, answer);
+  })
   .use('/oidc/v1/token', corsForPublicClients)
   .post('/oidc/v1/token', async (c) => {
     const form = await formOf(c);
@@ -186,6 +193,11 @@ export const oidcPersonRoutes = new Hono<SessionEnv>()
 
 const requestId = (id: string) => {
   if (!/^[A-Za-z0-9_-]{20,64}$/.test(id)) throw new GatewayError(ERR.OIDC_REQUEST_GONE);
+  return id;
+};
+
+const logoutId = (id: string) => {
+  if (!/^[A-Za-z0-9_-]{20,64}$/.test(id)) throw new GatewayError(ERR.OIDC_LOGOUT_GONE);
   return id;
 };
 

@@ -3,7 +3,7 @@
  * The one mechanism behind every single-use secret of the portal: one-time codes, second-step challenges
  * (people's and operators'), passkey ceremony challenges (people's and operators'), sign-in links, passed
  * slider checks, recovery codes, operator enrolment links, hand-off ids, and the OpenID Provider's authorization
- * requests, codes and refresh tokens, and the WeChat states and binding tickets. Each kind keeps its rows in a table
+ * requests, codes, refresh tokens and sign-outs waiting for the person, and the WeChat states and binding tickets. Each kind keeps its rows in a table
  * of its own (their columns differ); what it means to issue, count a try on, consume and reserve one is here.
  *
  * Race contract:
@@ -42,6 +42,8 @@ export const SINGLE_USE = {
   oidcRequest: { table: 'oidc_requests', used: 'used_at', expires: 'expires_at' },
   oidcCode: { table: 'oidc_codes', used: 'used_at', expires: 'expires_at' },
   oidcRefreshToken: { table: 'oidc_refresh_tokens', used: 'used_at', expires: 'expires_at' },
+  // A sign-out that asks the person first (RP-initiated logout without a hint of this session).
+  oidcLogout: { table: 'oidc_logout_requests', used: 'used_at', expires: 'expires_at' },
   deliveryFallback: { table: 'delivery_fallbacks', used: 'used_at', expires: 'expires_at' },
   // WeChat and WeCom (wechat/): a sign-in's state (bound to the browser), and the ticket of an unknown person.
   oauthState: { table: 'oauth_states', used: 'used_at', expires: 'expires_at' },
