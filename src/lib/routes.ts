@@ -28,6 +28,8 @@ export const pageShells = [
   'wechat_callback',
   // Signing in to another app (OpenID Connect): consent and "confirm it's you" (functions/gateway/oidc/).
   'connect',
+  // An app asks to sign the person out (RP-initiated logout without a hint of this session): confirm first.
+  'sign_out',
 ] as const;
 
 /** The operators' area, apart from the platform's pages (built as /{lang}/ops.html and /{lang}/ops/{page}.html). */

@@ -285,7 +285,7 @@ export const errorCatalogue = {
   OI0003: { status: 403, en: 'This app requires two-step verification. Please set it up in the user center first.', zh: '该应用要求开启两步验证，请先在个人中心设置。' },
   OI0005: { status: 429, en: 'Too many token requests. Please wait a minute.', zh: '令牌请求过于频繁，请一分钟后再试。' },
   OI0004: { status: 404, en: 'This app is not connected to your account.', zh: '该应用未关联您的账号。' },
-  OI0900: { status: 404, en: 'This sign-out request has expired, was already answered, or was opened in another browser. You are still signed in here.', zh: '此退出请求已过期、已处理，或在其他浏览器中打开。您在此处仍处于登录状态。' },
+  OI0900: { status: 404, en: 'This sign-out request has expired, was already answered, or belongs to another browser. Nothing was changed.', zh: '此退出请求已过期、已处理或属于其他浏览器，未做任何更改。' },
   // The operators' client console and company API clients (oidc/console.ts, oidc/company-clients.ts).
   OI0010: { status: 404, en: 'There is no such client.', zh: '没有该客户端。' },
   OI0011: { status: 400, en: 'Check the client: a name of at most 100 characters, and exact https addresses (http only for 127.0.0.1 or localhost), with no wildcard, fragment or user name.', zh: '请检查客户端：名称不超过 100 个字符，地址须为精确的 https 地址（仅 127.0.0.1 或 localhost 可用 http），不得含通配符、片段或用户名。' },

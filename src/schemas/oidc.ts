@@ -39,6 +39,12 @@ export const logoutRequestAnswer = z.object({ app: z.nullable(z.string()) });
 export const logoutDecision = z.object({ signOut: z.boolean() });
 export const logoutDecisionAnswer = z.object({ redirectTo: z.string(), signedOut: z.boolean() });
 
+/**
+ * An authorization request's `login_hint` as the sign-in form's fields (GET /oidc/v1/hints/:id): a phone number
+ * or an e-mail address the portal would accept, else null. The page reads it without zod (it loads with /login).
+ */
+export type LoginHint = { channel: 'phone'; areaId: string; callingCode: string; mobile: string } | { channel: 'email'; email: string } | null;
+
 export const connectedApp = z.object({
   clientId: z.string(),
   name: z.string(),

@@ -79,6 +79,7 @@ function rowsAt(tag: string, at: number): D1PreparedStatement[] {
       .bind(`grant-${tag}`, `client-${tag}`, userId, at),
     db.prepare("INSERT INTO oidc_token_calls (client_id, network, created_at) VALUES (?, '203.0.113.1', ?)").bind(tag, at),
     db.prepare("INSERT INTO oidc_requests (id, client_id, params, created_at, expires_at) VALUES (?, ?, '{}', ?, ?)").bind(tag, `client-${tag}`, at - 10 * 60 * 1000, at),
+    db.prepare("INSERT INTO oidc_logout_requests (id, session_hash, created_at, expires_at) VALUES (?, 'h', ?, ?)").bind(tag, at - 10 * 60 * 1000, at),
     db
       .prepare("INSERT INTO oidc_codes (code_hash, grant_id, client_id, redirect_uri, code_challenge, created_at, expires_at) VALUES (?, ?, ?, 'https://a.example/cb', 'c', ?, ?)")
       .bind(tag, `grant-${tag}`, `client-${tag}`, at - 60_000, at),
@@ -126,6 +127,7 @@ const TAG_COLUMN: Record<string, string> = {
   operator_webauthn_challenges: 'challenge',
   oidc_token_calls: 'client_id',
   oidc_requests: 'id',
+  oidc_logout_requests: 'id',
   oidc_codes: 'code_hash',
   oidc_refresh_tokens: 'token_hash',
   oidc_revoked_tokens: 'jti',
@@ -179,6 +181,7 @@ describe('prune', () => {
         'operator_webauthn_challenges',
         'oidc_token_calls',
         'oidc_requests',
+        'oidc_logout_requests',
         'oidc_codes',
         'oidc_refresh_tokens',
         'oidc_revoked_tokens',

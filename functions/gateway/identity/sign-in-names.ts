@@ -34,6 +34,15 @@ export function phoneRecipientFromE164(value: string): string {
   return phoneRecipient(`+${parsed.countryCallingCode}`, parsed.nationalNumber);
 }
 
+/**
+ * The sign-in form's fields of a phoneRecipient: its region (the id of the area list, places/countries.ts), its
+ * calling code and its national number; null for a number of no single region.
+ */
+export function phoneFields(recipient: string): { areaId: string; callingCode: string; mobile: string } | null {
+  const parsed = parsePhone(recipient);
+  return parsed?.country ? { areaId: parsed.country, callingCode: `+${parsed.countryCallingCode}`, mobile: parsed.nationalNumber } : null;
+}
+
 // Lines that cannot receive a text, or that bill whoever sends to them (the target of SMS pumping).
 const NOT_TEXTABLE = new Set<NumberType>(['FIXED_LINE', 'PREMIUM_RATE', 'TOLL_FREE', 'SHARED_COST', 'VOICEMAIL', 'UAN', 'PAGER']);
 

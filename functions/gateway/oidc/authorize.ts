@@ -1,7 +1,8 @@
 import { configOf } from '../../config';
 import type { Lang } from '../../../src/lib/lang';
 import { ERR } from '../../../src/schemas/error-codes';
-import { ACR, OIDC_SCOPES, type ConnectRequestAnswer, type OidcScope } from '../../../src/schemas/oidc';
+import { ACR, OIDC_SCOPES, type ConnectRequestAnswer, type LoginHint, type OidcScope } from '../../../src/schemas/oidc';
+import { emailRecipient, MAINLAND_CALLING_CODE, phoneFields, phoneRecipient, phoneRecipientFromE164 } from '../identity/sign-in-names';
 import { runBatch } from '../account/db';
 import { GatewayError } from '../errors';
 import { consumeStatement, SINGLE_USE } from '../identity/db/single-use';
@@ -9,7 +10,7 @@ import { newSecret, randomToken } from '../identity/tokens';
 import { passkeysOfUser } from '../passkeys/db';
 import { twoStepEnabled } from '../second-step/db';
 import { findSession, idleTimeoutMs, type SessionRow } from '../sessions/service';
-import { claimRequest, clientById, consentOf, insertCodeStatement, insertGrantStatement, insertRequest, rememberConsentStatement, type ClientRow, type RequestRow } from './db';
+import { claimRequest, clientById, waitingRequestParams, consentOf, insertCodeStatement, insertGrantStatement, insertRequest, rememberConsentStatement, type ClientRow, type RequestRow } from './db';
 import { issuerOf, parseList } from './clients';
 import { authenticationOf } from './tokens';
 
@@ -142,6 +143,30 @@ export async function beginAuthorization(env: { DB: D1Database }, query: URLSear
 
 /** The consent page of a parked request (a login_hint stays in the request: an address in a URL ends up in logs). */
 const connectPath = (id: string) => `/connect?${new URLSearchParams({ request: id })}`;
+
+/**
+ * GET /oidc/v1/hints/:id — the `login_hint` of a request that waits for a sign-in, as the sign-in form's fields, so
+ * /login (opened with `next=/connect?request=ID`) can fill them without the address ever being in a URL. Only
+ * while no session has opened the request (until the sign-in, at most 10 minutes); a hint that is not a phone
+ * number or an e-mail address the portal accepts is no hint (OIDC Core §3.1.2.1 leaves its format to the OP).
+ */
+export async function loginHintOf(env: { DB: D1Database }, id: string, at: number): Promise<LoginHint> {
+  const row = await waitingRequestParams(env.DB, id, at);
+  const hint = row ? (JSON.parse(row.params) as AuthorizeParams).login_hint : null;
+  return hint ? hintFields(hint) : null;
+}
+
+function hintFields(hint: string): LoginHint {
+  const text = hint.trim();
+  try {
+    if (text.includes('@')) return { channel: 'email', email: emailRecipient(text) };
+    // '+44 7700 900123' in any region; a number without a calling code is a mainland one (the form's default).
+    const fields = phoneFields(text.startsWith('+') ? phoneRecipientFromE164(text) : phoneRecipient(MAINLAND_CALLING_CODE, text));
+    return fields ? { channel: 'phone', ...fields } : null;
+  } catch {
+    return null;
+  }
+}
 
 /** When the session last proved its person, and with what. */
 export function sessionAuthentication(session: Pick<SessionRow, 'proved_at' | 'proved_with' | 'created_at' | 'signed_in_with'>) {

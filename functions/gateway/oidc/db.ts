@@ -158,6 +158,11 @@ export function liveLogoutRequest(db: D1Database, id: string, sessionHash: strin
     .first<{ client_name: string | null }>();
 }
 
+/** The params of request `id` while it waits for a sign-in: live and not yet opened by any session. */
+export function waitingRequestParams(db: D1Database, id: string, at: number) {
+  return db.prepare('SELECT params FROM oidc_requests WHERE id = ? AND used_at IS NULL AND expires_at > ? AND session_hash IS NULL').bind(id, at).first<{ params: string }>();
+}
+
 export const consentOf = (db: D1Database, userId: string, clientId: string) =>
   db.prepare('SELECT scope FROM oidc_consents WHERE user_id = ? AND client_id = ?').bind(userId, clientId).first<{ scope: string }>();
 

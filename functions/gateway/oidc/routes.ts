@@ -8,7 +8,7 @@ import { runBatch } from '../account/db';
 import { GatewayError } from '../errors';
 import { bearerToken, requireSession, type SessionVariables } from '../sessions/service';
 import { validate } from '../validate';
-import { beginAuthorization, decide, requestView } from './authorize';
+import { beginAuthorization, decide, loginHintOf, requestView } from './authorize';
 import { authenticateClient, issuerOf, OAuthError, originsOf } from './clients';
 import { connectedApps, disconnectStatements, publicClientRedirects, queueLogoutSendsStatement } from './db';
 import { jwks, signingKey } from './keys';
@@ -127,6 +127,12 @@ export const oidcRoutes = new Hono<OidcEnv>()
     const answer = await endSession(c.env, new URLSearchParams(c.req.valid('json').query), bearerToken(c), now(c));
     if (answer.signedOut) c.executionCtx.waitUntil(tellConnectedApps(c.env, now(c)).catch(logSweepFailure));
     return ok(c, answer);
+  })
+  // The sign-in page's prefill from a waiting request's login_hint (no session yet: it is for signing in).
+  .get('/oidc/v1/hints/:id', async (c) => {
+    const id = c.req.param('id');
+    c.header('Cache-Control', 'no-store');
+    return ok(c, /^[A-Za-z0-9_-]{20,64}$/.test(id) ? await loginHintOf(c.env, id, now(c)) : null);
   })
   // The sign-out confirmation page's calls (through /api, so the edge's cross-site rule guards the POST).
   .get('/oidc/v1/logouts/:id', async (c) => ok(c, await logoutRequestView(c.env, logoutId(c.req.param('id')), bearerToken(c), now(c))))

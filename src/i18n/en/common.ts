@@ -44,6 +44,7 @@ export const pages = {
   share_login: { title: 'Sign in with a shared link', lead: 'Go on, on this device, with the link made on your other device.' },
   partner: { title: 'Partner workspace', lead: 'Navigator partners work here for the shipping companies that chose them.' },
   connect: { title: 'Sign in to an app', lead: 'An app asks to sign you in with your portal account.' },
+  sign_out: { title: 'Sign out', lead: 'Do you want to sign out of the portal in this browser?' },
   oidc_error: { title: 'This sign-in link is not valid', lead: 'The app that sent you here is not registered with the portal, or sent you from an address it did not register. Nothing was shared with it.' },
   not_found: { title: 'Page not found', lead: 'The page you asked for does not exist or has moved.' },
 };

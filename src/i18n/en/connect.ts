@@ -29,4 +29,12 @@ export const connect = {
   disconnectOne: 'Disconnect {app}',
   disconnectText: '{app} will be signed out and will have to ask you again before it receives anything.',
   disconnected: '{app} is disconnected. It was signed out and must ask you again.',
+  // /sign_out: an app asked to sign the person out without proving it is this browser's session.
+  signOutAsks: '{app} asks to sign you out of the portal.',
+  signOutAsksUnknown: 'A site asks to sign you out of the portal.',
+  signOutWhat: 'Signing out ends your portal session in this browser, and the apps you signed in to with it are told.',
+  signOut: 'Sign out',
+  staySignedIn: 'Stay signed in',
+  leaving: 'Taking you on…',
+  toPortal: 'Go to the portal',
 };

@@ -44,6 +44,7 @@ export const pages: Messages['pages'] = {
   share_login: { title: '分享链接登录', lead: '使用在其他设备上生成的链接，在本设备继续登录。' },
   partner: { title: '合作伙伴工作台', lead: '领航合作伙伴在这里为选择了您的航运企业提供服务。' },
   connect: { title: '登录应用', lead: '有应用请求使用您的门户账号登录。' },
+  sign_out: { title: '退出登录', lead: '是否在此浏览器中退出门户？' },
   oidc_error: { title: '此登录链接无效', lead: '发起登录的应用未在门户登记，或其回跳地址未经登记。我们未向其提供任何信息。' },
   not_found: { title: '页面不存在', lead: '您访问的页面不存在或已移动。' },
 };
