@@ -4,7 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import * as oidc from 'openid-client';
 import { messages } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
-import { expectAccessible, openInLanguage, operatorCli, seedUser, uniqueEmail } from './helpers';
+import { expectAccessible, openInLanguage, operatorCli, seedUser, signInByRequest, uniqueEmail } from './helpers';
 
 /**
  * Signing in to another app through the portal (OpenID Connect), with `openid-client` as the app: the browser
@@ -201,3 +201,90 @@ test('a machine client gets an access token with client credentials, and a wrong
   const wrong = await oidc.discovery(new URL(ISSUER), machine.clientId, undefined, oidc.ClientSecretBasic('not-the-secret'), { execute: [oidc.allowInsecureRequests] });
   await expect(oidc.clientCredentialsGrant(wrong, { scope: 'company' })).rejects.toMatchObject({ status: 401 });
 });
+
+/** The screenshots of the pages this spec adds (looked at by the engineer; not asserted). */
+const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/gaps-shots';
+
+for (const lang of ['zh', 'en'] as Lang[]) {
+  for (const width of [390, 1280]) {
+    test(`${lang} ${width}px: an app's sign-out link without the ID token asks first; "Sign out" by keyboard ends the session and returns to the app`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      const m = messages[lang];
+      const email = uniqueEmail('oidc-bye');
+      await seedUser(page.request, { email, password: 'Harbour2024', agreed: true });
+      await openInLanguage(page, lang, '/login');
+      await signInByRequest(page.request, email, 'Harbour2024');
+
+      // What a link on any page would do: the portal asks, naming the app, instead of signing out.
+      await page.goto(`/oidc/logout?${new URLSearchParams({ client_id: app.clientId, post_logout_redirect_uri: `${APP}/signed-out`, state: 'bye' })}`);
+      await expect(page).toHaveURL(/\/sign_out\?request=/);
+      const heading = page.getByRole('heading', { name: m.connect.signOutAsks.replace('{app}', 'Voyage planner') });
+      await expect(heading).toBeFocused();
+      await expect(page.getByRole('button', { name: m.connect.staySignedIn })).toBeVisible();
+      expect(visited).toEqual([]);
+      await expectAccessible(page);
+      await page.screenshot({ path: `${SHOTS}/sign-out-${lang}-${width}.png`, fullPage: true });
+
+      await page.keyboard.press('Tab');
+      await expect(page.getByRole('button', { name: m.connect.signOut })).toBeFocused();
+      await page.keyboard.press('Enter');
+      await arrivedAtApp(page, 1);
+      expect(visited[0]).toBe(`${APP}/signed-out?state=bye`);
+      await page.goto('/user_center');
+      await expect(page).toHaveURL(/\/login/);
+    });
+  }
+}
+
+test('"Stay signed in" on a bare sign-out link keeps the session; the spent link then says so', async ({ page }) => {
+  for (const lang of ['zh', 'en'] as Lang[]) {
+    const m = messages[lang];
+    const email = uniqueEmail(`oidc-stay-${lang}`);
+    await seedUser(page.request, { email, password: 'Harbour2024', agreed: true });
+    await page.context().clearCookies();
+    await openInLanguage(page, lang, '/login');
+    await signInByRequest(page.request, email, 'Harbour2024');
+    await page.goto('/oidc/logout');
+    await expect(page.getByRole('heading', { name: m.connect.signOutAsksUnknown })).toBeVisible();
+    const asked = page.url();
+    await page.getByRole('button', { name: m.connect.staySignedIn }).click();
+    await expect(page).toHaveURL(/\/user_center/);
+    // Still signed in; the same link cannot be answered twice.
+    await page.goto(asked);
+    await expect(page.getByRole('alert')).toContainText(lang === 'zh' ? '退出请求' : 'sign-out request');
+    await expectAccessible(page);
+    await page.goto('/user_center');
+    await expect(page).toHaveURL(/\/user_center/);
+  }
+});
+
+for (const lang of ['zh', 'en'] as Lang[]) {
+  test(`${lang}: an app's login_hint fills the sign-in form's e-mail or phone field (never in the address), and a hint with markup is ignored`, async ({ page }) => {
+    const m = messages[lang];
+    const config = await relyingParty();
+    await openInLanguage(page, lang, '/login');
+
+    const byEmail = await startFlow(config, { login_hint: 'Li.Wei@Example.com' });
+    await page.goto(byEmail.url.href);
+    await expect(page).toHaveURL(/\/login\?next=%2Fconnect/);
+    expect(page.url()).not.toMatch(/wei|example/i);
+    await expect(page.getByRole('tab', { name: m.signIn.tabs.email })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByLabel(m.signIn.email, { exact: true })).toHaveValue('li.wei@example.com');
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.screenshot({ path: `${SHOTS}/login-hint-${lang}-390.png`, fullPage: true });
+
+    const byPhone = await startFlow(config, { login_hint: '13800138000' });
+    await page.goto(byPhone.url.href);
+    await expect(page.getByRole('tab', { name: m.signIn.tabs.phone })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByLabel(m.signIn.phone, { exact: true })).toHaveValue('13800138000');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: `${SHOTS}/login-hint-${lang}-1280.png`, fullPage: true });
+    await expectAccessible(page);
+
+    const markup = await startFlow(config, { login_hint: '"><img src=x onerror=alert(1)>@example.com' });
+    await page.goto(markup.url.href);
+    await expect(page.getByLabel(m.signIn.phone, { exact: true })).toBeVisible();
+    await expect(page.getByLabel(m.signIn.phone, { exact: true })).toHaveValue('');
+    await expect(page.locator('img[src="x"]')).toHaveCount(0);
+  });
+}
