@@ -227,6 +227,17 @@ describe('RP-initiated logout asks first', () => {
     expect(await stillSignedIn(elsewhere.cookie)).toBe(true);
   });
 
+  it('a forged hint, or a hint of one app with the client_id of another, signs nobody out and names no app', async () => {
+    const person = await api.person();
+    const forged = requestOf((await browse(`${ISSUER}/oidc/logout?${new URLSearchParams({ id_token_hint: 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', post_logout_redirect_uri: 'https://evil.example/' })}`, person.cookie)).headers.get('location'));
+    expect((await api.json(await api.get(`/oidc/v1/logouts/${forged}`, { cookie: person.cookie }))).data).toEqual({ app: null });
+    const hint = await idTokenFor(person.cookie);
+    const mixed = await browse(oidc.buildEndSessionUrl(config, { id_token_hint: hint, client_id: 'another-app', post_logout_redirect_uri: `${RP}/signed-out` }).href, person.cookie);
+    const id = requestOf(mixed.headers.get('location'));
+    expect((await api.json(await api.get(`/oidc/v1/logouts/${id}`, { cookie: person.cookie }))).data).toEqual({ app: null });
+    expect(await stillSignedIn(person.cookie)).toBe(true);
+  });
+
   it('the confirmation works once, only in the browser that opened it, and never from another site', async () => {
     const [person, other] = [await api.person(), await api.person()];
     const id = requestOf((await browse(`${ISSUER}/oidc/logout`, person.cookie)).headers.get('location'));

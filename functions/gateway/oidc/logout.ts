@@ -88,12 +88,12 @@ export async function endSession(
   at: number,
 ): Promise<{ redirect: string; signedOut: boolean }> {
   const hintText = params.get('id_token_hint');
-  const hint = hintText ? await verifiedIdTokenHint(env.DB, hintText, at, issuerOf(env)) : null;
-  const hintClient = typeof hint?.aud === 'string' ? hint.aud : null;
+  const verified = hintText ? await verifiedIdTokenHint(env.DB, hintText, at, issuerOf(env)) : null;
   const named = params.get('client_id');
-  // A hint for one app with another app's client_id is no request of either (§2: they must agree).
-  if ((hintText && !hintClient) || (hintClient && named && named !== hintClient)) return { redirect: '/login', signedOut: false };
-  const clientId = hintClient ?? named;
+  // A hint for one app with another app's client_id (§2: they must agree) is no hint and names no app: the person is asked.
+  const mismatched = typeof verified?.aud === 'string' && named !== null && named !== verified.aud;
+  const hint = mismatched ? null : verified;
+  const clientId = mismatched ? null : typeof hint?.aud === 'string' ? hint.aud : named;
   const client = clientId ? await clientById(env.DB, clientId) : null;
   const live = client && client.disabled_at === null ? client : null;
   const wanted = params.get('post_logout_redirect_uri');
