@@ -118,8 +118,8 @@ export function headerChrome(shell: PageShell | typeof notFoundShell | typeof oi
   const signingInByLink = shell === 'pass_email_login' || shell === 'share_login';
   return {
     showLanguageToggle: !signingInByLink,
-    // The header's logout ends a platform session; operator pages have none.
-    showLogout: !signingInByLink && shell !== 'account' && shell !== 'user_center' && !shell.startsWith('ops/'),
+    // The header's logout ends a platform session; operator pages have none. /sign_out is that choice itself.
+    showLogout: !signingInByLink && shell !== 'account' && shell !== 'user_center' && shell !== 'sign_out' && !shell.startsWith('ops/'),
     showBrowserNotice: !signingInByLink,
   };
 }
