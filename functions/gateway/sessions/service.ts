@@ -205,7 +205,8 @@ export function requireSessionReading(
     c.set('user', found.user);
     c.set('session', found.session);
     c.set('alsoRead', found.also);
-    c.env = withBindings(c.env, { DB: found.db });
+    // The rest of the call reads through the D1 session (a deployed Worker's; a local run's is the binding itself).
+    if (found.db !== c.env.DB) c.env = withBindings(c.env, { DB: found.db });
     await next();
   };
 }
