@@ -14,7 +14,7 @@ import { CHEAP_POW } from './pow-solver';
 // Bursts of 60 requests through the whole Worker take seconds on a loaded machine.
 const BURST_TIMEOUT = 120_000;
 const { worker, api: client } = useWorkerEnv('code-abuse', { ...CHEAP_POW, SMS_HOURLY_CAPS: '+86=1000,+44=3,*=2', SMS_DAILY_BUDGET: '1000' });
-// The dev outbox prints a line (its first code); the SMS alert lines are read through `warn`.
+// The dev outbox prints a line per code; the SMS alert lines are read through `warn`.
 const log = vi.spyOn(console, 'log').mockImplementation(() => {});
 const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
 afterEach(() => {
