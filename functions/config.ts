@@ -8,7 +8,7 @@ import type { RedirectAllowance } from './edge/redirect-target';
 /**
  * The Worker's configuration: its vars (wrangler.toml) and secrets (`wrangler secret put`), parsed once per
  * bindings object into typed fields. Nothing else in functions/ reads a var or secret from the env: handlers
- * read `c.var.config` (set by `withConfig`), services that are handed the bindings call `configOf(env)`; both
+ * read `c.get('config')` (set by `withConfig`), services that are handed the bindings call `configOf(env)`; both
  * get the same cached object.
  *
  * A malformed value is an error naming the variable (ConfigError), in every environment: a typo such as
@@ -504,7 +504,7 @@ declare module 'hono' {
   }
 }
 
-/** Puts the typed configuration on the context as `c.var.config`. */
+/** Puts the typed configuration on the context as `c.get('config')`. */
 export const withConfig: MiddlewareHandler = async (c, next) => {
   c.set('config', configOf(c.env as object));
   await next();

@@ -30,7 +30,7 @@ export function isCrossSite(headers: Headers, origins: readonly string[]): boole
  * (PORTAL_ORIGIN, NAVIGATOR_ORIGIN, SITE_CN, SITE_COM), never the request's own Host, which a client names.
  */
 export const crossSiteGuard: MiddlewareHandler<EdgeBindings> = async (c, next) => {
-  if (SAFE_METHODS.has(c.req.method) || !isCrossSite(c.req.raw.headers, c.var.config.siteOrigins)) return next();
+  if (SAFE_METHODS.has(c.req.method) || !isCrossSite(c.req.raw.headers, c.get('config').siteOrigins)) return next();
   const res = errorResponse(ERR.CROSS_SITE_REFUSED, visitorLang(c));
   res.headers.set('Cache-Control', 'no-store');
   return res;

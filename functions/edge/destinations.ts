@@ -17,7 +17,7 @@ const TOKEN_PATH = '/edge/v1/destinations/token';
  */
 export const destinationRoutes = (embedded: GatewayFetch) =>
   new Hono<EdgeBindings>().get('/:target{web_app|web_home|partner_app}', async (c) => {
-    const config = c.var.config;
+    const config = c.get('config');
     const which = c.req.param('target');
     const configured = which === 'web_app' ? config.webAppUrl : which === 'web_home' ? config.webHomeUrl : config.partnerAppUrl;
     const target = safeRedirect(configured, config.redirect);

@@ -41,7 +41,7 @@ export interface GatewayCall {
  * gateway that fails or never answers becomes the GW0502/GW0504 envelope, logged with the trace id.
  */
 export async function callGateway(c: Context<EdgeBindings>, embedded: GatewayFetch, call: GatewayCall): Promise<{ answer: Response; traceId: string }> {
-  const url = new URL(c.req.url);
+  const config = c.get('config');
   const lang = visitorLang(c);
   // One id for this call in the gateway's log and in the answer (x-trace-id), which a person can quote.
   const traceId = crypto.randomUUID();
@@ -52,9 +52,9 @@ export async function callGateway(c: Context<EdgeBindings>, embedded: GatewayFet
     secondStep: secondStepTokenOf(c),
     operatorSession: operatorTokenOf(c),
     wechatFlow: wechatFlowOf(c),
-    country: clientCountry(c.req.raw, c.var.config),
-    clientIp: clientNetwork(c.req.raw.headers, c.var.config),
-    site: isNavigatorHost(url.hostname, c.var.config.navigatorHostLabel) ? 'navigator' : 'portal',
+    country: clientCountry(c.req.raw, config),
+    clientIp: clientNetwork(c.req.raw.headers, config),
+    site: isNavigatorHost(new URL(c.req.url).hostname, config.navigatorHostLabel) ? 'navigator' : 'portal',
   });
   if (call.contentType) headers.set('content-type', call.contentType);
   if (call.edgeCall) headers.set(EDGE_CALL_HEADER, '1');
@@ -73,11 +73,11 @@ export async function callGateway(c: Context<EdgeBindings>, embedded: GatewayFet
     ...(hasBody ? { duplex: 'half' as const } : {}),
   };
   const search = call.search ?? '';
-  if (!c.var.config.gatewayUrl) {
+  if (!config.gatewayUrl) {
     return { answer: await embedded(new Request(EMBEDDED_ORIGIN + call.path + search, init), c.env, c.executionCtx), traceId };
   }
   try {
-    return { answer: await fetchWithin(gatewayTarget(c.var.config.gatewayUrl, call.path, search), init, c.var.config.gatewayTimeout), traceId };
+    return { answer: await fetchWithin(gatewayTarget(config.gatewayUrl, call.path, search), init, config.gatewayTimeout), traceId };
   } catch (error) {
     if (!(error instanceof OutboundFailure)) throw error;
     // A gateway that never answers would leave the person before a spinner that never ends.

@@ -62,7 +62,7 @@ async function takeHandoff(c: Context<EdgeBindings>, embedded: GatewayFetch, blo
   }
   const outcome = parsed.data;
   const url = new URL(c.req.url);
-  const label = c.var.config.navigatorHostLabel;
+  const label = c.get('config').navigatorHostLabel;
   switch (outcome.outcome) {
     case 'refused':
       return c.html(handoffErrorPage(lang, outcome.reason), outcome.reason === 'blocked' ? 403 : 400);
@@ -123,7 +123,7 @@ const continueForm = z.object({
 });
 
 const continueCsrf = (c: Context<EdgeBindings>) =>
-  csrf({ origin: (origin) => c.var.config.siteOrigins.includes(origin), secFetchSite: 'same-origin' });
+  csrf({ origin: (origin) => c.get('config').siteOrigins.includes(origin), secFetchSite: 'same-origin' });
 
 /**
  * POST from the account-choice page: the person chose the other account. Hono's `csrf` admits only a form

@@ -5,7 +5,7 @@ import type { EdgeBindings } from '../env';
 
 /** The visitor's interface language: the LANG cookie, else the host's default (DEFAULT_LANG, ZH_HOST_SUFFIXES). */
 export function visitorLang(c: Context<EdgeBindings>): Lang {
-  return chooseLang(getCookie(c, LANG_COOKIE), new URL(c.req.url).hostname, c.var.config.lang);
+  return chooseLang(getCookie(c, LANG_COOKIE), new URL(c.req.url).hostname, c.get('config').lang);
 }
 
 /** Any host whose name contains the configured label is the partner (navigator) site. */

@@ -29,7 +29,7 @@ const PASSED_THROUGH: Record<string, string> = {
   '/oidc/revoke': '/oidc/v1/revoke',
 };
 
-const notOnNavigatorHost = (c: Context<EdgeBindings>) => isNavigatorHost(new URL(c.req.url).hostname, c.var.config.navigatorHostLabel);
+const notOnNavigatorHost = (c: Context<EdgeBindings>) => isNavigatorHost(new URL(c.req.url).hostname, c.get('config').navigatorHostLabel);
 
 export function oidcRoutes(toGateway: GatewayFetch) {
   const app = new Hono<EdgeBindings>();
@@ -70,8 +70,8 @@ export function oidcRoutes(toGateway: GatewayFetch) {
     const { answer } = await callGateway(c, toGateway, { path: '/oidc/v1/logout', method: 'POST', body: JSON.stringify({ query: query.slice(0, 8192) }), contentType: 'application/json', edgeCall: true });
     const { code, data } = (await answer.json()) as LogoutAnswer;
     if (code === '0' && data.signedOut) {
-      clearSessionCookies(c, tokenCookie(url, c.var.config.navigatorHostLabel));
-      clearSecondStepCookie(c, secondStepCookie(url, c.var.config.navigatorHostLabel));
+      clearSessionCookies(c, tokenCookie(url, c.get('config').navigatorHostLabel));
+      clearSecondStepCookie(c, secondStepCookie(url, c.get('config').navigatorHostLabel));
     }
     c.header('Cache-Control', 'no-store');
     return c.redirect(code === '0' ? data.redirect : '/login', 302);

@@ -22,7 +22,7 @@ export function createApiProxy(embedded: GatewayFetch) {
     const lang = visitorLang(c);
     // Cloudflare names every client of a deployed Worker; a call without a usable address is refused
     // rather than counted in one bucket shared by all such calls. A local run gives it a bucket of its own.
-    if (!clientNetwork(c.req.raw.headers, c.var.config) && c.var.config.deployed) return errorResponse(ERR.REQUEST_INVALID, lang);
+    if (!clientNetwork(c.req.raw.headers, c.get('config')) && c.get('config').deployed) return errorResponse(ERR.REQUEST_INVALID, lang);
     const path = gatewayPath(url.pathname);
     const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
     // A provider's status callback proves itself in a header of its own (delivery/receipts.ts).
@@ -39,8 +39,8 @@ export function createApiProxy(embedded: GatewayFetch) {
     const response = await withSessionCookies(c, answer, {
       path,
       method: c.req.method,
-      cookie: tokenCookie(url, c.var.config.navigatorHostLabel),
-      secondStepCookie: secondStepCookie(url, c.var.config.navigatorHostLabel),
+      cookie: tokenCookie(url, c.get('config').navigatorHostLabel),
+      secondStepCookie: secondStepCookie(url, c.get('config').navigatorHostLabel),
       operatorCookie: operatorCookie(url),
     });
     response.headers.set('Cache-Control', response.headers.get('Cache-Control') ?? 'no-store');

@@ -49,7 +49,7 @@ export function regionRedirectTarget(
 
 /** Region redirect (302) in front of everything else but the security headers. */
 export const regionRedirect: MiddlewareHandler<EdgeBindings> = async (c, next) => {
-  const config = c.var.config;
+  const config = c.get('config');
   // The pair is the portal's two sites; a partner on the navigator host would lose the partner login.
   if (!config.regionRedirect || isNavigatorHost(new URL(c.req.url).hostname, config.navigatorHostLabel)) return next();
   const target = regionRedirectTarget(new URL(c.req.url), clientCountry(c.req.raw, config), {

@@ -24,7 +24,7 @@ export function loggableUrl(url: URL): string {
  * so every sign-in link and hand-off blob that arrives. Local runs print wrangler's own request lines instead.
  */
 export const requestLog: MiddlewareHandler<EdgeBindings> = async (c, next) => {
-  if (!c.var.config.deployed) return next();
+  if (!c.get('config').deployed) return next();
   const started = now(c);
   await next();
   console.log(

@@ -52,7 +52,7 @@ export const cookieHeaderName = (cookie: TokenCookie) => (cookie.prefix === 'hos
 
 /** The session cookie of this request, for the request's own host (the one reader of the token). */
 export function sessionTokenOf(c: Context<EdgeBindings>): string | undefined {
-  const cookie = tokenCookie(new URL(c.req.url), c.var.config.navigatorHostLabel);
+  const cookie = tokenCookie(new URL(c.req.url), c.get('config').navigatorHostLabel);
   return getCookie(c, cookie.name, cookie.prefix) || undefined;
 }
 
@@ -99,7 +99,7 @@ export function secondStepCookie(url: URL, navigatorLabel: string | undefined): 
 
 /** The second-step challenge of this request, if any. */
 export function secondStepTokenOf(c: Context<EdgeBindings>): string | undefined {
-  const cookie = secondStepCookie(new URL(c.req.url), c.var.config.navigatorHostLabel);
+  const cookie = secondStepCookie(new URL(c.req.url), c.get('config').navigatorHostLabel);
   return getCookie(c, cookie.name, cookie.prefix) || undefined;
 }
 

@@ -101,7 +101,7 @@ export function opsRedirectTarget(input: { pathname: string; search: string; has
 export const sessionRedirect: MiddlewareHandler<EdgeBindings> = async (c, next) => {
   const url = new URL(c.req.url);
   if (!isPageRequest(c.req.method, url.pathname)) return next();
-  const navigatorHost = isNavigatorHost(url.hostname, c.var.config.navigatorHostLabel);
+  const navigatorHost = isNavigatorHost(url.hostname, c.get('config').navigatorHostLabel);
   const hasSession = sessionTokenOf(c) !== undefined;
   const target =
     opsRedirectTarget({ pathname: url.pathname, search: url.search, hasOperatorSession: operatorTokenOf(c) !== undefined }) ??
@@ -112,7 +112,7 @@ export const sessionRedirect: MiddlewareHandler<EdgeBindings> = async (c, next) 
       hasSession,
       source: sourceFromQuery(url.searchParams) ?? parseSourceCookie(getCookie(c, SOURCE_COOKIE)),
       lang: visitorLang(c),
-      config: c.var.config,
+      config: c.get('config'),
     });
   if (!target) return next();
   c.header('Cache-Control', 'no-store');

@@ -71,7 +71,7 @@ export async function servePage(c: Context<EdgeBindings>): Promise<Response> {
   // A sign-in link's language becomes the visitor's, so the page's calls answer in it too (a framed legal
   // page, by contrast, never changes the visitor's choice).
 
-  if (url.pathname === '/' && isNavigatorHost(url.hostname, c.var.config.navigatorHostLabel)) shell = 'navigator_login';
+  if (url.pathname === '/' && isNavigatorHost(url.hostname, c.get('config').navigatorHostLabel)) shell = 'navigator_login';
   // The sign-in screen's agreement modal frames the legal pages; no other site may.
   if (legalDoc) allowFramingBySelf(c);
 

@@ -58,7 +58,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .use('*', withConfig)
     // A local run's clock may be moved (POST /dev/clock, offset in D1, read once per isolate); never when deployed.
     .use('*', async (c, next) => {
-      if (c.var.config.devRoutes) {
+      if (c.get('config').devRoutes) {
         const offset = await devClockOffset(c.env.DB);
         if (offset !== 0) c.set('now', () => clock() + offset);
       }

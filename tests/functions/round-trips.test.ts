@@ -90,6 +90,8 @@ describe('D1 round trips of the paths every person takes', () => {
     console.log(`signed-in call: ${count.trips} round trips, ${count.statements} statements, ${count.writes} writes`);
     expect(count.writes).toBe(0);
     expect(count.trips).toBe(1);
+    // One statement: the session joined with its person, the companies selected with them as JSON.
+    expect(count.statements).toBe(1);
   });
 
   it('a code sign-in (send, then sign in as a new person) stays within its round trips', async () => {

@@ -202,6 +202,17 @@ describe('sessions and devices', () => {
     expect(res.setCookies).toEqual(expect.arrayContaining([`portal_signed_in=1; Max-Age=${ABSOLUTE_S}; Path=/; Secure; SameSite=Lax`]));
   });
 
+  it("answers the account's own creation date, not the session's, from the one statement that reads both", async () => {
+    // Sessions and accounts both have a created_at; the signed-in call reads them joined (identity/db/sessions.ts).
+    time = T0;
+    const { email } = await account();
+    time = T0 + 3 * 60 * MINUTE;
+    const cookie = await signIn(email);
+    const record = await me(cookie);
+    expect(record.body.code).toBe('0');
+    expect((record.body.data as { dateCreate: number }).dateCreate).toBe(T0);
+  });
+
   it('signs one other session out: its cookie answers TK00001 next, this one goes on; a second sign-out of it is SS0001', async () => {
     time = T0;
     const { email } = await account();

@@ -86,14 +86,6 @@ export async function findUserById(db: D1Database, id: string): Promise<UserRow 
   return db.prepare('SELECT * FROM users WHERE id = ?').bind(id).first<UserRow>();
 }
 
-/**
- * The user whose id `idSql` selects (one `?`, bound to `value`): a signed-in call reads its person in the same
- * batch as its session, by the session's token hash (sessions/service.ts).
- */
-export function userWhereIdIs(db: D1Database, idSql: string, value: string): D1PreparedStatement {
-  return db.prepare(`SELECT * FROM users WHERE id = (${idSql})`).bind(value);
-}
-
 export interface NewUser {
   id?: string;
   phone?: string | null;

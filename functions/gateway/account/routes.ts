@@ -8,7 +8,7 @@ import {
 import { companyTypeFromDb, verificationStatusFromDb } from '../../../src/schemas/onboarding';
 import { birthdayProblem, updateUserInfoRequest } from '../../../src/schemas/profile';
 import type { WorkerEnv } from '../../env';
-import { membershipsOfUser, membershipsStatement, type MembershipRow } from '../companies/db';
+import { membershipsFromJson, membershipsJsonSql, membershipsOfUser, type MembershipRow } from '../companies/db';
 import { companiesRequiringTwoStep } from '../second-step/db';
 import { entryOf, outsideByTwoStep } from '../companies/standing';
 import { setPhoto, setUserType, updateProfile, type UserRow } from './db';
@@ -48,12 +48,12 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   .use('/c/user/v2/getCompanyListByToken', requireSession)
   .use('/agg-web/user/chooseAccount', requireSession)
   // The user record's companies come in the same round trip as the session (sessions/service.ts).
-  .use('/agg-web/user/fetchMeByUserToken', requireSessionReading((db, userSql, hash) => [membershipsStatement(db, userSql, hash)]))
+  .use('/agg-web/user/fetchMeByUserToken', requireSessionReading((userIdSql) => [membershipsJsonSql(userIdSql)]))
   .use('/agg-web/user/updateUserInfo', requireSession)
   .use('/agg-web/user/setPhoto', requireSession)
 
   .post('/agg-web/quick/user/findUserLoginCase', async (c) => {
-    const user = c.var.user;
+    const user = c.get('user');
     const memberships = await membershipsOfUser(c.env.DB, user.id);
     const port = user.pending_port_id ? findPort(user.pending_port_id) : undefined;
     const result = loginCaseOf(
@@ -86,14 +86,14 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
 
   // Login case 3: the person goes on as an individual (no enterprise).
   .post('/agg-web/quick/user/anonymity/account/login', validate('json', anonymousLoginRequest), async (c) => {
-    await setUserType(c.env.DB, c.var.user.id, 1);
+    await setUserType(c.env.DB, c.get('user').id, 1);
     return ok(c, null);
   })
 
   .post('/c/user/v2/getCompanyListByToken', async (c) => {
     // Every company the person belongs to or applied to, with its verification status; only the enterable
     // ones can be chosen (canEnter), the others show where their application stands.
-    const memberships = (await membershipsOfUser(c.env.DB, c.var.user.id)).filter((m) => m.member_status !== 'rejected');
+    const memberships = (await membershipsOfUser(c.env.DB, c.get('user').id)).filter((m) => m.member_status !== 'rejected');
     const requiring = await companiesRequiringTwoStep(c.env.DB, memberships.map((m) => m.company_id));
     const list: CompanyListItem[] = memberships.map((m) => ({
       companyId: m.company_id,
@@ -115,20 +115,20 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
 
   .post('/agg-web/user/chooseAccount', validate('json', chooseAccountRequest), async (c) => {
     const { companyId } = c.req.valid('json');
-    const memberships = await membershipsOfUser(c.env.DB, c.var.user.id);
+    const memberships = await membershipsOfUser(c.env.DB, c.get('user').id);
     if (!enterable(memberships).some((m) => m.company_id === companyId)) {
       const membership = memberships.find((m) => m.company_id === companyId);
       throw new GatewayError((membership && closedCompanyRefusal([asLoginCaseMembership(membership)])) || ERR.NOT_MEMBER_OF_COMPANY);
     }
     // A company that requires two-step is entered only by members who have it on (companies/standing.ts decides).
     if (memberships.some((m) => m.company_id === companyId && outsideByTwoStep(m))) throw new GatewayError(ERR.TWO_STEP_REQUIRED_BY_COMPANY);
-    await setSessionCompany(c.env.DB, c.var.session.token_hash, companyId);
+    await setSessionCompany(c.env.DB, c.get('session').token_hash, companyId);
     return ok(c, null);
   })
 
   .get('/agg-web/user/fetchMeByUserToken', async (c) => {
-    const memberships = c.var.alsoRead?.[0]?.results as MembershipRow[] | undefined;
-    return ok(c, await userRecord(c.env.DB, c.var.user, c.var.session.current_company_id, requestLang(c), memberships));
+    const memberships = membershipsFromJson(c.get('alsoRead')?.[0]);
+    return ok(c, await userRecord(c.env.DB, c.get('user'), c.get('session').current_company_id, requestLang(c), memberships));
   })
 
   // The person's own profile. Every field is sent; a null optional field clears it.
@@ -138,7 +138,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     if (problem) throw new GatewayError(problem, { path: 'birthday' });
     const country = body.countryId === null ? null : findCountry(body.countryId);
     if (country === undefined) throw new GatewayError(ERR.COUNTRY_NOT_LISTED, { path: 'countryId' });
-    const updated = await updateProfile(c.env.DB, c.var.user.id, {
+    const updated = await updateProfile(c.env.DB, c.get('user').id, {
       realName: body.realName,
       countryId: country?.id ?? null,
       countryName: country?.name ?? null,
@@ -147,14 +147,14 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     });
     // The session's user was deleted in between: as with any ended session.
     if (!updated) throw new GatewayError(ERR.SESSION_ENDED);
-    return ok(c, await userRecord(c.env.DB, updated, c.var.session.current_company_id, requestLang(c)));
+    return ok(c, await userRecord(c.env.DB, updated, c.get('session').current_company_id, requestLang(c)));
   })
 
   // The person's photo: one of their own uploaded images not attached to a company (uploadFile kind 'logo'
   // takes only JPEG and PNG); null removes it. Checked and set in one statement.
   .post('/agg-web/user/setPhoto', validate('json', setPhotoRequest), async (c) => {
     const { fileId } = c.req.valid('json');
-    if (!(await setPhoto(c.env.DB, c.var.user.id, fileId))) throw new GatewayError(ERR.PHOTO_INVALID);
-    const user = { ...c.var.user, photo_file_id: fileId };
-    return ok(c, await userRecord(c.env.DB, user, c.var.session.current_company_id, requestLang(c)));
+    if (!(await setPhoto(c.env.DB, c.get('user').id, fileId))) throw new GatewayError(ERR.PHOTO_INVALID);
+    const user = { ...c.get('user'), photo_file_id: fileId };
+    return ok(c, await userRecord(c.env.DB, user, c.get('session').current_company_id, requestLang(c)));
   });

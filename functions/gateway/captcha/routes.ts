@@ -17,14 +17,14 @@ import { ERR } from '../../../src/schemas/error-codes';
 export const captchaRoutes = new Hono<EdgeBindings>()
   .post('/agg-web/captcha/slider/init', validate('json', sliderInitRequest), async (c) => {
     const body = c.req.valid('json');
-    if (c.var.config.captchaProvider === 'turnstile') return ok(c, { provider: 'turnstile' as const, siteKey: c.var.config.turnstileSiteKey });
+    if (c.get('config').captchaProvider === 'turnstile') return ok(c, { provider: 'turnstile' as const, siteKey: c.get('config').turnstileSiteKey });
     return ok(c, await createChallenge(c.env, { ...body, ip: clientIp(c), now: now(c) }));
   })
   .post('/agg-web/captcha/slider/verify', validate('json', sliderVerifyRequest), async (c) => {
-    if (c.var.config.captchaProvider === 'turnstile') return fail(c, ERR.NO_SUCH_API);
+    if (c.get('config').captchaProvider === 'turnstile') return fail(c, ERR.NO_SUCH_API);
     return ok(c, await verifySlider(c.env, { ...c.req.valid('json'), now: now(c) }));
   })
   .post('/agg-web/captcha/turnstile/verify', validate('json', turnstileVerifyRequest), async (c) => {
-    if (c.var.config.captchaProvider !== 'turnstile') return fail(c, ERR.NO_SUCH_API);
+    if (c.get('config').captchaProvider !== 'turnstile') return fail(c, ERR.NO_SUCH_API);
     return ok(c, await verifyTurnstile(c.env, { ...c.req.valid('json'), ip: clientIp(c), now: now(c) }));
   });

@@ -129,22 +129,44 @@ export async function membershipsOfUser(db: D1Database, userId: string): Promise
   return results;
 }
 
+/** MembershipRow's columns, each with its SQL: one list for the rows and for the JSON form below. */
+const MEMBERSHIP_COLUMNS: ReadonlyArray<readonly [keyof MembershipRow, string]> = [
+  ['company_id', 'm.company_id'],
+  ['name_en', 'c.name_en'],
+  ['name_cn', 'c.name_cn'],
+  ['type', 'c.type'],
+  ['company_status', 'c.status'],
+  ['role', 'm.role'],
+  ['member_status', 'm.status'],
+  ['is_main', 'm.is_main'],
+  ['joined_at', 'm.joined_at'],
+  ['review_reason', 'c.review_reason'],
+  ['review_note', 'c.review_note'],
+  ['reviewed_at', 'c.reviewed_at'],
+  ['two_step_missing', twoStepMissing('m.company_id', 'm.user_id')],
+];
+const MEMBERSHIPS_FROM = 'FROM company_members m JOIN companies c ON c.id = m.company_id';
+const MEMBERSHIPS_ORDER = 'ORDER BY m.joined_at, c.name_en';
+
 /**
- * The SELECT of membershipsOfUser for the user whose id `userSql` selects (one `?`, bound to `value`), to batch
- * with a signed-in call's session read (sessions/service.ts).
+ * The SELECT of membershipsOfUser for the user whose id `userSql` selects (one `?`, bound to `value`).
  */
 export function membershipsStatement(db: D1Database, userSql: string, value: string): D1PreparedStatement {
-  return db
-    .prepare(
-      `SELECT m.company_id, c.name_en, c.name_cn, c.type, c.status AS company_status, m.role, m.status AS member_status,
-              m.is_main, m.joined_at, c.review_reason, c.review_note, c.reviewed_at,
-              ${twoStepMissing('m.company_id', 'm.user_id')} AS two_step_missing
-       FROM company_members m JOIN companies c ON c.id = m.company_id
-       WHERE m.user_id = (${userSql})
-       ORDER BY m.joined_at, c.name_en`,
-    )
-    .bind(value);
+  const columns = MEMBERSHIP_COLUMNS.map(([name, sql]) => `${sql} AS ${name}`).join(', ');
+  return db.prepare(`SELECT ${columns} ${MEMBERSHIPS_FROM} WHERE m.user_id = (${userSql}) ${MEMBERSHIPS_ORDER}`).bind(value);
 }
+
+/**
+ * The same rows as one JSON array, for the user whose id the SQL expression `userIdSql` gives (no `?`): a value
+ * a signed-in call's session read selects with the session (sessions/service.ts), so it stays one statement.
+ * Read it back with membershipsFromJson.
+ */
+export function membershipsJsonSql(userIdSql: string): string {
+  const fields = MEMBERSHIP_COLUMNS.map(([name, sql]) => `'${name}', ${sql}`).join(', ');
+  return `SELECT json_group_array(json_object(${fields}) ${MEMBERSHIPS_ORDER}) ${MEMBERSHIPS_FROM} WHERE m.user_id = ${userIdSql}`;
+}
+
+export const membershipsFromJson = (json: unknown): MembershipRow[] => JSON.parse(typeof json === 'string' ? json : '[]') as MembershipRow[];
 
 // ---------------------------------------------------------------------------------------------------------
 // The administrator form: create and fill

@@ -27,7 +27,7 @@ import { ERR } from '../../../src/schemas/error-codes';
 type CompanyEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
 /** The signed-in caller as the service sees it. */
-const caller = (c: Context<CompanyEnv>): companies.Caller => ({ db: c.env.DB, userId: c.var.user.id, ip: clientIp(c), now: now(c), lang: requestLang(c) });
+const caller = (c: Context<CompanyEnv>): companies.Caller => ({ db: c.env.DB, userId: c.get('user').id, ip: clientIp(c), now: now(c), lang: requestLang(c) });
 
 /** A company name with a hidden character answers its own code; every other schema miss GW0400. */
 const formCode = (issues: z.core.$ZodIssue[]) => (issues.some((issue) => issue.message === ERR.COMPANY_NAME_HIDDEN_CHARACTERS) ? ERR.COMPANY_NAME_HIDDEN_CHARACTERS : ERR.REQUEST_INVALID);

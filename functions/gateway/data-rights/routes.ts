@@ -13,10 +13,10 @@ import * as rights from './service';
 
 type DataEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
-const actor = (c: Context<DataEnv>): rights.Actor => ({ userId: c.var.user.id, at: now(c), network: clientIp(c) });
+const actor = (c: Context<DataEnv>): rights.Actor => ({ userId: c.get('user').id, at: now(c), network: clientIp(c) });
 const state = async (c: Context<DataEnv>) => {
   // Read the account again: the change just made is part of the answer.
-  const user = (await findUserById(c.env.DB, c.var.user.id)) ?? c.var.user;
+  const user = (await findUserById(c.env.DB, c.get('user').id)) ?? c.get('user');
   return ok(c, await rights.stateOf(c.env, user, now(c)));
 };
 
@@ -52,7 +52,7 @@ export const dataRightsRoutes = new Hono<DataEnv>()
 
   // A new phone or e-mail, proved by its code (sent by the ordinary code calls); the old address is told.
   .post('/agg-web/user/data/contact', requireFreshProof, validate('json', contactChangeRequest), async (c) => {
-    await rights.changeContact(c.env, actor(c), c.var.user, c.req.valid('json'), {
+    await rights.changeContact(c.env, actor(c), c.get('user'), c.req.valid('json'), {
       lang: requestLang(c),
       background: (work) => c.executionCtx.waitUntil(work),
     });

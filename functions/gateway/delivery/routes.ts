@@ -22,7 +22,7 @@ async function receipt(c: DeliveryContext, provider: ReceiptProvider, token?: st
   const body = await c.req.text();
   if (body.length > MAX_RECEIPT_BYTES) return null;
   const at = now(c);
-  const receipts = await verifiedReceipts(c.var.config, provider, { body, headers: c.req.raw.headers, token }, at);
+  const receipts = await verifiedReceipts(c.get('config'), provider, { body, headers: c.req.raw.headers, token }, at);
   return takeReceipts(c.env.DB, provider, body, receipts, at);
 }
 
@@ -47,12 +47,12 @@ export const deliveryRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Operato
     return taken ? ok(c, taken) : fail(c, ERR.DELIVERY_RECEIPT_UNVERIFIED);
   })
 
-  .get('/ops/v1/delivery', requireOperator(), async (c) => ok(c, await deliveryOverview(c.env, c.var.config, now(c))))
+  .get('/ops/v1/delivery', requireOperator(), async (c) => ok(c, await deliveryOverview(c.env, c.get('config'), now(c))))
 
   // Local development only: tell a provider (stood in for by the outbox) to fail for one recipient or all ('*').
   .post(
     '/dev/delivery/faults',
-    async (c, next) => (c.var.config.devRoutes ? next() : fail(c, ERR.NO_SUCH_API)),
+    async (c, next) => (c.get('config').devRoutes ? next() : fail(c, ERR.NO_SUCH_API)),
     validate(
       'json',
       z.object({

@@ -33,7 +33,7 @@ const devClockRequest = z.union([
  */
 export const devRoutes = new Hono<EdgeBindings>()
   .use('/dev/*', async (c, next) => {
-    if (!c.var.config.devRoutes) return fail(c, ERR.NO_SUCH_API);
+    if (!c.get('config').devRoutes) return fail(c, ERR.NO_SUCH_API);
     await next();
   })
   // ?to= an E.164 phone or an e-mail. An unencoded '+' arrives as a space, so bare digits get it back.

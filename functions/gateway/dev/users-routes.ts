@@ -64,7 +64,7 @@ const devUserRequest = z
   .check(z.refine((u) => u.phone || u.email || u.usId, { message: 'phone, email or usId is required' }));
 
 export const devUserRoutes = new Hono<EdgeBindings>()
-  .use('/dev/users', async (c, next) => (c.var.config.devRoutes ? next() : fail(c, ERR.NO_SUCH_API)))
+  .use('/dev/users', async (c, next) => (c.get('config').devRoutes ? next() : fail(c, ERR.NO_SUCH_API)))
   .post('/dev/users', validate('json', devUserRequest), async (c) => {
     const body = c.req.valid('json');
     const db = c.env.DB;

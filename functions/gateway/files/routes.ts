@@ -44,7 +44,7 @@ export const fileRoutes = new Hono<FileEnv>()
 
   .post('/agg-web/file/uploadFile', streamedMultipart, validate('form', uploadForm, { code: formCode }), async (c) => {
     const { kind, files } = c.req.valid('form');
-    const userId = c.var.user.id;
+    const userId = c.get('user').id;
     const at = now(c);
     // Every file is checked before any byte is written.
     const accepted: NewFile[] = [];
@@ -88,11 +88,11 @@ export const fileRoutes = new Hono<FileEnv>()
     const { ids } = c.req.valid('json');
     const unique = [...new Set(ids)];
     const rows = await filesByIds(c.env.DB, unique);
-    const mine = rows.filter((row) => row.owner_user_id === c.var.user.id);
+    const mine = rows.filter((row) => row.owner_user_id === c.get('user').id);
     if (mine.length !== unique.length) throw new GatewayError(ERR.FILE_NOT_FOUND);
     if (mine.some((row) => row.company_id !== null)) throw new GatewayError(ERR.FILE_OWNED_BY_COMPANY);
     // Rows first: a stray R2 object is harmless, a row without its bytes is not.
-    const deleted = await deleteUnattachedFiles(c.env.DB, c.var.user.id, mine);
+    const deleted = await deleteUnattachedFiles(c.env.DB, c.get('user').id, mine);
     if (deleted.length) await c.env.UPLOADS.delete(deleted.map((row) => row.r2_key));
     return ok(c, true);
   })
@@ -100,7 +100,7 @@ export const fileRoutes = new Hono<FileEnv>()
   .get('/agg-web/file/:id', validate('param', z.object({ id: fileIdSchema }), { code: ERR.FILE_NOT_FOUND }), async (c) => {
     const { id } = c.req.valid('param');
     const row = await fileById(c.env.DB, id);
-    const userId = c.var.user.id;
+    const userId = c.get('user').id;
     let allowed = row?.owner_user_id === userId;
     if (row && !allowed && row.company_id) {
       // The company's files go to those who may act in it now (companies/standing.ts); a member the company's

@@ -52,7 +52,7 @@ export function freshUntil(env: object, session: Pick<SessionRow, 'proved_at'>, 
 
 /** SU0001 (403) unless this call's session proved its person within STEP_UP_MAX_AGE (for a change that needs it only sometimes). */
 export function assertFreshProof(c: Context<{ Bindings: WorkerEnv; Variables: SessionVariables }>): void {
-  if (freshUntil(c.env, c.var.session, now(c)) === null) throw new GatewayError(ERR.PROOF_REQUIRED);
+  if (freshUntil(c.env, c.get('session'), now(c)) === null) throw new GatewayError(ERR.PROOF_REQUIRED);
 }
 
 /**

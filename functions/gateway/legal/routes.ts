@@ -23,6 +23,6 @@ export const legalRoutes = new Hono<EdgeBindings & { Variables: SessionVariables
   })
   // The signed-in person agreed (again) in the agreement modal: record today's versions of terms and privacy.
   .post('/agg-web/protocol/agree', requireSession, async (c) => {
-    await recordConsent(c.env.DB, c.var.user.id, now(c));
+    await recordConsent(c.env.DB, c.get('user').id, now(c));
     return ok(c, null);
   });

@@ -33,7 +33,7 @@ type LinkEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
  * is part of the link: those pages have no language toggle.
  */
 function linkUrl(c: Context<LinkEnv>, page: 'pass_email_login' | 'share_login', param: string, token: string): string {
-  const config = c.var.config;
+  const config = c.get('config');
   const origin = c.req.header(SITE_HEADER) === 'navigator' ? config.navigatorOrigin : config.portalOrigin;
   // Refuse rather than guess: a deployed Worker does not start without these (startup-check.ts).
   if (!origin) throw new GatewayError(ERR.SERVER_ERROR);
@@ -85,8 +85,8 @@ export const loginLinkRoutes = new Hono<LinkEnv>()
   // A platform session shares its own account; a partner session has no platform account to share.
   // Handing the account to another device is a sensitive change: it needs a fresh proof like ending sessions.
   .post('/agg-web/user/shareLogin/create', requireSession, requireFreshProof, validate('json', shareLinkRequest), async (c) => {
-    if (c.var.session.kind !== 'platform') throw new GatewayError(ERR.SESSION_ENDED);
-    const link = await issueLink(c.env.DB, { kind: 'share', userId: c.var.user.id, subject: c.var.user.id, ip: clientIp(c), now: now(c) });
+    if (c.get('session').kind !== 'platform') throw new GatewayError(ERR.SESSION_ENDED);
+    const link = await issueLink(c.env.DB, { kind: 'share', userId: c.get('user').id, subject: c.get('user').id, ip: clientIp(c), now: now(c) });
     const answer: ShareLinkAnswer = {
       url: linkUrl(c, 'share_login', LINK_PARAM.share, link.token),
       expiresIn: LINK_LIFETIME_MS.share / 1000,

@@ -17,12 +17,12 @@ type CompanyEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
 /** A partner session (the navigator login) manages no company's API clients. */
 const platformSession: MiddlewareHandler<CompanyEnv> = async (c, next) => {
-  if (c.var.session.kind !== 'platform') throw new GatewayError(ERR.SESSION_ENDED);
+  if (c.get('session').kind !== 'platform') throw new GatewayError(ERR.SESSION_ENDED);
   await next();
 };
 const signedIn = [requireSession, platformSession] as const;
 
-const caller = (c: Context<CompanyEnv>): companyClients.CompanyCaller => ({ db: c.env.DB, userId: c.var.user.id, network: clientIp(c), at: now(c), lang: requestLang(c) });
+const caller = (c: Context<CompanyEnv>): companyClients.CompanyCaller => ({ db: c.env.DB, userId: c.get('user').id, network: clientIp(c), at: now(c), lang: requestLang(c) });
 
 export const companyClientRoutes = new Hono<CompanyEnv>()
   .get('/agg-web/api-clients', ...signedIn, validate('query', companyClientsQuery), async (c) =>

@@ -16,7 +16,7 @@ type OpsEnv = { Bindings: WorkerEnv; Variables: OperatorVariables };
 
 const admin = requireOperator('admin');
 const idParam = validate('param', clientIdParam, { code: ERR.OIDC_CLIENT_NOT_FOUND });
-const act = (c: Context<OpsEnv>): console_.OperatorAct => ({ operatorId: c.var.operator.id, network: clientIp(c), at: now(c) });
+const act = (c: Context<OpsEnv>): console_.OperatorAct => ({ operatorId: c.get('operator').id, network: clientIp(c), at: now(c) });
 const noStore = { 'Cache-Control': 'no-store' };
 
 export const oidcConsoleRoutes = new Hono<OpsEnv>()

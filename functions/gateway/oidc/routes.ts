@@ -171,14 +171,14 @@ export const oidcPersonRoutes = new Hono<SessionEnv>()
   .use('/oidc/v1/requests/*', requireSession)
   .use('/oidc/v1/connected', requireSession)
   .use('/oidc/v1/connected/*', requireSession)
-  .get('/oidc/v1/requests/:id', async (c) => ok(c, await requestView(c.env, requestId(c.req.param('id')), c.var.session, now(c))))
+  .get('/oidc/v1/requests/:id', async (c) => ok(c, await requestView(c.env, requestId(c.req.param('id')), c.get('session'), now(c))))
   .post('/oidc/v1/requests/:id/decision', validate('json', connectDecision), async (c) =>
-    ok(c, await decide(c.env, requestId(c.req.param('id')), c.var.session, c.req.valid('json').allow, now(c), requestLang(c))),
+    ok(c, await decide(c.env, requestId(c.req.param('id')), c.get('session'), c.req.valid('json').allow, now(c), requestLang(c))),
   )
   .get('/oidc/v1/connected', async (c) =>
     ok(
       c,
-      (await connectedApps(c.env.DB, c.var.user.id)).map((app) => ({
+      (await connectedApps(c.env.DB, c.get('user').id)).map((app) => ({
         clientId: app.client_id,
         name: app.name,
         scopes: app.scope.split(' ').filter(Boolean),
@@ -190,7 +190,7 @@ export const oidcPersonRoutes = new Hono<SessionEnv>()
   .post('/oidc/v1/connected/:clientId/disconnect', async (c) => {
     const clientId = c.req.param('clientId');
     const at = now(c);
-    const userId = c.var.user.id;
+    const userId = c.get('user').id;
     const results = await runBatch(c.env.DB, [queueLogoutSendsStatement(c.env.DB, userId, clientId, at), ...disconnectStatements(c.env.DB, userId, clientId, at)]);
     if ((results[1]?.meta.changes ?? 0) + (results[2]?.meta.changes ?? 0) === 0) throw new GatewayError(ERR.OIDC_APP_NOT_CONNECTED);
     c.executionCtx.waitUntil(tellConnectedApps(c.env, at).catch(logSweepFailure));

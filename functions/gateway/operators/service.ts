@@ -157,7 +157,7 @@ export async function operatorOfRequest<E extends { Bindings: WorkerEnv }>(
 }
 
 /**
- * Middleware for operator calls: sets c.var.operator and c.var.operatorSession, or answers OP0001 (no live
+ * Middleware for operator calls: sets c.get('operator') and c.get('operatorSession'), or answers OP0001 (no live
  * operator session: a platform session does not count) or OP0003 (the operator's role does not allow it).
  * `roles` lists the roles the call is for (none: any operator); admin is always allowed.
  */

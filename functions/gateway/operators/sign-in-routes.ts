@@ -58,10 +58,10 @@ export const opsAuthRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Operator
     return sessionAnswer(c, await operatorPasskeyStep(c.env.DB, passkeySite(c), challenge, response as AuthenticationResponseJSON, clientOf(c)));
   })
 
-  .post('/ops/v1/passkeys/options', requireOperator(), async (c) => ok(c, await operatorRegistrationOptions(c.env.DB, passkeySite(c), c.var.operator, now(c))))
+  .post('/ops/v1/passkeys/options', requireOperator(), async (c) => ok(c, await operatorRegistrationOptions(c.env.DB, passkeySite(c), c.get('operator'), now(c))))
 
   .post('/ops/v1/passkeys', requireOperator(), validate('json', operatorPasskeyRegister), async (c) =>
-    ok(c, await registerOperatorPasskey(c.env.DB, passkeySite(c), c.var.operator, c.req.valid('json').response as RegistrationResponseJSON, clientOf(c))),
+    ok(c, await registerOperatorPasskey(c.env.DB, passkeySite(c), c.get('operator'), c.req.valid('json').response as RegistrationResponseJSON, clientOf(c))),
   )
 
   .post('/ops/v1/enrolment/start', validate('json', enrolmentTokenRequest), async (c) =>

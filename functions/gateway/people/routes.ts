@@ -30,7 +30,7 @@ const reasoned = validate('json', supportActionRequest, { code: ERR.SUPPORT_REAS
 const personParam = validate('param', personIdParam, { code: ERR.PERSON_NOT_FOUND });
 
 /** The operator acting now, with the reason of the call's body. */
-const act = (c: Context<OpsEnv>, reason: string): people.SupportAct => ({ operatorId: c.var.operator.id, reason, network: clientIp(c), at: now(c) });
+const act = (c: Context<OpsEnv>, reason: string): people.SupportAct => ({ operatorId: c.get('operator').id, reason, network: clientIp(c), at: now(c) });
 
 /** A support action on one person and what it answers the operator (nothing unless said). */
 type PersonAction = {

@@ -25,7 +25,7 @@ export const opsReviewRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Operat
   .get('/ops/v1/companies/detail', validate('query', reviewDetailQuery), async (c) => ok(c, await companyReview(c.env.DB, c.req.valid('query').companyId)))
 
   .post('/ops/v1/companies/decide', validate('json', reviewDecisionRequest), async (c) =>
-    ok(c, await decide({ db: c.env.DB, env: c.env, operator: c.var.operator, network: clientIp(c), now: now(c) }, c.req.valid('json'))),
+    ok(c, await decide({ db: c.env.DB, env: c.env, operator: c.get('operator'), network: clientIp(c), now: now(c) }, c.req.valid('json'))),
   )
 
   // The licences, GTC and logo, shown inline to the operator: only a file attached to this company.

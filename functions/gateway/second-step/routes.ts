@@ -44,7 +44,7 @@ export const twoStepRoutes = new Hono<TwoStepEnv>()
   .use('/agg-web/company/twoStep', requireSession)
 
   .get('/agg-web/user/twoStep/status', async (c) => {
-    const user = c.var.user;
+    const user = c.get('user');
     const answer: TwoStepStatus = {
       enabled: await twoStepEnabled(c.env.DB, user.id),
       recoveryCodesLeft: await recoveryCodesLeft(c.env.DB, user.id),
@@ -59,32 +59,32 @@ export const twoStepRoutes = new Hono<TwoStepEnv>()
   .use('/agg-web/user/twoStep/recoveryCodes', requireFreshProof)
 
   .post('/agg-web/user/twoStep/enrol/start', async (c) => {
-    const answer: EnrolmentStart = await startEnrolment(c.env, c.var.user, now(c));
+    const answer: EnrolmentStart = await startEnrolment(c.env, c.get('user'), now(c));
     return ok(c, answer);
   })
 
   .post('/agg-web/user/twoStep/enrol/finish', validate('json', enrolmentFinishRequest), async (c) => {
     const at = now(c);
-    const recoveryCodes = await finishEnrolment(c.env, c.var.user, c.req.valid('json').code, { ip: clientIp(c), now: at });
-    await sendSecurityNotice(c.env, { userId: c.var.user.id, at, change: 'twoStepOn', lang: requestLang(c) });
+    const recoveryCodes = await finishEnrolment(c.env, c.get('user'), c.req.valid('json').code, { ip: clientIp(c), now: at });
+    await sendSecurityNotice(c.env, { userId: c.get('user').id, at, change: 'twoStepOn', lang: requestLang(c) });
     return ok(c, { recoveryCodes });
   })
 
   .post('/agg-web/user/twoStep/disable', validate('json', twoStepChangeRequest), async (c) => {
-    await disableTwoStep(c.env, c.var.user, { ip: clientIp(c), now: now(c) });
+    await disableTwoStep(c.env, c.get('user'), { ip: clientIp(c), now: now(c) });
     return ok(c, true);
   })
 
   .post('/agg-web/user/twoStep/recoveryCodes', validate('json', twoStepChangeRequest), async (c) => {
     const at = now(c);
-    const recoveryCodes = await regenerateRecoveryCodes(c.env, c.var.user, { ip: clientIp(c), now: at });
-    await sendSecurityNotice(c.env, { userId: c.var.user.id, at, change: 'recoveryCodes', lang: requestLang(c) });
+    const recoveryCodes = await regenerateRecoveryCodes(c.env, c.get('user'), { ip: clientIp(c), now: at });
+    await sendSecurityNotice(c.env, { userId: c.get('user').id, at, change: 'recoveryCodes', lang: requestLang(c) });
     return ok(c, { recoveryCodes });
   })
 
   .post('/agg-web/company/twoStep', validate('json', companyTwoStepRequest), async (c) => {
     const { companyId, required } = c.req.valid('json');
-    const userId = c.var.user.id;
+    const userId = c.get('user').id;
     if (await setCompanyRequirement(c.env.DB, { companyId, userId, required })) return ok(c, { required });
     // Refused by the one statement above; this only tells why.
     const member = await memberOf(c.env.DB, companyId, userId);

@@ -44,17 +44,17 @@ export const securityRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Session
   .post('/agg-web/user/security/sessions/signOut', validate('json', signOutSessionRequest), async (c) => {
     const { id } = c.req.valid('json');
     // Ending another device one by one is ending the other sessions: the same fresh proof. This one needs none.
-    if (id !== c.var.session.public_id) assertFreshProof(c);
-    if (!(await revokeSessionOfUser(c.env.DB, c.var.user.id, id, now(c)))) throw new GatewayError(ERR.SESSION_NOT_FOUND);
+    if (id !== c.get('session').public_id) assertFreshProof(c);
+    if (!(await revokeSessionOfUser(c.env.DB, c.get('user').id, id, now(c)))) throw new GatewayError(ERR.SESSION_NOT_FOUND);
     return ok(c, null);
   })
 
   // Ending every other session needs a fresh proof (identity/proof.ts): a stolen session must not lock the owner out.
   .post('/agg-web/user/security/sessions/signOutOthers', requireFreshProof, validate('json', signOutOthersRequest), async (c) => {
-    const ended = await revokeAllSessionsOfUser(c.env.DB, c.var.user.id, c.var.session.token_hash, now(c));
+    const ended = await revokeAllSessionsOfUser(c.env.DB, c.get('user').id, c.get('session').token_hash, now(c));
     return ok(c, { ended });
   })
 
-  .get('/agg-web/user/security/signIns', async (c) => ok(c, await signInHistory(c.env.DB, c.var.user.id, now(c))))
+  .get('/agg-web/user/security/signIns', async (c) => ok(c, await signInHistory(c.env.DB, c.get('user').id, now(c))))
 
-  .get('/agg-web/user/security/activity', async (c) => ok(c, await activityOf(c.env.DB, c.var.user.id)));
+  .get('/agg-web/user/security/activity', async (c) => ok(c, await activityOf(c.env.DB, c.get('user').id)));

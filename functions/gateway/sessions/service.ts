@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { SESSION_MAX_AGE } from '../../../src/lib/session-marker';
-import { userWhereIdIs, type UserRow } from '../account/db';
+import type { UserRow } from '../account/db';
 import { primaryFirst } from '../identity/db/replicas';
 import { GatewayError } from '../errors';
 import { configOf, withBindings } from '../../config';
@@ -9,8 +9,7 @@ import { deviceKey, type ClientInfo } from './devices';
 import { randomToken, tokenHash } from '../identity/tokens';
 import {
   findSession as findSessionOf,
-  findSessionStatement,
-  ownerOfTokenSql,
+  findSessionWithOwner,
   liveSessionsOf,
   prepareSession as prepareSessionOf,
   revokeAllSessions,
@@ -66,7 +65,7 @@ export interface SessionRow {
 }
 
 /** What requireSession puts on the context: the person, the session, and what requireSessionReading read with them. */
-export type SessionVariables = { user: UserRow; session: SessionRow; alsoRead?: D1Result[] };
+export type SessionVariables = { user: UserRow; session: SessionRow; alsoRead?: unknown[] };
 
 export interface NewSession {
   token: string;
@@ -163,58 +162,51 @@ export function bearerToken(c: Context): string | null {
 }
 
 /**
- * The live session and its user for this request, or null, read in ONE round trip to D1: the session and its
- * person (and `alsoRead`'s statements, say the person's companies) in one batch, by the token's hash. The
- * batch runs in a D1 session that starts on the primary (identity/db/replicas.ts), so a revocation is seen
- * on the very next call; `db` is that session, for the rest of the call's reads. `last_seen_at` is written at
- * most once a minute.
+ * The live session and its user for this request, or null, read in ONE statement: the session joined with its
+ * person (and `alsoSelect`'s values, say the person's companies as JSON) by the token's hash. It runs in a D1
+ * session that starts on the primary (identity/db/replicas.ts), so a revocation is seen on the very next call;
+ * `db` is that session, for the rest of the call's reads. `last_seen_at` is written at most once a minute.
  */
 export async function sessionFromRequest<E extends { Bindings: { DB: D1Database } }>(
   c: Context<E>,
-  alsoRead: (db: D1Database, userSql: string, tokenHash: string) => D1PreparedStatement[] = () => [],
-): Promise<(SessionVariables & { db: D1Database; also: D1Result[] }) | null> {
+  alsoSelect?: (userIdSql: string) => string[],
+): Promise<(SessionVariables & { db: D1Database; also: unknown[] }) | null> {
   const token = bearerToken(c);
   if (!token) return null;
   const at = now(c);
-  const db = primaryFirst(c.env.DB);
-  const hash = await tokenHash(token);
-  const ownerSql = ownerOfTokenSql('person');
-  const [sessionRead, userRead, ...also] = await db.batch([
-    findSessionStatement(db, 'person', hash, at, idleTimeoutMs(c.env)),
-    userWhereIdIs(db, ownerSql, hash),
-    ...alsoRead(db, ownerSql, hash),
-  ]);
-  const session = (sessionRead?.results[0] as SessionRow | undefined) ?? null;
-  const user = (userRead?.results[0] as UserRow | undefined) ?? null;
-  if (!session) return null;
+  const db = primaryFirst(c.env.DB, configOf(c.env).deployed);
+  const found = await findSessionWithOwner<SessionRow, UserRow>(db, 'person', 'users', await tokenHash(token), at, idleTimeoutMs(c.env), alsoSelect);
+  if (!found) return null;
+  const { session, owner: user, also } = found;
   // A block ends the account's sessions in its own batch; this also refuses any that slipped past it.
   // An erased account has no sessions left (data-rights/); this refuses any that slipped past the erasure.
-  if (!user || user.blocked_at !== null || user.erased_at !== null) return null;
+  if (user.blocked_at !== null || user.erased_at !== null) return null;
   // At most one write a minute per session; a call within the minute writes nothing.
   await touchSession(c.env.DB, session, at);
-  return { session, user, db, also: also as D1Result[] };
+  return { session, user, db, also };
 }
 
 /**
- * Middleware for session-only calls: sets c.var.user and c.var.session, or answers TK00001 (401). The rest of
+ * Middleware for session-only calls: sets c.get('user') and c.get('session'), or answers TK00001 (401). The rest of
  * the call reads through the same D1 session (c.env.DB), so its reads may come from a read replica.
  */
-export const requireSession: MiddlewareHandler<{ Bindings: { DB: D1Database }; Variables: SessionVariables }> = (c, next) => requireSessionReading(() => [])(c, next);
+export const requireSession: MiddlewareHandler<{ Bindings: { DB: D1Database }; Variables: SessionVariables }> = requireSessionReading(() => []);
 
 /**
- * requireSession that reads `alsoRead`'s statements in the same round trip as the session (their results in
- * c.var.alsoRead, in order); see sessionFromRequest.
+ * requireSession that selects `alsoSelect`'s values in the same statement as the session (in c.get('alsoRead'),
+ * in order); see sessionFromRequest.
  */
 export function requireSessionReading(
-  alsoRead: (db: D1Database, userSql: string, tokenHash: string) => D1PreparedStatement[],
+  alsoSelect: (userIdSql: string) => string[],
 ): MiddlewareHandler<{ Bindings: { DB: D1Database }; Variables: SessionVariables }> {
   return async (c, next) => {
-    const found = await sessionFromRequest(c, alsoRead);
+    const found = await sessionFromRequest(c, alsoSelect);
     if (!found) throw new GatewayError(ERR.SESSION_ENDED);
     c.set('user', found.user);
     c.set('session', found.session);
     c.set('alsoRead', found.also);
-    c.env = withBindings(c.env, { DB: found.db });
+    // The rest of the call reads through the D1 session (a deployed Worker's; a local run's is the binding itself).
+    if (found.db !== c.env.DB) c.env = withBindings(c.env, { DB: found.db });
     await next();
   };
 }

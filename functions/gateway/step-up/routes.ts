@@ -22,11 +22,11 @@ import { ERR } from '../../../src/schemas/error-codes';
 type ProofEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
 /** The signed-in person and this call, as identity/proof.ts takes them. */
-const proofContext = (c: Context<ProofEnv>) => ({ env: c.env, user: c.var.user, session: c.var.session, ip: clientIp(c), now: now(c) });
+const proofContext = (c: Context<ProofEnv>) => ({ env: c.env, user: c.get('user'), session: c.get('session'), ip: clientIp(c), now: now(c) });
 
 /** The configured passkey site; PK0001 without one. */
 function passkeySiteOf(c: Context<ProofEnv>) {
-  const site = c.var.config.passkeys;
+  const site = c.get('config').passkeys;
   if (!site) throw new GatewayError(ERR.PASSKEYS_UNAVAILABLE);
   return site;
 }
@@ -37,7 +37,7 @@ function passkeySiteOf(c: Context<ProofEnv>) {
  */
 export const proofRoutes = new Hono<ProofEnv>()
   .use('/agg-web/user/proof/*', requireSession)
-  .post('/agg-web/user/proof/start', validate('json', proofEmptyRequest), async (c) => ok(c, await proofStart(c.env, c.var.user, c.var.session, now(c))))
+  .post('/agg-web/user/proof/start', validate('json', proofEmptyRequest), async (c) => ok(c, await proofStart(c.env, c.get('user'), c.get('session'), now(c))))
   .post('/agg-web/user/proof/sendCode', validate('json', proofEmptyRequest), async (c) => {
     await sendProofCode(proofContext(c), { lang: requestLang(c), traceId: traceIdOf(c) });
     return ok(c, null);
@@ -54,11 +54,11 @@ export const proofRoutes = new Hono<ProofEnv>()
   )
   // After a password reset by code: the passkeys to review (the user center lists them with a notice), and "all mine".
   .post('/agg-web/user/proof/passkeyReview', validate('json', proofEmptyRequest), async (c) => {
-    const answer: PasskeyReview = { since: await passkeyReviewSince(c.env.DB, c.var.user.id) };
+    const answer: PasskeyReview = { since: await passkeyReviewSince(c.env.DB, c.get('user').id) };
     return ok(c, answer);
   })
   // Dismissing the review hides the only warning a reset leaves: a stolen session must not be able to.
   .post('/agg-web/user/proof/passkeyReview/done', requireFreshProof, validate('json', proofEmptyRequest), async (c) => {
-    await endPasskeyReview(c.env.DB, c.var.user.id);
+    await endPasskeyReview(c.env.DB, c.get('user').id);
     return ok(c, null);
   });

@@ -143,7 +143,7 @@ export const trackingRoutes = new Hono<EdgeBindings>()
           created_at: at,
         },
         caps: [
-          { where: { ip }, since, max: c.var.config.trackingNetworkCap, code: ERR.EVENTS_CAPPED },
+          { where: { ip }, since, max: c.get('config').trackingNetworkCap, code: ERR.EVENTS_CAPPED },
           { where: {}, since, max: TRACKING_GLOBAL_CAP, code: ERR.EVENTS_CAPPED },
         ],
       });

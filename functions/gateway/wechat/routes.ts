@@ -18,7 +18,7 @@ type WechatEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
  * Bind and unbind are user-center writes: a session, a fresh proof, and the edge's cross-site refusal of /api.
  */
 export const wechatRoutes = new Hono<WechatEnv>()
-  .get('/agg-web/wechat/methods', (c) => ok(c, methodsOf(c.var.config, requestLang(c))))
+  .get('/agg-web/wechat/methods', (c) => ok(c, methodsOf(c.get('config'), requestLang(c))))
   .post('/agg-web/wechat/start', validate('json', wechatStartRequest), async (c) => {
     const { method, profile } = c.req.valid('json');
     return ok(c, await startFlow(c, method, 'sign-in', null, profile));
@@ -30,20 +30,20 @@ export const wechatRoutes = new Hono<WechatEnv>()
   .post('/agg-web/wechat/bindPhone', validate('json', wechatBindPhoneRequest, { code: (issues) => (issues.some((issue) => issue.path[0] === 'agreed') ? ERR.AGREEMENT_NOT_ACCEPTED : ERR.REQUEST_INVALID) }), async (c) =>
     bindPhone(c, c.req.valid('json')),
   )
-  .get('/agg-web/user/wechat/bindings', requireSession, async (c) => ok(c, await bindingsOf(c.env.DB, c.var.user.id)))
+  .get('/agg-web/user/wechat/bindings', requireSession, async (c) => ok(c, await bindingsOf(c.env.DB, c.get('user').id)))
   .post('/agg-web/user/wechat/bind', requireSession, requireFreshProof, validate('json', wechatStartRequest), async (c) => {
     const { method, profile } = c.req.valid('json');
-    return ok(c, await startFlow(c, method, 'bind', c.var.user.id, profile));
+    return ok(c, await startFlow(c, method, 'bind', c.get('user').id, profile));
   })
   .post('/agg-web/user/wechat/unbind', requireSession, requireFreshProof, validate('json', wechatUnbindRequest), async (c) => {
-    await unbind(c.env, c.var.user.id, c.req.valid('json').provider, now(c), clientIp(c));
+    await unbind(c.env, c.get('user').id, c.req.valid('json').provider, now(c), clientIp(c));
     return ok(c, null);
   });
 
 /** The local stand-in of WeChat and WeCom at /dev/wechat (wechat/stand-in.ts); 404 unless DEV_OUTBOX is "true". */
 export const wechatStandInRoutes = new Hono<WechatEnv>()
   .use('/dev/wechat/*', async (c, next) => {
-    if (!c.var.config.devRoutes || !c.var.config.wechatStandIn) return fail(c, ERR.NO_SUCH_API);
+    if (!c.get('config').devRoutes || !c.get('config').wechatStandIn) return fail(c, ERR.NO_SUCH_API);
     await next();
   })
   .route('/dev/wechat', standIn);

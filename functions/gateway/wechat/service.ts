@@ -85,7 +85,7 @@ function callbackUrl(config: Config): string {
 
 /** Starts a flow: the URL the browser goes to, and the browser's secret for the edge's HttpOnly cookie. */
 export async function startFlow<E extends SignInEnv>(c: Context<E>, method: WechatMethod, purpose: Purpose, userId: string | null, profile = false) {
-  const config = c.var.config;
+  const config = c.get('config');
   const app = appOf(config, method);
   if (!app) throw new GatewayError(ERR.WECHAT_METHOD_OFF);
   const [state, browser] = await Promise.all([newSecret(), newSecret()]);
@@ -116,9 +116,9 @@ export async function takeCallback<E extends SignInEnv>(c: Context<E>, code: str
   const flow = await consumeState(db, await tokenHash(state), await tokenHash(browser), at);
   if (!flow) throw new GatewayError(ERR.WECHAT_STATE_INVALID);
   if (!(await firstUseOfCode(db, await tokenHash(code), at))) throw new GatewayError(ERR.WECHAT_CODE_USED);
-  const app = appOf(c.var.config, flow.method);
+  const app = appOf(c.get('config'), flow.method);
   if (!app) throw new GatewayError(ERR.WECHAT_METHOD_OFF);
-  const who = await identify(c.env, c.var.config, flow.method, app, code, at);
+  const who = await identify(c.env, c.get('config'), flow.method, app, code, at);
   const purpose = flow.purpose;
 
   if (who.subject === null) {

@@ -9,16 +9,21 @@
  * the primary as always. Where read replication is off (and in local D1) every statement goes to the primary,
  * as before.
  *
+ * Only a deployed Worker opens the D1 session: a local D1 (wrangler dev, the tests) has no replicas, and its
+ * Sessions API costs a signed-in call about a millisecond of CPU for nothing (issue 31's profile, README
+ * "Beside the fastest peer").
+ *
  * Why not a bookmark cookie as the first constraint: a replica at least as new as this browser's last write
  * may still be older than a revocation made from another device, and a revoked session must never pass.
  */
 
 /**
  * `db` as a session whose first statement goes to the primary, typed as the D1 binding so that every capability
- * takes it unchanged. Calls within it that ask for a session of their own stay in this one.
+ * takes it unchanged. Calls within it that ask for a session of their own stay in this one. `deployed` false (a
+ * local run): `db` itself, which is the primary.
  */
-export function primaryFirst(db: D1Database): D1Database {
-  if (typeof db.withSession !== 'function') return db;
+export function primaryFirst(db: D1Database, deployed: boolean): D1Database {
+  if (!deployed || typeof db.withSession !== 'function') return db;
   const session = db.withSession('first-primary');
   const inSession: D1Database = {
     prepare: (query: string) => session.prepare(query),

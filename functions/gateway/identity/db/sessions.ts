@@ -60,8 +60,40 @@ export function findSessionStatement(db: D1Database, kind: PrincipalKind, hash: 
     .bind(hash, at, idleMs);
 }
 
-/** `SELECT <owner column> FROM <sessions> WHERE token_hash = ?`: who a token's session belongs to, as a subquery. */
-export const ownerOfTokenSql = (kind: PrincipalKind) => `SELECT ${ownerOf(kind)} FROM ${tableOf(kind)} WHERE token_hash = ?`;
+/** The column that separates a session's columns from its owner's in findSessionWithOwner's row. */
+const OWNER_MARK = '~owner';
+
+/**
+ * The live session a token's hash names together with its owner's row (`ownerTable`, joined by `id`) and `also`'s
+ * values (SQL expressions of the owner's id, `s.<owner column>`, each one value: say a JSON array), in ONE
+ * statement: a signed-in call's whole read. One statement, not a batch of several, because a D1 call's cost
+ * grows with the statements and results it carries (issue 31's profile). No row: no live session, or no owner.
+ */
+export async function findSessionWithOwner<S extends SessionCore, O>(
+  db: D1Database,
+  kind: PrincipalKind,
+  ownerTable: string,
+  hash: string,
+  at: number,
+  idleMs: number,
+  also: (ownerIdSql: string) => string[] = () => [],
+): Promise<{ session: S; owner: O; also: unknown[] } | null> {
+  const extras = also(`s.${ownerOf(kind)}`);
+  const extra = extras.map((sql, i) => `, (${sql}) AS "~also${i}"`).join('');
+  const [columns = [], row] = await db
+    .prepare(
+      `SELECT s.*, NULL AS "${OWNER_MARK}", o.*${extra} FROM ${tableOf(kind)} s JOIN ${ownerTable} o ON o.id = s.${ownerOf(kind)}
+       WHERE s.token_hash = ?1 AND s.revoked_at IS NULL AND s.expires_at > ?2 AND s.last_seen_at > ?2 - ?3`,
+    )
+    .bind(hash, at, idleMs)
+    .raw<unknown[]>({ columnNames: true });
+  if (!row) return null;
+  // Both tables have columns of the same name (created_at): each row is built from its own side of the mark.
+  const mark = columns.indexOf(OWNER_MARK);
+  const ownerEnd = columns.length - extras.length;
+  const rowOf = (from: number, to: number) => Object.fromEntries(columns.slice(from, to).map((name, i) => [name, row[from + i]]));
+  return { session: rowOf(0, mark) as unknown as S, owner: rowOf(mark + 1, ownerEnd) as O, also: row.slice(ownerEnd) };
+}
 
 /**
  * Records a call of a session: one conditional UPDATE that writes only when the stored time is more than a
