@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorker } from '../../functions/worker';
 import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/gateway/handoff/blob';
 import { prune } from '../../functions/gateway/maintenance/prune';
+import { findSessionWithOwner } from '../../functions/gateway/identity/db/sessions';
+import { primaryFirst } from '../../functions/gateway/identity/db/replicas';
+import { idleTimeoutMs, revokeSession } from '../../functions/gateway/sessions/service';
 import { FAILURES_KEPT_PER_HOUR } from '../../functions/gateway/sign-in/history';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
@@ -211,6 +214,22 @@ describe('sessions and devices', () => {
     const record = await me(cookie);
     expect(record.body.code).toBe('0');
     expect((record.body.data as { dateCreate: number }).dateCreate).toBe(T0);
+  });
+
+  it("reads a deployed Worker's signed-in call through D1's Sessions API: the same row as the binding, and none once revoked", async () => {
+    // Local runs read the binding itself (no replicas there); a deployed Worker takes this path, so it is run here.
+    time = T0;
+    const { email, userId } = await account();
+    await signIn(email);
+    const { token_hash: hash } = (await db().prepare('SELECT token_hash FROM sessions WHERE user_id = ?1 ORDER BY created_at DESC LIMIT 1').bind(userId).first<{ token_hash: string }>())!;
+    const deployedRead = primaryFirst(db(), true);
+    expect(deployedRead).not.toBe(db());
+    const read = (on: D1Database) => findSessionWithOwner(on, 'person', 'users', hash, time, idleTimeoutMs(worker.env));
+    const [throughSession, direct] = await Promise.all([read(deployedRead), read(db())]);
+    expect(throughSession).not.toBeNull();
+    expect(throughSession).toEqual(direct);
+    await revokeSession(db(), hash, time);
+    expect(await read(primaryFirst(db(), true))).toBeNull();
   });
 
   it('signs one other session out: its cookie answers TK00001 next, this one goes on; a second sign-out of it is SS0001', async () => {
