@@ -256,11 +256,28 @@ describe('RP-initiated logout asks first', () => {
     expect((await Promise.all(parallel.map(async (res) => (await api.json(res)).code))).sort()).toEqual(['0', 'OI0900', 'OI0900', 'OI0900', 'OI0900']);
   });
 
-  it('without a session there is nothing to end: back to the registered address with state, or to the sign-in page', async () => {
-    const back = await browse(`${ISSUER}/oidc/logout?${new URLSearchParams({ client_id: app.clientId, post_logout_redirect_uri: `${RP}/signed-out`, state: 'z' })}`);
+  it('without a session there is nothing to end: back to the app only with a hint it verified, else to the sign-in page', async () => {
+    // A bare client_id must not let any site bounce visitors through the portal to an app with a state of its choosing.
+    const bare = await browse(`${ISSUER}/oidc/logout?${new URLSearchParams({ client_id: app.clientId, post_logout_redirect_uri: `${RP}/signed-out`, state: 'z' })}`);
+    expect(bare.headers.get('location')).toBe('/login');
+    const person = await api.person();
+    const hint = await idTokenFor(person.cookie);
+    await browse(oidc.buildEndSessionUrl(config, { id_token_hint: hint }).href, person.cookie);
+    expect(await stillSignedIn(person.cookie)).toBe(false);
+    const back = await browse(oidc.buildEndSessionUrl(config, { id_token_hint: hint, post_logout_redirect_uri: `${RP}/signed-out`, state: 'z' }).href);
     expect(back.headers.get('location')).toBe(`${RP}/signed-out?state=z`);
     const unknown = await browse(`${ISSUER}/oidc/logout?${new URLSearchParams({ client_id: 'nobody', post_logout_redirect_uri: `${RP}/signed-out`, state: 'z' })}`);
     expect(unknown.headers.get('location')).toBe('/login');
+  });
+
+  it('names only an app a person signs in to: a machine client named by client_id is "a site"', async () => {
+    // A client's name is shown as the portal's own words; a machine client (or a company's API client, named by a
+    // company administrator) signs nobody in, so it has nothing to ask.
+    const machine = addClientSql({ name: 'Portal security: call +86 400 000 0000' });
+    await env.env.DB.batch(splitStatements(machine.sql).map((statement) => env.env.DB.prepare(statement)));
+    const person = await api.person();
+    const id = requestOf((await browse(`${ISSUER}/oidc/logout?client_id=${machine.clientId}`, person.cookie)).headers.get('location'));
+    expect((await api.json(await api.get(`/oidc/v1/logouts/${id}`, { cookie: person.cookie }))).data).toEqual({ app: null });
   });
 });
 

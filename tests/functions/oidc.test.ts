@@ -410,6 +410,15 @@ describe('holds against attack', () => {
   it('keeps tokens and hints out of the request log, and never bounces the issuer between regional sites', () => {
     const logged = loggableUrl(new URL(`${ISSUER}/oidc/logout?id_token_hint=eyJ.secret.sig&post_logout_redirect_uri=x&login_hint=li%40example.com&code=abc`));
     expect(logged).not.toMatch(/eyJ|secret|li%40example|abc/);
+    // The request id unlocks the login hint for 10 minutes: not in /connect's or /sign_out's query, not in /login's
+    // return path, not in the hint's or the sign-out's call path.
+    const id = 'Req0123456789abcdefghijklmnopqrstuvwxyzABCD';
+    for (const path of [`/connect?request=${id}`, `/sign_out?request=${id}`, `/login?next=${encodeURIComponent(`/connect?request=${id}`)}`, `/api/oidc/v1/hints/${id}`, `/api/oidc/v1/logouts/${id}/decision`]) {
+      const shown = loggableUrl(new URL(`${ISSUER}${path}`));
+      expect(shown).not.toContain(id);
+      expect(shown).toContain('redacted');
+    }
+    expect(loggableUrl(new URL(`${ISSUER}/login?next=%2Fuser_center`))).toBe('/login?next=%2Fuser_center');
     const sites = { enabled: true, siteCn: 'https://portal.example.cn', siteCom: 'https://portal.example.com' };
     for (const path of ['/oidc/token', '/oidc/authorize?client_id=x', '/.well-known/openid-configuration']) {
       expect(regionRedirectTarget(new URL(`https://portal.example.com${path}`), 'CN', sites)).toBeUndefined();

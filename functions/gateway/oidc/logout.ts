@@ -5,7 +5,7 @@ import { ERR } from '../../../src/schemas/error-codes';
 import { GatewayError } from '../errors';
 import { consume, SINGLE_USE } from '../identity/db/single-use';
 import { randomToken } from '../identity/tokens';
-import { claimDueSends, clientById, endGrantsOfEndedSessions, insertLogoutRequest, liveLogoutRequest, recordSendStatement } from './db';
+import { claimDueSends, clientById, type ClientRow, endGrantsOfEndedSessions, insertLogoutRequest, liveLogoutRequest, recordSendStatement } from './db';
 import { issuerOf, parseList } from './clients';
 import { logoutToken, verifiedIdTokenHint } from './tokens';
 
@@ -95,13 +95,15 @@ export async function endSession(
   const hint = mismatched ? null : verified;
   const clientId = mismatched ? null : typeof hint?.aud === 'string' ? hint.aud : named;
   const client = clientId ? await clientById(env.DB, clientId) : null;
-  const live = client && client.disabled_at === null ? client : null;
+  const live = client && isSignInApp(client, at) ? client : null;
   const wanted = params.get('post_logout_redirect_uri');
   const registered = live ? parseList(live.post_logout_uris).find((uri) => uri === wanted) : undefined;
   const back = registered ? answerAt(registered, params.get('state')) : null;
 
   const session = sessionToken ? await findSession(env.DB, sessionToken, at, idleTimeoutMs(env)) : null;
-  if (!session) return { redirect: back ?? '/login', signedOut: false };
+  // No session, nothing to end. Only a verified hint earns the trip back to the app (§3): a bare client_id must not
+  // let any site bounce visitors through the portal to an app's address with a state of its choosing.
+  if (!session) return { redirect: (hint && back) || '/login', signedOut: false };
   if (hint && hint.sub === session.user_id && (hint.sid === undefined || hint.sid === session.public_id)) {
     await revokeSession(env.DB, session.token_hash, at);
     return { redirect: back ?? '/login', signedOut: true };
@@ -117,6 +119,21 @@ export async function endSession(
     expires_at: at + LOGOUT_REQUEST_TTL_MS,
   });
   return { redirect: signOutPath(id), signedOut: false };
+}
+
+/**
+ * A client a person can have signed in to, so the only kind whose name /sign_out may show and whose registered
+ * address it may return to: live, the platform's own (a company's API client carries a name its administrator
+ * chose and signs nobody in) and allowed the authorization code flow.
+ */
+function isSignInApp(client: ClientRow, at: number): boolean {
+  return (
+    client.disabled_at === null &&
+    !client.revoked_at &&
+    (client.expires_at == null || client.expires_at > at) &&
+    !client.company_id &&
+    parseList(client.grant_types).includes('authorization_code')
+  );
 }
 
 const answerAt = (uri: string, state: string | null) => {
