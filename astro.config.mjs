@@ -89,7 +89,9 @@ export default defineConfig({
                 priority: 3,
               },
               // With them the small modules nearly every island reads at once (nanostores, the form store, problems and
-              // their words, the return path): merged, they cost about a third less than as separate files.
+              // their words, the return path): merged, they cost about a third less than as separate files. The return
+              // path (src/lib/return-path.ts) must stay out of the gateway chunk: routes.ts, a dependency of the gateway
+              // client, re-exports it, and the sign-in form reads it on arrival (without this, /login loaded zod).
               {
                 name: 'react',
                 test: /node_modules[\\/](react|react-dom|scheduler|@astrojs[\\/]react|nanostores|@nanostores[\\/]react)[\\/]|src[\\/](stores[\\/](form|browser|dialog)|lib[\\/](kept-forms|return-path)|i18n[\\/](format|problem)|islands[\\/]shared[\\/]use-problems|api[\\/]result|schemas[\\/](auth-rules|trace))\.ts/,
@@ -106,13 +108,12 @@ export default defineConfig({
               // The form fields most forms use (and the password hash the password forms need): one chunk of about 1.5 KB
               // rather than six small ones.
               { name: 'fields', test: /src[\\/](ui[\\/](FieldFrame|TextField|PasswordInput|PhoneField|use-area-codes)\.tsx?|lib[\\/]password-hash\.ts)/, priority: 2 },
+              // Where a page puts "Confirm it's you" and the state it shows: one chunk on the pages that may ask.
+              { name: 'step-up-slot', test: /src[\\/](islands[\\/]shared[\\/]StepUpSlot\.tsx|stores[\\/]step-up-state\.ts)/, priority: 1 },
               // zod, the envelope parser and the sign-in contracts: one chunk, which /login loads only once its form is
               // used and the other island pages at once (split by entry sets, it cost those pages about 1.2 KB). The
               // zod-free values the sign-in form needs from the start stay out of it (a higher priority claims them).
               { name: 'gateway', test: /node_modules[\\/]zod[\\/]|src[\\/]api[\\/](client|auth)\.ts|src[\\/]schemas[\\/](checked|envelope|auth)\.ts/ },
-              // The return path (src/lib/return-path.ts) too: routes.ts, a dependency of the gateway client, re-exports
-              // it, and the sign-in form reads it on arrival (without this, /login loaded the whole gateway chunk).
-              { name: 'rules', test: /src[\\/](api[\\/]result|schemas[\\/]auth-rules|lib[\\/]return-path)\.ts/, priority: 1 },
             ],
           },
         },

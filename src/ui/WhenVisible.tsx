@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 
 /** How far below (and above) the viewport a part starts loading: half a screen ahead of a person scrolling. */
 const AHEAD = '50% 0px';
@@ -26,10 +26,11 @@ const hashTarget = () => decodeURIComponent(location.hash.slice(1));
 /**
  * Renders `children` (whose code loads lazily inside) once this place comes within a screen of the viewport, once
  * the address names one of `anchors` (e.g. /user_center#your-data, which is then scrolled to once it is there), or
- * once the person starts moving through the page with the keyboard. Until then a quiet placeholder of `minHeight`
- * holds the place, so the parts below do not jump when it fills. Without IntersectionObserver it renders at once.
+ * once the person starts moving through the page with the keyboard. Until then, and while the code loads, a quiet
+ * placeholder of `minHeight` ("Loading…" in the page's words) holds the place, so the parts below do not jump when
+ * it fills. Without IntersectionObserver it renders at once. `children` render together, inside one Suspense.
  */
-export function WhenVisible({ children, anchors = [], minHeight = '6rem' }: { children: ReactNode; anchors?: readonly string[]; minHeight?: string }) {
+export function WhenVisible({ children, anchors = [], minHeight = '6rem', loading }: { children: ReactNode; anchors?: readonly string[]; minHeight?: string; loading: string }) {
   const place = useRef<HTMLDivElement>(null);
   const [visible, setVisible] = useState(false);
   const [scrollTo, setScrollTo] = useState<string | null>(null);
@@ -78,9 +79,10 @@ export function WhenVisible({ children, anchors = [], minHeight = '6rem' }: { ch
     return () => cancelAnimationFrame(frame);
   }, [visible, scrollTo]);
 
-  return (
-    <div ref={place} className={visible ? undefined : 'when-visible-waiting'} style={visible ? undefined : { minHeight }} aria-busy={visible ? undefined : true}>
-      {visible ? children : null}
+  const placeholder = (
+    <div className="when-visible-waiting" style={{ minHeight }} aria-busy="true">
+      <p className="hint">{loading}</p>
     </div>
   );
+  return <div ref={place}>{visible ? <Suspense fallback={placeholder}>{children}</Suspense> : placeholder}</div>;
 }

@@ -116,6 +116,8 @@ for (const lang of langs) {
       // The administrator sees the request and approves it.
       await page.reload();
       await expect(page.getByText(u.pendingCount.replace('{n}', '1'))).toBeVisible();
+      // The members part loads as it comes near (issue 31): scroll to it, as a person does.
+      await page.getByRole('heading', { name: u.members.replace('{company}', company) }).scrollIntoViewIfNeeded();
       const row = page.getByRole('row').filter({ hasText: 'Zhao Liu' });
       await expect(row).toContainText(u.memberStatuses.pending);
       await expectAccessible(page);

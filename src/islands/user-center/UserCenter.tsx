@@ -235,21 +235,15 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
               </p>
             </div>
             {/* The company's two-step rule, its members and API clients load when this part comes near (issue 31). */}
-            <WhenVisible anchors={[titleId]} minHeight="12rem">
-              <Suspense fallback={null}>
-                <CompanyTwoStep
-                  companyId={company.companyId}
-                  required={s.companies.find((c) => c.companyId === company.companyId)?.requireTwoStep ?? false}
-                  messages={messages}
-                />
-              </Suspense>
-              {pending > 0 && <p className="pending-count">{format(m.pendingCount, { n: pending })}</p>}
-              <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
-                <CompanyMembers lang={lang} company={company} companyName={companyName(company.companyId)} messages={messages} />
-              </Suspense>
-              <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
-                <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName(company.companyId)} messages={messages} />
-              </Suspense>
+            {pending > 0 && <p className="pending-count">{format(m.pendingCount, { n: pending })}</p>}
+            <WhenVisible anchors={[titleId]} minHeight="12rem" loading={messages.common.loading}>
+              <CompanyTwoStep
+                companyId={company.companyId}
+                required={s.companies.find((c) => c.companyId === company.companyId)?.requireTwoStep ?? false}
+                messages={messages}
+              />
+              <CompanyMembers lang={lang} company={company} companyName={companyName(company.companyId)} messages={messages} />
+              <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName(company.companyId)} messages={messages} />
             </WhenVisible>
           </section>
         );
@@ -259,24 +253,20 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
           near, when the address names it or one of them, or with the first Tab key (ui/WhenVisible.tsx). */}
       <section className="security-section" aria-labelledby="security">
         <h2 id="security" className="section-title">{messages.security.title}</h2>
-        <WhenVisible anchors={SECURITY_ANCHORS} minHeight="24rem">
-          <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
-            <Passkeys lang={lang} messages={messages} />
-            <TwoStep messages={messages} />
-            <SecuritySessions lang={lang} messages={messages} />
-            <SignInHistory lang={lang} messages={messages} />
-            <ConnectedApps lang={lang} messages={messages} />
-            <LinkedAccounts lang={lang} messages={messages} />
-            <AccountActivity lang={lang} messages={messages} />
-          </Suspense>
+        <WhenVisible anchors={SECURITY_ANCHORS} minHeight="24rem" loading={messages.common.loading}>
+          <Passkeys lang={lang} messages={messages} />
+          <TwoStep messages={messages} />
+          <SecuritySessions lang={lang} messages={messages} />
+          <SignInHistory lang={lang} messages={messages} />
+          <ConnectedApps lang={lang} messages={messages} />
+          <LinkedAccounts lang={lang} messages={messages} />
+          <AccountActivity lang={lang} messages={messages} />
         </WhenVisible>
       </section>
 
       {/* The person's rights over their data (/user_center#your-data). */}
-      <WhenVisible anchors={YOUR_DATA_ANCHORS} minHeight="20rem">
-        <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
-          <YourData lang={lang} messages={messages} sliderLabels={sliderLabels} />
-        </Suspense>
+      <WhenVisible anchors={YOUR_DATA_ANCHORS} minHeight="20rem" loading={messages.common.loading}>
+        <YourData lang={lang} messages={messages} sliderLabels={sliderLabels} />
       </WhenVisible>
       <StepUpSlot messages={messages} />
 
