@@ -30,9 +30,9 @@ const BUDGET = {
  * what is next for each). Each is held to its bytes of 2026-11-27 (branch pages31), so that none can grow.
  */
 const NOT_YET_WITHIN: Partial<Record<string, number>> = {
-  // Measured 101.1 KB: the profile's first paint reads the gateway chunk, the user-center store, the onboarding
+  // Measured 100.6 KB: the profile's first paint reads the gateway chunk, the user-center store, the onboarding
   // schemas and the closing banner's state; the share-link part and the companies are in the same first screen.
-  '/user_center': 101.5 * KB,
+  '/user_center': 101 * KB,
   // 94.2 KB: the account choice reads the user-center store and the onboarding schemas.
   '/account': 94.5 * KB,
   // 98.2 KB: the company form itself (5.5 KB), its pickers and the onboarding schemas.
