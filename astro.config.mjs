@@ -3,6 +3,7 @@ import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import { fileURLToPath } from 'node:url';
 import { legalMarkdownProcessor } from './scripts/legal-values-plugin.ts';
+import { PRELOAD_HELPER_ID, preloadHelper } from './scripts/preload-helper.mjs';
 
 // `npm run dev` (`astro dev`) runs the Worker in workerd through @astrojs/cloudflare; the build never loads the
 // adapter, which would move the output to dist/client + dist/server and change what `npm start` and the tests serve.
@@ -60,7 +61,17 @@ export default defineConfig({
     },
   },
   vite: {
-    plugins: devOnWorkerd.plugins,
+    plugins: [
+      ...devOnWorkerd.plugins,
+      {
+        name: 'portal:small-preload-helper',
+        enforce: /** @type {const} */ ('pre'),
+        apply: 'build',
+        load(/** @type {string} */ id) {
+          return id === PRELOAD_HELPER_ID ? preloadHelper : undefined;
+        },
+      },
+    ],
     resolve: { alias: devOnWorkerd.alias },
     build: {
       rolldownOptions: {
@@ -69,14 +80,40 @@ export default defineConfig({
           // chunk instead of four saves the per-file gzip overhead (about 0.9 KB a page; tests/e2e/budgets.spec.ts).
           codeSplitting: {
             groups: [
-              { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|@astrojs[\\/]react)[\\/]/ },
+              // What every page runs (the layout's script: header, language, session marker, tracking) and the preload
+              // helper: one small chunk rather than eight (issue 31; each file costs its own gzip overhead). The 404 page,
+              // which sends no tracking, loads it too and stays within its 3 KB (about 2.5 KB).
+              {
+                name: 'layout',
+                test: /src[\\/]lib[\\/](header-script|lang|read-cookie|session-marker|error-reporting-lazy|tracking)\.ts|src[\\/]schemas[\\/]tracking\.ts|vite[\\/]preload-helper/,
+                priority: 3,
+              },
+              // With them the small modules nearly every island reads at once (nanostores, the form store, problems and
+              // their words, the return path): merged, they cost about a third less than as separate files. The return
+              // path (src/lib/return-path.ts) must stay out of the gateway chunk: routes.ts, a dependency of the gateway
+              // client, re-exports it, and the sign-in form reads it on arrival (without this, /login loaded zod).
+              {
+                name: 'react',
+                test: /node_modules[\\/](react|react-dom|scheduler|@astrojs[\\/]react|nanostores|@nanostores[\\/]react)[\\/]|src[\\/](stores[\\/](form|browser|dialog)|lib[\\/](kept-forms|return-path)|i18n[\\/](format|problem)|islands[\\/]shared[\\/]use-problems|api[\\/]result|schemas[\\/](auth-rules|trace))\.ts/,
+                priority: 2,
+              },
+              // The sign-in form and what only the sign-in pages read on arrival: one chunk, so /login stays within its
+              // 78 KB (issue 31). Other users of these modules (the password reset, the partner sign-in, dialogs
+              // that load on a click) are pages with room or loads after a click.
+              {
+                name: 'sign-in',
+                test: /src[\\/](islands[\\/]sign-in[\\/]SignIn\.tsx|stores[\\/]sign-in\.ts|ui[\\/](CodeButton|TabList)\.tsx|lib[\\/](webauthn-support|wechat-start|reset-hand-over|remembered-sign-in)\.ts)/,
+                priority: 1,
+              },
+              // The form fields most forms use (and the password hash the password forms need): one chunk of about 1.5 KB
+              // rather than six small ones.
+              { name: 'fields', test: /src[\\/](ui[\\/](FieldFrame|TextField|PasswordInput|PhoneField|use-area-codes)\.tsx?|lib[\\/]password-hash\.ts)/, priority: 2 },
+              // Where a page puts "Confirm it's you" and the state it shows: one chunk on the pages that may ask.
+              { name: 'step-up-slot', test: /src[\\/](islands[\\/]shared[\\/]StepUpSlot\.tsx|stores[\\/]step-up-state\.ts)/, priority: 1 },
               // zod, the envelope parser and the sign-in contracts: one chunk, which /login loads only once its form is
               // used and the other island pages at once (split by entry sets, it cost those pages about 1.2 KB). The
               // zod-free values the sign-in form needs from the start stay out of it (a higher priority claims them).
               { name: 'gateway', test: /node_modules[\\/]zod[\\/]|src[\\/]api[\\/](client|auth)\.ts|src[\\/]schemas[\\/](checked|envelope|auth)\.ts/ },
-              // The return path (src/lib/return-path.ts) too: routes.ts, a dependency of the gateway client, re-exports
-              // it, and the sign-in form reads it on arrival (without this, /login loaded the whole gateway chunk).
-              { name: 'rules', test: /src[\\/](api[\\/]result|schemas[\\/]auth-rules|lib[\\/]return-path)\.ts/, priority: 1 },
             ],
           },
         },

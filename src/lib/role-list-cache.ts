@@ -1,4 +1,5 @@
 import { readCookie } from './read-cookie';
+import { removeCookie, writeCookie } from './write-cookie';
 
 /**
  * The role list (client state): the person's companies with their role and type, cached in a cookie
@@ -15,9 +16,6 @@ export interface CachedRole {
   role: 'administrator' | 'staff';
   companyType: string;
 }
-
-// js-cookie writes the cookie: it loads with the first write, out of the pages' first load (read-cookie.ts reads).
-const loadCookies = () => import('js-cookie').then((m) => m.default);
 
 interface RoleListCookie {
   v: string;
@@ -46,9 +44,9 @@ export async function writeRoleList(roles: readonly CachedRole[]) {
   const value = JSON.stringify({ v: ROLE_LIST_VERSION, roles: roles.map(({ companyId, role, companyType }) => ({ companyId, role, companyType })) });
   if (encodeURIComponent(value).length > MAX_COOKIE_LENGTH) return clearRoleList();
   // A session cookie: the list belongs to this sign-in.
-  (await loadCookies()).set(ROLE_LIST_COOKIE, value, { path: '/', sameSite: 'Lax', secure: location.protocol === 'https:' });
+  writeCookie(ROLE_LIST_COOKIE, value);
 }
 
 export async function clearRoleList() {
-  (await loadCookies()).remove(ROLE_LIST_COOKIE, { path: '/' });
+  removeCookie(ROLE_LIST_COOKIE);
 }

@@ -1,14 +1,15 @@
 import { atom } from 'nanostores';
 import { authApi } from '../api/auth';
-import { passwordApi } from '../api/password';
 import { twoStepApi } from '../api/two-step';
 import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
 import { newPasswordProblem } from '../schemas/password';
-import { goOnByLoginCase } from './after-sign-in';
 import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { createForm } from './form';
-import { STEP_UP_CANCELLED, withFreshProof } from './step-up';
+import { STEP_UP_CANCELLED, withFreshProof } from './step-up-state';
+
+// Where to go next (and its calls) loads once the sign-in or the change has landed, not with the page (issue 31).
+const afterSignIn = () => import('./after-sign-in');
 
 type Field = 'password' | 'confirm';
 
@@ -54,6 +55,8 @@ export const submit = (browser: BrowserEnv = realBrowser()) => {
     const problem = newPasswordProblem(s.password, s.confirm);
     if (problem) return form.fail(problem.field, { key: problem.problem === 'confirmRequired' ? 'changePassword.confirmRequired' : `validation.${problem.problem}` });
     const hash = await hashPassword(s.password);
+    // The change's call and its schema load with the first submit (issue 31).
+    const { passwordApi } = await import('../api/password');
     const changed = await withFreshProof(() => passwordApi.changePassword({ newPassword: hash, newPasswordSubmit: hash }));
     if (!changed.ok) return changed.code === STEP_UP_CANCELLED ? undefined : form.failure(changed);
     form.$values.set({ ...$changePassword.get(), step: 'done', password: '', confirm: '' });
@@ -63,7 +66,7 @@ export const submit = (browser: BrowserEnv = realBrowser()) => {
       form.leaving();
       return browser.navigate(USER_CENTER);
     }
-    const failed = await goOnByLoginCase(browser);
+    const failed = await (await afterSignIn()).goOnByLoginCase(browser);
     if (failed) {
       form.$values.setKey('step', 'form');
       form.fail('form', { code: failed.code, message: failed.message });

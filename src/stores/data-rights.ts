@@ -2,9 +2,9 @@ import { atom, map } from 'nanostores';
 import { dataRightsApi } from '../api/data-rights';
 import type { ApiResult } from '../api/result';
 import type { Problem } from '../i18n/problem';
-import { NO_TRACKING_COOKIE } from '../lib/tracking';
+import { $closure, markBrowser } from './closure';
 import { lastAdministratorData, type DataRightsState } from '../schemas/data-rights';
-import { STEP_UP_CANCELLED, withFreshProof } from './step-up';
+import { STEP_UP_CANCELLED, withFreshProof } from './step-up-state';
 import { authApi } from '../api/auth';
 import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../schemas/dictionaries';
 import { ask } from './dialog';
@@ -29,19 +29,10 @@ export const $closeQuestion = atom(false);
 export const COPY_POLL_MS = 4000;
 let poll: ReturnType<typeof setTimeout> | undefined;
 
-/** This browser's mark follows the person's choice, so it stops tracking at once (lib/tracking.ts). */
-async function markBrowser(state: DataRightsState) {
-  const tracking = state.consents.find((consent) => consent.purpose === 'tracking');
-  if (!tracking || typeof document === 'undefined') return;
-  const { default: Cookies } = await import('js-cookie');
-  const secure = location.protocol === 'https:';
-  if (tracking.granted) Cookies.remove(NO_TRACKING_COOKIE, { path: '/' });
-  else Cookies.set(NO_TRACKING_COOKIE, '1', { expires: 400, path: '/', sameSite: 'Lax', secure });
-}
-
 function show(state: DataRightsState) {
   $dataRights.set({ ...$dataRights.get(), phase: 'ready', state });
-  void markBrowser(state);
+  $closure.set(state.closure);
+  markBrowser(state);
   clearTimeout(poll);
   if (state.copies.some((copy) => copy.status === 'queued' || copy.status === 'building')) poll = setTimeout(() => void loadDataRights(), COPY_POLL_MS);
 }

@@ -1,11 +1,13 @@
 import { loginLinkApi } from '../api/login-links';
 import { TRACELESS } from '../schemas/auth';
 import { LINK_PARAM, linkTokenSchema } from '../schemas/login-links';
-import { continueAfterSignIn } from './after-sign-in';
 import { realBrowser, type BrowserEnv } from './browser';
 import { createForm } from './form';
 import { identifierProblem } from './identifier';
 import { problemOf } from '../i18n/problem';
+
+// Where to go next (and its calls) loads once the sign-in or the change has landed, not with the page (issue 31).
+const afterSignIn = () => import('./after-sign-in');
 
 export type LinkKind = 'pass' | 'share';
 
@@ -69,7 +71,7 @@ export function signInWithLink() {
     url.searchParams.delete(LINK_PARAM[kind]);
     history.replaceState(null, '', url.pathname + url.search);
     $linkSignIn.setKey('phase', 'redirecting');
-    const outcome = await continueAfterSignIn(result.data);
+    const outcome = await (await afterSignIn()).continueAfterSignIn(result.data);
     if (outcome === 'cancelled') return void $linkSignIn.setKey('phase', kind === 'pass' ? 'request' : 'no-link');
     if (outcome) {
       $linkSignIn.setKey('phase', 'confirm');

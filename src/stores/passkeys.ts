@@ -5,7 +5,7 @@ import type { Problem } from '../i18n/problem';
 import { canUsePasskeys } from '../lib/webauthn-support';
 import type { Passkey } from '../schemas/passkeys';
 import { ask } from './dialog';
-import { STEP_UP_CANCELLED, withFreshProof } from './step-up';
+import { STEP_UP_CANCELLED, withFreshProof } from './step-up-state';
 
 /**
  * The person's passkeys in the user center: list, add (a name first, then the device's own dialog), rename,

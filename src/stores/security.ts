@@ -2,7 +2,7 @@ import { atom, map } from 'nanostores';
 import { securityApi } from '../api/security';
 import type { Problem } from '../i18n/problem';
 import type { SessionEntry, SignInEntry } from '../schemas/security';
-import { STEP_UP_CANCELLED, withFreshProof } from './step-up';
+import { STEP_UP_CANCELLED, withFreshProof } from './step-up-state';
 
 /**
  * The Security section of the user center: the person's sessions and sign-in history, signing one device

@@ -1,46 +1,26 @@
-import { map } from 'nanostores';
 import type { ApiResult } from '../api/result';
+import { $stepUp, initialStepUp } from './step-up-state';
 import { problem, problemOf, type Problem } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
-import type { ProofStart, ProofStep } from '../schemas/step-up';
+import type { ProofStep } from '../schemas/step-up';
+
+export { $stepUp, confirmItsYou, STEP_UP_CANCELLED, STEP_UP_REQUIRED, withFreshProof, type StepUpPhase } from './step-up-state';
 
 /**
  * "Confirm it's you" (step-up; rules in functions/gateway/identity/proof.ts). A sensitive change answers
  * STEP_UP_REQUIRED when the session has no fresh proof; `withFreshProof` then opens the dialog, which asks for the
  * password (or sends a code when the account has none), then the authenticator app or a recovery code when two-step
  * is on, or a passkey alone, and repeats the change once. Cancelling answers STEP_UP_CANCELLED, which callers
- * treat as "nothing happened".
+ * treat as "nothing happened". This module loads with the first STEP_UP_REQUIRED (step-up-state.ts).
  */
-export const STEP_UP_REQUIRED = 'SU0001';
-export const STEP_UP_CANCELLED = 'STEP_UP_CANCELLED';
+
 /** The half-way challenge ended or ran out of tries: the dialog starts over at the first step. */
 const STARTS_OVER = ['SU0002', 'SU0003'];
 /** The gateway's resend wait of one-time codes. */
 const RESEND_WAIT_MS = 60_000;
 /** The gateway's answer inside that wait (CD0001, data.retryAfter in seconds). */
 const RESEND_WAIT_CODE = 'CD0001';
-
-export type StepUpPhase = 'closed' | 'loading' | 'first' | 'second';
-
-const initial = {
-  phase: 'closed' as StepUpPhase,
-  start: null as ProofStart | null,
-  /** What the first step takes: the password, or a one-time code sent to the account. */
-  method: 'password' as 'password' | 'code',
-  password: '',
-  code: '',
-  codeSent: false,
-  cooldownUntil: 0,
-  /** The second step: an app or recovery code, under the half-way challenge. */
-  secondCode: '',
-  challenge: '',
-  busy: false,
-  /** The device's passkey dialog is open. */
-  waitingForPasskey: false,
-  notice: null as Problem | null,
-  error: null as Problem | null,
-};
-export const $stepUp = map({ ...initial });
+const initial = initialStepUp;
 type StepUpState = typeof initial;
 const set = (values: Partial<StepUpState>) => $stepUp.set({ ...$stepUp.get(), ...values });
 /** The calls (and their schemas) load with the first "Confirm it's you", not with the pages that may need it. */
@@ -55,8 +35,8 @@ function finish(proved: boolean) {
   resolve?.(proved);
 }
 
-/** Opens the dialog and waits: true once this session has a fresh proof, false when the person cancelled. */
-export function confirmItsYou(): Promise<boolean> {
+/** Opens the dialog and waits (step-up-state.ts `confirmItsYou`, which loads this module first). */
+export function openStepUp(): Promise<boolean> {
   settle?.(false);
   $stepUp.set({ ...initial, phase: 'loading' });
   const asked = new Promise<boolean>((resolve) => {
@@ -141,15 +121,4 @@ export async function proveWithPasskey() {
   set({ waitingForPasskey: false });
   if (response === 'stopped' || response === 'failed') return set({ busy: false, error: problem(response === 'stopped' ? 'stepUp.passkeyCancelled' : 'stepUp.passkeyFailed') });
   stepped(await (await api()).passkey(response));
-}
-
-/**
- * Runs a sensitive change; when it answers STEP_UP_REQUIRED, asks the person to confirm it's them and runs it once
- * more. STEP_UP_CANCELLED when they cancel the dialog.
- */
-export async function withFreshProof<T>(change: () => Promise<ApiResult<T>>): Promise<ApiResult<T>> {
-  const first = await change();
-  if (first.ok || first.code !== STEP_UP_REQUIRED) return first;
-  if (!(await confirmItsYou())) return { ok: false, code: STEP_UP_CANCELLED, message: '' };
-  return change();
 }

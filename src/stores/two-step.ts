@@ -3,7 +3,7 @@ import { twoStepApi } from '../api/two-step';
 import type { Problem } from '../i18n/problem';
 import { problem } from '../i18n/problem';
 import type { TwoStepStatus } from '../schemas/two-step';
-import { STEP_UP_CANCELLED, withFreshProof } from './step-up';
+import { STEP_UP_CANCELLED, withFreshProof } from './step-up-state';
 
 /**
  * Two-step verification in the user center: status, enrolment (QR code + key, one valid code to finish), the

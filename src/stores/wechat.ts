@@ -5,9 +5,11 @@ import { wechatApi } from '../api/wechat';
 import type { PhoneCodeItem } from '../schemas/dictionaries';
 import type { LoginAnswer } from '../schemas/auth';
 import type { SocialProvider, WechatMethod } from '../schemas/wechat';
-import { continueAfterSignIn } from './after-sign-in';
 import { realBrowser, type BrowserEnv } from './browser';
 import { ask } from './dialog';
+
+// Where to go next (and its calls) loads once the sign-in or the change has landed, not with the page (issue 31).
+const afterSignIn = () => import('./after-sign-in');
 
 /**
  * Signing in with WeChat and WeCom in the browser: going to WeChat (the /login entry, the user center's "Tie"),
@@ -51,7 +53,7 @@ const fail = (problem: Failure) => $wechat.set({ ...$wechat.get(), step: 'failed
 async function signedIn(answer: LoginAnswer, browser: BrowserEnv) {
   $wechat.set({ ...$wechat.get(), step: 'redirecting', busy: false });
   if (answer.secondStep) return browser.navigate('/login?secondStep=1');
-  const outcome = await continueAfterSignIn(answer, browser);
+  const outcome = await (await afterSignIn()).continueAfterSignIn(answer, browser);
   if (outcome === 'cancelled') browser.navigate('/login');
   else if (outcome) fail(outcome);
 }

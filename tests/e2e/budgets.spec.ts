@@ -1,9 +1,9 @@
 import { gzipSync } from 'node:zlib';
-import { expect, test, type Response } from '@playwright/test';
-import { langs } from '../../src/lib/lang';
+import { expect, test, type Page, type Response } from '@playwright/test';
+import { langs, type Lang } from '../../src/lib/lang';
 import { legalDocs, legalPaths } from '../../src/lib/legal';
-import { pageShells } from '../../src/lib/routes';
-import { openInLanguage } from './helpers';
+import { pageShells, sessionShells } from '../../src/lib/routes';
+import { openInLanguage, seedUser, signInByRequest, uniqueEmail } from './helpers';
 
 /**
  * Byte budgets (issue 9): what Chromium loads for every route in both languages, as gzip -9 of each script
@@ -12,18 +12,37 @@ import { openInLanguage } from './helpers';
  */
 const KB = 1024;
 const BUDGET = {
-  // Issue 9's target. /login loads about 81.0 KB (76.8 KB when issue 15 was filed; 81.0 KB before and after the
-  // session that won back the page budget; React and react-dom alone are 66.6 KB): the gateway calls and zod load
-  // when the form is first used, error reporting with the first error, js-cookie on the language switch.
-  loginJs: 85 * KB,
-  // Was 100 KB (/navigator_login 97.3 KB, /forget 95.3 KB). The partner sign-in and the password reset now load
-  // the gateway client, zod and their dialogs on first use, as /login does (about 79-80 KB); the heaviest page
-  // without a session is /pass_email_login (about 90.7 KB: its link is checked on arrival, so zod loads at once).
-  pageJs: 92 * KB,
+  // Issue 31's target (issue 9 had 85 KB). React and react-dom alone are 66.6 KB; /login loads about 78 KB: the form
+  // and the fields in two chunks, the layout's script with tracking and a small preload helper in one, and the
+  // gateway calls, zod, passkeys, WeChat, the dialogs and error reporting only once used (astro.config.mjs).
+  loginJs: 78 * KB,
+  // Every other page, signed out and, for the pages behind sign-in, signed in as the person the page is for
+  // (issue 31; it was 92 KB, measured signed out only). Signed in, the gateway client and zod (13.8 KB) load at
+  // once; what a page needs only after a click or far down (the user center's lower sections) loads then.
+  pageJs: 90 * KB,
   /** Legal texts and the 404 page carry no framework: at most the layout's small header script. */
   staticJs: 3 * KB,
   css: 15 * KB,
 } as const;
+
+/**
+ * Pages behind sign-in not yet within 90 KB signed in (issue 31 goes on: README "Page bytes (issue 31)" says
+ * what is next for each). Each is held to its bytes of 2026-11-27 (branch pages31), so that none can grow.
+ */
+const NOT_YET_WITHIN: Partial<Record<string, number>> = {
+  // Measured 100.6 KB: the profile's first paint reads the gateway chunk, the user-center store, the onboarding
+  // schemas and the closing banner's state; the share-link part and the companies are in the same first screen.
+  '/user_center': 101 * KB,
+  // 94.2 KB: the account choice reads the user-center store and the onboarding schemas.
+  '/account': 94.5 * KB,
+  // 98.2 KB: the company form itself (5.5 KB), its pickers and the onboarding schemas.
+  '/create_account': 98.5 * KB,
+  '/fill_account': 98.5 * KB,
+  // 94.3 KB: the join form with the date field and the onboarding schemas.
+  '/join': 94.6 * KB,
+  // 90.1 KB: 0.1 KB over, the two-step status and the password rule in four small chunks.
+  '/change_password': 90.4 * KB,
+};
 
 /** Any path that is not a route gets the localised 404 page. */
 const NOT_FOUND_PATH = '/budget-check-no-such-page';
@@ -37,49 +56,88 @@ function jsBudget(path: string): number {
 }
 
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+const PASSWORD = 'harbour2024';
+
+/** Gzipped bytes of every script and stylesheet `path` loads in `page` once it is idle and its islands hydrated. */
+async function measure(page: Page, lang: Lang, path: string) {
+  // A page may send the visitor on (to /login without a session); only this page's own loads count.
+  let navigations = 0;
+  await page.route('**/*', (route) =>
+    route.request().isNavigationRequest() && route.request().frame() === page.mainFrame() && navigations++ > 0
+      ? route.abort()
+      : route.continue(),
+  );
+  const loads = new Map<string, { type: 'script' | 'stylesheet'; body: Promise<Buffer | undefined> }>();
+  page.on('response', (response: Response) => {
+    const type = response.request().resourceType();
+    if ((type !== 'script' && type !== 'stylesheet') || loads.has(response.url())) return;
+    // Read the body at once: it may be gone after a later navigation.
+    loads.set(response.url(), { type, body: response.body().catch(() => undefined) });
+  });
+
+  await openInLanguage(page, lang, path);
+  await page.waitForLoadState('networkidle');
+  // client:only islands drop `ssr` once hydrated: by then every static import of the island has loaded.
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+
+  const sizes = { script: 0, stylesheet: 0 };
+  const files: string[] = [];
+  for (const [url, { type, body }] of loads) {
+    const bytes = await body;
+    expect(bytes, `${lang} ${path}: no body for ${url}`).toBeDefined();
+    const gzipped = gzipSync(bytes!, { level: 9 }).length;
+    sizes[type] += gzipped;
+    files.push(`${new URL(url).pathname} ${kb(gzipped)}`);
+  }
+  return { ...sizes, detail: files.sort().join(', ') || 'nothing' };
+}
 
 for (const lang of langs) {
   for (const path of routes) {
     test(`${lang} ${path} stays within its byte budgets`, async ({ page }) => {
-      // A page without a session may send the visitor on (to /login); only this page's own loads count.
-      let navigations = 0;
-      await page.route('**/*', (route) =>
-        route.request().isNavigationRequest() && route.request().frame() === page.mainFrame() && navigations++ > 0
-          ? route.abort()
-          : route.continue(),
-      );
-      const loads = new Map<string, { type: 'script' | 'stylesheet'; body: Promise<Buffer | undefined> }>();
-      page.on('response', (response: Response) => {
-        const type = response.request().resourceType();
-        if ((type !== 'script' && type !== 'stylesheet') || loads.has(response.url())) return;
-        // Read the body at once: it may be gone after a later navigation.
-        loads.set(response.url(), { type, body: response.body().catch(() => undefined) });
-      });
-
-      await openInLanguage(page, lang, path);
-      await page.waitForLoadState('networkidle');
-      // client:only islands drop `ssr` once hydrated: by then every static import of the island has loaded.
-      await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
-
-      const sizes = { script: 0, stylesheet: 0 };
-      const files: string[] = [];
-      for (const [url, { type, body }] of loads) {
-        const bytes = await body;
-        expect(bytes, `${lang} ${path}: no body for ${url}`).toBeDefined();
-        const gzipped = gzipSync(bytes!, { level: 9 }).length;
-        sizes[type] += gzipped;
-        files.push(`${new URL(url).pathname} ${kb(gzipped)}`);
-      }
-      const detail = files.sort().join(', ') || 'nothing';
-      test.info().annotations.push({ type: 'bytes', description: `${lang} ${path}: JS ${kb(sizes.script)}, CSS ${kb(sizes.stylesheet)}: ${detail}` });
+      const { script, stylesheet, detail } = await measure(page, lang, path);
+      test.info().annotations.push({ type: 'bytes', description: `${lang} ${path}: JS ${kb(script)}, CSS ${kb(stylesheet)}: ${detail}` });
 
       const budget = jsBudget(path);
-      expect(sizes.script, `${lang} ${path} loads ${sizes.script} B (${kb(sizes.script)}) of gzipped JavaScript, budget ${kb(budget)}: ${detail}`).toBeLessThanOrEqual(budget);
-      expect(sizes.stylesheet, `${lang} ${path} loads ${sizes.stylesheet} B (${kb(sizes.stylesheet)}) of gzipped CSS, budget ${kb(BUDGET.css)}: ${detail}`).toBeLessThanOrEqual(BUDGET.css);
+      expect(script, `${lang} ${path} loads ${script} B (${kb(script)}) of gzipped JavaScript, budget ${kb(budget)}: ${detail}`).toBeLessThanOrEqual(budget);
+      expect(stylesheet, `${lang} ${path} loads ${stylesheet} B (${kb(stylesheet)}) of gzipped CSS, budget ${kb(BUDGET.css)}: ${detail}`).toBeLessThanOrEqual(BUDGET.css);
       if (budget === BUDGET.staticJs) {
         // No framework at all: no island, hence no React runtime.
         await expect(page.locator('astro-island')).toHaveCount(0);
       }
     });
   }
+
+  // Signed in (issue 31), where the islands do their real work: one sign-in for every page behind it, as the person
+  // each is for: an administrator of a verified company, with a second company still to complete (/fill_account).
+  test(`${lang} every page behind sign-in stays within its byte budgets signed in`, async ({ browser, baseURL }) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext({ baseURL });
+    const email = uniqueEmail(`budget-${lang}`);
+    await seedUser(context.request, {
+      email,
+      password: PASSWORD,
+      userType: 2,
+      realName: 'Li Lei',
+      agreed: true,
+      companies: [{ nameEn: `Budget Shipping ${lang}`, isMain: true }, { nameEn: `Budget Forwarding ${lang}`, status: 'additional_info' }],
+    });
+    await signInByRequest(context.request, email, PASSWORD);
+    const companies = (await (await context.request.post('/api/c/user/v2/getCompanyListByToken', { data: {} })).json()) as { data: { companyId: string; companyNameEn: string }[] };
+    const fillable = companies.data.find((company) => company.companyNameEn.startsWith('Budget Forwarding'))!.companyId;
+
+    for (const shell of sessionShells) {
+      const path = shell === 'fill_account' ? `/fill_account?companyId=${fillable}` : `/${shell}`;
+      const page = await context.newPage();
+      const { script, stylesheet, detail } = await measure(page, lang, path);
+      test.info().annotations.push({ type: 'bytes', description: `${lang} ${path} signed in: JS ${kb(script)}, CSS ${kb(stylesheet)}: ${detail}` });
+      // Still on the page (not sent to sign-in or elsewhere), so its own island was measured.
+      expect.soft(new URL(page.url()).pathname, `${lang} ${path} signed in stays on its page`).toBe(`/${shell}`);
+      const budget = NOT_YET_WITHIN[`/${shell}`] ?? BUDGET.pageJs;
+      expect.soft(script, `${lang} ${path} signed in loads ${script} B (${kb(script)}) of gzipped JavaScript, budget ${kb(budget)}: ${detail}`).toBeLessThanOrEqual(budget);
+      expect.soft(stylesheet, `${lang} ${path} signed in loads ${kb(stylesheet)} of gzipped CSS, budget ${kb(BUDGET.css)}`).toBeLessThanOrEqual(BUDGET.css);
+      await page.close();
+    }
+    await context.close();
+  });
 }

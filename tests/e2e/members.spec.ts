@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
+import { format } from '../../src/i18n/format';
 import { langs } from '../../src/lib/lang';
 import { expectAccessible, openInLanguage, signInByEmail, uniqueEmail } from './helpers';
 
@@ -40,6 +41,8 @@ for (const lang of langs) {
       await signInByEmail(page, lang, adminEmail, PASSWORD);
       await expect(page).not.toHaveURL(/\/login/, { timeout: 30_000 });
       await openInLanguage(page, lang, '/user_center');
+      // The members part loads as it comes near (issue 31): scroll to it, as a person does.
+      await page.getByRole('heading', { name: format(u.members, { company: companyName }) }).scrollIntoViewIfNeeded();
       const row = page.getByRole('row').filter({ hasText: 'Lin Staff' });
       // The first paint of the user center waits for four calls; the shared test machine can be slow.
       await expect(row).toContainText(t.account.roles.staff, { timeout: 30_000 });

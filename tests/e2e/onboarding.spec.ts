@@ -123,6 +123,8 @@ for (const lang of langs) {
 
       // The administrator sees the request, and a new code stops the old one.
       await page.reload();
+      // The members part loads as it comes near (issue 31): scroll to it, as a person does.
+      await page.getByRole('heading', { name: t.userCenter.members.replace('{company}', company) }).scrollIntoViewIfNeeded();
       await expect(page.getByRole('row').filter({ hasText: 'Li Wei' })).toContainText(t.userCenter.memberStatuses.pending);
       await page.getByRole('button', { name: t.userCenter.regenerate }).click();
       await expect(page.getByText(t.userCenter.regenerated)).toBeVisible();

@@ -35,6 +35,8 @@ for (const lang of langs) {
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 900 });
         await openInLanguage(page, lang, '/user_center');
+        // The members part loads as it comes near (issue 31): scroll to it, as a person does.
+        await page.getByRole('heading', { name: t.userCenter.members.replace('{company}', companyName) }).scrollIntoViewIfNeeded();
         const region = page.getByRole('region', { name: t.userCenter.membersTable.replace('{company}', companyName), exact: true });
         await expect(region.getByRole('row').filter({ hasText: 'Lin Staff' })).toBeVisible({ timeout: 30_000 });
         // Nothing scrolls sideways inside the panel, and every action and note lies inside it.

@@ -116,6 +116,8 @@ for (const lang of langs) {
       // The administrator sees the request and approves it.
       await page.reload();
       await expect(page.getByText(u.pendingCount.replace('{n}', '1'))).toBeVisible();
+      // The members part loads as it comes near (issue 31): scroll to it, as a person does.
+      await page.getByRole('heading', { name: u.members.replace('{company}', company) }).scrollIntoViewIfNeeded();
       const row = page.getByRole('row').filter({ hasText: 'Zhao Liu' });
       await expect(row).toContainText(u.memberStatuses.pending);
       await expectAccessible(page);
@@ -142,6 +144,7 @@ for (const lang of langs) {
       });
       expect(((await joined.json()) as { code: string }).code).toBe('0');
       await page.reload();
+      await page.getByRole('heading', { name: u.members.replace('{company}', company) }).scrollIntoViewIfNeeded();
       const declined = page.getByRole('row').filter({ hasText: 'Qian Qi' });
       const decline = page.getByRole('button', { name: u.declineLabel.replace('{name}', 'Qian Qi') });
       await decline.click();
@@ -157,6 +160,7 @@ for (const lang of langs) {
       await expect(page.getByRole('status').filter({ hasText: u.declined.replace('{name}', 'Qian Qi') })).toBeVisible();
       await expect(declined).toContainText(u.memberStatuses.rejected);
       await page.reload();
+      await page.getByRole('heading', { name: u.members.replace('{company}', company) }).scrollIntoViewIfNeeded();
       await expect(page.getByRole('row').filter({ hasText: 'Qian Qi' })).toContainText(u.memberStatuses.rejected);
       await other.page.goto('/account');
       await expect(other.page.getByRole('listitem').filter({ hasText: company })).toHaveCount(0);

@@ -5,7 +5,7 @@ import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
 import { problemText } from '../../i18n/problem';
 import type { ConnectRequestAnswer } from '../../schemas/oidc';
-import { confirmItsYou } from '../../stores/step-up';
+import { confirmItsYou } from '../../stores/step-up-state';
 import { StepUpSlot } from '../shared/StepUpSlot';
 
 interface ConnectAppProps {

@@ -1,9 +1,9 @@
 import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
 import type { Lang } from '../../lib/lang';
-import { $dataRights, keepAccount, loadDataRights } from '../../stores/data-rights';
+import { $closure, loadClosure } from '../../stores/closure';
 import { timeLabel } from '../user-center/security-labels';
 
 /** The banner's words (of `dataRights`), so pages pass only these. */
@@ -16,21 +16,28 @@ interface ClosingBannerProps {
 
 /**
  * A closure under way, at the top of the pages a sign-in lands on (the user center, the account choice): the
- * closing date and "Keep my account". Loads the data-rights state ("Your data" shows the same).
+ * closing date and "Keep my account". Reads the data-rights state through stores/closure.ts ("Your data" keeps it
+ * current); the data-rights store loads with the button's click (issue 31).
  */
 export function ClosingBanner({ lang, words: m }: ClosingBannerProps) {
-  const s = useStore($dataRights);
+  const closure = useStore($closure);
+  const [busy, setBusy] = useState(false);
   useEffect(() => {
-    void loadDataRights();
+    void loadClosure();
   }, []);
-  const closure = s.state?.closure;
   if (!closure) return null;
+  const keep = async () => {
+    setBusy(true);
+    const { keepAccount } = await import('../../stores/data-rights');
+    await keepAccount();
+    setBusy(false);
+  };
   return (
     <section className="panel closing-banner" aria-labelledby="closing-title">
       <h2 id="closing-title" className="section-title">{format(m.closing, { date: timeLabel(closure.closesAt, lang) })}</h2>
       <p>{m.closingHint}</p>
       <div className="form-actions">
-        <button type="button" className="button primary" disabled={Boolean(s.busy)} onClick={() => void keepAccount()}>
+        <button type="button" className="button primary" disabled={busy} onClick={() => void keep()}>
           {m.keep}
         </button>
       </div>

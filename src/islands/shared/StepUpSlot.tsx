@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense } from 'react';
 import type { Messages } from '../../i18n';
-import { $stepUp } from '../../stores/step-up';
+import { $stepUp } from '../../stores/step-up-state';
 
 // The dialog loads with the first "Confirm it's you": pages that may need it keep a small first load.
 const StepUpDialog = lazy(() => import('./StepUpDialog').then((module) => ({ default: module.StepUpDialog })));

@@ -32,7 +32,6 @@ import { PhoneField } from '../../ui/PhoneField';
 import { TabList, tabPanelProps } from '../../ui/TabList';
 import { TextField } from '../../ui/TextField';
 import { useProblems } from '../shared/use-problems';
-import { SmsDownOffer } from './SmsDownOffer';
 import { wechatMethodAsked } from '../../lib/wechat-start';
 import type { WechatMethod, WechatMethods } from '../../schemas/wechat';
 
@@ -52,6 +51,8 @@ const NewUserModal = lazy(() => import('../../ui/NewUserModal').then((m) => ({ d
 const SecondStep = lazy(() => import('../second-step/SecondStep'));
 // WeChat's panel loads when the person opens it; until then /login holds only its button.
 const WechatPanel = lazy(() => import('../wechat/WechatPanel'));
+// The way out when no SMS provider can send: only after a send failed that way (issue 31).
+const SmsDownOffer = lazy(() => import('./SmsDownOffer').then((m) => ({ default: m.SmsDownOffer })));
 const SliderDialog = lazy(() => import('../shared/SliderDialog').then((m) => ({ default: m.SliderDialog })));
 // The area-code list and its schema load with the form's first use (below), not with the page.
 const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => d.loadPhoneCodes());
@@ -196,6 +197,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
             maxLength={8}
           />
           {s.smsDown && s.channel === 'phone' && (
+            <Suspense fallback={null}>
             <SmsDownOffer
               state={s.smsDown}
               labels={m.smsDown}
@@ -204,6 +206,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
               onEmailInstead={() => void sendCodeByEmailInstead().then(() => $signIn.get().smsDown?.step === 'emailSent' && document.getElementById('code')?.focus())}
               onPassword={register ? undefined : () => switchTo('password')}
             />
+            </Suspense>
           )}
         </div>
       ) : (

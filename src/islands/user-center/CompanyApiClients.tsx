@@ -5,7 +5,7 @@ import { format } from '../../i18n/format';
 import { problemOf, problemText, type Problem } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { COMPANY_CLIENT_MAX_DAYS, type CompanyClient, type CompanyClientsAnswer } from '../../schemas/oidc-clients';
-import { STEP_UP_CANCELLED, withFreshProof } from '../../stores/step-up';
+import { STEP_UP_CANCELLED, withFreshProof } from '../../stores/step-up-state';
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { Modal } from '../../ui/Modal';
 import { SecretOnce } from '../../ui/SecretOnce';

@@ -5,7 +5,7 @@ import { format } from '../../i18n/format';
 import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { SOCIAL_PROVIDERS, type SocialBinding, type SocialProvider } from '../../schemas/wechat';
-import { STEP_UP_CANCELLED, withFreshProof } from '../../stores/step-up';
+import { STEP_UP_CANCELLED, withFreshProof } from '../../stores/step-up-state';
 import type { Failure } from '../../stores/wechat';
 import { timeLabel } from './security-labels';
 

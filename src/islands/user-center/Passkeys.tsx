@@ -5,7 +5,7 @@ import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import { $passkeys, addPasskey, endPasskeyReview, loadPasskeys, removePasskey, renamePasskey } from '../../stores/passkeys';
-import { $stepUp } from '../../stores/step-up';
+import { $stepUp } from '../../stores/step-up-state';
 import { Modal } from '../../ui/Modal';
 import './passkeys.css';
 import { format } from '../../i18n/format';

@@ -19,15 +19,13 @@ import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboa
 import { Avatar } from '../../ui/Avatar';
 import { EmailAddress } from '../../ui/EmailAddress';
 import { formatDay } from '../../ui/format-day';
-import { Modal } from '../../ui/Modal';
-import { ScrollTable } from '../../ui/ScrollTable';
-import { ConfirmModal } from '../../ui/ConfirmModal';
 import { WhenVisible } from '../../ui/WhenVisible';
 import { StepUpSlot } from '../shared/StepUpSlot';
 
 // The profile editor (with its country list and date picker) loads when the person opens it.
-// Every part below the profile loads on demand (issue 31): the page paints its profile from the shell's first
-// load, and each section's code (members, sessions, history, activity, data rights) follows in its own chunk.
+// Every part below the profile and the companies loads on demand (issue 31): the page paints those from the
+// island's first load, and each lower section's code (members, security, data rights) loads in its own chunk
+// when the section comes near (WhenVisible).
 const ClosingBanner = lazy(() => import('../shared/ClosingBanner').then((m) => ({ default: m.ClosingBanner })));
 const ShareSignIn = lazy(() => import('./ShareSignIn').then((m) => ({ default: m.ShareSignIn })));
 const CompanyMembers = lazy(() => import('./CompanyMembers').then((m) => ({ default: m.CompanyMembers })));
@@ -35,20 +33,26 @@ const SecuritySessions = lazy(() => import('./SecuritySessions').then((m) => ({ 
 const SignInHistory = lazy(() => import('./SignInHistory').then((m) => ({ default: m.SignInHistory })));
 const AccountActivity = lazy(() => import('./AccountActivity').then((m) => ({ default: m.AccountActivity })));
 const YourData = lazy(() => import('./YourData').then((m) => ({ default: m.YourData })));
+// The question before declining a member opens from the members part.
+const ConfirmModal = lazy(() => import('../../ui/ConfirmModal').then((m) => ({ default: m.ConfirmModal })));
 const ProfileEditor = lazy(() => import('./ProfileEditor').then((m) => ({ default: m.ProfileEditor })));
-// Two-step verification (its calls, schemas and the QR code) loads after the page's first paint.
+// Two-step verification (its calls, schemas and the QR code) loads with the Security section.
 const TwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.TwoStep })));
 const CompanyTwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.CompanyTwoStep })));
 import { CompanyStanding } from '../account-choice/CompanyStanding';
 import { companyTypeLabel } from '../account-choice/labels';
 import { format } from '../../i18n/format';
 
-// The Security section's parts load when it scrolls into view (or /user_center#security opens there).
+// The Security section's parts load when it comes near (or /user_center#security opens there).
 const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passkeys })));
 // A company's API clients (administrators) load when their part scrolls into view.
 const CompanyApiClients = lazy(() => import('./CompanyApiClients').then((m) => ({ default: m.CompanyApiClients })));
 const ConnectedApps = lazy(() => import('./ConnectedApps').then((m) => ({ default: m.ConnectedApps })));
 const LinkedAccounts = lazy(() => import('./LinkedAccounts').then((m) => ({ default: m.LinkedAccounts })));
+
+/** The places inside "Security" and "Your data" an address may name (the new-device notice, WeChat, OpenID). */
+const SECURITY_ANCHORS = ['security', 'passkeys-title', 'two-step-title', 'sessions-title', 'sign-in-history-title', 'connected-apps-title', 'linked-accounts', 'account-activity-title'];
+const YOUR_DATA_ANCHORS = ['your-data', 'data-map-title', 'consents-title', 'tracking-title', 'copy-title', 'close-title'];
 
 interface UserCenterProps {
   lang: Lang;
@@ -230,65 +234,44 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
                 {m.invitationHint.split('{link}')[1]}
               </p>
             </div>
-            <Suspense fallback={null}>
+            {/* The company's two-step rule, its members and API clients load when this part comes near (issue 31). */}
+            {pending > 0 && <p className="pending-count">{format(m.pendingCount, { n: pending })}</p>}
+            <WhenVisible anchors={[titleId]} minHeight="12rem" loading={messages.common.loading}>
               <CompanyTwoStep
                 companyId={company.companyId}
                 required={s.companies.find((c) => c.companyId === company.companyId)?.requireTwoStep ?? false}
                 messages={messages}
               />
-            </Suspense>
-            {pending > 0 && <p className="pending-count">{format(m.pendingCount, { n: pending })}</p>}
-            <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
               <CompanyMembers lang={lang} company={company} companyName={companyName(company.companyId)} messages={messages} />
-            </Suspense>
-            <WhenVisible>
-              <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
-                <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName(company.companyId)} messages={messages} />
-              </Suspense>
+              <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName(company.companyId)} messages={messages} />
             </WhenVisible>
           </section>
         );
       })}
 
-      {/* Account security; the new-device notice links here (/user_center#security). */}
+      {/* Account security; the new-device notice links here (/user_center#security). Its parts load when it comes
+          near, when the address names it or one of them, or with the first Tab key (ui/WhenVisible.tsx). */}
       <section className="security-section" aria-labelledby="security">
         <h2 id="security" className="section-title">{messages.security.title}</h2>
-        <WhenVisible>
-          <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
-            <Passkeys lang={lang} messages={messages} />
-          </Suspense>
-        </WhenVisible>
-        <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+        <WhenVisible anchors={SECURITY_ANCHORS} minHeight="24rem" loading={messages.common.loading}>
+          <Passkeys lang={lang} messages={messages} />
           <TwoStep messages={messages} />
-        </Suspense>
-        <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
           <SecuritySessions lang={lang} messages={messages} />
           <SignInHistory lang={lang} messages={messages} />
-        </Suspense>
-        <WhenVisible>
-          <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
-            <ConnectedApps lang={lang} messages={messages} />
-          </Suspense>
-        </WhenVisible>
-        <WhenVisible>
-          <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
-            <LinkedAccounts lang={lang} messages={messages} />
-          </Suspense>
-        </WhenVisible>
-        <WhenVisible>
-          <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
-            <AccountActivity lang={lang} messages={messages} />
-          </Suspense>
+          <ConnectedApps lang={lang} messages={messages} />
+          <LinkedAccounts lang={lang} messages={messages} />
+          <AccountActivity lang={lang} messages={messages} />
         </WhenVisible>
       </section>
 
       {/* The person's rights over their data (/user_center#your-data). */}
-      <Suspense fallback={<p className="hint">{messages.common.loading}</p>}>
+      <WhenVisible anchors={YOUR_DATA_ANCHORS} minHeight="20rem" loading={messages.common.loading}>
         <YourData lang={lang} messages={messages} sliderLabels={sliderLabels} />
-      </Suspense>
+      </WhenVisible>
       <StepUpSlot messages={messages} />
 
       {s.declining && (
+        <Suspense fallback={null}>
         <ConfirmModal
           title={m.declineTitle}
           text={format(m.declineText, { name: s.declining.name, company: s.declining.company })}
@@ -297,6 +280,7 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
           onCancel={cancelDecline}
           onConfirm={() => void confirmDecline()}
         />
+        </Suspense>
       )}
     </div>
   );

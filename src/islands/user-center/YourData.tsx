@@ -1,10 +1,11 @@
 import { useStore } from '@nanostores/react';
+import { useEffect } from 'react';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
 import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { dataCopyUrl } from '../../api/data-rights';
-import { $closeQuestion, $dataRights, askForCopy, cancelCloseQuestion, closeAccount, openCloseQuestion, setTracking } from '../../stores/data-rights';
+import { $closeQuestion, $dataRights, askForCopy, cancelCloseQuestion, closeAccount, loadDataRights, openCloseQuestion, setTracking } from '../../stores/data-rights';
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { DataMapTable } from '../../ui/DataMapTable';
 import { timeLabel } from './security-labels';
@@ -34,6 +35,10 @@ export function YourData({ lang, messages, sliderLabels }: { lang: Lang; message
   const tracking = state?.consents.find((consent) => consent.purpose === 'tracking');
   const latest = state?.copies[0];
   const date = (at: number) => timeLabel(at, lang);
+  // The section loads its own state when it comes near (the closing banner reads only the closure: stores/closure.ts).
+  useEffect(() => {
+    void loadDataRights();
+  }, []);
 
   return (
     <section className="security-section your-data" aria-labelledby="your-data">
