@@ -6,7 +6,6 @@ import { takeResetHandOver } from '../lib/reset-hand-over';
 import { SESSION_MARKER_COOKIE } from '../lib/session-marker';
 import { DEFAULT_AREA_CODE_ID } from '../schemas/auth-rules';
 import type { LoginAnswer } from '../schemas/auth';
-import type { LoginHint } from '../schemas/oidc';
 import { realBrowser, type BrowserEnv } from './browser';
 import { createForm } from './form';
 
@@ -80,40 +79,9 @@ export function initSignIn(options: { chain: boolean }, browser: BrowserEnv = re
   // Straight after a password reset: its confirmation stays, over the password tab of the channel it used.
   const reset = options.chain ? null : takeResetHandOver();
   if (reset) $signIn.set({ ...$signIn.get(), mode: 'password', ...reset, notice: 'signIn.resetDone' });
-  const waiting = connectRequestOf(browser.search);
-  if (waiting && !reset) void prefillFromLoginHint(waiting);
-}
-
-/** The OpenID authorization request this sign-in is for: /login?next=/connect?request=ID (the edge sends it here). */
-function connectRequestOf(search: string): string | null {
-  const next = new URLSearchParams(search).get('next');
-  const match = next ? /^\/connect\?request=([A-Za-z0-9_-]{20,64})$/.exec(next) : null;
-  return match?.[1] ?? null;
-}
-
-/**
- * An app's `login_hint` fills the phone or e-mail field and picks its tab. The hint never travels in a URL (an
- * address in a URL ends up in logs): the page asks the gateway for the waiting request's hint, which answers it
- * as form fields, or null for anything that is not a phone number or an e-mail address. Plain fetch and type
- * checks, no zod: this runs with /login's first load. The person's own typing is never overwritten.
- */
-async function prefillFromLoginHint(requestId: string) {
-  const before = $signIn.get();
-  let hint: LoginHint = null;
-  try {
-    const answer = await fetch(`/api/oidc/v1/hints/${requestId}`, { headers: { accept: 'application/json' } });
-    const body = (await answer.json()) as { code?: unknown; data?: LoginHint };
-    if (body.code === '0') hint = body.data ?? null;
-  } catch {
-    return; // No hint: the form stays as it was.
-  }
-  if (!hint || $signIn.get() !== before) return;
-  const mode = before.mode === 'chain' ? 'code' : before.mode;
-  if (hint.channel === 'phone' && [hint.areaId, hint.callingCode, hint.mobile].every((value) => typeof value === 'string')) {
-    $signIn.set({ ...before, mode, channel: 'phone', areaId: hint.areaId, callingCode: hint.callingCode, mobile: hint.mobile });
-  } else if (hint.channel === 'email' && typeof hint.email === 'string') {
-    $signIn.set({ ...before, mode, channel: 'email', email: hint.email });
-  }
+  // On the way to an app's consent (/login?next=/connect?request=ID) the app's login_hint may fill the form; that
+  // code loads only then, so /login's first load stays within its budget.
+  if (!reset && browser.search.includes('connect')) void import('./login-hint').then(({ prefillFromLoginHint }) => prefillFromLoginHint(browser.search));
 }
 
 export const setField = <K extends keyof typeof initial>(key: K, value: (typeof initial)[K]) => {
