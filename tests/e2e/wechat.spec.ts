@@ -69,6 +69,9 @@ for (const { lang, width } of runs) {
       await expect(page.getByRole('button', { name: w.showQr })).toBeFocused();
       await page.keyboard.press('Enter');
       const who = person();
+      // Enter starts a navigation; a screenshot taken while it commits can hang, so shoot the page it reaches.
+      await expect(page).toHaveURL(/\/api\/dev\/wechat\//);
+      await expect(page.getByLabel(scanLabel)).toBeVisible();
       await page.screenshot({ path: `${SHOTS}/stand-in-${lang}-${width}.png`, fullPage: true });
       await confirmScan(page, who);
       await expect(page).toHaveURL(/\/wechat_callback/);

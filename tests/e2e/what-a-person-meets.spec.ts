@@ -54,6 +54,8 @@ for (const lang of langs) {
       await page.locator('#upload-licence').setInputFiles({ name: 'licence.pdf', mimeType: 'application/pdf', buffer: PDF });
       await expect(page.getByRole('link', { name: 'licence.pdf' })).toBeVisible();
 
+      // The page's own calls must be done first: one that answers TK00001 would take it to /login before the click.
+      await page.waitForLoadState('networkidle');
       await endSessionElsewhere(page);
       await page.getByRole('button', { name: o.submit }).click();
       await expect(page).toHaveURL(/\/login\?next=%2Fcreate_account$/);
@@ -85,6 +87,8 @@ for (const lang of langs) {
       await page.getByRole('button', { name: u.editProfile }).click();
       await page.getByLabel(u.realName).fill('Kept Name');
       await fillDate(page, lang, new RegExp(u.birthday), '1988-02-29');
+      // The page's own calls must be done first: one that answers TK00001 would take it to /login before the click.
+      await page.waitForLoadState('networkidle');
       await endSessionElsewhere(page);
       await page.getByRole('button', { name: u.save, exact: true }).click();
       await expect(page).toHaveURL(/\/login\?next=%2Fuser_center$/);
@@ -100,6 +104,8 @@ for (const lang of langs) {
       const c = t.changePassword;
       await page.getByLabel(c.newPassword, { exact: true }).fill('harbourGate8');
       await page.getByLabel(c.confirmPassword, { exact: true }).fill('harbourGate8');
+      // The page's own calls must be done first: one that answers TK00001 would take it to /login before the click.
+      await page.waitForLoadState('networkidle');
       await endSessionElsewhere(page);
       await page.getByRole('button', { name: c.submit }).click();
       await expect(page).toHaveURL(/\/login\?next=%2Fchange_password$/);
