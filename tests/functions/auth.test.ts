@@ -112,7 +112,12 @@ describe('quick login (code)', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => api.post('/agg-web/quick/user/login', body).then(api.json)));
     expect(answers.filter((a) => a.code === '0')).toHaveLength(1);
     expect(answers.find((a) => a.code === '0')!.data).toMatchObject({ newUser: true });
+    // Every other call is told the code is spent (used, its tries gone) or the guesses capped, never a server error.
+    for (const loser of answers.filter((a) => a.code !== '0')) expect(['CD0012', 'CD0014', 'CD0015', 'CD0016']).toContain(loser.code);
     expect(await userCount('phone_e164', e164)).toBe(1);
+    // The code's use, the person and the session were one batch: one session, one sign-in in the history.
+    const sessions = await worker.env.DB.prepare('SELECT COUNT(*) AS n FROM sessions WHERE user_id = (SELECT id FROM users WHERE phone_e164 = ?)').bind(e164).first<{ n: number }>();
+    expect(sessions?.n).toBe(1);
   });
 });
 

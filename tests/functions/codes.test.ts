@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import app from '../../functions/worker';
 import { createGateway } from '../../functions/gateway/app';
 import { GatewayError } from '../../functions/gateway/errors';
-import { consumeCode, generateCode, issueCode, type ConsumeCodeArgs, type IssueCodeArgs } from '../../functions/gateway/codes/service';
+import { checkCode, consumeCode, generateCode, issueCode, useCheckedCode, useCheckedCodeStatements, usedCodeRefusal, type ConsumeCodeArgs, type IssueCodeArgs } from '../../functions/gateway/codes/service';
+import { insertUserStatement } from '../../functions/gateway/account/db';
+import { prepareSession } from '../../functions/gateway/sessions/service';
 import { deliver } from '../../functions/gateway/delivery';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { useWorkerEnv } from './gateway-client';
@@ -134,6 +136,25 @@ describe('consumeCode', () => {
     const row = await worker.env.DB.prepare('SELECT * FROM codes WHERE recipient = ?').bind(to).first<Record<string, unknown>>();
     expect(JSON.stringify(row)).not.toContain(code);
     expect(row?.code_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('a code used in the batch that needs it (a new person, code sign-in)', () => {
+  it('writes the person and the session only for the call that used the code; a call that lost it writes nothing (CD0014)', async () => {
+    const to = freshEmail();
+    await issue({ recipient: to });
+    const code = /\b(\d{6})\b/.exec(((await (await api.get(`/dev/outbox?to=${to}`)).json()) as { data: { text: string }[] }).data[0]!.text)![1]!;
+    const args = { recipient: to, purpose: 'login' as const, code, now: time };
+    // Two right guesses both pass the check; the first one's own use wins, the second's batch then loses.
+    const [first, second] = await Promise.all([checkCode(worker.env.DB, { ...args, ip: api.ip() }), checkCode(worker.env.DB, { ...args, ip: api.ip() })]);
+    await useCheckedCode(worker.env.DB, first, time);
+    const userId = crypto.randomUUID();
+    const session = await prepareSession(worker.env.DB, { userId, kind: 'platform', now: time });
+    const batch = [...useCheckedCodeStatements(worker.env.DB, second, time), insertUserStatement(worker.env.DB, { id: userId, email: to, now: time }, { onlyIfChanged: true }), session.statement];
+    const refused = await worker.env.DB.batch(batch).then(() => null, (error: unknown) => usedCodeRefusal(error)?.code ?? error);
+    expect(refused).toBe('CD0014');
+    expect(await worker.env.DB.prepare('SELECT COUNT(*) AS n FROM users WHERE id = ?').bind(userId).first('n')).toBe(0);
+    expect(await worker.env.DB.prepare('SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?').bind(userId).first('n')).toBe(0);
   });
 });
 

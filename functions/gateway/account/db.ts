@@ -106,14 +106,17 @@ export interface NewUser {
   now: number;
 }
 
-/** The INSERT for a new user, to run alone or in a batch with its first session. */
-export function insertUserStatement(db: D1Database, user: NewUser & { id: string }): D1PreparedStatement {
+/**
+ * The INSERT for a new user, to run alone or in a batch with its first session. `onlyIfChanged`: only when the
+ * statement before it in the batch changed a row (the code that registers the person was used by this call).
+ */
+export function insertUserStatement(db: D1Database, user: NewUser & { id: string }, { onlyIfChanged = false } = {}): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO users (id, phone_e164, email, us_id, real_name, login_name, password_hash, password_salt, password_algo,
          password_params, password_version, legacy_salt, original_flag, user_type, identity, pending_company_name, pending_port_id,
          source, is_partner, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${onlyIfChanged ? ' WHERE changes() = 1' : ''}`,
     )
     .bind(
       user.id,

@@ -45,11 +45,19 @@ export function countTryStatement(db: D1Database, key: CodeKey, now: number, max
  * transaction. False when a parallel call used it first: of any number of right guesses exactly one wins.
  */
 export async function useCode(db: D1Database, codeId: number, guessId: number, now: number): Promise<boolean> {
-  const [used] = await db.batch([
-    consumeStatement(db, SINGLE_USE.code, { id: codeId }, now, { returning: 'id' }),
-    withdrawGuessStatement(db, 'code', guessId),
-  ]);
+  const [, used] = await db.batch(useCodeStatements(db, codeId, guessId, now));
   return (used?.results.length ?? 0) > 0;
+}
+
+/**
+ * useCode's two statements, for the head of a caller's own batch (a new person's registration with its session,
+ * sign-in/routes.ts): the guess is dropped, then the code is marked used, so the statement right after them sees
+ * changes() = 1 only when this call won the code. That statement must act only then, and a later one must fail
+ * without it (a row that references it), so that a lost race rolls the whole batch back (codes/service.ts
+ * usedCodeRefusal names it).
+ */
+export function useCodeStatements(db: D1Database, codeId: number, guessId: number, now: number): D1PreparedStatement[] {
+  return [withdrawGuessStatement(db, 'code', guessId), consumeStatement(db, SINGLE_USE.code, { id: codeId }, now, { returning: 'id' })];
 }
 
 /** The newest code's state, to tell why it could not be used. */

@@ -1,6 +1,6 @@
 import type { Lang } from '../../../src/lib/lang';
 import { GatewayError } from '../errors';
-import { countTryStatement, latestCodeState, sentFromNetwork, useCode, withdrawCode, type CodeKey, type CountedTry } from './db';
+import { countTryStatement, latestCodeState, sentFromNetwork, useCode, useCodeStatements, withdrawCode, type CodeKey, type CountedTry } from './db';
 import { guessInsert, withdrawGuess } from '../identity/db/guesses';
 import { cappedInsert, cappedInsertStatement, whyRefused, type Cap } from '../limits/db';
 import { blockedRecipientStatement } from '../account/db';
@@ -191,7 +191,30 @@ export interface ConsumeCodeArgs {
  * exactly one returns. Throws CD0010 for a wrong code (data { triesLeft }), CD0011 when expired, CD0012
  * after MAX_TRIES tries, CD0013 when no code was asked for, CD0014 when it was already used.
  */
-export async function consumeCode(db: D1Database, args: ConsumeCodeArgs, { alsoRead = [], onRead }: ConsumeCodeReads = {}): Promise<void> {
+export async function consumeCode(db: D1Database, args: ConsumeCodeArgs, reads: ConsumeCodeReads = {}): Promise<void> {
+  await useCheckedCode(db, await checkCode(db, args, reads), args.now);
+}
+
+/** Uses a checked code on its own: CD0014 when a parallel call used it first (of right guesses exactly one wins). */
+export async function useCheckedCode(db: D1Database, checked: CheckedCode, now: number): Promise<void> {
+  if (!(await useCode(db, checked.codeId, checked.guessId, now))) throw new GatewayError(ERR.CODE_ALREADY_USED);
+}
+
+/** useCheckedCode's statements for the head of the caller's own batch, with usedCodeRefusal (codes/db.ts useCodeStatements). */
+export const useCheckedCodeStatements = (db: D1Database, checked: CheckedCode, now: number) => useCodeStatements(db, checked.codeId, checked.guessId, now);
+
+/** A right guess at a code that is not used yet: what useCodeStatements needs to use it. */
+export interface CheckedCode {
+  codeId: number;
+  guessId: number;
+}
+
+/**
+ * consumeCode up to the use: the guess is logged, counted and compared exactly as there, and the code is left
+ * for the caller to use in its own batch (codes/db.ts useCodeStatements), which saves a round trip. The caller
+ * passes usedCodeRefusal to that batch: a parallel call that used the code first then answers CD0014.
+ */
+export async function checkCode(db: D1Database, args: ConsumeCodeArgs, { alsoRead = [], onRead }: ConsumeCodeReads = {}): Promise<CheckedCode> {
   const key: CodeKey = { recipient: args.recipient, purpose: args.purpose };
   const hash = await hashCode(args.recipient, args.purpose, args.code);
   const guess = guessInsert(
@@ -213,7 +236,16 @@ export async function consumeCode(db: D1Database, args: ConsumeCodeArgs, { alsoR
     throw await unusable(db, key, args.now);
   }
   if (!sameHash(counted.code_hash, hash)) throw new GatewayError(ERR.CODE_WRONG, { triesLeft: MAX_TRIES - counted.tries });
-  if (!(await useCode(db, counted.id, guessId, args.now))) throw new GatewayError(ERR.CODE_ALREADY_USED);
+  return { codeId: counted.id, guessId };
+}
+
+/**
+ * The refusal of a batch that began with useCodeStatements and lost the code to a parallel call: the row that
+ * needed the code's use was not written, so a row that references it failed its foreign key (CD0014).
+ */
+export function usedCodeRefusal(error: unknown): GatewayError | null {
+  const message = error instanceof Error ? error.message : '';
+  return /FOREIGN KEY constraint failed/.test(message) ? new GatewayError(ERR.CODE_ALREADY_USED) : null;
 }
 
 const bytes = (hex: string) => new TextEncoder().encode(hex);

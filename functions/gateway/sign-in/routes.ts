@@ -12,7 +12,7 @@ import { cappedInsert } from '../limits/db';
 import { findUserByIdentity, findUserByIdentityStatement, identityKey, insertUserStatement, type NewUser, type UserRow } from '../account/db';
 import { clientIp, GatewayError, ok } from '../errors';
 import { now } from '../../contract';
-import { consumeCode } from '../codes/service';
+import { checkCode, useCheckedCode, useCheckedCodeStatements, usedCodeRefusal, type CheckedCode } from '../codes/service';
 import { identity } from '../identity/sign-in-names';
 import { findPort } from '../places/ports';
 import { decoySalt } from '../identity/passwords';
@@ -33,7 +33,7 @@ export const NEW_USER_CHECK_WINDOW_MS = 60 * 60 * 1000;
 export const NEW_USER_CHECKS_PER_NAME = 10;
 export const NEW_USER_CHECKS_PER_NETWORK = 60;
 
-/** Answers of consumeCode that refuse the code itself (not a rate cap on the caller): a failed sign-in. */
+/** Answers of checkCode and useCheckedCode that refuse the code itself (not a rate cap on the caller): a failed sign-in. */
 export const CODE_REFUSALS = new Set<string>([ERR.CODE_WRONG, ERR.CODE_EXPIRED, ERR.CODE_TRIES_SPENT, ERR.CODE_NOT_REQUESTED, ERR.CODE_ALREADY_USED]);
 
 /** The phone or e-mail fields of checkIsNewUser and quick login (loginType 1 or 2). */
@@ -77,12 +77,15 @@ export const authRoutes = new Hono<SignInEnv>()
       const portOf = (user: UserRow | null) => (!user && body.portId ? findPort(body.portId) : null);
       if (portOf(existing) === undefined) throw new GatewayError(ERR.PORT_NOT_LISTED, { path: 'portId' });
 
+      let checked: CheckedCode;
       try {
-        await consumeCode(
+        checked = await checkCode(
           db,
           { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) },
           registrationReady ? { alsoRead: [findUserByIdentityStatement(db, name)], onRead: ([user]) => (existing = (user?.results[0] as UserRow | undefined) ?? null) } : {},
         );
+        // An existing account's code is used on its own: its sign-in reads more (blocks, two-step) before a session.
+        if (existing) await useCheckedCode(db, checked, now(c));
       } catch (error) {
         // A wrong, expired or spent code for an existing account goes into its sign-in history, after the
         // answer: an unknown name writes nothing, so writing first would make a known one answer later.
@@ -105,11 +108,14 @@ export const authRoutes = new Hono<SignInEnv>()
         source: 'quick-login',
         now: now(c),
       };
-      // One batch with the session: a parallel registration of the same identity fails whole (US0003).
+      // One batch with the code's use and the session: the person is inserted only if this call used the code,
+      // and the session's row needs the person, so a lost race writes nothing (CD0014); a parallel registration
+      // of the same identity with another code fails whole too (US0003).
       return signedIn(c, { id: user.id, original_flag: 0, user_type: 0 }, {
         method: 'code',
         newUser: true,
-        before: [insertUserStatement(db, user)],
+        before: [...useCheckedCodeStatements(db, checked, now(c)), insertUserStatement(db, user, { onlyIfChanged: true })],
+        refusal: usedCodeRefusal,
         agreedTo: [...defaultConsentDocs, 'registration'],
       });
     },

@@ -130,6 +130,8 @@ export interface SignInOptions {
   newUser?: boolean;
   /** Runs in the same batch as the session (or the second-step challenge): a new user's INSERT, a password update. */
   before?: D1PreparedStatement[];
+  /** Names the refusal of a statement in `before` that a parallel request won (a code used first: CD0014). */
+  refusal?: (error: unknown) => GatewayError | null;
   agreedTo?: readonly LegalDoc[];
   kind?: SessionKind;
   /**
@@ -173,7 +175,7 @@ export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<Us
 export async function completeSignIn<E extends SignInEnv>(
   c: Context<E>,
   user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
-  { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding }: SignInOptions,
+  { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding, refusal }: SignInOptions,
 ) {
   const db = c.env.DB;
   // Ticking the agreement (or registering) records the versions agreed to, in the same batch as the session.
@@ -197,7 +199,7 @@ export async function completeSignIn<E extends SignInEnv>(
     newUser,
     proves,
     // A parallel binding of the same WeChat (or another WeChat to this account) won: WX0007 / WX0008, nothing written.
-    ...(binding ? { refusal: bindingRefusal } : {}),
+    ...(binding ? { refusal: bindingRefusal } : refusal ? { refusal } : {}),
   });
   // A new way into an existing account is told to its owner, as a new passkey is.
   if (binding && !newUser) {
