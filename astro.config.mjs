@@ -4,6 +4,7 @@ import react from '@astrojs/react';
 import { fileURLToPath } from 'node:url';
 import { legalMarkdownProcessor } from './scripts/legal-values-plugin.ts';
 import { PRELOAD_HELPER_ID, preloadHelper } from './scripts/preload-helper.mjs';
+import { islandPreload } from './scripts/island-preload.mjs';
 
 // `npm run dev` (`astro dev`) runs the Worker in workerd through @astrojs/cloudflare; the build never loads the
 // adapter, which would move the output to dist/client + dist/server and change what `npm start` and the tests serve.
@@ -41,7 +42,7 @@ async function workerdDevServer() {
 export default defineConfig({
   output: 'static',
   build: { format: 'file', inlineStylesheets: 'auto' },
-  integrations: [...devOnWorkerd.integrations, react()],
+  integrations: [...devOnWorkerd.integrations, react(), islandPreload()],
   trailingSlash: 'never',
   // The legal texts write `{{name}}` for the operator's identity and the other values legal fills in once, in
   // content/legal/operator.yaml (read and checked here: a bad file fails the build naming the field).
