@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { loadPhoneCodes } from '../../api/dictionaries';
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
-import { INVITATION_LENGTH } from '../../schemas/onboarding';
+import { INVITATION_LENGTH } from '../../schemas/company-status';
 import { $join, $joinErrors, initJoin, lookUpCompany, setInvitationCode, setJoinArea, setJoinField, submitJoin } from '../../stores/join';
 import { PhoneField } from '../../ui/PhoneField';
 import { DateField } from '../../ui/DateField';

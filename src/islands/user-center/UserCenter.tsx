@@ -15,7 +15,7 @@ import {
   signOut,
   uploadPhoto,
 } from '../../stores/user-center';
-import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboarding';
+import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/company-status';
 import { Avatar } from '../../ui/Avatar';
 import { EmailAddress } from '../../ui/EmailAddress';
 import { formatDay } from '../../ui/format-day';
