@@ -202,19 +202,23 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
         )}
       </section>
 
-      {/* An administered company's part while its members are read: its heading, and its usual height held. */}
-      {s.administeredLoading.map((companyId) => (
-        <section key={companyId} className="panel" aria-labelledby={`members-${companyId}`} aria-busy="true">
-          <h2 id={`members-${companyId}`} className="section-title">{format(m.members, { company: companyName(companyId) })}</h2>
-          <p className="hint" style={{ minHeight: '18rem' }}>{messages.common.loading}</p>
-        </section>
-      ))}
-      {s.administered.map((company) => {
-        const title = format(m.members, { company: companyName(company.companyId) });
-        const titleId = `members-${company.companyId}`;
+      {/* Each administered company's part: its heading at once, and a placeholder of its usual height while its
+          members are read (the same section and heading then, so nothing is replaced under a reader). */}
+      {s.companies.filter((c) => s.administeredLoading.includes(c.companyId) || s.administered.some((a) => a.companyId === c.companyId)).map(({ companyId }) => {
+        const company = s.administered.find((a) => a.companyId === companyId);
+        const title = format(m.members, { company: companyName(companyId) });
+        const titleId = `members-${companyId}`;
+        if (!company) {
+          return (
+            <section key={companyId} className="panel" aria-labelledby={titleId} aria-busy="true">
+              <h2 id={titleId} className="section-title">{title}</h2>
+              <p className="hint" style={{ minHeight: '18rem' }}>{messages.common.loading}</p>
+            </section>
+          );
+        }
         const pending = company.members.filter((member) => member.role === 'staff' && member.status === 'pending').length;
         return (
-          <section key={company.companyId} className="panel" aria-labelledby={titleId}>
+          <section key={companyId} className="panel" aria-labelledby={titleId}>
             <h2 id={titleId} className="section-title">{title}</h2>
             <div className="invitation">
               <span className="invitation-label" id={`${titleId}-code-label`}>{m.invitationCode}</span>
