@@ -111,7 +111,7 @@ export default defineConfig({
               { name: 'fields', test: /src[\\/](ui[\\/](FieldFrame|TextField|PasswordInput|PhoneField|use-area-codes)\.tsx?|lib[\\/]password-hash\.ts)/, priority: 2 },
               // A company's statuses and types without their contracts (schemas/company-status.ts): its own small chunk, so the
               // companies group below, which reads it, does not take it in.
-              { name: 'company-status', test: /src[\\/]schemas[\\/]company-status\.ts/, priority: 1 },
+              { name: 'company-status', test: /src[\\/]schemas[\\/](company-status|invitation-code)\.ts/, priority: 1 },
               // Where a page puts "Confirm it's you" and the state it shows: one chunk on the pages that may ask.
               { name: 'step-up-slot', test: /src[\\/](islands[\\/]shared[\\/]StepUpSlot\.tsx|stores[\\/]step-up-state\.ts)/, priority: 1 },
               // zod, the envelope parser and the sign-in contracts: one chunk, which /login loads only once its form is

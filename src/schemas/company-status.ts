@@ -72,6 +72,3 @@ export function verificationStatusFromDb(value: string): VerificationStatus | st
 /** Statuses in which the administrator may change the form (fill_account). */
 export const FILLABLE_STATUSES: readonly VerificationStatus[] = ['approving', 'additionalInformationRequired'];
 
-/** 8 characters from an alphabet without look-alikes (no 0/O, 1/I/L). Input is trimmed and upper-cased. */
-export const INVITATION_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-export const INVITATION_LENGTH = 8;

@@ -4,7 +4,8 @@ import { COMPANY_NAME_CODE, displayText } from './display-text';
 import { callingCodeSchema, emailSchema, mobileSchema } from './auth';
 import { companyTypeSchema, type CompanyType } from './company-types.ts';
 import { reviewOutcomeSchema } from './review-outcome';
-import { INVITATION_ALPHABET, INVITATION_LENGTH, VERIFICATION_STATUSES } from './company-status';
+import { VERIFICATION_STATUSES } from './company-status';
+import { INVITATION_ALPHABET, INVITATION_LENGTH } from './invitation-code';
 
 /**
  * Wire contracts of onboarding: companies, invitations, members, main enterprise,
@@ -23,15 +24,14 @@ export const PORT_REQUIRED_TYPES: readonly CompanyType[] = ['shipAgent', 'shipya
 /** The fuel-supply GTC is required for (and only taken from) this type. */
 export const GTC_REQUIRED_TYPES: readonly CompanyType[] = ['fuelSupplier'];
 
-// Statuses, stored spellings and the invitation code's alphabet: zod-free, in company-status.ts, so pages that only
-// show a company's standing do not load these contracts (issue 31).
+// Statuses and stored spellings (company-status.ts) and the invitation code's alphabet (invitation-code.ts): zod-free,
+// so pages that only show a company's standing, or the join form's first paint, do not load these contracts (issue 31).
+export { INVITATION_ALPHABET, INVITATION_LENGTH } from './invitation-code';
 export {
   COMPANY_TYPE_DB,
   companyTypeFromDb,
   companyTypeToDb,
   FILLABLE_STATUSES,
-  INVITATION_ALPHABET,
-  INVITATION_LENGTH,
   VERIFICATION_STATUS_DB,
   VERIFICATION_STATUSES,
   verificationStatusFromDb,
