@@ -1,5 +1,6 @@
 import { task } from 'nanostores';
 import { fetchMeContact } from '../api/me-contact';
+import { CONNECTION_ERROR, NETWORK_ERROR } from '../api/result';
 import { DEFAULT_AREA_CODE_ID } from '../schemas/auth-rules';
 import type { PhoneCodeItem } from '../schemas/dictionaries';
 import { INVITATION_LENGTH } from '../schemas/invitation-code';
@@ -44,10 +45,15 @@ const joinContext = { form, lang: 'en' as 'zh' | 'en', env: undefined as unknown
 export type JoinContext = typeof joinContext;
 
 let actions: Promise<typeof import('./join-actions')> | undefined;
-/** The look-up, checks and submit: loaded once; every caller waits for the same load. */
-const loadActions = () => (actions ??= import('./join-actions'));
+/** The look-up, checks and submit: loaded once; every caller waits for the same load. A failed load is tried again. */
+const loadActions = () =>
+  (actions ??= import('./join-actions').catch((error: unknown) => {
+    actions = undefined;
+    throw error;
+  }));
+const noActions = () => undefined;
 /** Starts loading the checks and submit before they are needed (the form's first focus). */
-export const prepareJoin = () => void loadActions();
+export const prepareJoin = () => void loadActions().catch(noActions);
 
 export function initJoin(language: 'zh' | 'en', browser: BrowserEnv = realBrowser()) {
   joinContext.lang = language;
@@ -100,10 +106,19 @@ export function setInvitationCode(raw: string) {
 }
 
 /** On blur, or when the code is complete: selectCompanyNameByCompanyId. */
-export const lookUpCompany = async () => (await loadActions()).lookUpCompany(joinContext);
+export async function lookUpCompany() {
+  // Without its code (no connection) the look-up waits for the next blur or the submit.
+  const loaded = await loadActions().catch(noActions);
+  return loaded?.lookUpCompany(joinContext);
+}
 
 /**
  * Checks the form and sends it. A doubled click waits for the same load, and the first call then marks the form
  * busy before the second runs, so one request is sent.
  */
-export const submitJoin = async () => (await loadActions()).submitJoin(joinContext);
+export async function submitJoin() {
+  const loaded = await loadActions().catch(noActions);
+  // The checks could not load: said at the form as a call without an answer is, in the page's words.
+  if (!loaded) return void form.fail('form', { code: typeof navigator !== 'undefined' && !navigator.onLine ? NETWORK_ERROR : CONNECTION_ERROR });
+  return loaded.submitJoin(joinContext);
+}
