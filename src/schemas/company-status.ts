@@ -72,3 +72,5 @@ export function verificationStatusFromDb(value: string): VerificationStatus | st
 /** Statuses in which the administrator may change the form (fill_account). */
 export const FILLABLE_STATUSES: readonly VerificationStatus[] = ['approving', 'additionalInformationRequired'];
 
+// The invitation code's shape lives in invitation-code.ts (the join form reads it alone); re-exported for every importer.
+export { INVITATION_ALPHABET, INVITATION_LENGTH } from './invitation-code.ts';
