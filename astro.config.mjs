@@ -4,6 +4,7 @@ import react from '@astrojs/react';
 import { fileURLToPath } from 'node:url';
 import { legalMarkdownProcessor } from './scripts/legal-values-plugin.ts';
 import { PRELOAD_HELPER_ID, preloadHelper } from './scripts/preload-helper.mjs';
+import { islandPreload } from './scripts/island-preload.mjs';
 
 // `npm run dev` (`astro dev`) runs the Worker in workerd through @astrojs/cloudflare; the build never loads the
 // adapter, which would move the output to dist/client + dist/server and change what `npm start` and the tests serve.
@@ -41,7 +42,7 @@ async function workerdDevServer() {
 export default defineConfig({
   output: 'static',
   build: { format: 'file', inlineStylesheets: 'auto' },
-  integrations: [...devOnWorkerd.integrations, react()],
+  integrations: [...devOnWorkerd.integrations, react(), islandPreload()],
   trailingSlash: 'never',
   // The legal texts write `{{name}}` for the operator's identity and the other values legal fills in once, in
   // content/legal/operator.yaml (read and checked here: a bad file fails the build naming the field).
@@ -108,12 +109,24 @@ export default defineConfig({
               // The form fields most forms use (and the password hash the password forms need): one chunk of about 1.5 KB
               // rather than six small ones.
               { name: 'fields', test: /src[\\/](ui[\\/](FieldFrame|TextField|PasswordInput|PhoneField|use-area-codes)\.tsx?|lib[\\/]password-hash\.ts)/, priority: 2 },
+              // A company's statuses and types without their contracts (schemas/company-status.ts): its own small chunk, so the
+              // companies group below, which reads it, does not take it in.
+              { name: 'company-status', test: /src[\\/]schemas[\\/](company-status|invitation-code)\.ts/, priority: 1 },
               // Where a page puts "Confirm it's you" and the state it shows: one chunk on the pages that may ask.
               { name: 'step-up-slot', test: /src[\\/](islands[\\/]shared[\\/]StepUpSlot\.tsx|stores[\\/]step-up-state\.ts)/, priority: 1 },
               // zod, the envelope parser and the sign-in contracts: one chunk, which /login loads only once its form is
               // used and the other island pages at once (split by entry sets, it cost those pages about 1.2 KB). The
               // zod-free values the sign-in form needs from the start stay out of it (a higher priority claims them).
               { name: 'gateway', test: /node_modules[\\/]zod[\\/]|src[\\/]api[\\/](client|auth)\.ts|src[\\/]schemas[\\/](checked|envelope|auth)\.ts/ },
+              // What the pages a sign-in lands on (the account choice, the user center) paint about companies at once: a
+              // company's standing, the closing banner's slot and state, the role-list cookie. One chunk, not six small ones
+              // (issue 31); the operators' review pages, which read the labels, load it too. After the gateway group, at
+              // its priority, so that zod stays in the gateway chunk. The zod-free company-status.ts the labels read
+              // is claimed first by a group of its own (the join, company and enterprise-choice forms read it alone).
+              {
+                name: 'companies',
+                test: /src[\\/](islands[\\/](account-choice[\\/](labels\.ts|CompanyStanding\.tsx)|shared[\\/]ClosingBannerSlot\.tsx)|stores[\\/]closure\.ts|lib[\\/](write-cookie|role-list-cache)\.ts|api[\\/]data-rights\.ts|schemas[\\/]data-rights\.ts)/,
+              },
             ],
           },
         },

@@ -2,8 +2,10 @@ import * as z from 'zod/mini';
 import { checked } from './checked';
 import { COMPANY_NAME_CODE, displayText } from './display-text';
 import { callingCodeSchema, emailSchema, mobileSchema } from './auth';
-import { COMPANY_TYPE_KEYS, COMPANY_TYPES, companyTypeSchema, type CompanyType } from './company-types.ts';
+import { companyTypeSchema, type CompanyType } from './company-types.ts';
 import { reviewOutcomeSchema } from './review-outcome';
+import { VERIFICATION_STATUSES } from './company-status';
+import { INVITATION_ALPHABET, INVITATION_LENGTH } from './invitation-code';
 
 /**
  * Wire contracts of onboarding: companies, invitations, members, main enterprise,
@@ -22,52 +24,20 @@ export const PORT_REQUIRED_TYPES: readonly CompanyType[] = ['shipAgent', 'shipya
 /** The fuel-supply GTC is required for (and only taken from) this type. */
 export const GTC_REQUIRED_TYPES: readonly CompanyType[] = ['fuelSupplier'];
 
-/** Enterprise verification statuses, as they travel on the wire. */
-export const VERIFICATION_STATUSES = [
-  'approving',
-  'notVerified',
-  'verified',
-  'verificationFailed',
-  'additionalInformationRequired',
-  'pendingToBind',
-  'failToBind',
-  'blocked',
-  'expired',
-] as const;
+// Statuses and stored spellings (company-status.ts) and the invitation code's alphabet (invitation-code.ts): zod-free,
+// so pages that only show a company's standing, or the join form's first paint, do not load these contracts (issue 31).
+export { INVITATION_ALPHABET, INVITATION_LENGTH } from './invitation-code';
+export {
+  COMPANY_TYPE_DB,
+  companyTypeFromDb,
+  companyTypeToDb,
+  FILLABLE_STATUSES,
+  VERIFICATION_STATUS_DB,
+  VERIFICATION_STATUSES,
+  verificationStatusFromDb,
+  type VerificationStatus,
+} from './company-status';
 export const verificationStatusSchema = z.enum(VERIFICATION_STATUSES);
-export type VerificationStatus = z.infer<typeof verificationStatusSchema>;
-
-/** Wire type → stored key. */
-export const COMPANY_TYPE_DB = Object.fromEntries(COMPANY_TYPES.map((type) => [type, COMPANY_TYPE_KEYS[type].db])) as Record<CompanyType, string>;
-
-/** Statuses are stored in snake_case (migrations/0003; sign-in/login-case.ts reads those values). The legacy stored status 'active' reads as 'verified'. */
-export const VERIFICATION_STATUS_DB: Record<VerificationStatus, string> = {
-  approving: 'approving',
-  notVerified: 'not_verified',
-  verified: 'verified',
-  verificationFailed: 'verification_failed',
-  additionalInformationRequired: 'additional_info',
-  pendingToBind: 'pending_bind',
-  failToBind: 'fail_bind',
-  blocked: 'blocked',
-  expired: 'expired',
-};
-
-/** A stored company type → the wire value (unknown values pass through unchanged). */
-export function companyTypeFromDb(value: string): CompanyType | string {
-  return COMPANY_TYPES.find((type) => COMPANY_TYPE_KEYS[type].db === value || COMPANY_TYPE_KEYS[type].legacy === value) ?? value;
-}
-/** Any spelling of a type (wire name, stored key, legacy key) → the stored key; unknown values pass through. */
-export function companyTypeToDb(value: string): string {
-  const wire = (COMPANY_TYPES as readonly string[]).includes(value) ? (value as CompanyType) : companyTypeFromDb(value);
-  return (COMPANY_TYPES as readonly string[]).includes(wire) ? COMPANY_TYPE_DB[wire as CompanyType] : value;
-}
-/** A stored company status → the wire value ('active' → 'verified'; unknown values pass through unchanged). */
-export function verificationStatusFromDb(value: string): VerificationStatus | string {
-  if (value === 'active') return 'verified';
-  const hit = (Object.entries(VERIFICATION_STATUS_DB) as [VerificationStatus, string][]).find(([, db]) => db === value);
-  return hit ? hit[0] : value;
-}
 
 /** A module of the web app as a person sees it: its key and its name in the language of the request. */
 export const grantedModuleSchema = z.object({ key: z.string(), name: z.string() });
@@ -257,8 +227,6 @@ export type CompanyCreateRequest = z.infer<typeof companyCreateRequest>;
 export const companyCreateAnswer = z.object({ companyId: z.string() });
 export type CompanyCreateAnswer = z.infer<typeof companyCreateAnswer>;
 
-/** Statuses in which the administrator may change the form (fill_account). */
-export const FILLABLE_STATUSES: readonly VerificationStatus[] = ['approving', 'additionalInformationRequired'];
 
 /**
  * POST agg-web/company/fill (session, administrator) → { companyId }. Same fields and rules as create.
@@ -303,9 +271,6 @@ export type CompanyDetailAnswer = z.infer<typeof companyDetailAnswer>;
 // Invitations, joining and members
 // ---------------------------------------------------------------------------------------------------------
 
-/** 8 characters from an alphabet without look-alikes (no 0/O, 1/I/L). Input is trimmed and upper-cased. */
-export const INVITATION_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-export const INVITATION_LENGTH = 8;
 export const invitationCodeSchema = z.pipe(
   z.pipe(z.string(), z.transform((v: string) => v.replace(/[\s-]/g, '').toUpperCase())),
   checked(z.string(), z.regex(new RegExp(`^[${INVITATION_ALPHABET}]{${INVITATION_LENGTH}}$`))),

@@ -1,9 +1,7 @@
 import { map } from 'nanostores';
 import { authApi } from '../api/auth';
-import { onboardingApi } from '../api/onboarding';
 import type { ApiResult } from '../api/result';
 import { problemOf, type Problem } from '../i18n/problem';
-import { destinations } from '../lib/login-route';
 import { dropKeptForms } from '../lib/kept-forms';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/auth';
@@ -36,19 +34,6 @@ export async function loadAccounts() {
 /** The gateway says which companies can be entered (and be the main enterprise); others show their status. */
 export const isEnterable = (company: Pick<CompanyListItem, 'canEnter'>) => company.canEnter === true;
 
-/**
- * Where to go after choosing: a `redirect` query that is a plain path on this site goes there; any other
- * target goes through /login, where the edge re-checks it against its allow-list (a signed-in visitor of a
- * sign-in page is sent to the redirect, or to the portal when it is not allowed). Else the web app.
- */
-export function destinationAfterChoice(search: string): string {
-  const redirect = new URLSearchParams(search).get('redirect');
-  if (!redirect) return destinations.webApp;
-  if (/^\/(?![/\\])/.test(redirect) && !/[\s\\]/.test(redirect)) return redirect;
-  if (/^https?:\/\//i.test(redirect)) return `/login?${new URLSearchParams({ redirect })}`;
-  return destinations.webApp;
-}
-
 /** Runs one company's call with that company marked busy; a refusal shows its message. True when it went through. */
 async function busyWith(companyId: string, call: () => Promise<ApiResult<unknown>>): Promise<boolean> {
   if ($accounts.get().busyId) return false;
@@ -59,12 +44,15 @@ async function busyWith(companyId: string, call: () => Promise<ApiResult<unknown
 }
 
 export async function chooseCompany(companyId: string) {
-  if (await busyWith(companyId, () => authApi.chooseAccount(companyId))) location.assign(destinationAfterChoice(location.search));
+  // Where to go loads beside the call, not with the page (issue 31).
+  const destination = import('./account-destination');
+  if (await busyWith(companyId, () => authApi.chooseAccount(companyId))) location.assign((await destination).destinationAfterChoice(location.search));
 }
 
 /** Marks the main enterprise: later sign-ins open it without asking which company. */
 export async function markMain(companyId: string) {
-  if (!(await busyWith(companyId, () => onboardingApi.setMainAccount(companyId)))) return;
+  // The call and the onboarding contracts load with the click (issue 31).
+  if (!(await busyWith(companyId, async () => (await import('../api/onboarding')).onboardingApi.setMainAccount(companyId)))) return;
   const companies = $accounts.get().companies.map((c) => ({ ...c, isMain: c.companyId === companyId }));
   $accounts.set({ ...$accounts.get(), companies, busyId: '', notice: { key: 'account.mainSaved' } });
 }

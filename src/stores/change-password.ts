@@ -3,7 +3,7 @@ import { authApi } from '../api/auth';
 import { twoStepApi } from '../api/two-step';
 import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
-import { newPasswordProblem } from '../schemas/password';
+import { newPasswordProblem } from '../schemas/password-rules';
 import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { createForm } from './form';
 import { STEP_UP_CANCELLED, withFreshProof } from './step-up-state';

@@ -22,10 +22,21 @@ import {
 } from '../schemas/onboarding';
 import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { createForm } from './form';
-import { collapse, currentLoginType, emailProblem, isZhoushanVisit, phoneProblem } from './onboarding';
+import { collapse, currentLoginType, emailProblem, phoneProblem } from './onboarding';
+import { readCookie } from '../lib/read-cookie';
+import { parseSourceCookie, PORT_TYPE_COOKIE, SOURCE_COOKIE, ZHOUSHAN_SOURCE } from '../lib/source-origin';
 import { discardUpload, keepUploads, releaseUploadsOnLeave, uploadFiles } from './uploads';
 import { track } from '../lib/tracking';
 import { COMPANY_TYPES_BY_IDENTITY } from '../schemas/company-types';
+
+// The company form alone reads the source cookie (the join form does not load it: issue 31).
+/** The SOURCE_FROM cookie names zhoushan, or the edge set the port-type cookie for it. */
+export function isZhoushanVisit(): boolean {
+  // Outside a browser (the stores' unit tests) there are no cookies.
+  const cookies = typeof document === 'undefined' ? '' : document.cookie;
+  if (readCookie(cookies, PORT_TYPE_COOKIE) === ZHOUSHAN_SOURCE) return true;
+  return parseSourceCookie(readCookie(cookies, SOURCE_COOKIE)).source?.toLowerCase() === ZHOUSHAN_SOURCE;
+}
 
 /** The administrator form: /create_account and /fill_account. */
 

@@ -1,16 +1,17 @@
 import { task } from 'nanostores';
-import { onboardingApi } from '../api/onboarding';
-import { problemOf, type Problem } from '../i18n/problem';
-import { stripSpacesAndCommas } from '../schemas/auth';
-import { hiddenCharacterIn } from '../schemas/display-text';
-import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../schemas/dictionaries';
-import { INVITATION_LENGTH, invitationCodeSchema, isoDateSchema } from '../schemas/onboarding';
+import { fetchMeContact } from '../api/me-contact';
+import { CONNECTION_ERROR, NETWORK_ERROR } from '../api/result';
+import { DEFAULT_AREA_CODE_ID } from '../schemas/auth-rules';
+import type { PhoneCodeItem } from '../schemas/dictionaries';
+import { INVITATION_LENGTH } from '../schemas/invitation-code';
 import { realBrowser, type BrowserEnv } from './browser';
-import { createForm, submitChecked } from './form';
-import { collapse, currentLoginType, emailProblem, phoneProblem } from './onboarding';
-import { track } from '../lib/tracking';
+import { createForm } from './form';
 
-/** The staff form: /join. The company name fills itself from the invitation code. */
+/**
+ * The staff form: /join. The company name fills itself from the invitation code. The form's state, its prefill
+ * and its edits are here; the code's look-up, the checks and the submit, with the onboarding contracts they
+ * parse, are in join-actions.ts, which loads on the form's first focus or on the first call (issue 31).
+ */
 
 export type JoinField = 'invitationCode' | 'nickName' | 'personalEmail' | 'contactTel' | 'hireTime';
 
@@ -38,16 +39,28 @@ const form = createForm<JoinState, JoinField>(emptyJoin, {
 });
 export const $join = form.$values;
 export const $joinErrors = form.$errors;
-let lang: 'zh' | 'en' = 'en';
-let env: BrowserEnv;
-let lookupTicket = 0;
+
+/** What join-actions.ts works on: the form, the page's language and browser, the look-up's ticket. */
+const joinContext = { form, lang: 'en' as 'zh' | 'en', env: undefined as unknown as BrowserEnv, lookupTicket: 0 };
+export type JoinContext = typeof joinContext;
+
+let actions: Promise<typeof import('./join-actions')> | undefined;
+/** The look-up, checks and submit: loaded once; every caller waits for the same load. A failed load is tried again. */
+const loadActions = () =>
+  (actions ??= import('./join-actions').catch((error: unknown) => {
+    actions = undefined;
+    throw error;
+  }));
+const noActions = () => undefined;
+/** Starts loading the checks and submit before they are needed (the form's first focus). */
+export const prepareJoin = () => void loadActions().catch(noActions);
 
 export function initJoin(language: 'zh' | 'en', browser: BrowserEnv = realBrowser()) {
-  lang = language;
-  env = browser;
+  joinContext.lang = language;
+  joinContext.env = browser;
   form.reset();
   const kept = form.restoreKept();
-  const code = kept?.invitationCode || new URLSearchParams(env.search).get('code');
+  const code = kept?.invitationCode || new URLSearchParams(browser.search).get('code');
   if (code) {
     // The company name is looked up again for the code.
     $join.setKey('invitationCode', '');
@@ -61,7 +74,7 @@ export function initJoin(language: 'zh' | 'en', browser: BrowserEnv = realBrowse
  * name fill the form's empty fields. Anything already typed stays.
  */
 async function prefillFromAccount() {
-  const me = await onboardingApi.fetchMe();
+  const me = await fetchMeContact();
   if (!me.ok) return;
   const s = $join.get();
   const next = { ...s };
@@ -94,57 +107,18 @@ export function setInvitationCode(raw: string) {
 
 /** On blur, or when the code is complete: selectCompanyNameByCompanyId. */
 export async function lookUpCompany() {
-  const code = $join.get().invitationCode;
-  if (!code) return;
-  const parsed = invitationCodeSchema.safeParse(code);
-  if (!parsed.success) return void form.fail('invitationCode', { key: 'onboarding.errors.invitationCodeInvalid' });
-  if ($join.get().lookup === 'found' || $join.get().lookup === 'looking') return;
-  const ticket = ++lookupTicket;
-  $join.setKey('lookup', 'looking');
-  const answer = await onboardingApi.companyNameByInvitation(parsed.data);
-  if (ticket !== lookupTicket || $join.get().invitationCode !== code) return;
-  if (answer.ok) {
-    const name = lang === 'zh' && answer.data.companyNameCn ? answer.data.companyNameCn : answer.data.companyNameEn;
-    $join.set({ ...$join.get(), companyName: name, lookup: 'found' });
-  } else {
-    $join.set({ ...$join.get(), companyName: '', lookup: 'unknown' });
-    form.fail('invitationCode', problemOf(answer));
-  }
+  // Without its code (no connection) the look-up waits for the next blur or the submit.
+  const loaded = await loadActions().catch(noActions);
+  return loaded?.lookUpCompany(joinContext);
 }
 
-export function validateJoin(): boolean {
-  const s = $join.get();
-  const errors: Partial<Record<JoinField, Problem>> = {};
-  if (!s.invitationCode) errors.invitationCode = { key: 'onboarding.errors.invitationCodeRequired' };
-  else if (!invitationCodeSchema.safeParse(s.invitationCode).success) errors.invitationCode = { key: 'onboarding.errors.invitationCodeInvalid' };
-  else if (s.lookup === 'unknown') errors.invitationCode = $joinErrors.get().invitationCode ?? { key: 'onboarding.errors.invitationCodeInvalid' };
-  if (!collapse(s.nickName)) errors.nickName = { key: 'onboarding.errors.realNameRequired' };
-  else if (hiddenCharacterIn(collapse(s.nickName))) errors.nickName = { key: 'errors.hiddenCharacters' };
-  const email = emailProblem(s.personalEmail);
-  if (email) errors.personalEmail = email;
-  const phone = phoneProblem(s.areaId, s.contactTel);
-  if (phone) errors.contactTel = phone;
-  if (s.hireTime && !isoDateSchema.safeParse(s.hireTime).success) errors.hireTime = { key: 'onboarding.errors.hireDateInvalid' };
-  return form.check(errors);
-}
-
-export function submitJoin() {
-  return submitChecked(form, validateJoin, { key: 'onboarding.errorSummary' }, async () => {
-    const s = $join.get();
-    const result = await onboardingApi.join({
-      companyId: s.invitationCode,
-      companyNameEn: s.companyName || undefined,
-      nickName: collapse(s.nickName),
-      personalEmail: stripSpacesAndCommas(s.personalEmail),
-      contactTel: stripSpacesAndCommas(s.contactTel),
-      phoneCode: s.phoneCode,
-      hireTime: s.hireTime || undefined,
-    });
-    if (!result.ok) return form.failure(result);
-    track('join_requested');
-    // The same shape as login case 5 (staff awaiting approval): no ifJumpToSaas.
-    const query = new URLSearchParams({ userType: '2', loginType: String(await currentLoginType(env.search)) });
-    form.leaving();
-    env.navigate(`/completion_of_application?${query}`);
-  });
+/**
+ * Checks the form and sends it. A doubled click waits for the same load, and the first call then marks the form
+ * busy before the second runs, so one request is sent.
+ */
+export async function submitJoin() {
+  const loaded = await loadActions().catch(noActions);
+  // The checks could not load: said at the form as a call without an answer is, in the page's words.
+  if (!loaded) return void form.fail('form', { code: typeof navigator !== 'undefined' && !navigator.onLine ? NETWORK_ERROR : CONNECTION_ERROR });
+  return loaded.submitJoin(joinContext);
 }

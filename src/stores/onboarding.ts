@@ -1,7 +1,5 @@
 import { onboardingApi } from '../api/onboarding';
 import type { Problem } from '../i18n/problem';
-import { readCookie } from '../lib/read-cookie';
-import { parseSourceCookie, PORT_TYPE_COOKIE, SOURCE_COOKIE, ZHOUSHAN_SOURCE } from '../lib/source-origin';
 import { emailSchema, mainlandMobileSchema, mobileSchema, stripSpacesAndCommas } from '../schemas/auth';
 import { DEFAULT_AREA_CODE_ID } from '../schemas/dictionaries';
 
@@ -13,14 +11,6 @@ export async function currentLoginType(search: string): Promise<1 | 2> {
   if (fromQuery === '1' || fromQuery === '2') return Number(fromQuery) as 1 | 2;
   const me = await onboardingApi.fetchMe();
   return me.ok && !me.data.registerMobile ? 2 : 1;
-}
-
-/** The SOURCE_FROM cookie names zhoushan, or the edge set the port-type cookie for it. */
-export function isZhoushanVisit(): boolean {
-  // Outside a browser (the stores' unit tests) there are no cookies.
-  const cookies = typeof document === 'undefined' ? '' : document.cookie;
-  if (readCookie(cookies, PORT_TYPE_COOKIE) === ZHOUSHAN_SOURCE) return true;
-  return parseSourceCookie(readCookie(cookies, SOURCE_COOKIE)).source?.toLowerCase() === ZHOUSHAN_SOURCE;
 }
 
 export const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');

@@ -26,6 +26,8 @@ export const $userCenter = map({
   me: null as MeAnswer | null,
   companies: [] as CompanyListItem[],
   administered: [] as AdministeredCompany[],
+  /** Administered companies whose members are still being read (a placeholder holds their part's place). */
+  administeredLoading: [] as string[],
   /** The company whose code is being regenerated. */
   busyId: '',
   /** `companyId/userId` of the join being answered; other answers wait. */
@@ -55,15 +57,10 @@ export async function loadUserCenter() {
   const [me, list] = await Promise.all([onboardingApi.fetchMe(), authApi.companyList()]);
   const companies = list.ok ? list.data : [];
   if (list.ok) void writeRoleList(companies.map((c) => ({ companyId: c.companyId, role: c.role, companyType: c.companyType })));
-  const administered = await Promise.all(
-    companies
-      .filter((c) => c.role === 'administrator')
-      .map(async (c): Promise<AdministeredCompany | null> => {
-        const answer = await onboardingApi.members(c.companyId);
-        return answer.ok ? administeredOf(answer.data) : null;
-      }),
-  );
+  const administeredIds = companies.filter((c) => c.role === 'administrator').map((c) => c.companyId);
   const failed = !me.ok ? me : !list.ok ? list : null;
+  // The profile and the companies paint as soon as they are read (Lighthouse's LCP is the profile's heading);
+  // each administered company's part shows a placeholder of its usual height until its members are read.
   $userCenter.set({
     ...$userCenter.get(),
     // Back from a password change: the confirmation stays until the next piece of news.
@@ -71,11 +68,23 @@ export async function loadUserCenter() {
     phase: 'ready',
     me: me.ok ? me.data : null,
     companies,
-    administered: administered.filter((a): a is AdministeredCompany => a !== null),
+    administered: [],
+    administeredLoading: administeredIds,
     error: failed ? failure(failed) : null,
   });
   // The profile editor was open when the session ended: it opens again with what was typed.
   if (me.ok) profile.restoreKept();
+  const administered = await Promise.all(
+    administeredIds.map(async (companyId): Promise<AdministeredCompany | null> => {
+      const answer = await onboardingApi.members(companyId);
+      return answer.ok ? administeredOf(answer.data) : null;
+    }),
+  );
+  $userCenter.set({
+    ...$userCenter.get(),
+    administered: administered.filter((a): a is AdministeredCompany => a !== null),
+    administeredLoading: [],
+  });
 }
 
 /** The time a "copied" or "regenerated" notice stays (it is also announced). */

@@ -24,7 +24,7 @@ function listenForKeyboard() {
 const hashTarget = () => decodeURIComponent(location.hash.slice(1));
 
 /**
- * Renders `children` (whose code loads lazily inside) once this place comes within a screen of the viewport, once
+ * Renders `children` (whose code loads lazily inside) once this place comes within half a screen of the viewport, once
  * the address names one of `anchors` (e.g. /user_center#your-data, which is then scrolled to once it is there), or
  * once the person starts moving through the page with the keyboard. Until then, and while the code loads, a quiet
  * placeholder of `minHeight` ("Loading…" in the page's words) holds the place, so the parts below do not jump when

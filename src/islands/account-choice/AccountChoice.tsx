@@ -8,7 +8,8 @@ import { reviewReasonText } from '../../schemas/review-outcome';
 import { CompanyStanding } from './CompanyStanding';
 import { companyTypeLabel } from './labels';
 import { format } from '../../i18n/format';
-import { ClosingBanner, type ClosingWords } from '../shared/ClosingBanner';
+import type { ClosingWords } from '../shared/ClosingBanner';
+import { ClosingBannerSlot } from '../shared/ClosingBannerSlot';
 
 /** Statuses the platform decided with a reason the person should read. */
 const REASONED_STATUSES = ['additionalInformationRequired', 'verificationFailed', 'blocked', 'expired'];
@@ -37,7 +38,7 @@ export default function AccountChoice({ lang, messages, closingWords }: AccountC
 
   return (
     <div className="account-choice">
-      <ClosingBanner lang={lang} words={closingWords} />
+      <ClosingBannerSlot lang={lang} words={closingWords} />
       {s.notice && <p className="notice" role="status">{problemText(messages, s.notice)}</p>}
       {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
       {/* The company requires two-step verification of its members: the way to set it up. */}

@@ -1,7 +1,7 @@
 import type { Messages } from '../../i18n';
 import { joinSentences, type Lang } from '../../lib/lang';
 import type { CompanyListItem } from '../../schemas/auth';
-import { verificationStatusFromDb } from '../../schemas/onboarding';
+import { verificationStatusFromDb } from '../../schemas/company-status';
 import { statusLabel, statusTone } from './labels';
 
 interface CompanyStandingProps {

@@ -1,5 +1,5 @@
 import type { Messages } from '../../i18n';
-import { companyTypeFromDb, verificationStatusFromDb } from '../../schemas/onboarding';
+import { companyTypeFromDb, verificationStatusFromDb } from '../../schemas/company-status';
 
 /** A company type as the person reads it; stored (snake_case) and wire (camelCase) spellings both work. */
 export function companyTypeLabel(type: string, labels: Messages['companyTypes']): string {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
 import type { CompanyListItem } from '../../schemas/auth';
-import { verificationStatusFromDb } from '../../schemas/onboarding';
+import { verificationStatusFromDb } from '../../schemas/company-status';
 import { Steps } from './Steps';
 
 interface EnterpriseChoiceProps {

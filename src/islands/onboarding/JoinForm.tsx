@@ -1,10 +1,9 @@
 import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
-import { loadPhoneCodes } from '../../api/dictionaries';
+import { useEffect, useState } from 'react';
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
-import { INVITATION_LENGTH } from '../../schemas/onboarding';
-import { $join, $joinErrors, initJoin, lookUpCompany, setInvitationCode, setJoinArea, setJoinField, submitJoin } from '../../stores/join';
+import { INVITATION_LENGTH } from '../../schemas/invitation-code';
+import { $join, $joinErrors, initJoin, lookUpCompany, prepareJoin, setInvitationCode, setJoinArea, setJoinField, submitJoin } from '../../stores/join';
 import { PhoneField } from '../../ui/PhoneField';
 import { DateField } from '../../ui/DateField';
 import { TextField } from '../../ui/TextField';
@@ -15,11 +14,22 @@ interface JoinFormProps {
   messages: Pick<Messages, 'onboarding' | 'upload' | 'errors'>;
 }
 
+/** The area-code list, stable, loaded once the form is first used (as on /login): not with the page (issue 31). */
+const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => d.loadPhoneCodes());
+
 /** /join: the enterprise staff form. The company name fills itself from the invitation code. */
 export default function JoinForm({ lang, messages }: JoinFormProps) {
   const m = messages.onboarding;
   const s = useStore($join);
   const errors = useProblems($joinErrors, messages);
+  const [prepared, setPrepared] = useState(false);
+  // The checks, the submit and the area-code list load when the form is first focused or pointed at (issue 31),
+  // well before a person can send it or open the picker's list; until then the picker shows the current code.
+  const prepare = () => {
+    if (prepared) return;
+    setPrepared(true);
+    prepareJoin();
+  };
 
   useEffect(() => {
     initJoin(lang);
@@ -30,6 +40,8 @@ export default function JoinForm({ lang, messages }: JoinFormProps) {
     <form
       className="onboarding join-form"
       noValidate
+      onFocus={prepare}
+      onPointerEnter={prepare}
       onSubmit={(event) => {
         event.preventDefault();
         const form = event.currentTarget;
@@ -72,7 +84,7 @@ export default function JoinForm({ lang, messages }: JoinFormProps) {
         maxLength={254}
         required
       />
-      <PhoneField id="join-tel" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setJoinArea} onMobileChange={(v) => setJoinField('contactTel', v)} required />
+      <PhoneField id="join-tel" labels={m} lang={lang} loadAreaCodes={prepared ? loadPhoneCodesLazily : null} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setJoinArea} onMobileChange={(v) => setJoinField('contactTel', v)} required />
       <DateField id="hire-time" lang={lang} label={`${m.hireDate} (${m.optional})`} labels={m.dateParts} value={s.hireTime} onChange={(v) => setJoinField('hireTime', v)} error={errors.hireTime} />
       {errors.form && (
         <p className="error form-error" role="alert">

@@ -15,19 +15,20 @@ import {
   signOut,
   uploadPhoto,
 } from '../../stores/user-center';
-import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/onboarding';
+import { FILLABLE_STATUSES, verificationStatusFromDb } from '../../schemas/company-status';
 import { Avatar } from '../../ui/Avatar';
 import { EmailAddress } from '../../ui/EmailAddress';
 import { formatDay } from '../../ui/format-day';
 import { WhenVisible } from '../../ui/WhenVisible';
 import { StepUpSlot } from '../shared/StepUpSlot';
+// The share-link part is in the first screen: with the island, not a lazy chunk the first paint would wait for.
+import { ShareSignIn } from './ShareSignIn';
+import { ClosingBannerSlot } from '../shared/ClosingBannerSlot';
 
 // The profile editor (with its country list and date picker) loads when the person opens it.
 // Every part below the profile and the companies loads on demand (issue 31): the page paints those from the
 // island's first load, and each lower section's code (members, security, data rights) loads in its own chunk
 // when the section comes near (WhenVisible).
-const ClosingBanner = lazy(() => import('../shared/ClosingBanner').then((m) => ({ default: m.ClosingBanner })));
-const ShareSignIn = lazy(() => import('./ShareSignIn').then((m) => ({ default: m.ShareSignIn })));
 const CompanyMembers = lazy(() => import('./CompanyMembers').then((m) => ({ default: m.CompanyMembers })));
 const SecuritySessions = lazy(() => import('./SecuritySessions').then((m) => ({ default: m.SecuritySessions })));
 const SignInHistory = lazy(() => import('./SignInHistory').then((m) => ({ default: m.SignInHistory })));
@@ -111,9 +112,7 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
       </div>
       {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
 
-      <Suspense fallback={null}>
-        <ClosingBanner lang={lang} words={messages.dataRights} />
-      </Suspense>
+      <ClosingBannerSlot lang={lang} words={messages.dataRights} />
 
       <section className="panel" aria-labelledby="profile-title">
         <div className="profile-head">
@@ -167,9 +166,7 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
         )}
       </section>
 
-      <Suspense fallback={null}>
-        <ShareSignIn lang={lang} messages={messages} />
-      </Suspense>
+      <ShareSignIn lang={lang} messages={messages} />
 
       <section className="panel" aria-labelledby="companies-title">
         <h2 id="companies-title" className="section-title">{m.companies}</h2>
@@ -205,12 +202,23 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
         )}
       </section>
 
-      {s.administered.map((company) => {
-        const title = format(m.members, { company: companyName(company.companyId) });
-        const titleId = `members-${company.companyId}`;
+      {/* Each administered company's part: its heading at once, and a placeholder of its usual height while its
+          members are read (the same section and heading then, so nothing is replaced under a reader). */}
+      {s.companies.filter((c) => s.administeredLoading.includes(c.companyId) || s.administered.some((a) => a.companyId === c.companyId)).map(({ companyId }) => {
+        const company = s.administered.find((a) => a.companyId === companyId);
+        const title = format(m.members, { company: companyName(companyId) });
+        const titleId = `members-${companyId}`;
+        if (!company) {
+          return (
+            <section key={companyId} className="panel" aria-labelledby={titleId} aria-busy="true">
+              <h2 id={titleId} className="section-title">{title}</h2>
+              <p className="hint" style={{ minHeight: '18rem' }}>{messages.common.loading}</p>
+            </section>
+          );
+        }
         const pending = company.members.filter((member) => member.role === 'staff' && member.status === 'pending').length;
         return (
-          <section key={company.companyId} className="panel" aria-labelledby={titleId}>
+          <section key={companyId} className="panel" aria-labelledby={titleId}>
             <h2 id={titleId} className="section-title">{title}</h2>
             <div className="invitation">
               <span className="invitation-label" id={`${titleId}-code-label`}>{m.invitationCode}</span>
