@@ -1,18 +1,15 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect } from 'react';
 import { connectApi } from '../../api/connect';
-import type { ApiResult } from '../../api/client';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
-import { problemText } from '../../i18n/problem';
 import type { ConnectRequestAnswer } from '../../schemas/oidc';
 import { confirmItsYou } from '../../stores/step-up-state';
 import { StepUpSlot } from '../shared/StepUpSlot';
+import { useAppRequest } from './use-app-request';
 
 interface ConnectAppProps {
   messages: Pick<Messages, 'connect' | 'errors' | 'stepUp'>;
 }
-
-type View = { kind: 'loading' } | { kind: 'request'; request: ConnectRequestAnswer } | { kind: 'leaving' } | { kind: 'problem'; text: string };
 
 /**
  * /connect?request=ID: an app asks to sign the person in (functions/gateway/oidc/). The page names the app and
@@ -22,22 +19,11 @@ type View = { kind: 'loading' } | { kind: 'request'; request: ConnectRequestAnsw
  */
 export default function ConnectApp({ messages }: ConnectAppProps) {
   const c = messages.connect;
-  const [view, setView] = useState<View>({ kind: 'loading' });
-  const [busy, setBusy] = useState(false);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const id = new URLSearchParams(window.location.search).get('request') ?? '';
-
-  const fail = (result: Extract<ApiResult<unknown>, { ok: false }>) =>
-    setView({ kind: 'problem', text: result.code === 'OI0001' ? c.gone : problemText({ errors: messages.errors }, { code: result.code, message: result.message, traceId: result.traceId }) });
-
-  async function decide(allow: boolean) {
-    setBusy(true);
-    const answer = await connectApi.decide(id, allow);
-    setBusy(false);
-    if (!answer.ok) return fail(answer);
-    setView({ kind: 'leaving' });
-    window.location.assign(answer.data.redirectTo);
-  }
+  // A request that is gone (decided, expired or unknown) has words of its own here.
+  const { id, view, setView, busy, heading, fail, decide: send } = useAppRequest<{ kind: 'request'; request: ConnectRequestAnswer }>(messages.errors, (refusal) =>
+    refusal.code === 'OI0001' ? c.gone : undefined,
+  );
+  const decide = (allow: boolean) => send(() => connectApi.decide(id, allow));
 
   async function load() {
     const answer = await connectApi.request(id);
@@ -48,7 +34,6 @@ export default function ConnectApp({ messages }: ConnectAppProps) {
   }
 
   useEffect(() => void load(), []);
-  useEffect(() => heading.current?.focus(), [view.kind]);
 
   if (view.kind === 'loading') return <div className="spinner" role="status" aria-label={c.continuing} />;
   if (view.kind === 'leaving') return <p className="notice redirecting" role="status">{c.continuing}</p>;

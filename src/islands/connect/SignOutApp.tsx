@@ -1,15 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect } from 'react';
 import { connectApi } from '../../api/connect';
-import type { ApiResult } from '../../api/client';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
-import { problemText } from '../../i18n/problem';
+import { useAppRequest } from './use-app-request';
 
 interface SignOutAppProps {
   messages: Pick<Messages, 'connect' | 'errors'>;
 }
-
-type View = { kind: 'loading' } | { kind: 'asking'; app: string | null } | { kind: 'leaving' } | { kind: 'problem'; text: string };
 
 /**
  * /sign_out?request=ID: an app (or any link) asked to sign the person out without proving it is this browser's
@@ -19,27 +16,12 @@ type View = { kind: 'loading' } | { kind: 'asking'; app: string | null } | { kin
  */
 export default function SignOutApp({ messages }: SignOutAppProps) {
   const c = messages.connect;
-  const [view, setView] = useState<View>({ kind: 'loading' });
-  const [busy, setBusy] = useState(false);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const id = new URLSearchParams(window.location.search).get('request') ?? '';
-
-  const fail = (result: Extract<ApiResult<unknown>, { ok: false }>) =>
-    setView({ kind: 'problem', text: problemText({ errors: messages.errors }, { code: result.code, message: result.message, traceId: result.traceId }) });
-
-  async function decide(signOut: boolean) {
-    setBusy(true);
-    const answer = await connectApi.decideSignOut(id, signOut);
-    setBusy(false);
-    if (!answer.ok) return fail(answer);
-    setView({ kind: 'leaving' });
-    window.location.assign(answer.data.redirectTo);
-  }
+  const { id, view, setView, busy, heading, fail, decide: send } = useAppRequest<{ kind: 'asking'; app: string | null }>(messages.errors);
+  const decide = (signOut: boolean) => send(() => connectApi.decideSignOut(id, signOut));
 
   useEffect(() => {
     void connectApi.signOutRequest(id).then((answer) => (answer.ok ? setView({ kind: 'asking', app: answer.data.app }) : fail(answer)));
   }, []);
-  useEffect(() => heading.current?.focus(), [view.kind]);
 
   if (view.kind === 'loading') return <div className="spinner" role="status" aria-label={c.leaving} />;
   if (view.kind === 'leaving') return <p className="notice redirecting" role="status">{c.leaving}</p>;
