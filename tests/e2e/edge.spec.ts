@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey, type HandoffPurpose } from '../../functions/gateway/handoff/blob';
 import { hashPassword } from '../../src/lib/password-hash';
-import { seedUser, uniqueEmail } from './helpers';
+import { leaveAndClearCookies, seedUser, uniqueEmail } from './helpers';
 import { workerMessages } from '../../src/i18n/worker';
 
 const blobFor = async (sub: string, purpose: HandoffPurpose = 'session') =>
@@ -41,7 +41,7 @@ test('a hand-off signs the visitor in, cleans the URL, and sign-in pages then le
   await expect(page).toHaveURL(/\/join$/);
 
   // The same blob a second time: refused, in the visitor's language, and no new session.
-  await context.clearCookies();
+  await leaveAndClearCookies(page);
   await context.addCookies([{ name: 'LANG', value: 'zh', url: 'http://127.0.0.1' }]);
   const replay = await page.goto(`/login?token=${blob}`);
   expect(replay?.status()).toBe(400);

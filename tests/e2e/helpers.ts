@@ -11,6 +11,15 @@ export function uniqueMobile(): string {
 }
 export const uniqueEmail = (tag: string) => `${tag}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
 
+/**
+ * A fresh browser for the next step: leaves the open page first, because a signed-in page whose cookies vanish
+ * sends itself to sign-in on its next call, and that navigation would abort the test's own `goto`.
+ */
+export async function leaveAndClearCookies(page: Page) {
+  await page.goto('about:blank');
+  await page.context().clearCookies();
+}
+
 export async function openInLanguage(page: Page, lang: Lang, path: string) {
   await page.context().addCookies([{ name: 'LANG', value: lang, url: 'http://127.0.0.1' }]);
   await page.goto(path);

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { openInLanguage, seedUser, uniqueEmail } from './helpers';
+import { leaveAndClearCookies, openInLanguage, seedUser, uniqueEmail } from './helpers';
 
 /** The newest link mailed to `email` (the local outbox stands in for the mail server). */
 async function mailedLink(request: APIRequestContext, email: string): Promise<URL> {
@@ -60,7 +60,7 @@ for (const lang of langs) {
     await expect(page.getByText(agency)).toBeVisible();
 
     // The same link again, in a fresh browser: refused in the link's language, no session.
-    await page.context().clearCookies();
+    await leaveAndClearCookies(page);
     await page.goto(link.pathname + link.search);
     await page.getByRole('button', { name: m.linkSignIn.signIn }).click();
     await expect(page.getByText(errorCatalogue.LK0003[lang])).toBeVisible();

@@ -3,7 +3,7 @@ import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { REVIEW_REASON_TEXT } from '../../src/schemas/ops-review';
-import { expectAccessible, openInLanguage, seedUser, signInByEmail, signInByRequest, uniqueEmail } from './helpers';
+import { leaveAndClearCookies, expectAccessible, openInLanguage, seedUser, signInByEmail, signInByRequest, uniqueEmail } from './helpers';
 import { consoleMessages } from '../../src/i18n/ops';
 
 /**
@@ -141,7 +141,7 @@ for (const lang of langs) {
       await expect(staff).toHaveURL(/\/user_center$/, { timeout: 20_000 });
       await staffContext.close();
 
-      await page.context().clearCookies();
+      await leaveAndClearCookies(page);
       await signInByEmail(page, lang, email, PASSWORD);
       await expect(page).toHaveURL(/\/account$/, { timeout: 20_000 });
       await expect(page.getByRole('listitem').filter({ hasText: name })).toContainText(t.statuses.verified);

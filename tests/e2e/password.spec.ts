@@ -2,12 +2,12 @@ import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { solvePow, type PowChallenge } from '../functions/pow-solver';
-import { openInLanguage, passSlider, readCode, seedUser, signInByEmail, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
+import { leaveAndClearCookies, openInLanguage, passSlider, readCode, seedUser, signInByEmail, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
 
 /** Issue 4: partner sign-in, password reset (/forget, /navigator_forget) and the forced change of login case 2. */
 
 async function passwordSignInByEmail(page: Page, lang: Lang, email: string, password: string) {
-  await page.context().clearCookies();
+  await leaveAndClearCookies(page);
   await signInByEmail(page, lang, email, password);
 }
 

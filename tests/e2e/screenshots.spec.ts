@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from '@
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { legalPaths } from '../../src/lib/legal';
-import { expectAccessible, openInLanguage, operatorCli, seedUser, signInByEmail, signInByRequest, uniqueEmail, uniqueMobile } from './helpers';
+import { leaveAndClearCookies, expectAccessible, openInLanguage, operatorCli, seedUser, signInByEmail, signInByRequest, uniqueEmail, uniqueMobile } from './helpers';
 import { consoleMessages } from '../../src/i18n/ops';
 
 /**
@@ -62,7 +62,7 @@ const shotName = (path: string) => {
 async function atEachWidth(page: Page, run: (width: number) => Promise<void>) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 860 });
-    await page.context().clearCookies();
+    await leaveAndClearCookies(page);
     await run(width);
   }
 }

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs } from '../../src/lib/lang';
-import { acceptAgreement, openInLanguage, passSlider, readCode, seedUser, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
+import { leaveAndClearCookies, acceptAgreement, openInLanguage, passSlider, readCode, seedUser, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
 
 for (const lang of langs) {
   const t = messages[lang];
@@ -64,10 +64,7 @@ for (const lang of langs) {
       await page.getByLabel(m.password, { exact: true }).fill('harbour2024');
       await page.getByRole('button', { name: m.submit }).click();
       await expect(page).toHaveURL(/\/create_account$/);
-      // The company form reads the person as it opens: let it, or the cleared session sends that page to sign-in.
-      await page.waitForLoadState('networkidle');
-
-      await page.context().clearCookies();
+      await leaveAndClearCookies(page);
       await openInLanguage(page, lang, '/login');
       await page.getByRole('tab', { name: m.tabs.password }).click();
       await page.getByRole('tab', { name: m.tabs.email }).click();
@@ -147,9 +144,8 @@ for (const lang of langs) {
       await signIn();
       await acceptAgreement(page, lang);
       await expect(page).toHaveURL(/\/create_account$/);
-      await page.waitForLoadState('networkidle');
       // Agreed once, not asked again.
-      await page.context().clearCookies();
+      await leaveAndClearCookies(page);
       await signIn();
       await expect(page).toHaveURL(/\/create_account$/);
     });

@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { addVirtualAuthenticator, expectAccessible, handedOver, openAsPasskeyOrigin, PASSKEY_ORIGIN, readCode, seedUser, signInByRequest, uniqueEmail } from './helpers';
+import { leaveAndClearCookies, addVirtualAuthenticator, expectAccessible, handedOver, openAsPasskeyOrigin, PASSKEY_ORIGIN, readCode, seedUser, signInByRequest, uniqueEmail } from './helpers';
 
 /**
  * "Confirm it's you" (step-up) in the user center: a session without a fresh proof of its person is asked to prove
@@ -17,7 +17,7 @@ const PASSWORD = 'harbour2024';
 
 /** Leaves the fresh session and arrives on /user_center with an unproved one (a session hand-off). */
 async function unprovedSession(page: Page, lang: Lang, userId: string) {
-  await page.context().clearCookies();
+  await leaveAndClearCookies(page);
   await handedOver(page, lang, userId, '/user_center');
 }
 

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { format } from '../../src/i18n/format';
 import type { Lang } from '../../src/lib/lang';
-import { expectAccessible, openInLanguage, passSlider, readCode, seedUser, signInByEmail, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
+import { leaveAndClearCookies, expectAccessible, openInLanguage, passSlider, readCode, seedUser, signInByEmail, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
 
 /**
  * Sign in with WeChat and WeCom (issue 29) against the local stand-in (functions/gateway/wechat/stand-in.ts):
@@ -77,7 +77,7 @@ for (const { lang, width } of runs) {
       await expect(page).toHaveURL(/\/wechat_callback/);
       await tiePhone(page, lang, `phone-form-${lang}-${width}`);
 
-      await context.clearCookies();
+      await leaveAndClearCookies(page);
       await openPanel(page, lang, width);
       await page.getByRole('button', { name: w.showQr }).click();
       await confirmScan(page, who);
@@ -151,7 +151,7 @@ for (const { lang, width } of runs) {
       await confirmScan(page, who);
       await tiePhone(page, lang);
 
-      await context.clearCookies();
+      await leaveAndClearCookies(page);
       await openPanel(page, lang, width);
       await page.getByRole('button', { name: w.continueInWechat }).click();
       await expect(page).toHaveURL(/scope=snsapi_base/);
@@ -166,7 +166,7 @@ test('the panel and the phone form in the other language at each width @wechat-s
     { lang: 'en' as const, width: 390 },
     { lang: 'zh' as const, width: 1280 },
   ]) {
-    await page.context().clearCookies();
+    await leaveAndClearCookies(page);
     await openPanel(page, lang, width);
     await page.screenshot({ path: `${SHOTS}/login-panel-${lang}-${width}.png`, fullPage: true });
     await page.getByRole('button', { name: messages[lang].wechat.showQr }).click();
