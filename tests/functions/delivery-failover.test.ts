@@ -354,6 +354,55 @@ describe('the way out when no SMS provider can send', () => {
   });
 });
 
+describe('a blocked account during an outage', () => {
+  it('answers DL0010 with the e-mail offer, like any other number, once every SMS breaker is open; and no text goes to it when they close', async () => {
+    const at = Date.now() + 1300 * 86_400_000;
+    const env = { DELIVERY_BREAKER_FAILURES: '1', DELIVERY_BREAKER_OPEN_SECONDS: '60' };
+    const gateway = gatewayAt(() => at);
+    const blocked = mainland();
+    const email = `blocked.${api.unique()}@example.com`;
+    const blockedId = await api.seed({ phone: { callingCode: '+86', mobile: blocked.mobile }, email, password: 'Harbour2024' });
+    await worker.env.DB.prepare('UPDATE users SET blocked_at = ? WHERE id = ?').bind(at, blockedId).run();
+    const owner = mainland();
+    await api.seed({ phone: { callingCode: '+86', mobile: owner.mobile }, password: 'Harbour2024' });
+    const settings = { failures: 1, openMs: 60_000, trialMs: 10_000 };
+    try {
+      // Both mainland providers fail one send each: with a threshold of one, both breakers open.
+      standIns.aliyun.mode = 'down';
+      standIns.tencent.mode = 'down';
+      const ownerDown = await api.throughGateway(gateway, () => askSms(owner.mobile, { env, lang: 'zh' }));
+      expect(ownerDown.body.code).toBe('DL0010');
+      expect((await breakers.state(worker.env, 'aliyun')).state).toBe('open');
+      expect((await breakers.state(worker.env, 'tencent')).state).toBe('open');
+
+      // The blocked account's number now answers as the owner's does, in the visitor's language, with a ticket.
+      const texts = () => countTo('aliyun', blocked.e164) + countTo('tencent', blocked.e164);
+      const blockedDown = await api.throughGateway(gateway, () => askSms(blocked.mobile, { env, lang: 'zh' }));
+      expect(blockedDown).toMatchObject({ status: 503, body: { code: 'DL0010', message: errorCatalogue.DL0010.zh, data: { emailTicket: expect.stringMatching(/^[\w-]{43}$/) } } });
+      // Like a failed send, it leaves no code behind: asking again at once meets no resend wait.
+      const again = await api.throughGateway(gatewayAt(() => at + 1000), () => askSms(blocked.mobile, { env }));
+      expect(again.body.code).toBe('DL0010');
+      // The offer answers alike and mails the blocked account nothing.
+      const sesBefore = standIns.ses.received.length;
+      const offer = await api.post('/agg-web/sms/email-instead', { emailTicket: (blockedDown.body.data as { emailTicket: string }).emailTicket }).then(api.read);
+      expect(offer).toEqual({ status: 200, body: { code: '0', message: 'success', data: null } });
+      expect(standIns.ses.received.length).toBe(sesBefore);
+      expect(texts()).toBe(0);
+
+      // The providers are back and the breakers shut again: the blocked number answers 0 again, and is still sent nothing.
+      standIns.aliyun.mode = 'success';
+      standIns.tencent.mode = 'success';
+      for (const provider of ['aliyun', 'tencent']) await breakers.report(worker.env, provider, true, at + 2000, settings);
+      const blockedUp = await api.throughGateway(gatewayAt(() => at + 3000), () => askSms(blocked.mobile, { env }));
+      expect(blockedUp.body).toMatchObject({ code: '0' });
+      expect(texts()).toBe(0);
+    } finally {
+      // The breakers are shared with the rest of this file: leave them shut.
+      for (const provider of ['aliyun', 'tencent']) await breakers.report(worker.env, provider, true, at + 4000, settings);
+    }
+  });
+});
+
 describe("the operators' view", () => {
   it('shows each provider with its sends, failures, delivery rate, breaker and latest failure reasons, to operators only', async () => {
     const refused = await api.get('/ops/v1/delivery').then(api.read);

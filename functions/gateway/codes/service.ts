@@ -5,7 +5,7 @@ import { guessInsert, withdrawGuess } from '../identity/db/guesses';
 import { cappedInsert, cappedInsertStatement, whyRefused, type Cap } from '../limits/db';
 import { blockedRecipientStatement } from '../account/db';
 import { configOf } from '../../config';
-import { codeMessage, deliver, type DeliveryEnv } from '../delivery';
+import { codeMessage, deliver, refusalWhileBreakersOpen, type DeliveryEnv } from '../delivery';
 import { smsCallingCode } from '../identity/sign-in-names';
 import { constantTimeEqual, sha256Hex } from '../identity/passwords';
 import { logSmsRefusal, smsCaps } from './sms-limits';
@@ -80,7 +80,8 @@ export interface IssueCodeArgs {
   deliver?: boolean;
   /**
    * A recipient whose account is blocked gets a decoy too (issue 33 item 10): the answer, the waits and the caps
-   * are an unknown account's. Read in the insert's batch, so it costs no round trip of its own.
+   * are an unknown account's. Read in the insert's batch, so it costs no round trip of its own. While every
+   * provider of the route is behind an open breaker the decoy answers what a real send does then (DL0010 for an SMS).
    */
   decoyWhenBlocked?: boolean;
   /**
@@ -153,7 +154,14 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
     throw error;
   });
   const send = async () => {
-    if (args.deliver === false || blocked) return;
+    if (args.deliver === false || blocked) {
+      // A decoy answered now (not in the background) answers as a real send would during an outage, and like a
+      // failed send it leaves no code behind (no resend wait, no count against the caps).
+      const refusal = args.background ? null : await refusalWhileBreakersOpen(env, { channel, to: args.emailInstead ?? args.recipient }, args.now);
+      if (!refusal) return;
+      await withdrawCode(env.DB, Number(id));
+      throw refusal;
+    }
     const message = codeMessage(args.lang, code, CODE_LIFETIME_MS / 60_000);
     try {
       await deliver(env, { channel, to: args.emailInstead ?? args.recipient, ...message }, { now: args.now, traceId: args.traceId });

@@ -2,7 +2,7 @@ import type { Lang } from '../../../src/lib/lang';
 import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
 import { configOf } from '../../config';
 import { GatewayError } from '../errors';
-import { breakers, type BreakerEnv } from './breaker';
+import { acquire, breakers, type BreakerEnv } from './breaker';
 import { devFaultOf, insertAttempt, type AttemptOutcome } from './db';
 import { DeliveryFailure, type FailureKind } from './failure';
 import { MESSAGE_KINDS, type DeliveryMessage } from './message';
@@ -76,7 +76,7 @@ export async function deliver(env: DeliveryEnv, message: DeliveryMessage, { now,
   const route = routeOf(config, message);
   const call = { config, message, now };
   if (route[0] === 'outbox') return void (await toOutbox(env, call));
-  const settings = { failures: config.breakerFailures, openMs: config.breakerOpenSeconds * 1000, trialMs: config.deliveryTimeout * 2 };
+  const settings = breakerSettings(config);
   const sendId = crypto.randomUUID();
   const started = performance.now();
   const tried: { provider: string; kind: FailureKind | 'skipped'; detail: string }[] = [];
@@ -113,8 +113,36 @@ export async function deliver(env: DeliveryEnv, message: DeliveryMessage, { now,
   const last = tried.findLast((attempt): attempt is { provider: string; kind: FailureKind; detail: string } => attempt.kind !== 'skipped');
   console.error(JSON.stringify({ event: 'delivery_failed', traceId, provider: last?.provider ?? route[0], channel: message.channel, kind: last?.kind ?? 'unavailable', detail: last?.detail ?? 'every provider skipped', tried }));
   if (last?.kind === 'invalid-recipient') throw new GatewayError(ERR.DELIVERY_RECIPIENT_INVALID);
-  if (message.channel === 'sms') throw new GatewayError(ERR.DELIVERY_NO_SMS_PROVIDER);
-  throw new GatewayError(ANSWER[last?.kind ?? 'unavailable']);
+  throw noProviderRefusal(message.channel, last?.kind ?? 'unavailable');
+}
+
+const breakerSettings = (config: ReturnType<typeof configOf>) => ({ failures: config.breakerFailures, openMs: config.breakerOpenSeconds * 1000, trialMs: config.deliveryTimeout * 2 });
+
+/** deliver()'s answer when no provider of the list took the message. */
+const noProviderRefusal = (channel: DeliveryMessage['channel'], kind: FailureKind) =>
+  new GatewayError(channel === 'sms' ? ERR.DELIVERY_NO_SMS_PROVIDER : ANSWER[kind]);
+
+/**
+ * What deliver() would answer for this message's route now, told without sending and without touching a breaker:
+ * its refusal when every provider of the list is behind an open breaker (deliver() would skip them all), else null.
+ * A decoy (a code nobody receives, for a blocked account) asks this, so that during an outage it answers as a real
+ * send does (DL0010 for an SMS) and the answers do not tell a blocked account from any other. A breaker that cannot
+ * be read counts as shut, as in deliver().
+ */
+export async function refusalWhileBreakersOpen(env: DeliveryEnv, message: Pick<DeliveryMessage, 'channel' | 'to'>, now: number): Promise<GatewayError | null> {
+  const config = configOf(env);
+  const route = routeOf(config, message);
+  if (route[0] === 'outbox' || !env.DELIVERY_BREAKERS) return null;
+  const settings = breakerSettings(config);
+  const skipped = await Promise.all(
+    route.map((provider) =>
+      breakers.state(env, provider).then(
+        (state) => !acquire(state, now, settings).allowed,
+        () => false,
+      ),
+    ),
+  );
+  return skipped.every(Boolean) ? noProviderRefusal(message.channel, 'unavailable') : null;
 }
 
 const OUTCOME: Record<FailureKind, AttemptOutcome> = { unavailable: 'failed', throttled: 'throttled', 'invalid-recipient': 'invalid' };
