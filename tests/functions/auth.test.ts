@@ -119,6 +119,21 @@ describe('quick login (code)', () => {
     const sessions = await worker.env.DB.prepare('SELECT COUNT(*) AS n FROM sessions WHERE user_id = (SELECT id FROM users WHERE phone_e164 = ?)').bind(e164).first<{ n: number }>();
     expect(sessions?.n).toBe(1);
   });
+
+  it('gives one session from 20 parallel sign-ins with one code for a person who has an account, and tells each loser why', async () => {
+    const email = uniqueEmail();
+    await seed({ email, password: 'Harbour2024', userType: 2 });
+    expect((await api.json(await api.post('/agg-web/user/getRegVerificationCode', { emailAddress: email, type: 3 }))).code).toBe('0');
+    const code = await api.latestCode(email);
+    const body = { loginType: 2, loginEmail: email, code, agreed: true };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => api.post('/agg-web/quick/user/login', body).then(api.json)));
+    expect(answers.filter((a) => a.code === '0')).toHaveLength(1);
+    expect(answers.find((a) => a.code === '0')!.data).toMatchObject({ newUser: false });
+    for (const loser of answers.filter((a) => a.code !== '0')) expect(['CD0012', 'CD0014', 'CD0015', 'CD0016']).toContain(loser.code);
+    // The code's use and the account's reads are one round trip: a loser of the use writes no session.
+    const sessions = await worker.env.DB.prepare('SELECT COUNT(*) AS n FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = ?)').bind(email.toLowerCase()).first<{ n: number }>();
+    expect(sessions?.n).toBe(1);
+  });
 });
 
 describe('password sign-in', () => {

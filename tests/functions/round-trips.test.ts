@@ -124,7 +124,7 @@ describe('D1 round trips of the paths every person takes', () => {
       expect(api.sessionCookie(res)).toMatch(/portal_token=.+/);
     });
     console.log(`code sign-in (account exists): ${signIn.trips} round trips, ${signIn.statements} statements, ${signIn.writes} writes`);
-    expect(signIn.trips).toBeLessThanOrEqual(8);
+    expect(signIn.trips).toBeLessThanOrEqual(4);
   });
 
   it('a password sign-in stays within its round trips', async () => {
@@ -134,6 +134,7 @@ describe('D1 round trips of the paths every person takes', () => {
       expect((await api.json(await api.emailLogin(email, 'Harbour2024', {}, { env }))).code).toBe('0');
     });
     console.log(`password sign-in: ${count.trips} round trips, ${count.statements} statements, ${count.writes} writes`);
-    expect(count.trips).toBeLessThanOrEqual(9);
+    // 6 once the legacy share (sign-in/legacy-decoy.ts) is cached in the isolate; 7 on its first read.
+    expect(count.trips).toBeLessThanOrEqual(7);
   });
 });

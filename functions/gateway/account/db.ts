@@ -76,7 +76,20 @@ export function blockedRecipientStatement(db: D1Database, recipient: string): D1
 
 /** PS0100 for a blocked account: every sign-in asks this before it starts anything. */
 export async function assertNotBlocked(db: D1Database, userId: string): Promise<void> {
-  const row = await db.prepare('SELECT blocked_at, erased_at FROM users WHERE id = ?').bind(userId).first<{ blocked_at: number | null; erased_at: number | null }>();
+  assertStanding(await standingStatement(db, userId).first<Standing>());
+}
+
+/** Whether an account may sign in: read by standingStatement, judged by assertStanding. */
+export interface Standing {
+  blocked_at: number | null;
+  erased_at: number | null;
+}
+
+/** The SELECT of assertNotBlocked, to batch with a sign-in's other reads. */
+export const standingStatement = (db: D1Database, userId: string): D1PreparedStatement => db.prepare('SELECT blocked_at, erased_at FROM users WHERE id = ?').bind(userId);
+
+/** Refuses a blocked (PS0100) or erased account; passes one that may sign in, or a row not found. */
+export function assertStanding(row: Standing | null | undefined): void {
   if (row?.blocked_at != null) throw new GatewayError(ERR.ACCOUNT_BLOCKED);
   // An erased account keeps only its random id (data-rights/); nothing may sign in to it.
   if (row?.erased_at != null) throw new GatewayError(ERR.ACCOUNT_ERASED);

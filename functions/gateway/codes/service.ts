@@ -211,6 +211,19 @@ export async function useCheckedCode(db: D1Database, checked: CheckedCode, now: 
 /** useCheckedCode's statements for the head of the caller's own batch, with usedCodeRefusal (codes/db.ts useCodeStatements). */
 export const useCheckedCodeStatements = (db: D1Database, checked: CheckedCode, now: number) => useCodeStatements(db, checked.codeId, checked.guessId, now);
 
+/**
+ * useCheckedCode as the head of a sign-in's first read (sign-in/service.ts `spend`): one round trip for the code's
+ * use and the account's reads; CD0014 when a parallel call used the code first (of right guesses exactly one wins).
+ */
+export function spendCheckedCode(db: D1Database, checked: CheckedCode, now: number): { statements: D1PreparedStatement[]; spent: (results: D1Result[]) => void } {
+  return {
+    statements: useCheckedCodeStatements(db, checked, now),
+    spent: ([, used]) => {
+      if ((used?.results.length ?? 0) === 0) throw new GatewayError(ERR.CODE_ALREADY_USED);
+    },
+  };
+}
+
 /** A right guess at a code that is not used yet: what useCodeStatements needs to use it. */
 export interface CheckedCode {
   codeId: number;

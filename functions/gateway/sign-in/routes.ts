@@ -12,7 +12,7 @@ import { cappedInsert } from '../limits/db';
 import { findUserByIdentity, findUserByIdentityStatement, identityKey, insertUserStatement, type NewUser, type UserRow } from '../account/db';
 import { clientIp, GatewayError, ok } from '../errors';
 import { now } from '../../contract';
-import { checkCode, useCheckedCode, useCheckedCodeStatements, usedCodeRefusal, type CheckedCode } from '../codes/service';
+import { checkCode, spendCheckedCode, useCheckedCodeStatements, usedCodeRefusal, type CheckedCode } from '../codes/service';
 import { identity } from '../identity/sign-in-names';
 import { findPort } from '../places/ports';
 import { decoySalt } from '../identity/passwords';
@@ -33,7 +33,7 @@ export const NEW_USER_CHECK_WINDOW_MS = 60 * 60 * 1000;
 export const NEW_USER_CHECKS_PER_NAME = 10;
 export const NEW_USER_CHECKS_PER_NETWORK = 60;
 
-/** Answers of checkCode and useCheckedCode that refuse the code itself (not a rate cap on the caller): a failed sign-in. */
+/** Answers of checkCode and spendCheckedCode that refuse the code itself (not a rate cap on the caller): a failed sign-in. */
 export const CODE_REFUSALS = new Set<string>([ERR.CODE_WRONG, ERR.CODE_EXPIRED, ERR.CODE_TRIES_SPENT, ERR.CODE_NOT_REQUESTED, ERR.CODE_ALREADY_USED]);
 
 /** The phone or e-mail fields of checkIsNewUser and quick login (loginType 1 or 2). */
@@ -84,8 +84,9 @@ export const authRoutes = new Hono<SignInEnv>()
           { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) },
           registrationReady ? { alsoRead: [findUserByIdentityStatement(db, name)], onRead: ([user]) => (existing = (user?.results[0] as UserRow | undefined) ?? null) } : {},
         );
-        // An existing account's code is used on its own: its sign-in reads more (blocks, two-step) before a session.
-        if (existing) await useCheckedCode(db, checked, now(c));
+        // An existing account's code is used in its sign-in's first read (the account's standing, two-step and
+        // companies), before anything else is decided or written.
+        if (existing) return await signedIn(c, existing, { method: 'code', agreedTo: defaultConsentDocs, spend: spendCheckedCode(db, checked, now(c)) });
       } catch (error) {
         // A wrong, expired or spent code for an existing account goes into its sign-in history, after the
         // answer: an unknown name writes nothing, so writing first would make a known one answer later.
@@ -95,8 +96,6 @@ export const authRoutes = new Hono<SignInEnv>()
         }
         throw error;
       }
-      if (existing) return signedIn(c, existing, { method: 'code', agreedTo: defaultConsentDocs });
-
       const port = portOf(existing);
       const user: NewUser & { id: string } = {
         id: crypto.randomUUID(),

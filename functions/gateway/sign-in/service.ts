@@ -3,12 +3,12 @@ import { TRACELESS, type LoginAnswer } from '../../../src/schemas/auth';
 import type { LegalDoc } from '../../../src/lib/legal';
 import type { SecondStep } from '../../../src/schemas/security';
 import type { WorkerEnv } from '../../env';
-import { membershipsOfUser } from '../companies/db';
+import { membershipsOfUser, membershipsStatement, type MembershipRow } from '../companies/db';
 import { clearAttemptsStatement, countAttempt, throttleState } from './db';
-import { assertNotBlocked, findUserById, findUserByIdentity, identityKey, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity, type UserRow } from '../account/db';
+import { assertNotBlocked, assertStanding, findUserById, standingStatement, type Standing, findUserByIdentity, identityKey, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity, type UserRow } from '../account/db';
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
-import { twoStepEnabled, type ChallengeRow } from '../second-step/db';
+import { twoStepEnabledStatement, type ChallengeRow } from '../second-step/db';
 import { outsideByTwoStep } from '../companies/standing';
 import { clientIp, fail, GatewayError, ok, requestLang } from '../errors';
 import { auditStatement, ownEventStatement } from '../audit/db';
@@ -73,6 +73,11 @@ export interface SessionStart {
   proves?: boolean;
   /** Names the clash of a write in `before` that a parallel request won (runBatch's `refusal`). */
   refusal?: (error: unknown) => GatewayError | null;
+  /**
+   * The caller read the account's standing in this request (signedIn's one read): no second read here. The
+   * session INSERT still refuses a block that lands in between, in its own statement.
+   */
+  standingChecked?: boolean;
 }
 
 /**
@@ -84,7 +89,7 @@ export async function startSession(env: WorkerEnv, start: SessionStart) {
   const { userId, kind, method, secondStep, client, lang, at, companyId = null, before = [], proves = true } = start;
   const lifetimeS = configOf(env).sessionAbsoluteTimeout;
   // A brand-new account is inserted in the batch below: there is nothing to have been blocked yet.
-  if (!start.newUser) await assertNotBlocked(env.DB, userId);
+  if (!start.newUser && !start.standingChecked) await assertNotBlocked(env.DB, userId);
   const session = await prepareSession(env.DB, { userId, kind, now: at, companyId, client, lifetimeS, proof: proves ? signInProof(method, secondStep) : null, signedInWith: secondStep ? `${method}+${secondStep}` : method });
   const record = signInStatement(env.DB, { userId, at, method, secondStep, partner: kind === 'partner', success: true, client });
   // Right after the session: written only when the session was.
@@ -140,6 +145,12 @@ export interface SignInOptions {
    */
   proves?: boolean;
   /**
+   * A single-use proof this sign-in spends (a checked code: codes/service.ts spendCheckedCode), in the same round
+   * trip as the account's reads, ahead of them: `spent` throws (CD0014) when a parallel call spent it first, before
+   * anything about the account is told.
+   */
+  spend?: SpendInFirstRead;
+  /**
    * A WeChat or WeCom tied to the account with this sign-in (wechat/service.ts bindPhone). Written with the
    * session; when a second step is owed it waits in the challenge and is written only when that step is passed.
    */
@@ -157,14 +168,39 @@ export const SECOND_STEP_OWED: LoginAnswer = { ...SLIDER_REQUIRED, tracelessChec
  */
 export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>, options: SignInOptions) {
   const { method, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding } = options;
-  // A blocked account hears so before any second step (startSession refuses it again, in the same statement).
-  if (!newUser) await assertNotBlocked(c.env.DB, user.id);
-  if (method !== 'passkey' && !newUser && (await twoStepEnabled(c.env.DB, user.id))) {
+  if (newUser) return completeSignIn(c, user, options);
+  const account = await accountAtSignIn(c.env.DB, user.id, options.spend);
+  // A blocked account hears so before any second step (the session INSERT refuses it again, in its own statement).
+  assertStanding(account.standing);
+  if (method !== 'passkey' && account.twoStep) {
     const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: { kind, agreedTo: [...agreedTo], ...(proves ? {} : { unproved: true }), ...(binding ? { binding } : {}) }, now: now(c) });
     await runBatch(c.env.DB, [...before, challenge.statement]);
     return ok(c, { ...SECOND_STEP_OWED, secondStep: { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 } });
   }
-  return completeSignIn(c, user, options);
+  return completeSignIn(c, user, options, account);
+}
+
+/** Statements that spend a single-use proof at the head of a batch, and the check of their results. */
+export interface SpendInFirstRead {
+  statements: D1PreparedStatement[];
+  /** Throws when the proof was not spent by this call. */
+  spent: (results: D1Result[]) => void;
+}
+
+/**
+ * What an existing account's sign-in reads before it decides, in one round trip: may it sign in, is two-step on,
+ * its companies; with the spending of the sign-in's proof ahead of them, when it has one.
+ */
+async function accountAtSignIn(db: D1Database, userId: string, spend?: SpendInFirstRead): Promise<{ standing: Standing | undefined; twoStep: boolean; memberships: MembershipRow[] }> {
+  const spending = spend?.statements ?? [];
+  const results = await db.batch([...spending, standingStatement(db, userId), twoStepEnabledStatement(db, userId), membershipsStatement(db, '?', userId)]);
+  spend?.spent(results.slice(0, spending.length));
+  const [standing, twoStep, memberships] = results.slice(spending.length);
+  return {
+    standing: standing?.results[0] as Standing | undefined,
+    twoStep: (twoStep?.results.length ?? 0) > 0,
+    memberships: (memberships?.results ?? []) as MembershipRow[],
+  };
 }
 
 /**
@@ -176,12 +212,14 @@ export async function completeSignIn<E extends SignInEnv>(
   c: Context<E>,
   user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
   { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding, refusal }: SignInOptions,
+  /** The account as signedIn read it in this request: its standing is checked and its companies need no second read. */
+  read?: { memberships: MembershipRow[] },
 ) {
   const db = c.env.DB;
   // Ticking the agreement (or registering) records the versions agreed to, in the same batch as the session.
   const consents = consentStatements(db, user.id, now(c), agreedTo);
   const bound = binding ? bindingStatements(db, user.id, binding, now(c), clientIp(c)) : [];
-  const memberships = newUser ? [] : await membershipsOfUser(db, user.id);
+  const memberships = newUser ? [] : (read?.memberships ?? (await membershipsOfUser(db, user.id)));
   // A main company the user can enter makes the account "master": the client chooses it and skips the list.
   // One that requires two-step of a person without it is not entered straight away (chooseAccount says why).
   const candidate = memberships.find((m) => m.is_main === 1 && accountSizeOf([asLoginCaseMembership(m)]) === 1);
@@ -198,6 +236,7 @@ export async function completeSignIn<E extends SignInEnv>(
     before: [...before, ...bound, ...consents],
     newUser,
     proves,
+    standingChecked: read !== undefined,
     // A parallel binding of the same WeChat (or another WeChat to this account) won: WX0007 / WX0008, nothing written.
     ...(binding ? { refusal: bindingRefusal } : refusal ? { refusal } : {}),
   });
