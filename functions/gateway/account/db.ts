@@ -74,7 +74,7 @@ export function blockedRecipientStatement(db: D1Database, recipient: string): D1
   return db.prepare('SELECT 1 AS blocked FROM users WHERE (phone_e164 = ?1 OR email = ?1) AND blocked_at IS NOT NULL').bind(recipient);
 }
 
-/** PS0100 for a blocked account: every sign-in asks this before it starts anything. */
+/** PS0100 for a blocked account, the erased account's refusal for an erased one (a sign-in batches standingStatement instead). */
 export async function assertNotBlocked(db: D1Database, userId: string): Promise<void> {
   assertStanding(await standingStatement(db, userId).first<Standing>());
 }

@@ -155,8 +155,9 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
   });
   const send = async () => {
     if (args.deliver === false || blocked) {
-      // A decoy answered now (not in the background) answers as a real send would during an outage, and like a
-      // failed send it leaves no code behind (no resend wait, no count against the caps).
+      // A decoy (a blocked account's code, or an unknown account's) answered now rather than in the background
+      // answers as a real send would during an outage, and like a failed send it leaves no code behind (no resend
+      // wait, no count against the caps).
       const refusal = args.background ? null : await refusalWhileBreakersOpen(env, { channel, to: args.emailInstead ?? args.recipient }, args.now);
       if (!refusal) return;
       await withdrawCode(env.DB, Number(id));
@@ -212,14 +213,17 @@ export async function useCheckedCode(db: D1Database, checked: CheckedCode, now: 
 export const useCheckedCodeStatements = (db: D1Database, checked: CheckedCode, now: number) => useCodeStatements(db, checked.codeId, checked.guessId, now);
 
 /**
- * useCheckedCode as the head of a sign-in's first read (sign-in/service.ts `spend`): one round trip for the code's
- * use and the account's reads; CD0014 when a parallel call used the code first (of right guesses exactly one wins).
+ * useCheckedCode as the head of a sign-in's first read (the `spend` option of sign-in/service.ts SignInOptions): one
+ * round trip for the code's use and the account's reads; CD0014 when a parallel call used the code first (of right
+ * guesses exactly one wins).
  */
 export function spendCheckedCode(db: D1Database, checked: CheckedCode, now: number): { statements: D1PreparedStatement[]; spent: (results: D1Result[]) => void } {
+  const statements = useCheckedCodeStatements(db, checked, now);
   return {
-    statements: useCheckedCodeStatements(db, checked, now),
-    spent: ([, used]) => {
-      if ((used?.results.length ?? 0) === 0) throw new GatewayError(ERR.CODE_ALREADY_USED);
+    statements,
+    // The use is the last of useCodeStatements (RETURNING id): a row only for the call that used the code.
+    spent: (results) => {
+      if ((results[statements.length - 1]?.results.length ?? 0) === 0) throw new GatewayError(ERR.CODE_ALREADY_USED);
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { AuditActorKind } from '../audit/db';
 import type { Also } from '../identity/db/single-use';
 
-/** A condition for the session INSERT (identity/db/sessions.ts `unless`): a blocked person gets no session. */
-export const userBlocked = (userId: string): Also => ({ sql: 'SELECT 1 FROM users WHERE id = ? AND blocked_at IS NOT NULL', binds: [userId] });
+/** A condition for the session INSERT (identity/db/sessions.ts `unless`): a blocked or erased person gets no session. */
+export const userBlocked = (userId: string): Also => ({ sql: 'SELECT 1 FROM users WHERE id = ? AND (blocked_at IS NOT NULL OR erased_at IS NOT NULL)', binds: [userId] });
 
 /** The company a session works in (the company switcher); the session stays otherwise as it is. */
 export async function setSessionCompany(db: D1Database, hash: string, companyId: string): Promise<void> {

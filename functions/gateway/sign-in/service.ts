@@ -102,8 +102,12 @@ export async function startSession(env: WorkerEnv, start: SessionStart) {
     detail: { method, ...(secondStep ? { secondStep } : {}), ...(kind === 'partner' ? { partner: true } : {}) },
   }, { ifChanged: true });
   const results = await runBatch(env.DB, [...before, session.statement, audited, record], start.refusal);
-  // The session INSERT refuses a blocked account in its own statement: a block that landed since the check above.
-  if (results.at(-3)?.meta.changes !== 1) throw new GatewayError(ERR.ACCOUNT_BLOCKED);
+  // The session INSERT refuses a blocked or erased account in its own statement: a block or an erasure that landed
+  // since the account was read. Read again to say which (this path only).
+  if (results.at(-3)?.meta.changes !== 1) {
+    await assertNotBlocked(env.DB, userId);
+    throw new GatewayError(ERR.ACCOUNT_BLOCKED);
+  }
   const recorded = results.at(-1)?.results?.[0] as { new_device?: number } | undefined;
   if (recorded?.new_device === 1 && !start.newUser) await sendNewDeviceNotice(env, { userId, at, client, lang });
   return { ...session, lifetimeS };
@@ -168,7 +172,11 @@ export const SECOND_STEP_OWED: LoginAnswer = { ...SLIDER_REQUIRED, tracelessChec
  */
 export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>, options: SignInOptions) {
   const { method, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding } = options;
-  if (newUser) return completeSignIn(c, user, options);
+  if (newUser) {
+    // A new person's code is used in the batch that writes them (`before`, with `refusal`), never by `spend`.
+    if (options.spend) throw new Error('spend is for an existing account: a new person spends the code in `before`');
+    return completeSignIn(c, user, options);
+  }
   const account = await accountAtSignIn(c.env.DB, user.id, options.spend);
   // A blocked account hears so before any second step (the session INSERT refuses it again, in its own statement).
   assertStanding(account.standing);
@@ -187,11 +195,18 @@ export interface SpendInFirstRead {
   spent: (results: D1Result[]) => void;
 }
 
+/** What signedIn read of an existing account (accountAtSignIn). */
+export interface AccountAtSignIn {
+  standing: Standing | undefined;
+  twoStep: boolean;
+  memberships: MembershipRow[];
+}
+
 /**
  * What an existing account's sign-in reads before it decides, in one round trip: may it sign in, is two-step on,
  * its companies; with the spending of the sign-in's proof ahead of them, when it has one.
  */
-async function accountAtSignIn(db: D1Database, userId: string, spend?: SpendInFirstRead): Promise<{ standing: Standing | undefined; twoStep: boolean; memberships: MembershipRow[] }> {
+async function accountAtSignIn(db: D1Database, userId: string, spend?: SpendInFirstRead): Promise<AccountAtSignIn> {
   const spending = spend?.statements ?? [];
   const results = await db.batch([...spending, standingStatement(db, userId), twoStepEnabledStatement(db, userId), membershipsStatement(db, '?', userId)]);
   spend?.spent(results.slice(0, spending.length));
@@ -212,10 +227,12 @@ export async function completeSignIn<E extends SignInEnv>(
   c: Context<E>,
   user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
   { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding, refusal }: SignInOptions,
-  /** The account as signedIn read it in this request: its standing is checked and its companies need no second read. */
-  read?: { memberships: MembershipRow[] },
+  /** The account as signedIn read it in this request: no second read of its standing or its companies. */
+  read?: AccountAtSignIn,
 ) {
   const db = c.env.DB;
+  // Judged here too (no I/O), so that no caller can pass a read without its standing being checked.
+  if (read) assertStanding(read.standing);
   // Ticking the agreement (or registering) records the versions agreed to, in the same batch as the session.
   const consents = consentStatements(db, user.id, now(c), agreedTo);
   const bound = binding ? bindingStatements(db, user.id, binding, now(c), clientIp(c)) : [];
