@@ -5,7 +5,7 @@ import type { SecondStep } from '../../../src/schemas/security';
 import type { WorkerEnv } from '../../env';
 import { membershipsOfUser, membershipsStatement, type MembershipRow } from '../companies/db';
 import { clearAttemptsStatement, countAttempt, throttleState } from './db';
-import { assertNotBlocked, assertStanding, findUserById, standingStatement, type Standing, findUserByIdentity, identityKey, runBatch, setPasswordStatement, storedPasswordOf, type LoginIdentity, type UserRow } from '../account/db';
+import { assertNotBlocked, assertStanding, findUserById, findUserByIdentity, identityKey, runBatch, setPasswordStatement, standingStatement, storedPasswordOf, type LoginIdentity, type Standing, type UserRow } from '../account/db';
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
 import { twoStepEnabledStatement, type ChallengeRow } from '../second-step/db';
@@ -75,7 +75,7 @@ export interface SessionStart {
   refusal?: (error: unknown) => GatewayError | null;
   /**
    * The caller read the account's standing in this request (signedIn's one read): no second read here. The
-   * session INSERT still refuses a block that lands in between, in its own statement.
+   * session INSERT still refuses a block or an erasure that lands in between, in its own statement.
    */
   standingChecked?: boolean;
 }
