@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
 import { COMPANY_NAME_CODE, displayText } from './display-text';
-import { callingCodeSchema, emailSchema, mobileSchema } from './auth';
+import { callingCodeSchema, emailSchema, mobileSchema } from './contact-fields';
 import { companyTypeSchema, type CompanyType } from './company-types.ts';
-import { reviewOutcomeSchema } from './review-outcome';
+import { reviewOutcomeSchema } from './review-outcome-schema';
 import { VERIFICATION_STATUSES } from './company-status';
 import { INVITATION_ALPHABET, INVITATION_LENGTH } from './invitation-code';
 

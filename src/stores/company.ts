@@ -1,9 +1,9 @@
-import { authApi } from '../api/auth';
+import { accountApi } from '../api/account';
 import { onboardingApi } from '../api/onboarding';
 import type { Messages } from '../i18n';
 import { problem, problemOf, type Problem } from '../i18n/problem';
 import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../schemas/dictionaries';
-import { stripSpacesAndCommas } from '../schemas/auth';
+import { stripSpacesAndCommas } from '../schemas/auth-rules';
 import { hiddenCharacterIn } from '../schemas/display-text';
 import {
   COMPANY_NAME_MAX,
@@ -192,7 +192,7 @@ export async function initFillCompany(browser: BrowserEnv = realBrowser()) {
   form.reset({ mode: 'fill', phase: 'loading' });
   let companyId = new URLSearchParams(env.search).get('companyId') ?? env.storage.getItem(SESSION_KEYS.application) ?? '';
   if (!companyId) {
-    const list = await authApi.companyList();
+    const list = await accountApi.companyList();
     const own = list.ok
       ? list.data.find((c) => c.role === 'administrator' && (FILLABLE_STATUSES as readonly string[]).includes(verificationStatusFromDb(c.status) as never))
       : undefined;

@@ -1,11 +1,11 @@
 import { map } from 'nanostores';
-import { authApi } from '../api/auth';
+import { accountApi } from '../api/account';
 import { membersApi } from '../api/members';
 import { onboardingApi } from '../api/onboarding';
 import { problemOf, type Problem } from '../i18n/problem';
 import { dropKeptForms } from '../lib/kept-forms';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
-import type { CompanyListItem } from '../schemas/auth';
+import type { CompanyListItem } from '../schemas/company-list';
 import { hiddenCharacterIn } from '../schemas/display-text';
 import { isoDateSchema, type CompanyMember, type CompanyMembersAnswer, type GrantedModule } from '../schemas/onboarding';
 import { birthdayProblem, REAL_NAME_MAX, type MeAnswer, type Sex } from '../schemas/profile';
@@ -54,7 +54,7 @@ const administeredOf = (answer: CompanyMembersAnswer): AdministeredCompany => ({
 });
 
 export async function loadUserCenter() {
-  const [me, list] = await Promise.all([onboardingApi.fetchMe(), authApi.companyList()]);
+  const [me, list] = await Promise.all([onboardingApi.fetchMe(), accountApi.companyList()]);
   const companies = list.ok ? list.data : [];
   if (list.ok) void writeRoleList(companies.map((c) => ({ companyId: c.companyId, role: c.role, companyType: c.companyType })));
   const administeredIds = companies.filter((c) => c.role === 'administrator').map((c) => c.companyId);
@@ -135,7 +135,7 @@ export async function uploadPhoto(file: File) {
 }
 
 export async function signOut() {
-  await authApi.logout();
+  await accountApi.logout();
   dropKeptForms();
   await clearRoleList();
   location.assign('/login');
