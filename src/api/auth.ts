@@ -1,8 +1,6 @@
 import * as z from 'zod/mini';
 import {
-  companyListAnswer,
   loginAnswer,
-  loginCaseAnswer,
   humanCheckSchema,
   sliderCheckSchema,
   userSaltAnswer,
@@ -18,6 +16,8 @@ import {
   type SliderInitRequest,
   type SmsSendRequest,
 } from '../schemas/auth';
+import { accountApi } from './account';
+import { fetchLoginCase } from './login-case';
 import { callGateway } from './client';
 
 // The sign-in store loads this module on the form's first use and checks e-mail addresses with this schema.
@@ -25,6 +25,8 @@ export { emailSchema } from '../schemas/auth';
 
 /** One function per gateway call of the sign-in screen. */
 export const authApi = {
+  // The signed-in account's calls (api/account.ts), which the signed-in pages import without the sign-in calls.
+  ...accountApi,
   checkIsNewUser: (body: CheckIsNewUserRequest) => callGateway('agg-web/quick/user/checkIsNewUser', z.boolean(), { body }),
   sliderInit: (body: SliderInitRequest) => callGateway('agg-web/captcha/slider/init', humanCheckSchema, { body }),
   sliderVerify: (body: { sessionId: string; x: number; trail: [number, number][]; pow: PowPayload; input: SliderInput }) =>
@@ -40,10 +42,6 @@ export const authApi = {
   chainLogin: (body: ChainLoginRequest) => callGateway('agg-web/user/v2/yunLianLogin', loginAnswer, { body }),
   userSalt: (body: { loginName?: string; type: 1 | 2 | 3; phone?: string; phoneCode?: string }) =>
     callGateway('agg-web/user/getUserSalt', userSaltAnswer, { body }),
-  loginCase: () => callGateway('agg-web/quick/user/findUserLoginCase', loginCaseAnswer, { body: {} }),
+  loginCase: fetchLoginCase,
   anonymousLogin: (loginType: 1 | 2) => callGateway('agg-web/quick/user/anonymity/account/login', z.unknown(), { body: { loginType } }),
-  companyList: () => callGateway('c/user/v2/getCompanyListByToken', companyListAnswer, { body: {} }),
-  chooseAccount: (companyId: string) => callGateway('agg-web/user/chooseAccount', z.unknown(), { body: { companyId } }),
-  logout: () => callGateway('c/user/v2/loginout', z.unknown(), { body: {} }),
-  agreeToTerms: () => callGateway('agg-web/protocol/agree', z.unknown(), { body: {} }),
 };

@@ -1,14 +1,9 @@
 import * as z from 'zod/mini';
-import { meAnswer, type UpdateUserInfoInput } from '../schemas/profile';
 import { envelopeSchema, SUCCESS_CODE } from '../schemas/envelope';
 import {
   companyCreateAnswer,
-  companyDetailAnswer,
   companyJoinAnswer,
-  companyMembersAnswer,
   invitationNameAnswer,
-  invitationRegenerateAnswer,
-  memberDecisionAnswer,
   portListAnswer,
   searchCountryAnswer,
   UPLOAD_FIELD,
@@ -20,30 +15,29 @@ import {
   type UploadKind,
 } from '../schemas/onboarding';
 import { callGateway, messageOf, NETWORK_ERROR, refusal, unreadable, type ApiResult } from './client';
+import { fetchCompanyDetail } from './company-detail';
+import { companyMembersApi } from './company-members';
+import { meApi } from './me';
 
 /** One function per onboarding call (contracts in src/schemas/onboarding.ts). */
 export const onboardingApi = {
+  // The person and their companies' members (api/me.ts, api/company-members.ts): the user center reads them alone.
+  ...meApi,
+  ...companyMembersApi,
   searchCountry: (name: string) => callGateway('agg-web/country/searchCountry', searchCountryAnswer, { method: 'GET', query: { name } }),
   searchPort: (searchKey: string) => callGateway('agg-web/port/searchPortByNameOrCode', portListAnswer, { method: 'GET', query: { searchKey } }),
   relatedPorts: (portId: string) => callGateway('agg-web/port/getRelatedPorts', portListAnswer, { method: 'GET', query: { portId } }),
 
   createCompany: (body: CompanyCreateRequest) => callGateway('agg-web/company/create', companyCreateAnswer, { body }),
   fillCompany: (body: CompanyFillRequest) => callGateway('agg-web/company/fill', companyCreateAnswer, { body }),
-  companyDetail: (companyId: string) => callGateway('agg-web/company/detail', companyDetailAnswer, { method: 'GET', query: { companyId } }),
+  companyDetail: fetchCompanyDetail,
 
   /** `companyId` is the invitation code, not a company id. */
   companyNameByInvitation: (companyId: string) => callGateway('agg-web/user/selectCompanyNameByCompanyId', invitationNameAnswer, { body: { companyId } }),
   join: (body: CompanyJoinRequest) => callGateway('agg-web/company/join', companyJoinAnswer, { body }),
-  regenerateInvitation: (companyId: string) => callGateway('agg-web/company/invitation/regenerate', invitationRegenerateAnswer, { body: { companyId } }),
-  members: (companyId: string) => callGateway('agg-web/company/members', companyMembersAnswer, { method: 'GET', query: { companyId } }),
-  approveMember: (companyId: string, userId: string) => callGateway('agg-web/company/member/approve', memberDecisionAnswer, { body: { companyId, userId } }),
-  declineMember: (companyId: string, userId: string) => callGateway('agg-web/company/member/decline', memberDecisionAnswer, { body: { companyId, userId } }),
 
   setMainAccount: (companyId: string) => callGateway('agg-web/user/setMainAccount', z.unknown(), { body: { companyId } }),
   clearMainAccount: () => callGateway('agg-web/user/clearMainAccount', z.unknown(), { body: {} }),
-  fetchMe: () => callGateway('agg-web/user/fetchMeByUserToken', meAnswer, { method: 'GET' }),
-  /** Answers the updated "me". */
-  updateUserInfo: (body: UpdateUserInfoInput) => callGateway('agg-web/user/updateUserInfo', meAnswer, { body }),
 
   deleteFiles: (ids: string[]) => callGateway('agg-web/file/deleteFile', z.unknown(), { body: { ids } }),
   uploadFiles,

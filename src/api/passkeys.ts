@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { loginAnswer } from '../schemas/auth';
+import { loginAnswer } from '../schemas/sign-in-answers';
 import type { PasskeyRegisterRequest } from '../schemas/passkey-requests';
 import { passkeyListAnswer, passkeyOptionsAnswer, passkeySchema } from '../schemas/passkeys';
 import { callGateway } from './client';

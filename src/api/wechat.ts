@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { loginAnswer } from '../schemas/auth';
+import { loginAnswer } from '../schemas/sign-in-answers';
 import {
   socialBindingsAnswer,
   wechatCallbackAnswer,

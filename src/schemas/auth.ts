@@ -3,8 +3,13 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
 import { COMPANY_NAME_CODE, displayText } from './display-text';
-import { reviewOutcomeSchema } from './review-outcome';
-import { NEW_USER_COMPANY_MAX, stripSpacesAndCommas } from './auth-rules';
+import { NEW_USER_COMPANY_MAX } from './auth-rules';
+// The contact fields and the company list have modules of their own (the signed-in pages read them without the
+// sign-in contracts: issue 31), re-exported here so every import of them, functions/ included, is unchanged.
+export { callingCodeSchema, codeSchema, emailSchema, mainlandMobileSchema, mobileSchema } from './contact-fields';
+export { companyListAnswer, companyListItem, type CompanyListItem } from './company-list';
+export { loginAnswer, loginCaseAnswer, oauthSchema, type LoginAnswer, type LoginCaseAnswer } from './sign-in-answers';
+import { callingCodeSchema, codeSchema, emailSchema, mobileSchema } from './contact-fields';
 
 // The plain values and checks of these contracts live in auth-rules.ts (no zod there), re-exported here.
 export {
@@ -27,19 +32,9 @@ export {
 
 export const loginTypeSchema = z.union([z.literal(1), z.literal(2)]);
 
-/** Calling code as the picker shows it, such as "+86". */
-export const callingCodeSchema = checked(z.string(), z.regex(/^\+\d{1,4}$/));
-/** National number digits after stripping; the mainland mobile pattern is checked by the gateway with libphonenumber. */
-export const mobileSchema = z.pipe(z.pipe(z.string(), z.transform(stripSpacesAndCommas)), checked(z.string(), z.regex(/^\d{4,15}$/)));
-/** A mainland (+86) mobile number: 11 digits, starting 13 to 19 (the gateway checks it again with libphonenumber). */
-export const mainlandMobileSchema = z.pipe(z.pipe(z.string(), z.transform(stripSpacesAndCommas)), checked(z.string(), z.regex(/^1[3-9]\d{9}$/)));
-export const emailSchema = z.pipe(z.pipe(z.string(), z.transform(stripSpacesAndCommas)), checked(z.email(), z.maxLength(254)));
-
 export const passwordHashSchema = checked(z.string(), z.regex(/^[0-9a-f]{64}$/));
 export const passwordVersionSchema = z.union([z.literal(1), z.literal(2)]);
 
-/** Code length: 6 digits by default, configurable to 4 for the legacy gateway (security baseline). */
-export const codeSchema = checked(z.string(), z.regex(/^\d{4,8}$/));
 
 /** The one-time token a passed slider yields; `sms/send` and a risk-checked login consume it. */
 export const sliderCheckSchema = z.object({
@@ -217,73 +212,6 @@ export const userSaltAnswer = z.object({ salt: z.string() });
 
 
 
-/**
- * Login response. The edge moves `oauthVO` into HttpOnly cookies and removes it before the answer
- * reaches the browser, so the browser's schema does not expect it.
- */
-export const loginAnswer = z.object({
-  accountSize: z.number(),
-  companyId: z.nullable(z.string()),
-  isMaster: z.boolean(),
-  originalFlag: z.boolean(),
-  tracelessCheckResult: z.number(),
-  userId: z.string(),
-  newUser: z.boolean(),
-  type: z.number(),
-  /** The terms changed since this person last agreed: the sign-in asks again before going on. */
-  needsConsent: z.optional(z.boolean()),
-  /**
-   * Two-step verification is on: no session yet. The edge keeps the challenge in an HttpOnly cookie; the
-   * second-step screen passes it with a code (api/two-step.ts).
-   */
-  secondStep: z.optional(z.object({ expiresIn: z.number() })),
-});
-export type LoginAnswer = z.infer<typeof loginAnswer>;
-
-export const oauthSchema = z.object({
-  access_token: z.string(),
-  refresh_token: z.string(),
-  token_type: z.string(),
-  expires_in: z.number(),
-  isMainAccount: z.optional(z.boolean()),
-});
-
-// POST agg-web/quick/user/findUserLoginCase (session) → login case response
-export const loginCaseAnswer = z.object({
-  userLoginCase: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(6), z.literal(7), z.literal(9)]),
-  userType: z.number(),
-  registerMobile: z.nullable(z.string()),
-  username: z.string(),
-  userId: z.string(),
-  companyInfo: z.nullable(z.object({ name: z.string(), ports: z.array(z.object({ id: z.string(), name: z.string(), code: z.string() })) })),
-  ifJumpToSaas: z.boolean(),
-  originalFlag: z.boolean(),
-  accountSize: z.number(),
-});
-export type LoginCaseAnswer = z.infer<typeof loginCaseAnswer>;
-
-// POST c/user/v2/getCompanyListByToken (session)
-export const companyListItem = z.object({
-  companyId: z.string(),
-  companyNameEn: z.string(),
-  companyNameCn: z.nullable(z.string()),
-  companyType: z.string(),
-  role: z.enum(['administrator', 'staff']),
-  status: z.string(),
-  isMain: z.boolean(),
-  /** Verified membership of an enterable company: it can be chosen. Others show their application status. */
-  canEnter: z.optional(z.boolean()),
-  /** The person's membership: 'pending' while the administrator has not yet approved a staff join. */
-  memberStatus: z.optional(z.enum(['pending', 'active', 'rejected'])),
-  /** The company's administrators require two-step verification of its members before they enter it. */
-  requireTwoStep: z.optional(z.boolean()),
-  /** The company requires two-step verification and the person has not set it up: why canEnter is false. */
-  twoStepRequired: z.optional(z.boolean()),
-  /** The last review decision: the reason the list shows with a status that asks something of the person. */
-  review: z.optional(reviewOutcomeSchema),
-});
-export const companyListAnswer = z.array(companyListItem);
-export type CompanyListItem = z.infer<typeof companyListItem>;
 
 // GET agg-web/user/fetchMeByUserToken (session): meAnswer lives in ./profile.ts (not loaded by the sign-in pages).
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { callingCodeSchema, codeSchema, emailSchema, mobileSchema } from './auth';
+import { callingCodeSchema, codeSchema, emailSchema, mobileSchema } from './contact-fields';
 
 /**
  * Wire contracts of a person's rights over their data (functions/gateway/data-rights/routes.ts), all

@@ -2,14 +2,17 @@ import * as z from 'zod/mini';
 import type { MeAnswer } from './profile';
 
 /**
- * The part of fetchMeByUserToken's answer (meAnswer, profile.ts) the join form fills itself from: parsed alone, so
- * /join's first paint loads none of the profile's and the companies' contracts (issue 31). Other keys are ignored.
+ * The part of fetchMeByUserToken's answer (meAnswer, profile.ts) the join form fills itself from, and the identity
+ * (the new-user dialog's answer) by which the company form offers its types: parsed alone, so the first paint of
+ * /join and /create_account loads none of the profile's and the companies' contracts (issue 31). Other keys are
+ * ignored.
  */
 export const meContactAnswer = z.object({
   realName: z.string(),
   registerMobile: z.nullable(z.string()),
   userPhoneCode: z.nullable(z.string()),
   userPhoneCodeValue: z.nullable(z.string()),
+  identity: z.optional(z.nullable(z.union([z.literal(1), z.literal(2)]))),
 });
 export type MeContact = z.infer<typeof meContactAnswer>;
 

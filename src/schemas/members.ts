@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
 import { moduleKeySchema } from './module-catalogue.ts';
-import { grantedModuleSchema, memberRoleSchema } from './onboarding';
+import { grantedModuleSchema, memberRoleSchema } from './company-members';
 
-export { grantedModuleSchema, type GrantedModule } from './onboarding';
+export { grantedModuleSchema, type GrantedModule } from './company-members';
 
 /**
  * What a company's administrators do with their members: role changes,

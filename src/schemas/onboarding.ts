@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
 import { COMPANY_NAME_CODE, displayText } from './display-text';
-import { callingCodeSchema, emailSchema, mobileSchema } from './auth';
+import { callingCodeSchema, emailSchema, mobileSchema } from './contact-fields';
 import { companyTypeSchema, type CompanyType } from './company-types.ts';
-import { reviewOutcomeSchema } from './review-outcome';
 import { VERIFICATION_STATUSES } from './company-status';
 import { INVITATION_ALPHABET, INVITATION_LENGTH } from './invitation-code';
 
@@ -18,11 +17,40 @@ import { INVITATION_ALPHABET, INVITATION_LENGTH } from './invitation-code';
 // ---------------------------------------------------------------------------------------------------------
 
 export { COMPANY_TYPE_KEYS, COMPANY_TYPES, companyTypeSchema, type CompanyType } from './company-types.ts';
+// The company form's plain rules (company-form-rules.ts, no zod): its first paint reads them without these contracts.
+export {
+  COMPANY_NAME_MAX,
+  GTC_REQUIRED_TYPES,
+  IMAGE_EXTENSIONS,
+  PORT_REQUIRED_TYPES,
+  UPLOAD_EXTENSIONS,
+  UPLOAD_LIMITS,
+  ZHOUSHAN_PORT,
+} from './company-form-rules';
+// The members' and the user center's contracts (company-members.ts): the user center reads them at first paint
+// without the company form's, the join form's and the search contracts.
+export {
+  companyMemberSchema,
+  companyMembersAnswer,
+  grantedModuleSchema,
+  invitationRegenerateAnswer,
+  isoDateSchema,
+  memberDecisionAnswer,
+  memberRoleSchema,
+  memberStatusSchema,
+  type CompanyMember,
+  type CompanyMembersAnswer,
+  type GrantedModule,
+  type MemberDecisionAnswer,
+  type MemberRole,
+} from './company-members';
+import { isoDateSchema } from './company-members';
+// An uploaded file and the administrator's view of a company (company-detail.ts): /fill_account reads the company
+// at first paint without the other onboarding contracts.
+export { companyDetailAnswer, companyShownFields, uploadedFileSchema, type CompanyDetailAnswer, type UploadedFile } from './company-detail';
+import { uploadedFileSchema } from './company-detail';
+import { COMPANY_NAME_MAX, GTC_REQUIRED_TYPES, IMAGE_EXTENSIONS, PORT_REQUIRED_TYPES, UPLOAD_EXTENSIONS, UPLOAD_LIMITS } from './company-form-rules';
 
-/** The serviced port is required for these types. */
-export const PORT_REQUIRED_TYPES: readonly CompanyType[] = ['shipAgent', 'shipyard', 'fuelSupplier'];
-/** The fuel-supply GTC is required for (and only taken from) this type. */
-export const GTC_REQUIRED_TYPES: readonly CompanyType[] = ['fuelSupplier'];
 
 // Statuses and stored spellings (company-status.ts) and the invitation code's alphabet (invitation-code.ts): zod-free,
 // so pages that only show a company's standing, or the join form's first paint, do not load these contracts (issue 31).
@@ -39,37 +67,11 @@ export {
 } from './company-status';
 export const verificationStatusSchema = z.enum(VERIFICATION_STATUSES);
 
-/** A module of the web app as a person sees it: its key and its name in the language of the request. */
-export const grantedModuleSchema = z.object({ key: z.string(), name: z.string() });
-export type GrantedModule = z.infer<typeof grantedModuleSchema>;
-
-/** Membership roles and states: a staff join waits for the administrator ('pending', login case 5). */
-export const memberRoleSchema = z.enum(['administrator', 'staff']);
-export type MemberRole = z.infer<typeof memberRoleSchema>;
-export const memberStatusSchema = z.enum(['pending', 'active', 'rejected']);
 
 // ---------------------------------------------------------------------------------------------------------
 // Uploaded files and their upload rules
 // ---------------------------------------------------------------------------------------------------------
 
-export const UPLOAD_LIMITS = {
-  /** At most 6 MB per file. */
-  maxFileBytes: 6 * 1024 * 1024,
-  /** Files per uploadFile request (the licence limit). */
-  maxFilesPerRequest: 10,
-  /** Licence files per company. */
-  maxLicenceFiles: 10,
-  /** One uploadFile request, all its files: what the gateway holds in memory at once (FL0005). */
-  maxRequestBytes: 24 * 1024 * 1024,
-  /** An account's uploads not yet attached to a company (FL0006): uploads cannot fill the bucket. */
-  maxPendingBytesPerAccount: 40 * 1024 * 1024,
-  /** A company's attached files together (FL0007). */
-  maxCompanyBytes: 40 * 1024 * 1024,
-} as const;
-
-/** Extensions accepted by uploadFile; csv only with kind 'licence', images only with kind 'logo'. */
-export const UPLOAD_EXTENSIONS = ['jpg', 'jpeg', 'png', 'pdf', 'doc', 'docx', 'xls', 'xlsx', 'csv'] as const;
-export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png'] as const;
 /** What a file is for: multipart field `kind` of uploadFile (optional; default 'licence'). */
 export const uploadKindSchema = z.enum(['licence', 'gtc', 'logo']);
 export type UploadKind = z.infer<typeof uploadKindSchema>;
@@ -79,16 +81,6 @@ export const UPLOAD_FIELD = 'files';
 export const fileIdSchema = checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64));
 
 /** POST agg-web/file/uploadFile (session, multipart `files` ×1..10, optional `kind`) → UploadedFile[] */
-export const uploadedFileSchema = z.object({
-  id: z.string(),
-  /** `/api/agg-web/file/<id>`: served only to the uploader or members of the owning company. */
-  url: z.string(),
-  /** Lower-case extension without the dot, as sniffed ('jpg', 'png', 'pdf', 'doc', 'docx', 'xls', 'xlsx', 'csv'). */
-  extension: z.string(),
-  /** The client's file name, sanitised. */
-  originName: z.string(),
-});
-export type UploadedFile = z.infer<typeof uploadedFileSchema>;
 export const uploadFileAnswer = z.array(uploadedFileSchema);
 
 /** POST agg-web/file/deleteFile (session; the uploader's unattached files only) → true */
@@ -131,15 +123,11 @@ export const searchPortQuery = z.object({ searchKey: searchText });
 /** GET agg-web/port/getRelatedPorts?portId= → Port[] (≤ 20): other ports of the same country. */
 export const relatedPortsQuery = z.object({ portId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(SEARCH_KEY_MAX)) });
 
-/** A visit that came from zhoushan pre-fills this port. */
-export const ZHOUSHAN_PORT: Port = { id: 'CNZOS', name: 'Zhoushan', nameCn: '舟山', code: 'CNZOS', countryId: 'CN' };
 
 // ---------------------------------------------------------------------------------------------------------
 // Administrator form: create and fill a company
 // ---------------------------------------------------------------------------------------------------------
 
-/** Company name fields hold 128 characters. Inner runs of spaces collapse to one. */
-export const COMPANY_NAME_MAX = 128;
 const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');
 
 /**
@@ -238,34 +226,6 @@ export type CompanyFillRequest = z.infer<typeof companyFillRequest>;
 
 /** GET agg-web/company/detail?companyId= (session, member) → the form's fields, for prefill. */
 export const companyDetailQuery = z.object({ companyId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)) });
-/** A company's names, type, country and contact as the administrator's detail and the operator's review both answer them. */
-export const companyShownFields = {
-  companyNameEn: z.string(),
-  companyNameCn: z.nullable(z.string()),
-  companyType: z.string(),
-  countryId: z.nullable(z.string()),
-  countryName: z.nullable(z.string()),
-  contactName: z.nullable(z.string()),
-};
-export const companyDetailAnswer = z.object({
-  companyId: z.string(),
-  status: z.string(),
-  role: memberRoleSchema,
-  ...companyShownFields,
-  contactTel: z.nullable(z.string()),
-  phoneCode: z.nullable(z.string()),
-  portId: z.nullable(z.string()),
-  portName: z.nullable(z.string()),
-  portCode: z.nullable(z.string()),
-  socialCredit: z.nullable(z.string()),
-  contactEmail: z.nullable(z.string()),
-  corporateCharter: z.array(uploadedFileSchema),
-  oilSupplyGtc: z.nullable(uploadedFileSchema),
-  companyLogo: z.nullable(uploadedFileSchema),
-  /** Shown with a status that asks something of the administrator (more information, failed, blocked, expired). */
-  review: z.optional(reviewOutcomeSchema),
-});
-export type CompanyDetailAnswer = z.infer<typeof companyDetailAnswer>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Invitations, joining and members
@@ -281,15 +241,6 @@ export const invitationNameRequest = z.object({ companyId: checked(z.string(), z
 export const invitationNameAnswer = z.object({ companyNameEn: z.string(), companyNameCn: z.nullable(z.string()) });
 export type InvitationNameAnswer = z.infer<typeof invitationNameAnswer>;
 
-/** 'YYYY-MM-DD', a real calendar date. */
-export const isoDateSchema = checked(
-  z.string(),
-  z.regex(/^\d{4}-\d{2}-\d{2}$/),
-  z.refine((v) => {
-    const d = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-  }, { message: 'invalid date' }),
-);
 
 /**
  * POST agg-web/company/join (session): the staff form. The membership is role 'staff',
@@ -318,34 +269,9 @@ export type CompanyJoinAnswer = z.infer<typeof companyJoinAnswer>;
 
 /** POST agg-web/company/invitation/regenerate (session, administrator) → { invitationCode }; the old one stops working. */
 export const invitationRegenerateRequest = z.object({ companyId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)) });
-export const invitationRegenerateAnswer = z.object({ invitationCode: z.string() });
 
 /** GET agg-web/company/members?companyId= (session, administrator) → members and the current invitation code. */
 export const companyMembersQuery = z.object({ companyId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)) });
-export const companyMemberSchema = z.object({
-  userId: z.string(),
-  /** Real name from the staff form (nickName), else the user's real or login name. */
-  name: z.string(),
-  /** E.164, such as '+8613800138000'. */
-  phone: z.nullable(z.string()),
-  email: z.nullable(z.string()),
-  role: memberRoleSchema,
-  status: memberStatusSchema,
-  /** Epoch milliseconds. */
-  joinedAt: z.number(),
-  hireTime: z.nullable(z.string()),
-  /** Keys of the modules granted to a staff member (administrators see every module: empty for them). */
-  modules: z.optional(z.array(z.string())),
-});
-export type CompanyMember = z.infer<typeof companyMemberSchema>;
-export const companyMembersAnswer = z.object({
-  companyId: z.string(),
-  invitationCode: z.nullable(z.string()),
-  members: z.array(companyMemberSchema),
-  /** The module catalogue's entries for the company's type, names in the language of the request. */
-  modules: z.optional(z.array(grantedModuleSchema)),
-});
-export type CompanyMembersAnswer = z.infer<typeof companyMembersAnswer>;
 
 /**
  * POST agg-web/company/member/approve and agg-web/company/member/decline {companyId, userId} (session,
@@ -359,8 +285,6 @@ export const memberDecisionRequest = z.object({
   userId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)),
 });
 export type MemberDecisionRequest = z.infer<typeof memberDecisionRequest>;
-export const memberDecisionAnswer = z.object({ companyId: z.string(), userId: z.string(), status: memberStatusSchema });
-export type MemberDecisionAnswer = z.infer<typeof memberDecisionAnswer>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Main enterprise

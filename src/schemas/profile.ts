@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
 import { displayText } from './display-text';
-import { grantedModuleSchema, isoDateSchema, memberRoleSchema } from './onboarding';
+import { grantedModuleSchema, isoDateSchema, memberRoleSchema } from './company-members';
 
 /**
  * A person's own profile (fields realName, countryId, countryName, birthday, sex):

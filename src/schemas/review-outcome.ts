@@ -1,13 +1,8 @@
 import * as z from 'zod/mini';
 import type { Lang } from '../lib/lang';
 
-/** The last review decision on a company: a reason template key (src/schemas/ops-review.ts), the operator's words. */
-export const reviewOutcomeSchema = z.object({
-  reason: z.nullable(z.string()),
-  note: z.nullable(z.string()),
-  reviewedAt: z.nullable(z.number()),
-});
-export type ReviewOutcome = z.infer<typeof reviewOutcomeSchema>;
+// The decision's shape lives in review-outcome-schema.ts (the contracts read it without the words below).
+export { reviewOutcomeSchema, type ReviewOutcome } from './review-outcome-schema';
 
 export const REVIEW_REASONS = [
   'documentsUnreadable',

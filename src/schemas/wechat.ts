@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
-import { callingCodeSchema, codeSchema, mobileSchema } from './auth';
+import { callingCodeSchema, codeSchema, mobileSchema } from './contact-fields';
 
 /**
  * Wire contracts of signing in with WeChat and WeCom (functions/gateway/wechat/). The secrets of a flow (the

@@ -1,10 +1,10 @@
 import { map } from 'nanostores';
-import { authApi } from '../api/auth';
+import { accountApi } from '../api/account';
 import type { ApiResult } from '../api/result';
 import { problemOf, type Problem } from '../i18n/problem';
 import { dropKeptForms } from '../lib/kept-forms';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
-import type { CompanyListItem } from '../schemas/auth';
+import type { CompanyListItem } from '../schemas/company-list';
 
 
 /** /account: the person's companies, which one is being opened, and good or bad news. */
@@ -21,7 +21,7 @@ export const $accounts = map({
 const failure = problemOf;
 
 export async function loadAccounts() {
-  const list = await authApi.companyList();
+  const list = await accountApi.companyList();
   if (!list.ok) {
     $accounts.set({ ...$accounts.get(), phase: 'ready', error: failure(list) });
     return;
@@ -46,7 +46,7 @@ async function busyWith(companyId: string, call: () => Promise<ApiResult<unknown
 export async function chooseCompany(companyId: string) {
   // Where to go loads beside the call, not with the page (issue 31).
   const destination = import('./account-destination');
-  if (await busyWith(companyId, () => authApi.chooseAccount(companyId))) location.assign((await destination).destinationAfterChoice(location.search));
+  if (await busyWith(companyId, () => accountApi.chooseAccount(companyId))) location.assign((await destination).destinationAfterChoice(location.search));
 }
 
 /** Marks the main enterprise: later sign-ins open it without asking which company. */
@@ -59,7 +59,7 @@ export async function markMain(companyId: string) {
 
 /** Sign out (the edge clears the session cookies whatever the gateway says), then the sign-in page. */
 export async function signOut() {
-  await authApi.logout();
+  await accountApi.logout();
   dropKeptForms();
   await clearRoleList();
   location.assign('/login');

@@ -1,5 +1,5 @@
 import { atom } from 'nanostores';
-import { authApi } from '../api/auth';
+import { fetchLoginCase } from '../api/login-case';
 import { twoStepApi } from '../api/two-step';
 import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
@@ -37,7 +37,7 @@ export const $changePasswordCooldownUntil = atom(0);
 
 /** Whether the sign-in demanded this change (the original-password flag); a person's own choice otherwise. */
 export async function initChangePassword() {
-  const [answer, status] = await Promise.all([authApi.loginCase(), twoStepApi.status()]);
+  const [answer, status] = await Promise.all([fetchLoginCase(), twoStepApi.status()]);
   form.$values.set({ ...$changePassword.get(), forced: answer.ok && answer.data.originalFlag, hasPassword: !status.ok || status.data.hasPassword });
 }
 

@@ -1,32 +1,16 @@
-import { authApi } from '../api/auth';
-import { onboardingApi } from '../api/onboarding';
-import type { Messages } from '../i18n';
-import { problem, problemOf, type Problem } from '../i18n/problem';
-import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../schemas/dictionaries';
-import { stripSpacesAndCommas } from '../schemas/auth';
-import { hiddenCharacterIn } from '../schemas/display-text';
-import {
-  COMPANY_NAME_MAX,
-  companyTypeFromDb,
-  COMPANY_TYPES,
-  FILLABLE_STATUSES,
-  GTC_REQUIRED_TYPES,
-  PORT_REQUIRED_TYPES,
-  verificationStatusFromDb,
-  ZHOUSHAN_PORT,
-  type CompanyCreateRequest,
-  type CompanyDetailAnswer,
-  type CompanyType,
-  type UploadedFile,
-  type UploadKind,
-} from '../schemas/onboarding';
+import { fetchMeContact } from '../api/me-contact';
+import { CONNECTION_ERROR, NETWORK_ERROR, type ApiResult } from '../api/result';
+import type { Problem } from '../i18n/problem';
+import { DEFAULT_AREA_CODE_ID } from '../schemas/auth-rules';
+import type { PhoneCodeItem } from '../schemas/dictionaries';
+import { COMPANY_NAME_MAX, HAN, ZHOUSHAN_PORT } from '../schemas/company-form-rules';
+import { COMPANY_TYPES, type CompanyType } from '../schemas/company-status';
+import type { CountryItem, Port, UploadedFile, UploadKind } from '../schemas/onboarding';
 import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { createForm } from './form';
-import { collapse, currentLoginType, emailProblem, phoneProblem } from './onboarding';
 import { readCookie } from '../lib/read-cookie';
 import { parseSourceCookie, PORT_TYPE_COOKIE, SOURCE_COOKIE, ZHOUSHAN_SOURCE } from '../lib/source-origin';
 import { discardUpload, keepUploads, releaseUploadsOnLeave, uploadFiles } from './uploads';
-import { track } from '../lib/tracking';
 import { COMPANY_TYPES_BY_IDENTITY } from '../schemas/company-types';
 
 // The company form alone reads the source cookie (the join form does not load it: issue 31).
@@ -38,7 +22,12 @@ export function isZhoushanVisit(): boolean {
   return parseSourceCookie(readCookie(cookies, SOURCE_COOKIE)).source?.toLowerCase() === ZHOUSHAN_SOURCE;
 }
 
-/** The administrator form: /create_account and /fill_account. */
+/**
+ * The administrator form: /create_account and /fill_account. The form's state, its prefill and its edits are here.
+ * The country and port searches, the checks and the submit, with the onboarding contracts they parse, are in
+ * company-actions.ts, which loads on the form's first focus or pointer, or on the first call (issue 31), as the join
+ * form's do; /fill_account's read of its company is in company-fill.ts, loaded in fill mode only.
+ */
 
 export type CompanyField =
   | 'companyNameEn'
@@ -82,7 +71,7 @@ const emptyCompany = {
   logo: [] as UploadedFile[],
   uploading: { licence: false, gtc: false, logo: false } as Record<UploadKind, boolean>,
   /** What the platform asked for, when it asked for more information (fill only). */
-  review: null as { status: string; reason: string | null; note: string | null } | null,
+  review: null as { status: string; reason: string | null; note: string | null; text: Record<'zh' | 'en', string> } | null,
 };
 export type CompanyState = typeof emptyCompany;
 
@@ -129,6 +118,30 @@ export const $company = form.$values;
 export const $companyErrors = form.$errors;
 let env: BrowserEnv;
 
+/** A load of the form's code that failed: said as a call without an answer is, in the page's words. */
+const noConnection = (): Problem => ({ code: typeof navigator !== 'undefined' && !navigator.onLine ? NETWORK_ERROR : CONNECTION_ERROR });
+/** What company-actions.ts works on: the form, the browser, the uploads it hands to the company. */
+const companyContext = {
+  form,
+  get env() {
+    return env;
+  },
+  noConnection,
+  keepUploads,
+};
+export type CompanyContext = typeof companyContext;
+
+let actions: Promise<typeof import('./company-actions')> | undefined;
+/** The reads, checks and submit: loaded once; every caller waits for the same load. A failed load is tried again. */
+const loadActions = () =>
+  (actions ??= import('./company-actions').catch((error: unknown) => {
+    actions = undefined;
+    throw error;
+  }));
+const noActions = () => undefined;
+/** Starts loading the searches, checks and submit before they are needed (the form's first focus or pointer). */
+export const prepareCompany = () => void loadActions().catch(noActions);
+
 type EditableKey = Exclude<keyof CompanyState, 'mode' | 'phase' | 'companyId' | 'uploading' | 'licence' | 'gtc' | 'logo' | 'review'>;
 
 export function setCompanyField<K extends EditableKey>(key: K, value: CompanyState[K]) {
@@ -161,7 +174,7 @@ export function initCreateCompany(browser: BrowserEnv = realBrowser()) {
 
 /** The new-user dialog's "principal or service provider" narrows the company types offered (issue 33). */
 async function offerTypesOfIdentity() {
-  const me = await onboardingApi.fetchMe();
+  const me = await fetchMeContact();
   const identity = me.ok ? me.data.identity : null;
   if (!identity) return;
   const offered = COMPANY_TYPES_BY_IDENTITY[identity];
@@ -184,52 +197,21 @@ function storedPort(): Place | null {
 
 /**
  * /fill_account: loads the company (the query's `companyId`, else the one this person administers whose
- * application can still change) and fills the form with it.
+ * application can still change) and fills the form with it (company-fill.ts, loaded now: the form shows the
+ * company's details).
  */
 export async function initFillCompany(browser: BrowserEnv = realBrowser()) {
   env = browser;
   releaseUploadsOnLeave();
   form.reset({ mode: 'fill', phase: 'loading' });
-  let companyId = new URLSearchParams(env.search).get('companyId') ?? env.storage.getItem(SESSION_KEYS.application) ?? '';
-  if (!companyId) {
-    const list = await authApi.companyList();
-    const own = list.ok
-      ? list.data.find((c) => c.role === 'administrator' && (FILLABLE_STATUSES as readonly string[]).includes(verificationStatusFromDb(c.status) as never))
-      : undefined;
-    companyId = own?.companyId ?? '';
-  }
-  if (!companyId) return $company.setKey('phase', 'missing');
-  const detail = await onboardingApi.companyDetail(companyId);
-  if (!detail.ok) {
+  // A failed load is said where the form would be ("check your connection"); a reload tries again.
+  const loaded = await import('./company-fill').catch(noActions);
+  if (!loaded) {
     $company.setKey('phase', 'missing');
-    form.fail('form', problemOf(detail));
+    form.fail('form', noConnection());
     return;
   }
-  $company.set({ ...$company.get(), ...formFromDetail(detail.data), phase: 'ready' });
-  // What was typed over the stored application before the session ended wins over it.
-  form.restoreKept();
-}
-
-function formFromDetail(d: CompanyDetailAnswer): Partial<CompanyState> {
-  const type = companyTypeFromDb(d.companyType);
-  return {
-    companyId: d.companyId,
-    companyNameEn: d.companyNameEn,
-    companyNameCn: d.companyNameCn ?? '',
-    companyType: (COMPANY_TYPES as readonly string[]).includes(type) ? (type as CompanyType) : '',
-    country: d.countryId && d.countryName ? { id: d.countryId, name: d.countryName } : null,
-    contactName: d.contactName ?? '',
-    phoneCode: d.phoneCode ?? '+86',
-    areaId: d.phoneCode && d.phoneCode !== '+86' ? '' : DEFAULT_AREA_CODE_ID,
-    contactTel: d.contactTel ?? '',
-    port: d.portId && d.portName ? { id: d.portId, name: d.portName, code: d.portCode ?? undefined } : null,
-    socialCredit: d.socialCredit ?? '',
-    contactEmail: d.contactEmail ?? '',
-    licence: d.corporateCharter,
-    gtc: d.oilSupplyGtc ? [d.oilSupplyGtc] : [],
-    logo: d.companyLogo ? [d.companyLogo] : [],
-    review: d.review ? { status: d.status, reason: d.review.reason, note: d.review.note } : null,
-  };
+  await loaded.loadFillCompany(companyContext);
 }
 
 /** Picks files for an upload field: checked here first, then uploaded; problems show at the field. */
@@ -246,77 +228,22 @@ export async function removeFile(kind: UploadKind, id: string) {
   await discardUpload(id);
 }
 
-/** Chinese characters (CJK ideographs), which belong in the Chinese name, not the English one. */
-const HAN = /\p{Script=Han}/u;
-
-/** Every rule for the administrator form, with its problem; true when the form may be sent. */
-export function validateCompany(): boolean {
-  const s = $company.get();
-  const e = (key: keyof Messages['onboarding']['errors']) => problem(`onboarding.errors.${key}`);
-  const errors: Partial<Record<CompanyField, Problem>> = {};
-  const nameEn = collapse(s.companyNameEn);
-  if (!nameEn) errors.companyNameEn = e('companyNameEnRequired');
-  else if (nameEn.length > COMPANY_NAME_MAX) errors.companyNameEn = e('companyNameTooLong');
-  else if (hiddenCharacterIn(nameEn, { emoji: false })) errors.companyNameEn = e('companyNameHiddenCharacters');
-  else if (HAN.test(nameEn)) errors.companyNameEn = e('companyNameEnLatin');
-  if (collapse(s.companyNameCn).length > COMPANY_NAME_MAX) errors.companyNameCn = e('companyNameTooLong');
-  else if (hiddenCharacterIn(collapse(s.companyNameCn), { emoji: false })) errors.companyNameCn = e('companyNameHiddenCharacters');
-  if (!s.companyType) errors.companyType = e('companyTypeRequired');
-  if (!s.country) errors.country = e('countryRequired');
-  if (!collapse(s.contactName)) errors.contactName = e('contactNameRequired');
-  else if (hiddenCharacterIn(collapse(s.contactName))) errors.contactName = { key: 'errors.hiddenCharacters' };
-  const phone = phoneProblem(s.areaId, s.contactTel);
-  if (phone) errors.contactTel = phone;
-  if (s.companyType && PORT_REQUIRED_TYPES.includes(s.companyType) && !s.port) errors.port = e('portRequired');
-  if (!collapse(s.socialCredit)) errors.socialCredit = e('creditCodeRequired');
-  const email = emailProblem(s.contactEmail);
-  if (email) errors.contactEmail = email;
-  if (!s.licence.length) errors.licence = e('licenceRequired');
-  if (s.companyType && GTC_REQUIRED_TYPES.includes(s.companyType) && !s.gtc.length) errors.gtc = e('gtcRequired');
-  return form.check(errors);
+/** A country or port search (company-actions.ts); undefined when its code could not load (said at the form). */
+async function search<T>(find: (actions: typeof import('./company-actions')) => Promise<ApiResult<T[]>>): Promise<ApiResult<T[]> | undefined> {
+  const loaded = await loadActions().catch(noActions);
+  if (!loaded) return void form.fail('form', noConnection());
+  return find(loaded);
 }
+export const searchCountries = (term: string) => search<CountryItem>((loaded) => loaded.searchCountry(term));
+export const searchPorts = (term: string) => search<Port>((loaded) => loaded.searchPort(term));
 
-function companyRequest(): CompanyCreateRequest {
-  const s = $company.get();
-  const type = s.companyType as CompanyType;
-  return {
-    companyNameEn: collapse(s.companyNameEn),
-    companyNameCn: collapse(s.companyNameCn) || undefined,
-    companyType: type,
-    countryId: s.country!.id,
-    countryName: s.country!.name,
-    contactName: collapse(s.contactName),
-    contactTel: stripSpacesAndCommas(s.contactTel),
-    phoneCode: s.phoneCode,
-    portId: s.port?.id,
-    portName: s.port?.name,
-    portCode: s.port?.code,
-    socialCredit: collapse(s.socialCredit),
-    contactEmail: stripSpacesAndCommas(s.contactEmail),
-    corporateCharter: s.licence.map((f) => f.id),
-    // The server refuses a GTC for other types: a file picked before the type changed is not sent.
-    oilSupplyGtc: GTC_REQUIRED_TYPES.includes(type) ? s.gtc[0]?.id : undefined,
-    companyLogo: s.logo[0]?.id,
-  };
-}
-
-/** Submit: create or fill, then the completion page (a filled application is looked at again). */
-export function submitCompany() {
-  if ($company.get().busy) return Promise.resolve();
-  $companyErrors.set({});
-  if (!validateCompany()) return Promise.resolve(void form.fail('form', { key: 'onboarding.errorSummary' }));
-  if (Object.values($company.get().uploading).some(Boolean)) return Promise.resolve();
-  return form.run(async () => {
-    const s = $company.get();
-    const result = s.mode === 'fill' ? await onboardingApi.fillCompany({ ...companyRequest(), companyId: s.companyId }) : await onboardingApi.createCompany(companyRequest());
-    if (!result.ok) return form.failure(result);
-    if (s.mode !== 'fill') track('company_created');
-    keepUploads([...s.licence, ...s.gtc, ...s.logo].map((file) => file.id));
-    env.storage.setItem(SESSION_KEYS.application, result.data.companyId);
-    env.storage.removeItem(SESSION_KEYS.companyName);
-    env.storage.removeItem(SESSION_KEYS.ports);
-    const query = new URLSearchParams({ userType: '2', loginType: String(await currentLoginType(env.search)), ifJumpToSaas: 'false' });
-    form.leaving();
-    env.navigate(`/completion_of_application?${query}`);
-  });
+/**
+ * Checks the form and sends it. A doubled click waits for the same load, and the first call then marks the form
+ * busy before the second runs, so one request is sent.
+ */
+export async function submitCompany() {
+  const loaded = await loadActions().catch(noActions);
+  // The checks could not load: said at the form as a call without an answer is, in the page's words.
+  if (!loaded) return void form.fail('form', noConnection());
+  return loaded.submitCompany(companyContext);
 }

@@ -1,7 +1,7 @@
 import { onboardingApi } from '../api/onboarding';
 import { problemOf, type Problem } from '../i18n/problem';
 import { track } from '../lib/tracking';
-import { stripSpacesAndCommas } from '../schemas/auth';
+import { stripSpacesAndCommas } from '../schemas/auth-rules';
 import { hiddenCharacterIn } from '../schemas/display-text';
 import { invitationCodeSchema, isoDateSchema } from '../schemas/onboarding';
 import { submitChecked } from './form';

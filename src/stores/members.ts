@@ -3,7 +3,8 @@ import { membersApi } from '../api/members';
 import type { ApiResult } from '../api/result';
 import { problemOf, type Problem } from '../i18n/problem';
 import type { GrantedModule, MemberRole } from '../schemas/onboarding';
-import { $userCenter, reloadMembers, say } from './user-center';
+import { $userCenter, say } from './user-center';
+import { reloadMembers } from './user-center-actions';
 
 /**
  * An administrator manages the members of a company in the user center: role, removal (asked first), and the

@@ -1,6 +1,7 @@
 import { onboardingApi } from '../api/onboarding';
 import type { Problem } from '../i18n/problem';
-import { emailSchema, mainlandMobileSchema, mobileSchema, stripSpacesAndCommas } from '../schemas/auth';
+import { stripSpacesAndCommas } from '../schemas/auth-rules';
+import { emailSchema, mainlandMobileSchema, mobileSchema } from '../schemas/contact-fields';
 import { DEFAULT_AREA_CODE_ID } from '../schemas/dictionaries';
 
 /** What the administrator form and the staff form share: the contact checks and where they go when sent. */

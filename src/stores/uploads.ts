@@ -1,7 +1,14 @@
-import { onboardingApi } from '../api/onboarding';
+import { CONNECTION_ERROR, NETWORK_ERROR } from '../api/result';
 import { problemOf, type Problem } from '../i18n/problem';
 import { contentTypeOfExtension, FILE_TYPES } from '../schemas/file-types';
-import { IMAGE_EXTENSIONS, UPLOAD_EXTENSIONS, UPLOAD_LIMITS, type UploadedFile, type UploadKind } from '../schemas/onboarding';
+import { IMAGE_EXTENSIONS, UPLOAD_EXTENSIONS, UPLOAD_LIMITS } from '../schemas/company-form-rules';
+import type { UploadedFile, UploadKind } from '../schemas/onboarding';
+
+/**
+ * The upload and delete calls load with the first file picked or taken off (api/onboarding.ts and its contracts are
+ * not in the company form's first paint: issue 31); a failed load is said like a call without an answer.
+ */
+const loadApi = () => import('../api/onboarding').then(({ onboardingApi }) => onboardingApi);
 
 /** The files each upload field holds, and the rule it checks before uploading. */
 export const uploadRules: Record<UploadKind, { max: number; extensions: readonly string[] }> = {
@@ -70,7 +77,12 @@ export async function uploadFiles(
   });
   if (!accepted.length) return { files: held, problems };
   uploading(true);
-  const result = await onboardingApi.uploadFiles(accepted, kind).finally(() => uploading(false));
+  const api = await loadApi().catch(() => undefined);
+  if (!api) {
+    uploading(false);
+    return { files: held, problems: [...problems, { code: typeof navigator !== 'undefined' && !navigator.onLine ? NETWORK_ERROR : CONNECTION_ERROR }] };
+  }
+  const result = await api.uploadFiles(accepted, kind).finally(() => uploading(false));
   if (!result.ok) return { files: held, problems: [...problems, problemOf(result)] };
   for (const file of result.data) freshUploads.add(file.id);
   return { files: [...held, ...result.data], problems };
@@ -78,7 +90,10 @@ export async function uploadFiles(
 
 /** Takes a file off the form; one uploaded on this page is deleted (the fill call drops attached ones). */
 export async function discardUpload(id: string) {
-  if (freshUploads.delete(id)) await onboardingApi.deleteFiles([id]);
+  if (!freshUploads.has(id)) return;
+  // Its upload loaded the call; should it not load now, the file stays listed and the page's leaving deletes it.
+  const api = await loadApi().catch(() => undefined);
+  if (api && freshUploads.delete(id)) await api.deleteFiles([id]);
 }
 
 /** The company now holds these files: they are no longer this page's to delete. */

@@ -1,16 +1,22 @@
 import { map } from 'nanostores';
-import { authApi } from '../api/auth';
-import { membersApi } from '../api/members';
-import { onboardingApi } from '../api/onboarding';
+import { accountApi } from '../api/account';
+import { companyMembersApi } from '../api/company-members';
+import { meApi } from '../api/me';
+import { CONNECTION_ERROR, NETWORK_ERROR } from '../api/result';
 import { problemOf, type Problem } from '../i18n/problem';
 import { dropKeptForms } from '../lib/kept-forms';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
-import type { CompanyListItem } from '../schemas/auth';
-import { hiddenCharacterIn } from '../schemas/display-text';
-import { isoDateSchema, type CompanyMember, type CompanyMembersAnswer, type GrantedModule } from '../schemas/onboarding';
-import { birthdayProblem, REAL_NAME_MAX, type MeAnswer, type Sex } from '../schemas/profile';
+import type { CompanyListItem } from '../schemas/company-list';
+import type { CompanyMember, CompanyMembersAnswer, GrantedModule } from '../schemas/company-members';
+import type { MeAnswer, Sex } from '../schemas/profile';
 import { SESSION_KEYS } from './browser';
-import { createForm, submitChecked } from './form';
+import { createForm } from './form';
+
+/**
+ * The user center's first paint: the person, their companies, each administered company's members and code.
+ * What happens after a click loads then (issue 31): a new photo and the answers to staff joins in
+ * user-center-actions.ts, the profile editor's checks and save in profile-editor.ts.
+ */
 
 
 /** What an administrator sees of one of their companies: its invitation code, its members and its modules. */
@@ -46,7 +52,7 @@ function takePasswordChanged(): boolean {
   sessionStorage.removeItem(SESSION_KEYS.passwordChanged);
   return changed;
 }
-const administeredOf = (answer: CompanyMembersAnswer): AdministeredCompany => ({
+export const administeredOf = (answer: CompanyMembersAnswer): AdministeredCompany => ({
   companyId: answer.companyId,
   invitationCode: answer.invitationCode,
   members: answer.members,
@@ -54,7 +60,7 @@ const administeredOf = (answer: CompanyMembersAnswer): AdministeredCompany => ({
 });
 
 export async function loadUserCenter() {
-  const [me, list] = await Promise.all([onboardingApi.fetchMe(), authApi.companyList()]);
+  const [me, list] = await Promise.all([meApi.fetchMe(), accountApi.companyList()]);
   const companies = list.ok ? list.data : [];
   if (list.ok) void writeRoleList(companies.map((c) => ({ companyId: c.companyId, role: c.role, companyType: c.companyType })));
   const administeredIds = companies.filter((c) => c.role === 'administrator').map((c) => c.companyId);
@@ -73,10 +79,10 @@ export async function loadUserCenter() {
     error: failed ? failure(failed) : null,
   });
   // The profile editor was open when the session ended: it opens again with what was typed.
-  if (me.ok) profile.restoreKept();
+  if (me.ok) profileForm.restoreKept();
   const administered = await Promise.all(
     administeredIds.map(async (companyId): Promise<AdministeredCompany | null> => {
-      const answer = await onboardingApi.members(companyId);
+      const answer = await companyMembersApi.members(companyId);
       return answer.ok ? administeredOf(answer.data) : null;
     }),
   );
@@ -110,7 +116,7 @@ export async function copyInvitationCode(code: string) {
 export async function regenerateInvitationCode(companyId: string) {
   if ($userCenter.get().busyId) return;
   $userCenter.setKey('busyId', companyId);
-  const answer = await onboardingApi.regenerateInvitation(companyId);
+  const answer = await companyMembersApi.regenerateInvitation(companyId);
   if (!answer.ok) {
     $userCenter.setKey('busyId', '');
     return say(null, failure(answer));
@@ -122,20 +128,26 @@ export async function regenerateInvitationCode(companyId: string) {
   say({ key: 'userCenter.regenerated' });
 }
 
-/** Uploads an image and makes it the person's photo; the previous photo's file is deleted. */
+
+let actions: Promise<typeof import('./user-center-actions')> | undefined;
+/** The code of a click (a new photo, an answer to a join): loaded once; a failed load is said and tried again next time. */
+async function loadActions() {
+  actions ??= import('./user-center-actions').catch((error: unknown) => {
+    actions = undefined;
+    throw error;
+  });
+  const loaded = await actions.catch(() => undefined);
+  if (!loaded) say(null, { code: typeof navigator !== 'undefined' && !navigator.onLine ? NETWORK_ERROR : CONNECTION_ERROR });
+  return loaded;
+}
+
+/** Uploads an image and makes it the person's photo (user-center-actions.ts). */
 export async function uploadPhoto(file: File) {
-  const previous = $userCenter.get().me?.photo?.split('/').pop();
-  const uploaded = await onboardingApi.uploadFiles([file], 'logo');
-  if (!uploaded.ok) return say(null, failure(uploaded));
-  const answer = await membersApi.setPhoto(uploaded.data[0]!.id);
-  if (!answer.ok) return say(null, failure(answer));
-  $userCenter.setKey('me', answer.data);
-  if (previous) void onboardingApi.deleteFiles([decodeURIComponent(previous)]);
-  say({ key: 'members.photoSaved' });
+  await (await loadActions())?.uploadPhoto(file);
 }
 
 export async function signOut() {
-  await authApi.logout();
+  await accountApi.logout();
   dropKeptForms();
   await clearRoleList();
   location.assign('/login');
@@ -145,52 +157,14 @@ export async function signOut() {
 // Answering staff joins (administrator)
 // ---------------------------------------------------------------------------------------------------------
 
-function setMemberStatus(companyId: string, userId: string, status: CompanyMember['status']) {
-  const administered = $userCenter
-    .get()
-    .administered.map((a) =>
-      a.companyId === companyId ? { ...a, members: a.members.map((m) => (m.userId === userId ? { ...m, status } : m)) } : a,
-    );
-  $userCenter.setKey('administered', administered);
-}
-
-/**
- * Re-reads one company's members: after a change here, or an answer given elsewhere (another administrator,
- * another tab). A company the person no longer administers leaves the list.
- */
-export async function reloadMembers(companyId: string) {
-  const answer = await onboardingApi.members(companyId);
-  if (!answer.ok && answer.code !== 'CO0008' && answer.code !== 'CO0009') return;
-  const administered = $userCenter
-    .get()
-    .administered.flatMap((a) => (a.companyId !== companyId ? [a] : answer.ok ? [administeredOf(answer.data)] : []));
-  $userCenter.setKey('administered', administered);
-}
-
-async function answerJoin(companyId: string, userId: string, name: string, decision: 'approve' | 'decline') {
-  if ($userCenter.get().busyMember) return;
-  $userCenter.set({ ...$userCenter.get(), busyMember: `${companyId}/${userId}`, declining: null });
-  const answer = decision === 'approve' ? await onboardingApi.approveMember(companyId, userId) : await onboardingApi.declineMember(companyId, userId);
-  $userCenter.setKey('busyMember', '');
-  if (!answer.ok) {
-    // Answered the other way meanwhile, or gone: the list shows how things stand now.
-    await reloadMembers(companyId);
-    return say(null, failure(answer));
-  }
-  setMemberStatus(companyId, userId, answer.data.status);
-  say({ key: decision === 'approve' ? 'userCenter.approved' : 'userCenter.declined', values: { name } });
-}
-
-export const approveMember = (companyId: string, userId: string, name: string) => answerJoin(companyId, userId, name, 'approve');
-
 /** Declining asks first (a confirmation dialog); `confirmDecline` answers. */
 export function askDecline(companyId: string, userId: string, name: string, company: string) {
   if (!$userCenter.get().busyMember) $userCenter.setKey('declining', { companyId, userId, name, company });
 }
 export const cancelDecline = () => $userCenter.setKey('declining', null);
+/** The confirmation's answer: the decline is sent (user-center-actions.ts). */
 export async function confirmDecline() {
-  const declining = $userCenter.get().declining;
-  if (declining) await answerJoin(declining.companyId, declining.userId, declining.name, 'decline');
+  await (await loadActions())?.confirmDecline();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -210,58 +184,22 @@ const emptyDraft = {
 export type ProfileDraft = typeof emptyDraft;
 
 /** The profile editor: whether it is open, its fields, and their errors. */
-const profile = createForm<ProfileDraft, ProfileField>(emptyDraft, {
+export const profileForm = createForm<ProfileDraft, ProfileField>(emptyDraft, {
   // Where a gateway problem's `path` goes on the form; the form-level alert says it as well.
   paths: { realName: 'realName', countryId: 'country', birthday: 'birthday', sex: 'sex' },
   alsoOnForm: true,
   keep: { name: 'profile', values: ['open', 'realName', 'country', 'birthday', 'sex'], when: (d) => d.open },
 });
-export const $profileDraft = profile.$values;
-export const $profileErrors = profile.$errors;
+export const $profileDraft = profileForm.$values;
+export const $profileErrors = profileForm.$errors;
 
 export function openProfileEditor() {
   const me = $userCenter.get().me;
-  profile.reset({
+  profileForm.reset({
     open: true,
     realName: me?.realName ?? '',
     country: me?.countryId ? { id: me.countryId, name: me.countryName ?? me.countryId } : null,
     birthday: me?.birthday ?? '',
     sex: me?.sex === 'male' || me?.sex === 'female' ? me.sex : '',
-  });
-}
-
-export const closeProfileEditor = () => profile.reset();
-
-export const setProfileField = <K extends Exclude<keyof ProfileDraft, 'open'>>(key: K, value: ProfileDraft[K]) => profile.set(key, value);
-
-const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');
-
-/** The rules of updateUserInfo, checked before sending: true when the draft may be sent. */
-export function validateProfile(): boolean {
-  const d = $profileDraft.get();
-  const errors: Partial<Record<ProfileField, Problem>> = {};
-  const name = collapse(d.realName);
-  if (!name) errors.realName = { key: 'userCenter.profileErrors.realNameRequired' };
-  else if (name.length > REAL_NAME_MAX) errors.realName = { key: 'userCenter.profileErrors.realNameTooLong' };
-  else if (hiddenCharacterIn(name)) errors.realName = { key: 'errors.hiddenCharacters' };
-  if (d.birthday && (!isoDateSchema.safeParse(d.birthday).success || birthdayProblem(d.birthday, Date.now()))) {
-    errors.birthday = { key: 'userCenter.profileErrors.birthdayInvalid' };
-  }
-  return profile.check(errors);
-}
-
-export function saveProfile() {
-  return submitChecked(profile, validateProfile, { key: 'userCenter.profileErrors.errorSummary' }, async () => {
-    const d = $profileDraft.get();
-    const answer = await onboardingApi.updateUserInfo({
-      realName: collapse(d.realName),
-      countryId: d.country?.id ?? null,
-      birthday: d.birthday || null,
-      sex: d.sex || null,
-    });
-    if (!answer.ok) return profile.failure(answer);
-    $userCenter.setKey('me', answer.data);
-    closeProfileEditor();
-    say({ key: 'userCenter.saved' });
   });
 }

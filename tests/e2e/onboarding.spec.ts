@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { fillDate, openInLanguage, searchAndPick, seedUser, signInByEmail, uniqueEmail } from './helpers';
+import { fillDate, openInLanguage, searchAndPick, seedUser, signInByEmail, signInByRequest, uniqueEmail } from './helpers';
 
 const PASSWORD = 'harbour2024';
 
@@ -185,6 +185,28 @@ for (const lang of langs) {
       await signInByEmail(page, lang, email, PASSWORD);
       await expect(page).toHaveURL(/\/user_center$/);
       expect(visited.some((url) => new URL(url).pathname === '/account')).toBe(false);
+    });
+
+    test("the company form's checks load on its first use: a failed load says so in the page's words, the next use loads them", async ({ page }) => {
+      const o = t.onboarding;
+      const email = uniqueEmail(`lazy-form-${lang}`);
+      await seedUser(page.request, { email, password: PASSWORD, userType: 2, agreed: true });
+      await signInByRequest(page.request, email, PASSWORD);
+      // The checks and submit (company-actions) cannot be fetched: the connection breaks off.
+      await page.route('**/_astro/company-actions.*.js', (route) => route.abort('connectionreset'));
+      await openInLanguage(page, lang, '/create_account');
+      await page.getByLabel(o.companyNameEn).fill('Lazy Load Shipping');
+      await page.getByRole('button', { name: o.submit }).click();
+      await expect(alertText(page, t.errors.connection)).toBeVisible();
+      // Nothing was checked or sent: the form is as it was typed.
+      await expect(page.getByLabel(o.companyNameEn)).toHaveValue('Lazy Load Shipping');
+      await expect(page.getByText(o.errors.companyTypeRequired)).toHaveCount(0);
+
+      // Back online: the next submit loads the checks, which mark the missing fields.
+      await page.unroute('**/_astro/company-actions.*.js');
+      await page.getByRole('button', { name: o.submit }).click();
+      await expect(alertText(page, o.errors.companyTypeRequired)).toBeVisible();
+      await expect(alertText(page, t.errors.connection)).toHaveCount(0);
     });
   });
 }

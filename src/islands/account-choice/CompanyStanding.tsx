@@ -1,6 +1,6 @@
 import type { Messages } from '../../i18n';
 import { joinSentences, type Lang } from '../../lib/lang';
-import type { CompanyListItem } from '../../schemas/auth';
+import type { CompanyListItem } from '../../schemas/company-list';
 import { verificationStatusFromDb } from '../../schemas/company-status';
 import { statusLabel, statusTone } from './labels';
 

@@ -1,12 +1,24 @@
 import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
-import { loadPhoneCodes } from '../../api/dictionaries';
-import { onboardingApi } from '../../api/onboarding';
+import { useEffect, useState } from 'react';
 import type { Lang } from '../../lib/lang';
-import { COMPANY_NAME_MAX, COMPANY_TYPES, GTC_REQUIRED_TYPES, PORT_REQUIRED_TYPES, type UploadKind } from '../../schemas/onboarding';
-import { reviewReasonText } from '../../schemas/review-outcome';
+import { COMPANY_NAME_MAX, GTC_REQUIRED_TYPES, PORT_REQUIRED_TYPES } from '../../schemas/company-form-rules';
+import type { CompanyType } from '../../schemas/company-status';
+import type { UploadKind } from '../../schemas/onboarding';
 import type { Messages } from '../../i18n';
-import { $company, $companyErrors, addFiles, initCreateCompany, initFillCompany, removeFile, setCompanyArea, setCompanyField, submitCompany } from '../../stores/company';
+import {
+  $company,
+  $companyErrors,
+  addFiles,
+  initCreateCompany,
+  initFillCompany,
+  prepareCompany,
+  removeFile,
+  searchCountries,
+  searchPorts,
+  setCompanyArea,
+  setCompanyField,
+  submitCompany,
+} from '../../stores/company';
 import { acceptFor, uploadRules } from '../../stores/uploads';
 import { FieldFrame } from '../../ui/FieldFrame';
 import { FileUpload } from '../../ui/FileUpload';
@@ -23,12 +35,23 @@ interface CompanyFormProps {
   messages: Pick<Messages, 'onboarding' | 'upload' | 'errors' | 'companyTypes' | 'common'>;
 }
 
+/** The area-code list, stable, loaded once the form is first used (as on /join and /login): not with the page (issue 31). */
+const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => d.loadPhoneCodes());
+
 /** /create_account and /fill_account: the enterprise administrator form. */
 export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) {
   const m = messages.onboarding;
   const u = messages.upload;
   const s = useStore($company);
   const errors = useProblems($companyErrors, messages);
+  const [prepared, setPrepared] = useState(false);
+  // The searches, checks, submit and the area-code list load when the form is first focused or pointed at (issue 31),
+  // well before a person can send it or open a picker's list; until then the phone picker shows the current code.
+  const prepare = () => {
+    if (prepared) return;
+    setPrepared(true);
+    prepareCompany();
+  };
 
   useEffect(() => {
     if (mode === 'fill') void initFillCompany();
@@ -69,13 +92,13 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
   );
 
   const searchCountry = async (term: string): Promise<SearchOption[]> => {
-    const found = await onboardingApi.searchCountry(term);
-    if (!found.ok) return [];
+    const found = await searchCountries(term);
+    if (!found?.ok) return [];
     return found.data.map((c) => ({ value: c.id, label: lang === 'zh' ? c.nameCn : c.name, detail: lang === 'zh' ? c.name : c.nameCn }));
   };
   const searchPort = async (term: string): Promise<SearchOption[]> => {
-    const found = await onboardingApi.searchPort(term);
-    if (!found.ok) return [];
+    const found = await searchPorts(term);
+    if (!found?.ok) return [];
     return found.data.map((p) => ({ value: p.id, label: lang === 'zh' && p.nameCn ? p.nameCn : p.name, detail: p.code }));
   };
 
@@ -83,6 +106,8 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
     <form
       className="onboarding company-form"
       noValidate
+      onFocus={prepare}
+      onPointerEnter={prepare}
       onSubmit={(event) => {
         event.preventDefault();
         const form = event.currentTarget;
@@ -95,7 +120,7 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
       <p className="hint required-legend">{m.requiredLegend}</p>
       {mode === 'fill' && s.review?.status === 'additionalInformationRequired' && (
         <div className="notice-banner review-asked" role="status">
-          <p>{format(m.reviewAsked, { reason: reviewReasonText(lang, s.review.reason, s.review.note) })}</p>
+          <p>{format(m.reviewAsked, { reason: s.review.text[lang] })}</p>
           <p className="hint">{m.reviewAskedHint}</p>
         </div>
       )}
@@ -119,7 +144,7 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
               className="select"
               value={s.companyType}
               required
-              onChange={(event) => setCompanyField('companyType', event.target.value as (typeof COMPANY_TYPES)[number])}
+              onChange={(event) => setCompanyField('companyType', event.target.value as CompanyType)}
             >
               <option value="" disabled>
                 {m.companyTypePlaceholder}
@@ -143,7 +168,7 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
           required
         />
         <TextField id="contact-name" label={m.contactName} value={s.contactName} onChange={(v) => setCompanyField('contactName', v)} error={errors.contactName} maxLength={64} autoComplete="name" required />
-        <PhoneField id="contact-tel" labels={m} lang={lang} loadAreaCodes={loadPhoneCodes} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setCompanyArea} onMobileChange={(v) => setCompanyField('contactTel', v)} required />
+        <PhoneField id="contact-tel" labels={m} lang={lang} loadAreaCodes={prepared ? loadPhoneCodesLazily : null} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setCompanyArea} onMobileChange={(v) => setCompanyField('contactTel', v)} required />
         <SearchSelect
           id="port"
           // Required (marked) for the types that need it, optional for the others; before a type is chosen the hint says which.

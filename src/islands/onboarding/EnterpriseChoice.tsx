@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
-import type { CompanyListItem } from '../../schemas/auth';
+import type { CompanyListItem } from '../../schemas/company-list';
 import { verificationStatusFromDb } from '../../schemas/company-status';
 import { Steps } from './Steps';
 
@@ -19,8 +19,8 @@ export default function EnterpriseChoice({ messages }: EnterpriseChoiceProps) {
   const query = loginType === '1' || loginType === '2' ? `?loginType=${loginType}` : '';
   const [administered, setAdministered] = useState<CompanyListItem[]>([]);
   useEffect(() => {
-    void import('../../api/auth').then(async ({ authApi }) => {
-      const list = await authApi.companyList();
+    void import('../../api/account').then(async ({ accountApi }) => {
+      const list = await accountApi.companyList();
       if (list.ok) setAdministered(list.data.filter((company) => company.role === 'administrator'));
     });
   }, []);

@@ -1,0 +1,94 @@
+import { onboardingApi } from '../api/onboarding';
+import type { Messages } from '../i18n';
+import { problem, type Problem } from '../i18n/problem';
+import { track } from '../lib/tracking';
+import { stripSpacesAndCommas } from '../schemas/auth-rules';
+import { COMPANY_NAME_MAX, GTC_REQUIRED_TYPES, HAN, PORT_REQUIRED_TYPES } from '../schemas/company-form-rules';
+import { hiddenCharacterIn } from '../schemas/display-text';
+import type { CompanyType } from '../schemas/company-status';
+import type { CompanyCreateRequest } from '../schemas/onboarding';
+import { SESSION_KEYS } from './browser';
+import type { CompanyContext, CompanyField, CompanyState } from './company';
+import { collapse, currentLoginType, emailProblem, phoneProblem } from './onboarding';
+
+/**
+ * The company form's searches and sends with the onboarding contracts they parse: the country and port searches,
+ * the checks and the submit. stores/company.ts loads this on the form's first focus or
+ * pointer, or on the first call, and passes its state (nothing is imported from there but types, so the form's store
+ * stays in the island's own chunk: issue 31).
+ */
+
+export const searchCountry = (term: string) => onboardingApi.searchCountry(term);
+export const searchPort = (term: string) => onboardingApi.searchPort(term);
+
+/** Every rule for the administrator form, with its problem; true when the form may be sent. */
+function validateCompany(ctx: CompanyContext): boolean {
+  const s = ctx.form.$values.get();
+  const e = (key: keyof Messages['onboarding']['errors']) => problem(`onboarding.errors.${key}`);
+  const errors: Partial<Record<CompanyField, Problem>> = {};
+  const nameEn = collapse(s.companyNameEn);
+  if (!nameEn) errors.companyNameEn = e('companyNameEnRequired');
+  else if (nameEn.length > COMPANY_NAME_MAX) errors.companyNameEn = e('companyNameTooLong');
+  else if (hiddenCharacterIn(nameEn, { emoji: false })) errors.companyNameEn = e('companyNameHiddenCharacters');
+  else if (HAN.test(nameEn)) errors.companyNameEn = e('companyNameEnLatin');
+  if (collapse(s.companyNameCn).length > COMPANY_NAME_MAX) errors.companyNameCn = e('companyNameTooLong');
+  else if (hiddenCharacterIn(collapse(s.companyNameCn), { emoji: false })) errors.companyNameCn = e('companyNameHiddenCharacters');
+  if (!s.companyType) errors.companyType = e('companyTypeRequired');
+  if (!s.country) errors.country = e('countryRequired');
+  if (!collapse(s.contactName)) errors.contactName = e('contactNameRequired');
+  else if (hiddenCharacterIn(collapse(s.contactName))) errors.contactName = { key: 'errors.hiddenCharacters' };
+  const phone = phoneProblem(s.areaId, s.contactTel);
+  if (phone) errors.contactTel = phone;
+  if (s.companyType && PORT_REQUIRED_TYPES.includes(s.companyType) && !s.port) errors.port = e('portRequired');
+  if (!collapse(s.socialCredit)) errors.socialCredit = e('creditCodeRequired');
+  const email = emailProblem(s.contactEmail);
+  if (email) errors.contactEmail = email;
+  if (!s.licence.length) errors.licence = e('licenceRequired');
+  if (s.companyType && GTC_REQUIRED_TYPES.includes(s.companyType) && !s.gtc.length) errors.gtc = e('gtcRequired');
+  return ctx.form.check(errors);
+}
+
+function companyRequest(s: CompanyState): CompanyCreateRequest {
+  const type = s.companyType as CompanyType;
+  return {
+    companyNameEn: collapse(s.companyNameEn),
+    companyNameCn: collapse(s.companyNameCn) || undefined,
+    companyType: type,
+    countryId: s.country!.id,
+    countryName: s.country!.name,
+    contactName: collapse(s.contactName),
+    contactTel: stripSpacesAndCommas(s.contactTel),
+    phoneCode: s.phoneCode,
+    portId: s.port?.id,
+    portName: s.port?.name,
+    portCode: s.port?.code,
+    socialCredit: collapse(s.socialCredit),
+    contactEmail: stripSpacesAndCommas(s.contactEmail),
+    corporateCharter: s.licence.map((f) => f.id),
+    // The server refuses a GTC for other types: a file picked before the type changed is not sent.
+    oilSupplyGtc: GTC_REQUIRED_TYPES.includes(type) ? s.gtc[0]?.id : undefined,
+    companyLogo: s.logo[0]?.id,
+  };
+}
+
+/** Submit: create or fill, then the completion page (a filled application is looked at again). */
+export function submitCompany(ctx: CompanyContext) {
+  const { form, env } = ctx;
+  if (form.$values.get().busy) return Promise.resolve();
+  form.$errors.set({});
+  if (!validateCompany(ctx)) return Promise.resolve(void form.fail('form', { key: 'onboarding.errorSummary' }));
+  if (Object.values(form.$values.get().uploading).some(Boolean)) return Promise.resolve();
+  return form.run(async () => {
+    const s = form.$values.get();
+    const result = s.mode === 'fill' ? await onboardingApi.fillCompany({ ...companyRequest(s), companyId: s.companyId }) : await onboardingApi.createCompany(companyRequest(s));
+    if (!result.ok) return form.failure(result);
+    if (s.mode !== 'fill') track('company_created');
+    ctx.keepUploads([...s.licence, ...s.gtc, ...s.logo].map((file) => file.id));
+    env.storage.setItem(SESSION_KEYS.application, result.data.companyId);
+    env.storage.removeItem(SESSION_KEYS.companyName);
+    env.storage.removeItem(SESSION_KEYS.ports);
+    const query = new URLSearchParams({ userType: '2', loginType: String(await currentLoginType(env.search)), ifJumpToSaas: 'false' });
+    form.leaving();
+    env.navigate(`/completion_of_application?${query}`);
+  });
+}
