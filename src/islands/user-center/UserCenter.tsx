@@ -73,19 +73,22 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
     void loadUserCenter();
   }, []);
 
-  if (s.phase === 'loading') return <div className="spinner" role="status">{messages.common.loading}</div>;
-
+  // Until the two first reads answer, the page shows its frame: the same sections, headings and labels at their
+  // places, the values not yet known (issue 31). The page's HTML is this first render (user_center.astro renders
+  // the island at build time), so the frame paints before React, and React then fills it in place.
+  const loading = s.phase === 'loading';
   const me = s.me;
   const shown = (value: string | null | undefined) => (value && value.trim() ? value : m.empty);
   const name = me ? me.realName || me.loginName : '';
   const phone = me?.registerMobile ? `${me.userPhoneCode ?? ''} ${me.registerMobile}`.trim() : null;
   // An address breaks after its "@" on a narrow screen, not inside a word.
   const address = (value: string | null | undefined) => (value && value.trim() ? <EmailAddress value={value} /> : m.empty);
-  const profile: [string, ReactNode][] = [
+  // An address row (the third value) keeps room for two lines from the frame on (forms.css `.facts .address`).
+  const profile: [string, ReactNode, boolean?][] = [
     [m.realName, shown(me?.realName)],
-    [m.loginName, address(me?.loginName)],
+    [m.loginName, address(me?.loginName), true],
     [m.phone, shown(phone)],
-    [m.email, address(me?.businessEmails)],
+    [m.email, address(me?.businessEmails), true],
     [m.country, shown(me?.countryName)],
     [m.birthday, shown(me?.birthday && formatDay(me.birthday, lang))],
     [m.sex, me?.sex === 'male' || me?.sex === 'female' ? m.sexes[me.sex] : m.empty],
@@ -114,9 +117,12 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
 
       <ClosingBannerSlot lang={lang} words={messages.dataRights} />
 
-      <section className="panel" aria-labelledby="profile-title">
+      <section className="panel" aria-labelledby="profile-title" aria-busy={loading || undefined}>
+        {/* Said once while the values are read; it takes no room, so nothing moves when it goes. */}
+        {loading && <p className="visually-hidden" role="status">{messages.common.loading}</p>}
         <div className="profile-head">
-          {me && <Avatar id={me.userId} name={name} photo={me.photo} />}
+          {/* Its place and size from the start (ui/Avatar.tsx), coloured once the person is known. */}
+          {me ? <Avatar id={me.userId} name={name} photo={me.photo} /> : <span className="avatar" aria-hidden="true" style={{ width: 56, height: 56, background: 'var(--line)' }} />}
           <div>
             <h2 id="profile-title" className="section-title">{name || m.profile}</h2>
             <p className="hint">{m.profile}</p>
@@ -143,10 +149,10 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
           </Suspense>
         ) : (
           <dl className="facts">
-            {profile.map(([label, value]) => (
+            {profile.map(([label, value, isAddress]) => (
               <div key={label}>
                 <dt>{label}</dt>
-                <dd>{value}</dd>
+                {loading ? <dd className={isAddress ? 'address' : undefined} aria-hidden="true">…</dd> : <dd className={isAddress ? 'address' : undefined}>{value}</dd>}
               </div>
             ))}
           </dl>
@@ -170,7 +176,9 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
 
       <section className="panel" aria-labelledby="companies-title">
         <h2 id="companies-title" className="section-title">{m.companies}</h2>
-        {s.companies.length === 0 ? (
+        {loading ? (
+          <p className="hint" aria-busy="true">{messages.common.loading}</p>
+        ) : s.companies.length === 0 ? (
           <p className="hint">{m.noCompanies}</p>
         ) : (
           <ul className="company-list compact">
