@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { Messages } from '../../i18n';
+import { withLaterWords, type AllWords, type FirstWords } from './words';
 import { problemText } from '../../i18n/problem';
 import { joinList, type Lang } from '../../lib/lang';
 import {
@@ -59,7 +60,8 @@ interface UserCenterProps {
   lang: Lang;
   /** The human check's words, for the SMS code to a new mobile number ("Your data"). */
   sliderLabels: Messages['signIn']['slider'] & { networkError: string };
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp' | 'dataRights' | 'connect' | 'apiClients' | 'wechat'>;
+  /** The first screen's words; the lower sections' come from the page's JSON (./words.ts). */
+  messages: FirstWords;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -68,6 +70,9 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
   const s = useStore($userCenter);
   const editing = useStore($profileDraft).open;
   const editButton = useRef<HTMLButtonElement>(null);
+  // The lower sections' parts (and notices they may give) read every word; they render only in the browser, never
+  // in the page's build-time render, which has no document to read the JSON from.
+  const all = useMemo((): AllWords => (typeof document === 'undefined' ? (messages as unknown as AllWords) : withLaterWords(messages)), [messages]);
 
   useEffect(() => {
     void loadUserCenter();
@@ -111,9 +116,9 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
   return (
     <div className="user-center">
       <div className="live-region" role="status" aria-live="polite">
-        {s.notice && <p className="notice">{problemText(messages, s.notice)}</p>}
+        {s.notice && <p className="notice">{problemText(all, s.notice)}</p>}
       </div>
-      {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
+      {s.error && <p className="error form-error" role="alert">{problemText(all, s.error)}</p>}
 
       <ClosingBannerSlot lang={lang} words={messages.dataRights} />
 
@@ -256,10 +261,10 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
               <CompanyTwoStep
                 companyId={company.companyId}
                 required={s.companies.find((c) => c.companyId === company.companyId)?.requireTwoStep ?? false}
-                messages={messages}
+                messages={all}
               />
-              <CompanyMembers lang={lang} company={company} companyName={companyName(company.companyId)} messages={messages} />
-              <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName(company.companyId)} messages={messages} />
+              <CompanyMembers lang={lang} company={company} companyName={companyName(company.companyId)} messages={all} />
+              <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName(company.companyId)} messages={all} />
             </WhenVisible>
           </section>
         );
@@ -270,19 +275,19 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
       <section className="security-section" aria-labelledby="security">
         <h2 id="security" className="section-title">{messages.security.title}</h2>
         <WhenVisible anchors={SECURITY_ANCHORS} minHeight="24rem" loading={messages.common.loading}>
-          <Passkeys lang={lang} messages={messages} />
-          <TwoStep messages={messages} />
-          <SecuritySessions lang={lang} messages={messages} />
-          <SignInHistory lang={lang} messages={messages} />
-          <ConnectedApps lang={lang} messages={messages} />
-          <LinkedAccounts lang={lang} messages={messages} />
-          <AccountActivity lang={lang} messages={messages} />
+          <Passkeys lang={lang} messages={all} />
+          <TwoStep messages={all} />
+          <SecuritySessions lang={lang} messages={all} />
+          <SignInHistory lang={lang} messages={all} />
+          <ConnectedApps lang={lang} messages={all} />
+          <LinkedAccounts lang={lang} messages={all} />
+          <AccountActivity lang={lang} messages={all} />
         </WhenVisible>
       </section>
 
       {/* The person's rights over their data (/user_center#your-data). */}
       <WhenVisible anchors={YOUR_DATA_ANCHORS} minHeight="20rem" loading={messages.common.loading}>
-        <YourData lang={lang} messages={messages} sliderLabels={sliderLabels} />
+        <YourData lang={lang} messages={all} sliderLabels={sliderLabels} />
       </WhenVisible>
       <StepUpSlot messages={messages} />
 
