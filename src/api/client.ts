@@ -29,14 +29,13 @@ export async function callGateway<T extends z.ZodMiniType>(
   const limit = new AbortController();
   const timer = setTimeout(() => limit.abort(), CALL_TIMEOUT_MS);
   try {
-    response = await (earlyRead(path, limit.signal) ??
-      fetch(`/api/${path}${query}`, {
-        method,
-        headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
-        body: method === 'POST' ? JSON.stringify(init.body ?? {}) : undefined,
-        credentials: 'same-origin',
-        signal: limit.signal,
-      }));
+    response = await fetch(`/api/${path}${query}`, {
+      method,
+      headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
+      body: method === 'POST' ? JSON.stringify(init.body ?? {}) : undefined,
+      credentials: 'same-origin',
+      signal: limit.signal,
+    });
   } catch {
     clearTimeout(timer);
     return { ok: false, code: noAnswerCode(limit.signal), message: '' };
@@ -54,19 +53,6 @@ export async function callGateway<T extends z.ZodMiniType>(
   const data = (envelope.data as unknown as { data: unknown }).data;
   if (code === SUCCESS_CODE) return { ok: true, data: data as z.infer<T> };
   return refusal({ ok: false, code, message, data }, response);
-}
-
-/**
- * A read the page's own inline script started before its modules loaded (user_center.astro), taken once: the
- * first call of that path waits for its answer instead of asking again; later calls ask anew.
- */
-function earlyRead(path: string, limit: AbortSignal): Promise<Response> | undefined {
-  const reads = (globalThis as { __earlyReads?: Record<string, Promise<Response> | undefined> }).__earlyReads;
-  const read = reads?.[path];
-  if (!read) return undefined;
-  reads[path] = undefined;
-  // The call's time limit holds for it as for any call.
-  return Promise.race([read, new Promise<never>((_, reject) => limit.addEventListener('abort', () => reject(limit.reason)))]);
 }
 
 /** How long a call may take, its answer's body included, before the page says it is taking too long. */

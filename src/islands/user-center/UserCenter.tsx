@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import type { Messages } from '../../i18n';
-import { withLaterWords, type AllWords, type FirstWords } from './words';
+import type { AllWords, FirstWords } from './words';
 import { problemText } from '../../i18n/problem';
 import { joinList, type Lang } from '../../lib/lang';
 import {
@@ -28,29 +28,18 @@ import { ClosingBannerSlot } from '../shared/ClosingBannerSlot';
 
 // The profile editor (with its country list and date picker) loads when the person opens it.
 // Every part below the profile and the companies loads on demand (issue 31): the page paints those from the
-// island's first load, and each lower section's code (members, security, data rights) loads in its own chunk
-// when the section comes near (WhenVisible).
-const CompanyMembers = lazy(() => import('./CompanyMembers').then((m) => ({ default: m.CompanyMembers })));
-const SecuritySessions = lazy(() => import('./SecuritySessions').then((m) => ({ default: m.SecuritySessions })));
-const SignInHistory = lazy(() => import('./SignInHistory').then((m) => ({ default: m.SignInHistory })));
-const AccountActivity = lazy(() => import('./AccountActivity').then((m) => ({ default: m.AccountActivity })));
-const YourData = lazy(() => import('./YourData').then((m) => ({ default: m.YourData })));
+// island's first load, and the lower sections' parts (members, security, data rights) load with their words when
+// the section comes near (WhenVisible), through ./LaterParts.tsx, each part's code in its own chunk.
+const SecurityParts = lazy(() => import('./LaterParts').then((m) => ({ default: m.SecurityParts })));
+const CompanyParts = lazy(() => import('./LaterParts').then((m) => ({ default: m.CompanyParts })));
+const YourDataPart = lazy(() => import('./LaterParts').then((m) => ({ default: m.YourDataPart })));
 // The question before declining a member opens from the members part.
 const ConfirmModal = lazy(() => import('../../ui/ConfirmModal').then((m) => ({ default: m.ConfirmModal })));
 const ProfileEditor = lazy(() => import('./ProfileEditor').then((m) => ({ default: m.ProfileEditor })));
-// Two-step verification (its calls, schemas and the QR code) loads with the Security section.
-const TwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.TwoStep })));
-const CompanyTwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.CompanyTwoStep })));
 import { CompanyStanding } from '../account-choice/CompanyStanding';
 import { companyTypeLabel } from '../account-choice/labels';
 import { format } from '../../i18n/format';
 
-// The Security section's parts load when it comes near (or /user_center#security opens there).
-const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passkeys })));
-// A company's API clients (administrators) load when their part scrolls into view.
-const CompanyApiClients = lazy(() => import('./CompanyApiClients').then((m) => ({ default: m.CompanyApiClients })));
-const ConnectedApps = lazy(() => import('./ConnectedApps').then((m) => ({ default: m.ConnectedApps })));
-const LinkedAccounts = lazy(() => import('./LinkedAccounts').then((m) => ({ default: m.LinkedAccounts })));
 
 /** The places inside "Security" and "Your data" an address may name (the new-device notice, WeChat, OpenID). */
 const SECURITY_ANCHORS = ['security', 'passkeys-title', 'two-step-title', 'sessions-title', 'sign-in-history-title', 'connected-apps-title', 'linked-accounts', 'account-activity-title'];
@@ -70,9 +59,8 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
   const s = useStore($userCenter);
   const editing = useStore($profileDraft).open;
   const editButton = useRef<HTMLButtonElement>(null);
-  // The lower sections' parts (and notices they may give) read every word; they render only in the browser, never
-  // in the page's build-time render, which has no document to read the JSON from.
-  const all = useMemo((): AllWords => (typeof document === 'undefined' ? (messages as unknown as AllWords) : withLaterWords(messages)), [messages]);
+  // The notices said here are the first screen's and the members' (their words are in the props).
+  const said = messages as Partial<AllWords>;
 
   useEffect(() => {
     void loadUserCenter();
@@ -116,9 +104,9 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
   return (
     <div className="user-center">
       <div className="live-region" role="status" aria-live="polite">
-        {s.notice && <p className="notice">{problemText(all, s.notice)}</p>}
+        {s.notice && <p className="notice">{problemText(said, s.notice)}</p>}
       </div>
-      {s.error && <p className="error form-error" role="alert">{problemText(all, s.error)}</p>}
+      {s.error && <p className="error form-error" role="alert">{problemText(said, s.error)}</p>}
 
       <ClosingBannerSlot lang={lang} words={messages.dataRights} />
 
@@ -127,7 +115,7 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
         {loading && <p className="visually-hidden" role="status">{messages.common.loading}</p>}
         <div className="profile-head">
           {/* Its place and size from the start (ui/Avatar.tsx), coloured once the person is known. */}
-          {me ? <Avatar id={me.userId} name={name} photo={me.photo} /> : <span className="avatar" aria-hidden="true" style={{ width: 56, height: 56, background: 'var(--line)' }} />}
+          {me ? <Avatar id={me.userId} name={name} photo={me.photo} /> : <span className="avatar unknown" aria-hidden="true" />}
           <div>
             <h2 id="profile-title" className="section-title">{name || m.profile}</h2>
             <p className="hint">{m.profile}</p>
@@ -157,7 +145,7 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
             {profile.map(([label, value, isAddress]) => (
               <div key={label}>
                 <dt>{label}</dt>
-                {loading ? <dd className={isAddress ? 'address' : undefined} aria-hidden="true">…</dd> : <dd className={isAddress ? 'address' : undefined}>{value}</dd>}
+                <dd className={isAddress ? 'address' : undefined} aria-hidden={loading || undefined}>{loading ? '…' : value}</dd>
               </div>
             ))}
           </dl>
@@ -258,13 +246,13 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
             {/* The company's two-step rule, its members and API clients load when this part comes near (issue 31). */}
             {pending > 0 && <p className="pending-count">{format(m.pendingCount, { n: pending })}</p>}
             <WhenVisible anchors={[titleId]} minHeight="12rem" loading={messages.common.loading}>
-              <CompanyTwoStep
-                companyId={company.companyId}
-                required={s.companies.find((c) => c.companyId === company.companyId)?.requireTwoStep ?? false}
-                messages={all}
+              <CompanyParts
+                lang={lang}
+                company={company}
+                companyName={companyName(company.companyId)}
+                requireTwoStep={s.companies.find((c) => c.companyId === company.companyId)?.requireTwoStep ?? false}
+                messages={messages}
               />
-              <CompanyMembers lang={lang} company={company} companyName={companyName(company.companyId)} messages={all} />
-              <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName(company.companyId)} messages={all} />
             </WhenVisible>
           </section>
         );
@@ -275,19 +263,13 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
       <section className="security-section" aria-labelledby="security">
         <h2 id="security" className="section-title">{messages.security.title}</h2>
         <WhenVisible anchors={SECURITY_ANCHORS} minHeight="24rem" loading={messages.common.loading}>
-          <Passkeys lang={lang} messages={all} />
-          <TwoStep messages={all} />
-          <SecuritySessions lang={lang} messages={all} />
-          <SignInHistory lang={lang} messages={all} />
-          <ConnectedApps lang={lang} messages={all} />
-          <LinkedAccounts lang={lang} messages={all} />
-          <AccountActivity lang={lang} messages={all} />
+          <SecurityParts lang={lang} messages={messages} />
         </WhenVisible>
       </section>
 
       {/* The person's rights over their data (/user_center#your-data). */}
       <WhenVisible anchors={YOUR_DATA_ANCHORS} minHeight="20rem" loading={messages.common.loading}>
-        <YourData lang={lang} messages={all} sliderLabels={sliderLabels} />
+        <YourDataPart lang={lang} messages={messages} sliderLabels={sliderLabels} />
       </WhenVisible>
       <StepUpSlot messages={messages} />
 

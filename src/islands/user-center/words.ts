@@ -32,10 +32,10 @@ export function laterWordsJson(m: Messages): string {
   return JSON.stringify(later).replaceAll('<', '\\u003c');
 }
 
-let later: LaterWords | undefined;
+let merged: [FirstWords, AllWords] | undefined;
 
-/** Every word of the page: the props' and the page's JSON (read once). Only in the browser. */
+/** Every word of the page: the props' and the page's JSON (read once, the same object on every render). Browser only. */
 export function withLaterWords(first: FirstWords): AllWords {
-  later ??= JSON.parse(document.getElementById(LATER_WORDS_ID)?.textContent ?? '{}') as LaterWords;
-  return { ...first, ...later };
+  if (merged?.[0] !== first) merged = [first, { ...first, ...(JSON.parse(document.getElementById(LATER_WORDS_ID)?.textContent ?? '{}') as LaterWords) }];
+  return merged[1];
 }
