@@ -32,9 +32,10 @@ const BUDGET = {
  * data at first paint (the architecture parses every answer with its schema), so zod cannot wait for a click.
  */
 const NOT_YET_WITHIN: Partial<Record<string, number>> = {
-  // Measured 99.06 KB: the profile, the companies and each administered company's invitation code paint at once,
-  // with the user-center store, the onboarding api and its contracts (fetchMe, the members' answer).
-  '/user_center': 99.1 * KB,
+  // Measured 98.4 KB (99.06 before its lower parts loaded through LaterParts.tsx): the profile, the companies and
+  // each administered company's invitation code paint at once, with the user-center store, the onboarding api and
+  // its contracts (fetchMe, the members' answer).
+  '/user_center': 98.5 * KB,
   // 98.35 KB: the company form itself (5.6 KB), its pickers and the onboarding contracts.
   '/create_account': 98.4 * KB,
   '/fill_account': 98.4 * KB,

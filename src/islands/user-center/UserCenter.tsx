@@ -158,14 +158,15 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
             </button>
             <a className="button secondary" href="/change_password">{m.changePassword}</a>
             <a className="button secondary" href="/account">{m.chooseAccount}</a>
-            <button type="button" className="button secondary" onClick={() => void signOut()}>
+            <button type="button" className="button secondary" disabled={loading} onClick={() => void signOut()}>
               {m.signOut}
             </button>
           </div>
         )}
       </section>
 
-      <ShareSignIn lang={lang} messages={messages} />
+      {/* Its button, like the profile's, works once the island runs: disabled in the page's frame until then. */}
+      <ShareSignIn lang={lang} messages={messages} waiting={loading} />
 
       <section className="panel" aria-labelledby="companies-title">
         <h2 id="companies-title" className="section-title">{m.companies}</h2>
