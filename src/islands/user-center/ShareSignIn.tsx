@@ -8,13 +8,15 @@ import { format } from '../../i18n/format';
 interface ShareSignInProps {
   lang: Lang;
   messages: Pick<Messages, 'linkSignIn' | 'errors'>;
+  /** The user center's frame, before its reads answer (the button does nothing before the island runs). */
+  waiting?: boolean;
 }
 
 /**
  * "Sign in on another device" (/share_login): makes a one-time link for this account, shown to
  * copy or open on the other device. Each click makes a new link; older ones keep their own 10 minutes.
  */
-export function ShareSignIn({ lang, messages }: ShareSignInProps) {
+export function ShareSignIn({ lang, messages, waiting }: ShareSignInProps) {
   const m = messages.linkSignIn;
   const [link, setLink] = useState<{ url: string; until: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -63,7 +65,7 @@ export function ShareSignIn({ lang, messages }: ShareSignInProps) {
       </div>
       {error && <p className="error" role="alert">{error}</p>}
       <div className="form-actions">
-        <button type="button" className="button secondary" disabled={busy} onClick={() => void create()}>
+        <button type="button" className="button secondary" disabled={busy || waiting} onClick={() => void create()}>
           {m.shareCreate}
         </button>
         {link && (

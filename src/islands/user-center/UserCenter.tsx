@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import type { Messages } from '../../i18n';
+import type { AllWords, FirstWords } from './words';
 import { problemText } from '../../i18n/problem';
 import { joinList, type Lang } from '../../lib/lang';
 import {
@@ -27,29 +28,18 @@ import { ClosingBannerSlot } from '../shared/ClosingBannerSlot';
 
 // The profile editor (with its country list and date picker) loads when the person opens it.
 // Every part below the profile and the companies loads on demand (issue 31): the page paints those from the
-// island's first load, and each lower section's code (members, security, data rights) loads in its own chunk
-// when the section comes near (WhenVisible).
-const CompanyMembers = lazy(() => import('./CompanyMembers').then((m) => ({ default: m.CompanyMembers })));
-const SecuritySessions = lazy(() => import('./SecuritySessions').then((m) => ({ default: m.SecuritySessions })));
-const SignInHistory = lazy(() => import('./SignInHistory').then((m) => ({ default: m.SignInHistory })));
-const AccountActivity = lazy(() => import('./AccountActivity').then((m) => ({ default: m.AccountActivity })));
-const YourData = lazy(() => import('./YourData').then((m) => ({ default: m.YourData })));
+// island's first load, and the lower sections' parts (members, security, data rights) load with their words when
+// the section comes near (WhenVisible), through ./LaterParts.tsx, each part's code in its own chunk.
+const SecurityParts = lazy(() => import('./LaterParts').then((m) => ({ default: m.SecurityParts })));
+const CompanyParts = lazy(() => import('./LaterParts').then((m) => ({ default: m.CompanyParts })));
+const YourDataPart = lazy(() => import('./LaterParts').then((m) => ({ default: m.YourDataPart })));
 // The question before declining a member opens from the members part.
 const ConfirmModal = lazy(() => import('../../ui/ConfirmModal').then((m) => ({ default: m.ConfirmModal })));
 const ProfileEditor = lazy(() => import('./ProfileEditor').then((m) => ({ default: m.ProfileEditor })));
-// Two-step verification (its calls, schemas and the QR code) loads with the Security section.
-const TwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.TwoStep })));
-const CompanyTwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.CompanyTwoStep })));
 import { CompanyStanding } from '../account-choice/CompanyStanding';
 import { companyTypeLabel } from '../account-choice/labels';
 import { format } from '../../i18n/format';
 
-// The Security section's parts load when it comes near (or /user_center#security opens there).
-const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passkeys })));
-// A company's API clients (administrators) load when their part scrolls into view.
-const CompanyApiClients = lazy(() => import('./CompanyApiClients').then((m) => ({ default: m.CompanyApiClients })));
-const ConnectedApps = lazy(() => import('./ConnectedApps').then((m) => ({ default: m.ConnectedApps })));
-const LinkedAccounts = lazy(() => import('./LinkedAccounts').then((m) => ({ default: m.LinkedAccounts })));
 
 /** The places inside "Security" and "Your data" an address may name (the new-device notice, WeChat, OpenID). */
 const SECURITY_ANCHORS = ['security', 'passkeys-title', 'two-step-title', 'sessions-title', 'sign-in-history-title', 'connected-apps-title', 'linked-accounts', 'account-activity-title'];
@@ -59,7 +49,8 @@ interface UserCenterProps {
   lang: Lang;
   /** The human check's words, for the SMS code to a new mobile number ("Your data"). */
   sliderLabels: Messages['signIn']['slider'] & { networkError: string };
-  messages: Pick<Messages, 'userCenter' | 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'linkSignIn' | 'security' | 'passkeys' | 'twoStep' | 'members' | 'accountActivity' | 'actionNames' | 'stepUp' | 'dataRights' | 'connect' | 'apiClients' | 'wechat'>;
+  /** The first screen's words; the lower sections' come from the page's JSON (./words.ts). */
+  messages: FirstWords;
 }
 
 /** /user_center: profile, avatar, companies and roles; an administrator's members and invitation code. */
@@ -68,24 +59,29 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
   const s = useStore($userCenter);
   const editing = useStore($profileDraft).open;
   const editButton = useRef<HTMLButtonElement>(null);
+  // The notices said here are the first screen's and the members' (their words are in the props).
+  const said = messages as Partial<AllWords>;
 
   useEffect(() => {
     void loadUserCenter();
   }, []);
 
-  if (s.phase === 'loading') return <div className="spinner" role="status">{messages.common.loading}</div>;
-
+  // Until the two first reads answer, the page shows its frame: the same sections, headings and labels at their
+  // places, the values not yet known (issue 31). The page's HTML is this first render (user_center.astro renders
+  // the island at build time), so the frame paints before React, and React then fills it in place.
+  const loading = s.phase === 'loading';
   const me = s.me;
   const shown = (value: string | null | undefined) => (value && value.trim() ? value : m.empty);
   const name = me ? me.realName || me.loginName : '';
   const phone = me?.registerMobile ? `${me.userPhoneCode ?? ''} ${me.registerMobile}`.trim() : null;
   // An address breaks after its "@" on a narrow screen, not inside a word.
   const address = (value: string | null | undefined) => (value && value.trim() ? <EmailAddress value={value} /> : m.empty);
-  const profile: [string, ReactNode][] = [
+  // An address row (the third value) keeps room for two lines from the frame on (forms.css `.facts .address`).
+  const profile: [string, ReactNode, boolean?][] = [
     [m.realName, shown(me?.realName)],
-    [m.loginName, address(me?.loginName)],
+    [m.loginName, address(me?.loginName), true],
     [m.phone, shown(phone)],
-    [m.email, address(me?.businessEmails)],
+    [m.email, address(me?.businessEmails), true],
     [m.country, shown(me?.countryName)],
     [m.birthday, shown(me?.birthday && formatDay(me.birthday, lang))],
     [m.sex, me?.sex === 'male' || me?.sex === 'female' ? m.sexes[me.sex] : m.empty],
@@ -108,15 +104,18 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
   return (
     <div className="user-center">
       <div className="live-region" role="status" aria-live="polite">
-        {s.notice && <p className="notice">{problemText(messages, s.notice)}</p>}
+        {s.notice && <p className="notice">{problemText(said, s.notice)}</p>}
       </div>
-      {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
+      {s.error && <p className="error form-error" role="alert">{problemText(said, s.error)}</p>}
 
       <ClosingBannerSlot lang={lang} words={messages.dataRights} />
 
-      <section className="panel" aria-labelledby="profile-title">
+      <section className="panel" aria-labelledby="profile-title" aria-busy={loading || undefined}>
+        {/* Said once while the values are read; it takes no room, so nothing moves when it goes. */}
+        {loading && <p className="visually-hidden" role="status">{messages.common.loading}</p>}
         <div className="profile-head">
-          {me && <Avatar id={me.userId} name={name} photo={me.photo} />}
+          {/* Its place and size from the start (ui/Avatar.tsx), coloured once the person is known. */}
+          {me ? <Avatar id={me.userId} name={name} photo={me.photo} /> : <span className="avatar unknown" aria-hidden="true" />}
           <div>
             <h2 id="profile-title" className="section-title">{name || m.profile}</h2>
             <p className="hint">{m.profile}</p>
@@ -143,10 +142,10 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
           </Suspense>
         ) : (
           <dl className="facts">
-            {profile.map(([label, value]) => (
+            {profile.map(([label, value, isAddress]) => (
               <div key={label}>
                 <dt>{label}</dt>
-                <dd>{value}</dd>
+                <dd className={isAddress ? 'address' : undefined} aria-hidden={loading || undefined}>{loading ? '…' : value}</dd>
               </div>
             ))}
           </dl>
@@ -159,18 +158,21 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
             </button>
             <a className="button secondary" href="/change_password">{m.changePassword}</a>
             <a className="button secondary" href="/account">{m.chooseAccount}</a>
-            <button type="button" className="button secondary" onClick={() => void signOut()}>
+            <button type="button" className="button secondary" disabled={loading} onClick={() => void signOut()}>
               {m.signOut}
             </button>
           </div>
         )}
       </section>
 
-      <ShareSignIn lang={lang} messages={messages} />
+      {/* Its button, like the profile's, works once the island runs: disabled in the page's frame until then. */}
+      <ShareSignIn lang={lang} messages={messages} waiting={loading} />
 
       <section className="panel" aria-labelledby="companies-title">
         <h2 id="companies-title" className="section-title">{m.companies}</h2>
-        {s.companies.length === 0 ? (
+        {loading ? (
+          <p className="hint" aria-busy="true">{messages.common.loading}</p>
+        ) : s.companies.length === 0 ? (
           <p className="hint">{m.noCompanies}</p>
         ) : (
           <ul className="company-list compact">
@@ -245,13 +247,13 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
             {/* The company's two-step rule, its members and API clients load when this part comes near (issue 31). */}
             {pending > 0 && <p className="pending-count">{format(m.pendingCount, { n: pending })}</p>}
             <WhenVisible anchors={[titleId]} minHeight="12rem" loading={messages.common.loading}>
-              <CompanyTwoStep
-                companyId={company.companyId}
-                required={s.companies.find((c) => c.companyId === company.companyId)?.requireTwoStep ?? false}
+              <CompanyParts
+                lang={lang}
+                company={company}
+                companyName={companyName(company.companyId)}
+                requireTwoStep={s.companies.find((c) => c.companyId === company.companyId)?.requireTwoStep ?? false}
                 messages={messages}
               />
-              <CompanyMembers lang={lang} company={company} companyName={companyName(company.companyId)} messages={messages} />
-              <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName(company.companyId)} messages={messages} />
             </WhenVisible>
           </section>
         );
@@ -262,19 +264,13 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
       <section className="security-section" aria-labelledby="security">
         <h2 id="security" className="section-title">{messages.security.title}</h2>
         <WhenVisible anchors={SECURITY_ANCHORS} minHeight="24rem" loading={messages.common.loading}>
-          <Passkeys lang={lang} messages={messages} />
-          <TwoStep messages={messages} />
-          <SecuritySessions lang={lang} messages={messages} />
-          <SignInHistory lang={lang} messages={messages} />
-          <ConnectedApps lang={lang} messages={messages} />
-          <LinkedAccounts lang={lang} messages={messages} />
-          <AccountActivity lang={lang} messages={messages} />
+          <SecurityParts lang={lang} messages={messages} />
         </WhenVisible>
       </section>
 
       {/* The person's rights over their data (/user_center#your-data). */}
       <WhenVisible anchors={YOUR_DATA_ANCHORS} minHeight="20rem" loading={messages.common.loading}>
-        <YourData lang={lang} messages={messages} sliderLabels={sliderLabels} />
+        <YourDataPart lang={lang} messages={messages} sliderLabels={sliderLabels} />
       </WhenVisible>
       <StepUpSlot messages={messages} />
 
