@@ -32,9 +32,10 @@ const BUDGET = {
  * check data at first paint (the architecture parses every answer with its schema), so zod cannot wait for a click.
  */
 const NOT_YET_WITHIN: Partial<Record<string, number>> = {
-  // Measured 95.47 KB on pages7, before lh7 moved the lower parts to LaterParts.tsx: the profile, the companies and each administered company's invitation code paint at once,
-  // with the user-center store, the person's and the members' calls and contracts (api/me.ts, api/company-members.ts).
-  '/user_center': 95.5 * KB,
+  // Measured 94.8 KB (pages7 and lh7 merged; the lower sections load through LaterParts.tsx): the profile, the
+  // companies and each administered company's invitation code paint at once, with the user-center store, the
+  // person's and the members' calls and contracts (api/me.ts, api/company-members.ts).
+  '/user_center': 94.9 * KB,
   // 93.55 KB: the company form itself (5.1 KB), its pickers, the identity read (me-contact); its checks and submit
   // load on first use.
   '/create_account': 93.6 * KB,
