@@ -134,7 +134,7 @@ describe('D1 round trips of the paths every person takes', () => {
       expect((await api.json(await api.emailLogin(email, 'Harbour2024', {}, { env }))).code).toBe('0');
     });
     console.log(`password sign-in: ${count.trips} round trips, ${count.statements} statements, ${count.writes} writes`);
-    // 6 once the legacy share (sign-in/legacy-decoy.ts) is cached in the isolate; 7 on its first read.
-    expect(count.trips).toBeLessThanOrEqual(7);
+    // 5 once the legacy share (sign-in/legacy-decoy.ts) is cached in the isolate; 6 on its first read.
+    expect(count.trips).toBeLessThanOrEqual(6);
   });
 });

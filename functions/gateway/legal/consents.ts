@@ -1,6 +1,6 @@
 import type { LegalDoc } from '../../../src/lib/legal';
 import { legalVersions } from '../generated/legal-versions';
-import { agreedToTerms, consentInsertStatements } from './db';
+import { agreedToTerms, consentInsertStatements, termsAgreedStatement } from './db';
 
 /** The current version of each document; tests pass another set to play a version bump. */
 export type LegalVersions = Readonly<Record<LegalDoc, string>>;
@@ -38,6 +38,16 @@ export function consentStatements(
     docs.map((doc) => ({ document: doc, version: versions[doc] })),
     now,
   );
+}
+
+/** needsConsent's read, for a caller that batches it with its own (a sign-in's first read); see consentOwedIn. */
+export function currentTermsAgreedStatement(db: D1Database, userId: string, versions: LegalVersions = legalVersions): D1PreparedStatement {
+  return termsAgreedStatement(db, userId, versions.terms);
+}
+
+/** needsConsent from the result of currentTermsAgreedStatement. */
+export function consentOwedIn(result: D1Result | undefined): boolean {
+  return (result?.results.length ?? 0) === 0;
 }
 
 /**

@@ -14,7 +14,7 @@ import { clientIp, fail, GatewayError, ok, requestLang } from '../errors';
 import { auditStatement, ownEventStatement } from '../audit/db';
 import { now } from '../../contract';
 import { CHALLENGE_LIFETIME_MS, prepareChallenge, type ChallengeOptions } from '../second-step/service';
-import { consentStatements, needsConsent } from '../legal/consents';
+import { consentOwedIn, consentStatements, currentTermsAgreedStatement, needsConsent } from '../legal/consents';
 import { accountSizeOf, asLoginCaseMembership } from './login-case';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../identity/passwords';
 import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER, THROTTLE } from './risk';
@@ -200,21 +200,31 @@ export interface AccountAtSignIn {
   standing: Standing | undefined;
   twoStep: boolean;
   memberships: MembershipRow[];
+  /** Whether the person has yet to agree to the current terms (needsConsent), read in the same round trip. */
+  consentOwed: boolean;
 }
 
 /**
  * What an existing account's sign-in reads before it decides, in one round trip: may it sign in, is two-step on,
- * its companies; with the spending of the sign-in's proof ahead of them, when it has one.
+ * its companies, do they owe an agreement to the current terms; with the spending of the sign-in's proof ahead of
+ * them, when it has one.
  */
 async function accountAtSignIn(db: D1Database, userId: string, spend?: SpendInFirstRead): Promise<AccountAtSignIn> {
   const spending = spend?.statements ?? [];
-  const results = await db.batch([...spending, standingStatement(db, userId), twoStepEnabledStatement(db, userId), membershipsStatement(db, '?', userId)]);
+  const results = await db.batch([
+    ...spending,
+    standingStatement(db, userId),
+    twoStepEnabledStatement(db, userId),
+    membershipsStatement(db, '?', userId),
+    currentTermsAgreedStatement(db, userId),
+  ]);
   spend?.spent(results.slice(0, spending.length));
-  const [standing, twoStep, memberships] = results.slice(spending.length);
+  const [standing, twoStep, memberships, termsAgreed] = results.slice(spending.length);
   return {
     standing: standing?.results[0] as Standing | undefined,
     twoStep: (twoStep?.results.length ?? 0) > 0,
     memberships: (memberships?.results ?? []) as MembershipRow[],
+    consentOwed: consentOwedIn(termsAgreed),
   };
 }
 
@@ -271,7 +281,8 @@ export async function completeSignIn<E extends SignInEnv>(
     newUser,
     type: user.user_type,
     // A changed terms version asks a signed-in person to agree again before going on.
-    needsConsent: !agreedTo.includes('terms') && (await needsConsent(db, user.id)),
+    // Read with the account when signedIn did (a second step passed later reads it now).
+    needsConsent: !agreedTo.includes('terms') && (read ? read.consentOwed : await needsConsent(db, user.id)),
   };
   return ok(c, {
     ...answer,
