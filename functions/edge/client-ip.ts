@@ -14,9 +14,13 @@ export const TEST_CLIENT_IP_HEADER = 'x-test-client-ip';
  * run the test header comes first.
  */
 export function clientNetwork(headers: Headers, config: Pick<Config, 'trustClientIpHeader'>): string | undefined {
-  if (config.trustClientIpHeader) {
-    const named = networkBucket(headers.get(TEST_CLIENT_IP_HEADER));
-    if (named) return named;
-  }
-  return networkBucket(headers.get('cf-connecting-ip'));
+  // Parsed once per request's headers: an /api call asks twice, and parsing an address is not free.
+  const known = networkOfHeaders.get(headers);
+  if (known !== undefined) return known ?? undefined;
+  const network = (config.trustClientIpHeader && networkBucket(headers.get(TEST_CLIENT_IP_HEADER))) || networkBucket(headers.get('cf-connecting-ip'));
+  networkOfHeaders.set(headers, network ?? null);
+  return network;
 }
+
+/** clientNetwork's answer per request headers; null: the request names no network. */
+const networkOfHeaders = new WeakMap<Headers, string | null>();

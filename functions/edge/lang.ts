@@ -3,9 +3,17 @@ import { getCookie } from 'hono/cookie';
 import { chooseLang, LANG_COOKIE, type Lang } from '../../src/lib/lang';
 import type { EdgeBindings } from '../env';
 
+/** Each request's language, worked out once (an /api call asks for it several times). */
+const langOfRequest = new WeakMap<Request, Lang>();
+
 /** The visitor's interface language: the LANG cookie, else the host's default (DEFAULT_LANG, ZH_HOST_SUFFIXES). */
 export function visitorLang(c: Context<EdgeBindings>): Lang {
-  return chooseLang(getCookie(c, LANG_COOKIE), new URL(c.req.url).hostname, c.get('config').lang);
+  let lang = langOfRequest.get(c.req.raw);
+  if (lang === undefined) {
+    lang = chooseLang(getCookie(c, LANG_COOKIE), new URL(c.req.url).hostname, c.get('config').lang);
+    langOfRequest.set(c.req.raw, lang);
+  }
+  return lang;
 }
 
 /** Any host whose name contains the configured label is the partner (navigator) site. */
