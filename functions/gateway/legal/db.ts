@@ -20,7 +20,7 @@ export function consentInsertStatements(
   ];
 }
 
-/** The read of whether `userId` agreed to `version` of the terms: a row when they did (termsAgreedIn). */
+/** The read of whether `userId` agreed to `version` of the terms: a row when they did. */
 export function termsAgreedStatement(db: D1Database, userId: string, version: string): D1PreparedStatement {
   return db.prepare("SELECT 1 AS agreed FROM user_consents WHERE user_id = ?1 AND document = 'terms' AND version = ?2").bind(userId, version);
 }
