@@ -71,7 +71,7 @@ const emptyCompany = {
   logo: [] as UploadedFile[],
   uploading: { licence: false, gtc: false, logo: false } as Record<UploadKind, boolean>,
   /** What the platform asked for, when it asked for more information (fill only). */
-  review: null as { status: string; reason: string | null; note: string | null; text: Record<'zh' | 'en', string> } | null,
+  review: null as { status: string; reason: string | null; note: string | null; text: string } | null,
 };
 export type CompanyState = typeof emptyCompany;
 
