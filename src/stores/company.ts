@@ -10,7 +10,7 @@ import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { createForm } from './form';
 import { readCookie } from '../lib/read-cookie';
 import { parseSourceCookie, PORT_TYPE_COOKIE, SOURCE_COOKIE, ZHOUSHAN_SOURCE } from '../lib/source-origin';
-import { discardUpload, keepUploads, releaseUploadsOnLeave, uploadFiles } from './uploads';
+import { discardUpload, keepUploads, uploadFiles } from './uploads';
 import { COMPANY_TYPES_BY_IDENTITY } from '../schemas/company-types';
 
 // The company form alone reads the source cookie (the join form does not load it: issue 31).
@@ -161,7 +161,6 @@ export function setCompanyArea(item: PhoneCodeItem) {
 /** /create_account: pre-fills from sign-in (company name, first port) and from a zhoushan origin. */
 export function initCreateCompany(browser: BrowserEnv = realBrowser()) {
   env = browser;
-  releaseUploadsOnLeave();
   form.reset();
   const name = env.storage.getItem(SESSION_KEYS.companyName);
   // The new-user dialog's name goes to the field of its script (issue 33): a Chinese name to the Chinese one.
@@ -202,7 +201,6 @@ function storedPort(): Place | null {
  */
 export async function initFillCompany(browser: BrowserEnv = realBrowser()) {
   env = browser;
-  releaseUploadsOnLeave();
   form.reset({ mode: 'fill', phase: 'loading' });
   // A failed load is said where the form would be ("check your connection"); a reload tries again.
   const loaded = await import('./company-fill').catch(noActions);
