@@ -9,6 +9,7 @@ import type { CountryItem, Port, UploadedFile, UploadKind } from '../schemas/onb
 import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { createForm } from './form';
 import { readCookie } from '../lib/read-cookie';
+import { loadOnce } from '../lib/load-once';
 import { parseSourceCookie, PORT_TYPE_COOKIE, SOURCE_COOKIE, ZHOUSHAN_SOURCE } from '../lib/source-origin';
 import { discardUpload, keepUploads, uploadFiles } from './uploads';
 import { COMPANY_TYPES_BY_IDENTITY } from '../schemas/company-types';
@@ -131,13 +132,8 @@ const companyContext = {
 };
 export type CompanyContext = typeof companyContext;
 
-let actions: Promise<typeof import('./company-actions')> | undefined;
 /** The reads, checks and submit: loaded once; every caller waits for the same load. A failed load is tried again. */
-const loadActions = () =>
-  (actions ??= import('./company-actions').catch((error: unknown) => {
-    actions = undefined;
-    throw error;
-  }));
+const loadActions = loadOnce(() => import('./company-actions'));
 const noActions = () => undefined;
 /** Starts loading the searches, checks and submit before they are needed (the form's first focus or pointer). */
 export const prepareCompany = () => void loadActions().catch(noActions);

@@ -3,13 +3,14 @@ import type { Problem } from '../i18n/problem';
 import { contentTypeOfExtension, FILE_TYPES } from '../schemas/file-types';
 import { IMAGE_EXTENSIONS, UPLOAD_EXTENSIONS, UPLOAD_LIMITS } from '../schemas/company-form-rules';
 import type { UploadedFile, UploadKind } from '../schemas/onboarding';
+import { loadOnce } from '../lib/load-once';
 
 /**
  * The check of a picked file, the upload and delete calls and the page's own uploads load with the first file picked
  * (upload-calls.ts: not in the company form's first paint, issue 31); a failed load is said like a call without an
  * answer, and the next file tries again.
  */
-const loadCalls = () => import('./upload-calls');
+const loadCalls = loadOnce(() => import('./upload-calls'));
 
 const noConnection = (): Problem => ({ code: typeof navigator !== 'undefined' && !navigator.onLine ? NETWORK_ERROR : CONNECTION_ERROR });
 
