@@ -76,12 +76,13 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
   const phone = me?.registerMobile ? `${me.userPhoneCode ?? ''} ${me.registerMobile}`.trim() : null;
   // An address breaks after its "@" on a narrow screen, not inside a word.
   const address = (value: string | null | undefined) => (value && value.trim() ? <EmailAddress value={value} /> : m.empty);
-  // An address row (the third value) keeps room for two lines from the frame on (forms.css `.facts .address`).
-  const profile: [string, ReactNode, boolean?][] = [
+  // An address row and the modules' row (the third value) keep room for two lines from the frame on (forms.css
+  // `.facts .address`, `.facts .modules`).
+  const profile: [string, ReactNode, ('address' | 'modules')?][] = [
     [m.realName, shown(me?.realName)],
-    [m.loginName, address(me?.loginName), true],
+    [m.loginName, address(me?.loginName), 'address'],
     [m.phone, shown(phone)],
-    [m.email, address(me?.businessEmails), true],
+    [m.email, address(me?.businessEmails), 'address'],
     [m.country, shown(me?.countryName)],
     [m.birthday, shown(me?.birthday && formatDay(me.birthday, lang))],
     [m.sex, me?.sex === 'male' || me?.sex === 'female' ? m.sexes[me.sex] : m.empty],
@@ -94,6 +95,7 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
         : s.companies.some((company) => company.role === 'administrator')
           ? messages.members.noModulesUntilVerified
           : messages.members.noModules,
+      'modules',
     ],
   ];
   const companyName = (id: string) => {
@@ -142,10 +144,10 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
           </Suspense>
         ) : (
           <dl className="facts">
-            {profile.map(([label, value, isAddress]) => (
-              <div key={label}>
+            {profile.map(([label, value, room]) => (
+              <div key={label} className={room === 'modules' ? 'facts-wide' : undefined}>
                 <dt>{label}</dt>
-                <dd className={isAddress ? 'address' : undefined} aria-hidden={loading || undefined}>{loading ? '…' : value}</dd>
+                <dd className={room} aria-hidden={loading || undefined}>{loading ? '…' : value}</dd>
               </div>
             ))}
           </dl>
