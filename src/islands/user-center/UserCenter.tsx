@@ -76,18 +76,18 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
   const phone = me?.registerMobile ? `${me.userPhoneCode ?? ''} ${me.registerMobile}`.trim() : null;
   // An address breaks after its "@" on a narrow screen, not inside a word.
   const address = (value: string | null | undefined) => (value && value.trim() ? <EmailAddress value={value} /> : m.empty);
-  // An address row and the modules' row (the third value) keep room for two lines from the frame on (forms.css
-  // `.facts .address`, `.facts .modules`).
-  const profile: [string, ReactNode, ('address' | 'modules')?][] = [
+  // An address row (the third value) keeps room for two lines from the frame on (forms.css `.facts .address`).
+  const profile: [string, ReactNode, boolean?][] = [
     [m.realName, shown(me?.realName)],
-    [m.loginName, address(me?.loginName), 'address'],
+    [m.loginName, address(me?.loginName), true],
     [m.phone, shown(phone)],
-    [m.email, address(me?.businessEmails), 'address'],
+    [m.email, address(me?.businessEmails), true],
     [m.country, shown(me?.countryName)],
     [m.birthday, shown(me?.birthday && formatDay(me.birthday, lang))],
     [m.sex, me?.sex === 'male' || me?.sex === 'female' ? m.sexes[me.sex] : m.empty],
     [m.hireDate, shown(me?.hireDate && formatDay(me.hireDate, lang))],
-    // Administrators see every module of the company in use; staff the ones granted to them.
+    // Administrators see every module of the company in use; staff the ones granted to them. Last: forms.css gives
+    // the last fact a row of its own with room for two lines (`.facts > div:last-child`).
     [
       messages.members.yourModules,
       me?.authoriseList.length
@@ -95,7 +95,6 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
         : s.companies.some((company) => company.role === 'administrator')
           ? messages.members.noModulesUntilVerified
           : messages.members.noModules,
-      'modules',
     ],
   ];
   const companyName = (id: string) => {
@@ -144,10 +143,10 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
           </Suspense>
         ) : (
           <dl className="facts">
-            {profile.map(([label, value, room]) => (
-              <div key={label} className={room === 'modules' ? 'facts-wide' : undefined}>
+            {profile.map(([label, value, isAddress]) => (
+              <div key={label}>
                 <dt>{label}</dt>
-                <dd className={room} aria-hidden={loading || undefined}>{loading ? '…' : value}</dd>
+                <dd className={isAddress ? 'address' : undefined} aria-hidden={loading || undefined}>{loading ? '…' : value}</dd>
               </div>
             ))}
           </dl>
