@@ -27,7 +27,7 @@ const BUDGET = {
 
 /**
  * Pages behind sign-in not yet within 90 KB signed in (issue 31 goes on: README "Page bytes (issue 31)" says what
- * is next for each). Each is held to its bytes of 2026-11-27 (branch pages7), so that none can grow. React is
+ * is next for each). Each is held to its bytes of 2026-11-27 (branch pages8), so that none can grow. React is
  * 66.6 KB and the gateway chunk (zod/mini, the client, the account's calls) 12.5 KB of each; these pages read and
  * check data at first paint (the architecture parses every answer with its schema), so zod cannot wait for a click.
  */
