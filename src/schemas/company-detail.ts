@@ -43,7 +43,11 @@ export const companyDetailAnswer = z.object({
   corporateCharter: z.array(uploadedFileSchema),
   oilSupplyGtc: z.nullable(uploadedFileSchema),
   companyLogo: z.nullable(uploadedFileSchema),
-  /** Shown with a status that asks something of the administrator (more information, failed, blocked, expired). */
-  review: z.optional(reviewOutcomeSchema),
+  /**
+   * Shown with a status that asks something of the administrator (more information, failed, blocked, expired), with
+   * the reason's words (the template, then the operator's note) in the language of the request: the form shows them
+   * without loading both languages' reason texts (issue 31).
+   */
+  review: z.optional(z.object({ ...reviewOutcomeSchema.shape, text: z.string() })),
 });
 export type CompanyDetailAnswer = z.infer<typeof companyDetailAnswer>;

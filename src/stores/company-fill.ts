@@ -35,23 +35,12 @@ export async function loadFillCompany(ctx: CompanyContext) {
     form.fail('form', problemOf(detail));
     return;
   }
-  // The review's reason texts (both languages) load only for a company the platform asked something of.
-  const review = detail.data.review ? await reviewOf(detail.data, detail.data.review) : null;
-  if (review === undefined) {
-    $company.setKey('phase', 'missing');
-    form.fail('form', ctx.noConnection());
-    return;
-  }
+  // The reason's words come with the detail, in the page's language (the request's language header).
+  const r = detail.data.review;
+  const review = r ? { status: detail.data.status, reason: r.reason, note: r.note, text: r.text } : null;
   $company.set({ ...$company.get(), ...formFromDetail(detail.data), review, phase: 'ready' });
   // What was typed over the stored application before the session ended wins over it.
   form.restoreKept();
-}
-
-/** The review banner's words in both languages; undefined when they could not load. */
-async function reviewOf(d: CompanyDetailAnswer, r: NonNullable<CompanyDetailAnswer['review']>): Promise<CompanyState['review'] | undefined> {
-  const texts = await import('../schemas/review-outcome').catch(() => undefined);
-  if (!texts) return undefined;
-  return { status: d.status, reason: r.reason, note: r.note, text: { zh: texts.reviewReasonText('zh', r.reason, r.note), en: texts.reviewReasonText('en', r.reason, r.note) } };
 }
 
 function formFromDetail(d: CompanyDetailAnswer): Partial<CompanyState> {

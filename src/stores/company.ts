@@ -9,8 +9,9 @@ import type { CountryItem, Port, UploadedFile, UploadKind } from '../schemas/onb
 import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { createForm } from './form';
 import { readCookie } from '../lib/read-cookie';
+import { loadOnce } from '../lib/load-once';
 import { parseSourceCookie, PORT_TYPE_COOKIE, SOURCE_COOKIE, ZHOUSHAN_SOURCE } from '../lib/source-origin';
-import { discardUpload, keepUploads, releaseUploadsOnLeave, uploadFiles } from './uploads';
+import { discardUpload, keepUploads, uploadFiles } from './uploads';
 import { COMPANY_TYPES_BY_IDENTITY } from '../schemas/company-types';
 
 // The company form alone reads the source cookie (the join form does not load it: issue 31).
@@ -71,7 +72,7 @@ const emptyCompany = {
   logo: [] as UploadedFile[],
   uploading: { licence: false, gtc: false, logo: false } as Record<UploadKind, boolean>,
   /** What the platform asked for, when it asked for more information (fill only). */
-  review: null as { status: string; reason: string | null; note: string | null; text: Record<'zh' | 'en', string> } | null,
+  review: null as { status: string; reason: string | null; note: string | null; text: string } | null,
 };
 export type CompanyState = typeof emptyCompany;
 
@@ -131,13 +132,8 @@ const companyContext = {
 };
 export type CompanyContext = typeof companyContext;
 
-let actions: Promise<typeof import('./company-actions')> | undefined;
 /** The reads, checks and submit: loaded once; every caller waits for the same load. A failed load is tried again. */
-const loadActions = () =>
-  (actions ??= import('./company-actions').catch((error: unknown) => {
-    actions = undefined;
-    throw error;
-  }));
+const loadActions = loadOnce(() => import('./company-actions'));
 const noActions = () => undefined;
 /** Starts loading the searches, checks and submit before they are needed (the form's first focus or pointer). */
 export const prepareCompany = () => void loadActions().catch(noActions);
@@ -161,7 +157,6 @@ export function setCompanyArea(item: PhoneCodeItem) {
 /** /create_account: pre-fills from sign-in (company name, first port) and from a zhoushan origin. */
 export function initCreateCompany(browser: BrowserEnv = realBrowser()) {
   env = browser;
-  releaseUploadsOnLeave();
   form.reset();
   const name = env.storage.getItem(SESSION_KEYS.companyName);
   // The new-user dialog's name goes to the field of its script (issue 33): a Chinese name to the Chinese one.
@@ -202,7 +197,6 @@ function storedPort(): Place | null {
  */
 export async function initFillCompany(browser: BrowserEnv = realBrowser()) {
   env = browser;
-  releaseUploadsOnLeave();
   form.reset({ mode: 'fill', phase: 'loading' });
   // A failed load is said where the form would be ("check your connection"); a reload tries again.
   const loaded = await import('./company-fill').catch(noActions);

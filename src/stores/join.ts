@@ -4,6 +4,7 @@ import { CONNECTION_ERROR, NETWORK_ERROR } from '../api/result';
 import { DEFAULT_AREA_CODE_ID } from '../schemas/auth-rules';
 import type { PhoneCodeItem } from '../schemas/dictionaries';
 import { INVITATION_LENGTH } from '../schemas/invitation-code';
+import { loadOnce } from '../lib/load-once';
 import { realBrowser, type BrowserEnv } from './browser';
 import { createForm } from './form';
 
@@ -44,13 +45,8 @@ export const $joinErrors = form.$errors;
 const joinContext = { form, lang: 'en' as 'zh' | 'en', env: undefined as unknown as BrowserEnv, lookupTicket: 0 };
 export type JoinContext = typeof joinContext;
 
-let actions: Promise<typeof import('./join-actions')> | undefined;
 /** The look-up, checks and submit: loaded once; every caller waits for the same load. A failed load is tried again. */
-const loadActions = () =>
-  (actions ??= import('./join-actions').catch((error: unknown) => {
-    actions = undefined;
-    throw error;
-  }));
+const loadActions = loadOnce(() => import('./join-actions'));
 const noActions = () => undefined;
 /** Starts loading the checks and submit before they are needed (the form's first focus). */
 export const prepareJoin = () => void loadActions().catch(noActions);

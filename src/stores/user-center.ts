@@ -5,6 +5,7 @@ import { meApi } from '../api/me';
 import { CONNECTION_ERROR, NETWORK_ERROR } from '../api/result';
 import { problemOf, type Problem } from '../i18n/problem';
 import { dropKeptForms } from '../lib/kept-forms';
+import { loadOnce } from '../lib/load-once';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/company-list';
 import type { CompanyMember, CompanyMembersAnswer, GrantedModule } from '../schemas/company-members';
@@ -129,14 +130,10 @@ export async function regenerateInvitationCode(companyId: string) {
 }
 
 
-let actions: Promise<typeof import('./user-center-actions')> | undefined;
+const importActions = loadOnce(() => import('./user-center-actions'));
 /** The code of a click (a new photo, an answer to a join): loaded once; a failed load is said and tried again next time. */
 async function loadActions() {
-  actions ??= import('./user-center-actions').catch((error: unknown) => {
-    actions = undefined;
-    throw error;
-  });
-  const loaded = await actions.catch(() => undefined);
+  const loaded = await importActions().catch(() => undefined);
   if (!loaded) say(null, { code: typeof navigator !== 'undefined' && !navigator.onLine ? NETWORK_ERROR : CONNECTION_ERROR });
   return loaded;
 }

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
+import { DEFAULT_AREA_CODE_ID } from '../../src/schemas/auth-rules';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { fillDate, openInLanguage, searchAndPick, seedUser, signInByEmail, signInByRequest, uniqueEmail } from './helpers';
 
@@ -207,6 +208,34 @@ for (const lang of langs) {
       await page.getByRole('button', { name: o.submit }).click();
       await expect(alertText(page, o.errors.companyTypeRequired)).toBeVisible();
       await expect(alertText(page, t.errors.connection)).toHaveCount(0);
+    });
+
+    test("/join's area-code picker opened as the first action says its list is loading until the list arrives", async ({ page }) => {
+      const o = t.onboarding;
+      const email = uniqueEmail(`join-codes-${lang}`);
+      await seedUser(page.request, { email, password: PASSWORD, userType: 2, agreed: true });
+      await signInByRequest(page.request, email, PASSWORD);
+      // The list answers only when let through (a fresh browser has no copy of it in local storage).
+      let letThrough = () => {};
+      const held = new Promise<void>((resolve) => (letThrough = resolve));
+      await page.route('**/api/agg-web/country/selectPhoneCode', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await openInLanguage(page, lang, '/join');
+      await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+      const picker = page.getByRole('combobox', { name: o.areaCode });
+      await picker.click();
+      // One row: the current code, with the words that the list is on its way (its value, read with the picker).
+      const loading = new RegExp(`^\\+\\d+ ${o.areaCodesLoading}$`);
+      await expect(picker.locator('option')).toHaveText([loading]);
+      await expect(picker.locator('option:checked')).toHaveText(loading);
+      await page.keyboard.press('Escape');
+      letThrough();
+      await expect.poll(() => picker.locator('option').count()).toBeGreaterThan(100);
+      await expect(picker.locator('option', { hasText: o.areaCodesLoading })).toHaveCount(0);
+      // The current code stays picked, now as a row of the list.
+      await expect(picker).toHaveValue(DEFAULT_AREA_CODE_ID);
     });
   });
 }

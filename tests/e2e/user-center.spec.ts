@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
-import { expectAccessible, fillDate, openInLanguage, seedUser, signInByEmail, uniqueEmail } from './helpers';
+import { expectAccessible, fillDate, openInLanguage, seedUser, signInByEmail, signInByRequest, uniqueEmail } from './helpers';
 
 const PASSWORD = 'harbour2024';
 
@@ -166,5 +166,46 @@ for (const lang of langs) {
       await expect(other.page.getByRole('listitem').filter({ hasText: company })).toHaveCount(0);
       await other.context.close();
     });
+
+    test('nothing moves as the page paints from its HTML and as the island fills it, at 1280 and 390 px', async ({ browser, baseURL }) => {
+      test.setTimeout(60_000);
+      const context = await browser.newContext({ baseURL });
+      const email = `li.${Date.now() % 1e6}.${lang}@example.com`;
+      await seedUser(context.request, { email, password: PASSWORD, userType: 2, realName: 'Li Lei', agreed: true, companies: [{ nameEn: `Steady Lines ${lang} ${Date.now()}`, isMain: true }] });
+      await signInByRequest(context.request, email, PASSWORD);
+      for (const width of [1280, 390]) {
+        for (const shellOnly of [true, false]) {
+          const page = await context.newPage();
+          await page.setViewportSize({ width, height: 900 });
+          await page.addInitScript(recordLayoutShifts);
+          // The shell alone: the HTML and its styles, no module script (what paints before any JavaScript).
+          if (shellOnly) await page.route('**/_astro/*.js', (route) => route.abort());
+          await openInLanguage(page, lang, '/user_center');
+          await page.waitForLoadState('load');
+          if (!shellOnly) await expect(page.locator('#profile-title')).toHaveText('Li Lei');
+          // A row's two facts line up: a label beside another sits at its height.
+          const top = async (label: string) => (await page.getByText(label, { exact: true }).boundingBox())!.y;
+          if (width === 1280) expect(await top(u.realName)).toBe(await top(u.loginName));
+          const shifts = await page.evaluate(() => (window as unknown as { layoutShifts: () => number }).layoutShifts());
+          expect(shifts, `${width} px, ${shellOnly ? 'the shell alone' : 'filled by the island'}`).toBeLessThan(0.01);
+          await page.close();
+        }
+      }
+      await context.close();
+    });
   });
+}
+
+/** Sums the page's layout shifts (CLS without its windows: every shift counts), read with `layoutShifts()`. */
+function recordLayoutShifts() {
+  let total = 0;
+  const add = (entries: PerformanceEntryList) => {
+    for (const entry of entries as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) total += entry.value;
+  };
+  const observer = new PerformanceObserver((list) => add(list.getEntries()));
+  observer.observe({ type: 'layout-shift', buffered: true });
+  (window as unknown as { layoutShifts: () => number }).layoutShifts = () => {
+    add(observer.takeRecords());
+    return total;
+  };
 }

@@ -225,10 +225,13 @@ describe('the administrator', { timeout: 90_000 }, () => {
     expect(message!.text).toContain('营业执照缺失或不完整。 请上传第二页');
     expect(message!.text).toContain(`${ORIGIN}/fill_account?companyId=${companyId}`);
 
-    // The administrator's pages see the status with the reason.
-    const detail = await api.json<CompanyDetailAnswer>(await api.get(`/agg-web/company/detail?companyId=${companyId}`, { cookie: admin.cookie }));
-    expect(detail.data.status).toBe('additionalInformationRequired');
-    expect(detail.data.review).toMatchObject({ reason: 'licenceMissing', note: '请上传第二页' });
+    // The administrator's pages see the status with the reason; the detail carries its words in the visitor's
+    // language (the form shows them as they come: issue 31), the template first, then the operator's note.
+    for (const [lang, template] of [['zh', '营业执照缺失或不完整。'], ['en', 'The business licence is missing or incomplete.']] as const) {
+      const detail = await api.json<CompanyDetailAnswer>(await api.get(`/agg-web/company/detail?companyId=${companyId}`, { cookie: admin.cookie, lang }));
+      expect(detail.data.status).toBe('additionalInformationRequired');
+      expect(detail.data.review).toMatchObject({ reason: 'licenceMissing', note: '请上传第二页', text: `${template} 请上传第二页` });
+    }
     const list = await api.json<{ companyId: string; status: string; review?: { reason: string } }[]>(await api.post('/c/user/v2/getCompanyListByToken', {}, { cookie: admin.cookie }));
     expect(list.data.find((c) => c.companyId === companyId)).toMatchObject({ status: 'additionalInformationRequired', review: { reason: 'licenceMissing' } });
 

@@ -53,6 +53,7 @@ import { findPort } from '../places/ports';
 import { isImageContentType } from '../files/service';
 import { moduleName, modulesOfType } from '../members/service';
 import { ERR } from '../../../src/schemas/error-codes';
+import { reviewReasonText } from '../../../src/schemas/review-outcome';
 import { outsideByTwoStep, standingIn } from './standing';
 
 /**
@@ -242,7 +243,12 @@ export async function companyDetail(caller: Caller, companyId: string): Promise<
     corporateCharter: files.filter((f) => f.purpose === 'licence').map(uploaded),
     oilSupplyGtc: files.filter((f) => f.purpose === 'gtc').map(uploaded)[0] ?? null,
     companyLogo: files.filter((f) => f.purpose === 'logo').map(uploaded)[0] ?? null,
-    review: { reason: company.review_reason, note: company.review_note, reviewedAt: company.reviewed_at },
+    review: {
+      reason: company.review_reason,
+      note: company.review_note,
+      reviewedAt: company.reviewed_at,
+      text: reviewReasonText(caller.lang, company.review_reason, company.review_note),
+    },
   };
 }
 

@@ -30,6 +30,7 @@ export const onboarding = {
   contactName: 'Contact person',
   phone: 'Contact phone',
   areaCode: 'Country or region code',
+  areaCodesLoading: 'Loading the list of codes…',
   port: 'Serviced port',
   portPlaceholder: 'Type a port name or UN/LOCODE',
   portHint: 'Required for ship agents, shipyards and fuel suppliers.',

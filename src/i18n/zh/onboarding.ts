@@ -32,6 +32,7 @@ export const onboarding: Messages['onboarding'] = {
   contactName: '联系人',
   phone: '联系电话',
   areaCode: '国家或地区区号',
+  areaCodesLoading: '正在加载区号列表…',
   port: '服务港口',
   portPlaceholder: '输入港口名称或 UN/LOCODE',
   portHint: '船代、船厂和燃油供应商必填。',

@@ -120,7 +120,7 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
       <p className="hint required-legend">{m.requiredLegend}</p>
       {mode === 'fill' && s.review?.status === 'additionalInformationRequired' && (
         <div className="notice-banner review-asked" role="status">
-          <p>{format(m.reviewAsked, { reason: s.review.text[lang] })}</p>
+          <p>{format(m.reviewAsked, { reason: s.review.text })}</p>
           <p className="hint">{m.reviewAskedHint}</p>
         </div>
       )}

@@ -1,7 +1,8 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
+import { loadOnce } from '../../lib/load-once';
 import { INVITATION_LENGTH } from '../../schemas/invitation-code';
 import { $join, $joinErrors, initJoin, lookUpCompany, prepareJoin, setInvitationCode, setJoinArea, setJoinField, submitJoin } from '../../stores/join';
 import { PhoneField } from '../../ui/PhoneField';
@@ -15,7 +16,7 @@ interface JoinFormProps {
 }
 
 /** The area-code list, stable, loaded once the form is first used (as on /login): not with the page (issue 31). */
-const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => d.loadPhoneCodes());
+const loadPhoneCodesLazily = loadOnce(() => import('../../api/dictionaries').then((d) => d.loadPhoneCodes()));
 
 /** /join: the enterprise staff form. The company name fills itself from the invitation code. */
 export default function JoinForm({ lang, messages }: JoinFormProps) {
@@ -34,6 +35,19 @@ export default function JoinForm({ lang, messages }: JoinFormProps) {
   useEffect(() => {
     initJoin(lang);
   }, [lang]);
+
+  // Until the area-code list is in, the picker's one row is the current code with "loading the list" (read out with
+  // the picker's value), so a picker opened as the form's first action does not show the current code alone. A row
+  // of the list handed to PhoneField, so the fields chunk, which /login shares, carries nothing more (pages8).
+  const [codesIn, setCodesIn] = useState(false);
+  useEffect(() => {
+    const done = () => setCodesIn(true);
+    if (prepared) void loadPhoneCodesLazily().then(done, done);
+  }, [prepared]);
+  const loadingRow = useCallback(
+    () => Promise.resolve([{ id: s.areaId, phoneCode: s.phoneCode, name: m.areaCodesLoading, nameCn: m.areaCodesLoading }]),
+    [s.areaId, s.phoneCode],
+  );
 
   const companyHint = s.lookup === 'looking' ? m.companyNameLooking : m.companyNameAuto;
   return (
@@ -84,7 +98,7 @@ export default function JoinForm({ lang, messages }: JoinFormProps) {
         maxLength={254}
         required
       />
-      <PhoneField id="join-tel" labels={m} lang={lang} loadAreaCodes={prepared ? loadPhoneCodesLazily : null} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setJoinArea} onMobileChange={(v) => setJoinField('contactTel', v)} required />
+      <PhoneField id="join-tel" labels={m} lang={lang} loadAreaCodes={codesIn ? loadPhoneCodesLazily : loadingRow} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setJoinArea} onMobileChange={(v) => setJoinField('contactTel', v)} required />
       <DateField id="hire-time" lang={lang} label={`${m.hireDate} (${m.optional})`} labels={m.dateParts} value={s.hireTime} onChange={(v) => setJoinField('hireTime', v)} error={errors.hireTime} />
       {errors.form && (
         <p className="error form-error" role="alert">

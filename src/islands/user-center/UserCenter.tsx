@@ -86,7 +86,8 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
     [m.birthday, shown(me?.birthday && formatDay(me.birthday, lang))],
     [m.sex, me?.sex === 'male' || me?.sex === 'female' ? m.sexes[me.sex] : m.empty],
     [m.hireDate, shown(me?.hireDate && formatDay(me.hireDate, lang))],
-    // Administrators see every module of the company in use; staff the ones granted to them.
+    // Administrators see every module of the company in use; staff the ones granted to them. Last: forms.css gives
+    // the last fact a row of its own with room for two lines (`.facts > div:last-child`).
     [
       messages.members.yourModules,
       me?.authoriseList.length
