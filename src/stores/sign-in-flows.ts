@@ -16,11 +16,18 @@ import { $codeCooldownUntil, $errors, $signIn, RESEND_WAIT_MS, env, form, type M
  * Loaded with the gateway calls on the form's first use (sign-in.ts), not with the page.
  */
 let api: Promise<typeof import('../api/auth')> | undefined;
-const loadApi = () => (api ??= import('../api/auth'));
+// A failed load is forgotten, so the next use loads again (as lib/load-once.ts does; importing it here would add
+// the gateway chunk to the list /login's sign-in chunk preloads with this one).
+const loadApi = () =>
+  (api ??= import('../api/auth').catch((error) => {
+    api = undefined;
+    throw error;
+  }));
 const gateway = async (): Promise<typeof AuthApi> => (await loadApi()).authApi;
 
-// The gateway calls start loading with the flows, so that the first click does not wait for them.
-void loadApi();
+// The gateway calls start loading with the flows, so that the first click does not wait for them; a failure here
+// is the click's to report.
+loadApi().catch(() => {});
 
 /** The new user's answers, kept until the code sign-in registers them. */
 let newUser: { userIdentity: 1 | 2; companyName: string } | undefined;

@@ -15,11 +15,18 @@ import { createForm } from './form';
  * not with the page: /login's first load stays small and quick.
  */
 let flows: Promise<typeof import('./sign-in-flows')> | undefined;
-const loadFlows = () => (flows ??= import('./sign-in-flows'));
+// A failed load is forgotten, so the next click loads again: a dropped connection does not break sign-in until a
+// reload. (lib/load-once.ts says the same, but it sits in the gateway chunk, which /login does not load at once.)
+const loadFlows = () =>
+  (flows ??= import('./sign-in-flows').catch((error) => {
+    flows = undefined;
+    throw error;
+  }));
 
 /** Starts loading what the first Get Code or sign-in needs, so that the click does not wait for it. */
 export function preloadSignIn() {
-  void loadFlows();
+  // A failure here is the click's to report (it loads again).
+  loadFlows().catch(() => {});
 }
 
 export type Mode = 'code' | 'password' | 'chain';

@@ -82,6 +82,23 @@ for (const lang of langs) {
       expect(remembered).not.toContain('harbour2024');
     });
 
+    test('a sign-in whose code failed to load on the first focus loads it again on the click', async ({ page }) => {
+      const email = uniqueEmail('reload');
+      await seedUser(page.request, { email, password: 'harbour2024', userType: 2, agreed: true });
+      // The connection drops on the flows' first load (the form's first focus starts it); later loads go through.
+      let dropped = 0;
+      await page.route('**/_astro/sign-in-flows.*.js', (route) => (dropped++ === 0 ? route.abort('connectionreset') : route.continue()));
+
+      await openInLanguage(page, lang, '/login');
+      await page.getByRole('tab', { name: m.tabs.password }).click();
+      await page.getByRole('tab', { name: m.tabs.email }).click();
+      await page.getByLabel(m.email).fill(email);
+      await expect.poll(() => dropped).toBeGreaterThan(0);
+      await page.getByLabel(m.password, { exact: true }).fill('harbour2024');
+      await page.getByRole('button', { name: m.submit }).click();
+      await expect(page).toHaveURL(/\/create_account$/);
+    });
+
     test('a legacy account signs in through the SY9990 salt round-trip', async ({ page }) => {
       const email = uniqueEmail('legacy');
       await seedUser(page.request, { email, password: 'oldsalt99', legacySalt: 'S4lt', userType: 2, agreed: true });
