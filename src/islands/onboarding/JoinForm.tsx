@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import type { Messages } from '../../i18n';
+import { format } from '../../i18n/format';
 import type { Lang } from '../../lib/lang';
 import { INVITATION_LENGTH } from '../../schemas/invitation-code';
 import { $join, $joinErrors, initJoin, lookUpCompany, prepareJoin, setInvitationCode, setJoinArea, setJoinField, submitJoin } from '../../stores/join';
@@ -85,7 +86,7 @@ export default function JoinForm({ lang, messages }: JoinFormProps) {
         required
       />
       <PhoneField id="join-tel" labels={m} lang={lang} loadAreaCodes={prepared ? loadPhoneCodesLazily : null} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setJoinArea} onMobileChange={(v) => setJoinField('contactTel', v)} required />
-      <DateField id="hire-time" lang={lang} label={`${m.hireDate} (${m.optional})`} labels={m.dateParts} value={s.hireTime} onChange={(v) => setJoinField('hireTime', v)} error={errors.hireTime} />
+      <DateField id="hire-time" lang={lang} label={format(m.optionalField, { label: m.hireDate })} labels={m.dateParts} value={s.hireTime} onChange={(v) => setJoinField('hireTime', v)} error={errors.hireTime} />
       {errors.form && (
         <p className="error form-error" role="alert">
           {errors.form}
