@@ -16,7 +16,7 @@ const PASSWORD = 'harbourTour8';
 const CJK = /[\u3400-\u9fff]/;
 const NAVIGATOR = `http://navigator.localhost:${process.env.E2E_PORT ?? 8799}`;
 /** Controls that stand alone (not words inside a sentence): a finger must hit them on a phone. */
-const CONTROLS = '.site-header button, .tab, .subtab, .input-action, .links a, .links button, .link-sign-in-alt a, .form-footer-link a, .ops-nav a';
+const CONTROLS = '.site-header button, .tab, .subtab, .input-action, .links a, .links button, .link-sign-in-alt a, .form-footer-link a, .form-actions .text-link, .ops-nav a';
 /** The session pages, visited once signed in (signed out they lead to sign-in). */
 const SESSION_PAGES = ['/account', '/user_center', '/create_account', '/fill_account', '/change_password', '/enterprise_adm_and_staff', '/join', '/completion_of_application', '/partner', '/connect', '/sign_out'];
 
