@@ -130,7 +130,9 @@ for (const run of opsRuns) {
     await expect(page.getByRole('heading', { name: consoleMessages[lang].ops.pages.delivery.title, level: 1 })).toBeVisible();
     const table = page.getByRole('region', { name: m.tableLabel });
     await expect(table).toBeVisible();
-    await expect(table.getByText(m.providers.aliyun)).toBeVisible();
+    // Each provider is named on both its rows (last hour, last 24 hours): on a phone each row is a card of its own.
+    await expect(table.getByText(m.providers.aliyun)).toHaveCount(2);
+    await expect(table.getByText(m.providers.aliyun).first()).toBeVisible();
     const aliyun = page.getByRole('region', { name: m.providers.aliyun, exact: true });
     await expect(aliyun.getByText(m.breakerStates.closed)).toBeVisible();
     await expect(aliyun.getByRole('img', { name: new RegExp(m.plotTitle) })).toBeVisible();

@@ -20,6 +20,8 @@ export const connect = {
   setUpTwoStep: 'Set up two-step verification',
   continuing: 'Returning you to the app…',
   gone: 'This sign-in request has expired or was already used. Please go back to the app and start again.',
+  /** /connect or /sign_out opened without an app's request in the link. */
+  noRequest: 'This page opens from an app, and this link carries no request from one. Please go back to the app and start again.',
   connectedApps: 'Connected apps',
   connectedLead: 'Apps you signed in to with your portal account, and what each may receive.',
   noApps: 'No app is connected to your account.',

@@ -23,6 +23,8 @@ export const onboarding = {
   requiredLegend: 'Fields marked * are required.',
   dateParts: { year: 'Year', month: 'Month', day: 'Day' },
   optional: 'optional',
+  /** A field's label marked optional. {label} */
+  optionalField: '{label} (optional)',
   companyType: 'Company type',
   companyTypePlaceholder: 'Choose the company type',
   country: 'Country or region',

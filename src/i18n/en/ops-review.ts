@@ -19,6 +19,8 @@ export const opsReview = {
   /** {page} of {pages}. */
   pageOf: 'Page {page} of {pages}',
   back: 'Back to the queue',
+  /** /ops/company opened without a company (no ?companyId=). */
+  noCompany: 'No company is chosen. Pick one from the review queue.',
   details: 'What the administrator entered',
   fields: {
     nameEn: 'Company name (English)',

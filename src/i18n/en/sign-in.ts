@@ -25,6 +25,8 @@ export const signIn = {
   terms: 'Terms of Service',
   privacy: 'Privacy Policy',
   and: 'and',
+  /** Between the agreement's words and its links: a space in English, none in Chinese (《》 carry their own room). */
+  linkGap: ' ',
   submit: 'Sign in',
   submitting: 'Signing in…',
   resetDone: 'Your password has been reset. Sign in with the new one.',

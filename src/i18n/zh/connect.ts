@@ -22,6 +22,7 @@ export const connect: Messages['connect'] = {
   setUpTwoStep: '设置两步验证',
   continuing: '正在返回应用……',
   gone: '此登录请求已过期或已使用，请返回应用重新发起。',
+  noRequest: '此页面需由应用打开，当前链接中没有应用的请求。请返回应用重新发起。',
   connectedApps: '已关联应用',
   connectedLead: '您用门户账号登录过的应用，以及各应用可获得的信息。',
   noApps: '您的账号尚未关联任何应用。',

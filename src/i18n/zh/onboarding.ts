@@ -17,7 +17,7 @@ export const onboarding: Messages['onboarding'] = {
     adminText: '注册您的企业。企业的第一位成员即为管理员，可邀请员工加入。',
     staff: '企业员工',
     staffText: '您的企业已在平台注册：使用管理员提供的邀请码加入。',
-    administering: '您是{company}的管理员。企业认证：{status}。',
+    administering: '您是 {company} 的管理员。企业认证：{status}。',
     goToCompanies: '前往我的企业',
   },
   companyNameEn: '企业英文名称',
@@ -25,6 +25,8 @@ export const onboarding: Messages['onboarding'] = {
   requiredLegend: '带 * 的为必填项。',
   dateParts: { year: '年', month: '月', day: '日' },
   optional: '选填',
+  /** A field's label marked optional, with full-width brackets. {label} */
+  optionalField: '{label}（选填）',
   companyType: '企业类型',
   companyTypePlaceholder: '请选择企业类型',
   country: '国家或地区',

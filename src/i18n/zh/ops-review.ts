@@ -19,6 +19,7 @@ export const opsReview: OpsMessages['opsReview'] = {
   next: '下一页',
   pageOf: '第 {page} 页，共 {pages} 页',
   back: '返回审核列表',
+  noCompany: '尚未选择企业，请从审核列表中选择。',
   details: '管理员填写的信息',
   fields: {
     nameEn: '企业名称（英文）',

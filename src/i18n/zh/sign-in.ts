@@ -25,6 +25,7 @@ export const signIn: Messages['signIn'] = {
   terms: '《用户服务协议》',
   privacy: '《隐私政策》',
   and: '和',
+  linkGap: '',
   submit: '登录',
   submitting: '正在登录…',
   resetDone: '密码已重置，请使用新密码登录。',

@@ -20,7 +20,7 @@ interface ConnectAppProps {
 export default function ConnectApp({ messages }: ConnectAppProps) {
   const c = messages.connect;
   // A request that is gone (decided, expired or unknown) has words of its own here.
-  const { id, view, setView, busy, heading, fail, decide: send } = useAppRequest<{ kind: 'request'; request: ConnectRequestAnswer }>(messages.errors, (refusal) =>
+  const { id, view, setView, busy, heading, fail, decide: send } = useAppRequest<{ kind: 'request'; request: ConnectRequestAnswer }>(messages.errors, c.noRequest, (refusal) =>
     refusal.code === 'OI0001' ? c.gone : undefined,
   );
   const decide = (allow: boolean) => send(() => connectApi.decide(id, allow));

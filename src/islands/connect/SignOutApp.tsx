@@ -16,7 +16,7 @@ interface SignOutAppProps {
  */
 export default function SignOutApp({ messages }: SignOutAppProps) {
   const c = messages.connect;
-  const { id, view, setView, busy, heading, fail, decide: send } = useAppRequest<{ kind: 'asking'; app: string | null }>(messages.errors);
+  const { id, view, setView, busy, heading, fail, decide: send } = useAppRequest<{ kind: 'asking'; app: string | null }>(messages.errors, c.noRequest);
   const decide = (signOut: boolean) => send(() => connectApi.decideSignOut(id, signOut));
 
   useEffect(() => {

@@ -13,7 +13,12 @@ export type AppRequestView<Asking> = { kind: 'loading' } | Asking | { kind: 'lea
  * id, the view, the refusal's words, the focus on the heading of each new view, and the person's decision, sent
  * once however often the button is pressed, then the browser goes back to the app.
  */
-export function useAppRequest<Asking extends { kind: string }>(errors: Messages['errors'], wordsFor: (refusal: Refusal) => string | undefined = () => undefined) {
+export function useAppRequest<Asking extends { kind: string }>(
+  errors: Messages['errors'],
+  /** What to say when the page was opened without `?request=` (a link typed or cut short), instead of the gateway's "No such API". */
+  noRequest: string,
+  wordsFor: (refusal: Refusal) => string | undefined = () => undefined,
+) {
   const [view, setView] = useState<AppRequestView<Asking>>({ kind: 'loading' });
   const [busy, setBusy] = useState(false);
   const deciding = useRef(false);
@@ -21,7 +26,7 @@ export function useAppRequest<Asking extends { kind: string }>(errors: Messages[
   const [id] = useState(() => new URLSearchParams(window.location.search).get('request') ?? '');
 
   const fail = (refusal: Refusal) =>
-    setView({ kind: 'problem', text: wordsFor(refusal) ?? problemText({ errors }, { code: refusal.code, message: refusal.message, traceId: refusal.traceId }) });
+    setView({ kind: 'problem', text: (id ? undefined : noRequest) ?? wordsFor(refusal) ?? problemText({ errors }, { code: refusal.code, message: refusal.message, traceId: refusal.traceId }) });
 
   async function decide(send: () => Promise<ApiResult<{ redirectTo: string }>>) {
     // A doubled click sends one decision: the request is decided once, so a second would only answer a refusal.

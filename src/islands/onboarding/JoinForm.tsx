@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useState } from 'react';
 import type { Messages } from '../../i18n';
+import { format } from '../../i18n/format';
 import type { Lang } from '../../lib/lang';
 import { loadOnce } from '../../lib/load-once';
 import { INVITATION_LENGTH } from '../../schemas/invitation-code';
@@ -99,7 +100,7 @@ export default function JoinForm({ lang, messages }: JoinFormProps) {
         required
       />
       <PhoneField id="join-tel" labels={m} lang={lang} loadAreaCodes={codesIn ? loadPhoneCodesLazily : loadingRow} phone={{ areaId: s.areaId, callingCode: s.phoneCode, mobile: s.contactTel }} error={errors.contactTel} onAreaChange={setJoinArea} onMobileChange={(v) => setJoinField('contactTel', v)} required />
-      <DateField id="hire-time" lang={lang} label={`${m.hireDate} (${m.optional})`} labels={m.dateParts} value={s.hireTime} onChange={(v) => setJoinField('hireTime', v)} error={errors.hireTime} />
+      <DateField id="hire-time" lang={lang} label={format(m.optionalField, { label: m.hireDate })} labels={m.dateParts} value={s.hireTime} onChange={(v) => setJoinField('hireTime', v)} error={errors.hireTime} />
       {errors.form && (
         <p className="error form-error" role="alert">
           {errors.form}

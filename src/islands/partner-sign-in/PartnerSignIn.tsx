@@ -90,7 +90,7 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
         {s.busy && !dialog ? m.submitting : m.submit}
       </button>
       <p className="hint agreement">
-        {m.agree} <a href="/terms" target="_blank" rel="noopener">{m.terms}</a> {m.and} <a href="/privacy" target="_blank" rel="noopener">{m.privacy}</a>
+        {m.agree}{m.linkGap}<a href="/terms" target="_blank" rel="noopener">{m.terms}</a>{m.linkGap}{m.and}{m.linkGap}<a href="/privacy" target="_blank" rel="noopener">{m.privacy}</a>
       </p>
       <nav className="links">
         <a href="/navigator_forget">{p.forgot}</a>

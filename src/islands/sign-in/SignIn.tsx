@@ -234,11 +234,11 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
   // The same words next to the code sign-in's checkbox and, as plain text, under the password sign-in.
   const agreementText = (
     <>
-      {m.agree}{' '}
+      {m.agree}{m.linkGap}
       <a href="/terms" target="_blank" rel="noopener">
         {m.terms}
-      </a>{' '}
-      {m.and}{' '}
+      </a>{m.linkGap}
+      {m.and}{m.linkGap}
       <a href="/privacy" target="_blank" rel="noopener">
         {m.privacy}
       </a>

@@ -49,11 +49,11 @@ export default function WechatPhoneForm({ lang, messages, sliderLabels, back }: 
         <label className="check">
           <input type="checkbox" checked={s.agreed} onChange={(event) => setWechatAgreed(event.target.checked)} />
           <span>
-            {messages.signIn.agree}{' '}
+            {messages.signIn.agree}{messages.signIn.linkGap}
             <a href="/terms" target="_blank" rel="noopener">
               {messages.signIn.terms}
-            </a>{' '}
-            {messages.signIn.and}{' '}
+            </a>{messages.signIn.linkGap}
+            {messages.signIn.and}{messages.signIn.linkGap}
             <a href="/privacy" target="_blank" rel="noopener">
               {messages.signIn.privacy}
             </a>

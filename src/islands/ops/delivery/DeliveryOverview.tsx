@@ -36,7 +36,8 @@ export default function DeliveryOverview({ lang, messages }: DeliveryOverviewPro
   };
   const row = (p: ProviderOverview, period: string, w: WindowFigures, first: boolean) => (
     <tr key={`${p.provider}-${period}`}>
-      <td>{first ? name(p.provider) : ''}</td>
+      {/* Named on both rows: on a phone each row is a card of its own, and "Last 24 hours" must say whose. */}
+      <td>{name(p.provider)}</td>
       <td>{period}</td>
       <td>{w.tries}</td>
       <td>{w.sends}</td>

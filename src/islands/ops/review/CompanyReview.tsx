@@ -52,7 +52,7 @@ export default function CompanyReview({ lang, messages, actionNames }: CompanyRe
   if (s.phase === 'missing' || !s.detail) {
     return (
       <div className="ops-review">
-        {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
+        {s.error ? <p className="error form-error" role="alert">{problemText(messages, s.error)}</p> : <p className="hint">{m.noCompany}</p>}
         {back}
       </div>
     );
