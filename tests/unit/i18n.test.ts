@@ -33,11 +33,13 @@ describe('dictionaries', () => {
   });
 
   it('have no empty message', () => {
+    // The gap between words and a link: a space in English, nothing in Chinese, which sets no space there.
+    const separators = new Set(['signIn.linkGap']);
     for (const [area, byLang] of Object.entries(dictionaries)) {
       for (const [name, dict] of Object.entries(byLang)) {
         for (const path of keyPaths(dict)) {
           const text = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], dict);
-          expect(text, `${area} ${name}.${path}`).toMatch(/\S/);
+          expect(text, `${area} ${name}.${path}`).toMatch(separators.has(path) ? /^ ?$/ : /\S/);
         }
       }
     }
