@@ -1,6 +1,6 @@
 import type { LegalDoc } from '../../../src/lib/legal';
 import { legalVersions } from '../generated/legal-versions';
-import { agreedToTerms, consentInsertStatements, termsAgreedStatement } from './db';
+import { consentInsertStatements, termsAgreedStatement } from './db';
 
 /** The current version of each document; tests pass another set to play a version bump. */
 export type LegalVersions = Readonly<Record<LegalDoc, string>>;
@@ -55,5 +55,5 @@ export function consentOwedIn(result: D1Result | undefined): boolean {
  * (again) before going on. Raising `version` in content/legal/{zh,en}/terms.md makes it true for everyone.
  */
 export async function needsConsent(db: D1Database, userId: string, versions: LegalVersions = legalVersions): Promise<boolean> {
-  return !(await agreedToTerms(db, userId, versions.terms));
+  return consentOwedIn(await currentTermsAgreedStatement(db, userId, versions).all());
 }

@@ -24,8 +24,3 @@ export function consentInsertStatements(
 export function termsAgreedStatement(db: D1Database, userId: string, version: string): D1PreparedStatement {
   return db.prepare("SELECT 1 AS agreed FROM user_consents WHERE user_id = ?1 AND document = 'terms' AND version = ?2").bind(userId, version);
 }
-
-/** True when `userId` agreed to `version` of the terms. */
-export async function agreedToTerms(db: D1Database, userId: string, version: string): Promise<boolean> {
-  return (await termsAgreedStatement(db, userId, version).first<{ agreed: number }>()) !== null;
-}
