@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
-import { expect, test, type Page, type Response } from '@playwright/test';
+import { type Page, type Response } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { langs, type Lang } from '../../src/lib/lang';
 import { legalDocs, legalPaths } from '../../src/lib/legal';
 import { pageShells, sessionShells } from '../../src/lib/routes';

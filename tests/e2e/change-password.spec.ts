@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { type APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { langs } from '../../src/lib/lang';
 import { expectAccessible, handedOver, openInLanguage, readCode, seedUser, signInByEmail, uniqueEmail } from './helpers';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey, type HandoffPurpose } from '../../functions/gateway/handoff/blob';
 import { hashPassword } from '../../src/lib/password-hash';
 import { leaveAndClearCookies, seedUser, uniqueEmail } from './helpers';

@@ -3,6 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
+import { PERSIST_DIR, PORTAL_ORIGIN } from './world';
 import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey } from '../../functions/gateway/handoff/blob';
 
 /** A fresh mainland mobile number per call, so tests never share a user. */
@@ -124,10 +125,11 @@ export async function expectAccessible(page: Page, include?: string) {
 }
 
 /**
- * The server as localhost: browsers refuse an IP address as a passkey relying party, and `npm run serve:e2e`
- * makes this origin the passkey origin (PASSKEY_ORIGINS). Passkey specs `test.use({ baseURL: PASSKEY_ORIGIN })`.
+ * The worker's server as localhost: browsers refuse an IP address as a passkey relying party, and
+ * scripts/serve-e2e.mjs makes this origin the passkey origin (PASSKEY_ORIGINS). Passkey specs
+ * `test.use({ baseURL: PASSKEY_ORIGIN })`.
  */
-export const PASSKEY_ORIGIN = `http://localhost:${process.env.E2E_PORT ?? 8799}`;
+export { PASSKEY_ORIGIN } from './world';
 
 /** Opens `path` of PASSKEY_ORIGIN in `lang`. */
 export async function openAsPasskeyOrigin(page: Page, lang: Lang, path: string) {
@@ -168,8 +170,7 @@ export async function searchAndPick(page: Page, label: string | RegExp, term: st
 
 /** `npm run operator -- …` (scripts/operator.mjs), exactly as documented, on this server's local D1; returns what it prints. */
 export function operatorCli(...args: string[]): string {
-  const port = process.env.E2E_PORT ?? 8799;
-  return execFileSync('node', ['scripts/operator.mjs', ...args, '--persist-to', `.wrangler/e2e-${port}`, '--origin', `http://127.0.0.1:${port}`], {
+  return execFileSync('node', ['scripts/operator.mjs', ...args, '--persist-to', PERSIST_DIR, '--origin', PORTAL_ORIGIN], {
     encoding: 'utf8',
   });
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, PORTAL_ORIGIN, test } from './fixtures';
 import * as oidc from 'openid-client';
 import { messages } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
@@ -13,8 +14,7 @@ import { expectAccessible, openInLanguage, operatorCli, seedUser, signInByReques
  * and the app's logout. zh and en, at phone and desktop width.
  */
 
-const PORT = process.env.E2E_PORT ?? 8799;
-const ISSUER = `http://127.0.0.1:${PORT}`;
+const ISSUER = PORTAL_ORIGIN;
 let APP = '';
 let app: { clientId: string; clientSecret: string };
 /** The app's own pages: a small server per worker that records every URL the browser is sent to. */

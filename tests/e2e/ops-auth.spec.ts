@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { Secret, TOTP } from 'otpauth';
 import { langs } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';

@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { type Browser, type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';

@@ -1,4 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { NAVIGATOR_ORIGIN } from './world';
 import { messages } from '../../src/i18n';
 import { consoleMessages } from '../../src/i18n/ops';
 import { langs, type Lang } from '../../src/lib/lang';
@@ -14,7 +16,7 @@ import { openInLanguage, seedUser, signInByRequest, uniqueEmail } from './helper
 
 const PASSWORD = 'harbourTour8';
 const CJK = /[\u3400-\u9fff]/;
-const NAVIGATOR = `http://navigator.localhost:${process.env.E2E_PORT ?? 8799}`;
+const NAVIGATOR = NAVIGATOR_ORIGIN;
 /** Controls that stand alone (not words inside a sentence): a finger must hit them on a phone. */
 const CONTROLS = '.site-header button, .tab, .subtab, .input-action, .links a, .links button, .link-sign-in-alt a, .form-footer-link a, .form-actions .text-link, .ops-nav a';
 /** The session pages, visited once signed in (signed out they lead to sign-in). */

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { Secret, TOTP } from 'otpauth';
 import { messages } from '../../src/i18n';
 import { addVirtualAuthenticator, expectAccessible, openAsPasskeyOrigin, PASSKEY_ORIGIN, seedUser, signInByRequest, uniqueEmail } from './helpers';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { langs, type Lang } from '../../src/lib/lang';

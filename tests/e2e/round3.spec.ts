@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { acceptAgreement, expectAccessible, handedOver, openInLanguage, passSlider, seedUser, signInByRequest, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';

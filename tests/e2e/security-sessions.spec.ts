@@ -1,4 +1,5 @@
-import { expect, test, type Browser } from '@playwright/test';
+import { type Browser } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { expectAccessible, openInLanguage, seedUser, signInByEmail, signInByRequest, uniqueEmail } from './helpers';

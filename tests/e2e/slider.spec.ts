@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { solvePow, type PowChallenge } from '../functions/pow-solver';

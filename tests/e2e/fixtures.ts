@@ -1,0 +1,61 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { seedUser, signInByRequest, uniqueEmail } from './helpers';
+import { PORTAL_ORIGIN, startServer, stopServer, type Server } from './world';
+
+/**
+ * The suite's `test`: every spec imports it from here, not from @playwright/test.
+ * - `server` (worker): this worker's own portal, D1, R2 and Durable Objects (world.ts); `baseURL` points at it.
+ * - each test is its own client network (the dev-only x-test-client-ip header, DEV_TRUST_CLIENT_IP_HEADER), so the
+ *   per-network caps (codes, guesses, links, tracking) are the deployed ones and no test spends another's.
+ * - `person`: an e-mail account seeded by the dev route, terms agreed, with its password.
+ * - `signedIn`: the page, signed in as `person` through the gateway (the cookie in the page's context): for tests
+ *   about something else than signing in.
+ * - `operatorPage(role, lang?)`: the page with a console session of a fresh operator in `role` (the dev route
+ *   mints the real HttpOnly cookie), for tests about something else than the operator sign-in.
+ */
+export type Person = { email: string; password: string; userId: string };
+type OperatorRole = 'admin' | 'reviewer' | 'support';
+
+let networks = 0;
+/** A client network no other test of this worker has used: 10.(100 + worker).x.y. */
+function freshNetwork(): string {
+  const n = ++networks;
+  return `10.${100 + Number(process.env.TEST_PARALLEL_INDEX ?? 0)}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+export const PASSWORD = 'harbour2024';
+
+export const test = base.extend<
+  { person: Person; signedIn: Page; operatorPage: (role: OperatorRole, fields?: { name?: string; login?: string }) => Promise<Page> },
+  { server: Server }
+>({
+  server: [
+    async ({}, use) => {
+      const server = await startServer();
+      await use(server);
+      await stopServer(server.process);
+    },
+    { scope: 'worker', auto: true, timeout: 180_000 },
+  ],
+  baseURL: async ({ server }, use) => use(server.origin),
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use) => use({ 'x-test-client-ip': freshNetwork(), ...extraHTTPHeaders }),
+  person: async ({ request }, use) => {
+    const email = uniqueEmail('person');
+    const userId = await seedUser(request, { email, password: PASSWORD, agreed: true });
+    await use({ email, password: PASSWORD, userId });
+  },
+  signedIn: async ({ page, person }, use) => {
+    await signInByRequest(page.request, person.email, person.password);
+    await use(page);
+  },
+  operatorPage: async ({ page }, use) => {
+    await use(async (role, fields = {}) => {
+      const minted = await page.request.post('/api/dev/operator-session', { data: { role, ...fields } });
+      expect(((await minted.json()) as { code: string }).code).toBe('0');
+      return page;
+    });
+  },
+});
+
+export { expect, PORTAL_ORIGIN };
+
