@@ -1,29 +1,15 @@
 import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { langs } from '../../src/lib/lang';
-import { pageShells, sessionShells } from '../../src/lib/routes';
 
-const routes = ['/', ...pageShells.map((shell) => `/${shell}`)];
+/**
+ * What a person meets on every page: the 404 page and its way back, the language switch, the sign-out icon and
+ * the old-browser notice. Which shell answers each route, the language the host decides, the security headers
+ * and /api's envelope are tests/functions/page-shells.test.ts.
+ */
 const htmlLang = { zh: 'zh-CN', en: 'en' } as const;
 
 for (const lang of langs) {
-  test(`every route answers its own ${lang} shell`, async ({ request }) => {
-    // The served HTML itself. A page that needs a session is asked for with a session cookie (the edge sends
-    // a visitor without one to /login); the sign-in pages without one (the edge sends a session on).
-    for (const route of routes) {
-      const needsSession = sessionShells.some((shell) => route === `/${shell}`);
-      const cookie = `LANG=${lang}${needsSession ? '; portal_token=not-checked-by-the-page-route' : ''}`;
-      const res = await request.get(route, { headers: { cookie } });
-      expect(res.status(), route).toBe(200);
-      expect(res.headers()['vary'], route).toContain('Cookie');
-      const html = (await res.text()).replaceAll('&amp;', '&');
-      const shell = route === '/' ? 'login' : (route.slice(1) as (typeof pageShells)[number]);
-      expect(html, route).toContain(`<html lang="${htmlLang[lang]}"`);
-      expect(html, route).toContain(`<title>${messages[lang].pages[shell].title} · ${messages[lang].meta.siteName}</title>`);
-      expect(html, route).toContain(`<h1 id="page-title">${messages[lang].pages[shell].title}</h1>`);
-    }
-  });
-
   test(`an unknown path gets the ${lang} 404 page`, async ({ page, context }) => {
     await context.addCookies([{ name: 'LANG', value: lang, url: 'http://127.0.0.1' }]);
     for (const path of ['/nope', '/login/', '/en/login', '/zh/login.html']) {
@@ -36,21 +22,6 @@ for (const lang of langs) {
     await expect(page).toHaveURL(/\/login$/);
   });
 }
-
-test('with no cookie, the host decides the language; a bad cookie is ignored', async ({ request }) => {
-  const htmlOf = async (host: string, cookie?: string) =>
-    (await request.get('/login', { headers: { host, ...(cookie ? { cookie } : {}) } })).text();
-  expect(await htmlOf('portal.example.com')).toContain('<html lang="en"');
-  expect(await htmlOf('portal.example.cn')).toContain('<html lang="zh-CN"');
-  expect(await htmlOf('portal.example.cn', 'LANG=fr')).toContain('<html lang="zh-CN"');
-  expect(await htmlOf('portal.example.cn', 'LANG=en')).toContain('<html lang="en"');
-});
-
-test('"/" is the partner login on a navigator host and the login elsewhere', async ({ request }) => {
-  const titleOf = async (host: string) => /<title>([^<]*)/.exec(await (await request.get('/', { headers: { host } })).text())?.[1];
-  expect(await titleOf('navigator.example.com')).toContain(messages.en.pages.navigator_login.title);
-  expect(await titleOf('portal.example.com')).toContain(messages.en.pages.login.title);
-});
 
 test('the language switch flips the page and the LANG cookie', async ({ page, context }) => {
   await page.goto('/register');
@@ -76,15 +47,13 @@ test('the language switch flips the page and the LANG cookie', async ({ page, co
   await expect(page.locator('html')).toHaveAttribute('lang', 'en', reload);
 });
 
-test('the logout icon shows only with a session marker, and never on the user center', async ({ page, context }) => {
+test('the logout icon shows only with a session marker', async ({ page, context }) => {
   await page.goto('/login');
   await expect(page.locator('[data-logout]')).toBeHidden();
   await context.addCookies([{ name: 'portal_signed_in', value: '1', url: 'http://127.0.0.1' }]);
   await page.goto('/forget');
   await expect(page.getByRole('button', { name: messages.en.header.logout })).toBeVisible();
-  // The page itself (the edge lets a session cookie through; the island's calls would then send it to sign-in).
-  const userCenter = await (await page.request.get('/user_center', { headers: { cookie: 'portal_token=unchecked' } })).text();
-  expect(userCenter).not.toContain('data-logout');
+  // Never on the user center: tests/functions/page-shells.test.ts.
 });
 
 test('a current browser never sees the browser notice', async ({ page }) => {
@@ -114,26 +83,4 @@ test.describe('an old browser', () => {
     await page.goto('/forget');
     await expect(page.getByText(messages.en.browserNotice.text)).toBeHidden();
   });
-});
-
-test('/api answers unknown calls with the envelope, never HTML', async ({ request }) => {
-  const res = await request.post('/api/agg-web/unknown', { data: {} });
-  expect(res.status()).toBe(404);
-  expect(await res.json()).toMatchObject({ code: 'GW0404' });
-});
-
-test('every page, static file and API answer carries the security headers', async ({ request }) => {
-  const login = await (await request.get('/login')).text();
-  const asset = /(?:src|href)="(\/_astro\/[^"]+)"/.exec(login)?.[1];
-  expect(asset, 'a hashed build file on /login').toBeTruthy();
-  const paths = [...routes, '/terms', '/privacy', '/nope', '/favicon.svg', '/robots.txt', '/browser-check.js', asset!, '/api/agg-web/country/selectPhoneCode'];
-  for (const path of paths) {
-    const headers = (await request.get(path)).headers();
-    expect(headers['strict-transport-security'], path).toBe('max-age=31536000; includeSubDomains');
-    expect(headers['x-content-type-options'], path).toBe('nosniff');
-    expect(headers['referrer-policy'], path).toBe('strict-origin-when-cross-origin');
-    expect(headers['permissions-policy'], path).toContain('camera=()');
-    expect(headers['content-security-policy'], path).toMatch(/frame-ancestors '(none|self)'/);
-    expect(headers['content-security-policy'], path).toContain("object-src 'none'");
-  }
 });
