@@ -6,7 +6,8 @@ import { openInLanguage, uniqueEmail } from './helpers';
 /**
  * A failed call says what happened and what to do, and the form keeps what was typed: no answer at all
  * ("check your connection"), or a failure on our side ("try again", with the trace id to quote). Never
- * "refresh the page", which would clear the form. The failures are made by the browser's network layer.
+ * "refresh the page", which would clear the form. The failures are made by the browser's network layer. That a real
+ * answer carries the trace id is tests/functions/page-shells.test.ts ("/api").
  */
 for (const lang of langs) {
   const t = messages[lang];
@@ -39,12 +40,6 @@ for (const lang of langs) {
       await expect(page.getByRole('alert').filter({ hasText: `${t.errors.server} ${reference}` })).toBeVisible();
       await expect(page.getByLabel(m.email)).toHaveValue(email);
       await expect(page.getByLabel(m.password, { exact: true })).toHaveValue('harbourGate7');
-    });
-
-    test('a real server answer carries the trace id the edge logged', async ({ request }) => {
-      const answer = await request.get('/api/agg-web/country/selectPhoneCode');
-      expect(answer.headers()['x-trace-id']).toMatch(/^[0-9a-f-]{36}$/);
-      await answer.dispose();
     });
   });
 }

@@ -2,10 +2,12 @@ import { type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
-import { solvePow, type PowChallenge } from '../functions/pow-solver';
 import { leaveAndClearCookies, openInLanguage, passSlider, readCode, seedUser, signInByEmail, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
 
-/** Issue 4: partner sign-in, password reset (/forget, /navigator_forget) and the forced change of login case 2. */
+/**
+ * Issue 4: partner sign-in, password reset (/forget, /navigator_forget) and the forced change of login case 2.
+ * The partner session's navigator_token cookie on the navigator host is tests/functions/partner.test.ts.
+ */
 
 async function passwordSignInByEmail(page: Page, lang: Lang, email: string, password: string) {
   await leaveAndClearCookies(page);
@@ -177,32 +179,3 @@ for (const lang of langs) {
     });
   });
 }
-
-test('the navigator host keeps the partner session in navigator_token', async ({ request }) => {
-  const mobile = uniqueMobile();
-  await seedUser(request, { phone: { callingCode: '+86', mobile }, password: 'navigator24', isPartner: true, agreed: true });
-  const headers = { host: 'navigator.example.com' };
-  const init = (await (await request.post('/api/agg-web/captcha/slider/init', { headers, data: { scene: 'login', subject: `+86${mobile}` } })).json()) as {
-    data: { sessionId: string; pow: PowChallenge };
-  };
-  const x = ((await (await request.get(`/api/dev/captcha/${init.data.sessionId}`)).json()) as { data: { x: number } }).data.x;
-  const trail = [0, 0.2, 0.45, 0.7, 0.85, 0.95, 1].map((p, i) => [i * 60 + (i % 2) * 15, Math.round(x * p)]);
-  const pow = await solvePow(init.data.pow);
-  const check = ((await (await request.post('/api/agg-web/captcha/slider/verify', { headers, data: { sessionId: init.data.sessionId, x, trail, pow } })).json()) as { data: unknown }).data;
-  const { createHash } = await import('node:crypto');
-  const answer = await request.post('/api/agg-web/partner/v2/passwordLogin', {
-    headers,
-    data: {
-      phone: mobile,
-      phoneCode: '+86',
-      password: createHash('sha256').update('navigator24').digest('hex'),
-      captchaType: 2,
-      passwordVersion: 2,
-      sliderCheck: check,
-    },
-  });
-  expect(((await answer.json()) as { code: string }).code).toBe('0');
-  const setCookie = answer.headersArray().filter((h) => h.name.toLowerCase() === 'set-cookie').map((h) => h.value);
-  expect(setCookie.some((v) => /^navigator_token=[^;]+;.*HttpOnly/.test(v))).toBe(true);
-  expect(setCookie.some((v) => v.startsWith('portal_token='))).toBe(false);
-});

@@ -222,6 +222,7 @@ describe('hand-off intake', () => {
     const before = await sessionsOf('user-1');
     const res = await call(`http://portal.test/login?token=${await make()}`);
     expect(res.status).toBe(400);
+    expect(res.headers.get('cache-control')).toBe('no-store');
     const html = await res.text();
     expect(html).toContain(`data-handoff-error="${reason}"`);
     expect(html).toContain(workerMessages.en.handoff[reason as 'invalid']);
