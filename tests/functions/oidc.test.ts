@@ -156,6 +156,24 @@ describe('the code flow with PKCE', () => {
     expect(again.location).toMatch(new RegExp(`^${RP}/callback\\?code=`));
   });
 
+  it("gives the ID token the locale the app asked for (ui_locales), which the consent page is shown in", async () => {
+    const person = await api.person();
+    const config = await relyingParty(app);
+    // Asked in zh-CN by a visitor whose pages are in English: the consent page switches to Chinese.
+    const first = await authorize(config, `${person.cookie}; LANG=en`, { ui_locales: 'zh-CN' });
+    expect(first.location).toMatch(/^\/connect\?request=/);
+    expect(first.answer.headers.getSetCookie().join('\n')).toMatch(/(?:^|\n)LANG=zh;/);
+    const id = new URL(first.location!, ISSUER).searchParams.get('request')!;
+    const decided = await api.json<{ redirectTo: string }>(await api.post(`/oidc/v1/requests/${id}/decision`, { allow: true }, { cookie: person.cookie, lang: 'zh' }));
+    expect(decided.code).toBe('0');
+    const zh = await oidc.authorizationCodeGrant(config, new URL(decided.data.redirectTo), { pkceCodeVerifier: first.verifier, expectedState: first.state, expectedNonce: first.nonce });
+    expect(zh.claims()!.locale).toBe('zh-CN');
+    // The consent remembered, the code comes at once, in the language asked for this time.
+    const again = await authorize(config, `${person.cookie}; LANG=zh`, { ui_locales: 'en' });
+    const en = await oidc.authorizationCodeGrant(config, new URL(again.location!), { pkceCodeVerifier: again.verifier, expectedState: again.state, expectedNonce: again.nonce });
+    expect(en.claims()!.locale).toBe('en');
+  });
+
   it('answers login_required to prompt=none while signed out, at the redirect_uri with state and iss', async () => {
     const config = await relyingParty(app);
     const { location, state } = await authorize(config, undefined, { prompt: 'none' });
@@ -184,6 +202,21 @@ describe('the code flow with PKCE', () => {
     expect(view.data.needs).toBe('two-step-setup');
     const refused = await api.json(await api.post(`/oidc/v1/requests/${id}/decision`, { allow: true }, { cookie: person.cookie }));
     expect(refused.code).toBe('OI0003');
+  });
+
+  it('answers access_denied at the redirect_uri, with the state, iss and no code, when the person declines', async () => {
+    const person = await api.person();
+    const config = await relyingParty(app);
+    const flow = await authorize(config, person.cookie, { acr_values: 'urn:portal:acr:2fa' });
+    const id = new URL(flow.location!, ISSUER).searchParams.get('request')!;
+    const decided = await api.json<{ redirectTo: string }>(await api.post(`/oidc/v1/requests/${id}/decision`, { allow: false }, { cookie: person.cookie }));
+    expect(decided.code).toBe('0');
+    const answer = new URL(decided.data.redirectTo);
+    expect(answer.origin + answer.pathname).toBe(`${RP}/callback`);
+    expect(answer.searchParams.get('error')).toBe('access_denied');
+    expect(answer.searchParams.get('state')).toBe(flow.state);
+    expect(answer.searchParams.get('iss')).toBe(ISSUER);
+    expect(answer.searchParams.get('code')).toBeNull();
   });
 
   it('refuses plain PKCE and a missing challenge at the redirect_uri, and implicit flows outright', async () => {
@@ -278,6 +311,8 @@ describe('client credentials', () => {
     const config = await relyingParty(machine);
     const tokens = await oidc.clientCredentialsGrant(config, { scope: 'company' });
     expect(tokens.token_type).toBe('bearer');
+    // A signed JWT: header, payload, signature.
+    expect(tokens.access_token.split('.')).toHaveLength(3);
     await expect(oidc.clientCredentialsGrant(config, { scope: 'email' })).rejects.toMatchObject({ error: 'invalid_scope' });
     const wrong = await relyingParty({ clientId: machine.clientId, clientSecret: 'not-the-secret' });
     await expect(oidc.clientCredentialsGrant(wrong, { scope: 'company' })).rejects.toMatchObject({ status: 401 });
