@@ -125,3 +125,36 @@ describe('cases 1-9 side by side', () => {
     expect(cases[6]!.companyInfo).toEqual({ name: 'Seven Shipping', ports: [{ id: 'CNSHA', name: 'Shanghai', code: 'CNSHA' }] });
   }, 60_000);
 });
+
+describe('where a signed-in person is sent, by case', () => {
+  // The people of tests/e2e/login-cases.spec.ts (e-mail accounts without a registered mobile, hence loginType=2): the
+  // gateway's answer through the whole Worker, and the page's route for it (src/lib/login-route.ts), which the sign-in
+  // form and a signed-in visit of /login both follow. The browser spec shows what the person then sees there.
+  it('derives each example case and routes it to its page, with what the company form starts from', async () => {
+    const { routeForLoginCase } = await import('../../src/lib/login-route');
+    const examples: [string, Record<string, unknown>, string, { name: string } | null][] = [
+      ['1: never chose', {}, '/enterprise_adm_and_staff?loginType=2', null],
+      ['2: must change the password', { originalFlag: true }, '/change_password', null],
+      ['2: enterprise user without a company', { userType: 2 }, '/create_account', null],
+      ['2: member of a verified company', { userType: 2, companies: [{ nameEn: `Case ${api.unique()}` }] }, '/account', null],
+      ['3: individual', { userType: 1 }, '/go/web_home', null],
+      ['4: administrator awaiting verification', { userType: 2, companies: [{ nameEn: `Case ${api.unique()}`, status: 'approving' }] }, '/completion_of_application?userType=2&loginType=2&ifJumpToSaas=false', null],
+      ['5: staff whose join is pending', { userType: 2, companies: [{ nameEn: `Case ${api.unique()}`, role: 'staff', memberStatus: 'pending' }] }, '/completion_of_application?userType=2&loginType=2', null],
+      ['6: registered with a company name', { pendingCompanyName: 'Six Seas Shipping' }, '/enterprise_adm_and_staff?loginType=2', { name: 'Six Seas Shipping' }],
+      ['7: registered with a company name and a port', { pendingCompanyName: 'Seven Seas Shipping', pendingPortId: 'CNSHA' }, '/enterprise_adm_and_staff?loginType=2', { name: 'Seven Seas Shipping' }],
+      ['9: the join was declined', { userType: 2, pendingCompanyName: 'Old Name Co', companies: [{ nameEn: `Case ${api.unique()}`, role: 'staff', memberStatus: 'rejected' }] }, '/enterprise_adm_and_staff?loginType=2', null],
+    ];
+    const people = await Promise.all(examples.map(([, fields]) => api.person(fields)));
+    for (const [i, [name, , lands, prefill]] of examples.entries()) {
+      const body = await api.json<Parameters<typeof routeForLoginCase>[0]>(await api.post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: people[i]!.cookie }));
+      expect(body.code, name).toBe('0');
+      expect(routeForLoginCase(body.data).to, name).toBe(lands);
+      expect(body.data.companyInfo ? { name: body.data.companyInfo.name } : null, name).toEqual(prefill);
+    }
+    // Case 3 signs in as the individual account first; the web home is WEB_HOME_URL (/user_center in wrangler.toml).
+    const { default: app } = await import('../../functions/worker');
+    const home = await app.request('http://localhost/go/web_home', { headers: { cookie: people[4]!.cookie }, redirect: 'manual' }, worker.env, worker.ctx);
+    await home.body?.cancel();
+    expect(home.headers.get('location')).toBe('/user_center');
+  }, 60_000);
+});
