@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContextOptions, type Page } from '@playwright/test';
 import { seedUser, signInByRequest, uniqueEmail } from './helpers';
 import { PORTAL_ORIGIN, startServer, stopServer, type Server } from './world';
 
@@ -10,8 +10,12 @@ import { PORTAL_ORIGIN, startServer, stopServer, type Server } from './world';
  * - `person`: an e-mail account seeded by the dev route, terms agreed, with its password.
  * - `signedIn`: the page, signed in as `person` through the gateway (the cookie in the page's context): for tests
  *   about something else than signing in.
- * - `operatorPage(role, lang?)`: the page with a console session of a fresh operator in `role` (the dev route
- *   mints the real HttpOnly cookie), for tests about something else than the operator sign-in.
+ * - `operatorPage(role, fields?)`: the page (or `fields.page`, another browser of the test) with a console session
+ *   of a fresh operator in `role`, named `fields.name` (the dev route mints the real HttpOnly cookie), for tests
+ *   about something else than the operator sign-in.
+ * - `network`: this test's client network (the x-test-client-ip every browser and request of the test sends).
+ * - `newPage(options?)`: another browser (context) of the same test, on the test's client network, closed after
+ *   it: a second person, or an operator beside the person (`browser.newContext()` would send no network header).
  */
 export type Person = { email: string; password: string; userId: string };
 type OperatorRole = 'admin' | 'reviewer' | 'support';
@@ -25,8 +29,16 @@ function freshNetwork(): string {
 
 export const PASSWORD = 'harbour2024';
 
+export type OperatorFields = { name?: string; login?: string; page?: Page };
+
 export const test = base.extend<
-  { person: Person; signedIn: Page; operatorPage: (role: OperatorRole, fields?: { name?: string; login?: string }) => Promise<Page> },
+  {
+    person: Person;
+    signedIn: Page;
+    operatorPage: (role: OperatorRole, fields?: OperatorFields) => Promise<Page>;
+    network: string;
+    newPage: (options?: BrowserContextOptions) => Promise<Page>;
+  },
   { server: Server }
 >({
   server: [
@@ -38,7 +50,17 @@ export const test = base.extend<
     { scope: 'worker', auto: true, timeout: 180_000 },
   ],
   baseURL: async ({ server }, use) => use(server.origin),
-  extraHTTPHeaders: async ({ extraHTTPHeaders }, use) => use({ 'x-test-client-ip': freshNetwork(), ...extraHTTPHeaders }),
+  network: async ({}, use) => use(freshNetwork()),
+  extraHTTPHeaders: async ({ extraHTTPHeaders, network }, use) => use({ 'x-test-client-ip': network, ...extraHTTPHeaders }),
+  newPage: async ({ browser, baseURL, extraHTTPHeaders }, use) => {
+    const contexts: Awaited<ReturnType<typeof browser.newContext>>[] = [];
+    await use(async (options = {}) => {
+      const context = await browser.newContext({ baseURL, ...options, extraHTTPHeaders: { ...extraHTTPHeaders, ...options.extraHTTPHeaders } });
+      contexts.push(context);
+      return context.newPage();
+    });
+    await Promise.all(contexts.map((context) => context.close()));
+  },
   person: async ({ request }, use) => {
     const email = uniqueEmail('person');
     const userId = await seedUser(request, { email, password: PASSWORD, agreed: true });
@@ -49,10 +71,10 @@ export const test = base.extend<
     await use(page);
   },
   operatorPage: async ({ page }, use) => {
-    await use(async (role, fields = {}) => {
-      const minted = await page.request.post('/api/dev/operator-session', { data: { role, ...fields } });
+    await use(async (role, { page: target = page, ...fields } = {}) => {
+      const minted = await target.request.post('/api/dev/operator-session', { data: { role, ...fields } });
       expect(((await minted.json()) as { code: string }).code).toBe('0');
-      return page;
+      return target;
     });
   },
 });

@@ -3,8 +3,57 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { messages } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
-import { PERSIST_DIR, PORTAL_ORIGIN } from './world';
+import { PASSKEY_ORIGIN, PERSIST_DIR, PORTAL_ORIGIN } from './world';
 import { DEV_HANDOFF_KEY, createHandoffBlob, handoffClaims, importHandoffKey } from '../../functions/gateway/handoff/blob';
+import { solvePow, type PowChallenge } from '../functions/pow-solver';
+
+/** Screenshots are opt-in: taken only when SCREENSHOTS=1 (the @screenshots run), never in the default run. */
+export const SCREENSHOTS = Boolean(process.env.SCREENSHOTS);
+
+/**
+ * Waits until the page's island has replaced its loading fallback (no spinner) and the page is quiet:
+ * a page half-built is neither judged nor photographed.
+ */
+export async function settle(page: Page) {
+  await page.waitForLoadState('networkidle');
+  // A shared test machine can take a while over a page's first calls.
+  await expect(page.locator('.spinner')).toHaveCount(0, { timeout: 20_000 });
+}
+
+/**
+ * Photographs the page as it stands as test-results/screenshots/<name>.png (full page unless `fullPage: false`,
+ * as for a modal dialog over the viewport), at each of `widths` if given, when SCREENSHOTS=1; otherwise nothing.
+ */
+export async function shoot(page: Page, name: string, { widths, fullPage = true }: { widths?: readonly number[]; fullPage?: boolean } = {}) {
+  if (!SCREENSHOTS) return;
+  if (!widths) {
+    await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage });
+    return;
+  }
+  const before = page.viewportSize();
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: before?.height ?? 900 });
+    await page.screenshot({ path: `test-results/screenshots/${name}-${width}.png`, fullPage });
+  }
+  if (before) await page.setViewportSize(before);
+}
+
+/**
+ * Sends a sign-in code to a mainland number by the gateway calls the /login form makes (the slider passed as the
+ * dev reveal solves it, no page): for a test that needs a send to have happened, not the form. Answers the
+ * envelope's code ('0' when a provider took it).
+ */
+export async function sendSmsCode(request: APIRequestContext, mobile: string): Promise<string> {
+  const init = (await (await request.post('/api/agg-web/captcha/slider/init', { data: { scene: 'sms', subject: `+86${mobile}` } })).json()) as { code: string; data: { sessionId: string; pow: PowChallenge } };
+  expect(init.code).toBe('0');
+  const { sessionId } = init.data;
+  const { x } = ((await (await request.get(`/api/dev/captcha/${sessionId}`)).json()) as { data: { x: number } }).data;
+  const trail: [number, number][] = [0, 0.2, 0.45, 0.7, 0.85, 0.95, 1].map((p, i) => [i * 60 + (i % 2) * 15, Math.round(x * p)]);
+  const verified = (await (await request.post('/api/agg-web/captcha/slider/verify', { data: { sessionId, x, trail, pow: await solvePow(init.data.pow) } })).json()) as { code: string; data: unknown };
+  expect(verified.code).toBe('0');
+  const sent = await request.post('/api/agg-web/sms/send', { data: { phoneCode: 'CN', phoneCodeValue: '+86', mobile, type: 3, sliderCheck: verified.data } });
+  return ((await sent.json()) as { code: string }).code;
+}
 
 /** A fresh mainland mobile number per call, so tests never share a user. */
 export function uniqueMobile(): string {
@@ -181,4 +230,23 @@ export async function handedOver(page: Page, lang: Lang, userId: string, path: s
   await openInLanguage(page, lang, '/login');
   await page.goto(`${path}?token=${blob}`);
   await expect(page).toHaveURL(new RegExp(`${path}$`));
+}
+
+/** Makes a delivery provider's stand-in fail for one recipient (dev route /api/dev/delivery/faults). */
+export async function failDelivery(request: APIRequestContext, provider: 'aliyun' | 'tencent' | 'ses' | 'webhook' | 'twilio', recipient: string) {
+  const answer = await request.post('/api/dev/delivery/faults', { data: { provider, recipient, mode: 'down' } });
+  expect(((await answer.json()) as { code: string }).code).toBe('0');
+}
+
+/**
+ * Leaves both mainland SMS providers' breakers shut with no failure counted (the e2e server runs the deployed
+ * breakers: 5 failures in a row open one): one code through Tencent (Aliyun down for that number, one more
+ * Aliyun failure), then one through Aliyun. For a test that made them fail, after it, so that the worker's next
+ * test meets healthy providers. Holds while neither is open, i.e. while a test fails each fewer than 4 times.
+ */
+export async function shutDeliveryBreakers(request: APIRequestContext) {
+  const throughTencent = uniqueMobile();
+  await failDelivery(request, 'aliyun', `+86${throughTencent}`);
+  expect(await sendSmsCode(request, throughTencent), 'a code through Tencent').toBe('0');
+  expect(await sendSmsCode(request, uniqueMobile()), 'a code through Aliyun').toBe('0');
 }
