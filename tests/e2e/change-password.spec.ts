@@ -3,6 +3,7 @@ import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { langs } from '../../src/lib/lang';
 import { expectAccessible, handedOver, openInLanguage, readCode, seedUser, signInByEmail, uniqueEmail } from './helpers';
+import { shoot } from './journeys';
 
 /**
  * The user center's password change: a session alone is not enough. A session without a fresh proof of its
@@ -100,6 +101,29 @@ for (const lang of langs) {
       await page.context().clearCookies();
       await signInByEmail(page, lang, email, 'firstHarbour3');
       await expect(page).not.toHaveURL(/\/login/);
+    });
+
+    test('an account signed up by code sets a password: its own title, where the last code went, a way back', async ({ page }) => {
+      const email = uniqueEmail(`setpw-${lang}`);
+      const userId = await seedUser(page.request, { email, userType: 2, agreed: true });
+      // The code of the sign-up, moments ago: its resend wait is the one the dialog meets.
+      const sent = await page.request.post('/api/agg-web/user/getRegVerificationCode', { data: { emailAddress: email, type: 1 } });
+      expect(((await sent.json()) as { code: string }).code).toBe('0');
+      await handedOver(page, lang, userId, '/change_password');
+      await expect(page.getByRole('heading', { level: 1, name: c.setTitle })).toBeVisible();
+      await expect(page).toHaveTitle(new RegExp(`^${c.setTitle}`));
+      await expect(page.getByRole('link', { name: c.backToUserCenter })).toHaveAttribute('href', '/user_center');
+      await page.getByLabel(c.newPassword, { exact: true }).fill('harbourGate8');
+      await page.getByLabel(c.confirmPassword, { exact: true }).fill('harbourGate8');
+      await page.getByRole('button', { name: c.setSubmit }).click();
+      const dialog = page.getByRole('dialog', { name: t.stepUp.title });
+      await dialog.getByRole('button', { name: t.stepUp.getCode }).click();
+      const [before] = t.stepUp.codeWait.split('{to}');
+      await expect(dialog.getByText(before!.trim())).toBeVisible();
+      await expect(dialog).not.toContainText(t.errors.network);
+      await expect(dialog).not.toContainText(lang === 'zh' ? '请稍后再获取验证码' : 'Please wait a moment');
+      await expectAccessible(page);
+      await shoot(page, `set-password-${lang}-1280`);
     });
   });
 }

@@ -4,7 +4,8 @@ import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { DEFAULT_AREA_CODE_ID } from '../../src/schemas/auth-rules';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { fillDate, openInLanguage, searchAndPick, seedUser, signInByEmail, signInByRequest, uniqueEmail } from './helpers';
+import { expectAccessible, fillDate, openInLanguage, searchAndPick, seedUser, signInByEmail, signInByRequest, uniqueEmail, uniqueMobile } from './helpers';
+import { shoot, shootAtWidths } from './journeys';
 
 const PASSWORD = 'harbour2024';
 
@@ -237,6 +238,70 @@ for (const lang of langs) {
       await expect(picker.locator('option', { hasText: o.areaCodesLoading })).toHaveCount(0);
       // The current code stays picked, now as a row of the list.
       await expect(picker).toHaveValue(DEFAULT_AREA_CODE_ID);
+    });
+  });
+}
+
+for (const lang of langs) {
+  const t = messages[lang];
+  const o = t.onboarding;
+
+  test.describe(`what was said once is kept, and the pickers (${lang})`, () => {
+    test('a Chinese company name from the new-user dialog fills the Chinese-name field; a service provider is offered provider types only', async ({ page }) => {
+      const email = uniqueEmail(`kept-name-${lang}`);
+      await seedUser(page.request, { email, password: PASSWORD, userType: 2, agreed: true, identity: 2 });
+      await signInByRequest(page.request, email, PASSWORD);
+      // What the new-user dialog's sign-in leaves for the company form (login case 6).
+      await page.addInitScript(() => sessionStorage.setItem('companyName', '舟山远洋船务代理有限公司'));
+      await openInLanguage(page, lang, '/create_account');
+      await expect(page.getByLabel(o.companyNameCn)).toHaveValue('舟山远洋船务代理有限公司');
+      await expect(page.getByLabel(o.companyNameEn)).toHaveValue('');
+      const types = page.getByLabel(o.companyType).locator('option:not([disabled])');
+      await expect(types).toHaveText(['shipAgent', 'shipyard', 'fuelSupplier', 'voyageManager'].map((type) => t.companyTypes[type as keyof typeof t.companyTypes]));
+      // Chinese text in the English-name field is refused with its reason.
+      await page.getByLabel(o.companyNameEn).fill('舟山远洋');
+      await page.getByRole('button', { name: o.submit }).click();
+      await expect(page.getByText(o.errors.companyNameEnLatin)).toBeVisible();
+      await expectAccessible(page);
+      await shoot(page, `company-form-kept-${lang}-1280`);
+    });
+
+    test('the join form is prefilled with the phone and name of the account', async ({ page }) => {
+      const mobile = uniqueMobile();
+      const email = uniqueEmail(`join-prefill-${lang}`);
+      await seedUser(page.request, { email, phone: { callingCode: '+86', mobile }, realName: 'Zhou Min', password: PASSWORD, userType: 2, agreed: true });
+      await signInByRequest(page.request, email, PASSWORD);
+      await openInLanguage(page, lang, '/join');
+      await expect(page.getByLabel(o.phone, { exact: true })).toHaveValue(mobile);
+      await expect(page.getByLabel(o.realName)).toHaveValue('Zhou Min');
+    });
+
+    test('an administrator revisiting the choice of role sees their company and its standing', async ({ page }) => {
+      const adminEmail = uniqueEmail(`kept-revisit-${lang}`);
+      const company = `Revisit Shipping ${lang} ${Date.now()}`;
+      await seedUser(page.request, { email: adminEmail, password: PASSWORD, userType: 2, agreed: true, companies: [{ nameEn: company, status: 'verified', role: 'administrator' }] });
+      await signInByRequest(page.request, adminEmail, PASSWORD);
+      await openInLanguage(page, lang, '/enterprise_adm_and_staff');
+      const standing = page.getByRole('status').filter({ hasText: company });
+      await expect(standing).toContainText(o.choose.administering.replace('{company}', company).replace('{status}', t.statuses.verified));
+      await expect(page.getByRole('link', { name: o.choose.goToCompanies })).toHaveAttribute('href', '/account');
+      await expect(page.getByText(o.steps.identity).first()).toBeVisible();
+      await expectAccessible(page);
+      await shootAtWidths(page, `enterprise-choice-admin-${lang}`, [390, 1280]);
+    });
+
+    test('↓ then Enter after a search of the country takes the first match', async ({ signedIn: page }) => {
+      await openInLanguage(page, lang, '/create_account');
+      const country = page.getByRole('combobox', { name: o.country, exact: true });
+      await country.fill(lang === 'zh' ? '中国' : 'China');
+      await expect(page.getByRole('listbox', { name: o.country, exact: true }).getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+      const first = (await page.getByRole('listbox', { name: o.country, exact: true }).getByRole('option').first().textContent())!.trim();
+      await country.press('ArrowDown');
+      await country.press('Enter');
+      // The first match's name in the page's language (the option shows both names), not the second match.
+      const picked = await country.inputValue();
+      expect(picked.length).toBeGreaterThan(0);
+      expect(first.startsWith(picked)).toBe(true);
     });
   });
 }

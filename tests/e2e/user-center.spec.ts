@@ -168,6 +168,25 @@ for (const lang of langs) {
       await other.context.close();
     });
 
+    test('the invitation hint links /join; the birthday picker names Chinese months without a second 月', async ({ page }) => {
+      const email = uniqueEmail(`invite-hint-${lang}`);
+      await seedUser(page.request, { email, password: PASSWORD, userType: 2, agreed: true, companies: [{ nameEn: `Small Things ${lang} ${Date.now()}`, status: 'verified', role: 'administrator' }] });
+      await signInByRequest(page.request, email, PASSWORD);
+      const list = (await (await page.request.post('/api/c/user/v2/getCompanyListByToken', { data: {} })).json()) as { data: { companyId: string }[] };
+      await page.request.post('/api/agg-web/company/invitation/regenerate', { data: { companyId: list.data[0]!.companyId } });
+
+      await openInLanguage(page, lang, '/user_center');
+      const link = page.locator('.invitation .hint a');
+      await expect(link).toHaveAttribute('href', /^\/join\?code=[A-Z0-9]{8}$/);
+      await expect(link).toHaveText(/\/join\?code=[A-Z0-9]{8}$/);
+      await page.getByRole('button', { name: u.editProfile }).click();
+      const month = page.getByRole('group', { name: new RegExp(u.birthday) }).getByRole('combobox', { name: t.onboarding.dateParts.month });
+      await expect(month.locator('option')).toHaveCount(13);
+      const names = await month.locator('option').allTextContents();
+      if (lang === 'zh') expect(names.filter(Boolean)).toEqual(Array.from({ length: 12 }, (_, i) => String(i + 1)));
+      else expect(names).toContain('March');
+    });
+
     test('nothing moves as the page paints from its HTML and as the island fills it, at 1280 and 390 px', async ({ browser, baseURL }) => {
       test.setTimeout(60_000);
       const context = await browser.newContext({ baseURL });
