@@ -7,7 +7,8 @@ import { openInLanguage, seedUser, uniqueEmail } from './helpers';
 /**
  * Pages that need a session never show their form to a signed-out visitor: the edge sends them to sign-in
  * with the page as the return path, and sign-in brings them back there. A session that ends while a page is
- * open does the same on the next call.
+ * open does the same on the next call. The edge's redirect of every session page to /login?next= (query kept) is
+ * tests/functions/page-shells.test.ts; which return paths are accepted, tests/unit/session-redirect.test.ts.
  */
 
 /** A sign-in loads the gateway calls on first use, signs in, then waits 500 ms before going on: room on a busy machine. */

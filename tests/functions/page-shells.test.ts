@@ -77,6 +77,16 @@ describe('every route answers its own shell', () => {
     expect(await titleOf('portal.example.com')).toContain(messages.en.pages.login.title);
   });
 
+  it('sends a visitor without a session from a page that needs one to sign in, with the page and its query to return to', async () => {
+    for (const shell of sessionShells) {
+      const res = await visit(`http://127.0.0.1/${shell}`);
+      expect(res.status, shell).toBe(302);
+      expect(res.headers.get('location'), shell).toBe(`/login?next=${encodeURIComponent(`/${shell}`)}`);
+    }
+    const join = await visit('http://127.0.0.1/join?code=AB12CD');
+    expect(join.headers.get('location')).toBe('/login?next=%2Fjoin%3Fcode%3DAB12CD');
+  });
+
   it('never puts the sign-out button on the user center', async () => {
     expect(await (await visit('http://127.0.0.1/user_center', { cookie: 'portal_token=unchecked' })).text()).not.toContain('data-logout');
   });
