@@ -1,15 +1,17 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
-import { getPlatformProxy, unstable_splitSqlQuery } from 'wrangler';
+import { inject } from 'vitest';
+import { getPlatformProxy } from 'wrangler';
 import type { WorkerEnv } from '../../functions/env';
 import { CHEAP_POW } from './pow-solver';
 import { throttledD1 } from './throttled-d1';
 
 /**
  * A real local D1 and R2 (miniflare, through wrangler) for function tests: each call gets its own fresh
- * persisted state with every migration applied, so test files never see each other's rows. `vars` overrides
+ * persisted state, a copy of the run's migrated template (global-setup.ts), so test files never see each
+ * other's rows and none replays the migrations. `vars` overrides
  * bindings, vars and secrets (also those `Env` does not type, such as HANDOFF_KEY_PREVIOUS); functions/config.ts
  * parses them like the deployed ones. The human check's proof of work is made cheap (CHEAP_POW) unless `vars`
  * says otherwise: the tests check that it is demanded and verified, not how long it takes (`npm run bench` does).
@@ -17,11 +19,8 @@ import { throttledD1 } from './throttled-d1';
 export async function startWorkerEnv(name: string, vars: Record<string, unknown> = {}) {
   const persist = join('.wrangler', 'functions', `${name}-${process.pid}`);
   rmSync(persist, { recursive: true, force: true });
+  cpSync(inject('d1Template'), persist, { recursive: true });
   const proxy = await getPlatformProxy<WorkerEnv>({ configPath: 'wrangler.toml', persist: { path: persist } });
-  for (const file of readdirSync('migrations').filter((f) => f.endsWith('.sql')).sort()) {
-    const statements = unstable_splitSqlQuery(readFileSync(join('migrations', file), 'utf8'));
-    if (statements.length) await proxy.env.DB.batch(statements.map((sql) => proxy.env.DB.prepare(sql)));
-  }
   const breakers = await startBreakers(join(persist, 'breakers'));
   // D1 is reached through a bridge that drops sockets under bursts; throttledD1 queues only the transport.
   const env = { ...proxy.env, DB: throttledD1(proxy.env.DB), DELIVERY_BREAKERS: breakers.namespace, ...CHEAP_POW, ...vars } as WorkerEnv;
@@ -55,17 +54,10 @@ export async function startWorkerEnv(name: string, vars: Record<string, unknown>
  * by fetch over miniflare's bridge, the way it reaches D1.
  */
 async function startBreakers(persist: string) {
-  const bundle = await build({
-    stdin: { contents: "export { DeliveryBreaker } from './functions/gateway/delivery/breaker.ts'; export default { fetch: () => new Response(null, { status: 404 }) };", resolveDir: process.cwd(), loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    write: false,
-    platform: 'neutral',
-  });
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       modules: true,
-      script: bundle.outputFiles[0]!.text,
+      script: await breakerScript(),
       compatibilityDate: '2026-10-19',
       durableObjects: { DELIVERY_BREAKERS: { className: 'DeliveryBreaker', useSQLite: true } },
       resourcePersistencePath: persist,
@@ -73,6 +65,19 @@ async function startBreakers(persist: string) {
   );
   const namespace = (await mf.getDurableObjectNamespace('DELIVERY_BREAKERS')) as unknown as WorkerEnv['DELIVERY_BREAKERS'];
   return { namespace, dispose: () => mf.dispose() };
+}
+
+/** The breaker class bundled once per test process (the files of a process share it: vitest.config.ts). */
+let breakerBundle: Promise<string> | undefined;
+function breakerScript(): Promise<string> {
+  breakerBundle ??= build({
+    stdin: { contents: "export { DeliveryBreaker } from './functions/gateway/delivery/breaker.ts'; export default { fetch: () => new Response(null, { status: 404 }) };", resolveDir: process.cwd(), loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    write: false,
+    platform: 'neutral',
+  }).then((bundle) => bundle.outputFiles[0]!.text);
+  return breakerBundle;
 }
 
 /** The settings of a deployed Worker (production), complete so that the startup check lets it serve. */

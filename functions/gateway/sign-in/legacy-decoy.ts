@@ -14,7 +14,8 @@ import { hmacSha256, pepperOf } from '../identity/passwords';
 
 /** How long an isolate trusts the share it read: it moves slowly (legacy records only ever become fewer). */
 const SHARE_CACHE_MS = 10 * 60 * 1000;
-let cached: { share: number; readAt: number } | null = null;
+/** The share read per database binding: an isolate has one, but a process running several (tests) must not mix them. */
+const cachedShares = new WeakMap<D1Database, { share: number; readAt: number }>();
 
 /**
  * The share of legacy records, from the isolate's cache, portal_meta (the hourly cron's count), or counted
@@ -23,9 +24,10 @@ let cached: { share: number; readAt: number } | null = null;
  */
 export async function legacyShare(db: D1Database): Promise<number> {
   // Real time, not the gateway clock: this is a cache of a count, not a rule.
+  const cached = cachedShares.get(db);
   if (cached && Date.now() - cached.readAt < SHARE_CACHE_MS) return cached.share;
   const share = (await readLegacyShare(db)) ?? (await legacyShareNow(db));
-  cached = { share, readAt: Date.now() };
+  cachedShares.set(db, { share, readAt: Date.now() });
   return share;
 }
 
