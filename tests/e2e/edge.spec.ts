@@ -4,24 +4,16 @@ import { hashPassword } from '../../src/lib/password-hash';
 import { leaveAndClearCookies, seedUser, uniqueEmail } from './helpers';
 import { workerMessages } from '../../src/i18n/worker';
 
+/**
+ * The hand-off from another site as a person meets it: signed in and on their way, or the 400 page in their
+ * language. The edge's rules underneath (the source-origin cookies, every refused blob, replays, races, the
+ * clean Location, no-store) are tests/functions/edge.test.ts.
+ */
 const blobFor = async (sub: string, purpose: HandoffPurpose = 'session') =>
   createHandoffBlob(
     await importHandoffKey(DEV_HANDOFF_KEY),
     handoffClaims({ sub, aud: 'portal', purpose, ...(purpose === 'credentials' ? { loginName: 'x@example.com', passwordHash: 'ab'.repeat(32) } : {}) }),
   );
-
-test('arrival with a query keeps the source origin, and zhoushan sets the port type', async ({ page, context }) => {
-  await page.goto('/login?source=zhoushan&page=berths&other=1');
-  const fromPage = await page.evaluate(() => document.cookie);
-  expect(decodeURIComponent(fromPage)).toContain('SOURCE_FROM={"source":"zhoushan","page":"berths"}');
-  const portType = (await context.cookies()).find((c) => c.name === 'PORT_TYPE');
-  expect(portType?.value).toBe('zhoushan');
-  expect(portType!.expires - Date.now() / 1000).toBeGreaterThan(863_999 - 120);
-
-  await page.goto('/register?source=mail');
-  expect((await context.cookies()).find((c) => c.name === 'PORT_TYPE')).toBeUndefined();
-  expect(decodeURIComponent(await page.evaluate(() => document.cookie))).toContain('SOURCE_FROM={"source":"mail"}');
-});
 
 test('a hand-off signs the visitor in, cleans the URL, and sign-in pages then lead to the portal', async ({ page, context, request }) => {
   const userId = await seedUser(request, { email: uniqueEmail('handoff') });
