@@ -15,19 +15,29 @@ export async function reachable(base) {
 /**
  * Runs `command` in its own process group (npx, npm, wrangler and workerd below it do not all pass a signal on,
  * so the group is stopped) and waits until `base` serves /login. Answers the process and a function that stops
- * the group; throws, having stopped it, when nothing answers within `seconds`.
+ * the group and resolves once the command has exited; throws, having stopped it, when nothing answers within
+ * `seconds` or the command exits first.
  */
 export async function startServer(command, args, { base, env = process.env, stdio = 'ignore', seconds = 120 }) {
   const server = spawn(command, args, { env, stdio, detached: true });
-  const stop = () => {
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  const signal = (name) => {
     try {
-      process.kill(-server.pid, 'SIGTERM');
+      process.kill(-server.pid, name);
     } catch {}
   };
+  const stop = async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    signal('SIGTERM');
+    const kill = setTimeout(() => signal('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(kill);
+  };
   const deadline = Date.now() + seconds * 1000;
-  while (Date.now() < deadline && server.exitCode === null && !(await reachable(base))) await sleep(1000);
-  if (!(await reachable(base))) {
-    stop();
+  // Polls the server's own answer: wrangler announces readiness only on a terminal.
+  while (Date.now() < deadline && server.exitCode === null && !(await reachable(base))) await sleep(250);
+  if (server.exitCode !== null || !(await reachable(base))) {
+    await stop();
     throw new Error(`the server on ${base} did not come up`);
   }
   return { server, stop };

@@ -1,6 +1,6 @@
 import { test as base, expect, type BrowserContextOptions, type Page } from '@playwright/test';
 import { seedUser, signInByRequest, uniqueEmail } from './helpers';
-import { PORTAL_ORIGIN, startServer, stopServer, type Server } from './world';
+import { PORTAL_ORIGIN, startWorldServer } from './world';
 
 /**
  * The suite's `test`: every spec imports it from here, not from @playwright/test.
@@ -39,13 +39,13 @@ export const test = base.extend<
     network: string;
     newPage: (options?: BrowserContextOptions) => Promise<Page>;
   },
-  { server: Server }
+  { server: Awaited<ReturnType<typeof startWorldServer>> }
 >({
   server: [
     async ({}, use) => {
-      const server = await startServer();
+      const server = await startWorldServer();
       await use(server);
-      await stopServer(server.process);
+      await server.stop();
     },
     { scope: 'worker', auto: true, timeout: 180_000 },
   ],
