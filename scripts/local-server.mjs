@@ -17,6 +17,9 @@ export async function reachable(base) {
  * so the group is stopped) and waits until `base` serves /login. Answers the process and a function that stops
  * the group and resolves once the command has exited; throws, having stopped it, when nothing answers within
  * `seconds` or the command exits first.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ base: string, env?: NodeJS.ProcessEnv, stdio?: import('node:child_process').StdioOptions, seconds?: number }} options
  */
 export async function startServer(command, args, { base, env = process.env, stdio = 'ignore', seconds = 120 }) {
   const server = spawn(command, args, { env, stdio, detached: true });
