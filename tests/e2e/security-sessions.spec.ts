@@ -2,13 +2,17 @@ import { type Browser } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
-import { expectAccessible, openInLanguage, seedUser, signInByEmail, signInByRequest, uniqueEmail } from './helpers';
+import { expectAccessible, openInLanguage, seedUser, signInByRequest, uniqueEmail } from './helpers';
+import { shoot } from './journeys';
 
 /**
  * The Security section of the user center in real Chromium: one person signed in from two browsers (two
  * contexts with their own user agent and country), who lists the sessions in one, signs the other out
  * (confirm dialog, by keyboard) and sees that browser signed out at once; the sign-in history shows both
  * sign-ins, the second marked as a new device. zh and en, phone and desktop width; axe on section and dialog.
+ * Two steps, each from a freshly seeded person signed in from both browsers. That the signed-out session's cookie
+ * answers TK00001 at once is a rule of the gateway: sessions.test.ts, "signs one other session out: its cookie
+ * answers TK00001 next, this one goes on; a second sign-out of it is SS0001".
  */
 const PASSWORD = 'harbour2024';
 const IPHONE =
@@ -27,25 +31,28 @@ async function browserOf(browser: Browser, options: { viewport: { width: number;
   return { context, page: await context.newPage() };
 }
 
+/** A seeded person signed in first from an iPhone in Singapore, then from this browser (`width`) in China. */
+async function signedInTwice(browser: Browser, lang: Lang, width: (typeof widths)[number]) {
+  const email = uniqueEmail(`security-${lang}-${width.name}`);
+  const phone = await browserOf(browser, { viewport: { width: 390, height: 844 }, userAgent: IPHONE, country: 'SG' });
+  await seedUser(phone.page.request, { email, password: PASSWORD, agreed: true });
+  // The first sign-in of the account (the phone), then this browser's: each request carries its browser's device and country.
+  await signInByRequest(phone.page.request, email, PASSWORD);
+  const here = await browserOf(browser, { viewport: width.viewport, userAgent: width.userAgent, country: 'CN' });
+  await signInByRequest(here.page.request, email, PASSWORD);
+  await openInLanguage(here.page, lang, '/user_center#security');
+  const section = here.page.locator('.security-section');
+  await expect(here.page.getByRole('heading', { level: 2, name: messages[lang].security.title, exact: true })).toBeVisible({ timeout: 15_000 });
+  const sessions = section.locator('.session-card');
+  await expect(sessions).toHaveCount(2, { timeout: 15_000 });
+  return { phone, here, section, sessions };
+}
+
 for (const lang of langs) {
   const m = messages[lang].security;
   for (const width of widths) {
-    test(`${lang} ${width.name}: list sessions from two browsers, sign the other out, see the history`, async ({ browser }) => {
-      test.setTimeout(180_000);
-      const email = uniqueEmail(`security-${lang}-${width.name}`);
-      const phone = await browserOf(browser, { viewport: { width: 390, height: 844 }, userAgent: IPHONE, country: 'SG' });
-      await seedUser(phone.page.request, { email, password: PASSWORD, agreed: true });
-      // The first sign-in of the account (the phone), then this browser's, through the sign-in screen.
-      await signInByRequest(phone.page.request, email, PASSWORD);
-      const here = await browserOf(browser, { viewport: width.viewport, userAgent: width.userAgent, country: 'CN' });
-      await signInByEmail(here.page, lang as Lang, email, PASSWORD);
-      await expect(here.page).not.toHaveURL(/\/login/, { timeout: 20_000 });
-      await openInLanguage(here.page, lang as Lang, '/user_center#security');
-
-      const section = here.page.locator('.security-section');
-      await expect(here.page.getByRole('heading', { level: 2, name: m.title, exact: true })).toBeVisible({ timeout: 15_000 });
-      const sessions = section.locator('.session-card');
-      await expect(sessions).toHaveCount(2, { timeout: 15_000 });
+    test(`${lang} ${width.name}: the sessions of two browsers, this one marked, and the sign-in history`, async ({ browser }) => {
+      const { phone, here, section, sessions } = await signedInTwice(browser, lang, width);
       await expect(sessions.filter({ hasText: m.thisDevice })).toContainText(width.device[lang]);
       const other = sessions.filter({ hasText: OTHER_DEVICE[lang] });
       await expect(other).not.toContainText(m.thisDevice);
@@ -57,8 +64,13 @@ for (const lang of langs) {
       await expect(rows.nth(1)).toContainText(OTHER_DEVICE[lang]);
       await expect(rows.nth(1)).toContainText(m.methods.password);
       await expectAccessible(here.page, '.security-section');
-      await here.page.screenshot({ path: `/tmp/ss/shots/security-${lang}-${width.name}.png`, fullPage: true });
+      await shoot(here.page, `security-${lang}-${width.name}`);
+      await phone.context.close();
+      await here.context.close();
+    });
 
+    test(`${lang} ${width.name}: signs the other browser out by keyboard, through a dialog that Escape leaves`, async ({ browser }) => {
+      const { phone, here, section, sessions } = await signedInTwice(browser, lang, width);
       // By keyboard: the other device's "Sign out", a dialog that opens on Cancel, Escape changes nothing.
       const signOut = here.page.getByRole('button', { name: m.signOutLabel.replace('{device}', OTHER_DEVICE[lang]) });
       await signOut.focus();
@@ -80,9 +92,7 @@ for (const lang of langs) {
       await expect(sessions).toHaveCount(1);
       await expect(section.getByRole('button', { name: m.signOutOthers })).toBeDisabled();
 
-      // The other browser is signed out: its next call answers TK00001 and its page goes to sign-in.
-      const call = await phone.page.request.get('/api/agg-web/user/security/sessions');
-      expect(((await call.json()) as { code: string }).code).toBe('TK00001');
+      // The other browser is signed out: its page goes to sign-in.
       await phone.page.goto('/user_center');
       await expect(phone.page).toHaveURL(/\/login/, { timeout: 20_000 });
       await here.page.reload();
