@@ -1,36 +1,26 @@
-import { mkdirSync } from 'node:fs';
-import { type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { consoleMessages } from '../../src/i18n/ops';
 import type { Lang } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { expectAccessible, handedOver, openInLanguage, seedUser } from './helpers';
+import { expectAccessible, handedOver, openInLanguage, seedUser, shoot } from './helpers';
 
 /**
- * Issue 27 in real Chromium, zh at 390 px and en at 1280 px (screenshots at both widths of each):
+ * Issue 27 in real Chromium, zh at 390 px and en at 1280 px (screenshots, with SCREENSHOTS=1, at both widths of each):
  * - an admin operator registers a client in /ops/clients (a wildcard redirect URI is refused in the page's
  *   language), sees its secret once, gives it a new secret, disables and enables it, and reads its logout sends;
  * - a company administrator whose session has no fresh proof creates an API client: "Confirm it's you" first,
  *   then the secret once; the list shows it, and revoking it (after confirming) marks it revoked.
  */
 const PASSWORD = 'harbour2024';
-const SHOTS = '/tmp/oidc-console-shots';
-mkdirSync(SHOTS, { recursive: true });
 
 const runs = [
   { lang: 'zh', width: 390 },
   { lang: 'en', width: 1280 },
 ] as const;
 
-/** Screenshots of the page as it is now at both widths, back to `width` after. */
-async function shoot(page: Page, name: string, width: number) {
-  for (const w of [390, 1280]) {
-    await page.setViewportSize({ width: w, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${w}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width, height: 900 });
-}
+/** Screenshots (only with SCREENSHOTS=1) at both widths of each state. */
+const WIDTHS = [390, 1280] as const;
 
 for (const { lang, width } of runs) {
   const t = consoleMessages[lang as Lang].opsClients;
@@ -54,7 +44,7 @@ for (const { lang, width } of runs) {
     await form.getByRole('button', { name: t.save }).click();
     await expect(form.getByRole('alert')).toHaveText(errorCatalogue.OI0011[lang]);
     await expectAccessible(page, 'dialog');
-    await shoot(page, `ops-clients-form-error-${lang}`, width);
+    await shoot(page, `ops-clients-form-error-${lang}`, { widths: WIDTHS });
 
     // Keyboard only from here: the fixed URI, then Enter in the name field submits.
     await form.getByLabel(t.redirectLabel, { exact: true }).fill('https://harbour.example/cb\nhttp://127.0.0.1:8123/cb');
@@ -64,7 +54,7 @@ for (const { lang, width } of runs) {
     const secret = (await shown.locator('[data-client-secret]').innerText()).trim();
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     await expectAccessible(page, 'dialog');
-    await shoot(page, `ops-clients-secret-${lang}`, width);
+    await shoot(page, `ops-clients-secret-${lang}`, { widths: WIDTHS });
     await shown.getByRole('button', { name: t.done }).click();
     await expect(shown).toHaveCount(0);
     // Once: the list never shows it again.
@@ -91,7 +81,7 @@ for (const { lang, width } of runs) {
     await page.keyboard.press('Escape');
     await expect(sends).toHaveCount(0);
     await expectAccessible(page);
-    await shoot(page, `ops-clients-list-${lang}`, width);
+    await shoot(page, `ops-clients-list-${lang}`, { widths: WIDTHS });
   });
 
   test(`${lang} ${width}px: a company administrator creates an API client after confirming it's them, sees the secret once and revokes it`, async ({ page }) => {
@@ -122,7 +112,7 @@ for (const { lang, width } of runs) {
     const portCalls = lang === 'zh' ? '港口挂靠' : 'Port calls';
     await form.getByRole('checkbox', { name: a.moduleScope.replace('{module}', portCalls) }).check();
     await expectAccessible(page, 'dialog');
-    await shoot(page, `api-clients-form-${lang}`, width);
+    await shoot(page, `api-clients-form-${lang}`, { widths: WIDTHS });
     await form.getByRole('button', { name: a.submit }).click();
 
     const stepUp = page.getByRole('dialog', { name: m.stepUp.title });
@@ -135,7 +125,7 @@ for (const { lang, width } of runs) {
     const secret = (await shown.locator('[data-client-secret]').innerText()).trim();
     expect(secret.length).toBeGreaterThanOrEqual(43);
     await expectAccessible(page, 'dialog');
-    await shoot(page, `api-clients-secret-${lang}`, width);
+    await shoot(page, `api-clients-secret-${lang}`, { widths: WIDTHS });
     await shown.getByRole('button', { name: a.done }).click();
 
     const card = section.getByRole('listitem').filter({ hasText: 'Berth planner' });
@@ -145,7 +135,7 @@ for (const { lang, width } of runs) {
     await expect(page.locator('body')).not.toContainText(secret);
     await expectAccessible(page);
     await section.scrollIntoViewIfNeeded();
-    await shoot(page, `api-clients-list-${lang}`, width);
+    await shoot(page, `api-clients-list-${lang}`, { widths: WIDTHS });
 
     await card.getByRole('button', { name: a.revokeLabel.replace('{name}', 'Berth planner') }).click();
     await page.getByRole('dialog', { name: a.revokeTitle.replace('{name}', 'Berth planner') }).getByRole('button', { name: a.revoke }).click();

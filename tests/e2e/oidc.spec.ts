@@ -5,7 +5,7 @@ import { expect, PORTAL_ORIGIN, test } from './fixtures';
 import * as oidc from 'openid-client';
 import { messages } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
-import { expectAccessible, openInLanguage, seedUser, signInByRequest, uniqueEmail } from './helpers';
+import { expectAccessible, openInLanguage, seedUser, shoot, signInByRequest, uniqueEmail } from './helpers';
 
 /**
  * Signing in to another app through the portal (OpenID Connect), with `openid-client` as the app: the browser
@@ -174,9 +174,6 @@ test('an app that demands two-step (acr_values) sends a person without it to set
   }
 });
 
-/** The screenshots of the pages this spec adds (looked at by the engineer; not asserted). */
-const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/gaps-shots';
-
 for (const lang of ['zh', 'en'] as Lang[]) {
   for (const width of [390, 1280]) {
     test(`${lang} ${width}px: an app's sign-out link without the ID token asks first; "Sign out" by keyboard ends the session and returns to the app`, async ({ page }) => {
@@ -195,7 +192,8 @@ for (const lang of ['zh', 'en'] as Lang[]) {
       await expect(page.getByRole('button', { name: m.connect.staySignedIn })).toBeVisible();
       expect(visited).toEqual([]);
       await expectAccessible(page);
-      await page.screenshot({ path: `${SHOTS}/sign-out-${lang}-${width}.png`, fullPage: true });
+      // For the engineer to look at (SCREENSHOTS=1); not asserted.
+      await shoot(page, `sign-out-${lang}-${width}`);
 
       await page.keyboard.press('Tab');
       await expect(page.getByRole('button', { name: m.connect.signOut })).toBeFocused();
@@ -243,14 +241,14 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     await expect(page.getByRole('tab', { name: m.signIn.tabs.email })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByLabel(m.signIn.email, { exact: true })).toHaveValue('li.wei@example.com');
     await page.setViewportSize({ width: 390, height: 800 });
-    await page.screenshot({ path: `${SHOTS}/login-hint-${lang}-390.png`, fullPage: true });
+    await shoot(page, `login-hint-${lang}-390`);
 
     const byPhone = await startFlow(config, { login_hint: '13800138000' });
     await page.goto(byPhone.url.href);
     await expect(page.getByRole('tab', { name: m.signIn.tabs.phone })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByLabel(m.signIn.phone, { exact: true })).toHaveValue('13800138000');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.screenshot({ path: `${SHOTS}/login-hint-${lang}-1280.png`, fullPage: true });
+    await shoot(page, `login-hint-${lang}-1280`);
     await expectAccessible(page);
 
     const markup = await startFlow(config, { login_hint: '"><img src=x onerror=alert(1)>@example.com' });
