@@ -46,7 +46,7 @@ test('a page of this site can frame the terms; another origin cannot', async ({ 
   expect(await framed('/terms?lang=en')).toBe(true);
   // The same page served to another origin's frame: the browser refuses to render it.
   await page.goto(`${otherOrigin}/login`);
-  const blocked = page.waitForEvent('console', { predicate: (msg) => /frame-ancestors|Refused to display/i.test(msg.text()), timeout: 10_000 });
+  const blocked = page.waitForEvent('console', { predicate: (msg) => /frame-ancestors|Refused to display/i.test(msg.text()) });
   await page.evaluate((url) => {
     const frame = document.createElement('iframe');
     frame.src = url;
