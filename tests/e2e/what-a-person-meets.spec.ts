@@ -39,7 +39,6 @@ for (const lang of langs) {
 
   test.describe(`what a person meets (${lang})`, () => {
     test('the company form keeps what was typed when the session ends, and gives it back after sign-in', async ({ page }) => {
-      test.slow();
       const email = uniqueEmail(`kept-company-${lang}`);
       await seedUser(page.request, { email, password: PASSWORD, userType: 1, agreed: true });
       await signInByRequest(page.request, email, PASSWORD);
@@ -79,8 +78,7 @@ for (const lang of langs) {
       await expect(page).toHaveURL(/\/completion_of_application/);
     });
 
-    test('the profile editor opens again with what was typed; a password is never kept', async ({ page }) => {
-      test.slow();
+    test('the profile editor opens again with what was typed after the session ended and the person signed in again', async ({ page }) => {
       const email = uniqueEmail(`kept-profile-${lang}`);
       await seedUser(page.request, { email, password: PASSWORD, userType: 1, realName: 'Zhang San', agreed: true });
       await signInByRequest(page.request, email, PASSWORD);
@@ -99,9 +97,10 @@ for (const lang of langs) {
       const birthday = page.getByRole('group', { name: new RegExp(u.birthday) });
       await expect(birthday.getByRole('textbox', { name: o.dateParts.year })).toHaveValue('1988');
       await expect(birthday.getByRole('combobox', { name: o.dateParts.day })).toHaveValue('29');
+    });
 
-      // The password form of the same tab: after its session ends, nothing typed there is kept.
-      await page.goto('/change_password');
+    test('the password form keeps nothing typed when its session ends', async ({ signedIn: page }) => {
+      await openInLanguage(page, lang, '/change_password');
       const c = t.changePassword;
       await page.getByLabel(c.newPassword, { exact: true }).fill('harbourGate8');
       await page.getByLabel(c.confirmPassword, { exact: true }).fill('harbourGate8');
@@ -140,7 +139,6 @@ for (const lang of langs) {
     });
 
     test('"Remember" on the password tab brings the identifier back on the password tab', async ({ page }) => {
-      test.slow();
       const mobile = uniqueMobile();
       await seedUser(page.request, { phone: { callingCode: '+86', mobile }, password: PASSWORD, userType: 2, agreed: true });
       await openInLanguage(page, lang, '/login');
@@ -183,7 +181,6 @@ for (const lang of langs) {
     });
 
     test('a staff member sees the approval, what the company verification means and the way in as soon as it opens', async ({ page, browser }) => {
-      test.slow();
       const a = t.account;
       // Membership and company verification never share a word (zh: two characters in a row).
       const words = (texts: string[]) =>
@@ -251,7 +248,6 @@ for (const lang of langs) {
   test.describe(`dates in the page's language whatever the browser's (${lang})`, () => {
     test.use({ locale: lang === 'zh' ? 'en-US' : 'zh-CN' });
     test('the birthday is asked and shown in the page language', async ({ page }) => {
-      test.slow();
       const email = uniqueEmail(`dates-${lang}`);
       await seedUser(page.request, { email, password: PASSWORD, userType: 1, realName: 'Date Person', agreed: true });
       await signInByRequest(page.request, email, PASSWORD);
