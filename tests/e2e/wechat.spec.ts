@@ -3,14 +3,15 @@ import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { format } from '../../src/i18n/format';
 import type { Lang } from '../../src/lib/lang';
-import { leaveAndClearCookies, expectAccessible, openInLanguage, passSlider, readCode, seedUser, signInByEmail, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
+import { leaveAndClearCookies, expectAccessible, openInLanguage, passSlider, readCode, seedUser, signInByRequest, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
+import { shoot } from './journeys';
 
 /**
  * Sign in with WeChat and WeCom (issue 29) against the local stand-in (functions/gateway/wechat/stand-in.ts):
  * its "scan and confirm" page plays the phone. Each flow runs in Chinese at phone width and in English at
- * desktop width; screenshots of the panel and the phone form go to /tmp/wechat-shots/ in both languages at both widths.
+ * desktop width. Screenshots of the panel and the phone form (both languages at both widths) only with
+ * SCREENSHOTS=1, in each test's output folder (journeys.ts).
  */
-const SHOTS = '/tmp/wechat-shots';
 const runs: { lang: Lang; width: number }[] = [
   { lang: 'zh', width: 390 },
   { lang: 'en', width: 1280 },
@@ -32,7 +33,7 @@ async function tiePhone(page: Page, lang: Lang, shot?: string) {
   const s = messages[lang].signIn;
   await expect(page.getByRole('heading', { name: new RegExp(`^(${w.phoneTitle}|${w.phoneTitleWecom})$`) })).toBeFocused();
   await expectAccessible(page);
-  if (shot) await page.screenshot({ path: `${SHOTS}/${shot}.png`, fullPage: true });
+  if (shot) await shoot(page, shot);
   const mobile = uniqueMobile();
   await page.getByLabel(s.phone, { exact: true }).fill(mobile);
   const challenge = sliderChallenge(page);
@@ -60,12 +61,10 @@ async function openPanel(page: Page, lang: Lang, width: number) {
 for (const { lang, width } of runs) {
   const w = messages[lang].wechat;
   test.describe(`WeChat sign-in (${lang}, ${width} px)`, () => {
-    test('a first QR scan ties a new phone and registers; a second scan signs straight in', async ({ page, context }) => {
-      // Two whole sign-ins, one with the slider and a code.
-      test.setTimeout(90_000);
+    test('a first QR scan ties a new phone and registers; a second scan signs straight in', async ({ page }) => {
       await openPanel(page, lang, width);
       await expectAccessible(page);
-      await page.screenshot({ path: `${SHOTS}/login-panel-${lang}-${width}.png`, fullPage: true });
+      await shoot(page, `login-panel-${lang}-${width}`);
       await page.keyboard.press('Tab');
       await expect(page.getByRole('button', { name: w.showQr })).toBeFocused();
       await page.keyboard.press('Enter');
@@ -73,7 +72,7 @@ for (const { lang, width } of runs) {
       // Enter starts a navigation; a screenshot taken while it commits can hang, so shoot the page it reaches.
       await expect(page).toHaveURL(/\/api\/dev\/wechat\//);
       await expect(page.getByLabel(scanLabel)).toBeVisible();
-      await page.screenshot({ path: `${SHOTS}/stand-in-${lang}-${width}.png`, fullPage: true });
+      await shoot(page, `stand-in-${lang}-${width}`);
       await confirmScan(page, who);
       await expect(page).toHaveURL(/\/wechat_callback/);
       await tiePhone(page, lang, `phone-form-${lang}-${width}`);
@@ -103,13 +102,11 @@ for (const { lang, width } of runs) {
     });
 
     test('the user center ties a WeChat and unties it', async ({ page }) => {
-      test.setTimeout(60_000);
       await page.setViewportSize({ width, height: 900 });
       const email = uniqueEmail('wechat');
       await seedUser(page.request, { email, password: 'Harbour2024', agreed: true });
-      await signInByEmail(page, lang, email, 'Harbour2024');
-      await expect(page).toHaveURL(/\/(create_account|enterprise_adm_and_staff|user_center)/);
-      await page.goto('/user_center#security');
+      await signInByRequest(page.request, email, 'Harbour2024');
+      await openInLanguage(page, lang, '/user_center#security');
       const section = page.locator('.linked-accounts');
       const tie = section.getByRole('button', { name: w.bind.replace('{provider}', w.providers.wechat) });
       // The Security section's parts load as they scroll into view (the window itself, as oidc.spec.ts does).
@@ -122,7 +119,7 @@ for (const { lang, width } of runs) {
       await confirmScan(page, who);
       // The callback page names the WeChat it tied before it returns to the user center.
       await expect(page.getByText(format(w.bound, { provider: w.providers.wechat, name: who }))).toBeVisible();
-      await page.screenshot({ path: `${SHOTS}/bound-${lang}-${width}.png` });
+      await shoot(page, `bound-${lang}-${width}`);
       await expect(page).toHaveURL(/\/user_center/);
       const untie = page.locator('.linked-accounts').getByRole('button', { name: w.unbind.replace('{provider}', w.providers.wechat) });
       await expect(async () => {
@@ -130,7 +127,7 @@ for (const { lang, width } of runs) {
         await expect(untie).toBeVisible({ timeout: 1000 });
       }).toPass();
       await expectAccessible(page, '.linked-accounts');
-      await page.locator('.linked-accounts').screenshot({ path: `${SHOTS}/user-center-${lang}-${width}.png` });
+      await shoot(page, `user-center-${lang}-${width}`);
       await untie.click();
       await expect(page.locator('.linked-accounts').getByText(w.unbound.replace('{provider}', w.providers.wechat))).toBeVisible();
       await expect(page.locator('.linked-accounts').getByRole('button', { name: w.bind.replace('{provider}', w.providers.wechat) })).toBeVisible();
@@ -139,8 +136,7 @@ for (const { lang, width } of runs) {
 
   test.describe(`inside WeChat (${lang}, ${width} px)`, () => {
     test.use({ userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.50(0x1800322e) NetType/WIFI Language/zh_CN' });
-    test('asks for the profile once, ties a phone, and a later visit signs in silently', async ({ page, context }) => {
-      test.setTimeout(90_000);
+    test('asks for the profile once, ties a phone, and a later visit signs in silently', async ({ page }) => {
       await openPanel(page, lang, width);
       await expect(page.getByText(w.inWechatLead)).toBeVisible();
       await page.getByRole('button', { name: w.continueInWechat }).click();
@@ -162,18 +158,19 @@ for (const { lang, width } of runs) {
   });
 }
 
-test('the panel and the phone form in the other language at each width @wechat-shots', async ({ page }) => {
+// Pictures only: the panel and the phone form are tested above; this takes them in the other language at each width.
+test('@screenshots the panel and the phone form in the other language at each width', async ({ page }) => {
   for (const { lang, width } of [
     { lang: 'en' as const, width: 390 },
     { lang: 'zh' as const, width: 1280 },
   ]) {
     await leaveAndClearCookies(page);
     await openPanel(page, lang, width);
-    await page.screenshot({ path: `${SHOTS}/login-panel-${lang}-${width}.png`, fullPage: true });
+    await shoot(page, `login-panel-${lang}-${width}`);
     await page.getByRole('button', { name: messages[lang].wechat.showQr }).click();
     await confirmScan(page, person());
     await expect(page.getByRole('heading', { name: messages[lang].wechat.phoneTitle })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/phone-form-${lang}-${width}.png`, fullPage: true });
+    await shoot(page, `phone-form-${lang}-${width}`);
   }
 });
 
