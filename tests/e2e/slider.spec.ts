@@ -4,6 +4,7 @@ import { messages } from '../../src/i18n';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { solvePow, type PowChallenge } from '../functions/pow-solver';
 import { expectAccessible, openInLanguage, seedUser, sliderChallenge, uniqueMobile } from './helpers';
+import { shoot } from './journeys';
 
 /**
  * The slider as a keyboard-only person and a refused person meet it (issue 33 items 1, 2 and 14): an even-paced
@@ -11,8 +12,6 @@ import { expectAccessible, openInLanguage, seedUser, sliderChallenge, uniqueMobi
  * which other ways in there are.
  */
 
-/** Where the pictures go: the screenshot tour's folder (tests/e2e/screenshots.spec.ts names them the same way). */
-const shot = (page: Page, lang: string, width: number, name: string) => page.screenshot({ path: `test-results/screenshots/${lang}-${width}-${name}.png` });
 
 /** An existing account with this phone (agreed to the terms), so Get code goes straight to the slider. */
 async function seedPhone(request: APIRequestContext): Promise<string> {
@@ -97,7 +96,7 @@ for (const lang of ['zh', 'en'] as const) {
         await expect(dialog.getByRole('slider')).toHaveCount(0);
         await expect(dialog.getByRole('button', { name: m.slider.refresh })).toBeDisabled();
         await expectAccessible(page, 'dialog');
-        await shot(page, lang, width, 'slider-refused');
+        await shoot(page, `${lang}-${width}-slider-refused`);
         // Another way in: the e-mail code needs no slider.
         await dialog.getByRole('button', { name: m.slider.useEmailCode }).click();
         await expect(dialog).toBeHidden();
@@ -107,7 +106,6 @@ for (const lang of ['zh', 'en'] as const) {
     }
 
     test('a puzzle that cannot load says the specification\'s "network error, please refresh the page"', async ({ page }) => {
-      test.setTimeout(60_000);
       const mobile = await seedPhone(page.request);
       await openInLanguage(page, lang, '/login');
       await page.getByLabel(m.phone, { exact: true }).fill(mobile);
@@ -119,7 +117,7 @@ for (const lang of ['zh', 'en'] as const) {
       // No empty puzzle to drag; "New puzzle" tries again.
       await expect(dialog.getByRole('slider')).toHaveCount(0);
       await expect(dialog.getByRole('button', { name: m.slider.refresh })).toBeEnabled();
-      await shot(page, lang, 1280, 'slider-unavailable');
+      await shoot(page, `${lang}-1280-slider-unavailable`);
     });
   });
 }
