@@ -1,28 +1,23 @@
 import AxeBuilder from '@axe-core/playwright';
-import { createHash } from 'node:crypto';
 import { type Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
 import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
-import { langs, type Lang } from '../../src/lib/lang';
+import { consoleMessages } from '../../src/i18n/ops';
+import { langs } from '../../src/lib/lang';
 import { legalPaths } from '../../src/lib/legal';
-import { pageShells, sessionShells, signInShells } from '../../src/lib/routes';
-import { AXE_TAGS, openInLanguage, seedUser, signInByRequest, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
+import { opsShells, pageShells, sessionShells, signInShells } from '../../src/lib/routes';
+import { AXE_TAGS, createCompany, failDelivery, openInLanguage, passSlider, seedUser, sendSmsCode, settle, shoot, shutDeliveryBreakers, signInByEmail, signInByRequest, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
 
 // Issue 9, accessibility: axe-core (WCAG 2.0/2.1/2.2 A and AA rules) on every route in both languages,
 // signed out and (for pages behind sign-in) signed in, and on each modal as it opens; plus keyboard paths.
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+// Axe runs here (and in page-tour.spec.ts) once per page and state, not in the journeys: the operator console,
+// the SMS-down offer, two-step verification and the company cards of /account each have their test below.
 
 /** Pages that need a session; the sign-in-by-link pages sign a person in themselves. */
 const signedInShells = pageShells.filter((shell) => !signInShells.includes(shell) && shell !== 'pass_email_login' && shell !== 'share_login');
 // Pages that need a session send a signed-out visitor to sign-in, so they are checked signed in only.
 const signedOutPaths = ['/', ...pageShells.filter((shell) => !sessionShells.includes(shell)).map((shell) => `/${shell}`), ...Object.values(legalPaths), '/no-such-page-a11y'];
-
-/** Waits until the island has replaced its loading fallback, then lets the page settle. */
-async function settle(page: Page) {
-  await page.waitForLoadState('networkidle');
-  await expect(page.locator('.spinner')).toHaveCount(0);
-}
 
 /** Axe violations on the page as readable lines: rule, impact and the first few offending nodes. */
 async function violations(page: Page, include?: string): Promise<string[]> {
@@ -30,7 +25,11 @@ async function violations(page: Page, include?: string): Promise<string[]> {
   if (include) builder = builder.include(include);
   const result = await builder.analyze();
   return result.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`).join(' | ')}`,
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} → ${v.nodes
+        .slice(0, 3)
+        .map((n) => `${n.target.join(' ')} ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`)
+        .join(' | ')}`,
   );
 }
 
@@ -43,9 +42,7 @@ function undersizedTargets(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const selector = 'a[href], button, input:not([type="hidden"]), select, textarea, [role="tab"], [tabindex="0"]';
     const inSentence = (el: Element) =>
-      el.tagName === 'A' &&
-      getComputedStyle(el).display === 'inline' &&
-      Array.from(el.parentElement?.childNodes ?? []).some((node) => node !== el && node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== '');
+      el.tagName === 'A' && getComputedStyle(el).display === 'inline' && Array.from(el.parentElement?.childNodes ?? []).some((node) => node !== el && node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== '');
     const targets = Array.from(document.querySelectorAll<HTMLElement>(selector))
       .filter((el) => el.checkVisibility({ visibilityProperty: true }) && !inSentence(el))
       .map((el) => {
@@ -60,8 +57,7 @@ function undersizedTargets(page: Page): Promise<string[]> {
       // Off-screen until focused (the skip link) is not a target yet.
       .filter(({ box }) => box.width > 0 && box.height > 0 && box.right > 0 && box.left < innerWidth);
     const centre = (box: DOMRect) => ({ x: box.left + box.width / 2, y: box.top + box.height / 2 });
-    const distanceToBox = (p: { x: number; y: number }, box: DOMRect) =>
-      Math.hypot(Math.max(box.left - p.x, 0, p.x - box.right), Math.max(box.top - p.y, 0, p.y - box.bottom));
+    const distanceToBox = (p: { x: number; y: number }, box: DOMRect) => Math.hypot(Math.max(box.left - p.x, 0, p.x - box.right), Math.max(box.top - p.y, 0, p.y - box.bottom));
     const small = targets.filter(({ box }) => box.width < 24 || box.height < 24);
     return small
       .filter((target) => {
@@ -74,6 +70,13 @@ function undersizedTargets(page: Page): Promise<string[]> {
       })
       .map(({ box, name }) => `${name} ${Math.round(box.width)}×${Math.round(box.height)}`);
   });
+}
+
+/** A list in consecutive parts of at most `size`, as even as can be. */
+function inParts<T>(list: readonly T[], size = 8): T[][] {
+  const parts = Math.ceil(list.length / size);
+  const each = Math.ceil(list.length / parts);
+  return Array.from({ length: parts }, (_, i) => list.slice(i * each, (i + 1) * each));
 }
 
 /** Collects each check's violations under its name, so one run names every failing page. */
@@ -95,32 +98,36 @@ for (const lang of langs) {
   const m = t.signIn;
 
   test.describe(`accessibility (${lang})`, () => {
-    test('every route, signed out and signed in, has no axe violations', async ({ page }) => {
-      test.setTimeout(180_000);
-      const axe = collector();
-      for (const path of signedOutPaths) {
-        await openInLanguage(page, lang, path);
-        await settle(page);
-        await axe.check(page, `${path} (signed out)`);
-      }
-
-      const email = uniqueEmail('axe');
-      await seedUser(page.request, { email, password: 'harbour2024', userType: 2, agreed: true, // Company names are unique per type: each run and language gets its own.
-        companies: [{ nameEn: `Axe Shipping ${lang} ${Date.now()}` }] });
-      const login = await page.request.post('/api/agg-web/user/v3/userLogin', {
-        data: { loginEmail: email, loginPassword: sha256('harbour2024'), passwordVersion: 2, captchaType: 3, grant_type: 'password', scope: 'server', client_id: 'portal', client_secret: 'portal' },
+    // Each sweep in parts of at most 8 pages: a part stays well within the test time limit on a loaded machine.
+    for (const [part, paths] of inParts(signedOutPaths).entries()) {
+      test(`every route signed out has no axe violations, part ${part + 1}: ${paths[0]} to ${paths.at(-1)}`, async ({ page }) => {
+        const axe = collector();
+        for (const path of paths) {
+          await openInLanguage(page, lang, path);
+          await settle(page);
+          await axe.check(page, `${path} (signed out)`);
+        }
+        axe.assertNone();
       });
-      expect(((await login.json()) as { code: string }).code).toBe('0');
-      for (const shell of signedInShells) {
-        await openInLanguage(page, lang, `/${shell}`);
-        await settle(page);
-        await axe.check(page, `/${shell} (signed in, now ${new URL(page.url()).pathname})`);
-      }
-      axe.assertNone();
-    });
+    }
+
+    for (const [part, shells] of inParts(signedInShells).entries()) {
+      test(`every route behind sign-in, signed in, has no axe violations, part ${part + 1}: /${shells[0]} to /${shells.at(-1)}`, async ({ page }) => {
+        const axe = collector();
+        const email = uniqueEmail('axe');
+        // Company names are unique per type: each run and language gets its own.
+        await seedUser(page.request, { email, password: 'harbour2024', userType: 2, agreed: true, companies: [{ nameEn: `Axe Shipping ${lang} ${Date.now()} ${Math.random()}` }] });
+        await signInByRequest(page.request, email, 'harbour2024');
+        for (const shell of shells) {
+          await openInLanguage(page, lang, `/${shell}`);
+          await settle(page);
+          await axe.check(page, `/${shell} (signed in, now ${new URL(page.url()).pathname})`);
+        }
+        axe.assertNone();
+      });
+    }
 
     test('each modal of the sign-in flow has no axe violations; the slider works by keyboard', async ({ page }) => {
-      test.setTimeout(90_000);
       const axe = collector();
       // New user by phone: agreement → new-user → slider.
       await openInLanguage(page, lang, '/login');
@@ -134,7 +141,10 @@ for (const lang of langs) {
       await expect(countdown).toHaveText(m.agreement.countdown.replace('{s}', '5'));
       await axe.check(page, 'agreement modal', 'dialog[open]');
       const confirm = agreement.getByRole('button', { name: m.agreement.confirm });
-      await page.frameLocator('.agreement-frame').locator('body').evaluate((body) => body.ownerDocument.defaultView!.scrollTo(0, body.scrollHeight));
+      await page
+        .frameLocator('.agreement-frame')
+        .locator('body')
+        .evaluate((body) => body.ownerDocument.defaultView!.scrollTo(0, body.scrollHeight));
       await expect(confirm).toBeEnabled({ timeout: 8_000 });
       await confirm.click();
 
@@ -243,10 +253,11 @@ for (const lang of langs) {
       await seedUser(page.request, { email, password: 'harbour2024', userType: 2, agreed: true });
       await openInLanguage(page, lang, '/login');
       await settle(page);
-      const focused = () => page.evaluate(() => {
-        const el = document.activeElement as HTMLElement | null;
-        return el ? `${el.tagName.toLowerCase()}|${el.getAttribute('role') ?? ''}|${el.id}|${el.textContent?.trim() ?? ''}` : '';
-      });
+      const focused = () =>
+        page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          return el ? `${el.tagName.toLowerCase()}|${el.getAttribute('role') ?? ''}|${el.id}|${el.textContent?.trim() ?? ''}` : '';
+        });
       /** Presses Tab until the focused element matches, and checks it is visibly focused and not under the header. */
       const tabTo = async (match: (desc: string) => boolean) => {
         for (let n = 0; n < 30; n++) {
@@ -292,7 +303,7 @@ test.describe('layout at 320 px and at 200% zoom', () => {
     { name: 'zoom200', width: 640, zoom: 2 },
   ];
   for (const lang of langs) {
-    test(`screenshots of /login and /create_account (${lang})`, async ({ page }, info) => {
+    test(`/login and /create_account reflow without a sideways scroll (${lang})`, async ({ page }) => {
       const email = uniqueEmail('axe-shot');
       await seedUser(page.request, { email, password: 'harbour2024', userType: 2, agreed: true });
       for (const shot of shots) {
@@ -300,16 +311,11 @@ test.describe('layout at 320 px and at 200% zoom', () => {
         for (const path of ['/login', '/create_account']) {
           // /login signed out; /create_account signed in (a person with no company yet).
           await page.context().clearCookies({ name: 'portal_token' });
-          if (path === '/create_account') {
-            const login = await page.request.post('/api/agg-web/user/v3/userLogin', {
-              data: { loginEmail: email, loginPassword: sha256('harbour2024'), passwordVersion: 2, captchaType: 3, grant_type: 'password', scope: 'server', client_id: 'portal', client_secret: 'portal' },
-            });
-            expect(((await login.json()) as { code: string }).code).toBe('0');
-          }
+          if (path === '/create_account') await signInByRequest(page.request, email, 'harbour2024');
           await openInLanguage(page, lang, path);
           await settle(page);
           if (shot.zoom !== 1) await page.evaluate((zoom) => (document.body.style.zoom = String(zoom)), shot.zoom);
-          await page.screenshot({ path: info.outputPath(`${lang}-${path.slice(1)}-${shot.name}.png`), fullPage: true });
+          await shoot(page, `a11y-${lang}-${path.slice(1)}-${shot.name}`);
           // Nothing may scroll sideways: the content reflows into the width it has (WCAG 1.4.10).
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           expect.soft(overflow, `${path} ${shot.name} scrolls sideways`).toBeLessThanOrEqual(0);
@@ -318,3 +324,171 @@ test.describe('layout at 320 px and at 200% zoom', () => {
     });
   }
 });
+
+for (const lang of langs) {
+  const t = messages[lang];
+  const o = consoleMessages[lang];
+
+  test(`the operator console: its sign-in and enrolment pages, signed out, have no axe violations (${lang})`, async ({ page }) => {
+    const axe = collector();
+    for (const path of ['/ops/login', '/ops/enrol']) {
+      await openInLanguage(page, lang, path);
+      await settle(page);
+      await axe.check(page, `${path} (signed out)`);
+    }
+    axe.assertNone();
+  });
+
+  test(`the operator console: every page as an admin has no axe violations (${lang})`, async ({ page, operatorPage }) => {
+    const axe = collector();
+    await operatorPage('admin', { name: 'Axe Operator' });
+    // /ops/company needs a company (the next test); /ops/clients is oidc-clients.spec.ts's, which runs axe on it
+    // (its empty list in zh breaks axe's p-as-heading rule: reported, not hidden here by a weaker rule set).
+    for (const shell of opsShells.filter((s) => !['ops/login', 'ops/enrol', 'ops/company', 'ops/clients'].includes(s))) {
+      await openInLanguage(page, lang, `/${shell}`);
+      await settle(page);
+      await axe.check(page, `/${shell}`);
+    }
+    axe.assertNone();
+  });
+
+  test(`the operator console: the queue with a result, a company's review page and its decision form have no axe violations (${lang})`, async ({ page, newPage, operatorPage }) => {
+    const axe = collector();
+    const { name, companyId } = await createCompany(await newPage(), lang);
+    await operatorPage('reviewer');
+    const r = o.opsReview;
+    await openInLanguage(page, lang, '/ops/companies');
+    await page.getByLabel(r.search).fill(name);
+    await page.getByRole('button', { name: r.apply }).click();
+    await expect(page.getByRole('status').filter({ hasText: r.found.replace('{n}', '1') })).toBeVisible();
+    await axe.check(page, '/ops/companies (a search with a result)');
+    await openInLanguage(page, lang, `/ops/company?companyId=${companyId}`);
+    await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible();
+    await settle(page);
+    await axe.check(page, '/ops/company (awaiting review, with documents)');
+    await page.getByRole('button', { name: r.actions.requestInformation }).click();
+    await page.getByRole('button', { name: r.confirm.replace('{action}', r.actions.requestInformation) }).click();
+    await expect(page.getByLabel(r.reason)).toHaveAttribute('aria-invalid', 'true');
+    await axe.check(page, '/ops/company (the decision form, a reason missing)');
+    axe.assertNone();
+  });
+
+  test(`the operator console: a person held back, an action's dialog and the audit trail have no axe violations (${lang})`, async ({ page, request, operatorPage }) => {
+    const axe = collector();
+    const email = uniqueEmail('axe-ops');
+    const realName = `Axe Person ${Date.now().toString(36)}`;
+    const userId = await seedUser(request, { email, password: 'harbour2024', agreed: true, realName });
+    const { createHash } = await import('node:crypto');
+    for (let i = 0; i < 3; i++) {
+      const wrong = await request.post('/api/agg-web/user/v3/userLogin', {
+        data: { loginEmail: email, loginPassword: createHash('sha256').update(`wrong${i}x`).digest('hex'), passwordVersion: 2, captchaType: 3, grant_type: 'password', scope: 'server', client_id: 'portal', client_secret: 'portal' },
+      });
+      expect(((await wrong.json()) as { code: string }).code).toBe('US0010');
+    }
+    await operatorPage('support');
+    const p = o.opsPeople;
+    await openInLanguage(page, lang, '/ops/people');
+    await page.getByLabel(p.searchLabel).fill(email);
+    await page.getByRole('button', { name: p.search, exact: true }).click();
+    await page.getByRole('region', { name: p.resultsTable }).getByRole('button', { name: realName }).click();
+    await expect(page.getByRole('heading', { level: 2, name: realName })).toBeVisible();
+    await axe.check(page, '/ops/people (a person held back)');
+    await page.getByRole('button', { name: p.actions.unlock, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: p.actions.unlock });
+    await dialog.getByRole('button', { name: p.confirm }).click();
+    await expect(dialog.getByText(p.reasonRequired)).toBeVisible();
+    await axe.check(page, '/ops/people (the unlock dialog, a reason missing)', 'dialog');
+    await openInLanguage(page, lang, `/ops/audit?target=${encodeURIComponent(userId)}`);
+    await expect(page.getByLabel(p.audit.target)).toHaveValue(userId);
+    await settle(page);
+    await axe.check(page, '/ops/audit (filtered to a person)');
+    axe.assertNone();
+  });
+
+  test(`the operator console: the delivery view with a failure and its figures has no axe violations (${lang})`, async ({ page, request, operatorPage }) => {
+    const mobile = uniqueMobile();
+    await failDelivery(request, 'aliyun', `+86${mobile}`);
+    try {
+      expect(await sendSmsCode(request, mobile)).toBe('0');
+    } finally {
+      // The worker's next test meets healthy providers (scripts/serve-e2e.mjs runs the deployed breakers).
+      await shutDeliveryBreakers(request);
+    }
+    await operatorPage('support');
+    const d = o.opsDelivery;
+    await openInLanguage(page, lang, '/ops/delivery');
+    const aliyun = page.getByRole('region', { name: d.providers.aliyun, exact: true });
+    await expect(aliyun.getByText(/stand-in down/).first()).toBeVisible();
+    await aliyun.getByText(d.figuresTitle).click();
+    await expect(aliyun.getByRole('region', { name: `${d.providers.aliyun}: ${d.figuresTitle}` })).toBeVisible();
+    const axe = collector();
+    await axe.check(page, '/ops/delivery (a failure, the figures open)');
+    axe.assertNone();
+  });
+
+  test(`the offer when every SMS provider is down has no axe violations (${lang})`, async ({ page, request }) => {
+    const mobile = uniqueMobile();
+    await seedUser(request, { phone: { callingCode: '+86', mobile }, password: 'harbour2024', userType: 2, agreed: true });
+    for (const provider of ['aliyun', 'tencent'] as const) await failDelivery(request, provider, `+86${mobile}`);
+    try {
+      await openInLanguage(page, lang, '/login');
+      await page.getByLabel(t.signIn.phone, { exact: true }).fill(mobile);
+      const challenge = sliderChallenge(page);
+      await page.getByRole('button', { name: t.signIn.getCode }).click();
+      await passSlider(page, challenge);
+      await expect(page.getByRole('region', { name: t.signIn.smsDown.title }).getByText(t.signIn.smsDown.text)).toBeVisible();
+      const axe = collector();
+      await axe.check(page, '/login (every SMS provider down)');
+      axe.assertNone();
+    } finally {
+      // The worker's next test meets healthy providers (scripts/serve-e2e.mjs runs the deployed breakers).
+      await shutDeliveryBreakers(request);
+    }
+  });
+
+  test(`two-step verification: enrolment, the recovery codes, the second step of sign-in and its recovery code have no axe violations (${lang})`, async ({ page, person }) => {
+    const tw = t.twoStep;
+    const axe = collector();
+    await signInByRequest(page.request, person.email, person.password);
+    await openInLanguage(page, lang, '/user_center#security');
+    await page.getByRole('button', { name: tw.turnOn }).click();
+    await expect(page.getByRole('img', { name: tw.qrLabel })).toBeVisible();
+    await axe.check(page, '/user_center (two-step: the QR code)');
+    const secret = (await page.locator('[data-two-step-secret]').innerText()).replace(/\s/g, '');
+    await page.getByLabel(tw.codeLabel).fill(TOTP.generate({ secret: Secret.fromBase32(secret) }));
+    await page.getByRole('button', { name: tw.finish }).click();
+    await expect(page.locator('[data-recovery-codes] code')).toHaveCount(10);
+    await axe.check(page, '/user_center (two-step: the recovery codes)');
+    await page.goto('about:blank');
+    await page.context().clearCookies();
+    await signInByEmail(page, lang, person.email, person.password);
+    await expect(page.getByRole('heading', { name: tw.title })).toBeFocused();
+    await axe.check(page, '/login (the second step)');
+    await page.getByRole('button', { name: tw.useRecovery }).click();
+    await expect(page.getByLabel(tw.recoveryLabel)).toBeVisible();
+    await axe.check(page, '/login (the second step, a recovery code)');
+    axe.assertNone();
+  });
+
+  test(`the company cards of /account: more information asked for, two-step required (${lang})`, async ({ page }) => {
+    const email = uniqueEmail('axe-cards');
+    const stamp = `${Date.now()} ${Math.floor(Math.random() * 1e6)}`;
+    await seedUser(page.request, {
+      email,
+      password: 'harbour2024',
+      userType: 2,
+      agreed: true,
+      companies: [
+        { nameEn: `Asked Lines ${stamp}`, status: 'additionalInformationRequired', role: 'administrator' },
+        { nameEn: `Two Step Lines ${stamp}`, role: 'staff', requireTwoStep: true },
+      ],
+    });
+    await signInByRequest(page.request, email, 'harbour2024');
+    await openInLanguage(page, lang, '/account');
+    await settle(page);
+    await expect(page.getByText(t.account.enterOnceTwoStep)).toBeVisible();
+    const axe = collector();
+    await axe.check(page, '/account (a company asked for more information, one requiring two-step)');
+    axe.assertNone();
+  });
+}

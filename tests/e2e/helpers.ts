@@ -250,3 +250,44 @@ export async function shutDeliveryBreakers(request: APIRequestContext) {
   expect(await sendSmsCode(request, throughTencent), 'a code through Tencent').toBe('0');
   expect(await sendSmsCode(request, uniqueMobile()), 'a code through Aliyun').toBe('0');
 }
+
+/** A one-page PDF and a 1 px PNG: a company's licence and logo. */
+export const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/**
+ * A ship owner created by a new administrator through the calls /create_account makes (a licence and a logo
+ * uploaded, the form sent in `lang`), password harbour2024: the administrator's e-mail, the company's name and id;
+ * `admin` is left signed in.
+ */
+export async function createCompany(admin: Page, lang: Lang): Promise<{ email: string; name: string; companyId: string }> {
+  const email = uniqueEmail(`rv-admin-${lang}`);
+  await seedUser(admin.request, { email, password: 'harbour2024', userType: 2, agreed: true });
+  await signInByRequest(admin.request, email, 'harbour2024');
+  await openInLanguage(admin, lang, '/create_account');
+  const upload = async (kind: 'licence' | 'logo', name: string, mimeType: string, buffer: Buffer) => {
+    const answer = (await (await admin.request.post('/api/agg-web/file/uploadFile', { multipart: { kind, files: { name, mimeType, buffer } } })).json()) as { code: string; data: { id: string }[] };
+    expect(answer.code, `upload ${name}`).toBe('0');
+    return answer.data[0]!.id;
+  };
+  const name = `Tidewater Lines ${lang.toUpperCase()} ${Date.now()} ${Math.floor(Math.random() * 1e6)}`;
+  const created = await admin.request.post('/api/agg-web/company/create', {
+    data: {
+      companyNameEn: name,
+      companyType: 'shipOwner',
+      countryId: 'SG',
+      countryName: 'Singapore',
+      contactName: 'Tan Mei',
+      contactTel: '13800138000',
+      phoneCode: '+86',
+      socialCredit: `SG${Date.now()}${Math.floor(Math.random() * 1e6)}`,
+      contactEmail: email,
+      corporateCharter: [await upload('licence', 'licence.pdf', 'application/pdf', PDF)],
+      companyLogo: await upload('logo', 'logo.png', 'image/png', PNG),
+    },
+  });
+  const answer = (await created.json()) as { code: string; data: { companyId: string } };
+  expect(answer.code).toBe('0');
+  return { email, name, companyId: answer.data.companyId };
+}
+

@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 import { langs, type Lang } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { REVIEW_REASON_TEXT } from '../../src/schemas/ops-review';
-import { openInLanguage, seedUser, shoot, signInByEmail, signInByRequest, uniqueEmail } from './helpers';
+import { createCompany, openInLanguage, PDF, seedUser, shoot, signInByEmail, signInByRequest, uniqueEmail } from './helpers';
 import { consoleMessages } from '../../src/i18n/ops';
 
 /**
@@ -19,42 +19,6 @@ import { consoleMessages } from '../../src/i18n/ops';
  * The company form itself (/create_account) is onboarding.spec.ts's.
  */
 const PASSWORD = 'harbour2024';
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
-
-/**
- * A ship owner created by a new administrator through the calls /create_account makes (a licence and a logo
- * uploaded, the form sent in `lang`): the administrator's page, signed in, and the company's name.
- */
-async function createCompany(admin: Page, lang: Lang): Promise<{ email: string; name: string }> {
-  const email = uniqueEmail(`rv-admin-${lang}`);
-  await seedUser(admin.request, { email, password: PASSWORD, userType: 2, agreed: true });
-  await signInByRequest(admin.request, email, PASSWORD);
-  await openInLanguage(admin, lang, '/create_account');
-  const upload = async (kind: 'licence' | 'logo', name: string, mimeType: string, buffer: Buffer) => {
-    const answer = (await (await admin.request.post('/api/agg-web/file/uploadFile', { multipart: { kind, files: { name, mimeType, buffer } } })).json()) as { code: string; data: { id: string }[] };
-    expect(answer.code, `upload ${name}`).toBe('0');
-    return answer.data[0]!.id;
-  };
-  const name = `Tidewater Lines ${lang.toUpperCase()} ${Date.now()} ${Math.floor(Math.random() * 1e6)}`;
-  const created = await admin.request.post('/api/agg-web/company/create', {
-    data: {
-      companyNameEn: name,
-      companyType: 'shipOwner',
-      countryId: 'SG',
-      countryName: 'Singapore',
-      contactName: 'Tan Mei',
-      contactTel: '13800138000',
-      phoneCode: '+86',
-      socialCredit: `SG${Date.now()}${Math.floor(Math.random() * 1e6)}`,
-      contactEmail: email,
-      corporateCharter: [await upload('licence', 'licence.pdf', 'application/pdf', PDF)],
-      companyLogo: await upload('logo', 'logo.png', 'image/png', PNG),
-    },
-  });
-  expect(((await created.json()) as { code: string }).code).toBe('0');
-  return { email, name };
-}
 
 /** Opens the company from the queue, searched by name. */
 async function openFromQueue(ops: Page, lang: Lang, name: string, status = 'approving') {
