@@ -3,19 +3,13 @@ import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { langs } from '../../src/lib/lang';
 import { COMPANY_TYPES } from '../../src/schemas/onboarding';
-import { openInLanguage, readCode, seedUser, signInByRequest, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
+import { openInLanguage, readCode, seedUser, settle, signInByRequest, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
 
 // Issue 9: code sign-in, company creation and joining with the keyboard alone (the password sign-in is in
 // a11y.spec.ts). Only page.keyboard acts; at every stop the focus must show a ring and sit below the sticky
 // header (WCAG 2.4.7, 2.4.11).
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
-
-/** Waits until the island has replaced its loading fallback and the page is quiet. */
-async function settle(page: Page) {
-  await page.waitForLoadState('networkidle');
-  await expect(page.locator('.spinner')).toHaveCount(0);
-}
 
 /** How the focused element shows its focus: a ring on it (or, for a visually hidden input, on its label), and not under the header. */
 function focusReport(page: Page) {

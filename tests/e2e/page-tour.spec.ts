@@ -6,10 +6,10 @@ import { consoleMessages } from '../../src/i18n/ops';
 import { langs, type Lang } from '../../src/lib/lang';
 import { legalPaths } from '../../src/lib/legal';
 import { opsShells, pageShells } from '../../src/lib/routes';
-import { openInLanguage, seedUser, signInByRequest, uniqueEmail } from './helpers';
+import { seedUser, signInByRequest, uniqueEmail } from './helpers';
 
 /**
- * Every page on a 390 px phone in each language, signed out, signed in and as an operator (one browser each):
+ * Every page on a 390 px phone in each language, signed out, signed in and as an operator (a test each):
  * its tab's title is there, in the page's language and says the site once; nothing scrolls sideways; every
  * control that stands alone is at least 44 px tall; and the code's label heads its row on one line.
  */
@@ -53,53 +53,56 @@ async function defects(page: Page, lang: Lang, siteName: string) {
   return found;
 }
 
+/** Opens each url in turn and collects what a phone's visitor would notice. */
+async function tour(page: Page, lang: Lang, urls: string[], siteName: string) {
+  await page.context().addCookies([{ name: 'LANG', value: lang, url: 'http://127.0.0.1' }, { name: 'LANG', value: lang, url: NAVIGATOR }]);
+  const found: string[] = [];
+  for (const url of urls) {
+    await page.goto(url);
+    found.push(...(await defects(page, lang, siteName)));
+  }
+  return found;
+}
+
+test.use({ viewport: { width: 390, height: 844 } });
+
 for (const lang of langs) {
   const t = messages[lang];
   const site = t.meta.siteName;
+  const opsSite = consoleMessages[lang].ops.siteName;
 
-  test(`every page at 390 px (${lang}): a title in ${lang}, no sideways scroll, 44 px controls`, async ({ browser }) => {
-    test.slow();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    await context.addCookies([{ name: 'LANG', value: lang, url: 'http://127.0.0.1' }, { name: 'LANG', value: lang, url: NAVIGATOR }]);
-    const page = await context.newPage();
-    const found: string[] = [];
-    const visit = async (url: string, siteName = site) => {
-      await page.goto(url);
-      found.push(...(await defects(page, lang, siteName)));
-    };
+  test.describe(`every page at 390 px (${lang}): a title in ${lang}, no sideways scroll, 44 px controls`, () => {
+    test('signed out: the platform pages, the legal pages, the 404, the partners\' host and the operator sign-in', async ({ page }) => {
+      // Every platform page but the session pages (they lead to sign-in; visited signed in below).
+      const platform = [...pageShells.filter((s) => !SESSION_PAGES.includes(`/${s}`)).map((s) => `/${s}`), ...Object.values(legalPaths), '/no-such-page', `${NAVIGATOR}/`];
+      const found = [...(await tour(page, lang, platform, site)), ...(await tour(page, lang, ['/ops/login', '/ops/enrol'], opsSite))];
+      expect(found).toEqual([]);
+    });
 
-    // Signed out: every platform page but the session pages (they lead to sign-in; visited signed in below), the legal pages, the 404, the partners' host.
-    for (const shell of pageShells.filter((s) => !SESSION_PAGES.includes(`/${s}`))) await visit(`/${shell}`);
-    for (const path of Object.values(legalPaths)) await visit(path);
-    await visit('/no-such-page');
-    await visit(`${NAVIGATOR}/`);
-    await visit('/ops/login', consoleMessages[lang].ops.siteName);
-    await visit('/ops/enrol', consoleMessages[lang].ops.siteName);
+    test("the code's label heads its row, left, on one line, over the button and the box side by side", async ({ page }) => {
+      await page.context().addCookies([{ name: 'LANG', value: lang, url: 'http://127.0.0.1' }]);
+      for (const path of ['/login', '/forget']) {
+        await page.goto(path);
+        const label = (await page.getByText(t.signIn.code, { exact: true }).boundingBox())!;
+        const button = (await page.getByRole('button', { name: t.signIn.getCode }).boundingBox())!;
+        const box = (await page.getByLabel(t.signIn.code, { exact: true }).boundingBox())!;
+        expect.soft(Math.abs(label.x - button.x), `${path}: the code's label starts where its row does`).toBeLessThanOrEqual(1);
+        expect.soft(label.height, `${path}: the code's label is one line`).toBeLessThan(30);
+        expect.soft(Math.abs(button.y + button.height / 2 - (box.y + box.height / 2)), `${path}: the button and the box share a line`).toBeLessThanOrEqual(2);
+      }
+    });
 
-    // The code's label heads its row, left, on one line, over the button and the box side by side.
-    for (const path of ['/login', '/forget']) {
-      await page.goto(path);
-      const label = (await page.getByText(t.signIn.code, { exact: true }).boundingBox())!;
-      const button = (await page.getByRole('button', { name: t.signIn.getCode }).boundingBox())!;
-      const box = (await page.getByLabel(t.signIn.code, { exact: true }).boundingBox())!;
-      expect.soft(Math.abs(label.x - button.x), `${path}: the code's label starts where its row does`).toBeLessThanOrEqual(1);
-      expect.soft(label.height, `${path}: the code's label is one line`).toBeLessThan(30);
-      expect.soft(Math.abs(button.y + button.height / 2 - (box.y + box.height / 2)), `${path}: the button and the box share a line`).toBeLessThanOrEqual(2);
-    }
+    test('signed in: an administrator of a verified company on every session page', async ({ page }) => {
+      const email = uniqueEmail(`tour-${lang}`);
+      await seedUser(page.request, { email, password: PASSWORD, userType: 2, agreed: true, realName: 'Tour Person', companies: [{ nameEn: `Tour Shipping ${lang} ${Date.now()} ${Math.random()}`, status: 'verified' }] });
+      await signInByRequest(page.request, email, PASSWORD);
+      expect(await tour(page, lang, SESSION_PAGES, site)).toEqual([]);
+    });
 
-    // Signed in: an administrator of a verified company on every session page.
-    const email = uniqueEmail(`tour-${lang}`);
-    await seedUser(page.request, { email, password: PASSWORD, userType: 2, agreed: true, realName: 'Tour Person', companies: [{ nameEn: `Tour Shipping ${lang} ${Date.now()}`, status: 'verified' }] });
-    await signInByRequest(page.request, email, PASSWORD);
-    await openInLanguage(page, lang, '/account');
-    for (const path of SESSION_PAGES) await visit(path);
-
-    // An operator (administrator) on every console page.
-    const minted = await page.request.post('/api/dev/operator-session', { data: { role: 'admin', name: 'Tour Operator' } });
-    expect(((await minted.json()) as { code: string }).code).toBe('0');
-    for (const shell of opsShells.filter((s) => s !== 'ops/login' && s !== 'ops/enrol')) await visit(`/${shell}`, consoleMessages[lang].ops.siteName);
-
-    expect(found).toEqual([]);
-    await context.close();
+    test('an operator (administrator) on every console page', async ({ page, operatorPage }) => {
+      await operatorPage('admin', { name: 'Tour Operator' });
+      const consolePages = opsShells.filter((s) => s !== 'ops/login' && s !== 'ops/enrol').map((s) => `/${s}`);
+      expect(await tour(page, lang, consolePages, opsSite)).toEqual([]);
+    });
   });
 }
