@@ -31,9 +31,10 @@ test('the language switch flips the page and the LANG cookie', async ({ page, co
   // The specification's switch: "CN" on an English page, named in full (issue 33).
   await expect(toggle).toHaveText(messages.en.header.langToggleShort);
   await expect(toggle).toHaveAccessibleName(`CN · ${messages.en.header.langToggle}`);
+  // A switch loads js-cookie on the click, then reloads the whole page: wait for the new page's load event itself.
+  let reloaded = page.waitForEvent('load');
   await toggle.click();
-  // A switch loads js-cookie on the click, then reloads the whole page: wait for the reload itself.
-  await page.waitForURL(/\/register$/, { waitUntil: 'load' });
+  await reloaded;
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   await expect(page).toHaveURL(/\/register$/);
   await expect(page.locator('h1')).toHaveText(messages.zh.pages.register.title);
@@ -43,7 +44,9 @@ test('the language switch flips the page and the LANG cookie', async ({ page, co
   expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(863_999 - 120);
   // The switch is wired by the page's module script, which has run once the document is parsed.
   await page.waitForLoadState('domcontentloaded');
+  reloaded = page.waitForEvent('load');
   await page.getByRole('button', { name: messages.zh.header.langToggle }).click();
+  await reloaded;
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
 });
 

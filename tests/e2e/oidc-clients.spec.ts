@@ -26,7 +26,6 @@ for (const { lang, width } of runs) {
   const t = consoleMessages[lang as Lang].opsClients;
 
   test(`${lang} ${width}px: an admin operator registers a client, sees its secret once, rotates, disables and enables it`, async ({ operatorPage }) => {
-    test.setTimeout(180_000);
     const page = await operatorPage('admin');
     await page.setViewportSize({ width, height: 900 });
     await openInLanguage(page, lang, '/ops/clients');
@@ -80,12 +79,12 @@ for (const { lang, width } of runs) {
     await expect(sends).toContainText(t.noSends);
     await page.keyboard.press('Escape');
     await expect(sends).toHaveCount(0);
+    // The list with a client in it (a11y.spec.ts's console tour may meet it empty).
     await expectAccessible(page);
     await shoot(page, `ops-clients-list-${lang}`, { widths: WIDTHS });
   });
 
   test(`${lang} ${width}px: a company administrator creates an API client after confirming it's them, sees the secret once and revokes it`, async ({ page }) => {
-    test.setTimeout(180_000);
     const m = messages[lang as Lang];
     const a = m.apiClients;
     await page.setViewportSize({ width, height: 900 });
@@ -101,9 +100,9 @@ for (const { lang, width } of runs) {
     // Arrived from another site: signed in, but with no fresh proof of the person.
     await handedOver(page, lang, userId, '/user_center');
     const members = page.getByRole('region', { name: m.userCenter.members.replace('{company}', companyName), exact: true });
-    await members.scrollIntoViewIfNeeded({ timeout: 30_000 });
+    await members.scrollIntoViewIfNeeded();
     const section = page.getByRole('region', { name: a.title.replace('{company}', companyName) });
-    await section.scrollIntoViewIfNeeded({ timeout: 30_000 });
+    await section.scrollIntoViewIfNeeded();
     await expect(section.getByText(a.none)).toBeVisible();
 
     await section.getByRole('button', { name: a.create }).click();
@@ -121,7 +120,7 @@ for (const { lang, width } of runs) {
     await page.keyboard.press('Enter');
 
     const shown = page.getByRole('dialog', { name: a.secretTitle.replace('{name}', 'Berth planner') });
-    await expect(shown).toBeVisible({ timeout: 30_000 });
+    await expect(shown).toBeVisible();
     const secret = (await shown.locator('[data-client-secret]').innerText()).trim();
     expect(secret.length).toBeGreaterThanOrEqual(43);
     await expectAccessible(page, 'dialog');
@@ -133,6 +132,7 @@ for (const { lang, width } of runs) {
     await expect(card).toContainText(a.neverUsed);
     await expect(card).toContainText(a.moduleScope.replace('{module}', portCalls));
     await expect(page.locator('body')).not.toContainText(secret);
+    // The user center with an API client listed (a11y.spec.ts's signed-in tour meets the section empty).
     await expectAccessible(page);
     await section.scrollIntoViewIfNeeded();
     await shoot(page, `api-clients-list-${lang}`, { widths: WIDTHS });

@@ -1,12 +1,15 @@
 import { type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
-import { langs, type Lang } from '../../src/lib/lang';
+import type { Lang } from '../../src/lib/lang';
 import { leaveAndClearCookies, openInLanguage, passSlider, readCode, seedUser, signInByEmail, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
 
 /**
  * Issue 4: partner sign-in, password reset (/forget, /navigator_forget) and the forced change of login case 2.
- * The partner session's navigator_token cookie on the navigator host is tests/functions/partner.test.ts.
+ * Each journey once, the languages taking turns (`only`): every page's words in both languages are the page tour's.
+ * The partner session's navigator_token cookie on the navigator host and the partner's refusals are
+ * tests/functions/partner.test.ts; the reset's rules (the old password stops at once, the new one works, an unknown
+ * account, a reused code) tests/functions/password.test.ts.
  */
 
 async function passwordSignInByEmail(page: Page, lang: Lang, email: string, password: string) {
@@ -14,12 +17,19 @@ async function passwordSignInByEmail(page: Page, lang: Lang, email: string, pass
   await signInByEmail(page, lang, email, password);
 }
 
-for (const lang of langs) {
+/** The journeys each language walks: the two languages take turns from journey to journey. */
+const walks: Record<Lang, string[]> = {
+  zh: ['partner sign-in', 'reset by e-mail'],
+  en: ['partner link', 'reset by phone', 'forced change'],
+};
+const only = (lang: Lang, journey: string) => walks[lang].includes(journey);
+
+for (const lang of ['zh', 'en'] as Lang[]) {
   const t = messages[lang];
   const m = t.signIn;
 
   test.describe(`partner sign-in (${lang})`, () => {
-    test('a partner signs in on /navigator_login with phone, password and slider; a platform user cannot', async ({ page }) => {
+    if (only(lang, 'partner sign-in')) test('a partner signs in on /navigator_login with phone, password and slider; a platform user cannot', async ({ page }) => {
       const mobile = uniqueMobile();
       const platformMobile = uniqueMobile();
       await seedUser(page.request, { phone: { callingCode: '+86', mobile }, password: 'navigator24', isPartner: true, userType: 2, agreed: true });
@@ -52,7 +62,7 @@ for (const lang of langs) {
       expect(cookies.find((c) => c.name === 'portal_token')?.httpOnly).toBe(true);
     });
 
-    test('the platform login links to the partner login', async ({ page }) => {
+    if (only(lang, 'partner link')) test('the platform login links to the partner login', async ({ page }) => {
       await openInLanguage(page, lang, '/login');
       await page.getByRole('link', { name: m.partnerLink }).click();
       await expect(page).toHaveURL(/\/navigator_login$/);
@@ -61,9 +71,7 @@ for (const lang of langs) {
   });
 
   test.describe(`password reset (${lang})`, () => {
-    test('by phone on /forget: slider, code, mismatch refused, new password works and the old one fails', async ({ page }) => {
-      // A reset, the confirmation on the sign-in page and two sign-ins: more than 30 s on a busy machine.
-      test.slow();
+    if (only(lang, 'reset by phone')) test('by phone on /forget: slider, code, mismatch refused, new password works and the old one fails', async ({ page }) => {
       const mobile = uniqueMobile();
       await seedUser(page.request, { phone: { callingCode: '+86', mobile }, password: 'oldHarbour1', userType: 2, agreed: true });
       await openInLanguage(page, lang, '/login');
@@ -116,9 +124,7 @@ for (const lang of langs) {
       await expect(page).toHaveURL(/\/create_account$/);
     });
 
-    test('by e-mail on /navigator_forget: leads back to the partner login; an unknown address looks the same', async ({ page }) => {
-      // A reset, the confirmation on the sign-in page and two sign-ins: more than 30 s on a busy machine.
-      test.slow();
+    if (only(lang, 'reset by e-mail')) test('by e-mail on /navigator_forget: leads back to the partner login; an unknown address looks the same', async ({ page }) => {
       const email = uniqueEmail('reset');
       await seedUser(page.request, { email, password: 'oldHarbour1', userType: 2, agreed: true });
       await openInLanguage(page, lang, '/navigator_login');
@@ -153,7 +159,7 @@ for (const lang of langs) {
   });
 
   test.describe(`forced password change (${lang})`, () => {
-    test('login case 2 with the original flag lands on /change_password, and the change goes on', async ({ page }) => {
+    if (only(lang, 'forced change')) test('login case 2 with the original flag lands on /change_password, and the change goes on', async ({ page }) => {
       const email = uniqueEmail('original');
       await seedUser(page.request, { email, password: 'firstPass1', originalFlag: true, userType: 2, agreed: true });
       await passwordSignInByEmail(page, lang, email, 'firstPass1');
