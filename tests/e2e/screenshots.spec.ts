@@ -1,9 +1,9 @@
-import { type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { legalPaths } from '../../src/lib/legal';
-import { leaveAndClearCookies, expectAccessible, openInLanguage, operatorCli, seedUser, signInByEmail, signInByRequest, uniqueEmail, uniqueMobile } from './helpers';
+import { leaveAndClearCookies, expectAccessible, openInLanguage, seedUser, settle, shoot as photograph, signInByEmail, signInByRequest, uniqueEmail, uniqueMobile } from './helpers';
 import { consoleMessages } from '../../src/i18n/ops';
 
 /**
@@ -34,12 +34,6 @@ const SIGNED_IN = ['/enterprise_adm_and_staff', '/create_account', '/join', '/co
 const PASSWORD = 'harbourShot1';
 /** Chrome 63, one version below what the portal asks for: the browser notice shows. */
 const OLD_CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/63.0.3239.132 Safari/537.36';
-
-async function settle(page: Page) {
-  await page.waitForLoadState('networkidle');
-  // A shared test machine can take a while over a page's first calls.
-  await expect(page.locator('.spinner')).toHaveCount(0, { timeout: 20_000 });
-}
 
 /**
  * Text cut off by its own box: an element whose content is wider than it and hidden or clipped. Text hidden for
@@ -138,26 +132,15 @@ for (const lang of langs) {
       });
     });
   });
-
-  test(`@screenshots /ops/enrol from the command line's link (${lang})`, async ({ page }) => {
-    test.setTimeout(300_000);
-    const login = `shot.${lang}.${Date.now()}@ops.example.com`;
-    const link = new URL(/(http:\S+\/ops\/enrol#\S+)/.exec(operatorCli('add', login, '--role', 'support', '--name', `Shot ${lang}`, '--lang', lang))![1]!);
-    // The link stays usable until the enrolment is finished: every width opens it afresh.
-    await atEachWidth(page, async () => {
-      await page.goto('about:blank');
-      await openInLanguage(page, lang, link.pathname + link.hash);
-      await expect(page.locator('[data-enrol-account]')).toContainText(login, { timeout: 30_000 });
-      await shoot(page, lang, 'ops-enrol');
-    });
-  });
+  // /ops/enrol from the operator command's link: ops-auth.spec.ts photographs it (SCREENSHOTS=1) in the command's
+  // own test, at 360, 390 and 1280 px; the operator command runs in that one test only.
 }
 
 /** Shoots the page as it stands as <lang>-<width>-<name>.png and checks what a script can: no sideways scroll, no cut word. */
 async function shoot(page: Page, lang: Lang, name: string, { dialog = false } = {}) {
   const width = page.viewportSize()!.width;
   // A modal dialog sits over the viewport: the whole page would show it beside a stretched backdrop.
-  await page.screenshot({ path: `test-results/screenshots/${lang}-${width}-${name}.png`, fullPage: !dialog });
+  await photograph(page, `${lang}-${width}-${name}`, { fullPage: !dialog });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect.soft(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
   expect.soft(await clipped(page), `${name} at ${width} px`).toEqual([]);
@@ -165,14 +148,14 @@ async function shoot(page: Page, lang: Lang, name: string, { dialog = false } = 
   if (width === 390) await expectAccessible(page);
 }
 
-/** A signed-in browser context of its own for a seeded person (their cookies stay apart from the others'). */
-async function personContext(browser: Browser, lang: Lang, body: Record<string, unknown>) {
-  const context = await browser.newContext();
-  await context.addCookies([{ name: 'LANG', value: lang, url: 'http://127.0.0.1' }]);
+/** A signed-in browser of its own for a seeded person (their cookies stay apart from the others'). */
+async function personContext(newPage: () => Promise<Page>, lang: Lang, body: Record<string, unknown>) {
+  const page = await newPage();
+  await page.context().addCookies([{ name: 'LANG', value: lang, url: 'http://127.0.0.1' }]);
   const email = uniqueEmail(`shot-${lang}`);
-  const { userId, companyIds } = await seedCompanies(context.request, { email, password: PASSWORD, userType: 2, agreed: true, ...body });
-  await signInByRequest(context.request, email, PASSWORD);
-  return { page: await context.newPage(), userId, companyIds };
+  const { userId, companyIds } = await seedCompanies(page.request, { email, password: PASSWORD, userType: 2, agreed: true, ...body });
+  await signInByRequest(page.request, email, PASSWORD);
+  return { page, userId, companyIds };
 }
 
 async function seedCompanies(request: APIRequestContext, body: Record<string, unknown>) {
@@ -182,19 +165,19 @@ async function seedCompanies(request: APIRequestContext, body: Record<string, un
 }
 
 for (const lang of langs) {
-  test(`@screenshots signed-in states at 360, 390 and 1280 px (${lang})`, async ({ browser }) => {
+  test(`@screenshots signed-in states at 360, 390 and 1280 px (${lang})`, async ({ newPage }) => {
     // Four people, 48 shots and 16 axe runs on a shared machine.
     test.setTimeout(900_000);
     const t = messages[lang];
     // An administrator of a verified company with an approved staff member (two modules granted) and one waiting.
-    const admin = await personContext(browser, lang, {
+    const admin = await personContext(newPage, lang, {
       realName: 'Zhang San',
       companies: [{ nameEn: `Harbour Screens ${Date.now()} Shipping Agency Company Limited`, type: 'shipOwner', status: 'verified', role: 'administrator' }],
     });
     const companyId = admin.companyIds[0]!;
-    const approved = await personContext(browser, lang, { realName: 'Lin Approved Staffmember', companies: [{ companyId, role: 'staff', hireTime: '2024-03-01' }] });
-    const waiting = await personContext(browser, lang, { realName: 'Wu Waiting', companies: [{ companyId, role: 'staff', memberStatus: 'pending' }] });
-    const askedForMore = await personContext(browser, lang, {
+    const approved = await personContext(newPage, lang, { realName: 'Lin Approved Staffmember', companies: [{ companyId, role: 'staff', hireTime: '2024-03-01' }] });
+    const waiting = await personContext(newPage, lang, { realName: 'Wu Waiting', companies: [{ companyId, role: 'staff', memberStatus: 'pending' }] });
+    const askedForMore = await personContext(newPage, lang, {
       realName: 'Tan Mei',
       companies: [{ nameEn: `Tidewater Lines ${Date.now()}`, type: 'charterer', status: 'additionalInformationRequired', role: 'administrator' }],
     });
@@ -244,15 +227,12 @@ for (const lang of langs) {
     }
   });
 
-  test(`@screenshots operator pages at 360, 390 and 1280 px (${lang})`, async ({ browser }) => {
+  test(`@screenshots operator pages at 360, 390 and 1280 px (${lang})`, async ({ page, operatorPage }) => {
     // Eighteen pages, six of them under axe, on a shared machine.
     test.setTimeout(480_000);
     const o = consoleMessages[lang].opsPeople;
-    const context = await browser.newContext();
-    await context.addCookies([{ name: 'LANG', value: lang, url: 'http://127.0.0.1' }]);
-    const page = await context.newPage();
-    const minted = await page.request.post('/api/dev/operator-session', { data: { role: 'admin', name: 'Olivia Operator' } });
-    expect(((await minted.json()) as { code: string }).code).toBe('0');
+    await page.context().addCookies([{ name: 'LANG', value: lang, url: 'http://127.0.0.1' }]);
+    await operatorPage('admin', { name: 'Olivia Operator' });
     const email = uniqueEmail(`shot-ops-${lang}`);
     const realName = `Chen Findable ${Date.now().toString(36)}`;
     const { companyIds } = await seedCompanies(page.request, {

@@ -48,7 +48,7 @@ describe('operator pages', () => {
     const pages = opsShells.filter((shell) => shell !== 'ops/login' && shell !== 'ops/enrol').map((shell) => `/${shell}`);
     expect(pages).toContain('/ops/operators');
     for (const path of pages)
-      for (const headers of [{}, { cookie: person.cookie }]) {
+      for (const headers of [{}, { cookie: person.cookie }] as Record<string, string>[]) {
         const res = await visit(path, headers);
         expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(302);
         expect(res.headers.get('location'), path).toBe(`/ops/login?next=${encodeURIComponent(path)}`);
