@@ -79,7 +79,7 @@ for (const { lang, width } of runs) {
     await expect(sends).toContainText(t.noSends);
     await page.keyboard.press('Escape');
     await expect(sends).toHaveCount(0);
-    // The list with a client in it (a11y.spec.ts's console tour may meet it empty).
+    // /ops/clients with a client in it: a11y.spec.ts's console tour leaves this page to this spec.
     await expectAccessible(page);
     await shoot(page, `ops-clients-list-${lang}`, { widths: WIDTHS });
   });
