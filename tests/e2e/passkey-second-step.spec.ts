@@ -2,6 +2,7 @@ import { expect, test } from './fixtures';
 import { Secret, TOTP } from 'otpauth';
 import { messages } from '../../src/i18n';
 import { addVirtualAuthenticator, expectAccessible, openAsPasskeyOrigin, PASSKEY_ORIGIN, seedUser, signInByRequest, uniqueEmail } from './helpers';
+import { shoot } from './journeys';
 
 /**
  * A passkey as the second step, in Chromium with its virtual authenticator (CDP WebAuthn): a person with an
@@ -19,7 +20,6 @@ const CASES = [
 for (const { lang, ...size } of CASES) {
   const t = messages[lang];
   test(`passkey second step (${lang}, ${size.name}): password first, then the passkey instead of a code`, async ({ page }) => {
-    test.setTimeout(90_000);
     await page.setViewportSize({ width: size.width, height: size.height });
     const authenticator = await addVirtualAuthenticator(page);
     const email = uniqueEmail(`passkey2-${lang}-${size.name}`);
@@ -65,7 +65,7 @@ for (const { lang, ...size } of CASES) {
     await expect(usePasskey).toBeVisible();
     await expect(page.getByText(t.twoStep.passkeyHint)).toBeVisible();
     await expectAccessible(page);
-    await page.screenshot({ path: test.info().outputPath(`second-step-${lang}-${size.width}.png`), fullPage: true });
+    await shoot(page, `second-step-${lang}-${size.width}`);
 
     await authenticator.verifies(true);
     // By keyboard: the passkey passes the second step and the sign-in goes on as every sign-in does.

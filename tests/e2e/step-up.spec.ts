@@ -5,6 +5,7 @@ import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { leaveAndClearCookies, addVirtualAuthenticator, expectAccessible, handedOver, openAsPasskeyOrigin, PASSKEY_ORIGIN, readCode, seedUser, signInByRequest, uniqueEmail } from './helpers';
+import { shoot } from './journeys';
 
 /**
  * "Confirm it's you" (step-up) in the user center: a session without a fresh proof of its person is asked to prove
@@ -32,7 +33,6 @@ for (const lang of langs) {
   const su = t.stepUp;
 
   test(`an aged session removes a passkey after confirming it's them with the password (${lang})`, async ({ page }) => {
-    test.setTimeout(90_000);
     await page.setViewportSize({ width: 390, height: 844 });
     await addVirtualAuthenticator(page);
     const email = uniqueEmail(`stepup-pk-${lang}`);
@@ -59,9 +59,9 @@ for (const lang of langs) {
       await expect(password).toBeFocused();
       await expect(dialog.getByRole('button', { name: su.usePasskey })).toBeVisible();
       await expectAccessible(page);
-      await page.screenshot({ path: test.info().outputPath(`step-up-${lang}-390.png`) });
+      await shoot(page, `step-up-${lang}-390`);
       await page.setViewportSize({ width: 1280, height: 900 });
-      await page.screenshot({ path: test.info().outputPath(`step-up-${lang}-1280.png`) });
+      await shoot(page, `step-up-${lang}-1280`);
 
       // Escape cancels: nothing is removed, nothing is said.
       await page.keyboard.press('Escape');
@@ -75,7 +75,7 @@ for (const lang of langs) {
       await dialog.getByLabel(su.passwordLabel, { exact: true }).fill('notMine123');
       await dialog.getByRole('button', { name: su.continue }).click();
       await expect(dialog.getByText(errorCatalogue.PW0003[lang])).toBeVisible();
-      await page.screenshot({ path: test.info().outputPath(`step-up-${lang}-1280-error.png`) });
+      await shoot(page, `step-up-${lang}-1280-error`);
       await dialog.getByLabel(su.passwordLabel, { exact: true }).fill(PASSWORD);
       await page.keyboard.press('Enter');
       await expect(dialog).toHaveCount(0);
@@ -85,7 +85,6 @@ for (const lang of langs) {
   });
 
   test(`an aged session with two-step on turns it off: the password, then the app code (${lang})`, async ({ page }) => {
-    test.setTimeout(90_000);
     const email = uniqueEmail(`stepup-2s-${lang}`);
     const userId = await seedUser(page.request, { email, password: PASSWORD, agreed: true });
     await signInByRequest(page.request, email, PASSWORD);
@@ -111,7 +110,7 @@ for (const lang of langs) {
       const second = dialog.getByLabel(su.secondLabel);
       await expect(second).toBeFocused();
       await expectAccessible(page);
-      await page.screenshot({ path: test.info().outputPath(`step-up-${lang}-second.png`) });
+      await shoot(page, `step-up-${lang}-second`);
       // The next step's code: the one of enrolment may not be used twice.
       await second.fill(TOTP.generate({ secret, timestamp: Date.now() + 30_000 }));
       await dialog.getByRole('button', { name: su.confirm }).click();
@@ -122,7 +121,6 @@ for (const lang of langs) {
   });
 
   test(`after a password reset by code the passkeys are listed for review, each with its remove button (${lang})`, async ({ page }) => {
-    test.setTimeout(90_000);
     await addVirtualAuthenticator(page);
     const email = uniqueEmail(`stepup-reset-${lang}`);
     await seedUser(page.request, { email, password: PASSWORD, agreed: true });
@@ -147,7 +145,7 @@ for (const lang of langs) {
     await expect(review).toContainText(su.reviewTitle);
     await expect(section.getByRole('button', { name: new RegExp(t.passkeys.remove) })).toBeVisible();
     await expectAccessible(page);
-    await review.screenshot({ path: test.info().outputPath(`passkey-review-${lang}.png`) });
+    await shoot(page, `passkey-review-${lang}`);
     await review.getByRole('button', { name: su.reviewDone }).click();
     await expect(review).toHaveCount(0);
     await page.reload();
