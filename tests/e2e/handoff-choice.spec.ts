@@ -53,13 +53,9 @@ for (const lang of ['en', 'zh'] as const) {
 test('pages hydrate under the script policy: /login and /register run their islands without a CSP violation', async ({ page }) => {
   const violations = cspViolations(page);
   for (const path of ['/login', '/register', '/forget']) {
-    const res = await page.goto(path);
-    const csp = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
-    // Scripts: this site, the hashed inline loaders and Cloudflare's Turnstile; workers only from this site.
-    expect(csp, path).toMatch(/script-src 'self' https:\/\/challenges\.cloudflare\.com 'sha256-/);
-    expect(csp, path).toContain("worker-src 'self'");
-    expect(csp, path).not.toContain('blob:');
-    expect(res?.headers()['content-security-policy'], path).toContain("object-src 'none'");
+    // The policy itself (scripts, workers, no blob:, object-src) is read below the browser: script-policy.test.ts and
+    // page-shells.test.ts. Here: the islands run under it.
+    await page.goto(path);
     // Hydrated: the islands' buttons answer (Astro removes `ssr` from an island once it has hydrated).
     await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
   }
