@@ -72,6 +72,10 @@ for (const lang of langs) {
         await expect(page.getByText(t.statusOn)).toBeVisible();
       });
 
+      // The sign-in steps at one width a language (zh on a phone, en on a desktop): the enrolment above and the
+      // card below are at both.
+      if ((lang === 'zh') !== (viewport.name === 'phone')) return;
+
       test("with two-step on, signing in stops at the second step: no session until the code; a wrong code says so; the app's code signs in", async ({ page }) => {
         const { email, secret } = await personWithTwoStep(page, `two-step-code-${lang}-${viewport.name}`);
         await signInByEmail(page, lang, email, PASSWORD);
