@@ -2,8 +2,7 @@ import { type APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { langs } from '../../src/lib/lang';
-import { expectAccessible, handedOver, openInLanguage, readCode, seedUser, signInByRequest, uniqueEmail } from './helpers';
-import { shoot } from './journeys';
+import { expectAccessible, handedOver, openInLanguage, readCode, seedUser, signInByRequest, uniqueEmail, shoot } from './helpers';
 
 /**
  * The user center's password change: a session alone is not enough. A session without a fresh proof of its

@@ -4,15 +4,14 @@ import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { DATA_CATEGORIES } from '../../src/schemas/data-map';
 import { format } from '../../src/i18n/format';
-import { expectAccessible, openInLanguage, readCode, seedUser, signInByRequest, uniqueEmail } from './helpers';
-import { shoot } from './journeys';
+import { expectAccessible, openInLanguage, readCode, seedUser, signInByRequest, uniqueEmail, shoot } from './helpers';
 
 /**
  * "Your data" in the user center, in real Chromium, zh and en, phone and desktop width, by keyboard: see what the
  * portal holds, take a copy (made by the data-rights job, run here through its dev route) and download it,
  * withdraw usage statistics, close the account, keep it during the cooling-off, and close it again. Axe on the
  * section, the dialog and the closing banner. Four steps, each from a freshly seeded person signed in by password;
- * screenshots only with SCREENSHOTS=1 (journeys.ts).
+ * screenshots only with SCREENSHOTS=1 (helpers.ts shoot).
  */
 const PASSWORD = 'harbour2024';
 const widths = [

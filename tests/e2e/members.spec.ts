@@ -3,8 +3,7 @@ import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { format } from '../../src/i18n/format';
 import { langs, type Lang } from '../../src/lib/lang';
-import { expectAccessible, openInLanguage, signInByRequest, uniqueEmail } from './helpers';
-import { shoot } from './journeys';
+import { expectAccessible, openInLanguage, signInByRequest, uniqueEmail, shoot } from './helpers';
 
 /**
  * Company members in the user center, as an administrator meets them: the table (its rows, and every row action in

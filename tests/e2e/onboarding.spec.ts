@@ -4,8 +4,7 @@ import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { DEFAULT_AREA_CODE_ID } from '../../src/schemas/auth-rules';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { expectAccessible, fillDate, openInLanguage, searchAndPick, seedUser, signInByEmail, signInByRequest, uniqueEmail, uniqueMobile } from './helpers';
-import { shoot, shootAtWidths } from './journeys';
+import { expectAccessible, fillDate, openInLanguage, searchAndPick, seedUser, signInByEmail, signInByRequest, uniqueEmail, uniqueMobile, shoot } from './helpers';
 
 const PASSWORD = 'harbour2024';
 
@@ -318,7 +317,7 @@ for (const lang of langs) {
       await expect(page.getByRole('link', { name: o.choose.goToCompanies })).toHaveAttribute('href', '/account');
       await expect(page.getByText(o.steps.identity).first()).toBeVisible();
       await expectAccessible(page);
-      await shootAtWidths(page, `enterprise-choice-admin-${lang}`, [390, 1280]);
+      await shoot(page, `enterprise-choice-admin-${lang}`, { widths: [390, 1280] });
     });
 
     test('↓ then Enter after a search of the country takes the first match', async ({ signedIn: page }) => {

@@ -1,8 +1,7 @@
 import { expect, test } from './fixtures';
 import { Secret, TOTP } from 'otpauth';
 import { messages } from '../../src/i18n';
-import { addVirtualAuthenticator, expectAccessible, openAsPasskeyOrigin, PASSKEY_ORIGIN, seedUser, signInByRequest, uniqueEmail } from './helpers';
-import { shoot } from './journeys';
+import { addVirtualAuthenticator, expectAccessible, openAsPasskeyOrigin, PASSKEY_ORIGIN, seedUser, signInByRequest, uniqueEmail, shoot } from './helpers';
 
 /**
  * A passkey as the second step, in Chromium with its virtual authenticator (CDP WebAuthn): a person with an

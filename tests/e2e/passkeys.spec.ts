@@ -3,8 +3,7 @@ import { messages } from '../../src/i18n';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { langs, type Lang } from '../../src/lib/lang';
 import { type Page } from '@playwright/test';
-import { addVirtualAuthenticator, expectAccessible, openAsPasskeyOrigin, PASSKEY_ORIGIN, seedUser, signInByRequest, uniqueEmail } from './helpers';
-import { shoot } from './journeys';
+import { addVirtualAuthenticator, expectAccessible, openAsPasskeyOrigin, PASSKEY_ORIGIN, seedUser, signInByRequest, uniqueEmail, shoot } from './helpers';
 
 /**
  * Passkeys end to end in Chromium with its virtual authenticator (CDP WebAuthn: a platform authenticator with
@@ -77,7 +76,7 @@ for (const lang of langs) {
         // A Chinese page writes the full-width colon (issue 33).
         await expect(section.getByRole('listitem')).toContainText(`${pk.lastUsed}${lang === 'zh' ? '：' : ': '}${pk.never}`);
         expect(await authenticator.credentials()).toHaveLength(1);
-        await shoot(page, `user-center-${lang}-${size.width}`);
+        await shoot(page, `passkeys-user-center-${lang}-${size.width}`);
 
         // Rename it.
         const secondName = lang === 'zh' ? '我的手机' : 'My phone';
@@ -103,7 +102,7 @@ for (const lang of langs) {
         const passkeyButton = page.getByRole('button', { name: pk.signIn });
         await expect(passkeyButton).toBeVisible();
         await expectAccessible(page);
-        await shoot(page, `login-${lang}-${size.width}`);
+        await shoot(page, `passkeys-login-${lang}-${size.width}`);
         await passkeyButton.click();
         // A person without a company goes on to choose one (the login case), as after a password.
         await expect(page).toHaveURL(/\/enterprise_adm_and_staff/);

@@ -2,8 +2,7 @@ import { type Browser } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
-import { expectAccessible, openInLanguage, seedUser, signInByRequest, uniqueEmail } from './helpers';
-import { shoot } from './journeys';
+import { expectAccessible, openInLanguage, seedUser, signInByRequest, uniqueEmail, shoot } from './helpers';
 
 /**
  * The Security section of the user center in real Chromium: one person signed in from two browsers (two

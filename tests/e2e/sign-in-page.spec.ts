@@ -1,14 +1,13 @@
 import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { langs } from '../../src/lib/lang';
-import { acceptAgreement, expectAccessible, openInLanguage, seedUser, signInByRequest, uniqueEmail, uniqueMobile } from './helpers';
-import { shoot, shootAtWidths } from './journeys';
+import { acceptAgreement, expectAccessible, openInLanguage, seedUser, signInByRequest, uniqueEmail, uniqueMobile, shoot } from './helpers';
 
 /**
  * What the sign-in page says and where it puts focus (issue 33): a call that never answers or is reset, why a
  * visitor is asked to sign in (to continue, or because the session ended elsewhere), the agreement dialog's focus,
  * its Escape and its date, the resend countdown after reading the agreement, and the language switch's label.
- * Each in both languages. Screenshots only with SCREENSHOTS=1 (journeys.ts).
+ * Each in both languages. Screenshots only with SCREENSHOTS=1 (helpers.ts shoot).
  */
 
 const PASSWORD = 'harbourGate7';
@@ -72,7 +71,7 @@ for (const lang of langs) {
       await expect(why).toContainText(m.why.reattach);
       await expect(page.getByText(m.why.continue)).toHaveCount(0);
       await expectAccessible(page);
-      await shootAtWidths(page, `${lang}-login-session-ended`, [1280, 390]);
+      await shoot(page, `sign-in-page-${lang}-login-session-ended`, { widths: [1280, 390] });
     });
   });
 }
@@ -105,7 +104,7 @@ for (const lang of langs) {
 
       await getCode.click();
       await expect(dialog.getByRole('heading', { name: m.agreement.title })).toBeFocused();
-      await shoot(page, `${lang}-1280-agreement`);
+      await shoot(page, `sign-in-page-${lang}-1280-agreement`);
       await dialog.getByRole('button', { name: m.agreement.cancel }).click();
       await expect(dialog).toBeHidden();
       await expect(getCode).toBeFocused();
@@ -116,7 +115,7 @@ for (const lang of langs) {
       const toggle = page.locator('[data-lang-toggle]');
       await expect(toggle).toHaveText(lang === 'zh' ? 'EN' : 'CN');
       await expect(toggle).toHaveAccessibleName(`${lang === 'zh' ? 'EN' : 'CN'} · ${t.header.langToggle}`);
-      await shootAtWidths(page, `${lang}-login`, [390, 1280], 800);
+      await shoot(page, `sign-in-page-${lang}-login`, { widths: [390, 1280] });
     });
 
     test('the resend countdown starts at 60 s after reading the agreement, not at 66 or more', async ({ page }) => {

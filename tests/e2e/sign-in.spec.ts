@@ -1,8 +1,7 @@
 import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { langs } from '../../src/lib/lang';
-import { leaveAndClearCookies, acceptAgreement, expectAccessible, openInLanguage, passSlider, readCode, seedUser, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
-import { shootAtWidths } from './journeys';
+import { leaveAndClearCookies, acceptAgreement, expectAccessible, openInLanguage, passSlider, readCode, seedUser, sliderChallenge, uniqueEmail, uniqueMobile, shoot } from './helpers';
 
 for (const lang of langs) {
   const t = messages[lang];
@@ -179,7 +178,7 @@ for (const lang of langs) {
       for (const task of t.partner.workspaceTasks) await expect(page.getByText(task)).toBeVisible();
       await expect(page.getByText(t.pages.create_account.title)).toHaveCount(0);
       await expectAccessible(page);
-      await shootAtWidths(page, `partner-${lang}`, [390, 1280]);
+      await shoot(page, `sign-in-partner-${lang}`, { widths: [390, 1280] });
     });
 
     test('?channel=britc shows the chain-partner login only', async ({ page }) => {

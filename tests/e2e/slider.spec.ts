@@ -3,8 +3,7 @@ import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { solvePow, type PowChallenge } from '../functions/pow-solver';
-import { expectAccessible, openInLanguage, seedUser, sliderChallenge, uniqueMobile } from './helpers';
-import { shoot } from './journeys';
+import { expectAccessible, openInLanguage, seedUser, sliderChallenge, uniqueMobile, shoot } from './helpers';
 
 /**
  * The slider as a keyboard-only person and a refused person meet it (issue 33 items 1, 2 and 14): an even-paced
@@ -96,7 +95,7 @@ for (const lang of ['zh', 'en'] as const) {
         await expect(dialog.getByRole('slider')).toHaveCount(0);
         await expect(dialog.getByRole('button', { name: m.slider.refresh })).toBeDisabled();
         await expectAccessible(page, 'dialog');
-        await shoot(page, `${lang}-${width}-slider-refused`);
+        await shoot(page, `slider-${lang}-${width}-slider-refused`);
         // Another way in: the e-mail code needs no slider.
         await dialog.getByRole('button', { name: m.slider.useEmailCode }).click();
         await expect(dialog).toBeHidden();
@@ -117,7 +116,7 @@ for (const lang of ['zh', 'en'] as const) {
       // No empty puzzle to drag; "New puzzle" tries again.
       await expect(dialog.getByRole('slider')).toHaveCount(0);
       await expect(dialog.getByRole('button', { name: m.slider.refresh })).toBeEnabled();
-      await shoot(page, `${lang}-1280-slider-unavailable`);
+      await shoot(page, `slider-${lang}-1280-slider-unavailable`);
     });
   });
 }

@@ -4,8 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
 import { errorCatalogue } from '../../src/schemas/error-codes';
-import { leaveAndClearCookies, addVirtualAuthenticator, expectAccessible, handedOver, openAsPasskeyOrigin, PASSKEY_ORIGIN, readCode, seedUser, signInByRequest, uniqueEmail } from './helpers';
-import { shoot } from './journeys';
+import { leaveAndClearCookies, addVirtualAuthenticator, expectAccessible, handedOver, openAsPasskeyOrigin, PASSKEY_ORIGIN, readCode, seedUser, signInByRequest, uniqueEmail, shoot } from './helpers';
 
 /**
  * "Confirm it's you" (step-up) in the user center: a session without a fresh proof of its person is asked to prove

@@ -3,14 +3,13 @@ import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { format } from '../../src/i18n/format';
 import type { Lang } from '../../src/lib/lang';
-import { leaveAndClearCookies, expectAccessible, openInLanguage, passSlider, readCode, seedUser, signInByRequest, sliderChallenge, uniqueEmail, uniqueMobile } from './helpers';
-import { shoot } from './journeys';
+import { leaveAndClearCookies, expectAccessible, openInLanguage, passSlider, readCode, seedUser, signInByRequest, sliderChallenge, uniqueEmail, uniqueMobile, shoot } from './helpers';
 
 /**
  * Sign in with WeChat and WeCom (issue 29) against the local stand-in (functions/gateway/wechat/stand-in.ts):
  * its "scan and confirm" page plays the phone. Each flow runs in Chinese at phone width and in English at
  * desktop width. Screenshots of the panel and the phone form (both languages at both widths) only with
- * SCREENSHOTS=1, in each test's output folder (journeys.ts).
+ * SCREENSHOTS=1, in each test's output folder (helpers.ts shoot).
  */
 const runs: { lang: Lang; width: number }[] = [
   { lang: 'zh', width: 390 },
@@ -64,7 +63,7 @@ for (const { lang, width } of runs) {
     test('a first QR scan ties a new phone and registers; a second scan signs straight in', async ({ page }) => {
       await openPanel(page, lang, width);
       await expectAccessible(page);
-      await shoot(page, `login-panel-${lang}-${width}`);
+      await shoot(page, `wechat-login-panel-${lang}-${width}`);
       await page.keyboard.press('Tab');
       await expect(page.getByRole('button', { name: w.showQr })).toBeFocused();
       await page.keyboard.press('Enter');
@@ -72,10 +71,10 @@ for (const { lang, width } of runs) {
       // Enter starts a navigation; a screenshot taken while it commits can hang, so shoot the page it reaches.
       await expect(page).toHaveURL(/\/api\/dev\/wechat\//);
       await expect(page.getByLabel(scanLabel)).toBeVisible();
-      await shoot(page, `stand-in-${lang}-${width}`);
+      await shoot(page, `wechat-stand-in-${lang}-${width}`);
       await confirmScan(page, who);
       await expect(page).toHaveURL(/\/wechat_callback/);
-      await tiePhone(page, lang, `phone-form-${lang}-${width}`);
+      await tiePhone(page, lang, `wechat-phone-form-${lang}-${width}`);
 
       await leaveAndClearCookies(page);
       await openPanel(page, lang, width);
@@ -119,7 +118,7 @@ for (const { lang, width } of runs) {
       await confirmScan(page, who);
       // The callback page names the WeChat it tied before it returns to the user center.
       await expect(page.getByText(format(w.bound, { provider: w.providers.wechat, name: who }))).toBeVisible();
-      await shoot(page, `bound-${lang}-${width}`);
+      await shoot(page, `wechat-bound-${lang}-${width}`);
       await expect(page).toHaveURL(/\/user_center/);
       const untie = page.locator('.linked-accounts').getByRole('button', { name: w.unbind.replace('{provider}', w.providers.wechat) });
       await expect(async () => {
@@ -127,7 +126,7 @@ for (const { lang, width } of runs) {
         await expect(untie).toBeVisible({ timeout: 1000 });
       }).toPass();
       await expectAccessible(page, '.linked-accounts');
-      await shoot(page, `user-center-${lang}-${width}`);
+      await shoot(page, `wechat-user-center-${lang}-${width}`);
       await untie.click();
       await expect(page.locator('.linked-accounts').getByText(w.unbound.replace('{provider}', w.providers.wechat))).toBeVisible();
       await expect(page.locator('.linked-accounts').getByRole('button', { name: w.bind.replace('{provider}', w.providers.wechat) })).toBeVisible();
@@ -166,11 +165,11 @@ test('@screenshots the panel and the phone form in the other language at each wi
   ]) {
     await leaveAndClearCookies(page);
     await openPanel(page, lang, width);
-    await shoot(page, `login-panel-${lang}-${width}`);
+    await shoot(page, `wechat-login-panel-${lang}-${width}`);
     await page.getByRole('button', { name: messages[lang].wechat.showQr }).click();
     await confirmScan(page, person());
     await expect(page.getByRole('heading', { name: messages[lang].wechat.phoneTitle })).toBeVisible();
-    await shoot(page, `phone-form-${lang}-${width}`);
+    await shoot(page, `wechat-phone-form-${lang}-${width}`);
   }
 });
 
