@@ -10,7 +10,7 @@ import { leaveAndClearCookies, addVirtualAuthenticator, expectAccessible, handed
  * "Confirm it's you" (step-up) in the user center: a session without a fresh proof of its person is asked to prove
  * it before a sensitive change, then the change runs. The session here is one handed over from another site, which
  * proves nobody: the same state as a session older than STEP_UP_MAX_AGE (tests/functions/step-up.test.ts ages one
- * with the clock). The e2e server's clock is never moved: other specs run beside this one on the same server.
+ * with the clock). The worker's clock is not moved here: a spec that moves it puts it back after each test.
  */
 test.use({ baseURL: PASSKEY_ORIGIN });
 
