@@ -68,7 +68,8 @@ for (const lang of langs) {
       await shoot(page, `members-${lang}-1280`);
     });
 
-    for (const width of [1280, 390]) {
+    // One width a language (zh on a phone, en on a desktop): the page tour reads both languages at 390 px.
+    for (const width of lang === 'zh' ? [390] : [1280]) {
       test(`every row action of the members table is in view at ${width} px`, async ({ page }) => {
         const { companyId, companyName } = await seededCompany(page, lang, `layout${width}`);
         await seed(page.request, { email: uniqueEmail(`members-wait-${lang}`), userType: 2, realName: 'Wu Waiting', companies: [{ companyId, role: 'staff', memberStatus: 'pending' }] });
