@@ -10,7 +10,10 @@ execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '
 const dev = spawn(
   'npx',
   [
-    'wrangler', 'dev', '--ip', '127.0.0.1', '--port', port, '--persist-to', persist, '--show-interactive-dev-session=false', '--log-level', 'info',
+    'wrangler', 'dev', '--ip', '127.0.0.1', '--port', port,
+    // Its own inspector port: two servers started at once (one per Playwright worker) otherwise both probe for a
+    // free one and may pick the same ("Address already in use", seen in CI).
+    '--inspector-port', String(Number(port) + 1000), '--persist-to', persist, '--show-interactive-dev-session=false', '--log-level', 'info',
     // Sign-in links are built on the configured origin: this server's own.
     '--var', `PORTAL_ORIGIN:http://127.0.0.1:${port}`, '--var', `NAVIGATOR_ORIGIN:http://navigator.localhost:${port}`,
     // Passkeys need a host name (browsers refuse an IP address): the passkey tests open this server as localhost.

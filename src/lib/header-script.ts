@@ -1,17 +1,15 @@
-import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, isLang } from './lang';
+import { isLang } from './lang';
 import { readCookie } from './read-cookie';
 import { SESSION_MARKER_COOKIE } from './session-marker';
-
-const secure = location.protocol === 'https:';
 
 /** Wires the header chrome of every page: language toggle and logout icon (the browser notice is public/browser-check.js). */
 export function initHeader() {
   document.querySelector<HTMLButtonElement>('[data-lang-toggle]')?.addEventListener('click', async (event) => {
     const target = (event.currentTarget as HTMLButtonElement).dataset.target;
     if (!isLang(target)) return;
-    // js-cookie writes the cookie; it loads on this click only, out of every page's first load.
-    const { default: Cookies } = await import('js-cookie');
-    Cookies.set(LANG_COOKIE, target, { expires: LANG_COOKIE_MAX_AGE / 86_400, path: '/', sameSite: 'Lax', secure });
+    // The writer loads on this click only, out of every page's first load; the reload waits until the cookie is stored.
+    const { writeLangCookie } = await import('./lang-cookie');
+    await writeLangCookie(target);
     location.reload();
   });
 
