@@ -1,7 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { opsShells } from '../../src/lib/routes';
+import { DIST_ASSETS } from './built-site';
 import { readToEnd, useWorkerEnv } from './gateway-client';
 
 /**
@@ -10,20 +9,7 @@ import { readToEnd, useWorkerEnv } from './gateway-client';
  * to the operator sign-in with the page as the return path. What an operator then sees is the browser's
  * (tests/e2e/ops-auth.spec.ts).
  */
-const DIST = 'dist';
-if (!existsSync(join(DIST, 'en', 'login.html'))) throw new Error('ops-pages.test.ts reads the built pages: run `npm run build` first');
-
-const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript', css: 'text/css' };
-const ASSETS = {
-  fetch: async (input: RequestInfo | URL) => {
-    const { pathname } = new URL(String(input instanceof Request ? input.url : input));
-    const file = [join(DIST, `${pathname}.html`), join(DIST, pathname)].find((path) => existsSync(path) && statSync(path).isFile());
-    if (!file) return new Response('not found', { status: 404 });
-    return new Response(readFileSync(file), { headers: { 'content-type': TYPES[file.split('.').pop()!] ?? 'application/octet-stream' } });
-  },
-} as unknown as Fetcher;
-
-const { worker, api } = useWorkerEnv('ops-pages', { ASSETS });
+const { worker, api } = useWorkerEnv('ops-pages', { ASSETS: DIST_ASSETS });
 
 /** A page request of a browser, through the whole Worker, answered without following redirects and read to the end. */
 async function visit(path: string, headers: Record<string, string> = {}) {

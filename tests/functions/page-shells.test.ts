@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../src/i18n';
@@ -6,6 +6,7 @@ import { langs } from '../../src/lib/lang';
 import { legalDocs, legalPaths } from '../../src/lib/legal';
 import { pageShells, sessionShells } from '../../src/lib/routes';
 import { readLegalContent } from '../../scripts/legal-source';
+import { DIST, DIST_ASSETS } from './built-site';
 import { readToEnd, statusOf, useWorkerEnv } from './gateway-client';
 
 /**
@@ -14,21 +15,7 @@ import { readToEnd, statusOf, useWorkerEnv } from './gateway-client';
  * and the LANG cookie decide, the framing rule of the legal pages, the security headers of every answer,
  * and the envelope and trace id of /api. What a person then sees on those pages is the browser's (tests/e2e).
  */
-const DIST = 'dist';
-if (!existsSync(join(DIST, 'en', 'login.html'))) throw new Error('page-shells.test.ts reads the built pages: run `npm run build` first');
-
-const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', txt: 'text/plain' };
-/** The asset server of wrangler.toml's [assets] on dist/: `/en/login` is dist/en/login.html, anything missing a 404. */
-const ASSETS = {
-  fetch: async (input: RequestInfo | URL) => {
-    const { pathname } = new URL(String(input instanceof Request ? input.url : input));
-    const file = [join(DIST, `${pathname}.html`), join(DIST, pathname)].find((path) => existsSync(path) && statSync(path).isFile());
-    if (!file) return new Response('not found', { status: 404 });
-    return new Response(readFileSync(file), { headers: { 'content-type': TYPES[file.split('.').pop()!] ?? 'application/octet-stream' } });
-  },
-} as unknown as Fetcher;
-
-const { worker, api } = useWorkerEnv('page-shells', { ASSETS });
+const { worker, api } = useWorkerEnv('page-shells', { ASSETS: DIST_ASSETS });
 
 /** A page request of a browser, through the whole Worker, answered without following redirects and read to the end. */
 async function visit(url: string, headers: Record<string, string> = {}) {

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { langs } from '../../src/lib/lang';
+import { DIST } from './built-site';
 
 /**
  * The script policy each sign-in page carries in its own HTML (the built shells in dist/, which the Worker serves as
@@ -10,8 +11,6 @@ import { langs } from '../../src/lib/lang';
  * that the islands hydrate under this policy without a violation. The `object-src 'none'` header of every page is
  * page-shells.test.ts, "security headers are on every page…".
  */
-const DIST = 'dist';
-if (!existsSync(join(DIST, 'en', 'login.html'))) throw new Error('script-policy.test.ts reads the built pages: run `npm run build` first');
 
 /** The content of the page's `<meta http-equiv="content-security-policy">`. */
 function metaPolicy(html: string): string | undefined {
