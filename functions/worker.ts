@@ -16,7 +16,7 @@ import { requestLog } from './edge/request-log';
 import { configOf, withConfig } from './config';
 import { prune } from './gateway/maintenance/prune';
 import { rotateKeys } from './gateway/oidc/keys';
-import { countLegacyShare } from './gateway/account/db';
+import { countLegacyShare } from './gateway/sign-in/db';
 import { tellConnectedApps } from './gateway/oidc/logout';
 import { DATA_RIGHTS_CRON, runDataRightsJob } from './gateway/data-rights/jobs';
 

@@ -7,6 +7,7 @@ import { dictionaryRoutes } from './places/dictionaries-routes';
 import { legalRoutes } from './legal/routes';
 import { accountRoutes } from './account/routes';
 import { authRoutes } from './sign-in/routes';
+import { signInSecondStepRoutes } from './sign-in/second-step-routes';
 import { devUserRoutes } from './dev/users-routes';
 import { captchaRoutes } from './captcha/routes';
 import { powProblems } from './captcha/service';
@@ -86,6 +87,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', partnerRoutes)
     .route('/', trackingRoutes)
     .route('/', loginLinkRoutes)
+    .route('/', signInSecondStepRoutes)
     .route('/', securityRoutes)
     .route('/', passkeyRoutes)
     .route('/', twoStepRoutes)

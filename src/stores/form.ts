@@ -1,3 +1,4 @@
+import { RESEND_WAIT_MS } from '../lib/resend-wait';
 import { map, type MapStore, type WritableAtom } from 'nanostores';
 import type { ApiResult } from '../api/result';
 import { keepOnSessionEnd, takeKeptForm } from '../lib/kept-forms';
@@ -149,7 +150,7 @@ export function submitChecked<T>(form: SubmittedForm, valid: () => boolean, summ
 }
 
 /** The server's wait between two codes to one address; a code button counts down the same. */
-export const RESEND_WAIT_MS = 60_000;
+export { RESEND_WAIT_MS };
 
 type CodeForm = {
   failure(failure: Failure): void;

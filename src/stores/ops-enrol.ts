@@ -1,7 +1,7 @@
 import { opsApi } from '../api/ops';
 import { problem, problemOf } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
-import { meetsPasswordRule } from '../schemas/auth-rules';
+import { newPasswordProblem } from '../schemas/password-rules';
 import { createForm } from './form';
 
 type Phase = 'loading' | 'form' | 'dead' | 'done';
@@ -39,9 +39,11 @@ export async function openEnrolment(): Promise<void> {
 export async function finishEnrolment(): Promise<void> {
   const form = opsEnrolForm;
   const { token, password, confirm, code } = form.$values.get();
+  // The one new-password rule of every password form (schemas/password-rules.ts), in the console's words.
+  const passwordProblem = newPasswordProblem(password, confirm);
   const ok = form.check({
-    ...(meetsPasswordRule(password) ? {} : { password: problem('ops.enrol.passwordRule') }),
-    ...(password === confirm ? {} : { confirm: problem('ops.enrol.mismatch') }),
+    ...(passwordProblem?.field === 'password' ? { password: problem('ops.enrol.passwordRule') } : {}),
+    ...(passwordProblem?.field === 'confirm' ? { confirm: problem('ops.enrol.mismatch') } : {}),
     ...(/^\d{6}$/.test(code) ? {} : { code: problem('ops.enrol.codeInvalid') }),
   });
   if (!ok) return;

@@ -1,3 +1,4 @@
+import { RESEND_WAIT_MS } from '../lib/resend-wait';
 import { atom } from 'nanostores';
 import type { MessageKey } from '../i18n/problem';
 import { readCookie } from '../lib/read-cookie';
@@ -69,7 +70,7 @@ export const $signIn = form.$values;
 export const $errors = form.$errors;
 /** Epoch ms until which Get Code is disabled (a mirror of the server's resend wait). */
 export const $codeCooldownUntil = atom(0);
-export const RESEND_WAIT_MS = 60_000;
+export { RESEND_WAIT_MS };
 
 /** The browser this form was started in (sign-in-flows.ts navigates with it). */
 export let env: BrowserEnv;

@@ -1,3 +1,4 @@
+import { RESEND_WAIT_MS } from '../lib/resend-wait';
 import type { ApiResult } from '../api/result';
 import { $stepUp, initialStepUp } from './step-up-state';
 import { problem, problemOf, type Problem } from '../i18n/problem';
@@ -17,7 +18,6 @@ export { $stepUp, confirmItsYou, STEP_UP_CANCELLED, STEP_UP_REQUIRED, withFreshP
 /** The half-way challenge ended or ran out of tries: the dialog starts over at the first step. */
 const STARTS_OVER = ['SU0002', 'SU0003'];
 /** The gateway's resend wait of one-time codes. */
-const RESEND_WAIT_MS = 60_000;
 /** The gateway's answer inside that wait (CD0001, data.retryAfter in seconds). */
 const RESEND_WAIT_CODE = 'CD0001';
 const initial = initialStepUp;

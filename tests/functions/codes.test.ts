@@ -3,7 +3,7 @@ import app from '../../functions/worker';
 import { createGateway } from '../../functions/gateway/app';
 import { GatewayError } from '../../functions/gateway/errors';
 import { checkCode, consumeCode, generateCode, issueCode, useCheckedCode, useCheckedCodeStatements, usedCodeRefusal, type ConsumeCodeArgs, type IssueCodeArgs } from '../../functions/gateway/codes/service';
-import { insertUserStatement } from '../../functions/gateway/account/db';
+import { insertUserStatement } from '../../functions/gateway/identity/db/people';
 import { prepareSession } from '../../functions/gateway/sessions/service';
 import { deliver } from '../../functions/gateway/delivery';
 import { errorCatalogue } from '../../src/schemas/error-codes';

@@ -9,7 +9,7 @@ import { hashPassword } from '../../src/lib/password-hash';
 import { useWorkerEnv, type Envelope } from './gateway-client';
 
 /**
- * Issue 30: a company that requires two-step requires it everywhere (companies/standing.ts decides). A staff
+ * Issue 30: a company that requires two-step requires it everywhere (authority/service.ts decides). A staff
  * member signs in and enters the company before its administrator turns the rule on; from then on every answer
  * that would hand them the company treats them as outside it (MF0021, or no company in use), until they set
  * two-step up and sign in with it. The Worker runs on a clock the test moves, so TOTP codes are exact.

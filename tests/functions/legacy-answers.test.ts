@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/password-hash';
-import { countLegacyShare } from '../../functions/gateway/account/db';
+import { countLegacyShare } from '../../functions/gateway/sign-in/db';
 import { useWorkerEnv, type Envelope } from './gateway-client';
 
 /**

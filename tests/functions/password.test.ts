@@ -6,7 +6,7 @@ import { hashPassword } from '../../src/lib/password-hash';
 import { errorCatalogue } from '../../src/schemas/error-codes';
 import { useWorkerEnv } from './gateway-client';
 import { CHEAP_POW } from './pow-solver';
-import { PROOF_PASSWORD_GUESS_CAP } from '../../functions/gateway/identity/proof';
+import { PROOF_PASSWORD_GUESS_CAP } from '../../functions/gateway/step-up/service';
 
 /**
  * Password reset and change (issue 4) through the whole Worker on a real local D1: the edge's cookie rules

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { configurationProblems } from '../../functions/worker';
 import { createGateway } from '../../functions/gateway/app';
-import { findUserById } from '../../functions/gateway/account/db';
+import { findUserById } from '../../functions/gateway/identity/db/people';
 import { erasureStatements } from '../../functions/gateway/data-rights/db';
 import { copyContent } from '../../functions/gateway/data-rights/service';
 import { errorCatalogue } from '../../src/schemas/error-codes';

@@ -5,7 +5,7 @@ import { codeMessage, type DeliveryMessage, type MessageKind } from '../../funct
 import { MESSAGE_KINDS, smsFormOf, smsTemplate } from '../../functions/gateway/delivery/message';
 import { passLinkMessage } from '../../functions/gateway/login-links/service';
 import { newDeviceMessage } from '../../functions/gateway/sign-in/history';
-import { securityChangeMessage } from '../../functions/gateway/account/security-notice';
+import { securityChangeMessage } from '../../functions/gateway/delivery/security-notice';
 import { langs, type Lang } from '../../src/lib/lang';
 
 /**

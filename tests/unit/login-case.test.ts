@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginCaseOf, type LoginCaseMembership, type LoginCaseUser } from '../../functions/gateway/sign-in/login-case';
+import { loginCaseOf, type LoginCaseMembership, type LoginCaseUser } from '../../functions/gateway/companies/login-case';
 
 const user = (over: Partial<LoginCaseUser> = {}): LoginCaseUser => ({ originalFlag: false, userType: 0, pendingCompanyName: null, pendingPort: null, ...over });
 const member = (over: Partial<LoginCaseMembership> = {}): LoginCaseMembership => ({

@@ -2,19 +2,20 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Lang } from '../../../src/lib/lang';
 import { fileUrl } from '../../../src/schemas/onboarding';
 import type { MeAnswer } from '../../../src/schemas/profile';
-import { membershipsOfUser, type MembershipRow } from '../companies/db';
-import { actsIn, standingIn } from '../companies/standing';
-import { administratorName, grantsOf } from '../members/db';
-import type { UserRow } from './db';
+import { membershipsOfUser } from '../companies/db';
+import { type MembershipRow } from '../authority/db';
+import { actsIn, standingIn } from '../authority/service';
+import { administratorName, grantsOf } from '../companies/members-db';
+import type { UserRow } from '../identity/db/people';
 import { findCountry } from '../places/countries';
-import { accountSizeOf, asLoginCaseMembership } from '../sign-in/login-case';
-import { modulesOfMember } from '../members/service';
+import { accountSizeOf, asLoginCaseMembership } from '../companies/login-case';
+import { modulesOfMember } from '../companies/modules';
 
 /**
  * The full user record (fetchMeByUserToken, updateUserInfo's answer): every field of the specification's User,
  * from real data. The company fields describe the account in use: the company chosen in this session
  * (chooseAccount), else the main enterprise, else the only company the person can enter (and may act in now:
- * companies/standing.ts); without one they are
+ * authority/service.ts); without one they are
  * null (lists empty, superAdmin false). Every field is present; those without data are null, never missing.
  */
 
@@ -37,7 +38,7 @@ export function givenNameOf(realName: string): string | null {
 
 /**
  * The company of the account in use, among those the person can enter now: one whose two-step rule keeps
- * them out is none of them (companies/standing.ts), even when this session chose it before the rule was on.
+ * them out is none of them (authority/service.ts), even when this session chose it before the rule was on.
  */
 function companyInUse(memberships: readonly MembershipRow[], sessionCompanyId: string | null): MembershipRow | null {
   const enterable = memberships.filter((m) => accountSizeOf([asLoginCaseMembership(m)]) === 1 && actsIn(m));

@@ -1,9 +1,10 @@
+import { RESEND_WAIT_MS } from '../../../src/lib/resend-wait';
 import type { Lang } from '../../../src/lib/lang';
 import { GatewayError } from '../errors';
 import { countTryStatement, latestCodeState, sentFromNetwork, useCode, useCodeStatements, withdrawCode, type CodeKey, type CountedTry } from './db';
 import { guessInsert, withdrawGuess } from '../identity/db/guesses';
-import { cappedInsert, cappedInsertStatement, whyRefused, type Cap } from '../limits/db';
-import { blockedRecipientStatement } from '../account/db';
+import { cappedInsert, cappedInsertStatement, whyRefused, type Cap } from '../identity/db/limits';
+import { blockedRecipientStatement } from '../identity/db/people';
 import { configOf } from '../../config';
 import { codeMessage, deliver, refusalWhileBreakersOpen, type DeliveryEnv } from '../delivery';
 import { smsCallingCode } from '../identity/sign-in-names';
@@ -21,7 +22,7 @@ import { ERR } from '../../../src/schemas/error-codes';
  */
 export const CODE_LIFETIME_MS = 5 * 60 * 1000;
 export const MAX_TRIES = 5;
-export const RESEND_WAIT_MS = 60 * 1000;
+export { RESEND_WAIT_MS };
 export const SEND_WINDOW_MS = 60 * 60 * 1000;
 export const RECIPIENT_CAP = 10;
 export const IP_CAP = 30;

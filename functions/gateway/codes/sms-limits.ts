@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import type { Cap } from '../limits/db';
+import type { Cap } from '../identity/db/limits';
 import { GatewayError } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
 

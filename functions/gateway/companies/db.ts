@@ -1,3 +1,4 @@
+import { twoStepMissing, type MemberRow, type MembershipRow } from '../authority/db';
 import type { UploadKind } from '../../../src/schemas/onboarding';
 
 /**
@@ -33,37 +34,6 @@ export interface CompanyRow {
   status_before_block: string | null;
 }
 
-export interface MemberRow {
-  company_id: string;
-  user_id: string;
-  role: 'administrator' | 'staff';
-  status: 'pending' | 'active' | 'rejected';
-  is_main: 0 | 1;
-  joined_at: number;
-  nick_name: string | null;
-  personal_email: string | null;
-  contact_phone: string | null;
-  hire_time: string | null;
-}
-
-/** A user's membership of a company, with the company's own columns. */
-export interface MembershipRow {
-  company_id: string;
-  name_en: string;
-  name_cn: string | null;
-  type: string;
-  company_status: string;
-  role: 'administrator' | 'staff';
-  member_status: string;
-  is_main: 0 | 1;
-  joined_at: number;
-  review_reason: string | null;
-  review_note: string | null;
-  reviewed_at: number | null;
-  /** 1 when the company requires two-step and the person has it not on (companies/standing.ts decides with it). */
-  two_step_missing: 0 | 1;
-}
-
 export interface MemberListRow extends MemberRow {
   real_name: string;
   login_name: string;
@@ -87,27 +57,6 @@ export async function companyByInvitationCode(db: D1Database, code: string): Pro
 export async function nameTaken(db: D1Database, nameKey: string, type: string, except: string): Promise<boolean> {
   const row = await db.prepare('SELECT 1 AS taken FROM companies WHERE name_key = ? AND type = ? AND id <> ?').bind(nameKey, type, except).first();
   return row !== null;
-}
-
-export async function memberOf(db: D1Database, companyId: string, userId: string): Promise<MemberRow | null> {
-  return db.prepare('SELECT * FROM company_members WHERE company_id = ? AND user_id = ?').bind(companyId, userId).first<MemberRow>();
-}
-
-/**
- * 1 when the company (of `company`, an SQL expression) requires two-step and the person (of `user`) has it
- * not on, else 0: the one SQL form of the company two-step rule; companies/standing.ts decides with it.
- */
-const twoStepMissing = (company: string, user: string) =>
-  `(CASE WHEN EXISTS (SELECT 1 FROM companies rq WHERE rq.id = ${company} AND rq.require_two_step = 1)
-              AND NOT EXISTS (SELECT 1 FROM two_step ts WHERE ts.user_id = ${user} AND ts.enabled_at IS NOT NULL)
-         THEN 1 ELSE 0 END)`;
-
-/** The person's membership of the company with the two-step rule's verdict, read in one statement. */
-export async function memberWithRule(db: D1Database, companyId: string, userId: string): Promise<(MemberRow & { two_step_missing: 0 | 1 }) | null> {
-  return db
-    .prepare(`SELECT m.*, ${twoStepMissing('m.company_id', 'm.user_id')} AS two_step_missing FROM company_members m WHERE m.company_id = ? AND m.user_id = ?`)
-    .bind(companyId, userId)
-    .first<MemberRow & { two_step_missing: 0 | 1 }>();
 }
 
 export async function membersOfCompany(db: D1Database, companyId: string): Promise<MemberListRow[]> {

@@ -17,8 +17,9 @@ import type { WorkerEnv } from '../../env';
 import { clientIp, ok, requestLang } from '../errors';
 import { now } from '../../contract';
 import * as companies from './service';
-import * as members from '../members/service';
-import { requireSession, type SessionVariables } from '../sessions/service';
+import * as members from './members';
+import { requireSession } from '../sessions/service';
+import { type SessionVariables } from '../identity/db/sessions';
 import { validate } from '../validate';
 import { ERR } from '../../../src/schemas/error-codes';
 
@@ -72,7 +73,7 @@ export const companyRoutes = new Hono<CompanyEnv>()
     ok(c, await companies.answerJoin(caller(c), c.req.valid('json'), 'rejected')),
   )
 
-  // Administrators manage their members (members/service.ts): role, removal, module grants.
+  // Administrators manage their members (companies/members.ts): role, removal, module grants.
   .post('/agg-web/company/member/role', validate('json', memberRoleRequest), async (c) => ok(c, await members.changeMemberRole(caller(c), c.req.valid('json'))))
   .post('/agg-web/company/member/remove', validate('json', memberRemoveRequest), async (c) =>
     ok(c, await members.removeCompanyMember(caller(c), c.req.valid('json'))),

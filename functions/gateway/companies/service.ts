@@ -20,41 +20,22 @@ import {
   type UploadKind,
 } from '../../../src/schemas/onboarding';
 import { auditStatement } from '../audit/db';
-import {
-  answerPendingJoin,
-  clearMainCompany,
-  companyById,
-  companyByInvitationCode,
-  insertCompany,
-  insertStaffJoin,
-  withdrawInvitationAttempt,
-  memberOf,
-  membersOfCompany,
-  membershipsOfUser,
-  nameTaken,
-  setInvitationCode,
-  setMainCompany,
-  updateCompany,
-  type CompanyFields,
-  type CompanyRow,
-  type CompanyWrite,
-  type MemberListRow,
-  type MemberRow,
-} from './db';
+import { answerPendingJoin, clearMainCompany, companyById, companyByInvitationCode, insertCompany, insertStaffJoin, withdrawInvitationAttempt, membersOfCompany, membershipsOfUser, nameTaken, setInvitationCode, setMainCompany, updateCompany, type CompanyFields, type CompanyRow, type CompanyWrite, type MemberListRow } from './db';
+import { memberOf, type MemberRow } from '../authority/db';
 import { filesByIds, filesOfCompany, type FileRow } from '../files/db';
-import { cappedInsert } from '../limits/db';
+import { cappedInsert } from '../identity/db/limits';
 import { GatewayError } from '../errors';
 import { findCountry, phoneCodeList } from '../places/countries';
-import { grantsOfCompany } from '../members/db';
+import { grantsOfCompany } from './members-db';
 import { phoneRecipient } from '../identity/sign-in-names';
 import { newInvitationCode, normaliseInvitationCode } from './invitations';
-import { accountSizeOf, asLoginCaseMembership } from '../sign-in/login-case';
+import { accountSizeOf, asLoginCaseMembership } from './login-case';
 import { findPort } from '../places/ports';
 import { isImageContentType } from '../files/service';
-import { moduleName, modulesOfType } from '../members/service';
+import { moduleName, modulesOfType } from './modules';
 import { ERR } from '../../../src/schemas/error-codes';
 import { reviewReasonText } from '../../../src/schemas/review-outcome';
-import { outsideByTwoStep, standingIn } from './standing';
+import { companyAuthority, outsideByTwoStep, type CompanyNeed } from '../authority/service';
 
 /**
  * Companies of onboarding: create and fill (administrator form), detail, invitation name look-up, join (staff
@@ -91,20 +72,13 @@ const CLOSED_STATUSES = ['blocked', 'expired'];
 
 /**
  * The caller's active membership, or CO0009 for a company they have no part in (no existence leak); a member
- * the company's two-step rule keeps out gets MF0021 (companies/standing.ts decides).
+ * the company's two-step rule keeps out gets MF0021 (authority/service.ts decides).
  */
-async function requireMember(caller: Caller, companyId: string): Promise<{ company: CompanyRow; member: MemberRow }> {
-  const standing = await standingIn(caller.db, companyId, caller.userId);
-  if (!standing.inside) throw new GatewayError(standing.refusal);
+async function requireAuthority(caller: Caller, companyId: string, need: CompanyNeed): Promise<{ company: CompanyRow; member: MemberRow }> {
+  const member = await companyAuthority(caller.db, caller, companyId, need);
   const company = await companyById(caller.db, companyId);
   if (!company) throw new GatewayError(ERR.COMPANY_NOT_FOUND);
-  return { company, member: standing.member };
-}
-
-async function requireAdministrator(caller: Caller, companyId: string) {
-  const found = await requireMember(caller, companyId);
-  if (found.member.role !== 'administrator') throw new GatewayError(ERR.ADMINISTRATOR_ONLY);
-  return found;
+  return { company, member };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -187,7 +161,7 @@ export async function createCompany(caller: Caller, form: CompanyForm): Promise<
 
 /** Replaces the form of a company awaiting verification or more information; the files left out are deleted. */
 export async function fillCompany(caller: Caller, uploads: R2Bucket, form: CompanyForm & { companyId: string }): Promise<{ companyId: string }> {
-  const { company } = await requireAdministrator(caller, form.companyId);
+  const { company } = await requireAuthority(caller, form.companyId, 'manage');
   const fillable = FILLABLE_STATUSES.map((s) => VERIFICATION_STATUS_DB[s]);
   if (!fillable.includes(company.status)) throw new GatewayError(ERR.COMPANY_NOT_EDITABLE);
   const write = await checkForm(caller, form, company.id, true);
@@ -225,7 +199,7 @@ export function companyShown(company: CompanyRow) {
 }
 
 export async function companyDetail(caller: Caller, companyId: string): Promise<CompanyDetailAnswer> {
-  const { company, member } = await requireMember(caller, companyId);
+  const { company, member } = await requireAuthority(caller, companyId, 'act');
   const files = await filesOfCompany(caller.db, company.id);
   const phone = company.contact_phone ? splitE164(company.contact_phone) : null;
   return {
@@ -307,7 +281,7 @@ export async function joinCompany(caller: Caller, form: CompanyJoinRequest): Pro
 
 /** A new invitation code for the company (the old one stops working); a clash with another company's code draws again. */
 export async function regenerateInvitation(caller: Caller, companyId: string): Promise<{ invitationCode: string }> {
-  const { company } = await requireAdministrator(caller, companyId);
+  const { company } = await requireAuthority(caller, companyId, 'manage');
   for (let attempt = 0; attempt < 4; attempt++) {
     const invitationCode = newInvitationCode();
     if (await setInvitationCode(caller.db, company.id, invitationCode, caller.now)) return { invitationCode };
@@ -336,7 +310,7 @@ export function memberShown(m: MemberListRow) {
 }
 
 export async function companyMembers(caller: Caller, companyId: string): Promise<CompanyMembersAnswer> {
-  const { company } = await requireAdministrator(caller, companyId);
+  const { company } = await requireAuthority(caller, companyId, 'manage');
   const [rows, grants] = await Promise.all([membersOfCompany(caller.db, company.id), grantsOfCompany(caller.db, company.id)]);
   const catalogue = modulesOfType(company.type);
   return {
@@ -354,7 +328,7 @@ export async function companyMembers(caller: Caller, companyId: string): Promise
 
 /** Approve ('active') or decline ('rejected') a staff member's pending join; a repeat of the same answer succeeds. */
 export async function answerJoin(caller: Caller, request: { companyId: string; userId: string }, status: 'active' | 'rejected'): Promise<MemberDecisionAnswer> {
-  const { company } = await requireAdministrator(caller, request.companyId);
+  const { company } = await requireAuthority(caller, request.companyId, 'manage');
   // The administrator decided about this person: a row of the person's activity as well as the company's.
   const decided = auditStatement(caller.db, {
     at: caller.now,

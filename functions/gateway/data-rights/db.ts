@@ -1,4 +1,4 @@
-import type { UserRow } from '../account/db';
+import type { UserRow } from '../identity/db/people';
 
 /**
  * The SQL of a person's rights over their data (migrations/0310): copies of their data, separate consents, the

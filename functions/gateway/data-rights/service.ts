@@ -3,16 +3,17 @@ import { configOf } from '../../config';
 import type { WorkerEnv } from '../../env';
 import { GatewayError } from '../errors';
 import { auditStatement, ownEventStatement } from '../audit/db';
-import { findUserById, findUserByIdentity, isUniqueViolation, runBatch, type UserRow } from '../account/db';
+import { findUserById, findUserByIdentity, type UserRow } from '../identity/db/people';
+import { isUniqueViolation, runBatch } from '../identity/db/batch';
 import { consumeCode } from '../codes/service';
-import { sendSecurityNotice } from '../account/security-notice';
+import { sendSecurityNotice } from '../delivery/security-notice';
 import { emailRecipient, phoneRecipient } from '../identity/sign-in-names';
 import type { Lang } from '../../../src/lib/lang';
 import { activityOf } from '../sessions/activity';
 import { ERR } from '../../../src/schemas/error-codes';
 import { DATA_COPY_HOURS } from '../../../src/schemas/data-map';
 import { connectedApps, endAllGrantsOfStatements } from '../oidc/db';
-import { bindingsOfUser } from '../wechat/db';
+import { bindingsOfUser } from '../social/db';
 import { tellConnectedApps } from '../oidc/logout';
 import { CONSENT_PURPOSES, EXPORT_FORMAT, EXPORT_VERSION, type ConsentPurpose, type ContactChangeRequest, type DataRightsState } from '../../../src/schemas/data-rights';
 import {
@@ -40,6 +41,7 @@ import {
   sessionsForCopy,
   signInsForCopy,
   dueForErasure,
+  consentWithdrawn,
 } from './db';
 
 /**
@@ -389,3 +391,6 @@ export async function eraseDueAccounts(env: WorkerEnv, at: number, limit = 20): 
   }
   return erased;
 }
+
+/** Whether the person withdrew their consent to funnel tracking (tracking/routes.ts then drops their events). */
+export const trackingWithdrawn = (db: D1Database, userId: string) => consentWithdrawn(db, userId, 'tracking');

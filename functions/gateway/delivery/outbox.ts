@@ -1,4 +1,3 @@
-import type { DeliveryEnv } from './index';
 import type { ProviderCall } from './message';
 import { insertOutboxRow } from './db';
 
@@ -8,7 +7,7 @@ import { insertOutboxRow } from './db';
  * in the log. The plain outbox prints nothing: under `wrangler dev` a console line costs about 4 ms of CPU, more
  * than the rest of a code's send (README "Performance").
  */
-export async function toOutbox(env: DeliveryEnv, { config, message, now }: ProviderCall, standInFor?: string): Promise<void> {
+export async function toOutbox(env: { DB: D1Database }, { config, message, now }: ProviderCall, standInFor?: string): Promise<void> {
   // The outbox shows codes to anyone who can read /dev/outbox or the log: never outside a local run.
   if (!config.outboxDelivery) throw new Error('DELIVERY "outbox" needs DEV_OUTBOX "true"');
   await insertOutboxRow(env.DB, { channel: message.channel, recipient: message.to, subject: message.subject, body: message.text, at: now });

@@ -4,16 +4,14 @@ import type { WorkerEnv } from '../../env';
 import { now } from '../../contract';
 import { ERR } from '../../../src/schemas/error-codes';
 import { fail, ok } from '../errors';
-import { requireOperator, type OperatorVariables } from '../operators/service';
 import { validate } from '../validate';
 import { setDevFault } from './db';
 import { RECEIPT_PATH, takeReceipts, verifiedReceipts, type ReceiptProvider } from './receipts';
-import { deliveryOverview } from './service';
 
 /** Receipts are small; anything larger is not a provider's callback. */
 const MAX_RECEIPT_BYTES = 64 * 1024;
 
-type DeliveryContext = Context<{ Bindings: WorkerEnv; Variables: OperatorVariables }>;
+type DeliveryContext = Context<{ Bindings: WorkerEnv }>;
 
 /** Reads, verifies and takes one callback; null when its body is too large to be a receipt. */
 async function receipt(c: DeliveryContext, provider: ReceiptProvider, token?: string) {
@@ -27,10 +25,9 @@ async function receipt(c: DeliveryContext, provider: ReceiptProvider, token?: st
 }
 
 /**
- * The delivery capability's calls: the providers' status callbacks (receipts.ts), the operators' read-only
- * view, and in a local run the stand-in faults the e2e suite sets.
+ * The delivery capability's calls: the providers' status callbacks (receipts.ts) and, in a local run the stand-in faults the e2e suite sets.
  */
-export const deliveryRoutes = new Hono<{ Bindings: WorkerEnv; Variables: OperatorVariables }>()
+export const deliveryRoutes = new Hono<{ Bindings: WorkerEnv }>()
   .post(`${RECEIPT_PATH}/twilio`, async (c) => {
     const taken = await receipt(c, 'twilio');
     return taken ? ok(c, taken) : fail(c, ERR.DELIVERY_RECEIPT_UNVERIFIED);
@@ -46,8 +43,6 @@ export const deliveryRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Operato
     const taken = await receipt(c, provider, c.req.param('token'));
     return taken ? ok(c, taken) : fail(c, ERR.DELIVERY_RECEIPT_UNVERIFIED);
   })
-
-  .get('/ops/v1/delivery', requireOperator(), async (c) => ok(c, await deliveryOverview(c.env, c.get('config'), now(c))))
 
   // Local development only: tell a provider (stood in for by the outbox) to fail for one recipient or all ('*').
   .post(

@@ -3,12 +3,10 @@ import * as z from 'zod/mini';
 import type { EdgeBindings } from '../../env';
 import { stripSpacesAndCommas } from '../../../src/schemas/auth';
 import { clientIp, fail, ok } from '../errors';
-import { revealTarget } from '../captcha/db';
+import { revealTarget } from '../captcha/service';
 import { now } from '../../contract';
 import { advanceDevClock, outboxOf, resetDevClock } from './db';
-import { OPERATOR_ABSOLUTE_MS, OPERATOR_ROLES, operatorInsert, startOperatorSession } from '../operators/service';
-import { findOperatorByLogin } from '../operators/db';
-import { sha256Hex } from '../identity/passwords';
+import { devOperatorSession, OPERATOR_ROLES } from '../operators/service';
 import { validate } from '../validate';
 import { runDataRightsJob } from '../data-rights/jobs';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -59,13 +57,5 @@ export const devRoutes = new Hono<EdgeBindings>()
   .post('/dev/operator-session', validate('json', devOperatorRequest), async (c) => {
     const { role, name } = c.req.valid('json');
     const login = c.req.valid('json').login ?? `dev-${crypto.randomUUID()}@operators.invalid`;
-    const at = now(c);
-    let operator = await findOperatorByLogin(c.env.DB, login);
-    if (!operator) {
-      const { statement } = await operatorInsert(c.env.DB, c.env, { login, name: name ?? login.split('@')[0]!, role, clientHash: await sha256Hex(crypto.randomUUID()) }, at);
-      await statement.run();
-      operator = await findOperatorByLogin(c.env.DB, login);
-    }
-    const { token } = await startOperatorSession(c.env.DB, operator!.id, at, { network: clientIp(c) });
-    return ok(c, { operatorId: operator!.id, role: operator!.role, operatorSession: { token, expiresIn: OPERATOR_ABSOLUTE_MS / 1000 } });
+    return ok(c, await devOperatorSession(c.env, { login, name: name ?? login.split('@')[0]!, role }, now(c), clientIp(c)));
   });

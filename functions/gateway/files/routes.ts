@@ -2,11 +2,12 @@ import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import { deleteFileRequest, fileIdSchema, fileUrl, UPLOAD_FIELD, UPLOAD_LIMITS, uploadKindSchema, type UploadedFile } from '../../../src/schemas/onboarding';
 import type { WorkerEnv } from '../../env';
-import { standingIn } from '../companies/standing';
+import { standingIn } from '../authority/service';
 import { deleteUnattachedFiles, fileById, filesByIds, insertFilesWithinQuota, type NewFile } from './db';
 import { GatewayError, ok } from '../errors';
 import { now } from '../../contract';
-import { requireSession, type SessionVariables } from '../sessions/service';
+import { requireSession } from '../sessions/service';
+import { type SessionVariables } from '../identity/db/sessions';
 import { fileResponse, sanitiseFileName, sniffType, streamedMultipart } from './service';
 import { validate } from '../validate';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -22,7 +23,7 @@ import { ERR } from '../../../src/schemas/error-codes';
  * - keys are server-generated; the original name is sanitised metadata;
  * - a file is served only to its uploader or the active members of the company it is attached to, as an
  *   attachment with nosniff; anyone else gets FL0010 exactly like a missing file (a member the company's
- *   two-step rule keeps out MF0021: companies/standing.ts).
+ *   two-step rule keeps out MF0021: authority/service.ts).
  */
 
 type FileEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
@@ -103,7 +104,7 @@ export const fileRoutes = new Hono<FileEnv>()
     const userId = c.get('user').id;
     let allowed = row?.owner_user_id === userId;
     if (row && !allowed && row.company_id) {
-      // The company's files go to those who may act in it now (companies/standing.ts); a member the company's
+      // The company's files go to those who may act in it now (authority/service.ts); a member the company's
       // two-step rule keeps out is told so (MF0021), anyone else gets FL0010 as for a missing file.
       const standing = await standingIn(c.env.DB, row.company_id, userId);
       if (!standing.inside && standing.refusal === ERR.TWO_STEP_REQUIRED_BY_COMPANY) throw new GatewayError(standing.refusal);

@@ -1,7 +1,8 @@
 import { HANDOFF_PARAMS, type HandoffBlobs, type HandoffFailure, type HandoffIntakeAnswer, type HandoffParam } from '../../../src/schemas/handoff';
 import type { WorkerEnv } from '../../env';
 import { configOf } from '../../config';
-import { findUserById, runBatch, type LoginIdentity } from '../account/db';
+import { findUserById, type LoginIdentity } from '../identity/db/people';
+import { runBatch } from '../identity/db/batch';
 import { twoStepEnabled } from '../second-step/db';
 import { GatewayError } from '../errors';
 import type { ClientInfo } from '../sessions/devices';

@@ -1,7 +1,7 @@
 import { parsePhoneNumberFromString, type NumberType, type PhoneNumber } from 'libphonenumber-js/max';
 import * as z from 'zod/mini';
 import { stripSpacesAndCommas } from '../../../src/schemas/auth';
-import type { LoginIdentity } from '../account/db';
+import type { LoginIdentity } from './db/people';
 import { GatewayError } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
 

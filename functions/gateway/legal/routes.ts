@@ -5,7 +5,8 @@ import { queryUserProtocolQuery, type UserProtocolAnswer } from '../../../src/sc
 import { ok } from '../errors';
 import { now } from '../../contract';
 import { recordConsent } from './consents';
-import { requireSession, type SessionVariables } from '../sessions/service';
+import { requireSession } from '../sessions/service';
+import { type SessionVariables } from '../identity/db/sessions';
 import { legalVersions } from '../generated/legal-versions';
 import { validate } from '../validate';
 import { ERR } from '../../../src/schemas/error-codes';

@@ -9,14 +9,15 @@ import {
 } from '../../../src/schemas/login-links';
 import { SITE_HEADER } from '../../contract';
 import type { WorkerEnv } from '../../env';
-import { findUserById, findUserByIdentity } from '../account/db';
+import { findUserById, findUserByIdentity } from '../identity/db/people';
 import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
 import { now } from '../../contract';
 import { deliver } from '../delivery';
 import { emailRecipient } from '../identity/sign-in-names';
 import { consumeLink, issueLink, LINK_LIFETIME_MS, passLinkMessage, withdrawLink } from './service';
 import type { LinkKind } from './db';
-import { requireSession, type SessionVariables } from '../sessions/service';
+import { requireSession } from '../sessions/service';
+import { type SessionVariables } from '../identity/db/sessions';
 import { requireFreshProof } from '../identity/proof';
 import { clientInfo } from '../sessions/devices';
 import { signedIn } from '../sign-in/service';

@@ -1,10 +1,12 @@
+import { RESEND_WAIT_MS } from '../../../src/lib/resend-wait';
 import type { Lang } from '../../../src/lib/lang';
 import { GatewayError } from '../errors';
 import { sha256Hex } from '../identity/passwords';
 import { randomToken } from '../identity/tokens';
 import { consume, SINGLE_USE } from '../identity/db/single-use';
 import { ERR } from '../../../src/schemas/error-codes';
-import { deleteLink, hasLinkSince, insertLinkWithinCaps, LINK_OF_AN_ACCOUNT, linkByHash, type LinkKind } from './db';
+import { deleteLink, LINK_OF_AN_ACCOUNT, linkByHash, type LinkKind } from './db';
+import { cappedInsert } from '../identity/db/limits';
 
 /**
  * Sign-in links: one-time tokens that sign a person in without a password or code.
@@ -18,7 +20,7 @@ import { deleteLink, hasLinkSince, insertLinkWithinCaps, LINK_OF_AN_ACCOUNT, lin
 
 export const LINK_LIFETIME_MS: Readonly<Record<LinkKind, number>> = { email_pass: 15 * 60 * 1000, share: 10 * 60 * 1000 };
 /** Between two links for one address (or one sharer). */
-export const LINK_RESEND_WAIT_MS = 60 * 1000;
+export const LINK_RESEND_WAIT_MS = RESEND_WAIT_MS;
 export const LINK_WINDOW_MS = 60 * 60 * 1000;
 /** Links per address (or sharer) and per IP within LINK_WINDOW_MS. */
 export const LINK_SUBJECT_CAP = 5;
@@ -36,28 +38,23 @@ export interface IssueLinkArgs {
 
 /**
  * Records a new link within the limits and returns its token. LK0010 inside the resend wait, LK0011 past a
- * cap. The limit checks and the INSERT are one statement, so parallel requests cannot slip past them.
+ * cap. The limit checks and the INSERT are one statement (cappedInsert), so parallel requests cannot slip past them.
  */
 export async function issueLink(db: D1Database, args: IssueLinkArgs): Promise<{ token: string; expiresAt: number }> {
   const token = randomToken();
   const expiresAt = args.now + LINK_LIFETIME_MS[args.kind];
   const windowStart = args.now - LINK_WINDOW_MS;
-  const inserted = await insertLinkWithinCaps(db, {
-    tokenHash: await sha256Hex(token),
-    kind: args.kind,
-    userId: args.userId,
-    recipient: args.subject,
-    ip: args.ip,
-    now: args.now,
-    expiresAt,
-    resendAfter: args.now - LINK_RESEND_WAIT_MS,
-    windowStart,
-    subjectCap: LINK_SUBJECT_CAP,
-    ipCap: LINK_IP_CAP,
+  await cappedInsert(db, {
+    table: 'login_links',
+    row: { token_hash: await sha256Hex(token), kind: args.kind, user_id: args.userId, recipient: args.subject, ip: args.ip, created_at: args.now, expires_at: expiresAt },
+    returning: 'token_hash',
+    wait: { where: { recipient: args.subject, kind: args.kind }, since: args.now - LINK_RESEND_WAIT_MS, code: ERR.LINK_RESEND_WAIT },
+    caps: [
+      { where: { recipient: args.subject, kind: args.kind }, since: windowStart, max: LINK_SUBJECT_CAP, code: ERR.LINKS_CAPPED },
+      { where: { ip: args.ip }, since: windowStart, max: LINK_IP_CAP, code: ERR.LINKS_CAPPED },
+    ],
   });
-  if (inserted) return { token, expiresAt };
-  const recent = await hasLinkSince(db, args.subject, args.kind, args.now - LINK_RESEND_WAIT_MS);
-  throw new GatewayError(recent ? ERR.LINK_RESEND_WAIT : ERR.LINKS_CAPPED);
+  return { token, expiresAt };
 }
 
 /** Removes a link whose e-mail could not be sent: it reached nobody, so it counts against no cap and may be asked for again at once. */

@@ -3,15 +3,16 @@ import type { Lang } from '../../../src/lib/lang';
 import { ERR } from '../../../src/schemas/error-codes';
 import { ACR, OIDC_SCOPES, type ConnectRequestAnswer, type LoginHint, type OidcScope } from '../../../src/schemas/oidc';
 import { emailRecipient, MAINLAND_CALLING_CODE, phoneFields, phoneRecipient, phoneRecipientFromE164 } from '../identity/sign-in-names';
-import { runBatch } from '../account/db';
+import { runBatch } from '../identity/db/batch';
 import { GatewayError } from '../errors';
 import { consumeStatement, SINGLE_USE } from '../identity/db/single-use';
 import { newSecret, randomToken } from '../identity/tokens';
 import { passkeysOfUser } from '../passkeys/db';
 import { twoStepEnabled } from '../second-step/db';
-import { findSession, idleTimeoutMs, type SessionRow } from '../sessions/service';
+import { findSession, idleTimeoutMs } from '../sessions/service';
+import { type SessionRow } from '../identity/db/sessions';
 import { claimRequest, clientById, waitingRequestParams, consentOf, insertCodeStatement, insertGrantStatement, insertRequest, rememberConsentStatement, type ClientRow, type RequestRow } from './db';
-import { issuerOf, parseList } from './clients';
+import { issuerOf, parseList, type OAuthErrorCode } from './clients';
 import { authenticationOf } from './tokens';
 
 /**
@@ -50,7 +51,7 @@ export function answerAt(registered: string, params: Record<string, string | nul
   return url.toString();
 }
 
-const oauthError = (env: object, uri: string, state: string | null, error: string, description: string): AuthorizeOutcome => ({
+const oauthError = (env: object, uri: string, state: string | null, error: OAuthErrorCode, description: string): AuthorizeOutcome => ({
   kind: 'redirect',
   to: answerAt(uri, { error, error_description: description, state, iss: issuerOf(env) }),
 });
@@ -81,7 +82,7 @@ export async function beginAuthorization(env: { DB: D1Database }, query: URLSear
   if (!uri) return { kind: 'error-page', reason: 'redirect_uri' };
 
   const state = one(query, 'state');
-  const fail = (error: string, description: string) => oauthError(env, uri, state, error, description);
+  const fail = (error: OAuthErrorCode, description: string) => oauthError(env, uri, state, error, description);
   for (const name of ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'prompt', 'max_age']) {
     if (query.getAll(name).length > 1) return fail('invalid_request', `${name} is repeated`);
   }

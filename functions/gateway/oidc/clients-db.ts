@@ -1,3 +1,4 @@
+import { mayManageSql } from '../authority/db';
 import type { ClientRow } from './db';
 
 /**
@@ -98,7 +99,7 @@ export function insertCompanyClientStatement(
     .prepare(
       `INSERT INTO oidc_clients (id, name, secret_hash, public, trusted, redirect_uris, post_logout_uris, backchannel_logout_uri, grant_types, scopes, created_at, updated_at, company_id, created_by, expires_at, creation_key)
        SELECT ?1, ?2, ?3, 0, 0, '[]', '[]', NULL, '["client_credentials"]', ?4, ?9, ?9, ?5, ?6, ?7, ?8
-       WHERE EXISTS (SELECT 1 FROM company_members m WHERE m.company_id = ?5 AND m.user_id = ?6 AND m.role = 'administrator' AND m.status = 'active')
+       WHERE ${mayManageSql('?5', '?6')}
          AND (SELECT COUNT(*) FROM oidc_clients WHERE company_id = ?5 AND revoked_at IS NULL AND disabled_at IS NULL AND expires_at > ?9) < ?10
        ON CONFLICT DO NOTHING`,
     )
@@ -114,7 +115,7 @@ export function revokeCompanyClientStatements(db: D1Database, companyId: string,
     db
       .prepare(
         `UPDATE oidc_clients SET revoked_at = ?4, updated_at = ?4 WHERE id = ?2 AND company_id = ?1 AND revoked_at IS NULL
-           AND EXISTS (SELECT 1 FROM company_members m WHERE m.company_id = ?1 AND m.user_id = ?3 AND m.role = 'administrator' AND m.status = 'active')`,
+           AND ${mayManageSql('?1', '?3')}`,
       )
       .bind(companyId, clientId, userId, at),
   ];

@@ -22,9 +22,39 @@ export const parseList = (json: string): string[] => {
 };
 
 /** An OAuth error answer (RFC 6749 §5.2): `{ error, error_description }`, never the portal's envelope. */
+/**
+ * The error names an OAuth or OpenID endpoint answers: RFC 6749 §5.2 (token), §4.1.2.1 (authorize), RFC 6750 §3.1
+ * (bearer: userinfo), RFC 7009 §2.2.1 (revocation), RFC 8628 §3.5 (slow_down) and OpenID Connect Core §3.1.2.6.
+ * A name outside this list does not compile.
+ */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'access_denied'
+  | 'unsupported_response_type'
+  | 'server_error'
+  | 'temporarily_unavailable'
+  | 'invalid_token'
+  | 'insufficient_scope'
+  | 'unsupported_token_type'
+  | 'slow_down'
+  | 'interaction_required'
+  | 'login_required'
+  | 'account_selection_required'
+  | 'consent_required'
+  | 'invalid_request_uri'
+  | 'invalid_request_object'
+  | 'request_not_supported'
+  | 'request_uri_not_supported'
+  | 'registration_not_supported';
+
 export class OAuthError extends Error {
   constructor(
-    readonly error: string,
+    readonly error: OAuthErrorCode,
     readonly description: string,
     readonly status: 400 | 401 | 403 | 429 = 400,
   ) {

@@ -5,7 +5,8 @@ import type { WorkerEnv } from '../../env';
 import { now } from '../../contract';
 import { clientIp, GatewayError, ok, requestLang } from '../errors';
 import { requireFreshProof } from '../identity/proof';
-import { requireSession, type SessionVariables } from '../sessions/service';
+import { requireSession } from '../sessions/service';
+import { type SessionVariables } from '../identity/db/sessions';
 import { validate } from '../validate';
 import * as companyClients from './company-clients';
 

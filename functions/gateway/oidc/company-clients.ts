@@ -11,10 +11,10 @@ import {
 import { ERR } from '../../../src/schemas/error-codes';
 import { auditStatement } from '../audit/db';
 import { companyById } from '../companies/db';
-import { standingIn } from '../companies/standing';
+import { companyAuthority } from '../authority/service';
 import { GatewayError } from '../errors';
 import { newSecret, randomToken } from '../identity/tokens';
-import { modulesOfType, moduleName } from '../members/service';
+import { modulesOfType, moduleName } from '../companies/modules';
 import { parseList } from './clients';
 import {
   clientByCreationKey,
@@ -34,7 +34,7 @@ import {
  * expired one (clients.ts authenticateClient, db.ts liveGrant), puts `company_id` in its tokens and records each
  * token in the company's activity (audit rows with the company as target: `oidc.company_client_used`).
  *
- * Who may: companies/standing.ts `standingIn` says the caller acts in the company, as its administrator; a staff
+ * Who may: authority/service.ts `companyAuthority(…, 'manage')` says the caller manages the company; a staff
  * member gets CO0008, anyone else CO0009 (MF0021 when the company's two-step rule keeps them out). The INSERT and
  * the revoking UPDATE check the administrator again as they write.
  */
@@ -50,9 +50,7 @@ export interface CompanyCaller {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 async function administratorOf(caller: CompanyCaller, companyId: string) {
-  const standing = await standingIn(caller.db, companyId, caller.userId);
-  if (!standing.inside) throw new GatewayError(standing.refusal);
-  if (standing.member.role !== 'administrator') throw new GatewayError(ERR.ADMINISTRATOR_ONLY);
+  await companyAuthority(caller.db, caller, companyId, 'manage');
   const company = await companyById(caller.db, companyId);
   if (!company) throw new GatewayError(ERR.COMPANY_NOT_FOUND);
   return company;

@@ -1,6 +1,6 @@
 import type { ConsoleClient, ConsoleClientEdit, ConsoleClientRequest, ClientWithSecret, LogoutSend } from '../../../src/schemas/oidc-clients';
 import { ERR } from '../../../src/schemas/error-codes';
-import { runBatch } from '../account/db';
+import { runBatch } from '../identity/db/batch';
 import { auditStatement } from '../audit/db';
 import { GatewayError } from '../errors';
 import { newSecret, randomToken } from '../identity/tokens';

@@ -1,4 +1,4 @@
-import { runBatch } from '../account/db';
+import { runBatch } from '../identity/db/batch';
 import { fetchWithin, OutboundFailure } from '../../outbound';
 import { revokeSession, findSession, idleTimeoutMs } from '../sessions/service';
 import { ERR } from '../../../src/schemas/error-codes';

@@ -1,16 +1,18 @@
 import { ERR } from '../../../src/schemas/error-codes';
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
-import { findUserById, runBatch } from '../account/db';
+import { findUserById } from '../identity/db/people';
+import { runBatch } from '../identity/db/batch';
 import { companyById } from '../companies/db';
-import { standingIn } from '../companies/standing';
+import { standingIn } from '../authority/service';
 import { GatewayError } from '../errors';
 import { consume, SINGLE_USE } from '../identity/db/single-use';
 import { newSecret, randomToken, tokenHash } from '../identity/tokens';
-import { cappedInsert } from '../limits/db';
-import { grantsOf } from '../members/db';
-import { modulesOfMember } from '../members/service';
-import { idleTimeoutMs, type SessionRow } from '../sessions/service';
+import { cappedInsert } from '../identity/db/limits';
+import { grantsOf } from '../companies/members-db';
+import { modulesOfMember } from '../companies/modules';
+import { idleTimeoutMs } from '../sessions/service';
+import { type SessionRow } from '../identity/db/sessions';
 import {
   accessTokenRevoked,
   codeByHash,
@@ -194,7 +196,7 @@ const sessionEnd = async (db: D1Database, hash: string) => (await grantSession(d
 
 /**
  * The person's claims a grant's scopes allow, read now: profile (name, locale), email, phone, and the company in
- * use (company scope) only while companies/standing.ts says the person acts in it — a member the company's
+ * use (company scope) only while authority/service.ts says the person acts in it — a member the company's
  * two-step rule keeps out gets no company.
  */
 export async function personClaims(env: Env, grant: GrantRow, _at: number): Promise<Record<string, unknown>> {

@@ -2,7 +2,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { encodeBase64Url } from '../../../src/lib/base64';
 import { authenticationOptionsFor, decodeClientData, registrationOptionsFor } from '../passkeys/webauthn';
 import type { PasskeySite } from '../../config';
-import { cappedInsert } from '../limits/db';
+import { cappedInsert } from '../identity/db/limits';
 import { GatewayError } from '../errors';
 import { auditStatement } from '../audit/db';
 import { passedSecondStep, signInChallenge, type Client } from './sign-in';

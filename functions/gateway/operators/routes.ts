@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import type { WorkerEnv } from '../../env';
 import { clientIp, ok } from '../errors';
-import { auditStatement } from '../audit/db';
 import { now } from '../../contract';
-import { endOperatorSession, requireOperator, type OperatorVariables } from './service';
+import { deliveryOverview } from '../delivery/service';
+import { requireOperator, signOutOperator, type OperatorVariables } from './service';
 
 /**
  * Operator calls live under `/ops/v1/` (the browser reaches them as `/api/ops/v1/...`). Each one is guarded
@@ -12,12 +12,11 @@ import { endOperatorSession, requireOperator, type OperatorVariables } from './s
 export const operatorRoutes = new Hono<{ Bindings: WorkerEnv; Variables: OperatorVariables }>()
   .get('/ops/v1/me', requireOperator(), (c) => ok(c, c.get('operator')))
 
+  // The delivery view (read-only, every role): delivery/service.ts.
+  .get('/ops/v1/delivery', requireOperator(), async (c) => ok(c, await deliveryOverview(c.env, c.get('config'), now(c))))
+
   .post('/ops/v1/logout', requireOperator(), async (c) => {
-    const at = now(c);
-    await c.env.DB.batch([
-      endOperatorSession(c.env.DB, c.get('operatorSession').token_hash, at),
-      auditStatement(c.env.DB, { at, actor: { kind: 'operator', id: c.get('operator').id }, action: 'operator.signed_out', network: clientIp(c) }),
-    ]);
+    await signOutOperator(c.env.DB, { tokenHash: c.get('operatorSession').token_hash, operatorId: c.get('operator').id }, now(c), clientIp(c));
     // The edge clears the operator cookie on this POST (OPERATOR_LOGOUT_PATH).
     return ok(c, null);
   });

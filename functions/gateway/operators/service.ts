@@ -2,11 +2,12 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { OPERATOR_SESSION_HEADER } from '../../contract';
 import type { WorkerEnv } from '../../env';
 import { GatewayError } from '../errors';
+import { auditStatement } from '../audit/db';
 import { now } from '../../contract';
-import { hashPassword, type StoredPassword } from '../identity/passwords';
+import { hashPassword, sha256Hex, type StoredPassword } from '../identity/passwords';
 import { findSession, prepareSession, revokeAllSessions, revokeSessionStatement, touchSession } from '../identity/db/sessions';
 import { ERR } from '../../../src/schemas/error-codes';
-import { findOperatorById, insertOperatorStatement, type OperatorRole, type OperatorRow } from './db';
+import { findOperatorById, findOperatorByLogin, insertOperatorStatement, type OperatorRole, type OperatorRow } from './db';
 
 export type { OperatorRole } from './db';
 
@@ -170,4 +171,27 @@ export function requireOperator(...roles: OperatorRole[]): MiddlewareHandler<{ B
     c.set('operatorSession', found.session);
     await next();
   };
+}
+
+/** Ends this operator session, with its audit row, in one batch (the edge clears the cookie). */
+export async function signOutOperator(db: D1Database, session: { tokenHash: string; operatorId: string }, at: number, network: string): Promise<void> {
+  await db.batch([
+    endOperatorSession(db, session.tokenHash, at),
+    auditStatement(db, { at, actor: { kind: 'operator', id: session.operatorId }, action: 'operator.signed_out', network }),
+  ]);
+}
+
+/**
+ * Local runs only (dev/routes.ts): a session of the operator with this login, made first with a random password
+ * when there is none, for end-to-end tests of something else than the operator sign-in.
+ */
+export async function devOperatorSession(env: WorkerEnv, wanted: { login: string; name: string; role: OperatorRole }, at: number, network: string) {
+  let operator = await findOperatorByLogin(env.DB, wanted.login);
+  if (!operator) {
+    const { statement } = await operatorInsert(env.DB, env, { ...wanted, clientHash: await sha256Hex(crypto.randomUUID()) }, at);
+    await statement.run();
+    operator = await findOperatorByLogin(env.DB, wanted.login);
+  }
+  const { token } = await startOperatorSession(env.DB, operator!.id, at, { network });
+  return { operatorId: operator!.id, role: operator!.role, operatorSession: { token, expiresIn: OPERATOR_ABSOLUTE_MS / 1000 } };
 }

@@ -1,4 +1,4 @@
-import { cappedInsert, type Cap } from '../limits/db';
+import { cappedInsert, type Cap } from '../identity/db/limits';
 import { consume, SINGLE_USE } from '../identity/db/single-use';
 import { ERR } from '../../../src/schemas/error-codes';
 

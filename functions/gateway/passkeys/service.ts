@@ -10,7 +10,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from './webauthn';
-import type { PasskeySite } from '../../config';
+import type { Config, PasskeySite } from '../../config';
 import type { PasskeyRegisterRequest } from '../../../src/schemas/passkey-requests';
 import type { Passkey } from '../../../src/schemas/passkeys';
 import {
@@ -18,14 +18,22 @@ import {
   findPasskey,
   insertChallenge,
   insertPasskey,
+  removePasskey,
   passkeysOfUser,
   recordPasskeyUse,
   type ChallengePurpose,
   type PasskeyRow,
 } from './db';
-import type { UserRow } from '../account/db';
+import type { UserRow } from '../identity/db/people';
 import { GatewayError } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
+
+
+/** The configured passkey site (config.passkeys); PK0001 without one: every passkey call needs it. */
+export function passkeySiteOf(config: Config): PasskeySite {
+  if (!config.passkeys) throw new GatewayError(ERR.PASSKEYS_UNAVAILABLE);
+  return config.passkeys;
+}
 
 /**
  * Passkeys (WebAuthn): @simplewebauthn/browser in the page, the relying party's steps in ./webauthn.ts.
@@ -222,4 +230,10 @@ export async function verifyPasskeySignIn(
   const { newCounter, credentialBackedUp } = await verifyAssertion(site, response, challenge, passkey);
   if (!(await recordPasskeyUse(db, { id: passkey.id, counter: newCounter, backedUp: credentialBackedUp, now }))) throw new GatewayError(ERR.PASSKEY_MAY_BE_COPIED);
   return passkey.user_id;
+}
+
+/** Removes one of the person's own passkeys, with its audit row written only when it was removed; false when not theirs or gone. */
+export async function removeOwnPasskey(db: D1Database, passkey: { id: string; userId: string }, at: number, network: string): Promise<boolean> {
+  const removedEvent = ownEventStatement(db, { at, userId: passkey.userId, action: 'user.passkey_removed', network }, { onlyIfChanged: true });
+  return removePasskey(db, passkey, [removedEvent]);
 }

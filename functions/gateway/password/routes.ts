@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { changePasswordRequest, resetPasswordRequest, resetSendCodeRequest } from '../../../src/schemas/password';
 import type { WorkerEnv } from '../../env';
-import { clearAllAttemptsStatement } from '../sign-in/db';
-import { findUserByIdentity, identityKey, runBatch, setPasswordStatement, signInNamesOf, storedPasswordOf } from '../account/db';
+import { findUserByIdentity, identityKey, storedPasswordOf } from '../identity/db/people';
+import { newPasswordStatements } from '../sign-in/service';
+import { runBatch } from '../identity/db/batch';
 import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
-import { ownEventStatement } from '../audit/db';
 import { consumeSliderCheck } from '../captcha/service';
 import { now } from '../../contract';
 import { consumeCode, issueCode, MAX_TRIES } from '../codes/service';
@@ -12,7 +12,8 @@ import { identity } from '../identity/sign-in-names';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../identity/passwords';
 import { requireFreshProof } from '../identity/proof';
 import { askPasskeyReviewStatement } from '../identity/db/proof';
-import { requireSession, revokeAllSessionsOfUser, type SessionVariables } from '../sessions/service';
+import { requireSession, revokeAllSessionsOfUser } from '../sessions/service';
+import { type SessionVariables } from '../identity/db/sessions';
 import { validate } from '../validate';
 import { ERR } from '../../../src/schemas/error-codes';
 
@@ -78,9 +79,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
 
     const stored = await hashPassword(body.newPassword, c.env);
     await runBatch(db, [
-      setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }),
-      clearAllAttemptsStatement(db, signInNamesOf(user)),
-      ownEventStatement(db, { at, userId: user.id, action: 'user.password_reset', network: clientIp(c) }),
+      ...newPasswordStatements(db, user, stored, { action: 'user.password_reset', at, network: clientIp(c) }),
       // A code proves the e-mail or phone, not every passkey: the person is shown them after signing in.
       askPasskeyReviewStatement(db, user.id, at),
     ]);
@@ -100,11 +99,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     // The forced change of an original password must actually change it.
     if (current && user.password_version === 2 && (await verifyPassword(body.newPassword, current, c.env)).ok) throw new GatewayError(ERR.PASSWORD_UNCHANGED);
     const stored = await hashPassword(body.newPassword, c.env);
-    await runBatch(db, [
-      setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }),
-      clearAllAttemptsStatement(db, signInNamesOf(user)),
-      ownEventStatement(db, { at, userId: user.id, action: 'user.password_changed', network: clientIp(c) }),
-    ]);
+    await runBatch(db, newPasswordStatements(db, user, stored, { action: 'user.password_changed', at, network: clientIp(c) }));
     // Every other session ends; the one that made the change stays.
     await revokeAllSessionsOfUser(db, user.id, session.token_hash, at);
     return ok(c, null);

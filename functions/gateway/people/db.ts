@@ -1,4 +1,4 @@
-import type { UserRow } from '../account/db';
+import type { UserRow } from '../identity/db/people';
 
 // The statements of people support (people/service.ts). Every change is conditional on the state it changes,
 // so a repeat or the loser of parallel attempts changes no row; actOnce reads that from changes().

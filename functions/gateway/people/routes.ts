@@ -1,21 +1,19 @@
 import { Hono, type Context } from 'hono';
 import {
-  AUDIT_PAGE_SIZE,
   auditQuery,
   peopleQuery,
   personIdParam,
   supportActionRequest,
   transferAdministratorRequest,
-  type AuditPage,
 } from '../../../src/schemas/ops-people';
 import type { WorkerEnv } from '../../env';
 import { clientIp, ok, requestLang } from '../errors';
-import { idsNamedBy, listAudit, operatorNamesOf, partiesOf } from '../audit/db';
+import { auditPage } from '../audit/service';
 import { now } from '../../contract';
 import { requireOperator, type OperatorVariables } from '../operators/service';
 import * as people from './service';
 import { idleTimeoutMs } from '../sessions/service';
-import type { UserRow } from '../account/db';
+import type { UserRow } from '../identity/db/people';
 import { validate } from '../validate';
 import { ERR } from '../../../src/schemas/error-codes';
 
@@ -81,38 +79,4 @@ export const opsPeopleRoutes = new Hono<OpsEnv>()
   })
 
   // The trail, for every operator role. `actor` and `target` match either kind's id.
-  .get('/ops/v1/audit', requireOperator(), validate('query', auditQuery), async (c) => {
-    const query = c.req.valid('query');
-    // A filter takes an id, or a person's name, phone or e-mail, or a company's or operator's name (issue 33).
-    const [actorIds, targetIds] = await Promise.all([query.actor ? idsNamedBy(c.env.DB, query.actor) : undefined, query.target ? idsNamedBy(c.env.DB, query.target) : undefined]);
-    const rows = await listAudit(c.env.DB, {
-      actorIds,
-      targetIds,
-      action: query.action,
-      from: query.from,
-      to: query.to,
-      before: query.before,
-      limit: AUDIT_PAGE_SIZE + 1,
-    });
-    const page = rows.slice(0, AUDIT_PAGE_SIZE);
-    const [actorName, parties] = await Promise.all([operatorNamesOf(c.env.DB, page), partiesOf(c.env.DB, page)]);
-    const answer: AuditPage = {
-      entries: page.map((r) => ({
-        id: r.id,
-        at: r.created_at,
-        actorKind: r.actor_kind,
-        actorId: r.actor_id,
-        actorName: actorName(r),
-        actorParty: r.actor_kind === 'user' && r.actor_id ? (parties.get(r.actor_id) ?? null) : null,
-        action: r.action,
-        targetKind: r.target_kind,
-        targetId: r.target_id,
-        targetParty: r.target_id ? (parties.get(r.target_id) ?? null) : null,
-        reason: r.reason,
-        network: r.network,
-        detail: r.detail,
-      })),
-      next: rows.length > AUDIT_PAGE_SIZE ? page.at(-1)!.id : null,
-    };
-    return ok(c, answer);
-  });
+  .get('/ops/v1/audit', requireOperator(), validate('query', auditQuery), async (c) => ok(c, await auditPage(c.env.DB, c.req.valid('query'))));

@@ -4,7 +4,7 @@ import { PEOPLE_PAGE_SIZE } from '../../../src/schemas/ops-people';
 import { membershipsOfUser } from '../companies/db';
 import { passkeysOfUser } from '../passkeys/db';
 import { disableStatements, recoveryCodesLeft, twoStepOf } from '../second-step/db';
-import { findUserById, signInNamesOf, type UserRow } from '../account/db';
+import { findUserById, signInNamesOf, type UserRow } from '../identity/db/people';
 import { GatewayError } from '../errors';
 import { auditStatement, type AuditEntry } from '../audit/db';
 import { parseDevice } from '../sessions/devices';

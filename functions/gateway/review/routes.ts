@@ -3,12 +3,10 @@ import * as z from 'zod/mini';
 import { fileIdSchema } from '../../../src/schemas/onboarding';
 import { reviewDecisionRequest, reviewDetailQuery, reviewQueueQuery } from '../../../src/schemas/ops-review';
 import type { WorkerEnv } from '../../env';
-import { fileById } from '../files/db';
-import { clientIp, GatewayError, ok } from '../errors';
+import { clientIp, ok } from '../errors';
 import { now } from '../../contract';
-import { companyQueue, companyReview, decide } from './service';
+import { companyFileShown, companyQueue, companyReview, decide } from './service';
 import { requireOperator, type OperatorVariables } from '../operators/service';
-import { fileResponse } from '../files/service';
 import { validate } from '../validate';
 import { ERR } from '../../../src/schemas/error-codes';
 
@@ -34,9 +32,6 @@ export const opsReviewRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Operat
     validate('param', z.object({ companyId: z.string().check(z.maxLength(64)), fileId: fileIdSchema }), { code: ERR.FILE_NOT_FOUND }),
     async (c) => {
       const { companyId, fileId } = c.req.valid('param');
-      const row = await fileById(c.env.DB, fileId);
-      const object = row && row.company_id === companyId ? await c.env.UPLOADS.get(row.r2_key) : null;
-      if (!row || !object) throw new GatewayError(ERR.FILE_NOT_FOUND);
-      return fileResponse(row, object, 'inline');
+      return companyFileShown(c.env, companyId, fileId);
     },
   );

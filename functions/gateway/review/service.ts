@@ -1,3 +1,4 @@
+import type { WorkerEnv } from '../../env';
 import type { Lang } from '../../../src/lib/lang';
 import {
   COMPANY_TYPE_DB,
@@ -23,7 +24,8 @@ import type { AuditedAction } from '../../../src/schemas/ops-people';
 import { configOf } from '../../config';
 import { administratorOf, applyDecision, reviewedCompanyById, reviewQueue, type ReviewedCompanyRow } from './db';
 import { membersOfCompany } from '../companies/db';
-import { filesOfCompany } from '../files/db';
+import { fileById, filesOfCompany } from '../files/db';
+import { fileResponse } from '../files/service';
 import { GatewayError } from '../errors';
 import { listAudit, operatorNamesOf } from '../audit/db';
 import { companyShown, memberShown } from '../companies/service';
@@ -249,4 +251,12 @@ async function notifyAdministrator(caller: DecisionCaller, company: ReviewedComp
     console.error('review decision not delivered', error instanceof Error ? error.message : error);
     return false;
   }
+}
+
+/** A file of this company (licence, GTC, logo), shown inline to the operator; FL0010 for any other file. */
+export async function companyFileShown(env: Pick<WorkerEnv, 'DB' | 'UPLOADS'>, companyId: string, fileId: string): Promise<Response> {
+  const row = await fileById(env.DB, fileId);
+  const object = row && row.company_id === companyId ? await env.UPLOADS.get(row.r2_key) : null;
+  if (!row || !object) throw new GatewayError(ERR.FILE_NOT_FOUND);
+  return fileResponse(row, object, 'inline');
 }

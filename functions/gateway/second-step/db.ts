@@ -1,3 +1,4 @@
+import { mayManageSql } from '../authority/db';
 import { consume, SINGLE_USE } from '../identity/db/single-use';
 
 /**
@@ -110,14 +111,14 @@ export function disableStatements(db: D1Database, userId: string): D1PreparedSta
 /**
  * Sets the company's requirement when `userId` is an active administrator of it, and (to require it, or to lift
  * it while it holds) has two-step on: one conditional UPDATE, so a staff member can never change it, nor an
- * administrator the rule keeps out of the company (companies/standing.ts) lift it. False when refused.
+ * administrator the rule keeps out of the company (authority/) lift it. False when refused.
  */
 export async function setCompanyRequirement(db: D1Database, { companyId, userId, required }: { companyId: string; userId: string; required: boolean }) {
   const result = await db
     .prepare(
       `UPDATE companies SET require_two_step = ?3
        WHERE id = ?1
-         AND EXISTS (SELECT 1 FROM company_members WHERE company_id = ?1 AND user_id = ?2 AND role = 'administrator' AND status = 'active')
+         AND ${mayManageSql('?1', '?2')}
          AND ((?3 = 0 AND require_two_step = 0) OR EXISTS (SELECT 1 FROM two_step WHERE user_id = ?2 AND enabled_at IS NOT NULL))`,
     )
     .bind(companyId, userId, required ? 1 : 0)

@@ -2,44 +2,32 @@ import { Hono } from 'hono';
 import {
   companyTwoStepRequest,
   enrolmentFinishRequest,
-  secondStepRequest,
   twoStepChangeRequest,
   type EnrolmentStart,
   type TwoStepStatus,
 } from '../../../src/schemas/two-step';
-import { SECOND_STEP_HEADER } from '../../contract';
 import type { WorkerEnv } from '../../env';
-import { memberOf } from '../companies/db';
 import { recoveryCodesLeft, setCompanyRequirement, twoStepEnabled } from './db';
-import { storedPasswordOf } from '../account/db';
+import { storedPasswordOf } from '../identity/db/people';
 import { clientIp, GatewayError, ok, requestLang } from '../errors';
 import { requireFreshProof } from '../identity/proof';
 import { now } from '../../contract';
-import { sendSecurityNotice } from '../account/security-notice';
-import { requireSession, type SessionVariables } from '../sessions/service';
-import { completeSecondStep } from '../sign-in/service';
-import { disableTwoStep, finishEnrolment, passSecondStep, regenerateRecoveryCodes, startEnrolment } from './service';
+import { sendSecurityNotice } from '../delivery/security-notice';
+import { requireSession } from '../sessions/service';
+import { type SessionVariables } from '../identity/db/sessions';
+import { companyRequirementRefusal, disableTwoStep, finishEnrolment, regenerateRecoveryCodes, startEnrolment } from './service';
 import { validate } from '../validate';
-import { ERR } from '../../../src/schemas/error-codes';
 
 type TwoStepEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
 /**
  * Two-step verification (rules in second-step/service.ts):
- * - `agg-web/user/twoStep/verify` passes the second step of a sign-in. It takes no session (there is none
- *   yet) but the challenge the edge keeps in an HttpOnly cookie and forwards as SECOND_STEP_HEADER; on
- *   success it starts the session exactly as the first factor would have (sign-in/service.ts completeSignIn).
- * - `agg-web/user/twoStep/*` else (session): status, enrolment, turning it off, new recovery codes; all but the
+ * - passing the second step of a sign-in is sign-in/second-step-routes.ts.
+ * - `agg-web/user/twoStep/*` (session): status, enrolment, turning it off, new recovery codes; all but the
  *   status need a fresh proof of the person (identity/proof.ts, SU0001 without one).
  * - `agg-web/company/twoStep` (session, an active administrator): require two-step of the company's members.
  */
 export const twoStepRoutes = new Hono<TwoStepEnv>()
-  .post('/agg-web/user/twoStep/verify', validate('json', secondStepRequest), async (c) => {
-    const at = { ip: clientIp(c), now: now(c) };
-    const factor = c.req.valid('json');
-    return completeSecondStep(c, await passSecondStep(c.env, c.req.header(SECOND_STEP_HEADER), factor, at), factor.kind);
-  })
-
   .use('/agg-web/user/twoStep/*', requireSession)
   .use('/agg-web/company/twoStep', requireSession)
 
@@ -87,6 +75,5 @@ export const twoStepRoutes = new Hono<TwoStepEnv>()
     const userId = c.get('user').id;
     if (await setCompanyRequirement(c.env.DB, { companyId, userId, required })) return ok(c, { required });
     // Refused by the one statement above; this only tells why.
-    const member = await memberOf(c.env.DB, companyId, userId);
-    throw new GatewayError(member?.role === 'administrator' && member.status === 'active' ? ERR.TWO_STEP_NEEDED_BEFORE_REQUIRING : ERR.TWO_STEP_POLICY_ADMINISTRATOR_ONLY);
+    throw new GatewayError(await companyRequirementRefusal(c.env.DB, companyId, userId));
   });

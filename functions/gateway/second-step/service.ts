@@ -12,16 +12,18 @@ import {
   useRecoveryCode,
   type ChallengeRow,
 } from './db';
-import { runBatch, type UserRow } from '../account/db';
+import { runBatch } from '../identity/db/batch';
+import { type UserRow } from '../identity/db/people';
 import { GatewayError } from '../errors';
+import { companyAuthority } from '../authority/service';
 import { ownEventStatement } from '../audit/db';
 import { sha256Hex } from '../identity/passwords';
 import { randomToken } from '../identity/tokens';
 import { challengeRow, claimChallenge, countChallengeTry, liveChallenge, prepareChallenge as prepareChallengeOf } from '../identity/db/challenges';
 import { takeTotpStep } from '../identity/db/totp';
 import { recordGuess, withdrawGuess } from '../identity/db/guesses';
-import { ERR } from '../../../src/schemas/error-codes';
-import type { SocialBinding } from '../wechat/db';
+import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
+import type { SocialBinding } from '../social/db';
 
 /**
  * Two-step verification with an authenticator app (TOTP, RFC 6238: SHA-1, 6 digits, 30 s steps) and ten
@@ -342,4 +344,19 @@ export async function passSecondStepWith(
   await countTry(db, challenge.hash, now);
   await check(challenge.user_id);
   return claimSecondStep(db, challenge.hash, now);
+}
+
+/**
+ * Why setCompanyRequirement refused (it decided in its own statement; this only names the reason): a caller who
+ * manages the company lacks two-step themselves (MF0022), anyone else may
+ * not set the company's rule at all.
+ */
+export async function companyRequirementRefusal(db: D1Database, companyId: string, userId: string): Promise<ErrorCode> {
+  try {
+    await companyAuthority(db, { userId }, companyId, 'manage');
+    return ERR.TWO_STEP_NEEDED_BEFORE_REQUIRING;
+  } catch (error) {
+    if (error instanceof GatewayError && error.code === ERR.TWO_STEP_REQUIRED_BY_COMPANY) return ERR.TWO_STEP_NEEDED_BEFORE_REQUIRING;
+    return ERR.TWO_STEP_POLICY_ADMINISTRATOR_ONLY;
+  }
 }

@@ -5,16 +5,9 @@ import { GatewayError, ok } from '../errors';
 import { assertFreshProof, requireFreshProof } from '../identity/proof';
 import { now } from '../../contract';
 import { parseDevice } from './devices';
-import {
-  idleTimeoutMs,
-  liveSessionsOfUser,
-  requireSession,
-  revokeAllSessionsOfUser,
-  revokeSessionOfUser,
-  type SessionVariables,
-} from './service';
+import { idleTimeoutMs, liveSessionsOfUser, requireSession, revokeAllSessionsOfUser, revokeSessionOfUser } from './service';
+import { type SessionVariables } from '../identity/db/sessions';
 import { activityOf } from './activity';
-import { signInHistory } from '../sign-in/history';
 import { validate } from '../validate';
 import { ERR } from '../../../src/schemas/error-codes';
 
@@ -54,7 +47,5 @@ export const securityRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Session
     const ended = await revokeAllSessionsOfUser(c.env.DB, c.get('user').id, c.get('session').token_hash, now(c));
     return ok(c, { ended });
   })
-
-  .get('/agg-web/user/security/signIns', async (c) => ok(c, await signInHistory(c.env.DB, c.get('user').id, now(c))))
 
   .get('/agg-web/user/security/activity', async (c) => ok(c, await activityOf(c.env.DB, c.get('user').id)));

@@ -1,6 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { SESSION_MAX_AGE } from '../../../src/lib/session-marker';
-import type { UserRow } from '../account/db';
 import { primaryFirst } from '../identity/db/replicas';
 import { GatewayError } from '../errors';
 import { configOf, withBindings } from '../../config';
@@ -16,7 +15,11 @@ import {
   revokeSessionOf,
   revokeSessionStatement,
   touchSession as touchSessionOf,
+  type SessionKind,
+  type SessionRow,
+  type SessionVariables,
 } from '../identity/db/sessions';
+import type { UserRow } from '../identity/db/people';
 import { ERR } from '../../../src/schemas/error-codes';
 import { userBlocked } from './db';
 
@@ -39,33 +42,6 @@ export const SESSION_LIFETIME_S = SESSION_MAX_AGE;
 export { LAST_SEEN_RESOLUTION_MS } from '../identity/db/sessions';
 /** The default idle timeout (SESSION_IDLE_TIMEOUT), for callers without a configuration. */
 const DEFAULT_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
-
-export type SessionKind = 'platform' | 'partner';
-
-export interface SessionRow {
-  token_hash: string;
-  user_id: string;
-  kind: SessionKind;
-  refresh_hash: string | null;
-  current_company_id: string | null;
-  created_at: number;
-  expires_at: number;
-  revoked_at: number | null;
-  public_id: string;
-  last_seen_at: number;
-  user_agent: string | null;
-  device: string | null;
-  country: string | null;
-  network: string | null;
-  /** The last proof of the person in this session (a sign-in, or identity/proof.ts); null: never proved. */
-  proved_at: number | null;
-  proved_with: string | null;
-  /** How the session was signed in ('password', 'code+totp', 'handoff' …), for OpenID's amr and acr. */
-  signed_in_with: string | null;
-}
-
-/** What requireSession puts on the context: the person, the session, and what requireSessionReading read with them. */
-export type SessionVariables = { user: UserRow; session: SessionRow; alsoRead?: unknown[] };
 
 export interface NewSession {
   token: string;

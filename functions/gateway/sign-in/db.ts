@@ -161,3 +161,32 @@ export async function signInRowsSince(db: D1Database, userId: string, since: num
     .all<SignInRow>();
   return results;
 }
+
+/** Where the share of legacy (salted, version 1) records among accounts with a password is kept (portal_meta). */
+const LEGACY_SHARE_KEY = 'legacy_password_share';
+
+/** The share of legacy records as last counted, or null before the first count. */
+export async function readLegacyShare(db: D1Database): Promise<number | null> {
+  const row = await db.prepare('SELECT value FROM portal_meta WHERE key = ?').bind(LEGACY_SHARE_KEY).first<{ value: string }>();
+  return row ? Number(row.value) : null;
+}
+
+const LEGACY_SHARE_SQL = 'SELECT COALESCE(AVG(password_version = 1), 0) FROM users WHERE password_hash IS NOT NULL';
+
+/** The share of legacy records counted now, written nowhere (before the hourly cron first kept one). */
+export async function legacyShareNow(db: D1Database): Promise<number> {
+  return Number((await db.prepare(`SELECT (${LEGACY_SHARE_SQL}) AS share`).first<{ share: number }>())?.share ?? 0);
+}
+
+/** Counts the legacy share again and keeps it (the hourly cron), so sign-ins read one row instead of counting. */
+export async function countLegacyShare(db: D1Database): Promise<number> {
+  const row = await db
+    .prepare(
+      `INSERT INTO portal_meta (key, value) VALUES (?1, CAST((${LEGACY_SHARE_SQL}) AS TEXT))
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value
+       RETURNING value`,
+    )
+    .bind(LEGACY_SHARE_KEY)
+    .first<{ value: string }>();
+  return Number(row?.value ?? 0);
+}

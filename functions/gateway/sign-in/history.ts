@@ -1,8 +1,8 @@
 import type { Lang } from '../../../src/lib/lang';
 import type { SecondStep, SignInEntry } from '../../../src/schemas/security';
 import { configOf } from '../../config';
-import { cappedInsert } from '../limits/db';
-import { findUserById } from '../account/db';
+import { cappedInsert } from '../identity/db/limits';
+import { findUserById } from '../identity/db/people';
 import { GatewayError } from '../errors';
 import { deliver, type DeliveryEnv } from '../delivery';
 import { deviceKey, parseDevice, type ClientInfo } from '../sessions/devices';

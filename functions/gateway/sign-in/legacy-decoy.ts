@@ -1,5 +1,5 @@
 import type { WorkerEnv } from '../../env';
-import { legacyShareNow, readLegacyShare } from '../account/db';
+import { legacyShareNow, readLegacyShare } from './db';
 import { hmacSha256, pepperOf } from '../identity/passwords';
 
 /**

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { partnerLoginRequest } from '../../../src/schemas/password';
-import { identityKey } from '../account/db';
+import { identityKey } from '../identity/db/people';
 import { consumeSliderCheck } from '../captcha/service';
 import { now } from '../../contract';
 import { identity } from '../identity/sign-in-names';

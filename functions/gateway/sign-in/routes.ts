@@ -7,18 +7,15 @@ import {
   quickLoginRequest,
   userSaltRequest,
 } from '../../../src/schemas/auth';
-import { defaultConsentDocs } from '../legal/consents';
-import { cappedInsert } from '../limits/db';
-import { findUserByIdentity, findUserByIdentityStatement, identityKey, insertUserStatement, type NewUser, type UserRow } from '../account/db';
-import { clientIp, GatewayError, ok } from '../errors';
+import { cappedInsert } from '../identity/db/limits';
+import { findUserByIdentity, identityKey } from '../identity/db/people';
+import { clientIp, ok } from '../errors';
 import { now } from '../../contract';
-import { checkCode, spendCheckedCode, useCheckedCodeStatements, usedCodeRefusal, type CheckedCode } from '../codes/service';
 import { identity } from '../identity/sign-in-names';
-import { findPort } from '../places/ports';
 import { decoySalt } from '../identity/passwords';
-import { clientInfo } from '../sessions/devices';
-import { passwordSignIn, signedIn, type SignInEnv } from './service';
-import { recordFailedSignIn } from './history';
+import { codeSignIn, passwordSignIn, type SignInEnv } from './service';
+import { signInHistory } from './history';
+import { requireSession } from '../sessions/service';
 import { validate } from '../validate';
 import { ERR } from '../../../src/schemas/error-codes';
 
@@ -33,13 +30,14 @@ export const NEW_USER_CHECK_WINDOW_MS = 60 * 60 * 1000;
 export const NEW_USER_CHECKS_PER_NAME = 10;
 export const NEW_USER_CHECKS_PER_NETWORK = 60;
 
-/** Answers of checkCode and spendCheckedCode that refuse the code itself (not a rate cap on the caller): a failed sign-in. */
-export const CODE_REFUSALS = new Set<string>([ERR.CODE_WRONG, ERR.CODE_EXPIRED, ERR.CODE_TRIES_SPENT, ERR.CODE_NOT_REQUESTED, ERR.CODE_ALREADY_USED]);
-
 /** The phone or e-mail fields of checkIsNewUser and quick login (loginType 1 or 2). */
 type PhoneOrEmail = { loginType: 1 | 2; mobileCode?: string; mobile?: string; loginEmail?: string };
 
 export const authRoutes = new Hono<SignInEnv>()
+  // The person's own sign-in history (the user center's Security section). Mounted before securityRoutes, so its
+  // own requireSession is the only session read of the call.
+  .get('/agg-web/user/security/signIns', requireSession, async (c) => ok(c, await signInHistory(c.env.DB, c.get('user').id, now(c))))
+
   .post('/agg-web/quick/user/checkIsNewUser', validate('json', checkIsNewUserRequest), async (c) => {
     const name = identity(c.req.valid('json') as PhoneOrEmail);
     const at = now(c);
@@ -64,59 +62,7 @@ export const authRoutes = new Hono<SignInEnv>()
     '/agg-web/quick/user/login',
     validate('json', quickLoginRequest, { code: (issues) => (issues.some((issue) => issue.path[0] === 'agreed') ? ERR.AGREEMENT_NOT_ACCEPTED : ERR.REQUEST_INVALID) }),
     async (c) => {
-      const body = c.req.valid('json');
-      const name = identity(body as PhoneOrEmail);
-      const db = c.env.DB;
-      // A form that carries a registration's fields (identity, company name, a listed port or none) passes the
-      // checks below whether or not the account exists: its account is then read in the code's first round trip.
-      const registrationReady = Boolean(body.userIdentity && body.companyName) && (!body.portId || findPort(body.portId) !== undefined);
-      let existing = registrationReady ? null : await findUserByIdentity(db, name);
-      // Checked before the code is consumed, so the person can fix the form and use the same code.
-      if (!existing && (!body.userIdentity || !body.companyName)) throw new GatewayError(ERR.COMPANY_NAME_MISSING);
-      // A new user's port goes with the company name (login case 7 pre-fills both); one not on the list is refused.
-      const portOf = (user: UserRow | null) => (!user && body.portId ? findPort(body.portId) : null);
-      if (portOf(existing) === undefined) throw new GatewayError(ERR.PORT_NOT_LISTED, { path: 'portId' });
-
-      let checked: CheckedCode;
-      try {
-        checked = await checkCode(
-          db,
-          { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) },
-          registrationReady ? { alsoRead: [findUserByIdentityStatement(db, name)], onRead: ([user]) => (existing = (user?.results[0] as UserRow | undefined) ?? null) } : {},
-        );
-        // An existing account's code is used in its sign-in's first read (the account's standing, two-step and
-        // companies), before anything else is decided or written.
-        if (existing) return await signedIn(c, existing, { method: 'code', agreedTo: defaultConsentDocs, spend: spendCheckedCode(db, checked, now(c)) });
-      } catch (error) {
-        // A wrong, expired or spent code for an existing account goes into its sign-in history, after the
-        // answer: an unknown name writes nothing, so writing first would make a known one answer later.
-        if (existing && error instanceof GatewayError && CODE_REFUSALS.has(error.code)) {
-          const recorded = recordFailedSignIn(db, { userId: existing.id, at: now(c), method: 'code', partner: false, client: clientInfo(c) });
-          c.executionCtx.waitUntil(recorded.catch((failure) => console.error('sign-in history not written', failure instanceof Error ? failure.message : failure)));
-        }
-        throw error;
-      }
-      const port = portOf(existing);
-      const user: NewUser & { id: string } = {
-        id: crypto.randomUUID(),
-        phone: 'phone' in name ? name.phone : null,
-        email: 'email' in name ? name.email : null,
-        identity: body.userIdentity ?? null,
-        pendingCompanyName: body.companyName ?? null,
-        pendingPortId: port?.id ?? null,
-        source: 'quick-login',
-        now: now(c),
-      };
-      // One batch with the code's use and the session: the person is inserted only if this call used the code,
-      // and the session's row needs the person, so a lost race writes nothing (CD0014); a parallel registration
-      // of the same identity with another code fails whole too (US0003).
-      return signedIn(c, { id: user.id, original_flag: 0, user_type: 0 }, {
-        method: 'code',
-        newUser: true,
-        before: [...useCheckedCodeStatements(db, checked, now(c)), insertUserStatement(db, user, { onlyIfChanged: true })],
-        refusal: usedCodeRefusal,
-        agreedTo: [...defaultConsentDocs, 'registration'],
-      });
+      return codeSignIn(c, c.req.valid('json'));
     },
   )
 

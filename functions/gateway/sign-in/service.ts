@@ -1,31 +1,53 @@
 import type { Context } from 'hono';
-import { TRACELESS, type LoginAnswer } from '../../../src/schemas/auth';
+import { TRACELESS, type LoginAnswer, type QuickLoginRequest } from '../../../src/schemas/auth';
 import type { LegalDoc } from '../../../src/lib/legal';
 import type { SecondStep } from '../../../src/schemas/security';
 import type { WorkerEnv } from '../../env';
-import { membershipsOfUser, membershipsStatement, type MembershipRow } from '../companies/db';
-import { clearAttemptsStatement, countAttempt, throttleState } from './db';
-import { assertNotBlocked, assertStanding, findUserById, findUserByIdentity, identityKey, runBatch, setPasswordStatement, standingStatement, storedPasswordOf, type LoginIdentity, type Standing, type UserRow } from '../account/db';
+import { membershipsOfUser, membershipsStatement } from '../companies/db';
+import { type MembershipRow } from '../authority/db';
+import { clearAllAttemptsStatement, clearAttemptsStatement, countAttempt, throttleState } from './db';
+import {
+  assertNotBlocked,
+  assertStanding,
+  findUserById,
+  findUserByIdentity,
+  findUserByIdentityStatement,
+  identityKey,
+  insertUserStatement,
+  setPasswordStatement,
+  signInNamesOf,
+  standingStatement,
+  storedPasswordOf,
+  type LoginIdentity,
+  type NewUser,
+  type Standing,
+  type UserRow,
+} from '../identity/db/people';
+import { checkCode, spendCheckedCode, useCheckedCodeStatements, usedCodeRefusal, type CheckedCode } from '../codes/service';
+import { identity } from '../identity/sign-in-names';
+import { findPort } from '../places/ports';
+import { runBatch } from '../identity/db/batch';
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
 import { twoStepEnabledStatement, type ChallengeRow } from '../second-step/db';
-import { outsideByTwoStep } from '../companies/standing';
+import { outsideByTwoStep } from '../authority/service';
 import { clientIp, fail, GatewayError, ok, requestLang } from '../errors';
 import { auditStatement, ownEventStatement } from '../audit/db';
 import { now } from '../../contract';
 import { CHALLENGE_LIFETIME_MS, prepareChallenge, type ChallengeOptions } from '../second-step/service';
-import { consentOwedIn, consentStatements, currentTermsAgreedStatement, needsConsent } from '../legal/consents';
-import { accountSizeOf, asLoginCaseMembership } from './login-case';
-import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../identity/passwords';
+import { consentOwedIn, consentStatements, currentTermsAgreedStatement, defaultConsentDocs, needsConsent } from '../legal/consents';
+import { accountSizeOf, asLoginCaseMembership } from '../companies/login-case';
+import { assertNewPasswordAllowed, hashPassword, verifyPassword, type StoredPassword } from '../identity/passwords';
 import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER, THROTTLE } from './risk';
 import { clientInfo, type ClientInfo } from '../sessions/devices';
-import { prepareSession, revokeAllSessionsOfUser, type SessionKind } from '../sessions/service';
+import { prepareSession, revokeAllSessionsOfUser } from '../sessions/service';
+import { type SessionKind } from '../identity/db/sessions';
 import { recordFailedSignIn, sendNewDeviceNotice, signInStatement } from './history';
 import { legacyShare, unknownNameLooksLegacy } from './legacy-decoy';
 import type { SignInMethod } from './db';
 import { ERR } from '../../../src/schemas/error-codes';
-import { bindingRefusal, bindingStatements, type SocialBinding } from '../wechat/db';
-import { sendSecurityNotice, socialBoundChange } from '../account/security-notice';
+import { bindingRefusal, bindingStatements, type SocialBinding } from '../social/db';
+import { sendSecurityNotice, socialBoundChange } from '../delivery/security-notice';
 
 /**
  * Signing in: the session and login answer every sign-in ends with (`signedIn`), and the password sign-in
@@ -463,4 +485,84 @@ export async function passwordSignIn<E extends SignInEnv>(
   if (result.outcome === 'human-check') return ok(c, SLIDER_REQUIRED);
   if (result.outcome === 'salted') return fail(c, ERR.SALTED_PASSWORD_REQUIRED);
   return signedIn(c, result.user, { method: 'password', before: result.before, kind });
+}
+
+/**
+ * A new password for the person (reset by code, or changed): stored in the current scheme (ending the
+ * must-change flag), every sign-in lock of their names lifted, and the audit row. One batch with the caller's own.
+ */
+export function newPasswordStatements(
+  db: D1Database,
+  user: Pick<UserRow, 'id' | 'phone_e164' | 'email' | 'us_id'>,
+  stored: StoredPassword,
+  event: { action: 'user.password_reset' | 'user.password_changed'; at: number; network: string },
+): D1PreparedStatement[] {
+  return [
+    setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }),
+    clearAllAttemptsStatement(db, signInNamesOf(user)),
+    ownEventStatement(db, { at: event.at, userId: user.id, action: event.action, network: event.network }),
+  ];
+}
+
+/** Answers of checkCode and spendCheckedCode that refuse the code itself (not a rate cap on the caller): a failed sign-in. */
+export const CODE_REFUSALS = new Set<string>([ERR.CODE_WRONG, ERR.CODE_EXPIRED, ERR.CODE_TRIES_SPENT, ERR.CODE_NOT_REQUESTED, ERR.CODE_ALREADY_USED]);
+
+/**
+ * Code sign-in (quick login): signs in the account the phone or e-mail names, or registers a new person with the
+ * identity, company name and port given. Works while password sign-in is throttled (the code proves the person
+ * holds the phone or mailbox).
+ */
+export async function codeSignIn<E extends SignInEnv>(c: Context<E>, body: QuickLoginRequest) {
+  const name = identity(body);
+  const db = c.env.DB;
+  // A form that carries a registration's fields (identity, company name, a listed port or none) passes the
+  // checks below whether or not the account exists: its account is then read in the code's first round trip.
+  const registrationReady = Boolean(body.userIdentity && body.companyName) && (!body.portId || findPort(body.portId) !== undefined);
+  let existing = registrationReady ? null : await findUserByIdentity(db, name);
+  // Checked before the code is consumed, so the person can fix the form and use the same code.
+  if (!existing && (!body.userIdentity || !body.companyName)) throw new GatewayError(ERR.COMPANY_NAME_MISSING);
+  // A new user's port goes with the company name (login case 7 pre-fills both); one not on the list is refused.
+  const portOf = (user: UserRow | null) => (!user && body.portId ? findPort(body.portId) : null);
+  if (portOf(existing) === undefined) throw new GatewayError(ERR.PORT_NOT_LISTED, { path: 'portId' });
+
+  let checked: CheckedCode;
+  try {
+    checked = await checkCode(
+      db,
+      { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) },
+      registrationReady ? { alsoRead: [findUserByIdentityStatement(db, name)], onRead: ([user]) => (existing = (user?.results[0] as UserRow | undefined) ?? null) } : {},
+    );
+    // An existing account's code is used in its sign-in's first read (the account's standing, two-step and
+    // companies), before anything else is decided or written.
+    if (existing) return await signedIn(c, existing, { method: 'code', agreedTo: defaultConsentDocs, spend: spendCheckedCode(db, checked, now(c)) });
+  } catch (error) {
+    // A wrong, expired or spent code for an existing account goes into its sign-in history, after the
+    // answer: an unknown name writes nothing, so writing first would make a known one answer later.
+    if (existing && error instanceof GatewayError && CODE_REFUSALS.has(error.code)) {
+      const recorded = recordFailedSignIn(db, { userId: existing.id, at: now(c), method: 'code', partner: false, client: clientInfo(c) });
+      c.executionCtx.waitUntil(recorded.catch((failure) => console.error('sign-in history not written', failure instanceof Error ? failure.message : failure)));
+    }
+    throw error;
+  }
+  const port = portOf(existing);
+  const user: NewUser & { id: string } = {
+    id: crypto.randomUUID(),
+    phone: 'phone' in name ? name.phone : null,
+    email: 'email' in name ? name.email : null,
+    identity: body.userIdentity ?? null,
+    pendingCompanyName: body.companyName ?? null,
+    pendingPortId: port?.id ?? null,
+    source: 'quick-login',
+    now: now(c),
+  };
+  // One batch with the code's use and the session: the person is inserted only if this call used the code,
+  // and the session's row needs the person, so a lost race writes nothing (CD0014); a parallel registration
+  // of the same identity with another code fails whole too (US0003).
+  return signedIn(c, { id: user.id, original_flag: 0, user_type: 0 }, {
+    method: 'code',
+    newUser: true,
+    before: [...useCheckedCodeStatements(db, checked, now(c)), insertUserStatement(db, user, { onlyIfChanged: true })],
+    refusal: usedCodeRefusal,
+    agreedTo: [...defaultConsentDocs, 'registration'],
+  });
 }

@@ -2,34 +2,22 @@ import { Hono, type Context } from 'hono';
 import { passkeySignInRequest } from '../../../src/schemas/passkey-requests';
 import { proofCodeRequest, proofEmptyRequest, proofPasswordRequest, proofSecondFactorRequest, type PasskeyReview } from '../../../src/schemas/step-up';
 import type { WorkerEnv } from '../../env';
-import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
-import {
-  proofPasskeyOptions,
-  proofStart,
-  proveSecondFactor,
-  proveWithCode,
-  proveWithPasskey,
-  proveWithPassword,
-  requireFreshProof,
-  sendProofCode,
-} from '../identity/proof';
+import { clientIp, ok, requestLang, traceIdOf } from '../errors';
+import { proofPasskeyOptions, proofStart, proveSecondFactor, proveWithCode, proveWithPasskey, proveWithPassword, sendProofCode } from './service';
+import { requireFreshProof } from '../identity/proof';
 import { endPasskeyReview, passkeyReviewSince } from '../identity/db/proof';
 import { now } from '../../contract';
-import { requireSession, type SessionVariables } from '../sessions/service';
+import { requireSession } from '../sessions/service';
+import { type SessionVariables } from '../identity/db/sessions';
 import { validate } from '../validate';
-import { ERR } from '../../../src/schemas/error-codes';
+import { passkeySiteOf as passkeySiteFrom } from '../passkeys/service';
 
 type ProofEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
 /** The signed-in person and this call, as identity/proof.ts takes them. */
 const proofContext = (c: Context<ProofEnv>) => ({ env: c.env, user: c.get('user'), session: c.get('session'), ip: clientIp(c), now: now(c) });
 
-/** The configured passkey site; PK0001 without one. */
-function passkeySiteOf(c: Context<ProofEnv>) {
-  const site = c.get('config').passkeys;
-  if (!site) throw new GatewayError(ERR.PASSKEYS_UNAVAILABLE);
-  return site;
-}
+const passkeySiteOf = (c: Context<ProofEnv>) => passkeySiteFrom(c.get('config'));
 
 /**
  * "Confirm it's you": the calls that make a fresh proof for this session (contracts in src/schemas/step-up.ts,

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import * as z from 'zod/mini';
 import type { EdgeBindings } from '../../env';
-import { cappedInsert } from '../limits/db';
+import { cappedInsert } from '../identity/db/limits';
 import { clientIp, fail, GatewayError, ok, traceIdOf } from '../errors';
 import { now } from '../../contract';
 import { operatorOfRequest } from '../operators/service';
@@ -11,7 +11,7 @@ import { TRACKING_BATCH_MAX, TRACKING_VERSION } from '../../../src/schemas/track
 import { ERR } from '../../../src/schemas/error-codes';
 import { latestEvents } from './db';
 import { bearerToken, sessionFromRequest } from '../sessions/service';
-import { consentWithdrawn } from '../data-rights/db';
+import { trackingWithdrawn } from '../data-rights/service';
 
 /**
  * Observability calls:
@@ -121,7 +121,7 @@ export const trackingRoutes = new Hono<EdgeBindings>()
     // browser: their events are accepted and dropped, so the browser has nothing to retry.
     if (bearerToken(c)) {
       const found = await sessionFromRequest(c);
-      if (found && (await consentWithdrawn(c.env.DB, found.user.id, 'tracking'))) return ok(c, Array.isArray(body) ? { stored: 0 } : null);
+      if (found && (await trackingWithdrawn(c.env.DB, found.user.id))) return ok(c, Array.isArray(body) ? { stored: 0 } : null);
     }
     const at = now(c);
     const ip = clientIp(c);

@@ -3,7 +3,8 @@ import type { WorkerEnv } from '../../env';
 import { fetchText, OutboundFailure, type TextAnswer } from '../../outbound';
 import { GatewayError } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
-import type { Method, Provider } from './db';
+import type { Method } from './db';
+import type { Provider } from '../social/db';
 import { STAND_IN_APPS, STAND_IN_CLOCK_HEADER, STAND_IN_ORIGIN, standIn } from './stand-in';
 
 /**

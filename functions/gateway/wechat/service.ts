@@ -5,9 +5,10 @@ import type { WorkerEnv } from '../../env';
 import type { Lang } from '../../../src/lib/lang';
 import type { WechatBindPhoneRequest, WechatCallbackAnswer, WechatMethod } from '../../../src/schemas/wechat';
 import { ERR } from '../../../src/schemas/error-codes';
-import { findUserById, findUserByIdentity, identityKey, insertUserStatement, runBatch } from '../account/db';
+import { findUserById, findUserByIdentity, identityKey, insertUserStatement } from '../identity/db/people';
+import { runBatch } from '../identity/db/batch';
 import { auditStatement } from '../audit/db';
-import { sendSecurityNotice, socialBoundChange } from '../account/security-notice';
+import { sendSecurityNotice, socialBoundChange } from '../delivery/security-notice';
 import { consumeCode } from '../codes/service';
 import { clientIp, GatewayError, ok, requestLang } from '../errors';
 import { newSecret, tokenHash } from '../identity/tokens';
@@ -15,26 +16,9 @@ import { identity } from '../identity/sign-in-names';
 import { defaultConsentDocs } from '../legal/consents';
 import { clientInfo } from '../sessions/devices';
 import { recordFailedSignIn } from '../sign-in/history';
-import { CODE_REFUSALS } from '../sign-in/routes';
-import { signedIn, type SignInEnv } from '../sign-in/service';
-import {
-  bindingRefusal,
-  bindingStatements,
-  bindingsOfUser,
-  consumeState,
-  consumeTicket,
-  findBinding,
-  findBindingByMpOpenid,
-  firstUseOfCode,
-  insertBindingStatement,
-  insertState,
-  insertTicket,
-  liveTicket,
-  rememberMpOpenid,
-  unbindStatement,
-  type Provider,
-  type Purpose,
-} from './db';
+import { CODE_REFUSALS, signedIn, type SignInEnv } from '../sign-in/service';
+import { bindingRefusal, bindingStatements, bindingsOfUser, findBinding, findBindingByMpOpenid, rememberMpOpenid, unbindStatement, type Provider } from '../social/db';
+import { consumeState, consumeTicket, firstUseOfCode, insertState, insertTicket, liveTicket, type Purpose } from './db';
 import { appOf, authorizeUrl, identify, providerOf, type WechatIdentity } from './provider';
 
 /**

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../../../../src/schemas/error-codes';
-import { cappedInsert, type CappedInsert } from '../../limits/db';
+import { cappedInsert, type CappedInsert } from './limits';
 
 /**
  * The guess log: every guess at a secret (a one-time code, a person's second factor, an operator's password or
@@ -38,7 +38,7 @@ export interface Guess {
   fields?: Record<string, string>;
 }
 
-/** The capped INSERT of recordGuess (limits/db.ts), to batch with the try it counts: see codes/service.ts. */
+/** The capped INSERT of recordGuess (identity/db/limits.ts), to batch with the try it counts: see codes/service.ts. */
 export function guessInsert(log: GuessLog, { subject, network, at, fields = {} }: Guess, caps: GuessCaps): CappedInsert {
   const columns = GUESS_LOGS[log];
   const since = at - caps.windowMs;

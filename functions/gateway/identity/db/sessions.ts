@@ -1,3 +1,4 @@
+import type { UserRow } from './people';
 import { PRINCIPALS, type PrincipalKind } from '../principals';
 import { numbered, type Also } from './single-use';
 import { newSecret, tokenHash } from '../tokens';
@@ -153,3 +154,30 @@ export function revokeAllSessionsStatement(
 export async function revokeAllSessions(db: D1Database, kind: PrincipalKind, ownerId: string, at: number, except?: string): Promise<number> {
   return (await revokeAllSessionsStatement(db, kind, ownerId, at, { except }).run()).meta.changes;
 }
+
+export type SessionKind = 'platform' | 'partner';
+
+export interface SessionRow {
+  token_hash: string;
+  user_id: string;
+  kind: SessionKind;
+  refresh_hash: string | null;
+  current_company_id: string | null;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  public_id: string;
+  last_seen_at: number;
+  user_agent: string | null;
+  device: string | null;
+  country: string | null;
+  network: string | null;
+  /** The last proof of the person in this session (a sign-in, or identity/proof.ts); null: never proved. */
+  proved_at: number | null;
+  proved_with: string | null;
+  /** How the session was signed in ('password', 'code+totp', 'handoff' …), for OpenID's amr and acr. */
+  signed_in_with: string | null;
+}
+
+/** What requireSession puts on the context: the person, the session, and what requireSessionReading read with them. */
+export type SessionVariables = { user: UserRow; session: SessionRow; alsoRead?: unknown[] };

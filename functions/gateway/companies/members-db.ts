@@ -1,3 +1,4 @@
+import { mayManageSql } from '../authority/db';
 import type { MemberRole } from '../../../src/schemas/onboarding';
 import type { AuditedAction } from '../../../src/schemas/ops-people';
 import { auditStatement } from '../audit/db';
@@ -19,9 +20,8 @@ export interface MemberChange {
   now: number;
 }
 
-/** SQL: the actor (?2) is an active administrator of the company (?1). */
-const ACTOR_IS_ADMINISTRATOR = `EXISTS (SELECT 1 FROM company_members
-  WHERE company_id = ?1 AND user_id = ?2 AND role = 'administrator' AND status = 'active')`;
+/** SQL: the actor (?2) may manage the company (?1): authority/'s rule, checked by the write itself. */
+const ACTOR_IS_ADMINISTRATOR = mayManageSql('?1', '?2');
 
 /** SQL: the company (?1) has another active administrator than the member (?3). */
 const ANOTHER_ADMINISTRATOR = `EXISTS (SELECT 1 FROM company_members

@@ -1,13 +1,15 @@
 import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
+import { GatewayError } from '../errors';
 import { memberWithRule, type MemberRow, type MembershipRow } from './db';
 
 /**
- * The one place that decides "may this person act in this company now?" (issue 30). A person acts in a company
+ * The one place that decides who may act for a company: "may this person act in this company now?" (issue 30)
+ * and "may they manage it?" (its administrators: members, modules, API clients, its two-step rule, its form). A person acts in a company
  * as its active member; a company that requires two-step (companies.require_two_step) counts a member without
  * two-step on as outside it, administrators included, until they set it up. Every signed-in answer that hands
  * a member the company asks here: the user record's account in use and its modules, choosing the account in
  * use, the main enterprise, sign-in's isMaster, the company's modules, details, members and their changes, and
- * the company's files. The rule's SQL is companies/db.ts twoStepMissing, read with the membership in one
+ * the company's files. The rule's SQL is authority/db.ts twoStepMissing (and mayManageSql for a write that checks in its own statement), read with the membership in one
  * statement. A member kept out by the rule is told MF0021 (TWO_STEP_REQUIRED_BY_COMPANY, as choosing the account
  * always answered); anyone else who is not an active member CO0009.
  */
@@ -38,4 +40,19 @@ export async function standingIn(db: D1Database, companyId: string, userId: stri
   if (row.two_step_missing === 1) return { inside: false, refusal: ERR.TWO_STEP_REQUIRED_BY_COMPANY };
   const { two_step_missing: _, ...member } = row;
   return { inside: true, member };
+}
+
+/** What the caller needs: to act in the company (an active member), or to manage it (its active administrator). */
+export type CompanyNeed = 'act' | 'manage';
+
+/**
+ * The caller's membership when they may do what `need` asks in the company now; else its refusal: CO0009 for a
+ * company they have no part in (no existence leak), MF0021 when its two-step rule keeps them out, CO0008 for a
+ * member who is not an administrator.
+ */
+export async function companyAuthority(db: D1Database, actor: { userId: string }, companyId: string, need: CompanyNeed): Promise<MemberRow> {
+  const standing = await standingIn(db, companyId, actor.userId);
+  if (!standing.inside) throw new GatewayError(standing.refusal);
+  if (need === 'manage' && standing.member.role !== 'administrator') throw new GatewayError(ERR.ADMINISTRATOR_ONLY);
+  return standing.member;
 }

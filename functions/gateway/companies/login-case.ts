@@ -1,5 +1,5 @@
 import { ERR } from '../../../src/schemas/error-codes';
-import type { MembershipRow } from '../companies/db';
+import type { MembershipRow } from '../authority/db';
 /**
  * The login case of a user (findUserLoginCase), derived from the user's real state. Pure: the route reads
  * the user and memberships and passes them in.

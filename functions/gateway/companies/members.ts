@@ -1,67 +1,38 @@
-import type { Lang } from '../../../src/lib/lang';
 import type { CompanyModulesAnswer, MemberChangeAnswer, MemberModuleRequest, MemberRemoveRequest, MemberRoleRequest } from '../../../src/schemas/members';
-import type { ModuleEntry } from '../../../src/schemas/module-catalogue';
-import { companyTypeFromDb, type GrantedModule } from '../../../src/schemas/onboarding';
-import { companyById, memberOf } from '../companies/db';
-import { changeRole, grantsOf, removeMember, setModuleGrant, type MemberChange } from './db';
+import { companyById } from './db';
+import { memberOf } from '../authority/db';
+import { changeRole, grantsOf, removeMember, setModuleGrant, type MemberChange } from './members-db';
 import { GatewayError } from '../errors';
-import type { Caller } from '../companies/service';
-import { moduleCatalogue } from '../generated/module-catalogue';
+import type { Caller } from './service';
+import { modulesOfMember, modulesOfType } from './modules';
 import { ERR } from '../../../src/schemas/error-codes';
-import { standingIn } from '../companies/standing';
+import { companyAuthority } from '../authority/service';
 
 /**
  * Company administrators manage their members: change a member's role (a company always keeps an active
  * administrator: MB0001), remove a member (their sessions in the company end), grant a staff member modules of
- * the web app. Every change is one conditional statement (members/db.ts) with its audit row in the same batch.
+ * the web app. Every change is one conditional statement (members-db.ts) with its audit row in the same batch.
  * A caller who is not an active member gets CO0009 (one the company's two-step rule keeps out MF0021), a member who is not an administrator CO0008; when two
  * administrators change the same thing at once, one wins and the other gets MB0003 or MB0004.
  */
 
-// ---------------------------------------------------------------------------------------------------------
-// The module catalogue
-// ---------------------------------------------------------------------------------------------------------
-
-/** The catalogue's modules for a stored company type, in the file's order. */
-export function modulesOfType(storedType: string): readonly ModuleEntry[] {
-  const type = companyTypeFromDb(storedType);
-  return moduleCatalogue.modules.filter((entry) => (entry.companyTypes as readonly string[]).includes(type));
-}
-
-export const moduleName = (entry: ModuleEntry, lang: Lang): GrantedModule => ({ key: entry.key, name: entry[lang] });
-
-/**
- * The modules a member may use: every module of the company's type for an active administrator, the granted
- * ones (still in the catalogue for the type) for active staff, none otherwise.
- */
-export function modulesOfMember(storedType: string, member: { role: string; status: string }, granted: readonly string[], lang: Lang): GrantedModule[] {
-  if (member.status !== 'active') return [];
-  const modules = modulesOfType(storedType);
-  const visible = member.role === 'administrator' ? modules : modules.filter((entry) => granted.includes(entry.key));
-  return visible.map((entry) => moduleName(entry, lang));
-}
-
 /** The modules the caller may use in the company (any active member asks for their own). */
 export async function companyModules(caller: Caller, companyId: string): Promise<CompanyModulesAnswer> {
-  const standing = await standingIn(caller.db, companyId, caller.userId);
-  if (!standing.inside) throw new GatewayError(standing.refusal);
+  const member = await companyAuthority(caller.db, caller, companyId, 'act');
   const company = await companyById(caller.db, companyId);
   if (!company) throw new GatewayError(ERR.COMPANY_NOT_FOUND);
-  return { companyId, modules: modulesOfMember(company.type, standing.member, await grantsOf(caller.db, companyId, caller.userId), caller.lang) };
+  return { companyId, modules: modulesOfMember(company.type, member, await grantsOf(caller.db, companyId, caller.userId), caller.lang) };
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Changes
 // ---------------------------------------------------------------------------------------------------------
 
-/** The actor's standing before a change (CO0009, MF0021, CO0008: companies/standing.ts); the statement checks it again as it writes. */
+/** The actor's standing before a change (CO0009, MF0021, CO0008: authority/service.ts); the statement checks it again as it writes. */
 async function administratorChange(caller: Caller, request: { companyId: string; userId: string }) {
-  const standing = await standingIn(caller.db, request.companyId, caller.userId);
-  if (!standing.inside) throw new GatewayError(standing.refusal);
-  const actor = standing.member;
+  await companyAuthority(caller.db, caller, request.companyId, 'manage');
   const company = await companyById(caller.db, request.companyId);
   if (!company) throw new GatewayError(ERR.COMPANY_NOT_FOUND);
-  if (actor.role !== 'administrator') throw new GatewayError(ERR.ADMINISTRATOR_ONLY);
   const change: MemberChange = { companyId: company.id, actorId: caller.userId, userId: request.userId, network: caller.ip, now: caller.now };
   return { company, change };
 }

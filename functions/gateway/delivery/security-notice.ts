@@ -1,8 +1,8 @@
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
-import { findUserById } from './db';
-import { deliver, type DeliveryEnv } from '../delivery';
-import { cappedInsert } from '../limits/db';
+import { findUserById } from '../identity/db/people';
+import { deliver, type DeliveryEnv } from './index';
+import { cappedInsert } from '../identity/db/limits';
 import { GatewayError } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
 

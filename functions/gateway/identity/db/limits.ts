@@ -1,5 +1,5 @@
-import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
-import { GatewayError } from '../errors';
+import { ERR, type ErrorCode } from '../../../../src/schemas/error-codes';
+import { GatewayError } from '../../errors';
 
 /**
  * Rate limits that hold under parallel requests: the checks and the INSERT are one SQL statement, so fifty
