@@ -1,3 +1,4 @@
+import * as ERR from '../schemas/error-names';
 import { authApi } from '../api/auth';
 import type { ApiResult } from '../api/client';
 import { problemText } from '../i18n/problem';
@@ -19,7 +20,7 @@ export interface SignInOptions {
 }
 
 /** Login-case refusals of a member whose company the platform blocked or let expire. */
-const CLOSED_COMPANY_CODES: readonly string[] = ['RV0010', 'RV0011'];
+const CLOSED_COMPANY_CODES: readonly string[] = [ERR.COMPANY_BLOCKED, ERR.COMPANY_VERIFICATION_EXPIRED];
 
 /**
  * Asks for the login case and goes to its route (src/lib/login-route.ts), as sign-in does after its 500 ms,

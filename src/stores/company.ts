@@ -1,3 +1,4 @@
+import * as ERR from '../schemas/error-names';
 import { fetchMeContact } from '../api/me-contact';
 import { CONNECTION_ERROR, NETWORK_ERROR, type ApiResult } from '../api/result';
 import type { Problem } from '../i18n/problem';
@@ -95,14 +96,14 @@ const form = createForm<CompanyState, CompanyField>(emptyCompany, {
     companyLogo: 'logo',
   },
   codes: {
-    CO0001: 'companyNameEn',
-    CO0002: 'port',
-    CO0003: 'gtc',
-    CO0004: 'country',
-    CO0005: 'port',
-    CO0007: 'logo',
-    PH0001: 'contactTel',
-    PH0002: 'contactEmail',
+    [ERR.COMPANY_ALREADY_EXISTS]: 'companyNameEn',
+    [ERR.SERVICED_PORT_MISSING]: 'port',
+    [ERR.FUEL_GTC_MISMATCH]: 'gtc',
+    [ERR.COUNTRY_NOT_LISTED]: 'country',
+    [ERR.PORT_NOT_LISTED]: 'port',
+    [ERR.LOGO_NOT_IMAGE]: 'logo',
+    [ERR.PHONE_INVALID]: 'contactTel',
+    [ERR.EMAIL_INVALID]: 'contactEmail',
   },
   // The form-level alert points at the marked field, so a person at the submit button hears of it (a duplicate
   // company) and the page does not show the field's message twice (issue 33).

@@ -1,3 +1,4 @@
+import * as ERR from '../schemas/error-names';
 import { task } from 'nanostores';
 import { fetchMeContact } from '../api/me-contact';
 import { CONNECTION_ERROR, NETWORK_ERROR } from '../api/result';
@@ -33,7 +34,7 @@ export type JoinState = typeof emptyJoin;
 const form = createForm<JoinState, JoinField>(emptyJoin, {
   // A nick name the gateway refuses (GW0422, the display-text rule) is said at its field.
   paths: { nickName: 'nickName' },
-  codes: { CO0010: 'invitationCode', CO0013: 'invitationCode', PH0001: 'contactTel', PH0002: 'personalEmail' },
+  codes: { [ERR.INVITATION_CODE_UNKNOWN]: 'invitationCode', [ERR.COMPANY_CLOSED_TO_MEMBERS]: 'invitationCode', [ERR.PHONE_INVALID]: 'contactTel', [ERR.EMAIL_INVALID]: 'personalEmail' },
   alsoOnForm: true,
   fieldOfValue: { areaId: 'contactTel', phoneCode: 'contactTel' },
   keep: { name: 'join', values: ['invitationCode', 'nickName', 'personalEmail', 'areaId', 'phoneCode', 'contactTel', 'hireTime'] },

@@ -1,3 +1,4 @@
+import * as ERR from '../schemas/error-names';
 import { opsApi } from '../api/ops';
 import { problem, problemOf } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
@@ -14,7 +15,7 @@ type Phase = 'loading' | 'form' | 'dead' | 'done';
 const enrolValues = { phase: 'loading' as Phase, token: '', login: '', name: '', secret: '', qrSvg: '', password: '', confirm: '', code: '' };
 export const opsEnrolForm = createForm<typeof enrolValues, 'password' | 'confirm' | 'code'>(
   enrolValues,
-  { codes: { OP0008: 'code', PW: 'password', OP0010: 'form' } },
+  { codes: { [ERR.OPERATOR_CODE_WRONG]: 'code', PW: 'password', [ERR.OPERATOR_ENROLMENT_LINK_INVALID]: 'form' } },
 );
 
 export async function openEnrolment(): Promise<void> {
@@ -50,7 +51,7 @@ export async function finishEnrolment(): Promise<void> {
   await form.run(async () => {
     const answer = await opsApi.enrolFinish(token, await hashPassword(password), code);
     if (!answer.ok) {
-      if (answer.code === 'OP0010') form.$values.setKey('phase', 'dead');
+      if (answer.code === ERR.OPERATOR_ENROLMENT_LINK_INVALID) form.$values.setKey('phase', 'dead');
       return form.failure(answer);
     }
     form.$values.set({ ...form.$values.get(), phase: 'done', token: '', secret: '', qrSvg: '', password: '', confirm: '', code: '' });

@@ -1,3 +1,4 @@
+import * as ERR from '../schemas/error-names';
 import { opsApi } from '../api/ops';
 import { problem } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
@@ -13,7 +14,7 @@ type Phase = 'password' | 'code';
 const loginValues = { login: '', password: '', code: '', phase: 'password' as Phase, challenge: '', triesLeft: -1, passkey: false };
 export const opsLoginForm = createForm<typeof loginValues, 'login' | 'password' | 'code'>(
   loginValues,
-  { codes: { OP0004: 'password', OP0008: 'code', OP0009: 'code' }, editClearsForm: true },
+  { codes: { [ERR.OPERATOR_WRONG_LOGIN_OR_PASSWORD]: 'password', [ERR.OPERATOR_CODE_WRONG]: 'code', [ERR.OPERATOR_CODE_ALREADY_USED]: 'code' }, editClearsForm: true },
 );
 
 export async function submitPassword(): Promise<void> {
@@ -39,7 +40,7 @@ export async function submitCode(): Promise<void> {
   await form.run(async () => {
     const answer = await opsApi.totp(challenge, code);
     if (answer.ok) return signedIn();
-    if (answer.code === 'OP0007' || answer.code === 'OP0005' || answer.code === 'OP0006') {
+    if (answer.code === ERR.OPERATOR_SIGN_IN_EXPIRED || answer.code === ERR.OPERATOR_LOGIN_GUESSES_CAPPED || answer.code === ERR.OPERATOR_NETWORK_GUESSES_CAPPED) {
       // The challenge is gone (or no try is left this hour): back to the first step, saying why.
       form.$values.set({ ...form.$values.get(), phase: 'password', challenge: '', code: '' });
     }

@@ -1,3 +1,4 @@
+import * as ERR from '../schemas/error-names';
 import { atom, map } from 'nanostores';
 import { opsPeopleApi, type SupportAction } from '../api/ops-people';
 import { problem, problemOf, type Problem } from '../i18n/problem';
@@ -94,7 +95,7 @@ export async function confirmAction() {
       ? await opsPeopleApi.act(person.profile.id, pending.action, reason)
       : await opsPeopleApi.transferAdministrator(pending.companyId, person.profile.id, reason);
   $acting.set(false);
-  if (!answer.ok && answer.code === 'PS0009') {
+  if (!answer.ok && answer.code === ERR.SUPPORT_REASON_MISSING) {
     $reasonError.set(problemOf(answer));
     return;
   }

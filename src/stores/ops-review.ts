@@ -1,3 +1,4 @@
+import * as ERR from '../schemas/error-names';
 import { map } from 'nanostores';
 import { opsReviewApi } from '../api/ops-review';
 import { problemOf, type Problem } from '../i18n/problem';
@@ -123,10 +124,10 @@ export function cancelDecision() {
 }
 
 /** A decision needs a reason from its list; 'other' needs words (the gateway says the same: RV0003, RV0005). */
-export function draftProblem(draft: DecisionDraft): 'RV0003' | 'RV0005' | null {
+export function draftProblem(draft: DecisionDraft): typeof ERR.REVIEW_REASON_NOT_CHOSEN | typeof ERR.REVIEW_REASON_TEXT_MISSING | null {
   const reasons = REVIEW_RULES[draft.action].reasons;
-  if (reasons.length && !draft.reason) return 'RV0003';
-  if (draft.reason === 'other' && !draft.note.trim()) return 'RV0005';
+  if (reasons.length && !draft.reason) return ERR.REVIEW_REASON_NOT_CHOSEN;
+  if (draft.reason === 'other' && !draft.note.trim()) return ERR.REVIEW_REASON_TEXT_MISSING;
   return null;
 }
 
@@ -154,7 +155,7 @@ export async function submitDecision(lang: Lang) {
   });
   if (!answer.ok) {
     $review.set({ ...$review.get(), busy: false, error: problemOf(answer) });
-    if (answer.code === 'RV0001' || answer.code === 'RV0002') await loadReview(detail.companyId);
+    if (answer.code === ERR.REVIEW_DECIDED_MEANWHILE || answer.code === ERR.REVIEW_DECISION_NOT_ALLOWED) await loadReview(detail.companyId);
     return;
   }
   $review.set({ ...$review.get(), busy: false, draft: null, done: { status: answer.data.status, notified: answer.data.notified } });

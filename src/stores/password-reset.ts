@@ -1,3 +1,4 @@
+import * as ERR from '../schemas/error-names';
 import { atom } from 'nanostores';
 import type { MessageKey } from '../i18n/problem';
 import { hashPassword } from '../lib/password-hash';
@@ -31,7 +32,7 @@ const initial = {
 };
 const form = createForm<typeof initial, Field>(initial, {
   // PH → the identifier, CD001x → the code, RS0001 → the confirmation, PW → the new password.
-  codes: { PH: identifierField, CD001: 'code', RS0001: 'confirm', PW: 'password' },
+  codes: { PH: identifierField, CD001: 'code', [ERR.PASSWORDS_DIFFER]: 'confirm', PW: 'password' },
   fieldOfValue: { areaId: 'mobile', callingCode: 'mobile' },
   editClearsForm: true,
 });

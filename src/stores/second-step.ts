@@ -1,3 +1,4 @@
+import * as ERR from '../schemas/error-names';
 import { atom } from 'nanostores';
 import { twoStepApi } from '../api/two-step';
 import { problem } from '../i18n/problem';
@@ -17,14 +18,14 @@ const form = createForm<{ kind: SecondFactorKind; code: string }, 'code'>(
   { kind: 'totp' as SecondFactorKind, code: '' },
   {
     // Every MF code is about what was typed, except those that end this sign-in (they go to the form).
-    codes: { MF: 'code', MF0001: 'form', MF0004: 'form', MF0005: 'form', MF0006: 'form' },
+    codes: { MF: 'code', [ERR.SECOND_STEP_EXPIRED]: 'form', [ERR.SECOND_STEP_TRIES_SPENT]: 'form', [ERR.TOTP_GUESSES_PER_ACCOUNT_CAPPED]: 'form', [ERR.TOTP_GUESSES_PER_NETWORK_CAPPED]: 'form' },
     editClearsForm: true,
   },
 );
 export const $secondStep = form.$values;
 export const $secondStepErrors = form.$errors;
 /** The sign-in must start over (no challenge left): the screen offers the way back. */
-const ENDS_SIGN_IN = new Set(['MF0001', 'MF0004']);
+const ENDS_SIGN_IN = new Set<string>([ERR.SECOND_STEP_EXPIRED, ERR.SECOND_STEP_TRIES_SPENT]);
 
 export const setCode = (code: string) => form.set('code', code);
 export function switchKind() {

@@ -1,3 +1,4 @@
+import * as ERR from '../schemas/error-names';
 import type { authApi as AuthApi } from '../api/auth';
 import { SALT_REQUIRED, type ApiResult } from '../api/result';
 import { hashPassword } from '../lib/password-hash';
@@ -72,7 +73,7 @@ export async function sendCode() {
   }
   if (!sent.ok) {
     // No SMS provider can send: the form offers the way out (the code by e-mail, a password, a passkey) instead of an error.
-    const ticket = sent.code === 'DL0010' ? (sent.data as { emailTicket?: unknown } | null | undefined)?.emailTicket : undefined;
+    const ticket = sent.code === ERR.DELIVERY_NO_SMS_PROVIDER ? (sent.data as { emailTicket?: unknown } | null | undefined)?.emailTicket : undefined;
     if (typeof ticket === 'string') {
       $signIn.setKey('smsDown', { step: 'offered', ticket });
       return;
@@ -94,7 +95,7 @@ export async function emailInstead() {
   const sent = await (await gateway()).emailInstead({ emailTicket: down.ticket });
   if (!sent.ok) {
     // A used or expired ticket: the offer goes, and Get code asks again.
-    if (sent.code === 'DL0011') $signIn.setKey('smsDown', null);
+    if (sent.code === ERR.DELIVERY_FALLBACK_EXPIRED) $signIn.setKey('smsDown', null);
     return form.failure(sent);
   }
   $signIn.setKey('smsDown', { step: 'emailSent' });

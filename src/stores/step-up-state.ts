@@ -1,3 +1,4 @@
+import * as ERR from '../schemas/error-names';
 import { map } from 'nanostores';
 import type { ApiResult } from '../api/result';
 import type { Problem } from '../i18n/problem';
@@ -8,7 +9,7 @@ import type { ProofStart } from '../schemas/step-up';
  * shows it, and `withFreshProof`, which runs a change and loads the dialog's logic (stores/step-up.ts, its calls
  * and the password hash) only when that change answers STEP_UP_REQUIRED.
  */
-export const STEP_UP_REQUIRED = 'SU0001';
+export const STEP_UP_REQUIRED = ERR.PROOF_REQUIRED;
 export const STEP_UP_CANCELLED = 'STEP_UP_CANCELLED';
 
 export type StepUpPhase = 'closed' | 'loading' | 'first' | 'second';

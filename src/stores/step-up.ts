@@ -1,3 +1,4 @@
+import * as ERR from '../schemas/error-names';
 import { RESEND_WAIT_MS } from '../lib/resend-wait';
 import type { ApiResult } from '../api/result';
 import { $stepUp, initialStepUp } from './step-up-state';
@@ -16,10 +17,10 @@ export { $stepUp, confirmItsYou, STEP_UP_CANCELLED, STEP_UP_REQUIRED, withFreshP
  */
 
 /** The half-way challenge ended or ran out of tries: the dialog starts over at the first step. */
-const STARTS_OVER = ['SU0002', 'SU0003'];
+const STARTS_OVER: readonly string[] = [ERR.PROOF_EXPIRED, ERR.PROOF_TRIES_SPENT];
 /** The gateway's resend wait of one-time codes. */
 /** The gateway's answer inside that wait (CD0001, data.retryAfter in seconds). */
-const RESEND_WAIT_CODE = 'CD0001';
+const RESEND_WAIT_CODE = ERR.CODE_RESEND_WAIT;
 const initial = initialStepUp;
 type StepUpState = typeof initial;
 const set = (values: Partial<StepUpState>) => $stepUp.set({ ...$stepUp.get(), ...values });

@@ -1,3 +1,4 @@
+import * as ERR from '../schemas/error-names';
 import { companyMembersApi } from '../api/company-members';
 import { membersApi } from '../api/members';
 import { onboardingApi } from '../api/onboarding';
@@ -40,7 +41,7 @@ function setMemberStatus(companyId: string, userId: string, status: CompanyMembe
  */
 export async function reloadMembers(companyId: string) {
   const answer = await companyMembersApi.members(companyId);
-  if (!answer.ok && answer.code !== 'CO0008' && answer.code !== 'CO0009') return;
+  if (!answer.ok && answer.code !== ERR.ADMINISTRATOR_ONLY && answer.code !== ERR.COMPANY_NOT_FOUND) return;
   const administered = $userCenter
     .get()
     .administered.flatMap((a) => (a.companyId !== companyId ? [a] : answer.ok ? [administeredOf(answer.data)] : []));

@@ -1,3 +1,4 @@
+import * as ERR from '../../schemas/error-names';
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import type { Messages } from '../../i18n';
@@ -42,7 +43,7 @@ export default function AccountChoice({ lang, messages, closingWords }: AccountC
       {s.notice && <p className="notice" role="status">{problemText(messages, s.notice)}</p>}
       {s.error && <p className="error form-error" role="alert">{problemText(messages, s.error)}</p>}
       {/* The company requires two-step verification of its members: the way to set it up. */}
-      {s.error && 'code' in s.error && s.error.code === 'MF0021' && (
+      {s.error && 'code' in s.error && s.error.code === ERR.TWO_STEP_REQUIRED_BY_COMPANY && (
         <p>
           <a className="text-link" href="/user_center#security">{messages.twoStep.setUpLink}</a>
         </p>

@@ -1,3 +1,4 @@
+import * as ERR from '../../schemas/error-names';
 import { useEffect } from 'react';
 import { connectApi } from '../../api/connect';
 import type { Messages } from '../../i18n';
@@ -21,7 +22,7 @@ export default function ConnectApp({ messages }: ConnectAppProps) {
   const c = messages.connect;
   // A request that is gone (decided, expired or unknown) has words of its own here.
   const { id, view, setView, busy, heading, fail, decide: send } = useAppRequest<{ kind: 'request'; request: ConnectRequestAnswer }>(messages.errors, c.noRequest, (refusal) =>
-    refusal.code === 'OI0001' ? c.gone : undefined,
+    refusal.code === ERR.OIDC_REQUEST_GONE ? c.gone : undefined,
   );
   const decide = (allow: boolean) => send(() => connectApi.decide(id, allow));
 

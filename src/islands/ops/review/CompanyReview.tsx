@@ -1,3 +1,4 @@
+import * as ERR from '../../../schemas/error-names';
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
 import type { ConsoleMessages as Messages } from '../../../i18n';
@@ -22,7 +23,7 @@ import { formatTime } from './format';
 import { format } from '../../../i18n/format';
 
 /** Decision refusals that belong to one field: no reason (RV0003), no words for 'other' (RV0005). */
-const FIELD_CODES = ['RV0003', 'RV0005'];
+const FIELD_CODES: readonly string[] = [ERR.REVIEW_REASON_NOT_CHOSEN, ERR.REVIEW_REASON_TEXT_MISSING];
 type FieldError = { code: string; text: string } | null;
 
 type ReviewMessages = Pick<Messages, 'opsReview' | 'errors' | 'companyTypes' | 'statuses' | 'common'>;
@@ -246,7 +247,7 @@ function ReasonFields({ draft, lang, messages, error }: { draft: DecisionDraft; 
   return (
     <>
       {reasons.length > 0 && (
-        <FieldFrame id="decision-reason" label={m.reason} error={error?.code === 'RV0003' ? error.text : undefined}>
+        <FieldFrame id="decision-reason" label={m.reason} error={error?.code === ERR.REVIEW_REASON_NOT_CHOSEN ? error.text : undefined}>
           {(aria) => (
             <select {...aria} id="decision-reason" className="select" required value={draft.reason} onChange={(event) => editDecision({ reason: event.target.value as ReviewReason })}>
               <option value="" disabled>
@@ -261,7 +262,7 @@ function ReasonFields({ draft, lang, messages, error }: { draft: DecisionDraft; 
           )}
         </FieldFrame>
       )}
-      <FieldFrame id="decision-note" label={noteNeeded ? m.note : m.noteOptional} hint={m.noteHint} error={error?.code === 'RV0005' ? error.text : undefined}>
+      <FieldFrame id="decision-note" label={noteNeeded ? m.note : m.noteOptional} hint={m.noteHint} error={error?.code === ERR.REVIEW_REASON_TEXT_MISSING ? error.text : undefined}>
         {(aria) => (
           <textarea {...aria} id="decision-note" className="input" rows={3} maxLength={1000} required={noteNeeded} value={draft.note} onChange={(event) => editDecision({ note: event.target.value })} />
         )}
