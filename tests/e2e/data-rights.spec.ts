@@ -64,7 +64,7 @@ for (const lang of langs) {
         // The address the account names now stands beside its "Change"; no mobile number yet (issue 47).
         const now = section.locator('.contact-now');
         await expect(now.locator('div').filter({ hasText: m.currentEmail })).toContainText(email.split('@')[0]!);
-        await expect(now.locator('div').filter({ hasText: m.currentPhone }).locator('dd')).toHaveText(m.noneSet);
+        await expect(now.locator('div').filter({ hasText: m.currentPhone }).locator('.contact-value')).toHaveText(m.noneSet);
         // Correct the e-mail: a code to the new address, then the change; the profile shows it.
         const moved = uniqueEmail(`moved-${lang}-${width.name}`);
         await press(page, m.changeEmail);

@@ -57,17 +57,21 @@ export function ContactChange({ lang, messages, sliderLabels }: ContactChangePro
           <dl className="contact-now">
             <div>
               <dt>{m.currentEmail}</dt>
-              <dd>{me?.businessEmails ? <EmailAddress value={me.businessEmails} /> : m.noneSet}</dd>
-              <button type="button" className="button secondary" onClick={() => openContactChange('email')}>
-                {m.changeEmail}
-              </button>
+              <dd>
+                <span className="contact-value">{me?.businessEmails ? <EmailAddress value={me.businessEmails} /> : m.noneSet}</span>
+                <button type="button" className="button secondary" onClick={() => openContactChange('email')}>
+                  {m.changeEmail}
+                </button>
+              </dd>
             </div>
             <div>
               <dt>{m.currentPhone}</dt>
-              <dd>{phone ?? m.noneSet}</dd>
-              <button type="button" className="button secondary" onClick={() => openContactChange('phone')}>
-                {m.changePhone}
-              </button>
+              <dd>
+                <span className="contact-value">{phone ?? m.noneSet}</span>
+                <button type="button" className="button secondary" onClick={() => openContactChange('phone')}>
+                  {m.changePhone}
+                </button>
+              </dd>
             </div>
           </dl>
           <div className="live-region" role="status" aria-live="polite">
