@@ -110,16 +110,16 @@ export function signInPathFrom(pathname: string, search: string, signInPage = '/
 }
 
 /**
- * Header chrome per page. The account and user-center pages carry their own sign-out, so the header's
- * logout icon is hidden there; the pass and share links sign a person in and fix the language in the link,
- * so they show none of the chrome.
+ * Header chrome per page. The header's sign-out is on every page of a person's session, the user center
+ * too (issue 47: a person looks for it in the same place everywhere); /account, the choice of company, keeps its
+ * own sign-out in place of it (it is the page a session without a company lands on). The pass and share links sign a person in and fix the language in the link, so they show none of the chrome.
  */
 export function headerChrome(shell: PageShell | typeof notFoundShell | typeof oidcErrorShell) {
   const signingInByLink = shell === 'pass_email_login' || shell === 'share_login';
   return {
     showLanguageToggle: !signingInByLink,
     // The header's logout ends a platform session; operator pages have none. /sign_out is that choice itself.
-    showLogout: !signingInByLink && shell !== 'account' && shell !== 'user_center' && shell !== 'sign_out' && !shell.startsWith('ops/'),
+    showLogout: !signingInByLink && shell !== 'account' && shell !== 'sign_out' && !shell.startsWith('ops/'),
     showBrowserNotice: !signingInByLink,
   };
 }

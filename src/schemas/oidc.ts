@@ -20,7 +20,13 @@ export { redirectUriProblem } from '../lib/client-uri.mjs';
 
 /** One waiting sign-in request as the consent page shows it. */
 export const connectRequestAnswer = z.object({
-  client: z.object({ id: z.string(), name: z.string() }),
+  /** The app: its name, the host it answers at, and the company that made it (null: the platform's own app). */
+  client: z.object({ id: z.string(), name: z.string(), address: z.string(), owner: z.nullable(z.string()) }),
+  /** The account that would sign in: its name, and the e-mail or phone it signs in with. */
+  account: z.object({ name: z.nullable(z.string()), signIn: z.string() }),
+  /** The company the `company` scope would name, in the page's language; null when it names none. */
+  company: z.nullable(z.string()),
+  /** The scopes that give the app something for this account (no phone number for an account without one). */
   scopes: z.array(z.enum(OIDC_SCOPES)),
   /**
    * What stands between the person and the app: nothing ('ready': the page continues by itself), their consent,

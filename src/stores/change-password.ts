@@ -62,7 +62,7 @@ export const submit = (browser: BrowserEnv = realBrowser()) => {
     form.$values.set({ ...$changePassword.get(), step: 'done', password: '', confirm: '' });
     if (!s.forced) {
       // A change the person chose (from the user center) ends where it began, which confirms it.
-      browser.storage.setItem(SESSION_KEYS.passwordChanged, '1');
+      browser.storage.setItem(SESSION_KEYS.passwordChanged, s.hasPassword ? 'changed' : 'set');
       form.leaving();
       return browser.navigate(USER_CENTER);
     }

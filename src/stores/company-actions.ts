@@ -37,7 +37,8 @@ function validateCompany(ctx: CompanyContext): boolean {
   if (!s.country) errors.country = e('countryRequired');
   if (!collapse(s.contactName)) errors.contactName = e('contactNameRequired');
   else if (hiddenCharacterIn(collapse(s.contactName))) errors.contactName = { key: 'errors.hiddenCharacters' };
-  const phone = phoneProblem(s.areaId, s.contactTel);
+  // The company's contact, not the person filling the form in, may answer at this number.
+  const phone = phoneProblem(s.areaId, s.contactTel, 'onboarding.errors.contactPhoneRequired');
   if (phone) errors.contactTel = phone;
   if (s.companyType && PORT_REQUIRED_TYPES.includes(s.companyType) && !s.port) errors.port = e('portRequired');
   if (!collapse(s.socialCredit)) errors.socialCredit = e('creditCodeRequired');

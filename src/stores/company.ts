@@ -145,8 +145,8 @@ export function setCompanyField<K extends EditableKey>(key: K, value: CompanySta
   form.set(key, value);
   if (key === 'companyType') {
     // The GTC belongs to fuel suppliers only; the port rule depends on the type.
-    $companyErrors.setKey('port', undefined);
-    $companyErrors.setKey('gtc', undefined);
+    form.clear('port');
+    form.clear('gtc');
   }
 }
 
@@ -168,10 +168,24 @@ export function initCreateCompany(browser: BrowserEnv = realBrowser()) {
   void offerTypesOfIdentity();
 }
 
-/** The new-user dialog's "principal or service provider" narrows the company types offered (issue 33). */
+/**
+ * What the person told us once is not asked again: the new-user dialog's "principal or service provider" narrows the
+ * company types offered (issue 33); the phone they signed in with and their name fill the empty contact fields, as
+ * the join form does (issue 47). Anything already typed stays.
+ */
 async function offerTypesOfIdentity() {
   const me = await fetchMeContact();
-  const identity = me.ok ? me.data.identity : null;
+  if (!me.ok) return;
+  const contact = $company.get();
+  const filled = { ...contact };
+  if (!contact.contactName && me.data.realName.trim()) filled.contactName = me.data.realName.trim();
+  if (!contact.contactTel && me.data.registerMobile) {
+    filled.contactTel = me.data.registerMobile;
+    if (me.data.userPhoneCode) filled.phoneCode = me.data.userPhoneCode;
+    if (me.data.userPhoneCodeValue) filled.areaId = me.data.userPhoneCodeValue;
+  }
+  $company.set(filled);
+  const identity = me.data.identity;
   if (!identity) return;
   const offered = COMPANY_TYPES_BY_IDENTITY[identity];
   const s = $company.get();
@@ -211,7 +225,7 @@ export async function initFillCompany(browser: BrowserEnv = realBrowser()) {
 
 /** Picks files for an upload field: checked here first, then uploaded; problems show at the field. */
 export async function addFiles(kind: UploadKind, files: File[]) {
-  $companyErrors.setKey(kind, undefined);
+  form.clear(kind);
   const done = await uploadFiles(kind, $company.get()[kind], files, (on) => $company.setKey('uploading', { ...$company.get().uploading, [kind]: on }));
   $company.setKey(kind, done.files);
   if (done.problems.length) form.fail(kind, done.problems);
@@ -219,7 +233,7 @@ export async function addFiles(kind: UploadKind, files: File[]) {
 
 export async function removeFile(kind: UploadKind, id: string) {
   $company.setKey(kind, $company.get()[kind].filter((file) => file.id !== id));
-  $companyErrors.setKey(kind, undefined);
+  form.clear(kind);
   await discardUpload(id);
 }
 

@@ -97,10 +97,12 @@ export const $contactChange = map({
   sent: false,
   busy: false,
   error: null as Problem | null,
+  /** The address just changed: its confirmation is said where the change was made (issue 47), not at the section's top. */
+  changed: null as 'email' | 'phone' | null,
 });
 
 export function openContactChange(kind: 'email' | 'phone') {
-  $contactChange.set({ ...$contactChange.get(), kind, email: '', mobile: '', code: '', sent: false, busy: false, error: null });
+  $contactChange.set({ ...$contactChange.get(), kind, email: '', mobile: '', code: '', sent: false, busy: false, error: null, changed: null });
 }
 export const closeContactChange = () => $contactChange.setKey('kind', null);
 export const setContactField = (key: 'email' | 'mobile' | 'code', value: string) => $contactChange.set({ ...$contactChange.get(), [key]: value, error: null });
@@ -137,8 +139,8 @@ export async function saveContactChange() {
   const answer = await withFreshProof(() => dataRightsApi.contact(body));
   $contactChange.setKey('busy', false);
   if (answer.ok) {
-    $contactChange.setKey('kind', null);
-    $dataRights.setKey('notice', { key: 'dataRights.contactChanged' });
     await loadUserCenter();
+    // After the profile is read again: the new address shows beside "Change" as the confirmation is said.
+    $contactChange.set({ ...$contactChange.get(), kind: null, changed: s.kind });
   } else if (answer.code !== STEP_UP_CANCELLED) $contactChange.setKey('error', failure(answer));
 }

@@ -5,7 +5,8 @@ import type { SliderCheck } from '../schemas/auth';
 export type Dialog =
   | { kind: 'agreement' }
   | { kind: 'newUser' }
-  | { kind: 'slider'; scene: 'sms' | 'login'; subject: string }
+  /** `registering`: asked for a person the new-user check found new (no password or passkey to offer instead). */
+  | { kind: 'slider'; scene: 'sms' | 'login'; subject: string; registering?: boolean }
   | { kind: 'insecure' }
   /** A name for a passkey, starting from `value`; resolves to the trimmed name. */
   | { kind: 'passkeyName'; purpose: 'add' | 'rename'; value: string }

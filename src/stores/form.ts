@@ -64,20 +64,27 @@ export function createForm<V extends object, F extends string>(initial: V, optio
     return typeof entry === 'function' ? entry($values.get()) : entry;
   };
 
+  /**
+   * Unmarks a field (its value was fixed some other way than `set`: a file uploaded, a rule that no longer
+   * applies). "Please correct the marked fields" goes once no field is marked any more (issues 33, 47).
+   */
+  function clear(field: F) {
+    if (errors.get()[field as string]) errors.setKey(field as string, undefined);
+    const { form: summary, ...marked } = errors.get() as Record<string, unknown>;
+    const isSummary = (summary as { key?: string } | undefined)?.key?.endsWith('errorSummary');
+    if (isSummary && !Object.values(marked).some(Boolean)) errors.setKey('form', undefined);
+  }
+
   return {
     $values,
     $errors,
     /** Sets a value and clears the error it caused. */
     set<K extends keyof V>(key: K, value: V[K]) {
       values.setKey(key as string, value);
-      const field = (options.fieldOfValue?.[key] ?? key) as string;
-      if (errors.get()[field]) errors.setKey(field, undefined);
       if (options.editClearsForm && errors.get().form) errors.setKey('form', undefined);
-      // "Please correct the marked fields" goes once no field is marked any more (issue 33).
-      const { form: summary, ...marked } = errors.get() as Record<string, unknown>;
-      const isSummary = (summary as { key?: string } | undefined)?.key?.endsWith('errorSummary');
-      if (isSummary && !Object.values(marked).some(Boolean)) errors.setKey('form', undefined);
+      clear((options.fieldOfValue?.[key] ?? key) as F);
     },
+    clear,
     /** Back to the initial values (with `values` over them) and no errors. */
     reset(values: Partial<V> = {}) {
       $values.set({ ...initial, ...values, busy: false });

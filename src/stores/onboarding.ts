@@ -17,8 +17,8 @@ export async function currentLoginType(search: string): Promise<1 | 2> {
 export const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');
 
 /** The mainland mobile pattern applies only with the default (mainland) area code. */
-export function phoneProblem(areaId: string, raw: string): Problem | undefined {
-  if (!stripSpacesAndCommas(raw)) return { key: 'onboarding.errors.phoneRequired' };
+export function phoneProblem(areaId: string, raw: string, required: 'onboarding.errors.phoneRequired' | 'onboarding.errors.contactPhoneRequired' = 'onboarding.errors.phoneRequired'): Problem | undefined {
+  if (!stripSpacesAndCommas(raw)) return { key: required };
   const schema = areaId === DEFAULT_AREA_CODE_ID ? mainlandMobileSchema : mobileSchema;
   return schema.safeParse(raw).success ? undefined : { key: 'onboarding.errors.phoneInvalid' };
 }

@@ -64,7 +64,7 @@ export async function sendCode() {
   }
   let sent: ApiResult<unknown>;
   if (id.phone) {
-    const sliderCheck = await ask({ kind: 'slider', scene: 'sms', subject: id.subject });
+    const sliderCheck = await ask({ kind: 'slider', scene: 'sms', subject: id.subject, registering: newUser !== undefined });
     if (!sliderCheck) return;
     const s = $signIn.get();
     sent = await auth.sendSms({ phoneCode: s.areaId, mobile: id.phone.mobile, type: 3, phoneCodeValue: id.phone.mobileCode, sliderCheck });

@@ -48,10 +48,11 @@ export const $userCenter = map({
 
 const failure = problemOf;
 
-function takePasswordChanged(): boolean {
-  const changed = sessionStorage.getItem(SESSION_KEYS.passwordChanged) !== null;
+/** Back from /change_password: 'set' for a first password (issue 47: not "changed"), else 'changed'; null when not. */
+function takePasswordChanged(): 'set' | 'changed' | null {
+  const value = sessionStorage.getItem(SESSION_KEYS.passwordChanged);
   sessionStorage.removeItem(SESSION_KEYS.passwordChanged);
-  return changed;
+  return value === null ? null : value === 'set' ? 'set' : 'changed';
 }
 export const administeredOf = (answer: CompanyMembersAnswer): AdministeredCompany => ({
   companyId: answer.companyId,
@@ -66,12 +67,13 @@ export async function loadUserCenter() {
   if (list.ok) void writeRoleList(companies.map((c) => ({ companyId: c.companyId, role: c.role, companyType: c.companyType })));
   const administeredIds = companies.filter((c) => c.role === 'administrator').map((c) => c.companyId);
   const failed = !me.ok ? me : !list.ok ? list : null;
+  const back = takePasswordChanged();
   // The profile and the companies paint as soon as they are read (Lighthouse's LCP is the profile's heading);
   // each administered company's part shows a placeholder of its usual height until its members are read.
   $userCenter.set({
     ...$userCenter.get(),
     // Back from a password change: the confirmation stays until the next piece of news.
-    notice: takePasswordChanged() ? { key: 'userCenter.passwordChanged' } : $userCenter.get().notice,
+    notice: back ? { key: back === 'set' ? 'userCenter.passwordSet' : 'userCenter.passwordChanged' } : $userCenter.get().notice,
     phase: 'ready',
     me: me.ok ? me.data : null,
     companies,

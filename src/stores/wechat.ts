@@ -29,11 +29,13 @@ export interface WechatState {
   code: string;
   agreed: boolean;
   sent: boolean;
+  /** Until when "Send code" waits (the gateway's 60 s between codes): the button counts down (issue 47). */
+  cooldownUntil: number;
   busy: boolean;
   problem: Failure | null;
 }
 
-const initial: WechatState = { step: 'checking', provider: 'wechat', nickname: '', areaId: 'CN', callingCode: '+86', mobile: '', code: '', agreed: false, sent: false, busy: false, problem: null };
+const initial: WechatState = { step: 'checking', provider: 'wechat', nickname: '', areaId: 'CN', callingCode: '+86', mobile: '', code: '', agreed: false, sent: false, cooldownUntil: 0, busy: false, problem: null };
 export const $wechat = map<WechatState>({ ...initial });
 
 /** WeChat's own browser says so in its user agent. */
@@ -87,6 +89,8 @@ export const setWechatAgreed = (agreed: boolean) => $wechat.set({ ...$wechat.get
 export const setWechatArea = (item: PhoneCodeItem) => $wechat.set({ ...$wechat.get(), areaId: item.id, callingCode: item.phoneCode, problem: null });
 
 const CODE_SENT = 'WECHAT_CODE_SENT';
+/** The gateway's wait between two codes to one number (codes/service.ts), which the sign-in form counts down too. */
+const RESEND_WAIT_MS = 60_000;
 
 /** The phone's sign-in code, after the human check, by the ordinary code call. */
 export async function sendPhoneCode() {
@@ -98,8 +102,12 @@ export async function sendPhoneCode() {
   let sent: ApiResult<unknown> | null = null;
   if (sliderCheck) sent = await authApi.sendSms({ phoneCode: s.areaId, mobile, type: 3, phoneCodeValue: s.callingCode, sliderCheck });
   $wechat.setKey('busy', false);
-  if (sent?.ok) $wechat.set({ ...$wechat.get(), sent: true, problem: { code: CODE_SENT, message: '' } });
-  else if (sent) $wechat.setKey('problem', sent);
+  if (sent?.ok) $wechat.set({ ...$wechat.get(), sent: true, cooldownUntil: Date.now() + RESEND_WAIT_MS, problem: { code: CODE_SENT, message: '' } });
+  else if (sent) {
+    // A code sent moments ago (CD0001): the wait the gateway names, counted down on the button.
+    const retryAfter = (sent as { data?: { retryAfter?: unknown } }).data?.retryAfter;
+    $wechat.set({ ...$wechat.get(), problem: sent, cooldownUntil: typeof retryAfter === 'number' ? Date.now() + retryAfter * 1000 : $wechat.get().cooldownUntil });
+  }
 }
 export const isCodeSentNotice = (problem: Failure | null) => problem?.code === CODE_SENT;
 

@@ -52,13 +52,19 @@ for (const lang of langs) {
     const laterSteps = (lang === 'zh') === (width.name === 'phone');
     test.describe(`your data (${lang} ${width.name})`, () => {
       test('sees every category of the data map with the agreements, and corrects the e-mail with a code', async ({ browser }) => {
-        const { context, page, section } = await yourData(browser, lang, width, 'see');
+        const { context, page, section, email } = await yourData(browser, lang, width, 'see');
+        // A Latin name's avatar takes its initials (issue 47): "Rights Tester" → "RT".
+        await expect(page.locator('.profile-head .avatar')).toHaveText('RT');
         const rows = section.locator('table.data-map tbody tr');
         await expect(rows).toHaveCount(DATA_CATEGORIES.length);
         for (const category of DATA_CATEGORIES) await expect(section.locator(`tr[data-category="${category}"]`)).toContainText(m.categories[category].name);
         await expect(section).toContainText(m.documents.terms);
         await expect(section).toContainText(m.termsNote);
 
+        // The address the account names now stands beside its "Change"; no mobile number yet (issue 47).
+        const now = section.locator('.contact-now');
+        await expect(now.locator('div').filter({ hasText: m.currentEmail })).toContainText(email.split('@')[0]!);
+        await expect(now.locator('div').filter({ hasText: m.currentPhone }).locator('.contact-value')).toHaveText(m.noneSet);
         // Correct the e-mail: a code to the new address, then the change; the profile shows it.
         const moved = uniqueEmail(`moved-${lang}-${width.name}`);
         await press(page, m.changeEmail);
@@ -68,8 +74,14 @@ for (const lang of langs) {
         await page.getByLabel(m.code).fill(await readCode(page.request, moved));
         await shoot(page, `datarights-contact-${lang}-${width.name}`);
         await press(page, m.saveContact);
-        await expect(section.locator('.live-region').first()).toContainText(m.contactChanged);
+        // Said where the change was made, in view and focused, not at the top of the section (issue 47).
+        const saved = section.locator('.contact-change').getByText(m.contactChanged);
+        await expect(saved).toBeFocused();
+        await expect(saved).toBeInViewport();
+        await expect(section.locator('.live-region').first()).not.toContainText(m.contactChanged);
+        await expect(now.locator('div').filter({ hasText: m.currentEmail })).toContainText(moved.split('@')[0]!);
         await expect(page.locator('.facts')).toContainText(moved.split('@')[0]!);
+        await shoot(page, `datarights-contact-saved-${lang}-${width.name}`, { fullPage: false });
         await context.close();
       });
 

@@ -113,6 +113,11 @@ for (const lang of langs) {
     await expect(offer.getByRole('heading', { name: m.smsDown.title })).toBeFocused();
     await offer.getByRole('button', { name: m.smsDown.emailInstead }).click();
     await expect(offer.getByRole('status')).toHaveText(m.smsDown.emailSent);
+    // A line true for everyone (issue 47): a new person registers with an e-mail address instead.
+    await expect(offer.getByText(m.smsDown.newHere)).toBeVisible();
+    await offer.getByRole('button', { name: m.smsDown.registerByEmail }).click();
+    await expect(page.getByRole('tab', { name: m.tabs.email })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByLabel(m.email)).toBeVisible();
   });
 }
 

@@ -63,7 +63,7 @@ for (const lang of langs) {
 
       // Every required field says what it needs.
       await page.getByRole('button', { name: o.submit }).click();
-      for (const message of [o.errors.companyNameEnRequired, o.errors.companyTypeRequired, o.errors.countryRequired, o.errors.contactNameRequired, o.errors.phoneRequired, o.errors.creditCodeRequired, o.errors.emailRequired, o.errors.licenceRequired]) {
+      for (const message of [o.errors.companyNameEnRequired, o.errors.companyTypeRequired, o.errors.countryRequired, o.errors.contactNameRequired, o.errors.contactPhoneRequired, o.errors.creditCodeRequired, o.errors.emailRequired, o.errors.licenceRequired]) {
         await expect(alertText(page, message)).toBeVisible();
       }
       await expect(page.getByLabel(o.companyNameEn)).toHaveAttribute('aria-invalid', 'true');
@@ -279,13 +279,17 @@ for (const lang of langs) {
   test.describe(`what was said once is kept, and the pickers (${lang})`, () => {
     test('a Chinese company name from the new-user dialog fills the Chinese-name field; a service provider is offered provider types only', async ({ page }) => {
       const email = uniqueEmail(`kept-name-${lang}`);
-      await seedUser(page.request, { email, password: PASSWORD, userType: 2, agreed: true, identity: 2 });
+      const mobile = uniqueMobile();
+      await seedUser(page.request, { email, phone: { callingCode: '+86', mobile }, realName: 'Zhou Min', password: PASSWORD, userType: 2, agreed: true, identity: 2 });
       await signInByRequest(page.request, email, PASSWORD);
       // What the new-user dialog's sign-in leaves for the company form (login case 6).
       await page.addInitScript(() => sessionStorage.setItem('companyName', '舟山远洋船务代理有限公司'));
       await openInLanguage(page, lang, '/create_account');
       await expect(page.getByLabel(o.companyNameCn)).toHaveValue('舟山远洋船务代理有限公司');
       await expect(page.getByLabel(o.companyNameEn)).toHaveValue('');
+      // The phone signed in with and the person's name are the contact's until changed (issue 47), as on /join.
+      await expect(page.getByLabel(o.phone, { exact: true })).toHaveValue(mobile);
+      await expect(page.getByLabel(o.contactName)).toHaveValue('Zhou Min');
       const types = page.getByLabel(o.companyType).locator('option:not([disabled])');
       await expect(types).toHaveText(['shipAgent', 'shipyard', 'fuelSupplier', 'voyageManager'].map((type) => t.companyTypes[type as keyof typeof t.companyTypes]));
       // Chinese text in the English-name field is refused with its reason.

@@ -43,7 +43,7 @@ for (const { lang, ...size } of CASES) {
     await expect(page.getByText(t.twoStep.statusOn)).toBeVisible();
     await expect(page.locator('[data-two-step-passkeys]')).toHaveText(`${t.twoStep.passkeyIsTwoStep} ${t.twoStep.passkeyAsSecondStep}`);
 
-    await page.getByRole('button', { name: t.userCenter.signOut, exact: true }).click();
+    await page.getByRole('main').getByRole('button', { name: t.userCenter.signOut, exact: true }).click();
     await expect(page).toHaveURL(/\/login/);
     // The virtual authenticator answers the e-mail field's autofill offer (conditional UI) by itself, which would
     // sign in with the passkey as the first factor: it cannot verify the person until the second step.

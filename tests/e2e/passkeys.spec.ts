@@ -97,7 +97,7 @@ for (const lang of langs) {
         await (await addPasskey(page, lang, name)).submit();
 
         // Sign out, then sign in with the passkey from /login: it goes on as every sign-in does.
-        await page.getByRole('button', { name: t.userCenter.signOut, exact: true }).click();
+        await page.getByRole('main').getByRole('button', { name: t.userCenter.signOut, exact: true }).click();
         await expect(page).toHaveURL(/\/login/);
         const passkeyButton = page.getByRole('button', { name: pk.signIn });
         await expect(passkeyButton).toBeVisible();
@@ -125,7 +125,7 @@ for (const lang of langs) {
         await expect(section.getByRole('button', { name: pk.add })).toBeFocused();
 
         // The authenticator still holds the credential, but the site no longer accepts it.
-        await page.getByRole('button', { name: t.userCenter.signOut, exact: true }).click();
+        await page.getByRole('main').getByRole('button', { name: t.userCenter.signOut, exact: true }).click();
         await expect(page).toHaveURL(/\/login/);
         await page.getByRole('button', { name: pk.signIn }).click();
         await expect(page.getByRole('alert')).toHaveText(errorCatalogue.PK0004[lang]);

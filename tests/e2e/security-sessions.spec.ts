@@ -62,6 +62,9 @@ for (const lang of langs) {
       await expect(rows.first()).toContainText(width.device[lang]);
       await expect(rows.nth(1)).toContainText(OTHER_DEVICE[lang]);
       await expect(rows.nth(1)).toContainText(m.methods.password);
+      // Country and network each on a line of their own: no separator left dangling (issue 47).
+      await expect(rows.first().locator('.history-detail').first()).not.toContainText('·');
+      await expect(rows.first().locator('.history-network')).toBeVisible();
       await expectAccessible(here.page, '.security-section');
       await shoot(here.page, `security-${lang}-${width.name}`);
       await phone.context.close();

@@ -169,6 +169,15 @@ for (const lang of langs) {
         await expect(page).toHaveURL(/\/user_center#security$/);
         await expect(page.getByRole('heading', { name: messages[lang].security.title, level: 2 })).toBeVisible();
         await expect(page.getByText(t.statusOff)).toBeVisible();
+        // The header's sign-out is on the user center too (issue 47).
+        await expect(page.getByRole('banner').getByRole('button', { name: messages[lang].header.logout })).toBeVisible();
+        // The profile's modules wait for two-step, not for the administrator, with the way to set it up (issue 47).
+        const profile = page.locator('section[aria-labelledby="profile-title"]');
+        await expect(profile.getByText(messages[lang].members.noModulesUntilTwoStep.replace('{company}', company))).toBeVisible();
+        await expect(profile.getByText(messages[lang].members.noModules)).toHaveCount(0);
+        await expect(profile.getByRole('link', { name: messages[lang].members.setUpTwoStep })).toHaveAttribute('href', '#security');
+        await profile.getByText(messages[lang].members.noModulesUntilTwoStep.replace('{company}', company)).scrollIntoViewIfNeeded();
+        await shoot(page, `modules-wait-two-step-${lang}-${viewport.name}`, { fullPage: false });
       });
     });
   }

@@ -39,7 +39,10 @@ async function tiePhone(page: Page, lang: Lang, shot?: string) {
   await page.getByRole('button', { name: w.sendCode }).click();
   await passSlider(page, challenge);
   await expect(page.getByText(w.codeSent)).toBeVisible();
+  // The button counts down the wait before another code, and the notice stays while the code is typed (issue 47).
+  await expect(page.getByRole('button', { name: new RegExp(`^${s.resendIn.replace('{s}', '\\d+')}$`) })).toBeDisabled();
   await page.getByLabel(w.code).fill(await readCode(page.request, `+86${mobile}`));
+  await expect(page.getByText(w.codeSent)).toBeVisible();
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: w.submit }).click();
   // A new person: the login case sends them to choose how they use the portal.

@@ -21,10 +21,11 @@ let at = Date.now();
 const app = createWorker({ clock: () => at });
 const PASSWORD = 'Harbour2024';
 
-type Opts = { cookie?: string; from?: string };
-async function send(method: 'GET' | 'POST', path: string, body?: unknown, { cookie, from = api.ip() }: Opts = {}) {
+type Opts = { cookie?: string; from?: string; lang?: 'zh' | 'en' };
+async function send(method: 'GET' | 'POST', path: string, body?: unknown, { cookie, from = api.ip(), lang }: Opts = {}) {
   const headers: Record<string, string> = { 'cf-connecting-ip': from };
-  if (cookie) headers.cookie = cookie;
+  if (lang) headers.cookie = `LANG=${lang}`;
+  if (cookie) headers.cookie = [headers.cookie, cookie].filter(Boolean).join('; ');
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await app.request(`http://localhost/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, worker.env, worker.ctx);
   await worker.settle();
@@ -218,7 +219,9 @@ describe('correcting the phone and e-mail', () => {
     expect((await sql('SELECT email FROM users WHERE id = ?', me.userId))[0]!.email).toBe(next);
     // The old address is told, without the new one; the new one signs in, the old one no longer does.
     const notice = (await api.outbox(me.email))[0]!;
-    expect(notice.text).toMatch(/e-mail address was changed/);
+    // One sentence, not a template joined twice ("…belongs to the account on your account"), its time's zone named.
+    expect(notice.text).toMatch(/^On \d{1,2} \w+ \d{4}, \d\d:\d\d UTC, the e-mail address of your account was changed; this address no longer belongs to it\.\n/);
+    expect(notice.text).not.toMatch(/on your account|\(UTC\)/);
     expect(notice.text).not.toContain(next);
     expect((await call('POST', '/agg-web/user/v3/userLogin', { loginEmail: me.email, loginPassword: await hashPassword(PASSWORD), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT })).code).not.toBe('0');
     await signIn(next);
@@ -269,6 +272,32 @@ describe('closing the account', () => {
     expect(new Set(answers.map((a) => a.data.closure?.closesAt)).size).toBe(1);
     expect(answers[0]!.data.closure).toEqual({ since: at, closesAt: at + 15 * DAY });
     expect(await sql("SELECT 1 FROM audit_log WHERE action = 'user.closure_requested' AND target_id = ?", me.userId)).toHaveLength(1);
+  });
+
+  it('tells the owner when the closure is asked for and when the account is erased, in the language of the request, its times in a named zone', async () => {
+    // 2026-12-01 01:30 UTC is 09:30 on 1 December in Beijing.
+    at = Date.UTC(2026, 11, 1, 1, 30);
+    const me = await person();
+    expect((await call('POST', '/agg-web/user/data/close', {}, { cookie: me.cookie, lang: 'en' })).code).toBe('0');
+    const [asked] = await api.outbox(me.email);
+    expect(asked!.subject).toBe('A request to close your account');
+    expect(asked!.text).toContain('A request to close your account was made on 1 December 2026, 01:30 UTC.');
+    expect(asked!.text).toContain('erased on 16 December 2026');
+    expect(asked!.text).toContain('"Keep my account"');
+    at += 15 * DAY + MINUTE;
+    await job();
+    const [erased] = await api.outbox(me.email);
+    expect(erased!.subject).toBe('Your account was closed');
+    expect(erased!.text).toContain('erased on 16 December 2026, 01:31 UTC');
+
+    // In Chinese: Beijing time, named.
+    at = Date.UTC(2026, 11, 1, 1, 30);
+    const zh = await person();
+    expect((await call('POST', '/agg-web/user/data/close', {}, { cookie: zh.cookie, lang: 'zh' })).code).toBe('0');
+    const [told] = await api.outbox(zh.email);
+    expect(told!.subject).toBe('账号注销申请提醒');
+    expect(told!.text).toContain('您的账号于 2026年12月1日 09:30（北京时间）申请了注销');
+    expect(told!.text).toContain('2026年12月16日');
   });
 
   it('shows the closing date at a sign-in during the cooling-off, keeps the account on request, and closes again', async () => {
@@ -351,6 +380,9 @@ describe('erasure after the cooling-off', () => {
     expect((await job()).erased).toBeGreaterThanOrEqual(1);
     expect((await sql('SELECT erased_at FROM users WHERE id = ?', me.userId))[0]!.erased_at).toBe(at);
 
+    // The dev outbox stands for the person's mailbox: the erasure's own notice is the one thing it still holds.
+    expect((await api.outbox(me.email)).map((m) => m.subject)).toEqual(expect.arrayContaining(['Your account was closed']));
+    await worker.env.DB.prepare("DELETE FROM outbox WHERE subject IN ('Your account was closed', '您的账号已注销')").run();
     expect(await whereFound(personal)).toEqual([]);
     // The audit trail keeps its rows, under the account's random id only.
     const trail = await sql<{ action: string }>('SELECT action FROM audit_log WHERE target_id = ? ORDER BY id', me.userId);

@@ -156,6 +156,46 @@ describe('the code flow with PKCE', () => {
     expect(again.location).toMatch(new RegExp(`^${RP}/callback\\?code=`));
   });
 
+  it('names on the consent page the account, its company, whose app it is and where it answers, and lists only what the account has (issue 47)', async () => {
+    const name = `Harbour Freight ${api.unique()}`;
+    const person = await api.person({ realName: 'Chen Jing', companies: [{ nameEn: name, isMain: true }] });
+    const companyId = (person.answer as { companyId: string }).companyId;
+    await worker.env.DB.prepare("UPDATE companies SET name_cn = '港航货运' WHERE id = ?").bind(companyId).run();
+    expect((await api.json(await api.post('/agg-web/user/chooseAccount', { companyId }, { cookie: person.cookie }))).code).toBe('0');
+    const config = await relyingParty(app);
+    const { location } = await authorize(config, person.cookie);
+    const id = new URL(location!, ISSUER).searchParams.get('request')!;
+    type View = { client: { name: string; address: string; owner: string | null }; account: { name: string | null; signIn: string }; company: string | null; scopes: string[] };
+    const view = await api.json<View>(await api.get(`/oidc/v1/requests/${id}`, { cookie: person.cookie, lang: 'zh' }));
+    expect(view.data.client).toMatchObject({ address: '127.0.0.1:9555', owner: null });
+    expect(view.data.account).toEqual({ name: 'Chen Jing', signIn: person.email });
+    expect(view.data.company).toBe('港航货运');
+    // Asked for `phone` too, but the account has no phone: the page does not promise one.
+    expect(view.data.scopes).toEqual(['openid', 'profile', 'email', 'company', 'offline_access']);
+
+    // Without a company in use, no company is listed either.
+    const loner = await api.person();
+    const second = await authorize(config, loner.cookie);
+    const lonerId = new URL(second.location!, ISSUER).searchParams.get('request')!;
+    const bare = await api.json<View>(await api.get(`/oidc/v1/requests/${lonerId}`, { cookie: loner.cookie }));
+    expect(bare.data).toMatchObject({ company: null, scopes: ['openid', 'profile', 'email', 'offline_access'] });
+  });
+
+  it('"Not you?" lets go of the request, so that the account signed in next may answer it; nobody else may let go of it', async () => {
+    const first = await api.person();
+    const next = await api.person();
+    const config = await relyingParty(app);
+    const { location } = await authorize(config, first.cookie);
+    const id = new URL(location!, ISSUER).searchParams.get('request')!;
+    expect((await api.json(await api.get(`/oidc/v1/requests/${id}`, { cookie: first.cookie }))).code).toBe('0');
+    // Claimed by the first session: another can neither open nor release it.
+    expect((await api.json(await api.get(`/oidc/v1/requests/${id}`, { cookie: next.cookie }))).code).toBe('OI0001');
+    expect((await api.json(await api.post(`/oidc/v1/requests/${id}/release`, {}, { cookie: next.cookie }))).code).toBe('OI0001');
+    expect((await api.json(await api.post(`/oidc/v1/requests/${id}/release`, {}, { cookie: first.cookie }))).code).toBe('0');
+    const view = await api.json<{ account: { signIn: string } }>(await api.get(`/oidc/v1/requests/${id}`, { cookie: next.cookie }));
+    expect(view.data.account.signIn).toBe(next.email);
+  });
+
   it("gives the ID token the locale the app asked for (ui_locales), which the consent page is shown in", async () => {
     const person = await api.person();
     const config = await relyingParty(app);
@@ -261,6 +301,21 @@ describe('logout', () => {
     expect(protectedHeader.typ).toBe('logout+jwt');
     expect(payload.sid).toBe(sid);
     expect(payload.events).toEqual({ 'http://schemas.openid.net/event/backchannel-logout': {} });
+  });
+
+  it('tells the app once per session, however many times the person signed in to it in that session (issue 47)', async () => {
+    const person = await api.person();
+    const config = await relyingParty(app);
+    await signInThroughApp(config, person.cookie);
+    // The app asks again in the same session (a second tab, an expired app session): a second grant, the same sid.
+    const { tokens } = await signInThroughApp(config, person.cookie);
+    const before = logoutTokens.length;
+    const url = oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: `${RP}/signed-out`, state: 'bye' });
+    await browse(url.href, person.cookie);
+    expect(logoutTokens.length).toBe(before + 1);
+    // The cron's later sweeps send nothing more for it.
+    await tellConnectedApps(worker.env, Date.now() + 60_000);
+    expect(logoutTokens.length).toBe(before + 1);
   });
 
   it('tells the app when the person signs out in the portal', async () => {

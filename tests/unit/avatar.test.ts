@@ -7,8 +7,14 @@ describe('avatar initials', () => {
     expect(avatarInitials('  欧阳娜娜 ')).toBe('欧');
   });
 
-  it('takes the first two letters of other names, upper-cased', () => {
-    expect(avatarInitials('li wei')).toBe('LI');
+  it('takes the initials of a name of several words: its first and last words (issue 47)', () => {
+    expect(avatarInitials('Chen Jing')).toBe('CJ');
+    expect(avatarInitials('li wei')).toBe('LW');
+    expect(avatarInitials('Mary Ann  Lee')).toBe('ML');
+    expect(avatarInitials('Zoë - Ångström')).toBe('ZÅ');
+  });
+
+  it('takes the first two letters of a one-word name, upper-cased', () => {
     expect(avatarInitials('Anna')).toBe('AN');
     expect(avatarInitials('O\'Brien')).toBe('OB');
     expect(avatarInitials('x')).toBe('X');

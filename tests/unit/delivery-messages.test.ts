@@ -7,6 +7,7 @@ import { passLinkMessage } from '../../functions/gateway/login-links/service';
 import { newDeviceMessage } from '../../functions/gateway/sign-in/history';
 import { securityChangeMessage } from '../../functions/gateway/delivery/security-notice';
 import { langs, type Lang } from '../../src/lib/lang';
+import { noticeDay, noticeTime } from '../../src/lib/notice-time';
 
 /**
  * Every kind of message the gateway sends reaches a person on every channel it goes by, through every provider
@@ -67,5 +68,23 @@ describe('every message kind, channel, provider and language', () => {
       company: 'Harbour Lines',
       status: 'additional information required',
     });
+  });
+
+  it('writes a moment with its zone named: Beijing time in Chinese, UTC in English (issue 47)', () => {
+    const at = Date.UTC(2026, 10, 30, 17, 5);
+    expect(noticeTime(at, 'zh')).toBe('2026年12月1日 01:05（北京时间）');
+    expect(noticeTime(at, 'en')).toBe('30 November 2026, 17:05 UTC');
+    expect(noticeDay(at, 'zh')).toBe('2026年12月1日');
+    expect(noticeDay(at, 'en')).toBe('30 November 2026');
+  });
+
+  it('tells a changed e-mail in one sentence with its time, not a template joined twice (issue 47)', () => {
+    const en = securityChangeMessage('en', { when: noticeTime(Date.UTC(2026, 10, 30, 17, 5), 'en'), change: 'emailChanged', link: null });
+    expect(en.text.split('\n')[0]).toBe('On 30 November 2026, 17:05 UTC, the e-mail address of your account was changed; this address no longer belongs to it.');
+    const zh = securityChangeMessage('zh', { when: noticeTime(Date.UTC(2026, 10, 30, 17, 5), 'zh'), change: 'emailChanged', link: null });
+    expect(zh.text.split('\n')[0]).toBe('您的账号于 2026年12月1日 01:05（北京时间）更换了登录邮箱，本邮箱已不再属于该账号。');
+    const device = newDeviceMessage('en', { when: noticeTime(Date.UTC(2026, 10, 30, 17, 5), 'en'), device: 'Safari on iOS', country: null, link: null });
+    expect(device.text).toContain('from a new device on 30 November 2026, 17:05 UTC: Safari on iOS.');
+    expect(device.text).not.toContain('(UTC)');
   });
 });

@@ -132,6 +132,32 @@ describe('the administrator form ($company)', () => {
     expect($company.get()).toMatchObject({ companyNameEn: 'Acme Shipping', port: { id: 'P1', name: 'Ningbo', code: 'CNNGB' } });
   });
 
+  it('fills the empty contact fields with the phone the person signed in with and their name, as the join form does (issue 47)', async () => {
+    answers['agg-web/user/fetchMeByUserToken'] = () => ({
+      code: '0',
+      data: { realName: 'Chen Jing', registerMobile: '13800138000', userPhoneCode: '+86', userPhoneCodeValue: '1', identity: null },
+    });
+    initCreateCompany(tab().env);
+    await vi.waitFor(() => expect($company.get()).toMatchObject({ contactName: 'Chen Jing', contactTel: '13800138000', phoneCode: '+86', areaId: '1' }));
+  });
+
+  it('asks for the contact person\'s number, not "your" number, and drops "Please correct the marked fields" once every mark is gone, however it went (issue 47)', async () => {
+    initCreateCompany(tab().env);
+    filledCompany();
+    setCompanyField('companyNameEn', 'Acme');
+    setCompanyField('contactTel', '');
+    setCompanyField('companyType', 'shipAgent');
+    await submitCompany();
+    expect(say($companyErrors.get().contactTel)).toBe(en.onboarding.errors.contactPhoneRequired);
+    expect(say($companyErrors.get().port)).toBe(en.onboarding.errors.portRequired);
+    expect(say($companyErrors.get().form)).toBe(en.onboarding.errorSummary);
+    setCompanyField('contactTel', '13800138000');
+    expect(say($companyErrors.get().form)).toBe(en.onboarding.errorSummary);
+    // The port is no longer asked of a ship owner: its mark goes with the rule, and so does the summary.
+    setCompanyField('companyType', 'shipOwner');
+    expect($companyErrors.get()).toEqual({});
+  });
+
   it('checks the contact phone with the shared contracts: mainland pattern for CN, 4 to 15 digits elsewhere', async () => {
     initCreateCompany(tab().env);
     filledCompany();

@@ -69,8 +69,10 @@ describe('routes', () => {
 
   it('hides the header logout where the page has its own, and the chrome on link sign-ins', () => {
     expect(headerChrome('login')).toEqual({ showLanguageToggle: true, showLogout: true, showBrowserNotice: true });
-    expect(headerChrome('user_center').showLogout).toBe(false);
+    // The header's sign-out is where a person looks for it on every page of their session (issue 47).
+    expect(headerChrome('user_center').showLogout).toBe(true);
     expect(headerChrome('account').showLogout).toBe(false);
+    expect(headerChrome('sign_out').showLogout).toBe(false);
     expect(headerChrome('share_login')).toEqual({ showLanguageToggle: false, showLogout: false, showBrowserNotice: false });
   });
 });

@@ -260,10 +260,10 @@ export async function lastAdministratorOf(db: D1Database, userId: string): Promi
  * Starts the cooling-off: only when the account is not closing already, not erased, and its person is no
  * company's last active administrator, all in this one UPDATE (20 parallel requests make one closure).
  */
-export function closeStatement(db: D1Database, userId: string, at: number, closesAt: number): D1PreparedStatement {
+export function closeStatement(db: D1Database, userId: string, at: number, closesAt: number, lang: 'zh' | 'en' = 'zh'): D1PreparedStatement {
   return db
-    .prepare(`UPDATE users SET closing_since = ?2, closes_at = ?3 WHERE id = ?1 AND closes_at IS NULL AND erased_at IS NULL AND NOT ${LAST_ADMINISTRATOR}`)
-    .bind(userId, at, closesAt);
+    .prepare(`UPDATE users SET closing_since = ?2, closes_at = ?3, closing_lang = ?4 WHERE id = ?1 AND closes_at IS NULL AND erased_at IS NULL AND NOT ${LAST_ADMINISTRATOR}`)
+    .bind(userId, at, closesAt, lang);
 }
 
 /** Ends the cooling-off: the account stays. */

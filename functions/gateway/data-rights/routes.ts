@@ -47,7 +47,7 @@ export const dataRightsRoutes = new Hono<DataEnv>()
   })
 
   .post('/agg-web/user/data/close', requireFreshProof, validate('json', closeAccountRequest), async (c) => {
-    await rights.closeAccount(c.env, actor(c));
+    await rights.closeAccount(c.env, actor(c), { lang: requestLang(c), background: (work) => c.executionCtx.waitUntil(work) });
     return state(c);
   })
 

@@ -7,6 +7,10 @@ import { findUserById, findUserByIdentity, type UserRow } from '../identity/db/p
 import { isUniqueViolation, runBatch } from '../identity/db/batch';
 import { consumeCode } from '../codes/service';
 import { sendSecurityNotice } from '../delivery/security-notice';
+import { supportContact } from '../account/support';
+import { deliver } from '../delivery';
+import { noticeDay, noticeTime } from '../../../src/lib/notice-time';
+import { supportContactSentence } from '../../../src/schemas/support';
 import { emailRecipient, phoneRecipient } from '../identity/sign-in-names';
 import type { Lang } from '../../../src/lib/lang';
 import { activityOf } from '../sessions/activity';
@@ -142,19 +146,69 @@ export async function changeConsent(db: D1Database, actor: Actor, purpose: Conse
 /**
  * Starts the cooling-off (CLOSURE_COOLING_OFF_DAYS). A company's last active administrator is refused (DR0003,
  * naming the companies); a closure already under way stays as it is, so 20 parallel requests make one closure.
+ * The owner is told at the account's e-mail, else by SMS (issue 47: a phished password or an unlocked laptop is
+ * enough to ask), in the background; the language of the request is kept for the erasure's notice.
  */
-export async function closeAccount(env: WorkerEnv, actor: Actor): Promise<void> {
+export async function closeAccount(env: WorkerEnv, actor: Actor, { lang = 'zh', background = () => {} }: { lang?: Lang; background?: (work: Promise<void>) => void } = {}): Promise<void> {
   const closesAt = actor.at + configOf(env).closureCoolingOffDays * DAY_MS;
   const [changed] = await runBatch(env.DB, [
-    closeStatement(env.DB, actor.userId, actor.at, closesAt),
+    closeStatement(env.DB, actor.userId, actor.at, closesAt, lang),
     ownEventStatement(env.DB, { at: actor.at, userId: actor.userId, action: 'user.closure_requested', network: actor.network, detail: { closesAt } }, { onlyIfChanged: true }),
   ]);
-  if (changed?.meta.changes) return;
+  if (changed?.meta.changes) {
+    const user = await findUserById(env.DB, actor.userId);
+    if (user) background(tellClosure(env, user, { stage: 'requested', at: actor.at, closesAt, lang }));
+    return;
+  }
   const user = await findUserById(env.DB, actor.userId);
   if (user?.closes_at != null) return;
   const companies = await lastAdministratorOf(env.DB, actor.userId);
   if (companies.length) throw new GatewayError(ERR.CLOSING_LAST_ADMINISTRATOR, { companies });
   throw new GatewayError(ERR.ACCOUNT_ERASED);
+}
+
+/**
+ * The owner's notice of a closure: when it was asked and when the account goes ('requested', with the way to keep
+ * it), or that it is gone ('erased', with the support contact for a closure the owner did not ask for). Its
+ * template SMS form is the security change's (`when`, `change`).
+ */
+export function closureMessage(
+  lang: Lang,
+  { stage, when, closesOn, link, support }: { stage: 'requested' | 'erased'; when: string; closesOn: string; link: string | null; support: string },
+) {
+  if (lang === 'zh') {
+    const change = stage === 'requested' ? `申请了注销，将于 ${closesOn} 删除` : '已注销，个人信息已删除';
+    const text =
+      stage === 'requested'
+        ? `您的账号于 ${when}申请了注销，账号及其个人信息将于 ${closesOn} 删除，之后无法恢复。\n如果是您本人，无需处理。如果不是，请立即登录，在“您的数据”中选择“保留账号”，并修改密码${link ? `：\n${link}` : '。'}`
+        : `您的账号已于 ${when}按注销申请删除，个人信息已一并删除，本地址已不再属于任何账号。\n如果注销不是您本人申请的，请联系客服。${support}`;
+    return { kind: 'securityChange' as const, lang, params: { when, change }, subject: stage === 'requested' ? '账号注销申请提醒' : '您的账号已注销', text };
+  }
+  const change = stage === 'requested' ? `a request was made to close your account, which will be erased on ${closesOn}` : 'your account was closed and its personal data erased';
+  const text =
+    stage === 'requested'
+      ? `A request to close your account was made on ${when}. The account and its personal data will be erased on ${closesOn}, and cannot be brought back after that.\nIf this was you, there is nothing to do. If not, sign in now, choose "Keep my account" under Your data, and change your password${link ? `:\n${link}` : '.'}`
+      : `Your account was closed as requested and its personal data erased on ${when}; this address no longer belongs to any account.\nIf you did not ask for the closure, contact customer support.${support}`;
+  return { kind: 'securityChange' as const, lang, params: { when, change }, subject: stage === 'requested' ? 'A request to close your account' : 'Your account was closed', text };
+}
+
+/** Tells the owner of `user` (its e-mail, else its phone, as they were before an erasure) about its closure; never throws. */
+async function tellClosure(env: WorkerEnv, user: UserRow, { stage, at, closesAt, lang }: { stage: 'requested' | 'erased'; at: number; closesAt: number; lang: Lang }) {
+  const to = user.email ? { channel: 'email' as const, to: user.email } : user.phone_e164 ? { channel: 'sms' as const, to: user.phone_e164 } : null;
+  if (!to) return;
+  const config = configOf(env);
+  const message = closureMessage(lang, {
+    stage,
+    when: noticeTime(at, lang),
+    closesOn: noticeDay(closesAt, lang),
+    link: config.portalOrigin ? `${config.portalOrigin}/user_center#close-title` : null,
+    support: supportContactSentence(lang, supportContact(config, lang)),
+  });
+  try {
+    await deliver(env, { ...to, ...message }, { now: at });
+  } catch (error) {
+    console.error('closure notice not delivered', error instanceof Error ? error.message : error);
+  }
 }
 
 /** "Keep my account": ends the cooling-off (DR0004 when the account is not closing). */
@@ -376,6 +430,8 @@ export async function eraseAccount(env: WorkerEnv, user: UserRow, at: number): P
   const audited = auditStatement(env.DB, { at, actor: { kind: 'system', id: null }, action: 'user.erased', target: { kind: 'user', id: user.id } }, { ifChanged: true });
   const [erased] = await env.DB.batch([erase!, audited, ...rest]);
   if (!erased?.meta.changes) return false;
+  // Told at the address the account had (read before the erasure): it is the owner's last word from the portal.
+  await tellClosure(env, user, { stage: 'erased', at, closesAt: user.closes_at ?? at, lang: user.closing_lang ?? 'zh' });
   if (objects.length) {
     // The rows are gone; a failed delete leaves objects nobody can reach (random keys), logged to retry by hand.
     await env.UPLOADS.delete(objects).catch((error: unknown) => console.error('erasure: R2 delete failed', { objects: objects.length }, error));

@@ -5,6 +5,7 @@ import { deliver, type DeliveryEnv } from './index';
 import { cappedInsert } from '../identity/db/limits';
 import { GatewayError } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
+import { noticeTime } from '../../../src/lib/notice-time';
 
 /**
  * The notice of a new way into the account (security baseline "Proving it's you again"): a new passkey, an
@@ -14,36 +15,42 @@ import { ERR } from '../../../src/schemas/error-codes';
  */
 export type SecurityChange = 'passkeyAdded' | 'twoStepOn' | 'recoveryCodes' | 'emailChanged' | 'phoneChanged' | 'wechatBound' | 'wecomBound';
 
+/**
+ * What changed, as a whole sentence with its time (`{when}`, zone named) and the account as its subject, so no
+ * change reads "…belongs to the account on your account". The SMS template form takes `change` without the time.
+ */
 const CHANGES: Record<SecurityChange, Record<Lang, string>> = {
-  passkeyAdded: { zh: '添加了一个新的通行密钥', en: 'a new passkey was added' },
-  twoStepOn: { zh: '开启了两步验证并绑定了身份验证器应用', en: 'two-step verification was turned on with an authenticator app' },
-  recoveryCodes: { zh: '生成了一组新的恢复码', en: 'a new set of recovery codes was made' },
-  emailChanged: { zh: '更换了登录邮箱，本邮箱已不再用于该账号', en: 'the e-mail address was changed; this address no longer belongs to the account' },
-  phoneChanged: { zh: '更换了手机号，本号码已不再用于该账号', en: 'the mobile number was changed; this number no longer belongs to the account' },
+  passkeyAdded: { zh: '添加了一个新的通行密钥', en: 'a new passkey was added to your account' },
+  twoStepOn: { zh: '开启了两步验证并绑定了身份验证器应用', en: 'two-step verification was turned on for your account with an authenticator app' },
+  recoveryCodes: { zh: '生成了一组新的恢复码', en: 'a new set of recovery codes was made for your account' },
+  emailChanged: { zh: '更换了登录邮箱，本邮箱已不再属于该账号', en: 'the e-mail address of your account was changed; this address no longer belongs to it' },
+  phoneChanged: { zh: '更换了手机号，本号码已不再属于该账号', en: 'the mobile number of your account was changed; this number no longer belongs to it' },
   // The WeChat nickname is not in the notice: it is whatever its owner typed, and would speak in our name.
-  wechatBound: { zh: '绑定了一个微信账号，可用它扫码登录', en: 'a WeChat account was linked and can now sign in to it' },
-  wecomBound: { zh: '绑定了一个企业微信账号，可用它登录', en: 'a WeCom account was linked and can now sign in to it' },
+  wechatBound: { zh: '绑定了一个微信账号，可用它扫码登录', en: 'a WeChat account was linked to your account and can now sign in to it' },
+  wecomBound: { zh: '绑定了一个企业微信账号，可用它登录', en: 'a WeCom account was linked to your account and can now sign in to it' },
 };
 
 /** The change of a newly linked WeChat or WeCom. */
 export const socialBoundChange = (provider: 'wechat' | 'wecom'): SecurityChange => (provider === 'wechat' ? 'wechatBound' : 'wecomBound');
 
-/** The localised notice; its template SMS form: when (UTC) and what changed. */
-export function securityChangeMessage(lang: Lang, { when, change, link }: { when: string; change: SecurityChange; link: string | null }) {
+/**
+ * The localised notice; its template SMS form: when and what changed. `when` names its zone (notice-time.ts).
+ * `link` opens the Security section; `undo` (a changed e-mail or phone, told at the old address) is the
+ * "This wasn't me" link that works without signing in.
+ */
+export function securityChangeMessage(lang: Lang, { when, change, link, undo = null }: { when: string; change: SecurityChange; link: string | null; undo?: string | null }) {
   const what = CHANGES[change][lang];
   const form = { kind: 'securityChange' as const, lang, params: { when, change: what } };
   if (lang === 'zh') {
-    return {
-      ...form,
-      subject: '账号安全设置变更提醒',
-      text: `您的账号于 ${when}（UTC）${what}。\n如果是您本人，无需处理。如果不是，请立即修改密码并检查安全设置${link ? `：\n${link}` : '。'}`,
-    };
+    const act = undo
+      ? `如果不是您本人，请打开以下链接，无需登录即可取消这次更换并让该账号在所有设备上退出：\n${undo}`
+      : `如果不是，请立即修改密码并检查安全设置${link ? `：\n${link}` : '。'}`;
+    return { ...form, subject: '账号安全设置变更提醒', text: `您的账号于 ${when}${what}。\n如果是您本人，无需处理。${act}` };
   }
-  return {
-    ...form,
-    subject: 'A security change on your account',
-    text: `On ${when} (UTC) ${what} on your account.\nIf this was you, there is nothing to do. If not, change your password and check your security settings now${link ? `:\n${link}` : '.'}`,
-  };
+  const act = undo
+    ? `If this wasn't you, open this link (no sign-in needed) to undo the change and sign the account out everywhere:\n${undo}`
+    : `If not, change your password and check your security settings now${link ? `:\n${link}` : '.'}`;
+  return { ...form, subject: 'A security change on your account', text: `On ${when}, ${what}.\nIf this was you, there is nothing to do. ${act}` };
 }
 
 /** One notice per person and kind within this wait: a burst of changes (fifty parallel new code sets) is one message. */
@@ -70,8 +77,7 @@ export async function sendSecurityNotice(
   const to = told ?? (user?.email ? { channel: 'email' as const, to: user.email } : user?.phone_e164 ? { channel: 'sms' as const, to: user.phone_e164 } : null);
   if (!to) return;
   const origin = configOf(env).portalOrigin;
-  const when = new Date(at).toISOString().slice(0, 16).replace('T', ' ');
-  const message = securityChangeMessage(lang, { when, change, link: origin ? `${origin}/user_center#security` : null });
+  const message = securityChangeMessage(lang, { when: noticeTime(at, lang), change, link: origin ? `${origin}/user_center#security` : null });
   try {
     await deliver(env, { ...to, ...message }, { now: at });
   } catch (error) {

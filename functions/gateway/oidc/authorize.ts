@@ -4,6 +4,9 @@ import { ERR } from '../../../src/schemas/error-codes';
 import { ACR, OIDC_SCOPES, type ConnectRequestAnswer, type LoginHint, type OidcScope } from '../../../src/schemas/oidc';
 import { emailRecipient, MAINLAND_CALLING_CODE, phoneFields, phoneRecipient, phoneRecipientFromE164 } from '../identity/sign-in-names';
 import { runBatch } from '../identity/db/batch';
+import { findUserById } from '../identity/db/people';
+import { companyById } from '../companies/db';
+import { standingIn } from '../authority/service';
 import { GatewayError } from '../errors';
 import { consumeStatement, SINGLE_USE } from '../identity/db/single-use';
 import { newSecret, randomToken } from '../identity/tokens';
@@ -11,7 +14,7 @@ import { passkeysOfUser } from '../passkeys/db';
 import { twoStepEnabled } from '../second-step/db';
 import { findSession, idleTimeoutMs } from '../sessions/service';
 import { type SessionRow } from '../identity/db/sessions';
-import { claimRequest, clientById, waitingRequestParams, consentOf, insertCodeStatement, insertGrantStatement, insertRequest, rememberConsentStatement, type ClientRow, type RequestRow } from './db';
+import { claimRequest, releaseRequestStatement, clientById, waitingRequestParams, consentOf, insertCodeStatement, insertGrantStatement, insertRequest, rememberConsentStatement, type ClientRow, type RequestRow } from './db';
 import { issuerOf, parseList, type OAuthErrorCode } from './clients';
 import { authenticationOf } from './tokens';
 
@@ -247,11 +250,41 @@ async function openRequest(env: { DB: D1Database }, id: string, session: Session
   return { request, params: JSON.parse(request.params) as AuthorizeParams, client };
 }
 
-/** GET /oidc/v1/requests/:id — what the consent page shows. */
-export async function requestView(env: { DB: D1Database }, id: string, session: SessionRow, at: number): Promise<ConnectRequestAnswer> {
+/**
+ * GET /oidc/v1/requests/:id — what the consent page shows (issue 47): the account that would sign in (its name and
+ * the e-mail or phone it signs in with), the company the `company` scope would name (the session's, only while the
+ * person acts in it, as token.ts `companyClaim` decides), whose app it is (a company's, or the platform's own), the
+ * address it answers at, and only the scopes that give the app something: no phone number for an account without one.
+ */
+export async function requestView(env: { DB: D1Database }, id: string, session: SessionRow, at: number, lang: Lang = 'en'): Promise<ConnectRequestAnswer> {
   const { request, params, client } = await openRequest(env, id, session, at);
   const { needs, twoFactors } = await needsOf(env, client, params, session, request.created_at, at);
-  return { client: { id: client.id, name: client.name }, scopes: params.scope, needs, twoFactors };
+  const user = await findUserById(env.DB, session.user_id);
+  const nameOf = (company: { name_en: string; name_cn: string | null }) => (lang === 'zh' ? company.name_cn || company.name_en : company.name_en || company.name_cn || '');
+  const current = session.current_company_id && params.scope.includes('company') && (await standingIn(env.DB, session.current_company_id, session.user_id)).inside
+    ? await companyById(env.DB, session.current_company_id)
+    : null;
+  const ownerId = client.company_id ?? null;
+  const owner = ownerId ? await companyById(env.DB, ownerId) : null;
+  const applies = (scope: OidcScope) => (scope === 'phone' ? Boolean(user?.phone_e164) : scope === 'email' ? Boolean(user?.email) : scope === 'company' ? current !== null : true);
+  return {
+    client: { id: client.id, name: client.name, address: new URL(params.redirect_uri).host, owner: owner ? nameOf(owner) : null },
+    account: { name: user?.real_name || null, signIn: user?.email ?? user?.phone_e164 ?? user?.login_name ?? '' },
+    company: current ? nameOf(current) : null,
+    scopes: params.scope.filter(applies),
+    needs,
+    twoFactors,
+  };
+}
+
+/**
+ * POST /oidc/v1/requests/:id/release — "Not you? Use another account": the session lets go of the request it
+ * opened, so that the account signed in next may open it (claimRequest); the page then signs this one out.
+ */
+export async function releaseRequest(env: { DB: D1Database }, id: string, session: SessionRow, at: number): Promise<null> {
+  await openRequest(env, id, session, at);
+  await releaseRequestStatement(env.DB, id, session.token_hash).run();
+  return null;
 }
 
 /**

@@ -128,6 +128,10 @@ export function claimRequest(db: D1Database, id: string, sessionHash: string, at
     .first<RequestRow>();
 }
 
+/** Lets go of a request this session opened and has not decided: the next session to open it claims it. */
+export const releaseRequestStatement = (db: D1Database, id: string, sessionHash: string) =>
+  db.prepare('UPDATE oidc_requests SET session_hash = NULL WHERE id = ?1 AND session_hash = ?2 AND used_at IS NULL').bind(id, sessionHash);
+
 // Sign-outs waiting for the person (RP-initiated logout without a hint of this session, logout.ts) -------------------
 
 export interface LogoutRequestRow {
@@ -279,6 +283,13 @@ export function disconnectStatements(db: D1Database, userId: string, clientId: s
 // Back-channel logout --------------------------------------------------------------------------------------------
 
 /**
+ * One logout token per app and session (issue 47): a person who signed in to an app twice in one session has two
+ * grants with the same sid, and the app is told of the session's end once. Of the grants `set` (an SQL list of
+ * grant ids) ends together, only the first of each client and sid is queued.
+ */
+const firstOfSession = (set: string) => `AND g.id = (SELECT MIN(g2.id) FROM oidc_grants g2 WHERE g2.client_id = g.client_id AND g2.sid IS g.sid AND g2.id IN (${set}))`;
+
+/**
  * Every person's grant whose session ended (signed out, revoked, password reset, blocked, expired, idle) is ended in
  * one batch, and a logout send is queued for it when its client takes back-channel logouts. Runs on the cron and
  * after sign-outs; what it ends once it never ends twice.
@@ -293,7 +304,7 @@ export function endGrantsOfEndedSessions(db: D1Database, at: number, idleMs: num
       .prepare(
         `INSERT INTO oidc_logout_sends (grant_id, client_id, created_at, next_at)
          SELECT g.id, g.client_id, ?1, ?1 FROM oidc_grants g JOIN oidc_clients c ON c.id = g.client_id
-         WHERE c.backchannel_logout_uri IS NOT NULL AND g.id IN (${ended})
+         WHERE c.backchannel_logout_uri IS NOT NULL AND g.id IN (${ended}) ${firstOfSession(ended)}
          ON CONFLICT (grant_id) DO NOTHING`,
       )
       .bind(at, idleMs),
@@ -308,6 +319,7 @@ export function queueLogoutSendsStatement(db: D1Database, userId: string, client
       `INSERT INTO oidc_logout_sends (grant_id, client_id, created_at, next_at)
        SELECT g.id, g.client_id, ?3, ?3 FROM oidc_grants g JOIN oidc_clients c ON c.id = g.client_id
        WHERE g.user_id = ?1 AND g.client_id = ?2 AND g.sid IS NOT NULL AND g.revoked_at IS NULL AND c.backchannel_logout_uri IS NOT NULL
+         ${firstOfSession('SELECT id FROM oidc_grants WHERE user_id = ?1 AND client_id = ?2 AND sid IS NOT NULL AND revoked_at IS NULL')}
        ON CONFLICT (grant_id) DO NOTHING`,
     )
     .bind(userId, clientId, at);
@@ -359,6 +371,7 @@ export function endAllGrantsOfStatements(db: D1Database, userId: string, at: num
         `INSERT INTO oidc_logout_sends (grant_id, client_id, created_at, next_at)
          SELECT g.id, g.client_id, ?2, ?2 FROM oidc_grants g JOIN oidc_clients c ON c.id = g.client_id
          WHERE g.user_id = ?1 AND g.sid IS NOT NULL AND g.revoked_at IS NULL AND c.backchannel_logout_uri IS NOT NULL
+           ${firstOfSession('SELECT id FROM oidc_grants WHERE user_id = ?1 AND sid IS NOT NULL AND revoked_at IS NULL')}
          ON CONFLICT (grant_id) DO NOTHING`,
       )
       .bind(userId, at),

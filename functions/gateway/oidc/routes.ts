@@ -9,7 +9,7 @@ import { GatewayError } from '../errors';
 import { bearerToken, requireSession } from '../sessions/service';
 import { type SessionVariables } from '../identity/db/sessions';
 import { validate } from '../validate';
-import { beginAuthorization, decide, loginHintOf, requestView } from './authorize';
+import { beginAuthorization, decide, loginHintOf, releaseRequest, requestView } from './authorize';
 import { authenticateClient, issuerOf, OAuthError, originsOf } from './clients';
 import { connectedApps, disconnectStatements, publicClientRedirects, queueLogoutSendsStatement } from './db';
 import { jwks, signingKey } from './keys';
@@ -172,7 +172,8 @@ export const oidcPersonRoutes = new Hono<SessionEnv>()
   .use('/oidc/v1/requests/*', requireSession)
   .use('/oidc/v1/connected', requireSession)
   .use('/oidc/v1/connected/*', requireSession)
-  .get('/oidc/v1/requests/:id', async (c) => ok(c, await requestView(c.env, requestId(c.req.param('id')), c.get('session'), now(c))))
+  .get('/oidc/v1/requests/:id', async (c) => ok(c, await requestView(c.env, requestId(c.req.param('id')), c.get('session'), now(c), requestLang(c))))
+  .post('/oidc/v1/requests/:id/release', async (c) => ok(c, await releaseRequest(c.env, requestId(c.req.param('id')), c.get('session'), now(c))))
   .post('/oidc/v1/requests/:id/decision', validate('json', connectDecision), async (c) =>
     ok(c, await decide(c.env, requestId(c.req.param('id')), c.get('session'), c.req.valid('json').allow, now(c), requestLang(c))),
   )

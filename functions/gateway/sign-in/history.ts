@@ -8,6 +8,7 @@ import { deliver, type DeliveryEnv } from '../delivery';
 import { deviceKey, parseDevice, type ClientInfo } from '../sessions/devices';
 import { ERR } from '../../../src/schemas/error-codes';
 import { insertSignInStatement, signInRowsSince, type SignInMethod } from './db';
+import { noticeTime } from '../../../src/lib/notice-time';
 
 /**
  * The sign-in history: one row per sign-in attempt of a known account (success or failure, by method), kept
@@ -87,7 +88,7 @@ export async function recordFailedSignIn(db: D1Database, { userId, at, method, p
 
 /**
  * The localised notice of a sign-in from a new device; `link` opens the Security section of the user center.
- * Its template SMS form: when (UTC) and on what device; the link does not fit a template.
+ * Its template SMS form: when (its zone named, notice-time.ts) and on what device; the link does not fit a template.
  */
 export function newDeviceMessage(lang: Lang, { when, device, country, link }: { when: string; device: string; country: string | null; link: string | null }) {
   const form = { kind: 'newDevice' as const, lang, params: { when, device } };
@@ -96,14 +97,14 @@ export function newDeviceMessage(lang: Lang, { when, device, country, link }: { 
     return {
       ...form,
       subject: '新设备登录提醒',
-      text: `您的账号于 ${when}（UTC）在一台新设备上登录：${device}${where}。\n如果是您本人，无需处理。如果不是，请立即在安全设置中退出该设备并修改密码${link ? `：\n${link}` : '。'}`,
+      text: `您的账号于 ${when}在一台新设备上登录：${device}${where}。\n如果是您本人，无需处理。如果不是，请立即在安全设置中退出该设备并修改密码${link ? `：\n${link}` : '。'}`,
     };
   }
   const where = country ? ` in ${country}` : '';
   return {
     ...form,
     subject: 'New sign-in to your account',
-    text: `Your account was signed in to from a new device at ${when} (UTC): ${device}${where}.\nIf this was you, there is nothing to do. If not, sign that device out and change your password in your security settings${link ? `:\n${link}` : '.'}`,
+    text: `Your account was signed in to from a new device on ${when}: ${device}${where}.\nIf this was you, there is nothing to do. If not, sign that device out and change your password in your security settings${link ? `:\n${link}` : '.'}`,
   };
 }
 
@@ -124,7 +125,7 @@ export async function sendNewDeviceNotice(env: DeliveryEnv, { userId, at, client
   const to = user?.email ? { channel: 'email' as const, to: user.email } : user?.phone_e164 ? { channel: 'sms' as const, to: user.phone_e164 } : null;
   if (!to) return;
   const origin = configOf(env).portalOrigin;
-  const when = new Date(at).toISOString().slice(0, 16).replace('T', ' ');
+  const when = noticeTime(at, lang);
   const device = describe(client.userAgent, lang);
   const message = newDeviceMessage(lang, { when, device, country: client.country, link: origin ? `${origin}/user_center#security` : null });
   try {

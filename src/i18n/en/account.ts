@@ -47,6 +47,7 @@ export const account = {
 
 export const userCenter = {
   passwordChanged: 'Your password has been changed. Your other devices have been signed out.',
+  passwordSet: 'Your password has been set. You can now sign in with it.',
   profile: 'Profile',
   realName: 'Real name',
   loginName: 'Login name',
@@ -151,6 +152,9 @@ export const members = {
   noModules: 'None yet. Your company administrator grants them.',
   /** An administrator's modules are all of the company's, once the platform has verified it. */
   noModulesUntilVerified: 'None yet. Your company’s modules open once the platform has verified it.',
+  /** A member the company's two-step rule keeps out (issue 47): the grants wait for it, not for the administrator. */
+  noModulesUntilTwoStep: '{company} requires two-step verification: the modules your administrator granted open once you set it up.',
+  setUpTwoStep: 'Set up two-step verification',
   photo: 'Change photo',
   photoSaved: 'Photo saved',
 };

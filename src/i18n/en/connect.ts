@@ -2,6 +2,13 @@
 export const connect = {
   asks: '{app} would like to sign you in with your portal account.',
   willReceive: 'It will receive:',
+  /** Whose app and where it answers (issue 47). */
+  appOfCompany: 'An app of {company}, at {address}',
+  appOfPlatform: "An app of the portal's operator, at {address}",
+  signedInAs: 'You are signed in as {account}.',
+  notYou: 'Not you? Use another account',
+  /** The company scope on the consent page, naming the company it would send. */
+  companyNamed: 'The company you work in now, {company}: its name, type, your role and modules',
   scopes: {
     openid: 'Your account identifier (never your phone number or e-mail)',
     profile: 'Your name and language',
@@ -37,6 +44,8 @@ export const connect = {
   signOutWhat: 'Signing out ends your portal session in this browser, and the apps you signed in to with it are told.',
   signOut: 'Sign out',
   staySignedIn: 'Stay signed in',
+  staySignedInHint: '"Stay signed in" keeps you signed in to the portal. {app} has signed you out of itself either way.',
+  staySignedInHintUnknown: '"Stay signed in" keeps you signed in to the portal. The site that sent you here may have signed you out of itself either way.',
   leaving: 'Taking you on…',
   toPortal: 'Go to the portal',
 };

@@ -74,6 +74,7 @@ export const onboarding = {
     countryRequired: 'Please choose the country or region.',
     contactNameRequired: 'Please enter the contact person.',
     phoneRequired: 'Please enter your mobile number.',
+    contactPhoneRequired: 'Please enter the contact person’s mobile number.',
     phoneInvalid: 'Please enter right mobile phone number.',
     portRequired: 'Please choose the serviced port.',
     creditCodeRequired: 'Please enter the unified social credit code.',

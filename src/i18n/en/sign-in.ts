@@ -41,6 +41,9 @@ export const signIn = {
     emailSent: 'If the account with this number has an e-mail address, the code is on its way there. Enter it in the code box above.',
     password: 'Sign in with your password',
     passkeyHint: 'Or use a passkey: the passkey button is below.',
+    /** For everyone (it says nothing of the number's account): a new person registers by e-mail. */
+    newHere: 'New here?',
+    registerByEmail: 'Register with your e-mail address',
   },
   emailLinkInstead: 'E-mail me a sign-in link',
   forgot: 'Forgot password?',

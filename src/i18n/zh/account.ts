@@ -45,6 +45,7 @@ export const account: Messages['account'] = {
 
 export const userCenter: Messages['userCenter'] = {
   passwordChanged: '密码已修改，您的其他设备已退出登录。',
+  passwordSet: '密码已设置，现在可以用它登录。',
   profile: '个人资料',
   realName: '真实姓名',
   loginName: '登录名',
@@ -139,6 +140,8 @@ export const members: Messages['members'] = {
   yourModules: '我的模块',
   noModules: '暂无。由企业管理员授予。',
   noModulesUntilVerified: '暂无。平台完成企业认证后即可使用企业的模块。',
+  noModulesUntilTwoStep: '{company} 要求开启两步验证：开启后即可使用管理员授予您的模块。',
+  setUpTwoStep: '设置两步验证',
   photo: '更换头像',
   photoSaved: '头像已保存',
 };

@@ -4,6 +4,11 @@ import type { Messages } from '../en';
 export const connect: Messages['connect'] = {
   asks: '{app} 请求使用您的门户账号为您登录。',
   willReceive: '该应用将获得：',
+  appOfCompany: '{company} 的应用，地址 {address}',
+  appOfPlatform: '门户运营方的应用，地址 {address}',
+  signedInAs: '您当前登录的账号：{account}。',
+  notYou: '不是您？使用其他账号',
+  companyNamed: '您当前所在企业（{company}）：名称、类型、您的角色和可用模块',
   scopes: {
     openid: '您的账号标识（不含手机号或邮箱）',
     profile: '您的姓名和语言',
@@ -34,6 +39,8 @@ export const connect: Messages['connect'] = {
   signOutWhat: '退出后，您在此浏览器中的门户会话将结束，并会通知您用它登录过的应用。',
   signOut: '退出登录',
   staySignedIn: '保持登录',
+  staySignedInHint: '选择“保持登录”将保留您在门户的登录状态。无论如何，{app} 都已将您从该应用退出。',
+  staySignedInHintUnknown: '选择“保持登录”将保留您在门户的登录状态。将您带到此处的网站可能已将您从其自身退出。',
   leaving: '正在跳转……',
   toPortal: '前往门户',
   disconnectOne: '取消关联 {app}',

@@ -74,6 +74,7 @@ export const onboarding: Messages['onboarding'] = {
     countryRequired: '请选择国家或地区。',
     contactNameRequired: '请输入联系人。',
     phoneRequired: '请输入手机号码。',
+    contactPhoneRequired: '请输入联系人手机号。',
     phoneInvalid: '请输入正确的手机号码。',
     portRequired: '请选择服务港口。',
     creditCodeRequired: '请输入统一社会信用代码。',

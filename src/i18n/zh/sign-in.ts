@@ -39,6 +39,9 @@ export const signIn: Messages['signIn'] = {
     emailSent: '如果该手机号的账号绑定了邮箱，验证码已发往该邮箱，请填入上方的验证码框。',
     password: '使用密码登录',
     passkeyHint: '也可以使用通行密钥：请点击下方的通行密钥按钮。',
+    /** For everyone (it says nothing of the number's account): a new person registers by e-mail. */
+    newHere: '新用户？',
+    registerByEmail: '使用邮箱注册',
   },
   emailLinkInstead: '通过邮件链接登录',
   forgot: '忘记密码？',

@@ -1,5 +1,6 @@
 import * as ERR from '../../schemas/error-names';
 import { useEffect } from 'react';
+import { accountApi } from '../../api/account';
 import { connectApi } from '../../api/connect';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
@@ -25,6 +26,14 @@ export default function ConnectApp({ messages }: ConnectAppProps) {
     refusal.code === ERR.OIDC_REQUEST_GONE ? c.gone : undefined,
   );
   const decide = (allow: boolean) => send(() => connectApi.decide(id, allow));
+  /** "Not you?": the request is let go, this account signed out, and the next one signs in and comes back here. */
+  const useAnother = () =>
+    send(async () => {
+      const released = await connectApi.release(id);
+      if (!released.ok) return released;
+      await accountApi.logout();
+      return { ...released, data: { redirectTo: `/login?next=${encodeURIComponent(`/connect?request=${id}`)}` } };
+    });
 
   async function load() {
     const answer = await connectApi.request(id);
@@ -52,6 +61,13 @@ export default function ConnectApp({ messages }: ConnectAppProps) {
       <h2 id="connect-heading" ref={heading} tabIndex={-1} className="connect-app">
         {format(c.asks, { app })}
       </h2>
+      <p className="hint connect-owner">{format(request.client.owner ? c.appOfCompany : c.appOfPlatform, { company: request.client.owner ?? '', address: request.client.address })}</p>
+      <div className="connect-account">
+        <p>{format(c.signedInAs, { account: request.account.name ? `${request.account.name} (${request.account.signIn})` : request.account.signIn })}</p>
+        <button type="button" className="text-button connect-not-you" disabled={busy} onClick={() => void useAnother()}>
+          {c.notYou}
+        </button>
+      </div>
       {request.needs === 'two-step-setup' ? (
         <>
           <p>{format(c.twoStepNeeded, { app })}</p>
@@ -69,7 +85,7 @@ export default function ConnectApp({ messages }: ConnectAppProps) {
           <p>{c.willReceive}</p>
           <ul className="connect-scopes">
             {request.scopes.map((scope) => (
-              <li key={scope}>{c.scopes[scope]}</li>
+              <li key={scope}>{scope === 'company' && request.company ? format(c.companyNamed, { company: request.company }) : c.scopes[scope]}</li>
             ))}
           </ul>
           {request.needs === 'proof' ? <p className="connect-proof">{format(request.twoFactors ? c.proofNeededTwoFactors : c.proofNeeded, { app })}</p> : <p className="hint">{c.remembered}</p>}

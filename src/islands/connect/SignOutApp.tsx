@@ -48,10 +48,14 @@ export default function SignOutApp({ messages }: SignOutAppProps) {
         <button type="button" className="button primary" disabled={busy} onClick={() => void decide(true)}>
           {c.signOut}
         </button>
-        <button type="button" className="button secondary" disabled={busy} onClick={() => void decide(false)}>
+        <button type="button" className="button secondary" disabled={busy} aria-describedby="stay-signed-in-hint" onClick={() => void decide(false)}>
           {c.staySignedIn}
         </button>
       </div>
+      {/* Either way the browser goes back to the app, which has signed itself out already (issue 47). */}
+      <p id="stay-signed-in-hint" className="hint">
+        {view.app ? format(c.staySignedInHint, { app: view.app }) : c.staySignedInHintUnknown}
+      </p>
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { sliderWays } from '../../lib/slider-ways';
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Messages } from '../../i18n';
@@ -204,6 +205,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
               busy={s.busy}
               passkeys={passkeys !== null}
               onEmailInstead={() => void sendCodeByEmailInstead().then(() => $signIn.get().smsDown?.step === 'emailSent' && document.getElementById('code')?.focus())}
+              onRegisterByEmail={() => switchTo('code', 'email')}
               onPassword={register ? undefined : () => switchTo('password')}
             />
             </Suspense>
@@ -420,11 +422,13 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
             subject={dialog.subject}
             labels={{ ...m.slider, networkError: messages.errors.network }}
             // A refused check leaves the ways in that need no slider.
-            otherWays={[
-              { label: m.slider.useEmailCode, choose: () => switchTo('code', 'email') },
-              ...(register || dialog.scene === 'login' ? [] : [{ label: m.slider.usePassword, choose: () => switchTo('password') }]),
-              ...(passkeys ? [{ label: m.slider.usePasskey, choose: () => void loadPasskeys().then((p) => p.signInWithPasskey()) }] : []),
-            ]}
+            otherWays={sliderWays({ register, registering: dialog.registering === true, scene: dialog.scene, passkeys: passkeys !== null }).map((way) =>
+              way === 'emailCode'
+                ? { label: m.slider.useEmailCode, choose: () => switchTo('code', 'email') }
+                : way === 'password'
+                  ? { label: m.slider.usePassword, choose: () => switchTo('password') }
+                  : { label: m.slider.usePasskey, choose: () => void loadPasskeys().then((p) => p.signInWithPasskey()) },
+            )}
           />
         )}
         {dialog?.kind === 'insecure' && (

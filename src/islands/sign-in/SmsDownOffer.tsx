@@ -9,6 +9,8 @@ interface SmsDownOfferProps {
   /** Passkeys work in this browser: the form's passkey button is another way in. */
   passkeys: boolean;
   onEmailInstead: () => void;
+  /** The e-mail tab of the code sign-in, which registers a new person by e-mail (issue 47). */
+  onRegisterByEmail: () => void;
   /** The password sign-in; absent where the form has none (/register). */
   onPassword?: () => void;
 }
@@ -18,7 +20,7 @@ interface SmsDownOfferProps {
  * number's account, if it has one; the answer is the same either way) or another way in. Its heading takes focus
  * when it appears, so a keyboard or screen-reader user is where the choices are.
  */
-export function SmsDownOffer({ state, labels, busy, passkeys, onEmailInstead, onPassword }: SmsDownOfferProps) {
+export function SmsDownOffer({ state, labels, busy, passkeys, onEmailInstead, onRegisterByEmail, onPassword }: SmsDownOfferProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (state.step === 'offered') heading.current?.focus();
@@ -49,6 +51,13 @@ export function SmsDownOffer({ state, labels, busy, passkeys, onEmailInstead, on
         </button>
       )}
       {passkeys && <p className="hint">{labels.passkeyHint}</p>}
+      {/* True for everyone, so it tells no one whether this number has an account: a new person's way in. */}
+      <p className="sms-down-new">
+        {labels.newHere}{' '}
+        <button type="button" className="text-button" disabled={busy} onClick={onRegisterByEmail}>
+          {labels.registerByEmail}
+        </button>
+      </p>
     </section>
   );
 }

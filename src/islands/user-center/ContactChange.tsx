@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { Suspense, type FormEvent } from 'react';
+import { Suspense, useEffect, useRef, type FormEvent } from 'react';
 import type { Messages } from '../../i18n';
 import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
@@ -13,6 +13,8 @@ import {
   setContactArea,
   setContactField,
 } from '../../stores/data-rights';
+import { $userCenter } from '../../stores/user-center';
+import { EmailAddress } from '../../ui/EmailAddress';
 import { PhoneField } from '../../ui/PhoneField';
 import { TextField } from '../../ui/TextField';
 import { loadPhoneCodesLazily, SliderDialog } from '../shared/on-first-use';
@@ -31,6 +33,13 @@ export function ContactChange({ lang, messages, sliderLabels }: ContactChangePro
   const m = messages.dataRights;
   const s = useStore($contactChange);
   const dialog = useStore($dialog);
+  const me = useStore($userCenter).me;
+  const done = useRef<HTMLParagraphElement>(null);
+  // The confirmation is where the person is: focus moves to it, so it is in view and read out.
+  useEffect(() => {
+    if (s.changed) done.current?.focus();
+  }, [s.changed]);
+  const phone = me?.registerMobile ? `${me.userPhoneCode ?? ''} ${me.registerMobile}`.trim() : null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void saveContactChange();
@@ -43,14 +52,36 @@ export function ContactChange({ lang, messages, sliderLabels }: ContactChangePro
       <h3 id="contact-title" className="subsection-title">{m.contactTitle}</h3>
       <p className="hint">{m.contactHint}</p>
       {s.kind === null ? (
-        <div className="form-actions">
-          <button type="button" className="button secondary" onClick={() => openContactChange('email')}>
-            {m.changeEmail}
-          </button>
-          <button type="button" className="button secondary" onClick={() => openContactChange('phone')}>
-            {m.changePhone}
-          </button>
-        </div>
+        <>
+          {/* What the account names now, beside the way to change it (issue 47). */}
+          <dl className="contact-now">
+            <div>
+              <dt>{m.currentEmail}</dt>
+              <dd>
+                <span className="contact-value">{me?.businessEmails ? <EmailAddress value={me.businessEmails} /> : m.noneSet}</span>
+                <button type="button" className="button secondary" onClick={() => openContactChange('email')}>
+                  {m.changeEmail}
+                </button>
+              </dd>
+            </div>
+            <div>
+              <dt>{m.currentPhone}</dt>
+              <dd>
+                <span className="contact-value">{phone ?? m.noneSet}</span>
+                <button type="button" className="button secondary" onClick={() => openContactChange('phone')}>
+                  {m.changePhone}
+                </button>
+              </dd>
+            </div>
+          </dl>
+          <div className="live-region" role="status" aria-live="polite">
+            {s.changed && (
+              <p className="notice" tabIndex={-1} ref={done}>
+                {m.contactChanged}
+              </p>
+            )}
+          </div>
+        </>
       ) : (
         <form onSubmit={submit} aria-labelledby="contact-title" noValidate>
           {s.kind === 'email' ? (

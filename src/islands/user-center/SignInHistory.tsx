@@ -42,16 +42,15 @@ export function SignInHistory({ lang, messages }: SignInHistoryProps) {
               </td>
               <td>
                 <span className="history-device">{deviceLabel(entry, m)}</span>
-                <span className="history-detail">
-                  {countryLabel(entry.country, lang, m)}
-                  {entry.network && (
-                    <>
-                      {' · '}
-                      <span className="visually-hidden">{m.network}: </span>
-                      {entry.network}
-                    </>
-                  )}
-                </span>
+                {/* The country and the network on lines of their own: a long IPv6 network wrapped under its
+                    separator left "United States ·" dangling at a line's end (issue 47). */}
+                <span className="history-detail">{countryLabel(entry.country, lang, m)}</span>
+                {entry.network && (
+                  <span className="history-detail history-network">
+                    <span className="visually-hidden">{m.network}: </span>
+                    {entry.network}
+                  </span>
+                )}
               </td>
             </tr>
           ))}

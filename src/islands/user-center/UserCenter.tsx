@@ -77,6 +77,12 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
   // An address breaks after its "@" on a narrow screen, not inside a word.
   const address = (value: string | null | undefined) => (value && value.trim() ? <EmailAddress value={value} /> : m.empty);
   // An address row (the third value) keeps room for two lines from the frame on (forms.css `.facts .address`).
+  const companyName = (id: string) => {
+    const company = s.companies.find((c) => c.companyId === id);
+    return company ? (lang === 'zh' && company.companyNameCn ? company.companyNameCn : company.companyNameEn) : id;
+  };
+  // A member the company's two-step rule keeps out: their modules wait for two-step, not for the administrator.
+  const keptOut = s.companies.find((company) => company.twoStepRequired);
   const profile: [string, ReactNode, boolean?][] = [
     [m.realName, shown(me?.realName)],
     [m.loginName, address(me?.loginName), true],
@@ -92,15 +98,18 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
       messages.members.yourModules,
       me?.authoriseList.length
         ? joinList(lang, me.authoriseList.map((module) => module.name))
+        : keptOut
+          ? (
+              <>
+                {format(messages.members.noModulesUntilTwoStep, { company: companyName(keptOut.companyId) })}{' '}
+                <a href="#security">{messages.members.setUpTwoStep}</a>
+              </>
+            )
         : s.companies.some((company) => company.role === 'administrator')
           ? messages.members.noModulesUntilVerified
           : messages.members.noModules,
     ],
   ];
-  const companyName = (id: string) => {
-    const company = s.companies.find((c) => c.companyId === id);
-    return company ? (lang === 'zh' && company.companyNameCn ? company.companyNameCn : company.companyNameEn) : id;
-  };
 
   return (
     <div className="user-center">

@@ -4,6 +4,7 @@ import { format } from '../../i18n/format';
 import { problemText } from '../../i18n/problem';
 import { $dialog } from '../../stores/dialog';
 import { $wechat, isCodeSentNotice, sendPhoneCode, setWechatAgreed, setWechatArea, setWechatField, submitPhone } from '../../stores/wechat';
+import { CodeButton } from '../../ui/CodeButton';
 import { PhoneField } from '../../ui/PhoneField';
 import { TextField } from '../../ui/TextField';
 import { loadPhoneCodesLazily, SliderDialog } from '../shared/on-first-use';
@@ -40,9 +41,14 @@ export default function WechatPhoneForm({ lang, messages, sliderLabels, back }: 
         required
       />
       <div className="form-actions">
-        <button type="button" className="button secondary" disabled={s.busy || !s.mobile.trim()} onClick={() => void sendPhoneCode()}>
-          {m.sendCode}
-        </button>
+        {/* Counts down the wait before another code, as the sign-in form's does (issue 47). */}
+        <CodeButton
+          cooldownUntil={s.cooldownUntil}
+          sentBefore={s.sent}
+          busy={s.busy || !s.mobile.trim()}
+          labels={{ getCode: m.sendCode, resend: messages.signIn.resend, resendIn: messages.signIn.resendIn }}
+          onClick={() => void sendPhoneCode().then(() => isCodeSentNotice($wechat.get().problem) && document.getElementById('wechat-code')?.focus())}
+        />
       </div>
       <TextField id="wechat-code" label={m.code} value={s.code} onChange={(v) => setWechatField('code', v)} inputMode="numeric" autoComplete="one-time-code" maxLength={8} required />
       <div className="agreement">
@@ -61,7 +67,8 @@ export default function WechatPhoneForm({ lang, messages, sliderLabels, back }: 
         </label>
       </div>
       <div className="live-region" role="status" aria-live="polite">
-        {notice && <p className="notice">{m.codeSent}</p>}
+        {/* Stays while the code is typed: the notice is the sending's, not a problem that an edit clears. */}
+        {(notice || (s.sent && !s.problem)) && <p className="notice">{m.codeSent}</p>}
       </div>
       {s.problem && !notice && (
         <p className="error" role="alert">

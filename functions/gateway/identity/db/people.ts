@@ -43,6 +43,8 @@ export interface UserRow {
   // Closing the account (migrations/0310, data-rights/): the cooling-off, an operator's legal hold, the erasure.
   closing_since: number | null;
   closes_at: number | null;
+  /** The language the closure was asked in: its erasure notice is written in it. */
+  closing_lang?: 'zh' | 'en' | null;
   legal_hold_reason: string | null;
   legal_hold_at: number | null;
   erased_at: number | null;
