@@ -7,6 +7,9 @@ import { dictionaryRoutes } from './places/dictionaries-routes';
 import { legalRoutes } from './legal/routes';
 import { accountRoutes } from './account/routes';
 import { authRoutes } from './sign-in/routes';
+import { vesselRoutes } from './vessels/routes';
+import { grantRoutes } from './grants/routes';
+import { grantOpsRoutes } from './grants/ops-routes';
 import { signInSecondStepRoutes } from './sign-in/second-step-routes';
 import { devUserRoutes } from './dev/users-routes';
 import { captchaRoutes } from './captcha/routes';
@@ -81,6 +84,9 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', captchaRoutes)
     .route('/', devRoutes)
     .route('/', companyRoutes)
+    .route('/', vesselRoutes)
+    .route('/', grantRoutes)
+    .route('/', grantOpsRoutes)
     .route('/', fileRoutes)
     .route('/', placeRoutes)
     .route('/', passwordRoutes)

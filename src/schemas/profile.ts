@@ -59,6 +59,22 @@ export const meAnswer = z.object({
   authoriseList: z.array(grantedModuleSchema),
   /** 'YYYY-MM-DD' from the staff form of that company. */
   hireDate: z.nullable(z.string()),
+  /**
+   * The company this session acts for under a grant (issue 41), with the grant's scope and the modules the person
+   * has while acting (authoriseList then holds the same); absent or null when the session acts for no one.
+   */
+  actingFor: z.optional(
+    z.nullable(
+      z.object({
+        grantId: z.string(),
+        principal: z.object({ id: z.string(), nameEn: z.string(), nameCn: z.nullable(z.string()) }),
+        vessels: z.array(z.string()),
+        ports: z.array(z.string()),
+        level: z.enum(['read', 'act']),
+        until: z.number(),
+      }),
+    ),
+  ),
 });
 export type MeAnswer = z.infer<typeof meAnswer>;
 

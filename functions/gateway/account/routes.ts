@@ -12,8 +12,9 @@ import { findCountry } from '../places/countries';
 import { bearerToken, findSession, idleTimeoutMs, requireSession, requireSessionReading, revokeSession } from '../sessions/service';
 import { type SessionVariables } from '../identity/db/sessions';
 import { userRecord } from './user-record';
-import { chooseCompany, companyListOf, loginCaseAnswer, membershipsReadWithSession, membershipsWithSession } from './service';
+import { actFor, actingChoicesOf, chooseCompany, companyListOf, loginCaseAnswer, membershipsReadWithSession, membershipsWithSession } from './service';
 import { setPhotoRequest } from '../../../src/schemas/members';
+import { actForRequest } from '../../../src/schemas/grants';
 import { validate } from '../validate';
 import { ERR } from '../../../src/schemas/error-codes';
 
@@ -35,6 +36,8 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   .use('/agg-web/quick/user/anonymity/account/login', requireSession)
   .use('/c/user/v2/getCompanyListByToken', requireSession)
   .use('/agg-web/user/chooseAccount', requireSession)
+  .use('/agg-web/user/actingChoices', requireSession)
+  .use('/agg-web/user/actFor', requireSession)
   // The user record's companies come in the same round trip as the session (sessions/service.ts).
   .use('/agg-web/user/fetchMeByUserToken', requireSessionReading(membershipsWithSession))
   .use('/agg-web/user/updateUserInfo', requireSession)
@@ -55,9 +58,16 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     return ok(c, null);
   })
 
+  // Acting for another company under a grant (issue 41): the choices, and choosing one.
+  .post('/agg-web/user/actingChoices', async (c) => ok(c, await actingChoicesOf(c.env.DB, c.get('user').id, now(c), requestLang(c))))
+  .post('/agg-web/user/actFor', validate('json', actForRequest), async (c) => {
+    await actFor(c.env.DB, c.get('user').id, c.get('session').token_hash, c.req.valid('json').grantId, now(c), requestLang(c));
+    return ok(c, null);
+  })
+
   .get('/agg-web/user/fetchMeByUserToken', async (c) => {
     const memberships = membershipsReadWithSession(c.get('alsoRead'));
-    return ok(c, await userRecord(c.env.DB, c.get('user'), c.get('session').current_company_id, requestLang(c), memberships));
+    return ok(c, await userRecord(c.env.DB, c.get('user'), c.get('session'), requestLang(c), now(c), memberships));
   })
 
   // The person's own profile. Every field is sent; a null optional field clears it.
@@ -76,7 +86,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     });
     // The session's user was deleted in between: as with any ended session.
     if (!updated) throw new GatewayError(ERR.SESSION_ENDED);
-    return ok(c, await userRecord(c.env.DB, updated, c.get('session').current_company_id, requestLang(c)));
+    return ok(c, await userRecord(c.env.DB, updated, c.get('session'), requestLang(c), now(c)));
   })
 
   // The person's photo: one of their own uploaded images not attached to a company (uploadFile kind 'logo'
@@ -85,5 +95,5 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     const { fileId } = c.req.valid('json');
     if (!(await setPhoto(c.env.DB, c.get('user').id, fileId))) throw new GatewayError(ERR.PHOTO_INVALID);
     const user = { ...c.get('user'), photo_file_id: fileId };
-    return ok(c, await userRecord(c.env.DB, user, c.get('session').current_company_id, requestLang(c)));
+    return ok(c, await userRecord(c.env.DB, user, c.get('session'), requestLang(c), now(c)));
   });

@@ -8,7 +8,10 @@ import { type UserRow } from '../identity/db/people';
 import { GatewayError } from '../errors';
 import { findPort } from '../places/ports';
 import { accountSizeOf, asLoginCaseMembership, closedCompanyRefusal, loginCaseOf } from '../companies/login-case';
-import { setSessionCompany } from '../sessions/db';
+import { setSessionActing, setSessionCompany } from '../sessions/db';
+import { actingChoices, actingNow } from '../grants/service';
+import type { ActingChoice } from '../../../src/schemas/grants';
+import type { Lang } from '../../../src/lib/lang';
 import { phoneParts } from './user-record';
 import { ERR } from '../../../src/schemas/error-codes';
 
@@ -92,4 +95,13 @@ export async function chooseCompany(db: D1Database, userId: string, sessionHash:
   // A company that requires two-step is entered only by members who have it on (authority/service.ts decides).
   if (memberships.some((m) => m.company_id === companyId && outsideByTwoStep(m))) throw new GatewayError(ERR.TWO_STEP_REQUIRED_BY_COMPANY);
   await setSessionCompany(db, sessionHash, companyId);
+}
+
+/** The grants the person may act under now (the account choice's "act for another company"). */
+export const actingChoicesOf = (db: D1Database, userId: string, at: number, lang: Lang): Promise<ActingChoice[]> => actingChoices(db, userId, at, lang);
+
+/** The session acts for the grant's principal, if the person may now (authority/ decides; DG0014 otherwise). */
+export async function actFor(db: D1Database, userId: string, sessionHash: string, grantId: string, at: number, lang: Lang): Promise<void> {
+  const choice = await actingNow(db, userId, grantId, at, lang);
+  await setSessionActing(db, sessionHash, choice.agentCompanyId, grantId);
 }

@@ -10,6 +10,12 @@ import type { UserRow } from '../identity/db/people';
 import { findCountry } from '../places/countries';
 import { accountSizeOf, asLoginCaseMembership } from '../companies/login-case';
 import { modulesOfMember } from '../companies/modules';
+import type { SessionRow } from '../identity/db/sessions';
+import type { ActingChoice } from '../../../src/schemas/grants';
+import { actingNow } from '../grants/service';
+import { endSessionActing } from '../sessions/db';
+import { GatewayError } from '../errors';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * The full user record (fetchMeByUserToken, updateUserInfo's answer): every field of the specification's User,
@@ -49,8 +55,29 @@ function companyInUse(memberships: readonly MembershipRow[], sessionCompanyId: s
   );
 }
 
+/** What the user record reads of the session: the company it works in, and the grant it acts under. */
+export type RecordSession = Pick<SessionRow, 'token_hash' | 'current_company_id' | 'acting_grant_id'>;
+
+/**
+ * The grant the session acts under, read now (authority/ decides, grants/service.ts gives its modules); null when
+ * it acts for no one. A grant that ended ends the acting here, on the next call: the session goes back to the
+ * person's own company.
+ */
+async function actingOf(db: D1Database, userId: string, session: RecordSession, at: number, lang: Lang): Promise<ActingChoice | null> {
+  if (!session.acting_grant_id) return null;
+  try {
+    return await actingNow(db, userId, session.acting_grant_id, at, lang);
+  } catch (error) {
+    if (!(error instanceof GatewayError) || error.code !== ERR.ACTING_ENDED) throw error;
+    await endSessionActing(db, session.token_hash);
+    return null;
+  }
+}
+
 /** `memberships`: the person's companies when the call read them already (with its session: account/routes.ts). */
-export async function userRecord(db: D1Database, user: UserRow, sessionCompanyId: string | null, lang: Lang, memberships?: MembershipRow[]): Promise<MeAnswer> {
+export async function userRecord(db: D1Database, user: UserRow, session: RecordSession, lang: Lang, at: number, memberships?: MembershipRow[]): Promise<MeAnswer> {
+  const sessionCompanyId = session.current_company_id;
+  const acting = await actingOf(db, user.id, session, at, lang);
   const phone = phoneParts(user.phone_e164);
   const country = user.country_id ? findCountry(user.country_id) : undefined;
   const phoneCountry = phone?.region ? findCountry(phone.region) : undefined;
@@ -89,7 +116,12 @@ export async function userRecord(db: D1Database, user: UserRow, sessionCompanyId
     superAdmin: member?.role === 'administrator',
     superAdminName: company ? adminName : null,
     roles: member ? [member.role] : [],
-    authoriseList: company && member ? modulesOfMember(company.type, member, granted, lang) : [],
+    // While acting, the modules are the person's in their company within the grant's (grants/service.ts).
+    authoriseList: acting && company?.company_id === acting.agentCompanyId ? acting.modules : company && member ? modulesOfMember(company.type, member, granted, lang) : [],
     hireDate: member?.hire_time ?? null,
+    actingFor:
+      acting && company?.company_id === acting.agentCompanyId
+        ? { grantId: acting.grantId, principal: acting.principal, vessels: acting.vessels, ports: acting.ports, level: acting.level, until: acting.until }
+        : null,
   };
 }

@@ -64,3 +64,55 @@ export async function memberWithRule(db: D1Database, companyId: string, userId: 
     .bind(companyId, userId)
     .first<MemberRow & { two_step_missing: 0 | 1 }>();
 }
+
+/** A grant between companies with what decides, now, whether a person of its agent company may act under it. */
+export interface GrantStandingRow {
+  id: string;
+  principal_company_id: string;
+  agent_company_id: string;
+  vessels: string;
+  ports: string;
+  modules: string;
+  level: 'read' | 'act';
+  starts_at: number;
+  ends_at: number;
+  status: string;
+  principal_status: string;
+  principal_suspended_at: number | null;
+  principal_name_en: string;
+  principal_name_cn: string | null;
+  agent_status: string;
+  agent_suspended_at: number | null;
+  agent_type: string;
+  /** The person's membership of the agent company (null when none) and the company two-step rule's verdict. */
+  member_role: 'administrator' | 'staff' | null;
+  member_status: string | null;
+  two_step_missing: 0 | 1;
+}
+
+const GRANT_STANDING_COLUMNS = `g.id, g.principal_company_id, g.agent_company_id, g.vessels, g.ports, g.modules, g.level, g.starts_at, g.ends_at, g.status,
+  p.status AS principal_status, p.grants_suspended_at AS principal_suspended_at, p.name_en AS principal_name_en, p.name_cn AS principal_name_cn,
+  a.status AS agent_status, a.grants_suspended_at AS agent_suspended_at, a.type AS agent_type,
+  m.role AS member_role, m.status AS member_status, ${twoStepMissing('g.agent_company_id', '?2')} AS two_step_missing`;
+const GRANT_STANDING_FROM = `FROM company_grants g
+  JOIN companies p ON p.id = g.principal_company_id
+  JOIN companies a ON a.id = g.agent_company_id
+  LEFT JOIN company_members m ON m.company_id = g.agent_company_id AND m.user_id = ?2`;
+
+/** One grant and the person's standing under it (?1 the grant, ?2 the person), read in one statement. */
+export function grantStanding(db: D1Database, grantId: string, userId: string): Promise<GrantStandingRow | null> {
+  return db.prepare(`SELECT ${GRANT_STANDING_COLUMNS} ${GRANT_STANDING_FROM} WHERE g.id = ?1`).bind(grantId, userId).first<GrantStandingRow>();
+}
+
+/** Every grant to a company the person is an active member of, with their standing under each (active ones only). */
+export async function grantsToPerson(db: D1Database, userId: string): Promise<GrantStandingRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT ${GRANT_STANDING_COLUMNS} ${GRANT_STANDING_FROM}
+       WHERE g.status = 'active' AND g.agent_company_id IN (SELECT company_id FROM company_members WHERE user_id = ?2 AND status = 'active')
+       ORDER BY g.created_at`,
+    )
+    .bind('', userId)
+    .all<GrantStandingRow>();
+  return results;
+}

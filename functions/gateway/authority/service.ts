@@ -1,6 +1,6 @@
 import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
 import { GatewayError } from '../errors';
-import { memberWithRule, type MemberRow, type MembershipRow } from './db';
+import { grantStanding, grantsToPerson, memberWithRule, type GrantStandingRow, type MemberRow, type MembershipRow } from './db';
 
 /**
  * The one place that decides who may act for a company: "may this person act in this company now?" (issue 30)
@@ -55,4 +55,40 @@ export async function companyAuthority(db: D1Database, actor: { userId: string }
   if (!standing.inside) throw new GatewayError(standing.refusal);
   if (need === 'manage' && standing.member.role !== 'administrator') throw new GatewayError(ERR.ADMINISTRATOR_ONLY);
   return standing.member;
+}
+
+/** Company statuses in which a company may act, or be acted for (a blocked, expired or unverified one may not). */
+const ACTING_STATUSES: readonly string[] = ['active', 'verified'];
+
+/**
+ * Whether the person may act now under the grant, as a member of its agent company for its principal: the grant
+ * is active and within its dates, the person an active member of the agent company that its two-step rule lets
+ * in, both companies in good standing (verified, not blocked or expired) and neither company's grants suspended
+ * by the platform. The one decision behind choosing to act, the user record while acting, and every token that
+ * carries `on_behalf_of` (oidc/token.ts): an ended grant ends the acting on the next call.
+ */
+export function actsUnderGrant(row: GrantStandingRow, at: number): boolean {
+  return (
+    row.status === 'active' &&
+    row.starts_at <= at &&
+    at < row.ends_at &&
+    row.member_status === 'active' &&
+    row.two_step_missing !== 1 &&
+    ACTING_STATUSES.includes(row.principal_status) &&
+    ACTING_STATUSES.includes(row.agent_status) &&
+    row.principal_suspended_at === null &&
+    row.agent_suspended_at === null
+  );
+}
+
+/** The grant the person acts under, read now; DG0014 when they may not act under it (any reason, no leak of which). */
+export async function actingAuthority(db: D1Database, actor: { userId: string }, grantId: string, at: number): Promise<GrantStandingRow> {
+  const row = await grantStanding(db, grantId, actor.userId);
+  if (!row || !actsUnderGrant(row, at)) throw new GatewayError(ERR.ACTING_ENDED);
+  return row;
+}
+
+/** Every grant the person may act under now. */
+export async function grantsActedUnder(db: D1Database, actor: { userId: string }, at: number): Promise<GrantStandingRow[]> {
+  return (await grantsToPerson(db, actor.userId)).filter((row) => actsUnderGrant(row, at));
 }

@@ -32,6 +32,9 @@ export interface CompanyRow {
   review_note: string | null;
   reviewed_at: number | null;
   status_before_block: string | null;
+  /** The platform suspended the company's grants between companies (migrations/0410), with why. */
+  grants_suspended_at?: number | null;
+  grants_suspended_reason?: string | null;
 }
 
 export interface MemberListRow extends MemberRow {

@@ -30,6 +30,9 @@ import {
 } from './db';
 import { authenticateClient, issuerOf, OAuthError, parseList } from './clients';
 import { companySuspended, companyTokenUse } from './company-clients';
+import { actingNow, onBehalfOf } from '../grants/service';
+import { actingAuthority } from '../authority/service';
+import type { ActingChoice } from '../../../src/schemas/grants';
 import { refreshLifetimeMs } from './authorize';
 import { accessToken, ACCESS_TOKEN_TTL_S, idToken, verifiedAccessToken, type AccessClaims, type Authentication } from './tokens';
 
@@ -172,8 +175,10 @@ async function tokensFor(env: Env, client: ClientRow, grant: GrantRow, at: numbe
   const auth = grantAuthentication(grant);
   const claims = await personClaims(env, grant, at);
   const scope = grant.scope;
+  // A token made while the person acts for another company says so, and lives only as long as that grant does.
+  const extra = claims.on_behalf_of ? { on_behalf_of: claims.on_behalf_of } : undefined;
   const answer: TokenAnswer = {
-    access_token: await accessToken(env, at, { issuer, audience: accessAudience(env), clientId: client.id, subject: grant.user_id!, scope, grantId: grant.id, sid: grant.sid, auth }),
+    access_token: await accessToken(env, at, { issuer, audience: accessAudience(env), clientId: client.id, subject: grant.user_id!, scope, grantId: grant.id, sid: grant.sid, auth, extra }),
     token_type: 'Bearer',
     expires_in: ACCESS_TOKEN_TTL_S,
     scope,
@@ -199,7 +204,7 @@ const sessionEnd = async (db: D1Database, hash: string) => (await grantSession(d
  * use (company scope) only while authority/service.ts says the person acts in it — a member the company's
  * two-step rule keeps out gets no company.
  */
-export async function personClaims(env: Env, grant: GrantRow, _at: number): Promise<Record<string, unknown>> {
+export async function personClaims(env: Env, grant: GrantRow, at: number): Promise<Record<string, unknown>> {
   const scopes = grant.scope.split(' ');
   const user = grant.user_id ? await findUserById(env.DB, grant.user_id) : null;
   if (!user) return {};
@@ -212,14 +217,30 @@ export async function personClaims(env: Env, grant: GrantRow, _at: number): Prom
   // The portal stores an address only after a code sent to it came back: both are verified.
   if (scopes.includes('email') && user.email) Object.assign(claims, { email: user.email, email_verified: true });
   if (scopes.includes('phone') && user.phone_e164) Object.assign(claims, { phone_number: user.phone_e164, phone_number_verified: true });
-  if (scopes.includes('company')) claims.company = await companyClaim(env, grant);
+  if (scopes.includes('company')) {
+    const session = grant.session_hash ? await grantSession(env.DB, grant.session_hash) : null;
+    const acting = await actingClaim(env, grant, session, at);
+    claims.company = await companyClaim(env, grant, session, acting);
+    if (acting) claims.on_behalf_of = onBehalfOf(acting);
+  }
   return claims;
 }
 
-async function companyClaim(env: Env, grant: GrantRow): Promise<Record<string, unknown> | null> {
-  const session: Pick<SessionRow, 'current_company_id'> | null = grant.session_hash
-    ? await grantSession(env.DB, grant.session_hash)
-    : null;
+/**
+ * The grant between companies the session acts under, live now (authority/ decides); null when it acts for no one
+ * or may no longer. RFC 8693 §4.1 style: the acting person and their own company stay the subject and `company`;
+ * the principal goes in `on_behalf_of`.
+ */
+async function actingClaim(env: Env, grant: GrantRow, session: { acting_grant_id: string | null } | null, at: number): Promise<ActingChoice | null> {
+  if (!session?.acting_grant_id || !grant.user_id) return null;
+  const lang: Lang = grant.locale === 'en' ? 'en' : 'zh';
+  return actingNow(env.DB, grant.user_id, session.acting_grant_id, at, lang).catch((error: unknown) => {
+    if (error instanceof GatewayError && error.code === ERR.ACTING_ENDED) return null;
+    throw error;
+  });
+}
+
+async function companyClaim(env: Env, grant: GrantRow, session: Pick<SessionRow, 'current_company_id'> | null, acting: ActingChoice | null): Promise<Record<string, unknown> | null> {
   const companyId = session?.current_company_id;
   if (!companyId || !grant.user_id) return null;
   const standing = await standingIn(env.DB, companyId, grant.user_id);
@@ -227,7 +248,8 @@ async function companyClaim(env: Env, grant: GrantRow): Promise<Record<string, u
   const company = await companyById(env.DB, companyId);
   if (!company) return null;
   const lang: Lang = grant.locale === 'en' ? 'en' : 'zh';
-  const modules = modulesOfMember(company.type, standing.member, await grantsOf(env.DB, companyId, grant.user_id), lang);
+  // While acting, the modules are the person's within the grant's (grants/service.ts).
+  const modules = acting?.agentCompanyId === companyId ? acting.modules : modulesOfMember(company.type, standing.member, await grantsOf(env.DB, companyId, grant.user_id), lang);
   return {
     id: company.id,
     name_cn: company.name_cn,
@@ -244,7 +266,13 @@ export async function liveAccessToken(env: Env, token: string, at: number): Prom
   const claims = await verifiedAccessToken(env.DB, token, at, { issuer: issuerOf(env), audience: accessAudience(env) });
   if (!claims || (claims.jti && (await accessTokenRevoked(env.DB, claims.jti)))) return null;
   const grant = await liveGrant(env.DB, claims.gid, at, idleTimeoutMs(env));
-  return grant ? { claims, grant } : null;
+  if (!grant) return null;
+  // A token that acts for another company is live only while its grant between companies is (authority/ decides).
+  if (claims.on_behalf_of) {
+    const acting = await actingAuthority(env.DB, { userId: claims.sub ?? '' }, claims.on_behalf_of.grant_id, at).catch(() => null);
+    if (!acting) return null;
+  }
+  return { claims, grant };
 }
 
 /** userinfo: the claims of the token's grant, for a person's token with the openid scope. */
@@ -267,7 +295,20 @@ export async function introspect(env: Env, client: ClientRow, token: string | nu
   const live = await liveAccessToken(env, token, at);
   if (!live || live.claims.client_id !== client.id) return { active: false };
   const { claims } = live;
-  return { active: true, token_type: 'Bearer', client_id: claims.client_id, sub: claims.sub, scope: claims.scope, exp: claims.exp, iat: claims.iat, iss: claims.iss, aud: claims.aud, jti: claims.jti, ...(claims.sid ? { sid: claims.sid } : {}) };
+  return {
+    active: true,
+    token_type: 'Bearer',
+    client_id: claims.client_id,
+    sub: claims.sub,
+    scope: claims.scope,
+    exp: claims.exp,
+    iat: claims.iat,
+    iss: claims.iss,
+    aud: claims.aud,
+    jti: claims.jti,
+    ...(claims.sid ? { sid: claims.sid } : {}),
+    ...(claims.on_behalf_of ? { on_behalf_of: claims.on_behalf_of } : {}),
+  };
 }
 
 /** Revocation (RFC 7009): a refresh token ends its whole grant; an access token is listed until it expires. Unknown tokens: nothing, and no error. */

@@ -76,15 +76,17 @@ export interface AccessClaims extends JWTPayload {
   /** The grant the token belongs to: revoking the grant ends the token on its next use. */
   gid: string;
   sid?: string;
+  /** While the person acts for another company (issue 41): the grant between companies, checked live on every use. */
+  on_behalf_of?: { company_id: string; grant_id: string };
 }
 
 export function accessToken(
   env: Env,
   at: number,
-  claims: { issuer: string; audience: string; clientId: string; subject: string; scope: string; grantId: string; sid: string | null; auth?: Authentication; extra?: Record<string, string> },
+  claims: { issuer: string; audience: string; clientId: string; subject: string; scope: string; grantId: string; sid: string | null; auth?: Authentication; extra?: Record<string, unknown> },
 ): Promise<string> {
   const { issuer, audience, clientId, subject, scope, grantId, sid, auth, extra } = claims;
-  // `extra`: a company API client's company_id (company-clients.ts); never overrides the claims above.
+  // `extra`: a company API client's company_id (company-clients.ts), or a person's on_behalf_of; never overrides the claims above.
   const payload: AccessClaims = { ...extra, iss: issuer, aud: audience, sub: subject, client_id: clientId, scope, gid: grantId, jti: randomToken().slice(0, 22) };
   if (sid) payload.sid = sid;
   if (auth?.authTime) payload.auth_time = Math.floor(auth.authTime / 1000);

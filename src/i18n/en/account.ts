@@ -214,6 +214,20 @@ export const actionNames = {
     unblocked: 'Company unblocked',
     expired: 'Company verification expired',
     administrator_transferred: 'Administrator role transferred',
+    grants_suspended: 'Company’s grants suspended by the platform',
+    grants_restored: 'Company’s grants restored by the platform',
+  },
+  vessel: {
+    declared: 'Vessel declared',
+    disputed: 'Vessel claim sent to the platform (another company holds the role)',
+    removed: 'Vessel removed',
+  },
+  grant: {
+    requested: 'Grant between companies asked for',
+    accepted: 'Grant between companies accepted',
+    declined: 'Grant between companies declined',
+    revoked: 'Grant between companies ended',
+    used: 'Grant used (first time that day)',
   },
   oidc: {
     client_added: 'OpenID client registered',

@@ -201,6 +201,20 @@ export const actionNames: Messages['actionNames'] = {
     unblocked: '解除企业冻结',
     expired: '企业认证设为过期',
     administrator_transferred: '转移管理员',
+    grants_suspended: '平台暂停了该公司的授权',
+    grants_restored: '平台恢复了该公司的授权',
+  },
+  vessel: {
+    declared: '登记船舶',
+    disputed: '船舶归属争议已提交平台（另一公司已登记该角色）',
+    removed: '移除船舶',
+  },
+  grant: {
+    requested: '发起公司间授权',
+    accepted: '接受公司间授权',
+    declined: '拒绝公司间授权',
+    revoked: '终止公司间授权',
+    used: '使用授权（当日首次）',
   },
   oidc: {
     client_added: '注册 OpenID 客户端',

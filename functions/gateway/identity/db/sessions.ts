@@ -163,6 +163,8 @@ export interface SessionRow {
   kind: SessionKind;
   refresh_hash: string | null;
   current_company_id: string | null;
+  /** The grant this session acts under (authority/service.ts actingAuthority), its current company then the agent. */
+  acting_grant_id?: string | null;
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
