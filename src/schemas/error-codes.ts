@@ -298,6 +298,8 @@ export const errorCatalogue = {
   OI0017: { status: 409, en: 'Your company has as many active API clients as allowed (20). Revoke one first.', zh: '贵公司的有效 API 客户端已达上限（20 个），请先撤销一个。' },
   OI0018: { status: 404, en: 'There is no such API client in your company, or it was already revoked.', zh: '贵公司没有该 API 客户端，或已被撤销。' },
   OI0019: { status: 409, en: "This client belongs to a company; its administrators manage it.", zh: '该客户端属于某公司，由该公司管理员管理。' },
+  // Issue 43: PKCE per client.
+  OI0430: { status: 400, en: 'PKCE stays required for a public client. For a confidential client, say why it may be turned off.', zh: '公开客户端必须使用 PKCE。关闭机密客户端的 PKCE 时，请说明原因。' },
   // Sign in with WeChat and WeCom (functions/gateway/wechat/).
   WX0001: { status: 404, en: 'This way of signing in is not available here.', zh: '此处暂不支持该登录方式。' },
   WX0002: {

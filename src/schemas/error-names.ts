@@ -192,6 +192,7 @@ export const COMPANY_CLIENT_ALREADY_CREATED = 'OI0016' as const;
 export const COMPANY_CLIENTS_CAPPED = 'OI0017' as const;
 export const COMPANY_CLIENT_NOT_FOUND = 'OI0018' as const;
 export const OIDC_CLIENT_OF_COMPANY = 'OI0019' as const;
+export const OIDC_PKCE_OFF_REFUSED = 'OI0430' as const;
 export const WECHAT_METHOD_OFF = 'WX0001' as const;
 export const WECHAT_STATE_INVALID = 'WX0002' as const;
 export const WECHAT_CODE_USED = 'WX0003' as const;

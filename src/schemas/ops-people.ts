@@ -153,6 +153,8 @@ export const AUDITED_ACTIONS = [
   'oidc.client_secret_rotated',
   'oidc.client_disabled',
   'oidc.client_enabled',
+  'oidc.client_pkce_required',
+  'oidc.client_pkce_off',
   'oidc.company_client_created',
   'oidc.company_client_revoked',
   'oidc.company_client_used',

@@ -221,6 +221,8 @@ export const actionNames = {
     client_secret_rotated: 'OpenID client secret replaced',
     client_disabled: 'OpenID client disabled',
     client_enabled: 'OpenID client enabled',
+    client_pkce_required: 'PKCE required of an OpenID client',
+    client_pkce_off: 'PKCE turned off for an OpenID client',
     company_client_created: 'Company API client created',
     company_client_revoked: 'Company API client revoked',
     company_client_used: 'Company API client got a token',

@@ -208,6 +208,8 @@ export const actionNames: Messages['actionNames'] = {
     client_secret_rotated: '更换 OpenID 客户端密钥',
     client_disabled: '停用 OpenID 客户端',
     client_enabled: '启用 OpenID 客户端',
+    client_pkce_required: '要求 OpenID 客户端使用 PKCE',
+    client_pkce_off: '关闭 OpenID 客户端的 PKCE',
     company_client_created: '创建公司 API 客户端',
     company_client_revoked: '撤销公司 API 客户端',
     company_client_used: '公司 API 客户端获取令牌',
