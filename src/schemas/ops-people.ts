@@ -141,6 +141,8 @@ export const AUDITED_ACTIONS = [
   'company.unblocked',
   'company.expired',
   'company.administrator_transferred',
+  'company.domain_added',
+  'company.domain_proved',
   'operator.added',
   'operator.removed',
   'operator.enrolment_issued',

@@ -214,6 +214,8 @@ export const actionNames = {
     unblocked: 'Company unblocked',
     expired: 'Company verification expired',
     administrator_transferred: 'Administrator role transferred',
+    domain_added: 'E-mail domain added for sign-in',
+    domain_proved: 'E-mail domain proved by DNS',
   },
   oidc: {
     client_added: 'OpenID client registered',

@@ -201,6 +201,8 @@ export const actionNames: Messages['actionNames'] = {
     unblocked: '解除企业冻结',
     expired: '企业认证设为过期',
     administrator_transferred: '转移管理员',
+    domain_added: '添加登录邮箱域名',
+    domain_proved: '通过 DNS 验证邮箱域名',
   },
   oidc: {
     client_added: '注册 OpenID 客户端',
