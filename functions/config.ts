@@ -278,6 +278,8 @@ const settings = {
   trackingNetworkCap: variable('TRACKING_NETWORK_CAP', withDefault(wholeNumber(1, 1_000_000), '60')),
   /** Turnstile (CAPTCHA_PROVIDER "turnstile"): the widget's site key and where tokens are verified. */
   turnstileSiteKey: variable('TURNSTILE_SITE_KEY', withDefault(text, '')),
+  /** DNS-over-HTTPS resolver (JSON form) that proves a company's e-mail domain by its TXT record (company-sso/dns.ts). */
+  dohUrl: variable('DOH_URL', withDefault(httpUrl, 'https://cloudflare-dns.com/dns-query')),
   turnstileVerifyUrl: variable('TURNSTILE_VERIFY_URL', withDefault(httpUrl, 'https://challenges.cloudflare.com/turnstile/v0/siteverify')),
   /** SMS per destination calling code per hour (unset: the production values). */
   smsHourlyCaps: variable('SMS_HOURLY_CAPS', withDefault(callingCodeCaps, '+86=600,*=20')),

@@ -18,6 +18,13 @@ export function addClientSql(input: {
   postLogoutUris?: string[];
   backchannelLogoutUri?: string | null;
   isPublic?: boolean;
+  idTokenAlg?: 'ES256' | 'RS256';
+  /** Turns PKCE off for a confidential client, with the operator's reason (issue 43). */
+  pkceOffReason?: string | null;
   trusted?: boolean;
   at?: number;
 }): { clientId: string; clientSecret: string | null; sql: string };
+export const ID_TOKEN_ALGS: string[];
+export function checkPkceReason(reason: string, isPublic?: boolean): string;
+export function setClientPkceSql(input: { clientId: string; required: boolean; reason?: string | null; at?: number }): string;
+export const LIST_CLIENTS_SQL: string;

@@ -108,9 +108,11 @@ export function checkClientUri(value) {
  * INSERT with its audit row. A client with redirect URIs signs people in (code flow, refresh tokens); one without
  * any is a machine client (client credentials).
  */
-export function addClientSql({ name, redirectUris = [], postLogoutUris = [], backchannelLogoutUri = null, isPublic = false, trusted = false, at = Date.now() }) {
+export function addClientSql({ name, redirectUris = [], postLogoutUris = [], backchannelLogoutUri = null, isPublic = false, trusted = false, idTokenAlg = 'ES256', pkceOffReason = null, at = Date.now() }) {
   const cleanName = String(name ?? '').trim();
   if (!cleanName || cleanName.length > 100) throw new Error('--name is required (at most 100 characters)');
+  if (!ID_TOKEN_ALGS.includes(idTokenAlg)) throw new Error('--id-token-alg must be ES256 or RS256');
+  const offReason = pkceOffReason === null ? null : checkPkceReason(pkceOffReason, isPublic);
   const redirects = redirectUris.map(checkClientUri);
   const logouts = postLogoutUris.map(checkClientUri);
   if (backchannelLogoutUri) checkClientUri(backchannelLogoutUri);
@@ -133,10 +135,43 @@ export function addClientSql({ name, redirectUris = [], postLogoutUris = [], bac
     at,
     at,
   ].map((value) => (value === null ? 'NULL' : typeof value === 'number' ? String(value) : literal(value)));
-  const detail = JSON.stringify({ name: cleanName, redirectUris: redirects, public: isPublic, trusted });
-  const sql = `INSERT INTO oidc_clients (id, name, secret_hash, public, trusted, redirect_uris, post_logout_uris, backchannel_logout_uri, grant_types, scopes, created_at, updated_at)
-VALUES (${values.join(', ')});
+  const detail = JSON.stringify({ name: cleanName, redirectUris: redirects, public: isPublic, trusted, idTokenAlg, ...(offReason ? { pkceOffReason: offReason } : {}) });
+  const rules = [literal(idTokenAlg), offReason === null ? '1' : '0', offReason === null ? 'NULL' : literal(offReason)];
+  const sql = `INSERT INTO oidc_clients (id, name, secret_hash, public, trusted, redirect_uris, post_logout_uris, backchannel_logout_uri, grant_types, scopes, created_at, updated_at, id_token_alg, pkce_required, pkce_off_reason)
+VALUES (${[...values, ...rules].join(', ')});
 INSERT INTO audit_log (created_at, actor_kind, actor_id, action, target_kind, target_id, reason, network, detail)
 VALUES (${at}, 'system', NULL, 'oidc.client_added', 'oidc_client', ${literal(clientId)}, NULL, NULL, ${literal(detail)});`;
   return { clientId, clientSecret, sql };
 }
+
+/** The algorithms a client may name for its ID tokens (migration 0430). */
+export const ID_TOKEN_ALGS = ['ES256', 'RS256'];
+
+/** The reason an operator gives for a confidential client without PKCE: at least 10 characters (the console's rule). */
+export function checkPkceReason(reason, isPublic = false) {
+  if (isPublic) throw new Error('PKCE stays required for a public client');
+  const text = String(reason ?? '').trim();
+  if (text.length < 10 || text.length > 300) throw new Error('--reason is required to turn PKCE off (10 to 300 characters)');
+  return text;
+}
+
+/**
+ * `client pkce CLIENT_ID --on | --off --reason R`: PKCE for one platform client (issue 43), with its audit row, only
+ * when it changed; never off for a public client (the statement and the table's CHECK both hold it).
+ */
+export function setClientPkceSql({ clientId, required, reason = null, at = Date.now() }) {
+  const id = literal(String(clientId ?? ''));
+  if (required) {
+    return `UPDATE oidc_clients SET pkce_required = 1, pkce_off_reason = NULL, updated_at = ${Number(at)} WHERE id = ${id} AND company_id IS NULL AND pkce_required = 0;
+INSERT INTO audit_log (created_at, actor_kind, actor_id, action, target_kind, target_id) SELECT ${Number(at)}, 'system', 'cli', 'oidc.client_pkce_required', 'oidc_client', ${id} WHERE changes() > 0;
+SELECT id, public, pkce_required, pkce_off_reason FROM oidc_clients WHERE id = ${id};`;
+  }
+  const text = literal(checkPkceReason(reason));
+  return `UPDATE oidc_clients SET pkce_required = 0, pkce_off_reason = ${text}, updated_at = ${Number(at)} WHERE id = ${id} AND company_id IS NULL AND public = 0;
+INSERT INTO audit_log (created_at, actor_kind, actor_id, action, target_kind, target_id, reason) SELECT ${Number(at)}, 'system', 'cli', 'oidc.client_pkce_off', 'oidc_client', ${id}, ${text} WHERE changes() > 0;
+SELECT id, public, pkce_required, pkce_off_reason FROM oidc_clients WHERE id = ${id};`;
+}
+
+/** `client list`: the platform's clients with their ID token algorithm and PKCE rule (company clients are their administrators'). */
+export const LIST_CLIENTS_SQL = `SELECT id, name, public, id_token_alg, pkce_required, pkce_off_reason, disabled_at
+  FROM oidc_clients WHERE company_id IS NULL ORDER BY created_at DESC;`;

@@ -7,7 +7,10 @@
 //   npm run operator -- client add --name NAME --redirect-uri URI [--redirect-uri URI …] [--post-logout-uri URI]
 //                       [--public] [--trusted] [--backchannel-logout-uri URI] [--env production]
 //       an OpenID Connect client; prints client_id=… and, for a confidential client, client_secret=… (shown once).
-//       Without --redirect-uri it is a machine client (client credentials).
+//       Without --redirect-uri it is a machine client (client credentials). [--id-token-alg ES256|RS256] names the
+//       ID tokens' algorithm; [--no-pkce --reason R] lets a confidential client's code flow go without PKCE.
+//   npm run operator -- client list                 the platform's clients, with their ID token algorithm and PKCE rule
+//   npm run operator -- client pkce CLIENT_ID --on | --off --reason R    PKCE for one client, audited (issue 43)
 // `add` and `enrol` print a link valid for 24 hours, used once: the operator sets their password and TOTP there.
 // The SQL lives in scripts/operator-sql.mjs (the function tests run it against a real local D1).
 import { execFileSync } from 'node:child_process';
@@ -21,6 +24,8 @@ import {
   newEnrolmentSql,
   newEnrolmentToken,
   removeOperatorSql,
+  LIST_CLIENTS_SQL,
+  setClientPkceSql,
 } from './operator-sql.mjs';
 
 const { values, positionals } = parseArgs({
@@ -37,6 +42,11 @@ const { values, positionals } = parseArgs({
     'backchannel-logout-uri': { type: 'string' },
     public: { type: 'boolean' },
     trusted: { type: 'boolean' },
+    'id-token-alg': { type: 'string' },
+    'no-pkce': { type: 'boolean' },
+    on: { type: 'boolean' },
+    off: { type: 'boolean' },
+    reason: { type: 'string' },
   },
 });
 const [command, login] = positionals;
@@ -46,7 +56,9 @@ function usage(message) {
   console.error('usage: npm run operator -- add LOGIN --role reviewer|support|admin [--name NAME] [--lang zh|en] [--env ENV]');
   console.error('       npm run operator -- enrol|remove LOGIN [--env ENV]');
   console.error('       npm run operator -- list [--env ENV]');
-  console.error('       npm run operator -- client add --name NAME [--redirect-uri URI …] [--post-logout-uri URI] [--public] [--trusted] [--backchannel-logout-uri URI] [--env ENV]');
+  console.error('       npm run operator -- client add --name NAME [--redirect-uri URI …] [--post-logout-uri URI] [--public] [--trusted] [--backchannel-logout-uri URI] [--id-token-alg ES256|RS256] [--no-pkce --reason R] [--env ENV]');
+  console.error('       npm run operator -- client list [--env ENV]');
+  console.error('       npm run operator -- client pkce CLIENT_ID --on|--off [--reason R] [--env ENV]');
   process.exit(2);
 }
 
@@ -76,7 +88,27 @@ function execute(sql) {
 const day = (ms) => (ms ? new Date(ms).toISOString().slice(0, 16).replace('T', ' ') : '');
 
 try {
-  if (command === 'client') {
+  if (command === 'client' && login === 'pkce') {
+    const clientId = positionals[2];
+    if (!clientId || values.on === values.off) usage('client pkce needs CLIENT_ID and one of --on, --off');
+    const results = execute(setClientPkceSql({ clientId, required: Boolean(values.on), reason: values.reason ?? null }));
+    const row = results.at(-1)?.[0];
+    if (!row) usage(`no client ${clientId}`);
+    if (values.off && row.pkce_required !== 0) usage('PKCE stays required for a public client or a company client');
+    console.log(row.pkce_required ? `PKCE is required of ${clientId}.` : `PKCE is off for ${clientId}: ${row.pkce_off_reason}`);
+  } else if (command === 'client' && login === 'list') {
+    const [rows] = execute(LIST_CLIENTS_SQL);
+    console.table(
+      rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        kind: row.public ? 'public' : 'confidential',
+        'ID tokens': row.id_token_alg,
+        PKCE: row.pkce_required ? 'required' : `off: ${row.pkce_off_reason}`,
+        disabled: day(row.disabled_at),
+      })),
+    );
+  } else if (command === 'client') {
     if (login !== 'add' || !values.name) usage('client add needs --name');
     const { clientId, clientSecret, sql } = addClientSql({
       name: values.name,
@@ -85,6 +117,8 @@ try {
       backchannelLogoutUri: values['backchannel-logout-uri'] ?? null,
       isPublic: values.public ?? false,
       trusted: values.trusted ?? false,
+      idTokenAlg: values['id-token-alg'] ?? 'ES256',
+      pkceOffReason: values['no-pkce'] ? (values.reason ?? '') : null,
     });
     execute(sql);
     console.log(`client_id=${clientId}`);

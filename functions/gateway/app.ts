@@ -40,6 +40,7 @@ import { oidcPersonRoutes, oidcRoutes, tellsConnectedApps } from './oidc/routes'
 import { OAuthError } from './oidc/clients';
 import { oidcConsoleRoutes } from './oidc/console-routes';
 import { companyClientRoutes } from './oidc/company-clients-routes';
+import { companyDomainRoutes } from './company-sso/routes';
 import { dataRightsRoutes } from './data-rights/routes';
 import { deliveryRoutes } from './delivery/routes';
 import { wechatRoutes, wechatStandInRoutes } from './wechat/routes';
@@ -108,6 +109,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', oidcPersonRoutes)
     .route('/', oidcConsoleRoutes)
     .route('/', companyClientRoutes)
+    .route('/', companyDomainRoutes)
     .route('/', dataRightsRoutes)
     .route('/', deliveryRoutes)
     .route('/', wechatRoutes)

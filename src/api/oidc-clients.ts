@@ -9,6 +9,7 @@ import {
   type CompanyClientRequest,
   type ConsoleClientEdit,
   type ConsoleClientRequest,
+  type ConsolePkceRequest,
 } from '../schemas/oidc-clients';
 import { callGateway } from './client';
 
@@ -21,6 +22,7 @@ export const oidcConsoleApi = {
   edit: (id: string, request: ConsoleClientEdit) => callGateway(client(id), consoleClient, { body: request }),
   rotateSecret: (id: string) => callGateway(`${client(id)}/rotateSecret`, clientWithSecret, { body: {} }),
   setDisabled: (id: string, disable: boolean) => callGateway(`${client(id)}/${disable ? 'disable' : 'enable'}`, consoleClient, { body: {} }),
+  setPkce: (id: string, request: ConsolePkceRequest) => callGateway(`${client(id)}/pkce`, consoleClient, { body: request }),
   logoutSends: (id: string) => callGateway(`${client(id)}/logoutSends`, logoutSendList, { method: 'GET' }),
 };
 

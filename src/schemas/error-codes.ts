@@ -298,6 +298,14 @@ export const errorCatalogue = {
   OI0017: { status: 409, en: 'Your company has as many active API clients as allowed (20). Revoke one first.', zh: '贵公司的有效 API 客户端已达上限（20 个），请先撤销一个。' },
   OI0018: { status: 404, en: 'There is no such API client in your company, or it was already revoked.', zh: '贵公司没有该 API 客户端，或已被撤销。' },
   OI0019: { status: 409, en: "This client belongs to a company; its administrators manage it.", zh: '该客户端属于某公司，由该公司管理员管理。' },
+  // Issue 43: a company's own identity provider (functions/gateway/company-sso/).
+  ID0431: { status: 409, en: 'This domain already belongs to another company.', zh: '该域名已属于其他公司。' },
+  ID0432: { status: 409, en: 'The TXT record was not found yet. Publish it at your DNS provider, wait a few minutes and check again.', zh: '尚未找到该 TXT 记录。请在您的域名服务商处添加，几分钟后再检查。' },
+  ID0433: { status: 502, en: 'DNS could not be asked right now. Please check again in a few minutes.', zh: '暂时无法查询 DNS，请几分钟后再检查。' },
+  ID0434: { status: 404, en: 'Your company has not added this domain.', zh: '贵公司尚未添加该域名。' },
+  ID0435: { status: 400, en: 'Enter a domain such as example.com.', zh: '请输入域名，例如 example.com。' },
+  // Issue 43: PKCE per client.
+  OI0430: { status: 400, en: 'PKCE stays required for a public client. For a confidential client, say why it may be turned off.', zh: '公开客户端必须使用 PKCE。关闭机密客户端的 PKCE 时，请说明原因。' },
   // Sign in with WeChat and WeCom (functions/gateway/wechat/).
   WX0001: { status: 404, en: 'This way of signing in is not available here.', zh: '此处暂不支持该登录方式。' },
   WX0002: {

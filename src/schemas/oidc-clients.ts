@@ -23,11 +23,22 @@ export const consoleClientRequest = z.object({
   backchannelLogoutUri: z.nullable(clientUri),
   public: z.boolean(),
   trusted: z.boolean(),
+  /** The client's id_token_signed_response_alg (issue 43); ES256 when left out. */
+  idTokenAlg: z.optional(z.enum(['ES256', 'RS256'])),
 });
 export type ConsoleClientRequest = z.infer<typeof consoleClientRequest>;
 /** Editing keeps the kind (public or confidential): a secret cannot appear or vanish under a running app. */
 export const consoleClientEdit = z.omit(consoleClientRequest, { public: true });
 export type ConsoleClientEdit = z.infer<typeof consoleClientEdit>;
+/**
+ * PKCE for one client (issue 43): required, or off for a confidential client with the operator's reason (at least
+ * 10 characters: "the certification suite's Basic OP plan" is a reason, "x" is not).
+ */
+export const consolePkceRequest = z.union([
+  z.object({ required: z.literal(true) }),
+  z.object({ required: z.literal(false), reason: z.string().check(z.trim(), z.minLength(10), z.maxLength(300)) }),
+]);
+export type ConsolePkceRequest = z.infer<typeof consolePkceRequest>;
 export const clientIdParam = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
 
 export const consoleClient = z.object({
@@ -39,6 +50,9 @@ export const consoleClient = z.object({
   postLogoutUris: z.array(z.string()),
   backchannelLogoutUri: z.nullable(z.string()),
   grantTypes: z.array(z.string()),
+  idTokenAlg: z.enum(['ES256', 'RS256']),
+  pkceRequired: z.boolean(),
+  pkceOffReason: z.nullable(z.string()),
   createdAt: z.number(),
   updatedAt: z.number(),
   disabledAt: z.nullable(z.number()),

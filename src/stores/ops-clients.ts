@@ -23,6 +23,11 @@ export interface ClientDraft {
   backchannelLogoutUri: string;
   public: boolean;
   trusted: boolean;
+  idTokenAlg: 'ES256' | 'RS256';
+  /** PKCE (issue 43): changed only for a confidential client being edited; off needs a reason. */
+  pkceRequired: boolean;
+  pkceOffReason: string;
+  pkceBefore: { required: boolean; reason: string };
   error: Problem | null;
 }
 export const $draft = atom<ClientDraft | null>(null);
@@ -49,6 +54,10 @@ export function openDraft(client?: ConsoleClient) {
     backchannelLogoutUri: client?.backchannelLogoutUri ?? '',
     public: client?.public ?? false,
     trusted: client?.trusted ?? false,
+    idTokenAlg: client?.idTokenAlg ?? 'ES256',
+    pkceRequired: client?.pkceRequired ?? true,
+    pkceOffReason: client?.pkceOffReason ?? '',
+    pkceBefore: { required: client?.pkceRequired ?? true, reason: client?.pkceOffReason ?? '' },
     error: null,
   });
 }
@@ -69,8 +78,18 @@ export async function saveDraft() {
     postLogoutUris: lines(draft.postLogoutUris),
     backchannelLogoutUri: draft.backchannelLogoutUri.trim() || null,
     trusted: draft.trusted,
+    idTokenAlg: draft.idTokenAlg,
   };
   $clients.setKey('busy', true);
+  const pkceChanged = draft.id !== null && (draft.pkceRequired !== draft.pkceBefore.required || (!draft.pkceRequired && draft.pkceOffReason.trim() !== draft.pkceBefore.reason));
+  if (pkceChanged) {
+    const pkce = await oidcConsoleApi.setPkce(draft.id!, draft.pkceRequired ? { required: true } : { required: false, reason: draft.pkceOffReason.trim() });
+    if (!pkce.ok) {
+      $clients.setKey('busy', false);
+      return editDraft({ error: problemOf(pkce) });
+    }
+    editDraft({ pkceBefore: { required: draft.pkceRequired, reason: draft.pkceRequired ? '' : draft.pkceOffReason.trim() } });
+  }
   const answer = draft.id ? await oidcConsoleApi.edit(draft.id, body) : await oidcConsoleApi.register({ ...body, public: draft.public });
   $clients.setKey('busy', false);
   if (!answer.ok) return editDraft({ error: problemOf(answer) });

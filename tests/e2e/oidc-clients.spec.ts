@@ -74,6 +74,24 @@ for (const { lang, width } of runs) {
     await row.getByRole('button', { name: t.enableLabel.replace('{name}', name) }).click();
     await expect(row).toContainText(t.enabled);
 
+    // Issue 43: PKCE off for this confidential client, with a reason, and RS256 ID tokens; the row says so.
+    await expect(row).toContainText(t.pkceRequiredBadge);
+    await row.getByRole('button', { name: t.editLabel.replace('{name}', name) }).click();
+    const edit = page.getByRole('dialog', { name: t.formTitleEdit.replace('{name}', name) });
+    await edit.getByLabel(t.idTokenAlgLabel).selectOption('RS256');
+    await edit.getByRole('checkbox', { name: t.pkceRequired }).uncheck();
+    const reason = edit.getByLabel(t.pkceReasonLabel);
+    await reason.fill('x');
+    await edit.getByRole('button', { name: t.save }).click();
+    await expect(edit.getByRole('alert')).toHaveText(errorCatalogue.OI0430[lang]);
+    await reason.fill('OpenID certification Basic OP plan');
+    await expectAccessible(page, 'dialog');
+    await shoot(page, `ops-clients-pkce-${lang}`, { widths: WIDTHS });
+    await edit.getByRole('button', { name: t.save }).click();
+    await expect(edit).toHaveCount(0);
+    await expect(row).toContainText(t.pkceOffBadge.replace('{reason}', 'OpenID certification Basic OP plan'));
+    await expect(row).toContainText('RS256');
+
     await row.getByRole('button', { name: t.sendsLabel.replace('{name}', name) }).click();
     const sends = page.getByRole('dialog', { name: t.sendsLabel.replace('{name}', name) });
     await expect(sends).toContainText(t.noSends);

@@ -15,8 +15,8 @@ import { twoStepEnabled } from '../second-step/db';
 import { findSession, idleTimeoutMs } from '../sessions/service';
 import { type SessionRow } from '../identity/db/sessions';
 import { claimRequest, releaseRequestStatement, clientById, waitingRequestParams, consentOf, insertCodeStatement, insertGrantStatement, insertRequest, rememberConsentStatement, type ClientRow, type RequestRow } from './db';
-import { issuerOf, parseList, type OAuthErrorCode } from './clients';
-import { authenticationOf } from './tokens';
+import { issuerOf, parseList, pkceRequired, type OAuthErrorCode } from './clients';
+import { authenticationOf, verifiedIdTokenHint } from './tokens';
 
 /**
  * The authorization endpoint (OIDC Core §3.1.2, OAuth 2.1): the code flow with PKCE only. A request is checked
@@ -98,8 +98,11 @@ export async function beginAuthorization(env: { DB: D1Database }, query: URLSear
 
   const challenge = one(query, 'code_challenge');
   const method = one(query, 'code_challenge_method');
-  if (!challenge || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) return fail('invalid_request', 'code_challenge (PKCE, S256) is required');
-  if (method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
+  // PKCE per client (migration 0430): S256 whenever a challenge is sent; none only where an operator turned it off.
+  if (challenge !== null || method !== null || pkceRequired(client)) {
+    if (!challenge || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) return fail('invalid_request', 'code_challenge (PKCE, S256) is required');
+    if (method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
+  }
 
   const allowed = parseList(client.scopes);
   // Scopes the portal does not know or the client may not have are left out (OIDC Core §3.1.2.1: ignored).
@@ -121,7 +124,7 @@ export async function beginAuthorization(env: { DB: D1Database }, query: URLSear
     scope: [...new Set(requested)] as OidcScope[],
     state,
     nonce,
-    code_challenge: challenge,
+    code_challenge: challenge ?? '',
     prompt: prompt as AuthorizeParams['prompt'],
     max_age: maxAgeText === null ? null : Number(maxAgeText),
     login_hint: loginHint,
@@ -135,6 +138,12 @@ export async function beginAuthorization(env: { DB: D1Database }, query: URLSear
     if (params.prompt.includes('none')) return fail('login_required', 'the person is not signed in');
     await insertRequest(env.DB, requestRow);
     return { kind: 'redirect', to: connectPath(requestRow.id), lang };
+  }
+  // id_token_hint (OIDC Core §3.1.2.1): a hint of another person than the signed-in one cannot be answered silently.
+  const hint = one(query, 'id_token_hint');
+  if (hint !== null && params.prompt.includes('none')) {
+    const hinted = await verifiedIdTokenHint(env.DB, hint, at, issuerOf(env));
+    if (!hinted || hinted.sub !== session.user_id) return fail('login_required', 'the id_token_hint names someone who is not signed in');
   }
   const needs = await needsOf(env, client, params, session, requestRow.created_at, at);
   if (needs.needs === 'ready') return issueCode(env, client, params, session, at, lang ?? visitorLang);

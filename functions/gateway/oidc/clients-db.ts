@@ -26,25 +26,37 @@ export const ownedClientById = (db: D1Database, id: string) => db.prepare('SELEC
 export function insertPlatformClientStatement(db: D1Database, row: Omit<ClientRow, 'disabled_at'> & { created_by: string }): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO oidc_clients (id, name, secret_hash, public, trusted, redirect_uris, post_logout_uris, backchannel_logout_uri, grant_types, scopes, created_at, updated_at, created_by)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)`,
+      `INSERT INTO oidc_clients (id, name, secret_hash, public, trusted, redirect_uris, post_logout_uris, backchannel_logout_uri, grant_types, scopes, created_at, updated_at, created_by, id_token_alg)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)`,
     )
-    .bind(row.id, row.name, row.secret_hash, row.public, row.trusted, row.redirect_uris, row.post_logout_uris, row.backchannel_logout_uri, row.grant_types, row.scopes, row.created_at, row.updated_at, row.created_by);
+    .bind(row.id, row.name, row.secret_hash, row.public, row.trusted, row.redirect_uris, row.post_logout_uris, row.backchannel_logout_uri, row.grant_types, row.scopes, row.created_at, row.updated_at, row.created_by, row.id_token_alg ?? 'ES256');
 }
 
 /** Edits a platform client's name, URIs and trust; a public client keeps at least one redirect URI. */
 export function editPlatformClientStatement(
   db: D1Database,
   id: string,
-  change: { name: string; redirect_uris: string; post_logout_uris: string; backchannel_logout_uri: string | null; trusted: 0 | 1; grant_types: string; scopes: string; at: number },
+  change: { name: string; redirect_uris: string; post_logout_uris: string; backchannel_logout_uri: string | null; trusted: 0 | 1; grant_types: string; scopes: string; id_token_alg: string | null; at: number },
 ): D1PreparedStatement {
   return db
     .prepare(
-      `UPDATE oidc_clients SET name = ?2, redirect_uris = ?3, post_logout_uris = ?4, backchannel_logout_uri = ?5, trusted = ?6, grant_types = ?7, scopes = ?8, updated_at = ?9
+      `UPDATE oidc_clients SET name = ?2, redirect_uris = ?3, post_logout_uris = ?4, backchannel_logout_uri = ?5, trusted = ?6, grant_types = ?7, scopes = ?8, updated_at = ?9,
+         id_token_alg = COALESCE(?10, id_token_alg)
        WHERE id = ?1 AND company_id IS NULL AND (public = 0 OR json_array_length(?3) > 0)`,
     )
-    .bind(id, change.name, change.redirect_uris, change.post_logout_uris, change.backchannel_logout_uri, change.trusted, change.grant_types, change.scopes, change.at);
+    .bind(id, change.name, change.redirect_uris, change.post_logout_uris, change.backchannel_logout_uri, change.trusted, change.grant_types, change.scopes, change.at, change.id_token_alg);
 }
+
+/**
+ * PKCE for a platform client (issue 43): on, or off with the operator's reason, and never off for a public client
+ * (the statement decides; the table's CHECK holds it too). Changes nothing when it is already so.
+ */
+export const setPkceStatement = (db: D1Database, id: string, required: boolean, reason: string | null, at: number) =>
+  required
+    ? db.prepare('UPDATE oidc_clients SET pkce_required = 1, pkce_off_reason = NULL, updated_at = ?2 WHERE id = ?1 AND company_id IS NULL AND pkce_required = 0').bind(id, at)
+    : db
+        .prepare('UPDATE oidc_clients SET pkce_required = 0, pkce_off_reason = ?2, updated_at = ?3 WHERE id = ?1 AND company_id IS NULL AND public = 0 AND (pkce_required = 1 OR pkce_off_reason IS NOT ?2)')
+        .bind(id, reason, at);
 
 /** A new secret for a confidential platform client: the old one stops working at once. */
 export const rotateSecretStatement = (db: D1Database, id: string, hash: string, at: number) =>

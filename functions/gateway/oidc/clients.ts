@@ -113,6 +113,12 @@ export async function authenticateClient(db: D1Database, authorization: string |
   return { claimed: id, client };
 }
 
+/** The algorithm of the client's ID tokens (its id_token_signed_response_alg): ES256 unless it named RS256. */
+export const idTokenAlgOf = (client: Pick<ClientRow, 'id_token_alg'>): 'ES256' | 'RS256' => (client.id_token_alg === 'RS256' ? 'RS256' : 'ES256');
+
+/** Whether the client's code flow needs PKCE: always for a public client; for a confidential one unless an operator turned it off. */
+export const pkceRequired = (client: Pick<ClientRow, 'public' | 'pkce_required'>): boolean => client.public === 1 || client.pkce_required !== 0;
+
 /** Origins allowed to call the token, userinfo and JWKS endpoints from a browser: those of public clients' redirect URIs. */
 export function originsOf(redirectUris: readonly string[]): Set<string> {
   return new Set(redirectUris.filter((uri) => URL.canParse(uri)).map((uri) => new URL(uri).origin));

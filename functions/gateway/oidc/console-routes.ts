@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { clientIdParam, consoleClientEdit, consoleClientRequest } from '../../../src/schemas/oidc-clients';
+import { clientIdParam, consoleClientEdit, consoleClientRequest, consolePkceRequest } from '../../../src/schemas/oidc-clients';
 import { ERR } from '../../../src/schemas/error-codes';
 import type { WorkerEnv } from '../../env';
 import { now } from '../../contract';
@@ -36,4 +36,7 @@ export const oidcConsoleRoutes = new Hono<OpsEnv>()
   })
   .post('/ops/v1/oidc/clients/:id/disable', admin, idParam, async (c) => ok(c, await console_.setClientDisabled(c.env.DB, c.req.valid('param').id, true, act(c))))
   .post('/ops/v1/oidc/clients/:id/enable', admin, idParam, async (c) => ok(c, await console_.setClientDisabled(c.env.DB, c.req.valid('param').id, false, act(c))))
+  .post('/ops/v1/oidc/clients/:id/pkce', admin, idParam, validate('json', consolePkceRequest, { code: ERR.OIDC_PKCE_OFF_REFUSED }), async (c) =>
+    ok(c, await console_.setClientPkce(c.env.DB, c.req.valid('param').id, c.req.valid('json'), act(c))),
+  )
   .get('/ops/v1/oidc/clients/:id/logoutSends', admin, idParam, async (c) => ok(c, await console_.logoutSends(c.env.DB, c.req.valid('param').id)));

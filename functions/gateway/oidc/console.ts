@@ -1,10 +1,10 @@
-import type { ConsoleClient, ConsoleClientEdit, ConsoleClientRequest, ClientWithSecret, LogoutSend } from '../../../src/schemas/oidc-clients';
+import type { ConsoleClient, ConsoleClientEdit, ConsoleClientRequest, ConsolePkceRequest, ClientWithSecret, LogoutSend } from '../../../src/schemas/oidc-clients';
 import { ERR } from '../../../src/schemas/error-codes';
 import { runBatch } from '../identity/db/batch';
 import { auditStatement } from '../audit/db';
 import { GatewayError } from '../errors';
 import { newSecret, randomToken } from '../identity/tokens';
-import { parseList } from './clients';
+import { idTokenAlgOf, parseList, pkceRequired } from './clients';
 import {
   editPlatformClientStatement,
   insertPlatformClientStatement,
@@ -13,6 +13,7 @@ import {
   platformClients,
   rotateSecretStatement,
   setDisabledStatement,
+  setPkceStatement,
   type OwnedClientRow,
 } from './clients-db';
 
@@ -41,6 +42,9 @@ export function consoleClientView(row: OwnedClientRow): ConsoleClient {
     postLogoutUris: parseList(row.post_logout_uris),
     backchannelLogoutUri: row.backchannel_logout_uri,
     grantTypes: parseList(row.grant_types),
+    idTokenAlg: idTokenAlgOf(row),
+    pkceRequired: pkceRequired(row),
+    pkceOffReason: pkceRequired(row) ? null : (row.pkce_off_reason ?? null),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     disabledAt: row.disabled_at,
@@ -89,8 +93,9 @@ export async function registerClient(db: D1Database, request: ConsoleClientReque
     created_at: act.at,
     updated_at: act.at,
     created_by: act.operatorId,
+    id_token_alg: request.idTokenAlg ?? 'ES256',
   } as const;
-  const detail = { name: request.name, redirectUris: request.redirectUris, public: request.public, trusted: request.trusted };
+  const detail = { name: request.name, redirectUris: request.redirectUris, public: request.public, trusted: request.trusted, idTokenAlg: request.idTokenAlg ?? 'ES256' };
   await runBatch(db, [insertPlatformClientStatement(db, row), auditStatement(db, auditOf(act, 'oidc.client_added', id, detail))]);
   return { client: consoleClientView((await ownedClientById(db, id))!), secret: secret?.token ?? null };
 }
@@ -105,9 +110,10 @@ export async function editClient(db: D1Database, id: string, request: ConsoleCli
     backchannel_logout_uri: request.backchannelLogoutUri,
     trusted: (request.trusted ? 1 : 0) as 0 | 1,
     ...capabilitiesOf(request.redirectUris),
+    id_token_alg: request.idTokenAlg ?? null,
     at: act.at,
   };
-  const detail = { name: request.name, redirectUris: request.redirectUris, postLogoutUris: request.postLogoutUris, backchannelLogoutUri: request.backchannelLogoutUri, trusted: request.trusted };
+  const detail = { name: request.name, redirectUris: request.redirectUris, postLogoutUris: request.postLogoutUris, backchannelLogoutUri: request.backchannelLogoutUri, trusted: request.trusted, idTokenAlg: request.idTokenAlg ?? before.id_token_alg };
   await runBatch(db, [editPlatformClientStatement(db, id, change), auditStatement(db, auditOf(act, 'oidc.client_changed', id, detail), { ifChanged: true })]);
   return consoleClientView((await ownedClientById(db, id))!);
 }
@@ -127,6 +133,21 @@ export async function setClientDisabled(db: D1Database, id: string, disable: boo
   await runBatch(db, [
     setDisabledStatement(db, id, act.at, disable),
     auditStatement(db, auditOf(act, disable ? 'oidc.client_disabled' : 'oidc.client_enabled', id), { ifChanged: true }),
+  ]);
+  return consoleClientView((await ownedClientById(db, id))!);
+}
+
+/**
+ * PKCE for one client (issue 43): always required of a public client; on by default for a confidential one and
+ * turned off only here or by `npm run operator -- client pkce`, with a reason that the audit row keeps.
+ */
+export async function setClientPkce(db: D1Database, id: string, request: ConsolePkceRequest, act: OperatorAct): Promise<ConsoleClient> {
+  const row = await platformClient(db, id);
+  if (!request.required && row.public === 1) throw new GatewayError(ERR.OIDC_PKCE_OFF_REFUSED);
+  const reason = request.required ? null : request.reason;
+  await runBatch(db, [
+    setPkceStatement(db, id, request.required, reason, act.at),
+    auditStatement(db, { ...auditOf(act, request.required ? 'oidc.client_pkce_required' : 'oidc.client_pkce_off', id, reason ? { reason } : undefined), reason: reason ?? undefined }, { ifChanged: true }),
   ]);
   return consoleClientView((await ownedClientById(db, id))!);
 }

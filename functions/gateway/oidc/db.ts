@@ -19,10 +19,16 @@ export interface ClientRow {
   company_id?: string | null;
   expires_at?: number | null;
   revoked_at?: number | null;
+  /** Migration 0430: the ID token's algorithm, and whether the code flow requires PKCE (a confidential client's may be off, with a reason). */
+  id_token_alg?: 'ES256' | 'RS256';
+  pkce_required?: 0 | 1;
+  pkce_off_reason?: string | null;
 }
 
 export interface KeyRow {
   kid: string;
+  /** ES256 or RS256 (migration 0430); rows made before it are ES256. */
+  alg?: 'ES256' | 'RS256';
   public_jwk: string;
   sealed_private_jwk: string;
   created_at: number;
@@ -96,8 +102,8 @@ export async function publishedKeys(db: D1Database, at: number): Promise<KeyRow[
 
 export function insertKey(db: D1Database, row: KeyRow): Promise<D1Result> {
   return db
-    .prepare('INSERT INTO oidc_keys (kid, public_jwk, sealed_private_jwk, created_at, signs_from, signs_until, published_until) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .bind(row.kid, row.public_jwk, row.sealed_private_jwk, row.created_at, row.signs_from, row.signs_until, row.published_until)
+    .prepare('INSERT INTO oidc_keys (kid, alg, public_jwk, sealed_private_jwk, created_at, signs_from, signs_until, published_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    .bind(row.kid, row.alg ?? 'ES256', row.public_jwk, row.sealed_private_jwk, row.created_at, row.signs_from, row.signs_until, row.published_until)
     .run();
 }
 
@@ -332,6 +338,8 @@ export interface DueSend {
   user_id: string;
   sid: string | null;
   uri: string;
+  /** The client's ID token algorithm: its logout tokens are signed the same way. */
+  alg: string | null;
 }
 
 /** Sends due now, claimed for this run by moving their next attempt ahead (so a parallel run skips them). */
@@ -343,7 +351,8 @@ export async function claimDueSends(db: D1Database, at: number, leaseMs: number,
        RETURNING grant_id, client_id, attempts,
          (SELECT user_id FROM oidc_grants g WHERE g.id = oidc_logout_sends.grant_id) AS user_id,
          (SELECT sid FROM oidc_grants g WHERE g.id = oidc_logout_sends.grant_id) AS sid,
-         (SELECT backchannel_logout_uri FROM oidc_clients c WHERE c.id = oidc_logout_sends.client_id) AS uri`,
+         (SELECT backchannel_logout_uri FROM oidc_clients c WHERE c.id = oidc_logout_sends.client_id) AS uri,
+         (SELECT id_token_alg FROM oidc_clients c WHERE c.id = oidc_logout_sends.client_id) AS alg`,
     )
     .bind(at, leaseMs, limit)
     .all<DueSend>();

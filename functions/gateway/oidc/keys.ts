@@ -4,8 +4,12 @@ import { configOf } from '../../config';
 import { randomToken } from '../identity/tokens';
 import { insertKey, publishedKeys, pruneKeys, type KeyRow } from './db';
 
+/** The algorithms the provider signs with: ES256 (its own tokens, and ID tokens by default) and RS256 (OIDC Core §15.1). */
+export const SIGNING_ALGS = ['ES256', 'RS256'] as const;
+export type SigningAlg = (typeof SIGNING_ALGS)[number];
+
 /**
- * The OpenID Provider's ES256 signing keys (security baseline "OpenID Provider": rotated by the cron, published
+ * The OpenID Provider's signing keys, one line of them per algorithm (ES256 and RS256) (security baseline "OpenID Provider": rotated by the cron, published
  * before use, kept until their last token expired).
  *
  * - A key signs for KEY_SIGNS_FOR (30 days). Its successor is made KEY_PUBLISHED_AHEAD (a day) before it takes
@@ -51,12 +55,13 @@ async function unseal(env: object, kid: string, stored: string): Promise<JWK> {
   return JSON.parse(new TextDecoder().decode(plain)) as JWK;
 }
 
-async function makeKey(env: object, at: number, signsFrom: number): Promise<KeyRow> {
-  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+async function makeKey(env: object, at: number, signsFrom: number, alg: SigningAlg): Promise<KeyRow> {
+  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true, ...(alg === 'RS256' ? { modulusLength: 2048 } : {}) });
   const kid = randomToken().slice(0, 16);
-  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
   const row: KeyRow = {
     kid,
+    alg,
     public_jwk: JSON.stringify(publicJwk),
     sealed_private_jwk: await seal(env, kid, await exportJWK(privateKey)),
     created_at: at,
@@ -68,24 +73,28 @@ async function makeKey(env: object, at: number, signsFrom: number): Promise<KeyR
   return row;
 }
 
-/** The key that signs at `at`: the one that took over last. */
-const signerAt = (keys: KeyRow[], at: number) => keys.filter((key) => key.signs_from <= at && key.signs_until > at).sort((a, b) => b.signs_from - a.signs_from)[0];
+/** The key of `alg` that signs at `at`: the one that took over last. */
+const signerAt = (keys: KeyRow[], at: number, alg: SigningAlg) =>
+  keys.filter((key) => (key.alg ?? 'ES256') === alg && key.signs_from <= at && key.signs_until > at).sort((a, b) => b.signs_from - a.signs_from)[0];
 
 /**
  * The cron's rotation: a successor exists a day before the signing key's time ends, and keys whose last token
  * has expired are removed. Run hourly; running it twice in parallel at worst publishes a spare key.
  */
 export async function rotateKeys(env: { DB: D1Database }, at: number): Promise<{ made: number; removed: number }> {
-  const keys = await publishedKeys(env.DB, at);
+  const published = await publishedKeys(env.DB, at);
   let made = 0;
-  if (!signerAt(keys, at)) {
-    await makeKey(env, at, at);
-    made++;
-  } else {
-    const lastEnd = Math.max(...keys.map((key) => key.signs_until));
-    if (lastEnd - at <= KEY_PUBLISHED_AHEAD_MS) {
-      await makeKey(env, at, lastEnd);
+  for (const alg of SIGNING_ALGS) {
+    const keys = published.filter((key) => (key.alg ?? 'ES256') === alg);
+    if (!signerAt(keys, at, alg)) {
+      await makeKey(env, at, at, alg);
       made++;
+    } else {
+      const lastEnd = Math.max(...keys.map((key) => key.signs_until));
+      if (lastEnd - at <= KEY_PUBLISHED_AHEAD_MS) {
+        await makeKey(env, at, lastEnd, alg);
+        made++;
+      }
     }
   }
   return { made, removed: await pruneKeys(env.DB, at) };
@@ -94,16 +103,16 @@ export async function rotateKeys(env: { DB: D1Database }, at: number): Promise<{
 // Imported private keys by kid: importing costs more than signing, and a key never changes once made.
 const imported = new Map<string, CryptoKey>();
 
-/** The signing key at `at` (made now when there is none, as on a fresh database): its kid and private key. */
-export async function signingKey(env: { DB: D1Database }, at: number): Promise<{ kid: string; key: CryptoKey }> {
-  let signer = signerAt(await publishedKeys(env.DB, at), at);
-  if (!signer) signer = await makeKey(env, at, at);
+/** The signing key of `alg` at `at` (made now when there is none, as on a fresh database): its kid and private key. */
+export async function signingKey(env: { DB: D1Database }, at: number, alg: SigningAlg = 'ES256'): Promise<{ kid: string; key: CryptoKey; alg: SigningAlg }> {
+  let signer = signerAt(await publishedKeys(env.DB, at), at, alg);
+  if (!signer) signer = await makeKey(env, at, at, alg);
   let key = imported.get(signer.kid);
   if (!key) {
-    key = (await importJWK(await unseal(env, signer.kid, signer.sealed_private_jwk), 'ES256')) as CryptoKey;
+    key = (await importJWK(await unseal(env, signer.kid, signer.sealed_private_jwk), alg)) as CryptoKey;
     imported.set(signer.kid, key);
   }
-  return { kid: signer.kid, key };
+  return { kid: signer.kid, key, alg };
 }
 
 /** The JWKS: every published public key (the signing one, its successor, and predecessors still in use). */

@@ -45,7 +45,7 @@ export async function tellConnectedApps(env: Env, at: number): Promise<{ sent: n
         result = 'no back-channel logout URI';
       } else {
         try {
-          const token = await logoutToken(env, at, { issuer, clientId: send.client_id, subject: send.user_id, sid: send.sid });
+          const token = await logoutToken(env, at, { issuer, clientId: send.client_id, subject: send.user_id, sid: send.sid }, send.alg === 'RS256' ? 'RS256' : 'ES256');
           const answer = await fetchWithin(
             send.uri,
             { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ logout_token: token }), redirect: 'manual' },

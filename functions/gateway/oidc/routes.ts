@@ -12,9 +12,9 @@ import { validate } from '../validate';
 import { beginAuthorization, decide, loginHintOf, releaseRequest, requestView } from './authorize';
 import { authenticateClient, issuerOf, OAuthError, originsOf } from './clients';
 import { connectedApps, disconnectStatements, publicClientRedirects, queueLogoutSendsStatement } from './db';
-import { jwks, signingKey } from './keys';
+import { jwks, signingKey, SIGNING_ALGS } from './keys';
 import { decideLogout, endSession, logoutRequestView, tellConnectedApps } from './logout';
-import { introspect, revoke, tokenRequest, userinfo } from './token';
+import { introspect, revoke, SUPPORTED_GRANT_TYPES, tokenRequest, userinfo } from './token';
 
 /**
  * The OpenID Provider's gateway routes. The edge serves them to the world at the issuer's standard paths
@@ -48,7 +48,7 @@ async function formOf(c: Context): Promise<URLSearchParams> {
 }
 
 /**
- * CORS for the discovery, token, userinfo and JWKS endpoints only, and only for the origins of public clients' registered
+ * CORS for the discovery, token, userinfo, revocation and JWKS endpoints only, and only for the origins of public clients' registered
  * redirect URIs (single-page apps call them from the browser); everyone else gets no CORS header at all.
  */
 const corsForPublicClients: MiddlewareHandler<OidcEnv> = async (c, next) => {
@@ -85,14 +85,15 @@ function discovery(env: object) {
     scopes_supported: [...OIDC_SCOPES],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    grant_types_supported: [...SUPPORTED_GRANT_TYPES],
     subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: ['ES256'],
+    // Discovery 1.0 §3: MUST include RS256. A client names its own (id_token_signed_response_alg, migration 0430).
+    id_token_signing_alg_values_supported: [...SIGNING_ALGS],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     code_challenge_methods_supported: ['S256'],
-    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'acr', 'amr', 'sid', 'azp', 'name', 'preferred_username', 'locale', 'email', 'email_verified', 'phone_number', 'phone_number_verified', 'company'],
+    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'acr', 'amr', 'sid', 'azp', 'name', 'locale', 'email', 'email_verified', 'phone_number', 'phone_number_verified', 'company'],
     acr_values_supported: [ACR.oneFactor, ACR.twoFactors],
     prompt_values_supported: ['none', 'login', 'consent'],
     ui_locales_supported: ['zh-CN', 'en'],
@@ -117,8 +118,8 @@ export const oidcRoutes = new Hono<OidcEnv>()
   .get('/oidc/v1/discovery', (c) => c.json(discovery(c.env), 200, { 'Cache-Control': 'public, max-age=300' }))
   .use('/oidc/v1/jwks', corsForPublicClients)
   .get('/oidc/v1/jwks', async (c) => {
-    // A fresh database has no key yet: the first one is made here rather than on the first sign-in.
-    await signingKey(c.env, now(c));
+    // A fresh database has no key yet: the first of each algorithm is made here rather than on the first sign-in.
+    for (const alg of SIGNING_ALGS) await signingKey(c.env, now(c), alg);
     return c.json(await jwks(c.env.DB, now(c)), 200, { 'Cache-Control': 'public, max-age=300' });
   })
   .post('/oidc/v1/authorize', edgeCallsOnly, validate('json', edgeQuery), async (c) =>
@@ -150,8 +151,17 @@ export const oidcRoutes = new Hono<OidcEnv>()
   })
   .use('/oidc/v1/userinfo', corsForPublicClients)
   .on(['GET', 'POST'], '/oidc/v1/userinfo', async (c) => {
-    const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i.exec(c.req.header('authorization') ?? '');
-    return c.json(await userinfo(c.env, match?.[1] ?? null, now(c)), 200, { 'Cache-Control': 'no-store' });
+    const header = c.req.header('authorization');
+    const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i.exec(header ?? '');
+    // RFC 6750 §2.2: a POST may carry the token in its form body instead (OpenID certification's userinfo-post-body);
+    // one request uses one method.
+    let token = match?.[1] ?? null;
+    if (c.req.method === 'POST' && (c.req.header('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+      const inBody = (await formOf(c)).get('access_token');
+      if (inBody !== null && header) throw new OAuthError('invalid_request', 'send the access token one way only');
+      token = inBody ?? token;
+    }
+    return c.json(await userinfo(c.env, token, now(c)), 200, { 'Cache-Control': 'no-store' });
   })
   .post('/oidc/v1/introspect', async (c) => {
     const form = await formOf(c);
@@ -159,6 +169,8 @@ export const oidcRoutes = new Hono<OidcEnv>()
     if (!client || client.public === 1) throw problem ?? new OAuthError('invalid_client', 'a public client cannot introspect', 401);
     return c.json(await introspect(c.env, client, form.get('token'), now(c)), 200, { 'Cache-Control': 'no-store' });
   })
+  // Discovery offers revocation to public clients ('none'), so a single-page app calls it from the browser (issue 43).
+  .use('/oidc/v1/revoke', corsForPublicClients)
   .post('/oidc/v1/revoke', async (c) => {
     const form = await formOf(c);
     const { client, problem } = await authenticateClient(c.env.DB, c.req.header('authorization'), form, now(c));

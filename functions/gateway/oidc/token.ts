@@ -28,7 +28,7 @@ import {
   type ClientRow,
   type GrantRow,
 } from './db';
-import { authenticateClient, issuerOf, OAuthError, parseList } from './clients';
+import { authenticateClient, idTokenAlgOf, issuerOf, OAuthError, parseList, pkceRequired } from './clients';
 import { companySuspended, companyTokenUse } from './company-clients';
 import { actingNow, onBehalfOf } from '../grants/service';
 import { actingAuthority } from '../authority/service';
@@ -84,12 +84,17 @@ export async function tokenRequest(env: Env, request: { authorization: string | 
   if (!client) throw problem!;
   const grantType = form.get('grant_type');
   if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required');
+  // RFC 6749 §5.2: a grant type this server does not know is unsupported_grant_type, whoever asks; one it knows but
+  // this client may not use is unauthorized_client.
+  if (!(SUPPORTED_GRANT_TYPES as readonly string[]).includes(grantType)) throw new OAuthError('unsupported_grant_type', `${grantType.slice(0, 60)} is not supported`);
   if (!parseList(client.grant_types).includes(grantType)) throw new OAuthError('unauthorized_client', `this client may not use ${grantType}`);
   if (grantType === 'authorization_code') return redeemCode(env, client, form, at);
   if (grantType === 'refresh_token') return rotateRefreshToken(env, client, form, at);
-  if (grantType === 'client_credentials') return clientCredentials(env, client, form, at, request.network);
-  throw new OAuthError('unsupported_grant_type', `${grantType} is not supported`);
+  return clientCredentials(env, client, form, at, request.network);
 }
+
+/** The grant types of the token endpoint (discovery's grant_types_supported). */
+export const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
 
 const PKCE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
@@ -102,7 +107,9 @@ async function redeemCode(env: Env, client: ClientRow, form: URLSearchParams, at
   const code = form.get('code');
   const verifier = form.get('code_verifier');
   if (!code || code.length > 128) throw new OAuthError('invalid_request', 'code is required');
-  if (!verifier || !PKCE_VERIFIER.test(verifier)) throw new OAuthError('invalid_request', 'code_verifier (PKCE) is required');
+  // PKCE is a per-client rule (migration 0430): required unless an operator turned it off for this confidential client.
+  if (verifier === null && pkceRequired(client)) throw new OAuthError('invalid_request', 'code_verifier (PKCE) is required');
+  if (verifier !== null && !PKCE_VERIFIER.test(verifier)) throw new OAuthError('invalid_request', 'code_verifier is malformed');
   const hash = await tokenHash(code);
   const row = await consume<{ grant_id: string; redirect_uri: string; code_challenge: string; nonce: string | null }>(env.DB, SINGLE_USE.oidcCode, { code_hash: hash, client_id: client.id }, at, {
     returning: 'grant_id, redirect_uri, code_challenge, nonce',
@@ -118,7 +125,10 @@ async function redeemCode(env: Env, client: ClientRow, form: URLSearchParams, at
   }
   // Required when the authorization request named it; a client with a single registered URI may leave it out of both.
   const redirectUri = form.get('redirect_uri') ?? (parseList(client.redirect_uris).length === 1 ? row.redirect_uri : null);
-  if (redirectUri !== row.redirect_uri || (await pkceChallengeOf(verifier)) !== row.code_challenge) {
+  // A code asked for without a challenge ('') takes no verifier, and one asked for with a challenge needs it (RFC 9700
+  // §2.1.1: a verifier sent for a code without a challenge is a downgrade attempt).
+  const pkceHolds = row.code_challenge === '' ? verifier === null : verifier !== null && (await pkceChallengeOf(verifier)) === row.code_challenge;
+  if (redirectUri !== row.redirect_uri || !pkceHolds) {
     await revokeGrantStatement(env.DB, row.grant_id, at).run();
     throw new OAuthError('invalid_grant', 'redirect_uri or code_verifier does not match the authorization request');
   }
@@ -182,7 +192,7 @@ async function tokensFor(env: Env, client: ClientRow, grant: GrantRow, at: numbe
     token_type: 'Bearer',
     expires_in: ACCESS_TOKEN_TTL_S,
     scope,
-    id_token: await idToken(env, at, { issuer, clientId: client.id, subject: grant.user_id!, nonce, sid: grant.sid, auth, profile: claims }),
+    id_token: await idToken(env, at, { issuer, clientId: client.id, subject: grant.user_id!, nonce, sid: grant.sid, auth, profile: claims }, idTokenAlgOf(client)),
   };
   const writes: D1PreparedStatement[] = [touchGrantStatement(env.DB, grant.id, at)];
   // A refresh token only when the app asked for offline_access (and may have one); it still ends with the session.
@@ -209,9 +219,10 @@ export async function personClaims(env: Env, grant: GrantRow, at: number): Promi
   const user = grant.user_id ? await findUserById(env.DB, grant.user_id) : null;
   if (!user) return {};
   const claims: Record<string, unknown> = {};
+  // profile is the name and the language (what the consent page promises), never the sign-in name: that is the
+  // e-mail address or the phone number, which OIDC Core §5.4 keeps under their own scopes (issue 43).
   if (scopes.includes('profile')) {
-    claims.name = user.real_name || user.login_name;
-    claims.preferred_username = user.login_name;
+    if (user.real_name) claims.name = user.real_name;
     if (grant.locale) claims.locale = grant.locale === 'zh' ? 'zh-CN' : 'en';
   }
   // The portal stores an address only after a code sent to it came back: both are verified.

@@ -1,10 +1,11 @@
 import { createLocalJWKSet, compactVerify, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { ACR } from '../../../src/schemas/oidc';
 import { randomToken } from '../identity/tokens';
-import { jwks, signingKey } from './keys';
+import { jwks, signingKey, SIGNING_ALGS, type SigningAlg } from './keys';
 
 /**
- * The JWTs of the OpenID Provider, all ES256 with the current signing key (keys.ts): ID tokens (OIDC Core §2),
+ * The JWTs of the OpenID Provider, ES256 with the current signing key (keys.ts), ID and logout tokens RS256 for a
+ * client that named it: ID tokens (OIDC Core §2),
  * access tokens (RFC 9068, `at+jwt`) and back-channel logout tokens (`logout+jwt`). Refresh tokens are not JWTs:
  * they are random secrets kept hashed (service.ts).
  */
@@ -16,10 +17,10 @@ export const LOGOUT_TOKEN_TTL_S = 120;
 
 type Env = { DB: D1Database };
 
-async function sign(env: Env, typ: string, payload: JWTPayload, at: number, ttlS: number): Promise<string> {
-  const { kid, key } = await signingKey(env, at);
+async function sign(env: Env, typ: string, payload: JWTPayload, at: number, ttlS: number, alg: SigningAlg = 'ES256'): Promise<string> {
+  const { kid, key } = await signingKey(env, at, alg);
   const iat = Math.floor(at / 1000);
-  return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid, typ }).setIssuedAt(iat).setExpirationTime(iat + ttlS).sign(key);
+  return new SignJWT(payload).setProtectedHeader({ alg, kid, typ }).setIssuedAt(iat).setExpirationTime(iat + ttlS).sign(key);
 }
 
 export interface Authentication {
@@ -44,10 +45,12 @@ export function authenticationOf(methods: string | null, authTime: number | null
   return { authTime, amr: [...amr], acr: twoFactors ? ACR.twoFactors : ACR.oneFactor };
 }
 
+/** `alg`: the client's id_token_signed_response_alg (migration 0430), ES256 unless it named RS256. */
 export function idToken(
   env: Env,
   at: number,
   claims: { issuer: string; clientId: string; subject: string; nonce: string | null; sid: string | null; auth: Authentication; profile: Record<string, unknown> },
+  alg: SigningAlg = 'ES256',
 ): Promise<string> {
   const { issuer, clientId, subject, nonce, sid, auth, profile } = claims;
   return sign(
@@ -67,6 +70,7 @@ export function idToken(
     },
     at,
     ID_TOKEN_TTL_S,
+    alg,
   );
 }
 
@@ -97,7 +101,8 @@ export function accessToken(
   return sign(env, 'at+jwt', payload, at, ACCESS_TOKEN_TTL_S);
 }
 
-export function logoutToken(env: Env, at: number, claims: { issuer: string; clientId: string; subject: string; sid: string | null }): Promise<string> {
+/** Signed like the client's ID tokens (Back-Channel Logout 1.0 §2.4: the same keys as for ID tokens). */
+export function logoutToken(env: Env, at: number, claims: { issuer: string; clientId: string; subject: string; sid: string | null }, alg: SigningAlg = 'ES256'): Promise<string> {
   return sign(
     env,
     'logout+jwt',
@@ -111,6 +116,7 @@ export function logoutToken(env: Env, at: number, claims: { issuer: string; clie
     },
     at,
     LOGOUT_TOKEN_TTL_S,
+    alg,
   );
 }
 
@@ -136,7 +142,7 @@ export async function verifiedAccessToken(db: D1Database, token: string, at: num
  */
 export async function verifiedIdTokenHint(db: D1Database, token: string, at: number, issuer: string): Promise<JWTPayload | null> {
   try {
-    const { payload, protectedHeader } = await compactVerify(token, createLocalJWKSet(await jwks(db, at)), { algorithms: ['ES256'] });
+    const { payload, protectedHeader } = await compactVerify(token, createLocalJWKSet(await jwks(db, at)), { algorithms: [...SIGNING_ALGS] });
     if (protectedHeader.typ && protectedHeader.typ !== 'JWT') return null;
     const claims = JSON.parse(new TextDecoder().decode(payload)) as JWTPayload;
     return claims.iss === issuer ? claims : null;

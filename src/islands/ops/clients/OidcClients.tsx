@@ -64,6 +64,10 @@ export default function OidcClients({ messages, lang }: { messages: Words; lang:
                 <span className="member-contact">
                   {kindOf(client)}
                   {client.trusted && ` · ${t.trustedBadge}`}
+                  {client.idTokenAlg === 'RS256' && ' · RS256'}
+                </span>
+                <span className="member-contact" data-pkce={client.pkceRequired ? 'required' : 'off'}>
+                  {client.pkceRequired ? t.pkceRequiredBadge : format(t.pkceOffBadge, { reason: client.pkceOffReason ?? '' })}
                 </span>
                 <code className="member-contact client-id">{client.id}</code>
               </td>
@@ -160,6 +164,27 @@ function ClientForm({ messages }: { messages: Words }) {
           <input type="checkbox" checked={draft.trusted} onChange={(event) => editDraft({ trusted: event.target.checked })} />
           <span>{t.trusted}</span>
         </label>
+        <FieldFrame id="client-alg" label={t.idTokenAlgLabel} hint={t.idTokenAlgHint}>
+          {(aria) => (
+            <select {...aria} id="client-alg" className="input" value={draft.idTokenAlg} onChange={(event) => editDraft({ idTokenAlg: event.target.value === 'RS256' ? 'RS256' : 'ES256' })}>
+              <option value="ES256">ES256</option>
+              <option value="RS256">RS256</option>
+            </select>
+          )}
+        </FieldFrame>
+        {draft.id && !draft.public && (
+          <>
+            <label className="check">
+              <input type="checkbox" checked={draft.pkceRequired} onChange={(event) => editDraft({ pkceRequired: event.target.checked })} />
+              <span>{t.pkceRequired}</span>
+            </label>
+            {!draft.pkceRequired && (
+              <FieldFrame id="client-pkce-reason" label={t.pkceReasonLabel} hint={t.pkceReasonHint} required>
+                {(aria) => <textarea {...aria} id="client-pkce-reason" className="input" rows={2} required maxLength={300} value={draft.pkceOffReason} onChange={(event) => editDraft({ pkceOffReason: event.target.value })} />}
+              </FieldFrame>
+            )}
+          </>
+        )}
         {draft.error && (
           <p className="error form-error" role="alert">
             {problemText(messages, draft.error)}

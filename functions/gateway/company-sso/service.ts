@@ -1,0 +1,90 @@
+import type { Lang } from '../../../src/lib/lang';
+import { DOMAIN_RECORD_PREFIX, DOMAIN_RECORD_VALUE_PREFIX, type CompanyDomain } from '../../../src/schemas/company-sso';
+import { ERR } from '../../../src/schemas/error-codes';
+import { configOf } from '../../config';
+import { auditStatement } from '../audit/db';
+import { companyAuthority } from '../authority/service';
+import { GatewayError } from '../errors';
+import { isUniqueViolation, runBatch } from '../identity/db/batch';
+import { randomToken } from '../identity/tokens';
+import { checkedStatement, domainOwner, domainsOf, insertClaimStatement, liveClaim, proveStatement, type DomainRow } from './db';
+import { txtRecords } from './dns';
+
+/**
+ * A company's own identity provider, first step (issue 43): the e-mail domains it proves it holds. Its
+ * administrators (authority/service.ts companyAuthority 'manage'; adding needs a fresh proof, routes.ts) add a
+ * domain; the portal shows a TXT record to publish at `_shipping-portal-challenge.<domain>`; "Check" reads it
+ * through DNS-over-HTTPS (DOH_URL) and proves the domain when the value is there. One domain belongs to one
+ * company: a domain another company proved cannot be added or proved (ID0431), and of two proving in parallel one
+ * wins (the unique index). Every change is an audit row with the company as target (its trail and the operators').
+ * Not built yet: the OIDC connection, routing on /login and sign-in through it (README "Company identity providers").
+ */
+
+export interface DomainCaller {
+  db: D1Database;
+  env: object;
+  userId: string;
+  network: string;
+  at: number;
+  lang: Lang;
+}
+
+export const recordNameOf = (domain: string) => `${DOMAIN_RECORD_PREFIX}.${domain}`;
+const recordValueOf = (row: Pick<DomainRow, 'token'>) => `${DOMAIN_RECORD_VALUE_PREFIX}${row.token}`;
+
+const view = (row: DomainRow): CompanyDomain => ({
+  domain: row.domain,
+  state: row.proved_at !== null ? 'proved' : 'pending',
+  recordName: recordNameOf(row.domain),
+  recordValue: recordValueOf(row),
+  createdAt: row.created_at,
+  checkedAt: row.checked_at,
+  provedAt: row.proved_at,
+});
+
+const auditOf = (caller: DomainCaller, companyId: string, action: 'company.domain_added' | 'company.domain_proved', domain: string) =>
+  auditStatement(caller.db, { at: caller.at, actor: { kind: 'user', id: caller.userId }, action, target: { kind: 'company', id: companyId }, network: caller.network, detail: { domain } }, { ifChanged: true });
+
+export async function listDomains(caller: DomainCaller, companyId: string): Promise<CompanyDomain[]> {
+  await companyAuthority(caller.db, caller, companyId, 'manage');
+  return (await domainsOf(caller.db, companyId)).map(view);
+}
+
+/** Adds a domain to prove (or answers the live claim again: adding twice is one claim). */
+export async function addDomain(caller: DomainCaller, companyId: string, domain: string): Promise<CompanyDomain> {
+  await companyAuthority(caller.db, caller, companyId, 'manage');
+  const existing = await liveClaim(caller.db, companyId, domain);
+  if (existing) return view(existing);
+  const owner = await domainOwner(caller.db, domain);
+  if (owner && owner.company_id !== companyId) throw new GatewayError(ERR.DOMAIN_OF_ANOTHER_COMPANY);
+  const row = { id: randomToken(), company_id: companyId, domain, token: randomToken(), created_by: caller.userId, created_at: caller.at };
+  const [inserted] = await runBatch(caller.db, [insertClaimStatement(caller.db, row), auditOf(caller, companyId, 'company.domain_added', domain)]);
+  if (inserted?.results.length) return view(inserted.results[0] as DomainRow);
+  // Nothing written: a parallel add of the same claim won (read it back), or another company proved it meanwhile.
+  const now = await liveClaim(caller.db, companyId, domain);
+  if (now) return view(now);
+  throw new GatewayError(ERR.DOMAIN_OF_ANOTHER_COMPANY);
+}
+
+/** Reads the TXT record now; proves the domain when its value is there. */
+export async function checkDomain(caller: DomainCaller, companyId: string, domain: string): Promise<CompanyDomain> {
+  await companyAuthority(caller.db, caller, companyId, 'manage');
+  const claim = await liveClaim(caller.db, companyId, domain);
+  if (!claim) throw new GatewayError(ERR.DOMAIN_NOT_CLAIMED);
+  if (claim.proved_at !== null) return view(claim);
+  const owner = await domainOwner(caller.db, domain);
+  if (owner) throw new GatewayError(ERR.DOMAIN_OF_ANOTHER_COMPANY);
+  const records = await txtRecords(configOf(caller.env).dohUrl, recordNameOf(domain));
+  if (records === 'unreachable') throw new GatewayError(ERR.DOMAIN_DNS_UNREACHABLE);
+  if (!records.includes(recordValueOf(claim))) {
+    await checkedStatement(caller.db, claim.id, caller.at).run();
+    throw new GatewayError(ERR.DOMAIN_RECORD_NOT_FOUND);
+  }
+  // A second owner breaks the unique index: the proof and its audit row land together or not at all.
+  await runBatch(caller.db, [proveStatement(caller.db, claim.id, caller.userId, caller.at), auditOf(caller, companyId, 'company.domain_proved', domain)], (error) =>
+    isUniqueViolation(error) ? new GatewayError(ERR.DOMAIN_OF_ANOTHER_COMPANY) : null,
+  );
+  const after = await liveClaim(caller.db, companyId, domain);
+  if (!after || after.proved_at === null) throw new GatewayError(ERR.DOMAIN_OF_ANOTHER_COMPANY);
+  return view(after);
+}
