@@ -183,6 +183,32 @@ describe('a copy of my data', () => {
     expect((await state(late)).data.copies[0]!.status).toBe('expired');
   });
 
+  it('is not downloaded by a session that never proved the person (a shared sign-in link), in parallel, however old the copy', async () => {
+    at = Date.now();
+    const owner = await person();
+    const id = await readyCopy(owner.cookie);
+    // The stolen or shared session: made by the owner's own shared sign-in link, it never proved the person.
+    const made = await call<{ url: string }>('POST', '/agg-web/user/shareLogin/create', {}, { cookie: owner.cookie });
+    expect(made.code).toBe('0');
+    const res = await send('POST', '/agg-web/user/shareLogin/login', { share: new URL(made.data.url).searchParams.get('share') });
+    expect(((await res.json()) as Envelope).code).toBe('0');
+    const unproved = api.sessionCookie(res);
+    const tries = await Promise.all(Array.from({ length: 10 }, () => send('GET', `/agg-web/user/data/copy/${id}`, undefined, { cookie: unproved })));
+    for (const answer of tries) {
+      expect(answer.status).toBe(404);
+      expect(((await answer.json()) as Envelope).code).toBe('DR0002');
+    }
+    // Hours later, the session whose proof asked for it still downloads it; another needs a fresh proof of its own.
+    at += 3 * 60 * MINUTE;
+    const asked = await send('GET', `/agg-web/user/data/copy/${id}`, undefined, { cookie: owner.cookie });
+    expect(asked.status).toBe(200);
+    expect((await asked.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    expect((await call('GET', `/agg-web/user/data/copy/${id}`, undefined, { cookie: unproved })).code).toBe('DR0002');
+    const fresh = await signIn(owner.email);
+    expect((await send('GET', `/agg-web/user/data/copy/${id}`, undefined, { cookie: fresh })).status).toBe(200);
+    expect(await sql("SELECT 1 FROM audit_log WHERE action = 'user.data_copy_downloaded' AND target_id = ?", owner.userId)).toHaveLength(2);
+  });
+
   it('is made by the every-minute Cron Trigger through the Worker\'s scheduled handler', async () => {
     at = Date.now();
     const me = await person();

@@ -20,14 +20,14 @@ export interface DataExportRow {
 }
 
 /** The INSERT of a copy request, written only when the person asked for none since `since` (one a day). */
-export function copyRequestStatement(db: D1Database, row: { id: string; userId: string; at: number; since: number }): D1PreparedStatement {
+export function copyRequestStatement(db: D1Database, row: { id: string; userId: string; at: number; since: number; sessionHash: string }): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO data_exports (id, user_id, requested_at, status)
-       SELECT ?1, ?2, ?3, 'queued'
+      `INSERT INTO data_exports (id, user_id, requested_at, status, asked_by_session)
+       SELECT ?1, ?2, ?3, 'queued', ?5
        WHERE NOT EXISTS (SELECT 1 FROM data_exports WHERE user_id = ?2 AND requested_at > ?4)`,
     )
-    .bind(row.id, row.userId, row.at, row.since);
+    .bind(row.id, row.userId, row.at, row.since, row.sessionHash);
 }
 
 /** The person's copies, newest first (the last few). */
@@ -64,13 +64,24 @@ export async function markCopyFailed(db: D1Database, id: string): Promise<void> 
 }
 
 /**
- * The R2 key of a ready copy, only when it is `userId`'s own and still within its 24 hours: owner, state and age
- * are checked in the same statement that reads the key, so no other id, person or moment reaches the file.
+ * The R2 key of a ready copy, only when it is `userId`'s own, still within its 24 hours, and asked for by the
+ * session `reader.sessionHash` unless that session has a fresh proof of its own (`reader.fresh`): owner, state,
+ * age and proof are checked in the same statement that reads the key, so no other id, person, moment or unproved
+ * session reaches the file.
  */
-export function ownReadyCopy(db: D1Database, id: string, userId: string, at: number): Promise<{ r2_key: string; size: number } | null> {
+export function ownReadyCopy(
+  db: D1Database,
+  id: string,
+  userId: string,
+  at: number,
+  reader: { sessionHash: string; fresh: boolean },
+): Promise<{ r2_key: string; size: number } | null> {
   return db
-    .prepare(`SELECT r2_key, size FROM data_exports WHERE id = ?1 AND user_id = ?2 AND status = 'ready' AND expires_at > ?3 AND r2_key IS NOT NULL`)
-    .bind(id, userId, at)
+    .prepare(
+      `SELECT r2_key, size FROM data_exports WHERE id = ?1 AND user_id = ?2 AND status = 'ready' AND expires_at > ?3 AND r2_key IS NOT NULL
+         AND (?5 = 1 OR asked_by_session = ?4)`,
+    )
+    .bind(id, userId, at, reader.sessionHash, reader.fresh ? 1 : 0)
     .first<{ r2_key: string; size: number }>();
 }
 

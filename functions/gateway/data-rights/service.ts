@@ -88,12 +88,15 @@ export async function stateOf(env: WorkerEnv, user: UserRow, at: number): Promis
   };
 }
 
-/** Asks for a copy: one a day (DR0001 with the time of the next), recorded in the audit trail with the request. */
-export async function requestCopy(db: D1Database, actor: Actor): Promise<void> {
+/**
+ * Asks for a copy: one a day (DR0001 with the time of the next), recorded in the audit trail with the request. The
+ * copy is bound to the asking session (`sessionHash`, whose fresh proof the route checked): see downloadCopy.
+ */
+export async function requestCopy(db: D1Database, actor: Actor, sessionHash: string): Promise<void> {
   // 122 random bits as 32 hex digits: the id is the server's, never guessable from another.
   const id = crypto.randomUUID().replaceAll('-', '');
   const [inserted] = await runBatch(db, [
-    copyRequestStatement(db, { id, userId: actor.userId, at: actor.at, since: actor.at - DAY_MS }),
+    copyRequestStatement(db, { id, userId: actor.userId, at: actor.at, since: actor.at - DAY_MS, sessionHash }),
     ownEventStatement(db, { at: actor.at, userId: actor.userId, action: 'user.data_copy_requested', network: actor.network }, { onlyIfChanged: true }),
   ]);
   if (!inserted?.meta.changes) {
@@ -102,9 +105,13 @@ export async function requestCopy(db: D1Database, actor: Actor): Promise<void> {
   }
 }
 
-/** The person's own ready copy as a download, recorded; DR0002 for any other id, person or moment. */
-export async function downloadCopy(env: WorkerEnv, actor: Actor, id: string): Promise<Response> {
-  const copy = await ownReadyCopy(env.DB, id, actor.userId, actor.at);
+/**
+ * The person's own ready copy as a download, recorded; DR0002 for any other id, person or moment, and for a session
+ * that neither asked for it with its fresh proof nor has a fresh proof now (a WeChat scan, a shared sign-in link or
+ * a hand-off never proved the person: README "A person's rights over their data").
+ */
+export async function downloadCopy(env: WorkerEnv, actor: Actor, id: string, reader: { sessionHash: string; fresh: boolean }): Promise<Response> {
+  const copy = await ownReadyCopy(env.DB, id, actor.userId, actor.at, reader);
   const object = copy ? await env.UPLOADS.get(copy.r2_key) : null;
   if (!copy || !object) throw new GatewayError(ERR.DATA_COPY_NOT_AVAILABLE);
   await runBatch(env.DB, [
