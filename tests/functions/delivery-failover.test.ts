@@ -277,6 +277,24 @@ describe('receipts', () => {
     expect(await receiptOfRef(twilio.ref)).toBe('failed');
   });
 
+  it('refuses a signed Twilio receipt replayed with its form fields reordered or re-encoded, sent at once', async () => {
+    const twilio = await sentThrough('twilio');
+    expect((await post(twilio)).body.code).toBe('0');
+    // The signature covers the sorted fields, so each of these still verifies: only the replay guard can refuse them.
+    const fields = [...new URLSearchParams(twilio.body)];
+    const replays = [
+      new URLSearchParams([...fields].reverse()).toString(),
+      new URLSearchParams([...fields.slice(1), fields[0]!]).toString(),
+      new URLSearchParams([...fields].sort(([a], [b]) => (a < b ? -1 : 1))).toString(),
+      fields.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'),
+    ].filter((body) => body !== twilio.body);
+    expect(replays.length).toBeGreaterThanOrEqual(3);
+    const answers = await Promise.all(replays.map((body) => post(twilio, { body })));
+    expect(answers.map((a) => a.body.code)).toEqual(replays.map(() => 'DL0013'));
+    const seen = await worker.env.DB.prepare("SELECT COUNT(*) AS n FROM delivery_attempts WHERE provider_ref = ? AND receipt = 'delivered'").bind(twilio.ref).first<{ n: number }>();
+    expect(seen?.n).toBe(1);
+  });
+
   it('refuses receipts that are unsigned, forged, signed with another key, addressed with a wrong token, or stale', async () => {
     const twilio = await sentThrough('twilio');
     const aliyun = await sentThrough('aliyun');
