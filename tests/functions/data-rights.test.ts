@@ -316,6 +316,33 @@ describe('closing the account', () => {
     expect((await sql('SELECT erased_at FROM users WHERE id = ?', me.userId))[0]!.erased_at).toBeNull();
   });
 
+  it('accepts one of two last administrators who close at once, 10 requests each, and tells the person and the operators of an erasure it skips', async () => {
+    at = Date.now();
+    const first = await person({ companies: [{ nameEn: `Twin Admins ${api.unique()}`, role: 'administrator' }] });
+    const second = await person({ companies: [{ companyId: first.companyIds[0], role: 'administrator' }] });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call('POST', '/agg-web/user/data/close', {}, { cookie: (i % 2 ? second : first).cookie })),
+    );
+    const closing = await sql<{ id: string }>('SELECT id FROM users WHERE id IN (?, ?) AND closes_at IS NOT NULL', first.userId, second.userId);
+    expect(closing).toHaveLength(1);
+    const [stays] = [first, second].filter((p) => p.userId !== closing[0]!.id);
+    const goes = stays === first ? second : first;
+    expect(answers.filter((a, i) => (i % 2 ? second : first) === stays).map((a) => a.code)).toEqual(Array(10).fill('DR0003'));
+    expect(answers.filter((a, i) => (i % 2 ? second : first) === goes).map((a) => a.code)).toEqual(Array(10).fill('0'));
+
+    // The one who stays leaves the company during the cooling-off: the one closing is now its last administrator.
+    await worker.env.DB.prepare('DELETE FROM company_members WHERE user_id = ?').bind(stays!.userId).run();
+    at += 15 * DAY + MINUTE;
+    await job();
+    await job();
+    expect((await sql('SELECT erased_at FROM users WHERE id = ?', goes.userId))[0]!.erased_at).toBeNull();
+    const told = await sql<{ detail: string }>("SELECT detail FROM audit_log WHERE action = 'user.erasure_skipped' AND target_id = ?", goes.userId);
+    expect(told).toHaveLength(1);
+    expect(JSON.parse(told[0]!.detail)).toEqual({ companies: first.companyIds });
+    const notices = (await api.outbox(goes.email)).filter((m) => /last administrator|最后一位管理员/.test(m.text));
+    expect(notices).toHaveLength(1);
+  });
+
   it('refuses a company\'s last active administrator until the company has another', async () => {
     at = Date.now();
     const admin = await person({ companies: [{ nameEn: `Last Admin Lines ${api.unique()}`, role: 'administrator' }] });

@@ -253,14 +253,27 @@ const LAST_ADMINISTRATOR = `EXISTS (
     AND NOT EXISTS (SELECT 1 FROM company_members o
                     WHERE o.company_id = m.company_id AND o.user_id <> ?1 AND o.role = 'administrator' AND o.status = 'active'))`;
 
-/** The companies whose last active administrator the person is. */
+/**
+ * SQL: the person (?1) is the last active administrator of some company that stays: no other active administrator
+ * whose own account is not closing. Closing asks this, so of two last administrators who close at once the second
+ * UPDATE sees the first's closure and is refused (D1 runs one statement at a time).
+ */
+const LAST_STAYING_ADMINISTRATOR = `EXISTS (
+  SELECT 1 FROM company_members m
+  WHERE m.user_id = ?1 AND m.role = 'administrator' AND m.status = 'active'
+    AND NOT EXISTS (SELECT 1 FROM company_members o JOIN users ou ON ou.id = o.user_id
+                    WHERE o.company_id = m.company_id AND o.user_id <> ?1 AND o.role = 'administrator' AND o.status = 'active'
+                      AND ou.closes_at IS NULL AND ou.erased_at IS NULL))`;
+
+/** The companies that would be left without a staying administrator if the person closed (DR0003 names them). */
 export async function lastAdministratorOf(db: D1Database, userId: string): Promise<{ companyId: string; name: string }[]> {
   const { results } = await db
     .prepare(
       `SELECT c.id AS companyId, coalesce(nullif(c.name_cn, ''), c.name_en) AS name FROM company_members m JOIN companies c ON c.id = m.company_id
        WHERE m.user_id = ?1 AND m.role = 'administrator' AND m.status = 'active'
-         AND NOT EXISTS (SELECT 1 FROM company_members o
-                         WHERE o.company_id = m.company_id AND o.user_id <> ?1 AND o.role = 'administrator' AND o.status = 'active')`,
+         AND NOT EXISTS (SELECT 1 FROM company_members o JOIN users ou ON ou.id = o.user_id
+                         WHERE o.company_id = m.company_id AND o.user_id <> ?1 AND o.role = 'administrator' AND o.status = 'active'
+                           AND ou.closes_at IS NULL AND ou.erased_at IS NULL)`,
     )
     .bind(userId)
     .all<{ companyId: string; name: string }>();
@@ -269,11 +282,15 @@ export async function lastAdministratorOf(db: D1Database, userId: string): Promi
 
 /**
  * Starts the cooling-off: only when the account is not closing already, not erased, and its person is no
- * company's last active administrator, all in this one UPDATE (20 parallel requests make one closure).
+ * company's last staying administrator (an administrator who is closing too does not count), all in this one
+ * UPDATE: 20 parallel requests make one closure, and two last administrators closing at once make one.
  */
 export function closeStatement(db: D1Database, userId: string, at: number, closesAt: number): D1PreparedStatement {
   return db
-    .prepare(`UPDATE users SET closing_since = ?2, closes_at = ?3 WHERE id = ?1 AND closes_at IS NULL AND erased_at IS NULL AND NOT ${LAST_ADMINISTRATOR}`)
+    .prepare(
+      `UPDATE users SET closing_since = ?2, closes_at = ?3, erasure_skipped_at = NULL
+       WHERE id = ?1 AND closes_at IS NULL AND erased_at IS NULL AND NOT ${LAST_STAYING_ADMINISTRATOR}`,
+    )
     .bind(userId, at, closesAt);
 }
 
@@ -313,6 +330,38 @@ export async function dueForErasure(db: D1Database, at: number, limit: number): 
     )
     .bind(at, limit)
     .all<UserRow>();
+  return results;
+}
+
+/**
+ * Marks, once per closure, the accounts past their cooling-off (unheld) that the job cannot erase because their
+ * person is still a company's last active administrator (someone removed the other administrator meanwhile): one
+ * UPDATE … RETURNING, so two runs never both tell.
+ */
+export async function claimSkippedErasures(db: D1Database, at: number, limit: number): Promise<UserRow[]> {
+  const { results } = await db
+    .prepare(
+      `UPDATE users SET erasure_skipped_at = ?1
+       WHERE id IN (SELECT u.id FROM users u WHERE u.closes_at <= ?1 AND u.erased_at IS NULL AND u.legal_hold_reason IS NULL
+                      AND u.erasure_skipped_at IS NULL AND ${LAST_ADMINISTRATOR.replaceAll('?1', 'u.id')} LIMIT ?2)
+       RETURNING *`,
+    )
+    .bind(at, limit)
+    .all<UserRow>();
+  return results;
+}
+
+/** The companies whose last active administrator the person is, with the language they are told in. */
+export async function companiesKeepingErasure(db: D1Database, userId: string): Promise<{ id: string; lang: string }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT c.id, c.lang FROM company_members m JOIN companies c ON c.id = m.company_id
+       WHERE m.user_id = ?1 AND m.role = 'administrator' AND m.status = 'active'
+         AND NOT EXISTS (SELECT 1 FROM company_members o
+                         WHERE o.company_id = m.company_id AND o.user_id <> ?1 AND o.role = 'administrator' AND o.status = 'active')`,
+    )
+    .bind(userId)
+    .all<{ id: string; lang: string }>();
   return results;
 }
 

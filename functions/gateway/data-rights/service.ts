@@ -31,6 +31,8 @@ import {
   filesForCopy,
   keepStatement,
   lastAdministratorOf,
+  claimSkippedErasures,
+  companiesKeepingErasure,
   markCopiesExpired,
   markCopyFailed,
   membershipsForCopy,
@@ -394,5 +396,25 @@ export async function eraseDueAccounts(env: WorkerEnv, at: number, limit = 20): 
   for (const user of await dueForErasure(env.DB, at, limit)) {
     if (await eraseAccount(env, user, at)) erased++;
   }
+  await tellSkippedErasures(env, at, limit);
   return erased;
+}
+
+/**
+ * An account past its cooling-off whose person is still a company's last active administrator (the other one
+ * was removed or left meanwhile) is not erased; once per closure the person is told (a security notice) and the
+ * operators are (an audit row `user.erasure_skipped` on the person's trail and the log line `erasure_skipped` to
+ * alert on), so a closure never waits unseen.
+ */
+export async function tellSkippedErasures(env: WorkerEnv, at: number, limit = 20): Promise<number> {
+  const skipped = await claimSkippedErasures(env.DB, at, limit);
+  for (const user of skipped) {
+    const companies = await companiesKeepingErasure(env.DB, user.id);
+    const target = { kind: 'user' as const, id: user.id };
+    await auditStatement(env.DB, { at, actor: { kind: 'system', id: null }, action: 'user.erasure_skipped', target, detail: { companies: companies.map((c) => c.id) } }).run();
+    console.warn(JSON.stringify({ event: 'erasure_skipped', userId: user.id, companies: companies.map((c) => c.id) }));
+    const lang: Lang = companies[0]?.lang === 'en' ? 'en' : 'zh';
+    await sendSecurityNotice(env, { userId: user.id, at, change: 'erasureSkipped', lang });
+  }
+  return skipped.length;
 }
