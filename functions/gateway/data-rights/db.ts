@@ -388,7 +388,9 @@ const ERASING = 'EXISTS (SELECT 1 FROM users WHERE id = ?1 AND erased_at = ?2)';
  * must name one way to sign in, and nobody can sign in with it.
  *
  * `names` are the person's sign-in names (phone, e-mail, chain-partner id) as they were: rows of short-lived
- * tables keyed by them (codes, guesses, slider checks, the dev outbox) go too.
+ * tables keyed by them (codes, guesses, slider checks, the e-mail way-out tickets, the dev outbox) go too. Every
+ * table that can hold a person's contact details belongs here (tests/functions/data-rights.test.ts walks every
+ * table for the erased phone, e-mail and name).
  */
 export function erasureStatements(db: D1Database, userId: string, at: number, names: readonly string[]): D1PreparedStatement[] {
   const subjects = [...names, userId];
@@ -434,6 +436,8 @@ export function erasureStatements(db: D1Database, userId: string, at: number, na
     bySubject('slider_challenges', 'subject'),
     bySubject('password_failures', 'subject'),
     bySubject('new_user_checks', 'subject'),
+    // The e-mail way out of an SMS outage (codes/fallback.ts): its ticket names the phone.
+    bySubject('delivery_fallbacks', 'recipient'),
   ];
 }
 
