@@ -8,6 +8,7 @@ import { errorCatalogue } from '../../src/schemas/error-codes';
 import { gatewayClient } from './gateway-client';
 import { chinaTime, receiptOf, STAND_IN_KEYS, startStandIn, type PreparedReceipt, type ProviderName, type StandIn } from './provider-stand-ins';
 import { startWorkerEnv } from './worker-env';
+import { traceWork } from './work-trace';
 
 /**
  * Failover between delivery providers (issue 32), each provider against its local stand-in: ordered lists per
@@ -369,6 +370,41 @@ describe('the way out when no SMS provider can send', () => {
     // A ticket is good once.
     const again = await api.post('/agg-web/sms/email-instead', { emailTicket: ticket }).then(api.read);
     expect(again).toEqual({ status: 400, body: { code: 'DL0011', message: errorCatalogue.DL0011.en, data: null } });
+  });
+});
+
+describe('the e-mail way out does the same work before its answer for a number with an account as for one without (issue 48, class 4)', () => {
+  it('spends the ticket, looks the number up and writes the code alike; the e-mail to the owner starts only after the answer', async () => {
+    standIns.aliyun.mode = 'down';
+    standIns.tencent.mode = 'down';
+    const env = { DELIVERY_BREAKER_FAILURES: '1000000' };
+    const owner = mainland();
+    const email = `wayout.${api.unique()}@example.com`;
+    await api.seed({ phone: { callingCode: '+86', mobile: owner.mobile }, email, password: 'Harbour2024' });
+    const stranger = mainland();
+    const ticketOf = async (mobile: string) => {
+      const down = await askSms(mobile, { env });
+      expect(down.body.code).toBe('DL0010');
+      return (down.body.data as { emailTicket: string }).emailTicket;
+    };
+    /** The work the way-out call does before it answers (D1, WebCrypto, fetches, breakers), then its answer. */
+    const wayOut = async (ticket: string) => {
+      const traced = traceWork(worker.env.DB, worker.env.DELIVERY_BREAKERS as unknown as DurableObjectNamespace);
+      const answer = await api.post('/agg-web/sms/email-instead', { emailTicket: ticket }, { env: { ...env, DB: traced.binding, DELIVERY_BREAKERS: traced.breakers }, early: true });
+      const work = traced.stop();
+      const body = await api.read(answer);
+      await worker.settle();
+      return { work, body };
+    };
+    const [ownerTicket, strangerTicket] = [await ticketOf(owner.mobile), await ticketOf(stranger.mobile)];
+    const sesBefore = standIns.ses.received.length;
+    const ofOwner = await wayOut(ownerTicket);
+    const ofStranger = await wayOut(strangerTicket);
+    expect(ofOwner.body).toEqual({ status: 200, body: { code: '0', message: 'success', data: null } });
+    expect(ofStranger.body).toEqual(ofOwner.body);
+    expect(ofStranger.work).toEqual(ofOwner.work);
+    // The owner's e-mail still went (after the answer), the stranger's nowhere.
+    expect(standIns.ses.received.length).toBe(sesBefore + 1);
   });
 });
 

@@ -254,8 +254,8 @@ describe('a known and an unknown address do the same work, in the same order, be
   async function workBeforeAnswer(send: (email: string, env: Record<string, unknown>) => Promise<string>, known: boolean) {
     const email = `work.${api.unique()}@example.com`;
     if (known) await api.seed({ email, password: 'Harbour2024' });
-    const traced = traceWork(worker.env.DB);
-    const code = await send(email, { ...heldMail(), DB: traced.binding });
+    const traced = traceWork(worker.env.DB, worker.env.DELIVERY_BREAKERS as unknown as DurableObjectNamespace);
+    const code = await send(email, { ...heldMail(), DB: traced.binding, DELIVERY_BREAKERS: traced.breakers });
     const work = traced.stop();
     for (const held of received) held.release();
     if (known && code === '0') await arrivalOf(email);

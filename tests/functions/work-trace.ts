@@ -9,11 +9,13 @@ import { vi } from 'vitest';
  *   with its SQL (bound values left out);
  * - every WebCrypto operation that costs time (PBKDF2 and other key derivations, HMAC and other signatures,
  *   digests, key imports, encryptions), with its algorithm and, for PBKDF2, its iterations;
- * - every outbound fetch (a delivery provider, a breaker), by its origin.
+ * - every outbound fetch (a delivery provider), by its origin, and every call of a delivery breaker (a Durable
+ *   Object) by its path.
  *
- * `binding` is a D1 to hand the call as its env.DB; `stop()` ends the crypto watch and returns the trace so far.
+ * `binding` and `breakers` are a D1 and a breaker namespace to hand the call as its env.DB and
+ * env.DELIVERY_BREAKERS; `stop()` ends the watch and returns the trace so far.
  */
-export function traceWork(db: D1Database) {
+export function traceWork(db: D1Database, namespace?: DurableObjectNamespace) {
   const trace: string[] = [];
   const sqlOf = new WeakMap<object, string>();
   const originals = new WeakMap<object, D1PreparedStatement>();
@@ -52,6 +54,20 @@ export function traceWork(db: D1Database) {
       return original(...args);
     });
   });
+  const breakers =
+    namespace &&
+    ({
+      idFromName: (name: string) => namespace.idFromName(name),
+      get: (id: DurableObjectId) => {
+        const stub = namespace.get(id);
+        return {
+          fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+            trace.push(`breaker: ${new URL(input instanceof Request ? input.url : String(input)).pathname}`);
+            return stub.fetch(input as RequestInfo, init);
+          },
+        };
+      },
+    } as unknown as DurableObjectNamespace);
   const fetched = globalThis.fetch.bind(globalThis);
   const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation((input: RequestInfo | URL, init?: RequestInit) => {
     trace.push(`fetch: ${new URL(input instanceof Request ? input.url : String(input)).origin}`);
@@ -59,6 +75,7 @@ export function traceWork(db: D1Database) {
   });
   return {
     binding,
+    breakers,
     /** Ends the crypto and fetch watch; the trace of everything done so far. */
     stop(): string[] {
       for (const spy of spies) spy.mockRestore();
