@@ -7,6 +7,7 @@ import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import type { DataRightsState } from '../../src/schemas/data-rights';
 import { bufferedForm, useWorkerEnv, type Envelope } from './gateway-client';
 import { fileBytes } from '../fixtures/file-bytes';
+import { traceWork } from './work-trace';
 
 /**
  * A person's rights over their data (functions/gateway/data-rights/) through the whole Worker on a real local D1
@@ -236,7 +237,9 @@ describe('correcting the phone and e-mail', () => {
     const next = `moved.${api.unique()}@example.com`;
     const change = (email: string, code: string) => call<null>('POST', '/agg-web/user/data/contact', { kind: 'email', email, code }, { cookie: me.cookie });
     expect((await change(me.email, '123456')).code).toBe('DR0009');
-    expect((await change(other.email, '123456')).code).toBe('DR0008');
+    // Another account's address: "taken" only once its code proves the person owns it.
+    expect((await call('POST', '/agg-web/user/getRegVerificationCode', { emailAddress: other.email, type: 1 })).code).toBe('0');
+    expect((await change(other.email, await api.latestCode(other.email))).code).toBe('DR0008');
     expect((await call('POST', '/agg-web/user/getRegVerificationCode', { emailAddress: next, type: 1 })).code).toBe('0');
     const code = await api.latestCode(next);
     expect((await change(next, code === '000000' ? '111111' : '000000')).code).toBe('CD0010');
@@ -249,6 +252,37 @@ describe('correcting the phone and e-mail', () => {
     expect((await call('POST', '/agg-web/user/v3/userLogin', { loginEmail: me.email, loginPassword: await hashPassword(PASSWORD), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT })).code).not.toBe('0');
     await signIn(next);
     expect(await sql("SELECT 1 FROM audit_log WHERE action = 'user.contact_changed' AND target_id = ?", me.userId)).toHaveLength(1);
+  });
+
+  it('answers a taken address exactly as a free one until the code proves its owner: 12 parallel guesses each, capped', async () => {
+    at = Date.now();
+    const me = await person();
+    const taken = await person();
+    const free = `free.${api.unique()}@example.com`;
+    const from = api.ip();
+    const probe = async (email: string) => {
+      // The script asks a code for the address (it never sees it), then guesses.
+      expect((await call('POST', '/agg-web/user/getRegVerificationCode', { emailAddress: email, type: 1 })).code).toBe('0');
+      const code = await api.latestCode(email);
+      const guesses = Array.from({ length: 12 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+      // The first guess alone, its work before the answer traced (D1 statements, WebCrypto, in order).
+      const traced = traceWork(worker.env.DB);
+      const body = JSON.stringify({ kind: 'email', email, code: guesses[0] });
+      const first = await app.request('http://localhost/api/agg-web/user/data/contact', { method: 'POST', headers: { 'cf-connecting-ip': from, cookie: me.cookie, 'content-type': 'application/json' }, body }, { ...worker.env, DB: traced.binding }, worker.ctx);
+      const work = traced.stop();
+      const firstCode = ((await first.json()) as Envelope).code;
+      await worker.settle();
+      const answers = await Promise.all(guesses.slice(1).map((guess) => call('POST', '/agg-web/user/data/contact', { kind: 'email', email, code: guess }, { cookie: me.cookie, from })));
+      return { codes: [firstCode, ...answers.map((a) => a.code)].sort(), work };
+    };
+    const ofTaken = await probe(taken.email);
+    const ofFree = await probe(free);
+    expect(ofTaken.codes).not.toContain('DR0008');
+    expect(ofTaken.codes).toEqual(ofFree.codes);
+    expect(ofTaken.work).toEqual(ofFree.work);
+    // At most 5 comparisons a code: the rest are refused unseen (CD0012), as for any code.
+    expect(ofTaken.codes.filter((code) => code === 'CD0010').length).toBeLessThanOrEqual(5);
+    expect((await sql('SELECT email FROM users WHERE id = ?', me.userId))[0]!.email).toBe(me.email);
   });
 
   it('takes a new phone number after the human check and its code', async () => {

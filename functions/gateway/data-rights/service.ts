@@ -175,8 +175,9 @@ export async function keepAccount(db: D1Database, actor: Actor): Promise<void> {
 
 /**
  * Correct the phone or e-mail: the new address proves itself with the `verify` code the ordinary code calls sent to
- * it (codes/service.ts: waits, caps, guess caps; SMS after the human check), used up here; then the account names
- * it, and the old address is told (in the background: a refused delivery does not undo the change).
+ * it (codes/service.ts: waits, caps, guess caps; SMS after the human check), used up here before anything else is
+ * looked up, so "taken" (DR0008) is said only to the address's owner; then the account names it, and the old
+ * address is told (in the background: a refused delivery does not undo the change).
  */
 export async function changeContact(
   env: WorkerEnv,
@@ -189,8 +190,10 @@ export async function changeContact(
   const recipient = email ? emailRecipient(body.email) : phoneRecipient(body.callingCode, body.mobile);
   const old = email ? user.email : user.phone_e164;
   if (recipient === old) throw new GatewayError(ERR.CONTACT_UNCHANGED);
-  if (await findUserByIdentity(env.DB, email ? { email: recipient } : { phone: recipient })) throw new GatewayError(ERR.CONTACT_TAKEN);
+  // The code first, under its guess caps (per address and per network): until it proves the person owns the new
+  // address, a taken address gets the same answers after the same work as a free one (issue 48, class 2).
   await consumeCode(env.DB, { recipient, purpose: 'verify', code: body.code, ip: actor.network ?? '', now: actor.at });
+  if (await findUserByIdentity(env.DB, email ? { email: recipient } : { phone: recipient })) throw new GatewayError(ERR.CONTACT_TAKEN);
   try {
     await runBatch(env.DB, [
       contactChangeStatement(env.DB, actor.userId, email ? 'email' : 'phone_e164', recipient, old),
