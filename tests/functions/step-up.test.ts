@@ -337,6 +337,8 @@ describe('a password reset by code', { timeout: 90_000 }, () => {
 
     later(AGED);
     expect((await call('/agg-web/user/password/reset/sendCode', { loginType: 2, loginEmail: owner.email })).code).toBe('0');
+    // The code is delivered after the answer (waitUntil): read once that work is done.
+    await worker.settle();
     const code = await api.latestCode(owner.email);
     const reset = await call('/agg-web/user/password/reset', { loginType: 2, loginEmail: owner.email, code, ...(await newPassword(PASSWORD)) });
     expect(reset.code).toBe('0');
@@ -353,6 +355,8 @@ describe('a password reset by code', { timeout: 90_000 }, () => {
   it('asks nothing of an account without passkeys', async () => {
     const owner = await person();
     expect((await call('/agg-web/user/password/reset/sendCode', { loginType: 2, loginEmail: owner.email })).code).toBe('0');
+    // The code is delivered after the answer (waitUntil): read once that work is done.
+    await worker.settle();
     const code = await api.latestCode(owner.email);
     expect((await call('/agg-web/user/password/reset', { loginType: 2, loginEmail: owner.email, code, ...(await newPassword('Other2026')) })).code).toBe('0');
     const row = await db().prepare('SELECT passkeys_review_since FROM users WHERE id = ?').bind(owner.userId).first<{ passkeys_review_since: number | null }>();
