@@ -5,7 +5,9 @@
  * src/i18n/<lang>/data-rights.ts under the same key; `keptDays` is what the code does, checked by tests against
  * functions/gateway/maintenance/prune.ts where a table is pruned.
  *
- * A new kind of personal data gets its row here first. "connectedApps" are the OpenID Provider's consents and
+ * "contact" (phone, e-mail) is also in short-lived tables keyed by it (codes, wrong guesses, slider checks, the
+ * e-mail way-out tickets of an SMS outage, sign-in links), each pruned within days and erased with the account
+ * (functions/gateway/data-rights/db.ts erasureStatements). A new kind of personal data gets its row here first. "connectedApps" are the OpenID Provider's consents and
  * grants (functions/gateway/oidc/); the erasure tells each app and ends its grants first.
  */
 export const DATA_CATEGORIES = [

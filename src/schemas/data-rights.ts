@@ -14,8 +14,8 @@ import { callingCodeSchema, codeSchema, emailSchema, mobileSchema } from './cont
  * - POST agg-web/user/data/keep {} → DataRightsState (DR0004 when not closing).
  * - POST agg-web/user/data/contact { kind: 'email', email, code } | { kind: 'phone', callingCode, mobile, code } → null
  *   (fresh proof): a new e-mail or phone, confirmed with the `verify` code sent to it by the ordinary code calls
- *   (getRegVerificationCode type 1; sms/send type 1 after the slider); the old address is told. DR0008 when
- *   another account uses it, DR0009 when it is the account's own already.
+ *   (getRegVerificationCode type 1; sms/send type 1 after the slider); the old address is told. The code is checked
+ *   first (CD00xx); only then DR0008 when another account uses it. DR0009 when it is the account's own already.
  */
 
 /** Ids the server makes: 32 lower-case hex digits. */

@@ -40,6 +40,8 @@ export const errorCatalogue = {
   PW0002: { status: 400, en: 'This password is too common. Please choose another one.', zh: '该密码过于常见，请更换。' },
   // "Confirm it's you" with the current password (functions/gateway/identity/proof.ts; the SU codes below).
   PW0003: { status: 400, en: 'The current password is wrong.', zh: '当前密码错误。' },
+  // The password change asks the current password on the change itself (ASVS 5.0 V6.2.3), whatever the proof's age.
+  PW0004: { status: 400, en: 'Please enter your current password.', zh: '请输入当前密码。' },
   // One-time codes. `data` of CD0001 is { retryAfter: seconds }; of CD0010 { triesLeft }.
   CD0001: { status: 429, en: 'Please wait a moment before asking for a new code.', zh: '请稍后再获取验证码。' },
   CD0002: { status: 429, en: 'Too many codes were sent to this number or address. Please try again in an hour.', zh: '该号码或邮箱获取验证码过于频繁，请一小时后再试。' },

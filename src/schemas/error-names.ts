@@ -227,3 +227,4 @@ export const ACTING_ENDED = 'DG0014' as const;
 export const GRANTS_SUSPENDED = 'DG0015' as const;
 export const CHARTER_DATES_MISSING = 'DG0016' as const;
 export const WECHAT_STARTS_CAPPED = 'WX0013' as const;
+export const CURRENT_PASSWORD_REQUIRED = 'PW0004' as const;

@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import { checked } from './checked';
+import { displayText } from './display-text';
 import { redirectUriProblem } from './oidc';
 
 /**
@@ -13,7 +15,8 @@ const clientUri = z.string().check(
   z.refine((value) => redirectUriProblem(value) === null, { message: 'uri' }),
 );
 const uriList = z.array(clientUri).check(z.maxLength(10));
-const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
+/** A client's name, shown to people on consent pages: the one display-text rule (no bidi, zero-width or tag characters; GW0422). */
+const name = checked(z.string(), z.trim(), z.minLength(1), z.maxLength(100), displayText());
 
 /** What an operator registers or edits: the name, the URIs, public or confidential, trusted (skips consent). */
 export const consoleClientRequest = z.object({

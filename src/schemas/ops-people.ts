@@ -121,6 +121,7 @@ export const AUDITED_ACTIONS = [
   'user.closure_requested',
   'user.closure_cancelled',
   'user.erased',
+  'user.erasure_skipped',
   'user.legal_hold_placed',
   'user.legal_hold_lifted',
   'user.consent_withdrawn',

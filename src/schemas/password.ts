@@ -55,8 +55,11 @@ export const resetPasswordRequest = z.object({
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
 
 // POST agg-web/user/changePassword (session and a fresh proof of the person, src/schemas/step-up.ts: the sign-in
-// that found the original-password flag is one) → success code '0'.
+// that found the original-password flag is one) → success code '0'. An account that has a password also sends
+// it as `currentPassword` (hashed as at sign-in, with the legacy salt of a version-1 record), whatever the
+// proof's age: PW0004 without it, PW0003 when wrong.
 export const changePasswordRequest = z.object({
+  currentPassword: z.optional(passwordHashSchema),
   newPassword: passwordHashSchema,
   newPasswordSubmit: passwordHashSchema,
 });

@@ -11,18 +11,21 @@ import { STEP_UP_CANCELLED, withFreshProof } from './step-up-state';
 // Where to go next (and its calls) loads once the sign-in or the change has landed, not with the page (issue 31).
 const afterSignIn = () => import('./after-sign-in');
 
-type Field = 'password' | 'confirm';
+type Field = 'current' | 'password' | 'confirm';
 
 const USER_CENTER = '/user_center';
 
 /**
- * The /change_password form (login case 2 with the original-password flag, or from the user center): the new
- * password twice. The change needs a fresh proof of the person: the sign-in that found the flag is one; an older
- * session is asked to confirm it's them (stores/step-up.ts) and the change runs once more.
+ * The /change_password form (login case 2 with the original-password flag, or from the user center): the current
+ * password (when the account has one) and the new one twice. The current password is asked on the change itself,
+ * however fresh the session's proof (ASVS 5.0 V6.2.3); the change also needs a fresh proof of the person: the
+ * sign-in that found the flag is one; an older session is asked to confirm it's them (stores/step-up.ts) and the
+ * change runs once more.
  */
 const initial = {
   /** The change the sign-in demanded (the original-password flag), which goes on by the login case afterwards. */
   forced: 'loading' as boolean | 'loading',
+  current: '',
   password: '',
   confirm: '',
   notice: '' as MessageKey | '',
@@ -30,7 +33,7 @@ const initial = {
   /** The account has a password to change; false: signed up by code, the page sets the first one. */
   hasPassword: true,
 };
-const form = createForm<typeof initial, Field>(initial, { editClearsForm: true });
+const form = createForm<typeof initial, Field>(initial, { editClearsForm: true, codes: { PW0003: 'current', PW0004: 'current' } });
 export const $changePassword = form.$values;
 export const $changePasswordErrors = form.$errors;
 export const $changePasswordCooldownUntil = atom(0);
@@ -43,6 +46,13 @@ export async function initChangePassword() {
 
 export const setField = (key: Field, value: string) => form.set(key, value);
 
+/** The current password hashed as at sign-in: with the legacy salt of a version-1 record (the proof's start names it). */
+async function currentPasswordHash(current: string): Promise<string> {
+  const { stepUpApi } = await import('../api/step-up');
+  const start = await stepUpApi.start();
+  return hashPassword(current, (start.ok ? start.data.passwordSalt : null) ?? undefined);
+}
+
 /**
  * Validates the pair (password rule, the two equal), sends the hashes, then goes back to the user center (a
  * change the person chose) or on by the (now cleared) login case (the change sign-in demanded).
@@ -52,14 +62,16 @@ export const submit = (browser: BrowserEnv = realBrowser()) => {
   return form.run(async () => {
     const s = $changePassword.get();
     form.$errors.set({});
+    if (s.hasPassword && !s.current) return form.fail('current', { key: 'changePassword.currentRequired' });
     const problem = newPasswordProblem(s.password, s.confirm);
     if (problem) return form.fail(problem.field, { key: problem.problem === 'confirmRequired' ? 'changePassword.confirmRequired' : `validation.${problem.problem}` });
     const hash = await hashPassword(s.password);
     // The change's call and its schema load with the first submit (issue 31).
     const { passwordApi } = await import('../api/password');
-    const changed = await withFreshProof(() => passwordApi.changePassword({ newPassword: hash, newPasswordSubmit: hash }));
+    const currentPassword = s.hasPassword ? await currentPasswordHash(s.current) : undefined;
+    const changed = await withFreshProof(() => passwordApi.changePassword({ currentPassword, newPassword: hash, newPasswordSubmit: hash }));
     if (!changed.ok) return changed.code === STEP_UP_CANCELLED ? undefined : form.failure(changed);
-    form.$values.set({ ...$changePassword.get(), step: 'done', password: '', confirm: '' });
+    form.$values.set({ ...$changePassword.get(), step: 'done', current: '', password: '', confirm: '' });
     if (!s.forced) {
       // A change the person chose (from the user center) ends where it began, which confirms it.
       browser.storage.setItem(SESSION_KEYS.passwordChanged, s.hasPassword ? 'changed' : 'set');

@@ -7,8 +7,9 @@ import { expectAccessible, handedOver, openInLanguage, readCode, seedUser, signI
 /**
  * The user center's password change: a session alone is not enough. A session without a fresh proof of its
  * person (here: one handed over from another site, which proves nobody) is asked to confirm it's them: a person
- * with a password gives the current one; a person who signed up by code gets a code sent to the account. Every
- * other session ends.
+ * with a password gives the current one; a person who signed up by code gets a code sent to the account. A
+ * person with a password also gives the current one on the form itself, whatever the proof's age. Every other
+ * session ends.
  */
 
 /** Whether the session in this request context still works. */
@@ -36,8 +37,14 @@ for (const lang of langs) {
       await expect(page).toHaveURL(/\/change_password$/);
       await expectAccessible(page);
 
+      // The change itself asks the current password, however fresh the proof (ASVS 5.0 V6.2.3).
       await page.getByLabel(c.newPassword, { exact: true }).fill('newHarbour2');
       await page.getByLabel(c.confirmPassword, { exact: true }).fill('newHarbour2');
+      await page.getByRole('button', { name: c.submit }).click();
+      const onForm = page.getByLabel(c.currentPassword, { exact: true });
+      await expect(page.getByText(c.currentRequired)).toBeVisible();
+      await expect(onForm).toHaveAttribute('autocomplete', 'current-password');
+      await onForm.fill('oldHarbour1');
       await page.getByRole('button', { name: c.submit }).click();
       // No fresh proof: "Confirm it's you" asks for the current password.
       const dialog = page.getByRole('dialog', { name: su.title });

@@ -65,6 +65,7 @@ test.describe('return path after sign-in', () => {
     const c = messages[lang].changePassword;
     await expect(page.getByLabel(c.newPassword, { exact: true })).toBeVisible();
     await page.request.post('/api/c/user/v2/loginout', { data: {} }).then((answer) => answer.dispose());
+    await page.getByLabel(c.currentPassword, { exact: true }).fill('harbourGate7');
     await page.getByLabel(c.newPassword, { exact: true }).fill('harbourGate8');
     await page.getByLabel(c.confirmPassword, { exact: true }).fill('harbourGate8');
     await page.getByRole('button', { name: c.submit }).click();

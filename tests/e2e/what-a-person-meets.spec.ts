@@ -100,9 +100,10 @@ for (const lang of langs) {
     });
 
     // Language plays no part in what is kept: walked once, in en ("Remember" below in zh).
-    if (lang === 'en') test('the password form keeps nothing typed when its session ends', async ({ signedIn: page }) => {
+    if (lang === 'en') test('the password form keeps nothing typed when its session ends', async ({ signedIn: page, person }) => {
       await openInLanguage(page, lang, '/change_password');
       const c = t.changePassword;
+      await page.getByLabel(c.currentPassword, { exact: true }).fill(person.password);
       await page.getByLabel(c.newPassword, { exact: true }).fill('harbourGate8');
       await page.getByLabel(c.confirmPassword, { exact: true }).fill('harbourGate8');
       // The page's own calls must be done first: one that answers TK00001 would take it to /login before the click.
@@ -111,6 +112,7 @@ for (const lang of langs) {
       await page.getByRole('button', { name: c.submit }).click();
       await expect(page).toHaveURL(/\/login\?next=%2Fchange_password$/);
       expect(await keptText(page)).not.toMatch(/harbourGate/);
+      expect(await keptText(page)).not.toContain(person.password);
     });
 
     test('the third wrong password says a security check comes next; under the check the form is not "signing in"', async ({ page }) => {

@@ -7,6 +7,7 @@ import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import type { DataRightsState } from '../../src/schemas/data-rights';
 import { bufferedForm, useWorkerEnv, type Envelope } from './gateway-client';
 import { fileBytes } from '../fixtures/file-bytes';
+import { traceWork } from './work-trace';
 
 /**
  * A person's rights over their data (functions/gateway/data-rights/) through the whole Worker on a real local D1
@@ -184,6 +185,32 @@ describe('a copy of my data', () => {
     expect((await state(late)).data.copies[0]!.status).toBe('expired');
   });
 
+  it('is not downloaded by a session that never proved the person (a shared sign-in link), in parallel, however old the copy', async () => {
+    at = Date.now();
+    const owner = await person();
+    const id = await readyCopy(owner.cookie);
+    // The stolen or shared session: made by the owner's own shared sign-in link, it never proved the person.
+    const made = await call<{ url: string }>('POST', '/agg-web/user/shareLogin/create', {}, { cookie: owner.cookie });
+    expect(made.code).toBe('0');
+    const res = await send('POST', '/agg-web/user/shareLogin/login', { share: new URL(made.data.url).searchParams.get('share') });
+    expect(((await res.json()) as Envelope).code).toBe('0');
+    const unproved = api.sessionCookie(res);
+    const tries = await Promise.all(Array.from({ length: 10 }, () => send('GET', `/agg-web/user/data/copy/${id}`, undefined, { cookie: unproved })));
+    for (const answer of tries) {
+      expect(answer.status).toBe(404);
+      expect(((await answer.json()) as Envelope).code).toBe('DR0002');
+    }
+    // Hours later, the session whose proof asked for it still downloads it; another needs a fresh proof of its own.
+    at += 3 * 60 * MINUTE;
+    const asked = await send('GET', `/agg-web/user/data/copy/${id}`, undefined, { cookie: owner.cookie });
+    expect(asked.status).toBe(200);
+    expect((await asked.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    expect((await call('GET', `/agg-web/user/data/copy/${id}`, undefined, { cookie: unproved })).code).toBe('DR0002');
+    const fresh = await signIn(owner.email);
+    expect((await send('GET', `/agg-web/user/data/copy/${id}`, undefined, { cookie: fresh })).status).toBe(200);
+    expect(await sql("SELECT 1 FROM audit_log WHERE action = 'user.data_copy_downloaded' AND target_id = ?", owner.userId)).toHaveLength(2);
+  });
+
   it('is made by the every-minute Cron Trigger through the Worker\'s scheduled handler', async () => {
     at = Date.now();
     const me = await person();
@@ -211,7 +238,9 @@ describe('correcting the phone and e-mail', () => {
     const next = `moved.${api.unique()}@example.com`;
     const change = (email: string, code: string) => call<null>('POST', '/agg-web/user/data/contact', { kind: 'email', email, code }, { cookie: me.cookie });
     expect((await change(me.email, '123456')).code).toBe('DR0009');
-    expect((await change(other.email, '123456')).code).toBe('DR0008');
+    // Another account's address: "taken" only once its code proves the person owns it.
+    expect((await call('POST', '/agg-web/user/getRegVerificationCode', { emailAddress: other.email, type: 1 })).code).toBe('0');
+    expect((await change(other.email, await api.latestCode(other.email))).code).toBe('DR0008');
     expect((await call('POST', '/agg-web/user/getRegVerificationCode', { emailAddress: next, type: 1 })).code).toBe('0');
     const code = await api.latestCode(next);
     expect((await change(next, code === '000000' ? '111111' : '000000')).code).toBe('CD0010');
@@ -226,6 +255,42 @@ describe('correcting the phone and e-mail', () => {
     expect((await call('POST', '/agg-web/user/v3/userLogin', { loginEmail: me.email, loginPassword: await hashPassword(PASSWORD), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT })).code).not.toBe('0');
     await signIn(next);
     expect(await sql("SELECT 1 FROM audit_log WHERE action = 'user.contact_changed' AND target_id = ?", me.userId)).toHaveLength(1);
+  });
+
+  it('answers a taken address exactly as a free one until the code proves its owner: 12 parallel guesses each, capped', async () => {
+    at = Date.now();
+    const me = await person();
+    const taken = await person();
+    const free = `free.${api.unique()}@example.com`;
+    const from = api.ip();
+    const probe = async (email: string) => {
+      // The script asks a code for the address (it never sees it), then guesses.
+      expect((await call('POST', '/agg-web/user/getRegVerificationCode', { emailAddress: email, type: 1 })).code).toBe('0');
+      const code = await api.latestCode(email);
+      const guesses = Array.from({ length: 12 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+      // The first guess alone, its work before the answer traced (D1 statements, WebCrypto, in order).
+      const traced = traceWork(worker.env.DB);
+      const body = JSON.stringify({ kind: 'email', email, code: guesses[0] });
+      const first = await app.request('http://localhost/api/agg-web/user/data/contact', { method: 'POST', headers: { 'cf-connecting-ip': from, cookie: me.cookie, 'content-type': 'application/json' }, body }, { ...worker.env, DB: traced.binding }, worker.ctx);
+      const work = traced.stop();
+      const { code: firstCode, message, data } = (await first.json()) as Envelope;
+      await worker.settle();
+      // Then the rest at once: which of them meet the per-code or per-address cap first is the race's, not the address's.
+      const answers = await Promise.all(guesses.slice(1).map((guess) => call('POST', '/agg-web/user/data/contact', { kind: 'email', email, code: guess }, { cookie: me.cookie, from })));
+      return { first: { code: firstCode, message, data }, burst: answers.map((a) => a.code), work };
+    };
+    const ofTaken = await probe(taken.email);
+    const ofFree = await probe(free);
+    expect(ofTaken.first).toEqual({ code: 'CD0010', message: expect.any(String), data: { triesLeft: 4 } });
+    expect(ofFree.first).toEqual(ofTaken.first);
+    expect(ofFree.work).toEqual(ofTaken.work);
+    for (const burst of [ofTaken.burst, ofFree.burst]) {
+      // Wrong (CD0010), out of tries (CD0012) or past the address's wrong guesses (CD0015): never "taken".
+      expect(burst.every((code) => ['CD0010', 'CD0012', 'CD0015'].includes(code))).toBe(true);
+      // At most 5 comparisons a code (the first guess was one).
+      expect(burst.filter((code) => code === 'CD0010').length).toBeLessThanOrEqual(4);
+    }
+    expect((await sql('SELECT email FROM users WHERE id = ?', me.userId))[0]!.email).toBe(me.email);
   });
 
   it('takes a new phone number after the human check and its code', async () => {
@@ -319,6 +384,33 @@ describe('closing the account', () => {
     expect((await sql('SELECT erased_at FROM users WHERE id = ?', me.userId))[0]!.erased_at).toBeNull();
   });
 
+  it('accepts one of two last administrators who close at once, 10 requests each, and tells the person and the operators of an erasure it skips', async () => {
+    at = Date.now();
+    const first = await person({ companies: [{ nameEn: `Twin Admins ${api.unique()}`, role: 'administrator' }] });
+    const second = await person({ companies: [{ companyId: first.companyIds[0], role: 'administrator' }] });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call('POST', '/agg-web/user/data/close', {}, { cookie: (i % 2 ? second : first).cookie })),
+    );
+    const closing = await sql<{ id: string }>('SELECT id FROM users WHERE id IN (?, ?) AND closes_at IS NOT NULL', first.userId, second.userId);
+    expect(closing).toHaveLength(1);
+    const [stays] = [first, second].filter((p) => p.userId !== closing[0]!.id);
+    const goes = stays === first ? second : first;
+    expect(answers.filter((a, i) => (i % 2 ? second : first) === stays).map((a) => a.code)).toEqual(Array(10).fill('DR0003'));
+    expect(answers.filter((a, i) => (i % 2 ? second : first) === goes).map((a) => a.code)).toEqual(Array(10).fill('0'));
+
+    // The one who stays leaves the company during the cooling-off: the one closing is now its last administrator.
+    await worker.env.DB.prepare('DELETE FROM company_members WHERE user_id = ?').bind(stays!.userId).run();
+    at += 15 * DAY + MINUTE;
+    await job();
+    await job();
+    expect((await sql('SELECT erased_at FROM users WHERE id = ?', goes.userId))[0]!.erased_at).toBeNull();
+    const told = await sql<{ detail: string }>("SELECT detail FROM audit_log WHERE action = 'user.erasure_skipped' AND target_id = ?", goes.userId);
+    expect(told).toHaveLength(1);
+    expect(JSON.parse(told[0]!.detail)).toEqual({ companies: first.companyIds });
+    const notices = (await api.outbox(goes.email)).filter((m) => /last administrator|最后一位管理员/.test(m.text));
+    expect(notices).toHaveLength(1);
+  });
+
   it('refuses a company\'s last active administrator until the company has another', async () => {
     at = Date.now();
     const admin = await person({ companies: [{ nameEn: `Last Admin Lines ${api.unique()}`, role: 'administrator' }] });
@@ -372,10 +464,18 @@ describe('erasure after the cooling-off', () => {
     await worker.env.DB.prepare("INSERT INTO passkeys (id, user_id, public_key, device_type, name, created_at) VALUES ('pk-erase', ?, 'k', 'multiDevice', 'Phone', ?)")
       .bind(me.userId, at)
       .run();
+    // An SMS outage: no provider could send, and the answer's e-mail way-out ticket names the phone.
+    const outage = { SMS_PROVIDER: 'aliyun,tencent', DELIVERY_BREAKER_FAILURES: '1000000' };
+    const fault = (provider: string, mode: 'down' | null) => api.post('/dev/delivery/faults', { provider, recipient: `+86${mobile}`, mode }).then(api.json);
+    for (const provider of ['aliyun', 'tencent']) expect((await fault(provider, 'down')).code).toBe('0');
+    const outageCheck = await api.sliderCheck('sms', `+86${mobile}`);
+    const down = await api.post('/agg-web/sms/send', { phoneCode: 'CN', mobile, type: 3, phoneCodeValue: '+86', sliderCheck: outageCheck }, { env: outage }).then(api.json);
+    expect(down.code).toBe('DL0010');
+    for (const provider of ['aliyun', 'tencent']) expect((await fault(provider, null)).code).toBe('0');
     expect((await call('POST', '/agg-web/user/data/close', {}, { cookie: me.cookie })).code).toBe('0');
 
     const personal = [me.email, mobile, name, personalEmail, '1981-02-03', own!.origin_name];
-    expect((await whereFound(personal)).length).toBeGreaterThan(0);
+    expect(await whereFound([mobile])).toContain(`delivery_fallbacks.recipient has ${mobile}`);
     at += 15 * DAY + MINUTE;
     expect((await job()).erased).toBeGreaterThanOrEqual(1);
     expect((await sql('SELECT erased_at FROM users WHERE id = ?', me.userId))[0]!.erased_at).toBe(at);

@@ -8,6 +8,7 @@ import { errorCatalogue } from '../../src/schemas/error-codes';
 import { gatewayClient } from './gateway-client';
 import { chinaTime, receiptOf, STAND_IN_KEYS, startStandIn, type PreparedReceipt, type ProviderName, type StandIn } from './provider-stand-ins';
 import { startWorkerEnv } from './worker-env';
+import { traceWork } from './work-trace';
 
 /**
  * Failover between delivery providers (issue 32), each provider against its local stand-in: ordered lists per
@@ -277,6 +278,24 @@ describe('receipts', () => {
     expect(await receiptOfRef(twilio.ref)).toBe('failed');
   });
 
+  it('refuses a signed Twilio receipt replayed with its form fields reordered or re-encoded, sent at once', async () => {
+    const twilio = await sentThrough('twilio');
+    expect((await post(twilio)).body.code).toBe('0');
+    // The signature covers the sorted fields, so each of these still verifies: only the replay guard can refuse them.
+    const fields = [...new URLSearchParams(twilio.body)];
+    const replays = [
+      new URLSearchParams([...fields].reverse()).toString(),
+      new URLSearchParams([...fields.slice(1), fields[0]!]).toString(),
+      new URLSearchParams([...fields].sort(([a], [b]) => (a < b ? -1 : 1))).toString(),
+      fields.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'),
+    ].filter((body) => body !== twilio.body);
+    expect(replays.length).toBeGreaterThanOrEqual(3);
+    const answers = await Promise.all(replays.map((body) => post(twilio, { body })));
+    expect(answers.map((a) => a.body.code)).toEqual(replays.map(() => 'DL0013'));
+    const seen = await worker.env.DB.prepare("SELECT COUNT(*) AS n FROM delivery_attempts WHERE provider_ref = ? AND receipt = 'delivered'").bind(twilio.ref).first<{ n: number }>();
+    expect(seen?.n).toBe(1);
+  });
+
   it('refuses receipts that are unsigned, forged, signed with another key, addressed with a wrong token, or stale', async () => {
     const twilio = await sentThrough('twilio');
     const aliyun = await sentThrough('aliyun');
@@ -351,6 +370,41 @@ describe('the way out when no SMS provider can send', () => {
     // A ticket is good once.
     const again = await api.post('/agg-web/sms/email-instead', { emailTicket: ticket }).then(api.read);
     expect(again).toEqual({ status: 400, body: { code: 'DL0011', message: errorCatalogue.DL0011.en, data: null } });
+  });
+});
+
+describe('the e-mail way out does the same work before its answer for a number with an account as for one without (issue 48, class 4)', () => {
+  it('spends the ticket, looks the number up and writes the code alike; the e-mail to the owner starts only after the answer', async () => {
+    standIns.aliyun.mode = 'down';
+    standIns.tencent.mode = 'down';
+    const env = { DELIVERY_BREAKER_FAILURES: '1000000' };
+    const owner = mainland();
+    const email = `wayout.${api.unique()}@example.com`;
+    await api.seed({ phone: { callingCode: '+86', mobile: owner.mobile }, email, password: 'Harbour2024' });
+    const stranger = mainland();
+    const ticketOf = async (mobile: string) => {
+      const down = await askSms(mobile, { env });
+      expect(down.body.code).toBe('DL0010');
+      return (down.body.data as { emailTicket: string }).emailTicket;
+    };
+    /** The work the way-out call does before it answers (D1, WebCrypto, fetches, breakers), then its answer. */
+    const wayOut = async (ticket: string) => {
+      const traced = traceWork(worker.env.DB, worker.env.DELIVERY_BREAKERS as unknown as DurableObjectNamespace);
+      const answer = await api.post('/agg-web/sms/email-instead', { emailTicket: ticket }, { env: { ...env, DB: traced.binding, DELIVERY_BREAKERS: traced.breakers }, early: true });
+      const work = traced.stop();
+      const body = await api.read(answer);
+      await worker.settle();
+      return { work, body };
+    };
+    const [ownerTicket, strangerTicket] = [await ticketOf(owner.mobile), await ticketOf(stranger.mobile)];
+    const sesBefore = standIns.ses.received.length;
+    const ofOwner = await wayOut(ownerTicket);
+    const ofStranger = await wayOut(strangerTicket);
+    expect(ofOwner.body).toEqual({ status: 200, body: { code: '0', message: 'success', data: null } });
+    expect(ofStranger.body).toEqual(ofOwner.body);
+    expect(ofStranger.work).toEqual(ofOwner.work);
+    // The owner's e-mail still went (after the answer), the stranger's nowhere.
+    expect(standIns.ses.received.length).toBe(sesBefore + 1);
   });
 });
 

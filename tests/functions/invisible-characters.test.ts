@@ -127,6 +127,26 @@ describe('display values with hidden characters', () => {
     expect(await count('SELECT count(*) AS n FROM users WHERE email = ?', email)).toBe(0);
   });
 
+  it("refuses them in the name of an operator-console client and of a company's API client (consent pages show both), and registers none", async () => {
+    const TAG = '\u{e0041}';
+    const names = [`Harbour${RLO}ppa`, `Pay${ZWSP}Pal`, `Berth${TAG}planner`];
+    const ops = await api.post('/dev/operator-session', { login: `admin.${api.unique()}@ops.example.com`, role: 'admin' });
+    expect((await api.json(ops)).code).toBe('0');
+    const [, cookieName, value] = /(?:^|\n)((?:__Host-)?portal_operator)=([^;]+)/.exec(ops.headers.getSetCookie().join('\n')) ?? [];
+    const operator = `${cookieName}=${value}`;
+    const client = { redirectUris: ['https://harbour.example/cb'], postLogoutUris: [], backchannelLogoutUri: null, public: false, trusted: false };
+    for (const name of names) await refusedBoth('/ops/v1/oidc/clients', { ...client, name }, operator, 'name');
+    expect(await count('SELECT count(*) AS n FROM oidc_clients WHERE company_id IS NULL AND name LIKE ?', 'Harbour%')).toBe(0);
+
+    const admin = await api.person({ companies: [{ nameEn: `Client Names ${api.unique()}`, role: 'administrator' }] }, `inv.${api.unique()}@example.com`);
+    const { id: companyId } = (await worker.env.DB.prepare('SELECT company_id AS id FROM company_members WHERE user_id = ?').bind(admin.userId).first<{ id: string }>())!;
+    const request = (name: string) => ({ companyId, name, scopes: ['company'], expiresAt: Date.now() + 30 * 86_400_000, creationKey: `k${api.unique()}${'x'.repeat(16)}` });
+    for (const name of names) await refusedBoth('/agg-web/api-clients/create', request(name), admin.cookie, 'name');
+    expect(await count('SELECT count(*) AS n FROM oidc_clients WHERE company_id = ?', companyId)).toBe(0);
+    // A plain name is taken.
+    expect((await api.json(await api.post('/agg-web/api-clients/create', request('Berth planner'), { cookie: admin.cookie }))).code).toBe('0');
+  });
+
   it('strips them from an uploaded file name (the name comes from the device, not from a form)', async () => {
     const p = await person();
     const file = await upload(p.cookie, `licence${RLO}fdp.exe${ZWSP}.pdf`);

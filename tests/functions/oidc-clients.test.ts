@@ -226,6 +226,32 @@ describe("a company's API clients", { timeout: 180_000 }, () => {
     expect(await count('SELECT COUNT(*) AS n FROM oidc_clients WHERE company_id = ?', companyId)).toBe(1);
   });
 
+  it('a token issued before the company was blocked introspects as inactive from that moment, asked 10 times at once', async () => {
+    const { companyId, admin } = await company();
+    const created = await api.json<CompanyClientCreated>(
+      await api.post('/agg-web/api-clients/create', { companyId, name: 'Yard sync', scopes: ['company'], expiresAt: Date.now() + 30 * DAY, creationKey: key() }, { cookie: admin.cookie }),
+    );
+    const { id: clientId } = created.data.client;
+    const token = (await tokenCall(clientId, created.data.secret)).access_token!;
+    // The company's own system asks, as a resource server does with every call it gets (RFC 7662).
+    const introspect = async () => {
+      const answer = await toWorker(`${ISSUER}/oidc/introspect`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${btoa(`${clientId}:${created.data.secret}`)}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `token=${token}`,
+      } as never);
+      return ((await answer.json()) as { active?: boolean }).active;
+    };
+    expect(await introspect()).toBe(true);
+    const reviewer = await operator('reviewer');
+    const blocked = await api.post('/ops/v1/companies/decide', { companyId, action: 'block', expectedStatus: 'verified', reason: 'fraudSuspected' }, { cookie: reviewer.cookie });
+    expect((await api.json(blocked)).code).toBe('0');
+    expect(await Promise.all(Array.from({ length: 10 }, introspect))).toEqual(Array(10).fill(false));
+    // Unblocked, the same token is live again (it never outlives its ten minutes).
+    expect((await api.json(await api.post('/ops/v1/companies/decide', { companyId, action: 'unblock', expectedStatus: 'blocked' }, { cookie: reviewer.cookie }))).code).toBe('0');
+    expect(await introspect()).toBe(true);
+  });
+
   it('an expired client gets invalid_client', async () => {
     const { companyId, admin } = await company();
     const created = await api.json<CompanyClientCreated>(

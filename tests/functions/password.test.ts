@@ -165,7 +165,7 @@ describe('password change', () => {
     const caseBefore = await api.json<{ userLoginCase: number }>(await api.post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: mine }));
     expect(caseBefore.data.userLoginCase).toBe(2);
 
-    const body = { newPassword: await hashPassword('Fresh2024'), newPasswordSubmit: await hashPassword('Fresh2024') };
+    const body = { currentPassword: await hashPassword('OldPass123'), newPassword: await hashPassword('Fresh2024'), newPasswordSubmit: await hashPassword('Fresh2024') };
     expect(await api.json(await api.post('/agg-web/user/changePassword', body, { cookie: mine }))).toMatchObject({ code: '0', data: null });
 
     const caseAfter = await api.json<{ originalFlag: boolean }>(await api.post('/agg-web/quick/user/findUserLoginCase', {}, { cookie: mine }));
@@ -180,12 +180,13 @@ describe('password change', () => {
     const email = uniqueEmail();
     await api.seed({ email, password: 'OldPass123', originalFlag: true });
     const cookie = (await api.signIn(email, 'OldPass123')).cookie;
-    const same = { newPassword: await hashPassword('OldPass123'), newPasswordSubmit: await hashPassword('OldPass123') };
+    const currentPassword = await hashPassword('OldPass123');
+    const same = { currentPassword, newPassword: await hashPassword('OldPass123'), newPasswordSubmit: await hashPassword('OldPass123') };
     expect((await api.json(await api.post('/agg-web/user/changePassword', same))).code).toBe('TK00001');
     expect((await api.json(await api.post('/agg-web/user/changePassword', same, { cookie }))).code).toBe('RS0002');
-    const mismatch = { newPassword: await hashPassword('Fresh2024'), newPasswordSubmit: await hashPassword('Fresh2025') };
+    const mismatch = { currentPassword, newPassword: await hashPassword('Fresh2024'), newPasswordSubmit: await hashPassword('Fresh2025') };
     expect((await api.json(await api.post('/agg-web/user/changePassword', mismatch, { cookie }))).code).toBe('RS0001');
-    const common = { newPassword: await hashPassword('qwerty123'), newPasswordSubmit: await hashPassword('qwerty123') };
+    const common = { currentPassword, newPassword: await hashPassword('qwerty123'), newPasswordSubmit: await hashPassword('qwerty123') };
     expect((await api.json(await api.post('/agg-web/user/changePassword', common, { cookie }))).code).toBe('PW0002');
   });
 
@@ -201,10 +202,33 @@ describe('password change', () => {
     expect(answer.code).toBe('0');
     return { headers: { authorization: `Bearer ${answer.data.oauthVO.access_token}` } };
   };
-  const change = async (session: Bearer, password: string, from?: string) =>
-    api.post('/agg-web/user/changePassword', { newPassword: await hashPassword(password), newPasswordSubmit: await hashPassword(password) }, { ...session, from });
+  /** The change as the form sends it: the current password of these accounts (OldPass123; none for an account without one) and the new one twice. */
+  const change = async (session: Bearer, password: string, from?: string, current: string | null = 'OldPass123') =>
+    api.post(
+      '/agg-web/user/changePassword',
+      { ...(current ? { currentPassword: await hashPassword(current) } : {}), newPassword: await hashPassword(password), newPasswordSubmit: await hashPassword(password) },
+      { ...session, from },
+    );
   const prove = async (session: Bearer, password: string, from?: string) =>
     api.json<{ proved: boolean }>(await api.post('/agg-web/user/proof/password', { password: await hashPassword(password) }, { ...session, from }));
+
+  it('a session taken within ten minutes of its sign-in (a fresh proof) cannot change the password without the current one, 20 tries at once', async () => {
+    await api.throughGateway(onClock, async () => {
+      const email = uniqueEmail();
+      await api.seed({ email, password: 'OldPass123' });
+      const stolen = await bearerOf(await emailLogin(email, 'OldPass123'));
+      const from = api.ip();
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => (await api.json(await change(stolen, 'Taken2024', from, i % 3 === 1 ? `Guess${1000 + i}` : null))).code),
+      );
+      // Without it: PW0004; a wrong one (fewer than the proof's 10 an hour, so the owner is not kept out): PW0003.
+      expect(answers.filter((_, i) => i % 3 !== 1)).toEqual(Array(13).fill('PW0004'));
+      expect(answers.filter((_, i) => i % 3 === 1)).toEqual(Array(7).fill('PW0003'));
+      expect((await api.json(await emailLogin(email, 'Taken2024'))).code).toBe('US0010');
+      expect((await api.json(await change(stolen, 'Fresh2024', api.ip()))).code).toBe('0');
+      expect((await api.json(await emailLogin(email, 'Fresh2024'))).code).toBe('0');
+    });
+  });
 
   it('needs a fresh proof from an old session (the current password), and signs out every other session', async () => {
     await api.throughGateway(onClock, async () => {
@@ -277,14 +301,14 @@ describe('password change', () => {
       at += TEN_MINUTES + 1;
       const start = await api.json<{ password: boolean; code: string }>(await api.post('/agg-web/user/proof/start', {}, session));
       expect(start.data).toMatchObject({ password: false, code: 'email' });
-      expect((await api.json(await change(session, 'First2024'))).code).toBe('SU0001');
+      expect((await api.json(await change(session, 'First2024', undefined, null))).code).toBe('SU0001');
       expect((await prove(session, 'Anything1')).code).toBe('SU0004');
       await worker.env.DB.prepare('DELETE FROM codes WHERE recipient = ?').bind(email).run();
       expect((await api.json(await api.post('/agg-web/user/proof/sendCode', {}, session))).code).toBe('0');
       const code = await api.latestCode(email);
       expect((await api.json(await api.post('/agg-web/user/proof/code', { code: code === '000000' ? '111111' : '000000' }, session))).code).toBe('CD0010');
       expect((await api.json(await api.post('/agg-web/user/proof/code', { code }, session))).code).toBe('0');
-      expect((await api.json(await change(session, 'First2024'))).code).toBe('0');
+      expect((await api.json(await change(session, 'First2024', undefined, null))).code).toBe('0');
       expect((await api.json(await emailLogin(email, 'First2024'))).code).toBe('0');
       expect((await api.json(await api.post('/agg-web/quick/user/findUserLoginCase', {}, other))).code).toBe('TK00001');
       expect((await api.json(await api.post('/agg-web/quick/user/findUserLoginCase', {}, session))).code).toBe('0');

@@ -108,7 +108,8 @@ const passkeyCount = async (userId: string) => (await db().prepare('SELECT COUNT
 const twoStepOn = async (userId: string) => (await db().prepare('SELECT 1 FROM two_step WHERE user_id = ? AND enabled_at IS NOT NULL').bind(userId).first()) !== null;
 const liveSessions = async (userId: string) =>
   (await db().prepare('SELECT COUNT(*) AS n FROM sessions WHERE user_id = ? AND revoked_at IS NULL').bind(userId).first<{ n: number }>())!.n;
-const newPassword = async (password: string) => ({ newPassword: await hashPassword(password), newPasswordSubmit: await hashPassword(password) });
+/** A password change as the form sends it: the current password (asked on the change itself) and the new one twice. */
+const newPassword = async (password: string) => ({ currentPassword: await hashPassword(PASSWORD), newPassword: await hashPassword(password), newPasswordSubmit: await hashPassword(password) });
 
 describe('a stolen session older than ten minutes', { timeout: 90_000 }, () => {
   it('cannot add or remove a passkey, turn two-step on or off, make recovery codes, change the password or end the other sessions', async () => {
@@ -336,6 +337,8 @@ describe('a password reset by code', { timeout: 90_000 }, () => {
 
     later(AGED);
     expect((await call('/agg-web/user/password/reset/sendCode', { loginType: 2, loginEmail: owner.email })).code).toBe('0');
+    // The code is delivered after the answer (waitUntil): read once that work is done.
+    await worker.settle();
     const code = await api.latestCode(owner.email);
     const reset = await call('/agg-web/user/password/reset', { loginType: 2, loginEmail: owner.email, code, ...(await newPassword(PASSWORD)) });
     expect(reset.code).toBe('0');
@@ -352,6 +355,8 @@ describe('a password reset by code', { timeout: 90_000 }, () => {
   it('asks nothing of an account without passkeys', async () => {
     const owner = await person();
     expect((await call('/agg-web/user/password/reset/sendCode', { loginType: 2, loginEmail: owner.email })).code).toBe('0');
+    // The code is delivered after the answer (waitUntil): read once that work is done.
+    await worker.settle();
     const code = await api.latestCode(owner.email);
     expect((await call('/agg-web/user/password/reset', { loginType: 2, loginEmail: owner.email, code, ...(await newPassword('Other2026')) })).code).toBe('0');
     const row = await db().prepare('SELECT passkeys_review_since FROM users WHERE id = ?').bind(owner.userId).first<{ passkeys_review_since: number | null }>();

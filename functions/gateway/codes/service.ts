@@ -6,7 +6,7 @@ import { guessInsert, withdrawGuess } from '../identity/db/guesses';
 import { cappedInsert, cappedInsertStatement, whyRefused, type Cap } from '../identity/db/limits';
 import { blockedRecipientStatement } from '../identity/db/people';
 import { configOf } from '../../config';
-import { codeMessage, deliver, refusalWhileBreakersOpen, type DeliveryEnv } from '../delivery';
+import { afterTheAnswer, codeMessage, deliver, refusalWhileBreakersOpen, type DeliveryEnv } from '../delivery';
 import { smsCallingCode } from '../identity/sign-in-names';
 import { constantTimeEqual, sha256Hex } from '../identity/passwords';
 import { logSmsRefusal, smsCaps } from './sms-limits';
@@ -172,8 +172,8 @@ export async function issueCode(env: CodesEnv, args: IssueCodeArgs): Promise<voi
       throw error;
     }
   };
-  // In the background, a decoy runs the same (empty) task as a real code; the failure was logged by deliver.
-  if (args.background) return args.background(send().catch(() => undefined));
+  // In the background, after the answer, a decoy runs the same (empty) task as a real code; the failure was logged by deliver.
+  if (args.background) return args.background(afterTheAnswer().then(send).catch(() => undefined));
   await send();
 }
 

@@ -20,14 +20,14 @@ export interface DataExportRow {
 }
 
 /** The INSERT of a copy request, written only when the person asked for none since `since` (one a day). */
-export function copyRequestStatement(db: D1Database, row: { id: string; userId: string; at: number; since: number }): D1PreparedStatement {
+export function copyRequestStatement(db: D1Database, row: { id: string; userId: string; at: number; since: number; sessionHash: string }): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO data_exports (id, user_id, requested_at, status)
-       SELECT ?1, ?2, ?3, 'queued'
+      `INSERT INTO data_exports (id, user_id, requested_at, status, asked_by_session)
+       SELECT ?1, ?2, ?3, 'queued', ?5
        WHERE NOT EXISTS (SELECT 1 FROM data_exports WHERE user_id = ?2 AND requested_at > ?4)`,
     )
-    .bind(row.id, row.userId, row.at, row.since);
+    .bind(row.id, row.userId, row.at, row.since, row.sessionHash);
 }
 
 /** The person's copies, newest first (the last few). */
@@ -64,13 +64,24 @@ export async function markCopyFailed(db: D1Database, id: string): Promise<void> 
 }
 
 /**
- * The R2 key of a ready copy, only when it is `userId`'s own and still within its 24 hours: owner, state and age
- * are checked in the same statement that reads the key, so no other id, person or moment reaches the file.
+ * The R2 key of a ready copy, only when it is `userId`'s own, still within its 24 hours, and asked for by the
+ * session `reader.sessionHash` unless that session has a fresh proof of its own (`reader.fresh`): owner, state,
+ * age and proof are checked in the same statement that reads the key, so no other id, person, moment or unproved
+ * session reaches the file.
  */
-export function ownReadyCopy(db: D1Database, id: string, userId: string, at: number): Promise<{ r2_key: string; size: number } | null> {
+export function ownReadyCopy(
+  db: D1Database,
+  id: string,
+  userId: string,
+  at: number,
+  reader: { sessionHash: string; fresh: boolean },
+): Promise<{ r2_key: string; size: number } | null> {
   return db
-    .prepare(`SELECT r2_key, size FROM data_exports WHERE id = ?1 AND user_id = ?2 AND status = 'ready' AND expires_at > ?3 AND r2_key IS NOT NULL`)
-    .bind(id, userId, at)
+    .prepare(
+      `SELECT r2_key, size FROM data_exports WHERE id = ?1 AND user_id = ?2 AND status = 'ready' AND expires_at > ?3 AND r2_key IS NOT NULL
+         AND (?5 = 1 OR asked_by_session = ?4)`,
+    )
+    .bind(id, userId, at, reader.sessionHash, reader.fresh ? 1 : 0)
     .first<{ r2_key: string; size: number }>();
 }
 
@@ -242,14 +253,27 @@ const LAST_ADMINISTRATOR = `EXISTS (
     AND NOT EXISTS (SELECT 1 FROM company_members o
                     WHERE o.company_id = m.company_id AND o.user_id <> ?1 AND o.role = 'administrator' AND o.status = 'active'))`;
 
-/** The companies whose last active administrator the person is. */
+/**
+ * SQL: the person (?1) is the last active administrator of some company that stays: no other active administrator
+ * whose own account is not closing. Closing asks this, so of two last administrators who close at once the second
+ * UPDATE sees the first's closure and is refused (D1 runs one statement at a time).
+ */
+const LAST_STAYING_ADMINISTRATOR = `EXISTS (
+  SELECT 1 FROM company_members m
+  WHERE m.user_id = ?1 AND m.role = 'administrator' AND m.status = 'active'
+    AND NOT EXISTS (SELECT 1 FROM company_members o JOIN users ou ON ou.id = o.user_id
+                    WHERE o.company_id = m.company_id AND o.user_id <> ?1 AND o.role = 'administrator' AND o.status = 'active'
+                      AND ou.closes_at IS NULL AND ou.erased_at IS NULL))`;
+
+/** The companies that would be left without a staying administrator if the person closed (DR0003 names them). */
 export async function lastAdministratorOf(db: D1Database, userId: string): Promise<{ companyId: string; name: string }[]> {
   const { results } = await db
     .prepare(
       `SELECT c.id AS companyId, coalesce(nullif(c.name_cn, ''), c.name_en) AS name FROM company_members m JOIN companies c ON c.id = m.company_id
        WHERE m.user_id = ?1 AND m.role = 'administrator' AND m.status = 'active'
-         AND NOT EXISTS (SELECT 1 FROM company_members o
-                         WHERE o.company_id = m.company_id AND o.user_id <> ?1 AND o.role = 'administrator' AND o.status = 'active')`,
+         AND NOT EXISTS (SELECT 1 FROM company_members o JOIN users ou ON ou.id = o.user_id
+                         WHERE o.company_id = m.company_id AND o.user_id <> ?1 AND o.role = 'administrator' AND o.status = 'active'
+                           AND ou.closes_at IS NULL AND ou.erased_at IS NULL)`,
     )
     .bind(userId)
     .all<{ companyId: string; name: string }>();
@@ -258,11 +282,15 @@ export async function lastAdministratorOf(db: D1Database, userId: string): Promi
 
 /**
  * Starts the cooling-off: only when the account is not closing already, not erased, and its person is no
- * company's last active administrator, all in this one UPDATE (20 parallel requests make one closure).
+ * company's last staying administrator (an administrator who is closing too does not count), all in this one
+ * UPDATE: 20 parallel requests make one closure, and two last administrators closing at once make one.
  */
 export function closeStatement(db: D1Database, userId: string, at: number, closesAt: number, lang: 'zh' | 'en' = 'zh'): D1PreparedStatement {
   return db
-    .prepare(`UPDATE users SET closing_since = ?2, closes_at = ?3, closing_lang = ?4 WHERE id = ?1 AND closes_at IS NULL AND erased_at IS NULL AND NOT ${LAST_ADMINISTRATOR}`)
+    .prepare(
+      `UPDATE users SET closing_since = ?2, closes_at = ?3, closing_lang = ?4, erasure_skipped_at = NULL
+       WHERE id = ?1 AND closes_at IS NULL AND erased_at IS NULL AND NOT ${LAST_STAYING_ADMINISTRATOR}`,
+    )
     .bind(userId, at, closesAt, lang);
 }
 
@@ -305,6 +333,38 @@ export async function dueForErasure(db: D1Database, at: number, limit: number): 
   return results;
 }
 
+/**
+ * Marks, once per closure, the accounts past their cooling-off (unheld) that the job cannot erase because their
+ * person is still a company's last active administrator (someone removed the other administrator meanwhile): one
+ * UPDATE … RETURNING, so two runs never both tell.
+ */
+export async function claimSkippedErasures(db: D1Database, at: number, limit: number): Promise<UserRow[]> {
+  const { results } = await db
+    .prepare(
+      `UPDATE users SET erasure_skipped_at = ?1
+       WHERE id IN (SELECT u.id FROM users u WHERE u.closes_at <= ?1 AND u.erased_at IS NULL AND u.legal_hold_reason IS NULL
+                      AND u.erasure_skipped_at IS NULL AND ${LAST_ADMINISTRATOR.replaceAll('?1', 'u.id')} LIMIT ?2)
+       RETURNING *`,
+    )
+    .bind(at, limit)
+    .all<UserRow>();
+  return results;
+}
+
+/** The companies whose last active administrator the person is, with the language they are told in. */
+export async function companiesKeepingErasure(db: D1Database, userId: string): Promise<{ id: string; lang: string }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT c.id, c.lang FROM company_members m JOIN companies c ON c.id = m.company_id
+       WHERE m.user_id = ?1 AND m.role = 'administrator' AND m.status = 'active'
+         AND NOT EXISTS (SELECT 1 FROM company_members o
+                         WHERE o.company_id = m.company_id AND o.user_id <> ?1 AND o.role = 'administrator' AND o.status = 'active')`,
+    )
+    .bind(userId)
+    .all<{ id: string; lang: string }>();
+  return results;
+}
+
 /** The R2 keys of what goes with the person: files they uploaded for themselves (no company) and their copies. */
 export async function personalObjectsOf(db: D1Database, userId: string): Promise<string[]> {
   const { results } = await db
@@ -328,7 +388,9 @@ const ERASING = 'EXISTS (SELECT 1 FROM users WHERE id = ?1 AND erased_at = ?2)';
  * must name one way to sign in, and nobody can sign in with it.
  *
  * `names` are the person's sign-in names (phone, e-mail, chain-partner id) as they were: rows of short-lived
- * tables keyed by them (codes, guesses, slider checks, the dev outbox) go too.
+ * tables keyed by them (codes, guesses, slider checks, the e-mail way-out tickets, the dev outbox) go too. Every
+ * table that can hold a person's contact details belongs here (tests/functions/data-rights.test.ts walks every
+ * table for the erased phone, e-mail and name).
  */
 export function erasureStatements(db: D1Database, userId: string, at: number, names: readonly string[]): D1PreparedStatement[] {
   const subjects = [...names, userId];
@@ -374,6 +436,8 @@ export function erasureStatements(db: D1Database, userId: string, at: number, na
     bySubject('slider_challenges', 'subject'),
     bySubject('password_failures', 'subject'),
     bySubject('new_user_checks', 'subject'),
+    // The e-mail way out of an SMS outage (codes/fallback.ts): its ticket names the phone.
+    bySubject('delivery_fallbacks', 'recipient'),
   ];
 }
 

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import type { WorkerEnv } from '../../env';
 import { clientIp, ok, requestLang } from '../errors';
 import { now } from '../../contract';
-import { requireFreshProof } from '../identity/proof';
+import { freshUntil, requireFreshProof } from '../identity/proof';
 import { requireSession } from '../sessions/service';
 import { type SessionVariables } from '../identity/db/sessions';
 import { validate } from '../validate';
@@ -23,7 +23,8 @@ const state = async (c: Context<DataEnv>) => {
 
 /**
  * "Your data" in the user center (contracts in src/schemas/data-rights.ts), for the signed-in person only.
- * Taking a copy and closing the account need a fresh proof (identity/proof.ts, SU0001).
+ * Taking a copy and closing the account need a fresh proof (identity/proof.ts, SU0001); a copy is downloaded by the
+ * session whose proof asked for it, or by one with a fresh proof of its own.
  */
 export const dataRightsRoutes = new Hono<DataEnv>()
   .use('/agg-web/user/data', requireSession)
@@ -32,12 +33,15 @@ export const dataRightsRoutes = new Hono<DataEnv>()
   .get('/agg-web/user/data', (c) => state(c))
 
   .post('/agg-web/user/data/copy', requireFreshProof, validate('json', dataCopyRequest), async (c) => {
-    await rights.requestCopy(c.env.DB, actor(c));
+    await rights.requestCopy(c.env.DB, actor(c), c.get('session').token_hash);
     return state(c);
   })
 
   .get('/agg-web/user/data/copy/:id', validate('param', z.object({ id: dataCopyIdSchema }), { code: ERR.DATA_COPY_NOT_AVAILABLE }), (c) =>
-    rights.downloadCopy(c.env, actor(c), c.req.valid('param').id),
+    rights.downloadCopy(c.env, actor(c), c.req.valid('param').id, {
+      sessionHash: c.get('session').token_hash,
+      fresh: freshUntil(c.env, c.get('session'), now(c)) !== null,
+    }),
   )
 
   .post('/agg-web/user/data/consent', validate('json', consentChangeRequest), async (c) => {

@@ -36,6 +36,8 @@ import {
   filesForCopy,
   keepStatement,
   lastAdministratorOf,
+  claimSkippedErasures,
+  companiesKeepingErasure,
   markCopiesExpired,
   markCopyFailed,
   membershipsForCopy,
@@ -94,12 +96,15 @@ export async function stateOf(env: WorkerEnv, user: UserRow, at: number): Promis
   };
 }
 
-/** Asks for a copy: one a day (DR0001 with the time of the next), recorded in the audit trail with the request. */
-export async function requestCopy(db: D1Database, actor: Actor): Promise<void> {
+/**
+ * Asks for a copy: one a day (DR0001 with the time of the next), recorded in the audit trail with the request. The
+ * copy is bound to the asking session (`sessionHash`, whose fresh proof the route checked): see downloadCopy.
+ */
+export async function requestCopy(db: D1Database, actor: Actor, sessionHash: string): Promise<void> {
   // 122 random bits as 32 hex digits: the id is the server's, never guessable from another.
   const id = crypto.randomUUID().replaceAll('-', '');
   const [inserted] = await runBatch(db, [
-    copyRequestStatement(db, { id, userId: actor.userId, at: actor.at, since: actor.at - DAY_MS }),
+    copyRequestStatement(db, { id, userId: actor.userId, at: actor.at, since: actor.at - DAY_MS, sessionHash }),
     ownEventStatement(db, { at: actor.at, userId: actor.userId, action: 'user.data_copy_requested', network: actor.network }, { onlyIfChanged: true }),
   ]);
   if (!inserted?.meta.changes) {
@@ -108,9 +113,13 @@ export async function requestCopy(db: D1Database, actor: Actor): Promise<void> {
   }
 }
 
-/** The person's own ready copy as a download, recorded; DR0002 for any other id, person or moment. */
-export async function downloadCopy(env: WorkerEnv, actor: Actor, id: string): Promise<Response> {
-  const copy = await ownReadyCopy(env.DB, id, actor.userId, actor.at);
+/**
+ * The person's own ready copy as a download, recorded; DR0002 for any other id, person or moment, and for a session
+ * that neither asked for it with its fresh proof nor has a fresh proof now (a WeChat scan, a shared sign-in link or
+ * a hand-off never proved the person: README "A person's rights over their data").
+ */
+export async function downloadCopy(env: WorkerEnv, actor: Actor, id: string, reader: { sessionHash: string; fresh: boolean }): Promise<Response> {
+  const copy = await ownReadyCopy(env.DB, id, actor.userId, actor.at, reader);
   const object = copy ? await env.UPLOADS.get(copy.r2_key) : null;
   if (!copy || !object) throw new GatewayError(ERR.DATA_COPY_NOT_AVAILABLE);
   await runBatch(env.DB, [
@@ -222,8 +231,9 @@ export async function keepAccount(db: D1Database, actor: Actor): Promise<void> {
 
 /**
  * Correct the phone or e-mail: the new address proves itself with the `verify` code the ordinary code calls sent to
- * it (codes/service.ts: waits, caps, guess caps; SMS after the human check), used up here; then the account names
- * it, and the old address is told (in the background: a refused delivery does not undo the change).
+ * it (codes/service.ts: waits, caps, guess caps; SMS after the human check), used up here before anything else is
+ * looked up, so "taken" (DR0008) is said only to the address's owner; then the account names it, and the old
+ * address is told (in the background: a refused delivery does not undo the change).
  */
 export async function changeContact(
   env: WorkerEnv,
@@ -236,8 +246,10 @@ export async function changeContact(
   const recipient = email ? emailRecipient(body.email) : phoneRecipient(body.callingCode, body.mobile);
   const old = email ? user.email : user.phone_e164;
   if (recipient === old) throw new GatewayError(ERR.CONTACT_UNCHANGED);
-  if (await findUserByIdentity(env.DB, email ? { email: recipient } : { phone: recipient })) throw new GatewayError(ERR.CONTACT_TAKEN);
+  // The code first, under its guess caps (per address and per network): until it proves the person owns the new
+  // address, a taken address gets the same answers after the same work as a free one (issue 48, class 2).
   await consumeCode(env.DB, { recipient, purpose: 'verify', code: body.code, ip: actor.network ?? '', now: actor.at });
+  if (await findUserByIdentity(env.DB, email ? { email: recipient } : { phone: recipient })) throw new GatewayError(ERR.CONTACT_TAKEN);
   try {
     await runBatch(env.DB, [
       contactChangeStatement(env.DB, actor.userId, email ? 'email' : 'phone_e164', recipient, old),
@@ -445,8 +457,28 @@ export async function eraseDueAccounts(env: WorkerEnv, at: number, limit = 20): 
   for (const user of await dueForErasure(env.DB, at, limit)) {
     if (await eraseAccount(env, user, at)) erased++;
   }
+  await tellSkippedErasures(env, at, limit);
   return erased;
 }
 
 /** Whether the person withdrew their consent to funnel tracking (tracking/routes.ts then drops their events). */
 export const trackingWithdrawn = (db: D1Database, userId: string) => consentWithdrawn(db, userId, 'tracking');
+
+/**
+ * An account past its cooling-off whose person is still a company's last active administrator (the other one
+ * was removed or left meanwhile) is not erased; once per closure the person is told (a security notice) and the
+ * operators are (an audit row `user.erasure_skipped` on the person's trail and the log line `erasure_skipped` to
+ * alert on), so a closure never waits unseen.
+ */
+export async function tellSkippedErasures(env: WorkerEnv, at: number, limit = 20): Promise<number> {
+  const skipped = await claimSkippedErasures(env.DB, at, limit);
+  for (const user of skipped) {
+    const companies = await companiesKeepingErasure(env.DB, user.id);
+    const target = { kind: 'user' as const, id: user.id };
+    await auditStatement(env.DB, { at, actor: { kind: 'system', id: null }, action: 'user.erasure_skipped', target, detail: { companies: companies.map((c) => c.id) } }).run();
+    console.warn(JSON.stringify({ event: 'erasure_skipped', userId: user.id, companies: companies.map((c) => c.id) }));
+    const lang: Lang = companies[0]?.lang === 'en' ? 'en' : 'zh';
+    await sendSecurityNotice(env, { userId: user.id, at, change: 'erasureSkipped', lang });
+  }
+  return skipped.length;
+}

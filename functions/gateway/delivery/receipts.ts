@@ -15,8 +15,10 @@ import { sha256Hex, twilioSignature } from './signing';
  * - Aliyun's and Tencent's report pushes and SNS (for SES) carry no signature our Worker can check without their
  *   SDKs, so their callback address holds the secret DELIVERY_RECEIPT_TOKEN (Aliyun, Tencent: in the path; SNS:
  *   as HTTP Basic credentials in the subscription URL, which SNS supports), compared in constant time.
- * Every receipt must be recent (RECEIPT_MAX_AGE_MS by the provider's own report time) and is taken once: its
- * hash is reserved, so a replayed callback is refused (DL0013). A receipt for a send we do not know is ignored.
+ * Every receipt must be recent (RECEIPT_MAX_AGE_MS by the provider's own report time) and is taken once: the
+ * hash of what it says (provider, message id, the provider's own status and report time; never the raw body, whose
+ * field order or encoding a replayer can change without breaking Twilio's signature) is reserved, so a replayed
+ * callback is refused (DL0013). A receipt for a send we do not know is ignored.
  */
 export const RECEIPT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 export const RECEIPT_PATH = RECEIPT_PATHS.slice(0, -1);
@@ -26,6 +28,8 @@ export type ReceiptStatus = 'delivered' | 'failed' | 'unknown';
 interface Receipt {
   ref: string;
   status: ReceiptStatus;
+  /** The provider's own status word, as it sent it (part of the replay key: "sent" then "delivered" are two receipts). */
+  state: string;
   /** The provider's own time of the report (epoch ms); null when it sends none (Twilio). */
   at: number | null;
 }
@@ -86,6 +90,7 @@ const READERS: Record<ReceiptProvider, (config: Config, request: ReceiptRequest)
     return jsonArray(body).map((item) => ({
       ref: text(item.biz_id),
       status: item.success === true ? 'delivered' : item.success === false ? 'failed' : 'unknown',
+      state: `${String(item.success)}:${String(item.err_code ?? '')}`,
       at: chinaTime(item.report_time),
     }));
   },
@@ -95,6 +100,7 @@ const READERS: Record<ReceiptProvider, (config: Config, request: ReceiptRequest)
     return jsonArray(body).map((item) => ({
       ref: text(item.sid),
       status: item.report_status === 'SUCCESS' ? 'delivered' : item.report_status === 'FAIL' ? 'failed' : 'unknown',
+      state: String(item.report_status ?? ''),
       at: chinaTime(item.user_receive_time),
     }));
   },
@@ -106,8 +112,8 @@ const READERS: Record<ReceiptProvider, (config: Config, request: ReceiptRequest)
     if (!url || !config.twilioAuthToken || !given) return refuse();
     const form = new URLSearchParams(body);
     if (!(await sameSecret(given, await twilioSignature(config.twilioAuthToken, url, form)))) refuse();
-    const status = form.get('MessageStatus');
-    return [{ ref: text(form.get('MessageSid')), status: status === 'delivered' ? 'delivered' : status === 'undelivered' || status === 'failed' ? 'failed' : 'unknown', at: null }];
+    const status = form.get('MessageStatus') ?? '';
+    return [{ ref: text(form.get('MessageSid')), status: status === 'delivered' ? 'delivered' : status === 'undelivered' || status === 'failed' ? 'failed' : 'unknown', state: status, at: null }];
   },
   // SES event through SNS: a Notification whose Message is the SES event (eventType / notificationType, mail.messageId).
   async ses(config, { body, headers }) {
@@ -136,16 +142,28 @@ const READERS: Record<ReceiptProvider, (config: Config, request: ReceiptRequest)
     }
     if (note.Type !== 'Notification') refuse();
     const type = event.eventType ?? event.notificationType;
-    return [{ ref: text(event.mail?.messageId), status: type === 'Delivery' ? 'delivered' : type === 'Bounce' || type === 'Reject' ? 'failed' : 'unknown', at: Date.parse(note.Timestamp ?? '') }];
+    return [{ ref: text(event.mail?.messageId), status: type === 'Delivery' ? 'delivered' : type === 'Bounce' || type === 'Reject' ? 'failed' : 'unknown', state: String(type ?? ''), at: Date.parse(note.Timestamp ?? '') }];
   },
 };
 
 /**
- * Takes a verified callback: refused as a replay when this exact callback was taken before; each receipt then
- * updates its send, and one naming no send of ours is ignored. Returns how many were recorded and ignored.
+ * The replay key of a callback: what its receipts say, in a canonical form (each receipt's message id, the provider's
+ * status and its report time, sorted), so the same report sent again in another field order or encoding is the same key.
  */
-export async function takeReceipts(db: D1Database, provider: ReceiptProvider, body: string, receipts: Receipt[], now: number) {
-  if (!(await firstSightOfReceipt(db, await sha256Hex(`${provider}\n${body}`), now))) throw new GatewayError(ERR.DELIVERY_RECEIPT_REPLAYED);
+const receiptKey = (provider: ReceiptProvider, receipts: readonly Receipt[]) =>
+  sha256Hex(
+    JSON.stringify([
+      provider,
+      receipts.map(({ ref, state, at }) => JSON.stringify([ref, state, at])).sort(),
+    ]),
+  );
+
+/**
+ * Takes a verified callback: refused as a replay when a callback that says the same (receiptKey) was taken before;
+ * each receipt then updates its send, and one naming no send of ours is ignored. Returns how many were recorded and ignored.
+ */
+export async function takeReceipts(db: D1Database, provider: ReceiptProvider, receipts: Receipt[], now: number) {
+  if (!(await firstSightOfReceipt(db, await receiptKey(provider, receipts), now))) throw new GatewayError(ERR.DELIVERY_RECEIPT_REPLAYED);
   let recorded = 0;
   for (const receipt of receipts) if (await recordReceipt(db, provider, receipt.ref, receipt.status, now)) recorded++;
   return { recorded, ignored: receipts.length - recorded };

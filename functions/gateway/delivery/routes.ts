@@ -21,7 +21,7 @@ async function receipt(c: DeliveryContext, provider: ReceiptProvider, token?: st
   if (body.length > MAX_RECEIPT_BYTES) return null;
   const at = now(c);
   const receipts = await verifiedReceipts(c.get('config'), provider, { body, headers: c.req.raw.headers, token }, at);
-  return takeReceipts(c.env.DB, provider, body, receipts, at);
+  return takeReceipts(c.env.DB, provider, receipts, at);
 }
 
 /**

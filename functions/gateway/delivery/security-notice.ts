@@ -13,7 +13,7 @@ import { noticeTime } from '../../../src/lib/notice-time';
  * (sign-in-history.ts): to the account's e-mail, else by SMS, in the language of the change, with a link to the
  * Security section built on PORTAL_ORIGIN. A refused delivery does not undo the change.
  */
-export type SecurityChange = 'passkeyAdded' | 'twoStepOn' | 'recoveryCodes' | 'emailChanged' | 'phoneChanged' | 'wechatBound' | 'wecomBound';
+export type SecurityChange = 'passkeyAdded' | 'twoStepOn' | 'recoveryCodes' | 'emailChanged' | 'phoneChanged' | 'wechatBound' | 'wecomBound' | 'erasureSkipped';
 
 /**
  * What changed, as a whole sentence with its time (`{when}`, zone named) and the account as its subject, so no
@@ -28,6 +28,11 @@ const CHANGES: Record<SecurityChange, Record<Lang, string>> = {
   // The WeChat nickname is not in the notice: it is whatever its owner typed, and would speak in our name.
   wechatBound: { zh: '绑定了一个微信账号，可用它扫码登录', en: 'a WeChat account was linked to your account and can now sign in to it' },
   wecomBound: { zh: '绑定了一个企业微信账号，可用它登录', en: 'a WeCom account was linked to your account and can now sign in to it' },
+  // The closing of the account was not completed (data-rights/service.ts tellSkippedErasures).
+  erasureSkipped: {
+    zh: '的注销未能完成：您仍是一家企业的最后一位管理员。请先指定另一位管理员，或联系客服',
+    en: 'the closing of your account was held back, as you are still the last administrator of a company (name another administrator first)',
+  },
 };
 
 /** The change of a newly linked WeChat or WeCom. */

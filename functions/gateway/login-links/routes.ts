@@ -12,7 +12,7 @@ import type { WorkerEnv } from '../../env';
 import { findUserById, findUserByIdentity } from '../identity/db/people';
 import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
 import { now } from '../../contract';
-import { deliver } from '../delivery';
+import { afterTheAnswer, deliver } from '../delivery';
 import { emailRecipient } from '../identity/sign-in-names';
 import { consumeLink, issueLink, LINK_LIFETIME_MS, passLinkMessage, withdrawLink } from './service';
 import type { LinkKind } from './db';
@@ -79,7 +79,7 @@ export const loginLinkRoutes = new Hono<LinkEnv>()
         await withdrawLink(c.env.DB, link.token);
       }
     };
-    c.executionCtx.waitUntil(send());
+    c.executionCtx.waitUntil(afterTheAnswer().then(send));
     return ok(c, null);
   })
   .post('/agg-web/user/passEmail/login', validate('json', passEmailLoginRequest), async (c) => signInWithLink(c, 'email_pass', c.req.valid('json').pass))

@@ -209,14 +209,17 @@ export function insertCodeStatement(db: D1Database, row: Omit<CodeRow, 'used_at'
 export const codeByHash = (db: D1Database, hash: string) => db.prepare('SELECT * FROM oidc_codes WHERE code_hash = ?').bind(hash).first<CodeRow>();
 
 /**
- * The grant, only while it is live: not revoked, and (for a person's grant) its session not ended and its person
- * not blocked. Read in one statement, so a sign-out ends the grant's tokens on their very next use.
+ * The grant, only while it is live: not revoked, its client live and (for a company's API client) its company
+ * neither blocked nor expired, and (for a person's grant) its session not ended and its person not blocked. Read in
+ * one statement, so a sign-out or a company's block ends the grant's tokens on their very next use: refresh,
+ * introspection, userinfo and the claims all ask here.
  */
 export function liveGrant(db: D1Database, id: string, at: number, idleMs: number): Promise<GrantRow | null> {
   return db
     .prepare(
       `SELECT g.* FROM oidc_grants g
        JOIN oidc_clients c ON c.id = g.client_id AND c.disabled_at IS NULL AND c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > ?2)
+         AND (c.company_id IS NULL OR EXISTS (SELECT 1 FROM companies co WHERE co.id = c.company_id AND co.status NOT IN ('blocked', 'expired')))
        LEFT JOIN sessions s ON s.token_hash = g.session_hash
        LEFT JOIN users u ON u.id = g.user_id
        WHERE g.id = ?1 AND g.revoked_at IS NULL

@@ -11,6 +11,7 @@ import { consumeCode, issueCode, MAX_TRIES } from '../codes/service';
 import { identity } from '../identity/sign-in-names';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../identity/passwords';
 import { requireFreshProof } from '../identity/proof';
+import { currentPasswordChecked } from '../step-up/service';
 import { askPasskeyReviewStatement } from '../identity/db/proof';
 import { requireSession, revokeAllSessionsOfUser } from '../sessions/service';
 import { type SessionVariables } from '../identity/db/sessions';
@@ -33,7 +34,8 @@ type PasswordEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
  *   (identity/db/proof.ts askPasskeyReviewStatement): the user center lists them with a notice after the reset.
  * - `agg-web/user/changePassword` (session) does the same for the signed-in person, keeping this session,
  *   once the session has a fresh proof of the person (identity/proof.ts): a session alone must not be enough
- *   to take the account over. The forced change of an original password needs nothing more: the sign-in that
+ *   to take the account over. An account with a password also gives the current one on the change itself,
+ *   whatever the proof's age (identity/proof.ts currentPasswordChecked; PW0004 without it, PW0003 wrong). The forced change of an original password needs nothing more: the sign-in that
  *   found the flag is itself a fresh proof.
  */
 
@@ -96,10 +98,13 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     assertConfirmed(body);
     await assertNewPasswordAllowed(body.newPassword);
     const current = storedPasswordOf(user);
+    // The current password on the change itself, whatever the proof's age (ASVS 5.0 V6.2.3).
+    if (current && !body.currentPassword) throw new GatewayError(ERR.CURRENT_PASSWORD_REQUIRED);
+    const confirmed = current ? await currentPasswordChecked({ env: c.env, user, ip: clientIp(c), now: at }, body.currentPassword!) : [];
     // The forced change of an original password must actually change it.
     if (current && user.password_version === 2 && (await verifyPassword(body.newPassword, current, c.env)).ok) throw new GatewayError(ERR.PASSWORD_UNCHANGED);
     const stored = await hashPassword(body.newPassword, c.env);
-    await runBatch(db, newPasswordStatements(db, user, stored, { action: 'user.password_changed', at, network: clientIp(c) }));
+    await runBatch(db, [...confirmed, ...newPasswordStatements(db, user, stored, { action: 'user.password_changed', at, network: clientIp(c) })]);
     // Every other session ends; the one that made the change stays.
     await revokeAllSessionsOfUser(db, user.id, session.token_hash, at);
     return ok(c, null);

@@ -1,7 +1,7 @@
 import type { Lang } from '../../../src/lib/lang';
 import type { SecondStep, SignInEntry } from '../../../src/schemas/security';
 import { configOf } from '../../config';
-import { cappedInsert } from '../identity/db/limits';
+import { cappedInsert, cappedInsertStatement } from '../identity/db/limits';
 import { findUserById } from '../identity/db/people';
 import { GatewayError } from '../errors';
 import { deliver, type DeliveryEnv } from '../delivery';
@@ -84,6 +84,30 @@ export async function recordFailedSignIn(db: D1Database, { userId, at, method, p
   } catch (error) {
     if (!(error instanceof GatewayError && error.code === ERR.SIGN_IN_FAILURES_CAPPED)) throw error;
   }
+}
+
+/**
+ * What an unknown name's failed password sign-in runs where a known account's writes its history row: the very
+ * same statement (sign_ins' capped INSERT), whose cap of 0 writes nothing, so a known and an unknown name issue
+ * the same statements in the same order around the answer (issue 48, class 10).
+ */
+export async function recordNoSignIn(db: D1Database, { at, method, partner, client }: Omit<SignInAttempt, 'success' | 'userId'>): Promise<void> {
+  const statement = cappedInsertStatement(db, {
+    table: 'sign_ins',
+    row: {
+      user_id: '',
+      created_at: at,
+      method,
+      partner: partner ? 1 : 0,
+      success: 0,
+      country: client.country,
+      network: client.network,
+      user_agent: client.userAgent,
+      device: deviceKey(client.userAgent),
+    },
+    caps: [{ where: { user_id: '', success: 0 }, since: at - HOUR_MS, max: 0, code: ERR.SIGN_IN_FAILURES_CAPPED }],
+  });
+  await statement.first();
 }
 
 /**

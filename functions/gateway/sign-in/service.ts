@@ -42,7 +42,7 @@ import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER, THROTTLE } from
 import { clientInfo, type ClientInfo } from '../sessions/devices';
 import { prepareSession, revokeAllSessionsOfUser } from '../sessions/service';
 import { type SessionKind } from '../identity/db/sessions';
-import { recordFailedSignIn, sendNewDeviceNotice, signInStatement } from './history';
+import { recordFailedSignIn, recordNoSignIn, sendNewDeviceNotice, signInStatement } from './history';
 import { legacyShare, unknownNameLooksLegacy } from './legacy-decoy';
 import type { SignInMethod } from './db';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -407,7 +407,11 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
       await verifyPassword(attempt.password, null, env);
       return { outcome: 'salted' };
     }
-    return refuse(attempt, env, failures);
+    // The same KDF work as a real password, then the same statement a known account's history row is (writing nothing).
+    await verifyPassword(attempt.password, null, env);
+    const { method, partner, client } = options.history;
+    options.history.background(recordNoSignIn(db, { at, method, partner, client }).catch((error) => console.error('sign-in history not written', error instanceof Error ? error.message : error)));
+    throw wrongPassword(failures);
   }
   if (user.password_version === 1 && attempt.passwordVersion === 2) {
     // Counted above like any attempt (so it meets the human check and the lock, and answers US0010 while

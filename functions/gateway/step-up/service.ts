@@ -123,6 +123,16 @@ const PROOF_GUESS_WINDOW_MS = 60 * 60 * 1000;
  */
 export async function proveWithPassword(context: ProofContext, password: string): Promise<ProofStep> {
   if (!storedPasswordOf(context.user)) throw new GatewayError(ERR.PROOF_METHOD_UNAVAILABLE);
+  return firstFactorPassed(context, 'password', await currentPasswordChecked(context, password));
+}
+
+/**
+ * The current password (the client's hash) of an account that has one, checked under the same caps as the proof
+ * by password (SU0005, SU0006, the sign-in lock; PW0003 when wrong): the statements to batch with the change. The
+ * password change asks it on the change itself, whatever the age of the session's proof (ASVS 5.0 V6.2.3), so a
+ * session taken in the 10 minutes after a sign-in cannot change the password without knowing it.
+ */
+export async function currentPasswordChecked(context: Pick<ProofContext, 'env' | 'user' | 'ip' | 'now'>, password: string): Promise<D1PreparedStatement[]> {
   const guess = await recordGuess(
     context.env.DB,
     'proof',
@@ -134,7 +144,7 @@ export async function proveWithPassword(context: ProofContext, password: string)
     },
   );
   const before = await checkCurrentPassword(context.env, context.user, password, { network: context.ip, at: context.now });
-  return firstFactorPassed(context, 'password', [...before, withdrawGuessStatement(context.env.DB, 'proof', guess)]);
+  return [...before, withdrawGuessStatement(context.env.DB, 'proof', guess)];
 }
 
 /** The one-time code of sendProofCode; the CD codes of consumeCode when wrong, expired or used. */

@@ -190,6 +190,7 @@ export const actionNames = {
     closure_requested: 'Account closure requested',
     closure_cancelled: 'Account kept (closure cancelled)',
     erased: 'Account closed and data erased',
+    erasure_skipped: 'Erasure skipped: still the last administrator of a company',
     legal_hold_placed: 'Legal hold placed',
     legal_hold_lifted: 'Legal hold lifted',
     consent_withdrawn: 'Consent withdrawn',

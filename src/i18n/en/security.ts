@@ -97,6 +97,9 @@ export const twoStep = {
 };
 
 export const changePassword = {
+  // Asked on the change itself, however recently the person signed in or confirmed it's them (ASVS 5.0 V6.2.3).
+  currentPassword: 'Current password',
+  currentRequired: 'Please enter your current password.',
   newPassword: 'New password',
   confirmPassword: 'Confirm new password',
   confirmRequired: 'Please enter the new password again.',

@@ -177,6 +177,7 @@ export const actionNames: Messages['actionNames'] = {
     closure_requested: '申请注销账号',
     closure_cancelled: '保留账号（撤销注销）',
     erased: '账号注销，数据已删除',
+    erasure_skipped: '未能删除：仍是企业的最后一位管理员',
     legal_hold_placed: '设置法律保留',
     legal_hold_lifted: '解除法律保留',
     consent_withdrawn: '撤回同意',

@@ -91,6 +91,8 @@ export const twoStep: Messages['twoStep'] = {
 };
 
 export const changePassword: Messages['changePassword'] = {
+  currentPassword: '当前密码',
+  currentRequired: '请输入当前密码。',
   newPassword: '新密码',
   confirmPassword: '确认新密码',
   confirmRequired: '请再次输入新密码',

@@ -11,7 +11,7 @@ interface ChangePasswordProps {
 }
 
 /**
- * /change_password: the new password twice, then back to the user center or on by the login case. A session
+ * /change_password: the current password (when the account has one) and the new one twice, then back to the user center or on by the login case. A session
  * without a fresh proof of the person is asked to confirm it's them first (StepUpDialog).
  */
 export default function ChangePassword({ messages }: ChangePasswordProps) {
@@ -45,6 +45,9 @@ export default function ChangePassword({ messages }: ChangePasswordProps) {
         void submit();
       }}
     >
+      {s.hasPassword && (
+        <PasswordInput id="change-current" label={c.currentPassword} value={s.current} onChange={(v) => setField('current', v)} error={errors.current} autoComplete="current-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
+      )}
       <PasswordInput id="change-password" label={c.newPassword} value={s.password} onChange={(v) => setField('password', v)} error={errors.password} autoComplete="new-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
       <p className="hint" style={{ marginTop: -8, marginBottom: 14 }}>{c.ruleHint}</p>
       <PasswordInput id="change-confirm" label={c.confirmPassword} value={s.confirm} onChange={(v) => setField('confirm', v)} error={errors.confirm} autoComplete="new-password" showLabel={m.showPassword} hideLabel={m.hidePassword} />
