@@ -91,11 +91,14 @@ export interface GrantsAnswer {
   grants: Grant[];
   /** Agents whose requests this company accepts automatically. */
   autoAccept: string[];
-  /** The modules an agent of this grant could be given: the catalogue's, by company type. */
+  /** The platform suspended the company's grants. */
   suspended: boolean;
 }
 export interface CompanyLookupAnswer {
+  /** Each company with the modules it could be granted as an agent (its type's). */
   companies: (GrantParty & { type: string; modules: { key: string; name: string }[] })[];
+  /** The modules the asking company could be granted as an agent. */
+  ownModules: { key: string; name: string }[];
 }
 
 /** What a person may act under: a live grant to their company, with the modules they would have. */
@@ -114,3 +117,50 @@ export const actForRequest = z.object({ grantId: id });
 
 /** Operators: a company's vessels, grants and open claims; suspending its grants takes a reason. */
 export const suspendGrantsRequest = z.object({ companyId, suspend: z.boolean(), reason: z.string().check(z.trim(), z.maxLength(500)) });
+
+// The answers as the browser reads them (src/api/grants.ts).
+const module = z.object({ key: z.string(), name: z.string() });
+const party = z.object({ id: z.string(), nameEn: z.string(), nameCn: z.nullable(z.string()) });
+export const vesselSchema = z.object({
+  id: z.string(),
+  imo: z.string(),
+  name: z.string(),
+  relation: z.enum(VESSEL_RELATIONS),
+  startsOn: z.nullable(z.string()),
+  endsOn: z.nullable(z.string()),
+  createdAt: z.number(),
+});
+export const vesselList = z.array(vesselSchema);
+export const declareVesselAnswer = z.object({ vessel: z.nullable(vesselSchema), disputed: z.boolean() });
+export const grantSchema = z.object({
+  id: z.string(),
+  principal: party,
+  agent: party,
+  vessels: z.array(z.string()),
+  ports: z.array(z.string()),
+  modules: z.array(module),
+  level: z.enum(GRANT_LEVELS),
+  startsAt: z.number(),
+  endsAt: z.number(),
+  status: z.enum(['pending', 'active', 'revoked', 'declined', 'expired']),
+  startedBy: z.enum(['principal', 'agent']),
+  mayAnswer: z.boolean(),
+  createdAt: z.number(),
+});
+export const grantsAnswer = z.object({ grants: z.array(grantSchema), autoAccept: z.array(z.string()), suspended: z.boolean() });
+export const companyLookupAnswer = z.object({
+  companies: z.array(z.object({ id: z.string(), nameEn: z.string(), nameCn: z.nullable(z.string()), type: z.string(), modules: z.array(module) })),
+  ownModules: z.array(module),
+});
+export const autoAcceptAnswer = z.object({ autoAccept: z.array(z.string()) });
+export const actingChoiceSchema = z.object({
+  grantId: z.string(),
+  principal: party,
+  agentCompanyId: z.string(),
+  vessels: z.array(z.string()),
+  ports: z.array(z.string()),
+  modules: z.array(module),
+  level: z.enum(GRANT_LEVELS),
+  until: z.number(),
+});
+export const actingChoices = z.array(actingChoiceSchema);

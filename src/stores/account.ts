@@ -5,12 +5,15 @@ import { problemOf, type Problem } from '../i18n/problem';
 import { dropKeptForms } from '../lib/kept-forms';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/company-list';
+import type { ActingChoice } from '../schemas/grants';
 
 
 /** /account: the person's companies, which one is being opened, and good or bad news. */
 export const $accounts = map({
   phase: 'loading' as 'loading' | 'ready',
   companies: [] as CompanyListItem[],
+  /** Companies the person's company may act for (grants between companies, issue 41). */
+  acting: [] as ActingChoice[],
   /** The company being opened or marked main; other buttons wait. */
   busyId: '',
   /** Good and bad news, said by the island. */
@@ -29,6 +32,18 @@ export async function loadAccounts() {
   const companies = list.data;
   void writeRoleList(companies.map((c) => ({ companyId: c.companyId, role: c.role, companyType: c.companyType })));
   $accounts.set({ ...$accounts.get(), phase: 'ready', companies, error: null });
+  // Acting for another company is rarer: its call and contracts load after the list is on screen.
+  if (companies.some(isEnterable)) {
+    const acting = await (await import('../api/grants')).grantsApi.actingChoices();
+    if (acting.ok) $accounts.set({ ...$accounts.get(), acting: acting.data });
+  }
+}
+
+/** Acts for the grant's principal in this session (the person's own company stays theirs), then where they were going. */
+export async function actFor(grantId: string) {
+  const destination = import('./account-destination');
+  const { grantsApi } = await import('../api/grants');
+  if (await busyWith(grantId, () => grantsApi.actFor(grantId))) location.assign((await destination).destinationAfterChoice(location.search));
 }
 
 /** The gateway says which companies can be entered (and be the main enterprise); others show their status. */

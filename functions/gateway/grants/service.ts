@@ -100,7 +100,9 @@ export async function companyGrants(caller: GrantCaller, companyId: string): Pro
 export async function lookUpCompanies(caller: GrantCaller, companyId: string, name: string): Promise<CompanyLookupAnswer> {
   await companyAuthority(caller.db, caller, companyId, 'manage');
   const found = (await verifiedCompaniesNamed(caller.db, companyNameKey(name), name.trim())).filter((row) => row.id !== companyId);
+  const own = await companyById(caller.db, companyId);
   return {
+    ownModules: own ? modulesOfType(own.type).map((entry) => moduleName(entry, caller.lang)) : [],
     companies: found.map((row) => ({ id: row.id, nameEn: row.name_en, nameCn: row.name_cn, type: row.type, modules: modulesOfType(row.type).map((entry) => moduleName(entry, caller.lang)) })),
   };
 }

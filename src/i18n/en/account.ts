@@ -46,6 +46,10 @@ export const account = {
 };
 
 export const userCenter = {
+  actingBanner: 'You are acting for {company}',
+  actingScope: 'Vessels: {vessels}. Ports: {ports}. Until {until}.',
+  stopActing: 'Stop acting for {company}',
+  actingNone: 'none',
   passwordChanged: 'Your password has been changed. Your other devices have been signed out.',
   passwordSet: 'Your password has been set. You can now sign in with it.',
   profile: 'Profile',

@@ -44,6 +44,10 @@ export const account: Messages['account'] = {
 };
 
 export const userCenter: Messages['userCenter'] = {
+  actingBanner: '您正在代表{company}操作',
+  actingScope: '船舶：{vessels}。港口：{ports}。有效期至 {until}。',
+  stopActing: '停止代表{company}',
+  actingNone: '无',
   passwordChanged: '密码已修改，您的其他设备已退出登录。',
   passwordSet: '密码已设置，现在可以用它登录。',
   profile: '个人资料',

@@ -24,6 +24,7 @@ import { WhenVisible } from '../../ui/WhenVisible';
 import { StepUpSlot } from '../shared/StepUpSlot';
 // The share-link part is in the first screen: with the island, not a lazy chunk the first paint would wait for.
 import { ShareSignIn } from './ShareSignIn';
+import { ActingBanner } from './ActingBanner';
 import { ClosingBannerSlot } from '../shared/ClosingBannerSlot';
 
 // The profile editor (with its country list and date picker) loads when the person opens it.
@@ -119,6 +120,10 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
       {s.error && <p className="error form-error" role="alert">{problemText(said, s.error)}</p>}
 
       <ClosingBannerSlot lang={lang} words={messages.dataRights} />
+
+      {me?.actingFor && (
+        <ActingBanner lang={lang} acting={me.actingFor} words={m} ownCompany={me.accountId} />
+      )}
 
       <section className="panel" aria-labelledby="profile-title" aria-busy={loading || undefined}>
         {/* Said once while the values are read; it takes no room, so nothing moves when it goes. */}
