@@ -23,6 +23,8 @@ export const MESSAGE_KINDS = {
   newDevice: { channels: ['sms', 'email'], sms: { templates: 'smsNoticeTemplates', setting: 'SMS_NOTICE_TEMPLATES', variables: ['when', 'device'] } },
   reviewDecision: { channels: ['sms', 'email'], sms: { templates: 'smsReviewTemplates', setting: 'SMS_REVIEW_TEMPLATES', variables: ['company', 'status'] } },
   signInLink: { channels: ['email'] },
+  /** An approved company's registry status changed (registry/service.ts): e-mail to its administrator. */
+  registryChange: { channels: ['email'] },
   securityChange: { channels: ['sms', 'email'], sms: { templates: 'smsSecurityTemplates', setting: 'SMS_SECURITY_TEMPLATES', variables: ['when', 'change'] } },
 } as const satisfies Record<string, KindSpec>;
 
