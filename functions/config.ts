@@ -95,6 +95,8 @@ const timeoutMs = (fallback: string) => withDefault(wholeNumber(100, 60_000), fa
 export const SMS_PROVIDERS = ['outbox', 'webhook', 'aliyun', 'tencent', 'twilio'] as const;
 export const EMAIL_PROVIDERS = ['outbox', 'webhook', 'ses'] as const;
 export type SmsProvider = (typeof SMS_PROVIDERS)[number];
+/** The business-registry providers (registry/, issue 42). */
+export const REGISTRY_PROVIDER_NAMES = ['tencent', 'aliyun'] as const;
 export type EmailProvider = (typeof EMAIL_PROVIDERS)[number];
 /**
  * An ordered list of providers ("aliyun,tencent"): a send goes to the first and, when it fails, times out or is
@@ -250,6 +252,18 @@ const settings = {
   sesFrom: variable('SES_FROM', optional(text)),
   /** Unset: https://email.SES_REGION.amazonaws.com */
   sesEndpoint: variable('SES_ENDPOINT', optional(httpUrl)),
+  /**
+   * The business-registry check of mainland companies (registry/, issue 42): providers in the order they are tried;
+   * unset, no check is made ("not checked"). Each uses the SMS provider's keys of its cloud (TENCENT_SECRET_ID/KEY,
+   * ALIYUN_ACCESS_KEY_ID/SECRET); in a local run a provider without its keys is the stand-in (registry/stand-in.ts).
+   */
+  registryProviders: variable('REGISTRY_PROVIDERS', withDefault(commaList(z.enum(REGISTRY_PROVIDER_NAMES) as unknown as z.ZodMiniType<string>), '')),
+  tencentRegistryEndpoint: variable('TENCENT_REGISTRY_ENDPOINT', withDefault(httpUrl, 'https://ocr.tencentcloudapi.com')),
+  aliyunRegistryEndpoint: variable('ALIYUN_REGISTRY_ENDPOINT', withDefault(httpUrl, 'https://dytnsapi.aliyuncs.com')),
+  /** Aliyun's authorisation code of the enterprise-verification tag (号码百科 console, "my applications"). */
+  aliyunRegistryAuthCode: variable('ALIYUN_REGISTRY_AUTH_CODE', optional(text)),
+  /** Approved companies re-checked per hourly run at most (the monthly re-check's rate). */
+  registryRecheckPerRun: variable('REGISTRY_RECHECK_PER_RUN', withDefault(wholeNumber(0, 100_000), '60')),
   /** How long an SMS or e-mail provider (or the webhook) may take to answer before the send counts as failed. */
   deliveryTimeout: variable('DELIVERY_TIMEOUT_MS', timeoutMs('5000')),
   /** How long one send may take over all the providers of its list together (each still gets at most DELIVERY_TIMEOUT_MS). */
@@ -361,6 +375,7 @@ export interface Config extends Omit<Settings, 'localRun'> {
   httpLocalhostRedirects: boolean;
   /** A WeChat or WeCom method without its secret is played by the local stand-in (wechat/stand-in.ts). */
   wechatStandIn: boolean;
+  registryStandIn: boolean;
   lang: LangDefaults;
   /** Origins whose pages may make a state-changing call: the portal and navigator sites and the .cn/.com pair. */
   siteOrigins: string[];
@@ -452,6 +467,7 @@ export function parseConfig(env: object): Config {
     devOidcKey: localRun,
     httpLocalhostRedirects: localRun,
     wechatStandIn: localRun,
+    registryStandIn: localRun,
     lang: { defaultLang: parsed.defaultLang, zhHostSuffixes: parsed.zhHostSuffixes },
     siteOrigins,
     passkeys,

@@ -19,6 +19,7 @@ import { rotateKeys } from './gateway/oidc/keys';
 import { countLegacyShare } from './gateway/sign-in/db';
 import { tellConnectedApps } from './gateway/oidc/logout';
 import { DATA_RIGHTS_CRON, runDataRightsJob } from './gateway/data-rights/jobs';
+import { runRegistryRechecks } from './gateway/registry/service';
 
 // The Durable Object classes of wrangler.toml are exports of the Worker's entry; the class lives with its capability.
 export { DeliveryBreaker } from './gateway/delivery/breaker';
@@ -66,7 +67,8 @@ export function createWorker(options: { clock?: Clock; shells?: ShellSource } = 
  * and failed back-channel logouts are retried (gateway/oidc/logout.ts), then the data-rights job makes copies and
  * erases closed accounts (gateway/data-rights/jobs.ts). Hourly: old rows go, by the retentions of
  * maintenance/prune.ts, the OpenID signing keys rotate (gateway/oidc/keys.ts), and the share of legacy password
- * records is counted again (gateway/sign-in/legacy-decoy.ts).
+ * records is counted again (gateway/sign-in/legacy-decoy.ts), and the approved mainland companies due are checked
+ * against the business registry again (gateway/registry/service.ts: each once a month).
  */
 async function scheduled(controller: ScheduledController, env: EdgeBindings['Bindings']): Promise<void> {
   const told = await tellConnectedApps(env, controller.scheduledTime);
@@ -81,6 +83,8 @@ async function scheduled(controller: ScheduledController, env: EdgeBindings['Bin
   console.log('signing keys', JSON.stringify(await rotateKeys(env, controller.scheduledTime)));
   // The share of unknown names that answer SY9990 follows the share of legacy records (sign-in/legacy-decoy.ts).
   console.log('legacy password share', await countLegacyShare(env.DB));
+  // Approved mainland companies against the business registry, each once a month (gateway/registry/service.ts).
+  console.log('registry re-checks', JSON.stringify(await runRegistryRechecks(env, controller.scheduledTime)));
 }
 
 /** The hourly one of wrangler.toml's crons (the other runs every minute). */

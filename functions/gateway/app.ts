@@ -34,6 +34,7 @@ import { operatorRoutes } from './operators/routes';
 import { opsAuthRoutes } from './operators/sign-in-routes';
 import { opsPeopleRoutes } from './people/routes';
 import { opsReviewRoutes } from './review/routes';
+import { devRegistryRoutes, opsRegistryRoutes, registryRoutes } from './registry/routes';
 import { handoffRoutes } from './handoff/routes';
 import { destinationRoutes } from './destinations/routes';
 import { oidcPersonRoutes, oidcRoutes, tellsConnectedApps } from './oidc/routes';
@@ -103,6 +104,9 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', opsAuthRoutes)
     .route('/', opsPeopleRoutes)
     .route('/', opsReviewRoutes)
+    .route('/', registryRoutes)
+    .route('/', opsRegistryRoutes)
+    .route('/', devRegistryRoutes)
     .route('/', handoffRoutes)
     .route('/', destinationRoutes)
     .route('/', oidcRoutes)

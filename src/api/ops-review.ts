@@ -1,4 +1,5 @@
 import { reviewDecisionAnswer, reviewDetailAnswer, reviewQueueAnswer, type ReviewDecisionRequest } from '../schemas/ops-review';
+import { registryCheckSchema } from '../schemas/registry';
 import { callGateway } from './client';
 
 /** Company review calls of operators (the operator cookie goes with them; a platform session opens none). */
@@ -6,4 +7,5 @@ export const opsReviewApi = {
   queue: (query: Record<string, string>) => callGateway('ops/v1/companies', reviewQueueAnswer, { method: 'GET', query }),
   detail: (companyId: string) => callGateway('ops/v1/companies/detail', reviewDetailAnswer, { method: 'GET', query: { companyId } }),
   decide: (body: ReviewDecisionRequest) => callGateway('ops/v1/companies/decide', reviewDecisionAnswer, { body }),
+  registryCheck: (companyId: string) => callGateway('ops/v1/registry/check', registryCheckSchema, { body: { companyId } }),
 };

@@ -131,6 +131,25 @@ export const errorCatalogue = {
     en: 'Company names cannot contain invisible or text-direction characters.',
     zh: '企业名称不能包含不可见字符或文字方向控制字符。',
   },
+  // Registry numbers and the registry check (issue 42). RG0001's `data` is { path, expected }, RG0002's { path }.
+  RG0001: {
+    status: 400,
+    en: 'The last character of this unified social credit code does not fit the code. Please compare it with the licence.',
+    zh: '统一社会信用代码的最后一位（校验码）与前 17 位不符，请对照营业执照核对。',
+  },
+  RG0002: {
+    status: 400,
+    en: 'A unified social credit code has 18 characters: digits and the capital letters A–Y without I, O, S, V and Z.',
+    zh: '统一社会信用代码为 18 位，由数字和除 I、O、S、V、Z 以外的大写字母组成。',
+  },
+  RG0003: {
+    status: 400,
+    en: 'The consent text for the registry check has changed. Please read it again and agree.',
+    zh: '企业登记信息核验的授权说明已更新，请重新阅读并同意。',
+  },
+  RG0004: { status: 400, en: 'This IMO company number is not valid: its last digit does not fit the first six.', zh: 'IMO 公司编号无效：最后一位校验码与前六位不符。' },
+  RG0005: { status: 409, en: 'A registry check of this company is already running. Please wait for its result.', zh: '该企业的登记信息核验正在进行，请等待结果。' },
+  RG0006: { status: 409, en: 'Only a company in mainland China can be checked against the registry.', zh: '仅中国大陆企业可进行登记信息核验。' },
   // Administrators manage members and modules. Non-administrators get CO0008, non-members CO0009. When two
   // administrators change the same thing at once one wins; the other gets MB0003 or MB0004 (`data` says what stands).
   MB0001: { status: 409, en: 'A company always keeps an administrator. Make another member administrator first.', zh: '企业必须保留至少一名管理员，请先将其他成员设为管理员。' },

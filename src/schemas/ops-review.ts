@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { checked } from './checked';
 import { companyShownFields, COMPANY_TYPES, verificationStatusSchema, type VerificationStatus } from './onboarding';
 import { reviewOutcomeSchema, reviewReasonSchema, type ReviewReason } from './review-outcome';
+import { reviewRegistrySchema } from './registry';
 
 export { auditReasonText, REVIEW_REASONS, REVIEW_REASON_TEXT, reviewReasonText, reviewReasonSchema, type ReviewReason } from './review-outcome';
 
@@ -34,7 +35,7 @@ export const REVIEW_RULES: Record<ReviewAction, { from: readonly VerificationSta
   block: {
     from: ['approving', 'notVerified', 'additionalInformationRequired', 'verified', 'verificationFailed', 'expired'],
     to: 'blocked',
-    reasons: ['fraudSuspected', 'termsBreached', 'requestedByCompany', 'other'],
+    reasons: ['fraudSuspected', 'termsBreached', 'requestedByCompany', 'registryNotOperating', 'other'],
   },
   unblock: { from: ['blocked'], to: 'previous', reasons: [] },
   expire: { from: ['verified'], to: 'expired', reasons: ['licenceExpired', 'inactive', 'other'] },
@@ -149,6 +150,8 @@ export const reviewDetailAnswer = z.object({
   history: z.array(reviewHistoryEntry),
   /** The decisions open from the current status. */
   actions: z.array(reviewActionSchema),
+  /** The registry check (issue 42): the latest verdict and the open tasks of a status change. */
+  registry: reviewRegistrySchema,
 });
 export type ReviewDetailAnswer = z.infer<typeof reviewDetailAnswer>;
 

@@ -17,6 +17,7 @@ export const REVIEW_REASONS = [
   'requestedByCompany',
   'licenceExpired',
   'inactive',
+  'registryNotOperating',
   'other',
 ] as const;
 export const reviewReasonSchema = z.enum(REVIEW_REASONS);
@@ -36,6 +37,10 @@ export const REVIEW_REASON_TEXT: Record<ReviewReason, Record<Lang, string>> = {
   requestedByCompany: { en: 'The company asked for it.', zh: '应企业要求。' },
   licenceExpired: { en: 'The business licence has expired.', zh: '营业执照已过期。' },
   inactive: { en: 'The company has not used the platform for a long time.', zh: '企业长期未使用平台。' },
+  registryNotOperating: {
+    en: 'The business registry lists the company as no longer operating (deregistered, revoked, cancelled or suspended).',
+    zh: '国家企业登记信息显示该企业已不在营业状态（注销、吊销、撤销或停业）。',
+  },
   other: { en: 'Other reason.', zh: '其他原因。' },
 };
 

@@ -42,6 +42,10 @@ function validateCompany(ctx: CompanyContext): boolean {
   if (phone) errors.contactTel = phone;
   if (s.companyType && PORT_REQUIRED_TYPES.includes(s.companyType) && !s.port) errors.port = e('portRequired');
   if (!collapse(s.socialCredit)) errors.socialCredit = e('creditCodeRequired');
+  else {
+    const code = ctx.creditCodeProblem(s);
+    if (code) errors.socialCredit = code;
+  }
   const email = emailProblem(s.contactEmail);
   if (email) errors.contactEmail = email;
   if (!s.licence.length) errors.licence = e('licenceRequired');

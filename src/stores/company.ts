@@ -14,6 +14,7 @@ import { loadOnce } from '../lib/load-once';
 import { parseSourceCookie, PORT_TYPE_COOKIE, SOURCE_COOKIE, ZHOUSHAN_SOURCE } from '../lib/source-origin';
 import { discardUpload, keepUploads, uploadFiles } from './uploads';
 import { COMPANY_TYPES_BY_IDENTITY } from '../schemas/company-types';
+import { checkUscc } from '../schemas/registry-numbers';
 
 // The company form alone reads the source cookie (the join form does not load it: issue 31).
 /** The SOURCE_FROM cookie names zhoushan, or the edge set the port-type cookie for it. */
@@ -104,6 +105,8 @@ const form = createForm<CompanyState, CompanyField>(emptyCompany, {
     [ERR.LOGO_NOT_IMAGE]: 'logo',
     [ERR.PHONE_INVALID]: 'contactTel',
     [ERR.EMAIL_INVALID]: 'contactEmail',
+    [ERR.USCC_CHECK_CHARACTER_WRONG]: 'socialCredit',
+    [ERR.USCC_MALFORMED]: 'socialCredit',
   },
   // The form-level alert points at the marked field, so a person at the submit button hears of it (a duplicate
   // company) and the page does not show the field's message twice (issue 33).
@@ -130,6 +133,7 @@ const companyContext = {
   },
   noConnection,
   keepUploads,
+  creditCodeProblem,
 };
 export type CompanyContext = typeof companyContext;
 
@@ -153,6 +157,32 @@ export function setCompanyField<K extends EditableKey>(key: K, value: CompanySta
 export function setCompanyArea(item: PhoneCodeItem) {
   setCompanyField('areaId', item.id);
   setCompanyField('phoneCode', item.phoneCode);
+}
+
+/**
+ * A mainland company's credit code by GB 32100-2015 (issue 42): what is wrong with it, in the visitor's words, or
+ * null (empty, sound, or not a mainland company: elsewhere it is the local registration number, free text).
+ */
+export function creditCodeProblem(s: Pick<CompanyState, 'country' | 'socialCredit'>): Problem | null {
+  if (s.country?.id !== 'CN' || !s.socialCredit.trim()) return null;
+  const verdict = checkUscc(s.socialCredit);
+  if (verdict.ok) return null;
+  if (verdict.problem === 'length') return { key: 'onboarding.errors.creditCodeLength', values: { n: String(verdict.length) } };
+  if (verdict.problem === 'character') return { key: 'onboarding.errors.creditCodeCharacter', values: { position: String(verdict.position), character: verdict.character } };
+  return { key: 'onboarding.errors.creditCodeCheck', values: { expected: verdict.expected } };
+}
+
+/** A sound mainland code whose organisation code (characters 9–17) fails GB 11714: a warning beside the field. */
+export const creditCodeWarned = (s: Pick<CompanyState, 'country' | 'socialCredit'>) => {
+  if (s.country?.id !== 'CN') return false;
+  const verdict = checkUscc(s.socialCredit);
+  return verdict.ok && !verdict.organisationCodeOk;
+};
+
+/** Leaving the credit code field: its problem shows at once (the whole form is checked again at submit). */
+export function checkCreditCode() {
+  const found = creditCodeProblem($company.get());
+  if (found) form.fail('socialCredit', found);
 }
 
 /** /create_account: pre-fills from sign-in (company name, first port) and from a zhoushan origin. */

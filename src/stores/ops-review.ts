@@ -99,6 +99,9 @@ export const $review = map({
   /** After a decision: the new status and whether the administrator was told. */
   done: null as { status: string; notified: boolean } | null,
   error: null as Problem | null,
+  /** The registry check asked again (issue 42): under way, and its failure. */
+  registryBusy: false,
+  registryError: null as Problem | null,
 });
 
 export async function loadReview(companyId: string) {
@@ -108,6 +111,17 @@ export async function loadReview(companyId: string) {
     return;
   }
   $review.set({ ...$review.get(), phase: 'ready', detail: answer.data });
+}
+
+/** Asks the registry again (name and code); the page then shows the new verdict. A provider failing is a verdict, "not checked". */
+export async function checkRegistryAgain() {
+  const { detail, registryBusy } = $review.get();
+  if (!detail || registryBusy) return;
+  $review.set({ ...$review.get(), registryBusy: true, registryError: null });
+  const answer = await opsReviewApi.registryCheck(detail.companyId);
+  const now = $review.get();
+  if (!answer.ok) return void $review.set({ ...now, registryBusy: false, registryError: problemOf(answer) });
+  $review.set({ ...now, registryBusy: false, detail: now.detail && { ...now.detail, registry: { ...now.detail.registry, latest: answer.data } } });
 }
 
 export function startDecision(action: ReviewAction) {

@@ -35,7 +35,7 @@ const formFields = (name: string) => ({
   contactName: 'Li Lei',
   contactTel: '138 0013 8000',
   phoneCode: '+86',
-  socialCredit: '91330900MA2A1B2C3D',
+  socialCredit: '91330900MA2A1B2C6D',
   contactEmail: 'ops@east-sea-fuel.example.com',
 });
 

@@ -55,7 +55,7 @@ const companyForm = async (cookie: string) => ({
   contactName: 'Li Lei',
   contactTel: '13800138000',
   phoneCode: '+86',
-  socialCredit: '91330900MA2A1B2C3D',
+  socialCredit: '91330900MA2A1B2C6D',
   contactEmail: 'ops@example.com',
   corporateCharter: [(await upload(cookie, 'licence.pdf')).id],
 });

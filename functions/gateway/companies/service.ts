@@ -34,6 +34,7 @@ import { findPort } from '../places/ports';
 import { isImageContentType } from '../files/service';
 import { moduleName, modulesOfType } from './modules';
 import { ERR } from '../../../src/schemas/error-codes';
+import { checkUscc } from '../../../src/schemas/registry-numbers';
 import { reviewReasonText } from '../../../src/schemas/review-outcome';
 import { companyAuthority, outsideByTwoStep, type CompanyNeed } from '../authority/service';
 
@@ -112,6 +113,7 @@ async function checkForm(caller: Caller, form: CompanyForm, companyId: string, e
   const contactPhone = phoneRecipient(form.phoneCode, form.contactTel);
   const country = findCountry(form.countryId);
   if (!country) throw new GatewayError(ERR.COUNTRY_NOT_LISTED, { path: 'countryId' });
+  const socialCredit = country.id === 'CN' ? mainlandCreditCode(form.socialCredit) : form.socialCredit;
   const port = form.portId ? findPort(form.portId) : null;
   if (port === undefined) throw new GatewayError(ERR.PORT_NOT_LISTED, { path: 'portId' });
 
@@ -140,11 +142,23 @@ async function checkForm(caller: Caller, form: CompanyForm, companyId: string, e
     port_id: port?.id ?? null,
     port_name: port?.name ?? null,
     port_code: port?.code ?? null,
-    social_credit: form.socialCredit,
+    social_credit: socialCredit,
     contact_email: form.contactEmail,
     lang: caller.lang ?? 'zh',
   };
   return { companyId, userId: caller.userId, fields, files, now: caller.now };
+}
+
+/**
+ * A mainland company's credit code is a unified social credit code (GB 32100-2015): refused unless its check
+ * character fits (RG0001, with the one that does) and it has 18 characters of the alphabet (RG0002); stored as
+ * normalised (upper case, no spaces). The organisation code inside it is only a warning, which the form shows.
+ */
+function mainlandCreditCode(text: string): string {
+  const verdict = checkUscc(text);
+  if (verdict.ok) return verdict.code;
+  if (verdict.problem === 'checkCharacter') throw new GatewayError(ERR.USCC_CHECK_CHARACTER_WRONG, { path: 'socialCredit', expected: verdict.expected });
+  throw new GatewayError(ERR.USCC_MALFORMED, { path: 'socialCredit' });
 }
 
 /** Why a guarded company write changed nothing: the name is taken (CO0001), or else a file went elsewhere. */

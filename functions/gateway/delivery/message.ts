@@ -24,6 +24,8 @@ export const MESSAGE_KINDS = {
   reviewDecision: { channels: ['sms', 'email'], sms: { templates: 'smsReviewTemplates', setting: 'SMS_REVIEW_TEMPLATES', variables: ['company', 'status'] } },
   signInLink: { channels: ['email'] },
   grantChange: { channels: ['email'] },
+  /** An approved company's registry status changed (registry/service.ts): e-mail to its administrator. */
+  registryChange: { channels: ['email'] },
   securityChange: { channels: ['sms', 'email'], sms: { templates: 'smsSecurityTemplates', setting: 'SMS_SECURITY_TEMPLATES', variables: ['when', 'change'] } },
 } as const satisfies Record<string, KindSpec>;
 

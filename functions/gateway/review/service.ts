@@ -32,6 +32,7 @@ import { companyShown, memberShown } from '../companies/service';
 import { deliver, type DeliveryEnv } from '../delivery';
 import type { Operator } from '../operators/service';
 import { ERR } from '../../../src/schemas/error-codes';
+import { registryOfCompany, settleRegistryTasks } from '../registry/service';
 
 /**
  * Company review by operators (reviewer or admin): the queue, the review page and the decisions.
@@ -101,10 +102,11 @@ function detailOf(text: string | null): Record<string, unknown> | null {
 /** Everything the administrator entered, the files, the members and the history of the company. */
 export async function companyReview(db: D1Database, companyId: string): Promise<ReviewDetailAnswer> {
   const company = await requireCompany(db, companyId);
-  const [files, members, history] = await Promise.all([
+  const [files, members, history, registry] = await Promise.all([
     filesOfCompany(db, company.id),
     membersOfCompany(db, company.id),
     listAudit(db, { targetKind: 'company', targetId: company.id, limit: 100 }),
+    registryOfCompany(db, company.id),
   ]);
   const actorName = await operatorNamesOf(db, history);
   return {
@@ -139,6 +141,7 @@ export async function companyReview(db: D1Database, companyId: string): Promise<
       detail: detailOf(row.detail),
     })),
     actions: actionsFrom(wire(company.status)),
+    registry,
   };
 }
 
@@ -193,6 +196,8 @@ export async function decide(caller: DecisionCaller, request: ReviewDecisionRequ
   });
   const after = await requireCompany(caller.db, company.id);
   if (!won) throw new GatewayError(ERR.REVIEW_DECIDED_MEANWHILE, { status: wire(after.status) });
+  // Suspending the company is the answer to its registry tasks.
+  if (request.action === 'block') await settleRegistryTasks(caller.db, company.id, caller.now);
   const notified = await notifyAdministrator(caller, after);
   return { companyId: company.id, status: wire(after.status), notified };
 }

@@ -37,6 +37,8 @@ export const onboarding = {
   portPlaceholder: 'Type a port name or UN/LOCODE',
   portHint: 'Required for ship agents, shipyards and fuel suppliers.',
   creditCode: 'Unified social credit code',
+  /** Under the credit code of a mainland company whose organisation code (characters 9–17) fails GB 11714. */
+  creditCodeOrganisationWarning: 'Characters 9 to 17 do not form a valid organisation code (GB 11714). Some authorities issued such codes: please check it against the licence. You can still send the form.',
   email: 'Business e-mail',
   licence: 'Business licence',
   licenceHint: 'Up to 10 files: JPEG, PNG, PDF, DOC, DOCX, XLS, XLSX (or CSV), 6 MB each.',
@@ -78,6 +80,12 @@ export const onboarding = {
     phoneInvalid: 'Please enter right mobile phone number.',
     portRequired: 'Please choose the serviced port.',
     creditCodeRequired: 'Please enter the unified social credit code.',
+    /** Mainland companies (issue 42): GB 32100-2015. {n}: the characters typed. */
+    creditCodeLength: 'A unified social credit code has 18 characters; this one has {n}.',
+    /** {position}: 1-based; {character}: the one typed there. */
+    creditCodeCharacter: 'Character {position} cannot be “{character}”: the code uses digits and the capital letters A–Y without I, O, S, V and Z.',
+    /** {expected}: the check character the first 17 characters give. */
+    creditCodeCheck: 'The last character should be {expected}. Please compare the code with the licence.',
     emailRequired: 'Please enter the business e-mail.',
     emailInvalid: 'Please enter a valid e-mail address.',
     licenceRequired: 'Please upload the business licence.',

@@ -37,6 +37,28 @@ export const opsReview = {
     updated: 'Last changed',
   },
   langs: { zh: 'Chinese', en: 'English' },
+  registry: {
+    title: 'Business registry',
+    never: 'Not checked yet',
+    verdicts: {
+      match: 'Matches the registry',
+      /** {fields}: the differing fields. */
+      differs: 'Differs: {fields}',
+      notFound: 'Not found in the registry',
+      /** {status}: deregistered, revoked … */
+      notOperating: 'Not operating ({status})',
+      notChecked: 'Not checked (no provider answered)',
+    },
+    fields: { name: 'company name', code: 'credit code', legalRepName: 'legal representative', legalRepId: 'legal representative’s ID number' },
+    statuses: { operating: 'operating', deregistered: 'deregistered', revoked: 'licence revoked', cancelled: 'registration cancelled', suspended: 'suspended', notFound: 'not found' },
+    causes: { application: 'with the application', operator: 'asked by an operator', monthly: 'monthly re-check' },
+    /** {when}: date and time; {cause}: why it ran. */
+    checkedAt: 'Checked {when}, {cause}.',
+    /** An open operator task. */
+    task: 'Task: the registry lists the company as {status} since the check of {when}. Block the company with the reason “not operating” or ask it for its current licence.',
+    again: 'Check again',
+    checking: 'Checking…',
+  },
   files: 'Documents',
   purposes: { licence: 'Business licence', gtc: 'Fuel-supply GTC', logo: 'Logo' },
   openFile: 'Open {name}',

@@ -9,6 +9,8 @@ import {
   $company,
   $companyErrors,
   addFiles,
+  checkCreditCode,
+  creditCodeWarned,
   initCreateCompany,
   initFillCompany,
   prepareCompany,
@@ -190,7 +192,20 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
           hint={counter(s.companyNameCn)}
           maxLength={COMPANY_NAME_MAX}
         />
-        <TextField id="social-credit" label={m.creditCode} value={s.socialCredit} onChange={(v) => setCompanyField('socialCredit', v)} error={errors.socialCredit} maxLength={64} required />
+        <TextField
+          id="social-credit"
+          label={m.creditCode}
+          value={s.socialCredit}
+          onChange={(v) => setCompanyField('socialCredit', v)}
+          onBlur={checkCreditCode}
+          error={errors.socialCredit}
+          // A mainland code whose organisation code fails GB 11714 is sent all the same: a warning, not an error.
+          hint={!errors.socialCredit && creditCodeWarned(s) ? m.creditCodeOrganisationWarning : undefined}
+          maxLength={64}
+          autoCapitalize="characters"
+          spellCheck={false}
+          required
+        />
         <TextField
           id="contact-email"
           label={m.email}

@@ -8,6 +8,7 @@ import { auditReasonText, REVIEW_REASON_TEXT, REVIEW_RULES, reviewReasonText, ty
 import {
   $review,
   cancelDecision,
+  checkRegistryAgain,
   editDecision,
   loadReview,
   startDecision,
@@ -112,6 +113,8 @@ export default function CompanyReview({ lang, messages, actionNames }: CompanyRe
           ))}
         </dl>
       </section>
+
+      <Registry detail={d} lang={lang} messages={messages} busy={s.registryBusy} error={s.registryError && problemText(messages, s.registryError)} />
 
       <section aria-labelledby="review-files">
         <h2 id="review-files">{m.files}</h2>
@@ -268,5 +271,42 @@ function ReasonFields({ draft, lang, messages, error }: { draft: DecisionDraft; 
         )}
       </FieldFrame>
     </>
+  );
+}
+
+/**
+ * The registry check beside the licence (issue 42): the latest verdict with its time, the open tasks of a status
+ * change, and "Check again". Only mainland companies are checked.
+ */
+function Registry({ detail, lang, messages, busy, error }: { detail: ReviewDetailAnswer; lang: Lang; messages: ReviewMessages; busy: boolean; error: string | null }) {
+  const r = messages.opsReview.registry;
+  if (detail.countryId !== 'CN') return null;
+  const latest = detail.registry.latest;
+  const statusWord = (status: string | null) => (status ? (r.statuses[status as keyof typeof r.statuses] ?? status) : '');
+  const verdict = !latest
+    ? r.never
+    : latest.verdict === 'differs'
+      ? format(r.verdicts.differs, { fields: latest.differing.map((field) => r.fields[field]).join(lang === 'zh' ? '、' : ', ') })
+      : latest.verdict === 'notOperating'
+        ? format(r.verdicts.notOperating, { status: statusWord(latest.registryStatus) })
+        : r.verdicts[latest.verdict];
+  const tone = !latest || latest.verdict === 'notChecked' ? 'waiting' : latest.verdict === 'match' ? 'good' : 'bad';
+  return (
+    <section aria-labelledby="review-registry" className="ops-registry">
+      <h2 id="review-registry">{r.title}</h2>
+      <p>
+        <span className="badge" data-tone={tone}>{verdict}</span>
+        {latest && <span className="hint"> {format(r.checkedAt, { when: formatTime(lang, latest.checkedAt), cause: r.causes[latest.cause] })}</span>}
+      </p>
+      {detail.registry.tasks.map((task) => (
+        <p key={task.id} className="notice-banner" role="status">
+          {format(r.task, { status: statusWord(task.toStatus), when: formatTime(lang, task.createdAt) })}
+        </p>
+      ))}
+      <button type="button" className="button secondary" onClick={() => void checkRegistryAgain()} disabled={busy} aria-busy={busy}>
+        {busy ? r.checking : r.again}
+      </button>
+      {error && <p className="error" role="alert">{error}</p>}
+    </section>
   );
 }

@@ -1,0 +1,74 @@
+import AxeBuilder from '@axe-core/playwright';
+import { mkdirSync } from 'node:fs';
+import { expect, test } from './fixtures';
+import { langs } from '../../src/lib/lang';
+import { consoleMessages } from '../../src/i18n/ops';
+import { REGISTRY_CONSENT_VERSION } from '../../src/schemas/registry';
+import { USCC_ALPHABET, usccCheckCharacter } from '../../src/schemas/registry-numbers';
+import { AXE_TAGS, openInLanguage, PDF, seedUser, signInByRequest, uniqueEmail } from './helpers';
+
+/**
+ * The registry verdict as an operator meets it on the review page (issue 42), one journey per language: a mainland
+ * company checked with its application (the local stand-in's registry knows it by another name), the verdict
+ * "differs: company name" with its time, "Check again" by keyboard, the new verdict, axe, and the page at 390 and
+ * 1280 px. Every provider path, the consent and the monthly re-check: tests/functions/registry.test.ts.
+ */
+const SHOTS = '/tmp/shots-42';
+
+/** A unique sound code (the stand-in's book is per code and shared by the workers). */
+function soundCode(): string {
+  const random = Array.from({ length: 8 }, () => USCC_ALPHABET[Math.floor(Math.random() * 31)]).join('');
+  const head = `91330900${random}1`;
+  return head + usccCheckCharacter(head);
+}
+
+for (const lang of langs) {
+  const r = consoleMessages[lang].opsReview.registry;
+
+  test(`the review page shows the registry verdict and checks again by keyboard (${lang})`, async ({ page, newPage, operatorPage }) => {
+    const admin = await newPage();
+    const email = uniqueEmail(`rg-${lang}`);
+    await seedUser(admin.request, { email, password: 'harbour2024', userType: 2, agreed: true });
+    await signInByRequest(admin.request, email, 'harbour2024');
+    const licence = (await (await admin.request.post('/api/agg-web/file/uploadFile', { multipart: { kind: 'licence', files: { name: 'licence.pdf', mimeType: 'application/pdf', buffer: PDF } } })).json()) as { data: { id: string }[] };
+    const code = soundCode();
+    const name = `Tidewater Lines ${lang.toUpperCase()} ${Date.now()}`;
+    const created = (await (
+      await admin.request.post('/api/agg-web/company/create', {
+        data: { companyNameEn: name, companyNameCn: '潮汐航运有限公司', companyType: 'shipOwner', countryId: 'CN', countryName: 'China', contactName: 'Tan Mei', contactTel: '13800138000', phoneCode: '+86', socialCredit: code, contactEmail: email, corporateCharter: [licence.data[0]!.id] },
+      })
+    ).json()) as { code: string; data: { companyId: string } };
+    expect(created.code).toBe('0');
+    // The registry knows this code under another name.
+    expect(((await (await admin.request.post('/api/dev/registry', { data: { code, entry: { name: '潮汐物流有限公司' } } })).json()) as { code: string }).code).toBe('0');
+    const checked = (await (await admin.request.post('/api/agg-web/registry/check', { data: { companyId: created.data.companyId, consentVersion: REGISTRY_CONSENT_VERSION, legalRepName: '王海', legalRepId: '11010519491231002X' } })).json()) as { code: string };
+    expect(checked.code).toBe('0');
+
+    await operatorPage('reviewer', { name: 'Ruth Reviewer' });
+    await openInLanguage(page, lang, `/ops/company?companyId=${created.data.companyId}`);
+    const section = page.getByRole('region', { name: r.title });
+    await expect(section).toContainText(r.verdicts.differs.replace('{fields}', r.fields.name));
+    await expect(section).toContainText(r.causes.application);
+
+    const axe = await new AxeBuilder({ page }).withTags(AXE_TAGS).include('.ops-registry').analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+
+    mkdirSync(SHOTS, { recursive: true });
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await section.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/review-registry-${lang}-${width}.png`, fullPage: false });
+    }
+
+    // The registry corrected: Tab to "Check again", Enter, the new verdict.
+    await admin.request.post('/api/dev/registry', { data: { code, entry: null } });
+    const again = section.getByRole('button', { name: r.again });
+    await page.getByRole('heading', { name: r.title }).click();
+    for (let i = 0; i < 10 && !(await again.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    await expect(again).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(section).toContainText(r.verdicts.match);
+    await expect(section).toContainText(r.causes.operator);
+    await page.screenshot({ path: `${SHOTS}/review-registry-${lang}-after.png`, fullPage: false });
+  });
+}

@@ -1,0 +1,235 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import worker_ from '../../functions/worker';
+import { operatorInsert, startOperatorSession } from '../../functions/gateway/operators/service';
+import { sha256Hex } from '../../functions/gateway/identity/passwords';
+import { MONTH_MS } from '../../functions/gateway/registry/service';
+import { resetStandIn, setStandInCompany, setStandInMode, standInCalls } from '../../functions/gateway/registry/stand-in';
+import type { UploadedFile } from '../../src/schemas/onboarding';
+import type { ReviewDetailAnswer } from '../../src/schemas/ops-review';
+import { REGISTRY_CONSENT_VERSION, type RegistryCheck } from '../../src/schemas/registry';
+import { bufferedForm, useWorkerEnv } from './gateway-client';
+
+/**
+ * The registry check of issue 42 through the whole Worker on a real local D1: the USCC at the gateway, the
+ * applicant's check with consent against the signature-checking stand-ins of both providers (match, differ, not
+ * found, not operating, failure, hang, failover), the operator's check again, and the monthly re-check from the
+ * Cron Trigger with a status flip, its operator task and the administrator's notice. Nothing of the legal
+ * representative's ID number reaches D1 or the request log.
+ */
+// Operator cookies are __Host- cookies: the portal on https, as in ops-review.test.ts.
+const ORIGIN = 'https://portal.example.com';
+const { worker, api } = useWorkerEnv(
+  'registry',
+  { PORTAL_ORIGIN: ORIGIN, REGISTRY_PROVIDERS: 'tencent,aliyun', DELIVERY_TIMEOUT_MS: '400', DELIVERY_TOTAL_TIMEOUT_MS: '900' },
+  { origin: ORIGIN },
+);
+afterEach(() => resetStandIn());
+
+const pdf = new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n');
+/** Sound codes computed from GB 32100-2015 (tests/unit/registry-numbers.test.ts holds the rule). */
+const CODE = '91330900MA2A1B2C6D';
+const LEGAL_REP = { legalRepName: '王海', legalRepId: '11010519491231002X' };
+
+async function operator() {
+  const at = Date.now();
+  const { id, statement } = await operatorInsert(worker.env.DB, worker.env, { login: `rg.${api.unique()}@ops.example.com`, name: 'Reviewer', role: 'reviewer', clientHash: await sha256Hex('Operator-pass-1') }, at);
+  await statement.run();
+  const { token } = await startOperatorSession(worker.env.DB, id, at);
+  return `__Host-portal_operator=${token}`;
+}
+
+async function newCompany(overrides: Record<string, unknown> = {}) {
+  const email = `rg.${api.unique()}@example.com`;
+  const admin = await api.person({}, email);
+  const form = new FormData();
+  form.append('kind', 'licence');
+  form.append('files', new Blob([pdf]), 'licence.pdf');
+  const sent = await bufferedForm(form);
+  const files = await api.json<UploadedFile[]>(await api.postRaw('/agg-web/file/uploadFile', sent.body, { cookie: admin.cookie, headers: sent.headers }));
+  const fields = {
+    companyNameEn: `East Sea Shipping ${api.unique()}`,
+    companyNameCn: `东海航运${api.unique()}`,
+    companyType: 'shipOwner',
+    countryId: 'CN',
+    countryName: 'China',
+    contactName: 'Li Lei',
+    contactTel: '13800138000',
+    phoneCode: '+86',
+    socialCredit: CODE,
+    contactEmail: email,
+    corporateCharter: [files.data[0]!.id],
+    ...overrides,
+  };
+  const created = await api.json<{ companyId: string }>(await api.post('/agg-web/company/create', fields, { cookie: admin.cookie }));
+  return { admin, email, fields, created };
+}
+
+const check = async (cookie: string, companyId: string, body: Record<string, unknown> = {}) =>
+  api.json<RegistryCheck>(await api.post('/agg-web/registry/check', { companyId, consentVersion: REGISTRY_CONSENT_VERSION, ...LEGAL_REP, ...body }, { cookie }));
+
+describe('the unified social credit code at the gateway', () => {
+  it('refuses a mainland code whose check character is wrong, naming the right one; stores a sound one normalised; leaves other countries free', async () => {
+    const wrong = await newCompany({ socialCredit: '91350100M000100Y4Z' });
+    expect(wrong.created).toMatchObject({ code: 'RG0001', data: { path: 'socialCredit', expected: '3' } });
+    expect((await newCompany({ socialCredit: '91350100M000100Y' })).created.code).toBe('RG0002');
+    expect((await newCompany({ socialCredit: '91350100O000100Y43' })).created.code).toBe('RG0002');
+    // A warning of the organisation code alone (…XXXX…) is no refusal.
+    expect((await newCompany({ socialCredit: '91330900MA2A0XXX13' })).created.code).toBe('0');
+    const spaced = await newCompany({ socialCredit: '９１３５０１００ｍ000 100y43' });
+    expect(spaced.created.code).toBe('0');
+    const row = await worker.env.DB.prepare('SELECT social_credit FROM companies WHERE id = ?').bind(spaced.created.data.companyId).first<{ social_credit: string }>();
+    expect(row?.social_credit).toBe('91350100M000100Y43');
+    expect((await newCompany({ countryId: 'SG', countryName: 'Singapore', socialCredit: '201912345K', phoneCode: '+65', contactTel: '81234567' })).created.code).toBe('0');
+  });
+});
+
+describe('the check before review', () => {
+  it('records the consent (version, language) and answers "matches" from the first provider, whose signature the stand-in checked', async () => {
+    const { admin, created } = await newCompany();
+    const answer = await check(admin.cookie, created.data.companyId);
+    expect(answer.data).toMatchObject({ verdict: 'match', provider: 'tencent', cause: 'application', differing: [], registryStatus: 'operating' });
+    expect(standInCalls).toEqual([{ provider: 'tencent', action: 'VerifyBizLicenseEnterprise4', code: CODE, withRep: true, problems: [] }]);
+    const consent = await worker.env.DB.prepare('SELECT text_version, lang, user_id FROM registry_consents WHERE company_id = ?').bind(created.data.companyId).first();
+    expect(consent).toEqual({ text_version: REGISTRY_CONSENT_VERSION, lang: 'en', user_id: admin.userId });
+  });
+
+  it('refuses an old consent text (RG0003) and a stranger (CO0009), and checks nothing', async () => {
+    const { admin, created } = await newCompany();
+    expect((await check(admin.cookie, created.data.companyId, { consentVersion: '2020-01-01' })).code).toBe('RG0003');
+    const stranger = await api.person({}, `rg.${api.unique()}@example.com`);
+    expect((await check(stranger.cookie, created.data.companyId)).code).toBe('CO0009');
+    expect(standInCalls).toEqual([]);
+  });
+
+  it.each([
+    ['differs: name', { name: '别的公司' }, { verdict: 'differs', differing: ['name'] }],
+    ['differs: the legal representative', { repDiffers: true }, { verdict: 'differs', differing: ['legalRepName', 'legalRepId'] }],
+    ['not found', { missing: true }, { verdict: 'notFound', registryStatus: null }],
+    ['not operating (revoked)', { status: '吊销' }, { verdict: 'notOperating', registryStatus: 'revoked' }],
+  ])('%s, from either provider alike', async (_, entry, expected) => {
+    for (const provider of ['tencent', 'aliyun'] as const) {
+      const { admin, created } = await newCompany();
+      setStandInCompany(CODE, entry);
+      // The first provider down: the second gives the same verdict.
+      setStandInMode('tencent', provider === 'aliyun' ? 'down' : null);
+      const answer = await check(admin.cookie, created.data.companyId);
+      expect(answer.data).toMatchObject({ ...expected, provider });
+    }
+    expect(standInCalls.every((call) => call.problems.length === 0)).toBe(true);
+  });
+
+  it('fails over from a hanging provider to the second within the time limit; both failing gives "not checked", and the application stands', async () => {
+    const { admin, created } = await newCompany();
+    setStandInMode('tencent', 'hang');
+    const started = Date.now();
+    expect((await check(admin.cookie, created.data.companyId)).data).toMatchObject({ verdict: 'match', provider: 'aliyun' });
+    expect(Date.now() - started).toBeLessThan(900 + 500);
+    setStandInMode('aliyun', 'throttled');
+    const none = await check(admin.cookie, created.data.companyId);
+    expect(none.data).toMatchObject({ verdict: 'notChecked', provider: null });
+    const tried = await worker.env.DB.prepare('SELECT tried FROM registry_checks WHERE company_id = ? ORDER BY checked_at DESC, rowid DESC LIMIT 1').bind(created.data.companyId).first<{ tried: string }>();
+    expect(JSON.parse(tried!.tried)).toEqual([
+      { provider: 'tencent', outcome: 'unavailable', detail: expect.stringContaining('timeout') },
+      { provider: 'aliyun', outcome: 'throttled', detail: 'HTTP 200 Throttling.User' },
+    ]);
+    const detail = await api.json<{ status: string }>(await api.get(`/agg-web/company/detail?companyId=${created.data.companyId}`, { cookie: admin.cookie }));
+    expect(detail.data.status).toBe('approving');
+  });
+
+  it('keeps nothing of the ID number or the name in D1 or in the log', async () => {
+    const log = vi.spyOn(console, 'log');
+    const error = vi.spyOn(console, 'error');
+    const { admin, created } = await newCompany();
+    setStandInMode('tencent', 'down');
+    await check(admin.cookie, created.data.companyId);
+    const said = [...log.mock.calls, ...error.mock.calls].map((call) => call.map(String).join(' ')).join('\n');
+    const { results: tables } = await worker.env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'").all<{ name: string }>();
+    let stored = '';
+    for (const { name } of tables) stored += JSON.stringify((await worker.env.DB.prepare(`SELECT * FROM "${name}"`).all()).results);
+    for (const secret of [LEGAL_REP.legalRepId, LEGAL_REP.legalRepId.slice(0, 17), '110105194912', LEGAL_REP.legalRepName]) {
+      expect(stored).not.toContain(secret);
+      expect(said).not.toContain(secret);
+    }
+  });
+});
+
+describe('the operators', () => {
+  it('see the verdict and its time on the review page, and ask for the check again', async () => {
+    const { admin, created } = await newCompany();
+    setStandInCompany(CODE, { name: '别的公司' });
+    await check(admin.cookie, created.data.companyId);
+    const reviewer = await operator();
+    const page = await api.json<ReviewDetailAnswer>(await api.get(`/ops/v1/companies/detail?companyId=${created.data.companyId}`, { cookie: reviewer }));
+    expect(page.data.registry).toEqual({ latest: expect.objectContaining({ verdict: 'differs', differing: ['name'], checkedAt: expect.any(Number) }), tasks: [] });
+    setStandInCompany(CODE, null);
+    const again = await api.json<RegistryCheck>(await api.post('/ops/v1/registry/check', { companyId: created.data.companyId }, { cookie: reviewer }));
+    expect(again.data).toMatchObject({ verdict: 'match', cause: 'operator' });
+    // Without the legal representative: the two-element operation.
+    expect(standInCalls.at(-1)).toMatchObject({ withRep: false });
+    expect((await api.post('/ops/v1/registry/check', { companyId: created.data.companyId }, { cookie: admin.cookie })).status).toBe(401);
+  });
+});
+
+describe('kept checked: the monthly re-check', () => {
+  it('checks each approved company once a month from the Cron Trigger; a flip to revoked opens a task and tells the administrator; suspending settles it', async () => {
+    const { email, created } = await newCompany();
+    const companyId = created.data.companyId;
+    const reviewer = await operator();
+    expect((await api.json(await api.post('/ops/v1/companies/decide', { companyId, action: 'verify', expectedStatus: 'approving' }, { cookie: reviewer }))).code).toBe('0');
+    const cron = (at: number) => worker_.scheduled!({ scheduledTime: at, cron: '17 * * * *', noRetry() {} } as ScheduledController, worker.env);
+    const checks = async () => (await worker.env.DB.prepare("SELECT count(*) AS n FROM registry_checks WHERE company_id = ? AND cause = 'monthly'").bind(companyId).first<{ n: number }>())!.n;
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const t0 = Date.now();
+    await cron(t0);
+    const watch = await worker.env.DB.prepare('SELECT next_check_at FROM registry_watch WHERE company_id = ?').bind(companyId).first<{ next_check_at: number }>();
+    // Spread: first due somewhere in the coming month.
+    expect(watch!.next_check_at).toBeGreaterThanOrEqual(t0);
+    expect(watch!.next_check_at).toBeLessThan(t0 + MONTH_MS);
+    const first = watch!.next_check_at;
+    await cron(first);
+    expect(await checks()).toBe(1);
+    // The same hour again, and any hour until a month later: no second check.
+    await cron(first + 3_600_000);
+    await cron(first + MONTH_MS - 3_600_000);
+    expect(await checks()).toBe(1);
+
+    setStandInCompany(CODE, { status: '吊销' });
+    await cron(first + MONTH_MS);
+    expect(await checks()).toBe(2);
+    // The hourly run pruned sessions as of a month on: the operator signs in again.
+    const operatorNow = await operator();
+    const page = await api.json<ReviewDetailAnswer>(await api.get(`/ops/v1/companies/detail?companyId=${companyId}`, { cookie: operatorNow }));
+    expect(page).toMatchObject({ code: '0' });
+    expect(page.data.registry.tasks).toEqual([expect.objectContaining({ fromStatus: 'operating', toStatus: 'revoked' })]);
+    expect(page.data.registry.latest).toMatchObject({ verdict: 'notOperating', registryStatus: 'revoked', cause: 'monthly' });
+    const mail = await api.outbox(email);
+    expect(mail[0]!.subject).toContain('Registry status changed');
+    expect(mail[0]!.text).toContain('licence revoked');
+    log.mockRestore();
+
+    // One action with a reason: suspended, and the task settled.
+    const blocked = await api.json(await api.post('/ops/v1/companies/decide', { companyId, action: 'block', expectedStatus: 'verified', reason: 'registryNotOperating' }, { cookie: operatorNow }));
+    expect(blocked.code).toBe('0');
+    const after = await api.json<ReviewDetailAnswer>(await api.get(`/ops/v1/companies/detail?companyId=${companyId}`, { cookie: operatorNow }));
+    expect(after.data.registry.tasks).toEqual([]);
+  });
+
+  it('stays under the hourly rate: at most REGISTRY_RECHECK_PER_RUN companies a run', async () => {
+    const env = { ...worker.env, REGISTRY_RECHECK_PER_RUN: '2' };
+    const reviewer = await operator();
+    for (let i = 0; i < 3; i++) {
+      const { created } = await newCompany();
+      await api.post('/ops/v1/companies/decide', { companyId: created.data.companyId, action: 'verify', expectedStatus: 'approving' }, { cookie: reviewer });
+    }
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const far = Date.now() + 20 * MONTH_MS;
+    await worker_.scheduled!({ scheduledTime: far, cron: '17 * * * *', noRetry() {} } as ScheduledController, env as never);
+    await worker_.scheduled!({ scheduledTime: far + 10 * MONTH_MS, cron: '17 * * * *', noRetry() {} } as ScheduledController, env as never);
+    const runs = log.mock.calls.filter((call) => call[0] === 'registry re-checks').map((call) => JSON.parse(String(call[1])) as { checked: number });
+    log.mockRestore();
+    // Whatever else is due, a run never checks more than 2; the three approved here are all due in the second.
+    expect(runs).toHaveLength(2);
+    expect(runs[0]!.checked).toBeLessThanOrEqual(2);
+    expect(runs[1]!.checked).toBe(2);
+  });
+});
