@@ -9,6 +9,7 @@ import { changePassword, passkeys, security, twoStep } from './security';
 import { stepUp } from './step-up';
 import { connect } from './connect';
 import { apiClients } from './api-clients';
+import { webhooks } from './webhooks';
 import { dataRights } from './data-rights';
 import { wechat } from './wechat';
 
@@ -47,6 +48,7 @@ export const en = {
   stepUp,
   connect,
   apiClients,
+  webhooks,
   dataRights,
   wechat,
 };

@@ -9,6 +9,7 @@ import { changePassword, passkeys, security, twoStep } from './security';
 import { stepUp } from './step-up';
 import { connect } from './connect';
 import { apiClients } from './api-clients';
+import { webhooks } from './webhooks';
 import { dataRights } from './data-rights';
 import { wechat } from './wechat';
 
@@ -43,6 +44,7 @@ export const zh: Messages = {
   stepUp,
   connect,
   apiClients,
+  webhooks,
   dataRights,
   wechat,
 };

@@ -18,6 +18,7 @@ const LinkedAccounts = lazy(() => import('./LinkedAccounts').then((m) => ({ defa
 const AccountActivity = lazy(() => import('./AccountActivity').then((m) => ({ default: m.AccountActivity })));
 const CompanyMembers = lazy(() => import('./CompanyMembers').then((m) => ({ default: m.CompanyMembers })));
 const CompanyApiClients = lazy(() => import('./CompanyApiClients').then((m) => ({ default: m.CompanyApiClients })));
+const CompanyWebhooks = lazy(() => import('./CompanyWebhooks').then((m) => ({ default: m.CompanyWebhooks })));
 const YourData = lazy(() => import('./YourData').then((m) => ({ default: m.YourData })));
 
 /** The Security section's parts. */
@@ -36,7 +37,7 @@ export function SecurityParts({ lang, messages }: { lang: Lang; messages: FirstW
   );
 }
 
-/** An administered company's two-step rule, members and API clients. */
+/** An administered company's two-step rule, members, API clients, event webhooks and activity. */
 export function CompanyParts(props: { lang: Lang; company: AdministeredCompany; companyName: string; requireTwoStep: boolean; messages: FirstWords }) {
   const { lang, company, companyName } = props;
   const all = withLaterWords(props.messages);
@@ -45,6 +46,7 @@ export function CompanyParts(props: { lang: Lang; company: AdministeredCompany; 
       <CompanyTwoStep companyId={company.companyId} required={props.requireTwoStep} messages={all} />
       <CompanyMembers lang={lang} company={company} companyName={companyName} messages={all} />
       <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />
+      <CompanyWebhooks lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />
     </>
   );
 }
