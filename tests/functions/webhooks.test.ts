@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deliverWebhooks, RETRY_SCHEDULE_MS } from '../../functions/gateway/webhooks/delivery';
+import { operatorInsert, startOperatorSession, type OperatorRole } from '../../functions/gateway/operators/service';
+import { sha256Hex } from '../../functions/gateway/identity/passwords';
 import { emitEvent } from '../../functions/gateway/webhooks/events-db';
 import type { AuditExportAnswer, CompanyAuditPage, EndpointWithSecret, WebhooksAnswer } from '../../src/schemas/webhooks';
 import { useWorkerEnv } from './gateway-client';
@@ -334,5 +336,45 @@ describe("the company's own trail", { timeout: 180_000 }, () => {
     expect((await api.json(await api.get(clear.answer.url.replace(/^\/api/, ''), { cookie: admin.cookie }))).code).toBe('WH0007');
     // Only the company's administrators download it.
     expect((await api.json(await api.get(jsonl.answer.url.replace(/^\/api/, ''), { cookie: staff.cookie }))).code).toBe('CO0008');
+  });
+});
+
+describe('platform endpoints (operators)', { timeout: 120_000 }, () => {
+  /** An operator of `role` with a live session: the operator cookie for the calls. */
+  async function operator(role: OperatorRole) {
+    const at = Date.now();
+    const { id, statement } = await operatorInsert(worker.env.DB, worker.env, { login: `wh.${api.unique()}@ops.example.com`, name: `Hooks ${api.unique()}`, role, clientHash: await sha256Hex('Operator-pass-1') }, at);
+    await statement.run();
+    const { token } = await startOperatorSession(worker.env.DB, id, at);
+    return { id, cookie: `__Host-portal_operator=${token}` };
+  }
+  /** The console is reached over https (its cookie is __Host-). */
+  const ORIGIN = 'https://portal.example.com';
+  const asConsole = { origin: ORIGIN, env: { PORTAL_ORIGIN: ORIGIN } };
+
+  it("an admin operator's endpoint for a platform app hears every company's events and every audit action; other roles and people are refused", async () => {
+    const admin = await operator('admin');
+    const support = await operator('support');
+    const body = { url: `${base}/platform`, eventTypes: ['audit.*', 'member.modules_changed'], clientId: 'voyage-app', personalFields: 'hashed' };
+    expect((await api.json(await api.post('/ops/v1/webhooks', body, { cookie: support.cookie, ...asConsole }))).code).toBe('OP0003');
+    const { admin: person } = await company();
+    expect((await api.json(await api.post('/ops/v1/webhooks', body, { cookie: person.cookie, ...asConsole }))).code).toBe('OP0001');
+    const added = await api.json<EndpointWithSecret>(await api.post('/ops/v1/webhooks', body, { cookie: admin.cookie, ...asConsole }));
+    expect(added.code).toBe('0');
+    expect(added.data.endpoint.clientId).toBe('voyage-app');
+
+    const a = await company();
+    const b = await company();
+    for (const one of [a, b]) await api.post('/agg-web/company/member/module', { companyId: one.companyId, userId: one.staff.userId, module: 'port-calls', granted: true }, { cookie: one.admin.cookie });
+    await deliverWebhooks(worker.env, Date.now() + 1_000);
+    const heard = toPath('/platform').map((r) => {
+      verifyAt(added.data.secret, r, Number(headerOf(r, 'webhook-timestamp')) * 1000);
+      return JSON.parse(r.body) as { type: string; data: { companyId?: string; target?: { id: string }; actor?: { email: string | null } } };
+    });
+    const changed = heard.filter((e) => e.type === 'member.modules_changed').map((e) => e.data.companyId);
+    expect(changed.sort()).toEqual([a.companyId, b.companyId].sort());
+    // Audit actions of people too (every sign-in of these tests), each actor's e-mail hashed.
+    expect(heard.some((e) => e.type === 'audit.user.signed_in')).toBe(true);
+    expect(heard.filter((e) => e.type.startsWith('audit.') && e.data.actor?.email).every((e) => e.data.actor!.email!.startsWith('hmac:'))).toBe(true);
   });
 });

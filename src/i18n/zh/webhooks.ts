@@ -32,7 +32,7 @@ export const webhooks: Messages['webhooks'] = {
   ping: '发送测试',
   pingLabel: '向 {url} 发送测试',
   rotate: '更换密钥',
-  rotateLabel: '更换 {url} 的密钥',
+  rotateLabel: '更换密钥：{url}',
   rotating: '旧密钥同时签名至 {date}。',
   enable: '重新启用',
   remove: '删除',

@@ -45,13 +45,18 @@ export function CompanyWebhooks({ lang, companyId, companyName, messages }: Prop
   const [answer, setAnswer] = useState<WebhooksAnswer | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // A test or a resend that did not get through is said as a problem, not as good news.
+  const [failedNotice, setFailedNotice] = useState(false);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [secret, setSecret] = useState<{ endpoint: WebhookEndpoint; secret: string } | null>(null);
   const [removing, setRemoving] = useState<WebhookEndpoint | null>(null);
+  // Each change here is a row of the company's activity too: the trail reads again after it.
+  const [changes, setChanges] = useState(0);
   const titleId = `webhooks-${companyId}`;
 
   async function load() {
     const listed = await companyWebhooksApi.list(companyId);
+    setChanges((n) => n + 1);
     if (listed.ok) setAnswer(listed.data);
     else setProblem(problemOf(listed));
   }
@@ -69,16 +74,21 @@ export function CompanyWebhooks({ lang, companyId, companyName, messages }: Prop
     await load();
   }
 
-  async function act<T>(run: () => Promise<ApiResult<T>>, done: (data: T) => string | null) {
+  /** Runs one change; `done` says what to tell (`failed`: a delivery that did not get through). */
+  async function act<T>(run: () => Promise<ApiResult<T>>, done: (data: T) => string | null | { text: string; failed: boolean }) {
     setProblem(null);
     const result = await run();
-    if (result.ok) setNotice(done(result.data));
+    if (result.ok) {
+      const told = done(result.data);
+      setNotice(typeof told === 'object' && told !== null ? told.text : told);
+      setFailedNotice(typeof told === 'object' && told !== null && told.failed);
+    }
     else if (result.code !== STEP_UP_CANCELLED) setProblem(problemOf(result));
     await load();
   }
 
   const deliveryNotice = (delivery: WebhookDelivery | null) =>
-    delivery?.status === 'delivered' ? t.pingDelivered : format(t.pingFailed, { result: delivery?.lastResult ?? '—' });
+    delivery?.status === 'delivered' ? { text: t.pingDelivered, failed: false } : { text: format(t.pingFailed, { result: delivery?.lastResult ?? '—' }), failed: true };
   const stateOf = (ep: WebhookEndpoint) => (ep.disabledAt === null ? t.receiving : ep.disabledReason === 'gone' ? t.stoppedGone : t.stoppedFailing);
   const urlOf = (id: string) => answer?.endpoints.find((ep) => ep.id === id)?.url ?? '';
 
@@ -87,7 +97,7 @@ export function CompanyWebhooks({ lang, companyId, companyName, messages }: Prop
       <h3 id={titleId} className="subsection-title">{format(t.title, { company: companyName })}</h3>
       <p className="hint">{t.lead}</p>
       <div className="live-region" role="status" aria-live="polite">
-        {notice && <p className="notice">{notice}</p>}
+        {notice && <p className={failedNotice ? 'error' : 'notice'}>{notice}</p>}
       </div>
       {problem && <p className="error" role="alert">{problemText(messages, problem)}</p>}
       <p>
@@ -191,7 +201,7 @@ export function CompanyWebhooks({ lang, companyId, companyName, messages }: Prop
                       type="button"
                       className="button secondary small"
                       aria-label={format(t.resendLabel, { type: d.eventType })}
-                      onClick={() => void act(() => companyWebhooksApi.resend(companyId, d.id), (sent) => format(t.resentNotice, { status: t[sent?.status ?? 'pending'] }))}
+                      onClick={() => void act(() => companyWebhooksApi.resend(companyId, d.id), (sent) => ({ text: format(t.resentNotice, { status: t[sent?.status ?? 'pending'] }), failed: sent?.status !== 'delivered' }))}
                     >
                       {t.resend}
                     </button>
@@ -281,7 +291,7 @@ export function CompanyWebhooks({ lang, companyId, companyName, messages }: Prop
         />
       )}
 
-      <CompanyTrail lang={lang} companyId={companyId} companyName={companyName} messages={messages} />
+      <CompanyTrail lang={lang} companyId={companyId} companyName={companyName} messages={messages} changes={changes} />
     </section>
   );
 }
@@ -292,7 +302,7 @@ const dayOf = (at: number) => {
 };
 
 /** The company's own activity: the newest rows (personal fields masked), older on asking, and an export of a period. */
-function CompanyTrail({ lang, companyId, companyName, messages }: Props) {
+function CompanyTrail({ lang, companyId, companyName, messages, changes }: Props & { changes: number }) {
   const t = messages.webhooks;
   const [page, setPage] = useState<CompanyAuditPage | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -306,7 +316,7 @@ function CompanyTrail({ lang, companyId, companyName, messages }: Props) {
     if (!read.ok) return setProblem(problemOf(read));
     setPage((old) => (before && old ? { rows: [...old.rows, ...read.data.rows], next: read.data.next } : read.data));
   }
-  useEffect(() => void more(), [companyId]);
+  useEffect(() => void more(), [companyId, changes]);
 
   async function exportRange() {
     if (busy) return;
@@ -341,14 +351,14 @@ function CompanyTrail({ lang, companyId, companyName, messages }: Props) {
         <TextField id={`${titleId}-to`} label={t.toLabel} type="date" value={range.to} onChange={(to) => setRange({ ...range, to })} />
         <div className="field">
           <label htmlFor={`${titleId}-format`}>{t.formatLabel}</label>
-          <select id={`${titleId}-format`} value={range.format} onChange={(event) => setRange({ ...range, format: event.target.value as 'csv' | 'jsonl' })}>
+          <select className="select" id={`${titleId}-format`} value={range.format} onChange={(event) => setRange({ ...range, format: event.target.value as 'csv' | 'jsonl' })}>
             <option value="csv">{t.formats.csv}</option>
             <option value="jsonl">{t.formats.jsonl}</option>
           </select>
         </div>
         <div className="field">
           <label htmlFor={`${titleId}-personal`}>{t.personalLabel}</label>
-          <select id={`${titleId}-personal`} value={range.personal} onChange={(event) => setRange({ ...range, personal: event.target.value as PersonalFields })}>
+          <select className="select" id={`${titleId}-personal`} value={range.personal} onChange={(event) => setRange({ ...range, personal: event.target.value as PersonalFields })}>
             {PERSONAL.map((choice) => (
               <option key={choice} value={choice}>
                 {t.personal[choice]}
