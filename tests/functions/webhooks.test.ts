@@ -5,6 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { deliverWebhooks, RETRY_SCHEDULE_MS } from '../../functions/gateway/webhooks/delivery';
 import { operatorInsert, startOperatorSession, type OperatorRole } from '../../functions/gateway/operators/service';
 import { sha256Hex } from '../../functions/gateway/identity/passwords';
+import { applyDecision } from '../../functions/gateway/review/db';
+import { runDataRightsJob } from '../../functions/gateway/data-rights/jobs';
 import { emitEvent } from '../../functions/gateway/webhooks/events-db';
 import type { AuditExportAnswer, CompanyAuditPage, EndpointWithSecret, WebhooksAnswer } from '../../src/schemas/webhooks';
 import { useWorkerEnv } from './gateway-client';
@@ -267,6 +269,24 @@ describe('events and their changes', { timeout: 240_000 }, () => {
     expect(heard).toEqual(
       ['audit.member.module_granted', 'audit.member.removed', 'audit.webhook.endpoint_added', 'member.modules_changed', 'member.removed', 'user.signed_out'].sort(),
     );
+  });
+
+  it("a company's block is heard as company.verification_changed and company.blocked; a member's closed account as user.closed", async () => {
+    const { companyId, admin, staff } = await company();
+    await endpoint(admin, companyId, `/lifecycle-${companyId}`, ['company.*', 'user.closed']);
+    const status = (await worker.env.DB.prepare('SELECT status FROM companies WHERE id = ?').bind(companyId).first<{ status: string }>())!.status;
+    const at = Date.now();
+    const decision = { companyId, expected: status, to: 'blocked', reason: 'fraud', note: null, at, audit: { at, actor: { kind: 'system' as const, id: null }, action: 'company.blocked' as const, target: { kind: 'company', id: companyId } } };
+    expect(await applyDecision(worker.env.DB, decision)).toBe(true);
+    // The same decision again changes nothing, so it reports nothing.
+    expect(await applyDecision(worker.env.DB, decision)).toBe(false);
+    await worker.env.DB.prepare('UPDATE users SET closes_at = ?1, closing_since = ?2 WHERE id = ?3').bind(at - 1, at - 86_400_000, staff.userId).run();
+    await runDataRightsJob(worker.env, at + 1);
+    await deliverWebhooks(worker.env, at + 2_000);
+    const heard = toPath(`/lifecycle-${companyId}`).map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
+    expect(heard.map((e) => e.type).sort()).toEqual(['company.blocked', 'company.verification_changed', 'user.closed']);
+    expect(heard.find((e) => e.type === 'company.verification_changed')!.data).toEqual({ companyId, status: 'blocked', action: 'company.blocked' });
+    expect(heard.find((e) => e.type === 'user.closed')!.data).toEqual({ userId: staff.userId });
   });
 
   it('50 approvals at once, each asked twice: 50 events, none lost or doubled, each delivered once', async () => {
