@@ -289,6 +289,19 @@ describe('events and their changes', { timeout: 240_000 }, () => {
     expect(heard.find((e) => e.type === 'user.closed')!.data).toEqual({ userId: staff.userId });
   });
 
+  it('a join asked 10 times at once is one member.requested', async () => {
+    const { companyId, admin } = await company();
+    await endpoint(admin, companyId, `/requests-${companyId}`, ['member.requested']);
+    const code = (await api.json<{ invitationCode: string }>(await api.post('/agg-web/company/invitation/regenerate', { companyId }, { cookie: admin.cookie }))).data.invitationCode;
+    const joiner = await api.person();
+    const form = { companyId: code, nickName: 'Han Meimei', personalEmail: 'han@example.com', contactTel: '13900139000', phoneCode: '+86', hireTime: '2024-03-01' };
+    const codes = await Promise.all(Array.from({ length: 10 }, () => api.post('/agg-web/company/join', form, { cookie: joiner.cookie }).then((r) => api.json(r)).then((a) => a.code)));
+    expect(codes.filter((c) => c === '0'), codes.join()).toHaveLength(1);
+    await deliverWebhooks(worker.env, Date.now() + 1_000);
+    const heard = toPath(`/requests-${companyId}`).map((r) => JSON.parse(r.body) as { type: string; data: unknown });
+    expect(heard).toEqual([{ type: 'member.requested', timestamp: expect.any(String), data: { companyId, userId: joiner.userId } }]);
+  });
+
   it('50 approvals at once, each asked twice: 50 events, none lost or doubled, each delivered once', async () => {
     const { companyId, admin } = await company();
     await endpoint(admin, companyId, '/approvals', ['member.approved']);
