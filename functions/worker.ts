@@ -20,6 +20,8 @@ import { countLegacyShare } from './gateway/sign-in/db';
 import { tellConnectedApps } from './gateway/oidc/logout';
 import { DATA_RIGHTS_CRON, runDataRightsJob } from './gateway/data-rights/jobs';
 import { runRegistryRechecks } from './gateway/registry/service';
+import { deliverWebhooks } from './gateway/webhooks/delivery';
+import { pruneExports } from './gateway/company-trail/service';
 
 // The Durable Object classes of wrangler.toml are exports of the Worker's entry; the class lives with its capability.
 export { DeliveryBreaker } from './gateway/delivery/breaker';
@@ -65,14 +67,18 @@ export function createWorker(options: { clock?: Clock; shells?: ShellSource } = 
 /**
  * The Cron Triggers of wrangler.toml ([triggers] crons). Every minute: connected apps are told of ended sessions
  * and failed back-channel logouts are retried (gateway/oidc/logout.ts), then the data-rights job makes copies and
- * erases closed accounts (gateway/data-rights/jobs.ts). Hourly: old rows go, by the retentions of
- * maintenance/prune.ts, the OpenID signing keys rotate (gateway/oidc/keys.ts), and the share of legacy password
+ * erases closed accounts (gateway/data-rights/jobs.ts), and event webhooks are sent (gateway/webhooks/delivery.ts).
+ * Hourly: old rows go, by the retentions of maintenance/prune.ts, expired exports of company trails
+ * (gateway/company-trail/), the OpenID signing keys rotate (gateway/oidc/keys.ts), the share of legacy password
  * records is counted again (gateway/sign-in/legacy-decoy.ts), and the approved mainland companies due are checked
  * against the business registry again (gateway/registry/service.ts: each once a month).
  */
 async function scheduled(controller: ScheduledController, env: EdgeBindings['Bindings']): Promise<void> {
   const told = await tellConnectedApps(env, controller.scheduledTime);
   if (told.sent + told.failed > 0) console.log('back-channel logouts', JSON.stringify(told));
+  // Event webhooks due now (gateway/webhooks/delivery.ts): every minute, retries on their schedule.
+  const hooks = await deliverWebhooks(env, controller.scheduledTime);
+  if (hooks.delivered + hooks.failed + hooks.dead > 0) console.log('event webhooks', JSON.stringify(hooks));
   if (controller.cron === DATA_RIGHTS_CRON) {
     console.log('data rights', JSON.stringify(await runDataRightsJob(env, controller.scheduledTime)));
     return;
@@ -80,6 +86,7 @@ async function scheduled(controller: ScheduledController, env: EdgeBindings['Bin
   // The WeChat stand-in's rows too while it is on (a local run, DEV_OUTBOX).
   const deleted = await prune(env.DB, controller.scheduledTime, { standIns: configOf(env).wechatStandIn });
   console.log('pruned', JSON.stringify(deleted));
+  console.log('audit exports removed', await pruneExports(env, controller.scheduledTime));
   console.log('signing keys', JSON.stringify(await rotateKeys(env, controller.scheduledTime)));
   // The share of unknown names that answer SY9990 follows the share of legacy records (sign-in/legacy-decoy.ts).
   console.log('legacy password share', await countLegacyShare(env.DB));

@@ -46,6 +46,8 @@ import { dataRightsRoutes } from './data-rights/routes';
 import { deliveryRoutes } from './delivery/routes';
 import { wechatRoutes, wechatStandInRoutes } from './wechat/routes';
 import { wechatProblems } from './wechat/settings';
+import { webhookConsoleRoutes, webhookRoutes } from './webhooks/routes';
+import { companyTrailRoutes } from './company-trail/routes';
 import { ERR } from '../../src/schemas/error-codes';
 
 /**
@@ -118,6 +120,9 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', deliveryRoutes)
     .route('/', wechatRoutes)
     .route('/', wechatStandInRoutes)
+    .route('/', webhookRoutes)
+    .route('/', webhookConsoleRoutes)
+    .route('/', companyTrailRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

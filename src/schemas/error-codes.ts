@@ -378,6 +378,18 @@ export const errorCatalogue = {
   WX0011: { status: 404, en: 'Nothing is tied to this account.', zh: '该账号未绑定。' },
   WX0012: { status: 403, en: 'You are not a member of this company in WeCom.', zh: '您不是该企业微信中的成员。' },
   WX0013: { status: 429, en: 'Too many WeChat sign-ins from your network. Please try again later.', zh: '您所在网络的微信登录过于频繁，请稍后再试。' },
+  WH0001: {
+    status: 400,
+    en: 'Give an https:// address on the internet: a private, local or loopback address cannot receive events.',
+    zh: '请填写互联网上的 https:// 地址：私有、本地或回环地址不能接收事件。',
+  },
+  WH0002: { status: 400, en: 'Choose at least one event type this endpoint can receive.', zh: '请至少选择一种该端点可以接收的事件类型。' },
+  WH0003: { status: 409, en: 'There are as many endpoints as allowed (10). Remove one first.', zh: '端点数量已达上限（10 个），请先删除一个。' },
+  WH0004: { status: 404, en: 'There is no such endpoint, or it was removed.', zh: '没有该端点，或已被删除。' },
+  WH0005: { status: 409, en: 'This delivery cannot be sent again: it was delivered, or its endpoint is stopped or removed.', zh: '该投递无法重新发送：已送达，或其端点已停用或删除。' },
+  WH0006: { status: 400, en: 'Choose a period of at most 366 days, its start before its end.', zh: '请选择不超过 366 天的时间段，开始早于结束。' },
+  WH0007: { status: 404, en: 'This export is gone: links last 24 hours. Export the period again.', zh: '该导出已失效：链接有效期为 24 小时，请重新导出。' },
+  WH0008: { status: 413, en: 'This period has more than 50,000 entries. Choose a shorter one.', zh: '该时间段的记录超过 50,000 条，请选择更短的时间段。' },
 } as const satisfies Record<string, { status: number; en: string; zh: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

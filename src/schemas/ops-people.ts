@@ -171,6 +171,13 @@ export const AUDITED_ACTIONS = [
   'oidc.company_client_created',
   'oidc.company_client_revoked',
   'oidc.company_client_used',
+  'webhook.endpoint_added',
+  'webhook.endpoint_removed',
+  'webhook.endpoint_enabled',
+  'webhook.endpoint_disabled',
+  'webhook.secret_rotated',
+  'webhook.delivery_resent',
+  'company.audit_exported',
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];
 

@@ -228,7 +228,7 @@ describe('sessions and devices', () => {
     const [throughSession, direct] = await Promise.all([read(deployedRead), read(db())]);
     expect(throughSession).not.toBeNull();
     expect(throughSession).toEqual(direct);
-    await revokeSession(db(), hash, time);
+    await revokeSession(db(), { token_hash: hash, user_id: userId }, time);
     expect(await read(primaryFirst(db(), true))).toBeNull();
   });
 

@@ -28,7 +28,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   .post('/c/user/v2/loginout', async (c) => {
     const token = bearerToken(c);
     const session = token ? await findSession(c.env.DB, token, now(c), idleTimeoutMs(c.env)) : null;
-    if (session) await revokeSession(c.env.DB, session.token_hash, now(c));
+    if (session) await revokeSession(c.env.DB, session, now(c));
     return ok(c, true);
   })
 

@@ -196,3 +196,22 @@ export async function idsNamedBy(db: D1Database, text: string): Promise<string[]
     .all<{ id: string }>();
   return [text, ...results.map((row) => row.id)];
 }
+
+/**
+ * A company's own trail (issue 45), newest first: the rows whose target is the company, or whose detail names it
+ * (a membership decision targets the person and names the company). `from`/`to` bound the time, `before` the id.
+ */
+export async function companyTrailRows(db: D1Database, companyId: string, query: { from?: number; to?: number; before?: number; limit: number }): Promise<AuditRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT * FROM (
+         SELECT * FROM audit_log WHERE target_kind = 'company' AND target_id = ?1
+         UNION SELECT * FROM audit_log WHERE detail IS NOT NULL AND json_extract(detail, '$.companyId') = ?1
+       )
+       WHERE (?2 IS NULL OR created_at >= ?2) AND (?3 IS NULL OR created_at < ?3) AND (?4 IS NULL OR id < ?4)
+       ORDER BY id DESC LIMIT ?5`,
+    )
+    .bind(companyId, query.from ?? null, query.to ?? null, query.before ?? null, query.limit)
+    .all<AuditRow>();
+  return results;
+}

@@ -1,5 +1,6 @@
 import { twoStepMissing, type MemberRow, type MembershipRow } from '../authority/db';
 import type { UploadKind } from '../../../src/schemas/onboarding';
+import { emitEvent } from '../webhooks/events-db';
 
 /**
  * Companies, their members and the files attached to them (migrations 0003, 0005, 0101). Every write of a
@@ -295,6 +296,7 @@ export async function insertStaffJoin(db: D1Database, join: StaffJoin): Promise<
          ON CONFLICT (company_id, user_id) DO NOTHING`,
       )
       .bind(join.userId, join.now, join.nickName, join.personalEmail, join.contactPhone, join.hireTime, join.code, join.companyId),
+    emitEvent(db, { type: 'member.requested', at: join.now, companyId: join.companyId, data: { companyId: join.companyId, userId: join.userId } }, { ifChanged: true }),
     db.prepare('UPDATE users SET user_type = 2 WHERE id = ? AND user_type = 0').bind(join.userId),
     // The real name of the join form becomes the profile's name when the profile has none (issue 33): only when
     // this join went in (its row, with this moment), so a refused join writes nothing.

@@ -2,6 +2,7 @@ import { mayManageSql } from '../authority/db';
 import type { MemberRole } from '../../../src/schemas/onboarding';
 import type { AuditedAction } from '../../../src/schemas/ops-people';
 import { auditStatement } from '../audit/db';
+import { emitEvent } from '../webhooks/events-db';
 
 /**
  * What a company's administrators change about its members (migration 0160): role, removal, module grants.
@@ -82,6 +83,7 @@ export async function removeMember(db: D1Database, change: MemberChange): Promis
       )
       .bind(change.companyId, change.actorId, change.userId),
     audited(db, change, 'member.removed', {}),
+    emitEvent(db, { type: 'member.removed', at: change.now, companyId: change.companyId, data: { companyId: change.companyId, userId: change.userId } }, { ifChanged: true }),
     // Both follow only a removal: while the membership stands they change nothing.
     db.prepare(`DELETE FROM member_modules WHERE company_id = ?1 AND user_id = ?2 AND ${gone}`).bind(change.companyId, change.userId),
     db
@@ -110,7 +112,11 @@ export async function setModuleGrant(db: D1Database, change: MemberChange, modul
     : db
         .prepare(`DELETE FROM member_modules WHERE company_id = ?1 AND user_id = ?3 AND module_key = ?4 AND ${ACTOR_IS_ADMINISTRATOR}`)
         .bind(change.companyId, change.actorId, change.userId, module);
-  const [changed] = await db.batch([statement, audited(db, change, granted ? 'member.module_granted' : 'member.module_withdrawn', { module })]);
+  const [changed] = await db.batch([
+    statement,
+    audited(db, change, granted ? 'member.module_granted' : 'member.module_withdrawn', { module }),
+    emitEvent(db, { type: 'member.modules_changed', at: change.now, companyId: change.companyId, data: { companyId: change.companyId, userId: change.userId, module, granted } }, { ifChanged: true }),
+  ]);
   return Boolean(changed?.meta.changes);
 }
 

@@ -37,6 +37,7 @@ import { ERR } from '../../../src/schemas/error-codes';
 import { checkUscc } from '../../../src/schemas/registry-numbers';
 import { reviewReasonText } from '../../../src/schemas/review-outcome';
 import { companyAuthority, outsideByTwoStep, type CompanyNeed } from '../authority/service';
+import { emitEvent } from '../webhooks/events-db';
 
 /**
  * Companies of onboarding: create and fill (administrator form), detail, invitation name look-up, join (staff
@@ -352,7 +353,8 @@ export async function answerJoin(caller: Caller, request: { companyId: string; u
     network: caller.ip,
     detail: { companyId: company.id },
   }, { ifChanged: true });
-  if (!(await answerPendingJoin(caller.db, company.id, request.userId, status, [decided]))) {
+  const approved = emitEvent(caller.db, { type: 'member.approved', at: caller.now, companyId: company.id, data: { companyId: company.id, userId: request.userId } }, { ifChanged: true });
+  if (!(await answerPendingJoin(caller.db, company.id, request.userId, status, status === 'active' ? [decided, approved] : [decided]))) {
     const member = await memberOf(caller.db, company.id, request.userId);
     if (!member || member.role !== 'staff') throw new GatewayError(ERR.JOIN_REQUEST_NOT_FOUND);
     if (member.status !== status) throw new GatewayError(ERR.JOIN_REQUEST_ANSWERED, { status: member.status });

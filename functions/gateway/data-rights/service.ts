@@ -49,6 +49,7 @@ import {
   dueForErasure,
   consentWithdrawn,
 } from './db';
+import { emitEvent } from '../webhooks/events-db';
 
 /**
  * A person's rights over their data (PIPL arts. 44–47; security baseline "Personal information"): see what the
@@ -440,7 +441,9 @@ export async function eraseAccount(env: WorkerEnv, user: UserRow, at: number): P
   const [erase, ...rest] = erasureStatements(env.DB, user.id, at, names);
   // The audit row right after the first statement: written only when that one erased the account.
   const audited = auditStatement(env.DB, { at, actor: { kind: 'system', id: null }, action: 'user.erased', target: { kind: 'user', id: user.id } }, { ifChanged: true });
-  const [erased] = await env.DB.batch([erase!, audited, ...rest]);
+  // Before the memberships end (in `rest`): the person's companies hear user.closed.
+  const closed = emitEvent(env.DB, { type: 'user.closed', at, userId: user.id, data: { userId: user.id } }, { ifChanged: true });
+  const [erased] = await env.DB.batch([erase!, audited, closed, ...rest]);
   if (!erased?.meta.changes) return false;
   // Told at the address the account had (read before the erasure): it is the owner's last word from the portal.
   await tellClosure(env, user, { stage: 'erased', at, closesAt: user.closes_at ?? at, lang: user.closing_lang ?? 'zh' });

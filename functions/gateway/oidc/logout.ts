@@ -105,7 +105,7 @@ export async function endSession(
   // let any site bounce visitors through the portal to an app's address with a state of its choosing.
   if (!session) return { redirect: (hint && back) || '/login', signedOut: false };
   if (hint && hint.sub === session.user_id && (hint.sid === undefined || hint.sid === session.public_id)) {
-    await revokeSession(env.DB, session.token_hash, at);
+    await revokeSession(env.DB, session, at);
     return { redirect: back ?? '/login', signedOut: true };
   }
   const id = randomToken();
@@ -162,7 +162,7 @@ export async function decideLogout(env: Env, id: string, sessionToken: string | 
     ? await consume<{ redirect_uri: string | null; state: string | null }>(env.DB, SINGLE_USE.oidcLogout, { id, session_hash: session.token_hash }, at, { returning: 'redirect_uri, state' })
     : null;
   if (!session || !spent) throw new GatewayError(ERR.OIDC_LOGOUT_GONE);
-  if (signOut) await revokeSession(env.DB, session.token_hash, at);
+  if (signOut) await revokeSession(env.DB, session, at);
   const back = spent.redirect_uri ? answerAt(spent.redirect_uri, spent.state) : null;
   return { redirectTo: back ?? (signOut ? '/login' : '/user_center'), signedOut: signOut };
 }

@@ -1,4 +1,5 @@
 import { auditStatement, type AuditEntry } from '../audit/db';
+import { emitEvent } from '../webhooks/events-db';
 import type { CompanyRow } from '../companies/db';
 
 /**
@@ -88,6 +89,9 @@ export async function applyDecision(db: D1Database, decision: Decision): Promise
       .bind(decision.companyId, decision.expected, decision.to, decision.reason, decision.note, decision.at, writeId),
     // Right after the UPDATE: written only when the UPDATE won.
     auditStatement(db, decision.audit, { ifChanged: true }),
+    // The company's endpoints hear it, in the same batch (webhooks/events-db.ts); each only when the change won.
+    emitEvent(db, { type: 'company.verification_changed', at: decision.at, companyId: decision.companyId, data: { companyId: decision.companyId, status: decision.to ?? 'restored', action: decision.audit.action } }, { ifChanged: true }),
+    ...(decision.to === 'blocked' ? [emitEvent(db, { type: 'company.blocked', at: decision.at, companyId: decision.companyId, data: { companyId: decision.companyId } }, { ifChanged: true })] : []),
     ...(closes
       ? [
           db

@@ -5,6 +5,7 @@ import { GatewayError } from '../errors';
 import { configOf, withBindings } from '../../config';
 import { now } from '../../contract';
 import { deviceKey, type ClientInfo } from './devices';
+import { emitEvent } from '../webhooks/events-db';
 import { randomToken, tokenHash } from '../identity/tokens';
 import {
   findSession as findSessionOf,
@@ -123,8 +124,12 @@ export const liveSessionsOfUser = (db: D1Database, userId: string, now: number, 
 export const revokeSessionOfUser = (db: D1Database, userId: string, publicId: string, now: number) =>
   revokeSessionOf(db, 'person', userId, { column: 'public_id', value: publicId }, now);
 
-export async function revokeSession(db: D1Database, hash: string, now: number): Promise<void> {
-  await revokeSessionStatement(db, 'person', hash, now).run();
+/** Ends a person's session (sign-out); the companies the person is a member of hear user.signed_out (webhooks). */
+export async function revokeSession(db: D1Database, session: { token_hash: string; user_id: string; public_id?: string | null }, now: number): Promise<void> {
+  await db.batch([
+    revokeSessionStatement(db, 'person', session.token_hash, now),
+    emitEvent(db, { type: 'user.signed_out', at: now, userId: session.user_id, data: { userId: session.user_id, sessionId: session.public_id ?? null } }, { ifChanged: true }),
+  ]);
 }
 
 /** Ends every session of a user (password change or reset), except optionally the one making the change. */

@@ -219,6 +219,7 @@ export const actionNames = {
     unblocked: 'Company unblocked',
     expired: 'Company verification expired',
     administrator_transferred: 'Administrator role transferred',
+    audit_exported: 'Company activity exported',
     domain_added: 'E-mail domain added for sign-in',
     domain_proved: 'E-mail domain proved by DNS',
     grants_suspended: 'Company’s grants suspended by the platform',
@@ -247,6 +248,14 @@ export const actionNames = {
     company_client_created: 'Company API client created',
     company_client_revoked: 'Company API client revoked',
     company_client_used: 'Company API client got a token',
+  },
+  webhook: {
+    endpoint_added: 'Event webhook endpoint added',
+    endpoint_removed: 'Event webhook endpoint removed',
+    endpoint_enabled: 'Event webhook endpoint turned back on',
+    endpoint_disabled: 'Event webhook endpoint stopped',
+    secret_rotated: 'Event webhook secret replaced',
+    delivery_resent: 'Event webhook delivery sent again',
   },
   operator: {
     added: 'Operator added',

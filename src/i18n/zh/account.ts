@@ -206,6 +206,7 @@ export const actionNames: Messages['actionNames'] = {
     unblocked: '解除企业冻结',
     expired: '企业认证设为过期',
     administrator_transferred: '转移管理员',
+    audit_exported: '导出公司活动记录',
     domain_added: '添加登录邮箱域名',
     domain_proved: '通过 DNS 验证邮箱域名',
     grants_suspended: '平台暂停了该公司的授权',
@@ -234,6 +235,14 @@ export const actionNames: Messages['actionNames'] = {
     company_client_created: '创建公司 API 客户端',
     company_client_revoked: '撤销公司 API 客户端',
     company_client_used: '公司 API 客户端获取令牌',
+  },
+  webhook: {
+    endpoint_added: '添加事件 Webhook 端点',
+    endpoint_removed: '删除事件 Webhook 端点',
+    endpoint_enabled: '重新启用事件 Webhook 端点',
+    endpoint_disabled: '停用事件 Webhook 端点',
+    secret_rotated: '更换事件 Webhook 密钥',
+    delivery_resent: '重新发送事件 Webhook',
   },
   operator: {
     added: '添加运营人员',

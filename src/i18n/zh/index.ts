@@ -10,6 +10,7 @@ import { stepUp } from './step-up';
 import { connect } from './connect';
 import { apiClients } from './api-clients';
 import { grants } from './grants';
+import { webhooks } from './webhooks';
 import { dataRights } from './data-rights';
 import { wechat } from './wechat';
 
@@ -45,6 +46,7 @@ export const zh: Messages = {
   connect,
   apiClients,
   grants,
+  webhooks,
   dataRights,
   wechat,
 };

@@ -19,6 +19,7 @@ const AccountActivity = lazy(() => import('./AccountActivity').then((m) => ({ de
 const CompanyMembers = lazy(() => import('./CompanyMembers').then((m) => ({ default: m.CompanyMembers })));
 const CompanyApiClients = lazy(() => import('./CompanyApiClients').then((m) => ({ default: m.CompanyApiClients })));
 const CompanyGrants = lazy(() => import('./CompanyGrants').then((m) => ({ default: m.CompanyGrants })));
+const CompanyWebhooks = lazy(() => import('./CompanyWebhooks').then((m) => ({ default: m.CompanyWebhooks })));
 const YourData = lazy(() => import('./YourData').then((m) => ({ default: m.YourData })));
 
 /** The Security section's parts. */
@@ -37,7 +38,7 @@ export function SecurityParts({ lang, messages }: { lang: Lang; messages: FirstW
   );
 }
 
-/** An administered company's two-step rule, members, API clients, vessels and grants. */
+/** An administered company's two-step rule, members, API clients, event webhooks and activity, vessels and grants. */
 export function CompanyParts(props: { lang: Lang; company: AdministeredCompany; companyName: string; requireTwoStep: boolean; messages: FirstWords }) {
   const { lang, company, companyName } = props;
   const all = withLaterWords(props.messages);
@@ -47,6 +48,7 @@ export function CompanyParts(props: { lang: Lang; company: AdministeredCompany; 
       <CompanyMembers lang={lang} company={company} companyName={companyName} messages={all} />
       <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />
       <CompanyGrants lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />
+      <CompanyWebhooks lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />
     </>
   );
 }

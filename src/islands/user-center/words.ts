@@ -4,7 +4,7 @@ import type { ClosingWords } from '../shared/ClosingBanner';
 /**
  * The user center's words in two parts (issue 31). The island's props carry only what its first screen and its
  * own notices say; the lower sections' words (Security, passkeys, two-step, connected apps, linked accounts, account
- * activity, your data, API clients) are in the page once, as JSON (`<script type="application/json">`, which the
+ * activity, your data, API clients, event webhooks) are in the page once, as JSON (`<script type="application/json">`, which the
  * browser does not parse as markup or run), read when the first of those parts mounts. In the props every word
  * was HTML-escaped and wrapped for Astro's props, about 30 KB more of the page to parse before the first paint.
  */
@@ -12,7 +12,7 @@ export type FirstWords = Pick<Messages, 'userCenter' | 'account' | 'errors' | 'c
   security: Pick<Messages['security'], 'title'>;
   dataRights: ClosingWords;
 };
-export type LaterWords = Pick<Messages, 'security' | 'passkeys' | 'twoStep' | 'accountActivity' | 'actionNames' | 'dataRights' | 'connect' | 'apiClients' | 'wechat' | 'grants'>;
+export type LaterWords = Pick<Messages, 'security' | 'passkeys' | 'twoStep' | 'accountActivity' | 'actionNames' | 'dataRights' | 'connect' | 'apiClients' | 'wechat' | 'grants' | 'webhooks'>;
 export type AllWords = Omit<FirstWords, keyof LaterWords> & LaterWords;
 
 /** The id of the page's JSON of the lower sections' words. */
@@ -27,8 +27,8 @@ export function firstWords(m: Messages): FirstWords {
 
 /** For user_center.astro: the JSON, with `<` escaped so that no word can end its script element. */
 export function laterWordsJson(m: Messages): string {
-  const { security, passkeys, twoStep, accountActivity, actionNames, dataRights, connect, apiClients, wechat, grants } = m;
-  const later: LaterWords = { security, passkeys, twoStep, accountActivity, actionNames, dataRights, connect, apiClients, wechat, grants };
+  const { security, passkeys, twoStep, accountActivity, actionNames, dataRights, connect, apiClients, wechat, grants, webhooks } = m;
+  const later: LaterWords = { security, passkeys, twoStep, accountActivity, actionNames, dataRights, connect, apiClients, wechat, grants, webhooks };
   return JSON.stringify(later).replaceAll('<', '\\u003c');
 }
 
