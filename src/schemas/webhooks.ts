@@ -20,6 +20,10 @@ export const COMPANY_EVENT_TYPES = [
   'company.blocked',
   'user.signed_out',
   'user.closed',
+  'grant.requested',
+  'grant.accepted',
+  'grant.declined',
+  'grant.revoked',
   'audit.*',
 ] as const;
 /** What emitEvent accepts: the company types, `ping` (the test button) and any `audit.<action>`. */

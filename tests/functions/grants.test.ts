@@ -149,6 +149,8 @@ describe('grants between companies', { timeout: 240_000 }, () => {
     expect(await count("SELECT count(*) AS n FROM company_grants WHERE id = ? AND status = 'active'", grant.id)).toBe(1);
     for (const companyId of [owner.companyId, agent.companyId]) {
       expect(await count("SELECT count(*) AS n FROM audit_log WHERE action = 'grant.accepted' AND target_id = ?", companyId)).toBe(1);
+      // One grant.accepted event for each company's webhooks, written with the change (issue 45's outbox).
+      expect(await count("SELECT count(*) AS n FROM webhook_events WHERE type = 'grant.accepted' AND company_id = ?", companyId)).toBe(1);
     }
     // Another company cannot read either side's list; each side sees the grant.
     expect((await call(outsider.admin, '/agg-web/company/grants/list', { companyId: owner.companyId })).code).toBe('CO0009');

@@ -1,5 +1,6 @@
 import { mayManageSql } from '../authority/db';
 import { auditStatement, type AuditEntry } from '../audit/db';
+import { emitEvent } from '../webhooks/events-db';
 import type { GrantLevel } from '../../../src/schemas/grants';
 
 /**
@@ -37,12 +38,18 @@ export interface GrantListRow extends GrantRow {
 
 type Audit = Omit<AuditEntry, 'target' | 'action'>;
 
-/** Both companies' audit rows of a grant's change, written only when the statement before them changed a row. */
+/**
+ * Both companies' audit rows of a grant's change, and (but for a daily use) the `grant.*` event for each
+ * company's webhooks: each written only when the statement before it was, so only when the change was.
+ */
 function bothTrails(db: D1Database, grant: Pick<GrantRow, 'id' | 'principal_company_id' | 'agent_company_id'>, action: AuditEntry['action'], audit: Audit): D1PreparedStatement[] {
   const detail = { ...audit.detail, grant: grant.id, principal: grant.principal_company_id, agent: grant.agent_company_id };
+  const event = (companyId: string) =>
+    emitEvent(db, { type: action as `grant.${string}`, at: audit.at, companyId, data: { grantId: grant.id, principalCompanyId: grant.principal_company_id, agentCompanyId: grant.agent_company_id } }, { ifChanged: true });
   return [
     auditStatement(db, { ...audit, action, target: { kind: 'company', id: grant.principal_company_id }, detail }, { ifChanged: true }),
     auditStatement(db, { ...audit, action, target: { kind: 'company', id: grant.agent_company_id }, detail }, { ifChanged: true }),
+    ...(action === 'grant.used' ? [] : [event(grant.principal_company_id), event(grant.agent_company_id)]),
   ];
 }
 
