@@ -139,6 +139,14 @@ describe('grants between companies', { timeout: 240_000 }, () => {
     const outsider = await company('ship_agent');
     const imo = freshImo();
     await declare(owner.admin, owner.companyId, imo);
+    // Each company's webhook endpoint for grant events (issue 45), as its administrator would have registered it.
+    for (const companyId of [owner.companyId, agent.companyId]) {
+      await worker.env.DB.prepare(
+        "INSERT INTO webhook_endpoints (id, company_id, url, event_types, sealed_secret, created_by_kind, created_by, created_at) VALUES (?, ?, 'https://hooks.example.com/in', '[\"grant.*\"]', 'sealed', 'user', 'test', 0)",
+      )
+        .bind(`ep_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`, companyId)
+        .run();
+    }
     const { data: grant } = await call<Grant>(owner.admin, '/agg-web/company/grants/create', grantBody(owner.companyId, agent.companyId, { vessels: [imo] }));
     expect(await call(owner.admin, '/agg-web/company/grants/accept', { companyId: owner.companyId, grantId: grant.id })).toMatchObject({ code: 'DG0012' });
     expect(await call(outsider.admin, '/agg-web/company/grants/accept', { companyId: outsider.companyId, grantId: grant.id })).toMatchObject({ code: 'DG0010' });
@@ -149,8 +157,13 @@ describe('grants between companies', { timeout: 240_000 }, () => {
     expect(await count("SELECT count(*) AS n FROM company_grants WHERE id = ? AND status = 'active'", grant.id)).toBe(1);
     for (const companyId of [owner.companyId, agent.companyId]) {
       expect(await count("SELECT count(*) AS n FROM audit_log WHERE action = 'grant.accepted' AND target_id = ?", companyId)).toBe(1);
-      // One grant.accepted event for each company's webhooks, written with the change (issue 45's outbox).
-      expect(await count("SELECT count(*) AS n FROM webhook_events WHERE type = 'grant.accepted' AND company_id = ?", companyId)).toBe(1);
+      // One grant.accepted event to each company's endpoint, written with the change (issue 45's outbox), none to the other's.
+      expect(
+        await count(
+          "SELECT count(*) AS n FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints p ON p.id = d.endpoint_id WHERE e.type = 'grant.accepted' AND p.company_id = ?",
+          companyId,
+        ),
+      ).toBe(1);
     }
     // Another company cannot read either side's list; each side sees the grant.
     expect((await call(outsider.admin, '/agg-web/company/grants/list', { companyId: owner.companyId })).code).toBe('CO0009');
