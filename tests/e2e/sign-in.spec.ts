@@ -36,20 +36,25 @@ for (const lang of langs) {
       expect(await page.evaluate(() => document.cookie)).not.toContain('portal_token');
     });
 
-    test('a new user signs up by e-mail', async ({ page }) => {
+    test('a new user who joins a company signs up by e-mail without company questions, straight to the join form', async ({ page }) => {
       const email = uniqueEmail('new');
       await openInLanguage(page, lang, '/login');
       await page.getByRole('tab', { name: m.tabs.email }).click();
       await page.getByLabel(m.email).fill(email);
       await page.getByRole('button', { name: m.getCode }).click();
       await acceptAgreement(page, lang);
+      // Create or join comes first (issue 47); joining asks neither the side of shipping nor a company name.
       const newUser = page.getByRole('dialog', { name: m.newUser.title });
-      await newUser.getByLabel(m.newUser.companyName).fill('Blue Whale Shipowning');
+      await expect(newUser.getByRole('group', { name: m.newUser.purpose })).toBeVisible();
+      await newUser.getByRole('radio', { name: m.newUser.join }).check();
+      await expect(newUser.getByLabel(m.newUser.companyName)).toHaveCount(0);
+      await expect(newUser.getByRole('radio', { name: m.newUser.principal })).toHaveCount(0);
+      await shoot(page, `new-user-join-${lang}`, { widths: [390, 1280], fullPage: false });
       await newUser.getByRole('button', { name: m.newUser.continue }).click();
       await expect(page.getByText(m.codeSent)).toBeVisible();
       await page.getByLabel(m.code).fill(await readCode(page.request, email));
       await page.getByRole('button', { name: m.submit }).click();
-      await expect(page).toHaveURL(/\/enterprise_adm_and_staff\?loginType=2$/);
+      await expect(page).toHaveURL(/\/join\?loginType=2$/);
     });
 
     test('an existing user signs in with a password by phone and by e-mail', async ({ page }) => {

@@ -53,6 +53,11 @@ export const signIn = {
   redirecting: 'Signed in. Taking you on…',
   newUser: {
     title: 'Welcome! Tell us who you are',
+    purpose: 'Are you opening an account for your company, or joining a company that has one?',
+    create: "Open my company's account",
+    createText: "You become the company's administrator and send its details for review.",
+    join: 'Join my company',
+    joinText: "You need the invitation code from your company's administrator; no company details are asked.",
     identity: 'Does your company use shipping services or provide them?',
     principal: 'Principal (ship owner, charterer, cargo owner)',
     serviceProvider: 'Service provider (agent, shipyard, fuel supplier)',

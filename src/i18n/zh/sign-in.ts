@@ -51,6 +51,11 @@ export const signIn: Messages['signIn'] = {
   redirecting: '登录成功，正在跳转…',
   newUser: {
     title: '欢迎！请告诉我们您的身份',
+    purpose: '您是要为公司开通账号，还是加入已开通的公司？',
+    create: '为我的公司开通账号',
+    createText: '您将成为公司的管理员，提交公司资料供平台审核。',
+    join: '加入我的公司',
+    joinText: '您需要公司管理员给您的邀请码，无需填写公司信息。',
     identity: '您的企业是使用航运服务，还是提供航运服务？',
     principal: '委托方（船东、租家、货主）',
     serviceProvider: '服务商（船代、船厂、燃油供应商）',
