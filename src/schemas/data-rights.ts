@@ -63,6 +63,11 @@ export const contactChangeRequest = z.union([
   z.object({ kind: z.literal('phone'), callingCode: callingCodeSchema, mobile: mobileSchema, code: codeSchema }),
 ]);
 export type ContactChangeRequest = z.infer<typeof contactChangeRequest>;
+/** "This wasn't me" after an e-mail change: the link's secret (identity/tokens.ts randomToken, base64url of 32 bytes). */
+export const contactUndoRequest = z.object({ token: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/)) });
+export type ContactUndoRequest = z.infer<typeof contactUndoRequest>;
+/** The address the account names again. */
+export const contactUndoAnswer = z.object({ email: z.string() });
 export const consentChangeRequest = z.object({ purpose: consentPurposeSchema, granted: z.boolean() });
 export type ConsentChangeRequest = z.infer<typeof consentChangeRequest>;
 
