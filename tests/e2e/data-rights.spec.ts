@@ -82,6 +82,39 @@ for (const lang of langs) {
         await expect(now.locator('div').filter({ hasText: m.currentEmail })).toContainText(moved.split('@')[0]!);
         await expect(page.locator('.facts')).toContainText(moved.split('@')[0]!);
         await shoot(page, `datarights-contact-saved-${lang}-${width.name}`, { fullPage: false });
+
+        // "This wasn't me" (issue 47): the notice at the old address carries a link that works without signing in.
+        let notice = '';
+        await expect
+          .poll(async () => {
+            const answer = (await (await page.request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { data: { text: string }[] };
+            notice = answer.data[0]?.text ?? '';
+            return notice;
+          })
+          .toMatch(/\/undo_change#[A-Za-z0-9_-]{43}/);
+        const link = /(\/undo_change#[A-Za-z0-9_-]{43})/.exec(notice)![1]!;
+        const u = m.undo;
+        // Another browser, signed in nowhere, as the owner reading the old mailbox would be.
+        const awayContext = await browser.newContext({ viewport: width.viewport });
+        const away = await awayContext.newPage();
+        await away.bringToFront();
+        await openInLanguage(away, lang, link);
+        await expect(away.getByRole('heading', { name: messages[lang].pages.undo_change.title, level: 1 })).toBeVisible();
+        for (const step of u.steps) await expect(away.getByText(step)).toBeVisible();
+        await expectAccessible(away, 'main');
+        await shoot(away, `undo-change-ask-${lang}-${width.name}`);
+        await away.getByRole('button', { name: u.confirm }).click();
+        const done = away.getByText(format(u.done, { email }));
+        await expect(done).toBeFocused();
+        for (const step of u.next) await expect(away.getByText(step)).toBeVisible();
+        await expect(away.getByRole('link', { name: u.setPassword })).toHaveAttribute('href', '/forget');
+        // The secret leaves the address bar once spent; the account's sessions have ended.
+        expect(new URL(away.url()).hash).toBe('');
+        await expectAccessible(away, 'main');
+        await shoot(away, `undo-change-done-${lang}-${width.name}`);
+        await awayContext.close();
+        const me = await page.request.get('/api/agg-web/user/data');
+        expect(((await me.json()) as { code: string }).code).toBe('TK00001');
         await context.close();
       });
 

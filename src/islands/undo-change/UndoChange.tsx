@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
 import { problemOf, problemText } from '../../i18n/problem';
@@ -20,11 +20,15 @@ export default function UndoChange({ messages }: UndoChangeProps) {
   const [view, setView] = useState<View>(/^[A-Za-z0-9_-]{43}$/.test(token) ? { kind: 'asking' } : { kind: 'problem', text: u.noLink });
   const [busy, setBusy] = useState(false);
   const result = useRef<HTMLParagraphElement>(null);
+  const acted = useRef(false);
   const settled = (next: View) => {
+    acted.current = true;
     setView(next);
-    // The outcome replaces the button that had focus: focus goes to what it says.
-    requestAnimationFrame(() => result.current?.focus());
   };
+  // The outcome replaces the button that had focus: focus goes to what it says, once it is on the page.
+  useEffect(() => {
+    if (acted.current) result.current?.focus();
+  }, [view]);
   const undo = async () => {
     setBusy(true);
     const { dataRightsApi } = await import('../../api/data-rights');
