@@ -10,6 +10,8 @@ export const dataRightsApi = {
   close: () => callGateway('agg-web/user/data/close', dataRightsState, { body: {} }),
   keep: () => callGateway('agg-web/user/data/keep', dataRightsState, { body: {} }),
   contact: (body: ContactChangeRequest) => callGateway('agg-web/user/data/contact', z.null(), { body }),
+  /** A local run only (dev routes): runs the data-rights job now, as the Cron Trigger would on a deployed Worker. */
+  runJobLocally: () => callGateway('dev/data-rights/run', z.unknown(), { body: {} }),
   /** "This wasn't me" (no session needed): the link's secret puts the old e-mail address back. */
   undoContact: (token: string) => callGateway('agg-web/user/contact/undo', contactUndoAnswer, { body: { token } }),
 };

@@ -52,6 +52,11 @@ export const dataRightsState = z.object({
   closure: z.nullable(z.object({ since: z.number(), closesAt: z.number() })),
   /** Days of the cooling-off a closure asked now would have (CLOSURE_COOLING_OFF_DAYS). */
   coolingOffDays: z.number(),
+  /**
+   * A local run (wrangler dev runs no Cron Trigger): a copy asked for waits until the data-rights job is run, which
+   * the page offers to do (POST dev/data-rights/run, issue 47). False on a deployed Worker, where the cron runs it.
+   */
+  localRun: z.boolean(),
 });
 export type DataRightsState = z.infer<typeof dataRightsState>;
 

@@ -181,6 +181,12 @@ for (const lang of langs) {
       await expect(page).toHaveURL(/\/partner$/, { timeout: 15_000 });
       await expect(page.getByRole('heading', { level: 1, name: t.pages.partner.title })).toBeVisible();
       for (const task of t.partner.workspaceTasks) await expect(page.getByText(task)).toBeVisible();
+      // Each task links where it is done (issue 47): the platform's web app through /go, the profile in the user center.
+      const links = t.partner.workspaceTaskLinks;
+      await expect(page.getByRole('link', { name: links[0] })).toHaveAttribute('href', '/go/web_app');
+      await expect(page.getByRole('link', { name: links[1] })).toHaveAttribute('href', '/go/web_app');
+      await expect(page.getByRole('link', { name: links[2] })).toHaveAttribute('href', '/user_center');
+      await expect(page.getByText(t.partner.workspaceWhere)).toBeVisible();
       await expect(page.getByText(t.pages.create_account.title)).toHaveCount(0);
       await expectAccessible(page);
       await shoot(page, `sign-in-partner-${lang}`, { widths: [390, 1280] });

@@ -2,6 +2,9 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import worker_, { createWorker } from '../../functions/worker';
 import { runDataRightsJob } from '../../functions/gateway/data-rights/jobs';
+import { stateOf } from '../../functions/gateway/data-rights/service';
+import type { UserRow } from '../../functions/gateway/identity/db/people';
+import { deployedVars } from './worker-env';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import type { DataRightsState } from '../../src/schemas/data-rights';
@@ -77,6 +80,8 @@ async function readyCopy(cookie: string) {
   const asked = await call('POST', '/agg-web/user/data/copy', {}, { cookie });
   expect(asked.code).toBe('0');
   expect(asked.data.copies[0]!.status).toBe('queued');
+  // A local run (no ENVIRONMENT) says so: wrangler dev runs no cron, and the page offers to run the job (issue 47).
+  expect(asked.data.localRun).toBe(true);
   await job();
   const after = await state(cookie);
   expect(after.data.copies[0]!.status).toBe('ready');
@@ -492,5 +497,15 @@ describe('erasure after the cooling-off', () => {
     ]);
     await job();
     expect((await sql<{ erased_at: number | null }>('SELECT erased_at FROM users WHERE id = ?', me.userId))[0]!.erased_at).toBe(at);
+  });
+});
+
+describe('a local run', () => {
+  it('is said in the state only where no Cron Trigger makes the copies (issue 47)', async () => {
+    at = Date.now();
+    const me = await person();
+    const user = (await sql<UserRow>('SELECT * FROM users WHERE id = ?', me.userId))[0]!;
+    expect((await stateOf(worker.env, user, at)).localRun).toBe(true);
+    expect((await stateOf({ ...worker.env, ...deployedVars } as typeof worker.env, user, at)).localRun).toBe(false);
   });
 });

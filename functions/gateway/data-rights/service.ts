@@ -97,6 +97,8 @@ export async function stateOf(env: WorkerEnv, user: UserRow, at: number): Promis
     }),
     closure: user.closes_at !== null && user.closing_since !== null ? { since: user.closing_since, closesAt: user.closes_at } : null,
     coolingOffDays: configOf(env).closureCoolingOffDays,
+    // The local helpers' switch (no ENVIRONMENT): wrangler dev runs no cron, so the page offers to run the job.
+    localRun: configOf(env).devRoutes,
   };
 }
 

@@ -79,6 +79,9 @@ export const dataRights = {
   keep: 'Keep my account',
   keptOpen: 'Your account stays open.',
   lastAdministrator: 'Hand these companies to another member first: {companies}.',
+  /** Local runs only: the scheduled job that makes copies does not run under wrangler dev. */
+  localRunCopy: 'This is a local run: no scheduled job runs here, so the copy is made only when you ask for it below.',
+  makeCopyNow: 'Make the copy now',
   /** /undo_change: the "This wasn't me" link of an e-mail change, opened without signing in. */
   undo: {
     what: 'Putting your address back does three things at once:',

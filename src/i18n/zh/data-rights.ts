@@ -79,6 +79,8 @@ export const dataRights = {
   keep: '保留账号',
   keptOpen: '您的账号已保留。',
   lastAdministrator: '请先将以下企业移交给其他成员：{companies}。',
+  localRunCopy: '这是本地运行环境：这里不会运行定时任务，副本只会在您点击下方按钮时生成。',
+  makeCopyNow: '立即生成副本',
   undo: {
     what: '恢复原邮箱将同时完成以下三件事：',
     steps: ['账号重新使用本邮箱（即收到提醒的邮箱）登录；', '所有已登录该账号的设备和浏览器都会退出；', '账号的密码将停用，因为更换邮箱的人可能知道密码。'],

@@ -131,7 +131,8 @@ export const partner: Messages['partner'] = {
   workspaceTasksTitle: '您在这里可以',
   workspaceTasks: ['查看委托方与您共享的船舶靠港和航次。', '处理指定您为合作伙伴的企业发来的服务请求。', '维护您的合作伙伴资料和联系人。'],
   workspaceNoCompany: '合作伙伴无需创建自己的企业：您为邀请您的企业提供服务。',
-  workspaceUserCenter: '前往用户中心',
+  workspaceTaskLinks: ['打开靠港和航次', '打开服务请求', '打开个人资料'],
+  workspaceWhere: '靠港、航次和服务请求都在航运平台的 Web 应用中，以上链接会以您当前的登录身份打开它；个人资料在本门户的用户中心。',
 };
 
 export const reset: Messages['reset'] = {
