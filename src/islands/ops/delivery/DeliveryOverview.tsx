@@ -1,4 +1,5 @@
 import { useStore } from '@nanostores/react';
+import { pageTime } from '../../../lib/notice-time';
 import { useEffect } from 'react';
 import type { ConsoleMessages as Messages } from '../../../i18n';
 import { format } from '../../../i18n/format';
@@ -29,7 +30,8 @@ export default function DeliveryOverview({ lang, messages }: DeliveryOverviewPro
 
   const percent = new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en', { style: 'percent', maximumFractionDigits: 1 });
   const rate = (value: number | null) => (value === null ? m.noRate : percent.format(value));
-  const hour = new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en', { hour: '2-digit', minute: '2-digit' });
+  /** "trying again at 22:41 GMT+1": a moment within the day, its zone named. */
+  const clock = (at: number) => pageTime(at, lang, { timeOnly: true });
   const name = (provider: string) => m.providers[provider as keyof typeof m.providers] ?? provider;
   /** The provider's state in plain words, and its colour by outcome (issue 47 item 7). */
   const stateOf = (p: ProviderOverview) => {
@@ -37,7 +39,7 @@ export default function DeliveryOverview({ lang, messages }: DeliveryOverviewPro
     const st = m.states;
     const text =
       state.kind === 'paused'
-        ? format(st.paused, { count: String(state.failures), time: state.retryAt ? hour.format(state.retryAt) : '' })
+        ? format(st.paused, { count: String(state.failures), time: state.retryAt ? clock(state.retryAt) : '' })
         : state.kind === 'trial'
           ? st.trial
           : state.allFailed
@@ -146,7 +148,7 @@ export default function DeliveryOverview({ lang, messages }: DeliveryOverviewPro
                       .filter((point) => point.tries > 0)
                       .map((point) => (
                         <tr key={point.at}>
-                          <td>{hour.format(point.at)}</td>
+                          <td>{clock(point.at)}</td>
                           <td>{point.tries}</td>
                           <td>{rate(point.sendRate)}</td>
                           <td>{rate(point.deliveryRate)}</td>
