@@ -15,9 +15,11 @@ export type LoginCaseRoute =
 
 /**
  * The route after sign-in for each login case (portal-spec.md §2, "Redirect after login, by login case").
- * `redirect` is an already allow-listed target carried to /account.
+ * `redirect` is an already allow-listed target carried to /account. `joining`: the person just registered to join
+ * a company by invitation (the new-user dialog's first question), so case 1 goes to the join form, not to the
+ * question they answered already (issue 47).
  */
-export function routeForLoginCase(answer: LoginCaseAnswer, redirect?: string): LoginCaseRoute {
+export function routeForLoginCase(answer: LoginCaseAnswer, redirect?: string, { joining = false }: { joining?: boolean } = {}): LoginCaseRoute {
   const loginType = answer.registerMobile ? 1 : 2;
   const completion = (withSaas: boolean) => {
     const query = new URLSearchParams({ userType: String(answer.userType), loginType: String(loginType) });
@@ -36,6 +38,7 @@ export function routeForLoginCase(answer: LoginCaseAnswer, redirect?: string): L
     case 5:
       return { kind: 'go', to: completion(false) };
     case 1:
+      return { kind: 'go', to: `/${joining ? 'join' : 'enterprise_adm_and_staff'}?loginType=${loginType}` };
     case 6:
     case 7:
     case 9:

@@ -30,6 +30,8 @@ export const pageShells = [
   'connect',
   // An app asks to sign the person out (RP-initiated logout without a hint of this session): confirm first.
   'sign_out',
+  // "This wasn't me": the link in the notice at the old address of an e-mail change (data-rights undoEmailChange).
+  'undo_change',
 ] as const;
 
 /** The operators' area, apart from the platform's pages (built as /{lang}/ops.html and /{lang}/ops/{page}.html). */

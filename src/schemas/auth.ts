@@ -147,7 +147,8 @@ export const emailCodeRequest = z.object({
 });
 export type EmailCodeRequest = z.infer<typeof emailCodeRequest>;
 
-// POST agg-web/quick/user/login: signs in, and registers a new user with identity and company name.
+// POST agg-web/quick/user/login: signs in, and registers a new user with identity and company name, or, joining a
+// company by invitation, with neither (issue 47).
 export const quickLoginRequest = z.object({
   ...phoneOrEmail,
   code: codeSchema,
@@ -156,6 +157,8 @@ export const quickLoginRequest = z.object({
   companyName: z.optional(checked(z.string(), z.trim(), z.minLength(1), z.maxLength(NEW_USER_COMPANY_MAX), displayText({ emoji: false, code: COMPANY_NAME_CODE }))),
   /** A new user's serviced port (UN/LOCODE), kept with the company name for the administrator form (login case 7). */
   portId: z.optional(checked(z.string(), z.regex(/^[A-Za-z]{2}[A-Za-z0-9]{3}$/))),
+  /** A new user who will join a company by invitation: registered without identity or company name (which are ignored). */
+  joining: z.optional(z.literal(true)),
   /** The agreement box was ticked; sign-in is refused without it. */
   agreed: z.literal(true),
 });

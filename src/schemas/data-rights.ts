@@ -52,6 +52,11 @@ export const dataRightsState = z.object({
   closure: z.nullable(z.object({ since: z.number(), closesAt: z.number() })),
   /** Days of the cooling-off a closure asked now would have (CLOSURE_COOLING_OFF_DAYS). */
   coolingOffDays: z.number(),
+  /**
+   * A local run (wrangler dev runs no Cron Trigger): a copy asked for waits until the data-rights job is run, which
+   * the page offers to do (POST dev/data-rights/run, issue 47). False on a deployed Worker, where the cron runs it.
+   */
+  localRun: z.boolean(),
 });
 export type DataRightsState = z.infer<typeof dataRightsState>;
 
@@ -63,6 +68,11 @@ export const contactChangeRequest = z.union([
   z.object({ kind: z.literal('phone'), callingCode: callingCodeSchema, mobile: mobileSchema, code: codeSchema }),
 ]);
 export type ContactChangeRequest = z.infer<typeof contactChangeRequest>;
+/** "This wasn't me" after an e-mail change: the link's secret (identity/tokens.ts randomToken, base64url of 32 bytes). */
+export const contactUndoRequest = z.object({ token: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/)) });
+export type ContactUndoRequest = z.infer<typeof contactUndoRequest>;
+/** The address the account names again. */
+export const contactUndoAnswer = z.object({ email: z.string() });
 export const consentChangeRequest = z.object({ purpose: consentPurposeSchema, granted: z.boolean() });
 export type ConsentChangeRequest = z.infer<typeof consentChangeRequest>;
 

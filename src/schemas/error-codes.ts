@@ -222,6 +222,16 @@ export const errorCatalogue = {
   DR0007: { status: 409, en: 'This account has been closed and its data erased.', zh: '该账号已注销，数据已删除。' },
   DR0008: { status: 409, en: 'Another account already uses this address. Please use another one.', zh: '该地址已被其他账号使用，请换一个。' },
   DR0009: { status: 400, en: 'This is already the address of your account.', zh: '这已经是您账号的地址。' },
+  DR0010: {
+    status: 400,
+    en: 'This link has been used or has expired (it works once, for 72 hours).',
+    zh: '该链接已使用或已过期（链接只能使用一次，72 小时内有效）。',
+  },
+  DR0011: {
+    status: 409,
+    en: 'This address now belongs to another account, so it cannot be put back. Please contact customer support.',
+    zh: '该地址现已属于其他账号，无法恢复，请联系客服。',
+  },
   PS0001: { status: 404, en: 'No such person.', zh: '未找到该用户。' },
   PS0002: { status: 409, en: 'This person has no failed password sign-ins to clear.', zh: '该用户没有需要解除的密码登录限制。' },
   PS0003: { status: 409, en: 'This account is already blocked.', zh: '该账号已被停用。' },

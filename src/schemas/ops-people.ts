@@ -127,6 +127,7 @@ export const AUDITED_ACTIONS = [
   'user.consent_withdrawn',
   'user.consent_given',
   'user.contact_changed',
+  'user.contact_change_undone',
   'user.social_bound',
   'user.social_unbound',
   'member.approved',

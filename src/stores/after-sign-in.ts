@@ -17,6 +17,8 @@ export function failureMessage(result: Extract<ApiResult<unknown>, { ok: false }
 /** How the person signed in: `partner` for the partner (navigator) sign-in. */
 export interface SignInOptions {
   partner?: boolean;
+  /** The person registered just now to join a company by invitation (routeForLoginCase). */
+  joining?: boolean;
 }
 
 /** Login-case refusals of a member whose company the platform blocked or let expire. */
@@ -39,7 +41,7 @@ export async function goOnByLoginCase(
     return answer;
   }
   const redirect = new URLSearchParams(browser.search).get('redirect') ?? undefined;
-  const byCase = routeForLoginCase(answer.data, redirect);
+  const byCase = routeForLoginCase(answer.data, redirect, { joining: options.joining });
   const route = options.partner ? routeForPartner(byCase) : byCase;
   const { userLoginCase, companyInfo } = answer.data;
   if ((userLoginCase === 6 || userLoginCase === 7) && companyInfo) {

@@ -67,6 +67,19 @@ async function change(busy: 'copy' | 'consent' | 'close' | 'keep', call: () => P
   return false;
 }
 
+/**
+ * A local run: makes the waiting copy now by running the data-rights job (wrangler dev runs no Cron Trigger), then
+ * shows the state it left.
+ */
+export async function makeCopyNow() {
+  if ($dataRights.get().busy) return;
+  $dataRights.set({ ...$dataRights.get(), busy: 'copy', notice: null, error: null });
+  const ran = await dataRightsApi.runJobLocally();
+  $dataRights.setKey('busy', '');
+  if (!ran.ok) return void $dataRights.setKey('error', failure(ran));
+  await loadDataRights();
+}
+
 /** Asks for a copy (after "Confirm it's you" without a fresh proof). */
 export const askForCopy = () => change('copy', () => withFreshProof(dataRightsApi.askCopy), { key: 'dataRights.copyAsked' });
 

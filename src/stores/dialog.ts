@@ -13,9 +13,12 @@ export type Dialog =
   /** A yes/no question about a destructive step; resolves to true on yes. */
   | { kind: 'confirm'; subject: 'removePasskey'; name: string };
 
+/** A new user's answers: creating a company (its side of shipping and its name), or joining one by invitation. */
+export type NewUserAnswers = { joining: true } | { userIdentity: 1 | 2; companyName: string };
+
 interface Answers {
   agreement: true;
-  newUser: { userIdentity: 1 | 2; companyName: string };
+  newUser: NewUserAnswers;
   slider: SliderCheck;
   insecure: { newPassword: string };
   passkeyName: string;

@@ -8,7 +8,7 @@ import { track, type SignInMethod } from '../lib/tracking';
 import { PORT_TYPE_COOKIE, ZHOUSHAN_PORT_ID, ZHOUSHAN_SOURCE } from '../lib/source-origin';
 import type { LoginAnswer } from '../schemas/auth';
 import { LOGIN_CLIENT, meetsPasswordRule, PASSWORD_VERSION, TRACELESS } from '../schemas/auth-rules';
-import { ask } from './dialog';
+import { ask, type NewUserAnswers } from './dialog';
 import { identifierProblem } from './identifier';
 import { $codeCooldownUntil, $errors, $signIn, RESEND_WAIT_MS, env, form, type Mode } from './sign-in';
 
@@ -31,7 +31,7 @@ const gateway = async (): Promise<typeof AuthApi> => (await loadApi()).authApi;
 loadApi().catch(() => {});
 
 /** The new user's answers, kept until the code sign-in registers them. */
-let newUser: { userIdentity: 1 | 2; companyName: string } | undefined;
+let newUser: NewUserAnswers | undefined;
 
 /** The identifier as the gateway wants it, or a field error. */
 async function identifier(): Promise<{ ok: true; phone?: { mobileCode: string; mobile: string }; email?: string; subject: string } | { ok: false }> {
@@ -43,7 +43,10 @@ async function identifier(): Promise<{ ok: true; phone?: { mobileCode: string; m
   return s.channel === 'phone' ? { ok: true, phone: { mobileCode: s.callingCode, mobile: value }, subject: `${s.callingCode}${value}` } : { ok: true, email: value, subject: value };
 }
 
-/** Get Code (inside the form's busy run): new-user checks, the agreement, identity and company, the slider for phones, then the send. */
+/**
+ * Get Code (inside the form's busy run): new-user checks, the agreement, create or join (and, creating, identity and
+ * company), the slider for phones, then the send.
+ */
 export async function sendCode() {
   $errors.set({});
   $signIn.setKey('notice', '');
@@ -125,7 +128,7 @@ async function submitCode() {
     agreed: true as const,
     ...newUser,
     // A new user arriving from the zhoushan site services its port: the administrator form starts with it.
-    ...(newUser && readCookie(document.cookie, PORT_TYPE_COOKIE) === ZHOUSHAN_SOURCE ? { portId: ZHOUSHAN_PORT_ID } : {}),
+    ...(newUser && !('joining' in newUser) && readCookie(document.cookie, PORT_TYPE_COOKIE) === ZHOUSHAN_SOURCE ? { portId: ZHOUSHAN_PORT_ID } : {}),
   };
   await completeLogin((nvcvalStr) => auth.quickLogin({ ...body, nvcvalStr }), id.subject, 'code');
 }
@@ -238,7 +241,8 @@ export async function continueWith(answer: LoginAnswer): Promise<boolean> {
   }
   // Terms agreed again if they changed, then the return path, the main company or the login case.
   const { continueAfterSignIn } = await import('./after-sign-in');
-  const outcome = await continueAfterSignIn(answer, env);
+  // Someone who registered just now to join a company goes to the join form, not to the question they answered.
+  const outcome = await continueAfterSignIn(answer, env, { joining: answer.newUser === true && newUser !== undefined && 'joining' in newUser });
   if (outcome === 'cancelled') return false;
   if (outcome) form.failure(outcome);
   else $signIn.setKey('redirecting', true);

@@ -145,7 +145,13 @@ for (const run of opsRuns) {
       await expect(table.getByText(m.providers.aliyun)).toHaveCount(2);
       await expect(table.getByText(m.providers.aliyun).first()).toBeVisible();
       const aliyun = page.getByRole('region', { name: m.providers.aliyun, exact: true });
-      await expect(aliyun.getByText(m.breakerStates.closed)).toBeVisible();
+      // The state in plain words, coloured by outcome: a provider whose last send failed is not green (issue 47).
+      const state = aliyun.locator('.outcome-state');
+      await expect(state).not.toHaveClass(/outcome-good/);
+      await expect(state).toHaveText(new RegExp(m.states.allFailed.replace(/[()]/g, '\\$&').replace('{count}', '\\d+') + '|' + m.states.failedInRow.replace('{count}', '\\d+')));
+      // One line per channel: the +86 texts went out, by Tencent.
+      const channels = page.getByRole('region', { name: m.channelsTitle });
+      await expect(channels.getByRole('listitem').filter({ hasText: m.channels.sms })).toContainText(m.providers.tencent);
       await expect(aliyun.getByRole('img', { name: new RegExp(m.plotTitle) })).toBeVisible();
       await expect(aliyun.getByText(/stand-in down/).first()).toBeVisible();
       // The plot's figures as a table, for anyone who cannot see the plot.

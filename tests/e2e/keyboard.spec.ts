@@ -111,10 +111,11 @@ for (const lang of langs) {
       await tabTo(page, confirm);
       await page.keyboard.press('Enter');
 
-      // New user: the radio group by arrow keys, the company name typed, Continue by Enter.
+      // New user: create or join first (issue 47), the radio groups by arrow keys, the company name typed, Continue by Enter.
       const newUser = page.getByRole('dialog', { name: m.newUser.title });
       await expect(newUser).toBeVisible();
-      await expectVisibleFocus(page, newUser.getByRole('radio', { name: m.newUser.principal }));
+      await expectVisibleFocus(page, newUser.getByRole('radio', { name: m.newUser.create }));
+      await tabTo(page, newUser.getByRole('radio', { name: m.newUser.principal }));
       await page.keyboard.press('ArrowDown');
       await expect(newUser.getByRole('radio', { name: m.newUser.serviceProvider })).toBeChecked();
       await tabTo(page, newUser.getByLabel(m.newUser.companyName));

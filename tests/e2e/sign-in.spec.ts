@@ -36,20 +36,25 @@ for (const lang of langs) {
       expect(await page.evaluate(() => document.cookie)).not.toContain('portal_token');
     });
 
-    test('a new user signs up by e-mail', async ({ page }) => {
+    test('a new user who joins a company signs up by e-mail without company questions, straight to the join form', async ({ page }) => {
       const email = uniqueEmail('new');
       await openInLanguage(page, lang, '/login');
       await page.getByRole('tab', { name: m.tabs.email }).click();
       await page.getByLabel(m.email).fill(email);
       await page.getByRole('button', { name: m.getCode }).click();
       await acceptAgreement(page, lang);
+      // Create or join comes first (issue 47); joining asks neither the side of shipping nor a company name.
       const newUser = page.getByRole('dialog', { name: m.newUser.title });
-      await newUser.getByLabel(m.newUser.companyName).fill('Blue Whale Shipowning');
+      await expect(newUser.getByRole('group', { name: m.newUser.purpose })).toBeVisible();
+      await newUser.getByRole('radio', { name: m.newUser.join }).check();
+      await expect(newUser.getByLabel(m.newUser.companyName)).toHaveCount(0);
+      await expect(newUser.getByRole('radio', { name: m.newUser.principal })).toHaveCount(0);
+      await shoot(page, `new-user-join-${lang}`, { widths: [390, 1280], fullPage: false });
       await newUser.getByRole('button', { name: m.newUser.continue }).click();
       await expect(page.getByText(m.codeSent)).toBeVisible();
       await page.getByLabel(m.code).fill(await readCode(page.request, email));
       await page.getByRole('button', { name: m.submit }).click();
-      await expect(page).toHaveURL(/\/enterprise_adm_and_staff\?loginType=2$/);
+      await expect(page).toHaveURL(/\/join\?loginType=2$/);
     });
 
     test('an existing user signs in with a password by phone and by e-mail', async ({ page }) => {
@@ -176,6 +181,12 @@ for (const lang of langs) {
       await expect(page).toHaveURL(/\/partner$/, { timeout: 15_000 });
       await expect(page.getByRole('heading', { level: 1, name: t.pages.partner.title })).toBeVisible();
       for (const task of t.partner.workspaceTasks) await expect(page.getByText(task)).toBeVisible();
+      // Each task links where it is done (issue 47): the platform's web app through /go, the profile in the user center.
+      const links = t.partner.workspaceTaskLinks;
+      await expect(page.getByRole('link', { name: links[0] })).toHaveAttribute('href', '/go/web_app');
+      await expect(page.getByRole('link', { name: links[1] })).toHaveAttribute('href', '/go/web_app');
+      await expect(page.getByRole('link', { name: links[2] })).toHaveAttribute('href', '/user_center');
+      await expect(page.getByText(t.partner.workspaceWhere)).toBeVisible();
       await expect(page.getByText(t.pages.create_account.title)).toHaveCount(0);
       await expectAccessible(page);
       await shoot(page, `sign-in-partner-${lang}`, { widths: [390, 1280] });

@@ -92,6 +92,16 @@ describe('quick login (code)', () => {
     expect((await api.json(res)).code).toBe('0');
   });
 
+  it('registers someone joining a company by invitation without identity or company name (issue 47)', async () => {
+    const email = uniqueEmail();
+    const code = await emailCode(email);
+    // A name or port sent anyway is not kept: the company they join has its own.
+    const res = await quickByEmail(email, code, { joining: true, companyName: 'Thrown Away', portId: 'CNZOS' });
+    expect(await api.json(res)).toMatchObject({ code: '0', data: { newUser: true } });
+    const row = await worker.env.DB.prepare(`SELECT identity, pending_company_name, pending_port_id FROM users WHERE email = ?`).bind(email.toLowerCase()).first();
+    expect(row).toEqual({ identity: null, pending_company_name: null, pending_port_id: null });
+  });
+
   it('answers an unticked agreement with its own message', async () => {
     const email = uniqueEmail();
     for (const agreed of [false, undefined]) {

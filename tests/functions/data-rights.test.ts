@@ -2,6 +2,9 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import worker_, { createWorker } from '../../functions/worker';
 import { runDataRightsJob } from '../../functions/gateway/data-rights/jobs';
+import { stateOf } from '../../functions/gateway/data-rights/service';
+import type { UserRow } from '../../functions/gateway/identity/db/people';
+import { deployedVars } from './worker-env';
 import { hashPassword } from '../../src/lib/password-hash';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import type { DataRightsState } from '../../src/schemas/data-rights';
@@ -78,6 +81,8 @@ async function readyCopy(cookie: string) {
   const asked = await call('POST', '/agg-web/user/data/copy', {}, { cookie });
   expect(asked.code).toBe('0');
   expect(asked.data.copies[0]!.status).toBe('queued');
+  // A local run (no ENVIRONMENT) says so: wrangler dev runs no cron, and the page offers to run the job (issue 47).
+  expect(asked.data.localRun).toBe(true);
   await job();
   const after = await state(cookie);
   expect(after.data.copies[0]!.status).toBe('ready');
@@ -291,6 +296,56 @@ describe('correcting the phone and e-mail', () => {
       expect(burst.filter((code) => code === 'CD0010').length).toBeLessThanOrEqual(4);
     }
     expect((await sql('SELECT email FROM users WHERE id = ?', me.userId))[0]!.email).toBe(me.email);
+  });
+
+  it("puts the old e-mail back by the notice's \"This wasn't me\" link, once, within 72 hours, without a session, and locks the account (issue 47)", async () => {
+    at = Date.now();
+    const me = await person();
+    const move = async (from: { cookie: string }, to: string) => {
+      expect((await call('POST', '/agg-web/user/getRegVerificationCode', { emailAddress: to, type: 1 })).code).toBe('0');
+      expect((await call<null>('POST', '/agg-web/user/data/contact', { kind: 'email', email: to, code: await api.latestCode(to) }, { cookie: from.cookie })).code).toBe('0');
+    };
+    const taker = `taker.${api.unique()}@example.com`;
+    await move(me, taker);
+    const notice = (await api.outbox(me.email))[0]!;
+    const link = /^https?:\/\/[^/\s]+\/undo_change#([A-Za-z0-9_-]{43})$/m.exec(notice.text);
+    expect(link, notice.text).not.toBeNull();
+    expect(notice.text).toContain("If this wasn't you, open this link within 72 hours (no sign-in needed)");
+    const token = link![1]!;
+    // The one who changed it changes it again (the notice to the address in between waits): the first link still
+    // puts the owner's address back, and the link made in between is spent with it.
+    const further = `further.${api.unique()}@example.com`;
+    at += MINUTE;
+    await move(me, further);
+    const takerSession = await signIn(further);
+    const undo = (t: unknown) => send('POST', '/agg-web/user/contact/undo', { token: t });
+    for (const wrong of ['x', token.slice(0, 42), `${token.slice(0, 42)}${token.endsWith('A') ? 'B' : 'A'}`]) {
+      expect(((await (await undo(wrong)).json()) as Envelope).code).toBe('DR0010');
+    }
+    const answers = await Promise.all(Array.from({ length: 20 }, () => undo(token)));
+    const bodies = (await Promise.all(answers.map((res) => res.json()))) as Envelope<{ email: string }>[];
+    expect(bodies.filter((b) => b.code === '0')).toEqual([expect.objectContaining({ data: { email: me.email } })]);
+    expect(bodies.filter((b) => b.code !== '0').every((b) => b.code === 'DR0010')).toBe(true);
+    // No session comes with it, and every session of the account ended.
+    for (const res of answers) expect(res.headers.getSetCookie()).toEqual([]);
+    expect((await state(me.cookie)).code).toBe('TK00001');
+    expect((await state(takerSession)).code).toBe('TK00001');
+    const [row] = await sql<{ email: string; password_hash: string | null }>('SELECT email, password_hash FROM users WHERE id = ?', me.userId);
+    expect(row).toEqual({ email: me.email, password_hash: null });
+    expect(await sql('SELECT 1 FROM contact_undos WHERE user_id = ? AND used_at IS NULL', me.userId)).toEqual([]);
+    // The password someone else may know no longer signs in; a code to the address put back does.
+    expect((await call('POST', '/agg-web/user/v3/userLogin', { loginEmail: me.email, loginPassword: await hashPassword(PASSWORD), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT })).code).not.toBe('0');
+    expect(await sql("SELECT 1 FROM audit_log WHERE action = 'user.contact_change_undone' AND target_id = ?", me.userId)).toHaveLength(1);
+    expect(((await (await undo(token)).json()) as Envelope).code).toBe('DR0010');
+
+    // Past 72 hours the link does nothing.
+    at = Date.now();
+    const late = await person();
+    await move(late, `late.${api.unique()}@example.com`);
+    const lateToken = /#([A-Za-z0-9_-]{43})$/m.exec((await api.outbox(late.email))[0]!.text)![1]!;
+    at += 72 * 60 * MINUTE;
+    expect(((await (await undo(lateToken)).json()) as Envelope).code).toBe('DR0010');
+    expect((await sql<{ email: string }>('SELECT email FROM users WHERE id = ?', late.userId))[0]!.email).not.toBe(late.email);
   });
 
   it('takes a new phone number after the human check and its code', async () => {
@@ -542,5 +597,15 @@ describe('erasure after the cooling-off', () => {
     ]);
     await job();
     expect((await sql<{ erased_at: number | null }>('SELECT erased_at FROM users WHERE id = ?', me.userId))[0]!.erased_at).toBe(at);
+  });
+});
+
+describe('a local run', () => {
+  it('is said in the state only where no Cron Trigger makes the copies (issue 47)', async () => {
+    at = Date.now();
+    const me = await person();
+    const user = (await sql<UserRow>('SELECT * FROM users WHERE id = ?', me.userId))[0]!;
+    expect((await stateOf(worker.env, user, at)).localRun).toBe(true);
+    expect((await stateOf({ ...worker.env, ...deployedVars } as typeof worker.env, user, at)).localRun).toBe(false);
   });
 });

@@ -487,5 +487,14 @@ describe("the operators' view", () => {
     // The tries of this hour are in the plot's last point.
     expect(byName.aliyun!.series.at(-1)).toMatchObject({ tries: expect.any(Number), sendRate: expect.any(Number) });
     expect(byName.aliyun!.series.at(-1)!.tries).toBeGreaterThan(0);
+    // Per channel (issue 47): the +86 texts of the hour, which went out and by whom; texts that no provider could
+    // send (every SMS provider down, above) count as messages that did not go out; e-mail has its line.
+    const channels = Object.fromEntries((view.data as unknown as { channels: { route: string; messages: number; sent: number; providers: string[] }[] }).channels.map((c) => [c.route, c]));
+    expect(Object.keys(channels)).toEqual(expect.arrayContaining(['sms', 'smsInternational', 'email']));
+    expect(channels.sms!.providers).toContain('tencent');
+    expect(channels.sms!.sent).toBeGreaterThan(0);
+    expect(channels.sms!.messages).toBeGreaterThan(channels.sms!.sent);
+    // A text to another country is not counted as a +86 one.
+    expect(channels.smsInternational!.messages).toBeLessThan(channels.sms!.messages);
   });
 });

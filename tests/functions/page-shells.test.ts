@@ -30,6 +30,20 @@ const htmlLang = { zh: 'zh-CN', en: 'en' } as const;
 const { entries } = readLegalContent();
 const legalTitle = (lang: string, doc: string) => entries.find((e) => e.lang === lang && e.doc === doc)!.data.title;
 
+describe('/partner (issue 47 item 12)', () => {
+  for (const lang of langs) {
+    it(`links each task where it is done, and says where that is (${lang})`, async () => {
+      const res = await visit('http://127.0.0.1/partner', { cookie: `LANG=${lang}; portal_token=not-checked-by-the-page-route` });
+      const html = (await res.text()).replaceAll('&amp;', '&');
+      const p = messages[lang].partner;
+      expect(html).toContain(`<a href="/go/web_app">${p.workspaceTaskLinks[0]}</a>`);
+      expect(html).toContain(`<a href="/go/web_app">${p.workspaceTaskLinks[1]}</a>`);
+      expect(html).toContain(`<a href="/user_center">${p.workspaceTaskLinks[2]}</a>`);
+      expect(html).toContain(p.workspaceWhere);
+    });
+  }
+});
+
 describe('every route answers its own shell', () => {
   for (const lang of langs) {
     it(`in ${lang}, with its title and heading, varying by cookie`, async () => {
@@ -74,8 +88,9 @@ describe('every route answers its own shell', () => {
     expect(join.headers.get('location')).toBe('/login?next=%2Fjoin%3Fcode%3DAB12CD');
   });
 
-  it('never puts the sign-out button on the user center', async () => {
-    expect(await (await visit('http://127.0.0.1/user_center', { cookie: 'portal_token=unchecked' })).text()).not.toContain('data-logout');
+  it("puts the header's sign-out on the user center too (issue 47), not on /account, which has its own", async () => {
+    expect(await (await visit('http://127.0.0.1/user_center', { cookie: 'portal_token=unchecked' })).text()).toContain('data-logout');
+    expect(await (await visit('http://127.0.0.1/account', { cookie: 'portal_token=unchecked' })).text()).not.toContain('data-logout');
   });
 });
 

@@ -21,6 +21,12 @@ describe('routeForLoginCase (spec 2)', () => {
     expect(to({ userLoginCase: 1, registerMobile: null })).toEqual({ kind: 'go', to: '/enterprise_adm_and_staff?loginType=2' });
   });
 
+  it('case 1 of someone who registered to join a company goes straight to the join form (issue 47)', () => {
+    expect(routeForLoginCase({ ...base, userLoginCase: 1 }, undefined, { joining: true })).toEqual({ kind: 'go', to: '/join?loginType=1' });
+    // Only case 1: a person who has a company or a pending request goes where that case says.
+    expect(routeForLoginCase({ ...base, userLoginCase: 5 }, undefined, { joining: true }).to).toMatch(/^\/completion_of_application/);
+  });
+
   it('case 2 goes to change password, company creation or account choice', () => {
     expect(to({ originalFlag: true })).toEqual({ kind: 'go', to: '/change_password' });
     expect(to({ accountSize: 0 })).toEqual({ kind: 'go', to: '/create_account' });

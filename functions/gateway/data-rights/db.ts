@@ -429,6 +429,7 @@ export function erasureStatements(db: D1Database, userId: string, at: number, na
     byUser('proof_guesses'),
     byUser('security_notices'),
     byUser('invitation_attempts'),
+    byUser('contact_undos'),
     db.prepare(`DELETE FROM login_links WHERE (user_id = ?1 OR recipient IN (${list})) AND ${ERASING}`).bind(userId, at, ...subjects),
     bySubject('codes', 'recipient'),
     bySubject('code_guesses', 'recipient'),
@@ -459,3 +460,57 @@ export function contactChangeStatement(db: D1Database, userId: string, column: '
     )
     .bind(userId, value, old);
 }
+
+/**
+ * The "This wasn't me" link of an e-mail change, written in the change's batch: only if the account names the new
+ * address now (the change above it landed).
+ */
+export function contactUndoInsertStatement(
+  db: D1Database,
+  row: { id: string; tokenHash: string; userId: string; oldEmail: string; newEmail: string; at: number; expiresAt: number },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO contact_undos (id, token_hash, user_id, old_email, new_email, created_at, expires_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?3 AND email = ?5 AND erased_at IS NULL)`,
+    )
+    .bind(row.id, row.tokenHash, row.userId, row.oldEmail, row.newEmail, row.at, row.expiresAt);
+}
+
+export interface ContactUndoRow {
+  id: string;
+  user_id: string;
+  old_email: string;
+  new_email: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** The link's row by its secret's hash (to say why a spend found nothing, and what to put back). */
+export function contactUndoByHash(db: D1Database, hash: string): Promise<ContactUndoRow | null> {
+  return db.prepare('SELECT id, user_id, old_email, new_email, expires_at, used_at FROM contact_undos WHERE token_hash = ?').bind(hash).first<ContactUndoRow>();
+}
+
+/** `WHERE` part true while the link `?1` is live at `?2`: every statement of the undo runs only then. */
+const UNDO_LIVE = 'EXISTS (SELECT 1 FROM contact_undos WHERE id = ?1 AND used_at IS NULL AND expires_at > ?2)';
+
+/**
+ * What the undo changes before its link is spent (the spend comes last in the same batch, and decides): the old
+ * address back (a login name that followed the change follows it back), the password off (whoever changed the
+ * address may know it), and every other "This wasn't me" link of the account spent, so no later link can move the
+ * address again. Each runs only while the link is live; the address's UPDATE comes last, so that a statement after
+ * it in the batch can ask `changes() = 1`.
+ */
+export function undoEmailStatements(db: D1Database, row: Pick<ContactUndoRow, 'id' | 'user_id' | 'old_email'>, at: number): D1PreparedStatement[] {
+  return [
+    db.prepare(`UPDATE contact_undos SET used_at = ?2 WHERE user_id = ?3 AND id <> ?1 AND used_at IS NULL AND ${UNDO_LIVE}`).bind(row.id, at, row.user_id),
+    db
+      .prepare(
+        `UPDATE users SET login_name = CASE WHEN email IS NOT NULL AND login_name = email THEN ?4 ELSE login_name END, email = ?4,
+           password_hash = NULL, password_salt = NULL, password_algo = NULL, password_params = NULL, legacy_salt = NULL, original_flag = 0
+         WHERE id = ?3 AND erased_at IS NULL AND ${UNDO_LIVE}`,
+      )
+      .bind(row.id, at, row.user_id, row.old_email),
+  ];
+}
+

@@ -9,7 +9,7 @@ import { type SessionVariables } from '../identity/db/sessions';
 import { validate } from '../validate';
 import { findUserById } from '../identity/db/people';
 import { ERR } from '../../../src/schemas/error-codes';
-import { closeAccountRequest, consentChangeRequest, contactChangeRequest, dataCopyIdSchema, dataCopyRequest, keepAccountRequest } from '../../../src/schemas/data-rights';
+import { closeAccountRequest, consentChangeRequest, contactChangeRequest, contactUndoRequest, dataCopyIdSchema, dataCopyRequest, keepAccountRequest } from '../../../src/schemas/data-rights';
 import * as rights from './service';
 
 type DataEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
@@ -63,6 +63,12 @@ export const dataRightsRoutes = new Hono<DataEnv>()
     });
     return ok(c, null);
   })
+
+  // "This wasn't me", from the link in the notice at the old address of an e-mail change: no session (its owner may
+  // have none left), the link's secret is the whole authority, and it can only put that address back.
+  .post('/agg-web/user/contact/undo', validate('json', contactUndoRequest, { code: ERR.CONTACT_UNDO_INVALID }), async (c) =>
+    ok(c, await rights.undoEmailChange(c.env.DB, c.req.valid('json').token, { at: now(c), network: clientIp(c) })),
+  )
 
   // Keeping the account needs no fresh proof: it only undoes a closure, which the owner can always do.
   .post('/agg-web/user/data/keep', validate('json', keepAccountRequest), async (c) => {

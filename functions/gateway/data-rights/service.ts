@@ -18,6 +18,9 @@ import { ERR } from '../../../src/schemas/error-codes';
 import { DATA_COPY_HOURS } from '../../../src/schemas/data-map';
 import { connectedApps, endAllGrantsOfStatements } from '../oidc/db';
 import { bindingsOfUser } from '../social/db';
+import { newSecret, tokenHash } from '../identity/tokens';
+import { consumeStatement, SINGLE_USE } from '../identity/db/single-use';
+import { revokeAllSessionsStatement } from '../identity/db/sessions';
 import { tellConnectedApps } from '../oidc/logout';
 import { CONSENT_PURPOSES, EXPORT_FORMAT, EXPORT_VERSION, type ConsentPurpose, type ContactChangeRequest, type DataRightsState } from '../../../src/schemas/data-rights';
 import {
@@ -25,6 +28,9 @@ import {
   claimNextCopy,
   closeStatement,
   contactChangeStatement,
+  contactUndoByHash,
+  contactUndoInsertStatement,
+  undoEmailStatements,
   consentChangesOf,
   consentChangeStatement,
   copiesOf,
@@ -94,6 +100,8 @@ export async function stateOf(env: WorkerEnv, user: UserRow, at: number): Promis
     }),
     closure: user.closes_at !== null && user.closing_since !== null ? { since: user.closing_since, closesAt: user.closes_at } : null,
     coolingOffDays: configOf(env).closureCoolingOffDays,
+    // The local helpers' switch (no ENVIRONMENT): wrangler dev runs no cron, so the page offers to run the job.
+    localRun: configOf(env).devRoutes,
   };
 }
 
@@ -251,10 +259,17 @@ export async function changeContact(
   // address, a taken address gets the same answers after the same work as a free one (issue 48, class 2).
   await consumeCode(env.DB, { recipient, purpose: 'verify', code: body.code, ip: actor.network ?? '', now: actor.at });
   if (await findUserByIdentity(env.DB, email ? { email: recipient } : { phone: recipient })) throw new GatewayError(ERR.CONTACT_TAKEN);
+  // A changed e-mail address is told at the old one with a "This wasn't me" link (undoEmailChange). The text
+  // form of a changed phone number is a template SMS, which carries no link.
+  const origin = configOf(env).portalOrigin;
+  const undo = email && old && origin ? { id: crypto.randomUUID(), ...(await newSecret()) } : null;
   try {
     await runBatch(env.DB, [
       contactChangeStatement(env.DB, actor.userId, email ? 'email' : 'phone_e164', recipient, old),
       ownEventStatement(env.DB, { at: actor.at, userId: actor.userId, action: 'user.contact_changed', network: actor.network, detail: { kind: body.kind } }, { onlyIfChanged: true }),
+      ...(undo && old
+        ? [contactUndoInsertStatement(env.DB, { id: undo.id, tokenHash: undo.hash, userId: actor.userId, oldEmail: old, newEmail: recipient, at: actor.at, expiresAt: actor.at + CONTACT_UNDO_MS })]
+        : []),
     ]);
   } catch (error) {
     if (isUniqueViolation(error)) throw new GatewayError(ERR.CONTACT_TAKEN);
@@ -262,8 +277,43 @@ export async function changeContact(
   }
   if (old) {
     const to = { channel: email ? ('email' as const) : ('sms' as const), to: old };
-    background(sendSecurityNotice(env, { userId: actor.userId, at: actor.at, change: email ? 'emailChanged' : 'phoneChanged', lang, to }));
+    const undoLink = undo ? `${origin}${CONTACT_UNDO_PATH}#${undo.token}` : null;
+    background(sendSecurityNotice(env, { userId: actor.userId, at: actor.at, change: email ? 'emailChanged' : 'phoneChanged', lang, to, undo: undoLink }));
   }
+}
+
+/** How long the "This wasn't me" link of an e-mail change works: long enough to read the mail, short for a mailbox left behind. */
+export const CONTACT_UNDO_MS = 72 * HOUR_MS;
+/** The page of the link; its secret goes in the fragment, which no request, log or Referer carries. */
+export const CONTACT_UNDO_PATH = '/undo_change';
+
+/**
+ * "This wasn't me": the link sent to the old address of an e-mail change, used without signing in. It can only put
+ * that old address back on the account it was sent for; with it, every session ends and the password is turned
+ * off (whoever changed the address may know it), so the owner signs in again with a code to the address they hold,
+ * and sets a new password. It gives the person at the link no session. It works once, for CONTACT_UNDO_MS, and
+ * spends every other such link of the account, so that no later link moves the address again. The spend comes
+ * last in the batch and decides; everything before it runs only while the link is live (data-rights/db.ts).
+ * Answers the address put back. DR0010 for a link used, expired or unknown (one answer for all three), DR0011
+ * when the old address belongs to another account now.
+ */
+export async function undoEmailChange(db: D1Database, token: string, { at, network }: { at: number; network: string | null }): Promise<{ email: string }> {
+  const row = await contactUndoByHash(db, await tokenHash(token));
+  if (!row || row.used_at !== null || row.expires_at <= at) throw new GatewayError(ERR.CONTACT_UNDO_INVALID);
+  let results: D1Result[];
+  try {
+    results = await runBatch(db, [
+      ...undoEmailStatements(db, row, at),
+      ownEventStatement(db, { at, userId: row.user_id, action: 'user.contact_change_undone', network, detail: { kind: 'email' } }, { onlyIfChanged: true }),
+      revokeAllSessionsStatement(db, 'person', row.user_id, at, { onlyIfChanged: true }),
+      consumeStatement(db, SINGLE_USE.contactUndo, { id: row.id }, at, { returning: 'id' }),
+    ]);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new GatewayError(ERR.CONTACT_UNDO_TAKEN);
+    throw error;
+  }
+  if (!results.at(-1)?.results.length) throw new GatewayError(ERR.CONTACT_UNDO_INVALID);
+  return { email: row.old_email };
 }
 
 // ---- The copy itself ----

@@ -13,15 +13,15 @@ export type AttemptOutcome = 'sent' | 'failed' | 'throttled' | 'invalid' | 'skip
 /** One try of one provider for one message (never its recipient or text). */
 export async function insertAttempt(
   db: D1Database,
-  row: { sendId: string; channel: string; provider: string; outcome: AttemptOutcome; reason: string | null; providerRef: string | null; elapsedMs: number; at: number },
+  row: { sendId: string; channel: string; route: string; provider: string; outcome: AttemptOutcome; reason: string | null; providerRef: string | null; elapsedMs: number; at: number },
 ): Promise<void> {
   // A provider that hands out the same id twice keeps the first attempt's receipt (the unique index on the ref).
   await db
     .prepare(
-      `INSERT INTO delivery_attempts (send_id, channel, provider, outcome, reason, provider_ref, elapsed_ms, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      `INSERT INTO delivery_attempts (send_id, channel, route, provider, outcome, reason, provider_ref, elapsed_ms, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     )
-    .bind(row.sendId, row.channel, row.provider, row.outcome, row.reason, row.providerRef, Math.round(row.elapsedMs), row.at)
+    .bind(row.sendId, row.channel, row.route, row.provider, row.outcome, row.reason, row.providerRef, Math.round(row.elapsedMs), row.at)
     .run();
 }
 
@@ -75,6 +75,21 @@ export async function attemptBuckets(db: D1Database, since: number, bucketMs: nu
     .bind(since, bucketMs)
     .all<ProviderBucket>();
   return results;
+}
+
+/** Per route group since `since`: the messages tried, those some provider sent, and which providers sent them. */
+export async function channelFigures(db: D1Database, since: number): Promise<{ route: string; messages: number; sent: number; providers: string[] }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT route, COUNT(DISTINCT send_id) AS messages,
+              COUNT(DISTINCT CASE WHEN outcome = 'sent' THEN send_id END) AS sent,
+              (SELECT json_group_array(provider) FROM (SELECT DISTINCT provider FROM delivery_attempts s
+                 WHERE s.route = a.route AND s.created_at >= ?1 AND s.outcome = 'sent' ORDER BY provider)) AS providers
+       FROM delivery_attempts a WHERE created_at >= ?1 AND route IS NOT NULL GROUP BY route`,
+    )
+    .bind(since)
+    .all<{ route: string; messages: number; sent: number; providers: string }>();
+  return results.map((row) => ({ route: row.route, messages: Number(row.messages), sent: Number(row.sent), providers: JSON.parse(row.providers) as string[] }));
 }
 
 /** The newest failure reasons of each provider. */

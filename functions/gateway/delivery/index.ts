@@ -7,7 +7,7 @@ import { devFaultOf, insertAttempt, type AttemptOutcome } from './db';
 import { DeliveryFailure, type FailureKind } from './failure';
 import { MESSAGE_KINDS, type DeliveryMessage } from './message';
 import { toOutbox } from './outbox';
-import { hasKey, PROVIDERS, routeOf } from './select';
+import { hasKey, PROVIDERS, routeGroupOf, routeOf } from './select';
 
 export type { DeliveryMessage, MessageKind } from './message';
 
@@ -87,10 +87,11 @@ export async function deliver(env: DeliveryEnv, message: DeliveryMessage, { now,
   if (route[0] === 'outbox') return void (await toOutbox(env, call));
   const settings = breakerSettings(config);
   const sendId = crypto.randomUUID();
+  const group = routeGroupOf(config, message);
   const started = performance.now();
   const tried: { provider: string; kind: FailureKind | 'skipped'; detail: string }[] = [];
   const record = (provider: string, outcome: AttemptOutcome, reason: string | null, providerRef: string | null, elapsedMs: number) =>
-    insertAttempt(env.DB, { sendId, channel: message.channel, provider, outcome, reason, providerRef, elapsedMs, at: now }).catch((error: unknown) =>
+    insertAttempt(env.DB, { sendId, channel: message.channel, route: group, provider, outcome, reason, providerRef, elapsedMs, at: now }).catch((error: unknown) =>
       console.error(JSON.stringify({ event: 'delivery_attempt_not_recorded', traceId, provider, error: String(error) })),
     );
 

@@ -48,12 +48,12 @@ export function securityChangeMessage(lang: Lang, { when, change, link, undo = n
   const form = { kind: 'securityChange' as const, lang, params: { when, change: what } };
   if (lang === 'zh') {
     const act = undo
-      ? `如果不是您本人，请打开以下链接，无需登录即可取消这次更换并让该账号在所有设备上退出：\n${undo}`
+      ? `如果不是您本人，请在 72 小时内打开以下链接（无需登录），恢复本邮箱，让该账号在所有设备上退出并停用其密码：\n${undo}`
       : `如果不是，请立即修改密码并检查安全设置${link ? `：\n${link}` : '。'}`;
     return { ...form, subject: '账号安全设置变更提醒', text: `您的账号于 ${when}${what}。\n如果是您本人，无需处理。${act}` };
   }
   const act = undo
-    ? `If this wasn't you, open this link (no sign-in needed) to undo the change and sign the account out everywhere:\n${undo}`
+    ? `If this wasn't you, open this link within 72 hours (no sign-in needed) to put this address back, sign the account out everywhere and turn its password off:\n${undo}`
     : `If not, change your password and check your security settings now${link ? `:\n${link}` : '.'}`;
   return { ...form, subject: 'A security change on your account', text: `On ${when}, ${what}.\nIf this was you, there is nothing to do. ${act}` };
 }
@@ -63,7 +63,14 @@ export const SECURITY_NOTICE_WAIT_MS = 10 * 60 * 1000;
 
 export async function sendSecurityNotice(
   env: DeliveryEnv,
-  { userId, at, change, lang, to: told }: { userId: string; at: number; change: SecurityChange; lang: Lang; to?: { channel: 'email' | 'sms'; to: string } },
+  {
+    userId,
+    at,
+    change,
+    lang,
+    to: told,
+    undo = null,
+  }: { userId: string; at: number; change: SecurityChange; lang: Lang; to?: { channel: 'email' | 'sms'; to: string }; undo?: string | null },
 ) {
   try {
     await cappedInsert(env.DB, {
@@ -82,7 +89,7 @@ export async function sendSecurityNotice(
   const to = told ?? (user?.email ? { channel: 'email' as const, to: user.email } : user?.phone_e164 ? { channel: 'sms' as const, to: user.phone_e164 } : null);
   if (!to) return;
   const origin = configOf(env).portalOrigin;
-  const message = securityChangeMessage(lang, { when: noticeTime(at, lang), change, link: origin ? `${origin}/user_center#security` : null });
+  const message = securityChangeMessage(lang, { when: noticeTime(at, lang), change, link: origin ? `${origin}/user_center#security` : null, undo });
   try {
     await deliver(env, { ...to, ...message }, { now: at });
   } catch (error) {

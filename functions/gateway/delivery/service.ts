@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { breakers, type BreakerState } from './breaker';
-import { attemptBuckets, latestFailures, type ProviderBucket } from './db';
+import { attemptBuckets, channelFigures, latestFailures, type ProviderBucket } from './db';
 import type { DeliveryEnv } from './index';
 import { configuredProviders, routes } from './select';
 
@@ -51,13 +51,29 @@ const figures = (rows: Pick<ProviderBucket, 'sends' | 'failures' | 'delivered' |
   };
 };
 
-export async function deliveryOverview(env: DeliveryEnv, config: Config, now: number): Promise<{ at: number; bucketMs: number; providers: ProviderOverview[] }> {
+/** A channel (route group) over the last hour: messages tried, those that went out, and by which providers. */
+export interface ChannelFigures {
+  route: string;
+  messages: number;
+  sent: number;
+  providers: string[];
+}
+
+export async function deliveryOverview(
+  env: DeliveryEnv,
+  config: Config,
+  now: number,
+): Promise<{ at: number; bucketMs: number; providers: ProviderOverview[]; channels: ChannelFigures[] }> {
   // Buckets of an hour aligned to the clock; the hour window is the last 60 minutes, in 5-minute buckets.
-  const [hourRows, dayRows, failures] = await Promise.all([
+  const [hourRows, dayRows, failures, channelRows] = await Promise.all([
     attemptBuckets(env.DB, now - HOUR_MS, 60 * 1000),
     attemptBuckets(env.DB, now - DAY_MS, SERIES_BUCKET_MS),
     latestFailures(env.DB, now - DAY_MS, FAILURES_SHOWN),
+    channelFigures(env.DB, now - HOUR_MS),
   ]);
+  // Every configured channel has a line, tried or not; a channel tried but no longer configured keeps its own.
+  const channelRoutes = [...new Set([...routes(config).filter(([, list]) => !list.includes('outbox')).map(([group]) => group as string), ...channelRows.map((row) => row.route)])];
+  const channels = channelRoutes.map((route) => channelRows.find((row) => row.route === route) ?? { route, messages: 0, sent: 0, providers: [] });
   const configured = configuredProviders(config).filter((provider) => provider !== 'outbox');
   const seen = [...new Set([...configured, ...dayRows.map((row) => row.provider)])];
   const firstBucket = Math.floor((now - DAY_MS) / SERIES_BUCKET_MS) * SERIES_BUCKET_MS + SERIES_BUCKET_MS;
@@ -82,5 +98,5 @@ export async function deliveryOverview(env: DeliveryEnv, config: Config, now: nu
       };
     }),
   );
-  return { at: now, bucketMs: SERIES_BUCKET_MS, providers };
+  return { at: now, bucketMs: SERIES_BUCKET_MS, providers, channels };
 }

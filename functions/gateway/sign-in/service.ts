@@ -521,12 +521,14 @@ export async function codeSignIn<E extends SignInEnv>(c: Context<E>, body: Quick
   const db = c.env.DB;
   // A form that carries a registration's fields (identity, company name, a listed port or none) passes the
   // checks below whether or not the account exists: its account is then read in the code's first round trip.
-  const registrationReady = Boolean(body.userIdentity && body.companyName) && (!body.portId || findPort(body.portId) !== undefined);
+  // Someone joining a company by invitation registers with neither: the company they join has both (issue 47).
+  const joining = body.joining === true;
+  const registrationReady = joining || (Boolean(body.userIdentity && body.companyName) && (!body.portId || findPort(body.portId) !== undefined));
   let existing = registrationReady ? null : await findUserByIdentity(db, name);
   // Checked before the code is consumed, so the person can fix the form and use the same code.
-  if (!existing && (!body.userIdentity || !body.companyName)) throw new GatewayError(ERR.COMPANY_NAME_MISSING);
+  if (!existing && !joining && (!body.userIdentity || !body.companyName)) throw new GatewayError(ERR.COMPANY_NAME_MISSING);
   // A new user's port goes with the company name (login case 7 pre-fills both); one not on the list is refused.
-  const portOf = (user: UserRow | null) => (!user && body.portId ? findPort(body.portId) : null);
+  const portOf = (user: UserRow | null) => (!user && !joining && body.portId ? findPort(body.portId) : null);
   if (portOf(existing) === undefined) throw new GatewayError(ERR.PORT_NOT_LISTED, { path: 'portId' });
 
   let checked: CheckedCode;
@@ -553,8 +555,8 @@ export async function codeSignIn<E extends SignInEnv>(c: Context<E>, body: Quick
     id: crypto.randomUUID(),
     phone: 'phone' in name ? name.phone : null,
     email: 'email' in name ? name.email : null,
-    identity: body.userIdentity ?? null,
-    pendingCompanyName: body.companyName ?? null,
+    identity: joining ? null : (body.userIdentity ?? null),
+    pendingCompanyName: joining ? null : (body.companyName ?? null),
     pendingPortId: port?.id ?? null,
     source: 'quick-login',
     now: now(c),

@@ -200,6 +200,7 @@ export const actionNames = {
     consent_withdrawn: 'Consent withdrawn',
     consent_given: 'Consent given',
     contact_changed: 'Phone or e-mail changed',
+    contact_change_undone: 'E-mail change undone from the old address (“This wasn’t me”)',
     social_bound: 'WeChat or WeCom tied',
     social_unbound: 'WeChat or WeCom untied',
   },

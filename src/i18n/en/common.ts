@@ -45,6 +45,7 @@ export const pages = {
   partner: { title: 'Partner workspace', lead: 'Navigator partners work here for the shipping companies that chose them.' },
   connect: { title: 'Sign in to an app', lead: 'An app asks to sign you in with your portal account.' },
   sign_out: { title: 'Sign out', lead: 'Do you want to sign out of the portal in this browser?' },
+  undo_change: { title: 'This wasn’t me', lead: 'Someone changed the e-mail address of your account. Here you can put your address back.' },
   oidc_error: { title: 'This sign-in link is not valid', lead: 'The app that sent you here is not registered with the portal, or sent you from an address it did not register. Nothing was shared with it.' },
   not_found: { title: 'Page not found', lead: 'The page you asked for does not exist or has moved.' },
 };

@@ -79,4 +79,30 @@ export const dataRights = {
   keep: 'Keep my account',
   keptOpen: 'Your account stays open.',
   lastAdministrator: 'Hand these companies to another member first: {companies}.',
+  /** Local runs only: the scheduled job that makes copies does not run under wrangler dev. */
+  localRunCopy: 'This is a local run: no scheduled job runs here, so the copy is made only when you ask for it below.',
+  makeCopyNow: 'Make the copy now',
+  /** /undo_change: the "This wasn't me" link of an e-mail change, opened without signing in. */
+  undo: {
+    what: 'Putting your address back does three things at once:',
+    steps: [
+      'the account signs in with this e-mail address again, the one the notice was sent to;',
+      'every device and browser signed in to the account is signed out;',
+      'the account’s password stops working, since whoever changed the address may know it.',
+    ],
+    confirm: 'Put my address back and lock the account',
+    busy: 'Putting it back…',
+    /** {email}: the address the account names again. */
+    done: 'Done: the account’s e-mail address is {email} again, every device is signed out and the password is off.',
+    nextTitle: 'What to do now',
+    next: [
+      'Set a new password: choose “Forgot password?” and use the code sent to this address.',
+      'Once signed in, open Security in the user center and remove any passkey, authenticator app, linked WeChat or mobile number you do not know.',
+      'If other things changed that you cannot put right, contact customer support.',
+    ],
+    setPassword: 'Set a new password',
+    noLink: 'This page needs the whole link from the e-mail. Open it from the e-mail again, or copy all of it into the address bar.',
+    failedNext: 'You can still sign in with a code sent to the account’s current address, or reset the password from there.',
+    toSignIn: 'Go to sign-in',
+  },
 };

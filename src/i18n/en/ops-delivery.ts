@@ -13,11 +13,27 @@ export const opsDelivery = {
   /** {routes}: the lists the provider is on. */
   usedFor: 'Used for {routes}.',
   notRouted: 'On no list now; it sent in the last 24 hours.',
-  breakerStates: { closed: 'Closed: sending', open: 'Open: skipped until {time}', 'half-open': 'Half-open: one trial send' },
-  /** {count}: failed sends in a row. */
-  failuresInRow: '{count} failed in a row',
+  /** A provider's state in plain words, coloured by what came of its sends (src/lib/delivery-state.ts). {count}, {time}. */
+  states: {
+    sending: 'Sending',
+    failedInRow: 'Sending; {count} failed in a row',
+    allFailed: 'Every send in the last hour failed ({count} in a row)',
+    idle: 'Ready; nothing sent in the last hour',
+    paused: 'Paused after {count} failures, trying again at {time}',
+    trial: 'Trying one send to see whether it works again',
+  },
+  channelsTitle: 'What people got in the last hour',
+  /** The channels of the lines below: {code} a calling code with a list of its own. */
+  channels: { sms: 'SMS to +86', smsInternational: 'SMS to other countries', email: 'E-mail' },
+  callingCodeChannel: 'SMS to {code}',
+  /** {channel}, {count}, {providers}. */
+  channelSent: '{channel}: {count} sent, by {providers}.',
+  channelQuiet: '{channel}: nothing to send.',
+  /** A text channel none of whose providers sent: the sign-in form offers the code by e-mail (DL0010). */
+  channelNoText: 'No {channel} in the last hour; people are offered e-mail.',
+  channelNoEmail: 'No e-mail went out in the last hour; codes and notices by e-mail are not arriving.',
   tableLabel: 'Sends, failures and delivery rates per provider',
-  columns: { provider: 'Provider', period: 'Period', tries: 'Tries', sent: 'Sent', failed: 'Failed', sendRate: 'Send rate', deliveryRate: 'Delivery rate', breaker: 'Breaker' },
+  columns: { provider: 'Provider', period: 'Period', tries: 'Tries', sent: 'Sent', failed: 'Failed', sendRate: 'Send rate', deliveryRate: 'Delivery rate', breaker: 'State' },
   lastHour: 'Last hour',
   lastDay: 'Last 24 hours',
   noRate: 'no data',

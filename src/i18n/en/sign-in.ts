@@ -53,6 +53,11 @@ export const signIn = {
   redirecting: 'Signed in. Taking you on…',
   newUser: {
     title: 'Welcome! Tell us who you are',
+    purpose: 'Are you opening an account for your company, or joining a company that has one?',
+    create: "Open my company's account",
+    createText: "You become the company's administrator and send its details for review.",
+    join: 'Join my company',
+    joinText: "You need the invitation code from your company's administrator; no company details are asked.",
     identity: 'Does your company use shipping services or provide them?',
     principal: 'Principal (ship owner, charterer, cargo owner)',
     serviceProvider: 'Service provider (agent, shipyard, fuel supplier)',
@@ -135,8 +140,11 @@ export const partner = {
     'Answer the service requests of the companies that named you their partner.',
     'Keep your partner profile and your contacts up to date.',
   ],
+  /** Each task's link (issue 47 item 12): the first two lead to the platform's web app (/go/web_app), the third to the user center. */
+  workspaceTaskLinks: ['Open port calls and voyages', 'Open service requests', 'Open your profile'],
+  /** Where the tasks are, said once under them. */
+  workspaceWhere: 'Port calls, voyages and service requests are in the shipping platform’s web app, which these links open with you signed in; your profile is in the user center of this portal.',
   workspaceNoCompany: 'A partner needs no company of their own: you work for the companies that invite you.',
-  workspaceUserCenter: 'Go to your user center',
 };
 
 export const reset = {

@@ -187,6 +187,7 @@ export const actionNames: Messages['actionNames'] = {
     consent_withdrawn: '撤回同意',
     consent_given: '给予同意',
     contact_changed: '更换手机号或邮箱',
+    contact_change_undone: '通过原邮箱的“不是我本人”链接撤销了邮箱更换',
     social_bound: '绑定微信或企业微信',
     social_unbound: '解绑微信或企业微信',
   },

@@ -45,6 +45,7 @@ export const pages: Messages['pages'] = {
   partner: { title: '合作伙伴工作台', lead: '领航合作伙伴在这里为选择了您的航运企业提供服务。' },
   connect: { title: '登录应用', lead: '有应用请求使用您的门户账号登录。' },
   sign_out: { title: '退出登录', lead: '是否在此浏览器中退出门户？' },
+  undo_change: { title: '不是我本人操作', lead: '有人更换了您账号的登录邮箱，您可以在这里恢复原邮箱。' },
   oidc_error: { title: '此登录链接无效', lead: '发起登录的应用未在门户登记，或其回跳地址未经登记。我们未向其提供任何信息。' },
   not_found: { title: '页面不存在', lead: '您访问的页面不存在或已移动。' },
 };

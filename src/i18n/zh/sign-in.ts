@@ -51,6 +51,11 @@ export const signIn: Messages['signIn'] = {
   redirecting: '登录成功，正在跳转…',
   newUser: {
     title: '欢迎！请告诉我们您的身份',
+    purpose: '您是要为公司开通账号，还是加入已开通的公司？',
+    create: '为我的公司开通账号',
+    createText: '您将成为公司的管理员，提交公司资料供平台审核。',
+    join: '加入我的公司',
+    joinText: '您需要公司管理员给您的邀请码，无需填写公司信息。',
     identity: '您的企业是使用航运服务，还是提供航运服务？',
     principal: '委托方（船东、租家、货主）',
     serviceProvider: '服务商（船代、船厂、燃油供应商）',
@@ -126,7 +131,8 @@ export const partner: Messages['partner'] = {
   workspaceTasksTitle: '您在这里可以',
   workspaceTasks: ['查看委托方与您共享的船舶靠港和航次。', '处理指定您为合作伙伴的企业发来的服务请求。', '维护您的合作伙伴资料和联系人。'],
   workspaceNoCompany: '合作伙伴无需创建自己的企业：您为邀请您的企业提供服务。',
-  workspaceUserCenter: '前往用户中心',
+  workspaceTaskLinks: ['打开靠港和航次', '打开服务请求', '打开个人资料'],
+  workspaceWhere: '靠港、航次和服务请求都在航运平台的 Web 应用中，以上链接会以您当前的登录身份打开它；个人资料在本门户的用户中心。',
 };
 
 export const reset: Messages['reset'] = {

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useRef } from 'react';
+import { pageTime } from '../../lib/notice-time';
 import type { Messages } from '../../i18n';
 import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
@@ -36,8 +37,7 @@ export function Passkeys({ lang, messages }: PasskeysProps) {
     void loadPasskeys();
   }, []);
 
-  const locale = lang === 'zh' ? 'zh-CN' : 'en-GB';
-  const when = (at: number) => new Date(at).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const when = (at: number) => pageTime(at, lang);
   const add = async () => {
     const { deviceOf } = await import('../../lib/device-name');
     const { browser, os } = deviceOf(navigator.userAgent);

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { STEP_UP_CANCELLED, withFreshProof } from '../../stores/step-up-state';
+import { pageTime } from '../../lib/notice-time';
 import type { Messages } from '../../i18n';
 import { problemOf, problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
@@ -34,10 +35,7 @@ export function ShareSignIn({ lang, messages, waiting }: ShareSignInProps) {
     const answer = await withFreshProof(loginLinkApi.createShareLink);
     setBusy(false);
     if (!answer.ok) return answer.code === STEP_UP_CANCELLED ? undefined : setError(problemText({ errors: messages.errors }, problemOf(answer)));
-    const until = new Date(Date.now() + answer.data.expiresIn * 1000).toLocaleTimeString(lang === 'zh' ? 'zh-CN' : 'en-GB', {
-      hour: '2-digit',
-      minute: '2-digit',
-    });
+    const until = pageTime(Date.now() + answer.data.expiresIn * 1000, lang, { timeOnly: true });
     setLink({ url: answer.data.url, until });
   };
   const copy = async () => {

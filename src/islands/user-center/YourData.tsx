@@ -5,7 +5,7 @@ import { format } from '../../i18n/format';
 import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { dataCopyUrl } from '../../api/data-rights';
-import { $closeQuestion, $dataRights, askForCopy, cancelCloseQuestion, closeAccount, loadDataRights, openCloseQuestion, setTracking } from '../../stores/data-rights';
+import { $closeQuestion, $dataRights, askForCopy, cancelCloseQuestion, closeAccount, loadDataRights, makeCopyNow, openCloseQuestion, setTracking } from '../../stores/data-rights';
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { DataMapTable } from '../../ui/DataMapTable';
 import { timeLabel } from './security-labels';
@@ -100,6 +100,15 @@ export function YourData({ lang, messages, sliderLabels }: { lang: Lang; message
           </button>
         </div>
         {state?.nextCopyAt && <p className="hint">{format(m.nextCopy, { date: date(state.nextCopyAt) })}</p>}
+        {state?.localRun && latest?.status === 'queued' && (
+          // wrangler dev runs no Cron Trigger: without this the copy would wait for ever in a local run (issue 47).
+          <div className="notice local-run">
+            <p>{m.localRunCopy}</p>
+            <button type="button" className="button secondary" disabled={Boolean(s.busy)} onClick={() => void makeCopyNow()}>
+              {m.makeCopyNow}
+            </button>
+          </div>
+        )}
       </section>
 
       <section className="panel" aria-labelledby="close-title">

@@ -1,5 +1,6 @@
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
+import { pageTime } from '../../lib/notice-time';
 import type { SignInEntry } from '../../schemas/security';
 import { format } from '../../i18n/format';
 
@@ -20,9 +21,9 @@ export function signInMethodLabel(entry: Pick<SignInEntry, 'method' | 'secondSte
   return entry.secondStep ? format(m.withSecondStep, { method, step: m.secondSteps[entry.secondStep] }) : method;
 }
 
-/** A time to the minute in the page's language. */
+/** A time to the minute in the page's language, in the browser's zone with the zone named (issue 47: pageTime). */
 export function timeLabel(at: number, lang: Lang): string {
-  return new Intl.DateTimeFormat(locale(lang), { dateStyle: 'medium', timeStyle: 'short' }).format(at);
+  return pageTime(at, lang);
 }
 
 /** The country's name in the page's language ("Singapore", "新加坡"), or "unknown". */

@@ -3,7 +3,8 @@
  * The one mechanism behind every single-use secret of the portal: one-time codes, second-step challenges
  * (people's and operators'), passkey ceremony challenges (people's and operators'), sign-in links, passed
  * slider checks, recovery codes, operator enrolment links, hand-off ids, and the OpenID Provider's authorization
- * requests, codes, refresh tokens and sign-outs waiting for the person, and the WeChat states and binding tickets. Each kind keeps its rows in a table
+ * requests, codes, refresh tokens and sign-outs waiting for the person, the WeChat states and binding tickets, and the
+ * "This wasn't me" links of an e-mail change. Each kind keeps its rows in a table
  * of its own (their columns differ); what it means to issue, count a try on, consume and reserve one is here.
  *
  * Race contract:
@@ -48,6 +49,8 @@ export const SINGLE_USE = {
   // WeChat and WeCom (wechat/): a sign-in's state (bound to the browser), and the ticket of an unknown person.
   oauthState: { table: 'oauth_states', used: 'used_at', expires: 'expires_at' },
   oauthTicket: { table: 'oauth_tickets', used: 'used_at', expires: 'expires_at' },
+  // "This wasn't me" after an e-mail change, sent to the old address (data-rights/service.ts undoEmailChange).
+  contactUndo: { table: 'contact_undos', used: 'used_at', expires: 'expires_at' },
 } as const satisfies Record<string, SingleUseKind>;
 
 type Value = string | number | null;

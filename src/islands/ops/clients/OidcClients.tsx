@@ -1,4 +1,5 @@
 import { useStore } from '@nanostores/react';
+import { pageTime } from '../../../lib/notice-time';
 import { useEffect } from 'react';
 import type { ConsoleMessages as Messages } from '../../../i18n';
 import { format } from '../../../i18n/format';
@@ -226,7 +227,7 @@ function LogoutSends({ messages, lang }: { messages: Words; lang: Lang }) {
   const t = messages.opsClients;
   const open = useStore($sends);
   if (!open) return null;
-  const time = new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+  const time = { format: (at: number) => pageTime(at, lang) };
   return (
     <Modal wide title={format(t.sendsLabel, { name: open.client.name })} onCancel={closeSends}>
       {open.error && <p className="error" role="alert">{problemText(messages, open.error)}</p>}

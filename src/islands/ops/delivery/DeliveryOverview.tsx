@@ -1,4 +1,5 @@
 import { useStore } from '@nanostores/react';
+import { pageTime } from '../../../lib/notice-time';
 import { useEffect } from 'react';
 import type { ConsoleMessages as Messages } from '../../../i18n';
 import { format } from '../../../i18n/format';
@@ -6,6 +7,7 @@ import { problemText } from '../../../i18n/problem';
 import type { Lang } from '../../../lib/lang';
 import type { ProviderOverview, WindowFigures } from '../../../schemas/ops-delivery';
 import { $delivery, loadDelivery } from '../../../stores/ops-delivery';
+import { channelLines, isTextRoute, providerState, type ChannelLine } from '../../../lib/delivery-state';
 import { RatePlot } from '../../../ui/RatePlot';
 import { ScrollTable } from '../../../ui/ScrollTable';
 import { timeLabel } from '../../user-center/security-labels';
@@ -28,11 +30,39 @@ export default function DeliveryOverview({ lang, messages }: DeliveryOverviewPro
 
   const percent = new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en', { style: 'percent', maximumFractionDigits: 1 });
   const rate = (value: number | null) => (value === null ? m.noRate : percent.format(value));
-  const hour = new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en', { hour: '2-digit', minute: '2-digit' });
+  /** "trying again at 22:41 GMT+1": a moment within the day, its zone named. */
+  const clock = (at: number) => pageTime(at, lang, { timeOnly: true });
   const name = (provider: string) => m.providers[provider as keyof typeof m.providers] ?? provider;
-  const breaker = (p: ProviderOverview) => {
-    const state = format(m.breakerStates[p.breaker.state], { time: p.breaker.retryAt ? hour.format(p.breaker.retryAt) : '' });
-    return p.breaker.failures > 0 && p.breaker.state === 'closed' ? `${state} · ${format(m.failuresInRow, { count: String(p.breaker.failures) })}` : state;
+  /** The provider's state in plain words, and its colour by outcome (issue 47 item 7). */
+  const stateOf = (p: ProviderOverview) => {
+    const state = providerState(p);
+    const st = m.states;
+    const text =
+      state.kind === 'paused'
+        ? format(st.paused, { count: String(state.failures), time: state.retryAt ? clock(state.retryAt) : '' })
+        : state.kind === 'trial'
+          ? st.trial
+          : state.allFailed
+            ? format(st.allFailed, { count: String(state.failedInRow) })
+            : state.failedInRow > 0
+              ? format(st.failedInRow, { count: String(state.failedInRow) })
+              : state.outcome === 'idle'
+                ? st.idle
+                : st.sending;
+    return { text, outcome: state.outcome };
+  };
+  const pill = (p: ProviderOverview) => {
+    const { text, outcome } = stateOf(p);
+    return <span className={`outcome-state outcome-${outcome}`}>{text}</span>;
+  };
+  const channelNames: Record<string, string> = { sms: m.channels.sms, smsInternational: m.channels.smsInternational, email: m.channels.email };
+  const channelName = (route: string) => channelNames[route] ?? format(m.callingCodeChannel, { code: route });
+  const list = (items: string[]) => items.join(lang === 'zh' ? '、' : ', ');
+  const channelText = (line: ChannelLine) => {
+    const channel = channelName(line.route);
+    if (line.kind === 'sent') return format(m.channelSent, { channel, count: String(line.sent), providers: list(line.providers.map(name)) });
+    if (line.kind === 'quiet') return format(m.channelQuiet, { channel });
+    return isTextRoute(line.route) ? format(m.channelNoText, { channel }) : m.channelNoEmail;
   };
   const row = (p: ProviderOverview, period: string, w: WindowFigures, first: boolean) => (
     <tr key={`${p.provider}-${period}`}>
@@ -44,7 +74,7 @@ export default function DeliveryOverview({ lang, messages }: DeliveryOverviewPro
       <td>{w.failures}</td>
       <td>{rate(w.sendRate)}</td>
       <td>{rate(w.deliveryRate)}</td>
-      <td>{first ? breaker(p) : ''}</td>
+      <td>{first ? pill(p) : ''}</td>
     </tr>
   );
   /** A line of the plot in words: its range and latest value over the hours that had sends. */
@@ -73,6 +103,18 @@ export default function DeliveryOverview({ lang, messages }: DeliveryOverviewPro
       {o && o.providers.length === 0 && <p className="hint">{m.none}</p>}
       {o && o.providers.length > 0 && (
         <>
+          <section className="delivery-channels" aria-labelledby="delivery-channels-title">
+            <h2 id="delivery-channels-title" className="section-title">
+              {m.channelsTitle}
+            </h2>
+            <ul>
+              {channelLines(o.channels, o.providers).map((line) => (
+                <li key={line.route} className={`outcome-line outcome-${line.outcome}`}>
+                  {channelText(line)}
+                </li>
+              ))}
+            </ul>
+          </section>
           <ScrollTable label={m.tableLabel} className="members delivery-table" columns={[c.provider, c.period, c.tries, c.sent, c.failed, c.sendRate, c.deliveryRate, c.breaker]}>
             {o.providers.flatMap((p) => [row(p, m.lastHour, p.hour, true), row(p, m.lastDay, p.day, false)])}
           </ScrollTable>
@@ -86,7 +128,7 @@ export default function DeliveryOverview({ lang, messages }: DeliveryOverviewPro
                 </h2>
                 <p className="hint">{p.routes.length ? format(m.usedFor, { routes: p.routes.map((r) => m.routes[r as keyof typeof m.routes] ?? format(m.callingCodeRoute, { code: r })).join(lang === 'zh' ? '、' : ', ') }) : m.notRouted}</p>
                 <p>
-                  <span className={`breaker-state breaker-${p.breaker.state}`}>{breaker(p)}</span>
+                  {pill(p)}
                 </p>
                 <h3 className="delivery-subtitle">{m.plotTitle}</h3>
                 <RatePlot
@@ -106,7 +148,7 @@ export default function DeliveryOverview({ lang, messages }: DeliveryOverviewPro
                       .filter((point) => point.tries > 0)
                       .map((point) => (
                         <tr key={point.at}>
-                          <td>{hour.format(point.at)}</td>
+                          <td>{clock(point.at)}</td>
                           <td>{point.tries}</td>
                           <td>{rate(point.sendRate)}</td>
                           <td>{rate(point.deliveryRate)}</td>
