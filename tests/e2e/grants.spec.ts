@@ -84,6 +84,8 @@ for (const { lang, width } of runs) {
     // The owner declares the vessel: a wrong last digit is said at the field as it is left, in the page's language.
     await signInByRequest(page.request, owner.email, PASSWORD);
     await openInLanguage(page, lang, '/user_center');
+    // The company's parts load as they come near (issue 31), as a person scrolls to them.
+    await page.getByRole('region', { name: format(m.userCenter.members, { company: ownerName }), exact: true }).scrollIntoViewIfNeeded();
     const vessels = page.getByRole('region', { name: format(g.vesselsTitle, { company: ownerName }) });
     await vessels.scrollIntoViewIfNeeded();
     await vessels.getByRole('button', { name: g.declare }).click();
@@ -107,7 +109,7 @@ for (const { lang, width } of runs) {
     await form.getByRole('button', { name: g.find }).click();
     await expect(form.getByRole('radio', { name: agentName })).toBeChecked();
     await form.getByRole('checkbox', { name: `MV Harbour Star (IMO ${imo})` }).check();
-    await form.getByLabel(g.portsField).fill('CNSHA');
+    await form.getByLabel(g.portsField, { exact: true }).fill('CNSHA');
     await form.getByRole('checkbox', { name: lang === 'zh' ? '港口挂靠' : 'Port calls' }).check();
     await form.getByRole('radio', { name: g.levels.act }).check();
     await expectAccessible(page, 'dialog');
@@ -119,6 +121,7 @@ for (const { lang, width } of runs) {
 
     // The agent's administrator accepts.
     await openInLanguage(agentPage, lang, '/user_center');
+    await agentPage.getByRole('region', { name: format(m.userCenter.members, { company: agentName }), exact: true }).scrollIntoViewIfNeeded();
     const agentGrants = agentPage.getByRole('region', { name: format(g.grantsTitle, { company: agentName }) });
     await agentGrants.scrollIntoViewIfNeeded();
     const request = agentGrants.getByRole('listitem').filter({ hasText: format(g.theyGrant, { company: ownerName }) });

@@ -32,7 +32,7 @@ export function ActingBanner({ lang, acting, ownCompany, words }: ActingBannerPr
   }
 
   return (
-    <div className="notice acting-banner" role="region" aria-label={format(words.actingBanner, { company: name })}>
+    <div className="acting-banner" role="region" aria-label={format(words.actingBanner, { company: name })}>
       <p>
         <strong>{format(words.actingBanner, { company: name })}</strong>
       </p>
