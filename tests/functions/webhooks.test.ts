@@ -7,7 +7,7 @@ import { operatorInsert, startOperatorSession, type OperatorRole } from '../../f
 import { sha256Hex } from '../../functions/gateway/identity/passwords';
 import { applyDecision } from '../../functions/gateway/review/db';
 import { runDataRightsJob } from '../../functions/gateway/data-rights/jobs';
-import { emitEvent } from '../../functions/gateway/webhooks/events-db';
+import { emitEvent } from '../../functions/gateway/events/db';
 import type { AuditExportAnswer, CompanyAuditPage, EndpointWithSecret, WebhooksAnswer } from '../../src/schemas/webhooks';
 import { useWorkerEnv } from './gateway-client';
 

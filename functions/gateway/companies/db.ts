@@ -1,6 +1,6 @@
 import { twoStepMissing, type MemberRow, type MembershipRow } from '../authority/db';
 import type { UploadKind } from '../../../src/schemas/onboarding';
-import { emitEvent } from '../webhooks/events-db';
+import { emitEvent } from '../events/db';
 
 /**
  * Companies, their members and the files attached to them (migrations 0003, 0005, 0101). Every write of a
@@ -343,4 +343,16 @@ export async function clearMainCompany(db: D1Database, userId: string): Promise<
 /** Removes one invitation_attempts row: a right code does not count against the guess caps. */
 export async function withdrawInvitationAttempt(db: D1Database, id: string | number): Promise<void> {
   await db.prepare('DELETE FROM invitation_attempts WHERE id = ?').bind(id).run();
+}
+
+/** The company's administrator (the active one who created it first), to tell of a decision. */
+export async function administratorOf(db: D1Database, companyId: string): Promise<{ id: string; email: string | null; phone_e164: string | null } | null> {
+  return db
+    .prepare(
+      `SELECT u.id, u.email, u.phone_e164 FROM company_members m JOIN users u ON u.id = m.user_id
+       WHERE m.company_id = ? AND m.role = 'administrator' AND m.status = 'active'
+       ORDER BY m.joined_at LIMIT 1`,
+    )
+    .bind(companyId)
+    .first();
 }

@@ -2,7 +2,7 @@ import { mayManageSql } from '../authority/db';
 import type { MemberRole } from '../../../src/schemas/onboarding';
 import type { AuditedAction } from '../../../src/schemas/ops-people';
 import { auditStatement } from '../audit/db';
-import { emitEvent } from '../webhooks/events-db';
+import { emitEvent } from '../events/db';
 
 /**
  * What a company's administrators change about its members (migration 0160): role, removal, module grants.

@@ -37,7 +37,7 @@ import { ERR } from '../../../src/schemas/error-codes';
 import { checkUscc } from '../../../src/schemas/registry-numbers';
 import { reviewReasonText } from '../../../src/schemas/review-outcome';
 import { companyAuthority, outsideByTwoStep, type CompanyNeed } from '../authority/service';
-import { emitEvent } from '../webhooks/events-db';
+import { emitEvent } from '../events/db';
 
 /**
  * Companies of onboarding: create and fill (administrator form), detail, invitation name look-up, join (staff

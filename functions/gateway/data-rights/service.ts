@@ -55,7 +55,7 @@ import {
   dueForErasure,
   consentWithdrawn,
 } from './db';
-import { emitEvent } from '../webhooks/events-db';
+import { emitEvent } from '../events/db';
 
 /**
  * A person's rights over their data (PIPL arts. 44–47; security baseline "Personal information"): see what the

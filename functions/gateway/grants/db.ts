@@ -1,6 +1,6 @@
 import { mayManageSql } from '../authority/db';
 import { auditStatement, type AuditEntry } from '../audit/db';
-import { emitEvent } from '../webhooks/events-db';
+import { emitEvent } from '../events/db';
 import type { GrantLevel } from '../../../src/schemas/grants';
 
 /**

@@ -6,7 +6,7 @@ import { REGISTRY_CONSENT_VERSION, type RegistryCheck, type RegistryVerdict, typ
 import { GatewayError } from '../errors';
 import { companyAuthority } from '../authority/service';
 import { companyById } from '../companies/db';
-import { administratorOf } from '../review/db';
+import { administratorOf } from '../companies/db';
 import { deliver } from '../delivery';
 import { callRegistry, configuredKeys, networkSend, RegistryFailure, type RegistryAnswer, type RegistryQuery } from './providers';
 import { STAND_IN_KEYS, standInSend } from './stand-in';

@@ -1,5 +1,5 @@
 import { auditStatement, type AuditEntry } from '../audit/db';
-import { emitEvent } from '../webhooks/events-db';
+import { emitEvent } from '../events/db';
 import type { CompanyRow } from '../companies/db';
 
 /**
@@ -106,14 +106,3 @@ export async function applyDecision(db: D1Database, decision: Decision): Promise
   return Boolean(updated?.meta.changes);
 }
 
-/** The company's administrator (the active one who created it first), to tell of a decision. */
-export async function administratorOf(db: D1Database, companyId: string): Promise<{ id: string; email: string | null; phone_e164: string | null } | null> {
-  return db
-    .prepare(
-      `SELECT u.id, u.email, u.phone_e164 FROM company_members m JOIN users u ON u.id = m.user_id
-       WHERE m.company_id = ? AND m.role = 'administrator' AND m.status = 'active'
-       ORDER BY m.joined_at LIMIT 1`,
-    )
-    .bind(companyId)
-    .first();
-}

@@ -22,7 +22,8 @@ import {
 } from '../../../src/schemas/ops-review';
 import type { AuditedAction } from '../../../src/schemas/ops-people';
 import { configOf } from '../../config';
-import { administratorOf, applyDecision, reviewedCompanyById, reviewQueue, type ReviewedCompanyRow } from './db';
+import { administratorOf } from '../companies/db';
+import { applyDecision, reviewedCompanyById, reviewQueue, type ReviewedCompanyRow } from './db';
 import { membersOfCompany } from '../companies/db';
 import { fileById, filesOfCompany } from '../files/db';
 import { fileResponse } from '../files/service';

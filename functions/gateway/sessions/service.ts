@@ -5,7 +5,7 @@ import { GatewayError } from '../errors';
 import { configOf, withBindings } from '../../config';
 import { now } from '../../contract';
 import { deviceKey, type ClientInfo } from './devices';
-import { emitEvent } from '../webhooks/events-db';
+import { emitEvent } from '../events/db';
 import { randomToken, tokenHash } from '../identity/tokens';
 import {
   findSession as findSessionOf,

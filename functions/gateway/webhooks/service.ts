@@ -27,7 +27,7 @@ import {
   type EndpointRow,
 } from './db';
 import { deliverWebhooks } from './delivery';
-import { pingStatement } from './events-db';
+import { pingStatement } from '../events/db';
 import { newEndpointSecret, sealSecret } from './signing';
 
 /**
