@@ -76,6 +76,9 @@ export default defineConfig({
     resolve: { alias: devOnWorkerd.alias },
     build: {
       rolldownOptions: {
+        // Imported constants inlined where they are read: a store's `ERR.X` (src/schemas/error-names.ts, one constant
+        // per catalogue code) becomes the code itself, so no page loads a chunk of code names (issue 40).
+        optimization: { inlineConst: { mode: 'all', pass: 1 } },
         output: {
           // React, its JSX runtime, react-dom and Astro's React renderer load on every island page anyway: one
           // chunk instead of four saves the per-file gzip overhead (about 0.9 KB a page; tests/e2e/budgets.spec.ts).

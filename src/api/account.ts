@@ -11,5 +11,7 @@ export const accountApi = {
   companyList: () => callGateway('c/user/v2/getCompanyListByToken', companyListAnswer, { body: {} }),
   chooseAccount: (companyId: string) => callGateway('agg-web/user/chooseAccount', z.unknown(), { body: { companyId } }),
   logout: () => callGateway('c/user/v2/loginout', z.unknown(), { body: {} }),
+  /** Grants the person may act under (issue 41): only how many; the acting section (lazy) reads them fully. */
+  actingChoices: () => callGateway('agg-web/user/actingChoices', z.array(z.unknown()), { body: {} }),
   agreeToTerms: () => callGateway('agg-web/protocol/agree', z.unknown(), { body: {} }),
 };

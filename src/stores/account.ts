@@ -5,15 +5,14 @@ import { problemOf, type Problem } from '../i18n/problem';
 import { dropKeptForms } from '../lib/kept-forms';
 import { clearRoleList, writeRoleList } from '../lib/role-list-cache';
 import type { CompanyListItem } from '../schemas/company-list';
-import type { ActingChoice } from '../schemas/grants';
 
 
 /** /account: the person's companies, which one is being opened, and good or bad news. */
 export const $accounts = map({
   phase: 'loading' as 'loading' | 'ready',
   companies: [] as CompanyListItem[],
-  /** Companies the person's company may act for (grants between companies, issue 41). */
-  acting: [] as ActingChoice[],
+  /** How many companies the person's company may act for (grants between companies, issue 41); the list loads with its section. */
+  actingCount: 0,
   /** The company being opened or marked main; other buttons wait. */
   busyId: '',
   /** Good and bad news, said by the island. */
@@ -32,10 +31,11 @@ export async function loadAccounts() {
   const companies = list.data;
   void writeRoleList(companies.map((c) => ({ companyId: c.companyId, role: c.role, companyType: c.companyType })));
   $accounts.set({ ...$accounts.get(), phase: 'ready', companies, error: null });
-  // Acting for another company is rarer: its call and contracts load after the list is on screen.
+  // Acting for another company is rarer: asked after the list is on screen, and its section's code loads only
+  // when there is something to act under.
   if (companies.some(isEnterable)) {
-    const acting = await (await import('../api/grants')).grantsApi.actingChoices();
-    if (acting.ok) $accounts.set({ ...$accounts.get(), acting: acting.data });
+    const acting = await accountApi.actingChoices();
+    if (acting.ok) $accounts.set({ ...$accounts.get(), actingCount: acting.data.length });
   }
 }
 

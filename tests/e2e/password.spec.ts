@@ -166,12 +166,14 @@ for (const lang of ['zh', 'en'] as Lang[]) {
       await expect(page).toHaveURL(/\/change_password$/);
       await expect(page.getByRole('heading', { name: t.pages.change_password.title })).toBeVisible();
 
+      // The current password on the change itself, whatever the proof's age (issue 48, class 9).
+      await page.getByLabel(t.changePassword.currentPassword, { exact: true }).fill('firstPass1');
       await page.getByLabel(t.changePassword.newPassword, { exact: true }).fill('secondPass2');
       await page.getByLabel(t.changePassword.confirmPassword, { exact: true }).fill('secondPass3');
       await page.getByRole('button', { name: t.changePassword.submit }).click();
       await expect(page.getByText(t.validation.passwordMismatch)).toBeVisible();
       // Show/hide toggle on the password inputs.
-      await page.getByRole('button', { name: m.showPassword }).first().click();
+      await page.getByRole('button', { name: m.showPassword }).nth(1).click();
       await expect(page.getByLabel(t.changePassword.newPassword, { exact: true })).toHaveAttribute('type', 'text');
       await page.getByLabel(t.changePassword.confirmPassword, { exact: true }).fill('secondPass2');
       await page.getByRole('button', { name: t.changePassword.submit }).click();

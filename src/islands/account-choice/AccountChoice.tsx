@@ -1,6 +1,6 @@
 import * as ERR from '../../schemas/error-names';
 import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
 import { problemText } from '../../i18n/problem';
@@ -12,13 +12,17 @@ import { format } from '../../i18n/format';
 import type { ClosingWords } from '../shared/ClosingBanner';
 import { ClosingBannerSlot } from '../shared/ClosingBannerSlot';
 
+import type { ActingWords } from './ActingChoices';
+
+const ActingChoices = lazy(() => import('./ActingChoices'));
+
 /** Statuses the platform decided with a reason the person should read. */
 const REASONED_STATUSES = ['additionalInformationRequired', 'verificationFailed', 'blocked', 'expired'];
 
 interface AccountChoiceProps {
   lang: Lang;
   messages: Pick<Messages, 'account' | 'errors' | 'companyTypes' | 'statuses' | 'common' | 'twoStep'> & {
-    actingWords: Pick<Messages['grants'], 'actingTitle' | 'actingLead' | 'actFor' | 'scopeVessels' | 'scopePorts' | 'scopeModules' | 'levels' | 'none'>;
+    actingWords: ActingWords;
   };
   /** A closure under way: its banner's words. */
   closingWords: ClosingWords;
@@ -27,7 +31,6 @@ interface AccountChoiceProps {
 /** /account: choose the company to work in, mark a main enterprise, or sign out. */
 export default function AccountChoice({ lang, messages, closingWords }: AccountChoiceProps) {
   const m = messages.account;
-  const g = messages.actingWords;
   const s = useStore($accounts);
 
   useEffect(() => {
@@ -119,36 +122,10 @@ export default function AccountChoice({ lang, messages, closingWords }: AccountC
           </ul>
         </>
       )}
-      {s.acting.length > 0 && (
-        <section className="acting-choices" aria-labelledby="acting-title">
-          <h2 id="acting-title" className="subsection-title">{g.actingTitle}</h2>
-          <p className="hint">{g.actingLead}</p>
-          <ul className="company-list" aria-labelledby="acting-title">
-            {s.acting.map((choice) => {
-              const name = lang === 'zh' && choice.principal.nameCn ? choice.principal.nameCn : choice.principal.nameEn;
-              const until = new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeZone: 'Asia/Shanghai' }).format(choice.until - 1);
-              return (
-                <li key={choice.grantId} className="company-card" data-acting={choice.grantId}>
-                  <div className="company-head">
-                    <h3 className="company-name">{name}</h3>
-                    <span className="badge">{g.levels[choice.level]}</span>
-                  </div>
-                  <ul className="connect-scopes">
-                    <li>{format(g.scopeVessels, { list: choice.vessels.join(', ') || g.none })}</li>
-                    <li>{format(g.scopePorts, { list: choice.ports.join(', ') || g.none })}</li>
-                    <li>{format(g.scopeModules, { list: choice.modules.map((module) => module.name).join(lang === 'zh' ? '、' : ', ') })}</li>
-                    <li>{until}</li>
-                  </ul>
-                  <div className="company-actions">
-                    <button type="button" className="button primary" disabled={Boolean(s.busyId)} onClick={() => void actFor(choice.grantId)}>
-                      {format(g.actFor, { company: name })}
-                    </button>
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-        </section>
+      {s.actingCount > 0 && (
+        <Suspense fallback={null}>
+          <ActingChoices lang={lang} words={messages.actingWords} busy={Boolean(s.busyId)} onActFor={(grantId) => void actFor(grantId)} />
+        </Suspense>
       )}
       <nav className="links">
         <a href="/user_center">{m.userCenter}</a>

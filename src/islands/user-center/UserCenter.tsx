@@ -24,7 +24,6 @@ import { WhenVisible } from '../../ui/WhenVisible';
 import { StepUpSlot } from '../shared/StepUpSlot';
 // The share-link part is in the first screen: with the island, not a lazy chunk the first paint would wait for.
 import { ShareSignIn } from './ShareSignIn';
-import { ActingBanner } from './ActingBanner';
 import { ClosingBannerSlot } from '../shared/ClosingBannerSlot';
 
 // The profile editor (with its country list and date picker) loads when the person opens it.
@@ -40,6 +39,9 @@ const ProfileEditor = lazy(() => import('./ProfileEditor').then((m) => ({ defaul
 import { CompanyStanding } from '../account-choice/CompanyStanding';
 import { companyTypeLabel } from '../account-choice/labels';
 import { format } from '../../i18n/format';
+
+// Only while the session acts for another company (issue 41): its code loads then.
+const ActingBanner = lazy(() => import('./ActingBanner').then((module) => ({ default: module.ActingBanner })));
 
 
 /** The places inside "Security" and "Your data" an address may name (the new-device notice, WeChat, OpenID). */
@@ -122,7 +124,9 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
       <ClosingBannerSlot lang={lang} words={messages.dataRights} />
 
       {me?.actingFor && (
-        <ActingBanner lang={lang} acting={me.actingFor} words={m} ownCompany={me.accountId} />
+        <Suspense fallback={null}>
+          <ActingBanner lang={lang} acting={me.actingFor} words={m} ownCompany={me.accountId} />
+        </Suspense>
       )}
 
       <section className="panel" aria-labelledby="profile-title" aria-busy={loading || undefined}>
