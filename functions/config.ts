@@ -217,6 +217,15 @@ const settings = {
    * (7 days less a second, the spec's cookie lifetime).
    */
   sessionAbsoluteTimeout: variable('SESSION_ABSOLUTE_TIMEOUT', withDefault(wholeNumber(300, 400 * 86_400), '604799')),
+  /**
+   * The new-device challenge (issue 44): a password, hand-off or partner sign-in of a person without two-step, from a
+   * device that has not signed in to the account within NEW_DEVICE_DAYS, owes a one-time code to the account's
+   * e-mail or phone first (sign-in/service.ts). On unless set to "false" (local runs and the tests switch it off in
+   * wrangler.toml and switch it on where they test it).
+   */
+  newDeviceChallenge: variable('NEW_DEVICE_CHALLENGE', withDefault(flag, 'true')),
+  /** How long a device that signed in stays known without signing in again, in days. */
+  newDeviceDays: variable('NEW_DEVICE_DAYS', withDefault(wholeNumber(1, 365), '90')),
   /** Digits per one-time code. */
   codeLength: variable('CODE_LENGTH', withDefault(wholeNumber(4, 8), '6')),
   /** Where every channel goes unless SMS_PROVIDER / SMS_INTERNATIONAL_PROVIDER / EMAIL_PROVIDER names another. */

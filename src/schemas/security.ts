@@ -40,8 +40,11 @@ export type SessionEntry = z.infer<typeof sessionEntry>;
 export const sessionsAnswer = z.array(sessionEntry);
 
 export const SIGN_IN_METHODS = ['code', 'password', 'link', 'handoff', 'passkey', 'wechat', 'wecom'] as const;
-/** The second step a sign-in passed after its first factor (two-step on): app code, passkey or recovery code. */
-export const SECOND_STEPS = ['totp', 'passkey', 'recovery'] as const;
+/**
+ * The second step a sign-in passed after its first factor: with two-step on an app code, passkey or recovery code;
+ * 'code' the new-device challenge's one-time code (issue 44).
+ */
+export const SECOND_STEPS = ['totp', 'passkey', 'recovery', 'code'] as const;
 export type SecondStep = (typeof SECOND_STEPS)[number];
 
 export const signInEntry = z.object({

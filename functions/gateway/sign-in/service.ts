@@ -33,7 +33,7 @@ import { twoStepEnabledStatement, type ChallengeRow } from '../second-step/db';
 import { outsideByTwoStep } from '../authority/service';
 import { clientIp, fail, GatewayError, ok, requestLang } from '../errors';
 import { auditStatement, ownEventStatement } from '../audit/db';
-import { now } from '../../contract';
+import { DEVICE_HEADER, now } from '../../contract';
 import { CHALLENGE_LIFETIME_MS, prepareChallenge, type ChallengeOptions } from '../second-step/service';
 import { consentOwedIn, consentStatements, currentTermsAgreedStatement, defaultConsentDocs, needsConsent } from '../legal/consents';
 import { accountSizeOf, asLoginCaseMembership } from '../companies/login-case';
@@ -48,6 +48,7 @@ import type { SignInMethod } from './db';
 import { ERR } from '../../../src/schemas/error-codes';
 import { bindingRefusal, bindingStatements, type SocialBinding } from '../social/db';
 import { sendSecurityNotice, socialBoundChange } from '../delivery/security-notice';
+import { deviceAtSessionStart, deviceOfRequest, isKnownDevice, knownDeviceRead, newDeviceRecipient, owesNewDeviceChallenge, sendNewDeviceCode, type DeviceOfRequest } from '../devices/service';
 
 /**
  * Signing in: the session and login answer every sign-in ends with (`signedIn`), and the password sign-in
@@ -199,15 +200,27 @@ export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<Us
     if (options.spend) throw new Error('spend is for an existing account: a new person spends the code in `before`');
     return completeSignIn(c, user, options);
   }
-  const account = await accountAtSignIn(c.env.DB, user.id, options.spend);
+  const device = await deviceOfRequest(c.req.header(DEVICE_HEADER));
+  const account = await accountAtSignIn(c.env.DB, user.id, options.spend, knownDeviceRead(c.env, user.id, device, now(c)));
   // A blocked account hears so before any second step (the session INSERT refuses it again, in its own statement).
   assertStanding(account.standing);
+  const challengeOptions: ChallengeOptions = { kind, agreedTo: [...agreedTo], ...(proves ? {} : { unproved: true }), ...(binding ? { binding } : {}) };
   if (method !== 'passkey' && account.twoStep) {
-    const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: { kind, agreedTo: [...agreedTo], ...(proves ? {} : { unproved: true }), ...(binding ? { binding } : {}) }, now: now(c) });
+    const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: challengeOptions, now: now(c) });
     await runBatch(c.env.DB, [...before, challenge.statement]);
     return ok(c, { ...SECOND_STEP_OWED, secondStep: { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 } });
   }
-  return completeSignIn(c, user, options, account);
+  if (owesNewDeviceChallenge(c.env, { method, twoStep: account.twoStep, known: account.knownDevice })) {
+    // Ends like the second step (devices/service.ts): the same challenge, marked, and a code to the account.
+    const person = await findUserById(c.env.DB, user.id);
+    const recipient = person && newDeviceRecipient(person);
+    if (!recipient) throw new GatewayError(ERR.NEW_DEVICE_NO_CHANNEL);
+    const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: { ...challengeOptions, newDevice: recipient }, now: now(c) });
+    await runBatch(c.env.DB, [...before, challenge.statement]);
+    const sent = await sendNewDeviceCode(c.env, recipient, { ip: clientIp(c), at: now(c), lang: requestLang(c), background: (work) => c.executionCtx.waitUntil(work) });
+    return ok(c, { ...SECOND_STEP_OWED, secondStep: { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000, newDevice: sent } });
+  }
+  return completeSignIn(c, user, options, account, device);
 }
 
 /** Statements that spend a single-use proof at the head of a batch, and the check of their results. */
@@ -223,7 +236,8 @@ export interface AccountAtSignIn {
   twoStep: boolean;
   memberships: MembershipRow[];
   /** Whether the person has yet to agree to the current terms (needsConsent), read in the same round trip. */
-  consentOwed: boolean;
+  consentOwed: boolean;  /** The request's device is known to the person (devices/service.ts), read in the same round trip. */
+  knownDevice: boolean;
 }
 
 /**
@@ -231,7 +245,7 @@ export interface AccountAtSignIn {
  * its companies, do they owe an agreement to the current terms; with the spending of the sign-in's proof ahead of
  * them, when it has one.
  */
-async function accountAtSignIn(db: D1Database, userId: string, spend?: SpendInFirstRead): Promise<AccountAtSignIn> {
+async function accountAtSignIn(db: D1Database, userId: string, spend?: SpendInFirstRead, deviceRead?: D1PreparedStatement | null): Promise<AccountAtSignIn> {
   const spending = spend?.statements ?? [];
   const results = await db.batch([
     ...spending,
@@ -239,14 +253,16 @@ async function accountAtSignIn(db: D1Database, userId: string, spend?: SpendInFi
     twoStepEnabledStatement(db, userId),
     membershipsStatement(db, '?', userId),
     currentTermsAgreedStatement(db, userId),
+    ...(deviceRead ? [deviceRead] : []),
   ]);
   spend?.spent(results.slice(0, spending.length));
-  const [standing, twoStep, memberships, termsAgreed] = results.slice(spending.length);
+  const [standing, twoStep, memberships, termsAgreed, known] = results.slice(spending.length);
   return {
     standing: standing?.results[0] as Standing | undefined,
     twoStep: (twoStep?.results.length ?? 0) > 0,
     memberships: (memberships?.results ?? []) as MembershipRow[],
     consentOwed: consentOwedIn(termsAgreed),
+    knownDevice: (known?.results.length ?? 0) > 0,
   };
 }
 
@@ -261,6 +277,8 @@ export async function completeSignIn<E extends SignInEnv>(
   { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding, refusal }: SignInOptions,
   /** The account as signedIn read it in this request: no second read of its standing or its companies. */
   read?: AccountAtSignIn,
+  /** The request's device as signedIn read it. */
+  deviceRead?: DeviceOfRequest,
 ) {
   const db = c.env.DB;
   // Judged here too (no I/O), so that no caller can pass a read without its standing being checked.
@@ -273,6 +291,10 @@ export async function completeSignIn<E extends SignInEnv>(
   // One that requires two-step of a person without it is not entered straight away (chooseAccount says why).
   const candidate = memberships.find((m) => m.is_main === 1 && accountSizeOf([asLoginCaseMembership(m)]) === 1);
   const main = candidate && !outsideByTwoStep(candidate) ? candidate : undefined;
+  // Every session's device is recorded (devices/service.ts), after a new person's INSERT.
+  const device = deviceRead ?? (await deviceOfRequest(c.req.header(DEVICE_HEADER)));
+  const known = read && deviceRead ? read.knownDevice : !newUser && (await isKnownDevice(c.env, user.id, device, now(c)));
+  const recorded = await deviceAtSessionStart(c.env, { userId: user.id, device, known, at: now(c), client: clientInfo(c) });
   const session = await startSession(c.env, {
     userId: user.id,
     kind,
@@ -282,7 +304,7 @@ export async function completeSignIn<E extends SignInEnv>(
     lang: requestLang(c),
     at: now(c),
     companyId: main?.company_id ?? null,
-    before: [...before, ...bound, ...consents],
+    before: [...before, ...bound, ...consents, recorded.statement],
     newUser,
     proves,
     standingChecked: read !== undefined,
@@ -315,6 +337,8 @@ export async function completeSignIn<E extends SignInEnv>(
       expires_in: session.lifetimeS,
       isMainAccount: Boolean(main),
     },
+    // The edge keeps it in the HttpOnly device cookie and takes it out of the answer.
+    device: recorded.answer,
   });
 }
 

@@ -36,7 +36,7 @@ export const security = {
   methods: { code: 'Verification code', password: 'Password', link: 'Sign-in link', handoff: 'From another site', passkey: 'Passkey', wechat: 'WeChat', wecom: 'WeCom' },
   /** A sign-in with two-step on: the first factor, then the second step it passed. */
   withSecondStep: '{method}, then {step}',
-  secondSteps: { totp: 'authenticator app', passkey: 'passkey', recovery: 'recovery code' },
+  secondSteps: { totp: 'authenticator app', passkey: 'passkey', recovery: 'recovery code', code: 'code for a new device' },
   partner: 'partner site',
   success: 'Signed in',
   failure: 'Failed',

@@ -33,7 +33,7 @@ export const security: Messages['security'] = {
   deviceColumn: '设备与地点',
   methods: { code: '验证码', password: '密码', link: '登录链接', handoff: '从其他站点', passkey: '通行密钥', wechat: '微信', wecom: '企业微信' },
   withSecondStep: '{method}，再验证{step}',
-  secondSteps: { totp: '身份验证器应用', passkey: '通行密钥', recovery: '恢复码' },
+  secondSteps: { totp: '身份验证器应用', passkey: '通行密钥', recovery: '恢复码', code: '新设备验证码' },
   partner: '合作方站点',
   success: '登录成功',
   failure: '登录失败',
