@@ -2,8 +2,11 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
 
-/** What a person types as a second factor: a 6-digit app code, or a recovery code (XXXXX-XXXXX, any case). */
-export const SECOND_FACTOR_KINDS = ['totp', 'recovery'] as const;
+/**
+ * What a person types as a second factor: a 6-digit app code, or a recovery code (XXXXX-XXXXX, any case); 'code' the
+ * new-device challenge's one-time code.
+ */
+export const SECOND_FACTOR_KINDS = ['totp', 'recovery', 'code'] as const;
 export type SecondFactorKind = (typeof SECOND_FACTOR_KINDS)[number];
 export const totpCodeSchema = checked(z.string(), z.regex(/^\d{6}$/));
 export const recoveryCodeSchema = checked(z.string(), z.regex(/^[A-Za-z0-9\s-]{10,16}$/));

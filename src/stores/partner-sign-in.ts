@@ -1,3 +1,4 @@
+import type { NewDeviceNotice } from '../schemas/sign-in-answers';
 import { SALT_REQUIRED, type ApiResult } from '../api/result';
 import { hashPassword } from '../lib/password-hash';
 import { takeResetHandOver } from '../lib/reset-hand-over';
@@ -32,6 +33,8 @@ const initial = {
   redirecting: false,
   /** The password passed and two-step verification is on: the second-step screen shows (loaded on demand). */
   secondStep: false,
+  /** The second step owed is the new-device challenge: where its code went (masked). */
+  newDevice: null as NewDeviceNotice | null,
   /** Straight after a password reset: its confirmation, shown until the person signs in or leaves. */
   resetDone: false,
 };
@@ -128,7 +131,7 @@ export async function submit() {
       return form.failure(result);
     }
     track('sign_in_succeeded', { method: 'partner' });
-    if (result.data.secondStep) return void $partnerSignIn.setKey('secondStep', true);
+    if (result.data.secondStep) return void $partnerSignIn.set({ ...$partnerSignIn.get(), secondStep: true, newDevice: result.data.secondStep.newDevice ?? null });
     await partnerSignedIn(result.data);
   });
 }

@@ -224,6 +224,7 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
   if (result.data.newUser) track('registered', { method });
   // Two-step verification is on: no session yet; the second-step screen takes over.
   if (result.data.secondStep) {
+    $signIn.setKey('newDevice', result.data.secondStep.newDevice ?? null);
     $signIn.setKey('secondStep', true);
     return false;
   }

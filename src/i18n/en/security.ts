@@ -66,6 +66,11 @@ export const twoStep = {
   passkeyWaiting: 'Follow the steps on your device…',
   passkeyCancelled: 'The passkey request was cancelled or timed out. Try again, or enter a code.',
   passkeyFailed: 'The passkey request did not finish. Try again, or enter a code.',
+  // The new-device challenge (issue 44), on the same screen.
+  newDeviceTitle: 'Confirm this device',
+  newDeviceIntro: 'You are signing in from a device this account has not used recently. We sent a one-time code to {to}. Enter it to go on.',
+  newDeviceLabel: 'One-time code',
+  newDeviceCodeInvalid: 'Please enter the digits of the code we sent you.',
   // The user center.
   sectionTitle: 'Two-step verification',
   statusOn: 'On: signing in needs a code from your authenticator app.',
