@@ -226,3 +226,27 @@ describe('the device cookie', () => {
     expect(named(res, 'portal_second_step')).toBeDefined();
   });
 });
+
+describe('the partner login', () => {
+  it('asks a partner on a new device too, by SMS to the phone, and the code opens a partner session', async () => {
+    const NAVIGATOR = 'http://navigator.example.com';
+    const mobile = api.mobile('136');
+    await api.seed({ phone: { callingCode: '+86', mobile }, password: PASSWORD, isPartner: true, userType: 2 });
+    const sliderCheck = await api.sliderCheck('login', `+86${mobile}`);
+    const first = await api.post(
+      '/agg-web/partner/v2/passwordLogin',
+      { phone: mobile, phoneCode: '+86', password: await hashPassword(PASSWORD), captchaType: 2, passwordVersion: 2, sliderCheck },
+      { origin: NAVIGATOR },
+    );
+    const body = await json<{ secondStep: { newDevice: { channel: string; to: string } } }>(first);
+    expect(body.code).toBe('0');
+    expect(named(first, 'navigator_token')).toBeUndefined();
+    expect(body.data.secondStep.newDevice).toEqual({ channel: 'sms', to: `+86${'*'.repeat(mobile.length - 2)}${mobile.slice(-2)}` });
+    const challenge = named(first, 'navigator_second_step');
+    expect(challenge).toBeDefined();
+    const code = await api.latestCode(`+86${mobile}`);
+    const passed = await api.post('/agg-web/user/twoStep/verify', { kind: 'code', code }, { origin: NAVIGATOR, cookie: challenge });
+    expect((await json(passed)).code).toBe('0');
+    expect(named(passed, 'navigator_token')).toBeDefined();
+  });
+});
