@@ -226,6 +226,13 @@ const settings = {
   newDeviceChallenge: variable('NEW_DEVICE_CHALLENGE', withDefault(flag, 'true')),
   /** How long a device that signed in stays known without signing in again, in days. */
   newDeviceDays: variable('NEW_DEVICE_DAYS', withDefault(wholeNumber(1, 365), '90')),
+  /**
+   * The offline breached-password check (issue 44): a new password whose SHA-1 is in the imported Pwned Passwords
+   * ranges with at least this count is refused (PW0005).
+   */
+  pwnedMinCount: variable('PWNED_MIN_COUNT', withDefault(wholeNumber(1, 1_000_000_000), '1')),
+  /** When the ranges cannot be read (R2 down): "false" accepts and logs, "true" refuses the new password (PW0006). */
+  pwnedFailClosed: variable('PWNED_FAIL_CLOSED', flag),
   /** Digits per one-time code. */
   codeLength: variable('CODE_LENGTH', withDefault(wholeNumber(4, 8), '6')),
   /** Where every channel goes unless SMS_PROVIDER / SMS_INTERNATIONAL_PROVIDER / EMAIL_PROVIDER names another. */

@@ -42,6 +42,9 @@ export const errorCatalogue = {
   PW0003: { status: 400, en: 'The current password is wrong.', zh: '当前密码错误。' },
   // The password change asks the current password on the change itself (ASVS 5.0 V6.2.3), whatever the proof's age.
   PW0004: { status: 400, en: 'Please enter your current password.', zh: '请输入当前密码。' },
+  // The offline breached-password check (issue 44): a password found in known data breaches, and the check unable to run.
+  PW0005: { status: 400, en: 'This password has appeared in a data breach, so others may try it. Please choose another one.', zh: '该密码曾出现在数据泄露中，可能被他人尝试，请更换。' },
+  PW0006: { status: 503, en: 'We cannot check new passwords right now. Please try again in a few minutes.', zh: '暂时无法检查新密码，请几分钟后再试。' },
   // One-time codes. `data` of CD0001 is { retryAfter: seconds }; of CD0010 { triesLeft }.
   CD0001: { status: 429, en: 'Please wait a moment before asking for a new code.', zh: '请稍后再获取验证码。' },
   CD0002: { status: 429, en: 'Too many codes were sent to this number or address. Please try again in an hour.', zh: '该号码或邮箱获取验证码过于频繁，请一小时后再试。' },

@@ -38,6 +38,8 @@ import { CHALLENGE_LIFETIME_MS, prepareChallenge, type ChallengeOptions } from '
 import { consentOwedIn, consentStatements, currentTermsAgreedStatement, defaultConsentDocs, needsConsent } from '../legal/consents';
 import { accountSizeOf, asLoginCaseMembership } from '../companies/login-case';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword, type StoredPassword } from '../identity/passwords';
+import { assertNotBreached, isBreached } from '../identity/breached-passwords';
+import { requirePasswordChangeStatement } from '../people/db';
 import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER, THROTTLE } from './risk';
 import { clientInfo, type ClientInfo } from '../sessions/devices';
 import { prepareSession, revokeAllSessionsOfUser } from '../sessions/service';
@@ -365,6 +367,10 @@ export interface PasswordAttempt {
   password: string;
   passwordVersion: 1 | 2;
   newPassword?: string;
+  /** SHA-1 hex of the new password (the insecure-password modal), for the breached-password check. */
+  newPasswordSha1?: string;
+  /** SHA-1 hex of the password (version 2 only), for the breached-password check at sign-in. */
+  passwordSha1?: string;
   /** A passed human check, as the sign-in screens send it. */
   nvcvalStr?: string;
 }
@@ -458,14 +464,24 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
     // The insecure-password modal was confirmed: the new password replaces the old one (as version 2) and
     // every other session of the account ends.
     await assertNewPasswordAllowed(attempt.newPassword);
+    await assertNotBreached(env, attempt.newPasswordSha1, at);
     before.push(
       setPasswordStatement(db, user.id, await hashPassword(attempt.newPassword, env), { version: 2, clearOriginalFlag: true }),
       ownEventStatement(db, { at, userId: user.id, action: 'user.password_changed', network, detail: { insecure: true } }),
     );
     await revokeAllSessionsOfUser(db, user.id, undefined, at);
     originalFlag = 0;
-  } else if (check.needsRehash) {
-    before.push(setPasswordStatement(db, user.id, await hashPassword(attempt.password, env), { version: user.password_version }));
+  } else {
+    if (check.needsRehash) before.push(setPasswordStatement(db, user.id, await hashPassword(attempt.password, env), { version: user.password_version }));
+    // A breached password (issue 44) asks for a change at this sign-in, as an operator's "change required" does: the
+    // flag is set (the insecure-password modal follows) and recorded, with the session's batch.
+    if (user.password_version === 2 && (await isBreached(env, attempt.passwordSha1, at))) {
+      before.push(
+        requirePasswordChangeStatement(db, user.id),
+        ownEventStatement(db, { at, userId: user.id, action: 'user.password_change_required', network, detail: { breached: true } }, { onlyIfChanged: true }),
+      );
+      originalFlag = 1;
+    }
   }
   return { outcome: 'signed-in', user: { ...user, original_flag: originalFlag }, before };
 }
