@@ -224,6 +224,10 @@ const settings = {
    * wrangler.toml and switch it on where they test it).
    */
   newDeviceChallenge: variable('NEW_DEVICE_CHALLENGE', withDefault(flag, 'true')),
+  /** The challenge also asks a known device signing in from a country the account never signed in from. */
+  newDeviceNewCountry: variable('NEW_DEVICE_NEW_COUNTRY', withDefault(flag, 'true')),
+  /** The challenge also asks a known device on a network the account never signed in from, after failed sign-ins in 24 h. */
+  newDeviceRiskyNetwork: variable('NEW_DEVICE_RISKY_NETWORK', withDefault(flag, 'true')),
   /** How long a device that signed in stays known without signing in again, in days. */
   newDeviceDays: variable('NEW_DEVICE_DAYS', withDefault(wholeNumber(1, 365), '90')),
   /**

@@ -28,10 +28,14 @@ beforeAll(async () => {
 afterAll(() => worker.dispose());
 
 const PASSWORD = 'Harbour2026';
-type Opts = { cookie?: string; from?: string };
-const call = (path: string, init: RequestInit = {}) => app.request(`http://localhost/api${path}`, init, worker.env, worker.ctx);
-const post = (path: string, body: unknown, { cookie, from = api.ip() }: Opts = {}) =>
-  call(path, { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': from, ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+type Opts = { cookie?: string; from?: string; country?: string; env?: Record<string, string> };
+const call = (path: string, init: RequestInit = {}, env: Record<string, string> = {}) => app.request(`http://localhost/api${path}`, init, { ...worker.env, ...env }, worker.ctx);
+const post = (path: string, body: unknown, { cookie, from = api.ip(), country, env }: Opts = {}) =>
+  call(
+    path,
+    { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': from, ...(cookie ? { cookie } : {}), ...(country ? { 'x-debug-country': country } : {}) }, body: JSON.stringify(body) },
+    env,
+  );
 const json = <T = Record<string, unknown>>(res: Response) => res.json() as Promise<Envelope<T>>;
 const cookieValue = (res: Response, name: string) => new RegExp(`(?:^|\\n)${name}=([^;]*)`).exec(res.headers.getSetCookie().join('\n'))?.[1];
 const named = (res: Response, name: string) => {
@@ -60,12 +64,12 @@ async function person() {
 }
 
 /** A password sign-in from a new device, then the code: the session and the device cookie it leaves. */
-async function passChallenge(email: string) {
+async function passChallenge(email: string, opts: Opts = {}) {
   later();
-  const first = await passwordSignIn(email);
+  const first = await passwordSignIn(email, opts);
   const challenge = named(first, 'portal_second_step');
   expect(challenge).toBeDefined();
-  const passed = await verify(await latestCode(email), challenge);
+  const passed = await verify(await latestCode(email), challenge, { ...opts, cookie: undefined });
   const session = named(passed, 'portal_token');
   const device = named(passed, 'portal_device');
   expect((await json(passed)).code).toBe('0');
@@ -248,5 +252,36 @@ describe('the partner login', () => {
     const passed = await api.post('/agg-web/user/twoStep/verify', { kind: 'code', code }, { origin: NAVIGATOR, cookie: challenge });
     expect((await json(passed)).code).toBe('0');
     expect(named(passed, 'navigator_token')).toBeDefined();
+  });
+});
+
+describe('the other rules, each a setting', () => {
+  const owesCode = (res: Response) => named(res, 'portal_token') === undefined && named(res, 'portal_second_step') !== undefined;
+
+  it('a known device from a country the account never signed in from owes the code (NEW_DEVICE_NEW_COUNTRY)', async () => {
+    const { email } = await person();
+    const { device } = await passChallenge(email, { country: 'CN' });
+    later();
+    expect(owesCode(await passwordSignIn(email, { cookie: device, country: 'CN' }))).toBe(false);
+    later();
+    expect(owesCode(await passwordSignIn(email, { cookie: device, country: 'FR' }))).toBe(true);
+    later();
+    expect(owesCode(await passwordSignIn(email, { cookie: device, country: 'DE', env: { NEW_DEVICE_NEW_COUNTRY: 'false' } }))).toBe(false);
+  });
+
+  it('after failed sign-ins in 24 h, a known device on a network the account never signed in from owes the code (NEW_DEVICE_RISKY_NETWORK)', async () => {
+    const { email } = await person();
+    const home = api.ip();
+    const { device } = await passChallenge(email, { from: home });
+    // Someone else tries a wrong password.
+    const wrong = await post('/agg-web/user/v3/userLogin', { loginEmail: email, loginPassword: await hashPassword('Wrong12345'), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT });
+    expect((await json(wrong)).code).toBe('US0010');
+    await worker.settle();
+    later();
+    expect(owesCode(await passwordSignIn(email, { cookie: device, from: home }))).toBe(false);
+    later();
+    expect(owesCode(await passwordSignIn(email, { cookie: device, env: { NEW_DEVICE_RISKY_NETWORK: 'false' } }))).toBe(false);
+    later();
+    expect(owesCode(await passwordSignIn(email, { cookie: device }))).toBe(true);
   });
 });

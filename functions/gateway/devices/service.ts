@@ -50,9 +50,24 @@ export function knownDeviceRead(env: CodesEnv, userId: string, device: DeviceOfR
   return knownDeviceStatement(env.DB, userId, device.hash, at - configOf(env).newDeviceDays * DAY_MS);
 }
 
-/** Whether this sign-in owes the new-device challenge (the rule at the top of this file). */
-export function owesNewDeviceChallenge(env: CodesEnv, { method, twoStep, known }: { method: SignInMethod; twoStep: boolean; known: boolean }): boolean {
-  return configOf(env).newDeviceChallenge && CHALLENGED_METHODS.has(method) && !twoStep && !known;
+/** What the sign-in history says of this sign-in (sign-in/db.ts signInRiskStatement). */
+export interface SignInRisk {
+  newCountry: boolean;
+  riskyNetwork: boolean;
+}
+
+/** How far back failed sign-ins make a new network ask (NEW_DEVICE_RISKY_NETWORK). */
+export const FAILURES_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Whether this sign-in owes the new-device challenge (the rules at the top of this file): a device not known, or, each
+ * a setting, a known one from a new country (NEW_DEVICE_NEW_COUNTRY) or on a new network after failed sign-ins in the
+ * last 24 h (NEW_DEVICE_RISKY_NETWORK).
+ */
+export function owesNewDeviceChallenge(env: CodesEnv, { method, twoStep, known, risk }: { method: SignInMethod; twoStep: boolean; known: boolean; risk: SignInRisk }): boolean {
+  const config = configOf(env);
+  if (!config.newDeviceChallenge || !CHALLENGED_METHODS.has(method) || twoStep) return false;
+  return !known || (config.newDeviceNewCountry && risk.newCountry) || (config.newDeviceRiskyNetwork && risk.riskyNetwork);
 }
 
 /** Whether the device is known to the person (one read, for a sign-in that did not batch it). */

@@ -5,7 +5,7 @@ import type { SecondStep } from '../../../src/schemas/security';
 import type { WorkerEnv } from '../../env';
 import { membershipsOfUser, membershipsStatement } from '../companies/db';
 import { type MembershipRow } from '../authority/db';
-import { clearAllAttemptsStatement, clearAttemptsStatement, countAttempt, throttleState } from './db';
+import { clearAllAttemptsStatement, clearAttemptsStatement, countAttempt, signInRiskStatement, throttleState } from './db';
 import {
   assertNotBlocked,
   assertStanding,
@@ -50,7 +50,7 @@ import type { SignInMethod } from './db';
 import { ERR } from '../../../src/schemas/error-codes';
 import { bindingRefusal, bindingStatements, type SocialBinding } from '../social/db';
 import { sendSecurityNotice, socialBoundChange } from '../delivery/security-notice';
-import { deviceAtSessionStart, deviceOfRequest, isKnownDevice, knownDeviceRead, newDeviceRecipient, owesNewDeviceChallenge, sendNewDeviceCode, type DeviceOfRequest } from '../devices/service';
+import { deviceAtSessionStart, deviceOfRequest, FAILURES_WINDOW_MS, isKnownDevice, knownDeviceRead, newDeviceRecipient, owesNewDeviceChallenge, sendNewDeviceCode, type DeviceOfRequest, type SignInRisk } from '../devices/service';
 
 /**
  * Signing in: the session and login answer every sign-in ends with (`signedIn`), and the password sign-in
@@ -203,7 +203,11 @@ export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<Us
     return completeSignIn(c, user, options);
   }
   const device = await deviceOfRequest(c.req.header(DEVICE_HEADER));
-  const account = await accountAtSignIn(c.env.DB, user.id, options.spend, knownDeviceRead(c.env, user.id, device, now(c)));
+  const client = clientInfo(c);
+  const account = await accountAtSignIn(c.env.DB, user.id, options.spend, [
+    knownDeviceRead(c.env, user.id, device, now(c)),
+    signInRiskStatement(c.env.DB, user.id, { country: client.country, network: client.network, failuresSince: now(c) - FAILURES_WINDOW_MS }),
+  ]);
   // A blocked account hears so before any second step (the session INSERT refuses it again, in its own statement).
   assertStanding(account.standing);
   const challengeOptions: ChallengeOptions = { kind, agreedTo: [...agreedTo], ...(proves ? {} : { unproved: true }), ...(binding ? { binding } : {}) };
@@ -212,7 +216,7 @@ export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<Us
     await runBatch(c.env.DB, [...before, challenge.statement]);
     return ok(c, { ...SECOND_STEP_OWED, secondStep: { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 } });
   }
-  if (owesNewDeviceChallenge(c.env, { method, twoStep: account.twoStep, known: account.knownDevice })) {
+  if (owesNewDeviceChallenge(c.env, { method, twoStep: account.twoStep, known: account.knownDevice, risk: account.risk })) {
     // Ends like the second step (devices/service.ts): the same challenge, marked, and a code to the account.
     const person = await findUserById(c.env.DB, user.id);
     const recipient = person && newDeviceRecipient(person);
@@ -240,6 +244,8 @@ export interface AccountAtSignIn {
   /** Whether the person has yet to agree to the current terms (needsConsent), read in the same round trip. */
   consentOwed: boolean;  /** The request's device is known to the person (devices/service.ts), read in the same round trip. */
   knownDevice: boolean;
+  /** What the sign-in history says of this sign-in's country and network (the challenge's other rules). */
+  risk: SignInRisk;
 }
 
 /**
@@ -247,7 +253,13 @@ export interface AccountAtSignIn {
  * its companies, do they owe an agreement to the current terms; with the spending of the sign-in's proof ahead of
  * them, when it has one.
  */
-async function accountAtSignIn(db: D1Database, userId: string, spend?: SpendInFirstRead, deviceRead?: D1PreparedStatement | null): Promise<AccountAtSignIn> {
+async function accountAtSignIn(
+  db: D1Database,
+  userId: string,
+  spend?: SpendInFirstRead,
+  /** The device's read (null: no device token) and the history's risk read (devices/service.ts, sign-in/db.ts). */
+  [deviceRead, riskRead]: [D1PreparedStatement | null, D1PreparedStatement | null] = [null, null],
+): Promise<AccountAtSignIn> {
   const spending = spend?.statements ?? [];
   const results = await db.batch([
     ...spending,
@@ -255,16 +267,19 @@ async function accountAtSignIn(db: D1Database, userId: string, spend?: SpendInFi
     twoStepEnabledStatement(db, userId),
     membershipsStatement(db, '?', userId),
     currentTermsAgreedStatement(db, userId),
+    riskRead ?? db.prepare('SELECT 0 AS new_country, 0 AS risky_network'),
     ...(deviceRead ? [deviceRead] : []),
   ]);
   spend?.spent(results.slice(0, spending.length));
-  const [standing, twoStep, memberships, termsAgreed, known] = results.slice(spending.length);
+  const [standing, twoStep, memberships, termsAgreed, risk, known] = results.slice(spending.length);
+  const riskRow = risk?.results[0] as { new_country: number; risky_network: number } | undefined;
   return {
     standing: standing?.results[0] as Standing | undefined,
     twoStep: (twoStep?.results.length ?? 0) > 0,
     memberships: (memberships?.results ?? []) as MembershipRow[],
     consentOwed: consentOwedIn(termsAgreed),
     knownDevice: (known?.results.length ?? 0) > 0,
+    risk: { newCountry: riskRow?.new_country === 1, riskyNetwork: riskRow?.risky_network === 1 },
   };
 }
 
