@@ -4,6 +4,8 @@
 -- (sign-in/service.ts signedIn). A password change, "sign out everywhere" and an operator's block delete the rows.
 CREATE TABLE IF NOT EXISTS known_devices (
   token_hash TEXT PRIMARY KEY,
+  -- What the person's list names the device by ("Forget"): random, neither the token nor its hash.
+  public_id TEXT NOT NULL UNIQUE,
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   created_at INTEGER NOT NULL,
   last_used_at INTEGER NOT NULL,

@@ -25,6 +25,20 @@ const device = {
   type: z.nullable(z.string()),
 };
 
+// GET agg-web/user/security/devices → KnownDeviceEntry[] (issue 44): the devices the person signed in from within
+// NEW_DEVICE_DAYS, this one marked; POST agg-web/user/security/devices/forget { id } → null (ND0003: no such device).
+export const knownDeviceEntry = z.object({
+  id: z.string(),
+  current: z.boolean(),
+  firstUsedAt: z.number(),
+  lastUsedAt: z.number(),
+  country: z.nullable(z.string()),
+  ...device,
+});
+export type KnownDeviceEntry = z.infer<typeof knownDeviceEntry>;
+export const knownDevicesAnswer = z.array(knownDeviceEntry);
+export const forgetDeviceRequest = z.object({ id: sessionIdSchema });
+
 export const sessionEntry = z.object({
   id: z.string(),
   current: z.boolean(),

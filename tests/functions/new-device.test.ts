@@ -285,3 +285,43 @@ describe('the other rules, each a setting', () => {
     expect(owesCode(await passwordSignIn(email, { cookie: device }))).toBe(true);
   });
 });
+
+describe("the person's devices (Security section)", () => {
+  type Entry = { id: string; current: boolean; firstUsedAt: number; lastUsedAt: number; country: string | null; browser: string | null };
+  const devicesOf = async (cookie: string) => json<Entry[]>(await call('/agg-web/user/security/devices', { headers: { cookie } }));
+
+  it('lists the devices with first and last use and country, this one marked; "Forget" ends it, with an activity row', async () => {
+    const { email, userId } = await person();
+    const { session, device } = await passChallenge(email, { country: 'CN' });
+    const listed = await devicesOf(jar(session, device)!);
+    expect(listed.code).toBe('0');
+    expect(listed.data).toHaveLength(1);
+    expect(listed.data[0]).toMatchObject({ current: true, country: 'CN', firstUsedAt: at, lastUsedAt: at });
+    // Nothing secret in the list: its id is neither the token nor its hash.
+    expect(JSON.stringify(listed.data)).not.toContain(device.split('=')[1]!);
+
+    const forgot = await post('/agg-web/user/security/devices/forget', { id: listed.data[0]!.id }, { cookie: session });
+    expect((await json(forgot)).code).toBe('0');
+    expect((await devicesOf(session)).data).toEqual([]);
+    const rows = await worker.env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE target_id = ? AND action = 'user.device_forgotten'").bind(userId).first<{ n: number }>();
+    expect(rows?.n).toBe(1);
+    later();
+    const res = await passwordSignIn(email, { cookie: device, country: 'CN' });
+    expect(named(res, 'portal_token')).toBeUndefined();
+    expect(named(res, 'portal_second_step')).toBeDefined();
+  });
+
+  it("cannot forget another person's device, or one forgotten already (ND0003), and needs a session", async () => {
+    const owner = await person();
+    const other = await person();
+    const mine = await passChallenge(owner.email);
+    const theirs = await passChallenge(other.email);
+    const [ownersDevice] = (await devicesOf(mine.session)).data;
+    const refused = await post('/agg-web/user/security/devices/forget', { id: ownersDevice!.id }, { cookie: theirs.session });
+    expect((await json(refused)).code).toBe('ND0003');
+    expect((await devicesOf(mine.session)).data).toHaveLength(1);
+    expect((await json(await post('/agg-web/user/security/devices/forget', { id: ownersDevice!.id }))).code).toBe('TK00001');
+    expect((await json(await post('/agg-web/user/security/devices/forget', { id: ownersDevice!.id }, { cookie: mine.session }))).code).toBe('0');
+    expect((await json(await post('/agg-web/user/security/devices/forget', { id: ownersDevice!.id }, { cookie: mine.session }))).code).toBe('ND0003');
+  });
+});

@@ -1,14 +1,17 @@
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
 import { GatewayError } from '../errors';
-import { newSecret, tokenHash } from '../identity/tokens';
+import { newSecret, randomToken, tokenHash } from '../identity/tokens';
 import type { UserRow } from '../identity/db/people';
 import type { ClientInfo } from '../sessions/devices';
 import { issueCode, type CodesEnv } from '../codes/service';
 import { maskEmail, maskPhone } from '../webhooks/personal';
 import { ERR } from '../../../src/schemas/error-codes';
 import type { SignInMethod } from '../sign-in/db';
-import { insertDeviceStatement, knownDeviceStatement, touchDeviceStatement } from './db';
+import { devicesOf, forgetDeviceStatement, insertDeviceStatement, knownDeviceStatement, touchDeviceStatement } from './db';
+import { parseDevice } from '../sessions/devices';
+import { ownEventStatement } from '../audit/db';
+import type { KnownDeviceEntry } from '../../../src/schemas/security';
 
 /**
  * Known devices and the new-device challenge (issue 44).
@@ -88,7 +91,7 @@ export async function deviceAtSessionStart(
   if (known && device.token && device.hash) return { statement: touchDeviceStatement(env.DB, userId, device.hash, at), answer: { token: device.token, expiresIn } };
   const fresh = await newSecret();
   return {
-    statement: insertDeviceStatement(env.DB, { tokenHash: fresh.hash, userId, at, userAgent: client.userAgent, country: client.country }),
+    statement: insertDeviceStatement(env.DB, { tokenHash: fresh.hash, publicId: randomToken(), userId, at, userAgent: client.userAgent, country: client.country }),
     answer: { token: fresh.token, expiresIn },
   };
 }
@@ -117,4 +120,29 @@ export async function sendNewDeviceCode(
     if (!(error instanceof GatewayError && error.code === ERR.CODE_RESEND_WAIT)) throw error;
   }
   return { channel: recipient.channel, to: recipient.channel === 'email' ? maskEmail(recipient.recipient) : maskPhone(recipient.recipient) };
+}
+
+/** The person's known devices for the Security section: device, first and last use, country; this one marked. */
+export async function knownDevicesOf(env: CodesEnv, userId: string, current: DeviceOfRequest, at: number): Promise<KnownDeviceEntry[]> {
+  const rows = await devicesOf(env.DB, userId, at - configOf(env).newDeviceDays * DAY_MS);
+  return rows.map((row) => ({
+    id: row.public_id,
+    current: row.token_hash === current.hash,
+    firstUsedAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    country: row.country,
+    ...parseDevice(row.user_agent),
+  }));
+}
+
+/**
+ * Forgets one of the person's devices ("Forget"), with its activity row in the same batch: the next password sign-in
+ * from it owes the code again. ND0003 when the id names no device of theirs (another person's id alike).
+ */
+export async function forgetDevice(env: CodesEnv, userId: string, publicId: string, { at, network }: { at: number; network: string | null }): Promise<void> {
+  const [forgotten] = await env.DB.batch([
+    forgetDeviceStatement(env.DB, userId, publicId),
+    ownEventStatement(env.DB, { at, userId, action: 'user.device_forgotten', network }, { onlyIfChanged: true }),
+  ]);
+  if ((forgotten?.results.length ?? 0) === 0) throw new GatewayError(ERR.DEVICE_NOT_FOUND);
 }

@@ -25,6 +25,18 @@ export const security = {
   confirm: 'Sign out',
   cancel: 'Cancel',
   signedOut: 'That device has been signed out.',
+  // Known devices (issue 44): a password sign-in from any other device asks for a code sent to you.
+  devicesTitle: 'Your devices',
+  devicesHint: 'Devices you signed in from in the last 90 days. A password sign-in from any other device needs a code we send you. Forget a device you no longer use or do not recognise.',
+  firstUsed: 'First used',
+  lastUsed: 'Last used',
+  forget: 'Forget',
+  forgetLabel: 'Forget {device}',
+  noDevices: 'No devices yet.',
+  confirmForgetTitle: 'Forget this device?',
+  confirmForgetText: 'The next password sign-in from {device} will need a code we send you.',
+  confirmForget: 'Forget',
+  forgotten: 'That device has been forgotten.',
   /** {n}: how many sessions ended. */
   signedOutOthers: 'Signed out {n} other device(s).',
   historyTitle: 'Sign-in history',
