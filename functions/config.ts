@@ -217,6 +217,26 @@ const settings = {
    * (7 days less a second, the spec's cookie lifetime).
    */
   sessionAbsoluteTimeout: variable('SESSION_ABSOLUTE_TIMEOUT', withDefault(wholeNumber(300, 400 * 86_400), '604799')),
+  /**
+   * The new-device challenge (issue 44): a password, hand-off or partner sign-in of a person without two-step, from a
+   * device that has not signed in to the account within NEW_DEVICE_DAYS, owes a one-time code to the account's
+   * e-mail or phone first (sign-in/service.ts). On unless set to "false" (local runs and the tests switch it off in
+   * wrangler.toml and switch it on where they test it).
+   */
+  newDeviceChallenge: variable('NEW_DEVICE_CHALLENGE', withDefault(flag, 'true')),
+  /** The challenge also asks a known device signing in from a country the account never signed in from. */
+  newDeviceNewCountry: variable('NEW_DEVICE_NEW_COUNTRY', withDefault(flag, 'true')),
+  /** The challenge also asks a known device on a network the account never signed in from, after failed sign-ins in 24 h. */
+  newDeviceRiskyNetwork: variable('NEW_DEVICE_RISKY_NETWORK', withDefault(flag, 'true')),
+  /** How long a device that signed in stays known without signing in again, in days. */
+  newDeviceDays: variable('NEW_DEVICE_DAYS', withDefault(wholeNumber(1, 365), '90')),
+  /**
+   * The offline breached-password check (issue 44): a new password whose SHA-1 is in the imported Pwned Passwords
+   * ranges with at least this count is refused (PW0005).
+   */
+  pwnedMinCount: variable('PWNED_MIN_COUNT', withDefault(wholeNumber(1, 1_000_000_000), '1')),
+  /** When the ranges cannot be read (R2 down): "false" accepts and logs, "true" refuses the new password (PW0006). */
+  pwnedFailClosed: variable('PWNED_FAIL_CLOSED', flag),
   /** Digits per one-time code. */
   codeLength: variable('CODE_LENGTH', withDefault(wholeNumber(4, 8), '6')),
   /** Where every channel goes unless SMS_PROVIDER / SMS_INTERNATIONAL_PROVIDER / EMAIL_PROVIDER names another. */

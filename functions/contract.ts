@@ -33,6 +33,8 @@ export type SiteName = 'portal' | 'navigator';
  * passes. A browser's own header of that name is never forwarded.
  */
 export const SECOND_STEP_HEADER = 'x-second-step';
+/** The device token from the edge's HttpOnly device cookie (issue 44, the new-device challenge). */
+export const DEVICE_HEADER = 'x-device';
 
 /**
  * From the edge's HttpOnly operator cookie: the operator session token. A browser's own header of that name

@@ -6,7 +6,7 @@ import { clientCountry } from './client-country';
 import { clientNetwork } from './client-ip';
 import { isNavigatorHost, visitorLang } from './lang';
 import { gatewayRequestHeaders, gatewayTarget } from './proxy-rules';
-import { operatorTokenOf, secondStepTokenOf, sessionTokenOf, wechatFlowOf } from './session-cookies';
+import { deviceTokenOf, operatorTokenOf, secondStepTokenOf, sessionTokenOf, wechatFlowOf } from './session-cookies';
 import { ERR } from '../../src/schemas/error-codes';
 
 /** Origin used for requests handed to the embedded gateway; it never leaves the Worker. */
@@ -50,6 +50,7 @@ export async function callGateway(c: Context<EdgeBindings>, embedded: GatewayFet
     traceId,
     token: sessionTokenOf(c),
     secondStep: secondStepTokenOf(c),
+    device: deviceTokenOf(c),
     operatorSession: operatorTokenOf(c),
     wechatFlow: wechatFlowOf(c),
     country: clientCountry(c.req.raw, config),

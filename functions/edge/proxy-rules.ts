@@ -5,6 +5,7 @@ import {
   LANGUAGE_HEADER,
   OPERATOR_SESSION_HEADER,
   SECOND_STEP_HEADER,
+  DEVICE_HEADER,
   SITE_HEADER,
   WECHAT_FLOW_HEADER,
   REQUEST_TRACE_HEADER,
@@ -40,6 +41,8 @@ export interface ForwardContext {
   site: SiteName;
   /** The second-step challenge from its cookie, if any. */
   secondStep?: string;
+  /** The device token from the device cookie, if any (issue 44). */
+  device?: string;
   /** The operator session token from the operator cookie, if any. */
   operatorSession?: string;
   /** The WeChat flow secret from its cookie, if any. */
@@ -60,6 +63,7 @@ export function gatewayRequestHeaders(incoming: Headers, context: ForwardContext
   if (context.token) headers.set('authorization', `Bearer ${context.token}`);
   if (context.country) headers.set(CLIENT_COUNTRY_HEADER, context.country);
   if (context.secondStep) headers.set(SECOND_STEP_HEADER, context.secondStep);
+  if (context.device) headers.set(DEVICE_HEADER, context.device);
   if (context.operatorSession) headers.set(OPERATOR_SESSION_HEADER, context.operatorSession);
   if (context.wechatFlow) headers.set(WECHAT_FLOW_HEADER, context.wechatFlow);
   return headers;

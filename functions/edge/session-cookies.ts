@@ -126,10 +126,41 @@ export function clearSecondStepCookie(c: Context, cookie: TokenCookie): void {
  */
 function takeSecret(body: unknown, key: string, field: string): { secret: string; expiresIn: number; body: Json } | null {
   if (!isObject(body) || !isObject(body.data) || !isObject(body.data[key])) return null;
-  const { [field]: secret, expiresIn } = body.data[key];
+  const { [field]: secret, ...rest } = body.data[key];
+  const expiresIn = rest.expiresIn;
   if (typeof secret !== 'string' || !/^[A-Za-z0-9_-]{16,256}$/.test(secret) || typeof expiresIn !== 'number') return null;
-  return { secret, expiresIn, body: { ...body, data: { ...body.data, [key]: { expiresIn } } } };
+  // Everything but the secret stays (the new-device challenge says where its code went).
+  return { secret, expiresIn, body: { ...body, data: { ...body.data, [key]: rest } } };
 }
+
+/**
+ * The device cookie (issue 44): the random token a session's start names this browser by for the person
+ * (devices/service.ts); the gateway answers it as `data.device.token`, the edge moves it into this HttpOnly,
+ * SameSite=Lax cookie (removed from the answer) and forwards it only as DEVICE_HEADER. It outlives sessions (a sign-out
+ * keeps it): it lives NEW_DEVICE_DAYS from the last sign-in. One name for both hosts' sign-ins.
+ */
+export const DEVICE_COOKIE = 'portal_device';
+
+function deviceCookie(url: URL): TokenCookie {
+  return { name: DEVICE_COOKIE, prefix: url.protocol === 'https:' ? 'host' : undefined, secure: cookiesAreSecure(url) };
+}
+
+/** The device token of this request, if any. */
+export function deviceTokenOf(c: Context): string | undefined {
+  const cookie = deviceCookie(new URL(c.req.url));
+  return getCookie(c, cookie.name, cookie.prefix) || undefined;
+}
+
+function setDeviceCookie(c: Context, url: URL, token: string, maxAge: number): void {
+  const cookie = deviceCookie(url);
+  setCookie(c, cookie.name, token, { path: '/', httpOnly: true, secure: cookie.secure, sameSite: 'Lax', maxAge, prefix: cookie.prefix });
+}
+
+const withoutKey = (body: Json, key: string): Json => {
+  if (!isObject(body) || !isObject(body.data)) return body;
+  const { [key]: _dropped, ...data } = body.data;
+  return { ...body, data };
+};
 
 /** When a gateway answer owes the second step (`data.secondStep.challenge`), the challenge; otherwise null. */
 export function takeSecondStep(body: unknown): { challenge: string; expiresIn: number; body: Json } | null {
@@ -261,6 +292,11 @@ export async function withSessionCookies(
     headers.delete('content-length');
     headers.set('Cache-Control', 'no-store');
     setSessionCookies(c, call.cookie, session.token);
+    const device = takeSecret(session.body, 'device', 'token');
+    if (device) {
+      setDeviceCookie(c, new URL(c.req.url), device.secret, device.expiresIn);
+      session.body = withoutKey(device.body, 'device');
+    }
     clearSecondStepCookie(c, call.secondStepCookie);
     const flow = wechatFlowCookie(new URL(c.req.url));
     if (wechatFlowOf(c)) deleteCookie(c, flow.name, wechatFlowOptions(flow, 0));

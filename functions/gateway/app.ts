@@ -28,6 +28,7 @@ import { fileRoutes } from './files/routes';
 import { placeRoutes } from './places/routes';
 import { loginLinkRoutes } from './login-links/routes';
 import { securityRoutes } from './sessions/routes';
+import { deviceRoutes } from './devices/routes';
 import { passkeyRoutes } from './passkeys/routes';
 import { twoStepRoutes } from './second-step/routes';
 import { operatorRoutes } from './operators/routes';
@@ -98,6 +99,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', trackingRoutes)
     .route('/', loginLinkRoutes)
     .route('/', signInSecondStepRoutes)
+    .route('/', deviceRoutes)
     .route('/', securityRoutes)
     .route('/', passkeyRoutes)
     .route('/', twoStepRoutes)

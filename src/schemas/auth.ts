@@ -34,6 +34,11 @@ export const loginTypeSchema = z.union([z.literal(1), z.literal(2)]);
 
 export const passwordHashSchema = checked(z.string(), z.regex(/^[0-9a-f]{64}$/));
 export const passwordVersionSchema = z.union([z.literal(1), z.literal(2)]);
+/**
+ * SHA-1 hex of a password, for the offline breached-password check only (issue 44: the Pwned Passwords ranges are
+ * SHA-1). Sent beside a new password (`newPasswordSha1`) and beside a version-2 sign-in (`passwordSha1`).
+ */
+export const passwordSha1Schema = checked(z.string(), z.regex(/^[0-9a-fA-F]{40}$/));
 
 
 /** The one-time token a passed slider yields; `sms/send` and a risk-checked login consume it. */
@@ -171,6 +176,8 @@ export const emailPasswordLoginRequest = z.object({
   passwordVersion: passwordVersionSchema,
   /** Set when the insecure-password modal was confirmed: SHA-256 hex of the new password. */
   newPassword: z.optional(passwordHashSchema),
+  newPasswordSha1: z.optional(passwordSha1Schema),
+  passwordSha1: z.optional(passwordSha1Schema),
   captchaType: z.literal(3),
   nvcvalStr: z.optional(checked(z.string(), z.maxLength(1024))),
   grant_type: z.literal('password'),
@@ -187,6 +194,8 @@ export const phonePasswordLoginRequest = z.object({
   password: passwordHashSchema,
   passwordVersion: passwordVersionSchema,
   newPassword: z.optional(passwordHashSchema),
+  newPasswordSha1: z.optional(passwordSha1Schema),
+  passwordSha1: z.optional(passwordSha1Schema),
   loginType: z.literal(101),
   captchaType: z.literal(3),
   nvcvalStr: z.optional(checked(z.string(), z.maxLength(1024))),
@@ -198,6 +207,8 @@ export const chainLoginRequest = z.object({
   usId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)),
   password: passwordHashSchema,
   newPassword: z.optional(passwordHashSchema),
+  newPasswordSha1: z.optional(passwordSha1Schema),
+  passwordSha1: z.optional(passwordSha1Schema),
   passwordVersion: passwordVersionSchema,
   captchaType: z.literal(3),
   nvcvalStr: z.optional(checked(z.string(), z.maxLength(1024))),

@@ -42,6 +42,9 @@ export const errorCatalogue = {
   PW0003: { status: 400, en: 'The current password is wrong.', zh: '当前密码错误。' },
   // The password change asks the current password on the change itself (ASVS 5.0 V6.2.3), whatever the proof's age.
   PW0004: { status: 400, en: 'Please enter your current password.', zh: '请输入当前密码。' },
+  // The offline breached-password check (issue 44): a password found in known data breaches, and the check unable to run.
+  PW0005: { status: 400, en: 'This password has appeared in a data breach, so others may try it. Please choose another one.', zh: '该密码曾出现在数据泄露中，可能被他人尝试，请更换。' },
+  PW0006: { status: 503, en: 'We cannot check new passwords right now. Please try again in a few minutes.', zh: '暂时无法检查新密码，请几分钟后再试。' },
   // One-time codes. `data` of CD0001 is { retryAfter: seconds }; of CD0010 { triesLeft }.
   CD0001: { status: 429, en: 'Please wait a moment before asking for a new code.', zh: '请稍后再获取验证码。' },
   CD0002: { status: 429, en: 'Too many codes were sent to this number or address. Please try again in an hour.', zh: '该号码或邮箱获取验证码过于频繁，请一小时后再试。' },
@@ -302,6 +305,10 @@ export const errorCatalogue = {
   MF0020: { status: 403, en: 'Only an administrator of this company can change this setting.', zh: '只有该企业的管理员可以修改此设置。' },
   MF0021: { status: 403, en: 'This company requires two-step verification. Please turn it on in your user center first.', zh: '该企业要求开启两步验证，请先在个人中心开启。' },
   MF0022: { status: 400, en: 'Please turn on two-step verification for yourself before requiring it of members.', zh: '请先为自己开启两步验证，再要求成员开启。' },
+  // The new-device challenge (issue 44): a code to the account's e-mail or phone. `data` of ND0001 is { triesLeft }.
+  ND0001: { status: 400, en: 'Wrong code. Please check the code we sent you and try again.', zh: '验证码错误，请查看我们发送给您的验证码后重试。' },
+  ND0003: { status: 404, en: 'This device is not on your list any more.', zh: '该设备已不在您的列表中。' },
+  ND0002: { status: 403, en: 'This sign-in from a new device needs a code, but your account has no e-mail or phone to send it to. Please sign in with a passkey or contact support.', zh: '在新设备上登录需要验证码，但您的账号没有可接收验证码的邮箱或手机，请使用通行密钥登录或联系客服。' },
   // Proving it's you again (functions/gateway/identity/proof.ts): a sensitive change without a fresh proof
   // answers SU0001, and the user center asks the person to confirm it's them, then repeats the change.
   SU0001: { status: 403, en: "For your security, please confirm it's you to continue.", zh: '为了您的账号安全，请先验证身份再继续。' },

@@ -112,6 +112,7 @@ export const AUDITED_ACTIONS = [
   'user.passkey_removed',
   'user.unlocked',
   'user.signed_out_everywhere',
+  'user.device_forgotten',
   'user.password_change_required',
   'user.two_step_reset',
   'user.blocked',

@@ -6,6 +6,7 @@ import {
   loginTypeSchema,
   mobileSchema,
   passwordHashSchema,
+  passwordSha1Schema,
   passwordVersionSchema,
   sliderCheckSchema,
 } from './auth';
@@ -27,6 +28,8 @@ export const partnerLoginRequest = z.object({
   phoneCode: callingCodeSchema,
   password: passwordHashSchema,
   newPassword: z.optional(passwordHashSchema),
+  newPasswordSha1: z.optional(passwordSha1Schema),
+  passwordSha1: z.optional(passwordSha1Schema),
   captchaType: z.literal(PARTNER_CAPTCHA_TYPE),
   passwordVersion: passwordVersionSchema,
   sliderCheck: sliderCheckSchema,
@@ -51,6 +54,7 @@ export const resetPasswordRequest = z.object({
   code: codeSchema,
   newPassword: passwordHashSchema,
   newPasswordSubmit: passwordHashSchema,
+  newPasswordSha1: z.optional(passwordSha1Schema),
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
 
@@ -62,5 +66,6 @@ export const changePasswordRequest = z.object({
   currentPassword: z.optional(passwordHashSchema),
   newPassword: passwordHashSchema,
   newPasswordSubmit: passwordHashSchema,
+  newPasswordSha1: z.optional(passwordSha1Schema),
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;

@@ -25,6 +25,20 @@ const device = {
   type: z.nullable(z.string()),
 };
 
+// GET agg-web/user/security/devices → KnownDeviceEntry[] (issue 44): the devices the person signed in from within
+// NEW_DEVICE_DAYS, this one marked; POST agg-web/user/security/devices/forget { id } → null (ND0003: no such device).
+export const knownDeviceEntry = z.object({
+  id: z.string(),
+  current: z.boolean(),
+  firstUsedAt: z.number(),
+  lastUsedAt: z.number(),
+  country: z.nullable(z.string()),
+  ...device,
+});
+export type KnownDeviceEntry = z.infer<typeof knownDeviceEntry>;
+export const knownDevicesAnswer = z.array(knownDeviceEntry);
+export const forgetDeviceRequest = z.object({ id: sessionIdSchema });
+
 export const sessionEntry = z.object({
   id: z.string(),
   current: z.boolean(),
@@ -40,8 +54,11 @@ export type SessionEntry = z.infer<typeof sessionEntry>;
 export const sessionsAnswer = z.array(sessionEntry);
 
 export const SIGN_IN_METHODS = ['code', 'password', 'link', 'handoff', 'passkey', 'wechat', 'wecom'] as const;
-/** The second step a sign-in passed after its first factor (two-step on): app code, passkey or recovery code. */
-export const SECOND_STEPS = ['totp', 'passkey', 'recovery'] as const;
+/**
+ * The second step a sign-in passed after its first factor: with two-step on an app code, passkey or recovery code;
+ * 'code' the new-device challenge's one-time code (issue 44).
+ */
+export const SECOND_STEPS = ['totp', 'passkey', 'recovery', 'code'] as const;
 export type SecondStep = (typeof SECOND_STEPS)[number];
 
 export const signInEntry = z.object({

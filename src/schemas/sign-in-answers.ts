@@ -24,9 +24,16 @@ export const loginAnswer = z.object({
    * Two-step verification is on: no session yet. The edge keeps the challenge in an HttpOnly cookie; the
    * second-step screen passes it with a code (api/two-step.ts).
    */
-  secondStep: z.optional(z.object({ expiresIn: z.number() })),
+  secondStep: z.optional(
+    z.object({
+      expiresIn: z.number(),
+      /** The step owed is the new-device challenge (issue 44): a one-time code went to `to` (masked), not two-step. */
+      newDevice: z.optional(z.object({ channel: z.enum(['email', 'sms']), to: z.string() })),
+    }),
+  ),
 });
 export type LoginAnswer = z.infer<typeof loginAnswer>;
+export type NewDeviceNotice = NonNullable<NonNullable<LoginAnswer['secondStep']>['newDevice']>;
 
 export const oauthSchema = z.object({
   access_token: z.string(),

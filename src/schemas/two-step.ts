@@ -2,22 +2,37 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
 
-/** What a person types as a second factor: a 6-digit app code, or a recovery code (XXXXX-XXXXX, any case). */
-export const SECOND_FACTOR_KINDS = ['totp', 'recovery'] as const;
+/**
+ * What a person types as a second factor: a 6-digit app code, or a recovery code (XXXXX-XXXXX, any case); 'code' the
+ * new-device challenge's one-time code.
+ */
+export const SECOND_FACTOR_KINDS = ['totp', 'recovery', 'code'] as const;
 export type SecondFactorKind = (typeof SECOND_FACTOR_KINDS)[number];
 export const totpCodeSchema = checked(z.string(), z.regex(/^\d{6}$/));
 export const recoveryCodeSchema = checked(z.string(), z.regex(/^[A-Za-z0-9\s-]{10,16}$/));
 
+/** The one-time code of a new-device challenge, sent to the account's e-mail or phone (4 to 8 digits, CODE_LENGTH). */
+export const deviceCodeSchema = checked(z.string(), z.regex(/^\d{4,8}$/));
+
 export const secondFactor = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('totp'), code: totpCodeSchema }),
   z.object({ kind: z.literal('recovery'), code: recoveryCodeSchema }),
+  // The new-device challenge's code (issue 44): passes only a new-device challenge, never a two-step one.
+  z.object({ kind: z.literal('code'), code: deviceCodeSchema }),
 ]);
 
 // POST agg-web/user/twoStep/verify (the second-step cookie, no session) → loginAnswer (+ the session cookie).
 export const secondStepRequest = secondFactor;
 
 /** In a first factor's login answer when the second step is owed: no session yet (the edge keeps the challenge). */
-export const secondStepMarker = z.object({ expiresIn: z.number() });
+export const secondStepMarker = z.object({
+  expiresIn: z.number(),
+  /**
+   * Set when the step owed is the new-device challenge (issue 44) rather than two-step: a one-time code went to the
+   * account's e-mail or phone, shown masked.
+   */
+  newDevice: z.optional(z.object({ channel: z.enum(['email', 'sms']), to: z.string() })),
+});
 
 // GET agg-web/user/twoStep/status (session).
 export const twoStepStatus = z.object({

@@ -2,7 +2,7 @@ import { atom } from 'nanostores';
 import { fetchLoginCase } from '../api/login-case';
 import { twoStepApi } from '../api/two-step';
 import type { MessageKey } from '../i18n/problem';
-import { hashPassword } from '../lib/password-hash';
+import { hashPassword, sha1Hex } from '../lib/password-hash';
 import { newPasswordProblem } from '../schemas/password-rules';
 import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { createForm } from './form';
@@ -33,7 +33,7 @@ const initial = {
   /** The account has a password to change; false: signed up by code, the page sets the first one. */
   hasPassword: true,
 };
-const form = createForm<typeof initial, Field>(initial, { editClearsForm: true, codes: { PW0003: 'current', PW0004: 'current' } });
+const form = createForm<typeof initial, Field>(initial, { editClearsForm: true, codes: { PW0003: 'current', PW0004: 'current', PW0002: 'password', PW0005: 'password' } });
 export const $changePassword = form.$values;
 export const $changePasswordErrors = form.$errors;
 export const $changePasswordCooldownUntil = atom(0);
@@ -69,7 +69,8 @@ export const submit = (browser: BrowserEnv = realBrowser()) => {
     // The change's call and its schema load with the first submit (issue 31).
     const { passwordApi } = await import('../api/password');
     const currentPassword = s.hasPassword ? await currentPasswordHash(s.current) : undefined;
-    const changed = await withFreshProof(() => passwordApi.changePassword({ currentPassword, newPassword: hash, newPasswordSubmit: hash }));
+    const newPasswordSha1 = await sha1Hex(s.password);
+    const changed = await withFreshProof(() => passwordApi.changePassword({ currentPassword, newPassword: hash, newPasswordSubmit: hash, newPasswordSha1 }));
     if (!changed.ok) return changed.code === STEP_UP_CANCELLED ? undefined : form.failure(changed);
     form.$values.set({ ...$changePassword.get(), step: 'done', current: '', password: '', confirm: '' });
     if (!s.forced) {

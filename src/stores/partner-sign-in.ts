@@ -1,5 +1,6 @@
+import type { NewDeviceNotice } from '../schemas/sign-in-answers';
 import { SALT_REQUIRED, type ApiResult } from '../api/result';
-import { hashPassword } from '../lib/password-hash';
+import { hashPassword, sha1Hex } from '../lib/password-hash';
 import { takeResetHandOver } from '../lib/reset-hand-over';
 import type { LoginAnswer, SliderCheck } from '../schemas/auth';
 import { DEFAULT_AREA_CODE_ID, meetsPasswordRule, PASSWORD_VERSION, TRACELESS } from '../schemas/auth-rules';
@@ -32,6 +33,8 @@ const initial = {
   redirecting: false,
   /** The password passed and two-step verification is on: the second-step screen shows (loaded on demand). */
   secondStep: false,
+  /** The second step owed is the new-device challenge: where its code went (masked). */
+  newDevice: null as NewDeviceNotice | null,
   /** Straight after a password reset: its confirmation, shown until the person signs in or leaves. */
   resetDone: false,
 };
@@ -97,11 +100,14 @@ export async function submit() {
   await form.run(async () => {
     // A password that breaks today's rule asks for a new one first (cancelling signs out).
     let newPassword: string | undefined;
+    let newPasswordSha1: string | undefined;
     if (!meetsPasswordRule(s.password)) {
       const answer = await ask({ kind: 'insecure' });
       if (!answer) return void (await (await loadAuthApi()).logout());
-      newPassword = await hashPassword(answer.newPassword);
+      [newPassword, newPasswordSha1] = await Promise.all([hashPassword(answer.newPassword), sha1Hex(answer.newPassword)]);
     }
+    // For the gateway's offline breached-password check (issue 44), with the unsalted attempt only.
+    const passwordSha1 = await sha1Hex(s.password);
     const passwordApi = await loadPasswordApi();
     const attempt = async (password: string, passwordVersion: 1 | 2): Promise<ApiResult<LoginAnswer> | null> => {
       const sliderCheck = await takeSliderCheck(id.subject);
@@ -112,6 +118,8 @@ export async function submit() {
         password,
         passwordVersion,
         newPassword,
+        newPasswordSha1,
+        ...(passwordVersion === PASSWORD_VERSION.plain ? { passwordSha1 } : {}),
         captchaType: PARTNER_CAPTCHA_TYPE,
         sliderCheck,
       });
@@ -128,7 +136,7 @@ export async function submit() {
       return form.failure(result);
     }
     track('sign_in_succeeded', { method: 'partner' });
-    if (result.data.secondStep) return void $partnerSignIn.setKey('secondStep', true);
+    if (result.data.secondStep) return void $partnerSignIn.set({ ...$partnerSignIn.get(), secondStep: true, newDevice: result.data.secondStep.newDevice ?? null });
     await partnerSignedIn(result.data);
   });
 }

@@ -1,7 +1,7 @@
 import * as ERR from '../schemas/error-names';
 import { atom } from 'nanostores';
 import type { MessageKey } from '../i18n/problem';
-import { hashPassword } from '../lib/password-hash';
+import { hashPassword, sha1Hex } from '../lib/password-hash';
 import { handOverReset } from '../lib/reset-hand-over';
 import type { PhoneCodeItem } from '../schemas/dictionaries';
 import { newPasswordProblem } from '../schemas/password-rules';
@@ -96,7 +96,7 @@ export const submit = () =>
     if (problem) return form.fail(problem.field, { key: problem.problem === 'confirmRequired' ? 'reset.confirmRequired' : `validation.${problem.problem}` });
     const hash = await hashPassword(s.password);
     const { subject: _subject, ...who } = id as typeof id & { subject?: string };
-    const done = await (await loadPasswordApi()).reset({ ...who, code, newPassword: hash, newPasswordSubmit: hash });
+    const done = await (await loadPasswordApi()).reset({ ...who, code, newPassword: hash, newPasswordSubmit: hash, newPasswordSha1: await sha1Hex(s.password) });
     if (!done.ok) return form.failure(done);
     form.$values.set({ ...$reset.get(), step: 'done', code: '', password: '', confirm: '' });
     // The sign-in page says it (and keeps saying it) above its password tab, with this identifier filled in.

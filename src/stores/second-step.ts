@@ -18,7 +18,7 @@ const form = createForm<{ kind: SecondFactorKind; code: string }, 'code'>(
   { kind: 'totp' as SecondFactorKind, code: '' },
   {
     // Every MF code is about what was typed, except those that end this sign-in (they go to the form).
-    codes: { MF: 'code', [ERR.SECOND_STEP_EXPIRED]: 'form', [ERR.SECOND_STEP_TRIES_SPENT]: 'form', [ERR.TOTP_GUESSES_PER_ACCOUNT_CAPPED]: 'form', [ERR.TOTP_GUESSES_PER_NETWORK_CAPPED]: 'form' },
+    codes: { MF: 'code', [ERR.NEW_DEVICE_CODE_WRONG]: 'code', [ERR.SECOND_STEP_EXPIRED]: 'form', [ERR.SECOND_STEP_TRIES_SPENT]: 'form', [ERR.TOTP_GUESSES_PER_ACCOUNT_CAPPED]: 'form', [ERR.TOTP_GUESSES_PER_NETWORK_CAPPED]: 'form' },
     editClearsForm: true,
   },
 );
@@ -28,6 +28,8 @@ export const $secondStepErrors = form.$errors;
 const ENDS_SIGN_IN = new Set<string>([ERR.SECOND_STEP_EXPIRED, ERR.SECOND_STEP_TRIES_SPENT]);
 
 export const setCode = (code: string) => form.set('code', code);
+/** The new-device challenge (issue 44) asks for the code sent to the account; two-step for an app or recovery code. */
+export const startSecondStep = (newDevice: boolean) => form.reset({ kind: newDevice ? 'code' : 'totp' });
 export function switchKind() {
   form.reset({ kind: $secondStep.get().kind === 'totp' ? 'recovery' : 'totp' });
 }
@@ -43,8 +45,8 @@ export const verify = (passed: (answer: LoginAnswer) => Promise<unknown>) =>
   form.run(async () => {
     const { kind, code } = $secondStep.get();
     const typed = code.trim();
-    const valid = kind === 'totp' ? /^\d{6}$/.test(typed) : /^[A-Za-z0-9\s-]{10,16}$/.test(typed);
-    if (!valid) return form.fail('code', problem(kind === 'totp' ? 'twoStep.codeInvalid' : 'twoStep.recoveryInvalid'));
+    const valid = kind === 'totp' ? /^\d{6}$/.test(typed) : kind === 'code' ? /^\d{4,8}$/.test(typed) : /^[A-Za-z0-9\s-]{10,16}$/.test(typed);
+    if (!valid) return form.fail('code', problem(kind === 'totp' ? 'twoStep.codeInvalid' : kind === 'code' ? 'twoStep.newDeviceCodeInvalid' : 'twoStep.recoveryInvalid'));
     const answer = await twoStepApi.verify(kind, typed);
     if (!answer.ok) return form.failure(answer);
     form.leaving();

@@ -1,7 +1,7 @@
 import { atom, map } from 'nanostores';
 import { securityApi } from '../api/security';
 import type { Problem } from '../i18n/problem';
-import type { SessionEntry, SignInEntry } from '../schemas/security';
+import type { KnownDeviceEntry, SessionEntry, SignInEntry } from '../schemas/security';
 import { STEP_UP_CANCELLED, withFreshProof } from './step-up-state';
 
 /**
@@ -13,6 +13,8 @@ export const $security = map({
   phase: 'loading' as 'loading' | 'ready',
   sessions: [] as SessionEntry[],
   history: [] as SignInEntry[],
+  /** The devices the person signed in from (issue 44), this one marked. */
+  devices: [] as KnownDeviceEntry[],
   /** The session id being signed out, or 'others'; other sign-outs wait. */
   busy: '',
   notice: null as Problem | null,
@@ -20,7 +22,7 @@ export const $security = map({
 });
 
 /** A sign-out waiting for the person's answer in the confirm dialog; `device` is the described device. */
-export type SignOutQuestion = { kind: 'one'; device: string } | { kind: 'others' };
+export type SignOutQuestion = { kind: 'one'; device: string } | { kind: 'others' } | { kind: 'forget'; device: string };
 export const $signOutQuestion = atom<SignOutQuestion | null>(null);
 let settle: ((yes: boolean) => void) | undefined;
 
@@ -44,13 +46,14 @@ export function answerSignOut(yes: boolean) {
 const failure = (result: { code: string; message: string }): Problem => ({ code: result.code, message: result.message });
 
 export async function loadSecurity() {
-  const [sessions, history] = await Promise.all([securityApi.sessions(), securityApi.signIns()]);
-  const failed = !sessions.ok ? sessions : !history.ok ? history : null;
+  const [sessions, history, devices] = await Promise.all([securityApi.sessions(), securityApi.signIns(), securityApi.devices()]);
+  const failed = !sessions.ok ? sessions : !history.ok ? history : !devices.ok ? devices : null;
   $security.set({
     ...$security.get(),
     phase: 'ready',
     sessions: sessions.ok ? sessions.data : [],
     history: history.ok ? history.data : [],
+    devices: devices.ok ? devices.data : [],
     error: failed ? [{ key: 'security.loadFailed' }, failure(failed)] : null,
   });
 }
@@ -75,5 +78,16 @@ export async function signOutOthers() {
   $security.setKey('busy', '');
   if (answer.ok) $security.setKey('notice', { key: 'security.signedOutOthers', values: { n: String(answer.data.ended) } });
   else if (answer.code !== STEP_UP_CANCELLED) $security.setKey('error', failure(answer));
+  await loadSecurity();
+}
+
+/** Asks, then forgets one known device: its next password sign-in needs the code again. The list is read again. */
+export async function forgetDevice(id: string, device: string) {
+  if ($security.get().busy || !(await confirmFirst({ kind: 'forget', device }))) return;
+  $security.set({ ...$security.get(), busy: id, notice: null, error: null });
+  const answer = await securityApi.forgetDevice(id);
+  $security.setKey('busy', '');
+  if (answer.ok) $security.setKey('notice', { key: 'security.forgotten' });
+  else $security.setKey('error', failure(answer));
   await loadSecurity();
 }

@@ -1,7 +1,7 @@
 import * as ERR from '../schemas/error-names';
 import type { authApi as AuthApi } from '../api/auth';
 import { SALT_REQUIRED, type ApiResult } from '../api/result';
-import { hashPassword } from '../lib/password-hash';
+import { hashPassword, sha1Hex } from '../lib/password-hash';
 import { readCookie } from '../lib/read-cookie';
 import { remember } from '../lib/remembered-sign-in';
 import { track, type SignInMethod } from '../lib/tracking';
@@ -139,12 +139,13 @@ async function submitPassword() {
   if (!id.ok) return;
   const s = $signIn.get();
   if (!s.password) return form.fail('password', { key: 'validation.passwordRequired' });
-  const newPassword = await askForSaferPassword(s.password);
-  if (newPassword === null) return;
+  const safer = await askForSaferPassword(s.password);
+  if (safer === null) return;
+  const breachCheck = await breachCheckOf(s.password, safer);
   const login = (hash: string, version: 1 | 2, nvcvalStr?: string) =>
     id.phone
-      ? auth.phonePasswordLogin({ ...id.phone, password: hash, passwordVersion: version, newPassword, loginType: 101, captchaType: 3, nvcvalStr })
-      : auth.emailPasswordLogin({ loginEmail: id.email!, loginPassword: hash, passwordVersion: version, newPassword, captchaType: 3, nvcvalStr, ...LOGIN_CLIENT });
+      ? auth.phonePasswordLogin({ ...id.phone, password: hash, passwordVersion: version, ...breachCheck(version), loginType: 101, captchaType: 3, nvcvalStr })
+      : auth.emailPasswordLogin({ loginEmail: id.email!, loginPassword: hash, passwordVersion: version, ...breachCheck(version), captchaType: 3, nvcvalStr, ...LOGIN_CLIENT });
   const saltQuery = id.phone ? { type: 1 as const, phone: id.phone.mobile, phoneCode: id.phone.mobileCode } : { type: 2 as const, loginName: id.email };
   const ok = await completeLogin(await withSaltRetry(s.password, login, saltQuery), id.subject, 'password');
   if (ok) {
@@ -164,15 +165,16 @@ async function submitChain() {
   const usId = s.usId.trim();
   if (!usId) return form.fail('usId', { key: 'validation.userIdRequired' });
   if (!s.password) return form.fail('password', { key: 'validation.passwordRequired' });
-  const newPassword = await askForSaferPassword(s.password);
-  if (newPassword === null) return;
+  const safer = await askForSaferPassword(s.password);
+  if (safer === null) return;
+  const breachCheck = await breachCheckOf(s.password, safer);
   const login = (hash: string, version: 1 | 2, nvcvalStr?: string) =>
-    auth.chainLogin({ usId, password: hash, passwordVersion: version, newPassword, captchaType: 3, nvcvalStr });
+    auth.chainLogin({ usId, password: hash, passwordVersion: version, ...breachCheck(version), captchaType: 3, nvcvalStr });
   await completeLogin(await withSaltRetry(s.password, login, { type: 3, loginName: usId }), usId, 'chain');
 }
 
 /**
- * A password that breaks today's rule asks for a new one first. Returns the new password's hash,
+ * A password that breaks today's rule asks for a new one first. Returns the new password (as typed),
  * undefined when the password is fine, or null when the person cancelled (the cookies are cleared).
  */
 async function askForSaferPassword(password: string): Promise<string | undefined | null> {
@@ -182,7 +184,20 @@ async function askForSaferPassword(password: string): Promise<string | undefined
     await (await gateway()).logout();
     return null;
   }
-  return hashPassword(answer.newPassword);
+  return answer.newPassword;
+}
+
+/**
+ * The new password's fields of a sign-in (its SHA-256 and SHA-1) and the SHA-1 of the password itself for the
+ * gateway's offline breached-password check (issue 44), sent only with a version-2 (unsalted) attempt.
+ */
+async function breachCheckOf(password: string, newPassword: string | undefined) {
+  const [passwordSha1, fresh] = await Promise.all([
+    sha1Hex(password),
+    newPassword === undefined ? undefined : Promise.all([hashPassword(newPassword), sha1Hex(newPassword)]),
+  ]);
+  const chosen = fresh ? { newPassword: fresh[0], newPasswordSha1: fresh[1] } : {};
+  return (version: 1 | 2) => ({ ...chosen, ...(version === 2 ? { passwordSha1 } : {}) });
 }
 
 type PasswordLogin = (hash: string, version: 1 | 2, nvcvalStr?: string) => Promise<ApiResult<LoginAnswer>>;
@@ -227,6 +242,7 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
   if (result.data.newUser) track('registered', { method });
   // Two-step verification is on: no session yet; the second-step screen takes over.
   if (result.data.secondStep) {
+    $signIn.setKey('newDevice', result.data.secondStep.newDevice ?? null);
     $signIn.setKey('secondStep', true);
     return false;
   }

@@ -1,3 +1,4 @@
+import type { NewDeviceNotice } from '../schemas/sign-in-answers';
 import { RESEND_WAIT_MS } from '../lib/resend-wait';
 import { atom } from 'nanostores';
 import type { MessageKey } from '../i18n/problem';
@@ -54,6 +55,8 @@ const initial = {
   redirecting: false,
   /** A first factor passed and two-step verification is on: the second-step screen shows (loaded on demand). */
   secondStep: false,
+  /** The second step owed is the new-device challenge: where its code went (masked). */
+  newDevice: null as NewDeviceNotice | null,
   /** 'verification code sent' and similar good news. */
   notice: '' as MessageKey | '',
   /** No SMS provider could send (DL0010): the way out shows while this is set; a new number, mode or channel clears it. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { $passkeyOffer, $secondStepErrors, offerPasskey, verifyWithPasskey } from '../../src/stores/second-step';
+import { $passkeyOffer, $secondStep, $secondStepErrors, offerPasskey, setCode, startSecondStep, verify, verifyWithPasskey } from '../../src/stores/second-step';
 
 /**
  * The second step's passkey offer against a scripted gateway (`fetch` answers with the gateway's envelope):
@@ -48,5 +48,31 @@ describe('the passkey offer of the second step', () => {
     expect(passed).not.toHaveBeenCalled();
     expect($secondStepErrors.get().form).toMatchObject({ code: 'MF0001', message: 'expired' });
     expect(calls).toEqual([OPTIONS]);
+  });
+});
+
+describe('the new-device challenge on the same screen (issue 44)', () => {
+  const VERIFY = 'agg-web/user/twoStep/verify';
+
+  it("sends the account's code as kind 'code' and shows a wrong one (ND0001) under the field", async () => {
+    startSecondStep(true);
+    expect($secondStep.get().kind).toBe('code');
+    setCode('12345');
+    answers[VERIFY] = { code: 'ND0001', message: 'wrong', data: { triesLeft: 4 } };
+    const passed = vi.fn(async () => {});
+    await verify(passed);
+    expect(passed).not.toHaveBeenCalled();
+    expect($secondStepErrors.get().code).toMatchObject({ code: 'ND0001' });
+    expect(calls).toEqual([VERIFY]);
+  });
+
+  it('refuses letters before calling, and a two-step screen starts on the app code', async () => {
+    startSecondStep(true);
+    setCode('12ab56');
+    await verify(vi.fn(async () => {}));
+    expect(calls).toEqual([]);
+    expect($secondStepErrors.get().code).toMatchObject({ key: 'twoStep.newDeviceCodeInvalid' });
+    startSecondStep(false);
+    expect($secondStep.get().kind).toBe('totp');
   });
 });

@@ -10,6 +10,7 @@ import { now } from '../../contract';
 import { consumeCode, issueCode, MAX_TRIES } from '../codes/service';
 import { identity } from '../identity/sign-in-names';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword } from '../identity/passwords';
+import { assertNotBreached } from '../identity/breached-passwords';
 import { requireFreshProof } from '../identity/proof';
 import { currentPasswordChecked } from '../step-up/service';
 import { askPasskeyReviewStatement } from '../identity/db/proof';
@@ -73,6 +74,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     // Checked before the code is spent, so the person can fix the form and use the same code.
     assertConfirmed(body);
     await assertNewPasswordAllowed(body.newPassword);
+    await assertNotBreached(c.env, body.newPasswordSha1, at);
     const user = await findUserByIdentity(db, name);
     // An unknown account's code (a decoy, or none) answers what consumeCode answers for a wrong code; should a
     // real code exist (from another flow), it still fails like a wrong code.
@@ -97,6 +99,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     const at = now(c);
     assertConfirmed(body);
     await assertNewPasswordAllowed(body.newPassword);
+    await assertNotBreached(c.env, body.newPasswordSha1, at);
     const current = storedPasswordOf(user);
     // The current password on the change itself, whatever the proof's age (ASVS 5.0 V6.2.3).
     if (current && !body.currentPassword) throw new GatewayError(ERR.CURRENT_PASSWORD_REQUIRED);

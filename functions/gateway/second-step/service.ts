@@ -24,6 +24,7 @@ import { takeTotpStep } from '../identity/db/totp';
 import { recordGuess, withdrawGuess } from '../identity/db/guesses';
 import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
 import type { SocialBinding } from '../social/db';
+import { checkCode, useCheckedCode } from '../codes/service';
 
 /**
  * Two-step verification with an authenticator app (TOTP, RFC 6238: SHA-1, 6 digits, 30 s steps) and ten
@@ -68,9 +69,15 @@ export interface ChallengeOptions {
   unproved?: true;
   /** A WeChat or WeCom the sign-in ties to the account: bound only when the second step is passed (sign-in/service.ts). */
   binding?: SocialBinding;
+  /**
+   * The challenge is the new-device challenge (devices/service.ts), not two-step: only the one-time code sent to
+   * `recipient` (the account's e-mail or phone when the challenge was made) passes it.
+   */
+  newDevice?: { channel: 'email' | 'sms'; recipient: string };
 }
 
-export type SecondFactor = { kind: 'totp'; code: string } | { kind: 'recovery'; code: string };
+/** 'code': the new-device challenge's one-time code; it passes only that challenge (passSecondStep). */
+export type SecondFactor = { kind: 'totp'; code: string } | { kind: 'recovery'; code: string } | { kind: 'code'; code: string };
 
 /** A public key for local runs only (DEV_OUTBOX); a deployed Worker refuses to start without TWO_STEP_KEY. */
 const DEV_TWO_STEP_KEY = 'ZGV2LW9ubHkgdHdvLXN0ZXAga2V5LCBwdWJsaWMhISE=';
@@ -202,6 +209,8 @@ export async function useSecondFactor(
   { ip, now, beforeCompare }: { ip: string; now: number; beforeCompare?: () => Promise<void> },
 ): Promise<void> {
   const db = env.DB;
+  // The new-device code is no second factor: it never passes two-step.
+  if (factor.kind === 'code') throw new GatewayError(ERR.TOTP_WRONG);
   const row = await twoStepOf(db, userId);
   if (!row || row.enabled_at === null) throw new GatewayError(ERR.TWO_STEP_OFF);
   const guess = await recordSecondFactorGuess(db, userId, ip, now);
@@ -313,6 +322,8 @@ export async function passSecondStep(
 ): Promise<ChallengeRow & { parsed: ChallengeOptions }> {
   const db = env.DB;
   const challenge = await liveSecondStep(db, token, now, session);
+  const newDevice = (JSON.parse(challenge.options) as ChallengeOptions).newDevice;
+  if (newDevice) return passNewDeviceChallenge(db, challenge, newDevice.recipient, factor, { ip, now });
   let tries = 0;
   try {
     await useSecondFactor(env, challenge.user_id, factor, {
@@ -325,6 +336,41 @@ export async function passSecondStep(
   } catch (error) {
     if (error instanceof GatewayError && error.code === ERR.TOTP_WRONG) throw new GatewayError(ERR.TOTP_WRONG, { triesLeft: CHALLENGE_MAX_TRIES - tries });
     throw error;
+  }
+  return claimSecondStep(db, challenge.hash, now);
+}
+
+/** What a refusal of the new-device code means for its challenge (the same rules as the second step's). */
+const NEW_DEVICE_REFUSALS: Partial<Record<string, ErrorCode>> = {
+  [ERR.CODE_TRIES_SPENT]: ERR.SECOND_STEP_TRIES_SPENT,
+  [ERR.CODE_EXPIRED]: ERR.SECOND_STEP_EXPIRED,
+  [ERR.CODE_NOT_REQUESTED]: ERR.SECOND_STEP_EXPIRED,
+  [ERR.CODE_ALREADY_USED]: ERR.SECOND_STEP_EXPIRED,
+};
+
+/**
+ * Passes a new-device challenge with the one-time code sent for it: a try is counted on the challenge first (at most
+ * CHALLENGE_MAX_TRIES, as the second step), then the code is checked and used exactly as a code sign-in's
+ * (codes/service.ts: its guess caps per recipient and network, its own tries, one winner of parallel right guesses),
+ * then the challenge is claimed (single use). Only a code of the account's own recipient fits. ND0001 wrong (with
+ * the challenge's `triesLeft`), MF0001 / MF0004 as the second step.
+ */
+async function passNewDeviceChallenge(
+  db: D1Database,
+  challenge: ChallengeRow & { hash: string },
+  recipient: string,
+  factor: SecondFactor,
+  { ip, now }: { ip: string; now: number },
+): Promise<ChallengeRow & { parsed: ChallengeOptions }> {
+  if (factor.kind !== 'code') throw new GatewayError(ERR.TWO_STEP_OFF);
+  const tries = await countTry(db, challenge.hash, now);
+  try {
+    await useCheckedCode(db, await checkCode(db, { recipient, purpose: 'login', code: factor.code, ip, now }), now);
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    if (error.code === ERR.CODE_WRONG) throw new GatewayError(ERR.NEW_DEVICE_CODE_WRONG, { triesLeft: CHALLENGE_MAX_TRIES - tries });
+    const instead = NEW_DEVICE_REFUSALS[error.code];
+    throw instead ? new GatewayError(instead) : error;
   }
   return claimSecondStep(db, challenge.hash, now);
 }

@@ -12,7 +12,7 @@ import {
   findSessionWithOwner,
   liveSessionsOf,
   prepareSession as prepareSessionOf,
-  revokeAllSessions,
+  revokeAllSessionsStatement,
   revokeSessionOf,
   revokeSessionStatement,
   touchSession as touchSessionOf,
@@ -23,6 +23,7 @@ import {
 import type { UserRow } from '../identity/db/people';
 import { ERR } from '../../../src/schemas/error-codes';
 import { userBlocked } from './db';
+import { forgetAllDevicesStatement } from '../devices/db';
 
 /**
  * Server-side sessions (security baseline "Sessions and cookies"). A token is 32 bytes from the CSPRNG,
@@ -132,9 +133,15 @@ export async function revokeSession(db: D1Database, session: { token_hash: strin
   ]);
 }
 
-/** Ends every session of a user (password change or reset), except optionally the one making the change. */
-export const revokeAllSessionsOfUser = (db: D1Database, userId: string, exceptTokenHash?: string, now = Date.now()) =>
-  revokeAllSessions(db, 'person', userId, now, exceptTokenHash);
+/**
+ * Ends every session of a user (password change or reset, "sign out everywhere"), except optionally the one making
+ * the change, and forgets every device they signed in from (issue 44): the next password sign-in from any of them
+ * owes the new-device code again.
+ */
+export async function revokeAllSessionsOfUser(db: D1Database, userId: string, exceptTokenHash?: string, now = Date.now()): Promise<number> {
+  const [revoked] = await db.batch([revokeAllSessionsStatement(db, 'person', userId, now, { except: exceptTokenHash }), forgetAllDevicesStatement(db, userId)]);
+  return revoked?.meta.changes ?? 0;
+}
 
 /** The token of `Authorization: Bearer <token>`, which the edge adds from the HttpOnly cookie. */
 export function bearerToken(c: Context): string | null {

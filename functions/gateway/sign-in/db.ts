@@ -190,3 +190,19 @@ export async function countLegacyShare(db: D1Database): Promise<number> {
     .first<{ value: string }>();
   return Number(row?.value ?? 0);
 }
+
+/**
+ * What the new-device challenge's other rules read of the sign-in history (devices/service.ts), to batch with a
+ * sign-in's reads: `new_country`, the account signed in before but never from `country` (unknown: never new);
+ * `risky_network`, the account had failed sign-ins since `failuresSince` and never signed in from `network`.
+ */
+export const signInRiskStatement = (db: D1Database, userId: string, { country, network, failuresSince }: { country: string | null; network: string | null; failuresSince: number }) =>
+  db
+    .prepare(
+      `SELECT
+         (?2 IS NOT NULL AND EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1)
+           AND NOT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1 AND country = ?2)) AS new_country,
+         (EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 0 AND created_at > ?4)
+           AND NOT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1 AND network IS ?3)) AS risky_network`,
+    )
+    .bind(userId, country, network, failuresSince);

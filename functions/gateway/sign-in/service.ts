@@ -5,7 +5,7 @@ import type { SecondStep } from '../../../src/schemas/security';
 import type { WorkerEnv } from '../../env';
 import { membershipsOfUser, membershipsStatement } from '../companies/db';
 import { type MembershipRow } from '../authority/db';
-import { clearAllAttemptsStatement, clearAttemptsStatement, countAttempt, throttleState } from './db';
+import { clearAllAttemptsStatement, clearAttemptsStatement, countAttempt, signInRiskStatement, throttleState } from './db';
 import {
   assertNotBlocked,
   assertStanding,
@@ -33,11 +33,13 @@ import { twoStepEnabledStatement, type ChallengeRow } from '../second-step/db';
 import { outsideByTwoStep } from '../authority/service';
 import { clientIp, fail, GatewayError, ok, requestLang } from '../errors';
 import { auditStatement, ownEventStatement } from '../audit/db';
-import { now } from '../../contract';
+import { DEVICE_HEADER, now } from '../../contract';
 import { CHALLENGE_LIFETIME_MS, prepareChallenge, type ChallengeOptions } from '../second-step/service';
 import { consentOwedIn, consentStatements, currentTermsAgreedStatement, defaultConsentDocs, needsConsent } from '../legal/consents';
 import { accountSizeOf, asLoginCaseMembership } from '../companies/login-case';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword, type StoredPassword } from '../identity/passwords';
+import { assertNotBreached, isBreached } from '../identity/breached-passwords';
+import { requirePasswordChangeStatement } from '../people/db';
 import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER, THROTTLE } from './risk';
 import { clientInfo, type ClientInfo } from '../sessions/devices';
 import { prepareSession, revokeAllSessionsOfUser } from '../sessions/service';
@@ -48,6 +50,7 @@ import type { SignInMethod } from './db';
 import { ERR } from '../../../src/schemas/error-codes';
 import { bindingRefusal, bindingStatements, type SocialBinding } from '../social/db';
 import { sendSecurityNotice, socialBoundChange } from '../delivery/security-notice';
+import { deviceAtSessionStart, deviceOfRequest, FAILURES_WINDOW_MS, isKnownDevice, knownDeviceRead, newDeviceRecipient, owesNewDeviceChallenge, sendNewDeviceCode, type DeviceOfRequest, type SignInRisk } from '../devices/service';
 
 /**
  * Signing in: the session and login answer every sign-in ends with (`signedIn`), and the password sign-in
@@ -199,15 +202,31 @@ export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<Us
     if (options.spend) throw new Error('spend is for an existing account: a new person spends the code in `before`');
     return completeSignIn(c, user, options);
   }
-  const account = await accountAtSignIn(c.env.DB, user.id, options.spend);
+  const device = await deviceOfRequest(c.req.header(DEVICE_HEADER));
+  const client = clientInfo(c);
+  const account = await accountAtSignIn(c.env.DB, user.id, options.spend, [
+    knownDeviceRead(c.env, user.id, device, now(c)),
+    signInRiskStatement(c.env.DB, user.id, { country: client.country, network: client.network, failuresSince: now(c) - FAILURES_WINDOW_MS }),
+  ]);
   // A blocked account hears so before any second step (the session INSERT refuses it again, in its own statement).
   assertStanding(account.standing);
+  const challengeOptions: ChallengeOptions = { kind, agreedTo: [...agreedTo], ...(proves ? {} : { unproved: true }), ...(binding ? { binding } : {}) };
   if (method !== 'passkey' && account.twoStep) {
-    const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: { kind, agreedTo: [...agreedTo], ...(proves ? {} : { unproved: true }), ...(binding ? { binding } : {}) }, now: now(c) });
+    const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: challengeOptions, now: now(c) });
     await runBatch(c.env.DB, [...before, challenge.statement]);
     return ok(c, { ...SECOND_STEP_OWED, secondStep: { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 } });
   }
-  return completeSignIn(c, user, options, account);
+  if (owesNewDeviceChallenge(c.env, { method, twoStep: account.twoStep, known: account.knownDevice, risk: account.risk })) {
+    // Ends like the second step (devices/service.ts): the same challenge, marked, and a code to the account.
+    const person = await findUserById(c.env.DB, user.id);
+    const recipient = person && newDeviceRecipient(person);
+    if (!recipient) throw new GatewayError(ERR.NEW_DEVICE_NO_CHANNEL);
+    const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: { ...challengeOptions, newDevice: recipient }, now: now(c) });
+    await runBatch(c.env.DB, [...before, challenge.statement]);
+    const sent = await sendNewDeviceCode(c.env, recipient, { ip: clientIp(c), at: now(c), lang: requestLang(c), background: (work) => c.executionCtx.waitUntil(work) });
+    return ok(c, { ...SECOND_STEP_OWED, secondStep: { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000, newDevice: sent } });
+  }
+  return completeSignIn(c, user, options, account, device);
 }
 
 /** Statements that spend a single-use proof at the head of a batch, and the check of their results. */
@@ -223,7 +242,10 @@ export interface AccountAtSignIn {
   twoStep: boolean;
   memberships: MembershipRow[];
   /** Whether the person has yet to agree to the current terms (needsConsent), read in the same round trip. */
-  consentOwed: boolean;
+  consentOwed: boolean;  /** The request's device is known to the person (devices/service.ts), read in the same round trip. */
+  knownDevice: boolean;
+  /** What the sign-in history says of this sign-in's country and network (the challenge's other rules). */
+  risk: SignInRisk;
 }
 
 /**
@@ -231,7 +253,13 @@ export interface AccountAtSignIn {
  * its companies, do they owe an agreement to the current terms; with the spending of the sign-in's proof ahead of
  * them, when it has one.
  */
-async function accountAtSignIn(db: D1Database, userId: string, spend?: SpendInFirstRead): Promise<AccountAtSignIn> {
+async function accountAtSignIn(
+  db: D1Database,
+  userId: string,
+  spend?: SpendInFirstRead,
+  /** The device's read (null: no device token) and the history's risk read (devices/service.ts, sign-in/db.ts). */
+  [deviceRead, riskRead]: [D1PreparedStatement | null, D1PreparedStatement | null] = [null, null],
+): Promise<AccountAtSignIn> {
   const spending = spend?.statements ?? [];
   const results = await db.batch([
     ...spending,
@@ -239,14 +267,19 @@ async function accountAtSignIn(db: D1Database, userId: string, spend?: SpendInFi
     twoStepEnabledStatement(db, userId),
     membershipsStatement(db, '?', userId),
     currentTermsAgreedStatement(db, userId),
+    riskRead ?? db.prepare('SELECT 0 AS new_country, 0 AS risky_network'),
+    ...(deviceRead ? [deviceRead] : []),
   ]);
   spend?.spent(results.slice(0, spending.length));
-  const [standing, twoStep, memberships, termsAgreed] = results.slice(spending.length);
+  const [standing, twoStep, memberships, termsAgreed, risk, known] = results.slice(spending.length);
+  const riskRow = risk?.results[0] as { new_country: number; risky_network: number } | undefined;
   return {
     standing: standing?.results[0] as Standing | undefined,
     twoStep: (twoStep?.results.length ?? 0) > 0,
     memberships: (memberships?.results ?? []) as MembershipRow[],
     consentOwed: consentOwedIn(termsAgreed),
+    knownDevice: (known?.results.length ?? 0) > 0,
+    risk: { newCountry: riskRow?.new_country === 1, riskyNetwork: riskRow?.risky_network === 1 },
   };
 }
 
@@ -261,6 +294,8 @@ export async function completeSignIn<E extends SignInEnv>(
   { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding, refusal }: SignInOptions,
   /** The account as signedIn read it in this request: no second read of its standing or its companies. */
   read?: AccountAtSignIn,
+  /** The request's device as signedIn read it. */
+  deviceRead?: DeviceOfRequest,
 ) {
   const db = c.env.DB;
   // Judged here too (no I/O), so that no caller can pass a read without its standing being checked.
@@ -273,6 +308,10 @@ export async function completeSignIn<E extends SignInEnv>(
   // One that requires two-step of a person without it is not entered straight away (chooseAccount says why).
   const candidate = memberships.find((m) => m.is_main === 1 && accountSizeOf([asLoginCaseMembership(m)]) === 1);
   const main = candidate && !outsideByTwoStep(candidate) ? candidate : undefined;
+  // Every session's device is recorded (devices/service.ts), after a new person's INSERT.
+  const device = deviceRead ?? (await deviceOfRequest(c.req.header(DEVICE_HEADER)));
+  const known = read && deviceRead ? read.knownDevice : !newUser && (await isKnownDevice(c.env, user.id, device, now(c)));
+  const recorded = await deviceAtSessionStart(c.env, { userId: user.id, device, known, at: now(c), client: clientInfo(c) });
   const session = await startSession(c.env, {
     userId: user.id,
     kind,
@@ -282,7 +321,7 @@ export async function completeSignIn<E extends SignInEnv>(
     lang: requestLang(c),
     at: now(c),
     companyId: main?.company_id ?? null,
-    before: [...before, ...bound, ...consents],
+    before: [...before, ...bound, ...consents, recorded.statement],
     newUser,
     proves,
     standingChecked: read !== undefined,
@@ -315,6 +354,8 @@ export async function completeSignIn<E extends SignInEnv>(
       expires_in: session.lifetimeS,
       isMainAccount: Boolean(main),
     },
+    // The edge keeps it in the HttpOnly device cookie and takes it out of the answer.
+    device: recorded.answer,
   });
 }
 
@@ -341,6 +382,10 @@ export interface PasswordAttempt {
   password: string;
   passwordVersion: 1 | 2;
   newPassword?: string;
+  /** SHA-1 hex of the new password (the insecure-password modal), for the breached-password check. */
+  newPasswordSha1?: string;
+  /** SHA-1 hex of the password (version 2 only), for the breached-password check at sign-in. */
+  passwordSha1?: string;
   /** A passed human check, as the sign-in screens send it. */
   nvcvalStr?: string;
 }
@@ -434,14 +479,24 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
     // The insecure-password modal was confirmed: the new password replaces the old one (as version 2) and
     // every other session of the account ends.
     await assertNewPasswordAllowed(attempt.newPassword);
+    await assertNotBreached(env, attempt.newPasswordSha1, at);
     before.push(
       setPasswordStatement(db, user.id, await hashPassword(attempt.newPassword, env), { version: 2, clearOriginalFlag: true }),
       ownEventStatement(db, { at, userId: user.id, action: 'user.password_changed', network, detail: { insecure: true } }),
     );
     await revokeAllSessionsOfUser(db, user.id, undefined, at);
     originalFlag = 0;
-  } else if (check.needsRehash) {
-    before.push(setPasswordStatement(db, user.id, await hashPassword(attempt.password, env), { version: user.password_version }));
+  } else {
+    if (check.needsRehash) before.push(setPasswordStatement(db, user.id, await hashPassword(attempt.password, env), { version: user.password_version }));
+    // A breached password (issue 44) asks for a change at this sign-in, as an operator's "change required" does: the
+    // flag is set (the insecure-password modal follows) and recorded, with the session's batch.
+    if (user.password_version === 2 && (await isBreached(env, attempt.passwordSha1, at))) {
+      before.push(
+        requirePasswordChangeStatement(db, user.id),
+        ownEventStatement(db, { at, userId: user.id, action: 'user.password_change_required', network, detail: { breached: true } }, { onlyIfChanged: true }),
+      );
+      originalFlag = 1;
+    }
   }
   return { outcome: 'signed-in', user: { ...user, original_flag: originalFlag }, before };
 }

@@ -185,6 +185,7 @@ export const actionNames = {
     passkey_removed: 'Passkey removed',
     unlocked: 'Password sign-in unlocked',
     signed_out_everywhere: 'Signed out everywhere',
+    device_forgotten: 'Device forgotten',
     password_change_required: 'Password change required',
     two_step_reset: 'Two-step verification reset',
     blocked: 'Account blocked',

@@ -25,6 +25,18 @@ export const security = {
   confirm: 'Sign out',
   cancel: 'Cancel',
   signedOut: 'That device has been signed out.',
+  // Known devices (issue 44): a password sign-in from any other device asks for a code sent to you.
+  devicesTitle: 'Your devices',
+  devicesHint: 'Devices you signed in from in the last 90 days. A password sign-in from any other device needs a code we send you. Forget a device you no longer use or do not recognise.',
+  firstUsed: 'First used',
+  lastUsed: 'Last used',
+  forget: 'Forget',
+  forgetLabel: 'Forget {device}',
+  noDevices: 'No devices yet.',
+  confirmForgetTitle: 'Forget this device?',
+  confirmForgetText: 'The next password sign-in from {device} will need a code we send you.',
+  confirmForget: 'Forget',
+  forgotten: 'That device has been forgotten.',
   /** {n}: how many sessions ended. */
   signedOutOthers: 'Signed out {n} other device(s).',
   historyTitle: 'Sign-in history',
@@ -36,7 +48,7 @@ export const security = {
   methods: { code: 'Verification code', password: 'Password', link: 'Sign-in link', handoff: 'From another site', passkey: 'Passkey', wechat: 'WeChat', wecom: 'WeCom' },
   /** A sign-in with two-step on: the first factor, then the second step it passed. */
   withSecondStep: '{method}, then {step}',
-  secondSteps: { totp: 'authenticator app', passkey: 'passkey', recovery: 'recovery code' },
+  secondSteps: { totp: 'authenticator app', passkey: 'passkey', recovery: 'recovery code', code: 'code for a new device' },
   partner: 'partner site',
   success: 'Signed in',
   failure: 'Failed',
@@ -66,6 +78,11 @@ export const twoStep = {
   passkeyWaiting: 'Follow the steps on your device…',
   passkeyCancelled: 'The passkey request was cancelled or timed out. Try again, or enter a code.',
   passkeyFailed: 'The passkey request did not finish. Try again, or enter a code.',
+  // The new-device challenge (issue 44), on the same screen.
+  newDeviceTitle: 'Confirm this device',
+  newDeviceIntro: 'You are signing in from a device this account has not used recently. We sent a one-time code to {to}. Enter it to go on.',
+  newDeviceLabel: 'One-time code',
+  newDeviceCodeInvalid: 'Please enter the digits of the code we sent you.',
   // The user center.
   sectionTitle: 'Two-step verification',
   statusOn: 'On: signing in needs a code from your authenticator app.',

@@ -2,7 +2,9 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
 import type { Messages } from '../../i18n';
 import type { LoginAnswer } from '../../schemas/auth';
-import { $passkeyOffer, $secondStep, $secondStepErrors, offerPasskey, setCode, signInEnded, switchKind, verify, verifyWithPasskey } from '../../stores/second-step';
+import { $passkeyOffer, $secondStep, $secondStepErrors, offerPasskey, setCode, signInEnded, startSecondStep, switchKind, verify, verifyWithPasskey } from '../../stores/second-step';
+import type { NewDeviceNotice } from '../../schemas/sign-in-answers';
+import { format } from '../../i18n/format';
 import { TextField } from '../../ui/TextField';
 import { useProblems } from '../shared/use-problems';
 
@@ -14,6 +16,8 @@ export interface SecondStepProps {
   onStartOver: () => void;
   /** This site is a passkey origin (/login, not the partner sign-in): offer a passkey when the person has one. */
   passkeys?: boolean;
+  /** The step owed is the new-device challenge: the code went to this (masked) address or number. */
+  newDevice?: NewDeviceNotice | null;
 }
 
 /**
@@ -21,7 +25,7 @@ export interface SecondStepProps {
  * a person who has one) a passkey. Loaded on demand by /login and the partner sign-in when a first factor
  * answers `secondStep`.
  */
-export default function SecondStep({ messages, onPassed, onStartOver, passkeys = false }: SecondStepProps) {
+export default function SecondStep({ messages, onPassed, onStartOver, passkeys = false, newDevice = null }: SecondStepProps) {
   const m = messages.twoStep;
   const s = useStore($secondStep);
   const passkey = useStore($passkeyOffer);
@@ -31,11 +35,13 @@ export default function SecondStep({ messages, onPassed, onStartOver, passkeys =
 
   // The screen replaces the form: focus moves to its heading so a screen reader announces it.
   useEffect(() => heading.current?.focus(), []);
+  useEffect(() => startSecondStep(newDevice !== null), [newDevice]);
   useEffect(() => {
     if (passkeys) void offerPasskey();
   }, [passkeys]);
 
   const app = s.kind === 'totp';
+  const sent = s.kind === 'code';
   return (
     <form
       className="sign-in second-step"
@@ -47,22 +53,22 @@ export default function SecondStep({ messages, onPassed, onStartOver, passkeys =
       }}
     >
       <h2 id="second-step-title" className="mode-title" tabIndex={-1} ref={heading}>
-        {m.title}
+        {newDevice ? m.newDeviceTitle : m.title}
       </h2>
-      <p className="hint">{app ? m.intro : m.recoveryIntro}</p>
+      <p className="hint">{newDevice ? format(m.newDeviceIntro, { to: newDevice.to }) : app ? m.intro : m.recoveryIntro}</p>
       <TextField
         key={s.kind}
         id="second-step-code"
-        label={app ? m.codeLabel : m.recoveryLabel}
+        label={sent ? m.newDeviceLabel : app ? m.codeLabel : m.recoveryLabel}
         value={s.code}
         onChange={setCode}
         error={errors.code}
         autoComplete="one-time-code"
-        inputMode={app ? 'numeric' : 'text'}
-        autoCapitalize={app ? undefined : 'characters'}
+        inputMode={app || sent ? 'numeric' : 'text'}
+        autoCapitalize={app || sent ? undefined : 'characters'}
         spellCheck={false}
-        maxLength={app ? 6 : 16}
-        placeholder={app ? '123456' : 'ABCDE-23456'}
+        maxLength={sent ? 8 : app ? 6 : 16}
+        placeholder={sent ? undefined : app ? '123456' : 'ABCDE-23456'}
         required
       />
       {errors.form && (
@@ -80,9 +86,11 @@ export default function SecondStep({ messages, onPassed, onStartOver, passkeys =
             {s.busy ? m.verifying : m.verify}
           </button>
         )}
-        <button type="button" className="text-button" onClick={switchKind}>
-          {app ? m.useRecovery : m.useApp}
-        </button>
+        {!newDevice && (
+          <button type="button" className="text-button" onClick={switchKind}>
+            {app ? m.useRecovery : m.useApp}
+          </button>
+        )}
       </div>
       {passkey !== 'none' && !ended && (
         <div className="second-step-passkey">

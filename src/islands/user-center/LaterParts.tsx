@@ -12,6 +12,7 @@ const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passk
 const TwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.TwoStep })));
 const CompanyTwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.CompanyTwoStep })));
 const SecuritySessions = lazy(() => import('./SecuritySessions').then((m) => ({ default: m.SecuritySessions })));
+const KnownDevices = lazy(() => import('./KnownDevices').then((m) => ({ default: m.KnownDevices })));
 const SignInHistory = lazy(() => import('./SignInHistory').then((m) => ({ default: m.SignInHistory })));
 const ConnectedApps = lazy(() => import('./ConnectedApps').then((m) => ({ default: m.ConnectedApps })));
 const LinkedAccounts = lazy(() => import('./LinkedAccounts').then((m) => ({ default: m.LinkedAccounts })));
@@ -30,6 +31,7 @@ export function SecurityParts({ lang, messages }: { lang: Lang; messages: FirstW
       <Passkeys lang={lang} messages={all} />
       <TwoStep messages={all} />
       <SecuritySessions lang={lang} messages={all} />
+      <KnownDevices lang={lang} messages={all} />
       <SignInHistory lang={lang} messages={all} />
       <ConnectedApps lang={lang} messages={all} />
       <LinkedAccounts lang={lang} messages={all} />

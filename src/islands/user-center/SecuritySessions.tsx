@@ -81,7 +81,7 @@ export function SecuritySessions({ lang, messages }: SecuritySessionsProps) {
         </button>
       </div>
 
-      {question && (
+      {question && question.kind !== 'forget' && (
         <Modal title={question.kind === 'one' ? m.confirmTitle : m.confirmOthersTitle} onCancel={() => answerSignOut(false)}>
           <p>{question.kind === 'one' ? format(m.confirmText, { device: question.device }) : m.confirmOthersText}</p>
           {/* Cancel comes first: the dialog opens with focus on it, so Enter does not sign anyone out by accident. */}
