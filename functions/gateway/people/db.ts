@@ -43,10 +43,6 @@ export function clearFailuresStatement(db: D1Database, subjects: readonly string
   return db.prepare(`DELETE FROM password_failures WHERE subject IN (${inList(subjects)})`).bind(...subjects);
 }
 
-export function requirePasswordChangeStatement(db: D1Database, userId: string): D1PreparedStatement {
-  return db.prepare('UPDATE users SET original_flag = 1 WHERE id = ? AND original_flag = 0').bind(userId);
-}
-
 export function resetTwoStepStatement(db: D1Database, userId: string): D1PreparedStatement {
   return db.prepare('DELETE FROM two_step WHERE user_id = ? AND enabled_at IS NOT NULL').bind(userId);
 }
@@ -98,3 +94,5 @@ export function transferAdministratorStatement(db: D1Database, companyId: string
     )
     .bind(companyId, from, to, settledSince);
 }
+
+export { requirePasswordChangeStatement } from '../identity/db/people';

@@ -23,7 +23,7 @@ import {
 import type { UserRow } from '../identity/db/people';
 import { ERR } from '../../../src/schemas/error-codes';
 import { userBlocked } from './db';
-import { forgetAllDevicesStatement } from '../devices/db';
+import { forgetAllDevicesStatement } from '../identity/db/devices';
 
 /**
  * Server-side sessions (security baseline "Sessions and cookies"). A token is 32 bytes from the CSPRNG,

@@ -101,7 +101,8 @@ export function clearAllAttemptsStatement(db: D1Database, subjects: (string | nu
 // The sign-in history (sign_ins; sign-in/history.ts)
 // ---------------------------------------------------------------------------------------------------------
 
-export type SignInMethod = 'code' | 'password' | 'link' | 'handoff' | 'passkey' | 'wechat' | 'wecom';
+import type { SignInMethod } from '../identity/db/sessions';
+export type { SignInMethod };
 
 /** One attempt as a sign_ins row stores it; `device` is deviceKey of the user agent (sessions/devices.ts). */
 export interface SignInRecord {

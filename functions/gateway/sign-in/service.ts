@@ -22,6 +22,7 @@ import {
   type NewUser,
   type Standing,
   type UserRow,
+  requirePasswordChangeStatement,
 } from '../identity/db/people';
 import { checkCode, spendCheckedCode, useCheckedCodeStatements, usedCodeRefusal, type CheckedCode } from '../codes/service';
 import { identity } from '../identity/sign-in-names';
@@ -39,7 +40,6 @@ import { consentOwedIn, consentStatements, currentTermsAgreedStatement, defaultC
 import { accountSizeOf, asLoginCaseMembership } from '../companies/login-case';
 import { assertNewPasswordAllowed, hashPassword, verifyPassword, type StoredPassword } from '../identity/passwords';
 import { assertNotBreached, isBreached } from '../identity/breached-passwords';
-import { requirePasswordChangeStatement } from '../people/db';
 import { isLocked, needsSlider, passedLoginSlider, SLIDER_AFTER, THROTTLE } from './risk';
 import { clientInfo, type ClientInfo } from '../sessions/devices';
 import { prepareSession, revokeAllSessionsOfUser } from '../sessions/service';

@@ -200,3 +200,8 @@ export function setPasswordStatement(
 export function signInNamesOf(user: Pick<UserRow, 'phone_e164' | 'email' | 'us_id'>): (string | null)[] {
   return [user.phone_e164, user.email, user.us_id];
 }
+
+/** The must-change-password flag, set by an operator or by a sign-in with a breached password (sign-in/service.ts). */
+export function requirePasswordChangeStatement(db: D1Database, userId: string): D1PreparedStatement {
+  return db.prepare('UPDATE users SET original_flag = 1 WHERE id = ? AND original_flag = 0').bind(userId);
+}

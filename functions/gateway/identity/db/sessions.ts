@@ -183,3 +183,6 @@ export interface SessionRow {
 
 /** What requireSession puts on the context: the person, the session, and what requireSessionReading read with them. */
 export type SessionVariables = { user: UserRow; session: SessionRow; alsoRead?: unknown[] };
+
+/** How a session was signed in, as its history and its `signed_in_with` name it. */
+export type SignInMethod = 'code' | 'password' | 'link' | 'handoff' | 'passkey' | 'wechat' | 'wecom';
