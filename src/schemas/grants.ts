@@ -164,3 +164,12 @@ export const actingChoiceSchema = z.object({
   until: z.number(),
 });
 export const actingChoices = z.array(actingChoiceSchema);
+
+/** GET ops/v1/companies/:id/grants: the platform's view of a company's vessels, grants and open vessel claims. */
+export const companyGrantsOpsAnswer = z.object({
+  suspended: z.nullable(z.object({ at: z.number(), reason: z.string() })),
+  vessels: z.array(vesselSchema),
+  grants: z.array(grantSchema),
+  claims: z.array(z.object({ id: z.string(), imo: z.string(), relation: z.string(), name: z.string(), claimant: z.string(), holder: z.nullable(z.string()), createdAt: z.number() })),
+});
+export type CompanyGrantsOpsAnswer = z.infer<typeof companyGrantsOpsAnswer>;

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { ActingChoice, DeclareVesselAnswer, Grant, GrantsAnswer } from '../../src/schemas/grants';
 import type { MeAnswer } from '../../src/schemas/profile';
 import { imoCheckDigit } from '../../src/lib/imo';
+import app from '../../functions/worker';
+import { DEV_HANDOFF_KEY, importHandoffKey, openHandoffBlob } from '../../functions/gateway/handoff/blob';
 import { useWorkerEnv, type CallOptions } from './gateway-client';
 import { ISSUER, RP, useTrustedApp } from './trusted-app';
 
@@ -13,7 +15,7 @@ import { ISSUER, RP, useTrustedApp } from './trusted-app';
  * left, and a revoke between two calls of one token. Through the whole Worker on a real local D1.
  */
 const { worker, api } = useWorkerEnv('grants', { PORTAL_ORIGIN: ISSUER });
-const { app, browse } = useTrustedApp(worker);
+const { app: trustedApp, browse } = useTrustedApp(worker);
 
 type Person = Awaited<ReturnType<typeof api.person>>;
 const DAY = 24 * 60 * 60 * 1000;
@@ -249,22 +251,33 @@ describe('acting for another company', { timeout: 240_000 }, () => {
     const { owner, agent, grantId, staff, imo } = await activeGrant();
     expect((await call(staff, '/agg-web/user/actFor', { grantId })).code).toBe('0');
     const verifier = oidc.randomPKCECodeVerifier();
-    const url = oidc.buildAuthorizationUrl(app.config, { redirect_uri: `${RP}/callback`, scope: 'openid company', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 's' });
+    const url = oidc.buildAuthorizationUrl(trustedApp.config, { redirect_uri: `${RP}/callback`, scope: 'openid company', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 's' });
     const back = (await browse(url.href, staff.cookie)).headers.get('location')!;
-    const tokens = await oidc.authorizationCodeGrant(app.config, new URL(back), { pkceCodeVerifier: verifier, expectedState: 's' });
+    const tokens = await oidc.authorizationCodeGrant(trustedApp.config, new URL(back), { pkceCodeVerifier: verifier, expectedState: 's' });
     const idClaims = tokens.claims()!;
     expect(idClaims.sub).toBe(staff.userId);
     expect(idClaims.on_behalf_of).toMatchObject({ company_id: owner.companyId, grant_id: grantId, vessels: [imo], ports: ['CNSHA'], modules: ['port-calls'], level: 'act' });
     expect((idClaims.company as { id: string }).id).toBe(agent.companyId);
 
-    const first = await oidc.fetchUserInfo(app.config, tokens.access_token, oidc.skipSubjectCheck);
+    const first = await oidc.fetchUserInfo(trustedApp.config, tokens.access_token, oidc.skipSubjectCheck);
     expect(first.on_behalf_of).toMatchObject({ company_id: owner.companyId, grant_id: grantId });
-    const introspected = await oidc.tokenIntrospection(app.config, tokens.access_token);
+    const introspected = await oidc.tokenIntrospection(trustedApp.config, tokens.access_token);
     expect(introspected).toMatchObject({ active: true, on_behalf_of: { company_id: owner.companyId, grant_id: grantId } });
 
+    // The /go hand-off to the platform's web app carries the same on_behalf_of, for as long as the grant lets it.
+    const goBlob = async () => {
+      const vars = { WEB_APP_URL: 'https://app.example.com/home', REDIRECT_ALLOWLIST: 'https://app.example.com' };
+      const portalToken = /portal_token=([^;]+)/.exec(staff.cookie)![1]!;
+      const res = await app.request('http://localhost/go/web_app', { headers: { cookie: `portal_token=${portalToken}` } }, { ...worker.env, ...vars }, worker.ctx);
+      const opened = await openHandoffBlob(new URL(res.headers.get('location')!).searchParams.get('token')!, { keys: [await importHandoffKey(DEV_HANDOFF_KEY)], audience: 'web-app', purpose: 'session', now: Date.now() });
+      return opened.ok ? opened.claims : null;
+    };
+    expect((await goBlob())?.on_behalf_of).toMatchObject({ company_id: owner.companyId, grant_id: grantId, vessels: [imo] });
+
     expect((await call(owner.admin, '/agg-web/company/grants/revoke', { companyId: owner.companyId, grantId })).code).toBe('0');
-    await expect(oidc.fetchUserInfo(app.config, tokens.access_token, oidc.skipSubjectCheck)).rejects.toThrow();
-    expect((await oidc.tokenIntrospection(app.config, tokens.access_token)).active).toBe(false);
+    expect((await goBlob())?.on_behalf_of).toBeUndefined();
+    await expect(oidc.fetchUserInfo(trustedApp.config, tokens.access_token, oidc.skipSubjectCheck)).rejects.toThrow();
+    expect((await oidc.tokenIntrospection(trustedApp.config, tokens.access_token)).active).toBe(false);
     for (const companyId of [owner.companyId, agent.companyId]) {
       expect(await count("SELECT count(*) AS n FROM audit_log WHERE action = 'grant.revoked' AND target_id = ?", companyId)).toBe(1);
       expect(await count("SELECT count(*) AS n FROM audit_log WHERE action = 'grant.used' AND target_id = ?", companyId)).toBe(1);

@@ -4,6 +4,21 @@ import type { WorkerEnv } from '../../env';
 import { createHandoffBlob, handoffClaims } from '../handoff/blob';
 import { handoffKeys } from '../handoff/keys';
 import { findSession, idleTimeoutMs } from '../sessions/service';
+import { actingNow, onBehalfOf } from '../grants/service';
+import { GatewayError } from '../errors';
+import { ERR } from '../../../src/schemas/error-codes';
+import type { SessionRow } from '../identity/db/sessions';
+
+/** The session's on_behalf_of claim (grants/service.ts), or null when it acts for no one or may no longer. */
+async function actingFor(db: D1Database, session: Pick<SessionRow, 'user_id' | 'acting_grant_id'>, at: number) {
+  if (!session.acting_grant_id) return null;
+  try {
+    return onBehalfOf(await actingNow(db, session.user_id, session.acting_grant_id, at, 'en'));
+  } catch (error) {
+    if (error instanceof GatewayError && error.code === ERR.ACTING_ENDED) return null;
+    throw error;
+  }
+}
 
 /**
  * A fresh 60-second session blob for the configured web app (WEB_APP_AUDIENCE) that speaks for the owner of
@@ -16,5 +31,8 @@ export async function destinationToken(env: WorkerEnv, sessionToken: string | nu
   const session = await findSession(env.DB, sessionToken, at, idleTimeoutMs(env));
   if (!session) return { token: null };
   const claims = handoffClaims({ sub: session.user_id, aud: config.webAppAudience, purpose: 'session', now: at });
+  // The other site's session acts for the same company as this one, while the grant lets it (authority/ decides).
+  const acting = await actingFor(env.DB, session, at);
+  if (acting) claims.on_behalf_of = acting;
   return { token: await createHandoffBlob(key, claims) };
 }

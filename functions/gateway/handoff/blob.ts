@@ -45,6 +45,8 @@ export interface HandoffClaims {
   /** 'credentials' only: the sign-in name and the client-side SHA-256 hex password hash (what the browser sends as a password). */
   loginName?: string;
   passwordHash?: string;
+  /** 'session' only, while the person acts for another company (issue 41): the principal and the grant, as in tokens. */
+  on_behalf_of?: Record<string, unknown>;
 }
 
 export interface HandoffKey {

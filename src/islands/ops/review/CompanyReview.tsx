@@ -21,6 +21,7 @@ import { ScrollTable } from '../../../ui/ScrollTable';
 import { companyTypeLabel, statusLabel, statusTone } from '../../account-choice/labels';
 import { actionLabel } from '../audit/action-label';
 import { formatTime } from './format';
+import { CompanyGrantsOps } from './CompanyGrantsOps';
 import { format } from '../../../i18n/format';
 
 /** Decision refusals that belong to one field: no reason (RV0003), no words for 'other' (RV0005). */
@@ -139,6 +140,8 @@ export default function CompanyReview({ lang, messages, actionNames }: CompanyRe
           </ul>
         )}
       </section>
+
+      <CompanyGrantsOps companyId={d.companyId} lang={lang} messages={messages} />
 
       <section aria-labelledby="review-members">
         <h2 id="review-members">{m.members}</h2>
