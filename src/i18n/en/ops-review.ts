@@ -47,7 +47,7 @@ export const opsReview = {
     claim: 'IMO {imo} ({name}): this company claims to be its {relation}; {holder} already is.',
     grantLine: '{principal} lets {agent} act · {status} · {from} – {to}',
     suspended: 'Grants suspended {when}: {reason}',
-    reasonLabel: 'Reason for suspending every grant of this company',
+    reasonLabel: 'Why suspend every grant of this company?',
     suspend: 'Suspend all grants',
     restore: 'Restore grants',
     done: 'Saved.',

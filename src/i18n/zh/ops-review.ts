@@ -46,7 +46,7 @@ export const opsReview: OpsMessages['opsReview'] = {
     claim: 'IMO {imo}（{name}）：该公司声称是其{relation}，{holder} 已登记该角色。',
     grantLine: '{principal} 授权 {agent} 操作 · {status} · {from} 至 {to}',
     suspended: '授权已于 {when} 暂停：{reason}',
-    reasonLabel: '暂停该公司全部授权的原因',
+    reasonLabel: '暂停该公司全部授权的理由',
     suspend: '暂停全部授权',
     restore: '恢复授权',
     done: '已保存。',
