@@ -42,7 +42,8 @@ async function signedInTwice(browser: Browser, lang: Lang, width: (typeof widths
   await openInLanguage(here.page, lang, '/user_center#security');
   const section = here.page.locator('.security-section');
   await expect(here.page.getByRole('heading', { level: 2, name: messages[lang].security.title, exact: true })).toBeVisible({ timeout: 15_000 });
-  const sessions = section.locator('.session-card');
+  // The sessions' cards, not the devices' (issue 44's list below them has cards of the same look).
+  const sessions = section.locator('section[aria-labelledby="sessions-title"] .session-card');
   await expect(sessions).toHaveCount(2, { timeout: 15_000 });
   return { phone, here, section, sessions };
 }
@@ -100,7 +101,7 @@ for (const lang of langs) {
       await phone.page.goto('/user_center');
       await expect(phone.page).toHaveURL(/\/login/, { timeout: 20_000 });
       await here.page.reload();
-      await expect(here.page.locator('.session-card')).toHaveCount(1);
+      await expect(here.page.locator('section[aria-labelledby="sessions-title"] .session-card')).toHaveCount(1);
       await phone.context.close();
       await here.context.close();
     });
