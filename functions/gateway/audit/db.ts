@@ -215,3 +215,6 @@ export async function companyTrailRows(db: D1Database, companyId: string, query:
     .all<AuditRow>();
   return results;
 }
+
+/** One audit row by its id (an `audit.*` webhook event reads the row it streams). */
+export const auditRowById = (db: D1Database, id: number) => db.prepare('SELECT * FROM audit_log WHERE id = ?').bind(id).first<AuditRow>();

@@ -207,3 +207,6 @@ export const signInRiskStatement = (db: D1Database, userId: string, { country, n
            AND NOT EXISTS (SELECT 1 FROM sign_ins WHERE user_id = ?1 AND success = 1 AND network IS ?3)) AS risky_network`,
     )
     .bind(userId, country, network, failuresSince);
+
+/** What a sign-in's history read answers when it reads none (partner and other sign-ins without the risk rules). */
+export const noRiskStatement = (db: D1Database) => db.prepare('SELECT 0 AS new_country, 0 AS risky_network');

@@ -5,7 +5,7 @@ import type { SecondStep } from '../../../src/schemas/security';
 import type { WorkerEnv } from '../../env';
 import { membershipsOfUser, membershipsStatement } from '../companies/db';
 import { type MembershipRow } from '../authority/db';
-import { clearAllAttemptsStatement, clearAttemptsStatement, countAttempt, signInRiskStatement, throttleState } from './db';
+import { clearAllAttemptsStatement, clearAttemptsStatement, countAttempt, noRiskStatement, signInRiskStatement, throttleState } from './db';
 import {
   assertNotBlocked,
   assertStanding,
@@ -267,7 +267,7 @@ async function accountAtSignIn(
     twoStepEnabledStatement(db, userId),
     membershipsStatement(db, '?', userId),
     currentTermsAgreedStatement(db, userId),
-    riskRead ?? db.prepare('SELECT 0 AS new_country, 0 AS risky_network'),
+    riskRead ?? noRiskStatement(db),
     ...(deviceRead ? [deviceRead] : []),
   ]);
   spend?.spent(results.slice(0, spending.length));

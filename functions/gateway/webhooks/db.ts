@@ -203,3 +203,13 @@ export function disableEndpointStatements(db: D1Database, endpointId: string, re
       .bind(endpointId),
   ];
 }
+
+/** The newest `ping` delivery of an endpoint (the test button sends it at once). */
+export function latestPingDelivery(db: D1Database, endpointId: string) {
+  return db
+    .prepare(
+      "SELECT d.id FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id WHERE d.endpoint_id = ? AND ev.type = 'ping' ORDER BY d.created_at DESC, d.rowid DESC LIMIT 1",
+    )
+    .bind(endpointId)
+    .first<{ id: string }>();
+}

@@ -1,6 +1,6 @@
 import { configOf } from '../../config';
 import { fetchWithin, OutboundFailure } from '../../outbound';
-import { auditStatement, operatorNamesOf, partiesOf, type AuditRow } from '../audit/db';
+import { auditRowById, auditStatement, operatorNamesOf, partiesOf } from '../audit/db';
 import { runBatch } from '../identity/db/batch';
 import { endpointAddressProblem } from './address';
 import { claimDue, disableEndpointStatements, recordAttemptStatements, type DueDelivery } from './db';
@@ -125,7 +125,7 @@ async function payloadOf(env: Env, delivery: DueDelivery) {
 }
 
 async function auditData(db: D1Database, auditId: number) {
-  const row = await db.prepare('SELECT * FROM audit_log WHERE id = ?').bind(auditId).first<AuditRow>();
+  const row = await auditRowById(db, auditId);
   if (!row) throw new Error(`audit row ${auditId} is missing`);
   const [parties, operatorName] = await Promise.all([partiesOf(db, [row]), operatorNamesOf(db, [row])]);
   return trailRow(row, parties, operatorName) as unknown as Record<string, unknown>;

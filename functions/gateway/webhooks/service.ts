@@ -25,6 +25,7 @@ import {
   resendStatement,
   rotateSecretStatement,
   type EndpointRow,
+  latestPingDelivery,
 } from './db';
 import { deliverWebhooks } from './delivery';
 import { pingStatement } from '../events/db';
@@ -185,11 +186,7 @@ export async function ping(owner: Owner, endpointId: string): Promise<WebhookDel
   const row = await ownEndpoint(owner, endpointId);
   if (row.disabled_at !== null) throw new GatewayError(ERR.WEBHOOK_RESEND_REFUSED);
   await pingStatement(owner.env.DB, endpointId, owner.at).run();
-  const delivery = await owner.env.DB.prepare(
-    "SELECT d.id FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id WHERE d.endpoint_id = ? AND ev.type = 'ping' ORDER BY d.created_at DESC, d.rowid DESC LIMIT 1",
-  )
-    .bind(endpointId)
-    .first<{ id: string }>();
+  const delivery = await latestPingDelivery(owner.env.DB, endpointId);
   if (!delivery) return null;
   await deliverWebhooks(owner.env, owner.at, { only: delivery.id });
   return deliveryNamed(owner, delivery.id);
