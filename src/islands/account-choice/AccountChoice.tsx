@@ -5,16 +5,15 @@ import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
 import { problemText } from '../../i18n/problem';
 import { $accounts, actFor, chooseCompany, isEnterable, loadAccounts, markMain, signOut } from '../../stores/account';
-import { reviewReasonText } from '../../schemas/review-outcome';
 import { CompanyStanding } from './CompanyStanding';
 import { companyTypeLabel } from './labels';
-import { format } from '../../i18n/format';
 import type { ClosingWords } from '../shared/ClosingBanner';
 import { ClosingBannerSlot } from '../shared/ClosingBannerSlot';
 
 import type { ActingWords } from './ActingChoices';
 
 const ActingChoices = lazy(() => import('./ActingChoices'));
+const ReviewReason = lazy(() => import('./ReviewReason'));
 
 /** Statuses the platform decided with a reason the person should read. */
 const REASONED_STATUSES = ['additionalInformationRequired', 'verificationFailed', 'blocked', 'expired'];
@@ -87,7 +86,11 @@ export default function AccountChoice({ lang, messages, closingWords }: AccountC
                     <CompanyStanding lang={lang} company={company} messages={messages} />
                   </dl>
                   {company.memberStatus !== 'pending' && REASONED_STATUSES.includes(company.status) && company.review && (company.review.reason || company.review.note) && (
-                    <p className="hint review-reason">{format(m.reviewReason, { reason: reviewReasonText(lang, company.review.reason, company.review.note) })}</p>
+                    <p className="hint review-reason">
+                      <Suspense fallback={null}>
+                        <ReviewReason lang={lang} template={m.reviewReason} reason={company.review.reason} note={company.review.note} />
+                      </Suspense>
+                    </p>
                   )}
                   {company.role === 'administrator' && company.status === 'additionalInformationRequired' && (
                     <div className="company-actions">

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { STEP_UP_CANCELLED, withFreshProof } from '../../stores/step-up-state';
-import { pageTime } from '../../lib/notice-time';
 import type { Messages } from '../../i18n';
 import { problemOf, problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
@@ -31,7 +30,7 @@ export function ShareSignIn({ lang, messages, waiting }: ShareSignInProps) {
     setNotice('');
     // Handing the account to another device asks "Confirm it's you" when this session has no fresh proof.
     // The call and its schema load with the first click (issue 31).
-    const { loginLinkApi } = await import('../../api/login-links');
+    const [{ loginLinkApi }, { pageTime }] = await Promise.all([import('../../api/login-links'), import('../../lib/notice-time')]);
     const answer = await withFreshProof(loginLinkApi.createShareLink);
     setBusy(false);
     if (!answer.ok) return answer.code === STEP_UP_CANCELLED ? undefined : setError(problemText({ errors: messages.errors }, problemOf(answer)));
