@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { withConfig, type Config } from '../config';
+import { withBindings, withConfig, type Config } from '../config';
 import type { EdgeBindings } from '../env';
 import { fail, GatewayError } from './errors';
 import { blockedAnswer } from './account/support';
@@ -21,6 +21,7 @@ import { partnerRoutes } from './sign-in/partner-routes';
 import { trackingRoutes } from './tracking/routes';
 import { systemClock, type Clock } from '../contract';
 import { devClockOffset } from './dev/db';
+import { d1MeterOn, meteredD1 } from './dev/d1-meter';
 import { deliveryProblems } from './delivery/select';
 import { proofRoutes } from './step-up/routes';
 import { companyRoutes } from './companies/routes';
@@ -70,6 +71,8 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
       if (c.get('config').devRoutes) {
         const offset = await devClockOffset(c.env.DB);
         if (offset !== 0) c.set('now', () => clock() + offset);
+        // npm run load's count of D1 work per request (dev/d1-meter.ts), once turned on.
+        if (d1MeterOn()) c.env = withBindings(c.env, { DB: meteredD1(c.env.DB) });
       }
       await next();
     })

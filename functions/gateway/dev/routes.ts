@@ -6,6 +6,7 @@ import { clientIp, fail, ok } from '../errors';
 import { revealTarget } from '../captcha/service';
 import { now } from '../../contract';
 import { advanceDevClock, outboxOf, resetDevClock } from './db';
+import { d1MeterReading, setD1Meter } from './d1-meter';
 import { devOperatorSession, OPERATOR_ROLES } from '../operators/service';
 import { validate } from '../validate';
 import { runDataRightsJob } from '../data-rights/jobs';
@@ -46,6 +47,10 @@ export const devRoutes = new Hono<EdgeBindings>()
     const offsetMs = 'reset' in body ? (await resetDevClock(c.env.DB), 0) : await advanceDevClock(c.env.DB, body.advanceMs);
     return ok(c, { offsetMs, now: Date.now() + offsetMs });
   })
+  // npm run load's meter of D1 work (dev/d1-meter.ts): { on } starts or stops it from zero and answers what it had
+  // counted; GET reads it.
+  .post('/dev/d1-meter', validate('json', z.object({ on: z.boolean() })), (c) => ok(c, setD1Meter(c.req.valid('json').on)))
+  .get('/dev/d1-meter', (c) => ok(c, d1MeterReading()))
   // The data-rights job of the every-minute cron, now, on the gateway's clock (e2e: a copy is ready at once).
   .post('/dev/data-rights/run', async (c) => ok(c, await runDataRightsJob(c.env, now(c))))
   .get('/dev/captcha/:sessionId', async (c) => {
