@@ -1,3 +1,4 @@
+import { requestUrl } from './request-url';
 import type { Context, ExecutionContext } from 'hono';
 import { EDGE_CALL_HEADER, errorResponse, RECEIPT_PROOF_HEADER, TRACE_ID_HEADER } from '../contract';
 import type { EdgeBindings } from '../env';
@@ -55,7 +56,7 @@ export async function callGateway(c: Context<EdgeBindings>, embedded: GatewayFet
     wechatFlow: wechatFlowOf(c),
     country: clientCountry(c.req.raw, config),
     clientIp: clientNetwork(c.req.raw.headers, config),
-    site: isNavigatorHost(new URL(c.req.url).hostname, config.navigatorHostLabel) ? 'navigator' : 'portal',
+    site: isNavigatorHost(requestUrl(c).hostname, config.navigatorHostLabel) ? 'navigator' : 'portal',
   });
   if (call.contentType) headers.set('content-type', call.contentType);
   if (call.edgeCall) headers.set(EDGE_CALL_HEADER, '1');

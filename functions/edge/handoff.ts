@@ -1,3 +1,4 @@
+import { requestUrl } from './request-url';
 import type { Context, MiddlewareHandler } from 'hono';
 import { csrf } from 'hono/csrf';
 import { html } from 'hono/html';
@@ -61,7 +62,7 @@ async function takeHandoff(c: Context<EdgeBindings>, embedded: GatewayFetch, blo
     return c.html(handoffErrorPage(lang, 'invalid'), answer.status >= 500 ? 502 : 400);
   }
   const outcome = parsed.data;
-  const url = new URL(c.req.url);
+  const url = requestUrl(c);
   const label = c.get('config').navigatorHostLabel;
   switch (outcome.outcome) {
     case 'refused':
@@ -99,7 +100,7 @@ async function takeHandoff(c: Context<EdgeBindings>, embedded: GatewayFetch, blo
 export const handoffIntake =
   (embedded: GatewayFetch): MiddlewareHandler<EdgeBindings> =>
   async (c, next) => {
-    const url = new URL(c.req.url);
+    const url = requestUrl(c);
     const isPage = c.req.method === 'GET' || c.req.method === 'HEAD';
     if (!isPage || /^\/api(\/|$)/.test(url.pathname) || !paramNames.some((name) => url.searchParams.has(name))) {
       return next();

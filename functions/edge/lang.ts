@@ -1,3 +1,4 @@
+import { requestUrl } from './request-url';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { chooseLang, LANG_COOKIE, type Lang } from '../../src/lib/lang';
@@ -10,7 +11,7 @@ const langOfRequest = new WeakMap<Request, Lang>();
 export function visitorLang(c: Context<EdgeBindings>): Lang {
   let lang = langOfRequest.get(c.req.raw);
   if (lang === undefined) {
-    lang = chooseLang(getCookie(c, LANG_COOKIE), new URL(c.req.url).hostname, c.get('config').lang);
+    lang = chooseLang(getCookie(c, LANG_COOKIE), requestUrl(c).hostname, c.get('config').lang);
     langOfRequest.set(c.req.raw, lang);
   }
   return lang;

@@ -1,3 +1,4 @@
+import { requestUrl } from './request-url';
 import { Hono, type Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, type Lang } from '../../src/lib/lang';
@@ -29,7 +30,7 @@ const PASSED_THROUGH: Record<string, string> = {
   '/oidc/revoke': '/oidc/v1/revoke',
 };
 
-const notOnNavigatorHost = (c: Context<EdgeBindings>) => isNavigatorHost(new URL(c.req.url).hostname, c.get('config').navigatorHostLabel);
+const notOnNavigatorHost = (c: Context<EdgeBindings>) => isNavigatorHost(requestUrl(c).hostname, c.get('config').navigatorHostLabel);
 
 export function oidcRoutes(toGateway: GatewayFetch) {
   const app = new Hono<EdgeBindings>();
@@ -54,7 +55,7 @@ export function oidcRoutes(toGateway: GatewayFetch) {
   // GET, or POST with the same parameters as a form (OIDC Core §3.1.2.1).
   app.on(['GET', 'POST'], '/oidc/authorize', async (c) => {
     const form = c.req.method === 'POST' && (c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
-    const query = (form ? await c.req.text() : new URL(c.req.url).search.slice(1)).slice(0, 8192);
+    const query = (form ? await c.req.text() : requestUrl(c).search.slice(1)).slice(0, 8192);
     const { answer } = await callGateway(c, toGateway, { path: '/oidc/v1/authorize', method: 'POST', body: JSON.stringify({ query }), contentType: 'application/json', edgeCall: true });
     const { code, data } = (await answer.json()) as AuthorizeAnswer;
     // An unknown client or an unregistered redirect_uri: the portal's own error page, never a redirect.
@@ -65,7 +66,7 @@ export function oidcRoutes(toGateway: GatewayFetch) {
   });
 
   app.on(['GET', 'POST'], '/oidc/logout', async (c) => {
-    const url = new URL(c.req.url);
+    const url = requestUrl(c);
     const query = c.req.method === 'POST' && (c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded') ? await c.req.text() : url.search.slice(1);
     const { answer } = await callGateway(c, toGateway, { path: '/oidc/v1/logout', method: 'POST', body: JSON.stringify({ query: query.slice(0, 8192) }), contentType: 'application/json', edgeCall: true });
     const { code, data } = (await answer.json()) as LogoutAnswer;

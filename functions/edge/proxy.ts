@@ -1,3 +1,4 @@
+import { requestUrl } from './request-url';
 import { Hono } from 'hono';
 import { errorResponse, RECEIPT_PATHS, TRACE_ID_HEADER } from '../contract';
 import type { EdgeBindings } from '../env';
@@ -18,7 +19,7 @@ export type { GatewayFetch } from './gateway-call';
  */
 export function createApiProxy(embedded: GatewayFetch) {
   return new Hono<EdgeBindings>().use('*', crossSiteGuard).all('*', async (c) => {
-    const url = new URL(c.req.url);
+    const url = requestUrl(c);
     const lang = visitorLang(c);
     // Cloudflare names every client of a deployed Worker; a call without a usable address is refused
     // rather than counted in one bucket shared by all such calls. A local run gives it a bucket of its own.

@@ -1,3 +1,4 @@
+import { requestUrl } from './request-url';
 import type { MiddlewareHandler } from 'hono';
 import type { EdgeBindings } from '../env';
 import { isChinaRegion } from '../../src/lib/region';
@@ -51,8 +52,8 @@ export function regionRedirectTarget(
 export const regionRedirect: MiddlewareHandler<EdgeBindings> = async (c, next) => {
   const config = c.get('config');
   // The pair is the portal's two sites; a partner on the navigator host would lose the partner login.
-  if (!config.regionRedirect || isNavigatorHost(new URL(c.req.url).hostname, config.navigatorHostLabel)) return next();
-  const target = regionRedirectTarget(new URL(c.req.url), clientCountry(c.req.raw, config), {
+  if (!config.regionRedirect || isNavigatorHost(requestUrl(c).hostname, config.navigatorHostLabel)) return next();
+  const target = regionRedirectTarget(requestUrl(c), clientCountry(c.req.raw, config), {
     enabled: true,
     siteCn: config.siteCn,
     siteCom: config.siteCom,

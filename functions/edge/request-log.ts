@@ -1,3 +1,4 @@
+import { requestUrl } from './request-url';
 import type { MiddlewareHandler } from 'hono';
 import type { EdgeBindings } from '../env';
 import { now } from '../contract';
@@ -43,7 +44,7 @@ export const requestLog: MiddlewareHandler<EdgeBindings> = async (c, next) => {
   await next();
   console.log(
     JSON.stringify({
-      request: `${c.req.method} ${loggableUrl(new URL(c.req.url))}`,
+      request: `${c.req.method} ${loggableUrl(requestUrl(c))}`,
       status: c.res.status,
       ms: now(c) - started,
       ray: c.req.header('cf-ray') ?? null,

@@ -1,3 +1,4 @@
+import { requestUrl } from './request-url';
 import type { Context } from 'hono';
 import type { StatusCode } from 'hono/utils/http-status';
 import type { EdgeBindings } from '../env';
@@ -52,7 +53,7 @@ export const cookieHeaderName = (cookie: TokenCookie) => (cookie.prefix === 'hos
 
 /** The session cookie of this request, for the request's own host (the one reader of the token). */
 export function sessionTokenOf(c: Context<EdgeBindings>): string | undefined {
-  const cookie = tokenCookie(new URL(c.req.url), c.get('config').navigatorHostLabel);
+  const cookie = tokenCookie(requestUrl(c), c.get('config').navigatorHostLabel);
   return getCookie(c, cookie.name, cookie.prefix) || undefined;
 }
 
@@ -99,7 +100,7 @@ export function secondStepCookie(url: URL, navigatorLabel: string | undefined): 
 
 /** The second-step challenge of this request, if any. */
 export function secondStepTokenOf(c: Context<EdgeBindings>): string | undefined {
-  const cookie = secondStepCookie(new URL(c.req.url), c.get('config').navigatorHostLabel);
+  const cookie = secondStepCookie(requestUrl(c), c.get('config').navigatorHostLabel);
   return getCookie(c, cookie.name, cookie.prefix) || undefined;
 }
 
@@ -147,7 +148,7 @@ function deviceCookie(url: URL): TokenCookie {
 
 /** The device token of this request, if any. */
 export function deviceTokenOf(c: Context): string | undefined {
-  const cookie = deviceCookie(new URL(c.req.url));
+  const cookie = deviceCookie(requestUrl(c));
   return getCookie(c, cookie.name, cookie.prefix) || undefined;
 }
 
@@ -184,7 +185,7 @@ export function operatorCookie(url: URL): TokenCookie {
 
 /** The operator session token of this request, if any. */
 export function operatorTokenOf(c: Context): string | undefined {
-  const cookie = operatorCookie(new URL(c.req.url));
+  const cookie = operatorCookie(requestUrl(c));
   return getCookie(c, cookie.name, cookie.prefix) || undefined;
 }
 
@@ -212,7 +213,7 @@ export function wechatFlowCookie(url: URL): TokenCookie {
 
 /** The WeChat flow secret of this request, if any. */
 export function wechatFlowOf(c: Context): string | undefined {
-  const cookie = wechatFlowCookie(new URL(c.req.url));
+  const cookie = wechatFlowCookie(requestUrl(c));
   return getCookie(c, cookie.name, cookie.prefix) || undefined;
 }
 
@@ -294,11 +295,11 @@ export async function withSessionCookies(
     setSessionCookies(c, call.cookie, session.token);
     const device = takeSecret(session.body, 'device', 'token');
     if (device) {
-      setDeviceCookie(c, new URL(c.req.url), device.secret, device.expiresIn);
+      setDeviceCookie(c, requestUrl(c), device.secret, device.expiresIn);
       session.body = withoutKey(device.body, 'device');
     }
     clearSecondStepCookie(c, call.secondStepCookie);
-    const flow = wechatFlowCookie(new URL(c.req.url));
+    const flow = wechatFlowCookie(requestUrl(c));
     if (wechatFlowOf(c)) deleteCookie(c, flow.name, wechatFlowOptions(flow, 0));
     return c.newResponse(JSON.stringify(session.body), init());
   }
@@ -313,7 +314,7 @@ export async function withSessionCookies(
   if (wechatFlow) {
     headers.delete('content-length');
     headers.set('Cache-Control', 'no-store');
-    const flow = wechatFlowCookie(new URL(c.req.url));
+    const flow = wechatFlowCookie(requestUrl(c));
     setCookie(c, flow.name, wechatFlow.secret, wechatFlowOptions(flow, wechatFlow.expiresIn));
     return c.newResponse(JSON.stringify(wechatFlow.body), init());
   }

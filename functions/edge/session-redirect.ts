@@ -1,3 +1,4 @@
+import { requestUrl } from './request-url';
 import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { Lang } from '../../src/lib/lang';
@@ -99,7 +100,7 @@ export function opsRedirectTarget(input: { pathname: string; search: string; has
  * (signedOutRedirectTarget). Both 302, never cached.
  */
 export const sessionRedirect: MiddlewareHandler<EdgeBindings> = async (c, next) => {
-  const url = new URL(c.req.url);
+  const url = requestUrl(c);
   if (!isPageRequest(c.req.method, url.pathname)) return next();
   const navigatorHost = isNavigatorHost(url.hostname, c.get('config').navigatorHostLabel);
   const hasSession = sessionTokenOf(c) !== undefined;

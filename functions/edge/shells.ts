@@ -1,3 +1,4 @@
+import { requestUrl } from './request-url';
 import type { Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import type { StatusCode } from 'hono/utils/http-status';
@@ -60,7 +61,7 @@ function withHtmlFlag(html: string, name: string): string {
  * shell with status 404.
  */
 export async function servePage(c: Context<EdgeBindings>): Promise<Response> {
-  const url = new URL(c.req.url);
+  const url = requestUrl(c);
   const legalDoc = legalDocForPath(url.pathname);
   let shell: string | undefined = legalDoc ? legalShell(legalDoc) : shellForPath(url.pathname);
   // Another host's WeChat button sends the person to PORTAL_ORIGIN's /login?wechat=…&lang=… (src/lib/wechat-start.ts):

@@ -1,3 +1,4 @@
+import { requestUrl } from './request-url';
 import type { MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { shellForPath } from '../../src/lib/routes';
@@ -24,7 +25,7 @@ export function isPageRequest(method: string, pathname: string): boolean {
  */
 export const sourceOrigin: MiddlewareHandler<EdgeBindings> = async (c, next) => {
   await next();
-  const url = new URL(c.req.url);
+  const url = requestUrl(c);
   if (!url.search || !isPageRequest(c.req.method, url.pathname)) return;
   const source = sourceFromQuery(url.searchParams);
   if (!source) return;
