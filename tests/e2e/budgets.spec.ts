@@ -19,8 +19,7 @@ const KB = 1024;
  * back (README "Page bytes"). Empty when every page is within scripts/page-budgets.mjs.
  */
 const NOT_YET_WITHIN: Partial<Record<string, number>> = {
-  // Measured 2026-11-29 (issue 46, under way): 83 B and 35 B over 95 KB.
-  '/user_center': 97363,
+  // Measured 2026-11-29 (issue 46, under way): 35 B over 95 KB.
   '/fill_account': 97315,
 };
 
