@@ -11,7 +11,8 @@ import { callGateway } from './client';
 /** One function per gateway call of two-step verification (loaded on demand: the second step, the user center). */
 export const twoStepApi = {
   /** The second step of a sign-in; the edge adds the challenge from its HttpOnly cookie. */
-  verify: (kind: SecondFactorKind, code: string) => callGateway('agg-web/user/twoStep/verify', loginAnswer, { body: { kind, code } }),
+  /** `trust`: "Trust this device for 30 days" (issue 44). */
+  verify: (kind: SecondFactorKind, code: string, trust = false) => callGateway('agg-web/user/twoStep/verify', loginAnswer, { body: { kind, code, ...(trust ? { trust } : {}) } }),
   status: () => callGateway('agg-web/user/twoStep/status', twoStepStatus, { method: 'GET' }),
   enrolStart: () => callGateway('agg-web/user/twoStep/enrol/start', enrolmentStart),
   enrolFinish: (code: string) => callGateway('agg-web/user/twoStep/enrol/finish', recoveryCodesAnswer, { body: { code } }),

@@ -21,8 +21,15 @@ export const secondFactor = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('code'), code: deviceCodeSchema }),
 ]);
 
+/** "Trust this device for 30 days" (issue 44), ticked on the second step or the new-device challenge. */
+const trust = { trust: z.optional(z.boolean()) };
+
 // POST agg-web/user/twoStep/verify (the second-step cookie, no session) → loginAnswer (+ the session cookie).
-export const secondStepRequest = secondFactor;
+export const secondStepRequest = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('totp'), code: totpCodeSchema, ...trust }),
+  z.object({ kind: z.literal('recovery'), code: recoveryCodeSchema, ...trust }),
+  z.object({ kind: z.literal('code'), code: deviceCodeSchema, ...trust }),
+]);
 
 /** In a first factor's login answer when the second step is owed: no session yet (the edge keeps the challenge). */
 export const secondStepMarker = z.object({
@@ -32,6 +39,8 @@ export const secondStepMarker = z.object({
    * account's e-mail or phone, shown masked.
    */
   newDevice: z.optional(z.object({ channel: z.enum(['email', 'sms']), to: z.string() })),
+  /** A company of the person forbids trusted devices: the screen offers no "Trust this device". */
+  trustForbidden: z.optional(z.literal(true)),
 });
 
 // GET agg-web/user/twoStep/status (session).
@@ -55,6 +64,16 @@ export const recoveryCodesAnswer = z.object({ recoveryCodes: z.array(z.string())
 // POST agg-web/user/twoStep/disable and agg-web/user/twoStep/recoveryCodes (session and a fresh proof of the
 // person, src/schemas/step-up.ts): nothing else to send.
 export const twoStepChangeRequest = z.object({});
+
+// POST agg-web/company/devices (session, an administrator of the company; issue 44): "confirm new devices" of its
+// members, and (while it requires two-step) forbid trusted devices. Either may be left out (unchanged).
+export const companyDevicesRequest = z.object({
+  companyId: checked(z.string(), z.minLength(1), z.maxLength(64)),
+  confirmNewDevices: z.optional(z.boolean()),
+  forbidTrustedDevices: z.optional(z.boolean()),
+});
+export const companyDevicesAnswer = z.object({ confirmNewDevices: z.boolean(), forbidTrustedDevices: z.boolean() });
+export type CompanyDevicesAnswer = z.infer<typeof companyDevicesAnswer>;
 
 // POST agg-web/company/twoStep (session, an administrator of the company).
 export const companyTwoStepRequest = z.object({ companyId: checked(z.string(), z.minLength(1), z.maxLength(64)), required: z.boolean() });

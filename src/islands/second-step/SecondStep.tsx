@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
 import type { Messages } from '../../i18n';
 import type { LoginAnswer } from '../../schemas/auth';
-import { $passkeyOffer, $secondStep, $secondStepErrors, offerPasskey, setCode, signInEnded, startSecondStep, switchKind, verify, verifyWithPasskey } from '../../stores/second-step';
+import { $passkeyOffer, $secondStep, $secondStepErrors, offerPasskey, setCode, setTrust, signInEnded, startSecondStep, switchKind, verify, verifyWithPasskey } from '../../stores/second-step';
 import type { NewDeviceNotice } from '../../schemas/sign-in-answers';
 import { format } from '../../i18n/format';
 import { TextField } from '../../ui/TextField';
@@ -18,6 +18,8 @@ export interface SecondStepProps {
   passkeys?: boolean;
   /** The step owed is the new-device challenge: the code went to this (masked) address or number. */
   newDevice?: NewDeviceNotice | null;
+  /** Offer "Trust this device for 30 days" (not when a company of the person forbids it). */
+  trustable?: boolean;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface SecondStepProps {
  * a person who has one) a passkey. Loaded on demand by /login and the partner sign-in when a first factor
  * answers `secondStep`.
  */
-export default function SecondStep({ messages, onPassed, onStartOver, passkeys = false, newDevice = null }: SecondStepProps) {
+export default function SecondStep({ messages, onPassed, onStartOver, passkeys = false, newDevice = null, trustable = true }: SecondStepProps) {
   const m = messages.twoStep;
   const s = useStore($secondStep);
   const passkey = useStore($passkeyOffer);
@@ -71,6 +73,17 @@ export default function SecondStep({ messages, onPassed, onStartOver, passkeys =
         placeholder={sent ? undefined : app ? '123456' : 'ABCDE-23456'}
         required
       />
+      {trustable && !ended && (
+        <div className="field checkbox-field">
+          <label htmlFor="second-step-trust">
+            <input id="second-step-trust" type="checkbox" checked={s.trust} onChange={(event) => setTrust(event.target.checked)} aria-describedby="second-step-trust-hint" />{' '}
+            {m.trustDevice}
+          </label>
+          <p className="hint" id="second-step-trust-hint">
+            {m.trustDeviceHint}
+          </p>
+        </div>
+      )}
       {errors.form && (
         <p className="error form-error" role="alert">
           {errors.form}
