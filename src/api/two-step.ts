@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { loginAnswer } from '../schemas/sign-in-answers';
 import {
+  companyDevicesAnswer,
   enrolmentStart,
   recoveryCodesAnswer,
   twoStepStatus,
@@ -19,6 +20,9 @@ export const twoStepApi = {
   /** Both need a fresh proof of the person (stores/step-up.ts withFreshProof). */
   disable: () => callGateway('agg-web/user/twoStep/disable', z.boolean(), { body: {} }),
   newRecoveryCodes: () => callGateway('agg-web/user/twoStep/recoveryCodes', recoveryCodesAnswer, { body: {} }),
+  /** The company's device rules (issue 44); a rule left out stays as it is. */
+  companyDevices: (companyId: string, change: { confirmNewDevices?: boolean; forbidTrustedDevices?: boolean }) =>
+    callGateway('agg-web/company/devices', companyDevicesAnswer, { body: { companyId, ...change } }),
   requireForCompany: (companyId: string, required: boolean) =>
     callGateway('agg-web/company/twoStep', z.object({ required: z.boolean() }), { body: { companyId, required } }),
 };

@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
 import type { AdministeredCompany } from '../../stores/user-center';
+import type { CompanyListItem } from '../../schemas/company-list';
 import { withLaterWords, type FirstWords } from './words';
 
 // The user center's lower parts (issue 31), out of the island's first load: this small module loads when the first
@@ -11,6 +12,7 @@ import { withLaterWords, type FirstWords } from './words';
 const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passkeys })));
 const TwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.TwoStep })));
 const CompanyTwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.CompanyTwoStep })));
+const CompanyDevices = lazy(() => import('./TwoStep').then((m) => ({ default: m.CompanyDevices })));
 const SecuritySessions = lazy(() => import('./SecuritySessions').then((m) => ({ default: m.SecuritySessions })));
 const KnownDevices = lazy(() => import('./KnownDevices').then((m) => ({ default: m.KnownDevices })));
 const SignInHistory = lazy(() => import('./SignInHistory').then((m) => ({ default: m.SignInHistory })));
@@ -41,12 +43,20 @@ export function SecurityParts({ lang, messages }: { lang: Lang; messages: FirstW
 }
 
 /** An administered company's two-step rule, members, API clients, event webhooks and activity, vessels and grants. */
-export function CompanyParts(props: { lang: Lang; company: AdministeredCompany; companyName: string; requireTwoStep: boolean; messages: FirstWords }) {
-  const { lang, company, companyName } = props;
+export function CompanyParts(props: { lang: Lang; company: AdministeredCompany; companyName: string; listed: CompanyListItem | undefined; messages: FirstWords }) {
+  const { lang, company, companyName, listed } = props;
   const all = withLaterWords(props.messages);
+  const requireTwoStep = listed?.requireTwoStep ?? false;
   return (
     <>
-      <CompanyTwoStep companyId={company.companyId} required={props.requireTwoStep} messages={all} />
+      <CompanyTwoStep companyId={company.companyId} required={requireTwoStep} messages={all} />
+      <CompanyDevices
+        companyId={company.companyId}
+        twoStepRequired={requireTwoStep}
+        confirmNewDevices={listed?.confirmNewDevices ?? false}
+        forbidTrustedDevices={listed?.trustedDevicesForbidden ?? false}
+        messages={all}
+      />
       <CompanyMembers lang={lang} company={company} companyName={companyName} messages={all} />
       <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />
       <CompanyGrants lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />

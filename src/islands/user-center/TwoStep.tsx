@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Messages } from '../../i18n';
 import { problemText } from '../../i18n/problem';
 import {
+  $companyDevices,
   $companyTwoStep,
   $twoStep,
   askProof,
@@ -12,6 +13,7 @@ import {
   confirmProof,
   finishEnrolment,
   loadTwoStep,
+  setCompanyDevices,
   setCompanyRequirement,
   setTwoStepField,
   startEnrolment,
@@ -162,6 +164,63 @@ export function CompanyTwoStep({ companyId, required, messages }: { companyId: s
         {m.companyRequire}
       </label>
       {on && <p className="hint">{m.companyRequired}</p>}
+      {state?.error && (
+        <p className="error" role="alert">
+          {problemText(messages, state.error)}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * An administrator's device rules of the company (issue 44), under its two-step rule: "confirm new devices" of its
+ * members (the new-device challenge for their password sign-ins), and, while it requires two-step, no trusted devices.
+ */
+export function CompanyDevices(props: { companyId: string; twoStepRequired: boolean; confirmNewDevices: boolean; forbidTrustedDevices: boolean; messages: TwoStepMessages }) {
+  const { companyId, messages } = props;
+  const m = messages.twoStep;
+  const state = useStore($companyDevices)[companyId];
+  const twoStep = useStore($companyTwoStep)[companyId]?.required ?? props.twoStepRequired;
+  const current = { confirmNewDevices: state?.confirmNewDevices ?? props.confirmNewDevices, forbidTrustedDevices: (state?.forbidTrustedDevices ?? props.forbidTrustedDevices) && twoStep };
+  const confirmId = `company-confirm-devices-${companyId}`;
+  const trustId = `company-forbid-trust-${companyId}`;
+  return (
+    <div className="company-devices">
+      <div className="field checkbox-field">
+        <label htmlFor={confirmId}>
+          <input
+            id={confirmId}
+            type="checkbox"
+            checked={current.confirmNewDevices}
+            disabled={state?.busy}
+            aria-describedby={`${confirmId}-hint`}
+            onChange={(event) => void setCompanyDevices(companyId, current, { confirmNewDevices: event.target.checked })}
+          />{' '}
+          {m.companyConfirmDevices}
+        </label>
+        <p className="hint" id={`${confirmId}-hint`}>
+          {m.companyConfirmDevicesHint}
+        </p>
+      </div>
+      {twoStep && (
+        <div className="field checkbox-field">
+          <label htmlFor={trustId}>
+            <input
+              id={trustId}
+              type="checkbox"
+              checked={current.forbidTrustedDevices}
+              disabled={state?.busy}
+              aria-describedby={`${trustId}-hint`}
+              onChange={(event) => void setCompanyDevices(companyId, current, { forbidTrustedDevices: event.target.checked })}
+            />{' '}
+            {m.companyForbidTrust}
+          </label>
+          <p className="hint" id={`${trustId}-hint`}>
+            {m.companyForbidTrustHint}
+          </p>
+        </div>
+      )}
       {state?.error && (
         <p className="error" role="alert">
           {problemText(messages, state.error)}
