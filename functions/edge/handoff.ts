@@ -74,10 +74,8 @@ async function takeHandoff(c: Context<EdgeBindings>, embedded: GatewayFetch, blo
       const owed = takeSecondStep(envelope);
       if (owed) setSecondStepCookie(c, secondStepCookie(url, label), owed.challenge, owed.expiresIn);
       const signIn = isNavigatorHost(url.hostname, label) ? '/navigator_login' : '/login';
-      // The new-device challenge (issue 44) names it, and where its code went (masked), for the screen to say so.
-      const { newDevice, trustForbidden } = outcome.secondStep;
-      const query = new URLSearchParams({ secondStep: newDevice ? 'device' : '1', ...(newDevice ? { to: newDevice.to } : {}), ...(trustForbidden ? { trust: 'no' } : {}), [RETURN_PARAM]: next });
-      return c.redirect(buildRedirect({ path: signIn, query }, SAME_SITE_ONLY), 303);
+      // Which step it is (two-step's, or the new-device challenge of issue 44) the screen asks the gateway itself.
+      return c.redirect(buildRedirect({ path: signIn, query: new URLSearchParams({ secondStep: '1', [RETURN_PARAM]: next }) }, SAME_SITE_ONLY), 303);
     }
     case 'signedIn': {
       const session = takeSession(envelope);

@@ -21,9 +21,6 @@ export const companyListItem = z.object({
   memberStatus: z.optional(z.enum(['pending', 'active', 'rejected'])),
   /** The company's administrators require two-step verification of its members before they enter it. */
   requireTwoStep: z.optional(z.boolean()),
-  /** The company's device rules (issue 44): "confirm new devices" of members; trusted devices forbidden (with two-step). */
-  confirmNewDevices: z.optional(z.boolean()),
-  trustedDevicesForbidden: z.optional(z.boolean()),
   /** The company requires two-step verification and the person has not set it up: why canEnter is false. */
   twoStepRequired: z.optional(z.boolean()),
   /** The last review decision: the reason the list shows with a status that asks something of the person. */

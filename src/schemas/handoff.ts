@@ -49,7 +49,6 @@ export const handoffIntakeAnswer = z.discriminatedUnion('outcome', [
       expiresIn: z.number(),
       /** The step owed is the new-device challenge (issue 44): its code went to `to` (masked). */
       newDevice: z.optional(z.object({ channel: z.enum(['email', 'sms']), to: z.string() })),
-      trustForbidden: z.optional(z.boolean()),
     }),
   }),
 ]);

@@ -29,8 +29,6 @@ export const loginAnswer = z.object({
       expiresIn: z.number(),
       /** The step owed is the new-device challenge (issue 44): a one-time code went to `to` (masked), not two-step. */
       newDevice: z.optional(z.object({ channel: z.enum(['email', 'sms']), to: z.string() })),
-      /** A company of the person forbids trusted devices: no "Trust this device" on the screen. */
-      trustForbidden: z.optional(z.boolean()),
     }),
   ),
 });

@@ -39,9 +39,16 @@ export const secondStepMarker = z.object({
    * account's e-mail or phone, shown masked.
    */
   newDevice: z.optional(z.object({ channel: z.enum(['email', 'sms']), to: z.string() })),
-  /** A company of the person forbids trusted devices: the screen offers no "Trust this device". */
-  trustForbidden: z.optional(z.literal(true)),
 });
+
+// GET agg-web/user/twoStep/challenge (the second-step cookie, no session; issue 44): what the second-step screen says
+// and offers: the new-device challenge's masked address (null for two-step), and whether "Trust this device" may be
+// offered (false when a company of the person forbids trusted devices).
+export const owedStepAnswer = z.object({
+  newDevice: z.nullable(z.object({ channel: z.enum(['email', 'sms']), to: z.string() })),
+  trustable: z.boolean(),
+});
+export type OwedStepAnswer = z.infer<typeof owedStepAnswer>;
 
 // GET agg-web/user/twoStep/status (session).
 export const twoStepStatus = z.object({
@@ -73,6 +80,8 @@ export const companyDevicesRequest = z.object({
   forbidTrustedDevices: z.optional(z.boolean()),
 });
 export const companyDevicesAnswer = z.object({ confirmNewDevices: z.boolean(), forbidTrustedDevices: z.boolean() });
+// GET agg-web/company/devices?companyId= (session, an administrator of the company) → companyDevicesAnswer.
+export const companyDevicesQuery = z.object({ companyId: checked(z.string(), z.minLength(1), z.maxLength(64)) });
 export type CompanyDevicesAnswer = z.infer<typeof companyDevicesAnswer>;
 
 // POST agg-web/company/twoStep (session, an administrator of the company).

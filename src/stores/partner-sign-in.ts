@@ -1,5 +1,4 @@
 import type { NewDeviceNotice } from '../schemas/sign-in-answers';
-import { owedStepInQuery, owedStepOf } from '../lib/owed-step';
 import { SALT_REQUIRED, type ApiResult } from '../api/result';
 import { hashPassword, sha1Hex } from '../lib/password-hash';
 import { takeResetHandOver } from '../lib/reset-hand-over';
@@ -36,8 +35,6 @@ const initial = {
   secondStep: false,
   /** The second step owed is the new-device challenge: where its code went (masked). */
   newDevice: null as NewDeviceNotice | null,
-  /** A company of the person forbids "Trust this device" (the second-step screen offers none). */
-  noTrust: false,
   /** Straight after a password reset: its confirmation, shown until the person signs in or leaves. */
   resetDone: false,
 };
@@ -53,8 +50,7 @@ export const setField = (key: 'mobile' | 'password', value: string) => form.set(
 
 /** Opens the page: the second step owed by a hand-off, or the confirmation of a reset with its phone filled in. */
 export function initPartnerSignIn(search: string) {
-  const owed = owedStepInQuery(search);
-  if (owed) $partnerSignIn.set({ ...$partnerSignIn.get(), ...owed });
+  if (new URLSearchParams(search).get('secondStep') === '1') $partnerSignIn.setKey('secondStep', true);
   const reset = takeResetHandOver();
   if (reset) $partnerSignIn.set({ ...$partnerSignIn.get(), resetDone: true, ...(reset.channel === 'phone' ? { areaId: reset.areaId, callingCode: reset.callingCode, mobile: reset.mobile } : {}) });
 }
@@ -140,7 +136,7 @@ export async function submit() {
       return form.failure(result);
     }
     track('sign_in_succeeded', { method: 'partner' });
-    if (result.data.secondStep) return void $partnerSignIn.set({ ...$partnerSignIn.get(), ...owedStepOf(result.data.secondStep) });
+    if (result.data.secondStep) return void $partnerSignIn.set({ ...$partnerSignIn.get(), secondStep: true, newDevice: result.data.secondStep.newDevice ?? null });
     await partnerSignedIn(result.data);
   });
 }

@@ -1,5 +1,4 @@
 import * as ERR from '../schemas/error-names';
-import { owedStepOf } from '../lib/owed-step';
 import type { authApi as AuthApi } from '../api/auth';
 import { SALT_REQUIRED, type ApiResult } from '../api/result';
 import { hashPassword, sha1Hex } from '../lib/password-hash';
@@ -243,7 +242,8 @@ async function completeLogin(attempt: (nvcvalStr?: string) => Promise<ApiResult<
   if (result.data.newUser) track('registered', { method });
   // Two-step verification is on: no session yet; the second-step screen takes over.
   if (result.data.secondStep) {
-    $signIn.set({ ...$signIn.get(), ...owedStepOf(result.data.secondStep) });
+    $signIn.setKey('newDevice', result.data.secondStep.newDevice ?? null);
+    $signIn.setKey('secondStep', true);
     return false;
   }
   return continueWith(result.data);

@@ -1,5 +1,4 @@
 import type { NewDeviceNotice } from '../schemas/sign-in-answers';
-import { owedStepInQuery } from '../lib/owed-step';
 import { RESEND_WAIT_MS } from '../lib/resend-wait';
 import { atom } from 'nanostores';
 import type { MessageKey } from '../i18n/problem';
@@ -58,8 +57,6 @@ const initial = {
   secondStep: false,
   /** The second step owed is the new-device challenge: where its code went (masked). */
   newDevice: null as NewDeviceNotice | null,
-  /** A company of the person forbids "Trust this device" (the second-step screen offers none). */
-  noTrust: false,
   /** 'verification code sent' and similar good news. */
   notice: '' as MessageKey | '',
   /** No SMS provider could send (DL0010): the way out shows while this is set; a new number, mode or channel clears it. */
@@ -85,9 +82,8 @@ export function initSignIn(options: { chain: boolean }, browser: BrowserEnv = re
   env = browser;
   const saved = readRemembered();
   if (options.chain) $signIn.setKey('mode', 'chain');
-  // The credentials hand-off that owes a step (two-step, or the new-device challenge) arrives here with it owed.
-  const owed = owedStepInQuery(browser.search);
-  if (owed) $signIn.set({ ...$signIn.get(), ...owed });
+  // The credentials hand-off of a person with two-step on arrives here with the second step owed.
+  if (new URLSearchParams(browser.search).get('secondStep') === '1') $signIn.setKey('secondStep', true);
   // "Remember" is a choice made on the password tab: the identifier comes back there.
   if (saved?.loginWay === 'phone') $signIn.set({ ...$signIn.get(), mode: 'password', channel: 'phone', areaId: saved.areaId, callingCode: saved.callingCode, mobile: saved.mobile, remember: true });
   if (saved?.loginWay === 'email') $signIn.set({ ...$signIn.get(), mode: 'password', channel: 'email', email: saved.email, remember: true });

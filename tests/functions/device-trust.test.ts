@@ -104,12 +104,14 @@ async function twoStepPerson(companies?: Record<string, unknown>[]) {
 async function passSecondStep(p: { email: string; device: string; secret: string }, trust: boolean) {
   later();
   const first = await passwordSignIn(p.email, { cookie: p.device });
-  const body = await json<{ secondStep?: { trustForbidden?: boolean } }>(first);
+  await first.body?.cancel();
   const challenge = named(first, 'portal_second_step');
   expect(challenge).toBeDefined();
+  // What the screen is told of this step (GET agg-web/user/twoStep/challenge).
+  const facts = (await json<{ newDevice: unknown; trustable: boolean }>(await call('/agg-web/user/twoStep/challenge', { headers: { cookie: challenge! } }))).data;
   const passed = await verify({ kind: 'totp', code: totp(p.secret), ...(trust ? { trust } : {}) }, challenge, { cookie: p.device });
   expect((await json(passed)).code).toBe('0');
-  return { owed: body.data.secondStep, session: named(passed, 'portal_token')!, device: named(passed, 'portal_device') ?? p.device, challenge };
+  return { facts, session: named(passed, 'portal_token')!, device: named(passed, 'portal_device') ?? p.device, challenge };
 }
 
 const trustedRows = (userId: string) => sql<{ trusted_until: number | null }>('SELECT trusted_until FROM known_devices WHERE user_id = ? AND trusted_until IS NOT NULL', userId);
@@ -124,8 +126,8 @@ describe('trusting the device on the second step (two-step)', () => {
   it('skips the second step from that device for 30 days, with an activity row and a notice; then asks again', async () => {
     const p = await twoStepPerson();
     const before = at;
-    const { owed, device } = await passSecondStep(p, true);
-    expect(owed?.trustForbidden).toBeUndefined();
+    const { facts, device } = await passSecondStep(p, true);
+    expect(facts).toEqual({ newDevice: null, trustable: true });
     expect(await trustEvents(p.userId)).toBe(1);
     const [row] = await trustedRows(p.userId);
     expect(row!.trusted_until).toBeGreaterThan(before + 29 * DAY_MS);
@@ -161,6 +163,16 @@ describe('trusting the device on the new-device challenge', () => {
     expect(await trustEvents(p.userId)).toBe(1);
     later();
     expect(await straightIn(await passwordSignIn(p.email, { cookie: device, country: newCountry() }))).toBe(true);
+  });
+
+  it("the screen's facts come from a live challenge only: none, or a used one, answers MF0001", async () => {
+    const p = await person();
+    const facts = (cookie?: string) => call('/agg-web/user/twoStep/challenge', cookie ? { headers: { cookie } } : {}).then(json);
+    expect((await facts()).code).toBe('MF0001');
+    const { challenge, session } = await passChallenge(p.email);
+    expect((await facts(challenge)).code).toBe('MF0001');
+    // A session is no challenge.
+    expect((await facts(session)).code).toBe('MF0001');
   });
 
   it('a replayed challenge trusts nothing more: MF0001, no session, one activity row', async () => {
@@ -263,7 +275,7 @@ describe('a company that requires two-step and forbids trusted devices', () => {
     const companyId = (await sql<{ company_id: string }>('SELECT company_id FROM company_members WHERE user_id = ?', admin.userId))[0]!.company_id;
     const member = await twoStepPerson([{ companyId, role: 'staff' }]);
     const trusted = await passSecondStep(member, true);
-    expect(trusted.owed?.trustForbidden).toBeUndefined();
+    expect(trusted.facts).toEqual({ newDevice: null, trustable: true });
     later();
     expect(await straightIn(await passwordSignIn(member.email, { cookie: trusted.device }))).toBe(true);
 
@@ -276,7 +288,7 @@ describe('a company that requires two-step and forbids trusted devices', () => {
 
     // The member's trusted device no longer skips the step; the answer says no trust is offered; a tick is ignored.
     const again = await passSecondStep({ ...member, device: trusted.device }, true);
-    expect(again.owed?.trustForbidden).toBe(true);
+    expect(again.facts).toEqual({ newDevice: null, trustable: false });
     expect(await trustEvents(member.userId)).toBe(1);
     later();
     expect(await straightIn(await passwordSignIn(member.email, { cookie: trusted.device }))).toBe(false);
@@ -293,8 +305,10 @@ describe('a company that requires two-step and forbids trusted devices', () => {
     expect((await json(await post('/agg-web/company/devices', { companyId, confirmNewDevices: true }))).code).toBe('TK00001');
     const set = await json(await post('/agg-web/company/devices', { companyId, confirmNewDevices: true }, { cookie: adminSession }));
     expect(set).toMatchObject({ code: '0', data: { confirmNewDevices: true, forbidTrustedDevices: false } });
-    const list = await json<{ companyId: string; confirmNewDevices?: boolean }[]>(await post('/c/user/v2/getCompanyListByToken', {}, { cookie: staffSession }));
-    expect(list.data.find((c) => c.companyId === companyId)?.confirmNewDevices).toBe(true);
+    // Read back by its administrator only.
+    const rules = (cookie: string) => call(`/agg-web/company/devices?companyId=${companyId}`, { headers: { cookie } });
+    expect(await json(await rules(adminSession))).toMatchObject({ code: '0', data: { confirmNewDevices: true, forbidTrustedDevices: false } });
+    expect((await json(await rules(staffSession))).code).toBe('CO0008');
   });
 });
 
@@ -335,10 +349,15 @@ describe('the credentials hand-off (userNameAndPwd)', () => {
     expect(res.status).toBe(303);
     const location = new URL(res.headers.get('location')!, 'http://localhost');
     expect(location.pathname).toBe('/login');
-    expect(Object.fromEntries(location.searchParams)).toMatchObject({ secondStep: 'device', to: 't***@example.com', next: '/user_center' });
+    expect(Object.fromEntries(location.searchParams)).toEqual({ secondStep: '1', next: '/user_center' });
     expect(named(res, 'portal_token')).toBeUndefined();
     const challenge = named(res, 'portal_second_step');
     expect(challenge).toBeDefined();
+    // The screen asks the challenge which step it is, and whether to offer "Trust this device".
+    expect(await json(await call('/agg-web/user/twoStep/challenge', { headers: { cookie: challenge! } }))).toMatchObject({
+      code: '0',
+      data: { newDevice: { channel: 'email', to: 't***@example.com' }, trustable: true },
+    });
 
     const passed = await verify({ kind: 'code', code: await latestCode(p.email), trust: true }, challenge);
     expect((await json(passed)).code).toBe('0');

@@ -81,8 +81,6 @@ export async function companyListOf(db: D1Database, userId: string): Promise<Com
     ...entryOf(m, enterable([m]).length === 1),
     memberStatus: m.member_status as 'pending' | 'active' | 'rejected',
     requireTwoStep: requiring.has(m.company_id),
-    confirmNewDevices: m.confirm_new_devices === 1,
-    trustedDevicesForbidden: m.trust_forbidden === 1,
     review: { reason: m.review_reason, note: m.review_note, reviewedAt: m.reviewed_at },
   }));
 }

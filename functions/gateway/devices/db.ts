@@ -20,3 +20,11 @@ export async function setCompanyDeviceRules(
     .bind(companyId, userId, flag(confirmNewDevices), flag(forbidTrustedDevices))
     .first<{ confirm_new_devices: number; forbid_trusted_devices: number }>();
 }
+
+/** The company's device rules as stored. */
+export async function companyDeviceRulesOf(db: D1Database, companyId: string): Promise<{ confirm_new_devices: number; forbid_trusted_devices: number } | null> {
+  return db
+    .prepare('SELECT confirm_new_devices, forbid_trusted_devices * require_two_step AS forbid_trusted_devices FROM companies WHERE id = ?')
+    .bind(companyId)
+    .first<{ confirm_new_devices: number; forbid_trusted_devices: number }>();
+}

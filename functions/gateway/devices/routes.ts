@@ -6,13 +6,14 @@ import { DEVICE_HEADER, now } from '../../contract';
 import { requireSession } from '../sessions/service';
 import type { SessionVariables } from '../identity/db/sessions';
 import { validate } from '../validate';
-import { deviceOfRequest, forgetDevice, knownDevicesOf, setCompanyDevices } from './service';
-import { companyDevicesRequest } from '../../../src/schemas/two-step';
+import { companyDevices, deviceOfRequest, forgetDevice, knownDevicesOf, setCompanyDevices } from './service';
+import { companyDevicesQuery, companyDevicesRequest } from '../../../src/schemas/two-step';
 
 /**
  * The person's known devices in the Security section (issue 44; contracts in src/schemas/security.ts): the list, and
  * "Forget" one of them. Every statement names the session's person. And the company's device rules (issue 44):
- * `agg-web/company/devices` {companyId, confirmNewDevices?, forbidTrustedDevices?}, its administrator only.
+ * GET `agg-web/company/devices?companyId=` and POST {companyId, confirmNewDevices?, forbidTrustedDevices?}, its
+ * administrator only.
  */
 export const deviceRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionVariables }>()
   .use('/agg-web/user/security/devices', requireSession)
@@ -24,4 +25,5 @@ export const deviceRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionVa
     return ok(c, null);
   })
   // The company's device rules (an administrator, in the user center's company part).
+  .get('/agg-web/company/devices', validate('query', companyDevicesQuery), async (c) => ok(c, await companyDevices(c.env, c.req.valid('query').companyId, c.get('user').id)))
   .post('/agg-web/company/devices', validate('json', companyDevicesRequest), async (c) => ok(c, await setCompanyDevices(c.env, { ...c.req.valid('json'), userId: c.get('user').id })));

@@ -14,7 +14,7 @@ import { ownEventStatement } from '../audit/db';
 import type { KnownDeviceEntry } from '../../../src/schemas/security';
 import type { MembershipRow } from '../authority/db';
 import { companyAuthority } from '../authority/service';
-import { setCompanyDeviceRules } from './db';
+import { companyDeviceRulesOf, setCompanyDeviceRules } from './db';
 import type { CompanyDevicesAnswer } from '../../../src/schemas/two-step';
 
 /**
@@ -158,8 +158,14 @@ export async function sendNewDeviceCode(
   } catch (error) {
     if (!(error instanceof GatewayError && error.code === ERR.CODE_RESEND_WAIT)) throw error;
   }
-  return { channel: recipient.channel, to: recipient.channel === 'email' ? maskEmail(recipient.recipient) : maskPhone(recipient.recipient) };
+  return maskedRecipient(recipient);
 }
+
+/** Where a new-device code goes, as the screen shows it (masked). */
+export const maskedRecipient = (recipient: { channel: 'email' | 'sms'; recipient: string }): { channel: 'email' | 'sms'; to: string } => ({
+  channel: recipient.channel,
+  to: recipient.channel === 'email' ? maskEmail(recipient.recipient) : maskPhone(recipient.recipient),
+});
 
 /** The person's known devices for the Security section: device, first and last use, country; this one marked. */
 export async function knownDevicesOf(env: CodesEnv, userId: string, current: DeviceOfRequest, at: number): Promise<KnownDeviceEntry[]> {
@@ -206,4 +212,11 @@ export async function setCompanyDevices(
     throw new GatewayError(ERR.TWO_STEP_POLICY_ADMINISTRATOR_ONLY);
   }
   throw new GatewayError(ERR.TRUST_RULE_NEEDS_TWO_STEP);
+}
+
+/** The company's device rules, for its administrator (companyAuthority 'manage': CO0009, CO0008, MF0021 otherwise). */
+export async function companyDevices(env: CodesEnv, companyId: string, userId: string): Promise<CompanyDevicesAnswer> {
+  await companyAuthority(env.DB, { userId }, companyId, 'manage');
+  const row = await companyDeviceRulesOf(env.DB, companyId);
+  return { confirmNewDevices: row?.confirm_new_devices === 1, forbidTrustedDevices: row?.forbid_trusted_devices === 1 };
 }

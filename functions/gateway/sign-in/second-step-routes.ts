@@ -6,7 +6,9 @@ import { findUserById } from '../identity/db/people';
 import { clientIp, GatewayError, ok } from '../errors';
 import { now } from '../../contract';
 import { authenticationOptions, passkeySiteOf, secondStepOptions, verifyPasskeySignIn } from '../passkeys/service';
-import { liveSecondStep, passSecondStep, passSecondStepWith } from '../second-step/service';
+import { liveSecondStep, passSecondStep, passSecondStepWith, type ChallengeOptions } from '../second-step/service';
+import { maskedRecipient } from '../devices/service';
+import type { OwedStepAnswer } from '../../../src/schemas/two-step';
 import { completeSecondStep, signedIn, type SignInEnv } from './service';
 import { validate } from '../validate';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -25,6 +27,12 @@ export const signInSecondStepRoutes = new Hono<SignInEnv>()
     const at = { ip: clientIp(c), now: now(c) };
     const { trust, ...factor } = c.req.valid('json');
     return completeSecondStep(c, await passSecondStep(c.env, c.req.header(SECOND_STEP_HEADER), factor, at), factor.kind, trust === true);
+  })
+  // What the second-step screen says and offers (issue 44): read from the live challenge, which the page never holds.
+  .get('/agg-web/user/twoStep/challenge', async (c) => {
+    const options = JSON.parse((await liveSecondStep(c.env.DB, c.req.header(SECOND_STEP_HEADER), now(c))).options) as ChallengeOptions;
+    const answer: OwedStepAnswer = { newDevice: options.newDevice ? maskedRecipient(options.newDevice) : null, trustable: options.trustForbidden !== true };
+    return ok(c, answer);
   })
   .post('/agg-web/passkeys/authentication/options', validate('json', passkeyEmptyRequest), async (c) => {
     const options = await authenticationOptions(c.env.DB, passkeySiteOf(c.get('config')), { ip: clientIp(c), now: now(c), cap: c.get('config').passkeySignInCap });

@@ -255,8 +255,6 @@ export interface OwedStep {
   challenge: string;
   expiresIn: number;
   newDevice?: { channel: 'email' | 'sms'; to: string };
-  /** A company of the person forbids trusted devices: the screen offers no "Trust this device". */
-  trustForbidden?: true;
 }
 
 /**
@@ -284,21 +282,22 @@ export async function owedStep(
   assertStanding(account.standing);
   const rules = companyDeviceRules(account.memberships);
   const trusted = account.trustedDevice && !rules.trustForbidden;
-  const marks = rules.trustForbidden ? { trustForbidden: true as const } : {};
+  // The screen asks the challenge whether to offer "Trust this device" (second-step-routes.ts).
+  const marked: ChallengeOptions = rules.trustForbidden ? { ...options, trustForbidden: true } : options;
   if (method !== 'passkey' && account.twoStep && !trusted) {
-    const challenge = await prepareChallenge(env.DB, { userId, method, options, now: at });
+    const challenge = await prepareChallenge(env.DB, { userId, method, options: marked, now: at });
     await runBatch(env.DB, [...before, challenge.statement]);
-    return { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000, ...marks };
+    return { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 };
   }
   if (owesNewDeviceChallenge(env, { method, twoStep: account.twoStep, known: account.knownDevice, trusted, companyConfirms: rules.confirmNewDevices, risk: account.risk })) {
     // Ends like the second step (devices/service.ts): the same challenge, marked, and a code to the account.
     const person = await findUserById(env.DB, userId);
     const recipient = person && newDeviceRecipient(person);
     if (!recipient) throw new GatewayError(ERR.NEW_DEVICE_NO_CHANNEL);
-    const challenge = await prepareChallenge(env.DB, { userId, method, options: { ...options, newDevice: recipient }, now: at });
+    const challenge = await prepareChallenge(env.DB, { userId, method, options: { ...marked, newDevice: recipient }, now: at });
     await runBatch(env.DB, [...before, challenge.statement]);
     const sent = await sendNewDeviceCode(env, recipient, { ip, at, lang, background });
-    return { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000, newDevice: sent, ...marks };
+    return { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000, newDevice: sent };
   }
   return null;
 }

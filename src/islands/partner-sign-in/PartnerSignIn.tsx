@@ -36,7 +36,7 @@ export default function PartnerSignIn({ lang, messages }: PartnerSignInProps) {
   if (s.secondStep)
     return (
       <Suspense fallback={<p role="status">{m.redirecting}</p>}>
-        <SecondStep messages={messages} onPassed={partnerSignedIn} onStartOver={partnerStartOver} newDevice={s.newDevice} trustable={!s.noTrust} />
+        <SecondStep messages={messages} onPassed={partnerSignedIn} onStartOver={partnerStartOver} newDevice={s.newDevice} />
       </Suspense>
     );
   const sliderPassed = s.sliderCheck !== null && s.sliderFor === `${s.callingCode}${s.mobile.replace(/[\s,，]/g, '')}`;

@@ -1,5 +1,7 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { twoStepApi } from '../../api/two-step';
+import type { OwedStepAnswer } from '../../schemas/two-step';
 import type { Messages } from '../../i18n';
 import type { LoginAnswer } from '../../schemas/auth';
 import { $passkeyOffer, $secondStep, $secondStepErrors, offerPasskey, setCode, setTrust, signInEnded, startSecondStep, switchKind, verify, verifyWithPasskey } from '../../stores/second-step';
@@ -18,8 +20,6 @@ export interface SecondStepProps {
   passkeys?: boolean;
   /** The step owed is the new-device challenge: the code went to this (masked) address or number. */
   newDevice?: NewDeviceNotice | null;
-  /** Offer "Trust this device for 30 days" (not when a company of the person forbids it). */
-  trustable?: boolean;
 }
 
 /**
@@ -27,9 +27,14 @@ export interface SecondStepProps {
  * a person who has one) a passkey. Loaded on demand by /login and the partner sign-in when a first factor
  * answers `secondStep`.
  */
-export default function SecondStep({ messages, onPassed, onStartOver, passkeys = false, newDevice = null, trustable = true }: SecondStepProps) {
+export default function SecondStep({ messages, onPassed, onStartOver, passkeys = false, newDevice: answered = null }: SecondStepProps) {
   const m = messages.twoStep;
   const s = useStore($secondStep);
+  // What the challenge itself says (issue 44): the new-device challenge of a hand-off, which reached this page without
+  // an answer, and whether "Trust this device" may be offered.
+  const [owed, setOwed] = useState<OwedStepAnswer | null>(null);
+  const newDevice = answered ?? owed?.newDevice ?? null;
+  const trustable = owed?.trustable === true;
   const passkey = useStore($passkeyOffer);
   const errors = useProblems($secondStepErrors, messages);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -38,6 +43,9 @@ export default function SecondStep({ messages, onPassed, onStartOver, passkeys =
   // The screen replaces the form: focus moves to its heading so a screen reader announces it.
   useEffect(() => heading.current?.focus(), []);
   useEffect(() => startSecondStep(newDevice !== null), [newDevice]);
+  useEffect(() => {
+    void twoStepApi.owed().then((answer) => answer.ok && setOwed(answer.data));
+  }, []);
   useEffect(() => {
     if (passkeys) void offerPasskey();
   }, [passkeys]);

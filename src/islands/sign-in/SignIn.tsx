@@ -268,7 +268,7 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
   if (s.secondStep && !s.redirecting)
     return (
       <Suspense fallback={<p role="status">{m.redirecting}</p>}>
-        <SecondStep messages={messages} onPassed={secondStepPassed} onStartOver={startOver} passkeys={passkeys !== null} newDevice={s.newDevice} trustable={!s.noTrust} />
+        <SecondStep messages={messages} onPassed={secondStepPassed} onStartOver={startOver} passkeys={passkeys !== null} newDevice={s.newDevice} />
       </Suspense>
     );
 

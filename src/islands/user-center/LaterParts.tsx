@@ -2,7 +2,6 @@ import { lazy } from 'react';
 import type { Messages } from '../../i18n';
 import type { Lang } from '../../lib/lang';
 import type { AdministeredCompany } from '../../stores/user-center';
-import type { CompanyListItem } from '../../schemas/company-list';
 import { withLaterWords, type FirstWords } from './words';
 
 // The user center's lower parts (issue 31), out of the island's first load: this small module loads when the first
@@ -43,20 +42,13 @@ export function SecurityParts({ lang, messages }: { lang: Lang; messages: FirstW
 }
 
 /** An administered company's two-step rule, members, API clients, event webhooks and activity, vessels and grants. */
-export function CompanyParts(props: { lang: Lang; company: AdministeredCompany; companyName: string; listed: CompanyListItem | undefined; messages: FirstWords }) {
-  const { lang, company, companyName, listed } = props;
+export function CompanyParts(props: { lang: Lang; company: AdministeredCompany; companyName: string; requireTwoStep: boolean; messages: FirstWords }) {
+  const { lang, company, companyName } = props;
   const all = withLaterWords(props.messages);
-  const requireTwoStep = listed?.requireTwoStep ?? false;
   return (
     <>
-      <CompanyTwoStep companyId={company.companyId} required={requireTwoStep} messages={all} />
-      <CompanyDevices
-        companyId={company.companyId}
-        twoStepRequired={requireTwoStep}
-        confirmNewDevices={listed?.confirmNewDevices ?? false}
-        forbidTrustedDevices={listed?.trustedDevicesForbidden ?? false}
-        messages={all}
-      />
+      <CompanyTwoStep companyId={company.companyId} required={props.requireTwoStep} messages={all} />
+      <CompanyDevices companyId={company.companyId} twoStepRequired={props.requireTwoStep} messages={all} />
       <CompanyMembers lang={lang} company={company} companyName={companyName} messages={all} />
       <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />
       <CompanyGrants lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />

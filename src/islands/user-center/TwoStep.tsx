@@ -13,6 +13,7 @@ import {
   confirmProof,
   finishEnrolment,
   loadTwoStep,
+  loadCompanyDevices,
   setCompanyDevices,
   setCompanyRequirement,
   setTwoStepField,
@@ -177,12 +178,14 @@ export function CompanyTwoStep({ companyId, required, messages }: { companyId: s
  * An administrator's device rules of the company (issue 44), under its two-step rule: "confirm new devices" of its
  * members (the new-device challenge for their password sign-ins), and, while it requires two-step, no trusted devices.
  */
-export function CompanyDevices(props: { companyId: string; twoStepRequired: boolean; confirmNewDevices: boolean; forbidTrustedDevices: boolean; messages: TwoStepMessages }) {
+export function CompanyDevices(props: { companyId: string; twoStepRequired: boolean; messages: TwoStepMessages }) {
   const { companyId, messages } = props;
   const m = messages.twoStep;
   const state = useStore($companyDevices)[companyId];
   const twoStep = useStore($companyTwoStep)[companyId]?.required ?? props.twoStepRequired;
-  const current = { confirmNewDevices: state?.confirmNewDevices ?? props.confirmNewDevices, forbidTrustedDevices: (state?.forbidTrustedDevices ?? props.forbidTrustedDevices) && twoStep };
+  useEffect(() => void loadCompanyDevices(companyId), [companyId]);
+  if (!state) return null;
+  const current = { confirmNewDevices: state.confirmNewDevices, forbidTrustedDevices: state.forbidTrustedDevices && twoStep };
   const confirmId = `company-confirm-devices-${companyId}`;
   const trustId = `company-forbid-trust-${companyId}`;
   return (
@@ -193,7 +196,7 @@ export function CompanyDevices(props: { companyId: string; twoStepRequired: bool
             id={confirmId}
             type="checkbox"
             checked={current.confirmNewDevices}
-            disabled={state?.busy}
+            disabled={state.busy}
             aria-describedby={`${confirmId}-hint`}
             onChange={(event) => void setCompanyDevices(companyId, current, { confirmNewDevices: event.target.checked })}
           />{' '}
@@ -210,7 +213,7 @@ export function CompanyDevices(props: { companyId: string; twoStepRequired: bool
               id={trustId}
               type="checkbox"
               checked={current.forbidTrustedDevices}
-              disabled={state?.busy}
+              disabled={state.busy}
               aria-describedby={`${trustId}-hint`}
               onChange={(event) => void setCompanyDevices(companyId, current, { forbidTrustedDevices: event.target.checked })}
             />{' '}
@@ -221,7 +224,7 @@ export function CompanyDevices(props: { companyId: string; twoStepRequired: bool
           </p>
         </div>
       )}
-      {state?.error && (
+      {state.error && (
         <p className="error" role="alert">
           {problemText(messages, state.error)}
         </p>

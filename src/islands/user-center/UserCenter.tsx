@@ -270,7 +270,7 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
                 lang={lang}
                 company={company}
                 companyName={companyName(company.companyId)}
-                listed={s.companies.find((c) => c.companyId === company.companyId)}
+                requireTwoStep={s.companies.find((c) => c.companyId === company.companyId)?.requireTwoStep ?? false}
                 messages={messages}
               />
             </WhenVisible>
