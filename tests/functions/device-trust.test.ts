@@ -167,7 +167,7 @@ describe('trusting the device on the new-device challenge', () => {
 
   it("the screen's facts come from a live challenge only: none, or a used one, answers MF0001", async () => {
     const p = await person();
-    const facts = (cookie?: string) => call('/agg-web/user/twoStep/challenge', cookie ? { headers: { cookie } } : {}).then(json);
+    const facts = async (cookie?: string) => json(await call('/agg-web/user/twoStep/challenge', cookie ? { headers: { cookie } } : {}));
     expect((await facts()).code).toBe('MF0001');
     const { challenge, session } = await passChallenge(p.email);
     expect((await facts(challenge)).code).toBe('MF0001');
