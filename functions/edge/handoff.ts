@@ -75,6 +75,7 @@ async function takeHandoff(c: Context<EdgeBindings>, embedded: GatewayFetch, blo
       const owed = takeSecondStep(envelope);
       if (owed) setSecondStepCookie(c, secondStepCookie(url, label), owed.challenge, owed.expiresIn);
       const signIn = isNavigatorHost(url.hostname, label) ? '/navigator_login' : '/login';
+      // Which step it is (two-step's, or the new-device challenge of issue 44) the screen asks the gateway itself.
       return c.redirect(buildRedirect({ path: signIn, query: new URLSearchParams({ secondStep: '1', [RETURN_PARAM]: next }) }, SAME_SITE_ONLY), 303);
     }
     case 'signedIn': {

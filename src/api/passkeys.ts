@@ -16,5 +16,5 @@ export const passkeyApi = {
   signIn: (response: unknown) => callGateway('agg-web/passkeys/authentication/verify', loginAnswer, { body: { response } }),
   /** The second step of a sign-in (the edge adds the challenge from its HttpOnly cookie): options for the person's own passkeys. */
   secondStepOptions: () => callGateway('agg-web/passkeys/secondStep/options', passkeyOptionsAnswer, { body: {} }),
-  passSecondStep: (response: unknown) => callGateway('agg-web/passkeys/secondStep/verify', loginAnswer, { body: { response } }),
+  passSecondStep: (response: unknown, trust = false) => callGateway('agg-web/passkeys/secondStep/verify', loginAnswer, { body: { response, ...(trust ? { trust } : {}) } }),
 };

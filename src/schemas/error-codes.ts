@@ -308,6 +308,8 @@ export const errorCatalogue = {
   // The new-device challenge (issue 44): a code to the account's e-mail or phone. `data` of ND0001 is { triesLeft }.
   ND0001: { status: 400, en: 'Wrong code. Please check the code we sent you and try again.', zh: '验证码错误，请查看我们发送给您的验证码后重试。' },
   ND0003: { status: 404, en: 'This device is not on your list any more.', zh: '该设备已不在您的列表中。' },
+  // A company forbids trusted devices only while it requires two-step of its members (companies.forbid_trusted_devices).
+  ND0004: { status: 400, en: 'Require two-step verification of members first: only then can trusted devices be turned off.', zh: '请先要求成员开启两步验证，之后才能禁止信任设备。' },
   ND0002: { status: 403, en: 'This sign-in from a new device needs a code, but your account has no e-mail or phone to send it to. Please sign in with a passkey or contact support.', zh: '在新设备上登录需要验证码，但您的账号没有可接收验证码的邮箱或手机，请使用通行密钥登录或联系客服。' },
   // Proving it's you again (functions/gateway/identity/proof.ts): a sensitive change without a fresh proof
   // answers SU0001, and the user center asks the person to confirm it's them, then repeats the change.

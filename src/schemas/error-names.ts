@@ -175,6 +175,7 @@ export const TWO_STEP_NEEDED_BEFORE_REQUIRING = 'MF0022' as const;
 export const NEW_DEVICE_CODE_WRONG = 'ND0001' as const;
 export const NEW_DEVICE_NO_CHANNEL = 'ND0002' as const;
 export const DEVICE_NOT_FOUND = 'ND0003' as const;
+export const TRUST_RULE_NEEDS_TWO_STEP = 'ND0004' as const;
 export const PROOF_REQUIRED = 'SU0001' as const;
 export const PROOF_EXPIRED = 'SU0002' as const;
 export const PROOF_TRIES_SPENT = 'SU0003' as const;

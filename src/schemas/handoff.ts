@@ -42,7 +42,15 @@ export const handoffIntakeAnswer = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('choose') }),
   z.object({ outcome: z.literal('nobody') }),
   z.object({ outcome: z.literal('signedIn'), oauthVO: z.looseObject({ access_token: z.string() }) }),
-  z.object({ outcome: z.literal('secondStep'), secondStep: z.object({ challenge: z.string(), expiresIn: z.number() }) }),
+  z.object({
+    outcome: z.literal('secondStep'),
+    secondStep: z.object({
+      challenge: z.string(),
+      expiresIn: z.number(),
+      /** The step owed is the new-device challenge (issue 44): its code went to `to` (masked). */
+      newDevice: z.optional(z.object({ channel: z.enum(['email', 'sms']), to: z.string() })),
+    }),
+  }),
 ]);
 export type HandoffIntakeAnswer = z.infer<typeof handoffIntakeAnswer>;
 

@@ -113,6 +113,7 @@ export const AUDITED_ACTIONS = [
   'user.unlocked',
   'user.signed_out_everywhere',
   'user.device_forgotten',
+  'user.device_trusted',
   'user.password_change_required',
   'user.two_step_reset',
   'user.blocked',

@@ -60,6 +60,8 @@ export type PasskeyRegisterRequest = z.infer<typeof passkeyRegisterRequest>;
 
 // POST agg-web/passkeys/authentication/verify and agg-web/passkeys/secondStep/verify → login response.
 export const passkeySignInRequest = z.object({ response: authenticationResponseSchema });
+/** The second step passed with a passkey, with "Trust this device for 30 days" (issue 44). */
+export const passkeySecondStepRequest = z.object({ response: authenticationResponseSchema, trust: z.optional(z.boolean()) });
 
 // POST agg-web/passkeys/rename (session) → the renamed passkey.
 export const passkeyRenameRequest = z.object({ id: credentialIdSchema, name: passkeyNameSchema });

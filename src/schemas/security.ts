@@ -33,6 +33,8 @@ export const knownDeviceEntry = z.object({
   firstUsedAt: z.number(),
   lastUsedAt: z.number(),
   country: z.nullable(z.string()),
+  /** Until when the person trusts it ("Trust this device for 30 days"): it skips the second step; null when not trusted. */
+  trustedUntil: z.optional(z.nullable(z.number())),
   ...device,
 });
 export type KnownDeviceEntry = z.infer<typeof knownDeviceEntry>;

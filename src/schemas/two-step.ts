@@ -21,8 +21,15 @@ export const secondFactor = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('code'), code: deviceCodeSchema }),
 ]);
 
+/** "Trust this device for 30 days" (issue 44), ticked on the second step or the new-device challenge. */
+const trust = { trust: z.optional(z.boolean()) };
+
 // POST agg-web/user/twoStep/verify (the second-step cookie, no session) → loginAnswer (+ the session cookie).
-export const secondStepRequest = secondFactor;
+export const secondStepRequest = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('totp'), code: totpCodeSchema, ...trust }),
+  z.object({ kind: z.literal('recovery'), code: recoveryCodeSchema, ...trust }),
+  z.object({ kind: z.literal('code'), code: deviceCodeSchema, ...trust }),
+]);
 
 /** In a first factor's login answer when the second step is owed: no session yet (the edge keeps the challenge). */
 export const secondStepMarker = z.object({
@@ -33,6 +40,15 @@ export const secondStepMarker = z.object({
    */
   newDevice: z.optional(z.object({ channel: z.enum(['email', 'sms']), to: z.string() })),
 });
+
+// GET agg-web/user/twoStep/challenge (the second-step cookie, no session; issue 44): what the second-step screen says
+// and offers: the new-device challenge's masked address (null for two-step), and whether "Trust this device" may be
+// offered (false when a company of the person forbids trusted devices).
+export const owedStepAnswer = z.object({
+  newDevice: z.nullable(z.object({ channel: z.enum(['email', 'sms']), to: z.string() })),
+  trustable: z.boolean(),
+});
+export type OwedStepAnswer = z.infer<typeof owedStepAnswer>;
 
 // GET agg-web/user/twoStep/status (session).
 export const twoStepStatus = z.object({
@@ -55,6 +71,18 @@ export const recoveryCodesAnswer = z.object({ recoveryCodes: z.array(z.string())
 // POST agg-web/user/twoStep/disable and agg-web/user/twoStep/recoveryCodes (session and a fresh proof of the
 // person, src/schemas/step-up.ts): nothing else to send.
 export const twoStepChangeRequest = z.object({});
+
+// POST agg-web/company/devices (session, an administrator of the company; issue 44): "confirm new devices" of its
+// members, and (while it requires two-step) forbid trusted devices. Either may be left out (unchanged).
+export const companyDevicesRequest = z.object({
+  companyId: checked(z.string(), z.minLength(1), z.maxLength(64)),
+  confirmNewDevices: z.optional(z.boolean()),
+  forbidTrustedDevices: z.optional(z.boolean()),
+});
+export const companyDevicesAnswer = z.object({ confirmNewDevices: z.boolean(), forbidTrustedDevices: z.boolean() });
+// GET agg-web/company/devices?companyId= (session, an administrator of the company) → companyDevicesAnswer.
+export const companyDevicesQuery = z.object({ companyId: checked(z.string(), z.minLength(1), z.maxLength(64)) });
+export type CompanyDevicesAnswer = z.infer<typeof companyDevicesAnswer>;
 
 // POST agg-web/company/twoStep (session, an administrator of the company).
 export const companyTwoStepRequest = z.object({ companyId: checked(z.string(), z.minLength(1), z.maxLength(64)), required: z.boolean() });

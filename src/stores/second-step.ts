@@ -14,8 +14,8 @@ import { createForm } from './form';
  * On /login a person with passkeys may pass it with one instead of a code (the passkey calls and
  * @simplewebauthn/browser load only then).
  */
-const form = createForm<{ kind: SecondFactorKind; code: string }, 'code'>(
-  { kind: 'totp' as SecondFactorKind, code: '' },
+const form = createForm<{ kind: SecondFactorKind; code: string; trust: boolean }, 'code'>(
+  { kind: 'totp' as SecondFactorKind, code: '', trust: false },
   {
     // Every MF code is about what was typed, except those that end this sign-in (they go to the form).
     codes: { MF: 'code', [ERR.NEW_DEVICE_CODE_WRONG]: 'code', [ERR.SECOND_STEP_EXPIRED]: 'form', [ERR.SECOND_STEP_TRIES_SPENT]: 'form', [ERR.TOTP_GUESSES_PER_ACCOUNT_CAPPED]: 'form', [ERR.TOTP_GUESSES_PER_NETWORK_CAPPED]: 'form' },
@@ -28,10 +28,13 @@ export const $secondStepErrors = form.$errors;
 const ENDS_SIGN_IN = new Set<string>([ERR.SECOND_STEP_EXPIRED, ERR.SECOND_STEP_TRIES_SPENT]);
 
 export const setCode = (code: string) => form.set('code', code);
+/** "Trust this device for 30 days" (issue 44): sent with the code. */
+export const setTrust = (trust: boolean) => form.set('trust', trust);
 /** The new-device challenge (issue 44) asks for the code sent to the account; two-step for an app or recovery code. */
 export const startSecondStep = (newDevice: boolean) => form.reset({ kind: newDevice ? 'code' : 'totp' });
 export function switchKind() {
-  form.reset({ kind: $secondStep.get().kind === 'totp' ? 'recovery' : 'totp' });
+  const { kind, trust } = $secondStep.get();
+  form.reset({ kind: kind === 'totp' ? 'recovery' : 'totp', trust });
 }
 
 /** Whether the last failure ended the sign-in (expired, used, or out of tries). */
@@ -43,11 +46,11 @@ export const signInEnded = () => {
 /** Sends the code; `passed` goes on with the login answer (as after a first factor without two-step). */
 export const verify = (passed: (answer: LoginAnswer) => Promise<unknown>) =>
   form.run(async () => {
-    const { kind, code } = $secondStep.get();
+    const { kind, code, trust } = $secondStep.get();
     const typed = code.trim();
     const valid = kind === 'totp' ? /^\d{6}$/.test(typed) : kind === 'code' ? /^\d{4,8}$/.test(typed) : /^[A-Za-z0-9\s-]{10,16}$/.test(typed);
     if (!valid) return form.fail('code', problem(kind === 'totp' ? 'twoStep.codeInvalid' : kind === 'code' ? 'twoStep.newDeviceCodeInvalid' : 'twoStep.recoveryInvalid'));
-    const answer = await twoStepApi.verify(kind, typed);
+    const answer = await twoStepApi.verify(kind, typed, trust);
     if (!answer.ok) return form.failure(answer);
     form.leaving();
     await passed(answer.data);
@@ -93,7 +96,7 @@ export const verifyWithPasskey = (passed: (answer: LoginAnswer) => Promise<unkno
     const response = await askForPasskey(options).finally(() => $passkeyOffer.set('offered'));
     if (response === 'stopped') return form.fail('form', problem('twoStep.passkeyCancelled'));
     if (response === 'failed') return form.fail('form', problem('twoStep.passkeyFailed'));
-    const answer = await api.passSecondStep(response);
+    const answer = await api.passSecondStep(response, $secondStep.get().trust);
     if (!answer.ok) return form.failure(answer);
     form.leaving();
     await passed(answer.data);

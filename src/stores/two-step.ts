@@ -99,3 +99,18 @@ export async function setCompanyRequirement(companyId: string, required: boolean
     answer.ok ? { required: answer.data.required, busy: false, error: null } : { required: !required, busy: false, error: { code: answer.code, message: answer.message } },
   );
 }
+
+/** An administrator's device rules of a company (issue 44): "confirm new devices", and forbid trusted devices. */
+export const $companyDevices = map<Record<string, { confirmNewDevices: boolean; forbidTrustedDevices: boolean; busy: boolean; error: Problem | null }>>({});
+
+/** Reads the company's rules (the part shows once they are known). */
+export async function loadCompanyDevices(companyId: string) {
+  const answer = await twoStepApi.companyDevices(companyId);
+  if (answer.ok) $companyDevices.setKey(companyId, { ...answer.data, busy: false, error: null });
+}
+
+export async function setCompanyDevices(companyId: string, current: { confirmNewDevices: boolean; forbidTrustedDevices: boolean }, change: { confirmNewDevices?: boolean; forbidTrustedDevices?: boolean }) {
+  $companyDevices.setKey(companyId, { ...current, ...change, busy: true, error: null });
+  const answer = await twoStepApi.setCompanyDevices(companyId, change);
+  $companyDevices.setKey(companyId, answer.ok ? { ...answer.data, busy: false, error: null } : { ...current, busy: false, error: { code: answer.code, message: answer.message } });
+}

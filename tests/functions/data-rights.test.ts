@@ -128,6 +128,10 @@ describe('a copy of my data', () => {
     });
     expect(data.sessions.length).toBeGreaterThanOrEqual(1);
     expect(data.signIns.some((s: { success: boolean }) => s.success)).toBe(true);
+    // The devices the person signed in from (issue 44), named by their public id as "Your devices" lists them.
+    const devices = await sql<{ public_id: string; token_hash: string }>('SELECT public_id, token_hash FROM known_devices WHERE user_id = ?', me.userId);
+    expect(devices.length).toBeGreaterThanOrEqual(1);
+    expect(data.devices.map((d: { id: string }) => d.id).sort()).toEqual(devices.map((d) => d.public_id).sort());
     expect(data.consents.agreements.map((a: { document: string }) => a.document).sort()).toEqual(['privacy', 'terms']);
     expect(data.activity.some((a: { action: string }) => a.action === 'user.data_copy_requested')).toBe(true);
     // The uploaded file itself, byte for byte.
@@ -145,6 +149,7 @@ describe('a copy of my data', () => {
       'PUBLICKEYMARKER',
       me.cookie.split('=')[1]!,
       ...sessions.flatMap((s) => [s.token_hash, s.refresh_hash]),
+      ...devices.map((d) => d.token_hash),
       admin.email,
       admin.userId,
       'Other Administrator',
@@ -531,6 +536,7 @@ describe('erasure after the cooling-off', () => {
 
     const personal = [me.email, mobile, name, personalEmail, '1981-02-03', own!.origin_name];
     expect(await whereFound([mobile])).toContain(`delivery_fallbacks.recipient has ${mobile}`);
+    expect(await sql('SELECT 1 FROM known_devices WHERE user_id = ?', me.userId)).not.toEqual([]);
     at += 15 * DAY + MINUTE;
     expect((await job()).erased).toBeGreaterThanOrEqual(1);
     expect((await sql('SELECT erased_at FROM users WHERE id = ?', me.userId))[0]!.erased_at).toBe(at);
@@ -545,6 +551,8 @@ describe('erasure after the cooling-off', () => {
     expect(await worker.env.UPLOADS.head(own!.r2_key)).toBeNull();
     expect(await worker.env.UPLOADS.head(kept!.r2_key)).not.toBeNull();
     expect(await sql('SELECT 1 FROM company_members WHERE user_id = ?', me.userId)).toEqual([]);
+    // Its known devices and their trust go too (issue 44).
+    expect(await sql('SELECT 1 FROM known_devices WHERE user_id = ?', me.userId)).toEqual([]);
     expect(await sql('SELECT 1 FROM company_members WHERE user_id = ?', admin.userId)).toHaveLength(1);
     expect((await call('GET', '/agg-web/user/data', undefined, { cookie: me.cookie })).code).toBe('TK00001');
 

@@ -33,6 +33,10 @@ export interface MembershipRow {
   reviewed_at: number | null;
   /** 1 when the company requires two-step and the person has it not on (authority/service.ts decides with it). */
   two_step_missing: 0 | 1;
+  /** The company's "confirm new devices" rule (issue 44): its members owe the new-device challenge (devices/service.ts). */
+  confirm_new_devices: 0 | 1;
+  /** 1 when the company requires two-step and forbids trusted devices: no member's device skips a step (devices/service.ts). */
+  trust_forbidden: 0 | 1;
 }
 
 /**

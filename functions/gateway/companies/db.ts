@@ -97,6 +97,9 @@ const MEMBERSHIP_COLUMNS: ReadonlyArray<readonly [keyof MembershipRow, string]> 
   ['review_note', 'c.review_note'],
   ['reviewed_at', 'c.reviewed_at'],
   ['two_step_missing', twoStepMissing('m.company_id', 'm.user_id')],
+  // The company's device rules (issue 44), read where its two-step rule is read.
+  ['confirm_new_devices', 'c.confirm_new_devices'],
+  ['trust_forbidden', '(CASE WHEN c.require_two_step = 1 AND c.forbid_trusted_devices = 1 THEN 1 ELSE 0 END)'],
 ];
 const MEMBERSHIPS_FROM = 'FROM company_members m JOIN companies c ON c.id = m.company_id';
 const MEMBERSHIPS_ORDER = 'ORDER BY m.joined_at, c.name_en';

@@ -155,6 +155,15 @@ export async function sessionsForCopy(db: D1Database, userId: string) {
   return results;
 }
 
+/** The person's known devices (issue 44) for the copy: never the token's hash, only the public id. */
+export async function devicesForCopy(db: D1Database, userId: string) {
+  const { results } = await db
+    .prepare('SELECT public_id, created_at, last_used_at, user_agent, country, trusted_until FROM known_devices WHERE user_id = ? ORDER BY last_used_at DESC')
+    .bind(userId)
+    .all<{ public_id: string; created_at: number; last_used_at: number; user_agent: string | null; country: string | null; trusted_until: number | null }>();
+  return results;
+}
+
 export async function signInsForCopy(db: D1Database, userId: string) {
   const { results } = await db
     .prepare(
@@ -418,6 +427,8 @@ export function erasureStatements(db: D1Database, userId: string, at: number, na
     byUser('consent_changes'),
     byUser('data_exports'),
     byUser('sign_ins'),
+    // Known devices and their trust (issue 44).
+    byUser('known_devices'),
     byUser('two_step'),
     byUser('recovery_codes'),
     byUser('second_step_challenges'),

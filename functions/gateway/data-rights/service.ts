@@ -51,6 +51,7 @@ import {
   personalObjectsOf,
   secondFactorsForCopy,
   sessionsForCopy,
+  devicesForCopy,
   signInsForCopy,
   dueForErasure,
   consentWithdrawn,
@@ -326,7 +327,7 @@ const json = (value: unknown) => strToU8(JSON.stringify(value, null, 2));
  * other person's row never enters it.
  */
 export async function copyContent(db: D1Database, user: UserRow, at: number) {
-  const [memberships, sessions, signIns, agreements, consentChanges, files, factors, activity, apps, linked] = await Promise.all([
+  const [memberships, sessions, signIns, agreements, consentChanges, files, factors, activity, apps, linked, devices] = await Promise.all([
     membershipsForCopy(db, user.id),
     sessionsForCopy(db, user.id),
     signInsForCopy(db, user.id),
@@ -337,6 +338,7 @@ export async function copyContent(db: D1Database, user: UserRow, at: number) {
     activityOf(db, user.id),
     connectedApps(db, user.id),
     bindingsOfUser(db, user.id),
+    devicesForCopy(db, user.id),
   ]);
   const data = {
     format: EXPORT_FORMAT,
@@ -396,6 +398,15 @@ export async function copyContent(db: D1Database, user: UserRow, at: number) {
       userAgent: s.user_agent,
       newDevice: s.new_device === 1,
       newCountry: s.new_country === 1,
+    })),
+    // The devices the person signed in from (issue 44), as "Your devices" lists them; never the device cookie or its hash.
+    devices: devices.map((d) => ({
+      id: d.public_id,
+      firstUsedAt: d.created_at,
+      lastUsedAt: d.last_used_at,
+      userAgent: d.user_agent,
+      country: d.country,
+      trustedUntil: d.trusted_until,
     })),
     consents: {
       agreements: agreements.map((a) => ({ document: a.document, version: a.version, agreedAt: a.agreed_at })),

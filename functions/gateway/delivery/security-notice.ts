@@ -13,7 +13,7 @@ import { noticeTime } from '../../../src/lib/notice-time';
  * (sign-in-history.ts): to the account's e-mail, else by SMS, in the language of the change, with a link to the
  * Security section built on PORTAL_ORIGIN. A refused delivery does not undo the change.
  */
-export type SecurityChange = 'passkeyAdded' | 'twoStepOn' | 'recoveryCodes' | 'emailChanged' | 'phoneChanged' | 'wechatBound' | 'wecomBound' | 'erasureSkipped';
+export type SecurityChange = 'passkeyAdded' | 'twoStepOn' | 'recoveryCodes' | 'emailChanged' | 'phoneChanged' | 'wechatBound' | 'wecomBound' | 'erasureSkipped' | 'deviceTrusted';
 
 /**
  * What changed, as a whole sentence with its time (`{when}`, zone named) and the account as its subject, so no
@@ -28,6 +28,8 @@ const CHANGES: Record<SecurityChange, Record<Lang, string>> = {
   // The WeChat nickname is not in the notice: it is whatever its owner typed, and would speak in our name.
   wechatBound: { zh: '绑定了一个微信账号，可用它扫码登录', en: 'a WeChat account was linked to your account and can now sign in to it' },
   wecomBound: { zh: '绑定了一个企业微信账号，可用它登录', en: 'a WeCom account was linked to your account and can now sign in to it' },
+  // "Trust this device for 30 days" (devices/service.ts): the device skips the second step from now on.
+  deviceTrusted: { zh: '将一台设备设为受信任设备，30 天内在该设备上登录无需再次验证', en: 'a device was trusted for 30 days: signing in on it skips the second step' },
   // The closing of the account was not completed (data-rights/service.ts tellSkippedErasures).
   erasureSkipped: {
     zh: '的注销未能完成：您仍是一家企业的最后一位管理员。请先指定另一位管理员，或联系客服',

@@ -60,11 +60,13 @@ export async function outboxOf(db: D1Database, to: string) {
 /** A seeded company in any status (POST /dev/users), to batch with its person. */
 export function seedCompanyStatement(
   db: D1Database,
-  company: { id: string; nameEn: string; nameKey: string; type: string | number; status: string; createdBy: string; at: number; requireTwoStep?: boolean },
+  company: { id: string; nameEn: string; nameKey: string; type: string | number; status: string; createdBy: string; at: number; requireTwoStep?: boolean; confirmNewDevices?: boolean; forbidTrustedDevices?: boolean },
 ): D1PreparedStatement {
   return db
-    .prepare('INSERT INTO companies (id, name_en, name_key, type, status, created_by, created_at, require_two_step) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .bind(company.id, company.nameEn, company.nameKey, company.type, company.status, company.createdBy, company.at, company.requireTwoStep ? 1 : 0);
+    .prepare(
+      'INSERT INTO companies (id, name_en, name_key, type, status, created_by, created_at, require_two_step, confirm_new_devices, forbid_trusted_devices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    )
+    .bind(company.id, company.nameEn, company.nameKey, company.type, company.status, company.createdBy, company.at, company.requireTwoStep ? 1 : 0, company.confirmNewDevices ? 1 : 0, company.forbidTrustedDevices ? 1 : 0);
 }
 
 /** A seeded membership in any role and status (POST /dev/users). */

@@ -57,6 +57,9 @@ const devUserRequest = z
             hireTime: z.optional(z.string().check(z.maxLength(10))),
             /** A new company that requires two-step verification of its members (companies.require_two_step). */
             requireTwoStep: z.optional(z.boolean()),
+            /** The company's device rules (issue 44): companies.confirm_new_devices and forbid_trusted_devices. */
+            confirmNewDevices: z.optional(z.boolean()),
+            forbidTrustedDevices: z.optional(z.boolean()),
           }),
         )
         .check(z.maxLength(10)),
@@ -112,6 +115,8 @@ export const devUserRoutes = new Hono<EdgeBindings>()
             createdBy: id,
             at,
             requireTwoStep: company.requireTwoStep ?? false,
+            confirmNewDevices: company.confirmNewDevices ?? false,
+            forbidTrustedDevices: company.forbidTrustedDevices ?? false,
           }),
         );
       }

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { handoffIntakeRequest } from '../../../src/schemas/handoff';
-import { CLIENT_COUNTRY_HEADER, clientIp, edgeCallsOnly, namedClientNetwork, now, ok, requestLang, SITE_HEADER } from '../../contract';
+import { CLIENT_COUNTRY_HEADER, DEVICE_HEADER, clientIp, edgeCallsOnly, namedClientNetwork, now, ok, requestLang, SITE_HEADER } from '../../contract';
 import type { EdgeBindings } from '../../env';
 import { clientInfoOf } from '../sessions/devices';
 import { bearerToken } from '../sessions/service';
@@ -23,6 +23,7 @@ export const handoffRoutes = new Hono<EdgeBindings>().post('/edge/v1/handoff/int
       client: clientInfoOf(c.req.header('user-agent'), c.req.header(CLIENT_COUNTRY_HEADER), namedClientNetwork(c)),
       lang: requestLang(c),
       at: now(c),
+      device: c.req.header(DEVICE_HEADER),
       background: (work) => c.executionCtx.waitUntil(work),
     }),
   ),

@@ -3,14 +3,13 @@ import type { WorkerEnv } from '../../env';
 import { configOf } from '../../config';
 import { findUserById, type LoginIdentity } from '../identity/db/people';
 import { runBatch } from '../identity/db/batch';
-import { twoStepEnabled } from '../second-step/db';
 import { GatewayError } from '../errors';
 import type { ClientInfo } from '../sessions/devices';
 import { emailRecipient, phoneRecipientFromE164 } from '../identity/sign-in-names';
 import { isCommonPassword, verifyPassword } from '../identity/passwords';
 import { findSession, idleTimeoutMs } from '../sessions/service';
-import { checkPassword, startSession } from '../sign-in/service';
-import { CHALLENGE_LIFETIME_MS, prepareChallenge } from '../second-step/service';
+import { checkPassword, owedStep, readAccountAtSignIn, startSession } from '../sign-in/service';
+import { deviceOfRequest } from '../devices/service';
 import { openHandoffBlob, type HandoffClaims, type HandoffPurpose } from './blob';
 import { handoffKeys } from './keys';
 import { reserveStatement } from '../identity/db/single-use';
@@ -177,6 +176,8 @@ export interface IntakeContext {
   client: ClientInfo;
   lang: 'zh' | 'en';
   at: number;
+  /** The browser's device token (the edge's device cookie, DEVICE_HEADER), if any: the new-device challenge reads it. */
+  device?: string;
   /** Work after the answer (the route's waitUntil): a wrong password's history row, which an unknown name never writes. */
   background: Background;
 }
@@ -185,8 +186,8 @@ type Background = (work: Promise<void>) => void;
 
 /**
  * The hand-off intake: every blob is verified and consumed; session blobs, and credentials that pass the
- * password sign-in, start a session. Credentials of a person with two-step on start none: they leave a
- * second-step challenge instead, as a first factor of the sign-in screen does. Session blobs were issued by a
+ * password sign-in, start a session. Credentials that owe a step (two-step, or the new-device challenge of issue 44)
+ * start none: they leave its challenge instead, as a first factor of the sign-in screen does (owedStep). Session blobs were issued by a
  * site where the person is already signed in and are not asked again.
  *
  * A blob for someone else than the browser's live session never replaces it silently (a link from an attacker
@@ -198,7 +199,7 @@ export async function takeHandoff(
   { blobs, askBeforeSwitching }: { blobs: HandoffBlobs; askBeforeSwitching: boolean },
   context: IntakeContext,
 ): Promise<HandoffIntakeAnswer> {
-  const { sessionToken, partner, network, client, lang, at, background } = context;
+  const { sessionToken, partner, network, client, lang, at, background, device } = context;
   if (askBeforeSwitching && sessionToken) {
     const current = (await findSession(env.DB, sessionToken, at, idleTimeoutMs(env)))?.user_id;
     if (current !== undefined) {
@@ -211,11 +212,17 @@ export async function takeHandoff(
   if (!intake.ok) return { outcome: 'refused', reason: intake.reason };
   if (intake.userId === undefined) return { outcome: 'nobody' };
   const kind = partner ? 'partner' : 'platform';
-  if (intake.viaCredentials && (await twoStepEnabled(env.DB, intake.userId))) {
-    // Name and password are a first factor: a person with two-step on gets no session but the challenge.
-    const challenge = await prepareChallenge(env.DB, { userId: intake.userId, method: 'handoff', options: { kind, agreedTo: [] }, now: at });
-    await challenge.statement.run();
-    return { outcome: 'secondStep', secondStep: { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 } };
+  if (intake.viaCredentials) {
+    // Name and password are a first factor: the step it owes (two-step's, or the new-device challenge) is decided as
+    // for the sign-in screens (sign-in/service.ts owedStep), and leaves no session but the challenge.
+    const account = await readAccountAtSignIn(env, intake.userId, { device: await deviceOfRequest(device), client, at });
+    const owed = await owedStep(env, { userId: intake.userId, method: 'handoff', account, options: { kind, agreedTo: [] }, ip: network, at, lang, background }).catch((error: unknown) => {
+      // Blocked; or a challenge that cannot be sent (no e-mail or phone, a send cap): these credentials open nothing here.
+      if (error instanceof GatewayError) return error.code === ERR.ACCOUNT_BLOCKED ? ('blocked' as const) : ('credentials' as const);
+      throw error;
+    });
+    if (owed === 'blocked' || owed === 'credentials') return { outcome: 'refused', reason: owed };
+    if (owed) return { outcome: 'secondStep', secondStep: owed };
   }
   // Recorded in the sign-in history as a 'handoff' sign-in, like every other session start.
   const started = await startSession(env, { userId: intake.userId, kind, method: 'handoff', client, lang, at }).catch((error: unknown) => {

@@ -11,6 +11,7 @@ import { parseDevice } from '../sessions/devices';
 import { FORGET_AFTER_MS } from '../sign-in/risk';
 import { liveSessionsOfUser } from '../sessions/service';
 import { revokeAllSessionsStatement } from '../identity/db/sessions';
+import { endTrustStatement } from '../identity/db/devices';
 import { signInHistory } from '../sign-in/history';
 import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
 import {
@@ -136,6 +137,9 @@ const entryOf = (act: SupportAct, action: AuditedAction, target: { kind: string;
 /** The UPDATE that ends every live session of a person. */
 const endSessionsStatement = (db: D1Database, userId: string, at: number) => revokeAllSessionsStatement(db, 'person', userId, at);
 
+/** Every live session and every trusted device of a person end (issue 44: a trusted device would skip the second step). */
+const endSessionsAndTrust = (db: D1Database, userId: string, at: number) => [endSessionsStatement(db, userId, at), endTrustStatement(db, userId)];
+
 /**
  * Runs `change`, its audit row (written only if `change` changed a row) and `after` in one batch; PS-`refusal`
  * when `change` changed nothing. Returns how many rows `change` changed.
@@ -156,7 +160,9 @@ export function unlockPerson(db: D1Database, user: UserRow, act: SupportAct) {
 
 /** Ends every live session of the person; answers how many. */
 export function signOutPerson(db: D1Database, user: UserRow, act: SupportAct) {
-  return actOnce(db, endSessionsStatement(db, user.id, act.at), entryOf(act, 'user.signed_out_everywhere', { kind: 'user', id: user.id }), ERR.PERSON_HAS_NO_SESSION);
+  return actOnce(db, endSessionsStatement(db, user.id, act.at), entryOf(act, 'user.signed_out_everywhere', { kind: 'user', id: user.id }), ERR.PERSON_HAS_NO_SESSION, [
+    endTrustStatement(db, user.id),
+  ]);
 }
 
 /**
@@ -181,14 +187,14 @@ export function resetTwoStep(db: D1Database, user: UserRow, act: SupportAct) {
     deletePasskeysIfChangedStatement(db, user.id),
     recoveryCodes!,
     deleteSecondStepChallengesStatement(db, user.id),
-    endSessionsStatement(db, user.id, act.at),
+    ...endSessionsAndTrust(db, user.id, act.at),
   ]);
 }
 
-/** Blocks the account: every sign-in answers PS0100 and every session ends, in the same batch. */
+/** Blocks the account: every sign-in answers PS0100, every session and every trusted device end, in the same batch. */
 export function blockPerson(db: D1Database, user: UserRow, act: SupportAct) {
   const change = blockStatement(db, user.id, act.at);
-  return actOnce(db, change, entryOf(act, 'user.blocked', { kind: 'user', id: user.id }), ERR.PERSON_ALREADY_BLOCKED, [endSessionsStatement(db, user.id, act.at)]);
+  return actOnce(db, change, entryOf(act, 'user.blocked', { kind: 'user', id: user.id }), ERR.PERSON_ALREADY_BLOCKED, endSessionsAndTrust(db, user.id, act.at));
 }
 
 export function unblockPerson(db: D1Database, user: UserRow, act: SupportAct) {

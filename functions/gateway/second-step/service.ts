@@ -74,6 +74,8 @@ export interface ChallengeOptions {
    * `recipient` (the account's e-mail or phone when the challenge was made) passes it.
    */
   newDevice?: { channel: 'email' | 'sms'; recipient: string };
+  /** A company of the person forbids trusted devices (issue 44): the screen offers no "Trust this device". */
+  trustForbidden?: true;
 }
 
 /** 'code': the new-device challenge's one-time code; it passes only that challenge (passSecondStep). */

@@ -1,12 +1,14 @@
 import { Hono } from 'hono';
-import { passkeyEmptyRequest, passkeySignInRequest } from '../../../src/schemas/passkey-requests';
+import { passkeyEmptyRequest, passkeySecondStepRequest, passkeySignInRequest } from '../../../src/schemas/passkey-requests';
 import { secondStepRequest } from '../../../src/schemas/two-step';
 import { SECOND_STEP_HEADER } from '../../contract';
 import { findUserById } from '../identity/db/people';
 import { clientIp, GatewayError, ok } from '../errors';
 import { now } from '../../contract';
 import { authenticationOptions, passkeySiteOf, secondStepOptions, verifyPasskeySignIn } from '../passkeys/service';
-import { liveSecondStep, passSecondStep, passSecondStepWith } from '../second-step/service';
+import { liveSecondStep, passSecondStep, passSecondStepWith, type ChallengeOptions } from '../second-step/service';
+import { maskedRecipient } from '../devices/service';
+import type { OwedStepAnswer } from '../../../src/schemas/two-step';
 import { completeSecondStep, signedIn, type SignInEnv } from './service';
 import { validate } from '../validate';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -23,8 +25,14 @@ import { ERR } from '../../../src/schemas/error-codes';
 export const signInSecondStepRoutes = new Hono<SignInEnv>()
   .post('/agg-web/user/twoStep/verify', validate('json', secondStepRequest), async (c) => {
     const at = { ip: clientIp(c), now: now(c) };
-    const factor = c.req.valid('json');
-    return completeSecondStep(c, await passSecondStep(c.env, c.req.header(SECOND_STEP_HEADER), factor, at), factor.kind);
+    const { trust, ...factor } = c.req.valid('json');
+    return completeSecondStep(c, await passSecondStep(c.env, c.req.header(SECOND_STEP_HEADER), factor, at), factor.kind, trust === true);
+  })
+  // What the second-step screen says and offers (issue 44): read from the live challenge, which the page never holds.
+  .get('/agg-web/user/twoStep/challenge', async (c) => {
+    const options = JSON.parse((await liveSecondStep(c.env.DB, c.req.header(SECOND_STEP_HEADER), now(c))).options) as ChallengeOptions;
+    const answer: OwedStepAnswer = { newDevice: options.newDevice ? maskedRecipient(options.newDevice) : null, trustable: options.trustForbidden !== true };
+    return ok(c, answer);
   })
   .post('/agg-web/passkeys/authentication/options', validate('json', passkeyEmptyRequest), async (c) => {
     const options = await authenticationOptions(c.env.DB, passkeySiteOf(c.get('config')), { ip: clientIp(c), now: now(c), cap: c.get('config').passkeySignInCap });
@@ -45,9 +53,9 @@ export const signInSecondStepRoutes = new Hono<SignInEnv>()
     const options = await secondStepOptions(c.env.DB, passkeySiteOf(c.get('config')), challenge.user_id, { ip: clientIp(c), now: at, cap: c.get('config').passkeySignInCap });
     return ok(c, { options });
   })
-  .post('/agg-web/passkeys/secondStep/verify', validate('json', passkeySignInRequest), async (c) => {
+  .post('/agg-web/passkeys/secondStep/verify', validate('json', passkeySecondStepRequest), async (c) => {
     const at = now(c);
-    const { response } = c.req.valid('json');
+    const { response, trust } = c.req.valid('json');
     const passed = await passSecondStepWith(
       c.env.DB,
       c.req.header(SECOND_STEP_HEADER),
@@ -55,5 +63,5 @@ export const signInSecondStepRoutes = new Hono<SignInEnv>()
       at,
     );
     // Recorded as the first factor's sign-in with the passkey as its second step (also shown as the passkey's last use).
-    return completeSecondStep(c, passed, 'passkey');
+    return completeSecondStep(c, passed, 'passkey', trust === true);
   });

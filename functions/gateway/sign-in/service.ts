@@ -28,6 +28,7 @@ import { checkCode, spendCheckedCode, useCheckedCodeStatements, usedCodeRefusal,
 import { identity } from '../identity/sign-in-names';
 import { findPort } from '../places/ports';
 import { runBatch } from '../identity/db/batch';
+import { endTrustStatement } from '../identity/db/devices';
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
 import { twoStepEnabledStatement, type ChallengeRow } from '../second-step/db';
@@ -50,7 +51,19 @@ import type { SignInMethod } from './db';
 import { ERR } from '../../../src/schemas/error-codes';
 import { bindingRefusal, bindingStatements, type SocialBinding } from '../social/db';
 import { sendSecurityNotice, socialBoundChange } from '../delivery/security-notice';
-import { deviceAtSessionStart, deviceOfRequest, FAILURES_WINDOW_MS, isKnownDevice, knownDeviceRead, newDeviceRecipient, owesNewDeviceChallenge, sendNewDeviceCode, type DeviceOfRequest, type SignInRisk } from '../devices/service';
+import {
+  companyDeviceRules,
+  deviceAtSessionStart,
+  deviceOfRequest,
+  FAILURES_WINDOW_MS,
+  isKnownDevice,
+  knownDeviceRead,
+  newDeviceRecipient,
+  owesNewDeviceChallenge,
+  sendNewDeviceCode,
+  type DeviceOfRequest,
+  type SignInRisk,
+} from '../devices/service';
 
 /**
  * Signing in: the session and login answer every sign-in ends with (`signedIn`), and the password sign-in
@@ -184,6 +197,8 @@ export interface SignInOptions {
    * session; when a second step is owed it waits in the challenge and is written only when that step is passed.
    */
   binding?: SocialBinding;
+  /** "Trust this device for 30 days" was ticked on the step this sign-in passed (devices/service.ts). */
+  trustDevice?: boolean;
 }
 
 /** The login answer of a first factor that owes the second step: nothing about the account, and no session. */
@@ -203,30 +218,88 @@ export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<Us
     return completeSignIn(c, user, options);
   }
   const device = await deviceOfRequest(c.req.header(DEVICE_HEADER));
-  const client = clientInfo(c);
-  const account = await accountAtSignIn(c.env.DB, user.id, options.spend, [
-    knownDeviceRead(c.env, user.id, device, now(c)),
-    signInRiskStatement(c.env.DB, user.id, { country: client.country, network: client.network, failuresSince: now(c) - FAILURES_WINDOW_MS }),
+  const account = await readAccountAtSignIn(c.env, user.id, { device, client: clientInfo(c), at: now(c), spend: options.spend });
+  const challengeOptions: ChallengeOptions = { kind, agreedTo: [...agreedTo], ...(proves ? {} : { unproved: true }), ...(binding ? { binding } : {}) };
+  const owed = await owedStep(c.env, {
+    userId: user.id,
+    method,
+    account,
+    options: challengeOptions,
+    before,
+    ip: clientIp(c),
+    at: now(c),
+    lang: requestLang(c),
+    background: (work) => c.executionCtx.waitUntil(work),
+  });
+  if (owed) return ok(c, { ...SECOND_STEP_OWED, secondStep: owed });
+  return completeSignIn(c, user, options, account, device);
+}
+
+/**
+ * What an existing account's first factor reads before it decides (accountAtSignIn), with the request's device and
+ * the sign-in history's risk read in the same round trip: signedIn and the credentials hand-off (handoff/service.ts).
+ */
+export function readAccountAtSignIn(
+  env: WorkerEnv,
+  userId: string,
+  { device, client, at, spend }: { device: DeviceOfRequest; client: ClientInfo; at: number; spend?: SpendInFirstRead },
+): Promise<AccountAtSignIn> {
+  return accountAtSignIn(env.DB, userId, spend, [
+    knownDeviceRead(env, userId, device, at),
+    signInRiskStatement(env.DB, userId, { country: client.country, network: client.network, failuresSince: at - FAILURES_WINDOW_MS }),
   ]);
+}
+
+/** The second step a first factor owes, as its answer carries it (the edge moves `challenge` into its cookie). */
+export interface OwedStep {
+  challenge: string;
+  expiresIn: number;
+  newDevice?: { channel: 'email' | 'sms'; to: string };
+}
+
+/**
+ * Whether a first factor of an existing account (read by readAccountAtSignIn) ends in a step before any session, and
+ * that step: two-step's second step for a person with it on (a passkey is two factors already), else the new-device
+ * challenge (devices/service.ts: its code sent after the answer through `background`). A device the person trusts
+ * skips both, unless a company of theirs forbids it. Writes the challenge in one batch with `before`; null when no
+ * step is owed (the caller starts the session). The one decision of signedIn and the credentials hand-off.
+ */
+export async function owedStep(
+  env: WorkerEnv,
+  {
+    userId,
+    method,
+    account,
+    options,
+    before = [],
+    ip,
+    at,
+    lang,
+    background,
+  }: { userId: string; method: SignInMethod; account: AccountAtSignIn; options: ChallengeOptions; before?: D1PreparedStatement[]; ip: string; at: number; lang: Lang; background: (work: Promise<void>) => void },
+): Promise<OwedStep | null> {
   // A blocked account hears so before any second step (the session INSERT refuses it again, in its own statement).
   assertStanding(account.standing);
-  const challengeOptions: ChallengeOptions = { kind, agreedTo: [...agreedTo], ...(proves ? {} : { unproved: true }), ...(binding ? { binding } : {}) };
-  if (method !== 'passkey' && account.twoStep) {
-    const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: challengeOptions, now: now(c) });
-    await runBatch(c.env.DB, [...before, challenge.statement]);
-    return ok(c, { ...SECOND_STEP_OWED, secondStep: { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 } });
+  const rules = companyDeviceRules(account.memberships);
+  const trusted = account.trustedDevice && !rules.trustForbidden;
+  // The screen asks the challenge whether to offer "Trust this device" (second-step-routes.ts).
+  const marked: ChallengeOptions = rules.trustForbidden ? { ...options, trustForbidden: true } : options;
+  if (method !== 'passkey' && account.twoStep && !trusted) {
+    const challenge = await prepareChallenge(env.DB, { userId, method, options: marked, now: at });
+    await runBatch(env.DB, [...before, challenge.statement]);
+    return { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 };
   }
-  if (owesNewDeviceChallenge(c.env, { method, twoStep: account.twoStep, known: account.knownDevice, risk: account.risk })) {
+  if (owesNewDeviceChallenge(env, { method, twoStep: account.twoStep, known: account.knownDevice, trusted, companyConfirms: rules.confirmNewDevices, risk: account.risk })) {
     // Ends like the second step (devices/service.ts): the same challenge, marked, and a code to the account.
-    const person = await findUserById(c.env.DB, user.id);
+    const person = await findUserById(env.DB, userId);
     const recipient = person && newDeviceRecipient(person);
     if (!recipient) throw new GatewayError(ERR.NEW_DEVICE_NO_CHANNEL);
-    const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: { ...challengeOptions, newDevice: recipient }, now: now(c) });
-    await runBatch(c.env.DB, [...before, challenge.statement]);
-    const sent = await sendNewDeviceCode(c.env, recipient, { ip: clientIp(c), at: now(c), lang: requestLang(c), background: (work) => c.executionCtx.waitUntil(work) });
-    return ok(c, { ...SECOND_STEP_OWED, secondStep: { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000, newDevice: sent } });
+    const challenge = await prepareChallenge(env.DB, { userId, method, options: { ...marked, newDevice: recipient }, now: at });
+    await runBatch(env.DB, [...before, challenge.statement]);
+    const sent = await sendNewDeviceCode(env, recipient, { ip, at, lang, background });
+    return { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000, newDevice: sent };
   }
-  return completeSignIn(c, user, options, account, device);
+  return null;
 }
 
 /** Statements that spend a single-use proof at the head of a batch, and the check of their results. */
@@ -242,8 +315,11 @@ export interface AccountAtSignIn {
   twoStep: boolean;
   memberships: MembershipRow[];
   /** Whether the person has yet to agree to the current terms (needsConsent), read in the same round trip. */
-  consentOwed: boolean;  /** The request's device is known to the person (devices/service.ts), read in the same round trip. */
+  consentOwed: boolean;
+  /** The request's device is known to the person (devices/service.ts), read in the same round trip. */
   knownDevice: boolean;
+  /** The person trusts the request's device now ("Trust this device for 30 days"). */
+  trustedDevice: boolean;
   /** What the sign-in history says of this sign-in's country and network (the challenge's other rules). */
   risk: SignInRisk;
 }
@@ -273,12 +349,14 @@ async function accountAtSignIn(
   spend?.spent(results.slice(0, spending.length));
   const [standing, twoStep, memberships, termsAgreed, risk, known] = results.slice(spending.length);
   const riskRow = risk?.results[0] as { new_country: number; risky_network: number } | undefined;
+  const knownRow = known?.results[0] as { trusted: number } | undefined;
   return {
     standing: standing?.results[0] as Standing | undefined,
     twoStep: (twoStep?.results.length ?? 0) > 0,
     memberships: (memberships?.results ?? []) as MembershipRow[],
     consentOwed: consentOwedIn(termsAgreed),
-    knownDevice: (known?.results.length ?? 0) > 0,
+    knownDevice: knownRow !== undefined,
+    trustedDevice: knownRow?.trusted === 1,
     risk: { newCountry: riskRow?.new_country === 1, riskyNetwork: riskRow?.risky_network === 1 },
   };
 }
@@ -291,7 +369,7 @@ async function accountAtSignIn(
 export async function completeSignIn<E extends SignInEnv>(
   c: Context<E>,
   user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
-  { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding, refusal }: SignInOptions,
+  { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding, refusal, trustDevice = false }: SignInOptions,
   /** The account as signedIn read it in this request: no second read of its standing or its companies. */
   read?: AccountAtSignIn,
   /** The request's device as signedIn read it. */
@@ -311,7 +389,9 @@ export async function completeSignIn<E extends SignInEnv>(
   // Every session's device is recorded (devices/service.ts), after a new person's INSERT.
   const device = deviceRead ?? (await deviceOfRequest(c.req.header(DEVICE_HEADER)));
   const known = read && deviceRead ? read.knownDevice : !newUser && (await isKnownDevice(c.env, user.id, device, now(c)));
-  const recorded = await deviceAtSessionStart(c.env, { userId: user.id, device, known, at: now(c), client: clientInfo(c) });
+  // Trusted only after a passed step, and never by a member of a company that forbids it.
+  const trust = trustDevice && secondStep !== undefined && !companyDeviceRules(memberships).trustForbidden;
+  const recorded = await deviceAtSessionStart(c.env, { userId: user.id, device, known, at: now(c), client: clientInfo(c), trust });
   const session = await startSession(c.env, {
     userId: user.id,
     kind,
@@ -321,7 +401,7 @@ export async function completeSignIn<E extends SignInEnv>(
     lang: requestLang(c),
     at: now(c),
     companyId: main?.company_id ?? null,
-    before: [...before, ...bound, ...consents, recorded.statement],
+    before: [...before, ...bound, ...consents, ...recorded.statements],
     newUser,
     proves,
     standingChecked: read !== undefined,
@@ -332,6 +412,8 @@ export async function completeSignIn<E extends SignInEnv>(
   if (binding && !newUser) {
     await sendSecurityNotice(c.env, { userId: user.id, at: now(c), change: socialBoundChange(binding.provider), lang: requestLang(c) });
   }
+  // A trusted device skips a step from now on: its owner is told, as of a new passkey.
+  if (trust) await sendSecurityNotice(c.env, { userId: user.id, at: now(c), change: 'deviceTrusted', lang: requestLang(c) });
   const answer: LoginAnswer = {
     accountSize: accountSizeOf(memberships.map(asLoginCaseMembership)),
     companyId: main?.company_id ?? null,
@@ -364,7 +446,7 @@ export async function completeSignIn<E extends SignInEnv>(
  * passSecondStep, passSecondStepWith): the history records the first factor's method and the second step
  * passed. MF0001 when the account was deleted in between (the challenge is as good as unknown).
  */
-export async function completeSecondStep<E extends SignInEnv>(c: Context<E>, challenge: ChallengeRow & { parsed: ChallengeOptions }, secondStep: SecondStep) {
+export async function completeSecondStep<E extends SignInEnv>(c: Context<E>, challenge: ChallengeRow & { parsed: ChallengeOptions }, secondStep: SecondStep, trustDevice = false) {
   const user = await findUserById(c.env.DB, challenge.user_id);
   if (!user) throw new GatewayError(ERR.SECOND_STEP_EXPIRED);
   return completeSignIn(c, user, {
@@ -374,6 +456,7 @@ export async function completeSecondStep<E extends SignInEnv>(c: Context<E>, cha
     agreedTo: challenge.parsed.agreedTo as LegalDoc[],
     proves: !challenge.parsed.unproved,
     binding: challenge.parsed.binding,
+    trustDevice,
   });
 }
 
@@ -482,6 +565,7 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
     await assertNotBreached(env, attempt.newPasswordSha1, at);
     before.push(
       setPasswordStatement(db, user.id, await hashPassword(attempt.newPassword, env), { version: 2, clearOriginalFlag: true }),
+      endTrustStatement(db, user.id),
       ownEventStatement(db, { at, userId: user.id, action: 'user.password_changed', network, detail: { insecure: true } }),
     );
     await revokeAllSessionsOfUser(db, user.id, undefined, at);
@@ -548,7 +632,7 @@ export async function passwordSignIn<E extends SignInEnv>(
 
 /**
  * A new password for the person (reset by code, or changed): stored in the current scheme (ending the
- * must-change flag), every sign-in lock of their names lifted, and the audit row. One batch with the caller's own.
+ * must-change flag), every sign-in lock of their names lifted, every trusted device ended, and the audit row. One batch with the caller's own.
  */
 export function newPasswordStatements(
   db: D1Database,
@@ -559,6 +643,8 @@ export function newPasswordStatements(
   return [
     setPasswordStatement(db, user.id, stored, { version: 2, clearOriginalFlag: true }),
     clearAllAttemptsStatement(db, signInNamesOf(user)),
+    // A new password ends every trusted device (issue 44), in the batch of the change.
+    endTrustStatement(db, user.id),
     ownEventStatement(db, { at: event.at, userId: user.id, action: event.action, network: event.network }),
   ];
 }

@@ -186,6 +186,7 @@ export const actionNames = {
     unlocked: 'Password sign-in unlocked',
     signed_out_everywhere: 'Signed out everywhere',
     device_forgotten: 'Device forgotten',
+    device_trusted: 'Device trusted for 30 days',
     password_change_required: 'Password change required',
     two_step_reset: 'Two-step verification reset',
     blocked: 'Account blocked',

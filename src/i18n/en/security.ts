@@ -33,6 +33,7 @@ export const security = {
   forget: 'Forget',
   forgetLabel: 'Forget {device}',
   noDevices: 'No devices yet.',
+  trustedUntil: 'Trusted until {date}',
   confirmForgetTitle: 'Forget this device?',
   confirmForgetText: 'The next password sign-in from {device} will need a code we send you.',
   confirmForget: 'Forget',
@@ -83,6 +84,8 @@ export const twoStep = {
   newDeviceIntro: 'You are signing in from a device this account has not used recently. We sent a one-time code to {to}. Enter it to go on.',
   newDeviceLabel: 'One-time code',
   newDeviceCodeInvalid: 'Please enter the digits of the code we sent you.',
+  trustDevice: 'Trust this device for 30 days',
+  trustDeviceHint: 'Signing in here will not ask again for 30 days. Tick it only on a device that only you use.',
   // The user center.
   sectionTitle: 'Two-step verification',
   statusOn: 'On: signing in needs a code from your authenticator app.',
@@ -110,6 +113,10 @@ export const twoStep = {
   turnedOff: 'Two-step verification is off.',
   companyRequire: 'Require two-step verification of members',
   companyRequired: 'Members must turn on two-step verification before they enter this company.',
+  companyConfirmDevices: 'Confirm new devices of members',
+  companyConfirmDevicesHint: 'A member signing in with a password on a device new to their account must first enter a code sent to them.',
+  companyForbidTrust: 'Do not let members trust devices',
+  companyForbidTrustHint: 'Every sign-in of a member asks for the second step, even on a device they trusted.',
   setUpLink: 'Set up two-step verification',
 };
 

@@ -173,6 +173,7 @@ export const actionNames: Messages['actionNames'] = {
     unlocked: '解除密码登录锁定',
     signed_out_everywhere: '退出所有设备',
     device_forgotten: '移除设备',
+    device_trusted: '信任此设备 30 天',
     password_change_required: '要求修改密码',
     two_step_reset: '重置两步验证',
     blocked: '停用账号',

@@ -31,6 +31,7 @@ export const security: Messages['security'] = {
   forget: '移除',
   forgetLabel: '移除 {device}',
   noDevices: '暂无设备。',
+  trustedUntil: '信任至 {date}',
   confirmForgetTitle: '移除该设备？',
   confirmForgetText: '下次在 {device} 上用密码登录时，需要输入我们发送给您的验证码。',
   confirmForget: '移除',
@@ -77,6 +78,8 @@ export const twoStep: Messages['twoStep'] = {
   newDeviceIntro: '您正在一台本账号近期未使用过的设备上登录。我们已向 {to} 发送了一次性验证码，请输入后继续。',
   newDeviceLabel: '一次性验证码',
   newDeviceCodeInvalid: '请输入我们发送给您的验证码数字。',
+  trustDevice: '信任此设备 30 天',
+  trustDeviceHint: '30 天内在此设备上登录不再询问。请只在仅供您本人使用的设备上勾选。',
   sectionTitle: '两步验证',
   statusOn: '已开启：登录时需要输入身份验证器应用中的验证码。',
   statusOff: '未开启：仅凭密码或一次性验证码即可登录。',
@@ -102,6 +105,10 @@ export const twoStep: Messages['twoStep'] = {
   turnedOff: '两步验证已关闭。',
   companyRequire: '要求成员开启两步验证',
   companyRequired: '成员须先开启两步验证，才能进入该企业。',
+  companyConfirmDevices: '成员在新设备上登录须确认',
+  companyConfirmDevicesHint: '成员在其账号未用过的设备上使用密码登录时，须先输入发送给他们的验证码。',
+  companyForbidTrust: '不允许成员信任设备',
+  companyForbidTrustHint: '成员每次登录都须完成第二步验证，即使在已信任的设备上。',
   setUpLink: '设置两步验证',
 };
 

@@ -1,8 +1,10 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { twoStepApi } from '../../api/two-step';
+import type { OwedStepAnswer } from '../../schemas/two-step';
 import type { Messages } from '../../i18n';
 import type { LoginAnswer } from '../../schemas/auth';
-import { $passkeyOffer, $secondStep, $secondStepErrors, offerPasskey, setCode, signInEnded, startSecondStep, switchKind, verify, verifyWithPasskey } from '../../stores/second-step';
+import { $passkeyOffer, $secondStep, $secondStepErrors, offerPasskey, setCode, setTrust, signInEnded, startSecondStep, switchKind, verify, verifyWithPasskey } from '../../stores/second-step';
 import type { NewDeviceNotice } from '../../schemas/sign-in-answers';
 import { format } from '../../i18n/format';
 import { TextField } from '../../ui/TextField';
@@ -25,9 +27,14 @@ export interface SecondStepProps {
  * a person who has one) a passkey. Loaded on demand by /login and the partner sign-in when a first factor
  * answers `secondStep`.
  */
-export default function SecondStep({ messages, onPassed, onStartOver, passkeys = false, newDevice = null }: SecondStepProps) {
+export default function SecondStep({ messages, onPassed, onStartOver, passkeys = false, newDevice: answered = null }: SecondStepProps) {
   const m = messages.twoStep;
   const s = useStore($secondStep);
+  // What the challenge itself says (issue 44): the new-device challenge of a hand-off, which reached this page without
+  // an answer, and whether "Trust this device" may be offered.
+  const [owed, setOwed] = useState<OwedStepAnswer | null>(null);
+  const newDevice = answered ?? owed?.newDevice ?? null;
+  const trustable = owed?.trustable === true;
   const passkey = useStore($passkeyOffer);
   const errors = useProblems($secondStepErrors, messages);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -36,6 +43,9 @@ export default function SecondStep({ messages, onPassed, onStartOver, passkeys =
   // The screen replaces the form: focus moves to its heading so a screen reader announces it.
   useEffect(() => heading.current?.focus(), []);
   useEffect(() => startSecondStep(newDevice !== null), [newDevice]);
+  useEffect(() => {
+    void twoStepApi.owed().then((answer) => answer.ok && setOwed(answer.data));
+  }, []);
   useEffect(() => {
     if (passkeys) void offerPasskey();
   }, [passkeys]);
@@ -71,6 +81,17 @@ export default function SecondStep({ messages, onPassed, onStartOver, passkeys =
         placeholder={sent ? undefined : app ? '123456' : 'ABCDE-23456'}
         required
       />
+      {trustable && !ended && (
+        <div className="field checkbox-field">
+          <label htmlFor="second-step-trust">
+            <input id="second-step-trust" type="checkbox" checked={s.trust} onChange={(event) => setTrust(event.target.checked)} aria-describedby="second-step-trust-hint" />{' '}
+            {m.trustDevice}
+          </label>
+          <p className="hint" id="second-step-trust-hint">
+            {m.trustDeviceHint}
+          </p>
+        </div>
+      )}
       {errors.form && (
         <p className="error form-error" role="alert">
           {errors.form}

@@ -47,6 +47,7 @@ export function KnownDevices({ lang, messages }: KnownDevicesProps) {
                   <dd>{timeLabel(entry.lastUsedAt, lang)}</dd>
                 </div>
               </dl>
+              {entry.trustedUntil && <p className="hint">{format(m.trustedUntil, { date: timeLabel(entry.trustedUntil, lang) })}</p>}
               <button
                 type="button"
                 className="button secondary small"

@@ -11,6 +11,7 @@ import { withLaterWords, type FirstWords } from './words';
 const Passkeys = lazy(() => import('./Passkeys').then((m) => ({ default: m.Passkeys })));
 const TwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.TwoStep })));
 const CompanyTwoStep = lazy(() => import('./TwoStep').then((m) => ({ default: m.CompanyTwoStep })));
+const CompanyDevices = lazy(() => import('./TwoStep').then((m) => ({ default: m.CompanyDevices })));
 const SecuritySessions = lazy(() => import('./SecuritySessions').then((m) => ({ default: m.SecuritySessions })));
 const KnownDevices = lazy(() => import('./KnownDevices').then((m) => ({ default: m.KnownDevices })));
 const SignInHistory = lazy(() => import('./SignInHistory').then((m) => ({ default: m.SignInHistory })));
@@ -47,6 +48,7 @@ export function CompanyParts(props: { lang: Lang; company: AdministeredCompany; 
   return (
     <>
       <CompanyTwoStep companyId={company.companyId} required={props.requireTwoStep} messages={all} />
+      <CompanyDevices companyId={company.companyId} twoStepRequired={props.requireTwoStep} messages={all} />
       <CompanyMembers lang={lang} company={company} companyName={companyName} messages={all} />
       <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />
       <CompanyGrants lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Messages } from '../../i18n';
 import { problemText } from '../../i18n/problem';
 import {
+  $companyDevices,
   $companyTwoStep,
   $twoStep,
   askProof,
@@ -12,6 +13,8 @@ import {
   confirmProof,
   finishEnrolment,
   loadTwoStep,
+  loadCompanyDevices,
+  setCompanyDevices,
   setCompanyRequirement,
   setTwoStepField,
   startEnrolment,
@@ -163,6 +166,65 @@ export function CompanyTwoStep({ companyId, required, messages }: { companyId: s
       </label>
       {on && <p className="hint">{m.companyRequired}</p>}
       {state?.error && (
+        <p className="error" role="alert">
+          {problemText(messages, state.error)}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * An administrator's device rules of the company (issue 44), under its two-step rule: "confirm new devices" of its
+ * members (the new-device challenge for their password sign-ins), and, while it requires two-step, no trusted devices.
+ */
+export function CompanyDevices(props: { companyId: string; twoStepRequired: boolean; messages: TwoStepMessages }) {
+  const { companyId, messages } = props;
+  const m = messages.twoStep;
+  const state = useStore($companyDevices)[companyId];
+  const twoStep = useStore($companyTwoStep)[companyId]?.required ?? props.twoStepRequired;
+  useEffect(() => void loadCompanyDevices(companyId), [companyId]);
+  if (!state) return null;
+  const current = { confirmNewDevices: state.confirmNewDevices, forbidTrustedDevices: state.forbidTrustedDevices && twoStep };
+  const confirmId = `company-confirm-devices-${companyId}`;
+  const trustId = `company-forbid-trust-${companyId}`;
+  return (
+    <div className="company-devices">
+      <div className="field checkbox-field">
+        <label htmlFor={confirmId}>
+          <input
+            id={confirmId}
+            type="checkbox"
+            checked={current.confirmNewDevices}
+            disabled={state.busy}
+            aria-describedby={`${confirmId}-hint`}
+            onChange={(event) => void setCompanyDevices(companyId, current, { confirmNewDevices: event.target.checked })}
+          />{' '}
+          {m.companyConfirmDevices}
+        </label>
+        <p className="hint" id={`${confirmId}-hint`}>
+          {m.companyConfirmDevicesHint}
+        </p>
+      </div>
+      {twoStep && (
+        <div className="field checkbox-field">
+          <label htmlFor={trustId}>
+            <input
+              id={trustId}
+              type="checkbox"
+              checked={current.forbidTrustedDevices}
+              disabled={state.busy}
+              aria-describedby={`${trustId}-hint`}
+              onChange={(event) => void setCompanyDevices(companyId, current, { forbidTrustedDevices: event.target.checked })}
+            />{' '}
+            {m.companyForbidTrust}
+          </label>
+          <p className="hint" id={`${trustId}-hint`}>
+            {m.companyForbidTrustHint}
+          </p>
+        </div>
+      )}
+      {state.error && (
         <p className="error" role="alert">
           {problemText(messages, state.error)}
         </p>
