@@ -219,6 +219,46 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
           required
         />
       </div>
+      {s.country?.id === 'CN' && (
+        // The registry check (issue 42): the applicant's choice, with the consent's words; the two fields only once chosen.
+        <fieldset className="registry-consent">
+          <legend>{m.registry.title}</legend>
+          <p className="hint" id="registry-consent-text">
+            {m.registry.consent}
+          </p>
+          <label className="check">
+            <input
+              type="checkbox"
+              id="registry-consent"
+              aria-describedby="registry-consent-text registry-consent-hint"
+              checked={s.registryConsent}
+              onChange={(event) => setCompanyField('registryConsent', event.target.checked)}
+            />
+            <span>{m.registry.agree}</span>
+          </label>
+          <p className="hint" id="registry-consent-hint">
+            {m.registry.hint}
+          </p>
+          {s.registryConsent && (
+            <div className="form-grid">
+              <TextField id="legal-rep-name" label={m.registry.legalRepName} value={s.legalRepName} onChange={(v) => setCompanyField('legalRepName', v)} error={errors.legalRepName} maxLength={64} autoComplete="off" required />
+              <TextField
+                id="legal-rep-id"
+                label={m.registry.legalRepId}
+                value={s.legalRepId}
+                onChange={(v) => setCompanyField('legalRepId', v)}
+                error={errors.legalRepId}
+                hint={m.registry.legalRepIdHint}
+                maxLength={24}
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                required
+              />
+            </div>
+          )}
+        </fieldset>
+      )}
       {upload('licence', m.licence, m.licenceHint, true)}
       {fuel && upload('gtc', m.gtc, m.gtcHint, true)}
       {upload('logo', `${m.logo} (${m.optional})`, m.logoHint, false)}
