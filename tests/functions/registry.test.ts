@@ -8,6 +8,9 @@ import type { UploadedFile } from '../../src/schemas/onboarding';
 import type { ReviewDetailAnswer } from '../../src/schemas/ops-review';
 import { REGISTRY_CONSENT_VERSION, type RegistryCheck } from '../../src/schemas/registry';
 import { bufferedForm, useWorkerEnv } from './gateway-client';
+import { copyContent } from '../../functions/gateway/data-rights/service';
+import { findUserById } from '../../functions/gateway/identity/db/people';
+import type { DataRightsState } from '../../src/schemas/data-rights';
 
 /**
  * The registry check of issue 42 through the whole Worker on a real local D1: the USCC at the gateway, the
@@ -150,6 +153,30 @@ describe('the check before review', () => {
       expect(stored).not.toContain(secret);
       expect(said).not.toContain(secret);
     }
+  });
+});
+
+describe('what the person is told', () => {
+  it('"Your data" and the data copy say when the person\'s company was checked against the registry; a run nobody answered is no check', async () => {
+    const { admin, created } = await newCompany();
+    const companyId = created.data.companyId;
+    const state = async () => (await api.json<DataRightsState>(await api.get('/agg-web/user/data', { cookie: admin.cookie }))).data;
+    expect((await state()).registryChecked).toEqual([]);
+    // No provider answers: "not checked" is not a check.
+    setStandInMode('tencent', 'down');
+    setStandInMode('aliyun', 'down');
+    expect((await check(admin.cookie, companyId)).data.verdict).toBe('notChecked');
+    expect((await state()).registryChecked).toEqual([]);
+    resetStandIn();
+    const checked = await check(admin.cookie, companyId);
+    expect(checked.data.verdict).toBe('match');
+    expect((await state()).registryChecked).toEqual([{ companyId, name: expect.any(String), checkedAt: checked.data.checkedAt }]);
+    const user = (await findUserById(worker.env.DB, admin.userId))!;
+    const { data } = await copyContent(worker.env.DB, user, Date.now());
+    expect(data.companies).toEqual([expect.objectContaining({ companyId, registryCheckedAt: checked.data.checkedAt })]);
+    // Nothing of the legal representative in the copy either.
+    expect(JSON.stringify(data)).not.toContain(LEGAL_REP.legalRepId);
+    expect(JSON.stringify(data)).not.toContain(LEGAL_REP.legalRepName);
   });
 });
 
