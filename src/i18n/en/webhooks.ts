@@ -11,6 +11,8 @@ export const webhooks = {
   descriptionLabel: 'Description',
   descriptionHint: 'Optional, e.g. “Voyage system”.',
   typesLabel: 'Events',
+  clientIdLabel: 'App (OpenID client id, optional)',
+  clientIdHint: 'The platform app this endpoint serves; leave empty for the platform as a whole.',
   personalLabel: 'Phone numbers and e-mail addresses',
   personal: { masked: 'Masked (+86*******78)', hashed: 'Hashed (the same person, the same value)', clear: 'In clear' },
   cancel: 'Cancel',
