@@ -32,8 +32,8 @@ export interface EndpointsApi {
   rotate: (endpointId: string) => Promise<ApiResult<EndpointWithSecret>>;
   remove: (endpointId: string) => Promise<ApiResult<boolean>>;
   enable: (endpointId: string) => Promise<ApiResult<WebhookEndpoint>>;
-  ping: (endpointId: string) => Promise<ApiResult<WebhookDelivery>>;
-  resend: (deliveryId: string) => Promise<ApiResult<WebhookDelivery>>;
+  ping: (endpointId: string) => Promise<ApiResult<WebhookDelivery | null>>;
+  resend: (deliveryId: string) => Promise<ApiResult<WebhookDelivery | null>>;
 }
 
 export interface EndpointsProps {
