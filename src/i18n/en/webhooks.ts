@@ -13,6 +13,7 @@ export const webhooks = {
   typesLabel: 'Events',
   clientIdLabel: 'App (OpenID client id, optional)',
   clientIdHint: 'The platform app this endpoint serves; leave empty for the platform as a whole.',
+  clientIdShown: 'App: {clientId}',
   personalLabel: 'Phone numbers and e-mail addresses',
   personal: { masked: 'Masked (+86*******78)', hashed: 'Hashed (the same person, the same value)', clear: 'In clear' },
   cancel: 'Cancel',

@@ -15,6 +15,7 @@ export const webhooks: Messages['webhooks'] = {
   typesLabel: '事件',
   clientIdLabel: '应用（OpenID 客户端 ID，可选）',
   clientIdHint: '此端点服务的平台应用；留空表示整个平台。',
+  clientIdShown: '应用：{clientId}',
   personalLabel: '手机号和邮箱',
   personal: { masked: '打码（+86*******78）', hashed: '哈希（同一人得到同一值）', clear: '明文' },
   cancel: '取消',

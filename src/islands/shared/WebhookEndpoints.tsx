@@ -42,6 +42,8 @@ export interface EndpointsProps {
   idPrefix: string;
   /** The section's heading, its level, and the accessible names of the two lists. */
   title: string;
+  /** The words under the heading (the company's, by default). */
+  lead?: string;
   level: 2 | 3;
   listLabel: string;
   deliveriesLabel: string;
@@ -61,7 +63,7 @@ export interface EndpointsProps {
  * failed one. The user center's company part (CompanyWebhooks, with a fresh proof) and the operators' console
  * (/ops/webhooks, platform endpoints) show the same.
  */
-export function WebhookEndpoints({ lang, idPrefix, title, level, listLabel, deliveriesLabel, messages, api, withClientId = false, onChange, children }: EndpointsProps) {
+export function WebhookEndpoints({ lang, idPrefix, title, lead, level, listLabel, deliveriesLabel, messages, api, withClientId = false, onChange, children }: EndpointsProps) {
   const t = messages.webhooks;
   const Heading = level === 2 ? 'h2' : 'h3';
   const Sub = level === 2 ? 'h3' : 'h4';
@@ -116,7 +118,7 @@ export function WebhookEndpoints({ lang, idPrefix, title, level, listLabel, deli
   return (
     <section className="webhooks" aria-labelledby={titleId} aria-busy={answer === null || undefined}>
       <Heading id={titleId} className="subsection-title">{title}</Heading>
-      <p className="hint">{t.lead}</p>
+      <p className="hint">{lead ?? t.lead}</p>
       <div className="live-region" role="status" aria-live="polite">
         {notice && <p className={failedNotice ? 'error' : 'notice'}>{notice}</p>}
       </div>
@@ -152,7 +154,7 @@ export function WebhookEndpoints({ lang, idPrefix, title, level, listLabel, deli
                 ))}
               </ul>
               <p className="hint">
-                {[t.personal[ep.personalFields], ep.failingSince !== null ? format(t.failingSince, { date: timeLabel(ep.failingSince, lang) }) : null, ep.previousSecretUntil && ep.previousSecretUntil > Date.now() ? format(t.rotating, { date: timeLabel(ep.previousSecretUntil, lang) }) : null]
+                {[ep.clientId ? format(t.clientIdShown, { clientId: ep.clientId }) : null, t.personal[ep.personalFields], ep.failingSince !== null ? format(t.failingSince, { date: timeLabel(ep.failingSince, lang) }) : null, ep.previousSecretUntil && ep.previousSecretUntil > Date.now() ? format(t.rotating, { date: timeLabel(ep.previousSecretUntil, lang) }) : null]
                   .filter(Boolean)
                   .join(' · ')}
               </p>

@@ -15,8 +15,8 @@ export default function PlatformWebhooks({ lang, messages }: { lang: Lang; messa
   const t = messages.ops.webhooks;
   return (
     <div className="ops-webhooks">
-      <p className="hint">{t.note}</p>
       <WebhookEndpoints
+        lead={t.note}
         lang={lang}
         idPrefix="platform-webhooks"
         title={t.title}
