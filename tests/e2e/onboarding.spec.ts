@@ -104,7 +104,7 @@ for (const lang of langs) {
 
       // A mainland company (issue 42): the registry check is offered with its consent's words; agreed by keyboard,
       // it asks for the legal representative, whose ID number is checked in the browser first.
-      await searchAndPick(page, o.country, lang === 'zh' ? '中国' : 'China', lang === 'zh' ? /^中国/ : /^China/);
+      await searchAndPick(page, o.country, lang === 'zh' ? '中国' : 'China', lang === 'zh' ? /^中国/ : /^People's Republic of China/);
       await page.getByLabel(o.creditCode).fill(soundCode());
       const registry = page.getByRole('group', { name: o.registry.title });
       await expect(registry).toContainText(o.registry.consent);
