@@ -70,5 +70,28 @@ for (const lang of langs) {
     await expect(section).toContainText(r.verdicts.match);
     await expect(section).toContainText(r.causes.operator);
     await page.screenshot({ path: `${SHOTS}/review-registry-${lang}-after.png`, fullPage: false });
+
+    // The operator corrects the Chinese name to the registry's, with a reason; a wrong check character is said first.
+    const e = consoleMessages[lang].opsReview.edit;
+    const edit = page.getByRole('region', { name: e.title });
+    await edit.getByRole('button', { name: e.open }).click();
+    await edit.getByLabel(e.nameCn).fill('潮汐物流有限公司');
+    await edit.getByLabel(e.creditCode).fill(code.slice(0, 17) + (code.endsWith('0') ? '1' : '0'));
+    await edit.getByLabel(e.reason).fill(lang === 'zh' ? '与工商登记名称一致' : 'As in the registry');
+    await edit.getByRole('button', { name: e.save }).click();
+    await expect(edit.getByLabel(e.creditCode)).toHaveAttribute('aria-invalid', 'true');
+    await expect(edit).toContainText(e.codeCheck.replace('{expected}', code.slice(17)));
+    await edit.getByLabel(e.creditCode).fill(code);
+    await expect(new AxeBuilder({ page }).withTags(AXE_TAGS).include('.ops-edit').analyze().then((r) => r.violations.map((v) => v.id))).resolves.toEqual([]);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await edit.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/review-edit-${lang}-${width}.png`, fullPage: false });
+    }
+    await edit.getByRole('button', { name: e.save }).focus();
+    await page.keyboard.press('Enter');
+    await expect(edit.getByRole('status')).toContainText(e.saved);
+    await expect(page.getByRole('region', { name: consoleMessages[lang].opsReview.details })).toContainText('潮汐物流有限公司');
+    await expect(page.locator('body')).toContainText(consoleMessages[lang].actionNames.company.edited);
   });
 }
