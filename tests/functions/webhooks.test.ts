@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { deliverWebhooks, RETRY_SCHEDULE_MS } from '../../functions/gateway/webhooks/delivery';
+import { deliverWebhooks, FAILING_LIMIT_MS, RETRY_SCHEDULE_MS } from '../../functions/gateway/webhooks/delivery';
 import { operatorInsert, startOperatorSession, type OperatorRole } from '../../functions/gateway/operators/service';
 import { sha256Hex } from '../../functions/gateway/identity/passwords';
 import { applyDecision } from '../../functions/gateway/review/db';
@@ -201,8 +201,33 @@ describe('delivery', { timeout: 180_000 }, () => {
     // The redirect was a failed attempt, not a trip to /ok.
     expect(toPath('/ok').length).toBe(0);
     expect(await count("SELECT count(*) AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = ? AND a.answer_code = 302 AND a.ok = 0", moved.endpoint.id)).toBeGreaterThan(0);
-    // The company's trail records the stop.
+    // The company's trail records the stop, and its administrators are told once (the stop, not each dead letter).
     expect(await count("SELECT count(*) AS n FROM audit_log WHERE action = 'webhook.endpoint_disabled' AND target_id = ?", companyId)).toBe(1);
+    const told = (await api.outbox(admin.email)).filter((mail) => mail.text.includes(`${base}/gone`));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.text).toMatch(/410/);
+  });
+
+  it('an endpoint failing for 5 days is stopped at its next failure, its administrators told by e-mail once', async () => {
+    const { companyId, admin, staff } = await company();
+    const hook = await endpoint(admin, companyId, `/fail-days-${companyId}`, ['member.modules_changed']);
+    const grant = (module: string, granted: boolean) => api.post('/agg-web/company/member/module', { companyId, userId: staff.userId, module, granted }, { cookie: admin.cookie });
+    const now = Date.now();
+    // Four days and 23 hours of failures: still receiving after one more.
+    await worker.env.DB.prepare('UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?').bind(now - FAILING_LIMIT_MS + 3_600_000, hook.endpoint.id).run();
+    await grant('port-calls', true);
+    await deliverWebhooks(worker.env, now + 1_000);
+    const state = () => worker.env.DB.prepare('SELECT disabled_reason FROM webhook_endpoints WHERE id = ?').bind(hook.endpoint.id).first<{ disabled_reason: string | null }>();
+    expect((await state())!.disabled_reason).toBeNull();
+    // Five days: the next failure stops it.
+    await grant('port-calls', false);
+    await deliverWebhooks(worker.env, now + 3_600_000 + 1_000);
+    expect((await state())!.disabled_reason).toBe('failing');
+    const told = (await api.outbox(admin.email)).filter((mail) => mail.text.includes(`/fail-days-${companyId}`));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.text).toMatch(/5 天|5 days/);
+    await deliverWebhooks(worker.env, now + 2 * 3_600_000);
+    expect((await api.outbox(admin.email)).filter((mail) => mail.text.includes(`/fail-days-${companyId}`))).toHaveLength(1);
   });
 
   it('a rotation signs with both secrets for 24 hours, then with the new one alone', async () => {
