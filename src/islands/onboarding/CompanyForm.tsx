@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Lang } from '../../lib/lang';
 import { COMPANY_NAME_MAX, GTC_REQUIRED_TYPES, PORT_REQUIRED_TYPES } from '../../schemas/company-form-rules';
 import type { CompanyType } from '../../schemas/company-status';
@@ -36,6 +36,8 @@ interface CompanyFormProps {
   mode: 'create' | 'fill';
   messages: Pick<Messages, 'onboarding' | 'upload' | 'errors' | 'companyTypes' | 'common'>;
 }
+
+const RegistryConsent = lazy(() => import('./RegistryConsent'));
 
 /** The area-code list, stable, loaded once the form is first used (as on /join and /login): not with the page (issue 31). */
 const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => d.loadPhoneCodes());
@@ -220,44 +222,10 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
         />
       </div>
       {s.country?.id === 'CN' && (
-        // The registry check (issue 42): the applicant's choice, with the consent's words; the two fields only once chosen.
-        <fieldset className="registry-consent">
-          <legend>{m.registry.title}</legend>
-          <p className="hint" id="registry-consent-text">
-            {m.registry.consent}
-          </p>
-          <label className="check">
-            <input
-              type="checkbox"
-              id="registry-consent"
-              aria-describedby="registry-consent-text registry-consent-hint"
-              checked={s.registryConsent}
-              onChange={(event) => setCompanyField('registryConsent', event.target.checked)}
-            />
-            <span>{m.registry.agree}</span>
-          </label>
-          <p className="hint" id="registry-consent-hint">
-            {m.registry.hint}
-          </p>
-          {s.registryConsent && (
-            <div className="form-grid">
-              <TextField id="legal-rep-name" label={m.registry.legalRepName} value={s.legalRepName} onChange={(v) => setCompanyField('legalRepName', v)} error={errors.legalRepName} maxLength={64} autoComplete="off" required />
-              <TextField
-                id="legal-rep-id"
-                label={m.registry.legalRepId}
-                value={s.legalRepId}
-                onChange={(v) => setCompanyField('legalRepId', v)}
-                error={errors.legalRepId}
-                hint={m.registry.legalRepIdHint}
-                maxLength={24}
-                autoComplete="off"
-                autoCapitalize="characters"
-                spellCheck={false}
-                required
-              />
-            </div>
-          )}
-        </fieldset>
+        // The registry check (issue 42): loaded once a mainland company is chosen, not with the page.
+        <Suspense fallback={null}>
+          <RegistryConsent words={m.registry} errors={{ legalRepName: errors.legalRepName, legalRepId: errors.legalRepId }} />
+        </Suspense>
       )}
       {upload('licence', m.licence, m.licenceHint, true)}
       {fuel && upload('gtc', m.gtc, m.gtcHint, true)}
