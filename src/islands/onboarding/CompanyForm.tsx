@@ -224,7 +224,12 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
       {s.country?.id === 'CN' && (
         // The registry check (issue 42): loaded once a mainland company is chosen, not with the page.
         <Suspense fallback={null}>
-          <RegistryConsent words={m.registry} errors={{ legalRepName: errors.legalRepName, legalRepId: errors.legalRepId }} />
+          <RegistryConsent
+            words={m.registry}
+            errors={{ legalRepName: errors.legalRepName, legalRepId: errors.legalRepId }}
+            values={{ registryConsent: s.registryConsent, legalRepName: s.legalRepName, legalRepId: s.legalRepId }}
+            onChange={(key, value) => setCompanyField(key, value as never)}
+          />
         </Suspense>
       )}
       {upload('licence', m.licence, m.licenceHint, true)}

@@ -1,21 +1,23 @@
-import { useStore } from '@nanostores/react';
 import type { Messages } from '../../i18n';
-import { $company, setCompanyField } from '../../stores/company';
 import { TextField } from '../../ui/TextField';
+
+type Field = 'registryConsent' | 'legalRepName' | 'legalRepId';
 
 interface RegistryConsentProps {
   words: Messages['onboarding']['registry'];
   /** The two fields' problems, in words. */
   errors: { legalRepName?: string; legalRepId?: string };
+  /** The form's values and its setter (stores/company.ts; not imported here, so the store stays in the form's chunk). */
+  values: { registryConsent: boolean; legalRepName: string; legalRepId: string };
+  onChange: <K extends Field>(key: K, value: K extends 'registryConsent' ? boolean : string) => void;
 }
 
 /**
  * The company form's registry check (issue 42), for a mainland company: the applicant's choice, with the consent's
  * words (REGISTRY_CONSENT_VERSION); the legal representative's name and ID number only once chosen.
  */
-export default function RegistryConsent({ words, errors }: RegistryConsentProps) {
+export default function RegistryConsent({ words, errors, values: s, onChange: setCompanyField }: RegistryConsentProps) {
   const m = { registry: words };
-  const s = useStore($company);
   return (
     <fieldset className="registry-consent">
       <legend>{m.registry.title}</legend>
