@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { langs } from '../../src/lib/lang';
 import { consoleMessages } from '../../src/i18n/ops';
+import { messages } from '../../src/i18n';
 import { REGISTRY_CONSENT_VERSION } from '../../src/schemas/registry';
 import { USCC_ALPHABET, usccCheckCharacter } from '../../src/schemas/registry-numbers';
 import { AXE_TAGS, openInLanguage, PDF, seedUser, signInByRequest, uniqueEmail } from './helpers';
@@ -43,6 +44,15 @@ for (const lang of langs) {
     expect(((await (await admin.request.post('/api/dev/registry', { data: { code, entry: { name: '潮汐物流有限公司' } } })).json()) as { code: string }).code).toBe('0');
     const checked = (await (await admin.request.post('/api/agg-web/registry/check', { data: { companyId: created.data.companyId, consentVersion: REGISTRY_CONSENT_VERSION, legalRepName: '王海', legalRepId: '11010519491231002X' } })).json()) as { code: string };
     expect(checked.code).toBe('0');
+
+    // The applicant's "Your data" says when the company was checked (the verdict itself is the operators').
+    await openInLanguage(admin, lang, '/user_center#your-data');
+    const yours = admin.getByRole('list').filter({ hasText: messages[lang].dataRights.registryChecked.split('{company}')[1]!.split('{date}')[0]! });
+    await expect(yours).toContainText('潮汐航运有限公司', { timeout: 15_000 });
+    await admin.setViewportSize({ width: lang === 'zh' ? 390 : 1280, height: 900 });
+    await yours.scrollIntoViewIfNeeded();
+    mkdirSync(SHOTS, { recursive: true });
+    await admin.screenshot({ path: `${SHOTS}/your-data-registry-${lang}.png` });
 
     await operatorPage('reviewer', { name: 'Ruth Reviewer' });
     await openInLanguage(page, lang, `/ops/company?companyId=${created.data.companyId}`);
