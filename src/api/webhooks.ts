@@ -11,6 +11,17 @@ import {
 } from '../schemas/webhooks';
 import { callGateway } from './client';
 
+/** The platform's endpoints for its apps (operators with the admin role, /ops/webhooks). */
+export const platformWebhooksApi = {
+  list: () => callGateway('ops/v1/webhooks', webhooksAnswer, { method: 'GET' }),
+  add: (request: EndpointRequest & { clientId?: string | null }) => callGateway('ops/v1/webhooks', endpointWithSecret, { body: { clientId: null, ...request } }),
+  rotate: (endpointId: string) => callGateway(`ops/v1/webhooks/${encodeURIComponent(endpointId)}/rotate`, endpointWithSecret),
+  remove: (endpointId: string) => callGateway(`ops/v1/webhooks/${encodeURIComponent(endpointId)}/remove`, z.boolean()),
+  enable: (endpointId: string) => callGateway(`ops/v1/webhooks/${encodeURIComponent(endpointId)}/enable`, webhookEndpoint),
+  ping: (endpointId: string) => callGateway(`ops/v1/webhooks/${encodeURIComponent(endpointId)}/ping`, webhookDelivery),
+  resend: (deliveryId: string) => callGateway(`ops/v1/webhooks/deliveries/${encodeURIComponent(deliveryId)}/resend`, webhookDelivery),
+};
+
 /** A company's event webhooks and its own trail in the user center (its administrators; contracts in schemas/webhooks.ts). */
 export const companyWebhooksApi = {
   list: (companyId: string) => callGateway('agg-web/company/webhooks', webhooksAnswer, { method: 'GET', query: { companyId } }),

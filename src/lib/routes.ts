@@ -50,6 +50,8 @@ export const opsShells = [
   'ops/clients',
   // Every operator: the delivery providers' sends, failures, receipts and breakers (read-only).
   'ops/delivery',
+  // Admins: the platform's event webhook endpoints (issue 45).
+  'ops/webhooks',
 ] as const;
 export type OpsShell = (typeof opsShells)[number];
 

@@ -48,6 +48,8 @@ export const dataRightsState = z.object({
   agreements: z.array(z.object({ document: z.string(), version: z.string(), agreedAt: z.number() })),
   /** Each separate consent: whether it stands, and the last change (null: never changed, given by default). */
   consents: z.array(z.object({ purpose: consentPurposeSchema, granted: z.boolean(), changedAt: z.nullable(z.number()) })),
+  /** The person's companies checked against the business registry, with the latest check's time (issue 42). */
+  registryChecked: z.array(z.object({ companyId: z.string(), name: z.string(), checkedAt: z.number() })),
   /** A closure under way: asked at `since`, erasure after `closesAt`. */
   closure: z.nullable(z.object({ since: z.number(), closesAt: z.number() })),
   /** Days of the cooling-off a closure asked now would have (CLOSURE_COOLING_OFF_DAYS). */

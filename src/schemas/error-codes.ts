@@ -265,6 +265,11 @@ export const errorCatalogue = {
   RV0003: { status: 400, en: 'Please choose a reason from the list for this decision.', zh: '请为该操作从列表中选择原因。' },
   RV0004: { status: 404, en: 'Company not found.', zh: '企业不存在。' },
   RV0005: { status: 400, en: 'Please describe the reason in your own words.', zh: '请填写具体原因。' },
+  RV0006: {
+    status: 409,
+    en: 'The company was changed after you opened it; nothing was saved. Reload to see it as it is now.',
+    zh: '您打开后该企业信息已被修改，本次未保存。请刷新后查看最新信息。',
+  },
   // Members of a company the platform blocked or let expire are refused at sign-in and when entering it.
   RV0010: {
     status: 403,

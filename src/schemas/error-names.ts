@@ -145,6 +145,7 @@ export const REVIEW_DECISION_NOT_ALLOWED = 'RV0002' as const;
 export const REVIEW_REASON_NOT_CHOSEN = 'RV0003' as const;
 export const REVIEW_COMPANY_NOT_FOUND = 'RV0004' as const;
 export const REVIEW_REASON_TEXT_MISSING = 'RV0005' as const;
+export const COMPANY_EDITED_MEANWHILE = 'RV0006' as const;
 export const COMPANY_BLOCKED = 'RV0010' as const;
 export const COMPANY_VERIFICATION_EXPIRED = 'RV0011' as const;
 export const PASSKEYS_UNAVAILABLE = 'PK0001' as const;

@@ -211,6 +211,12 @@ export const companyFormRequest = checked(
 
 /** POST agg-web/company/create (session) → { companyId }. The company starts 'approving'; the caller becomes administrator. */
 export const companyCreateRequest = companyFormFields;
+/** The fields an operator may correct on the review page (issue 42), under the form's own rules. */
+export const companyEditFields = z.object({
+  companyNameEn: companyFormFields.shape.companyNameEn,
+  companyNameCn: z.nullish(companyFormFields.shape.companyNameCn),
+  socialCredit: companyFormFields.shape.socialCredit,
+});
 export type CompanyCreateRequest = z.infer<typeof companyCreateRequest>;
 export const companyCreateAnswer = z.object({ companyId: z.string() });
 export type CompanyCreateAnswer = z.infer<typeof companyCreateAnswer>;

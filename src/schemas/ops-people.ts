@@ -149,6 +149,7 @@ export const AUDITED_ACTIONS = [
   'company.domain_proved',
   'company.grants_suspended',
   'company.grants_restored',
+  'company.edited',
   'vessel.declared',
   'vessel.disputed',
   'vessel.removed',

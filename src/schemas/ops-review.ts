@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { checked } from './checked';
-import { companyShownFields, COMPANY_TYPES, verificationStatusSchema, type VerificationStatus } from './onboarding';
+import { companyEditFields, companyShownFields, COMPANY_TYPES, verificationStatusSchema, type VerificationStatus } from './onboarding';
 import { reviewOutcomeSchema, reviewReasonSchema, type ReviewReason } from './review-outcome';
 import { reviewRegistrySchema } from './registry';
 
@@ -53,6 +53,22 @@ export const reviewDecisionRequest = z.object({
   note: z.optional(z.nullable(checked(z.string(), z.trim(), z.maxLength(REVIEW_NOTE_MAX)))),
 });
 export type ReviewDecisionRequest = z.infer<typeof reviewDecisionRequest>;
+
+/**
+ * POST ops/v1/companies/edit (reviewer): the operator corrects the company's names or credit code (issue 42), with a
+ * reason for the audit row. `expectedUpdatedAt` is the company's `updatedAt` as the operator saw it: the edit acts
+ * only while nobody changed the company since (else RV0006). A mainland credit code is checked as at entry (RG0001,
+ * RG0002); a name another company of the type holds is CO0001.
+ */
+export const companyEditRequest = z.object({
+  companyId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)),
+  expectedUpdatedAt: z.nullable(z.number()),
+  ...companyEditFields.shape,
+  reason: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(REVIEW_NOTE_MAX)),
+});
+export type CompanyEditRequest = z.input<typeof companyEditRequest>;
+export const companyEditAnswer = z.object({ companyId: z.string(), changed: z.array(z.string()), updatedAt: z.number() });
+export type CompanyEditAnswer = z.infer<typeof companyEditAnswer>;
 
 export const reviewDecisionAnswer = z.object({ companyId: z.string(), status: z.string(), notified: z.boolean() });
 export type ReviewDecisionAnswer = z.infer<typeof reviewDecisionAnswer>;

@@ -17,4 +17,4 @@ export const realBrowser = (): BrowserEnv => ({ storage: sessionStorage, navigat
  * application: the company this tab's administrator form created or filled last; passwordChanged: the user
  * center confirms the password change that sent the person back to it.
  */
-export const SESSION_KEYS = { companyName: 'companyName', ports: 'ports', application: 'onboardingCompanyId', passwordChanged: 'passwordChanged' } as const;
+export const SESSION_KEYS = { companyName: 'companyName', ports: 'ports', application: 'onboardingCompanyId', passwordChanged: 'passwordChanged', registryOutcome: 'registryOutcome' } as const;

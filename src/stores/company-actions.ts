@@ -1,4 +1,6 @@
 import { onboardingApi } from '../api/onboarding';
+import { registryApi } from '../api/registry';
+import { REGISTRY_CONSENT_VERSION, type RegistryVerdict } from '../schemas/registry';
 import type { Messages } from '../i18n';
 import { problem, type Problem } from '../i18n/problem';
 import { track } from '../lib/tracking';
@@ -20,6 +22,30 @@ import { collapse, currentLoginType, emailProblem, phoneProblem } from './onboar
 
 export const searchCountry = (term: string) => onboardingApi.searchCountry(term);
 export const searchPort = (term: string) => onboardingApi.searchPort(term);
+
+/** A mainland identity card number (GB 11643) as the gateway reads it: 17 digits and a digit or X. */
+const ID_NUMBER = /^\d{17}[\dX]$/;
+
+/**
+ * What the applicant is told of the registry check on the next page (SESSION_KEYS.registryOutcome): `match`, `review`
+ * (the registry differs, does not know it or says it is not operating: an operator looks at it with the application)
+ * or `later` (no provider answered, or the call failed: an operator checks it). The check never stops the application.
+ */
+export type RegistryOutcome = 'match' | 'review' | 'later';
+export function registryOutcome(verdict: RegistryVerdict | null): RegistryOutcome {
+  if (verdict === 'match') return 'match';
+  if (verdict === null || verdict === 'notChecked') return 'later';
+  return 'review';
+}
+
+/** The registry check after the company is saved: its outcome in words, never a refusal of the application. */
+async function checkRegistry(s: CompanyState, companyId: string): Promise<RegistryOutcome | null> {
+  if (s.country?.id !== 'CN' || !s.registryConsent) return null;
+  const result = await registryApi
+    .check({ companyId, consentVersion: REGISTRY_CONSENT_VERSION, legalRepName: collapse(s.legalRepName), legalRepId: s.legalRepId })
+    .catch(() => null);
+  return registryOutcome(result?.ok ? result.data.verdict : null);
+}
 
 /** Every rule for the administrator form, with its problem; true when the form may be sent. */
 function validateCompany(ctx: CompanyContext): boolean {
@@ -48,6 +74,15 @@ function validateCompany(ctx: CompanyContext): boolean {
   }
   const email = emailProblem(s.contactEmail);
   if (email) errors.contactEmail = email;
+  // The registry check is the applicant's choice; once chosen, its two fields are needed (issue 42).
+  if (s.country?.id === 'CN' && s.registryConsent) {
+    const repName = collapse(s.legalRepName);
+    if (!repName) errors.legalRepName = e('legalRepNameRequired');
+    else if (hiddenCharacterIn(repName)) errors.legalRepName = { key: 'errors.hiddenCharacters' };
+    const repId = s.legalRepId.replace(/\s/g, '').toUpperCase();
+    if (!repId) errors.legalRepId = e('legalRepIdRequired');
+    else if (!ID_NUMBER.test(repId)) errors.legalRepId = e('legalRepIdMalformed');
+  }
   if (!s.licence.length) errors.licence = e('licenceRequired');
   if (s.companyType && GTC_REQUIRED_TYPES.includes(s.companyType) && !s.gtc.length) errors.gtc = e('gtcRequired');
   return ctx.form.check(errors);
@@ -88,6 +123,12 @@ export function submitCompany(ctx: CompanyContext) {
     const result = s.mode === 'fill' ? await onboardingApi.fillCompany({ ...companyRequest(s), companyId: s.companyId }) : await onboardingApi.createCompany(companyRequest(s));
     if (!result.ok) return form.failure(result);
     if (s.mode !== 'fill') track('company_created');
+    const outcome = await checkRegistry(s, result.data.companyId);
+    if (outcome) env.storage.setItem(SESSION_KEYS.registryOutcome, outcome);
+    else env.storage.removeItem(SESSION_KEYS.registryOutcome);
+    // The legal representative's details leave the page's memory once sent.
+    form.$values.setKey('legalRepId', '');
+    form.$values.setKey('legalRepName', '');
     ctx.keepUploads([...s.licence, ...s.gtc, ...s.logo].map((file) => file.id));
     env.storage.setItem(SESSION_KEYS.application, result.data.companyId);
     env.storage.removeItem(SESSION_KEYS.companyName);

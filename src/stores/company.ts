@@ -42,6 +42,8 @@ export type CompanyField =
   | 'port'
   | 'socialCredit'
   | 'contactEmail'
+  | 'legalRepName'
+  | 'legalRepId'
   | UploadKind;
 
 export interface Place {
@@ -69,6 +71,14 @@ const emptyCompany = {
   port: null as Place | null,
   socialCredit: '',
   contactEmail: '',
+  /**
+   * The registry check (issue 42, a mainland company only): the applicant's consent and the legal representative's
+   * name and identity card number, sent once to POST registry/check after the company is saved; never kept (not
+   * in the kept form either).
+   */
+  registryConsent: false,
+  legalRepName: '',
+  legalRepId: '',
   licence: [] as UploadedFile[],
   gtc: [] as UploadedFile[],
   logo: [] as UploadedFile[],
@@ -92,6 +102,8 @@ const form = createForm<CompanyState, CompanyField>(emptyCompany, {
     portId: 'port',
     socialCredit: 'socialCredit',
     contactEmail: 'contactEmail',
+    legalRepName: 'legalRepName',
+    legalRepId: 'legalRepId',
     corporateCharter: 'licence',
     oilSupplyGtc: 'gtc',
     companyLogo: 'logo',

@@ -1,4 +1,6 @@
 import { type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { USCC_ALPHABET, usccCheckCharacter } from '../../src/schemas/registry-numbers';
 import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import { langs, type Lang } from '../../src/lib/lang';
@@ -11,6 +13,23 @@ const PASSWORD = 'harbour2024';
 /** Small files that pass the server's content sniffing. */
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/** A unique sound unified social credit code (the registry stand-in's book is per code and shared by the workers). */
+function soundCode(): string {
+  const random = Array.from({ length: 8 }, () => USCC_ALPHABET[Math.floor(Math.random() * 31)]).join('');
+  const head = `91330900${random}1`;
+  return head + usccCheckCharacter(head);
+}
+
+/** A look at the page (or one part of it) at one width, for a person to open: /tmp/shots-42. */
+async function shootAt(page: Page, name: string, width: number, part?: import('@playwright/test').Locator) {
+  const before = page.viewportSize();
+  await page.setViewportSize({ width, height: 900 });
+  mkdirSync('/tmp/shots-42', { recursive: true });
+  if (part) await part.screenshot({ path: `/tmp/shots-42/${name}-${width}.png` });
+  else await page.screenshot({ path: `/tmp/shots-42/${name}-${width}.png` });
+  if (before) await page.setViewportSize(before);
+}
 
 /** The announced error with exactly this text (a select's placeholder may read the same). */
 const alertText = (page: Page, message: string) => page.getByRole('alert').and(page.getByText(message, { exact: true }));
@@ -82,9 +101,28 @@ for (const lang of langs) {
       const company = `Harbour Fuel ${lang.toUpperCase()} ${Date.now()}`;
       await fillFuelSupplier(page, { name: company, lang });
       await expect(page.getByText(`${company.length}/128`)).toBeVisible();
+
+      // A mainland company (issue 42): the registry check is offered with its consent's words; agreed by keyboard,
+      // it asks for the legal representative, whose ID number is checked in the browser first.
+      await searchAndPick(page, o.country, lang === 'zh' ? '中国' : 'China', lang === 'zh' ? /^中国/ : /^People's Republic of China/);
+      await page.getByLabel(o.creditCode).fill(soundCode());
+      const registry = page.getByRole('group', { name: o.registry.title });
+      await expect(registry).toContainText(o.registry.consent);
+      await registry.getByRole('checkbox', { name: o.registry.agree }).focus();
+      await page.keyboard.press('Space');
+      await registry.getByLabel(o.registry.legalRepName).fill('王海');
+      await registry.getByLabel(o.registry.legalRepId).fill('1101051949123100');
+      await page.getByRole('button', { name: o.submit }).click();
+      await expect(alertText(page, o.errors.legalRepIdMalformed)).toBeVisible();
+      await registry.getByLabel(o.registry.legalRepId).fill('11010519491231002X');
+      await expectAccessible(page, '.registry-consent');
+      await shootAt(page, `registry-consent-${lang}`, lang === 'zh' ? 390 : 1280, registry);
       await page.getByRole('button', { name: o.submit }).click();
       await expect(page).toHaveURL(/\/completion_of_application\?userType=2&loginType=2&ifJumpToSaas=false$/);
       await expect(page.getByRole('heading', { name: t.completion.adminTitle })).toBeVisible();
+      // The stand-in registry knows no such code: an operating company, so it matches; said once.
+      await expect(page.getByText(t.completion.registry.match)).toBeVisible();
+      await shootAt(page, `registry-completion-${lang}`, lang === 'zh' ? 390 : 1280);
 
       // The application shows with its verification status, on /account and /user_center.
       await page.goto('/account');

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { langs } from '../../src/lib/lang';
 import { consoleMessages } from '../../src/i18n/ops';
+import { messages } from '../../src/i18n';
 import { REGISTRY_CONSENT_VERSION } from '../../src/schemas/registry';
 import { USCC_ALPHABET, usccCheckCharacter } from '../../src/schemas/registry-numbers';
 import { AXE_TAGS, openInLanguage, PDF, seedUser, signInByRequest, uniqueEmail } from './helpers';
@@ -44,6 +45,15 @@ for (const lang of langs) {
     const checked = (await (await admin.request.post('/api/agg-web/registry/check', { data: { companyId: created.data.companyId, consentVersion: REGISTRY_CONSENT_VERSION, legalRepName: '王海', legalRepId: '11010519491231002X' } })).json()) as { code: string };
     expect(checked.code).toBe('0');
 
+    // The applicant's "Your data" says when the company was checked (the verdict itself is the operators').
+    await openInLanguage(admin, lang, '/user_center#your-data');
+    const yours = admin.getByRole('list').filter({ hasText: messages[lang].dataRights.registryChecked.split('{company}')[1]!.split('{date}')[0]! });
+    await expect(yours).toContainText('潮汐航运有限公司', { timeout: 15_000 });
+    await admin.setViewportSize({ width: lang === 'zh' ? 390 : 1280, height: 900 });
+    await yours.scrollIntoViewIfNeeded();
+    mkdirSync(SHOTS, { recursive: true });
+    await admin.screenshot({ path: `${SHOTS}/your-data-registry-${lang}.png` });
+
     await operatorPage('reviewer', { name: 'Ruth Reviewer' });
     await openInLanguage(page, lang, `/ops/company?companyId=${created.data.companyId}`);
     const section = page.getByRole('region', { name: r.title });
@@ -70,5 +80,28 @@ for (const lang of langs) {
     await expect(section).toContainText(r.verdicts.match);
     await expect(section).toContainText(r.causes.operator);
     await page.screenshot({ path: `${SHOTS}/review-registry-${lang}-after.png`, fullPage: false });
+
+    // The operator corrects the Chinese name to the registry's, with a reason; a wrong check character is said first.
+    const e = consoleMessages[lang].opsReview.edit;
+    const edit = page.getByRole('region', { name: e.title });
+    await edit.getByRole('button', { name: e.open }).click();
+    await edit.getByLabel(e.nameCn).fill('潮汐物流有限公司');
+    await edit.getByLabel(e.creditCode).fill(code.slice(0, 17) + (code.endsWith('0') ? '1' : '0'));
+    await edit.getByLabel(e.reason).fill(lang === 'zh' ? '与工商登记名称一致' : 'As in the registry');
+    await edit.getByRole('button', { name: e.save }).click();
+    await expect(edit.getByLabel(e.creditCode)).toHaveAttribute('aria-invalid', 'true');
+    await expect(edit).toContainText(e.codeCheck.replace('{expected}', code.slice(17)));
+    await edit.getByLabel(e.creditCode).fill(code);
+    await expect(new AxeBuilder({ page }).withTags(AXE_TAGS).include('.ops-edit').analyze().then((r) => r.violations.map((v) => v.id))).resolves.toEqual([]);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await edit.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/review-edit-${lang}-${width}.png`, fullPage: false });
+    }
+    await edit.getByRole('button', { name: e.save }).focus();
+    await page.keyboard.press('Enter');
+    await expect(edit.getByRole('status')).toContainText(e.saved);
+    await expect(page.getByRole('region', { name: consoleMessages[lang].opsReview.details })).toContainText('潮汐物流有限公司');
+    await expect(page.locator('body')).toContainText(consoleMessages[lang].actionNames.company.edited);
   });
 }

@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { messages } from '../../src/i18n';
 import type { Lang } from '../../src/lib/lang';
-import { expectAccessible, handedOver, seedUser, shoot } from './helpers';
+import { expectAccessible, handedOver, openInLanguage, seedUser, shoot } from './helpers';
+import { consoleMessages } from '../../src/i18n/ops';
+import { mkdirSync } from 'node:fs';
 
 /**
  * Issue 45 in real Chromium, zh at 390 px and en at 1280 px (screenshots, with SCREENSHOTS=1, at both widths of
@@ -111,6 +113,55 @@ for (const { lang, width } of runs) {
     await shoot(page, `webhooks-trail-${lang}`, { widths: WIDTHS });
   });
 }
+
+test('the operators\' console: an admin adds a platform endpoint (zh, 390 px), tests it, sends the failed test again, and reads the page in en at 1280 px', async ({ page, operatorPage }) => {
+  test.setTimeout(120_000);
+  accepting = false;
+  await operatorPage('admin', { name: 'Hook Admin' });
+  const shots = '/tmp/shots-45';
+  mkdirSync(shots, { recursive: true });
+  for (const { lang, width } of runs) {
+    const c = consoleMessages[lang];
+    const w = c.webhooks;
+    await page.setViewportSize({ width, height: 900 });
+    await openInLanguage(page, lang, '/ops/webhooks');
+    const section = page.getByRole('region', { name: c.ops.webhooks.title });
+    await expect(section.getByRole('button', { name: w.add })).toBeEnabled();
+    if (lang === 'zh') {
+      // By keyboard: the add button, then the address; Enter submits. No fresh proof: the operator's sign-in is one.
+      await section.getByRole('button', { name: w.add }).focus();
+      await page.keyboard.press('Enter');
+      const form = page.getByRole('dialog', { name: w.formTitle });
+      await form.getByLabel(w.urlLabel).fill(hookUrl);
+      await form.getByLabel(w.clientIdLabel).fill('voyage-app');
+      await form.getByRole('checkbox', { name: 'user.signed_out', exact: true }).check();
+      await expectAccessible(page, 'dialog');
+      await form.getByLabel(w.urlLabel).press('Enter');
+      const shown = page.getByRole('dialog', { name: w.secretTitle });
+      await expect(shown).toBeVisible();
+      expect((await shown.locator('[data-client-secret]').innerText()).trim()).toMatch(/^whsec_/);
+      await shown.getByRole('button', { name: w.done }).click();
+
+      const card = section.getByRole('listitem').filter({ hasText: hookUrl });
+      await card.getByRole('button', { name: w.pingLabel.replace('{url}', hookUrl) }).click();
+      await expect(section.getByRole('status')).toContainText(w.pingFailed.replace('{result}', 'HTTP 500'));
+      const deliveries = section.getByRole('list', { name: c.ops.webhooks.deliveriesLabel });
+      const failed = deliveries.getByRole('listitem').filter({ hasText: 'ping' }).first();
+      await expect(failed).toContainText(w.lastAnswer.replace('{result}', 'HTTP 500'));
+      accepting = true;
+      await failed.getByRole('button', { name: w.resendLabel.replace('{type}', 'ping') }).click();
+      await expect(section.getByRole('status').first()).toContainText(w.resentNotice.replace('{status}', w.delivered));
+    } else {
+      await expect(section.getByRole('listitem').filter({ hasText: hookUrl }).first()).toContainText(w.receiving);
+      await expect(section.getByRole('list', { name: c.ops.webhooks.deliveriesLabel })).toContainText(w.delivered);
+    }
+    await expectAccessible(page);
+    await page.screenshot({ path: `${shots}/ops-webhooks-${lang}-${width}.png`, fullPage: true });
+  }
+  // A platform endpoint hears every company: the world of the other tests gets none once this one is done.
+  const listed = (await (await page.request.get('/api/ops/v1/webhooks')).json()) as { data: { endpoints: { id: string; url: string }[] } };
+  for (const ep of listed.data.endpoints.filter((one) => one.url === hookUrl)) await page.request.post(`/api/ops/v1/webhooks/${ep.id}/remove`);
+});
 
 async function companyIdOf(page: import('@playwright/test').Page, companyName: string): Promise<string> {
   const heading = page.getByRole('heading', { name: messages.en.webhooks.title.replace('{company}', companyName) }).or(page.getByRole('heading', { name: messages.zh.webhooks.title.replace('{company}', companyName) }));

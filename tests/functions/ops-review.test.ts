@@ -184,7 +184,8 @@ describe('decisions', { timeout: 90_000 }, () => {
     // Unblock gives back the status the block interrupted.
     expect(unblocked.data.status).toBe('verified');
     const rows = await auditRows(companyId);
-    expect(rows.map((r) => r.action)).toEqual(['company.verified', 'company.blocked', 'company.unblocked']);
+    // The block suspended the company's grants in its own batch, once (issue 42); the unblock leaves them suspended.
+    expect(rows.map((r) => r.action)).toEqual(['company.verified', 'company.blocked', 'company.grants_suspended', 'company.unblocked']);
     expect(rows[1]!.reason).toBe('fraudSuspected: Licence forged');
   });
 

@@ -218,6 +218,53 @@ describe('prune', () => {
     expect(tablesHolding(left, 'keep-long')).toEqual(['client_errors', 'codes', 'delivery_attempts', 'delivery_receipts_seen', 'oidc_logout_sends', 'sign_ins', 'tracking_events']);
   }, 90_000); // About 2,000 rows on a shared local D1: slow on a busy machine, not stuck.
 
+  it('prunes event webhooks: delivered messages after 30 days, dead letters after 90, with their attempts; an event once none of its messages is left; never a pending one', async () => {
+    const db = env.env.DB;
+    const now = Date.UTC(2026, 10, 1, 12);
+    const endpoint = `ep_prune_${Date.now()}`;
+    await db
+      .prepare(
+        `INSERT INTO webhook_endpoints (id, url, event_types, sealed_secret, created_by_kind, created_by, created_at)
+         VALUES (?, 'https://hooks.example.com/', '["prune.*"]', 'sealed', 'operator', 'op', ?)`,
+      )
+      .bind(endpoint, now - 200 * DAY)
+      .run();
+    // Each event fans out to the endpoint (migration 0450's trigger): one message each, made when the event was.
+    const cases = [
+      ['delivered-old', 'delivered', now - 30 * DAY - HOUR],
+      ['delivered-new', 'delivered', now - 30 * DAY + HOUR],
+      ['dead-old', 'dead', now - 90 * DAY - HOUR],
+      ['dead-new', 'dead', now - 90 * DAY + HOUR],
+      ['pending-old', 'pending', now - 120 * DAY],
+    ] as const;
+    for (const [tag, status, at] of cases) {
+      await db.batch([
+        db.prepare("INSERT INTO webhook_events (id, type, data, created_at) VALUES (?, 'prune.test', '{}', ?)").bind(`evt_${tag}`, at),
+        db.prepare('UPDATE webhook_deliveries SET status = ?2, last_at = ?3, attempts = 1 WHERE event_id = ?1').bind(`evt_${tag}`, status, at),
+        db.prepare("INSERT INTO webhook_attempts (delivery_id, at, answer_code, result, ok) SELECT id, ?2, 200, 'HTTP 200', 1 FROM webhook_deliveries WHERE event_id = ?1").bind(`evt_${tag}`, at),
+      ]);
+    }
+    const left = async () => {
+      const [events, deliveries, attempts] = await db.batch([
+        db.prepare("SELECT id FROM webhook_events WHERE type = 'prune.test'"),
+        db.prepare('SELECT e.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.endpoint_id = ?').bind(endpoint),
+        db.prepare('SELECT count(*) AS n FROM webhook_attempts a WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = a.delivery_id)'),
+      ]);
+      return {
+        events: (events!.results as { id: string }[]).map((r) => r.id.slice(4)).sort(),
+        deliveries: (deliveries!.results as { id: string }[]).map((r) => r.id.slice(4)).sort(),
+        orphanAttempts: (attempts!.results[0] as { n: number }).n,
+      };
+    };
+    expect((await left()).deliveries).toEqual(cases.map(([tag]) => tag).sort());
+    const deleted = await prune(db, now);
+    // D1 counts the attempts deleted with their messages (ON DELETE CASCADE) in the messages' changes.
+    expect(deleted.webhook_deliveries).toBeGreaterThanOrEqual(2);
+    expect(deleted.webhook_events).toBe(2);
+    expect(await left()).toEqual({ events: ['dead-new', 'delivered-new', 'pending-old'], deliveries: ['dead-new', 'delivered-new', 'pending-old'], orphanAttempts: 0 });
+    await db.prepare('UPDATE webhook_endpoints SET removed_at = ? WHERE id = ?').bind(now, endpoint).run();
+  });
+
   it('keeps the password failures of a network while its lock runs, however old the last failure', async () => {
     const now = Date.UTC(2026, 9, 1, 12);
     await env.env.DB.prepare(

@@ -8,6 +8,9 @@ import type { UploadedFile } from '../../src/schemas/onboarding';
 import type { ReviewDetailAnswer } from '../../src/schemas/ops-review';
 import { REGISTRY_CONSENT_VERSION, type RegistryCheck } from '../../src/schemas/registry';
 import { bufferedForm, useWorkerEnv } from './gateway-client';
+import { copyContent } from '../../functions/gateway/data-rights/service';
+import { findUserById } from '../../functions/gateway/identity/db/people';
+import type { DataRightsState } from '../../src/schemas/data-rights';
 
 /**
  * The registry check of issue 42 through the whole Worker on a real local D1: the USCC at the gateway, the
@@ -153,6 +156,30 @@ describe('the check before review', () => {
   });
 });
 
+describe('what the person is told', () => {
+  it('"Your data" and the data copy say when the person\'s company was checked against the registry; a run nobody answered is no check', async () => {
+    const { admin, created } = await newCompany();
+    const companyId = created.data.companyId;
+    const state = async () => (await api.json<DataRightsState>(await api.get('/agg-web/user/data', { cookie: admin.cookie }))).data;
+    expect((await state()).registryChecked).toEqual([]);
+    // No provider answers: "not checked" is not a check.
+    setStandInMode('tencent', 'down');
+    setStandInMode('aliyun', 'down');
+    expect((await check(admin.cookie, companyId)).data.verdict).toBe('notChecked');
+    expect((await state()).registryChecked).toEqual([]);
+    resetStandIn();
+    const checked = await check(admin.cookie, companyId);
+    expect(checked.data.verdict).toBe('match');
+    expect((await state()).registryChecked).toEqual([{ companyId, name: expect.any(String), checkedAt: checked.data.checkedAt }]);
+    const user = (await findUserById(worker.env.DB, admin.userId))!;
+    const { data } = await copyContent(worker.env.DB, user, Date.now());
+    expect(data.companies).toEqual([expect.objectContaining({ companyId, registryCheckedAt: checked.data.checkedAt })]);
+    // Nothing of the legal representative in the copy either.
+    expect(JSON.stringify(data)).not.toContain(LEGAL_REP.legalRepId);
+    expect(JSON.stringify(data)).not.toContain(LEGAL_REP.legalRepName);
+  });
+});
+
 describe('the operators', () => {
   it('see the verdict and its time on the review page, and ask for the check again', async () => {
     const { admin, created } = await newCompany();
@@ -231,5 +258,99 @@ describe('kept checked: the monthly re-check', () => {
     expect(runs).toHaveLength(2);
     expect(runs[0]!.checked).toBeLessThanOrEqual(2);
     expect(runs[1]!.checked).toBe(2);
+  });
+});
+
+describe("the operator's edit and suspend", () => {
+  const auditRows = async (companyId: string, action: string) =>
+    (
+      await worker.env.DB.prepare('SELECT reason, detail, actor_kind FROM audit_log WHERE target_kind = ? AND target_id = ? AND action = ?')
+        .bind('company', companyId, action)
+        .all<{ reason: string | null; detail: string | null; actor_kind: string }>()
+    ).results;
+  const detail = async (cookie: string, companyId: string) => (await api.json<ReviewDetailAnswer>(await api.get(`/ops/v1/companies/detail?companyId=${companyId}`, { cookie }))).data;
+  const editOf = (companyId: string, seen: ReviewDetailAnswer, body: Record<string, unknown>) => ({
+    companyId,
+    expectedUpdatedAt: seen.updatedAt,
+    companyNameEn: seen.companyNameEn,
+    companyNameCn: seen.companyNameCn,
+    socialCredit: seen.socialCredit,
+    reason: 'Licence shows another name',
+    ...body,
+  });
+
+  it('corrects the names and the credit code with the same checks as at entry, and records the reason with what changed', async () => {
+    const { created, fields } = await newCompany();
+    const companyId = created.data.companyId;
+    const reviewer = await operator();
+    const seen = await detail(reviewer, companyId);
+    const edit = async (body: Record<string, unknown>) => api.json<{ changed: string[] }>(await api.post('/ops/v1/companies/edit', editOf(companyId, seen, body), { cookie: reviewer }));
+    // Both levels of the code, as at entry.
+    expect(await edit({ socialCredit: '91350100M000100Y4Z' })).toMatchObject({ code: 'RG0001', data: { path: 'socialCredit', expected: '3' } });
+    expect((await edit({ socialCredit: '91350100M000100Y' })).code).toBe('RG0002');
+    expect((await edit({ reason: ' ' })).code).toBe('GW0400');
+    // Another company's name of the same type is refused.
+    const other = await newCompany();
+    expect(await edit({ companyNameEn: other.fields.companyNameEn })).toMatchObject({ code: 'CO0001' });
+    expect(await auditRows(companyId, 'company.edited')).toEqual([]);
+
+    const saved = await edit({ socialCredit: '９１３５０１００ｍ000 100y43', companyNameCn: '东海远洋有限公司' });
+    expect(saved).toMatchObject({ code: '0', data: { changed: ['nameCn', 'socialCredit'] } });
+    const now = await detail(reviewer, companyId);
+    expect(now).toMatchObject({ socialCredit: '91350100M000100Y43', companyNameCn: '东海远洋有限公司', companyNameEn: fields.companyNameEn });
+    const rows = await auditRows(companyId, 'company.edited');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ actor_kind: 'operator', reason: 'Licence shows another name' });
+    expect(JSON.parse(rows[0]!.detail!)).toEqual({
+      changed: ['nameCn', 'socialCredit'],
+      from: { nameCn: fields.companyNameCn, socialCredit: CODE },
+      to: { nameCn: '东海远洋有限公司', socialCredit: '91350100M000100Y43' },
+    });
+    // The page the operator opened before the edit is out of date: nothing is saved.
+    expect((await edit({ companyNameEn: 'East Sea Ocean Lines' })).code).toBe('RV0006');
+    expect((await detail(reviewer, companyId)).companyNameEn).toBe(fields.companyNameEn);
+    // A platform session is no operator.
+    const { admin } = await newCompany();
+    expect((await api.post('/ops/v1/companies/edit', editOf(companyId, now, { companyNameEn: 'X Lines' }), { cookie: admin.cookie })).status).toBe(401);
+  });
+
+  it('of 30 parallel edits from one view exactly one is saved, with one audit row', async () => {
+    const { created } = await newCompany();
+    const companyId = created.data.companyId;
+    const reviewer = await operator();
+    const seen = await detail(reviewer, companyId);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => (await api.json(await api.post('/ops/v1/companies/edit', editOf(companyId, seen, { companyNameEn: `Parallel Lines ${i} ${api.unique()}` }), { cookie: reviewer }))).code),
+    );
+    expect(answers.filter((code) => code === '0')).toHaveLength(1);
+    expect(answers.filter((code) => code !== '0').every((code) => code === 'RV0006')).toBe(true);
+    expect(await auditRows(companyId, 'company.edited')).toHaveLength(1);
+  });
+
+  it('a block suspends the company\'s grants in the same action, with the reason; of parallel blocks one writes each row', async () => {
+    const { created } = await newCompany();
+    const companyId = created.data.companyId;
+    const reviewer = await operator();
+    expect((await api.json(await api.post('/ops/v1/companies/decide', { companyId, action: 'verify', expectedStatus: 'approving' }, { cookie: reviewer }))).code).toBe('0');
+    const blocks = await Promise.all(
+      Array.from({ length: 20 }, async () =>
+        (await api.json(await api.post('/ops/v1/companies/decide', { companyId, action: 'block', expectedStatus: 'verified', reason: 'registryNotOperating', note: 'revoked in the registry' }, { cookie: reviewer }))).code,
+      ),
+    );
+    expect(blocks.filter((code) => code === '0')).toHaveLength(1);
+    const row = await worker.env.DB.prepare('SELECT status, grants_suspended_at, grants_suspended_reason FROM companies WHERE id = ?').bind(companyId).first<{ status: string; grants_suspended_at: number | null; grants_suspended_reason: string }>();
+    expect(row).toMatchObject({ status: 'blocked', grants_suspended_at: expect.any(Number) });
+    expect(row!.grants_suspended_reason).toContain('revoked in the registry');
+    const suspended = await auditRows(companyId, 'company.grants_suspended');
+    expect(suspended).toHaveLength(1);
+    expect(JSON.parse(suspended[0]!.detail!)).toEqual({ with: 'company.blocked' });
+    expect(await auditRows(companyId, 'company.blocked')).toHaveLength(1);
+
+    // Unblocked and blocked again: the grants stay suspended as they were (the operator restores them on purpose).
+    expect((await api.json(await api.post('/ops/v1/companies/decide', { companyId, action: 'unblock', expectedStatus: 'blocked' }, { cookie: reviewer }))).code).toBe('0');
+    expect((await api.json(await api.post('/ops/v1/companies/decide', { companyId, action: 'block', expectedStatus: 'verified', reason: 'other', note: 'again' }, { cookie: reviewer }))).code).toBe('0');
+    expect(await auditRows(companyId, 'company.grants_suspended')).toHaveLength(1);
+    const still = await worker.env.DB.prepare('SELECT grants_suspended_at FROM companies WHERE id = ?').bind(companyId).first<{ grants_suspended_at: number }>();
+    expect(still!.grants_suspended_at).toBe(row!.grants_suspended_at);
   });
 });

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { deliverWebhooks, RETRY_SCHEDULE_MS } from '../../functions/gateway/webhooks/delivery';
+import { deliverWebhooks, FAILING_LIMIT_MS, RETRY_SCHEDULE_MS } from '../../functions/gateway/webhooks/delivery';
 import { operatorInsert, startOperatorSession, type OperatorRole } from '../../functions/gateway/operators/service';
 import { sha256Hex } from '../../functions/gateway/identity/passwords';
 import { applyDecision } from '../../functions/gateway/review/db';
@@ -10,6 +10,7 @@ import { runDataRightsJob } from '../../functions/gateway/data-rights/jobs';
 import { emitEvent } from '../../functions/gateway/events/db';
 import type { AuditExportAnswer, CompanyAuditPage, EndpointWithSecret, WebhooksAnswer } from '../../src/schemas/webhooks';
 import { useWorkerEnv } from './gateway-client';
+import { hashPassword } from '../../src/lib/password-hash';
 
 /**
  * Event webhooks (issue 45) through the whole Worker on a real local D1 and R2: a company administrator registers
@@ -200,8 +201,33 @@ describe('delivery', { timeout: 180_000 }, () => {
     // The redirect was a failed attempt, not a trip to /ok.
     expect(toPath('/ok').length).toBe(0);
     expect(await count("SELECT count(*) AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = ? AND a.answer_code = 302 AND a.ok = 0", moved.endpoint.id)).toBeGreaterThan(0);
-    // The company's trail records the stop.
+    // The company's trail records the stop, and its administrators are told once (the stop, not each dead letter).
     expect(await count("SELECT count(*) AS n FROM audit_log WHERE action = 'webhook.endpoint_disabled' AND target_id = ?", companyId)).toBe(1);
+    const told = (await api.outbox(admin.email)).filter((mail) => mail.text.includes(`${base}/gone`));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.text).toMatch(/410/);
+  });
+
+  it('an endpoint failing for 5 days is stopped at its next failure, its administrators told by e-mail once', async () => {
+    const { companyId, admin, staff } = await company();
+    const hook = await endpoint(admin, companyId, `/fail-days-${companyId}`, ['member.modules_changed']);
+    const grant = (module: string, granted: boolean) => api.post('/agg-web/company/member/module', { companyId, userId: staff.userId, module, granted }, { cookie: admin.cookie });
+    const now = Date.now();
+    // Four days and 23 hours of failures: still receiving after one more.
+    await worker.env.DB.prepare('UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?').bind(now - FAILING_LIMIT_MS + 3_600_000, hook.endpoint.id).run();
+    await grant('port-calls', true);
+    await deliverWebhooks(worker.env, now + 1_000);
+    const state = () => worker.env.DB.prepare('SELECT disabled_reason FROM webhook_endpoints WHERE id = ?').bind(hook.endpoint.id).first<{ disabled_reason: string | null }>();
+    expect((await state())!.disabled_reason).toBeNull();
+    // Five days: the next failure stops it.
+    await grant('port-calls', false);
+    await deliverWebhooks(worker.env, now + 3_600_000 + 1_000);
+    expect((await state())!.disabled_reason).toBe('failing');
+    const told = (await api.outbox(admin.email)).filter((mail) => mail.text.includes(`/fail-days-${companyId}`));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.text).toMatch(/5 天|5 days/);
+    await deliverWebhooks(worker.env, now + 2 * 3_600_000);
+    expect((await api.outbox(admin.email)).filter((mail) => mail.text.includes(`/fail-days-${companyId}`))).toHaveLength(1);
   });
 
   it('a rotation signs with both secrets for 24 hours, then with the new one alone', async () => {
@@ -409,5 +435,87 @@ describe('platform endpoints (operators)', { timeout: 120_000 }, () => {
     // Audit actions of people too (every sign-in of these tests), each actor's e-mail hashed.
     expect(heard.some((e) => e.type === 'audit.user.signed_in')).toBe(true);
     expect(heard.filter((e) => e.type.startsWith('audit.') && e.data.actor?.email).every((e) => e.data.actor!.email!.startsWith('hmac:'))).toBe(true);
+  });
+});
+
+describe('user.signed_out on every path that ends a session', { timeout: 180_000 }, () => {
+  const ORIGIN = 'https://portal.example.com';
+  const asConsole = { origin: ORIGIN, env: { PORTAL_ORIGIN: ORIGIN } };
+  async function supportOperator() {
+    const at = Date.now();
+    const { id, statement } = await operatorInsert(worker.env.DB, worker.env, { login: `so.${api.unique()}@ops.example.com`, name: `Support ${api.unique()}`, role: 'support', clientHash: await sha256Hex('Operator-pass-1') }, at);
+    await statement.run();
+    return `__Host-portal_operator=${(await startOperatorSession(worker.env.DB, id, at)).token}`;
+  }
+  /** The session a cookie holds, by the id the Security section shows. */
+  const publicIdOf = async (cookie: string) =>
+    (await api.json<{ id: string; current: boolean }[]>(await api.get('/agg-web/user/security/sessions', { cookie }))).data.find((s) => s.current)!.id;
+  const signedIn = async (email: string, password = 'Harbour2024') => {
+    const { cookie } = await api.signIn(email, password);
+    return { cookie, id: await publicIdOf(cookie) };
+  };
+
+  it('sign-out, one session from Security, sign out everywhere, a password change, an operator\'s sign-out and block: one event per ended session, none for a session already ended', async () => {
+    const { companyId, admin, staff } = await company();
+    const other = await company();
+    const ep = await endpoint(admin, companyId, `/signed-out-${companyId}`, ['user.signed_out']);
+    const otherEp = await endpoint(other.admin, other.companyId, `/signed-out-${other.companyId}`, ['user.signed_out']);
+    const heard = async (endpointId: string) =>
+      (
+        await worker.env.DB.prepare(
+          `SELECT json_extract(e.data, '$.sessionId') AS sid, json_extract(e.data, '$.userId') AS uid FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+           WHERE d.endpoint_id = ? AND e.type = 'user.signed_out' ORDER BY e.created_at, e.rowid`,
+        )
+          .bind(endpointId)
+          .all<{ sid: string; uid: string }>()
+      ).results;
+    const expected: string[] = [];
+    const expectHeard = async (ids: string[]) => {
+      expected.push(...ids);
+      const rows = await heard(ep.endpoint.id);
+      expect(rows.every((row) => row.uid === staff.userId)).toBe(true);
+      expect(rows.map((row) => row.sid).sort()).toEqual([...expected].sort());
+    };
+    const first = { cookie: staff.cookie, id: await publicIdOf(staff.cookie) };
+
+    // Sign-out of this session.
+    const s1 = await signedIn(staff.email);
+    expect((await api.json(await api.post('/c/user/v2/loginout', {}, { cookie: s1.cookie }))).code).toBe('0');
+    await expectHeard([s1.id]);
+
+    // One session ended from the Security section; asked again, nothing more.
+    const s2 = await signedIn(staff.email);
+    const s3 = await signedIn(staff.email);
+    expect((await api.json(await api.post('/agg-web/user/security/sessions/signOut', { id: s2.id }, { cookie: s3.cookie }))).code).toBe('0');
+    expect((await api.json(await api.post('/agg-web/user/security/sessions/signOut', { id: s2.id }, { cookie: s3.cookie }))).code).toBe('SS0001');
+    await expectHeard([s2.id]);
+
+    // Sign out everywhere else: the first session and s3.
+    const s4 = await signedIn(staff.email);
+    const ended = await api.json<{ ended: number }>(await api.post('/agg-web/user/security/sessions/signOutOthers', {}, { cookie: s4.cookie }));
+    expect(ended).toMatchObject({ code: '0', data: { ended: 2 } });
+    await expectHeard([first.id, s3.id]);
+
+    // A password change ends the other sessions (s5), not the one making it (s4).
+    const s5 = await signedIn(staff.email);
+    const change = { currentPassword: await hashPassword('Harbour2024'), newPassword: await hashPassword('Fresh2024x'), newPasswordSubmit: await hashPassword('Fresh2024x') };
+    expect((await api.json(await api.post('/agg-web/user/changePassword', change, { cookie: s4.cookie }))).code).toBe('0');
+    await expectHeard([s5.id]);
+
+    // An operator signs the person out everywhere (s4, s6), then blocks them (s7).
+    const support = await supportOperator();
+    const s6 = await signedIn(staff.email, 'Fresh2024x');
+    expect((await api.json(await api.post(`/ops/v1/people/${staff.userId}/signOut`, { reason: 'Phone reported stolen' }, { cookie: support, ...asConsole }))).code).toBe('0');
+    await expectHeard([s4.id, s6.id]);
+    const s7 = await signedIn(staff.email, 'Fresh2024x');
+    expect((await api.json(await api.post(`/ops/v1/people/${staff.userId}/block`, { reason: 'Fraud suspected' }, { cookie: support, ...asConsole }))).code).toBe('0');
+    await expectHeard([s7.id]);
+
+    // Another company's endpoint heard none of them; the company's own heard each once, also when delivered.
+    expect(await heard(otherEp.endpoint.id)).toEqual([]);
+    await deliverWebhooks(worker.env, Date.now() + 1_000);
+    const bodies = toPath(`/signed-out-${companyId}`).map((r) => JSON.parse(r.body) as { type: string; data: { sessionId: string } });
+    expect(bodies.map((b) => b.data.sessionId).sort()).toEqual([...expected].sort());
+    expect(toPath(`/signed-out-${other.companyId}`)).toEqual([]);
   });
 });

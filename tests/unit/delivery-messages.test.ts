@@ -4,6 +4,7 @@ import { decisionMessage } from '../../functions/gateway/review/service';
 import { codeMessage, type DeliveryMessage, type MessageKind } from '../../functions/gateway/delivery';
 import { MESSAGE_KINDS, smsFormOf, smsTemplate } from '../../functions/gateway/delivery/message';
 import { registryChangeMessage } from '../../functions/gateway/registry/service';
+import { webhookStoppedMessage } from '../../functions/gateway/webhooks/delivery';
 import { passLinkMessage } from '../../functions/gateway/login-links/service';
 import { grantChangeMessage } from '../../functions/gateway/grants/service';
 import { newDeviceMessage } from '../../functions/gateway/sign-in/history';
@@ -26,6 +27,7 @@ const BUILT: Record<MessageKind, (lang: Lang) => Omit<DeliveryMessage, 'channel'
   signInLink: (lang) => passLinkMessage(lang, 'https://portal.example.com/pass_email_login?pass=abc', 15),
   grantChange: (lang) => grantChangeMessage(lang, { company: 'Harbour Lines', change: 'requested', link: 'https://portal.example.com/user_center' }),
   registryChange: (lang) => registryChangeMessage(lang, { name: 'Harbour Lines', status: 'revoked', link: 'https://portal.example.com/account' }),
+  webhookStopped: (lang) => webhookStoppedMessage(lang, { company: 'Harbour Lines', url: 'https://hooks.harbour.example/events', reason: 'failing', link: 'https://portal.example.com/user_center' }),
   securityChange: (lang) => securityChangeMessage(lang, { when: '2026-11-24 08:00', change: 'passkeyAdded', link: 'https://portal.example.com/user_center#security' }),
 };
 

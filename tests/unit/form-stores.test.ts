@@ -192,6 +192,59 @@ describe('the administrator form ($company)', () => {
     expect($company.get().busy).toBe(true); // the next page is loading: no second send
   });
 
+  it('the registry check (issue 42): asks for both fields once agreed, sends them once after the company is saved, and never holds the application', async () => {
+    const mainland = () => {
+      filledCompany();
+      setCompanyField('companyNameEn', 'Acme');
+      setCompanyField('country', { id: 'CN', name: 'China' });
+      setCompanyField('socialCredit', '91350100M000100Y43');
+    };
+    const first = tab('?loginType=2');
+    initCreateCompany(first.env);
+    mainland();
+    setCompanyField('registryConsent', true);
+    setCompanyField('legalRepId', '1101051949123100');
+    await submitCompany();
+    expect(say($companyErrors.get().legalRepName)).toBe(en.onboarding.errors.legalRepNameRequired);
+    expect(say($companyErrors.get().legalRepId)).toBe(en.onboarding.errors.legalRepIdMalformed);
+    expect(sent()).toHaveLength(0);
+
+    setCompanyField('legalRepName', ' 王海 ');
+    setCompanyField('legalRepId', '11010519491231002x');
+    answers['agg-web/company/create'] = () => ({ code: '0', data: { companyId: 'C-42' } });
+    answers['agg-web/registry/check'] = () => ({ code: '0', data: { verdict: 'differs', differing: ['name'], registryStatus: 'operating', provider: 'tencent', cause: 'application', checkedAt: 1 } });
+    await submitCompany();
+    expect(sent().map((c) => c.path)).toEqual(['agg-web/company/create', 'agg-web/registry/check']);
+    expect(sent()[1]!.body).toMatchObject({ companyId: 'C-42', legalRepName: '王海', legalRepId: '11010519491231002x', consentVersion: expect.any(String) });
+    // The legal representative is in no request but the check's, and not in the page's memory afterwards.
+    expect(JSON.stringify(sent()[0]!.body)).not.toContain('王海');
+    expect($company.get()).toMatchObject({ legalRepName: '', legalRepId: '' });
+    expect(first.storage.get(SESSION_KEYS.registryOutcome)).toBe('review');
+    expect(first.went).toHaveLength(1);
+
+    // A failing check: the application goes on, and the next page says an operator will check.
+    calls = [];
+    const second = tab('?loginType=2');
+    initCreateCompany(second.env);
+    mainland();
+    setCompanyField('registryConsent', true);
+    setCompanyField('legalRepName', '王海');
+    setCompanyField('legalRepId', '11010519491231002X');
+    answers['agg-web/registry/check'] = () => ({ code: 'SY0500', status: 500 });
+    await submitCompany();
+    expect(second.storage.get(SESSION_KEYS.registryOutcome)).toBe('later');
+    expect(second.went).toHaveLength(1);
+
+    // Not agreed: nothing but the company is sent.
+    calls = [];
+    const third = tab('?loginType=2', { [SESSION_KEYS.registryOutcome]: 'match' });
+    initCreateCompany(third.env);
+    mainland();
+    await submitCompany();
+    expect(sent().map((c) => c.path)).toEqual(['agg-web/company/create']);
+    expect(third.storage.has(SESSION_KEYS.registryOutcome)).toBe(false);
+  });
+
   it('shows a refused company at the field its code names and on the form, in the gateway words', async () => {
     const { env, went } = tab('?loginType=1');
     initCreateCompany(env);

@@ -155,7 +155,7 @@ async function checkForm(caller: Caller, form: CompanyForm, companyId: string, e
  * character fits (RG0001, with the one that does) and it has 18 characters of the alphabet (RG0002); stored as
  * normalised (upper case, no spaces). The organisation code inside it is only a warning, which the form shows.
  */
-function mainlandCreditCode(text: string): string {
+export function mainlandCreditCode(text: string): string {
   const verdict = checkUscc(text);
   if (verdict.ok) return verdict.code;
   if (verdict.problem === 'checkCharacter') throw new GatewayError(ERR.USCC_CHECK_CHARACTER_WRONG, { path: 'socialCredit', expected: verdict.expected });

@@ -103,6 +103,24 @@ export async function markCopiesExpired(db: D1Database, ids: readonly string[]):
   await db.batch(ids.map((id) => db.prepare(`UPDATE data_exports SET status = 'expired', r2_key = NULL WHERE id = ? AND status = 'ready'`).bind(id)));
 }
 
+/**
+ * The registry checks of the person's companies (issue 42): for each company the person is an active member of,
+ * the time of its latest check that reached the registry (a `notChecked` run did not). The verdict itself is the
+ * operators' (it may name the legal representative's fields); the person is told that and when it was checked.
+ */
+export async function registryCheckedOf(db: D1Database, userId: string): Promise<{ companyId: string; name: string; checkedAt: number }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT c.id AS companyId, coalesce(nullif(c.name_cn, ''), c.name_en) AS name,
+              (SELECT max(r.checked_at) FROM registry_checks r WHERE r.company_id = c.id AND r.verdict <> 'notChecked') AS checkedAt
+       FROM company_members m JOIN companies c ON c.id = m.company_id
+       WHERE m.user_id = ? AND m.status = 'active' AND checkedAt IS NOT NULL ORDER BY m.joined_at`,
+    )
+    .bind(userId)
+    .all<{ companyId: string; name: string; checkedAt: number }>();
+  return results;
+}
+
 // ---- What a copy holds: the person's own rows, never a hash, secret, token or key (columns are named). ----
 
 export async function membershipsForCopy(db: D1Database, userId: string) {
@@ -110,7 +128,8 @@ export async function membershipsForCopy(db: D1Database, userId: string) {
     .prepare(
       `SELECT m.company_id, c.name_en, c.name_cn, c.type, m.role, m.status, m.is_main, m.joined_at, m.nick_name,
               m.personal_email, m.contact_phone, m.hire_time,
-              (SELECT json_group_array(module_key) FROM member_modules mm WHERE mm.company_id = m.company_id AND mm.user_id = m.user_id) AS modules
+              (SELECT json_group_array(module_key) FROM member_modules mm WHERE mm.company_id = m.company_id AND mm.user_id = m.user_id) AS modules,
+              (SELECT max(r.checked_at) FROM registry_checks r WHERE r.company_id = m.company_id AND r.verdict <> 'notChecked') AS registry_checked_at
        FROM company_members m JOIN companies c ON c.id = m.company_id
        WHERE m.user_id = ? ORDER BY m.joined_at`,
     )
@@ -129,6 +148,7 @@ export async function membershipsForCopy(db: D1Database, userId: string) {
       contact_phone: string | null;
       hire_time: string | null;
       modules: string;
+      registry_checked_at: number | null;
     }>();
   return results;
 }

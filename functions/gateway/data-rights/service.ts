@@ -47,6 +47,7 @@ import {
   markCopiesExpired,
   markCopyFailed,
   membershipsForCopy,
+  registryCheckedOf,
   ownReadyCopy,
   personalObjectsOf,
   secondFactorsForCopy,
@@ -79,7 +80,12 @@ export interface Actor {
 /** What the person's "Your data" part shows. */
 export async function stateOf(env: WorkerEnv, user: UserRow, at: number): Promise<DataRightsState> {
   const db = env.DB;
-  const [copies, agreements, changes] = await Promise.all([copiesOf(db, user.id), agreementsOf(db, user.id), consentChangesOf(db, user.id)]);
+  const [copies, agreements, changes, registryChecked] = await Promise.all([
+    copiesOf(db, user.id),
+    agreementsOf(db, user.id),
+    consentChangesOf(db, user.id),
+    registryCheckedOf(db, user.id),
+  ]);
   const latest = copies[0];
   const nextCopyAt = latest && latest.requested_at + DAY_MS > at ? latest.requested_at + DAY_MS : null;
   return {
@@ -100,6 +106,7 @@ export async function stateOf(env: WorkerEnv, user: UserRow, at: number): Promis
       return { purpose, granted: last ? last.granted === 1 : true, changedAt: last?.changed_at ?? null };
     }),
     closure: user.closes_at !== null && user.closing_since !== null ? { since: user.closing_since, closesAt: user.closes_at } : null,
+    registryChecked,
     coolingOffDays: configOf(env).closureCoolingOffDays,
     // The local helpers' switch (no ENVIRONMENT): wrangler dev runs no cron, so the page offers to run the job.
     localRun: configOf(env).devRoutes,
@@ -373,6 +380,8 @@ export async function copyContent(db: D1Database, user: UserRow, at: number) {
       contactPhone: m.contact_phone,
       hireDate: m.hire_time,
       modules: JSON.parse(m.modules) as string[],
+      // When the company was last checked against the business registry (issue 42); null: never.
+      registryCheckedAt: m.registry_checked_at,
     })),
     sessions: sessions.map((s) => ({
       kind: s.kind,

@@ -26,6 +26,8 @@ export const MESSAGE_KINDS = {
   grantChange: { channels: ['email'] },
   /** An approved company's registry status changed (registry/service.ts): e-mail to its administrator. */
   registryChange: { channels: ['email'] },
+  /** A company's webhook endpoint was stopped (410, or failing for 5 days; webhooks/delivery.ts): e-mail to its administrators. */
+  webhookStopped: { channels: ['email'] },
   securityChange: { channels: ['sms', 'email'], sms: { templates: 'smsSecurityTemplates', setting: 'SMS_SECURITY_TEMPLATES', variables: ['when', 'change'] } },
 } as const satisfies Record<string, KindSpec>;
 

@@ -156,6 +156,17 @@ export async function verifiedCompaniesNamed(db: D1Database, nameKey: string, na
 }
 
 /** The platform's suspension of a company's grants (both directions), with the reason; null lifts it. */
+/**
+ * Suspends the company's grants as part of a block (issue 42, review/db.ts applyDecision): only when the block's
+ * UPDATE won (the row carries its write id) and the grants are not suspended already, so its audit row (batched
+ * right after, ifChanged) is written once.
+ */
+export function suspendGrantsWithBlockStatement(db: D1Database, companyId: string, writeId: string, suspended: { at: number; reason: string }): D1PreparedStatement {
+  return db
+    .prepare('UPDATE companies SET grants_suspended_at = ?3, grants_suspended_reason = ?4 WHERE id = ?1 AND write_id = ?2 AND grants_suspended_at IS NULL')
+    .bind(companyId, writeId, suspended.at, suspended.reason);
+}
+
 export function suspendGrantsStatement(db: D1Database, companyId: string, suspended: { at: number; reason: string } | null): D1PreparedStatement {
   return db.prepare('UPDATE companies SET grants_suspended_at = ?2, grants_suspended_reason = ?3 WHERE id = ?1').bind(companyId, suspended?.at ?? null, suspended?.reason ?? null);
 }

@@ -73,6 +73,23 @@ export const RETENTION: readonly Retention[] = [
 ];
 
 /**
+ * Event webhooks (issue 45, migration 0450): a delivered message is kept 30 days (the user center and the console
+ * list the recent ones), a dead letter 90 (it can be sent again until then); its attempts go with it. An event
+ * goes once no delivery of it is left and it is 30 days old. A pending delivery is never pruned: its last retry
+ * is 24 hours after the one before, and it then becomes delivered or dead.
+ */
+const WEBHOOK_DEAD_EXTRA_MS = 60 * DAY_MS;
+export const WEBHOOK_RETENTION: readonly Retention[] = [
+  {
+    table: 'webhook_deliveries',
+    old: `(status = 'delivered' AND coalesce(last_at, created_at) < ?1) OR (status = 'dead' AND coalesce(last_at, created_at) < ?1 - ${WEBHOOK_DEAD_EXTRA_MS})`,
+    keepMs: 30 * DAY_MS,
+  },
+  { table: 'webhook_attempts', old: 'at < ?1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = webhook_attempts.delivery_id)', keepMs: 0 },
+  { table: 'webhook_events', old: 'created_at < ?1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)', keepMs: 30 * DAY_MS },
+];
+
+/**
  * The local stand-in of WeChat and WeCom (wechat/stand-in.ts), pruned only when it is on (DEV_OUTBOX "true"):
  * its rows go once they are past their expiry, as WeChat forgets them. A code lives 5 minutes (then the stand-in
  * answers 40029 for it, used or not: the portal's own oauth_codes_seen still refuses a replay, WX0003); an access
@@ -93,7 +110,7 @@ export const PRUNE_BATCH = 10_000;
  * local stand-ins are on (a deployment has no such rows, and may not have their tables' migrations applied).
  */
 export async function prune(db: D1Database, now: number, { standIns = false }: { standIns?: boolean } = {}): Promise<Record<string, number>> {
-  const retentions = standIns ? [...RETENTION, ...STAND_IN_RETENTION] : RETENTION;
+  const retentions = [...RETENTION, ...WEBHOOK_RETENTION, ...(standIns ? STAND_IN_RETENTION : [])];
   const results = await db.batch(
     retentions.map(({ table, old, keepMs, unit }) => {
       const cutoff = now - keepMs;

@@ -10,7 +10,7 @@ import { auditStatement, type AuditEntry } from '../audit/db';
 import { parseDevice } from '../sessions/devices';
 import { FORGET_AFTER_MS } from '../sign-in/risk';
 import { liveSessionsOfUser } from '../sessions/service';
-import { revokeAllSessionsStatement } from '../identity/db/sessions';
+import { countOf, revokeAllSessionsStatement, unrevokedSessionsStatement } from '../identity/db/sessions';
 import { endTrustStatement } from '../identity/db/devices';
 import { signInHistory } from '../sign-in/history';
 import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
@@ -159,10 +159,18 @@ export function unlockPerson(db: D1Database, user: UserRow, act: SupportAct) {
 }
 
 /** Ends every live session of the person; answers how many. */
-export function signOutPerson(db: D1Database, user: UserRow, act: SupportAct) {
-  return actOnce(db, endSessionsStatement(db, user.id, act.at), entryOf(act, 'user.signed_out_everywhere', { kind: 'user', id: user.id }), ERR.PERSON_HAS_NO_SESSION, [
+export async function signOutPerson(db: D1Database, user: UserRow, act: SupportAct) {
+  // Counted in the batch itself: the UPDATE's meta.changes also counts the user.signed_out events its trigger writes.
+  // Every device the person trusted is trusted no longer (issue 44), as with their own "sign out everywhere".
+  const [live] = await db.batch([
+    unrevokedSessionsStatement(db, 'person', user.id),
+    endSessionsStatement(db, user.id, act.at),
+    auditStatement(db, entryOf(act, 'user.signed_out_everywhere', { kind: 'user', id: user.id }), { ifChanged: true }),
     endTrustStatement(db, user.id),
   ]);
+  const ended = countOf(live);
+  if (ended === 0) throw new GatewayError(ERR.PERSON_HAS_NO_SESSION);
+  return ended;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { auditStatement, type AuditEntry } from '../audit/db';
 import { emitEvent } from '../events/db';
 import type { CompanyRow } from '../companies/db';
+import { suspendGrantsWithBlockStatement } from '../grants/db';
 
 /**
  * The SQL of company review (migration 0150): the queue, and decisions as one conditional UPDATE each.
@@ -66,6 +67,11 @@ export interface Decision {
   at: number;
   /** The audit row, written only by the decision that changed the company. */
   audit: AuditEntry;
+  /**
+   * A block suspends the company's grants with other companies in the same batch (issue 42), recorded as
+   * `company.grants_suspended` with this reason; grants already suspended stay as they were.
+   */
+  grantsReason?: string;
 }
 
 /**
@@ -102,6 +108,45 @@ export async function applyDecision(db: D1Database, decision: Decision): Promise
             .bind(decision.companyId, writeId),
         ]
       : []),
+    ...(decision.to === 'blocked'
+      ? [
+          suspendGrantsWithBlockStatement(db, decision.companyId, writeId, { at: decision.at, reason: decision.grantsReason ?? decision.audit.reason ?? 'blocked' }),
+          auditStatement(db, { ...decision.audit, action: 'company.grants_suspended', reason: decision.grantsReason ?? decision.audit.reason, detail: { with: 'company.blocked' } }, { ifChanged: true }),
+        ]
+      : []),
+  ]);
+  return Boolean(updated?.meta.changes);
+}
+
+export interface CompanyEdit {
+  companyId: string;
+  /** `updated_at` as the operator saw it (null: never updated). */
+  expectedUpdatedAt: number | null;
+  nameEn: string;
+  nameCn: string | null;
+  nameKey: string;
+  socialCredit: string;
+  at: number;
+  /** The audit row (`company.edited`), written only when the edit changed the company. */
+  audit: AuditEntry;
+}
+
+/**
+ * The operator's correction of a company in one batch: one conditional UPDATE, acting only while the company is as
+ * the operator saw it (`updated_at`) and no other company of its type holds the name, then its audit row. The new
+ * `updated_at` is always later than the old, so a second edit from the same view loses. Returns whether it won.
+ */
+export async function applyCompanyEdit(db: D1Database, edit: CompanyEdit): Promise<boolean> {
+  const [updated] = await db.batch([
+    db
+      .prepare(
+        `UPDATE companies SET name_en = ?3, name_cn = ?4, name_key = ?5, social_credit = ?6,
+           updated_at = max(?7, coalesce(updated_at, 0) + 1)
+         WHERE id = ?1 AND coalesce(updated_at, -1) = coalesce(?2, -1)
+           AND NOT EXISTS (SELECT 1 FROM companies o WHERE o.name_key = ?5 AND o.type = companies.type AND o.id <> ?1)`,
+      )
+      .bind(edit.companyId, edit.expectedUpdatedAt, edit.nameEn, edit.nameCn, edit.nameKey, edit.socialCredit, edit.at),
+    auditStatement(db, edit.audit, { ifChanged: true }),
   ]);
   return Boolean(updated?.meta.changes);
 }

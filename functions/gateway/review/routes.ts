@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import { fileIdSchema } from '../../../src/schemas/onboarding';
-import { reviewDecisionRequest, reviewDetailQuery, reviewQueueQuery } from '../../../src/schemas/ops-review';
+import { companyEditRequest, reviewDecisionRequest, reviewDetailQuery, reviewQueueQuery } from '../../../src/schemas/ops-review';
 import type { WorkerEnv } from '../../env';
 import { clientIp, ok } from '../errors';
 import { now } from '../../contract';
-import { companyFileShown, companyQueue, companyReview, decide } from './service';
+import { companyFileShown, companyQueue, companyReview, decide, editCompany } from './service';
 import { requireOperator, type OperatorVariables } from '../operators/service';
 import { validate } from '../validate';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -24,6 +24,11 @@ export const opsReviewRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Operat
 
   .post('/ops/v1/companies/decide', validate('json', reviewDecisionRequest), async (c) =>
     ok(c, await decide({ db: c.env.DB, env: c.env, operator: c.get('operator'), network: clientIp(c), now: now(c) }, c.req.valid('json'))),
+  )
+
+  // The operator's correction of the names and the credit code, with a reason (issue 42).
+  .post('/ops/v1/companies/edit', validate('json', companyEditRequest), async (c) =>
+    ok(c, await editCompany({ db: c.env.DB, operator: c.get('operator'), network: clientIp(c), now: now(c) }, c.req.valid('json'))),
   )
 
   // The licences, GTC and logo, shown inline to the operator: only a file attached to this company.

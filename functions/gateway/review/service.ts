@@ -22,14 +22,16 @@ import {
 } from '../../../src/schemas/ops-review';
 import type { AuditedAction } from '../../../src/schemas/ops-people';
 import { configOf } from '../../config';
-import { administratorOf } from '../companies/db';
-import { applyDecision, reviewedCompanyById, reviewQueue, type ReviewedCompanyRow } from './db';
+import { administratorOf, nameTaken } from '../companies/db';
+import { applyCompanyEdit, applyDecision, reviewedCompanyById, reviewQueue, type ReviewedCompanyRow } from './db';
+import { companyNameKey } from '../../../src/schemas/onboarding';
+import type { CompanyEditAnswer, CompanyEditRequest } from '../../../src/schemas/ops-review';
 import { membersOfCompany } from '../companies/db';
 import { fileById, filesOfCompany } from '../files/db';
 import { fileResponse } from '../files/service';
 import { GatewayError } from '../errors';
 import { listAudit, operatorNamesOf } from '../audit/db';
-import { companyShown, memberShown } from '../companies/service';
+import { companyShown, mainlandCreditCode, memberShown } from '../companies/service';
 import { deliver, type DeliveryEnv } from '../delivery';
 import type { Operator } from '../operators/service';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -185,6 +187,8 @@ export async function decide(caller: DecisionCaller, request: ReviewDecisionRequ
     reason,
     note,
     at: caller.now,
+    // A block suspends the company's grants with other companies in the same batch (issue 42).
+    grantsReason: request.action === 'block' ? [reviewReasonText('en', reason, null), note].filter(Boolean).join(': ') || 'blocked' : undefined,
     audit: {
       at: caller.now,
       actor: { kind: 'operator', id: caller.operator.id },
@@ -201,6 +205,43 @@ export async function decide(caller: DecisionCaller, request: ReviewDecisionRequ
   if (request.action === 'block') await settleRegistryTasks(caller.db, company.id, caller.now);
   const notified = await notifyAdministrator(caller, after);
   return { companyId: company.id, status: wire(after.status), notified };
+}
+
+/**
+ * The operator's correction of a company's names and credit code (issue 42): a mainland code checked at both levels
+ * as at entry (companies/service.ts mainlandCreditCode: RG0001, RG0002), a name no other company of the type holds
+ * (CO0001), and nothing changed since the operator opened it (RV0006); one batch with its audit row, which names the
+ * fields and their old and new values and carries the operator's reason. Nothing changed is no edit and no row.
+ */
+export async function editCompany(caller: Omit<DecisionCaller, 'env'>, request: CompanyEditRequest & { companyNameCn?: string | null }): Promise<CompanyEditAnswer> {
+  const company = await requireCompany(caller.db, request.companyId);
+  const socialCredit = company.country_id === 'CN' ? mainlandCreditCode(request.socialCredit) : request.socialCredit;
+  const next = { nameEn: request.companyNameEn, nameCn: request.companyNameCn || null, socialCredit };
+  const before = { nameEn: company.name_en, nameCn: company.name_cn || null, socialCredit: company.social_credit };
+  const changed = (Object.keys(next) as (keyof typeof next)[]).filter((key) => next[key] !== before[key]);
+  if (!changed.length) return { companyId: company.id, changed: [], updatedAt: company.updated_at ?? company.created_at };
+  const won = await applyCompanyEdit(caller.db, {
+    companyId: company.id,
+    expectedUpdatedAt: request.expectedUpdatedAt,
+    ...next,
+    nameKey: companyNameKey(next.nameEn),
+    at: caller.now,
+    audit: {
+      at: caller.now,
+      actor: { kind: 'operator', id: caller.operator.id },
+      action: 'company.edited',
+      target: { kind: 'company', id: company.id },
+      reason: request.reason,
+      network: caller.network,
+      detail: { changed, from: Object.fromEntries(changed.map((key) => [key, before[key]])), to: Object.fromEntries(changed.map((key) => [key, next[key]])) },
+    },
+  });
+  const after = await requireCompany(caller.db, company.id);
+  if (!won) {
+    if (await nameTaken(caller.db, companyNameKey(next.nameEn), company.type, company.id)) throw new GatewayError(ERR.COMPANY_ALREADY_EXISTS, { path: 'companyNameEn' });
+    throw new GatewayError(ERR.COMPANY_EDITED_MEANWHILE);
+  }
+  return { companyId: company.id, changed, updatedAt: after.updated_at ?? caller.now };
 }
 
 /**

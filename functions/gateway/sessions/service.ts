@@ -5,7 +5,6 @@ import { GatewayError } from '../errors';
 import { configOf, withBindings } from '../../config';
 import { now } from '../../contract';
 import { deviceKey, type ClientInfo } from './devices';
-import { emitEvent } from '../events/db';
 import { randomToken, tokenHash } from '../identity/tokens';
 import {
   findSession as findSessionOf,
@@ -13,6 +12,8 @@ import {
   liveSessionsOf,
   prepareSession as prepareSessionOf,
   revokeAllSessionsStatement,
+  countOf,
+  unrevokedSessionsStatement,
   revokeSessionOf,
   revokeSessionStatement,
   touchSession as touchSessionOf,
@@ -125,12 +126,13 @@ export const liveSessionsOfUser = (db: D1Database, userId: string, now: number, 
 export const revokeSessionOfUser = (db: D1Database, userId: string, publicId: string, now: number) =>
   revokeSessionOf(db, 'person', userId, { column: 'public_id', value: publicId }, now);
 
-/** Ends a person's session (sign-out); the companies the person is a member of hear user.signed_out (webhooks). */
+/**
+ * Ends a person's session (sign-out). The companies the person is a member of hear user.signed_out: the
+ * `sessions_signed_out` trigger (migration 0600) writes it in the statement that ends any person's session, on
+ * this path and every other (sign out everywhere, an operator's block, a password change, ...), once per session.
+ */
 export async function revokeSession(db: D1Database, session: { token_hash: string; user_id: string; public_id?: string | null }, now: number): Promise<void> {
-  await db.batch([
-    revokeSessionStatement(db, 'person', session.token_hash, now),
-    emitEvent(db, { type: 'user.signed_out', at: now, userId: session.user_id, data: { userId: session.user_id, sessionId: session.public_id ?? null } }, { ifChanged: true }),
-  ]);
+  await revokeSessionStatement(db, 'person', session.token_hash, now).run();
 }
 
 /**
@@ -139,8 +141,12 @@ export async function revokeSession(db: D1Database, session: { token_hash: strin
  * owes the new-device code again.
  */
 export async function revokeAllSessionsOfUser(db: D1Database, userId: string, exceptTokenHash?: string, now = Date.now()): Promise<number> {
-  const [revoked] = await db.batch([revokeAllSessionsStatement(db, 'person', userId, now, { except: exceptTokenHash }), forgetAllDevicesStatement(db, userId)]);
-  return revoked?.meta.changes ?? 0;
+  const [live] = await db.batch([
+    unrevokedSessionsStatement(db, 'person', userId, exceptTokenHash),
+    revokeAllSessionsStatement(db, 'person', userId, now, { except: exceptTokenHash }),
+    forgetAllDevicesStatement(db, userId),
+  ]);
+  return countOf(live);
 }
 
 /** The token of `Authorization: Bearer <token>`, which the edge adds from the HttpOnly cookie. */

@@ -1,4 +1,8 @@
+import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
+import { deliver, type DeliveryEnv } from '../delivery';
+import { companyById } from '../companies/db';
+import { administratorEmails } from '../grants/db';
 import { fetchWithin, OutboundFailure } from '../../outbound';
 import { auditRowById, auditStatement, operatorNamesOf, partiesOf } from '../audit/db';
 import { runBatch } from '../identity/db/batch';
@@ -20,6 +24,8 @@ import { openSecret, signedHeaders } from './signing';
  *   sent again on asking.
  * - An endpoint whose attempts have all failed for FAILING_LIMIT_MS (5 days) is stopped (`failing`): its
  *   company's trail records it (webhook.endpoint_disabled) and the user center shows it stopped.
+ * - A company's endpoint stopped either way: its administrators are told by e-mail (message kind webhookStopped),
+ *   once, by the run whose stop changed the endpoint; a refused e-mail does not undo the stop.
  */
 export const RETRY_SCHEDULE_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000] as const;
 export const ATTEMPTS_MAX = RETRY_SCHEDULE_MS.length + 1;
@@ -27,7 +33,7 @@ export const FAILING_LIMIT_MS = 5 * 24 * 3_600_000;
 /** Deliveries one run sends at most; the rest wait for the next minute. */
 const RUN_LIMIT = 100;
 
-type Env = { DB: D1Database };
+type Env = DeliveryEnv;
 
 export interface DeliveryRun {
   delivered: number;
@@ -61,8 +67,10 @@ export async function deliverWebhooks(env: Env, at: number, { only }: { only?: s
         nextAt: status === 'pending' ? at + RETRY_SCHEDULE_MS[attempts - 1]! : null,
       });
       const failingTooLong = !outcome.ok && delivery.failing_since !== null && at - delivery.failing_since >= FAILING_LIMIT_MS;
-      if (gone || failingTooLong) statements.push(...stopStatements(env.DB, delivery, gone ? 'gone' : 'failing', at));
-      await runBatch(env.DB, statements);
+      const stopAt = gone || failingTooLong ? statements.length : -1;
+      if (stopAt >= 0) statements.push(...stopStatements(env.DB, delivery, gone ? 'gone' : 'failing', at));
+      const results = await runBatch(env.DB, statements);
+      if (stopAt >= 0 && results[stopAt]?.meta.changes && delivery.company_id) await tellStopped(env, delivery, gone ? 'gone' : 'failing', at);
     }),
   );
   return run;
@@ -74,6 +82,41 @@ function stopStatements(db: D1Database, delivery: DueDelivery, reason: 'gone' | 
     ? [auditStatement(db, { at, actor: { kind: 'system', id: null }, action: 'webhook.endpoint_disabled', target: { kind: 'company', id: delivery.company_id }, detail: { endpointId: delivery.endpoint_id, reason } }, { ifChanged: true })]
     : [auditStatement(db, { at, actor: { kind: 'system', id: null }, action: 'webhook.endpoint_disabled', target: { kind: 'webhook_endpoint', id: delivery.endpoint_id }, detail: { reason } }, { ifChanged: true })];
   return [stop!, ...record, ...rest];
+}
+
+/** The e-mail to a company's administrators that one of its endpoints no longer receives events. */
+export function webhookStoppedMessage(lang: Lang, stopped: { company: string; url: string; reason: 'gone' | 'failing'; link: string | null }) {
+  const zh = lang === 'zh';
+  const subject = zh ? `事件 Webhook 已停止：${stopped.company}` : `Event webhook stopped: ${stopped.company}`;
+  const why = zh
+    ? stopped.reason === 'gone'
+      ? '该地址答复 410（不再接收）。'
+      : '该地址已连续 5 天未能成功接收。'
+    : stopped.reason === 'gone'
+      ? 'The address answered 410 (gone).'
+      : 'Every delivery to the address has failed for 5 days.';
+  const lines = zh
+    ? [`贵公司“${stopped.company}”的事件 Webhook 端点 ${stopped.url} 已停止接收事件。${why}`, '未送达的消息列在“发送失败”中，端点恢复后可重新发送。请在用户中心检查端点并重新启用。', stopped.link && `用户中心：${stopped.link}`]
+    : [
+        `The event webhook endpoint ${stopped.url} of your company "${stopped.company}" no longer receives events. ${why}`,
+        'The messages it missed are listed as failed and can be sent again once it works. Check the endpoint in the user center and turn it on again.',
+        stopped.link && `User center: ${stopped.link}`,
+      ];
+  return { kind: 'webhookStopped' as const, lang, subject, text: lines.filter(Boolean).join('\n') };
+}
+
+async function tellStopped(env: Env, delivery: DueDelivery, reason: 'gone' | 'failing', at: number): Promise<void> {
+  const [company, emails] = await Promise.all([companyById(env.DB, delivery.company_id!), administratorEmails(env.DB, delivery.company_id!)]);
+  if (!company) return;
+  const origin = configOf(env).portalOrigin;
+  const message = webhookStoppedMessage(company.lang, { company: (company.lang === 'zh' && company.name_cn) || company.name_en, url: delivery.url, reason, link: origin ? `${origin}/user_center` : null });
+  for (const to of emails) {
+    try {
+      await deliver(env, { channel: 'email', to, ...message }, { now: at });
+    } catch (error) {
+      console.error('webhook stop not delivered', error instanceof Error ? error.message : error);
+    }
+  }
 }
 
 interface Outcome {

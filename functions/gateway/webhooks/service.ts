@@ -1,3 +1,4 @@
+import type { DeliveryEnv } from '../delivery';
 import {
   COMPANY_EVENT_TYPES,
   type EndpointRequest,
@@ -40,7 +41,7 @@ import { newEndpointSecret, sealSecret } from './signing';
  */
 
 export interface Owner {
-  env: { DB: D1Database };
+  env: DeliveryEnv;
   /** The company whose endpoints these are, or null for the platform's. */
   companyId: string | null;
   actor: { kind: 'user' | 'operator'; id: string };

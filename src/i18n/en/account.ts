@@ -227,6 +227,7 @@ export const actionNames = {
     domain_proved: 'E-mail domain proved by DNS',
     grants_suspended: 'Company’s grants suspended by the platform',
     grants_restored: 'Company’s grants restored by the platform',
+    edited: 'Company details corrected by the platform',
   },
   vessel: {
     declared: 'Vessel declared',

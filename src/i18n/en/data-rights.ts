@@ -46,6 +46,10 @@ export const dataRights = {
   documents: { terms: 'Terms of service', privacy: 'Privacy policy', disclaimer: 'Disclaimer', registration: 'Registration agreement' },
   agreed: 'Version {version}, agreed {date}',
   termsNote: 'The terms of service and the privacy policy themselves cannot be withdrawn: they end only when you close your account.',
+  registryTitle: 'Business registry',
+  /** One of the person's companies checked against the registry (issue 42). */
+  registryChecked: '{company}: checked against the registry on {date}',
+  registryNote: 'The legal representative’s name and ID number were sent once for this check and are not stored.',
   trackingTitle: 'Usage statistics',
   trackingOn: 'On: we count which steps of signing in and registering are used, without your name.',
   trackingOff: 'Off since {date}: nothing is counted for you, in this browser or wherever you are signed in.',

@@ -39,6 +39,17 @@ export const onboarding = {
   creditCode: 'Unified social credit code',
   /** Under the credit code of a mainland company whose organisation code (characters 9–17) fails GB 11714. */
   creditCodeOrganisationWarning: 'Characters 9 to 17 do not form a valid organisation code (GB 11714). Some authorities issued such codes: please check it against the licence. You can still send the form.',
+  /** The registry check (issue 42), a mainland company only; the consent's words are REGISTRY_CONSENT_VERSION. */
+  registry: {
+    title: 'Check against the business registry (optional)',
+    consent:
+      'To check the company against the national business registry, its name and credit code and the legal representative’s name and ID number are sent once to our registry provider (Tencent Cloud or Aliyun). We keep only the result and which details differed; the legal representative’s details are not stored.',
+    agree: 'I agree to this check',
+    hint: 'Without it an operator checks the licence by hand; your application is sent either way.',
+    legalRepName: 'Legal representative’s name',
+    legalRepId: 'Legal representative’s ID card number',
+    legalRepIdHint: '18 characters, as on the ID card; used for this check only.',
+  },
   email: 'Business e-mail',
   licence: 'Business licence',
   licenceHint: 'Up to 10 files: JPEG, PNG, PDF, DOC, DOCX, XLS, XLSX (or CSV), 6 MB each.',
@@ -94,6 +105,9 @@ export const onboarding = {
     invitationCodeInvalid: 'The invitation code has 8 letters and digits.',
     realNameRequired: 'Please enter your real name.',
     hireDateInvalid: 'Please enter a valid date.',
+    legalRepNameRequired: 'Please enter the legal representative’s name, or untick the registry check.',
+    legalRepIdRequired: 'Please enter the legal representative’s ID card number, or untick the registry check.',
+    legalRepIdMalformed: 'An ID card number has 17 digits and then a digit or X.',
   },
 };
 
@@ -122,4 +136,10 @@ export const completion = {
   goToSaas: 'Open the platform',
   userCenter: 'Go to user center',
   fillAccount: 'Review or complete your company information',
+  /** The applicant's registry check, after the company was saved (issue 42). */
+  registry: {
+    match: 'Your company was checked against the business registry: the details match.',
+    review: 'Your company was checked against the business registry. An operator will look at the result with your application.',
+    later: 'We could not check your company against the business registry just now. An operator will do it; your application is not held up.',
+  },
 };

@@ -9,6 +9,7 @@ export const ops = {
     people: { title: 'People support', lead: 'Find a person, see their account and help them back in.' },
     audit: { title: 'Audit trail', lead: 'Who did what, to whom, when and why.' },
     delivery: { title: 'Message delivery', lead: 'Each SMS and e-mail provider: sends, failures, delivery rates and its breaker.' },
+    webhooks: { title: 'Event webhooks', lead: 'The platform apps’ endpoints: what they hear, what was delivered, and what failed.' },
     companies: { title: 'Company review', lead: 'Companies waiting for a decision, and every other company by status.' },
     company: { title: 'Review a company', lead: 'Check what the administrator entered, then decide.' },
   },
@@ -22,6 +23,7 @@ export const ops = {
     delivery: 'Delivery',
     operators: 'Operators',
     clients: 'OpenID clients',
+    webhooks: 'Webhooks',
     signOut: 'Sign out',
     signedInAs: 'Signed in as {name} ({role})',
   },
@@ -73,6 +75,14 @@ export const ops = {
     delivery: 'See how SMS and e-mail providers are sending.',
     operators: 'See the operators and their roles.',
     clients: 'Register and manage the apps that sign people in with the portal.',
+    webhooks: 'Register the platform apps’ event webhooks and see their deliveries.',
+  },
+  /** /ops/webhooks: the platform's endpoints (issue 45); the endpoints' own words are the user center's `webhooks`. */
+  webhooks: {
+    title: 'Platform endpoints',
+    listLabel: 'Platform endpoints',
+    deliveriesLabel: 'Recent deliveries to platform endpoints',
+    note: 'A platform endpoint hears every company’s events and every audit action. Company administrators register their own in the user center.',
   },
   operators: {
     caption: 'List of operators',

@@ -214,6 +214,7 @@ export const actionNames: Messages['actionNames'] = {
     domain_proved: '通过 DNS 验证邮箱域名',
     grants_suspended: '平台暂停了该公司的授权',
     grants_restored: '平台恢复了该公司的授权',
+    edited: '平台更正了企业信息',
   },
   vessel: {
     declared: '登记船舶',

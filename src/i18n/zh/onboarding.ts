@@ -39,6 +39,16 @@ export const onboarding: Messages['onboarding'] = {
   portPlaceholder: '输入港口名称或 UN/LOCODE',
   portHint: '船代、船厂和燃油供应商必填。',
   creditCode: '统一社会信用代码',
+  registry: {
+    title: '工商登记核验（可选）',
+    consent:
+      '为与国家企业信用信息核对企业信息，企业名称、统一社会信用代码以及法定代表人姓名和身份证号将一次性发送给我们的核验服务商（腾讯云或阿里云）。我们只保存核验结果及不一致的项目，不保存法定代表人的信息。',
+    agree: '我同意进行此项核验',
+    hint: '不核验时由运营人员人工审核营业执照；两种情况下申请都会提交。',
+    legalRepName: '法定代表人姓名',
+    legalRepId: '法定代表人身份证号',
+    legalRepIdHint: '18 位，与身份证一致；仅用于本次核验。',
+  },
   creditCodeOrganisationWarning: '第 9 至 17 位不是有效的组织机构代码（GB 11714）。部分登记机关曾发放此类代码，请对照营业执照核对；表单仍可提交。',
   email: '企业邮箱',
   licence: '营业执照',
@@ -90,6 +100,9 @@ export const onboarding: Messages['onboarding'] = {
     invitationCodeInvalid: '邀请码为 8 位字母和数字。',
     realNameRequired: '请输入真实姓名。',
     hireDateInvalid: '请输入有效日期',
+    legalRepNameRequired: '请输入法定代表人姓名，或取消勾选工商登记核验。',
+    legalRepIdRequired: '请输入法定代表人身份证号，或取消勾选工商登记核验。',
+    legalRepIdMalformed: '身份证号为 17 位数字加一位数字或 X。',
   },
 };
 
@@ -115,4 +128,9 @@ export const completion: Messages['completion'] = {
   goToSaas: '进入平台',
   userCenter: '前往个人中心',
   fillAccount: '查看或完善企业信息',
+  registry: {
+    match: '已与工商登记信息核对：信息一致。',
+    review: '已与工商登记信息核对，运营人员将结合您的申请查看核验结果。',
+    later: '暂时无法与工商登记信息核对，运营人员稍后会核验；您的申请不受影响。',
+  },
 };

@@ -1,5 +1,18 @@
+import { useState } from 'react';
 import type { Messages } from '../../i18n';
 import { destinations } from '../../lib/login-route';
+import { SESSION_KEYS } from '../../stores/browser';
+
+/** The applicant's registry check (issue 42), said once on this page and then forgotten. */
+function takeRegistryOutcome(): 'match' | 'review' | 'later' | null {
+  try {
+    const outcome = sessionStorage.getItem(SESSION_KEYS.registryOutcome);
+    sessionStorage.removeItem(SESSION_KEYS.registryOutcome);
+    return outcome === 'match' || outcome === 'review' || outcome === 'later' ? outcome : null;
+  } catch {
+    return null;
+  }
+}
 
 interface CompletionProps {
   messages: Pick<Messages, 'completion'>;
@@ -18,6 +31,7 @@ export default function Completion({ messages }: CompletionProps) {
   const saas = jump === 'true';
   const title = kind === 'admin' ? m.adminTitle : m.staffTitle;
   const text = kind === 'admin' ? (saas ? m.adminSaasText : m.adminText) : m.staffText;
+  const [registry] = useState(takeRegistryOutcome);
   return (
     <div className="completion" data-kind={kind}>
       <svg className="completion-icon" viewBox="0 0 48 48" aria-hidden="true">
@@ -33,6 +47,11 @@ export default function Completion({ messages }: CompletionProps) {
       </svg>
       <h2 className="section-title">{title}</h2>
       <p className="completion-text">{text}</p>
+      {kind === 'admin' && registry && (
+        <p className="completion-text completion-registry" data-outcome={registry}>
+          {m.registry[registry]}
+        </p>
+      )}
       <div className="form-actions stacked">
         {saas && (
           <a className="button primary" href={destinations.webApp}>

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Lang } from '../../lib/lang';
 import { COMPANY_NAME_MAX, GTC_REQUIRED_TYPES, PORT_REQUIRED_TYPES } from '../../schemas/company-form-rules';
 import type { CompanyType } from '../../schemas/company-status';
@@ -36,6 +36,8 @@ interface CompanyFormProps {
   mode: 'create' | 'fill';
   messages: Pick<Messages, 'onboarding' | 'upload' | 'errors' | 'companyTypes' | 'common'>;
 }
+
+const RegistryConsent = lazy(() => import('./RegistryConsent'));
 
 /** The area-code list, stable, loaded once the form is first used (as on /join and /login): not with the page (issue 31). */
 const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => d.loadPhoneCodes());
@@ -219,6 +221,17 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
           required
         />
       </div>
+      {s.country?.id === 'CN' && (
+        // The registry check (issue 42): loaded once a mainland company is chosen, not with the page.
+        <Suspense fallback={null}>
+          <RegistryConsent
+            words={m.registry}
+            errors={{ legalRepName: errors.legalRepName, legalRepId: errors.legalRepId }}
+            values={{ registryConsent: s.registryConsent, legalRepName: s.legalRepName, legalRepId: s.legalRepId }}
+            onChange={(key, value) => setCompanyField(key, value as never)}
+          />
+        </Suspense>
+      )}
       {upload('licence', m.licence, m.licenceHint, true)}
       {fuel && upload('gtc', m.gtc, m.gtcHint, true)}
       {upload('logo', `${m.logo} (${m.optional})`, m.logoHint, false)}

@@ -68,6 +68,17 @@ export function YourData({ lang, messages, sliderLabels }: { lang: Lang; message
           ))}
         </ul>
         <p className="hint">{m.termsNote}</p>
+        {Boolean(state?.registryChecked.length) && (
+          <>
+            <h3 id="registry-title" className="subsection-title">{m.registryTitle}</h3>
+            <ul className="plain-list registry-checked">
+              {state?.registryChecked.map((company) => (
+                <li key={company.companyId}>{format(m.registryChecked, { company: company.name, date: date(company.checkedAt) })}</li>
+              ))}
+            </ul>
+            <p className="hint">{m.registryNote}</p>
+          </>
+        )}
         <h3 id="tracking-title" className="subsection-title">{m.trackingTitle}</h3>
         {tracking && (
           <>

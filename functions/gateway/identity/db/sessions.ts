@@ -131,7 +131,8 @@ export async function revokeSessionOf(db: D1Database, kind: PrincipalKind, owner
     .prepare(`UPDATE ${tableOf(kind)} SET revoked_at = ? WHERE ${match.column} = ? AND ${ownerOf(kind)} = ? AND revoked_at IS NULL`)
     .bind(at, match.value, ownerId)
     .run();
-  return result.meta.changes === 1;
+  // More than one when a trigger wrote too (a person's session: user.signed_out, migration 0600); 0 when none was live.
+  return result.meta.changes > 0;
 }
 
 /**
@@ -149,6 +150,16 @@ export function revokeAllSessionsStatement(
     .prepare(`UPDATE ${tableOf(kind)} SET revoked_at = ?1 WHERE ${ownerOf(kind)} = ?2 AND revoked_at IS NULL AND token_hash IS NOT ?3${onlyIfChanged ? ' AND changes() = 1' : ''}`)
     .bind(at, ownerId, except ?? null);
 }
+
+/**
+ * How many sessions revokeAllSessionsStatement with the same owner and `except` would end: batched just before it,
+ * this is the number it ends (D1's `meta.changes` also counts the rows a trigger writes, such as a person's
+ * user.signed_out events of migration 0600).
+ */
+export function unrevokedSessionsStatement(db: D1Database, kind: PrincipalKind, ownerId: string, except?: string): D1PreparedStatement {
+  return db.prepare(`SELECT count(*) AS n FROM ${tableOf(kind)} WHERE ${ownerOf(kind)} = ?1 AND revoked_at IS NULL AND token_hash IS NOT ?2`).bind(ownerId, except ?? null);
+}
+export const countOf = (result: D1Result | undefined) => Number((result?.results?.[0] as { n?: number } | undefined)?.n ?? 0);
 
 /** Ends every session of a principal (but `except`); how many ended. */
 export async function revokeAllSessions(db: D1Database, kind: PrincipalKind, ownerId: string, at: number, except?: string): Promise<number> {

@@ -22,6 +22,7 @@ import { companyTypeLabel, statusLabel, statusTone } from '../../account-choice/
 import { actionLabel } from '../audit/action-label';
 import { formatTime } from './format';
 import { CompanyGrantsOps } from './CompanyGrantsOps';
+import { CompanyEditOps } from './CompanyEditOps';
 import { format } from '../../../i18n/format';
 
 /** Decision refusals that belong to one field: no reason (RV0003), no words for 'other' (RV0005). */
@@ -114,6 +115,8 @@ export default function CompanyReview({ lang, messages, actionNames }: CompanyRe
           ))}
         </dl>
       </section>
+
+      <CompanyEditOps detail={d} messages={messages} onSaved={() => loadReview(d.companyId)} />
 
       <Registry detail={d} lang={lang} messages={messages} busy={s.registryBusy} error={s.registryError && problemText(messages, s.registryError)} />
 

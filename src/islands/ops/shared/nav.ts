@@ -1,6 +1,6 @@
 import type { OperatorView } from '../../../schemas/ops';
 
-export type OpsNavKey = 'home' | 'companies' | 'people' | 'audit' | 'delivery' | 'operators' | 'clients';
+export type OpsNavKey = 'home' | 'companies' | 'people' | 'audit' | 'delivery' | 'operators' | 'clients' | 'webhooks';
 type Role = OperatorView['role'];
 
 /**
@@ -15,6 +15,7 @@ export const OPS_NAV: readonly { key: OpsNavKey; href: string; roles: readonly R
   { key: 'delivery', href: '/ops/delivery', roles: ['reviewer', 'support', 'admin'] },
   { key: 'operators', href: '/ops/operators', roles: ['admin'] },
   { key: 'clients', href: '/ops/clients', roles: ['admin'] },
+  { key: 'webhooks', href: '/ops/webhooks', roles: ['admin'] },
 ];
 
 export const opsNavFor = (role: Role) => OPS_NAV.filter((item) => item.roles.includes(role));
