@@ -7,6 +7,7 @@ import { revealTarget } from '../captcha/service';
 import { now } from '../../contract';
 import { advanceDevClock, outboxOf, resetDevClock } from './db';
 import { devOperatorSession, OPERATOR_ROLES } from '../operators/service';
+import { devOperatorTotpSecret } from '../operators/sign-in';
 import { validate } from '../validate';
 import { runDataRightsJob } from '../data-rights/jobs';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -57,5 +58,7 @@ export const devRoutes = new Hono<EdgeBindings>()
   .post('/dev/operator-session', validate('json', devOperatorRequest), async (c) => {
     const { role, name } = c.req.valid('json');
     const login = c.req.valid('json').login ?? `dev-${crypto.randomUUID()}@operators.invalid`;
-    return ok(c, await devOperatorSession(c.env, { login, name: name ?? login.split('@')[0]!, role }, now(c), clientIp(c)));
+    const session = await devOperatorSession(c.env, { login, name: name ?? login.split('@')[0]!, role }, now(c), clientIp(c));
+    // The operator's authenticator app, for calls that ask a fresh operator proof (a support "view as").
+    return ok(c, { ...session, totpSecret: await devOperatorTotpSecret(c.env, session.operatorId) });
   });

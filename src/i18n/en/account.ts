@@ -204,6 +204,13 @@ export const actionNames = {
     contact_change_undone: 'E-mail change undone from the old address (“This wasn’t me”)',
     social_bound: 'WeChat or WeCom tied',
     social_unbound: 'WeChat or WeCom untied',
+    support_code_issued: 'Support code read',
+    support_view_requested: 'Support asked to view as you without a code',
+    support_view_approved: 'Support viewing without a code approved by a second operator',
+    support_view_started: 'Support started viewing as you',
+    support_view_ended: 'Support stopped viewing as you',
+    support_write_allowed: 'Support allowed to make changes while viewing as you',
+    support_write: 'Change made by support while viewing as you',
   },
   member: {
     approved: 'Company membership approved',
@@ -226,6 +233,8 @@ export const actionNames = {
     domain_proved: 'E-mail domain proved by DNS',
     grants_suspended: 'Company’s grants suspended by the platform',
     grants_restored: 'Company’s grants restored by the platform',
+    support_view_started: 'Support started viewing as a member',
+    support_view_ended: 'Support stopped viewing as a member',
   },
   vessel: {
     declared: 'Vessel declared',

@@ -191,6 +191,13 @@ export const actionNames: Messages['actionNames'] = {
     contact_change_undone: '通过原邮箱的“不是我本人”链接撤销了邮箱更换',
     social_bound: '绑定微信或企业微信',
     social_unbound: '解绑微信或企业微信',
+    support_code_issued: '获取客服支持码',
+    support_view_requested: '客服申请无支持码代为查看',
+    support_view_approved: '第二位运营人员批准无支持码代为查看',
+    support_view_started: '客服开始代为查看',
+    support_view_ended: '客服结束代为查看',
+    support_write_allowed: '允许客服在代为查看期间修改',
+    support_write: '客服在代为查看期间所做的修改',
   },
   member: {
     approved: '批准加入企业',
@@ -213,6 +220,8 @@ export const actionNames: Messages['actionNames'] = {
     domain_proved: '通过 DNS 验证邮箱域名',
     grants_suspended: '平台暂停了该公司的授权',
     grants_restored: '平台恢复了该公司的授权',
+    support_view_started: '客服开始代为查看一位成员',
+    support_view_ended: '客服结束代为查看一位成员',
   },
   vessel: {
     declared: '登记船舶',
