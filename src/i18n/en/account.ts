@@ -50,6 +50,12 @@ export const userCenter = {
   actingScope: 'Vessels: {vessels}. Ports: {ports}. Until {until}.',
   stopActing: 'Stop acting for {company}',
   actingNone: 'none',
+  // Support "view as" (issue 44): {operator} the operator's name, {time} the end (hh:mm, Beijing time).
+  supportBanner: 'Support ({operator}) is viewing as you until {time}',
+  supportReadOnly: 'Read-only: nothing can be changed in this session. Security settings and your data are not shown.',
+  supportWritable: 'An operator administrator allowed changes in this session; each one is recorded with the reason.',
+  endSupport: 'End',
+  supportClosed: 'Not shown while support is viewing as you.',
   passwordChanged: 'Your password has been changed. Your other devices have been signed out.',
   passwordSet: 'Your password has been set. You can now sign in with it.',
   profile: 'Profile',

@@ -11,6 +11,7 @@ export const ops = {
     delivery: { title: 'Message delivery', lead: 'Each SMS and e-mail provider: sends, failures, delivery rates and its breaker.' },
     companies: { title: 'Company review', lead: 'Companies waiting for a decision, and every other company by status.' },
     company: { title: 'Review a company', lead: 'Check what the administrator entered, then decide.' },
+    support: { title: 'View as', lead: 'See the portal as a person sees it, with their consent.' },
   },
   siteName: 'Operator console',
   nav: {
@@ -18,6 +19,7 @@ export const ops = {
     home: 'Overview',
     companies: 'Companies',
     people: 'People',
+    support: 'View as',
     audit: 'Audit trail',
     delivery: 'Delivery',
     operators: 'Operators',
@@ -69,6 +71,7 @@ export const ops = {
     passkeyFailed: 'No passkey was added.',
     companies: 'Review companies waiting for verification.',
     people: 'Find a person and help them with their account.',
+    support: 'See the portal as a person sees it, with their support code, read-only for 30 minutes.',
     audit: 'See who did what, when and why.',
     delivery: 'See how SMS and e-mail providers are sending.',
     operators: 'See the operators and their roles.',

@@ -12,6 +12,7 @@ export const ops: OpsMessages['ops'] = {
     delivery: { title: '消息发送', lead: '各短信和邮件服务商的发送、失败、送达率及熔断状态。' },
     companies: { title: '企业审核', lead: '待处理的企业，以及按状态查看的全部企业。' },
     company: { title: '审核企业', lead: '核对管理员填写的信息后作出决定。' },
+    support: { title: '代为查看', lead: '经用户同意，按用户看到的样子查看门户。' },
   },
   siteName: '运营控制台',
   nav: {
@@ -19,6 +20,7 @@ export const ops: OpsMessages['ops'] = {
     home: '概览',
     companies: '企业',
     people: '用户',
+    support: '代为查看',
     audit: '审计记录',
     delivery: '消息发送',
     operators: '运营人员',
@@ -70,6 +72,7 @@ export const ops: OpsMessages['ops'] = {
     passkeyFailed: '未添加通行密钥。',
     companies: '审核等待认证的企业。',
     people: '查找用户并协助处理账号问题。',
+    support: '凭用户的客服支持码，按用户看到的样子只读查看门户 30 分钟。',
     audit: '查看谁在何时因何做了什么。',
     delivery: '查看短信和邮件服务商的发送情况。',
     operators: '查看运营人员及其角色。',

@@ -16,6 +16,7 @@ const KnownDevices = lazy(() => import('./KnownDevices').then((m) => ({ default:
 const SignInHistory = lazy(() => import('./SignInHistory').then((m) => ({ default: m.SignInHistory })));
 const ConnectedApps = lazy(() => import('./ConnectedApps').then((m) => ({ default: m.ConnectedApps })));
 const LinkedAccounts = lazy(() => import('./LinkedAccounts').then((m) => ({ default: m.LinkedAccounts })));
+const SupportCode = lazy(() => import('./SupportCode').then((m) => ({ default: m.SupportCode })));
 const AccountActivity = lazy(() => import('./AccountActivity').then((m) => ({ default: m.AccountActivity })));
 const CompanyMembers = lazy(() => import('./CompanyMembers').then((m) => ({ default: m.CompanyMembers })));
 const CompanyApiClients = lazy(() => import('./CompanyApiClients').then((m) => ({ default: m.CompanyApiClients })));
@@ -36,6 +37,7 @@ export function SecurityParts({ lang, messages }: { lang: Lang; messages: FirstW
       <ConnectedApps lang={lang} messages={all} />
       <LinkedAccounts lang={lang} messages={all} />
       <AccountActivity lang={lang} messages={all} />
+      <SupportCode lang={lang} messages={all} />
     </>
   );
 }

@@ -42,6 +42,8 @@ import { format } from '../../i18n/format';
 
 // Only while the session acts for another company (issue 41): its code loads then.
 const ActingBanner = lazy(() => import('./ActingBanner').then((module) => ({ default: module.ActingBanner })));
+// Only in a support "view as" session (issue 44).
+const SupportBanner = lazy(() => import('./SupportBanner').then((module) => ({ default: module.SupportBanner })));
 
 
 /** The places inside "Security" and "Your data" an address may name (the new-device notice, WeChat, OpenID). */
@@ -122,6 +124,12 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
       {s.error && <p className="error form-error" role="alert">{problemText(said, s.error)}</p>}
 
       <ClosingBannerSlot lang={lang} words={messages.dataRights} />
+
+      {me?.supportView && (
+        <Suspense fallback={null}>
+          <SupportBanner lang={lang} view={me.supportView} words={m} />
+        </Suspense>
+      )}
 
       {me?.actingFor && (
         <Suspense fallback={null}>
@@ -282,15 +290,22 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
           near, when the address names it or one of them, or with the first Tab key (ui/WhenVisible.tsx). */}
       <section className="security-section" aria-labelledby="security">
         <h2 id="security" className="section-title">{messages.security.title}</h2>
-        <WhenVisible anchors={SECURITY_ANCHORS} minHeight="24rem" loading={messages.common.loading}>
-          <SecurityParts lang={lang} messages={messages} />
-        </WhenVisible>
+        {/* A support "view as" never touches security settings (the gateway refuses them): nothing to load. */}
+        {me?.supportView ? (
+          <p className="hint">{m.supportClosed}</p>
+        ) : (
+          <WhenVisible anchors={SECURITY_ANCHORS} minHeight="24rem" loading={messages.common.loading}>
+            <SecurityParts lang={lang} messages={messages} />
+          </WhenVisible>
+        )}
       </section>
 
-      {/* The person's rights over their data (/user_center#your-data). */}
-      <WhenVisible anchors={YOUR_DATA_ANCHORS} minHeight="20rem" loading={messages.common.loading}>
-        <YourDataPart lang={lang} messages={messages} sliderLabels={sliderLabels} />
-      </WhenVisible>
+      {/* The person's rights over their data (/user_center#your-data); never in a support "view as". */}
+      {!me?.supportView && (
+        <WhenVisible anchors={YOUR_DATA_ANCHORS} minHeight="20rem" loading={messages.common.loading}>
+          <YourDataPart lang={lang} messages={messages} sliderLabels={sliderLabels} />
+        </WhenVisible>
+      )}
       <StepUpSlot messages={messages} />
 
       {s.declining && (
