@@ -1,7 +1,7 @@
 import type { OpsMessages } from '../ops';
 
 export const opsSupport: OpsMessages['opsSupport'] = {
-  startTitle: '代为查看',
+  startTitle: '开始代为查看用户',
   startLead: '与用户通话时，请其在用户中心“安全”中获取客服支持码。代为查看为只读，30 分钟后结束；开始和结束时都会通知用户。',
   person: '用户 ID',
   personHint: '“用户”页面中该用户的 ID。',
