@@ -42,6 +42,7 @@ for (const { lang, width } of runs) {
     await expect(digits).toHaveText(/^\d{6}$/);
     const code = (await digits.textContent())!;
     await expectAccessible(page, 'section[aria-labelledby="support-code-title"]');
+    await panel.scrollIntoViewIfNeeded();
     await shoot(page, `support-code-${lang}`, { widths: [width], fullPage: false });
 
     // The support operator (their app's secret from the dev route) starts the view on /ops/support.

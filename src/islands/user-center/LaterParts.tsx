@@ -25,7 +25,9 @@ const CompanyWebhooks = lazy(() => import('./CompanyWebhooks').then((m) => ({ de
 const YourData = lazy(() => import('./YourData').then((m) => ({ default: m.YourData })));
 
 /** The Security section's parts. */
-export function SecurityParts({ lang, messages }: { lang: Lang; messages: FirstWords }) {
+export function SecurityParts({ lang, messages, closed }: { lang: Lang; messages: FirstWords; closed?: boolean }) {
+  // A support "view as" (issue 44) never touches security settings (the gateway refuses them): nothing to load.
+  if (closed) return <p className="hint">{messages.userCenter.supportClosed}</p>;
   const all = withLaterWords(messages);
   return (
     <>
@@ -58,6 +60,8 @@ export function CompanyParts(props: { lang: Lang; company: AdministeredCompany; 
 }
 
 /** "Your data": the person's rights over their data. */
-export function YourDataPart(props: { lang: Lang; messages: FirstWords; sliderLabels: Messages['signIn']['slider'] & { networkError: string } }) {
+export function YourDataPart(props: { lang: Lang; messages: FirstWords; sliderLabels: Messages['signIn']['slider'] & { networkError: string }; closed?: boolean }) {
+  // Never in a support "view as" (issue 44): data rights are the person's own.
+  if (props.closed) return <p className="hint">{props.messages.userCenter.supportClosed}</p>;
   return <YourData lang={props.lang} messages={withLaterWords(props.messages)} sliderLabels={props.sliderLabels} />;
 }
