@@ -82,7 +82,7 @@ for (const { lang, width } of runs) {
     const me = await view.request.get('/api/agg-web/user/fetchMeByUserToken');
     expect(((await me.json()) as { code: string }).code).toBe('TK00001');
     const outbox = (await (await page.request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { data: { text: string }[] };
-    const told = lang === 'zh' ? '的客服代为查看已结束' : 'platform support stopped viewing your account';
+    const told = lang === 'zh' ? '结束了平台客服的代为查看' : 'platform support stopped viewing your account';
     expect(outbox.data[0]!.text).toContain(told);
   });
 }

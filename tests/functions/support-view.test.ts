@@ -247,7 +247,7 @@ describe('support code and view as', () => {
     expect((await api.json(await api.post(`/ops/v1/support/views/${viewId}/allowWrites`, reason, { cookie: admin.cookie }))).code).toBe('SV0008');
   });
 
-  it('ends a view 30 minutes after its start whatever it does (dev clock), and nothing extends it', async () => {
+  it('ends a view 30 minutes after its start whatever it does (dev clock), nothing extends it, and the cron tells the person', async () => {
     const person = await api.person();
     const op = await operator('support');
     const started = await start(op, { userId: person.userId, code: (await supportCode(person)).data.code });
@@ -261,6 +261,12 @@ describe('support code and view as', () => {
       expect(after!.expires_at).toBe(before!.expires_at);
       await moveClock(2 * MINUTE);
       expect((await me(started.cookie)).code).toBe('TK00001');
+      // The every-minute cron ends it for good and tells the person, once.
+      expect((await api.json<{ ended: number }>(await api.post('/dev/support/run', {}))).data.ended).toBeGreaterThanOrEqual(1);
+      expect(await auditOf('user.support_view_ended', person.userId)).toEqual([expect.objectContaining({ actor_kind: 'system', actor_id: null })]);
+      expect((await api.outbox(person.email))[0]!.text).toContain('结束了平台客服的代为查看');
+      await api.post('/dev/support/run', {});
+      expect(await auditOf('user.support_view_ended', person.userId)).toHaveLength(1);
     } finally {
       await resetClock();
     }

@@ -34,7 +34,7 @@ const CHANGES: Record<SecurityChange, Record<Lang, string>> = {
     zh: '开始由平台客服代为查看（只读，最长 30 分钟）',
     en: 'platform support started viewing your account as you see it (read-only, at most 30 minutes)',
   },
-  supportViewEnded: { zh: '的客服代为查看已结束', en: 'platform support stopped viewing your account' },
+  supportViewEnded: { zh: '结束了平台客服的代为查看', en: 'platform support stopped viewing your account' },
   erasureSkipped: {
     zh: '的注销未能完成：您仍是一家企业的最后一位管理员。请先指定另一位管理员，或联系客服',
     en: 'the closing of your account was held back, as you are still the last administrator of a company (name another administrator first)',

@@ -10,6 +10,7 @@ import { devOperatorSession, OPERATOR_ROLES } from '../operators/service';
 import { devOperatorTotpSecret } from '../operators/sign-in';
 import { validate } from '../validate';
 import { runDataRightsJob } from '../data-rights/jobs';
+import { endRunOutViews } from '../support/service';
 import { ERR } from '../../../src/schemas/error-codes';
 
 /** A dev operator: found by `login` (a new one when absent), made with a throwaway password on first use. */
@@ -49,6 +50,8 @@ export const devRoutes = new Hono<EdgeBindings>()
   })
   // The data-rights job of the every-minute cron, now, on the gateway's clock (e2e: a copy is ready at once).
   .post('/dev/data-rights/run', async (c) => ok(c, await runDataRightsJob(c.env, now(c))))
+  // The support views' end of the every-minute cron, now, on the gateway's clock (support/service.ts endRunOutViews).
+  .post('/dev/support/run', async (c) => ok(c, await endRunOutViews(c.env, now(c))))
   .get('/dev/captcha/:sessionId', async (c) => {
     const x = await revealTarget(c.env.DB, c.req.param('sessionId'));
     return x === null ? fail(c, ERR.CAPTCHA_EXPIRED) : ok(c, { x });

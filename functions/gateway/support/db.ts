@@ -151,3 +151,12 @@ export const viewByPublicId = (db: D1Database, publicId: string) =>
 /** The operator's name for the banner. */
 export const operatorNameOf = (db: D1Database, operatorId: string) =>
   db.prepare('SELECT name FROM operators WHERE id = ?').bind(operatorId).first<{ name: string }>();
+
+/** Views past their end that nothing ended yet (the cron ends them and tells the person). */
+export async function runOutViews(db: D1Database, at: number) {
+  const { results } = await db
+    .prepare('SELECT token_hash, user_id, public_id, support_operator_id FROM sessions WHERE support_operator_id IS NOT NULL AND revoked_at IS NULL AND expires_at <= ?1 LIMIT 200')
+    .bind(at)
+    .all<{ token_hash: string; user_id: string; public_id: string; support_operator_id: string }>();
+  return results;
+}

@@ -25,6 +25,7 @@ import {
   isOperatorsAccount,
   liveViews,
   openApprovals,
+  runOutViews,
   operatorNameOf,
   spendApprovalStatement,
   spendSupportCodeStatement,
@@ -159,9 +160,9 @@ export async function startView(
 export async function endView(
   env: WorkerEnv,
   session: Pick<SessionRow, 'token_hash' | 'user_id' | 'public_id' | 'support_operator_id'>,
-  by: { kind: 'user' | 'operator'; id: string },
+  by: { kind: 'user' | 'operator' | 'system'; id: string | null },
   at: number,
-  network: string,
+  network: string | null,
   lang: Lang,
 ): Promise<boolean> {
   const db = env.DB;
@@ -181,6 +182,20 @@ export async function endView(
   if (results[0]?.meta.changes !== 1) return false;
   await sendSecurityNotice(env, { userId: session.user_id, at, change: 'supportViewEnded', lang });
   return true;
+}
+
+/**
+ * The views that ran out (30 minutes) end here, on the every-minute cron: the session is marked ended and the person
+ * and their companies' trails are told as for End (actor `system`). Each is ended by its own conditional UPDATE, so
+ * two runs at once tell once. Returns how many ended.
+ */
+export async function endRunOutViews(env: WorkerEnv, at: number): Promise<{ ended: number }> {
+  let ended = 0;
+  for (const view of await runOutViews(env.DB, at)) {
+    // The notice in the platform's first language: a run has no visitor to ask.
+    if (await endView(env, view, { kind: 'system', id: null }, at, null, 'zh')) ended += 1;
+  }
+  return { ended };
 }
 
 /** An operator ends a view from the console (the viewing operator, or an administrator). */
