@@ -61,7 +61,7 @@ export function CompanyParts(props: { lang: Lang; company: AdministeredCompany; 
 
 /** "Your data": the person's rights over their data. */
 export function YourDataPart(props: { lang: Lang; messages: FirstWords; sliderLabels: Messages['signIn']['slider'] & { networkError: string }; closed?: boolean }) {
-  // Never in a support "view as" (issue 44): data rights are the person's own.
-  if (props.closed) return <p className="hint">{props.messages.userCenter.supportClosed}</p>;
+  // Never in a support "view as" (issue 44): data rights are the person's own (the banner says they are not shown).
+  if (props.closed) return null;
   return <YourData lang={props.lang} messages={withLaterWords(props.messages)} sliderLabels={props.sliderLabels} />;
 }
