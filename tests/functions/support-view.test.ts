@@ -163,6 +163,9 @@ describe('support code and view as', () => {
     // Only the latest code is live.
     const older = (await supportCode(person)).data.code;
     const latest = (await supportCode(person)).data.code;
+    // No code at all is refused alike and spends no try.
+    expect((await start(await operator('support'), { userId: person.userId })).body.code).toBe('SV0003');
+    expect((await rows('SELECT tries FROM support_codes WHERE user_id = ? ORDER BY id DESC LIMIT 1', person.userId))[0]).toEqual({ tries: 0 });
     const other = await operator('support');
     if (older !== latest) expect((await start(other, { userId: person.userId, code: older })).body.code).toBe('SV0003');
 

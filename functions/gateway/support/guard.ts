@@ -40,9 +40,9 @@ const NO_CHANGE: readonly RegExp[] = [
   /^\/agg-web\/quick\/user\/findUserLoginCase$/,
   /^\/agg-web\/company\/grants\/(list|companies)$/,
   /^\/agg-web\/company\/vessels\/list$/,
-  // Signing in to one of the platform's apps as the person: its tokens say support acts (`act`, oidc/token.ts).
-  /^\/oidc\/v1\/requests\/[^/]+\/(decision|release)$/,
 ];
+// Signing in to a trusted app from a view needs no call here (its tokens say support acts: `act`, oidc/token.ts);
+// answering an app's consent page remembers a consent of the person's, a change like any other.
 
 export interface SupportMark {
   support_operator_id?: string | null;

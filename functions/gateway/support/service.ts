@@ -115,7 +115,9 @@ export async function startView(
     const spent = await spendApprovalStatement(db, input.approvalId, user.id, act.operatorId, act.at).first();
     if (!spent) throw new GatewayError(ERR.SUPPORT_APPROVAL_INVALID);
   } else {
-    await spendCode(db, user.id, input.code ?? '', act.at);
+    // No code at all is no guess: it spends no try of the person's code.
+    if (!input.code) throw new GatewayError(ERR.SUPPORT_CODE_INVALID);
+    await spendCode(db, user.id, input.code, act.at);
   }
   const client: ClientInfo = { userAgent: act.userAgent ?? null, country: null, network: act.network };
   const session = await prepareSession(db, {
