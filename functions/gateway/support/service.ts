@@ -4,7 +4,6 @@ import { ERR } from '../../../src/schemas/error-codes';
 import type { SupportConsole, SupportCodeAnswer, SupportViewStarted } from '../../../src/schemas/support-view';
 import { GatewayError } from '../errors';
 import { auditStatement, type AuditEntry } from '../audit/db';
-import { emitEvent } from '../events/db';
 import { generateCode } from '../codes/service';
 import { sendSecurityNotice } from '../delivery/security-notice';
 import { findUserById, type UserRow } from '../identity/db/people';
@@ -179,9 +178,10 @@ export async function endView(
       { ifChanged: true },
     ),
     ...companyRows(db, companies, { ...entry, action: 'company.support_view_ended', detail: { userId: session.user_id, sessionId: session.public_id } }),
-    emitEvent(db, { type: 'user.signed_out', at, userId: session.user_id, data: { userId: session.user_id, sessionId: session.public_id } }, { ifChanged: true }),
   ]);
-  if (results[0]?.meta.changes !== 1) return false;
+  // The webhooks' user.signed_out is written by the sessions_signed_out trigger (migration 0600) with the UPDATE, whose
+  // meta.changes then counts that row too: more than 0 is "it was live".
+  if (!((results[0]?.meta.changes ?? 0) > 0)) return false;
   await sendSecurityNotice(env, { userId: session.user_id, at, change: 'supportViewEnded', lang });
   return true;
 }
