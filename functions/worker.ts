@@ -18,6 +18,7 @@ import { prune } from './gateway/maintenance/prune';
 import { rotateKeys } from './gateway/oidc/keys';
 import { countLegacyShare } from './gateway/sign-in/db';
 import { tellConnectedApps } from './gateway/oidc/logout';
+import { endRunOutViews } from './gateway/support/service';
 import { DATA_RIGHTS_CRON, runDataRightsJob } from './gateway/data-rights/jobs';
 import { runRegistryRechecks } from './gateway/registry/service';
 import { deliverWebhooks } from './gateway/webhooks/delivery';
@@ -66,7 +67,8 @@ export function createWorker(options: { clock?: Clock; shells?: ShellSource } = 
 
 /**
  * The Cron Triggers of wrangler.toml ([triggers] crons). Every minute: connected apps are told of ended sessions
- * and failed back-channel logouts are retried (gateway/oidc/logout.ts), then the data-rights job makes copies and
+ * and failed back-channel logouts are retried (gateway/oidc/logout.ts), support views that ran out end and their
+ * person is told (gateway/support/service.ts), then the data-rights job makes copies and
  * erases closed accounts (gateway/data-rights/jobs.ts), and event webhooks are sent (gateway/webhooks/delivery.ts).
  * Hourly: old rows go, by the retentions of maintenance/prune.ts, expired exports of company trails
  * (gateway/company-trail/), the OpenID signing keys rotate (gateway/oidc/keys.ts), the share of legacy password
@@ -79,6 +81,9 @@ async function scheduled(controller: ScheduledController, env: EdgeBindings['Bin
   // Event webhooks due now (gateway/webhooks/delivery.ts): every minute, retries on their schedule.
   const hooks = await deliverWebhooks(env, controller.scheduledTime);
   if (hooks.delivered + hooks.failed + hooks.dead > 0) console.log('event webhooks', JSON.stringify(hooks));
+  // Support views that ran out (30 minutes) end and the person is told (gateway/support/service.ts).
+  const views = await endRunOutViews(env, controller.scheduledTime);
+  if (views.ended > 0) console.log('support views ended', JSON.stringify(views));
   if (controller.cron === DATA_RIGHTS_CRON) {
     console.log('data rights', JSON.stringify(await runDataRightsJob(env, controller.scheduledTime)));
     return;

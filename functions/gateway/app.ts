@@ -50,6 +50,7 @@ import { wechatRoutes, wechatStandInRoutes } from './wechat/routes';
 import { wechatProblems } from './wechat/settings';
 import { webhookConsoleRoutes, webhookRoutes } from './webhooks/routes';
 import { companyTrailRoutes } from './company-trail/routes';
+import { supportOpsRoutes, supportRoutes } from './support/routes';
 import { ERR } from '../../src/schemas/error-codes';
 
 /**
@@ -128,6 +129,8 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', webhookRoutes)
     .route('/', webhookConsoleRoutes)
     .route('/', companyTrailRoutes)
+    .route('/', supportRoutes)
+    .route('/', supportOpsRoutes)
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

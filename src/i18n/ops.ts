@@ -11,14 +11,16 @@ import { ops as zhOps } from './zh/ops';
 import { opsPeople as zhOpsPeople } from './zh/ops-people';
 import { opsReview as zhOpsReview } from './zh/ops-review';
 import { opsClients as zhOpsClients } from './zh/ops-clients';
+import { opsSupport as enOpsSupport } from './en/ops-support';
+import { opsSupport as zhOpsSupport } from './zh/ops-support';
 
 /**
  * The operator console's own words, apart from the people's: only operator pages import this module, so no
  * people page carries them. The English shape is the key set every locale must provide.
  */
-const en = { ops: enOps, opsPeople: enOpsPeople, opsReview: enOpsReview, opsClients: enOpsClients, opsDelivery: enOpsDelivery };
+const en = { ops: enOps, opsPeople: enOpsPeople, opsReview: enOpsReview, opsClients: enOpsClients, opsDelivery: enOpsDelivery, opsSupport: enOpsSupport };
 export type OpsMessages = Widen<typeof en>;
-const zh: OpsMessages = { ops: zhOps, opsPeople: zhOpsPeople, opsReview: zhOpsReview, opsClients: zhOpsClients, opsDelivery: zhOpsDelivery };
+const zh: OpsMessages = { ops: zhOps, opsPeople: zhOpsPeople, opsReview: zhOpsReview, opsClients: zhOpsClients, opsDelivery: zhOpsDelivery, opsSupport: zhOpsSupport };
 
 export const opsMessages: Record<Lang, OpsMessages> = { zh, en };
 

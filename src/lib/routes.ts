@@ -45,6 +45,8 @@ export const opsShells = [
   'ops/company',
   // Support: people; every operator: the audit trail.
   'ops/people',
+  // Support: viewing as a person with their consent (issue 44).
+  'ops/support',
   'ops/audit',
   // Admins: the OpenID Connect clients (issue 27).
   'ops/clients',

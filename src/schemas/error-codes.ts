@@ -315,6 +315,31 @@ export const errorCatalogue = {
   ND0003: { status: 404, en: 'This device is not on your list any more.', zh: '该设备已不在您的列表中。' },
   // A company forbids trusted devices only while it requires two-step of its members (companies.forbid_trusted_devices).
   ND0004: { status: 400, en: 'Require two-step verification of members first: only then can trusted devices be turned off.', zh: '请先要求成员开启两步验证，之后才能禁止信任设备。' },
+  // Support "view as" (issue 44, functions/gateway/support/).
+  SV0001: {
+    status: 403,
+    en: 'Support cannot do this while viewing as you: security settings, secrets and the operators’ console stay closed.',
+    zh: '客服代为查看期间不能进行此操作：安全设置、密钥和运营后台均不可用。',
+  },
+  SV0002: {
+    status: 403,
+    en: 'Support is viewing as you read-only. Changes need the permission of an operator administrator for this session.',
+    zh: '客服正以只读方式代为查看。如需修改，须由运营管理员为本次会话授权。',
+  },
+  SV0003: {
+    status: 400,
+    en: 'This support code is wrong, has expired or was used already. Ask the person for a new one.',
+    zh: '支持码错误、已过期或已被使用，请让对方重新获取。',
+  },
+  SV0004: { status: 403, en: 'Support cannot view as this account.', zh: '无法代为查看此账号。' },
+  SV0005: { status: 403, en: 'Confirm it’s you with a code of your authenticator app.', zh: '请输入身份验证器应用中的验证码，确认是您本人。' },
+  SV0006: { status: 404, en: 'This approval has expired, was used already, or is not yours.', zh: '该审批已过期、已被使用或不属于您。' },
+  SV0007: {
+    status: 409,
+    en: 'A second operator must decide this: you cannot approve your own request or allow changes in your own session.',
+    zh: '此操作须由另一位运营人员决定：不能审批自己的申请，也不能为自己的会话授权修改。',
+  },
+  SV0008: { status: 404, en: 'This support session has ended.', zh: '本次客服代为查看已结束。' },
   ND0002: { status: 403, en: 'This sign-in from a new device needs a code, but your account has no e-mail or phone to send it to. Please sign in with a passkey or contact support.', zh: '在新设备上登录需要验证码，但您的账号没有可接收验证码的邮箱或手机，请使用通行密钥登录或联系客服。' },
   // Proving it's you again (functions/gateway/identity/proof.ts): a sensitive change without a fresh proof
   // answers SU0001, and the user center asks the person to confirm it's them, then repeats the change.

@@ -75,6 +75,11 @@ export const meAnswer = z.object({
       }),
     ),
   ),
+  /**
+   * A support "view as" (issue 44): the operator viewing, the end (epoch ms) and whether changes are allowed; absent
+   * or null in the person's own sessions.
+   */
+  supportView: z.optional(z.nullable(z.object({ operator: z.string(), until: z.number(), writable: z.boolean() }))),
 });
 export type MeAnswer = z.infer<typeof meAnswer>;
 

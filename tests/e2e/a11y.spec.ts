@@ -340,6 +340,8 @@ for (const lang of langs) {
   });
 
   test(`the operator console: every page as an admin has no axe violations (${lang})`, async ({ page, operatorPage }) => {
+    // Nine pages, each settled and checked: more than the default 30 s on a shared machine.
+    test.setTimeout(90_000);
     const axe = collector();
     await operatorPage('admin', { name: 'Axe Operator' });
     // /ops/company needs a company (the next test); /ops/clients is oidc-clients.spec.ts's, which runs axe on it

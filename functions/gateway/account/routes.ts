@@ -6,9 +6,10 @@ import {
 import { birthdayProblem, updateUserInfoRequest } from '../../../src/schemas/profile';
 import type { WorkerEnv } from '../../env';
 import { setPhoto, setUserType, updateProfile } from './db';
-import { GatewayError, ok, requestLang } from '../errors';
+import { clientIp, GatewayError, ok, requestLang } from '../errors';
 import { now } from '../../contract';
 import { findCountry } from '../places/countries';
+import { endView } from '../support/service';
 import { bearerToken, findSession, idleTimeoutMs, requireSession, requireSessionReading, revokeSession } from '../sessions/service';
 import { type SessionVariables } from '../identity/db/sessions';
 import { userRecord } from './user-record';
@@ -28,7 +29,9 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   .post('/c/user/v2/loginout', async (c) => {
     const token = bearerToken(c);
     const session = token ? await findSession(c.env.DB, token, now(c), idleTimeoutMs(c.env)) : null;
-    if (session) await revokeSession(c.env.DB, session, now(c));
+    // Signing out of a support "view as" ends it as its End does: the person is told (support/service.ts).
+    if (session?.support_operator_id) await endView(c.env, session, { kind: 'operator', id: session.support_operator_id }, now(c), clientIp(c), requestLang(c));
+    else if (session) await revokeSession(c.env.DB, session, now(c));
     return ok(c, true);
   })
 

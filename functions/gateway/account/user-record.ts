@@ -13,6 +13,7 @@ import { modulesOfMember } from '../companies/modules';
 import type { SessionRow } from '../identity/db/sessions';
 import type { ActingChoice } from '../../../src/schemas/grants';
 import { actingNow } from '../grants/service';
+import { supportViewOf } from '../support/service';
 import { endSessionActing } from '../sessions/db';
 import { GatewayError } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -56,7 +57,8 @@ function companyInUse(memberships: readonly MembershipRow[], sessionCompanyId: s
 }
 
 /** What the user record reads of the session: the company it works in, and the grant it acts under. */
-export type RecordSession = Pick<SessionRow, 'token_hash' | 'current_company_id' | 'acting_grant_id'>;
+export type RecordSession = Pick<SessionRow, 'token_hash' | 'current_company_id' | 'acting_grant_id'> &
+  Partial<Pick<SessionRow, 'support_operator_id' | 'support_writable' | 'expires_at'>>;
 
 /**
  * The grant the session acts under, read now (authority/ decides, grants/service.ts gives its modules); null when
@@ -78,6 +80,7 @@ async function actingOf(db: D1Database, userId: string, session: RecordSession, 
 export async function userRecord(db: D1Database, user: UserRow, session: RecordSession, lang: Lang, at: number, memberships?: MembershipRow[]): Promise<MeAnswer> {
   const sessionCompanyId = session.current_company_id;
   const acting = await actingOf(db, user.id, session, at, lang);
+  const supportView = session.support_operator_id ? await supportViewOf(db, { support_operator_id: session.support_operator_id, support_writable: session.support_writable ?? 0, expires_at: session.expires_at ?? at }) : null;
   const phone = phoneParts(user.phone_e164);
   const country = user.country_id ? findCountry(user.country_id) : undefined;
   const phoneCountry = phone?.region ? findCountry(phone.region) : undefined;
@@ -123,5 +126,6 @@ export async function userRecord(db: D1Database, user: UserRow, session: RecordS
       acting && company?.company_id === acting.agentCompanyId
         ? { grantId: acting.grantId, principal: acting.principal, vessels: acting.vessels, ports: acting.ports, level: acting.level, until: acting.until }
         : null,
+    supportView,
   };
 }

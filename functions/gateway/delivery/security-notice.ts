@@ -13,7 +13,7 @@ import { noticeTime } from '../../../src/lib/notice-time';
  * (sign-in-history.ts): to the account's e-mail, else by SMS, in the language of the change, with a link to the
  * Security section built on PORTAL_ORIGIN. A refused delivery does not undo the change.
  */
-export type SecurityChange = 'passkeyAdded' | 'twoStepOn' | 'recoveryCodes' | 'emailChanged' | 'phoneChanged' | 'wechatBound' | 'wecomBound' | 'erasureSkipped' | 'deviceTrusted';
+export type SecurityChange = 'passkeyAdded' | 'twoStepOn' | 'recoveryCodes' | 'emailChanged' | 'phoneChanged' | 'wechatBound' | 'wecomBound' | 'erasureSkipped' | 'deviceTrusted' | 'supportViewStarted' | 'supportViewEnded';
 
 /**
  * What changed, as a whole sentence with its time (`{when}`, zone named) and the account as its subject, so no
@@ -31,6 +31,12 @@ const CHANGES: Record<SecurityChange, Record<Lang, string>> = {
   // "Trust this device for 30 days" (devices/service.ts): the device skips the second step from now on.
   deviceTrusted: { zh: '将一台设备设为受信任设备，30 天内在该设备上登录无需再次验证', en: 'a device was trusted for 30 days: signing in on it skips the second step' },
   // The closing of the account was not completed (data-rights/service.ts tellSkippedErasures).
+  // Support "view as" (issue 44, support/service.ts): the person is told when it starts and when it ends.
+  supportViewStarted: {
+    zh: '开始由平台客服代为查看（只读，最长 30 分钟）',
+    en: 'platform support started viewing your account as you see it (read-only, at most 30 minutes)',
+  },
+  supportViewEnded: { zh: '结束了平台客服的代为查看', en: 'platform support stopped viewing your account' },
   erasureSkipped: {
     zh: '的注销未能完成：您仍是一家企业的最后一位管理员。请先指定另一位管理员，或联系客服',
     en: 'the closing of your account was held back, as you are still the last administrator of a company (name another administrator first)',

@@ -29,7 +29,8 @@ export async function destinationToken(env: WorkerEnv, sessionToken: string | nu
   const [key] = await handoffKeys(config);
   if (!sessionToken || !key) return { token: null };
   const session = await findSession(env.DB, sessionToken, at, idleTimeoutMs(env));
-  if (!session) return { token: null };
+  // A support "view as" (issue 44) does not travel to another site: the web app could not mark it or end it.
+  if (!session || session.support_operator_id) return { token: null };
   const claims = handoffClaims({ sub: session.user_id, aud: config.webAppAudience, purpose: 'session', now: at });
   // The other site's session acts for the same company as this one, while the grant lets it (authority/ decides).
   const acting = await actingFor(env.DB, session, at);

@@ -8,8 +8,10 @@ import { now } from '../../contract';
 import { advanceDevClock, outboxOf, resetDevClock } from './db';
 import { d1MeterReading, setD1Meter } from './d1-meter';
 import { devOperatorSession, OPERATOR_ROLES } from '../operators/service';
+import { devOperatorTotpSecret } from '../operators/sign-in';
 import { validate } from '../validate';
 import { runDataRightsJob } from '../data-rights/jobs';
+import { endRunOutViews } from '../support/service';
 import { ERR } from '../../../src/schemas/error-codes';
 
 /** A dev operator: found by `login` (a new one when absent), made with a throwaway password on first use. */
@@ -53,6 +55,8 @@ export const devRoutes = new Hono<EdgeBindings>()
   .get('/dev/d1-meter', (c) => ok(c, d1MeterReading()))
   // The data-rights job of the every-minute cron, now, on the gateway's clock (e2e: a copy is ready at once).
   .post('/dev/data-rights/run', async (c) => ok(c, await runDataRightsJob(c.env, now(c))))
+  // The support views' end of the every-minute cron, now, on the gateway's clock (support/service.ts endRunOutViews).
+  .post('/dev/support/run', async (c) => ok(c, await endRunOutViews(c.env, now(c))))
   .get('/dev/captcha/:sessionId', async (c) => {
     const x = await revealTarget(c.env.DB, c.req.param('sessionId'));
     return x === null ? fail(c, ERR.CAPTCHA_EXPIRED) : ok(c, { x });
@@ -62,5 +66,7 @@ export const devRoutes = new Hono<EdgeBindings>()
   .post('/dev/operator-session', validate('json', devOperatorRequest), async (c) => {
     const { role, name } = c.req.valid('json');
     const login = c.req.valid('json').login ?? `dev-${crypto.randomUUID()}@operators.invalid`;
-    return ok(c, await devOperatorSession(c.env, { login, name: name ?? login.split('@')[0]!, role }, now(c), clientIp(c)));
+    const session = await devOperatorSession(c.env, { login, name: name ?? login.split('@')[0]!, role }, now(c), clientIp(c));
+    // The operator's authenticator app, for calls that ask a fresh operator proof (a support "view as").
+    return ok(c, { ...session, totpSecret: await devOperatorTotpSecret(c.env, session.operatorId) });
   });

@@ -185,8 +185,12 @@ async function tokensFor(env: Env, client: ClientRow, grant: GrantRow, at: numbe
   const auth = grantAuthentication(grant);
   const claims = await personClaims(env, grant, at);
   const scope = grant.scope;
+  // A token made in a support "view as" (issue 44) names the operator as the actor (RFC 8693 §4.1), refreshed too:
+  // the grant stays bound to that session.
+  const actor = await supportActor(env.DB, grant);
+  if (actor) claims.act = actor;
   // A token made while the person acts for another company says so, and lives only as long as that grant does.
-  const extra = claims.on_behalf_of ? { on_behalf_of: claims.on_behalf_of } : undefined;
+  const extra = claims.on_behalf_of || actor ? { ...(claims.on_behalf_of ? { on_behalf_of: claims.on_behalf_of } : {}), ...(actor ? { act: actor } : {}) } : undefined;
   const answer: TokenAnswer = {
     access_token: await accessToken(env, at, { issuer, audience: accessAudience(env), clientId: client.id, subject: grant.user_id!, scope, grantId: grant.id, sid: grant.sid, auth, extra }),
     token_type: 'Bearer',
@@ -208,6 +212,12 @@ async function tokensFor(env: Env, client: ClientRow, grant: GrantRow, at: numbe
 }
 
 const sessionEnd = async (db: D1Database, hash: string) => (await grantSession(db, hash))?.expires_at ?? null;
+
+/** `{ sub: "op:<id>" }` for a grant made in a support "view as" session; null otherwise. */
+async function supportActor(db: D1Database, grant: GrantRow): Promise<{ sub: string } | null> {
+  const session = grant.session_hash ? await grantSession(db, grant.session_hash) : null;
+  return session?.support_operator_id ? { sub: `op:${session.support_operator_id}` } : null;
+}
 
 /**
  * The person's claims a grant's scopes allow, read now: profile (name, locale), email, phone, and the company in
@@ -319,6 +329,7 @@ export async function introspect(env: Env, client: ClientRow, token: string | nu
     jti: claims.jti,
     ...(claims.sid ? { sid: claims.sid } : {}),
     ...(claims.on_behalf_of ? { on_behalf_of: claims.on_behalf_of } : {}),
+    ...(claims.act ? { act: claims.act } : {}),
   };
 }
 

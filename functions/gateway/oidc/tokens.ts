@@ -82,6 +82,8 @@ export interface AccessClaims extends JWTPayload {
   sid?: string;
   /** While the person acts for another company (issue 41): the grant between companies, checked live on every use. */
   on_behalf_of?: { company_id: string; grant_id: string };
+  /** Made in a support "view as" (issue 44): the operator acting, `op:<id>` (RFC 8693 §4.1). */
+  act?: { sub: string };
 }
 
 export function accessToken(

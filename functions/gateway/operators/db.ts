@@ -167,3 +167,8 @@ export async function advancePasskeyCounter(db: D1Database, id: string, counter:
     .bind(counter, at, id)
     .first();
 }
+
+/** Local runs only (a dev operator's authenticator app, operators/sign-in.ts devOperatorTotpSecret). */
+export async function setOperatorTotpSecret(db: D1Database, operatorId: string, sealed: string): Promise<void> {
+  await db.prepare('UPDATE operators SET totp_secret_enc = ? WHERE id = ? AND totp_secret_enc IS NULL').bind(sealed, operatorId).run();
+}

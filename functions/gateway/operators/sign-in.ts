@@ -11,6 +11,7 @@ import {
   operatorsWithPasskeyCounts,
   passkeyCountOf,
   savePendingSecret,
+  setOperatorTotpSecret,
   type EnrolmentRow,
   type OperatorRow,
 } from './db';
@@ -188,4 +189,30 @@ export async function listOperators(db: D1Database) {
     removedAt: row.removed_at,
     secondSteps: [...(row.totp_secret_enc ? (['totp'] as const) : []), ...(row.passkeys ? (['passkey'] as const) : [])],
   }));
+}
+
+/**
+ * A fresh proof of the operator for one sensitive call (a support "view as", issue 44): a code of their
+ * authenticator app, given with the call itself. It is a guess like a sign-in's second step (the caps per login
+ * and per network, OP0005/OP0006), OP0008 when wrong, and each step is taken once (OP0009 for a code used already,
+ * by a sign-in or by another proof). An operator without an app (not enrolled) gets SV0005.
+ */
+export async function proveOperator(env: WorkerEnv, operatorId: string, code: string, client: Client): Promise<void> {
+  const operator = await findOperatorById(env.DB, operatorId);
+  if (!operator?.totp_secret_enc) throw new GatewayError(ERR.OPERATOR_PROOF_REQUIRED);
+  const guess = await recordOperatorGuess(env.DB, operator.login, 'totp', client);
+  const step = stepOf(await decryptSecret(env, secretOwner(operator.id), operator.totp_secret_enc), code, client.at);
+  if (step === null) throw new GatewayError(ERR.OPERATOR_CODE_WRONG);
+  await withdrawOperatorGuess(env.DB, guess);
+  if (!(await takeTotpStep(env.DB, 'operator', operator.id, step))) throw new GatewayError(ERR.OPERATOR_CODE_ALREADY_USED);
+}
+
+/** Local runs only (dev/routes.ts): the base32 TOTP secret of a dev operator, set now when it has none. */
+export async function devOperatorTotpSecret(env: WorkerEnv, operatorId: string): Promise<string | null> {
+  const operator = await findOperatorById(env.DB, operatorId);
+  if (!operator) return null;
+  if (operator.totp_secret_enc) return (await decryptSecret(env, secretOwner(operator.id), operator.totp_secret_enc)).base32;
+  const secret = newTotpSecret();
+  await setOperatorTotpSecret(env.DB, operator.id, await encryptSecret(env, secretOwner(operator.id), new Uint8Array(secret.buffer)));
+  return secret.base32;
 }

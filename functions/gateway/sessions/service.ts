@@ -25,6 +25,9 @@ import type { UserRow } from '../identity/db/people';
 import { ERR } from '../../../src/schemas/error-codes';
 import { userBlocked } from './db';
 import { forgetAllDevicesStatement } from '../identity/db/devices';
+import { isSupportChange, supportViewRefusal } from '../support/guard';
+import { auditStatement } from '../audit/db';
+import { clientIp } from '../errors';
 
 /**
  * Server-side sessions (security baseline "Sessions and cookies"). A token is 32 bytes from the CSPRNG,
@@ -48,6 +51,8 @@ const DEFAULT_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface NewSession {
   token: string;
+  /** What the person's list and the trail name the session by. */
+  publicId: string;
   refreshToken: string;
   expiresAt: number;
   statement: D1PreparedStatement;
@@ -66,6 +71,8 @@ export interface SessionOptions {
   proof?: string | null;
   /** How the session was signed in, method and second step ('code+totp'); kept as it was (OpenID amr). */
   signedInWith?: string | null;
+  /** A support "view as" (support/service.ts): the operator viewing and their reason. */
+  support?: { operatorId: string; reason: string } | null;
 }
 
 /**
@@ -74,10 +81,11 @@ export interface SessionOptions {
  */
 export async function prepareSession(
   db: D1Database,
-  { userId, kind, now, companyId = null, client, lifetimeS = SESSION_LIFETIME_S, proof = null, signedInWith = null }: SessionOptions,
+  { userId, kind, now, companyId = null, client, lifetimeS = SESSION_LIFETIME_S, proof = null, signedInWith = null, support = null }: SessionOptions,
 ): Promise<NewSession> {
   const refreshToken = randomToken();
   const userAgent = client?.userAgent ?? null;
+  const publicId = randomToken().slice(0, 22);
   const { token, expiresAt, statement } = await prepareSessionOf(db, 'person', {
     ownerId: userId,
     at: now,
@@ -86,7 +94,7 @@ export async function prepareSession(
       kind,
       refresh_hash: await tokenHash(refreshToken),
       current_company_id: companyId,
-      public_id: randomToken().slice(0, 22),
+      public_id: publicId,
       user_agent: userAgent,
       device: deviceKey(userAgent),
       country: client?.country ?? null,
@@ -95,14 +103,15 @@ export async function prepareSession(
       proved_at: proof === null ? null : now,
       proved_with: proof,
       signed_in_with: signedInWith,
+      ...(support ? { support_operator_id: support.operatorId, support_reason: support.reason } : {}),
     },
     unless: userBlocked(userId),
   });
-  return { token, refreshToken, expiresAt, statement };
+  return { token, publicId, refreshToken, expiresAt, statement };
 }
 
 /** Starts a session; `expiresAt` is epoch milliseconds. */
-export async function createSession(db: D1Database, options: SessionOptions): Promise<{ token: string; refreshToken: string; expiresAt: number }> {
+export async function createSession(db: D1Database, options: SessionOptions): Promise<{ token: string; publicId: string; refreshToken: string; expiresAt: number }> {
   const { statement, ...session } = await prepareSession(db, options);
   await statement.run();
   return session;
@@ -175,6 +184,9 @@ export async function sessionFromRequest<E extends { Bindings: { DB: D1Database 
   // A block ends the account's sessions in its own batch; this also refuses any that slipped past it.
   // An erased account has no sessions left (data-rights/); this refuses any that slipped past the erasure.
   if (user.blocked_at !== null || user.erased_at !== null) return null;
+  // A support "view as" (issue 44): what it may not call is refused here, for every call that reads a session.
+  const refusal = supportViewRefusal(session, c.req.method, c.req.path);
+  if (refusal) throw new GatewayError(refusal);
   // At most one write a minute per session; a call within the minute writes nothing.
   await touchSession(c.env.DB, session, at);
   return { session, user, db, also };
@@ -202,5 +214,19 @@ export function requireSessionReading(
     // The rest of the call reads through the D1 session (a deployed Worker's; a local run's is the binding itself).
     if (found.db !== c.env.DB) c.env = withBindings(c.env, { DB: found.db });
     await next();
+    // Every change support makes while viewing as the person (allowed by an administrator) is a row of the trail,
+    // with the operator as its actor and their reason.
+    const { session } = found;
+    if (session.support_operator_id && isSupportChange(c.req.method, c.req.path) && c.res.ok) {
+      await auditStatement(c.env.DB, {
+        at: now(c),
+        actor: { kind: 'operator', id: session.support_operator_id },
+        action: 'user.support_write',
+        target: { kind: 'user', id: session.user_id },
+        reason: session.support_reason ?? null,
+        network: clientIp(c),
+        detail: { method: c.req.method, path: c.req.path, sessionId: session.public_id },
+      }).run();
+    }
   };
 }

@@ -55,6 +55,7 @@ export const opsPeople = {
   twoStepOn: 'On, {n} recovery codes left',
   twoStepOff: 'Off',
   passkeys: 'Passkeys: {n}',
+  viewAs: 'View as this person',
   actionsTitle: 'Support actions',
   actions: {
     unlock: 'Unlock password sign-in',

@@ -12,6 +12,7 @@ export const ops = {
     webhooks: { title: 'Event webhooks', lead: 'The platform apps’ endpoints: what they hear, what was delivered, and what failed.' },
     companies: { title: 'Company review', lead: 'Companies waiting for a decision, and every other company by status.' },
     company: { title: 'Review a company', lead: 'Check what the administrator entered, then decide.' },
+    support: { title: 'View as', lead: 'See the portal as a person sees it, with their consent.' },
   },
   siteName: 'Operator console',
   nav: {
@@ -19,6 +20,7 @@ export const ops = {
     home: 'Overview',
     companies: 'Companies',
     people: 'People',
+    support: 'View as',
     audit: 'Audit trail',
     delivery: 'Delivery',
     operators: 'Operators',
@@ -71,6 +73,7 @@ export const ops = {
     passkeyFailed: 'No passkey was added.',
     companies: 'Review companies waiting for verification.',
     people: 'Find a person and help them with their account.',
+    support: 'See the portal as a person sees it, with their support code, read-only for 30 minutes.',
     audit: 'See who did what, when and why.',
     delivery: 'See how SMS and e-mail providers are sending.',
     operators: 'See the operators and their roles.',

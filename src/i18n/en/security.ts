@@ -25,6 +25,14 @@ export const security = {
   confirm: 'Sign out',
   cancel: 'Cancel',
   signedOut: 'That device has been signed out.',
+  // Support code (issue 44): read to platform support so they may view the portal as you see it.
+  supportCodeTitle: 'Support code',
+  supportCodeHint: 'When platform support asks, give them this code so they can see the portal as you see it: read-only, for at most 30 minutes. You are told when it starts and ends. Never give a sign-in code.',
+  supportCodeGet: 'Get a support code',
+  supportCodeAgain: 'Get a new code',
+  supportCodeIs: 'Your support code:',
+  /** {time}: hh:mm. */
+  supportCodeUntil: 'It works once, until {time}.',
   // Known devices (issue 44): a password sign-in from any other device asks for a code sent to you.
   devicesTitle: 'Your devices',
   devicesHint: 'Devices you signed in from in the last 90 days. A password sign-in from any other device needs a code we send you. Forget a device you no longer use or do not recognise.',

@@ -57,6 +57,7 @@ export const opsPeople: OpsMessages['opsPeople'] = {
   twoStepOn: '已开启，剩余 {n} 个恢复码',
   twoStepOff: '未开启',
   passkeys: '通行密钥：{n} 个',
+  viewAs: '代为查看该用户',
   actionsTitle: '支持操作',
   actions: {
     unlock: '解除密码登录锁定',

@@ -13,6 +13,7 @@ export const ops: OpsMessages['ops'] = {
     webhooks: { title: '事件 Webhook', lead: '平台应用的端点：订阅的事件、已投递的和失败的消息。' },
     companies: { title: '企业审核', lead: '待处理的企业，以及按状态查看的全部企业。' },
     company: { title: '审核企业', lead: '核对管理员填写的信息后作出决定。' },
+    support: { title: '代为查看', lead: '经用户同意，按用户看到的样子查看门户。' },
   },
   siteName: '运营控制台',
   nav: {
@@ -20,6 +21,7 @@ export const ops: OpsMessages['ops'] = {
     home: '概览',
     companies: '企业',
     people: '用户',
+    support: '代为查看',
     audit: '审计记录',
     delivery: '消息发送',
     operators: '运营人员',
@@ -72,6 +74,7 @@ export const ops: OpsMessages['ops'] = {
     passkeyFailed: '未添加通行密钥。',
     companies: '审核等待认证的企业。',
     people: '查找用户并协助处理账号问题。',
+    support: '凭用户的客服支持码，按用户看到的样子只读查看门户 30 分钟。',
     audit: '查看谁在何时因何做了什么。',
     delivery: '查看短信和邮件服务商的发送情况。',
     operators: '查看运营人员及其角色。',

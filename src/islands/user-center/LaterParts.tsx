@@ -17,6 +17,7 @@ const KnownDevices = lazy(() => import('./KnownDevices').then((m) => ({ default:
 const SignInHistory = lazy(() => import('./SignInHistory').then((m) => ({ default: m.SignInHistory })));
 const ConnectedApps = lazy(() => import('./ConnectedApps').then((m) => ({ default: m.ConnectedApps })));
 const LinkedAccounts = lazy(() => import('./LinkedAccounts').then((m) => ({ default: m.LinkedAccounts })));
+const SupportCode = lazy(() => import('./SupportCode').then((m) => ({ default: m.SupportCode })));
 const AccountActivity = lazy(() => import('./AccountActivity').then((m) => ({ default: m.AccountActivity })));
 const CompanyMembers = lazy(() => import('./CompanyMembers').then((m) => ({ default: m.CompanyMembers })));
 const CompanyApiClients = lazy(() => import('./CompanyApiClients').then((m) => ({ default: m.CompanyApiClients })));
@@ -25,7 +26,9 @@ const CompanyWebhooks = lazy(() => import('./CompanyWebhooks').then((m) => ({ de
 const YourData = lazy(() => import('./YourData').then((m) => ({ default: m.YourData })));
 
 /** The Security section's parts. */
-export function SecurityParts({ lang, messages }: { lang: Lang; messages: FirstWords }) {
+export function SecurityParts({ lang, messages, closed }: { lang: Lang; messages: FirstWords; closed?: boolean }) {
+  // A support "view as" (issue 44) never touches security settings (the gateway refuses them): nothing to load.
+  if (closed) return <p className="hint">{messages.userCenter.supportClosed}</p>;
   const all = withLaterWords(messages);
   return (
     <>
@@ -37,6 +40,7 @@ export function SecurityParts({ lang, messages }: { lang: Lang; messages: FirstW
       <ConnectedApps lang={lang} messages={all} />
       <LinkedAccounts lang={lang} messages={all} />
       <AccountActivity lang={lang} messages={all} />
+      <SupportCode lang={lang} messages={all} />
     </>
   );
 }
@@ -58,6 +62,8 @@ export function CompanyParts(props: { lang: Lang; company: AdministeredCompany; 
 }
 
 /** "Your data": the person's rights over their data. */
-export function YourDataPart(props: { lang: Lang; messages: FirstWords; sliderLabels: Messages['signIn']['slider'] & { networkError: string } }) {
+export function YourDataPart(props: { lang: Lang; messages: FirstWords; sliderLabels: Messages['signIn']['slider'] & { networkError: string }; closed?: boolean }) {
+  // Never in a support "view as" (issue 44): data rights are the person's own (the banner says they are not shown).
+  if (props.closed) return null;
   return <YourData lang={props.lang} messages={withLaterWords(props.messages)} sliderLabels={props.sliderLabels} />;
 }

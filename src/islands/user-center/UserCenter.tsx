@@ -40,8 +40,8 @@ import { CompanyStanding } from '../account-choice/CompanyStanding';
 import { companyTypeLabel } from '../account-choice/labels';
 import { format } from '../../i18n/format';
 
-// Only while the session acts for another company (issue 41): its code loads then.
-const ActingBanner = lazy(() => import('./ActingBanner').then((module) => ({ default: module.ActingBanner })));
+// Only while the session acts for another company (issue 41) or is a support "view as" (issue 44): the code loads then.
+const SessionBanners = lazy(() => import('./SessionBanners').then((module) => ({ default: module.SessionBanners })));
 
 
 /** The places inside "Security" and "Your data" an address may name (the new-device notice, WeChat, OpenID). */
@@ -123,9 +123,9 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
 
       <ClosingBannerSlot lang={lang} words={messages.dataRights} />
 
-      {me?.actingFor && (
+      {(me?.supportView || me?.actingFor) && (
         <Suspense fallback={null}>
-          <ActingBanner lang={lang} acting={me.actingFor} words={m} ownCompany={me.accountId} />
+          <SessionBanners lang={lang} me={me} words={m} />
         </Suspense>
       )}
 
@@ -283,13 +283,13 @@ export default function UserCenter({ lang, messages, sliderLabels }: UserCenterP
       <section className="security-section" aria-labelledby="security">
         <h2 id="security" className="section-title">{messages.security.title}</h2>
         <WhenVisible anchors={SECURITY_ANCHORS} minHeight="24rem" loading={messages.common.loading}>
-          <SecurityParts lang={lang} messages={messages} />
+          <SecurityParts lang={lang} messages={messages} closed={!!me?.supportView} />
         </WhenVisible>
       </section>
 
       {/* The person's rights over their data (/user_center#your-data). */}
       <WhenVisible anchors={YOUR_DATA_ANCHORS} minHeight="20rem" loading={messages.common.loading}>
-        <YourDataPart lang={lang} messages={messages} sliderLabels={sliderLabels} />
+        <YourDataPart lang={lang} messages={messages} sliderLabels={sliderLabels} closed={!!me?.supportView} />
       </WhenVisible>
       <StepUpSlot messages={messages} />
 

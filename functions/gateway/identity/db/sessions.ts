@@ -190,6 +190,11 @@ export interface SessionRow {
   proved_with: string | null;
   /** How the session was signed in ('password', 'code+totp', 'handoff' …), for OpenID's amr and acr. */
   signed_in_with: string | null;
+  /** A support "view as" (issue 44, support/): the operator viewing, their reason, and whether changes are allowed. */
+  support_operator_id?: string | null;
+  support_reason?: string | null;
+  support_writable?: number;
+  support_write_granted_by?: string | null;
 }
 
 /** What requireSession puts on the context: the person, the session, and what requireSessionReading read with them. */

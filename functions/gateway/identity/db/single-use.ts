@@ -4,7 +4,7 @@
  * (people's and operators'), passkey ceremony challenges (people's and operators'), sign-in links, passed
  * slider checks, recovery codes, operator enrolment links, hand-off ids, and the OpenID Provider's authorization
  * requests, codes, refresh tokens and sign-outs waiting for the person, the WeChat states and binding tickets, and the
- * "This wasn't me" links of an e-mail change. Each kind keeps its rows in a table
+ * "This wasn't me" links of an e-mail change, and support codes and approvals of a support "view as". Each kind keeps its rows in a table
  * of its own (their columns differ); what it means to issue, count a try on, consume and reserve one is here.
  *
  * Race contract:
@@ -51,6 +51,9 @@ export const SINGLE_USE = {
   oauthTicket: { table: 'oauth_tickets', used: 'used_at', expires: 'expires_at' },
   // "This wasn't me" after an e-mail change, sent to the old address (data-rights/service.ts undoEmailChange).
   contactUndo: { table: 'contact_undos', used: 'used_at', expires: 'expires_at' },
+  // Support "view as" (issue 44, support/): the person's support code, and an administrator's approval without one.
+  supportCode: { table: 'support_codes', used: 'used_at', expires: 'expires_at', tries: 'tries' },
+  supportApproval: { table: 'support_approvals', used: 'used_at', expires: 'expires_at' },
 } as const satisfies Record<string, SingleUseKind>;
 
 type Value = string | number | null;

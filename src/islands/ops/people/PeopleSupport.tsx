@@ -235,6 +235,10 @@ function PersonView({ lang, messages, person }: PeopleSupportProps & { person: P
               {m.actions[action]}
             </button>
           ))}
+          {/* With the person's support code (issue 44): the console's "View as" with this person filled in. */}
+          <a className="button secondary" href={`/ops/support?person=${encodeURIComponent(profile.id)}`}>
+            {m.viewAs}
+          </a>
         </div>
       </section>
 

@@ -1,6 +1,6 @@
 import type { OperatorView } from '../../../schemas/ops';
 
-export type OpsNavKey = 'home' | 'companies' | 'people' | 'audit' | 'delivery' | 'operators' | 'clients' | 'webhooks';
+export type OpsNavKey = 'home' | 'companies' | 'people' | 'support' | 'audit' | 'delivery' | 'operators' | 'clients' | 'webhooks';
 type Role = OperatorView['role'];
 
 /**
@@ -11,6 +11,7 @@ export const OPS_NAV: readonly { key: OpsNavKey; href: string; roles: readonly R
   { key: 'home', href: '/ops', roles: ['reviewer', 'support', 'admin'] },
   { key: 'companies', href: '/ops/companies', roles: ['reviewer', 'admin'] },
   { key: 'people', href: '/ops/people', roles: ['support', 'admin'] },
+  { key: 'support', href: '/ops/support', roles: ['support', 'admin'] },
   { key: 'audit', href: '/ops/audit', roles: ['reviewer', 'support', 'admin'] },
   { key: 'delivery', href: '/ops/delivery', roles: ['reviewer', 'support', 'admin'] },
   { key: 'operators', href: '/ops/operators', roles: ['admin'] },

@@ -1,0 +1,90 @@
+import { Secret, TOTP } from 'otpauth';
+import { expect, test } from './fixtures';
+import { messages } from '../../src/i18n';
+import { consoleMessagesFor } from '../../src/i18n/ops';
+import { format } from '../../src/i18n/format';
+import { expectAccessible, openInLanguage, seedUser, settle, shoot, signInByRequest, uniqueEmail } from './helpers';
+
+/**
+ * Support "view as" (issue 44) as people meet it, zh at 390 px and en at 1280 px, by keyboard, with axe: the person
+ * reads a support code in their user center, the support operator starts the view on /ops/support, opens the portal
+ * as the person in a new tab and sees the banner, and End ends it; the person is told. The rules (codes, races,
+ * refusals, tokens, trail) are tests/functions/support-view.test.ts.
+ */
+const PASSWORD = 'harbour2024';
+const runs = [
+  { lang: 'zh', width: 390 },
+  { lang: 'en', width: 1280 },
+] as const;
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+for (const { lang, width } of runs) {
+  test(`${lang} ${width}px: a person reads a support code, support views as them with the banner, and End ends it`, async ({ page, newPage }) => {
+    test.setTimeout(120_000);
+    const m = messages[lang];
+    const ops = consoleMessagesFor(lang).opsSupport;
+    await page.setViewportSize({ width, height: 900 });
+    const email = uniqueEmail(`support-view-${lang}`);
+    const userId = await seedUser(page.request, { email, password: PASSWORD, agreed: true, realName: 'Sam Support' });
+
+    // The person: Security → Support code, by keyboard.
+    await signInByRequest(page.request, email, PASSWORD);
+    await openInLanguage(page, lang, '/user_center');
+    await settle(page);
+    // The Security section's parts load as it comes near (issue 31), as a person scrolls to it.
+    await page.getByRole('heading', { name: m.security.title, exact: true }).scrollIntoViewIfNeeded();
+    const panel = page.getByRole('region', { name: m.security.supportCodeTitle });
+    await panel.scrollIntoViewIfNeeded();
+    const get = panel.getByRole('button', { name: m.security.supportCodeGet });
+    await get.focus();
+    await page.keyboard.press('Enter');
+    const digits = panel.locator('.support-code-digits');
+    await expect(digits).toHaveText(/^\d{6}$/);
+    const code = (await digits.textContent())!;
+    await expectAccessible(page, 'section[aria-labelledby="support-code-title"]');
+    await panel.scrollIntoViewIfNeeded();
+    await shoot(page, `support-code-${lang}`, { widths: [width], fullPage: false });
+
+    // The support operator (their app's secret from the dev route) starts the view on /ops/support.
+    const operatorName = lang === 'zh' ? '王客服' : 'Olga Support';
+    const opsPage = await newPage({ viewport: { width, height: 900 } });
+    const minted = (await (await opsPage.request.post('/api/dev/operator-session', { data: { role: 'support', name: operatorName } })).json()) as { data: { totpSecret: string } };
+    await openInLanguage(opsPage, lang, '/ops/support');
+    await settle(opsPage);
+    await opsPage.getByLabel(ops.person).fill(userId);
+    await opsPage.getByLabel(ops.code).fill(code);
+    await opsPage.getByLabel(ops.reason).fill('Caller cannot find the vessel list (ticket 4711)');
+    const proof = TOTP.generate({ secret: Secret.fromBase32(minted.data.totpSecret), digits: 6, period: 30 });
+    await opsPage.getByLabel(ops.proof).fill(proof);
+    await opsPage.getByLabel(ops.proof).press('Enter');
+    const open = opsPage.getByRole('link', { name: ops.open });
+    await expect(open).toBeVisible();
+    await expect(opsPage.getByRole('region', { name: ops.viewsTitle })).toContainText('Sam Support');
+    await expectAccessible(opsPage);
+    await shoot(opsPage, `support-console-${lang}`, { widths: [width] });
+
+    // The portal as the person, in a new tab: the banner names the operator and the end.
+    const [view] = await Promise.all([opsPage.context().waitForEvent('page'), open.focus().then(() => opsPage.keyboard.press('Enter'))]);
+    await view.setViewportSize({ width, height: 900 });
+    await view.waitForURL(/\/user_center/);
+    await settle(view);
+    const banner = view.getByRole('region', { name: new RegExp(escape(format(m.userCenter.supportBanner, { operator: operatorName, time: 'TIME' })).replace('TIME', '\\d{2}:\\d{2}')) });
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText(m.userCenter.supportReadOnly);
+    // Security settings are not loaded in a view: the section says so when it comes near.
+    await view.getByRole('heading', { name: m.security.title, exact: true }).scrollIntoViewIfNeeded();
+    await expect(view.getByText(m.userCenter.supportClosed).first()).toBeVisible();
+    await expectAccessible(view);
+    await shoot(view, `support-banner-${lang}`, { widths: [width] });
+
+    // End, by keyboard: the view ends, the tab goes back to the console, and the person is told.
+    await banner.getByRole('button', { name: m.userCenter.endSupport }).focus();
+    await view.keyboard.press('Enter');
+    await view.waitForURL(/\/ops\/support/);
+    const me = await view.request.get('/api/agg-web/user/fetchMeByUserToken');
+    expect(((await me.json()) as { code: string }).code).toBe('TK00001');
+    const outbox = (await (await page.request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { data: { text: string }[] };
+    const told = lang === 'zh' ? '结束了平台客服的代为查看' : 'platform support stopped viewing your account';
+    expect(outbox.data[0]!.text).toContain(told);
+  });
+}
