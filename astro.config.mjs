@@ -162,6 +162,10 @@ export default defineConfig({
                 name: 'companies',
                 test: /src[\\/](islands[\\/](account-choice[\\/](labels\.ts|CompanyStanding\.tsx)|shared[\\/]ClosingBannerSlot\.tsx)|stores[\\/]closure\.ts|lib[\\/](write-cookie|role-list-cache)\.ts|api[\\/]data-rights\.ts|schemas[\\/]data-rights\.ts)/,
               },
+              // What the user center reads at once: its store, the person's and the members' calls, the profile's contract.
+              // One chunk, not two (issue 46: the page is at its 95 KB); nothing else loads them. Last, so
+              // that the groups above keep what they share with it.
+              { name: 'user-center', test: /src[\\/](stores[\\/]user-center|api[\\/](me|company-members)|schemas[\\/]profile)\.ts/ },
             ],
           },
         },

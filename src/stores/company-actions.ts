@@ -7,11 +7,25 @@ import { track } from '../lib/tracking';
 import { stripSpacesAndCommas } from '../schemas/auth-rules';
 import { COMPANY_NAME_MAX, GTC_REQUIRED_TYPES, HAN, PORT_REQUIRED_TYPES } from '../schemas/company-form-rules';
 import { hiddenCharacterIn } from '../schemas/display-text';
+import { checkUscc } from '../schemas/registry-numbers';
 import type { CompanyType } from '../schemas/company-status';
 import type { CompanyCreateRequest } from '../schemas/onboarding';
 import { SESSION_KEYS } from './browser';
 import type { CompanyContext, CompanyField, CompanyState } from './company';
 import { collapse, currentLoginType, emailProblem, phoneProblem } from './onboarding';
+
+/**
+ * A mainland company's credit code by GB 32100-2015 (issue 42): what is wrong with it, in the visitor's words, or
+ * null (empty, sound, or not a mainland company: elsewhere it is the local registration number, free text).
+ */
+export function creditCodeProblem(s: Pick<CompanyState, 'country' | 'socialCredit'>): Problem | null {
+  if (s.country?.id !== 'CN' || !s.socialCredit.trim()) return null;
+  const verdict = checkUscc(s.socialCredit);
+  if (verdict.ok) return null;
+  if (verdict.problem === 'length') return { key: 'onboarding.errors.creditCodeLength', values: { n: String(verdict.length) } };
+  if (verdict.problem === 'character') return { key: 'onboarding.errors.creditCodeCharacter', values: { position: String(verdict.position), character: verdict.character } };
+  return { key: 'onboarding.errors.creditCodeCheck', values: { expected: verdict.expected } };
+}
 
 /**
  * The company form's searches and sends with the onboarding contracts they parse: the country and port searches,
@@ -69,7 +83,7 @@ function validateCompany(ctx: CompanyContext): boolean {
   if (s.companyType && PORT_REQUIRED_TYPES.includes(s.companyType) && !s.port) errors.port = e('portRequired');
   if (!collapse(s.socialCredit)) errors.socialCredit = e('creditCodeRequired');
   else {
-    const code = ctx.creditCodeProblem(s);
+    const code = creditCodeProblem(s);
     if (code) errors.socialCredit = code;
   }
   const email = emailProblem(s.contactEmail);

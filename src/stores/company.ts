@@ -10,11 +10,11 @@ import type { CountryItem, Port, UploadedFile, UploadKind } from '../schemas/onb
 import { realBrowser, SESSION_KEYS, type BrowserEnv } from './browser';
 import { createForm } from './form';
 import { readCookie } from '../lib/read-cookie';
+import { atom } from 'nanostores';
 import { loadOnce } from '../lib/load-once';
 import { parseSourceCookie, PORT_TYPE_COOKIE, SOURCE_COOKIE, ZHOUSHAN_SOURCE } from '../lib/source-origin';
 import { discardUpload, keepUploads, uploadFiles } from './uploads';
 import { COMPANY_TYPES_BY_IDENTITY } from '../schemas/company-types';
-import { checkUscc } from '../schemas/registry-numbers';
 
 // The company form alone reads the source cookie (the join form does not load it: issue 31).
 /** The SOURCE_FROM cookie names zhoushan, or the edge set the port-type cookie for it. */
@@ -145,7 +145,6 @@ const companyContext = {
   },
   noConnection,
   keepUploads,
-  creditCodeProblem,
 };
 export type CompanyContext = typeof companyContext;
 
@@ -172,28 +171,27 @@ export function setCompanyArea(item: PhoneCodeItem) {
 }
 
 /**
- * A mainland company's credit code by GB 32100-2015 (issue 42): what is wrong with it, in the visitor's words, or
- * null (empty, sound, or not a mainland company: elsewhere it is the local registration number, free text).
+ * The credit code's rules (schemas/registry-numbers.ts, GB 32100-2015 and GB 11714): loaded once a mainland code is
+ * there to check, since most companies the form completes have none yet (issue 46: 0.6 KB of a page at its budget).
+ * The submit's checks (company-actions.ts) read them directly.
  */
-export function creditCodeProblem(s: Pick<CompanyState, 'country' | 'socialCredit'>): Problem | null {
-  if (s.country?.id !== 'CN' || !s.socialCredit.trim()) return null;
-  const verdict = checkUscc(s.socialCredit);
-  if (verdict.ok) return null;
-  if (verdict.problem === 'length') return { key: 'onboarding.errors.creditCodeLength', values: { n: String(verdict.length) } };
-  if (verdict.problem === 'character') return { key: 'onboarding.errors.creditCodeCharacter', values: { position: String(verdict.position), character: verdict.character } };
-  return { key: 'onboarding.errors.creditCodeCheck', values: { expected: verdict.expected } };
-}
+export const $usccRules = atom<typeof import('../schemas/registry-numbers') | null>(null);
+const loadUsccRules = loadOnce(() => import('../schemas/registry-numbers').then((rules) => ($usccRules.set(rules), rules)));
+$company.subscribe((s) => {
+  if (s.country?.id === 'CN' && s.socialCredit.trim()) loadUsccRules().catch(noActions);
+});
 
 /** A sound mainland code whose organisation code (characters 9–17) fails GB 11714: a warning beside the field. */
-export const creditCodeWarned = (s: Pick<CompanyState, 'country' | 'socialCredit'>) => {
-  if (s.country?.id !== 'CN') return false;
-  const verdict = checkUscc(s.socialCredit);
+export function creditCodeWarned(s: Pick<CompanyState, 'country' | 'socialCredit'>, rules: typeof import('../schemas/registry-numbers') | null) {
+  if (s.country?.id !== 'CN' || !rules) return false;
+  const verdict = rules.checkUscc(s.socialCredit);
   return verdict.ok && !verdict.organisationCodeOk;
-};
+}
 
 /** Leaving the credit code field: its problem shows at once (the whole form is checked again at submit). */
-export function checkCreditCode() {
-  const found = creditCodeProblem($company.get());
+export async function checkCreditCode() {
+  const actions = await loadActions().catch(noActions);
+  const found = actions?.creditCodeProblem($company.get());
   if (found) form.fail('socialCredit', found);
 }
 

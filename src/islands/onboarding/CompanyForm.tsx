@@ -10,6 +10,7 @@ import {
   $companyErrors,
   addFiles,
   checkCreditCode,
+  $usccRules,
   creditCodeWarned,
   initCreateCompany,
   initFillCompany,
@@ -47,6 +48,7 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
   const m = messages.onboarding;
   const u = messages.upload;
   const s = useStore($company);
+  const usccRules = useStore($usccRules);
   const errors = useProblems($companyErrors, messages);
   const [prepared, setPrepared] = useState(false);
   // The searches, checks, submit and the area-code list load when the form is first focused or pointed at (issue 31),
@@ -202,7 +204,7 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
           onBlur={checkCreditCode}
           error={errors.socialCredit}
           // A mainland code whose organisation code fails GB 11714 is sent all the same: a warning, not an error.
-          hint={!errors.socialCredit && creditCodeWarned(s) ? m.creditCodeOrganisationWarning : undefined}
+          hint={!errors.socialCredit && creditCodeWarned(s, usccRules) ? m.creditCodeOrganisationWarning : undefined}
           maxLength={64}
           autoCapitalize="characters"
           spellCheck={false}
