@@ -49,6 +49,7 @@ import { legacyShare, unknownNameLooksLegacy } from './legacy-decoy';
 import type { SignInMethod } from './db';
 import { ERR } from '../../../src/schemas/error-codes';
 import { bindingRefusal, bindingStatements, type SocialBinding } from '../social/db';
+import { ssoOnlyOfDomain, ssoOnlyOfEmailStatement } from '../company-sso/db';
 import { sendSecurityNotice, socialBoundChange } from '../delivery/security-notice';
 import { deviceAtSessionStart, deviceOfRequest, FAILURES_WINDOW_MS, isKnownDevice, knownDeviceRead, newDeviceRecipient, owesNewDeviceChallenge, sendNewDeviceCode, type DeviceOfRequest, type SignInRisk } from '../devices/service';
 
@@ -184,6 +185,27 @@ export interface SignInOptions {
    * session; when a second step is owed it waits in the challenge and is written only when that step is passed.
    */
   binding?: SocialBinding;
+  /**
+   * The first factor was two factors by itself (a company provider's `amr` with `mfa` or `hwk`,
+   * company-sso/federation.ts): no second step is asked, as for a passkey.
+   */
+  multiFactor?: boolean;
+}
+
+/**
+ * Methods an SSO-only domain refuses (issue 43): people whose e-mail is on a domain a company proved and made
+ * SSO-only sign in through that company's provider, not with a password or a one-time code.
+ */
+const REFUSED_BY_SSO_ONLY: ReadonlySet<SignInMethod> = new Set(['password', 'code', 'link']);
+
+/**
+ * ID0617 when the e-mail typed is on an SSO-only domain: decided by the domain alone, before any account is read
+ * or any password or code is checked, so the answer is the same whether or not the account exists.
+ */
+export async function assertNotSsoOnly(db: D1Database, name: LoginIdentity): Promise<void> {
+  if (!('email' in name)) return;
+  const domain = name.email.slice(name.email.lastIndexOf('@') + 1).toLowerCase();
+  if (await ssoOnlyOfDomain(db, domain)) throw new GatewayError(ERR.SSO_ONLY);
 }
 
 /** The login answer of a first factor that owes the second step: nothing about the account, and no session. */
@@ -196,7 +218,9 @@ export const SECOND_STEP_OWED: LoginAnswer = { ...SLIDER_REQUIRED, tracelessChec
  * that passes the second step starts the session, through `completeSignIn`.
  */
 export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>, options: SignInOptions) {
-  const { method, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding } = options;
+  const { method, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding, multiFactor = false } = options;
+  // An account named by its phone whose e-mail is on an SSO-only domain is refused too (ID0617).
+  if (!newUser && REFUSED_BY_SSO_ONLY.has(method) && (await ssoOnlyOfEmailStatement(c.env.DB, user.id).first())) throw new GatewayError(ERR.SSO_ONLY);
   if (newUser) {
     // A new person's code is used in the batch that writes them (`before`, with `refusal`), never by `spend`.
     if (options.spend) throw new Error('spend is for an existing account: a new person spends the code in `before`');
@@ -211,7 +235,7 @@ export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<Us
   // A blocked account hears so before any second step (the session INSERT refuses it again, in its own statement).
   assertStanding(account.standing);
   const challengeOptions: ChallengeOptions = { kind, agreedTo: [...agreedTo], ...(proves ? {} : { unproved: true }), ...(binding ? { binding } : {}) };
-  if (method !== 'passkey' && account.twoStep) {
+  if (method !== 'passkey' && !multiFactor && account.twoStep) {
     const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: challengeOptions, now: now(c) });
     await runBatch(c.env.DB, [...before, challenge.statement]);
     return ok(c, { ...SECOND_STEP_OWED, secondStep: { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 } });
@@ -533,6 +557,7 @@ export async function passwordSignIn<E extends SignInEnv>(
   attempt: PasswordAttempt,
   { kind = 'platform', partnersOnly = false, humanChecked = false }: PasswordSignInOptions = {},
 ) {
+  await assertNotSsoOnly(c.env.DB, identity);
   const client = clientInfo(c);
   const result = await checkPassword(c.env, identity, attempt, {
     network: client.network!,
@@ -574,6 +599,7 @@ export const CODE_REFUSALS = new Set<string>([ERR.CODE_WRONG, ERR.CODE_EXPIRED, 
 export async function codeSignIn<E extends SignInEnv>(c: Context<E>, body: QuickLoginRequest) {
   const name = identity(body);
   const db = c.env.DB;
+  await assertNotSsoOnly(db, name);
   // A form that carries a registration's fields (identity, company name, a listed port or none) passes the
   // checks below whether or not the account exists: its account is then read in the code's first round trip.
   // Someone joining a company by invitation registers with neither: the company they join has both (issue 47).
