@@ -6,7 +6,7 @@ import { now, WECHAT_FLOW_HEADER } from '../../contract';
 import { issueCode, consumeCode } from '../codes/service';
 import { clientIp, GatewayError, ok, requestLang, traceIdOf } from '../errors';
 import { isUniqueViolation } from '../identity/db/batch';
-import { findUserById, findUserByIdentity, insertUserStatement } from '../identity/db/people';
+import { findUserById, findUserByIdentity, insertUserStatement, type UserRow } from '../identity/db/people';
 import { newSecret, tokenHash } from '../identity/tokens';
 import { signedIn, type SignInEnv } from '../sign-in/service';
 import { openSecret } from '../webhooks/signing';
@@ -129,13 +129,17 @@ async function signInAs<E extends SignInEnv>(c: Context<E>, who: Verified, brows
   const db = c.env.DB;
   const at = now(c);
   const companyId = who.connection.company_id;
+  const tiedSignIn = (user: UserRow) =>
+    signedIn(c, user, { method: 'company-sso', proves: false, multiFactor: who.multiFactor, before: [ssoSignInStatement(db, { companyId, userId: user.id, outcome: 'signed-in', at })] });
   const tied = await linkedUser(db, companyId, who.subject);
   const user = tied && (await findUserById(db, tied.user_id));
-  if (user) {
-    return signedIn(c, user, { method: 'company-sso', proves: false, multiFactor: who.multiFactor, before: [ssoSignInStatement(db, { companyId, userId: user.id, outcome: 'signed-in', at })] });
-  }
+  if (user) return tiedSignIn(user);
   const existing = await findUserByIdentity(db, { email: who.email });
-  if (existing) return ok(c, await askForLink(db, who, browser, at));
+  if (existing) {
+    // A parallel first sign-in of this person may have written the account and its tie in between (one batch).
+    if ((await linkedUser(db, companyId, who.subject))?.user_id === existing.id) return tiedSignIn(existing);
+    return ok(c, await askForLink(db, who, browser, at));
+  }
 
   const userId = crypto.randomUUID();
   const active = who.connection.admit_domain === 1;
@@ -158,7 +162,7 @@ async function signInAs<E extends SignInEnv>(c: Context<E>, who: Verified, brows
     const winner = await linkedUser(db, companyId, who.subject);
     const account = winner && (await findUserById(db, winner.user_id));
     if (!account) throw error;
-    return signedIn(c, account, { method: 'company-sso', proves: false, multiFactor: who.multiFactor, before: [ssoSignInStatement(db, { companyId, userId: account.id, outcome: 'signed-in', at })] });
+    return tiedSignIn(account);
   }
 }
 
