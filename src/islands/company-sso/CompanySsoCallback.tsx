@@ -1,11 +1,15 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, type FormEvent, type ReactNode } from 'react';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
 import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { $companySso, isCodeSentNotice, sendLinkCode, setLinkCode, submitLink, takeCallback } from '../../stores/company-sso';
+import { $dialog, closeDialog } from '../../stores/dialog';
 import { TextField } from '../../ui/TextField';
+
+// A new person agrees to the terms after the sign-in (after-sign-in.ts asks): the modal loads only then.
+const AgreementModal = lazy(() => import('../../ui/AgreementModal').then((m) => ({ default: m.AgreementModal })));
 
 export interface CompanySsoCallbackProps {
   lang: Lang;
@@ -17,10 +21,25 @@ export interface CompanySsoCallbackProps {
  * and sent on by the login case; an existing account not yet tied proves itself once with a code to its e-mail.
  */
 export default function CompanySsoCallback({ lang, messages }: CompanySsoCallbackProps) {
+  const dialog = useStore($dialog);
+  const agreement = dialog?.kind === 'agreement' && (
+    <Suspense fallback={null}>
+      <AgreementModal src={`/terms?lang=${lang}`} labels={messages.signIn.agreement} onConfirm={() => closeDialog(true)} onCancel={() => closeDialog()} />
+    </Suspense>
+  );
+  return (
+    <>
+      <CallbackStep lang={lang} messages={messages} />
+      {agreement}
+    </>
+  );
+}
+
+function CallbackStep({ lang, messages }: CompanySsoCallbackProps): ReactNode {
   const m = messages.companySso;
   const s = useStore($companySso);
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => void takeCallback(lang), [lang]);
+  useEffect(() => void takeCallback(lang), []);
   // The heading takes focus when a step that asks something appears, so a screen reader hears it.
   useEffect(() => {
     if (s.step === 'failed' || s.step === 'cancelled' || s.step === 'link') heading.current?.focus();
