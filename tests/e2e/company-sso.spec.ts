@@ -55,6 +55,7 @@ async function continueWithCompany(page: Page, lang: 'zh' | 'en', email: string,
   const go = page.getByRole('button', { name: format(m.companySso.continueWith, { company }) });
   await expect(go).toBeVisible();
   await tabTo(page, go);
+  await shoot(page, `company-sso-login-${lang}`, { widths: [page.viewportSize()!.width], fullPage: false });
   await page.keyboard.press('Enter');
   await page.waitForURL(/\/company_sso_callback\?/);
 }
@@ -74,6 +75,8 @@ for (const { lang, width } of runs) {
 
     // The administrator: add the domain, publish its record, check it, connect the provider.
     await openInLanguage(page, lang, '/user_center');
+    // The company's parts load when they come near (the user center's lower parts): the members' section first.
+    await page.getByRole('region', { name: format(messages[lang].userCenter.members, { company }), exact: true }).scrollIntoViewIfNeeded();
     const section = page.getByRole('region', { name: `${t.title} · ${company}` });
     await section.scrollIntoViewIfNeeded();
     await expect(section).toBeVisible();
@@ -95,6 +98,7 @@ for (const { lang, width } of runs) {
     await expect(section.getByRole('status')).toContainText(t.saved);
     await expect(section.getByRole('checkbox', { name: t.enabled })).toBeChecked();
     await expectAccessible(page, '.company-sso');
+    await section.getByRole('heading', { name: t.connectionTitle, exact: true }).scrollIntoViewIfNeeded();
     await shoot(page, `company-sso-admin-${lang}`, { widths: [width], fullPage: false });
 
     // A member with an account: "Continue with", then the account's own proof once (a code to its e-mail).
@@ -122,11 +126,13 @@ for (const { lang, width } of runs) {
 
     // The administrator's page lists both sign-ins through the provider.
     await page.reload();
+    await page.getByRole('region', { name: format(messages[lang].userCenter.members, { company }), exact: true }).scrollIntoViewIfNeeded();
     await section.scrollIntoViewIfNeeded();
     const signIns = section.getByRole('list', { name: t.lastSignIns });
     await expect(signIns).toContainText(t.outcomes.applied);
     await expect(signIns).toContainText(t.outcomes.linked);
     await expect(signIns).toContainText(newcomerEmail);
+    await signIns.scrollIntoViewIfNeeded();
     await shoot(page, `company-sso-sign-ins-${lang}`, { widths: [width], fullPage: false });
   });
 }

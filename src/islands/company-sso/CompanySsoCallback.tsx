@@ -7,6 +7,7 @@ import type { Lang } from '../../lib/lang';
 import { $companySso, isCodeSentNotice, sendLinkCode, setLinkCode, submitLink, takeCallback } from '../../stores/company-sso';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import { TextField } from '../../ui/TextField';
+import './company-sso-offer.css';
 
 // A new person agrees to the terms after the sign-in (after-sign-in.ts asks): the modal loads only then.
 const AgreementModal = lazy(() => import('../../ui/AgreementModal').then((m) => ({ default: m.AgreementModal })));
@@ -75,8 +76,8 @@ function CallbackStep({ lang, messages }: CompanySsoCallbackProps): ReactNode {
         {m.linkTitle}
       </h2>
       <p className="hint">{format(m.linkLead, { email: s.email, company: s.company })}</p>
-      <div className="form-actions">
-        <button type="button" className="button" disabled={s.busy} onClick={() => void sendLinkCode().then(() => isCodeSentNotice($companySso.get().problem) && document.getElementById('company-sso-code')?.focus())}>
+      <div className="company-sso-send">
+        <button type="button" className="button secondary" disabled={s.busy} onClick={() => void sendLinkCode().then(() => isCodeSentNotice($companySso.get().problem) && document.getElementById('company-sso-code')?.focus())}>
           {s.sent ? messages.signIn.resend : m.sendCode}
         </button>
       </div>

@@ -5,6 +5,7 @@ import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { companySsoApi } from '../../api/company-sso';
 import { goToCompany, type Failure } from '../../stores/company-sso';
+import './company-sso-offer.css';
 
 export interface CompanySsoOfferProps {
   email: string;

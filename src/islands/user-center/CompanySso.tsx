@@ -2,13 +2,13 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { companySsoApi } from '../../api/company-sso';
 import type { ApiResult } from '../../api/result';
 import type { Messages } from '../../i18n';
-import { format } from '../../i18n/format';
 import { problemText, type Problem } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { COMPANY_SSO_CALLBACK_PATH, type CompanyDomain, type CompanySsoConnection } from '../../schemas/company-sso';
 import { STEP_UP_CANCELLED, withFreshProof } from '../../stores/step-up-state';
 import { TextField } from '../../ui/TextField';
 import { timeLabel } from './security-labels';
+import './company-sso.css';
 
 type Words = Pick<Messages, 'companySso' | 'errors'>;
 
@@ -91,7 +91,7 @@ export function CompanySso({ lang, companyId, companyName, messages }: Props) {
         </p>
       )}
 
-      <h4>{t.domainsTitle}</h4>
+      <h4 className="company-sso-subtitle">{t.domainsTitle}</h4>
       {domains?.length === 0 && <p className="hint">{t.noDomains}</p>}
       {domains && domains.length > 0 && (
         <ul className="session-list" aria-label={t.domainsTitle}>
@@ -125,15 +125,15 @@ export function CompanySso({ lang, companyId, companyName, messages }: Props) {
           ))}
         </ul>
       )}
-      <form className="inline-form" onSubmit={(e) => void addDomain(e)} noValidate>
+      <form className="domain-form" onSubmit={(e) => void addDomain(e)} noValidate>
         <TextField id={`${titleId}-domain`} label={t.domain} value={newDomain} onChange={setNewDomain} placeholder="example.com" autoComplete="off" maxLength={253} />
         <button type="submit" className="button secondary" disabled={busy || !newDomain.trim()}>
           {t.addDomain}
         </button>
       </form>
 
-      <h4>{t.connectionTitle}</h4>
-      <p className="hint">{format(t.redirectUri, { uri: `${location.origin}${COMPANY_SSO_CALLBACK_PATH}` })}</p>
+      <h4 className="company-sso-subtitle">{t.connectionTitle}</h4>
+      <p className="hint redirect-uri">{formatWithCode(t.redirectUri, `${location.origin}${COMPANY_SSO_CALLBACK_PATH}`)}</p>
       <form onSubmit={(e) => void save(e)} noValidate>
         <TextField id={`${titleId}-issuer`} label={t.issuer} value={form.issuer} onChange={(issuer) => setForm({ ...form, issuer })} type="url" placeholder="https://login.example.com" autoComplete="off" required />
         <TextField id={`${titleId}-client`} label={t.clientId} value={form.clientId} onChange={(clientId) => setForm({ ...form, clientId })} autoComplete="off" required />
@@ -155,7 +155,7 @@ export function CompanySso({ lang, companyId, companyName, messages }: Props) {
 
       {connection && (
         <>
-          <h4>{t.settingsTitle}</h4>
+          <h4 className="company-sso-subtitle">{t.settingsTitle}</h4>
           <fieldset className="checks" disabled={busy}>
             <legend className="visually-hidden">{t.settingsTitle}</legend>
             <label className="check">
@@ -171,7 +171,7 @@ export function CompanySso({ lang, companyId, companyName, messages }: Props) {
               <span>{t.admitDomain}</span>
             </label>
           </fieldset>
-          <h4>{t.lastSignIns}</h4>
+          <h4 className="company-sso-subtitle">{t.lastSignIns}</h4>
           {connection.lastSignIns.length === 0 ? (
             <p className="hint">{t.noSignIns}</p>
           ) : (
@@ -182,7 +182,7 @@ export function CompanySso({ lang, companyId, companyName, messages }: Props) {
                     <span className="session-device">{s.name || s.email}</span>
                     <span className="badge">{t.outcomes[s.outcome]}</span>
                   </div>
-                  <p className="hint">
+                  <p className="hint sign-in-when">
                     {s.email} · {timeLabel(s.at, lang)}
                   </p>
                 </li>
@@ -192,5 +192,17 @@ export function CompanySso({ lang, companyId, companyName, messages }: Props) {
         </>
       )}
     </section>
+  );
+}
+
+/** The sentence with its `{uri}` as code, so a long address wraps inside it instead of widening the page. */
+function formatWithCode(sentence: string, uri: string) {
+  const [before, after = ''] = sentence.split('{uri}');
+  return (
+    <>
+      {before}
+      <code>{uri}</code>
+      {after}
+    </>
   );
 }
