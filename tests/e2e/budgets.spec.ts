@@ -45,8 +45,9 @@ const NOT_YET_WITHIN: Partial<Record<string, number>> = {
   '/create_account': 95 * KB,
   '/account': 90.2 * KB,
   // 94.70 KB: the same, with the company's read (company-fill, the detail's contract); a review's reason comes as
-  // words in the page's language with the detail (pages8; the reasons' texts were 1.4 KB).
-  '/fill_account': 95.3 * KB,
+  // words in the page's language with the detail (pages8; the reasons' texts were 1.4 KB). 95.4: the route list in the
+  // gateway chunk names /company_sso_callback (issue 43), 18 bytes more.
+  '/fill_account': 95.4 * KB,
 };
 
 /** Any path that is not a route gets the localised 404 page. */

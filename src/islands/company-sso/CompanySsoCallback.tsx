@@ -7,7 +7,7 @@ import type { Lang } from '../../lib/lang';
 import { $companySso, isCodeSentNotice, sendLinkCode, setLinkCode, submitLink, takeCallback } from '../../stores/company-sso';
 import { $dialog, closeDialog } from '../../stores/dialog';
 import { TextField } from '../../ui/TextField';
-import './company-sso-offer.css';
+import './company-sso-callback.css';
 
 // A new person agrees to the terms after the sign-in (after-sign-in.ts asks): the modal loads only then.
 const AgreementModal = lazy(() => import('../../ui/AgreementModal').then((m) => ({ default: m.AgreementModal })));

@@ -4,13 +4,12 @@ import { format } from '../../i18n/format';
 import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { companySsoApi } from '../../api/company-sso';
-import { goToCompany, type Failure } from '../../stores/company-sso';
-import './company-sso-offer.css';
+import type { ApiResult } from '../../api/result';
 
 export interface CompanySsoOfferProps {
   email: string;
   lang: Lang;
-  messages: Pick<Messages, 'companySso' | 'errors'>;
+  messages: Pick<Messages, 'errors'> & { companySso?: Messages['companySso'] };
 }
 
 /**
@@ -19,12 +18,14 @@ export interface CompanySsoOfferProps {
  * offers that company's sign-in. An SSO-only domain says so, since the password and code will be refused.
  */
 export default function CompanySsoOffer({ email, lang, messages }: CompanySsoOfferProps) {
-  const m = messages.companySso;
+  const m = messages.companySso!;
   const [company, setCompany] = useState<{ name: string; ssoOnly: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<Failure | null>(null);
+  const [problem, setProblem] = useState<Extract<ApiResult<unknown>, { ok: false }> | null>(null);
   useEffect(() => {
     let live = true;
+    // Only a whole address is asked about (the island loads this part at the first "@").
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(email.trim())) return setCompany(null);
     // Asked once typing pauses, not on every key.
     const timer = setTimeout(() => {
       void companySsoApi.lookup(email.trim()).then((answer) => {
@@ -42,11 +43,11 @@ export default function CompanySsoOffer({ email, lang, messages }: CompanySsoOff
   const go = async () => {
     setBusy(true);
     setProblem(null);
-    const failure = await goToCompany(email.trim());
-    if (failure) {
-      setBusy(false);
-      setProblem(failure);
-    }
+    // The provider's page, where the browser goes on (the flow's secret is in the HttpOnly cookie the edge set).
+    const answer = await companySsoApi.start(email.trim());
+    if (answer.ok) return location.assign(answer.data.authorizeUrl);
+    setBusy(false);
+    setProblem(answer);
   };
   return (
     <div className="company-sso-offer">

@@ -177,9 +177,9 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
           maxLength={254}
         />
       )}
-      {s.channel === 'email' && s.mode !== 'chain' && !register && messages.companySso && /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(s.email.trim()) && (
+      {s.channel === 'email' && s.mode !== 'chain' && !register && s.email.includes('@') && (
         <Suspense fallback={null}>
-          <CompanySsoOffer email={s.email} lang={lang} messages={{ companySso: messages.companySso, errors: messages.errors }} />
+          <CompanySsoOffer email={s.email} lang={lang} messages={messages} />
         </Suspense>
       )}
 
