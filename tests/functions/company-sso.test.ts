@@ -223,6 +223,26 @@ describe('who gets in through a company’s provider', { timeout: 180_000 }, () 
     expect(await db().prepare('SELECT COUNT(*) AS n FROM users WHERE email = ?').bind(member.email).first()).toEqual({ n: 1 });
   });
 
+  it('asks the portal’s own second step when it ties an account with two-step on, whatever the provider’s amr says', async () => {
+    const c = await connected();
+    const member = await api.person({}, c.email('guarded'));
+    await db().prepare('INSERT INTO two_step (user_id, secret_enc, enabled_at, created_at) VALUES (?, ?, ?, ?)').bind(member.userId, 'sealed', Date.now(), Date.now()).run();
+    idp.people.set(member.email, { sub: `s-${api.unique()}`, email: member.email, email_verified: true, amr: ['pwd', 'mfa'] });
+    try {
+      const first = await throughProvider(member.email);
+      expect((await api.json<CompanySsoNeedsLink>(first.res)).data.needsLink).toBe(true);
+      const ticket = flowCookieOf(first.res)!;
+      expect((await api.json(await api.post('/agg-web/company-sso/link/code', {}, { cookie: `portal_wechat=${ticket}` }))).code).toBe('0');
+      const linked = await api.post('/agg-web/company-sso/link', { code: await api.latestCode(member.email) }, { cookie: `portal_wechat=${ticket}` });
+      const body = await api.json<{ userId: string; secondStep?: unknown }>(linked);
+      expect(body.code).toBe('0');
+      expect(body.data.userId).toBe('');
+      expect(api.sessionCookie(linked)).toBe('portal_token=undefined');
+    } finally {
+      idp.people.delete(member.email);
+    }
+  });
+
   it('counts the provider’s amr with mfa as the second step of a person with two-step on; without it the portal asks its own', async () => {
     const c = await connected();
     const email = c.email('two.step');

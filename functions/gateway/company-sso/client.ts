@@ -119,7 +119,8 @@ export async function redeem(
     const { payload } = await jwtVerify(idToken, createLocalJWKSet(keys), {
       issuer: server.issuer,
       audience: provider.clientId,
-      algorithms: server.id_token_signing_alg_values_supported?.filter((alg) => alg !== 'none') ?? ['RS256'],
+      // Asymmetric algorithms only: the JWKS holds public keys, and `none` or an HMAC over a public key is no signature.
+      algorithms: server.id_token_signing_alg_values_supported?.filter((alg) => /^(RS|PS|ES)(256|384|512)$|^EdDSA$|^Ed25519$/.test(alg)) ?? ['RS256'],
     });
     if (payload.sub !== claims.sub || payload.nonce !== flow.nonce) throw new GatewayError(ERR.SSO_PROVIDER_REFUSED);
     return payload;

@@ -208,7 +208,9 @@ export async function link<E extends SignInEnv>(c: Context<E>, code: string) {
   return signedIn(c, user, {
     method: 'company-sso',
     proves: false,
-    multiFactor: spent.amr === 'mfa',
+    // The tie is made on the account's own proof: a person with the portal's two-step gives their second step too,
+    // whatever the provider's amr says (later sign-ins through the tie count it).
+    multiFactor: false,
     before: [linkStatement(db, { companyId: spent.company_id, subject: spent.subject, userId: user.id, at }), ssoSignInStatement(db, { companyId: spent.company_id, userId: user.id, outcome: 'linked', at })],
   });
 }
