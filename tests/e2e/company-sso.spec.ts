@@ -62,6 +62,8 @@ async function continueWithCompany(page: Page, lang: 'zh' | 'en', email: string,
 
 for (const { lang, width } of runs) {
   test(`an administrator proves a domain and connects a provider; a member and a new person sign in through it (${lang}, ${width} px)`, async ({ page, newPage }) => {
+    // Three browsers (the administrator, a member, a new person) and two provider round trips: a long journey.
+    test.slow();
     const t = messages[lang].companySso;
     await page.setViewportSize({ width, height: 900 });
     const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
