@@ -341,18 +341,28 @@ describe('the federation’s attacks', { timeout: 180_000 }, () => {
     expect(await userByEmail(victim)).toBeNull();
   });
 
-  it('makes an SSO-only domain refuse its people’s password and code sign-ins, known or not, with the same answer', async () => {
+  it('makes an SSO-only domain refuse its people’s password and code sign-ins, and a new account there, without telling who has one', async () => {
     const c = await connected();
     const member = await api.person({ companies: [{ companyId: c.companyId, role: 'staff', hireTime: '2024-03-01' }] }, c.email('member'));
     const settled = await settings(c.admin.cookie, { companyId: c.companyId, ssoOnly: true });
     expect(settled.data.ssoOnly).toBe(true);
     expect((await api.json<CompanySsoLookupAnswer>(await api.post('/agg-web/company-sso/lookup', { email: member.email }))).data.ssoOnly).toBe(true);
-    const password = await api.json(await api.emailLogin(member.email, 'Harbour2024'));
-    expect(password.code).toBe('ID0617');
-    const unknown = await api.json(await api.emailLogin(c.email('nobody'), 'Harbour2024'));
-    expect(unknown).toEqual(password);
-    const code = await api.json(await api.post('/agg-web/quick/user/login', { loginType: 2, loginEmail: member.email, code: '123456', agreed: true }));
-    expect(code.code).toBe('ID0617');
+    // The right password: refused, pointing to the company's sign-in.
+    expect((await api.json(await api.emailLogin(member.email, 'Harbour2024'))).code).toBe('ID0617');
+    // A wrong password answers as for an address nobody has.
+    const wrong = await api.json(await api.emailLogin(member.email, 'Wrong2024x'));
+    const nobody = await api.json(await api.emailLogin(c.email('nobody'), 'Wrong2024x'));
+    expect(wrong.code).toBe('US0010');
+    expect(nobody).toEqual(wrong);
+    // The right code of the member, and a code that would open a new account on the domain.
+    const newcomer = c.email('newcomer');
+    for (const email of [member.email, newcomer]) {
+      expect((await api.json(await api.post('/agg-web/user/getRegVerificationCode', { emailAddress: email, type: 3 }))).code).toBe('0');
+      const code = await api.latestCode(email);
+      const answer = await api.json(await api.post('/agg-web/quick/user/login', { loginType: 2, loginEmail: email, code, agreed: true, userIdentity: 1, companyName: 'Somewhere Shipping' }));
+      expect(answer.code, email).toBe('ID0617');
+    }
+    expect(await userByEmail(newcomer)).toBeNull();
     // The company's provider still signs them in (after the tie), and a disabled connection lifts the rule.
     expect((await api.json((await throughProvider(member.email)).res)).data).toMatchObject({ needsLink: true });
     await settings(c.admin.cookie, { companyId: c.companyId, disabled: true });

@@ -199,8 +199,9 @@ export interface SignInOptions {
 const REFUSED_BY_SSO_ONLY: ReadonlySet<SignInMethod> = new Set(['password', 'code', 'link']);
 
 /**
- * ID0617 when the e-mail typed is on an SSO-only domain: decided by the domain alone, before any account is read
- * or any password or code is checked, so the answer is the same whether or not the account exists.
+ * ID0617 when the e-mail typed is on an SSO-only domain, decided by the domain alone: a code sign-in that would
+ * register a new account there. An existing account is refused in signedIn, after its password or code, so a wrong
+ * password or code answers as for anyone and the refusal tells nothing about whether an account exists.
  */
 export async function assertNotSsoOnly(db: D1Database, name: LoginIdentity): Promise<void> {
   if (!('email' in name)) return;
@@ -219,8 +220,6 @@ export const SECOND_STEP_OWED: LoginAnswer = { ...SLIDER_REQUIRED, tracelessChec
  */
 export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>, options: SignInOptions) {
   const { method, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding, multiFactor = false } = options;
-  // An account named by its phone whose e-mail is on an SSO-only domain is refused too (ID0617).
-  if (!newUser && REFUSED_BY_SSO_ONLY.has(method) && (await ssoOnlyOfEmailStatement(c.env.DB, user.id).first())) throw new GatewayError(ERR.SSO_ONLY);
   if (newUser) {
     // A new person's code is used in the batch that writes them (`before`, with `refusal`), never by `spend`.
     if (options.spend) throw new Error('spend is for an existing account: a new person spends the code in `before`');
@@ -234,6 +233,8 @@ export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<Us
   ]);
   // A blocked account hears so before any second step (the session INSERT refuses it again, in its own statement).
   assertStanding(account.standing);
+  // An account whose e-mail is on an SSO-only domain (however it was named) signs in only through its company (ID0617).
+  if (account.ssoOnly && REFUSED_BY_SSO_ONLY.has(method)) throw new GatewayError(ERR.SSO_ONLY);
   const challengeOptions: ChallengeOptions = { kind, agreedTo: [...agreedTo], ...(proves ? {} : { unproved: true }), ...(binding ? { binding } : {}) };
   if (method !== 'passkey' && !multiFactor && account.twoStep) {
     const challenge = await prepareChallenge(c.env.DB, { userId: user.id, method, options: challengeOptions, now: now(c) });
@@ -270,6 +271,8 @@ export interface AccountAtSignIn {
   knownDevice: boolean;
   /** What the sign-in history says of this sign-in's country and network (the challenge's other rules). */
   risk: SignInRisk;
+  /** The account's e-mail is on a domain a company made SSO-only (company-sso/db.ts), read in the same round trip. */
+  ssoOnly: boolean;
 }
 
 /**
@@ -292,10 +295,11 @@ async function accountAtSignIn(
     membershipsStatement(db, '?', userId),
     currentTermsAgreedStatement(db, userId),
     riskRead ?? noRiskStatement(db),
+    ssoOnlyOfEmailStatement(db, userId),
     ...(deviceRead ? [deviceRead] : []),
   ]);
   spend?.spent(results.slice(0, spending.length));
-  const [standing, twoStep, memberships, termsAgreed, risk, known] = results.slice(spending.length);
+  const [standing, twoStep, memberships, termsAgreed, risk, ssoOnly, known] = results.slice(spending.length);
   const riskRow = risk?.results[0] as { new_country: number; risky_network: number } | undefined;
   return {
     standing: standing?.results[0] as Standing | undefined,
@@ -304,6 +308,7 @@ async function accountAtSignIn(
     consentOwed: consentOwedIn(termsAgreed),
     knownDevice: (known?.results.length ?? 0) > 0,
     risk: { newCountry: riskRow?.new_country === 1, riskyNetwork: riskRow?.risky_network === 1 },
+    ssoOnly: (ssoOnly?.results.length ?? 0) > 0,
   };
 }
 
@@ -557,7 +562,6 @@ export async function passwordSignIn<E extends SignInEnv>(
   attempt: PasswordAttempt,
   { kind = 'platform', partnersOnly = false, humanChecked = false }: PasswordSignInOptions = {},
 ) {
-  await assertNotSsoOnly(c.env.DB, identity);
   const client = clientInfo(c);
   const result = await checkPassword(c.env, identity, attempt, {
     network: client.network!,
@@ -599,7 +603,6 @@ export const CODE_REFUSALS = new Set<string>([ERR.CODE_WRONG, ERR.CODE_EXPIRED, 
 export async function codeSignIn<E extends SignInEnv>(c: Context<E>, body: QuickLoginRequest) {
   const name = identity(body);
   const db = c.env.DB;
-  await assertNotSsoOnly(db, name);
   // A form that carries a registration's fields (identity, company name, a listed port or none) passes the
   // checks below whether or not the account exists: its account is then read in the code's first round trip.
   // Someone joining a company by invitation registers with neither: the company they join has both (issue 47).
@@ -631,6 +634,8 @@ export async function codeSignIn<E extends SignInEnv>(c: Context<E>, body: Quick
     }
     throw error;
   }
+  // A new account on an SSO-only domain is refused before the code is used (an existing one is, in signedIn).
+  await assertNotSsoOnly(db, name);
   const port = portOf(existing);
   const user: NewUser & { id: string } = {
     id: crypto.randomUUID(),
