@@ -65,7 +65,8 @@ CREATE INDEX IF NOT EXISTS oauth_states_by_time ON oauth_states (created_at);
 CREATE INDEX IF NOT EXISTS oauth_states_by_network ON oauth_states (network, created_at);
 
 -- The tickets (SINGLE_USE.oauthTicket) carry what a company provider said of a person whose existing account must
--- prove itself once before it is tied: the company, the e-mail, and the provider's `amr`. Rebuilt for the CHECK.
+-- prove itself once before it is tied: the company, the e-mail, and the provider's `amr` (recorded only: the tie asks the
+-- account's own proof, its second step included). Rebuilt for the CHECK.
 CREATE TABLE oauth_tickets_new (
   ticket_hash TEXT PRIMARY KEY,
   browser_hash TEXT NOT NULL,
