@@ -32,6 +32,9 @@ const dev = spawn(
     // The WeChat button on English pages too (it shows on Chinese pages by default), so tests/e2e/wechat.spec.ts
     // runs the WeChat stand-in in both languages.
     '--var', 'WECHAT_LOGIN_EVERYWHERE:true',
+    // Company domains are proved through DNS-over-HTTPS: tests/e2e/company-sso.spec.ts answers as a stand-in
+    // resolver on this worker's port + 2000 (nothing listens there otherwise, and no other spec proves a domain).
+    '--var', `DOH_URL:http://127.0.0.1:${Number(port) + 2000}/dns-query`,
   ],
   { stdio: 'inherit' },
 );

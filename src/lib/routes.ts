@@ -26,6 +26,8 @@ export const pageShells = [
   'partner',
   // Where WeChat and WeCom return after a scan (functions/gateway/wechat/).
   'wechat_callback',
+  // Where a company's own OpenID provider returns after its sign-in (functions/gateway/company-sso/, issue 43).
+  'company_sso_callback',
   // Signing in to another app (OpenID Connect): consent and "confirm it's you" (functions/gateway/oidc/).
   'connect',
   // An app asks to sign the person out (RP-initiated logout without a hint of this session): confirm first.

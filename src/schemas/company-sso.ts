@@ -33,3 +33,80 @@ export const companyDomain = z.object({
 });
 export type CompanyDomain = z.infer<typeof companyDomain>;
 export const companyDomainList = z.array(companyDomain);
+
+// ---------------------------------------------------------------------------------------------------------
+// The company's OpenID Connect connection (issue 43, second half).
+// ---------------------------------------------------------------------------------------------------------
+
+const companyIdField = z.string().check(z.minLength(1), z.maxLength(64));
+/** The claim of the ID token that holds the e-mail: `email` unless the provider names it otherwise (e.g. `upn`). */
+export const emailClaimName = z.string().check(z.trim(), z.regex(/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/));
+
+/** Connect or change the connection. The secret is required the first time; left out later, the stored one stays. */
+export const companySsoConnectionRequest = z.object({
+  companyId: companyIdField,
+  issuer: z.string().check(z.trim(), z.minLength(8), z.maxLength(500)),
+  clientId: z.string().check(z.trim(), z.minLength(1), z.maxLength(255)),
+  clientSecret: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
+  emailClaim: z._default(emailClaimName, 'email'),
+});
+export type CompanySsoConnectionRequest = z.infer<typeof companySsoConnectionRequest>;
+
+/** The switches of a connection; each left out stays as it is. */
+export const companySsoSettingsRequest = z.object({
+  companyId: companyIdField,
+  ssoOnly: z.optional(z.boolean()),
+  admitDomain: z.optional(z.boolean()),
+  disabled: z.optional(z.boolean()),
+});
+export type CompanySsoSettingsRequest = z.infer<typeof companySsoSettingsRequest>;
+
+export const SSO_OUTCOMES = ['signed-in', 'linked', 'applied', 'admitted'] as const;
+export const companySsoConnection = z.object({
+  issuer: z.string(),
+  clientId: z.string(),
+  emailClaim: z.string(),
+  ssoOnly: z.boolean(),
+  admitDomain: z.boolean(),
+  disabled: z.boolean(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  /** The newest sign-ins through it (at most 10). */
+  lastSignIns: z.array(z.object({ at: z.number(), outcome: z.enum(SSO_OUTCOMES), name: z.string(), email: z.nullable(z.string()) })),
+});
+export type CompanySsoConnection = z.infer<typeof companySsoConnection>;
+/** The administrator's view: null while nothing is connected. */
+export const companySsoConnectionAnswer = z.nullable(companySsoConnection);
+
+// ---------------------------------------------------------------------------------------------------------
+// Sign-in through it (/login).
+// ---------------------------------------------------------------------------------------------------------
+
+const emailField = z.string().check(z.trim(), z.toLowerCase(), z.maxLength(254), z.regex(/^[^\s@]+@[^\s@]+$/));
+export const companySsoLookupRequest = z.object({ email: emailField });
+/**
+ * The same shape whether or not anyone has an account: it depends only on the e-mail's domain. `company` is the
+ * name to show on "Continue with <company>" when the domain is proved by a company whose connection is on.
+ */
+export const companySsoLookupAnswer = z.object({ company: z.nullable(z.object({ nameEn: z.string(), nameCn: z.nullable(z.string()) })), ssoOnly: z.boolean() });
+export type CompanySsoLookupAnswer = z.infer<typeof companySsoLookupAnswer>;
+
+export const companySsoStartRequest = z.object({ email: emailField });
+export const companySsoStartAnswer = z.object({ authorizeUrl: z.string() });
+
+/** What the provider sent back to /company_sso_callback, as the page passes it on. */
+export const companySsoCallbackRequest = z.object({
+  code: z.string().check(z.minLength(1), z.maxLength(2048)),
+  state: z.string().check(z.minLength(1), z.maxLength(512)),
+  iss: z.optional(z.string().check(z.maxLength(500))),
+});
+export type CompanySsoCallbackRequest = z.infer<typeof companySsoCallbackRequest>;
+
+/** The callback of an existing account not yet tied: its own proof first (a code sent to `email`). */
+export const companySsoNeedsLink = z.object({ needsLink: z.literal(true), email: z.string(), companyNameEn: z.string(), companyNameCn: z.nullable(z.string()) });
+export type CompanySsoNeedsLink = z.infer<typeof companySsoNeedsLink>;
+
+export const companySsoLinkRequest = z.object({ code: z.string().check(z.regex(/^\d{4,8}$/)) });
+
+/** Where the provider sends people back: a page on PORTAL_ORIGIN. */
+export const COMPANY_SSO_CALLBACK_PATH = '/company_sso_callback';

@@ -374,6 +374,18 @@ export const errorCatalogue = {
   ID0433: { status: 502, en: 'DNS could not be asked right now. Please check again in a few minutes.', zh: '暂时无法查询 DNS，请几分钟后再检查。' },
   ID0434: { status: 404, en: 'Your company has not added this domain.', zh: '贵公司尚未添加该域名。' },
   ID0435: { status: 400, en: 'Enter a domain such as example.com.', zh: '请输入域名，例如 example.com。' },
+  // Issue 43, second half: sign-in through a company's own OpenID provider.
+  ID0610: { status: 400, en: 'Enter the issuer (an https address), the client ID and the client secret your provider gave you.', zh: '请填写身份提供方给您的颁发者地址（https）、客户端 ID 和客户端密钥。' },
+  ID0611: { status: 400, en: 'This issuer address cannot be used: it must be a public https address.', zh: '该颁发者地址不可用：必须是公网 https 地址。' },
+  ID0612: { status: 502, en: 'The provider’s OpenID configuration could not be read at this issuer. Check the address and try again.', zh: '无法从该颁发者读取身份提供方的 OpenID 配置。请检查地址后重试。' },
+  ID0613: { status: 404, en: 'Your company has no sign-in provider connected.', zh: '贵公司尚未连接登录身份提供方。' },
+  ID0614: { status: 400, en: 'This sign-in has expired or was started in another browser. Please start again.', zh: '此次登录已过期或在其他浏览器中发起，请重新开始。' },
+  ID0615: { status: 401, en: 'Your company’s sign-in could not be verified. Please start again.', zh: '无法验证贵公司的登录结果，请重新开始。' },
+  ID0616: { status: 403, en: 'Your company’s provider did not confirm an e-mail address on a domain your company has proved.', zh: '贵公司的身份提供方未确认属于贵公司已验证域名的电子邮箱。' },
+  ID0617: { status: 403, en: 'Your company signs you in through its own sign-in. Use “Continue with your company”.', zh: '贵公司要求通过公司统一登录。请使用“通过公司登录”。' },
+  ID0618: { status: 400, en: 'This step has expired. Please sign in with your company again.', zh: '此步骤已过期，请重新通过公司登录。' },
+  ID0619: { status: 502, en: 'Your company’s sign-in provider did not answer. Please try again in a moment.', zh: '贵公司的登录身份提供方没有响应，请稍后重试。' },
+  ID0620: { status: 429, en: 'Too many sign-ins were started from your network. Please wait a while.', zh: '您的网络发起的登录过多，请稍后再试。' },
   // Issue 43: PKCE per client.
   OI0430: { status: 400, en: 'PKCE stays required for a public client. For a confidential client, say why it may be turned off.', zh: '公开客户端必须使用 PKCE。关闭机密客户端的 PKCE 时，请说明原因。' },
   // Sign in with WeChat and WeCom (functions/gateway/wechat/).

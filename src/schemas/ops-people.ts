@@ -154,6 +154,8 @@ export const AUDITED_ACTIONS = [
   'company.administrator_transferred',
   'company.domain_added',
   'company.domain_proved',
+  'company.sso_connected',
+  'company.sso_settings_changed',
   'company.grants_suspended',
   'company.grants_restored',
   'company.edited',

@@ -55,7 +55,7 @@ export const sessionEntry = z.object({
 export type SessionEntry = z.infer<typeof sessionEntry>;
 export const sessionsAnswer = z.array(sessionEntry);
 
-export const SIGN_IN_METHODS = ['code', 'password', 'link', 'handoff', 'passkey', 'wechat', 'wecom'] as const;
+export const SIGN_IN_METHODS = ['code', 'password', 'link', 'handoff', 'passkey', 'wechat', 'wecom', 'company-sso'] as const;
 /**
  * The second step a sign-in passed after its first factor: with two-step on an app code, passkey or recovery code;
  * 'code' the new-device challenge's one-time code (issue 44).

@@ -1,4 +1,8 @@
 import { mayManageSql } from '../authority/db';
+import { emitEvent } from '../events/db';
+import { cappedInsert } from '../identity/db/limits';
+import { consume, SINGLE_USE } from '../identity/db/single-use';
+import { ERR } from '../../../src/schemas/error-codes';
 
 /**
  * SQL of a company's proved e-mail domains (issue 43; rules in service.ts). Every write decides in its own
@@ -54,3 +58,186 @@ export const proveStatement = (db: D1Database, claimId: string, userId: string, 
     .bind(claimId, userId, at);
 
 export const checkedStatement = (db: D1Database, claimId: string, at: number) => db.prepare('UPDATE company_domains SET checked_at = ?2 WHERE id = ?1').bind(claimId, at);
+
+// ---------------------------------------------------------------------------------------------------------
+// The OpenID Connect connection of a company (connections.ts, federation.ts).
+// ---------------------------------------------------------------------------------------------------------
+
+export interface ConnectionRow {
+  id: string;
+  company_id: string;
+  issuer: string;
+  client_id: string;
+  client_secret_sealed: string;
+  email_claim: string;
+  sso_only: 0 | 1;
+  admit_domain: 0 | 1;
+  disabled_at: number | null;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export const connectionOf = (db: D1Database, companyId: string) => db.prepare('SELECT * FROM company_sso_connections WHERE company_id = ?').bind(companyId).first<ConnectionRow>();
+export const connectionById = (db: D1Database, id: string) => db.prepare('SELECT * FROM company_sso_connections WHERE id = ?').bind(id).first<ConnectionRow>();
+
+/** The live connection (on) of the company that proved `domain`, with the company's names; null when there is none. */
+export const connectionOfDomain = (db: D1Database, domain: string) =>
+  db
+    .prepare(
+      `SELECT c.*, co.name_en, co.name_cn FROM company_domains d
+         JOIN company_sso_connections c ON c.company_id = d.company_id AND c.disabled_at IS NULL
+         JOIN companies co ON co.id = d.company_id
+       WHERE d.domain = ? AND d.proved_at IS NOT NULL AND d.removed_at IS NULL`,
+    )
+    .bind(domain)
+    .first<ConnectionRow & { name_en: string; name_cn: string | null }>();
+
+/** Whether `domain` is proved by a company whose connection is on and SSO-only, as a statement for a sign-in's batch. */
+export const ssoOnlyOfEmailStatement = (db: D1Database, userId: string) =>
+  db
+    .prepare(
+      `SELECT c.company_id FROM users u
+         JOIN company_domains d ON d.domain = lower(substr(u.email, instr(u.email, '@') + 1)) AND d.proved_at IS NOT NULL AND d.removed_at IS NULL
+         JOIN company_sso_connections c ON c.company_id = d.company_id AND c.disabled_at IS NULL AND c.sso_only = 1
+       WHERE u.id = ? AND u.email IS NOT NULL`,
+    )
+    .bind(userId);
+
+/** The same for an e-mail typed (a new person's code sign-in). */
+export const ssoOnlyOfDomain = (db: D1Database, domain: string) =>
+  db
+    .prepare(
+      `SELECT c.company_id FROM company_domains d
+         JOIN company_sso_connections c ON c.company_id = d.company_id AND c.disabled_at IS NULL AND c.sso_only = 1
+       WHERE d.domain = ? AND d.proved_at IS NOT NULL AND d.removed_at IS NULL`,
+    )
+    .bind(domain)
+    .first<{ company_id: string }>();
+
+/** The connection written (first time or changed), only while the caller manages the company (in this statement). */
+export const upsertConnectionStatement = (db: D1Database, row: Omit<ConnectionRow, 'sso_only' | 'admit_domain' | 'disabled_at'>, userId: string) =>
+  db
+    .prepare(
+      `INSERT INTO company_sso_connections (id, company_id, issuer, client_id, client_secret_sealed, email_claim, created_by, created_at, updated_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8 WHERE ${mayManageSql('?2', '?9')}
+       ON CONFLICT (company_id) DO UPDATE SET issuer = excluded.issuer, client_id = excluded.client_id,
+         client_secret_sealed = excluded.client_secret_sealed, email_claim = excluded.email_claim, updated_at = excluded.updated_at
+       RETURNING id`,
+    )
+    .bind(row.id, row.company_id, row.issuer, row.client_id, row.client_secret_sealed, row.email_claim, row.created_by, row.created_at, userId);
+
+/** The switches changed (each null stays), only while the caller manages the company. */
+export const settingsStatement = (db: D1Database, companyId: string, userId: string, at: number, s: { ssoOnly: boolean | null; admitDomain: boolean | null; disabled: boolean | null }) =>
+  db
+    .prepare(
+      `UPDATE company_sso_connections SET
+         sso_only = COALESCE(?3, sso_only), admit_domain = COALESCE(?4, admit_domain),
+         disabled_at = CASE WHEN ?5 IS NULL THEN disabled_at WHEN ?5 = 1 THEN COALESCE(disabled_at, ?6) ELSE NULL END,
+         updated_at = ?6
+       WHERE company_id = ?1 AND ${mayManageSql('company_sso_connections.company_id', '?2')}
+       RETURNING id`,
+    )
+    .bind(companyId, userId, bit(s.ssoOnly), bit(s.admitDomain), bit(s.disabled), at);
+
+const bit = (value: boolean | null) => (value === null ? null : value ? 1 : 0);
+
+export interface SsoSignInRow {
+  created_at: number;
+  outcome: 'signed-in' | 'linked' | 'applied' | 'admitted';
+  real_name: string | null;
+  email: string | null;
+}
+
+export async function lastSignIns(db: D1Database, companyId: string): Promise<SsoSignInRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT s.created_at, s.outcome, u.real_name, u.email FROM company_sso_sign_ins s JOIN users u ON u.id = s.user_id
+       WHERE s.company_id = ? ORDER BY s.created_at DESC, s.id DESC LIMIT 10`,
+    )
+    .bind(companyId)
+    .all<SsoSignInRow>();
+  return results;
+}
+
+export const ssoSignInStatement = (db: D1Database, row: { companyId: string; userId: string; outcome: SsoSignInRow['outcome']; at: number }) =>
+  db.prepare('INSERT INTO company_sso_sign_ins (company_id, user_id, outcome, created_at) VALUES (?, ?, ?, ?)').bind(row.companyId, row.userId, row.outcome, row.at);
+
+// ---------------------------------------------------------------------------------------------------------
+// Who the provider's people are here: links, and the membership of a new person.
+// ---------------------------------------------------------------------------------------------------------
+
+export const linkedUser = (db: D1Database, companyId: string, subject: string) =>
+  db.prepare('SELECT user_id FROM company_sso_links WHERE company_id = ? AND subject = ?').bind(companyId, subject).first<{ user_id: string }>();
+
+/** The tie; INSERT OR IGNORE so that a parallel tie of the same pair is one row (the keys decide). */
+export const linkStatement = (db: D1Database, row: { companyId: string; subject: string; userId: string; at: number }) =>
+  db.prepare('INSERT OR IGNORE INTO company_sso_links (company_id, subject, user_id, created_at) VALUES (?, ?, ?, ?)').bind(row.companyId, row.subject, row.userId, row.at);
+
+/**
+ * A new person of the provider in the company: a pending staff application (the approval queue, `member.requested`),
+ * or an active staff member when the administrator admits people from the domain. Written with the new account.
+ */
+export function newMemberStatements(db: D1Database, m: { companyId: string; userId: string; name: string; email: string; active: boolean; at: number }): D1PreparedStatement[] {
+  return [
+    db
+      .prepare(
+        `INSERT INTO company_members (company_id, user_id, role, status, is_main, joined_at, nick_name, personal_email, contact_phone, hire_time)
+         VALUES (?, ?, 'staff', ?, 0, ?, ?, ?, '', NULL) ON CONFLICT (company_id, user_id) DO NOTHING`,
+      )
+      .bind(m.companyId, m.userId, m.active ? 'active' : 'pending', m.at, m.name, m.email),
+    emitEvent(db, { type: m.active ? 'member.approved' : 'member.requested', at: m.at, companyId: m.companyId, data: { companyId: m.companyId, userId: m.userId } }, { ifChanged: true }),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Flows under way: the OAuth state (SINGLE_USE.oauthState) and the ticket of an account to tie (SINGLE_USE.oauthTicket).
+// ---------------------------------------------------------------------------------------------------------
+
+const HOUR_MS = 60 * 60_000;
+
+/** A new flow, capped per client network in its own INSERT (`cap` an hour, ID0620). */
+export async function insertSsoState(
+  db: D1Database,
+  row: { stateHash: string; browserHash: string; connectionId: string; network: string | null; now: number; expiresAt: number },
+  cap: number,
+): Promise<void> {
+  await cappedInsert(db, {
+    table: 'oauth_states',
+    row: { state_hash: row.stateHash, browser_hash: row.browserHash, method: 'company-sso', purpose: 'sign-in', user_id: null, network: row.network, created_at: row.now, expires_at: row.expiresAt, connection_id: row.connectionId },
+    caps: [{ where: { network: row.network }, since: row.now - HOUR_MS, max: cap, code: ERR.SSO_STARTS_CAPPED }],
+    returning: 'state_hash',
+  });
+}
+
+/** Spends the company SSO state of this browser: the connection for the one caller that got it, null for a forged, swapped, spent or expired one. */
+export const consumeSsoState = (db: D1Database, stateHash: string, browserHash: string, at: number) =>
+  consume<{ connection_id: string }>(db, SINGLE_USE.oauthState, { state_hash: stateHash, browser_hash: browserHash, method: 'company-sso' }, at, { returning: 'connection_id' });
+
+export interface SsoTicketRow {
+  subject: string;
+  nickname: string;
+  company_id: string;
+  email: string;
+  amr: string;
+}
+
+export async function insertSsoTicket(db: D1Database, row: SsoTicketRow & { ticketHash: string; browserHash: string; now: number; expiresAt: number }): Promise<void> {
+  await db
+    .prepare(
+      `INSERT INTO oauth_tickets (ticket_hash, browser_hash, provider, subject, nickname, company_id, email, amr, created_at, expires_at)
+       VALUES (?, ?, 'company-sso', ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(row.ticketHash, row.browserHash, row.subject, row.nickname, row.company_id, row.email, row.amr, row.now, row.expiresAt)
+    .run();
+}
+
+/** A live ticket of this browser, read without spending it (the code is checked first). */
+export const liveSsoTicket = (db: D1Database, ticketHash: string, at: number) =>
+  db
+    .prepare("SELECT subject, nickname, company_id, email, amr FROM oauth_tickets WHERE ticket_hash = ? AND provider = 'company-sso' AND used_at IS NULL AND expires_at > ?")
+    .bind(ticketHash, at)
+    .first<SsoTicketRow>();
+
+export const consumeSsoTicket = (db: D1Database, ticketHash: string, at: number) =>
+  consume<SsoTicketRow>(db, SINGLE_USE.oauthTicket, { ticket_hash: ticketHash, provider: 'company-sso' }, at, { returning: 'subject, nickname, company_id, email, amr' });

@@ -1,5 +1,14 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { companyDomainRequest, companyDomainsQuery } from '../../../src/schemas/company-sso';
+import {
+  companyDomainRequest,
+  companyDomainsQuery,
+  companySsoCallbackRequest,
+  companySsoConnectionRequest,
+  companySsoLinkRequest,
+  companySsoLookupRequest,
+  companySsoSettingsRequest,
+  companySsoStartRequest,
+} from '../../../src/schemas/company-sso';
 import { ERR } from '../../../src/schemas/error-codes';
 import type { WorkerEnv } from '../../env';
 import { now } from '../../contract';
@@ -9,6 +18,8 @@ import { requireSession } from '../sessions/service';
 import { type SessionVariables } from '../identity/db/sessions';
 import { validate } from '../validate';
 import * as domains from './service';
+import * as connections from './connections';
+import * as federation from './federation';
 
 /**
  * A company's proved e-mail domains in the user center (issue 43; rules in service.ts): list, add (a fresh proof
@@ -32,4 +43,16 @@ export const companyDomainRoutes = new Hono<CompanyEnv>()
   .post('/agg-web/company-domains/check', ...signedIn, validate('json', companyDomainRequest, { code: ERR.DOMAIN_INVALID }), async (c) => {
     const { companyId, domain } = c.req.valid('json');
     return ok(c, await domains.checkDomain(caller(c), companyId, domain));
-  });
+  })
+  // The connection (connections.ts): read by the company's administrators; changed after a fresh proof.
+  .get('/agg-web/company-sso/connection', ...signedIn, validate('query', companyDomainsQuery), async (c) => ok(c, await connections.getConnection(caller(c), c.req.valid('query').companyId)))
+  .post('/agg-web/company-sso/connection', ...signedIn, requireFreshProof, validate('json', companySsoConnectionRequest, { code: ERR.SSO_CONNECTION_INVALID }), async (c) =>
+    ok(c, await connections.saveConnection(caller(c), c.req.valid('json'))),
+  )
+  .post('/agg-web/company-sso/settings', ...signedIn, requireFreshProof, validate('json', companySsoSettingsRequest), async (c) => ok(c, await connections.saveSettings(caller(c), c.req.valid('json'))))
+  // Signing in through it (federation.ts): no session.
+  .post('/agg-web/company-sso/lookup', validate('json', companySsoLookupRequest), async (c) => ok(c, await federation.lookup(c.env.DB, c.req.valid('json').email)))
+  .post('/agg-web/company-sso/start', validate('json', companySsoStartRequest), async (c) => ok(c, await federation.start(c, c.req.valid('json').email)))
+  .post('/agg-web/company-sso/callback', validate('json', companySsoCallbackRequest), async (c) => federation.callback(c, c.req.valid('json')))
+  .post('/agg-web/company-sso/link/code', async (c) => federation.sendLinkCode(c))
+  .post('/agg-web/company-sso/link', validate('json', companySsoLinkRequest), async (c) => federation.link(c, c.req.valid('json').code));

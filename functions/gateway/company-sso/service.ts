@@ -17,7 +17,7 @@ import { txtRecords } from './dns';
  * through DNS-over-HTTPS (DOH_URL) and proves the domain when the value is there. One domain belongs to one
  * company: a domain another company proved cannot be added or proved (ID0431), and of two proving in parallel one
  * wins (the unique index). Every change is an audit row with the company as target (its trail and the operators').
- * Not built yet: the OIDC connection, routing on /login and sign-in through it (README "Company identity providers").
+ * The connection is connections.ts, sign-in through it federation.ts (README "Company identity providers").
  */
 
 export interface DomainCaller {

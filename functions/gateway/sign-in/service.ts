@@ -50,6 +50,7 @@ import { legacyShare, unknownNameLooksLegacy } from './legacy-decoy';
 import type { SignInMethod } from './db';
 import { ERR } from '../../../src/schemas/error-codes';
 import { bindingRefusal, bindingStatements, type SocialBinding } from '../social/db';
+import { ssoOnlyOfDomain, ssoOnlyOfEmailStatement } from '../company-sso/db';
 import { sendSecurityNotice, socialBoundChange } from '../delivery/security-notice';
 import {
   companyDeviceRules,
@@ -199,6 +200,28 @@ export interface SignInOptions {
   binding?: SocialBinding;
   /** "Trust this device for 30 days" was ticked on the step this sign-in passed (devices/service.ts). */
   trustDevice?: boolean;
+  /**
+   * The first factor was two factors by itself (a company provider's `amr` with `mfa` or `hwk`,
+   * company-sso/federation.ts): no second step is asked, as for a passkey.
+   */
+  multiFactor?: boolean;
+}
+
+/**
+ * Methods an SSO-only domain refuses (issue 43): people whose e-mail is on a domain a company proved and made
+ * SSO-only sign in through that company's provider, not with a password or a one-time code.
+ */
+const REFUSED_BY_SSO_ONLY: ReadonlySet<SignInMethod> = new Set(['password', 'code', 'link']);
+
+/**
+ * ID0617 when the e-mail typed is on an SSO-only domain, decided by the domain alone: a code sign-in that would
+ * register a new account there. An existing account is refused in signedIn, after its password or code, so a wrong
+ * password or code answers as for anyone and the refusal tells nothing about whether an account exists.
+ */
+export async function assertNotSsoOnly(db: D1Database, name: LoginIdentity): Promise<void> {
+  if (!('email' in name)) return;
+  const domain = name.email.slice(name.email.lastIndexOf('@') + 1).toLowerCase();
+  if (await ssoOnlyOfDomain(db, domain)) throw new GatewayError(ERR.SSO_ONLY);
 }
 
 /** The login answer of a first factor that owes the second step: nothing about the account, and no session. */
@@ -211,7 +234,7 @@ export const SECOND_STEP_OWED: LoginAnswer = { ...SLIDER_REQUIRED, tracelessChec
  * that passes the second step starts the session, through `completeSignIn`.
  */
 export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>, options: SignInOptions) {
-  const { method, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding } = options;
+  const { method, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding, multiFactor = false } = options;
   if (newUser) {
     // A new person's code is used in the batch that writes them (`before`, with `refusal`), never by `spend`.
     if (options.spend) throw new Error('spend is for an existing account: a new person spends the code in `before`');
@@ -230,6 +253,7 @@ export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<Us
     at: now(c),
     lang: requestLang(c),
     background: (work) => c.executionCtx.waitUntil(work),
+    multiFactor,
   });
   if (owed) return ok(c, { ...SECOND_STEP_OWED, secondStep: owed });
   return completeSignIn(c, user, options, account, device);
@@ -276,15 +300,30 @@ export async function owedStep(
     at,
     lang,
     background,
-  }: { userId: string; method: SignInMethod; account: AccountAtSignIn; options: ChallengeOptions; before?: D1PreparedStatement[]; ip: string; at: number; lang: Lang; background: (work: Promise<void>) => void },
+    multiFactor = false,
+  }: {
+    userId: string;
+    method: SignInMethod;
+    account: AccountAtSignIn;
+    options: ChallengeOptions;
+    before?: D1PreparedStatement[];
+    ip: string;
+    at: number;
+    lang: Lang;
+    background: (work: Promise<void>) => void;
+    /** The first factor was two factors by itself (a company provider's `amr`): no second step. */
+    multiFactor?: boolean;
+  },
 ): Promise<OwedStep | null> {
   // A blocked account hears so before any second step (the session INSERT refuses it again, in its own statement).
   assertStanding(account.standing);
+  // An account whose e-mail is on an SSO-only domain (however it was named) signs in only through its company (ID0617).
+  if (account.ssoOnly && REFUSED_BY_SSO_ONLY.has(method)) throw new GatewayError(ERR.SSO_ONLY);
   const rules = companyDeviceRules(account.memberships);
   const trusted = account.trustedDevice && !rules.trustForbidden;
   // The screen asks the challenge whether to offer "Trust this device" (second-step-routes.ts).
   const marked: ChallengeOptions = rules.trustForbidden ? { ...options, trustForbidden: true } : options;
-  if (method !== 'passkey' && account.twoStep && !trusted) {
+  if (method !== 'passkey' && !multiFactor && account.twoStep && !trusted) {
     const challenge = await prepareChallenge(env.DB, { userId, method, options: marked, now: at });
     await runBatch(env.DB, [...before, challenge.statement]);
     return { challenge: challenge.token, expiresIn: CHALLENGE_LIFETIME_MS / 1000 };
@@ -322,6 +361,8 @@ export interface AccountAtSignIn {
   trustedDevice: boolean;
   /** What the sign-in history says of this sign-in's country and network (the challenge's other rules). */
   risk: SignInRisk;
+  /** The account's e-mail is on a domain a company made SSO-only (company-sso/db.ts), read in the same round trip. */
+  ssoOnly: boolean;
 }
 
 /**
@@ -344,10 +385,11 @@ async function accountAtSignIn(
     membershipsStatement(db, '?', userId),
     currentTermsAgreedStatement(db, userId),
     riskRead ?? noRiskStatement(db),
+    ssoOnlyOfEmailStatement(db, userId),
     ...(deviceRead ? [deviceRead] : []),
   ]);
   spend?.spent(results.slice(0, spending.length));
-  const [standing, twoStep, memberships, termsAgreed, risk, known] = results.slice(spending.length);
+  const [standing, twoStep, memberships, termsAgreed, risk, ssoOnly, known] = results.slice(spending.length);
   const riskRow = risk?.results[0] as { new_country: number; risky_network: number } | undefined;
   const knownRow = known?.results[0] as { trusted: number } | undefined;
   return {
@@ -358,6 +400,7 @@ async function accountAtSignIn(
     knownDevice: knownRow !== undefined,
     trustedDevice: knownRow?.trusted === 1,
     risk: { newCountry: riskRow?.new_country === 1, riskyNetwork: riskRow?.risky_network === 1 },
+    ssoOnly: (ssoOnly?.results.length ?? 0) > 0,
   };
 }
 
@@ -691,6 +734,8 @@ export async function codeSignIn<E extends SignInEnv>(c: Context<E>, body: Quick
     }
     throw error;
   }
+  // A new account on an SSO-only domain is refused before the code is used (an existing one is, in signedIn).
+  await assertNotSsoOnly(db, name);
   const port = portOf(existing);
   const user: NewUser & { id: string } = {
     id: crypto.randomUUID(),

@@ -40,6 +40,7 @@ export const pages = {
   enterprise_adm_and_staff: { title: 'Set up your company access', lead: 'Create a company as its administrator, or join one as staff.' },
   completion_of_application: { title: 'Application submitted', lead: 'Here is what happens next.' },
   wechat_callback: { title: 'Sign in with WeChat', lead: 'Finishing your WeChat or WeCom sign-in.' },
+  company_sso_callback: { title: 'Sign in with your company', lead: 'Finishing your sign-in through your company’s identity provider.' },
   pass_email_login: { title: 'Sign in with an e-mail link', lead: 'Get a one-time sign-in link by e-mail, or use the one you received.' },
   share_login: { title: 'Sign in with a shared link', lead: 'Go on, on this device, with the link made on your other device.' },
   partner: { title: 'Partner workspace', lead: 'Navigator partners work here for the shipping companies that chose them.' },

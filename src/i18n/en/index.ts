@@ -13,6 +13,7 @@ import { grants } from './grants';
 import { webhooks } from './webhooks';
 import { dataRights } from './data-rights';
 import { wechat } from './wechat';
+import { companySso } from './company-sso';
 
 /**
  * English words of the people's pages, one file per area. The shape of this object is the key set every locale
@@ -53,6 +54,7 @@ export const en = {
   webhooks,
   dataRights,
   wechat,
+  companySso,
 };
 
 /** One key set for every locale: a missing or extra key is a type error. */

@@ -54,7 +54,7 @@ export const security = {
   noHistory: 'No sign-ins in the last 90 days.',
   signInColumn: 'Sign-in',
   deviceColumn: 'Device and place',
-  methods: { code: 'Verification code', password: 'Password', link: 'Sign-in link', handoff: 'From another site', passkey: 'Passkey', wechat: 'WeChat', wecom: 'WeCom' },
+  methods: { code: 'Verification code', password: 'Password', link: 'Sign-in link', handoff: 'From another site', passkey: 'Passkey', wechat: 'WeChat', wecom: 'WeCom', 'company-sso': 'Your company’s sign-in' },
   /** A sign-in with two-step on: the first factor, then the second step it passed. */
   withSecondStep: '{method}, then {step}',
   secondSteps: { totp: 'authenticator app', passkey: 'passkey', recovery: 'recovery code', code: 'code for a new device' },

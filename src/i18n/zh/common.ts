@@ -40,6 +40,7 @@ export const pages: Messages['pages'] = {
   enterprise_adm_and_staff: { title: '企业身份设置', lead: '作为管理员创建企业，或作为员工加入企业。' },
   completion_of_application: { title: '申请已提交', lead: '接下来的步骤如下。' },
   wechat_callback: { title: '微信登录', lead: '正在完成微信或企业微信登录。' },
+  company_sso_callback: { title: '公司统一登录', lead: '正在完成通过贵公司身份提供方的登录。' },
   pass_email_login: { title: '邮件链接登录', lead: '通过邮件获取一次性登录链接，或使用已收到的链接登录。' },
   share_login: { title: '分享链接登录', lead: '使用在其他设备上生成的链接，在本设备继续登录。' },
   partner: { title: '合作伙伴工作台', lead: '领航合作伙伴在这里为选择了您的航运企业提供服务。' },

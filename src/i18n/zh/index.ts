@@ -13,6 +13,7 @@ import { grants } from './grants';
 import { webhooks } from './webhooks';
 import { dataRights } from './data-rights';
 import { wechat } from './wechat';
+import { companySso } from './company-sso';
 
 /** 中文文案：与 en 同一套键。 */
 export const zh: Messages = {
@@ -49,5 +50,6 @@ export const zh: Messages = {
   webhooks,
   dataRights,
   wechat,
+  companySso,
 };
 

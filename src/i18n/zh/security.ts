@@ -49,7 +49,7 @@ export const security: Messages['security'] = {
   noHistory: '最近 90 天内没有登录记录。',
   signInColumn: '登录',
   deviceColumn: '设备与地点',
-  methods: { code: '验证码', password: '密码', link: '登录链接', handoff: '从其他站点', passkey: '通行密钥', wechat: '微信', wecom: '企业微信' },
+  methods: { code: '验证码', password: '密码', link: '登录链接', handoff: '从其他站点', passkey: '通行密钥', wechat: '微信', wecom: '企业微信', 'company-sso': '公司统一登录' },
   withSecondStep: '{method}，再验证{step}',
   secondSteps: { totp: '身份验证器应用', passkey: '通行密钥', recovery: '恢复码', code: '新设备验证码' },
   partner: '合作方站点',

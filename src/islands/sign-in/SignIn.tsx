@@ -52,6 +52,8 @@ const NewUserModal = lazy(() => import('../../ui/NewUserModal').then((m) => ({ d
 const SecondStep = lazy(() => import('../second-step/SecondStep'));
 // WeChat's panel loads when the person opens it; until then /login holds only its button.
 const WechatPanel = lazy(() => import('../wechat/WechatPanel'));
+// "Continue with <company>" (issue 43): its code loads only once an e-mail address is typed.
+const CompanySsoOffer = lazy(() => import('../company-sso/CompanySsoOffer'));
 // The way out when no SMS provider can send: only after a send failed that way (issue 31).
 const SmsDownOffer = lazy(() => import('./SmsDownOffer').then((m) => ({ default: m.SmsDownOffer })));
 const SliderDialog = lazy(() => import('../shared/SliderDialog').then((m) => ({ default: m.SliderDialog })));
@@ -62,7 +64,7 @@ const loadPasskeys = () => import('../../stores/passkey-sign-in');
 
 interface SignInProps {
   lang: Lang;
-  messages: Pick<Messages, 'signIn' | 'validation' | 'errors' | 'twoStep'> & { passkeys?: Messages['passkeys']; wechat?: Messages['wechat'] };
+  messages: Pick<Messages, 'signIn' | 'validation' | 'errors' | 'twoStep'> & { passkeys?: Messages['passkeys']; wechat?: Messages['wechat']; companySso?: Messages['companySso'] };
   /** 'register' (the /register page): only the code sign-in (it also registers) by phone or e-mail, no password tab; links back to sign-in. */
   variant?: 'login' | 'register';
 }
@@ -174,6 +176,11 @@ export default function SignIn({ lang, messages, variant = 'login' }: SignInProp
           error={errors.email}
           maxLength={254}
         />
+      )}
+      {s.channel === 'email' && s.mode !== 'chain' && !register && s.email.includes('@') && (
+        <Suspense fallback={null}>
+          <CompanySsoOffer email={s.email} lang={lang} messages={messages} />
+        </Suspense>
       )}
 
       {s.mode === 'code' ? (

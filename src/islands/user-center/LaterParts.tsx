@@ -23,6 +23,7 @@ const CompanyMembers = lazy(() => import('./CompanyMembers').then((m) => ({ defa
 const CompanyApiClients = lazy(() => import('./CompanyApiClients').then((m) => ({ default: m.CompanyApiClients })));
 const CompanyGrants = lazy(() => import('./CompanyGrants').then((m) => ({ default: m.CompanyGrants })));
 const CompanyWebhooks = lazy(() => import('./CompanyWebhooks').then((m) => ({ default: m.CompanyWebhooks })));
+const CompanySso = lazy(() => import('./CompanySso').then((m) => ({ default: m.CompanySso })));
 const YourData = lazy(() => import('./YourData').then((m) => ({ default: m.YourData })));
 
 /** The Security section's parts. */
@@ -57,6 +58,7 @@ export function CompanyParts(props: { lang: Lang; company: AdministeredCompany; 
       <CompanyApiClients lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />
       <CompanyGrants lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />
       <CompanyWebhooks lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />
+      <CompanySso lang={lang} companyId={company.companyId} companyName={companyName} messages={all} />
     </>
   );
 }

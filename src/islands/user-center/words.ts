@@ -12,7 +12,7 @@ export type FirstWords = Pick<Messages, 'userCenter' | 'account' | 'errors' | 'c
   security: Pick<Messages['security'], 'title'>;
   dataRights: ClosingWords;
 };
-export type LaterWords = Pick<Messages, 'security' | 'passkeys' | 'twoStep' | 'accountActivity' | 'actionNames' | 'dataRights' | 'connect' | 'apiClients' | 'wechat' | 'grants' | 'webhooks'>;
+export type LaterWords = Pick<Messages, 'security' | 'passkeys' | 'twoStep' | 'accountActivity' | 'actionNames' | 'dataRights' | 'connect' | 'apiClients' | 'wechat' | 'grants' | 'webhooks' | 'companySso'>;
 export type AllWords = Omit<FirstWords, keyof LaterWords> & LaterWords;
 
 /** The id of the page's JSON of the lower sections' words. */
@@ -27,8 +27,8 @@ export function firstWords(m: Messages): FirstWords {
 
 /** For user_center.astro: the JSON, with `<` escaped so that no word can end its script element. */
 export function laterWordsJson(m: Messages): string {
-  const { security, passkeys, twoStep, accountActivity, actionNames, dataRights, connect, apiClients, wechat, grants, webhooks } = m;
-  const later: LaterWords = { security, passkeys, twoStep, accountActivity, actionNames, dataRights, connect, apiClients, wechat, grants, webhooks };
+  const { security, passkeys, twoStep, accountActivity, actionNames, dataRights, connect, apiClients, wechat, grants, webhooks, companySso } = m;
+  const later: LaterWords = { security, passkeys, twoStep, accountActivity, actionNames, dataRights, connect, apiClients, wechat, grants, webhooks, companySso };
   return JSON.stringify(later).replaceAll('<', '\\u003c');
 }
 

@@ -201,4 +201,4 @@ export interface SessionRow {
 export type SessionVariables = { user: UserRow; session: SessionRow; alsoRead?: unknown[] };
 
 /** How a session was signed in, as its history and its `signed_in_with` name it. */
-export type SignInMethod = 'code' | 'password' | 'link' | 'handoff' | 'passkey' | 'wechat' | 'wecom';
+export type SignInMethod = 'code' | 'password' | 'link' | 'handoff' | 'passkey' | 'wechat' | 'wecom' | 'company-sso';
