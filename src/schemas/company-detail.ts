@@ -43,6 +43,10 @@ export const companyDetailAnswer = z.object({
   corporateCharter: z.array(uploadedFileSchema),
   oilSupplyGtc: z.nullable(uploadedFileSchema),
   companyLogo: z.nullable(uploadedFileSchema),
+  /** An overseas company's IMO company number, national registry number and their evidence (issue 42). */
+  imoCompanyNumber: z.nullable(z.string()),
+  nationalRegistryNumber: z.nullable(z.string()),
+  registryEvidence: z.array(uploadedFileSchema),
   /**
    * Shown with a status that asks something of the administrator (more information, failed, blocked, expired), with
    * the reason's words (the template, then the operator's note) in the language of the request: the form shows them

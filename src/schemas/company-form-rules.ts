@@ -33,7 +33,7 @@ export const UPLOAD_LIMITS = {
   maxCompanyBytes: 40 * 1024 * 1024,
 } as const;
 
-/** Extensions accepted by uploadFile; csv only with kind 'licence', images only with kind 'logo'. */
+/** Extensions accepted by uploadFile; csv only with kind 'licence' (and 'registryEvidence'), images only with kind 'logo'. */
 export const UPLOAD_EXTENSIONS = ['jpg', 'jpeg', 'png', 'pdf', 'doc', 'docx', 'xls', 'xlsx', 'csv'] as const;
 export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png'] as const;
 

@@ -153,6 +153,8 @@ export const errorCatalogue = {
   RG0004: { status: 400, en: 'This IMO company number is not valid: its last digit does not fit the first six.', zh: 'IMO 公司编号无效：最后一位校验码与前六位不符。' },
   RG0005: { status: 409, en: 'A registry check of this company is already running. Please wait for its result.', zh: '该企业的登记信息核验正在进行，请等待结果。' },
   RG0006: { status: 409, en: 'Only a company in mainland China can be checked against the registry.', zh: '仅中国大陆企业可进行登记信息核验。' },
+  // RG0004's `data` is { path, expected }, RG0007's { path } (the company form, its fill and the operator's correction).
+  RG0007: { status: 400, en: 'An IMO company number has 7 digits.', zh: 'IMO 公司编号为 7 位数字。' },
   // Administrators manage members and modules. Non-administrators get CO0008, non-members CO0009. When two
   // administrators change the same thing at once one wins; the other gets MB0003 or MB0004 (`data` says what stands).
   MB0001: { status: 409, en: 'A company always keeps an administrator. Make another member administrator first.', zh: '企业必须保留至少一名管理员，请先将其他成员设为管理员。' },

@@ -262,6 +262,7 @@ export const REGISTRY_CONSENT_STALE = 'RG0003' as const;
 export const IMO_COMPANY_NUMBER_INVALID = 'RG0004' as const;
 export const REGISTRY_CHECK_RUNNING = 'RG0005' as const;
 export const REGISTRY_CHECK_MAINLAND_ONLY = 'RG0006' as const;
+export const IMO_COMPANY_NUMBER_MALFORMED = 'RG0007' as const;
 export const WEBHOOK_ADDRESS_REFUSED = 'WH0001' as const;
 export const WEBHOOK_EVENT_TYPES_INVALID = 'WH0002' as const;
 export const WEBHOOK_ENDPOINTS_CAPPED = 'WH0003' as const;

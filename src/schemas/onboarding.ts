@@ -72,8 +72,11 @@ export const verificationStatusSchema = z.enum(VERIFICATION_STATUSES);
 // Uploaded files and their upload rules
 // ---------------------------------------------------------------------------------------------------------
 
-/** What a file is for: multipart field `kind` of uploadFile (optional; default 'licence'). */
-export const uploadKindSchema = z.enum(['licence', 'gtc', 'logo']);
+/**
+ * What a file is for: multipart field `kind` of uploadFile (optional; default 'licence'). 'registryEvidence': the
+ * evidence of an overseas company's IMO company number or national registry number (issue 42), taken as a licence is.
+ */
+export const uploadKindSchema = z.enum(['licence', 'gtc', 'logo', 'registryEvidence']);
 export type UploadKind = z.infer<typeof uploadKindSchema>;
 /** The multipart field that carries the files. */
 export const UPLOAD_FIELD = 'files';
@@ -152,6 +155,8 @@ const displayName = /* @__NO_SIDE_EFFECTS__ */ (max: number) => checked(collapse
 /** Text whose inner runs of spaces collapse before the length rule is checked. */
 const collapsedText = /* @__NO_SIDE_EFFECTS__ */ (max: number) =>
   z.pipe(z.pipe(z.string(), z.transform(collapse)), checked(z.string(), z.minLength(1), z.maxLength(max)));
+/** An optional registry number: trimmed with inner spaces collapsed, at most `max` characters; '' or null is none. */
+const optionalRegistryNumber = /* @__NO_SIDE_EFFECTS__ */ (max: number) => checked(optionalText(max), displayText());
 /** An optional file id where a form may also send null. */
 const optionalFileId = z.pipe(z.nullish(fileIdSchema), z.transform((v: string | null | undefined) => v ?? undefined));
 
@@ -188,6 +193,21 @@ export const companyFormFields = z.object({
   oilSupplyGtc: optionalFileId,
   /** Logo: one uploadFile id of an image (jpeg/png); 116x64 recommended. */
   companyLogo: optionalFileId,
+  /**
+   * Overseas and shipping companies (issue 42), a country other than CN; a mainland company's are ignored (not stored,
+   * files not attached). The IMO company number: spaces trimmed, '' none; the gateway checks its check digit (RG0004).
+   */
+  imoCompanyNumber: optionalRegistryNumber(32),
+  /** The national registry number: free text, at most 64 characters; '' none. */
+  nationalRegistryNumber: optionalRegistryNumber(64),
+  /** The evidence of those numbers: uploadFile ids of kind 'registryEvidence', 0..10, distinct. */
+  registryEvidence: z.optional(
+    checked(
+      z.array(fileIdSchema),
+      z.maxLength(UPLOAD_LIMITS.maxLicenceFiles),
+      z.refine((ids) => new Set(ids).size === ids.length, { message: 'duplicate file id' }),
+    ),
+  ),
 });
 export type CompanyForm = z.infer<typeof companyFormFields>;
 export type CompanyFormInput = z.input<typeof companyFormFields>;
@@ -216,6 +236,9 @@ export const companyEditFields = z.object({
   companyNameEn: companyFormFields.shape.companyNameEn,
   companyNameCn: z.nullish(companyFormFields.shape.companyNameCn),
   socialCredit: companyFormFields.shape.socialCredit,
+  /** An overseas company's numbers: left out, unchanged; '' or null, none; checked as at entry (RG0004, RG0007). */
+  imoCompanyNumber: z.nullish(checked(z.string(), z.maxLength(32))),
+  nationalRegistryNumber: z.nullish(checked(z.string(), z.maxLength(64), displayText())),
 });
 export type CompanyCreateRequest = z.infer<typeof companyCreateRequest>;
 export const companyCreateAnswer = z.object({ companyId: z.string() });

@@ -55,7 +55,8 @@ export const reviewDecisionRequest = z.object({
 export type ReviewDecisionRequest = z.infer<typeof reviewDecisionRequest>;
 
 /**
- * POST ops/v1/companies/edit (reviewer): the operator corrects the company's names or credit code (issue 42), with a
+ * POST ops/v1/companies/edit (reviewer): the operator corrects the company's names or credit code (issue 42), or an
+ * overseas company's IMO company number (RG0004, RG0007) and national registry number, with a
  * reason for the audit row. `expectedUpdatedAt` is the company's `updatedAt` as the operator saw it: the edit acts
  * only while nobody changed the company since (else RV0006). A mainland credit code is checked as at entry (RG0001,
  * RG0002); a name another company of the type holds is CO0001.
@@ -157,6 +158,9 @@ export const reviewDetailAnswer = z.object({
   portName: z.nullable(z.string()),
   portCode: z.nullable(z.string()),
   socialCredit: z.nullable(z.string()),
+  /** An overseas company's numbers (issue 42); their evidence is among `files` (purpose 'registryEvidence'). */
+  imoCompanyNumber: z.nullable(z.string()),
+  nationalRegistryNumber: z.nullable(z.string()),
   lang: z.string(),
   createdAt: z.number(),
   updatedAt: z.nullable(z.number()),

@@ -2,12 +2,12 @@ import { onboardingApi } from '../api/onboarding';
 import { registryApi } from '../api/registry';
 import { REGISTRY_CONSENT_VERSION, type RegistryVerdict } from '../schemas/registry';
 import type { Messages } from '../i18n';
-import { problem, type Problem } from '../i18n/problem';
+import { problem, problemOf, type Problem } from '../i18n/problem';
 import { track } from '../lib/tracking';
 import { stripSpacesAndCommas } from '../schemas/auth-rules';
 import { COMPANY_NAME_MAX, GTC_REQUIRED_TYPES, HAN, PORT_REQUIRED_TYPES } from '../schemas/company-form-rules';
 import { hiddenCharacterIn } from '../schemas/display-text';
-import { checkUscc } from '../schemas/registry-numbers';
+import { checkImoCompanyNumber, checkUscc } from '../schemas/registry-numbers';
 import type { CompanyType } from '../schemas/company-status';
 import type { CompanyCreateRequest } from '../schemas/onboarding';
 import { SESSION_KEYS } from './browser';
@@ -25,6 +25,33 @@ export function creditCodeProblem(s: Pick<CompanyState, 'country' | 'socialCredi
   if (verdict.problem === 'length') return { key: 'onboarding.errors.creditCodeLength', values: { n: String(verdict.length) } };
   if (verdict.problem === 'character') return { key: 'onboarding.errors.creditCodeCharacter', values: { position: String(verdict.position), character: verdict.character } };
   return { key: 'onboarding.errors.creditCodeCheck', values: { expected: verdict.expected } };
+}
+
+/** A company outside the mainland: it may give an IMO company number, a national registry number and their evidence (issue 42). */
+const overseas = (s: Pick<CompanyState, 'country'>) => Boolean(s.country && s.country.id !== 'CN');
+
+/**
+ * An overseas company's IMO company number (issue 42): what is wrong with it, in the visitor's words, or null (empty,
+ * sound, or a mainland company, which has none). The gateway checks it again (RG0004, RG0007).
+ */
+export function imoNumberProblem(s: Pick<CompanyState, 'country' | 'imoCompanyNumber'>): Problem | null {
+  if (!overseas(s) || !s.imoCompanyNumber?.trim()) return null;
+  const verdict = checkImoCompanyNumber(s.imoCompanyNumber);
+  if (verdict.ok) return null;
+  if (verdict.problem === 'format') return { key: 'onboarding.errors.imoCompanyNumberMalformed' };
+  return { key: 'onboarding.errors.imoCompanyNumberCheck', values: { expected: verdict.expected } };
+}
+
+/** The problem of a field checked as it is left (stores/company.ts checkCompanyField). */
+export const fieldProblem = (field: 'socialCredit' | 'imoCompanyNumber', s: CompanyState) => (field === 'socialCredit' ? creditCodeProblem(s) : imoNumberProblem(s));
+
+/** The overseas fields a gateway refusal may name (their paths are not among the first paint's: stores/company.ts). */
+const REGISTRY_FIELDS = ['imoCompanyNumber', 'nationalRegistryNumber', 'registryEvidence'] as const;
+function registryFieldOf(failure: { data?: unknown }): (typeof REGISTRY_FIELDS)[number] | undefined {
+  const data = failure.data as { path?: unknown } | { path?: unknown }[] | null | undefined;
+  const path = Array.isArray(data) ? data[0]?.path : data?.path;
+  const first = typeof path === 'string' ? path.split('.')[0] : Array.isArray(path) ? String(path[0]) : '';
+  return REGISTRY_FIELDS.find((field) => field === first);
 }
 
 /**
@@ -97,6 +124,10 @@ function validateCompany(ctx: CompanyContext): boolean {
     if (!repId) errors.legalRepId = e('legalRepIdRequired');
     else if (!ID_NUMBER.test(repId)) errors.legalRepId = e('legalRepIdMalformed');
   }
+  // An overseas company's registry numbers are optional; an IMO company number given must be sound (issue 42).
+  const imo = imoNumberProblem(s);
+  if (imo) errors.imoCompanyNumber = imo;
+  if (overseas(s) && hiddenCharacterIn(collapse(s.nationalRegistryNumber ?? ''))) errors.nationalRegistryNumber = { key: 'errors.hiddenCharacters' };
   if (!s.licence.length) errors.licence = e('licenceRequired');
   if (s.companyType && GTC_REQUIRED_TYPES.includes(s.companyType) && !s.gtc.length) errors.gtc = e('gtcRequired');
   return ctx.form.check(errors);
@@ -122,6 +153,10 @@ function companyRequest(s: CompanyState): CompanyCreateRequest {
     // The server refuses a GTC for other types: a file picked before the type changed is not sent.
     oilSupplyGtc: GTC_REQUIRED_TYPES.includes(type) ? s.gtc[0]?.id : undefined,
     companyLogo: s.logo[0]?.id,
+    // A mainland company sends none of an overseas company's numbers (the gateway would ignore them).
+    imoCompanyNumber: (overseas(s) && s.imoCompanyNumber?.trim()) || undefined,
+    nationalRegistryNumber: (overseas(s) && collapse(s.nationalRegistryNumber ?? '')) || undefined,
+    registryEvidence: overseas(s) ? s.registryEvidence.map((f) => f.id) : undefined,
   };
 }
 
@@ -135,7 +170,12 @@ export function submitCompany(ctx: CompanyContext) {
   return form.run(async () => {
     const s = form.$values.get();
     const result = s.mode === 'fill' ? await onboardingApi.fillCompany({ ...companyRequest(s), companyId: s.companyId }) : await onboardingApi.createCompany(companyRequest(s));
-    if (!result.ok) return form.failure(result);
+    if (!result.ok) {
+      const field = registryFieldOf(result);
+      if (!field) return form.failure(result);
+      form.fail(field, problemOf(result));
+      return void form.fail('form', { key: 'onboarding.errorSummary' });
+    }
     if (s.mode !== 'fill') track('company_created');
     const outcome = await checkRegistry(s, result.data.companyId);
     if (outcome) env.storage.setItem(SESSION_KEYS.registryOutcome, outcome);
@@ -143,7 +183,7 @@ export function submitCompany(ctx: CompanyContext) {
     // The legal representative's details leave the page's memory once sent.
     form.$values.setKey('legalRepId', '');
     form.$values.setKey('legalRepName', '');
-    ctx.keepUploads([...s.licence, ...s.gtc, ...s.logo].map((file) => file.id));
+    ctx.keepUploads([...s.licence, ...s.gtc, ...s.logo, ...(overseas(s) ? s.registryEvidence : [])].map((file) => file.id));
     env.storage.setItem(SESSION_KEYS.application, result.data.companyId);
     env.storage.removeItem(SESSION_KEYS.companyName);
     env.storage.removeItem(SESSION_KEYS.ports);

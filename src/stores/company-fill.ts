@@ -61,6 +61,10 @@ function formFromDetail(d: CompanyDetailAnswer): Partial<CompanyState> {
     licence: d.corporateCharter,
     gtc: d.oilSupplyGtc ? [d.oilSupplyGtc] : [],
     logo: d.companyLogo ? [d.companyLogo] : [],
+    // An overseas company's (issue 42): sent back with the form, so that the fill keeps them.
+    imoCompanyNumber: d.imoCompanyNumber ?? '',
+    nationalRegistryNumber: d.nationalRegistryNumber ?? '',
+    registryEvidence: d.registryEvidence,
   };
 }
 

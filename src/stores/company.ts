@@ -44,6 +44,8 @@ export type CompanyField =
   | 'contactEmail'
   | 'legalRepName'
   | 'legalRepId'
+  | 'imoCompanyNumber'
+  | 'nationalRegistryNumber'
   | UploadKind;
 
 export interface Place {
@@ -82,11 +84,18 @@ const emptyCompany = {
   licence: [] as UploadedFile[],
   gtc: [] as UploadedFile[],
   logo: [] as UploadedFile[],
+  /** An overseas company's registry evidence (issue 42): its field is in RegistryNumbers.tsx, loaded for such a company. */
+  registryEvidence: [] as UploadedFile[],
   uploading: { licence: false, gtc: false, logo: false } as Record<UploadKind, boolean>,
   /** What the platform asked for, when it asked for more information (fill only). */
   review: null as { status: string; reason: string | null; note: string | null; text: string } | null,
 };
-export type CompanyState = typeof emptyCompany;
+/**
+ * An overseas company's IMO company number and national registry number (issue 42) are not among the initial values:
+ * their fields (RegistryNumbers.tsx) and checks (company-actions.ts) load only once a country other than CN is
+ * chosen, and add nothing to the form's first paint.
+ */
+export type CompanyState = typeof emptyCompany & { imoCompanyNumber?: string; nationalRegistryNumber?: string };
 
 const form = createForm<CompanyState, CompanyField>(emptyCompany, {
   // A gateway zod issue names the request's key; a business rule names its code.
@@ -154,7 +163,7 @@ const noActions = () => undefined;
 /** Starts loading the searches, checks and submit before they are needed (the form's first focus or pointer). */
 export const prepareCompany = () => void loadActions().catch(noActions);
 
-type EditableKey = Exclude<keyof CompanyState, 'mode' | 'phase' | 'companyId' | 'uploading' | 'licence' | 'gtc' | 'logo' | 'review'>;
+type EditableKey = Exclude<keyof CompanyState, 'mode' | 'phase' | 'companyId' | 'uploading' | UploadKind | 'review'>;
 
 export function setCompanyField<K extends EditableKey>(key: K, value: CompanyState[K]) {
   form.set(key, value);
@@ -188,11 +197,14 @@ export function creditCodeWarned(s: Pick<CompanyState, 'country' | 'socialCredit
   return verdict.ok && !verdict.organisationCodeOk;
 }
 
-/** Leaving the credit code field: its problem shows at once (the whole form is checked again at submit). */
-export async function checkCreditCode() {
+/**
+ * Leaving the credit code field, or an overseas company's IMO company number: its problem shows at once (the whole
+ * form is checked again at submit).
+ */
+export async function checkCompanyField(field: 'socialCredit' | 'imoCompanyNumber') {
   const actions = await loadActions().catch(noActions);
-  const found = actions?.creditCodeProblem($company.get());
-  if (found) form.fail('socialCredit', found);
+  const found = actions?.fieldProblem(field, $company.get());
+  if (found) form.fail(field, found);
 }
 
 /** /create_account: pre-fills from sign-in (company name, first port) and from a zhoushan origin. */

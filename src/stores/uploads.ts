@@ -14,11 +14,14 @@ const loadCalls = loadOnce(() => import('./upload-calls'));
 
 const noConnection = (): Problem => ({ code: typeof navigator !== 'undefined' && !navigator.onLine ? NETWORK_ERROR : CONNECTION_ERROR });
 
+/** The licence's rule, which an overseas company's registry evidence (issue 42) shares. */
+const documents = { max: UPLOAD_LIMITS.maxLicenceFiles, extensions: UPLOAD_EXTENSIONS };
 /** The files each upload field holds, and the rule it checks before uploading. */
 export const uploadRules: Record<UploadKind, { max: number; extensions: readonly string[] }> = {
-  licence: { max: UPLOAD_LIMITS.maxLicenceFiles, extensions: UPLOAD_EXTENSIONS },
+  licence: documents,
   gtc: { max: 1, extensions: UPLOAD_EXTENSIONS.filter((e) => e !== 'csv') },
   logo: { max: 1, extensions: IMAGE_EXTENSIONS },
+  registryEvidence: documents,
 };
 /** The `accept` attribute of a field: extensions and MIME types. */
 export const acceptFor = (kind: UploadKind) =>

@@ -6,7 +6,7 @@ import { consoleMessages } from '../../src/i18n/ops';
 import { messages } from '../../src/i18n';
 import { REGISTRY_CONSENT_VERSION } from '../../src/schemas/registry';
 import { USCC_ALPHABET, usccCheckCharacter } from '../../src/schemas/registry-numbers';
-import { AXE_TAGS, openInLanguage, PDF, seedUser, signInByRequest, uniqueEmail } from './helpers';
+import { AXE_TAGS, expectAccessible, openInLanguage, PDF, searchAndPick, seedUser, signInByRequest, uniqueEmail } from './helpers';
 
 /**
  * The registry verdict as an operator meets it on the review page (issue 42), one journey per language: a mainland
@@ -103,5 +103,76 @@ for (const lang of langs) {
     await expect(edit.getByRole('status')).toContainText(e.saved);
     await expect(page.getByRole('region', { name: consoleMessages[lang].opsReview.details })).toContainText('潮汐物流有限公司');
     await expect(page.locator('body')).toContainText(consoleMessages[lang].actionNames.company.edited);
+  });
+}
+
+for (const lang of langs) {
+  const o = consoleMessages[lang].opsReview;
+
+  test(`the review page shows an overseas company's IMO company number, national registry number and evidence (${lang})`, async ({ page, newPage, operatorPage }) => {
+    const admin = await newPage();
+    const email = uniqueEmail(`imo-${lang}`);
+    await seedUser(admin.request, { email, password: 'harbour2024', userType: 2, agreed: true });
+    await signInByRequest(admin.request, email, 'harbour2024');
+    const uploaded = async (kind: string, name: string) =>
+      ((await (await admin.request.post('/api/agg-web/file/uploadFile', { multipart: { kind, files: { name, mimeType: 'application/pdf', buffer: PDF } } })).json()) as { data: { id: string }[] }).data[0]!.id;
+    const created = (await (
+      await admin.request.post('/api/agg-web/company/create', {
+        data: {
+          companyNameEn: `Straits Ship Management ${lang.toUpperCase()} ${Date.now()}`,
+          companyType: 'shipOwner',
+          countryId: 'SG',
+          countryName: 'Singapore',
+          contactName: 'Tan Mei',
+          contactTel: '81234567',
+          phoneCode: '+65',
+          socialCredit: '201912345K',
+          contactEmail: email,
+          corporateCharter: [await uploaded('licence', 'licence.pdf')],
+          imoCompanyNumber: '2041999',
+          nationalRegistryNumber: 'UEN 201912345K',
+          registryEvidence: [await uploaded('registryEvidence', 'register-extract.pdf')],
+        },
+      })
+    ).json()) as { code: string; data: { companyId: string } };
+    expect(created.code).toBe('0');
+
+    await operatorPage('reviewer', { name: 'Ruth Reviewer' });
+    await openInLanguage(page, lang, `/ops/company?companyId=${created.data.companyId}`);
+    const details = page.getByRole('region', { name: o.details });
+    await expect(details).toContainText(o.fields.imoCompanyNumber);
+    await expect(details).toContainText('2041999');
+    await expect(details).toContainText('UEN 201912345K');
+    const documents = page.getByRole('region', { name: o.files });
+    await expect(documents).toContainText(o.purposes.registryEvidence);
+    await expect(documents.getByRole('link', { name: o.openFile.replace('{name}', `${o.purposes.registryEvidence} register-extract.pdf`) })).toHaveAttribute('href', /\/api\/ops\/v1\/companies\/.+\/files\//);
+  });
+}
+
+for (const lang of langs) {
+  const o = messages[lang].onboarding;
+
+  test(`the company form asks an overseas company for its registry numbers and checks the IMO number on leaving it (${lang})`, async ({ page }) => {
+    const email = uniqueEmail(`imo-form-${lang}`);
+    await seedUser(page.request, { email, password: 'harbour2024', userType: 0, agreed: true });
+    await signInByRequest(page.request, email, 'harbour2024');
+    await openInLanguage(page, lang, '/create_account');
+    const imo = page.getByLabel(o.registryNumbers.imoCompanyNumber);
+    // Not for a mainland company: the part loads only once another country is chosen.
+    await searchAndPick(page, o.country, lang === 'zh' ? '中国' : 'China', lang === 'zh' ? /^中国/ : /^People's Republic of China/);
+    await expect(page.getByRole('checkbox', { name: o.registry.agree })).toBeVisible();
+    await expect(imo).toHaveCount(0);
+    await searchAndPick(page, o.country, lang === 'zh' ? '新加坡' : 'Singap', lang === 'zh' ? /新加坡/ : /Singapore/);
+    await expect(imo).toBeVisible();
+    await expect(page.getByLabel(o.registryNumbers.nationalRegistryNumber)).toBeVisible();
+    await expect(page.locator('#upload-registryEvidence')).toBeAttached();
+    await imo.fill('2041998');
+    await imo.press('Tab');
+    await expect(imo).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText(o.errors.imoCompanyNumberCheck.replace('{expected}', '9'))).toBeVisible();
+    await imo.fill('2041999');
+    await imo.press('Tab');
+    await expect(imo).not.toHaveAttribute('aria-invalid', 'true');
+    await expectAccessible(page, '.registry-numbers');
   });
 }

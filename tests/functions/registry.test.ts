@@ -4,7 +4,7 @@ import { operatorInsert, startOperatorSession } from '../../functions/gateway/op
 import { sha256Hex } from '../../functions/gateway/identity/passwords';
 import { MONTH_MS } from '../../functions/gateway/registry/service';
 import { resetStandIn, setStandInCompany, setStandInMode, standInCalls } from '../../functions/gateway/registry/stand-in';
-import type { UploadedFile } from '../../src/schemas/onboarding';
+import type { CompanyDetailAnswer, UploadedFile } from '../../src/schemas/onboarding';
 import type { ReviewDetailAnswer } from '../../src/schemas/ops-review';
 import { REGISTRY_CONSENT_VERSION, type RegistryCheck } from '../../src/schemas/registry';
 import { bufferedForm, useWorkerEnv } from './gateway-client';
@@ -352,5 +352,146 @@ describe("the operator's edit and suspend", () => {
     expect(await auditRows(companyId, 'company.grants_suspended')).toHaveLength(1);
     const still = await worker.env.DB.prepare('SELECT grants_suspended_at FROM companies WHERE id = ?').bind(companyId).first<{ grants_suspended_at: number }>();
     expect(still!.grants_suspended_at).toBe(row!.grants_suspended_at);
+  });
+});
+
+describe('overseas and shipping companies: the IMO company number, the national registry number and their evidence', () => {
+  /** A company outside the mainland: its credit code is the local registration number, free text. */
+  const SG = { countryId: 'SG', countryName: 'Singapore', socialCredit: '201912345K', phoneCode: '+65', contactTel: '81234567' };
+  const upload = async (cookie: string, kind: string, name = 'evidence.pdf', bytes: Uint8Array = pdf) => {
+    const form = new FormData();
+    form.append('kind', kind);
+    form.append('files', new Blob([bytes]), name);
+    const sent = await bufferedForm(form);
+    return api.json<UploadedFile[]>(await api.postRaw('/agg-web/file/uploadFile', sent.body, { cookie, headers: sent.headers }));
+  };
+  const companyRow = (id: string) =>
+    worker.env.DB.prepare('SELECT imo_company_number, national_registry_number, updated_at FROM companies WHERE id = ?')
+      .bind(id)
+      .first<{ imo_company_number: string | null; national_registry_number: string | null; updated_at: number }>();
+  const fileRow = (id: string) => worker.env.DB.prepare('SELECT company_id, purpose, kind FROM files WHERE id = ?').bind(id).first<{ company_id: string | null; purpose: string | null; kind: string }>();
+  const auditRows = async (companyId: string) =>
+    (await worker.env.DB.prepare("SELECT reason, detail FROM audit_log WHERE target_kind = 'company' AND target_id = ? AND action = 'company.edited'").bind(companyId).all<{ reason: string; detail: string }>()).results;
+
+  it('create: 2041999 is stored with the national number and the evidence tied to the company; 2041998 is RG0004 in both languages with nothing written', async () => {
+    // A wrong check digit: refused in the language of the request, naming the digit that fits, and nothing written.
+    const { admin, fields } = await newCompany({ ...SG });
+    const licence = (await upload(admin.cookie, 'licence', 'licence.pdf')).data[0]!;
+    const evidence = (await upload(admin.cookie, 'registryEvidence')).data[0]!;
+    const form = { ...fields, companyNameEn: `Straits Ship Management ${api.unique()}`, corporateCharter: [licence.id], registryEvidence: [evidence.id], nationalRegistryNumber: ' UEN  201912345K ' };
+    const en = await api.json(await api.post('/agg-web/company/create', { ...form, imoCompanyNumber: '2041998' }, { cookie: admin.cookie, lang: 'en' }));
+    expect(en).toMatchObject({ code: 'RG0004', data: { path: 'imoCompanyNumber', expected: '9' } });
+    expect(en.message).toBe('This IMO company number is not valid: its last digit does not fit the first six.');
+    const zh = await api.json(await api.post('/agg-web/company/create', { ...form, imoCompanyNumber: '2041998' }, { cookie: admin.cookie, lang: 'zh' }));
+    expect(zh).toMatchObject({ code: 'RG0004', message: 'IMO 公司编号无效：最后一位校验码与前六位不符。' });
+    expect((await api.json(await api.post('/agg-web/company/create', { ...form, imoCompanyNumber: '20419' }, { cookie: admin.cookie }))).code).toBe('RG0007');
+    const none = await worker.env.DB.prepare('SELECT COUNT(*) AS n FROM companies WHERE name_en = ?').bind(form.companyNameEn).first<{ n: number }>();
+    expect(none!.n).toBe(0);
+    expect(await fileRow(evidence.id)).toMatchObject({ company_id: null, purpose: null, kind: 'registryEvidence' });
+
+    // A sound one, spaces trimmed and inner spaces of the national number collapsed.
+    const created = await api.json<{ companyId: string }>(await api.post('/agg-web/company/create', { ...form, imoCompanyNumber: ' 204 1999 ' }, { cookie: admin.cookie }));
+    expect(created.code).toBe('0');
+    const companyId = created.data.companyId;
+    expect(await companyRow(companyId)).toMatchObject({ imo_company_number: '2041999', national_registry_number: 'UEN 201912345K' });
+    expect(await fileRow(evidence.id)).toMatchObject({ company_id: companyId, purpose: 'registryEvidence' });
+    const detail = await api.json<CompanyDetailAnswer>(await api.get(`/agg-web/company/detail?companyId=${companyId}`, { cookie: admin.cookie }));
+    expect(detail.data).toMatchObject({ imoCompanyNumber: '2041999', nationalRegistryNumber: 'UEN 201912345K', registryEvidence: [{ id: evidence.id, originName: 'evidence.pdf' }] });
+    expect(detail.data.corporateCharter.map((file) => file.id)).toEqual([licence.id]);
+
+    // Listed for the operator beside the licence, each with its address, and the numbers shown.
+    const reviewer = await operator();
+    const review = (await api.json<ReviewDetailAnswer>(await api.get(`/ops/v1/companies/detail?companyId=${companyId}`, { cookie: reviewer }))).data;
+    expect(review).toMatchObject({ imoCompanyNumber: '2041999', nationalRegistryNumber: 'UEN 201912345K' });
+    expect(review.files.map((file) => [file.purpose, file.id])).toEqual([
+      ['licence', licence.id],
+      ['registryEvidence', evidence.id],
+    ]);
+    const opened = await api.get(review.files[1]!.url.replace(/^\/api/, ''), { cookie: reviewer });
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-type')).toBe('application/pdf');
+
+    // An empty string is none; the evidence may be a CSV, as a licence may.
+    const csv = (await upload(admin.cookie, 'registryEvidence', 'register.csv', new TextEncoder().encode('name,number\nStraits,201912345K\n'))).data[0]!;
+    const plain = await api.json<{ companyId: string }>(
+      await api.post('/agg-web/company/create', { ...form, companyNameEn: `Straits Two ${api.unique()}`, corporateCharter: [(await upload(admin.cookie, 'licence', 'l.pdf')).data[0]!.id], registryEvidence: [csv.id], imoCompanyNumber: '', nationalRegistryNumber: '' }, { cookie: admin.cookie }),
+    );
+    expect(plain.code).toBe('0');
+    expect(await companyRow(plain.data.companyId)).toMatchObject({ imo_company_number: null, national_registry_number: null });
+    expect(await fileRow(csv.id)).toMatchObject({ company_id: plain.data.companyId, purpose: 'registryEvidence' });
+  });
+
+  it('a mainland company: an IMO number, a national number and evidence it sends are ignored (not stored, not attached)', async () => {
+    const { admin, fields } = await newCompany();
+    const evidence = (await upload(admin.cookie, 'registryEvidence')).data[0]!;
+    const licence = (await upload(admin.cookie, 'licence', 'licence.pdf')).data[0]!;
+    const created = await api.json<{ companyId: string }>(
+      await api.post(
+        '/agg-web/company/create',
+        { ...fields, companyNameEn: `Mainland Lines ${api.unique()}`, corporateCharter: [licence.id], imoCompanyNumber: '2041998', nationalRegistryNumber: 'X-1', registryEvidence: [evidence.id] },
+        { cookie: admin.cookie },
+      ),
+    );
+    expect(created.code).toBe('0');
+    expect(await companyRow(created.data.companyId)).toMatchObject({ imo_company_number: null, national_registry_number: null });
+    expect(await fileRow(evidence.id)).toMatchObject({ company_id: null, purpose: null });
+  });
+
+  it('fill: a wrong IMO number changes nothing; a sound one is stored; evidence left out of the form is removed', async () => {
+    const { admin, fields, created } = await newCompany({ ...SG, imoCompanyNumber: '2041999', nationalRegistryNumber: 'UEN 1' });
+    expect(created.code).toBe('0');
+    const companyId = created.data.companyId;
+    const evidence = (await upload(admin.cookie, 'registryEvidence')).data[0]!;
+    const fill = async (body: Record<string, unknown>, lang: 'en' | 'zh' = 'en') => api.json(await api.post('/agg-web/company/fill', { ...fields, companyId, ...body }, { cookie: admin.cookie, lang }));
+    const saved = await fill({ imoCompanyNumber: '2041999', nationalRegistryNumber: 'UEN 2', registryEvidence: [evidence.id] });
+    expect(saved.code).toBe('0');
+    const before = await companyRow(companyId);
+    expect(before).toMatchObject({ imo_company_number: '2041999', national_registry_number: 'UEN 2' });
+
+    const wrong = await fill({ imoCompanyNumber: '2041998', nationalRegistryNumber: 'UEN 3', registryEvidence: [] }, 'zh');
+    expect(wrong).toMatchObject({ code: 'RG0004', message: 'IMO 公司编号无效：最后一位校验码与前六位不符。', data: { path: 'imoCompanyNumber', expected: '9' } });
+    expect(await companyRow(companyId)).toEqual(before);
+    expect(await fileRow(evidence.id)).toMatchObject({ company_id: companyId, purpose: 'registryEvidence' });
+
+    // Sent without them: no numbers and no evidence any more.
+    expect((await fill({ imoCompanyNumber: undefined, nationalRegistryNumber: undefined })).code).toBe('0');
+    expect(await companyRow(companyId)).toMatchObject({ imo_company_number: null, national_registry_number: null });
+    expect(await fileRow(evidence.id)).toBeNull();
+  });
+
+  it("the operator's correction of the IMO number: checked as at entry, one audit row with the old and new values", async () => {
+    const { created } = await newCompany({ ...SG, imoCompanyNumber: '2041999' });
+    const companyId = created.data.companyId;
+    const reviewer = await operator();
+    const seen = (await api.json<ReviewDetailAnswer>(await api.get(`/ops/v1/companies/detail?companyId=${companyId}`, { cookie: reviewer }))).data;
+    const edit = async (body: Record<string, unknown>, lang: 'en' | 'zh' = 'en') =>
+      api.json<{ changed: string[] }>(
+        await api.post(
+          '/ops/v1/companies/edit',
+          { companyId, expectedUpdatedAt: seen.updatedAt, companyNameEn: seen.companyNameEn, companyNameCn: seen.companyNameCn, socialCredit: seen.socialCredit, reason: 'Certificate shows another number', ...body },
+          { cookie: reviewer, lang },
+        ),
+      );
+    expect(await edit({ imoCompanyNumber: '2041998' })).toMatchObject({ code: 'RG0004', message: 'This IMO company number is not valid: its last digit does not fit the first six.', data: { path: 'imoCompanyNumber', expected: '9' } });
+    expect((await edit({ imoCompanyNumber: '2041998' }, 'zh')).message).toBe('IMO 公司编号无效：最后一位校验码与前六位不符。');
+    expect((await edit({ imoCompanyNumber: '1234' })).code).toBe('RG0007');
+    expect(await auditRows(companyId)).toEqual([]);
+    expect((await companyRow(companyId))!.imo_company_number).toBe('2041999');
+    // Left out, the numbers stay as they are (nothing changed: no edit, no row).
+    expect(await edit({})).toMatchObject({ code: '0', data: { changed: [] } });
+
+    // 0123453: 0·8 + 1·6 + 2·4 + 3·2 + 4·9 + 5·7 = 91, 91 mod 11 = 3, (11 − 3) mod 10 = 8 → 0123458.
+    expect(await edit({ imoCompanyNumber: 'IMO 0123458', nationalRegistryNumber: 'UEN 201912345K' })).toMatchObject({ code: '0', data: { changed: ['imoCompanyNumber', 'nationalRegistryNumber'] } });
+    expect(await companyRow(companyId)).toMatchObject({ imo_company_number: '0123458', national_registry_number: 'UEN 201912345K' });
+    const rows = await auditRows(companyId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.reason).toBe('Certificate shows another number');
+    expect(JSON.parse(rows[0]!.detail)).toEqual({
+      changed: ['imoCompanyNumber', 'nationalRegistryNumber'],
+      from: { imoCompanyNumber: '2041999', nationalRegistryNumber: null },
+      to: { imoCompanyNumber: '0123458', nationalRegistryNumber: 'UEN 201912345K' },
+    });
+    const now = (await api.json<ReviewDetailAnswer>(await api.get(`/ops/v1/companies/detail?companyId=${companyId}`, { cookie: reviewer }))).data;
+    expect(now).toMatchObject({ imoCompanyNumber: '0123458', nationalRegistryNumber: 'UEN 201912345K' });
   });
 });

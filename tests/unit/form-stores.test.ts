@@ -4,7 +4,7 @@ import { en } from '../../src/i18n/en';
 import { problemText } from '../../src/i18n/problem';
 import type { BrowserEnv } from '../../src/stores/browser';
 import { SESSION_KEYS } from '../../src/stores/browser';
-import { $company, $companyErrors, initCreateCompany, setCompanyArea, setCompanyField, submitCompany } from '../../src/stores/company';
+import { $company, $companyErrors, checkCompanyField, initCreateCompany, setCompanyArea, setCompanyField, submitCompany } from '../../src/stores/company';
 import { createForm } from '../../src/stores/form';
 import { $join, $joinErrors, initJoin, setInvitationCode, setJoinField, submitJoin } from '../../src/stores/join';
 import { $reset, $resetErrors, initPasswordReset, sendCode, setField as setResetField, switchChannel } from '../../src/stores/password-reset';
@@ -243,6 +243,41 @@ describe('the administrator form ($company)', () => {
     await submitCompany();
     expect(sent().map((c) => c.path)).toEqual(['agg-web/company/create']);
     expect(third.storage.has(SESSION_KEYS.registryOutcome)).toBe(false);
+  });
+
+  it("an overseas company's IMO company number (issue 42): said on leaving the field and at submit, sent with the national number and the evidence; a mainland company sends none", async () => {
+    initCreateCompany(tab('?loginType=2').env);
+    filledCompany();
+    setCompanyField('companyNameEn', 'Acme');
+    setCompanyField('imoCompanyNumber', '2041998');
+    await checkCompanyField('imoCompanyNumber');
+    expect(say($companyErrors.get().imoCompanyNumber)).toBe(en.onboarding.errors.imoCompanyNumberCheck.replace('{expected}', '9'));
+    setCompanyField('imoCompanyNumber', '20419');
+    await submitCompany();
+    expect(say($companyErrors.get().imoCompanyNumber)).toBe(en.onboarding.errors.imoCompanyNumberMalformed);
+    expect(sent()).toHaveLength(0);
+
+    // Sound here; the gateway's refusal is said at the field as well, with the form's summary.
+    setCompanyField('imoCompanyNumber', ' 204 1999 ');
+    setCompanyField('nationalRegistryNumber', ' UEN   201912345K ');
+    $company.setKey('registryEvidence', [{ id: 'e1', url: '/api/agg-web/file/e1', originName: 'e.pdf', extension: 'pdf' }]);
+    answers['agg-web/company/create'] = () => ({ code: 'RG0004', message: 'This IMO company number is not valid', data: { path: 'imoCompanyNumber', expected: '9' } });
+    await submitCompany();
+    expect(sent()[0]!.body).toMatchObject({ imoCompanyNumber: '204 1999', nationalRegistryNumber: 'UEN 201912345K', registryEvidence: ['e1'] });
+    expect($companyErrors.get().imoCompanyNumber).toMatchObject({ code: 'RG0004', message: 'This IMO company number is not valid' });
+    expect(say($companyErrors.get().form)).toBe(en.onboarding.errorSummary);
+
+    // A mainland company: no check of the field and none of them sent.
+    calls = [];
+    setCompanyField('country', { id: 'CN', name: 'China' });
+    setCompanyField('socialCredit', '91350100M000100Y43');
+    setCompanyField('imoCompanyNumber', '2041998');
+    answers['agg-web/company/create'] = () => new Promise<never>(() => {});
+    void submitCompany();
+    await vi.waitFor(() => expect(sent()).toHaveLength(1));
+    expect($companyErrors.get().imoCompanyNumber).toBeUndefined();
+    expect(Object.keys(sent()[0]!.body as object)).not.toEqual(expect.arrayContaining(['imoCompanyNumber']));
+    expect(sent()[0]!.body).not.toHaveProperty('registryEvidence');
   });
 
   it('shows a refused company at the field its code names and on the form, in the gateway words', async () => {

@@ -27,6 +27,9 @@ export interface CompanyRow {
   social_credit: string | null;
   contact_email: string | null;
   updated_at: number | null;
+  /** Migration 0601 (issue 42): an overseas company's IMO company number and national registry number. */
+  imo_company_number: string | null;
+  national_registry_number: string | null;
   /** Migration 0150: the form's language and the last review decision (review/service.ts). */
   lang: 'zh' | 'en';
   review_reason: string | null;
@@ -145,6 +148,9 @@ export interface CompanyFields {
   port_code: string | null;
   social_credit: string;
   contact_email: string;
+  /** An overseas company's (issue 42); always null for a mainland company. */
+  imo_company_number: string | null;
+  national_registry_number: string | null;
   /** The language the form was sent in: review decisions are written to the administrator in it. */
   lang: 'zh' | 'en';
 }
@@ -165,6 +171,8 @@ const FORM_COLUMNS = [
   'port_code',
   'social_credit',
   'contact_email',
+  'imo_company_number',
+  'national_registry_number',
   'lang',
 ] as const satisfies readonly (keyof CompanyFields)[];
 

@@ -34,7 +34,7 @@ import { findPort } from '../places/ports';
 import { isImageContentType } from '../files/service';
 import { moduleName, modulesOfType } from './modules';
 import { ERR } from '../../../src/schemas/error-codes';
-import { checkUscc } from '../../../src/schemas/registry-numbers';
+import { checkImoCompanyNumber, checkUscc } from '../../../src/schemas/registry-numbers';
 import { reviewReasonText } from '../../../src/schemas/review-outcome';
 import { companyAuthority, outsideByTwoStep, type CompanyNeed } from '../authority/service';
 import { emitEvent } from '../events/db';
@@ -87,13 +87,17 @@ async function requireAuthority(caller: Caller, companyId: string, need: Company
 // Create and fill
 // ---------------------------------------------------------------------------------------------------------
 
-/** The form's files: id → what it is for; a file named twice is CO0006. */
-function filesOfForm(form: CompanyForm): Map<string, UploadKind> {
+/**
+ * The form's files: id → what it is for; a file named twice is CO0006. The registry evidence is an overseas
+ * company's only (`overseas`): a mainland company's is not attached.
+ */
+function filesOfForm(form: CompanyForm, overseas: boolean): Map<string, UploadKind> {
   const files = new Map<string, UploadKind>();
   const wanted: [string | undefined, UploadKind][] = [
     ...form.corporateCharter.map((id): [string, UploadKind] => [id, 'licence']),
     [form.oilSupplyGtc, 'gtc'],
     [form.companyLogo, 'logo'],
+    ...(overseas ? (form.registryEvidence ?? []) : []).map((id): [string, UploadKind] => [id, 'registryEvidence']),
   ];
   for (const [id, purpose] of wanted) {
     if (!id) continue;
@@ -114,11 +118,14 @@ async function checkForm(caller: Caller, form: CompanyForm, companyId: string, e
   const contactPhone = phoneRecipient(form.phoneCode, form.contactTel);
   const country = findCountry(form.countryId);
   if (!country) throw new GatewayError(ERR.COUNTRY_NOT_LISTED, { path: 'countryId' });
-  const socialCredit = country.id === 'CN' ? mainlandCreditCode(form.socialCredit) : form.socialCredit;
+  const overseas = country.id !== 'CN';
+  const socialCredit = overseas ? form.socialCredit : mainlandCreditCode(form.socialCredit);
+  // An overseas company's registry numbers (issue 42); a mainland company's are ignored, not stored.
+  const imoNumber = overseas ? imoCompanyNumber(form.imoCompanyNumber) : null;
   const port = form.portId ? findPort(form.portId) : null;
   if (port === undefined) throw new GatewayError(ERR.PORT_NOT_LISTED, { path: 'portId' });
 
-  const files = filesOfForm(form);
+  const files = filesOfForm(form, overseas);
   const rows = await filesByIds(caller.db, [...files.keys()]);
   const usable = (row: FileRow) => (row.company_id === null && row.owner_user_id === caller.userId) || (existing && row.company_id === companyId);
   const bad = [...files.keys()].filter((id) => !rows.some((row) => row.id === id && usable(row)));
@@ -145,6 +152,8 @@ async function checkForm(caller: Caller, form: CompanyForm, companyId: string, e
     port_code: port?.code ?? null,
     social_credit: socialCredit,
     contact_email: form.contactEmail,
+    imo_company_number: imoNumber,
+    national_registry_number: overseas ? (form.nationalRegistryNumber ?? null) : null,
     lang: caller.lang ?? 'zh',
   };
   return { companyId, userId: caller.userId, fields, files, now: caller.now };
@@ -160,6 +169,18 @@ export function mainlandCreditCode(text: string): string {
   if (verdict.ok) return verdict.code;
   if (verdict.problem === 'checkCharacter') throw new GatewayError(ERR.USCC_CHECK_CHARACTER_WRONG, { path: 'socialCredit', expected: verdict.expected });
   throw new GatewayError(ERR.USCC_MALFORMED, { path: 'socialCredit' });
+}
+
+/**
+ * An overseas company's IMO company number (issue 42), or null for none (absent, empty or spaces): 7 digits (RG0007)
+ * whose last is the check digit of the first six (RG0004, with the one that fits); stored without spaces or `IMO`.
+ */
+export function imoCompanyNumber(text: string | null | undefined, path = 'imoCompanyNumber'): string | null {
+  if (!text?.trim()) return null;
+  const verdict = checkImoCompanyNumber(text);
+  if (verdict.ok) return verdict.number;
+  if (verdict.problem === 'checkDigit') throw new GatewayError(ERR.IMO_COMPANY_NUMBER_INVALID, { path, expected: verdict.expected });
+  throw new GatewayError(ERR.IMO_COMPANY_NUMBER_MALFORMED, { path });
 }
 
 /** Why a guarded company write changed nothing: the name is taken (CO0001), or else a file went elsewhere. */
@@ -232,6 +253,9 @@ export async function companyDetail(caller: Caller, companyId: string): Promise<
     corporateCharter: files.filter((f) => f.purpose === 'licence').map(uploaded),
     oilSupplyGtc: files.filter((f) => f.purpose === 'gtc').map(uploaded)[0] ?? null,
     companyLogo: files.filter((f) => f.purpose === 'logo').map(uploaded)[0] ?? null,
+    imoCompanyNumber: company.imo_company_number,
+    nationalRegistryNumber: company.national_registry_number,
+    registryEvidence: files.filter((f) => f.purpose === 'registryEvidence').map(uploaded),
     review: {
       reason: company.review_reason,
       note: company.review_note,

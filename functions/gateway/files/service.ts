@@ -92,7 +92,7 @@ function isPlainText(bytes: Uint8Array): boolean {
 /**
  * The file's real type, when its bytes, its extension and the upload kind all agree; otherwise null.
  * docx/xlsx are ZIPs with [Content_Types].xml and a word/ or xl/ part (no macros); doc/xls are OLE
- * compound files with a WordDocument or Workbook stream; csv only for licences; logos only jpeg/png.
+ * compound files with a WordDocument or Workbook stream; csv only for licences (and registry evidence); logos only jpeg/png.
  */
 export function sniffType(bytes: Uint8Array, fileName: string, kind: UploadKind): SniffedType | null {
   if (bytes.length === 0 || hasMarkupHead(bytes)) return null;
@@ -114,7 +114,8 @@ export function sniffType(bytes: Uint8Array, fileName: string, kind: UploadKind)
       if (ext === 'xlsx' && indexOfBytes(bytes, ascii('xl/')) !== -1) return 'xlsx';
       return null;
     }
-    if (ext === 'csv' && kind === 'licence' && isPlainText(bytes)) return 'csv';
+    // The registry evidence (issue 42) is taken as a licence is.
+    if (ext === 'csv' && (kind === 'licence' || kind === 'registryEvidence') && isPlainText(bytes)) return 'csv';
     return null;
   })();
   if (!found) return null;

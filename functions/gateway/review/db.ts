@@ -126,6 +126,9 @@ export interface CompanyEdit {
   nameCn: string | null;
   nameKey: string;
   socialCredit: string;
+  /** An overseas company's numbers (issue 42), as they are to be: unchanged ones carry the stored value. */
+  imoCompanyNumber: string | null;
+  nationalRegistryNumber: string | null;
   at: number;
   /** The audit row (`company.edited`), written only when the edit changed the company. */
   audit: AuditEntry;
@@ -141,11 +144,12 @@ export async function applyCompanyEdit(db: D1Database, edit: CompanyEdit): Promi
     db
       .prepare(
         `UPDATE companies SET name_en = ?3, name_cn = ?4, name_key = ?5, social_credit = ?6,
+           imo_company_number = ?8, national_registry_number = ?9,
            updated_at = max(?7, coalesce(updated_at, 0) + 1)
          WHERE id = ?1 AND coalesce(updated_at, -1) = coalesce(?2, -1)
            AND NOT EXISTS (SELECT 1 FROM companies o WHERE o.name_key = ?5 AND o.type = companies.type AND o.id <> ?1)`,
       )
-      .bind(edit.companyId, edit.expectedUpdatedAt, edit.nameEn, edit.nameCn, edit.nameKey, edit.socialCredit, edit.at),
+      .bind(edit.companyId, edit.expectedUpdatedAt, edit.nameEn, edit.nameCn, edit.nameKey, edit.socialCredit, edit.at, edit.imoCompanyNumber, edit.nationalRegistryNumber),
     auditStatement(db, edit.audit, { ifChanged: true }),
   ]);
   return Boolean(updated?.meta.changes);

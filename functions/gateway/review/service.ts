@@ -31,7 +31,7 @@ import { fileById, filesOfCompany } from '../files/db';
 import { fileResponse } from '../files/service';
 import { GatewayError } from '../errors';
 import { listAudit, operatorNamesOf } from '../audit/db';
-import { companyShown, mainlandCreditCode, memberShown } from '../companies/service';
+import { companyShown, imoCompanyNumber, mainlandCreditCode, memberShown } from '../companies/service';
 import { deliver, type DeliveryEnv } from '../delivery';
 import type { Operator } from '../operators/service';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -121,6 +121,8 @@ export async function companyReview(db: D1Database, companyId: string): Promise<
     portName: company.port_name,
     portCode: company.port_code,
     socialCredit: company.social_credit,
+    imoCompanyNumber: company.imo_company_number,
+    nationalRegistryNumber: company.national_registry_number,
     lang: company.lang,
     createdAt: company.created_at,
     updatedAt: company.updated_at,
@@ -215,9 +217,27 @@ export async function decide(caller: DecisionCaller, request: ReviewDecisionRequ
  */
 export async function editCompany(caller: Omit<DecisionCaller, 'env'>, request: CompanyEditRequest & { companyNameCn?: string | null }): Promise<CompanyEditAnswer> {
   const company = await requireCompany(caller.db, request.companyId);
-  const socialCredit = company.country_id === 'CN' ? mainlandCreditCode(request.socialCredit) : request.socialCredit;
-  const next = { nameEn: request.companyNameEn, nameCn: request.companyNameCn || null, socialCredit };
-  const before = { nameEn: company.name_en, nameCn: company.name_cn || null, socialCredit: company.social_credit };
+  const overseas = company.country_id !== 'CN';
+  const socialCredit = overseas ? request.socialCredit : mainlandCreditCode(request.socialCredit);
+  const before = {
+    nameEn: company.name_en,
+    nameCn: company.name_cn || null,
+    socialCredit: company.social_credit,
+    imoCompanyNumber: company.imo_company_number,
+    nationalRegistryNumber: company.national_registry_number,
+  };
+  // An overseas company's numbers (issue 42), checked as at entry: left out, they stay; a mainland company has none.
+  const next = {
+    nameEn: request.companyNameEn,
+    nameCn: request.companyNameCn || null,
+    socialCredit,
+    imoCompanyNumber: !overseas ? null : request.imoCompanyNumber === undefined ? before.imoCompanyNumber : imoCompanyNumber(request.imoCompanyNumber),
+    nationalRegistryNumber: !overseas
+      ? null
+      : request.nationalRegistryNumber === undefined
+        ? before.nationalRegistryNumber
+        : request.nationalRegistryNumber?.trim().replace(/\s+/g, ' ') || null,
+  };
   const changed = (Object.keys(next) as (keyof typeof next)[]).filter((key) => next[key] !== before[key]);
   if (!changed.length) return { companyId: company.id, changed: [], updatedAt: company.updated_at ?? company.created_at };
   const won = await applyCompanyEdit(caller.db, {

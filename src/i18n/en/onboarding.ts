@@ -50,6 +50,16 @@ export const onboarding = {
     legalRepId: 'Legal representative’s ID card number',
     legalRepIdHint: '18 characters, as on the ID card; used for this check only.',
   },
+  /** An overseas company's registry numbers and their evidence (issue 42): a country other than mainland China. */
+  registryNumbers: {
+    title: 'Registry numbers (optional)',
+    imoCompanyNumber: 'IMO company number',
+    imoCompanyNumberHint: '7 digits, for shipowners and ship managers: the IMO Unique Company and Registered Owner Identification Number.',
+    nationalRegistryNumber: 'National registry number',
+    nationalRegistryNumberHint: 'The company’s number in its country’s business register, as on the certificate.',
+    evidence: 'Registry evidence',
+    evidenceHint: 'The certificate or register extract that shows these numbers. Up to 10 files: JPEG, PNG, PDF, DOC, DOCX, XLS, XLSX (or CSV), 6 MB each; an operator reviews them.',
+  },
   email: 'Business e-mail',
   licence: 'Business licence',
   licenceHint: 'Up to 10 files: JPEG, PNG, PDF, DOC, DOCX, XLS, XLSX (or CSV), 6 MB each.',
@@ -97,6 +107,9 @@ export const onboarding = {
     creditCodeCharacter: 'Character {position} cannot be “{character}”: the code uses digits and the capital letters A–Y without I, O, S, V and Z.',
     /** {expected}: the check character the first 17 characters give. */
     creditCodeCheck: 'The last character should be {expected}. Please compare the code with the licence.',
+    /** {expected}: the check digit the first six digits give (issue 42). */
+    imoCompanyNumberCheck: 'The last digit should be {expected}. Please compare the IMO company number with the certificate.',
+    imoCompanyNumberMalformed: 'An IMO company number has 7 digits.',
     emailRequired: 'Please enter the business e-mail.',
     emailInvalid: 'Please enter a valid e-mail address.',
     licenceRequired: 'Please upload the business licence.',

@@ -9,7 +9,7 @@ import {
   $company,
   $companyErrors,
   addFiles,
-  checkCreditCode,
+  checkCompanyField,
   $usccRules,
   creditCodeWarned,
   initCreateCompany,
@@ -39,6 +39,8 @@ interface CompanyFormProps {
 }
 
 const RegistryConsent = lazy(() => import('./RegistryConsent'));
+/** An overseas company's registry numbers and evidence (issue 42): loaded once a country other than CN is chosen. */
+const RegistryNumbers = lazy(() => import('./RegistryNumbers'));
 
 /** The area-code list, stable, loaded once the form is first used (as on /join and /login): not with the page (issue 31). */
 const loadPhoneCodesLazily = () => import('../../api/dictionaries').then((d) => d.loadPhoneCodes());
@@ -201,7 +203,7 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
           label={m.creditCode}
           value={s.socialCredit}
           onChange={(v) => setCompanyField('socialCredit', v)}
-          onBlur={checkCreditCode}
+          onBlur={() => void checkCompanyField('socialCredit')}
           error={errors.socialCredit}
           // A mainland code whose organisation code fails GB 11714 is sent all the same: a warning, not an error.
           hint={!errors.socialCredit && creditCodeWarned(s, usccRules) ? m.creditCodeOrganisationWarning : undefined}
@@ -232,6 +234,11 @@ export default function CompanyForm({ lang, mode, messages }: CompanyFormProps) 
             values={{ registryConsent: s.registryConsent, legalRepName: s.legalRepName, legalRepId: s.legalRepId }}
             onChange={(key, value) => setCompanyField(key, value as never)}
           />
+        </Suspense>
+      )}
+      {s.country && s.country.id !== 'CN' && (
+        <Suspense fallback={null}>
+          <RegistryNumbers m={m} s={s} errors={errors} set={setCompanyField} check={checkCompanyField} upload={upload} />
         </Suspense>
       )}
       {upload('licence', m.licence, m.licenceHint, true)}

@@ -99,6 +99,13 @@ export default function CompanyReview({ lang, messages, actionNames }: CompanyRe
               [m.fields.type, companyTypeLabel(d.companyType, messages.companyTypes)],
               [m.fields.country, d.countryName && `${d.countryName} (${d.countryId})`],
               [m.fields.creditCode, d.socialCredit],
+              // An overseas company's numbers (issue 42); their evidence is under the documents.
+              ...(d.countryId !== 'CN'
+                ? [
+                    [m.fields.imoCompanyNumber, d.imoCompanyNumber],
+                    [m.fields.nationalRegistryNumber, d.nationalRegistryNumber],
+                  ]
+                : []),
               [m.fields.contactName, d.contactName],
               [m.fields.contactPhone, d.contactPhone],
               [m.fields.contactEmail, d.contactEmail],
