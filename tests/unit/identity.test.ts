@@ -38,6 +38,12 @@ describe('phoneRecipient', () => {
     expect(codeOf(() => phoneRecipient('+44', '12345678'))).toBe('PH0001');
   });
 
+  it('refuses with PH0001 a number that cannot get its codes by text: fixed line, premium rate, toll free, UAN', () => {
+    for (const [code, number] of <[string, string][]>[['+44', '20 7946 0018'], ['+44', '909 879 0000'], ['+1', '800 555 0199'], ['+44', '55 1123 4567'], ['+852', '2123 4567']]) {
+      expect(codeOf(() => phoneRecipient(code, number)), `${code} ${number}`).toBe('PH0001');
+    }
+  });
+
   it('refuses with PH0001, not an exception, a calling code no country uses', () => {
     for (const code of ['+999', '+0', '+1111']) expect(codeOf(() => phoneRecipient(code, '12345678')), code).toBe('PH0001');
     expect(codeOf(() => phoneRecipientFromE164('+99912345678'))).toBe('PH0001');

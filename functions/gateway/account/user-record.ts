@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
 import type { Lang } from '../../../src/lib/lang';
 import { fileUrl } from '../../../src/schemas/onboarding';
 import type { MeAnswer } from '../../../src/schemas/profile';

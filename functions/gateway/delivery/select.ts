@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
 import type { Config, EmailProvider, SmsProvider } from '../../config';
 import { aliyunSms } from './aliyun-sms';
 import { MESSAGE_KINDS, smsFormOf, type DeliveryMessage, type MessageKind, type Provider } from './message';

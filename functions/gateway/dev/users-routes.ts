@@ -75,7 +75,7 @@ export const devUserRoutes = new Hono<EdgeBindings>()
     const at = now(c);
     const id = crypto.randomUUID();
     // A plain password the server sees meets the whole rule (letters and digits, 6-18, not on the blocklist).
-    if (body.password && !body.insecurePassword) await assertPlainPasswordAllowed(body.password);
+    if (body.password && !body.insecurePassword) await assertPlainPasswordAllowed(db, body.password);
     const password = body.password
       ? await hashPassword(await sha256Hex(body.password + (body.legacySalt ?? '')), c.env)
       : null;

@@ -88,7 +88,7 @@ async function credentialsSignIn(
   { partner, network, now, client, background }: { partner: boolean; network: string; now: number; client: ClientInfo; background: Background },
 ): Promise<string | undefined> {
   const identity = identityOfLoginName(credentials.loginName);
-  if (!identity || (await isCommonPassword(credentials.passwordHash))) {
+  if (!identity || (await isCommonPassword(env.DB, credentials.passwordHash))) {
     // The same KDF work as a real check, so a refusal never answers faster than a wrong password.
     await verifyPassword(credentials.passwordHash, null, env);
     return undefined;

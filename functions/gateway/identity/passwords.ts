@@ -1,6 +1,5 @@
 import { meetsPasswordRule } from '../../../src/schemas/auth';
-import { decodeBase64 } from '../../../src/lib/base64';
-import { BLOCKED_COUNT, BLOCKED_PREFIXES, RICE_BITS } from '../generated/common-passwords';
+import { COMMON_PASSWORD_PREFIX_HEX, isBlockedHashPrefix } from './db/common-passwords';
 import { configOf } from '../../config';
 import { GatewayError } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -131,58 +130,26 @@ export async function decoySalt(identity: string, env: PepperEnv): Promise<strin
 }
 export const LEGACY_SALT_HEX_LENGTH = 32;
 
-let blockedPrefixes: Uint32Array | undefined;
-
-/** The sorted 32-bit hash prefixes of the blocklist, decoded from their Rice-coded gaps (scripts/common-passwords.ts). */
-function decodeBlockedPrefixes(): Uint32Array {
-  const bytes = decodeBase64(BLOCKED_PREFIXES)!;
-  const prefixes = new Uint32Array(BLOCKED_COUNT);
-  let bit = 0;
-  const next = () => (bytes[bit >> 3]! >> (7 - (bit++ & 7))) & 1;
-  let value = 0;
-  for (let i = 0; i < BLOCKED_COUNT; i++) {
-    let quotient = 0;
-    while (next()) quotient++;
-    let low = 0;
-    for (let j = 0; j < RICE_BITS; j++) low = low * 2 + next();
-    value += quotient * 2 ** RICE_BITS + low;
-    prefixes[i] = value;
-  }
-  return prefixes;
-}
-
 /**
  * True when the client's SHA-256 hex is that of a common password. The blocklist (which words:
- * scripts/common-passwords.ts) is carried as the sorted first 32 bits of each word's SHA-256, so a password
- * off the list is refused only if its hash starts like a listed one: about 1 in 284,000 (README "The Worker's size").
+ * scripts/common-passwords.ts) is a D1 table of the first 64 bits of each word's SHA-256, read by primary key.
  */
-export async function isCommonPassword(clientHash: string): Promise<boolean> {
+export async function isCommonPassword(db: D1Database, clientHash: string): Promise<boolean> {
   // Only lower-case hex is what the browser sends (and all the list held before it was hashed down).
   if (!/^[0-9a-f]{64}$/.test(clientHash)) return false;
-  const prefix = parseInt(clientHash.slice(0, 8), 16);
-  blockedPrefixes ??= decodeBlockedPrefixes();
-  let low = 0;
-  let high = blockedPrefixes.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const entry = blockedPrefixes[middle]!;
-    if (entry === prefix) return true;
-    if (entry < prefix) low = middle + 1;
-    else high = middle - 1;
-  }
-  return false;
+  return isBlockedHashPrefix(db, clientHash.slice(0, COMMON_PASSWORD_PREFIX_HEX));
 }
 
 /**
  * The whole rule for a plain password the server sees (the dev seeding call): 6 to 18 letters and digits
  * (PW0001) and not on the blocklist (PW0002). Hashed passwords can only be held against the blocklist.
  */
-export async function assertPlainPasswordAllowed(password: string): Promise<void> {
+export async function assertPlainPasswordAllowed(db: D1Database, password: string): Promise<void> {
   if (!meetsPasswordRule(password)) throw new GatewayError(ERR.PASSWORD_FORMAT_INVALID);
-  await assertNewPasswordAllowed(await sha256Hex(password));
+  await assertNewPasswordAllowed(db, await sha256Hex(password));
 }
 
 /** Refuses a new password that is on the blocklist (PW0002). */
-export async function assertNewPasswordAllowed(clientHash: string): Promise<void> {
-  if (await isCommonPassword(clientHash)) throw new GatewayError(ERR.PASSWORD_TOO_COMMON);
+export async function assertNewPasswordAllowed(db: D1Database, clientHash: string): Promise<void> {
+  if (await isCommonPassword(db, clientHash)) throw new GatewayError(ERR.PASSWORD_TOO_COMMON);
 }

@@ -153,7 +153,7 @@ export async function startOperatorEnrolment(env: WorkerEnv, token: string, at: 
  */
 export async function finishOperatorEnrolment(env: WorkerEnv, input: { token: string; password: string; code: string }, client: Client) {
   const db = env.DB;
-  await assertNewPasswordAllowed(input.password);
+  await assertNewPasswordAllowed(db, input.password);
   const hash = await sha256Hex(input.token);
   const row = await liveEnrolment(db, hash, client.at);
   if (!row?.pending_secret_enc) throw new GatewayError(ERR.OPERATOR_ENROLMENT_LINK_INVALID);

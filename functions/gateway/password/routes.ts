@@ -73,7 +73,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     const name = identity(body);
     // Checked before the code is spent, so the person can fix the form and use the same code.
     assertConfirmed(body);
-    await assertNewPasswordAllowed(body.newPassword);
+    await assertNewPasswordAllowed(db, body.newPassword);
     await assertNotBreached(c.env, body.newPasswordSha1, at);
     const user = await findUserByIdentity(db, name);
     // An unknown account's code (a decoy, or none) answers what consumeCode answers for a wrong code; should a
@@ -98,7 +98,7 @@ export const passwordRoutes = new Hono<PasswordEnv>()
     const db = c.env.DB;
     const at = now(c);
     assertConfirmed(body);
-    await assertNewPasswordAllowed(body.newPassword);
+    await assertNewPasswordAllowed(db, body.newPassword);
     await assertNotBreached(c.env, body.newPasswordSha1, at);
     const current = storedPasswordOf(user);
     // The current password on the change itself, whatever the proof's age (ASVS 5.0 V6.2.3).

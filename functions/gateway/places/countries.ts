@@ -1,9 +1,9 @@
 import countries from 'i18n-iso-countries';
 import en from 'i18n-iso-countries/langs/en.json';
 import zh from 'i18n-iso-countries/langs/zh.json';
-// The same metadata (max) as the phone rules (identity/sign-in-names.ts): importing /min here as well put a second
-// copy of the calling codes, 83 KB, in the Worker.
-import { getCountries, getCountryCallingCode } from 'libphonenumber-js/max';
+// The same metadata (mobile) as the phone rules (identity/sign-in-names.ts): importing another set here as well
+// would put a second copy of the calling codes, 83 KB, in the Worker.
+import { getCountries, getCountryCallingCode } from 'libphonenumber-js/mobile';
 import { DEFAULT_AREA_CODE_ID, type PhoneCodeItem } from '../../../src/schemas/dictionaries';
 
 countries.registerLocale(en);

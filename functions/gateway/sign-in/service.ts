@@ -604,7 +604,7 @@ export async function checkPassword(env: WorkerEnv, identity: LoginIdentity, att
   if (attempt.newPassword) {
     // The insecure-password modal was confirmed: the new password replaces the old one (as version 2) and
     // every other session of the account ends.
-    await assertNewPasswordAllowed(attempt.newPassword);
+    await assertNewPasswordAllowed(db, attempt.newPassword);
     await assertNotBreached(env, attempt.newPasswordSha1, at);
     before.push(
       setPasswordStatement(db, user.id, await hashPassword(attempt.newPassword, env), { version: 2, clearOriginalFlag: true }),
