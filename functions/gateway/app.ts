@@ -69,7 +69,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .use('*', withConfig)
     // A local run's clock may be moved (POST /dev/clock, offset in D1, read once per isolate); never when deployed.
     .use('*', async (c, next) => {
-      if (c.get('config').devRoutes) {
+      if (typeof PORTAL_DEPLOYED_BUILD === 'undefined' && c.get('config').devRoutes) {
         const offset = await devClockOffset(c.env.DB);
         if (offset !== 0) c.set('now', () => clock() + offset);
         // npm run load's count of D1 work per request (dev/d1-meter.ts), once turned on.
@@ -88,10 +88,8 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', legalRoutes)
     .route('/', authRoutes)
     .route('/', accountRoutes)
-    .route('/', devUserRoutes)
     .route('/', codeRoutes)
     .route('/', captchaRoutes)
-    .route('/', devRoutes)
     .route('/', companyRoutes)
     .route('/', vesselRoutes)
     .route('/', grantRoutes)
@@ -114,7 +112,6 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', opsReviewRoutes)
     .route('/', registryRoutes)
     .route('/', opsRegistryRoutes)
-    .route('/', devRegistryRoutes)
     .route('/', handoffRoutes)
     .route('/', destinationRoutes)
     .route('/', oidcRoutes)
@@ -125,12 +122,15 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', dataRightsRoutes)
     .route('/', deliveryRoutes)
     .route('/', wechatRoutes)
-    .route('/', wechatStandInRoutes)
     .route('/', webhookRoutes)
     .route('/', webhookConsoleRoutes)
     .route('/', companyTrailRoutes)
     .route('/', supportRoutes)
-    .route('/', supportOpsRoutes)
+    .route('/', supportOpsRoutes);
+  // Local runs only: the /dev helpers and the providers' stand-ins. A deployed build (wrangler.toml `define`s
+  // PORTAL_DEPLOYED_BUILD for staging and production) has none of their code, so nothing can turn them on there.
+  if (typeof PORTAL_DEPLOYED_BUILD === 'undefined') app.route('/', devUserRoutes).route('/', devRoutes).route('/', devRegistryRoutes).route('/', wechatStandInRoutes);
+  app
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.
       const known = app.routes.some((route) => route.path === c.req.path && route.method !== 'ALL');

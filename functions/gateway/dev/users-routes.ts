@@ -67,77 +67,80 @@ const devUserRequest = z
   })
   .check(z.refine((u) => u.phone || u.email || u.usId, { message: 'phone, email or usId is required' }));
 
-export const devUserRoutes = new Hono<EdgeBindings>()
-  .use('/dev/users', async (c, next) => (c.get('config').devRoutes ? next() : fail(c, ERR.NO_SUCH_API)))
-  .post('/dev/users', validate('json', devUserRequest), async (c) => {
-    const body = c.req.valid('json');
-    const db = c.env.DB;
-    const at = now(c);
-    const id = crypto.randomUUID();
-    // A plain password the server sees meets the whole rule (letters and digits, 6-18, not on the blocklist).
-    if (body.password && !body.insecurePassword) await assertPlainPasswordAllowed(db, body.password);
-    const password = body.password
-      ? await hashPassword(await sha256Hex(body.password + (body.legacySalt ?? '')), c.env)
-      : null;
-    const statements = [
-      insertUserStatement(db, {
-        id,
-        phone: body.phone ? phoneRecipient(body.phone.callingCode, body.phone.mobile) : null,
-        email: body.email ? emailRecipient(body.email) : null,
-        usId: body.usId ?? null,
-        realName: body.realName,
-        password,
-        passwordVersion: body.legacySalt ? 1 : 2,
-        legacySalt: body.legacySalt ?? null,
-        originalFlag: body.originalFlag,
-        userType: body.userType,
-        pendingCompanyName: body.pendingCompanyName ?? null,
-        identity: body.identity ?? null,
-        pendingPortId: body.pendingPortId ?? null,
-        isPartner: body.isPartner,
-        source: 'dev-seed',
-        now: at,
-      }),
-    ];
-    if (body.agreed) statements.push(...consentStatements(db, id, at));
-    const companyIds: string[] = [];
-    for (const company of body.companies ?? []) {
-      const companyId = company.companyId ?? crypto.randomUUID();
-      companyIds.push(companyId);
-      if (!company.companyId) {
+// /* @__PURE__ */: nothing mounts it in a deployed build (gateway/app.ts, PORTAL_DEPLOYED_BUILD), so esbuild drops it.
+export const devUserRoutes = /* @__PURE__ */ (() =>
+  new Hono<EdgeBindings>()
+    .use('/dev/users', async (c, next) => (c.get('config').devRoutes ? next() : fail(c, ERR.NO_SUCH_API)))
+    .post('/dev/users', validate('json', devUserRequest), async (c) => {
+      const body = c.req.valid('json');
+      const db = c.env.DB;
+      const at = now(c);
+      const id = crypto.randomUUID();
+      // A plain password the server sees meets the whole rule (letters and digits, 6-18, not on the blocklist).
+      if (body.password && !body.insecurePassword) await assertPlainPasswordAllowed(db, body.password);
+      const password = body.password
+        ? await hashPassword(await sha256Hex(body.password + (body.legacySalt ?? '')), c.env)
+        : null;
+      const statements = [
+        insertUserStatement(db, {
+          id,
+          phone: body.phone ? phoneRecipient(body.phone.callingCode, body.phone.mobile) : null,
+          email: body.email ? emailRecipient(body.email) : null,
+          usId: body.usId ?? null,
+          realName: body.realName,
+          password,
+          passwordVersion: body.legacySalt ? 1 : 2,
+          legacySalt: body.legacySalt ?? null,
+          originalFlag: body.originalFlag,
+          userType: body.userType,
+          pendingCompanyName: body.pendingCompanyName ?? null,
+          identity: body.identity ?? null,
+          pendingPortId: body.pendingPortId ?? null,
+          isPartner: body.isPartner,
+          source: 'dev-seed',
+          now: at,
+        }),
+      ];
+      if (body.agreed) statements.push(...consentStatements(db, id, at));
+      const companyIds: string[] = [];
+      for (const company of body.companies ?? []) {
+        const companyId = company.companyId ?? crypto.randomUUID();
+        companyIds.push(companyId);
+        if (!company.companyId) {
+          statements.push(
+            seedCompanyStatement(db, {
+              id: companyId,
+              nameEn: company.nameEn,
+              nameKey: companyNameKey(company.nameEn),
+              type: companyTypeToDb(company.type),
+              status: company.status,
+              createdBy: id,
+              at,
+              requireTwoStep: company.requireTwoStep ?? false,
+              confirmNewDevices: company.confirmNewDevices ?? false,
+              forbidTrustedDevices: company.forbidTrustedDevices ?? false,
+            }),
+          );
+        }
         statements.push(
-          seedCompanyStatement(db, {
-            id: companyId,
-            nameEn: company.nameEn,
-            nameKey: companyNameKey(company.nameEn),
-            type: companyTypeToDb(company.type),
-            status: company.status,
-            createdBy: id,
+          seedMemberStatement(db, {
+            companyId,
+            userId: id,
+            role: company.role,
+            status: company.memberStatus,
+            isMain: company.isMain,
             at,
-            requireTwoStep: company.requireTwoStep ?? false,
-            confirmNewDevices: company.confirmNewDevices ?? false,
-            forbidTrustedDevices: company.forbidTrustedDevices ?? false,
+            hireTime: company.hireTime ?? null,
           }),
         );
       }
-      statements.push(
-        seedMemberStatement(db, {
-          companyId,
-          userId: id,
-          role: company.role,
-          status: company.memberStatus,
-          isMain: company.isMain,
-          at,
-          hireTime: company.hireTime ?? null,
-        }),
-      );
-    }
-    try {
-      await runBatch(db, statements);
-    } catch (error) {
-      // A clash here (the identity or a company name and type already seeded) is the caller's mistake.
-      if (error instanceof GatewayError) throw new GatewayError(ERR.REQUEST_INVALID, [{ path: '', message: 'already exists' }]);
-      throw error;
-    }
-    return ok(c, { userId: id, companyIds });
-  });
+      try {
+        await runBatch(db, statements);
+      } catch (error) {
+        // A clash here (the identity or a company name and type already seeded) is the caller's mistake.
+        if (error instanceof GatewayError) throw new GatewayError(ERR.REQUEST_INVALID, [{ path: '', message: 'already exists' }]);
+        throw error;
+      }
+      return ok(c, { userId: id, companyIds });
+    })
+)();

@@ -29,13 +29,15 @@ export const registryRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Session
   );
 
 /** The local stand-in's controls (DEV_OUTBOX runs only). */
-export const devRegistryRoutes = new Hono<EdgeBindings>().post('/dev/registry', validate('json', standInRequest), async (c) => {
-  if (!c.get('config').devRoutes) return fail(c, ERR.NO_SUCH_API);
-  const body = c.req.valid('json');
-  if (body.code !== undefined && body.entry !== undefined) setStandInCompany(body.code, body.entry);
-  if (body.provider && body.mode !== undefined) setStandInMode(body.provider, body.mode);
-  return ok(c, true);
-});
+// /* @__PURE__ */: nothing mounts it in a deployed build (gateway/app.ts, PORTAL_DEPLOYED_BUILD), so esbuild drops it.
+export const devRegistryRoutes = /* @__PURE__ */ (() =>
+  new Hono<EdgeBindings>().post('/dev/registry', validate('json', standInRequest), async (c) => {
+    if (!c.get('config').devRoutes) return fail(c, ERR.NO_SUCH_API);
+    const body = c.req.valid('json');
+    if (body.code !== undefined && body.entry !== undefined) setStandInCompany(body.code, body.entry);
+    if (body.provider && body.mode !== undefined) setStandInMode(body.provider, body.mode);
+    return ok(c, true);
+  }))();
 
 export const opsRegistryRoutes = new Hono<{ Bindings: WorkerEnv; Variables: OperatorVariables }>()
   .use('/ops/v1/registry/*', requireOperator('reviewer'))

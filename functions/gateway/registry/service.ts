@@ -63,7 +63,8 @@ export async function askRegistry(env: object, query: RegistryQuery, at: number)
   const tried: Outcome['tried'] = [];
   for (const name of config.registryProviders as ('tencent' | 'aliyun')[]) {
     const own = keys[name];
-    const standIn = !own && config.registryStandIn;
+    // The stand-in exists in local runs only (gateway/app.ts, PORTAL_DEPLOYED_BUILD).
+    const standIn = typeof PORTAL_DEPLOYED_BUILD === 'undefined' && !own && config.registryStandIn;
     if (!own && !standIn) {
       tried.push({ provider: name, outcome: 'unconfigured' });
       continue;
@@ -71,7 +72,8 @@ export async function askRegistry(env: object, query: RegistryQuery, at: number)
     const left = config.deliveryTotalTimeout - (Date.now() - started);
     if (left <= 0) break;
     try {
-      const answer = await callRegistry(name, (own ? keys : STAND_IN_KEYS) as typeof STAND_IN_KEYS, query, at, own ? networkSend : standInSend, Math.min(config.deliveryTimeout, left));
+      const [providerKeys, send] = typeof PORTAL_DEPLOYED_BUILD === 'undefined' && !own ? [STAND_IN_KEYS, standInSend] : [keys, networkSend];
+      const answer = await callRegistry(name, providerKeys as typeof STAND_IN_KEYS, query, at, send, Math.min(config.deliveryTimeout, left));
       tried.push({ provider: name, outcome: 'answered' });
       return { verdict: verdictOf(answer), answer, provider: name, tried };
     } catch (error) {

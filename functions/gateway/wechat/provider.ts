@@ -37,9 +37,12 @@ export function appOf(config: Config, method: Method): App | null {
         ? [config.wechatMpAppId, config.wechatMpAppSecret]
         : [config.wecomCorpId, config.wecomSecret, config.wecomAgentId];
   if (id && secret && (method !== 'wecom' || agentId)) return { appId: id, secret, agentId, standIn: false };
-  if (!config.wechatStandIn) return null;
-  const standInApp = STAND_IN_APPS[method];
-  return { appId: id ?? standInApp.appId, secret: standInApp.secret, agentId: agentId ?? standInApp.agentId, standIn: true };
+  // The stand-in exists in local runs only (gateway/app.ts, PORTAL_DEPLOYED_BUILD).
+  if (typeof PORTAL_DEPLOYED_BUILD === 'undefined' && config.wechatStandIn) {
+    const standInApp = STAND_IN_APPS[method];
+    return { appId: id ?? standInApp.appId, secret: standInApp.secret, agentId: agentId ?? standInApp.agentId, standIn: true };
+  }
+  return null;
 }
 
 export const providerOf = (method: Method): Provider => (method === 'wecom' ? 'wecom' : 'wechat');
@@ -79,12 +82,12 @@ export const signInTimeLimit = (config: Config) => Math.min(config.wechatTimeout
 const timeLeft = (deadline: Deadline) => deadline.until - Date.now();
 
 async function call(env: WorkerEnv, config: Config, app: App, base: string, path: string, query: Record<string, string>, at: number, deadline: Deadline): Promise<Json> {
-  const url = `${app.standIn ? STAND_IN_ORIGIN : base}${path}?${new URLSearchParams(query)}`;
+  const url = `${typeof PORTAL_DEPLOYED_BUILD === 'undefined' && app.standIn ? STAND_IN_ORIGIN : base}${path}?${new URLSearchParams(query)}`;
   let answer: TextAnswer;
   try {
     const left = timeLeft(deadline);
     if (left <= 0) throw new OutboundFailure('timeout', `the sign-in's ${config.wechatTimeout} ms are spent`);
-    answer = app.standIn ? await standInCall(env, url, left, at) : await fetchText(url, { method: 'GET' }, left);
+    answer = typeof PORTAL_DEPLOYED_BUILD === 'undefined' && app.standIn ? await standInCall(env, url, left, at) : await fetchText(url, { method: 'GET' }, left);
   } catch (error) {
     if (!(error instanceof OutboundFailure)) throw error;
     console.error(JSON.stringify({ event: 'wechat_unavailable', path, reason: error.reason }));

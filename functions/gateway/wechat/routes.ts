@@ -42,9 +42,12 @@ export const wechatRoutes = new Hono<WechatEnv>()
   });
 
 /** The local stand-in of WeChat and WeCom at /dev/wechat (wechat/stand-in.ts); 404 unless DEV_OUTBOX is "true". */
-export const wechatStandInRoutes = new Hono<WechatEnv>()
-  .use('/dev/wechat/*', async (c, next) => {
-    if (!c.get('config').devRoutes || !c.get('config').wechatStandIn) return fail(c, ERR.NO_SUCH_API);
-    await next();
-  })
-  .route('/dev/wechat', standIn);
+// /* @__PURE__ */: nothing mounts it in a deployed build (gateway/app.ts, PORTAL_DEPLOYED_BUILD), so esbuild drops it.
+export const wechatStandInRoutes = /* @__PURE__ */ (() =>
+  new Hono<WechatEnv>()
+    .use('/dev/wechat/*', async (c, next) => {
+      if (!c.get('config').devRoutes || !c.get('config').wechatStandIn) return fail(c, ERR.NO_SUCH_API);
+      await next();
+    })
+    .route('/dev/wechat', standIn)
+)();

@@ -124,86 +124,89 @@ async function faulty(c: Context<StandInEnv>): Promise<Response | null> {
   return null;
 }
 
-export const standIn = new Hono<StandInEnv>()
-  .get('/connect/qrconnect', scan('qr'))
-  .get('/connect/oauth2/authorize', scan('mp'))
-  .get('/wwlogin/sso/login', scan('wecom'))
-  .post('/confirm', async (c) => {
-    const form = await c.req.parseBody();
-    const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
-    const target = allowedRedirect(c, field('redirect_uri'));
-    const appId = field('appid');
-    if (!target || !(appId in appSecrets(c.env))) return c.text('Parameter error', 400);
-    if (field('answer') === 'confirm') {
-      const person = field('person');
-      if (!/^[A-Za-z0-9._-]{1,64}$/.test(person)) return c.text('Parameter error: person', 400);
-      const code = randomToken().slice(0, 32);
-      await standInIssueCode(c.env.DB, { code, appId, person, scope: field('scope'), now: now(c) });
-      target.searchParams.set('code', code);
-    }
-    // A cancel returns without a code, as WeChat's "deny" does in its web authorization.
-    target.searchParams.set('state', field('state'));
-    return c.redirect(target.toString(), 302);
-  })
-  .post('/fault', async (c) => {
-    const { mode } = await c.req.json<{ mode: 'slow' | 'sluggish' | 'down' | null }>();
-    await setStandInFault(c.env.DB, mode === 'slow' || mode === 'sluggish' || mode === 'down' ? mode : null);
-    return c.json({ code: '0', message: 'ok', data: { mode } });
-  })
-  .get('/sns/oauth2/access_token', async (c) => {
-    const fault = await faulty(c);
-    if (fault) return fault;
-    const { appid = '', secret = '', code = '', grant_type: grant } = c.req.query();
-    const secrets = appSecrets(c.env);
-    if (!(appid in secrets)) return wechatError(c, 40013, 'invalid appid');
-    if (secrets[appid] !== secret) return wechatError(c, 40125, 'invalid appsecret');
-    if (grant !== 'authorization_code') return wechatError(c, 40002, 'invalid grant_type');
-    const used = await standInUseCode(c.env.DB, code, appid, clock(c), CODE_LIFETIME_MS);
-    if (!used.ok) return used.reason === 'used' ? wechatError(c, 40163, 'code been used') : wechatError(c, 40029, 'invalid code');
-    const token = randomToken();
-    await standInIssueToken(c.env.DB, { token, appId: appid, person: used.person, scope: used.scope, expiresAt: clock(c) + TOKEN_LIFETIME_S * 1000 });
-    const withUnion = used.scope !== 'snsapi_base' || (await standInGranted(c.env.DB, appid, used.person));
-    return c.json({
-      access_token: token,
-      expires_in: TOKEN_LIFETIME_S,
-      refresh_token: randomToken(),
-      openid: await openidOf(appid, used.person),
-      scope: used.scope,
-      ...(withUnion ? { unionid: await unionidOf(used.person) } : {}),
-    });
-  })
-  .get('/sns/userinfo', async (c) => {
-    const fault = await faulty(c);
-    if (fault) return fault;
-    const row = await standInToken(c.env.DB, c.req.query('access_token') ?? '');
-    if (!row || row.app_id === STAND_IN_APPS.wecom.appId) return wechatError(c, 40001, 'invalid credential, access_token is invalid or not latest');
-    if (row.expires_at <= clock(c)) return wechatError(c, 42001, 'access_token expired');
-    if (row.scope === 'snsapi_base') return wechatError(c, 48001, 'api unauthorized');
-    const openid = await openidOf(row.app_id, row.person);
-    if (c.req.query('openid') !== openid) return wechatError(c, 40003, 'invalid openid');
-    return c.json({ openid, nickname: row.person, sex: 0, province: '', city: '', country: '', headimgurl: '', privilege: [], unionid: await unionidOf(row.person) });
-  })
-  .get('/cgi-bin/gettoken', async (c) => {
-    const fault = await faulty(c);
-    if (fault) return fault;
-    const { corpid = '', corpsecret = '' } = c.req.query();
-    const secrets = appSecrets(c.env);
-    if (!(corpid in secrets)) return wechatError(c, 40013, 'invalid corpid');
-    if (secrets[corpid] !== corpsecret) return wechatError(c, 40001, 'invalid secret');
-    const token = randomToken();
-    await standInIssueToken(c.env.DB, { token, appId: corpid, person: '', scope: 'corp', expiresAt: clock(c) + TOKEN_LIFETIME_S * 1000 });
-    return c.json({ errcode: 0, errmsg: 'ok', access_token: token, expires_in: TOKEN_LIFETIME_S });
-  })
-  .get('/cgi-bin/auth/getuserinfo', async (c) => {
-    const fault = await faulty(c);
-    if (fault) return fault;
-    const row = await standInToken(c.env.DB, c.req.query('access_token') ?? '');
-    if (!row || row.scope !== 'corp') return wechatError(c, 40014, 'invalid access_token');
-    if (row.expires_at <= clock(c)) return wechatError(c, 42001, 'access_token expired');
-    const used = await standInUseCode(c.env.DB, c.req.query('code') ?? '', row.app_id, clock(c), CODE_LIFETIME_MS);
-    if (!used.ok) return wechatError(c, 40029, 'invalid code');
-    if (used.person.startsWith('outsider')) {
-      return c.json({ errcode: 0, errmsg: 'ok', openid: await openidOf(row.app_id, used.person), external_userid: '' });
-    }
-    return c.json({ errcode: 0, errmsg: 'ok', userid: used.person, user_ticket: randomToken() });
-  });
+// /* @__PURE__ */: nothing mounts it in a deployed build (gateway/app.ts, PORTAL_DEPLOYED_BUILD), so esbuild drops it.
+export const standIn = /* @__PURE__ */ (() =>
+  new Hono<StandInEnv>()
+    .get('/connect/qrconnect', scan('qr'))
+    .get('/connect/oauth2/authorize', scan('mp'))
+    .get('/wwlogin/sso/login', scan('wecom'))
+    .post('/confirm', async (c) => {
+      const form = await c.req.parseBody();
+      const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
+      const target = allowedRedirect(c, field('redirect_uri'));
+      const appId = field('appid');
+      if (!target || !(appId in appSecrets(c.env))) return c.text('Parameter error', 400);
+      if (field('answer') === 'confirm') {
+        const person = field('person');
+        if (!/^[A-Za-z0-9._-]{1,64}$/.test(person)) return c.text('Parameter error: person', 400);
+        const code = randomToken().slice(0, 32);
+        await standInIssueCode(c.env.DB, { code, appId, person, scope: field('scope'), now: now(c) });
+        target.searchParams.set('code', code);
+      }
+      // A cancel returns without a code, as WeChat's "deny" does in its web authorization.
+      target.searchParams.set('state', field('state'));
+      return c.redirect(target.toString(), 302);
+    })
+    .post('/fault', async (c) => {
+      const { mode } = await c.req.json<{ mode: 'slow' | 'sluggish' | 'down' | null }>();
+      await setStandInFault(c.env.DB, mode === 'slow' || mode === 'sluggish' || mode === 'down' ? mode : null);
+      return c.json({ code: '0', message: 'ok', data: { mode } });
+    })
+    .get('/sns/oauth2/access_token', async (c) => {
+      const fault = await faulty(c);
+      if (fault) return fault;
+      const { appid = '', secret = '', code = '', grant_type: grant } = c.req.query();
+      const secrets = appSecrets(c.env);
+      if (!(appid in secrets)) return wechatError(c, 40013, 'invalid appid');
+      if (secrets[appid] !== secret) return wechatError(c, 40125, 'invalid appsecret');
+      if (grant !== 'authorization_code') return wechatError(c, 40002, 'invalid grant_type');
+      const used = await standInUseCode(c.env.DB, code, appid, clock(c), CODE_LIFETIME_MS);
+      if (!used.ok) return used.reason === 'used' ? wechatError(c, 40163, 'code been used') : wechatError(c, 40029, 'invalid code');
+      const token = randomToken();
+      await standInIssueToken(c.env.DB, { token, appId: appid, person: used.person, scope: used.scope, expiresAt: clock(c) + TOKEN_LIFETIME_S * 1000 });
+      const withUnion = used.scope !== 'snsapi_base' || (await standInGranted(c.env.DB, appid, used.person));
+      return c.json({
+        access_token: token,
+        expires_in: TOKEN_LIFETIME_S,
+        refresh_token: randomToken(),
+        openid: await openidOf(appid, used.person),
+        scope: used.scope,
+        ...(withUnion ? { unionid: await unionidOf(used.person) } : {}),
+      });
+    })
+    .get('/sns/userinfo', async (c) => {
+      const fault = await faulty(c);
+      if (fault) return fault;
+      const row = await standInToken(c.env.DB, c.req.query('access_token') ?? '');
+      if (!row || row.app_id === STAND_IN_APPS.wecom.appId) return wechatError(c, 40001, 'invalid credential, access_token is invalid or not latest');
+      if (row.expires_at <= clock(c)) return wechatError(c, 42001, 'access_token expired');
+      if (row.scope === 'snsapi_base') return wechatError(c, 48001, 'api unauthorized');
+      const openid = await openidOf(row.app_id, row.person);
+      if (c.req.query('openid') !== openid) return wechatError(c, 40003, 'invalid openid');
+      return c.json({ openid, nickname: row.person, sex: 0, province: '', city: '', country: '', headimgurl: '', privilege: [], unionid: await unionidOf(row.person) });
+    })
+    .get('/cgi-bin/gettoken', async (c) => {
+      const fault = await faulty(c);
+      if (fault) return fault;
+      const { corpid = '', corpsecret = '' } = c.req.query();
+      const secrets = appSecrets(c.env);
+      if (!(corpid in secrets)) return wechatError(c, 40013, 'invalid corpid');
+      if (secrets[corpid] !== corpsecret) return wechatError(c, 40001, 'invalid secret');
+      const token = randomToken();
+      await standInIssueToken(c.env.DB, { token, appId: corpid, person: '', scope: 'corp', expiresAt: clock(c) + TOKEN_LIFETIME_S * 1000 });
+      return c.json({ errcode: 0, errmsg: 'ok', access_token: token, expires_in: TOKEN_LIFETIME_S });
+    })
+    .get('/cgi-bin/auth/getuserinfo', async (c) => {
+      const fault = await faulty(c);
+      if (fault) return fault;
+      const row = await standInToken(c.env.DB, c.req.query('access_token') ?? '');
+      if (!row || row.scope !== 'corp') return wechatError(c, 40014, 'invalid access_token');
+      if (row.expires_at <= clock(c)) return wechatError(c, 42001, 'access_token expired');
+      const used = await standInUseCode(c.env.DB, c.req.query('code') ?? '', row.app_id, clock(c), CODE_LIFETIME_MS);
+      if (!used.ok) return wechatError(c, 40029, 'invalid code');
+      if (used.person.startsWith('outsider')) {
+        return c.json({ errcode: 0, errmsg: 'ok', openid: await openidOf(row.app_id, used.person), external_userid: '' });
+      }
+      return c.json({ errcode: 0, errmsg: 'ok', userid: used.person, user_ticket: randomToken() });
+    })
+)();
