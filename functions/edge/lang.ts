@@ -1,6 +1,6 @@
 import { requestUrl } from './request-url';
 import type { Context } from 'hono';
-import { getCookie } from 'hono/cookie';
+import { requestCookie } from './request-cookies';
 import { chooseLang, LANG_COOKIE, type Lang } from '../../src/lib/lang';
 import type { EdgeBindings } from '../env';
 
@@ -11,7 +11,7 @@ const langOfRequest = new WeakMap<Request, Lang>();
 export function visitorLang(c: Context<EdgeBindings>): Lang {
   let lang = langOfRequest.get(c.req.raw);
   if (lang === undefined) {
-    lang = chooseLang(getCookie(c, LANG_COOKIE), requestUrl(c).hostname, c.get('config').lang);
+    lang = chooseLang(requestCookie(c, LANG_COOKIE), requestUrl(c).hostname, c.get('config').lang);
     langOfRequest.set(c.req.raw, lang);
   }
   return lang;

@@ -2,7 +2,8 @@ import { requestUrl } from './request-url';
 import type { Context } from 'hono';
 import type { StatusCode } from 'hono/utils/http-status';
 import type { EdgeBindings } from '../env';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, setCookie } from 'hono/cookie';
+import { requestCookie } from './request-cookies';
 import type { CookieOptions, CookiePrefixOptions } from 'hono/utils/cookie';
 import { SESSION_MARKER_COOKIE, SESSION_MAX_AGE } from '../../src/lib/session-marker';
 import { configOf } from '../config';
@@ -54,7 +55,7 @@ export const cookieHeaderName = (cookie: TokenCookie) => (cookie.prefix === 'hos
 /** The session cookie of this request, for the request's own host (the one reader of the token). */
 export function sessionTokenOf(c: Context<EdgeBindings>): string | undefined {
   const cookie = tokenCookie(requestUrl(c), c.get('config').navigatorHostLabel);
-  return getCookie(c, cookie.name, cookie.prefix) || undefined;
+  return requestCookie(c, cookie.name, cookie.prefix) || undefined;
 }
 
 const options = (cookie: TokenCookie, httpOnly: boolean, maxAge = SESSION_MAX_AGE): CookieOptions => ({
@@ -101,7 +102,7 @@ export function secondStepCookie(url: URL, navigatorLabel: string | undefined): 
 /** The second-step challenge of this request, if any. */
 export function secondStepTokenOf(c: Context<EdgeBindings>): string | undefined {
   const cookie = secondStepCookie(requestUrl(c), c.get('config').navigatorHostLabel);
-  return getCookie(c, cookie.name, cookie.prefix) || undefined;
+  return requestCookie(c, cookie.name, cookie.prefix) || undefined;
 }
 
 const secondStepOptions = (cookie: TokenCookie, maxAge: number): CookieOptions & { prefix?: CookiePrefixOptions } => ({
@@ -149,7 +150,7 @@ function deviceCookie(url: URL): TokenCookie {
 /** The device token of this request, if any. */
 export function deviceTokenOf(c: Context): string | undefined {
   const cookie = deviceCookie(requestUrl(c));
-  return getCookie(c, cookie.name, cookie.prefix) || undefined;
+  return requestCookie(c, cookie.name, cookie.prefix) || undefined;
 }
 
 function setDeviceCookie(c: Context, url: URL, token: string, maxAge: number): void {
@@ -186,7 +187,7 @@ export function operatorCookie(url: URL): TokenCookie {
 /** The operator session token of this request, if any. */
 export function operatorTokenOf(c: Context): string | undefined {
   const cookie = operatorCookie(requestUrl(c));
-  return getCookie(c, cookie.name, cookie.prefix) || undefined;
+  return requestCookie(c, cookie.name, cookie.prefix) || undefined;
 }
 
 /** HttpOnly and SameSite=Strict, like the second-step cookie. */
@@ -214,7 +215,7 @@ export function wechatFlowCookie(url: URL): TokenCookie {
 /** The WeChat flow secret of this request, if any. */
 export function wechatFlowOf(c: Context): string | undefined {
   const cookie = wechatFlowCookie(requestUrl(c));
-  return getCookie(c, cookie.name, cookie.prefix) || undefined;
+  return requestCookie(c, cookie.name, cookie.prefix) || undefined;
 }
 
 const wechatFlowOptions = (cookie: TokenCookie, maxAge: number): CookieOptions & { prefix?: CookiePrefixOptions } => ({

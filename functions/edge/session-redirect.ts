@@ -1,6 +1,6 @@
 import { requestUrl } from './request-url';
 import type { MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
+import { requestCookie } from './request-cookies';
 import type { Lang } from '../../src/lib/lang';
 import { isOpsShell, opsPublicShells, opsSignInPathFrom, sessionShells, shellForPath, signInPathFrom, signInShells } from '../../src/lib/routes';
 import { SOURCE_COOKIE, ZHOUSHAN_SOURCE, parseSourceCookie, sourceFromQuery, type SourceOrigin } from '../../src/lib/source-origin';
@@ -111,7 +111,7 @@ export const sessionRedirect: MiddlewareHandler<EdgeBindings> = async (c, next) 
       pathname: url.pathname,
       navigatorHost,
       hasSession,
-      source: sourceFromQuery(url.searchParams) ?? parseSourceCookie(getCookie(c, SOURCE_COOKIE)),
+      source: sourceFromQuery(url.searchParams) ?? parseSourceCookie(requestCookie(c, SOURCE_COOKIE)),
       lang: visitorLang(c),
       config: c.get('config'),
     });

@@ -1,6 +1,7 @@
 import { requestUrl } from './request-url';
 import type { MiddlewareHandler } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, setCookie } from 'hono/cookie';
+import { requestCookie } from './request-cookies';
 import { shellForPath } from '../../src/lib/routes';
 import {
   PORT_TYPE_COOKIE,
@@ -33,7 +34,7 @@ export const sourceOrigin: MiddlewareHandler<EdgeBindings> = async (c, next) => 
   setCookie(c, SOURCE_COOKIE, sourceCookieValue(source), options);
   if (source.source === ZHOUSHAN_SOURCE) {
     setCookie(c, PORT_TYPE_COOKIE, ZHOUSHAN_SOURCE, { ...options, maxAge: PORT_TYPE_MAX_AGE });
-  } else if (getCookie(c, PORT_TYPE_COOKIE) !== undefined) {
+  } else if (requestCookie(c, PORT_TYPE_COOKIE) !== undefined) {
     deleteCookie(c, PORT_TYPE_COOKIE, options);
   }
 };

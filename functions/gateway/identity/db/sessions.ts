@@ -92,7 +92,12 @@ export async function findSessionWithOwner<S extends SessionCore, O>(
   // Both tables have columns of the same name (created_at): each row is built from its own side of the mark.
   const mark = columns.indexOf(OWNER_MARK);
   const ownerEnd = columns.length - extras.length;
-  const rowOf = (from: number, to: number) => Object.fromEntries(columns.slice(from, to).map((name, i) => [name, row[from + i]]));
+  // A plain loop: Object.fromEntries over sliced and mapped arrays was 2.5-4 % of a signed-in call's CPU (issue 46).
+  const rowOf = (from: number, to: number) => {
+    const built: Record<string, unknown> = {};
+    for (let i = from; i < to; i++) built[columns[i]!] = row[i];
+    return built;
+  };
   return { session: rowOf(0, mark) as unknown as S, owner: rowOf(mark + 1, ownerEnd) as O, also: row.slice(ownerEnd) };
 }
 
