@@ -41,7 +41,11 @@ async function workerdDevServer() {
 // picks the shell for the visitor's language and serves it at the exact route, so the build is static.
 export default defineConfig({
   output: 'static',
-  build: { format: 'file', inlineStylesheets: 'auto' },
+  // Every page's CSS is written into its HTML (issue 46): a page paints as soon as its HTML arrives, before its
+  // module scripts, instead of after two stylesheet requests. Lighthouse's mobile simulation then leaves the scripts
+  // out of first paint; with linked stylesheets /user_center and /create_account scored 98-99 (FCP 1.4-1.6 s). Each
+  // page's HTML grows by about 5.5 KB gzip; the stylesheets were 8 KB in two requests.
+  build: { format: 'file', inlineStylesheets: 'always' },
   integrations: [...devOnWorkerd.integrations, react(), islandPreload()],
   trailingSlash: 'never',
   // The legal texts write `{{name}}` for the operator's identity and the other values legal fills in once, in
