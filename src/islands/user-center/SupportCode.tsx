@@ -23,7 +23,8 @@ export function SupportCode({ lang, messages }: SupportCodeProps) {
   const [busy, setBusy] = useState(false);
   const [views, setViews] = useState<SupportViewsOfMine>([]);
   const [ended, setEnded] = useState(false);
-  const clock = (at: number) => new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', { hour: '2-digit', minute: '2-digit', hour12: false }).format(at);
+  // In the platform's zone, as the view's own banners and the console say it (SupportBanner.tsx, OpsSupport.tsx).
+  const clock = (at: number) => new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'Asia/Shanghai' }).format(at);
 
   useEffect(() => {
     void supportViewApi.views().then((answer) => answer.ok && setViews(answer.data));
