@@ -9,7 +9,8 @@ import { expectAccessible, openInLanguage, seedUser, settle, shoot, signInByRequ
  * Support "view as" (issue 44) as people meet it, zh at 390 px and en at 1280 px, by keyboard, with axe: the person
  * reads a support code in their user center, the support operator starts the view on /ops/support, opens the portal
  * as the person in a new tab and sees the banner there and on another page; the person sees the view in their own
- * Security section; End ends it (zh: in the view; en: by the person); the person is told. The rules (codes, races,
+ * Security section; an operator administrator allows changes with a reason; End ends it (zh: in the view; en: by the
+ * person); the person is told. The rules (codes, races,
  * refusals, tokens, trail) are tests/functions/support-view.test.ts.
  */
 const PASSWORD = 'harbour2024';
@@ -94,6 +95,27 @@ for (const { lang, width } of runs) {
     await expect(panel).toContainText(new RegExp(escape(viewing).replace('TIME', '\\d{2}:\\d{2}')));
     await expectAccessible(page, 'section[aria-labelledby="support-code-title"]');
     await shoot(page, `support-viewing-${lang}`, { widths: [width], fullPage: false });
+
+    // An operator administrator (another browser) allows changes in this view: the reason in a form under the view.
+    const adminPage = await newPage({ viewport: { width, height: 900 } });
+    await adminPage.request.post('/api/dev/operator-session', { data: { role: 'admin', name: lang === 'zh' ? '李主管' : 'Adam Admin' } });
+    await openInLanguage(adminPage, lang, '/ops/support');
+    await settle(adminPage);
+    const allow = adminPage.getByRole('button', { name: format(ops.allowWritesLabel, { operator: operatorName, person: 'Sam Support' }) });
+    await allow.focus();
+    await adminPage.keyboard.press('Enter');
+    const allowForm = adminPage.getByRole('form', { name: format(ops.allowWritesLabel, { operator: operatorName, person: 'Sam Support' }) });
+    const allowReason = allowForm.getByLabel(ops.allowReason);
+    await expect(allowReason).toBeFocused();
+    await adminPage.keyboard.press('Enter');
+    await expect(allowForm.getByText(ops.invalidReason)).toBeVisible();
+    await expect(allowReason).toBeFocused();
+    await adminPage.keyboard.type('The person asked on the phone to fix their name');
+    await expectAccessible(adminPage);
+    await shoot(adminPage, `support-allow-${lang}`, { widths: [width], fullPage: false });
+    await adminPage.keyboard.press('Enter');
+    await expect(allowForm).toHaveCount(0);
+    await expect(adminPage.getByRole('region', { name: ops.viewsTitle })).toContainText(ops.writable);
 
     if (lang === 'zh') {
       // End in the view, by keyboard, from the account page: the view ends and the tab goes back to the console.
