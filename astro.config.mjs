@@ -5,6 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { legalMarkdownProcessor } from './scripts/legal-values-plugin.ts';
 import { PRELOAD_HELPER_ID, preloadHelper } from './scripts/preload-helper.mjs';
 import { islandPreload } from './scripts/island-preload.mjs';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+// The support banner's inline script (issue 44, src/layouts/PortalLayout.astro): allowed by its hash, like the scripts
+// Astro writes itself, so the CSP still lets no other inline script run.
+const supportBannerHash = `sha256-${createHash('sha256').update(readFileSync(new URL('./src/lib/support-banner.inline.js', import.meta.url), 'utf8')).digest('base64')}`;
 
 // `npm run dev` (`astro dev`) runs the Worker in workerd through @astrojs/cloudflare; the build never loads the
 // adapter, which would move the output to dist/client + dist/server and change what `npm start` and the tests serve.
@@ -61,7 +67,7 @@ export default defineConfig({
   security: {
     csp: {
       directives: ["worker-src 'self'"],
-      scriptDirective: { resources: ["'self'", 'https://challenges.cloudflare.com'] },
+      scriptDirective: { resources: ["'self'", 'https://challenges.cloudflare.com'], hashes: [/** @type {`sha256-${string}`} */ (supportBannerHash)] },
       styleDirective: { resources: ["'self'", "'unsafe-inline'"] },
     },
   },

@@ -5,7 +5,7 @@ import type { EdgeBindings } from '../env';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { requestCookie } from './request-cookies';
 import type { CookieOptions, CookiePrefixOptions } from 'hono/utils/cookie';
-import { SESSION_MARKER_COOKIE, SESSION_MAX_AGE } from '../../src/lib/session-marker';
+import { SESSION_MARKER_COOKIE, SESSION_MAX_AGE, SUPPORT_MARKER_COOKIE } from '../../src/lib/session-marker';
 import { configOf } from '../config';
 import { isNavigatorHost } from './lang';
 import { ERR } from '../../src/schemas/error-codes';
@@ -77,11 +77,29 @@ export function setSessionCookies(c: Context, cookie: TokenCookie, token: string
   setCookie(c, SESSION_MARKER_COOKIE, '1', options(cookie, false, maxAge));
 }
 
-/** Ends a session in the browser. */
+/** Ends a session in the browser (and the support marker of a view, if any). */
 export function clearSessionCookies(c: Context, cookie: TokenCookie): void {
   deleteCookie(c, cookie.name, { ...options(cookie, true), prefix: cookie.prefix });
   deleteCookie(c, SESSION_MARKER_COOKIE, options(cookie, false));
+  if (getCookie(c, SUPPORT_MARKER_COOKIE) !== undefined) deleteCookie(c, SUPPORT_MARKER_COOKIE, options(cookie, false));
 }
+
+/**
+ * The support marker (SUPPORT_MARKER_COOKIE): a view's start answers `data.supportBanner { operator, until }` beside
+ * its oauthVO; the edge writes it readable, for the view's lifetime at most, and takes it out of the answer. Any other
+ * session start clears a marker left behind. Returns the answer without `supportBanner`.
+ */
+function supportMarker(c: Context, cookie: TokenCookie, body: Json, lifetimeS: number): Json {
+  const banner = isObject(body.data) ? body.data.supportBanner : undefined;
+  if (isObject(banner) && typeof banner.operator === 'string' && typeof banner.until === 'number' && lifetimeS > 0) {
+    setCookie(c, SUPPORT_MARKER_COOKIE, `${banner.until}~${banner.operator.slice(0, 80)}`, options(cookie, false, Math.min(lifetimeS, SUPPORT_MARKER_MAX_S)));
+    return withoutKey(body, 'supportBanner');
+  }
+  if (getCookie(c, SUPPORT_MARKER_COOKIE) !== undefined) deleteCookie(c, SUPPORT_MARKER_COOKIE, options(cookie, false));
+  return body;
+}
+/** A view lasts 30 minutes (gateway support/service.ts VIEW_MS); no marker outlives that. */
+const SUPPORT_MARKER_MAX_S = 30 * 60;
 
 /**
  * The second-step cookie: a first factor of a person with two-step on answers `data.secondStep.challenge`
@@ -234,6 +252,8 @@ export function takeWechatFlow(body: unknown): { secret: string; expiresIn: numb
 
 /** The gateway call that ends a session; only its POST clears the cookies (a GET is no logout). */
 export const LOGOUT_PATH = '/c/user/v2/loginout';
+/** The End of a support "view as", called in the view's own session (gateway support/routes.ts). */
+const SUPPORT_END_PATH = '/agg-web/user/support/end';
 /** The session-expired code. */
 export const SESSION_ENDED_CODE = ERR.SESSION_ENDED;
 
@@ -244,21 +264,24 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
  * When a gateway answer carries a session (`data.oauthVO.access_token`), returns the token and the answer
  * without `oauthVO`; otherwise null.
  */
-export function takeSession(body: unknown): { token: string; body: Json } | null {
+export function takeSession(body: unknown): { token: string; expiresIn: number | undefined; body: Json } | null {
   if (!isObject(body) || !isObject(body.data) || !isObject(body.data.oauthVO)) return null;
   const token = body.data.oauthVO.access_token;
   if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{16,256}$/.test(token)) return null;
+  const expiresIn = typeof body.data.oauthVO.expires_in === 'number' ? body.data.oauthVO.expires_in : undefined;
   const { oauthVO: _removed, ...data } = body.data;
-  return { token, body: { ...body, data } };
+  return { token, expiresIn, body: { ...body, data } };
 }
 
 /**
- * True when the answer means the browser's session is over: TK00001 or 401, or a POSTed logout. A logout by
+ * True when the answer means the browser's session is over: TK00001 or 401, a POSTed logout or support view's End. A logout by
  * any other method is not one, so a cross-site `<img src=…/loginout>` signs nobody out.
  */
 export function endsSession(call: { path: string; method: string }, status: number, body: unknown): boolean {
   return (
     (call.path === LOGOUT_PATH && call.method === 'POST') ||
+    // A support view ended from inside (issue 44): that session is over too.
+    (call.path === SUPPORT_END_PATH && call.method === 'POST' && isObject(body) && body.code === '0') ||
     status === 401 ||
     (isObject(body) && body.code === SESSION_ENDED_CODE) ||
     // The person confirmed an app's sign-out on /sign_out (gateway oidc/logout.ts decideLogout).
@@ -294,6 +317,7 @@ export async function withSessionCookies(
     headers.delete('content-length');
     headers.set('Cache-Control', 'no-store');
     setSessionCookies(c, call.cookie, session.token);
+    session.body = supportMarker(c, call.cookie, session.body, session.expiresIn ?? 0);
     const device = takeSecret(session.body, 'device', 'token');
     if (device) {
       setDeviceCookie(c, requestUrl(c), device.secret, device.expiresIn);

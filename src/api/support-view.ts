@@ -1,10 +1,12 @@
 import * as z from 'zod/mini';
-import { supportCodeAnswer, supportConsole, supportViewStarted } from '../schemas/support-view';
+import { supportCodeAnswer, supportConsole, supportViewsOfMine, supportViewStarted } from '../schemas/support-view';
 import { callGateway } from './client';
 
 /** Support "view as" (issue 44): the person's support code. */
 export const supportViewApi = {
   code: () => callGateway('agg-web/user/support/code', supportCodeAnswer, { body: {} }),
+  views: () => callGateway('agg-web/user/support/views', supportViewsOfMine, { method: 'GET' }),
+  endView: (id: string) => callGateway(`agg-web/user/support/views/${encodeURIComponent(id)}/end`, z.null(), { body: {} }),
 };
 
 /** The operators' calls (the console's /ops/support; contracts in schemas/support-view.ts). */

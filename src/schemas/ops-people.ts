@@ -8,7 +8,8 @@ import { signInEntry } from './security';
  * - GET  ops/v1/people?q=&page=          (support) → PeoplePage: people by phone, e-mail, user ID or name
  * - GET  ops/v1/people/:id               (support) → PersonDetail
  * - POST ops/v1/people/:id/unlock        (support) { reason } → null   PS0002 when nothing is locked
- * - POST ops/v1/people/:id/signOut       (support) { reason } → { ended }   PS0005 when no session is live
+ * - POST ops/v1/people/:id/signOut       (support) { reason } → { ended }   every session and trusted device end;
+ *                                          PS0005 when neither a live session nor a trusted device was left
  * - POST ops/v1/people/:id/requirePasswordChange (support) { reason } → null   PS0006 when already required
  * - POST ops/v1/people/:id/resetTwoStep  (support) { reason } → null   PS0007 when two-step is off
  * - POST ops/v1/people/:id/block         (support) { reason } → null   PS0003 when already blocked

@@ -6,6 +6,8 @@ import { reasonSchema } from './ops-people';
  *
  * - POST agg-web/user/support/code        (the person's own session) {} → SupportCodeAnswer
  * - POST agg-web/user/support/end         (the view-as session) {} → null; SV0008 outside a view
+ * - GET  agg-web/user/support/views       (the person's own session) → SupportViewsOfMine: views of them now
+ * - POST agg-web/user/support/views/:id/end (the person's own session) {} → null; SV0008 not theirs or ended
  * - GET  ops/v1/support                   (support) → SupportConsole: live views, open requests
  * - POST ops/v1/support/views             (support) StartViewRequest → SupportViewStarted (and the person's session
  *                                          cookie in the operator's browser)
@@ -36,6 +38,9 @@ export const supportViewStarted = z.object({
   view: z.object({ id: z.string(), userId: z.string(), until: z.number(), writable: z.boolean() }),
 });
 export type SupportViewStarted = z.infer<typeof supportViewStarted>;
+
+export const supportViewsOfMine = z.array(z.object({ id: z.string(), operator: z.string(), until: z.number() }));
+export type SupportViewsOfMine = z.infer<typeof supportViewsOfMine>;
 
 export const approvalRequest = z.object({ userId: userIdSchema, reason: reasonSchema });
 export type ApprovalRequest = z.infer<typeof approvalRequest>;

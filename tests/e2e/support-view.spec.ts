@@ -8,7 +8,9 @@ import { expectAccessible, openInLanguage, seedUser, settle, shoot, signInByRequ
 /**
  * Support "view as" (issue 44) as people meet it, zh at 390 px and en at 1280 px, by keyboard, with axe: the person
  * reads a support code in their user center, the support operator starts the view on /ops/support, opens the portal
- * as the person in a new tab and sees the banner, and End ends it; the person is told. The rules (codes, races,
+ * as the person in a new tab and sees the banner there and on another page; the person sees the view in their own
+ * Security section; an operator administrator allows changes with a reason; End ends it (zh: in the view; en: by the
+ * person); the person is told. The rules (codes, races,
  * refusals, tokens, trail) are tests/functions/support-view.test.ts.
  */
 const PASSWORD = 'harbour2024';
@@ -77,10 +79,56 @@ for (const { lang, width } of runs) {
     await expectAccessible(view);
     await shoot(view, `support-banner-${lang}`, { widths: [width] });
 
-    // End, by keyboard: the view ends, the tab goes back to the console, and the person is told.
-    await banner.getByRole('button', { name: m.userCenter.endSupport }).focus();
-    await view.keyboard.press('Enter');
-    await view.waitForURL(/\/ops\/support/);
+    // Every page of the view says so (the layout's banner), here the account page, with End.
+    await openInLanguage(view, lang, '/account');
+    const pageBanner = view.getByRole('region', { name: new RegExp(escape(format(m.userCenter.supportBanner, { operator: operatorName, time: 'TIME' })).replace('TIME', '\\d{2}:\\d{2}')) });
+    await expect(pageBanner).toBeVisible();
+    await expectAccessible(view, '[data-support-banner]');
+    await shoot(view, `support-banner-page-${lang}`, { widths: [width], fullPage: false });
+
+    // The person's own Security section says support is viewing, with End.
+    await page.reload();
+    await settle(page);
+    await page.getByRole('heading', { name: m.security.title, exact: true }).scrollIntoViewIfNeeded();
+    await panel.scrollIntoViewIfNeeded();
+    const viewing = format(m.security.supportViewing, { operator: operatorName, time: 'TIME' });
+    await expect(panel).toContainText(new RegExp(escape(viewing).replace('TIME', '\\d{2}:\\d{2}')));
+    await expectAccessible(page, 'section[aria-labelledby="support-code-title"]');
+    await shoot(page, `support-viewing-${lang}`, { widths: [width], fullPage: false });
+
+    // An operator administrator (another browser) allows changes in this view: the reason in a form under the view.
+    const adminPage = await newPage({ viewport: { width, height: 900 } });
+    await adminPage.request.post('/api/dev/operator-session', { data: { role: 'admin', name: lang === 'zh' ? '李主管' : 'Adam Admin' } });
+    await openInLanguage(adminPage, lang, '/ops/support');
+    await settle(adminPage);
+    const allow = adminPage.getByRole('button', { name: format(ops.allowWritesLabel, { operator: operatorName, person: 'Sam Support' }) });
+    await allow.focus();
+    await adminPage.keyboard.press('Enter');
+    const allowForm = adminPage.getByRole('form', { name: format(ops.allowWritesLabel, { operator: operatorName, person: 'Sam Support' }) });
+    const allowReason = allowForm.getByLabel(ops.allowReason);
+    await expect(allowReason).toBeFocused();
+    await adminPage.keyboard.press('Enter');
+    await expect(allowForm.getByText(ops.invalidReason)).toBeVisible();
+    await expect(allowReason).toBeFocused();
+    await adminPage.keyboard.type('The person asked on the phone to fix their name');
+    await expectAccessible(adminPage);
+    await shoot(adminPage, `support-allow-${lang}`, { widths: [width], fullPage: false });
+    await adminPage.keyboard.press('Enter');
+    await expect(allowForm).toHaveCount(0);
+    await expect(adminPage.getByRole('region', { name: ops.viewsTitle })).toContainText(ops.writable);
+
+    if (lang === 'zh') {
+      // End in the view, by keyboard, from the account page: the view ends and the tab goes back to the console.
+      await pageBanner.getByRole('button', { name: m.userCenter.endSupport }).focus();
+      await view.keyboard.press('Enter');
+      await view.waitForURL(/\/ops\/support/);
+    } else {
+      // End by the person, by keyboard, in their own session: at once, and they are told on the page.
+      await panel.getByRole('button', { name: m.security.supportViewEnd }).focus();
+      await page.keyboard.press('Enter');
+      await expect(panel.getByRole('status')).toContainText(m.security.supportViewEnded);
+      await expect(panel).not.toContainText(operatorName);
+    }
     const me = await view.request.get('/api/agg-web/user/fetchMeByUserToken');
     expect(((await me.json()) as { code: string }).code).toBe('TK00001');
     const outbox = (await (await page.request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { data: { text: string }[] };

@@ -1,11 +1,9 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHandoffBlob, DEV_HANDOFF_KEY, handoffClaims, importHandoffKey } from '../../functions/gateway/handoff/blob';
-import { createWorker } from '../../functions/worker';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { hashPassword } from '../../src/lib/password-hash';
-import { gatewayClient, type Envelope } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import { cookieValue, jar, json, named, PASSWORD, useDeviceChallenge, type Opts } from './device-challenge';
 
 /**
  * "Trust this device for 30 days" and the company's device rules (issue 44), through the whole Worker (edge cookies
@@ -14,50 +12,19 @@ import { startWorkerEnv } from './worker-env';
  * a company that forbids trust, the company's "confirm new devices" where the setting is off, and the credentials
  * hand-off. The Worker runs on a clock the tests move (no sleeps), so TOTP codes are exact.
  */
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
 const STEP_MS = 30_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 let at = Math.floor(Date.now() / STEP_MS) * STEP_MS + 2000;
-const app = createWorker({ clock: () => at });
+const { worker, api, call, post, passwordSignIn, latestCode } = useDeviceChallenge('device-trust', () => at);
 /** Past the 60 s wait between two codes to one recipient, and to a TOTP step not used yet. */
 const later = () => {
   at = (Math.floor(at / STEP_MS) + 3) * STEP_MS + 2000;
 };
 
-beforeAll(async () => {
-  worker = await startWorkerEnv('device-trust', { NEW_DEVICE_CHALLENGE: 'true' });
-  api = gatewayClient(worker);
-});
-afterAll(() => worker.dispose());
-
-const PASSWORD = 'Harbour2026';
-type Opts = { cookie?: string; from?: string; country?: string; env?: Record<string, string> };
-const call = (path: string, init: RequestInit = {}, env: Record<string, string> = {}) =>
-  app.request(path.startsWith('/') ? `http://localhost/api${path}` : path, { redirect: 'manual', ...init }, { ...worker.env, ...env }, worker.ctx);
-const post = (path: string, body: unknown, { cookie, from = api.ip(), country, env }: Opts = {}) =>
-  call(
-    path,
-    { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': from, ...(cookie ? { cookie } : {}), ...(country ? { 'x-debug-country': country } : {}) }, body: JSON.stringify(body) },
-    env,
-  );
-const json = <T = Record<string, unknown>>(res: Response) => res.json() as Promise<Envelope<T>>;
-const cookieValue = (res: Response, name: string) => new RegExp(`(?:^|\\n)${name}=([^;]*)`).exec(res.headers.getSetCookie().join('\n'))?.[1];
-const named = (res: Response, name: string) => {
-  const value = cookieValue(res, name);
-  return value ? `${name}=${value}` : undefined;
-};
-const jar = (...cookies: (string | undefined)[]) => cookies.filter(Boolean).join('; ') || undefined;
 const sql = async <T = Record<string, unknown>>(query: string, ...binds: unknown[]) => (await worker.env.DB.prepare(query).bind(...binds).all<T>()).results;
 
-const passwordSignIn = async (email: string, opts: Opts = {}) =>
-  post('/agg-web/user/v3/userLogin', { loginEmail: email, loginPassword: await hashPassword(PASSWORD), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT }, opts);
 const verify = (body: Record<string, unknown>, challenge: string | undefined, opts: Opts = {}) =>
   post('/agg-web/user/twoStep/verify', body, { ...opts, cookie: jar(challenge, opts.cookie) });
-const latestCode = async (email: string) => {
-  await worker.settle();
-  return api.latestCode(email);
-};
 /** Signed in straight away (a session, no step owed)? */
 const straightIn = async (res: Response) => {
   const inside = named(res, 'portal_token') !== undefined && named(res, 'portal_second_step') === undefined;

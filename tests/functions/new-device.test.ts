@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorker } from '../../functions/worker';
+import { describe, expect, it } from 'vitest';
 import { CHALLENGE_MAX_TRIES } from '../../functions/gateway/second-step/service';
 import { LOGIN_CLIENT } from '../../src/schemas/auth';
 import { hashPassword } from '../../src/lib/password-hash';
-import { gatewayClient, type Envelope } from './gateway-client';
-import { startWorkerEnv } from './worker-env';
+import type { Envelope } from './gateway-client';
+import { jar, json, named, PASSWORD, useDeviceChallenge, type Opts } from './device-challenge';
 
 /**
  * The new-device challenge (issue 44) through the whole Worker (edge cookies included) on a real local D1, tried the
@@ -12,50 +11,15 @@ import { startWorkerEnv } from './worker-env';
  * account. The Worker runs on a clock the tests move (no sleeps); codes are read from the dev outbox once the
  * Worker's after-the-answer work has settled.
  */
-let worker: Awaited<ReturnType<typeof startWorkerEnv>>;
-let api: ReturnType<typeof gatewayClient>;
 let at = Date.now();
-const app = createWorker({ clock: () => at });
+const { worker, api, call, post, passwordSignIn, latestCode, codesTo } = useDeviceChallenge('new-device', () => at);
 /** Past the 60 s wait between two codes to one recipient. */
 const later = () => {
   at += 61_000;
 };
 
-beforeAll(async () => {
-  worker = await startWorkerEnv('new-device', { NEW_DEVICE_CHALLENGE: 'true' });
-  api = gatewayClient(worker);
-});
-afterAll(() => worker.dispose());
-
-const PASSWORD = 'Harbour2026';
-type Opts = { cookie?: string; from?: string; country?: string; env?: Record<string, string> };
-const call = (path: string, init: RequestInit = {}, env: Record<string, string> = {}) => app.request(`http://localhost/api${path}`, init, { ...worker.env, ...env }, worker.ctx);
-const post = (path: string, body: unknown, { cookie, from = api.ip(), country, env }: Opts = {}) =>
-  call(
-    path,
-    { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': from, ...(cookie ? { cookie } : {}), ...(country ? { 'x-debug-country': country } : {}) }, body: JSON.stringify(body) },
-    env,
-  );
-const json = <T = Record<string, unknown>>(res: Response) => res.json() as Promise<Envelope<T>>;
-const cookieValue = (res: Response, name: string) => new RegExp(`(?:^|\\n)${name}=([^;]*)`).exec(res.headers.getSetCookie().join('\n'))?.[1];
-const named = (res: Response, name: string) => {
-  const value = cookieValue(res, name);
-  return value ? `${name}=${value}` : undefined;
-};
-const jar = (...cookies: (string | undefined)[]) => cookies.filter(Boolean).join('; ') || undefined;
-
-const passwordSignIn = async (email: string, opts: Opts = {}) =>
-  post('/agg-web/user/v3/userLogin', { loginEmail: email, loginPassword: await hashPassword(PASSWORD), passwordVersion: 2, captchaType: 3, ...LOGIN_CLIENT }, opts);
 const verify = (code: string, challenge: string | undefined, opts: Opts = {}) =>
   post('/agg-web/user/twoStep/verify', { kind: 'code', code }, { ...opts, cookie: jar(challenge, opts.cookie) });
-const codesTo = async (email: string) => {
-  await worker.settle();
-  return (await api.outbox(email)).length;
-};
-const latestCode = async (email: string) => {
-  await worker.settle();
-  return api.latestCode(email);
-};
 
 async function person() {
   const email = `device.${api.unique()}@example.com`;

@@ -184,6 +184,26 @@ describe('support actions', { timeout: 120_000 }, () => {
     expect(again).toMatchObject({ code: '0', data: { originalFlag: true } });
   });
 
+  it('sign out everywhere of a person with no live session but a trusted device: the trust ends, 0 sessions, one row; then nothing is left', async () => {
+    const person = await api.person();
+    // Signed out by the person themselves; a device they trusted remains (the second step would skip it).
+    expect((await api.json(await api.post('/c/user/v2/loginout', {}, { cookie: person.cookie }))).code).toBe('0');
+    const at = Date.now();
+    await worker.env.DB.prepare('INSERT INTO known_devices (token_hash, public_id, user_id, created_at, last_used_at, trusted_until) VALUES (?, ?, ?, ?, ?, ?)')
+      .bind(`hash-${api.unique()}`, `dev-${api.unique()}`, person.userId, at, at, at + 30 * 86_400_000)
+      .run();
+    const support = await operator('support');
+    const answers = await Promise.all(Array.from({ length: 5 }, () => act(support.cookie, `/ops/v1/people/${person.userId}/signOut`)));
+    expect(answers.map((a) => a.code).sort()).toEqual(['0', 'PS0005', 'PS0005', 'PS0005', 'PS0005']);
+    expect(answers.find((a) => a.code === '0')!.data).toEqual({ ended: 0 });
+    const trusted = await worker.env.DB.prepare('SELECT COUNT(*) AS n FROM known_devices WHERE user_id = ? AND trusted_until IS NOT NULL').bind(person.userId).first<{ n: number }>();
+    expect(trusted!.n).toBe(0);
+    expect(await auditRows('user.signed_out_everywhere', person.userId)).toHaveLength(1);
+    // Nothing left to end: refused, and no row.
+    expect((await act(support.cookie, `/ops/v1/people/${person.userId}/signOut`)).code).toBe('PS0005');
+    expect(await auditRows('user.signed_out_everywhere', person.userId)).toHaveLength(1);
+  });
+
   it('transfer the administrator role: 20 parallel transfers to different staff leave exactly one administrator; a refused one writes nothing', async () => {
     const admin = await api.person({ companies: [{ nameEn: `Left Ltd ${api.unique()}`, role: 'administrator' }] });
     const { company_id: companyId } = (await worker.env.DB.prepare('SELECT company_id FROM company_members WHERE user_id = ?').bind(admin.userId).first<{ company_id: string }>())!;

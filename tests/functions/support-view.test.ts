@@ -50,8 +50,15 @@ const supportCode = async (who: Person) => api.json<SupportCodeAnswer>(await api
 async function start(op: Operator, body: Record<string, unknown>, steps = 0) {
   const res = await api.post('/ops/v1/support/views', { reason: 'Caller cannot find the vessel list (ticket 4711)', proof: proofOf(op, steps), ...body }, { cookie: op.cookie });
   const cookie = api.sessionCookie(res);
-  return { body: await api.json<SupportViewStarted>(res), cookie };
+  return { body: await api.json<SupportViewStarted>(res), cookie, setCookies: res.headers.getSetCookie() };
 }
+
+/** The support marker an answer writes (the banner of every page): its value, '' when cleared, undefined if untouched. */
+const supportMarker = (setCookies: string[]) => {
+  const found = setCookies.find((c) => c.startsWith('portal_support='));
+  if (found === undefined) return undefined;
+  return /Max-Age=0\b/.test(found) ? '' : decodeURIComponent(/^portal_support=([^;]*)/.exec(found)![1]!);
+};
 
 const me = async (cookie: string) => api.json<MeAnswer>(await api.get('/agg-web/user/fetchMeByUserToken', { cookie }));
 const rows = async (sql: string, ...binds: unknown[]) => (await worker.env.DB.prepare(sql).bind(...binds).all<Record<string, unknown>>()).results;
@@ -333,5 +340,71 @@ describe('support code and view as', () => {
     expect(started.body.code).toBe('0');
     expect((await me(started.cookie)).data.supportView).toMatchObject({ writable: false });
     expect((await start(op, { userId: person.userId, approvalId: id }, 1)).body.code).toBe('SV0006');
+  });
+
+  it('keeps the banner’s marker beside the view: set at the start, not HttpOnly, cleared by End and by the end of the session', async () => {
+    const person = await api.person();
+    const op = await operator('support', 'Olga Support');
+    const started = await start(op, { userId: person.userId, code: (await supportCode(person)).data.code });
+    expect(started.body.code).toBe('0');
+    // `<until>~<operator>`, readable by the page's script (display only), for the view's 30 minutes at most.
+    expect(supportMarker(started.setCookies)).toBe(`${started.body.data.view.until}~Olga Support`);
+    const written = started.setCookies.find((c) => c.startsWith('portal_support='))!;
+    expect(written).not.toMatch(/HttpOnly/i);
+    expect(written).toMatch(/Max-Age=1800\b/);
+    expect(JSON.stringify(started.body)).not.toContain('supportBanner');
+    // End clears it with the session cookies.
+    const ended = await api.post('/agg-web/user/support/end', {}, { cookie: `${started.cookie}; portal_support=x` });
+    expect((await api.json(ended)).code).toBe('0');
+    expect(supportMarker(ended.headers.getSetCookie())).toBe('');
+
+    // Ended by the operator from the console: the view's next call answers TK00001, which clears it.
+    const again = await start(op, { userId: person.userId, code: (await supportCode(person)).data.code }, 1);
+    expect((await api.json(await api.post(`/ops/v1/support/views/${again.body.data.view.id}/end`, {}, { cookie: op.cookie }))).code).toBe('0');
+    const next = await api.get('/agg-web/user/fetchMeByUserToken', { cookie: `${again.cookie}; portal_support=x` });
+    expect((await api.json(next)).code).toBe('TK00001');
+    expect(supportMarker(next.headers.getSetCookie())).toBe('');
+    // A forged marker opens nothing: without the view's session cookie it is no session at all.
+    expect((await api.json(await api.get('/agg-web/user/fetchMeByUserToken', { cookie: `portal_support=${encodeURIComponent(`${Date.now() + 60_000}~Mallory`)}` }))).code).toBe('TK00001');
+    // The person's own sign-in writes no marker and clears one left behind in that browser.
+    const own = await api.emailLogin(person.email, 'Harbour2024', {}, { cookie: 'portal_support=left' });
+    expect(supportMarker(own.headers.getSetCookie())).toBe('');
+  });
+
+  it('lets the person end a view from their own session at once: refused right after, rows, trail and notice; nobody else can', async () => {
+    const { admin, person, companyId } = await member();
+    const op = await operator('support', 'Olga Support');
+    const started = await start(op, { userId: person.userId, code: (await supportCode(person)).data.code });
+    const viewId = started.body.data.view.id;
+    const listed = await api.json<{ id: string; operator: string; until: number }[]>(await api.get('/agg-web/user/support/views', { cookie: person.cookie }));
+    expect(listed.data).toEqual([{ id: viewId, operator: 'Olga Support', until: started.body.data.view.until }]);
+    // The view cannot see or end the person's list; another person cannot end it.
+    expect((await api.json(await api.get('/agg-web/user/support/views', { cookie: started.cookie }))).code).toBe('SV0001');
+    expect((await api.json(await api.post(`/agg-web/user/support/views/${viewId}/end`, {}, { cookie: started.cookie }))).code).toBe('SV0001');
+    expect((await api.json(await api.post(`/agg-web/user/support/views/${viewId}/end`, {}, { cookie: admin.cookie }))).code).toBe('SV0008');
+    expect((await me(started.cookie)).code).toBe('0');
+
+    expect((await api.json(await api.post(`/agg-web/user/support/views/${viewId}/end`, {}, { cookie: person.cookie }))).code).toBe('0');
+    expect((await me(started.cookie)).code).toBe('TK00001');
+    expect(await auditOf('user.support_view_ended', person.userId)).toEqual([expect.objectContaining({ actor_kind: 'user', actor_id: person.userId })]);
+    expect(await auditOf('company.support_view_ended', companyId)).toHaveLength(1);
+    expect((await api.outbox(person.email))[0]!.text).toContain('platform support stopped viewing your account');
+    expect((await api.json<unknown[]>(await api.get('/agg-web/user/support/views', { cookie: person.cookie }))).data).toEqual([]);
+    // Once: a second End is SV0008 and writes nothing.
+    expect((await api.json(await api.post(`/agg-web/user/support/views/${viewId}/end`, {}, { cookie: person.cookie }))).code).toBe('SV0008');
+    expect(await auditOf('user.support_view_ended', person.userId)).toHaveLength(1);
+  });
+
+  it('tells the person of every view, start and end, however soon another follows (no 10-minute folding)', async () => {
+    const person = await api.person();
+    const op = await operator('support');
+    for (let i = 0; i < 2; i++) {
+      const started = await start(op, { userId: person.userId, code: (await supportCode(person)).data.code }, i);
+      expect(started.body.code).toBe('0');
+      expect((await api.json(await api.post('/agg-web/user/support/end', {}, { cookie: started.cookie }))).code).toBe('0');
+    }
+    const texts = (await api.outbox(person.email)).map((message) => message.text);
+    expect(texts.filter((text) => text.includes('platform support started viewing your account'))).toHaveLength(2);
+    expect(texts.filter((text) => text.includes('platform support stopped viewing your account'))).toHaveLength(2);
   });
 });

@@ -73,12 +73,24 @@ const auditValues = (entry: AuditEntry) => [
 /**
  * The INSERT of one audit row, to batch with the change it records. With `ifChanged` the row is written only
  * when the statement just before it in the batch changed a row (SQLite's changes()): a conditional change and
- * its record are one decision, so a change refused or lost to a parallel one leaves no record.
+ * its record are one decision, so a change refused or lost to a parallel one leaves no record. With `when` (see
+ * AuditCondition) the row is written when that condition holds.
  */
-export function auditStatement(db: D1Database, entry: AuditEntry, { ifChanged = false } = {}): D1PreparedStatement {
+export function auditStatement(db: D1Database, entry: AuditEntry, { ifChanged = false, when }: { ifChanged?: boolean; when?: AuditCondition } = {}): D1PreparedStatement {
+  const condition = when ? when.sql : ifChanged ? 'changes() > 0' : '1 = 1';
   return db
-    .prepare(`INSERT INTO audit_log (${AUDIT_COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${ifChanged ? 'changes() > 0' : '1 = 1'}`)
-    .bind(...auditValues(entry));
+    .prepare(`INSERT INTO audit_log (${AUDIT_COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${condition}`)
+    .bind(...auditValues(entry), ...(when?.binds ?? []));
+}
+
+/**
+ * A condition of the row, SQL with `?` binds, for a row that goes BEFORE the changes it records in one batch (when
+ * several statements make one change and no single changes() can say whether any of them will change a row): the
+ * row is written when the condition finds something to change, and the changes follow in the same transaction.
+ */
+export interface AuditCondition {
+  sql: string;
+  binds: unknown[];
 }
 
 /** Writes one row on its own, for an event with no other write to share a batch with. */

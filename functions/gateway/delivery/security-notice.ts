@@ -69,6 +69,13 @@ export function securityChangeMessage(lang: Lang, { when, change, link, undo = n
 /** One notice per person and kind within this wait: a burst of changes (fifty parallel new code sets) is one message. */
 export const SECURITY_NOTICE_WAIT_MS = 10 * 60 * 1000;
 
+/**
+ * Kinds told every time, never folded into an earlier notice: each support "view as" (issue 44) is one event the
+ * person consented to and must hear of, start and end, however soon another follows. Their callers bound them
+ * (a view needs a fresh single-use code or approval).
+ */
+const TOLD_EVERY_TIME: ReadonlySet<SecurityChange> = new Set(['supportViewStarted', 'supportViewEnded']);
+
 export async function sendSecurityNotice(
   env: DeliveryEnv,
   {
@@ -81,7 +88,7 @@ export async function sendSecurityNotice(
   }: { userId: string; at: number; change: SecurityChange; lang: Lang; to?: { channel: 'email' | 'sms'; to: string }; undo?: string | null },
 ) {
   try {
-    await cappedInsert(env.DB, {
+    if (!TOLD_EVERY_TIME.has(change)) await cappedInsert(env.DB, {
       table: 'security_notices',
       row: { user_id: userId, kind: change, created_at: at },
       wait: { where: { user_id: userId, kind: change }, since: at - SECURITY_NOTICE_WAIT_MS, code: ERR.CODE_RESEND_WAIT },

@@ -10,8 +10,8 @@ import { auditStatement, type AuditEntry } from '../audit/db';
 import { parseDevice } from '../sessions/devices';
 import { FORGET_AFTER_MS } from '../sign-in/risk';
 import { liveSessionsOfUser } from '../sessions/service';
-import { countOf, revokeAllSessionsStatement, unrevokedSessionsStatement } from '../identity/db/sessions';
-import { endTrustStatement } from '../identity/db/devices';
+import { countOf, hasUnrevokedSessionSql, revokeAllSessionsStatement, unrevokedSessionsStatement } from '../identity/db/sessions';
+import { endTrustStatement, hasTrustSql } from '../identity/db/devices';
 import { signInHistory } from '../sign-in/history';
 import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
 import {
@@ -160,16 +160,20 @@ export function unlockPerson(db: D1Database, user: UserRow, act: SupportAct) {
 
 /** Ends every live session of the person; answers how many. */
 export async function signOutPerson(db: D1Database, user: UserRow, act: SupportAct) {
-  // Counted in the batch itself: the UPDATE's meta.changes also counts the user.signed_out events its trigger writes.
-  // Every device the person trusted is trusted no longer (issue 44), as with their own "sign out everywhere".
-  const [live] = await db.batch([
+  // Every session and every device the person trusted end (issue 44), as with their own "sign out everywhere": an
+  // operator who signs a person out wants no trusted device left either, so a person with trust and no live session
+  // is signed out too (answering 0 sessions ended). One batch: the row is written first, when there is anything to
+  // end; PS0005 when there was nothing (the loser of parallel calls), and then nothing was written.
+  const [live, , , trust] = await db.batch([
     unrevokedSessionsStatement(db, 'person', user.id),
+    auditStatement(db, entryOf(act, 'user.signed_out_everywhere', { kind: 'user', id: user.id }), {
+      when: { sql: `${hasUnrevokedSessionSql('person')} OR ${hasTrustSql}`, binds: [user.id, user.id] },
+    }),
     endSessionsStatement(db, user.id, act.at),
-    auditStatement(db, entryOf(act, 'user.signed_out_everywhere', { kind: 'user', id: user.id }), { ifChanged: true }),
     endTrustStatement(db, user.id),
   ]);
   const ended = countOf(live);
-  if (ended === 0) throw new GatewayError(ERR.PERSON_HAS_NO_SESSION);
+  if (ended === 0 && !((trust?.meta.changes ?? 0) > 0)) throw new GatewayError(ERR.PERSON_HAS_NO_SESSION);
   return ended;
 }
 

@@ -148,6 +148,18 @@ export const viewByPublicId = (db: D1Database, publicId: string) =>
     .bind(publicId)
     .first<{ token_hash: string; user_id: string; public_id: string; support_operator_id: string; revoked_at: number | null; expires_at: number }>();
 
+/** The live views of one person (their own Security section lists them, with End), newest first. */
+export async function liveViewsOf(db: D1Database, userId: string, at: number) {
+  const { results } = await db
+    .prepare(
+      `SELECT s.public_id, o.name AS operator_name, s.expires_at FROM sessions s JOIN operators o ON o.id = s.support_operator_id
+       WHERE s.user_id = ?1 AND s.support_operator_id IS NOT NULL AND s.revoked_at IS NULL AND s.expires_at > ?2 ORDER BY s.created_at DESC LIMIT 20`,
+    )
+    .bind(userId, at)
+    .all<{ public_id: string; operator_name: string; expires_at: number }>();
+  return results;
+}
+
 /** The operator's name for the banner. */
 export const operatorNameOf = (db: D1Database, operatorId: string) =>
   db.prepare('SELECT name FROM operators WHERE id = ?').bind(operatorId).first<{ name: string }>();

@@ -6,7 +6,7 @@ import { ERR } from '../../../src/schemas/error-codes';
  *
  * - Never (SV0001), whatever an administrator allowed: security settings (password, two-step and recovery codes,
  *   passkeys, devices, sessions and the account's activity, proofs, phone and e-mail, data rights and closure,
- *   WeChat, sign-in links, connected apps, the support code itself) and the calls that show a secret once (a
+ *   WeChat, sign-in links, connected apps, the support code itself and the person's list and End of views) and the calls that show a secret once (a
  *   webhook secret, an API client's secret).
  * - A change (any method but GET, HEAD) is refused (SV0002) unless an operator administrator allowed changes for this
  *   session (`support_writable`). Ending it (support/end, the logout, which reads its session elsewhere), choosing
@@ -26,6 +26,7 @@ const NEVER: readonly RegExp[] = [
   /^\/agg-web\/user\/wechat(\/|$)/,
   /^\/agg-web\/user\/shareLogin(\/|$)/,
   /^\/agg-web\/user\/support\/code$/,
+  /^\/agg-web\/user\/support\/views(\/|$)/,
   /^\/agg-web\/company\/webhooks\/(add|rotate)$/,
   /^\/agg-web\/api-clients\/create$/,
   /^\/oidc\/v1\/connected(\/|$)/,

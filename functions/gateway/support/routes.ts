@@ -31,6 +31,12 @@ const reasoned = validate('json', supportActionRequest, { code: ERR.SUPPORT_REAS
 export const supportRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionVariables }>()
   .use('/agg-web/user/support/*', requireSession)
   .post('/agg-web/user/support/code', async (c) => ok(c, await support.issueSupportCode(c.env.DB, c.get('user').id, now(c), clientIp(c))))
+  // The person's own session: the views of their account now, and End on one (the guard keeps a view out of both).
+  .get('/agg-web/user/support/views', async (c) => ok(c, await support.viewsOfPerson(c.env.DB, c.get('user').id, now(c))))
+  .post('/agg-web/user/support/views/:id/end', idParam, async (c) => {
+    await support.endViewByPerson(c.env, c.get('user').id, c.req.valid('param').id, now(c), clientIp(c), requestLang(c));
+    return ok(c, null);
+  })
   .post('/agg-web/user/support/end', async (c) => {
     // The banner's End, pressed in the view itself: by the operator viewing.
     const { session } = c.var;

@@ -1,7 +1,7 @@
 import type { WorkerEnv } from '../../env';
 import type { Lang } from '../../../src/lib/lang';
 import { ERR } from '../../../src/schemas/error-codes';
-import type { SupportConsole, SupportCodeAnswer, SupportViewStarted } from '../../../src/schemas/support-view';
+import type { SupportConsole, SupportCodeAnswer, SupportViewsOfMine, SupportViewStarted } from '../../../src/schemas/support-view';
 import { GatewayError } from '../errors';
 import { auditStatement, type AuditEntry } from '../audit/db';
 import { generateCode } from '../codes/service';
@@ -23,6 +23,7 @@ import {
   insertSupportCodeStatements,
   isOperatorsAccount,
   liveViews,
+  liveViewsOf,
   openApprovals,
   runOutViews,
   operatorNameOf,
@@ -106,7 +107,7 @@ export async function startView(
   env: WorkerEnv,
   act: OperatorAct,
   input: { userId: string; code?: string; approvalId?: string; reason: string; proof: string },
-): Promise<SupportViewStarted & { oauthVO: { access_token: string; expires_in: number } }> {
+): Promise<SupportViewStarted & { oauthVO: { access_token: string; expires_in: number }; supportBanner: { operator: string; until: number } }> {
   const db = env.DB;
   await proveOperator(env, act.operatorId, input.proof, { network: act.network, at: act.at });
   const user = await viewablePerson(db, input.userId);
@@ -148,8 +149,11 @@ export async function startView(
     ...companyRows(db, companies, { ...entry, action: 'company.support_view_started', detail: { userId: user.id, sessionId, until: session.expiresAt } }),
   ]);
   await sendSecurityNotice(env, { userId: user.id, at: act.at, change: 'supportViewStarted', lang: act.lang });
+  const operator = await operatorNameOf(db, act.operatorId);
   return {
     oauthVO: { access_token: session.token, expires_in: VIEW_MS / 1000 },
+    // The banner of every page (edge/session-cookies.ts: a readable marker cookie beside the session, display only).
+    supportBanner: { operator: operator?.name ?? '', until: session.expiresAt },
     view: { id: sessionId, userId: user.id, until: session.expiresAt, writable: false },
   };
 }
@@ -205,6 +209,22 @@ export async function endViewByOperator(env: WorkerEnv, act: OperatorAct, public
   const view = await viewByPublicId(env.DB, publicId);
   if (!view || (!isAdmin && view.support_operator_id !== act.operatorId)) throw new GatewayError(ERR.SUPPORT_VIEW_ENDED);
   const ended = await endView(env, view, { kind: 'operator', id: act.operatorId }, act.at, act.network, act.lang);
+  if (!ended) throw new GatewayError(ERR.SUPPORT_VIEW_ENDED);
+}
+
+/** The views support has open as the person now (their own session's Security section, where they may end them). */
+export async function viewsOfPerson(db: D1Database, userId: string, at: number): Promise<SupportViewsOfMine> {
+  return (await liveViewsOf(db, userId, at)).map((v) => ({ id: v.public_id, operator: v.operator_name, until: v.expires_at }));
+}
+
+/**
+ * The person ends a view of their account from their own session: at once (the view's next call answers TK00001),
+ * with the rows and the notice of every other end, the person as actor. SV0008 for a view not theirs or ended.
+ */
+export async function endViewByPerson(env: WorkerEnv, userId: string, publicId: string, at: number, network: string, lang: Lang): Promise<void> {
+  const view = await viewByPublicId(env.DB, publicId);
+  if (!view || view.user_id !== userId) throw new GatewayError(ERR.SUPPORT_VIEW_ENDED);
+  const ended = await endView(env, view, { kind: 'user', id: userId }, at, network, lang);
   if (!ended) throw new GatewayError(ERR.SUPPORT_VIEW_ENDED);
 }
 

@@ -22,6 +22,8 @@ export const opsSupport = {
   allowWrites: 'Allow changes',
   allowWritesLabel: 'Allow changes while {operator} views as {person}',
   allowReason: 'Reason for allowing changes',
+  allowReasonHint: 'What the person asked to change and how you checked it. It is kept in the audit trail.',
+  cancel: 'Cancel',
   end: 'End',
   endLabel: 'End the view as {person}',
   requestLead: 'For a person who cannot sign in: ask here, and an operator administrator other than you approves. The approval works once, for 15 minutes.',

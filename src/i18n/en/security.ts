@@ -33,6 +33,10 @@ export const security = {
   supportCodeIs: 'Your support code:',
   /** {time}: hh:mm. */
   supportCodeUntil: 'It works once, until {time}.',
+  /** {operator}: the support operator's name; {time}: hh:mm. */
+  supportViewing: 'Support ({operator}) is viewing your account until {time}',
+  supportViewEnd: 'End',
+  supportViewEnded: 'Support’s view of your account has ended. We have sent you a notice.',
   // Known devices (issue 44): a password sign-in from any other device asks for a code sent to you.
   devicesTitle: 'Your devices',
   devicesHint: 'Devices you signed in from in the last 90 days. A password sign-in from any other device needs a code we send you. Forget a device you no longer use or do not recognise.',

@@ -22,6 +22,8 @@ export const opsSupport: OpsMessages['opsSupport'] = {
   allowWrites: '允许修改',
   allowWritesLabel: '允许 {operator} 在代为查看 {person} 时修改',
   allowReason: '允许修改的原因',
+  allowReasonHint: '用户要求修改什么、您如何核实。原因会记入审计记录。',
+  cancel: '取消',
   end: '结束',
   endLabel: '结束代为查看 {person}',
   requestLead: '适用于无法登录的用户：在此提出申请，由另一位运营管理员批准。批准后仅可使用一次，有效期 15 分钟。',

@@ -47,6 +47,9 @@ export const touchDeviceStatement = (db: D1Database, userId: string, tokenHash: 
 export const endTrustStatement = (db: D1Database, userId: string): D1PreparedStatement =>
   db.prepare('UPDATE known_devices SET trusted_until = NULL WHERE user_id = ? AND trusted_until IS NOT NULL').bind(userId);
 
+/** SQL (bind: the person) true while endTrustStatement would end a trust (an AuditCondition's part). */
+export const hasTrustSql = 'EXISTS (SELECT 1 FROM known_devices WHERE user_id = ? AND trusted_until IS NOT NULL)';
+
 /** Forgets every device of the person: the next password sign-in from any of them owes the code again. */
 export const forgetAllDevicesStatement = (db: D1Database, userId: string): D1PreparedStatement =>
   db.prepare('DELETE FROM known_devices WHERE user_id = ?').bind(userId);

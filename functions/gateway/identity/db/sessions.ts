@@ -164,6 +164,8 @@ export function revokeAllSessionsStatement(
 export function unrevokedSessionsStatement(db: D1Database, kind: PrincipalKind, ownerId: string, except?: string): D1PreparedStatement {
   return db.prepare(`SELECT count(*) AS n FROM ${tableOf(kind)} WHERE ${ownerOf(kind)} = ?1 AND revoked_at IS NULL AND token_hash IS NOT ?2`).bind(ownerId, except ?? null);
 }
+/** SQL (binds: owner) true while the owner has a session revokeAllSessionsStatement would end (an AuditCondition's part). */
+export const hasUnrevokedSessionSql = (kind: PrincipalKind) => `EXISTS (SELECT 1 FROM ${tableOf(kind)} WHERE ${ownerOf(kind)} = ? AND revoked_at IS NULL)`;
 export const countOf = (result: D1Result | undefined) => Number((result?.results?.[0] as { n?: number } | undefined)?.n ?? 0);
 
 /** Ends every session of a principal (but `except`); how many ended. */

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { opsSupportApi } from '../../../api/support-view';
 import type { ConsoleMessages as Messages } from '../../../i18n';
 import { format } from '../../../i18n/format';
@@ -32,6 +32,9 @@ export default function OpsSupport({ lang, messages }: OpsSupportProps) {
   const [notice, setNotice] = useState<string | null>(null);
   const [started, setStarted] = useState<{ until: number } | null>(null);
   const [busy, setBusy] = useState(false);
+  // "Allow changes" asks its reason in a form under the view (no window.prompt): the view's id, the reason, its error.
+  const [allowing, setAllowing] = useState<{ id: string; reason: string; error?: string } | null>(null);
+  const allowOpener = useRef<HTMLButtonElement | null>(null);
 
   const time = (at: number) => new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'Asia/Shanghai' }).format(at);
   const refresh = async () => {
@@ -95,11 +98,30 @@ export default function OpsSupport({ lang, messages }: OpsSupportProps) {
     void run(() => opsSupportApi.request(userId, reason), () => setNotice(m.requested));
   }
 
-  function allowWrites(id: string) {
-    const reason = window.prompt(m.allowReason)?.trim();
-    if (!reason) return;
-    void run(() => opsSupportApi.allowWrites(id, reason), () => undefined);
+  useEffect(() => {
+    if (allowing && !allowing.reason && !allowing.error) document.getElementById(`allow-reason-${allowing.id}`)?.focus();
+  }, [allowing?.id]);
+
+  function closeAllow() {
+    setAllowing(null);
+    allowOpener.current?.focus();
   }
+
+  function allowWrites(event: FormEvent) {
+    event.preventDefault();
+    if (!allowing) return;
+    const reason = allowing.reason.trim();
+    if (reason.length < 4 || reason.length > 500) {
+      setAllowing({ ...allowing, error: m.invalidReason });
+      document.getElementById(`allow-reason-${allowing.id}`)?.focus();
+      return;
+    }
+    void run(() => opsSupportApi.allowWrites(allowing.id, reason), () => setAllowing(null));
+  }
+
+  const escapeCloses = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') closeAllow();
+  };
 
   const isAdmin = operator?.role === 'admin';
   return (
@@ -163,8 +185,17 @@ export default function OpsSupport({ lang, messages }: OpsSupportProps) {
               </p>
               {view.reason && <p className="hint">{view.reason}</p>}
               <div className="form-actions">
-                {isAdmin && !view.writable && view.operatorId !== operator?.id && (
-                  <button type="button" className="button secondary small" disabled={busy} aria-label={format(m.allowWritesLabel, { operator: view.operator, person: view.person })} onClick={() => allowWrites(view.id)}>
+                {isAdmin && !view.writable && view.operatorId !== operator?.id && allowing?.id !== view.id && (
+                  <button
+                    type="button"
+                    className="button secondary small"
+                    disabled={busy}
+                    aria-label={format(m.allowWritesLabel, { operator: view.operator, person: view.person })}
+                    onClick={(event) => {
+                      allowOpener.current = event.currentTarget;
+                      setAllowing({ id: view.id, reason: '' });
+                    }}
+                  >
                     {m.allowWrites}
                   </button>
                 )}
@@ -174,6 +205,28 @@ export default function OpsSupport({ lang, messages }: OpsSupportProps) {
                   </button>
                 )}
               </div>
+              {allowing?.id === view.id && (
+                <form className="allow-writes" noValidate onSubmit={allowWrites} onKeyDown={escapeCloses} aria-label={format(m.allowWritesLabel, { operator: view.operator, person: view.person })}>
+                  <TextField
+                    id={`allow-reason-${view.id}`}
+                    label={m.allowReason}
+                    hint={m.allowReasonHint}
+                    value={allowing.reason}
+                    onChange={(reason) => setAllowing({ id: view.id, reason })}
+                    error={allowing.error}
+                    maxLength={500}
+                    required
+                  />
+                  <div className="form-actions">
+                    <button type="submit" className="button primary small" disabled={busy}>
+                      {m.allowWrites}
+                    </button>
+                    <button type="button" className="button secondary small" onClick={closeAllow}>
+                      {m.cancel}
+                    </button>
+                  </div>
+                </form>
+              )}
             </li>
           ))}
         </ul>
