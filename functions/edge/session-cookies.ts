@@ -81,7 +81,7 @@ export function setSessionCookies(c: Context, cookie: TokenCookie, token: string
 export function clearSessionCookies(c: Context, cookie: TokenCookie): void {
   deleteCookie(c, cookie.name, { ...options(cookie, true), prefix: cookie.prefix });
   deleteCookie(c, SESSION_MARKER_COOKIE, options(cookie, false));
-  if (getCookie(c, SUPPORT_MARKER_COOKIE) !== undefined) deleteCookie(c, SUPPORT_MARKER_COOKIE, options(cookie, false));
+  if (requestCookie(c, SUPPORT_MARKER_COOKIE) !== undefined) deleteCookie(c, SUPPORT_MARKER_COOKIE, options(cookie, false));
 }
 
 /**
@@ -95,7 +95,7 @@ function supportMarker(c: Context, cookie: TokenCookie, body: Json, lifetimeS: n
     setCookie(c, SUPPORT_MARKER_COOKIE, `${banner.until}~${banner.operator.slice(0, 80)}`, options(cookie, false, Math.min(lifetimeS, SUPPORT_MARKER_MAX_S)));
     return withoutKey(body, 'supportBanner');
   }
-  if (getCookie(c, SUPPORT_MARKER_COOKIE) !== undefined) deleteCookie(c, SUPPORT_MARKER_COOKIE, options(cookie, false));
+  if (requestCookie(c, SUPPORT_MARKER_COOKIE) !== undefined) deleteCookie(c, SUPPORT_MARKER_COOKIE, options(cookie, false));
   return body;
 }
 /** A view lasts 30 minutes (gateway support/service.ts VIEW_MS); no marker outlives that. */
