@@ -12,13 +12,18 @@ interface SecretOnceProps {
   secret: string;
   words: { copy: string; copied: string; copyFailed: string; done: string };
   onDone: () => void;
+  /** Where focus goes on "I have copied it" when what opened this is gone (the form that made the secret). */
+  returnFocusTo?: () => HTMLElement | null;
 }
 
-/** A secret shown this once (a client's, on creation or rotation): the id and the secret, Copy, and "I have copied it". */
-export function SecretOnce({ title, text, idLabel, id, secretLabel, secret, words, onDone }: SecretOnceProps) {
+/**
+ * A secret shown this once (an API client's, a webhook endpoint's signing secret; on creation or rotation): the id and
+ * the secret, Copy, and "I have copied it". The owner keeps the secret in its state only while this is open.
+ */
+export function SecretOnce({ title, text, idLabel, id, secretLabel, secret, words, onDone, returnFocusTo }: SecretOnceProps) {
   const [copied, setCopied] = useState<string | null>(null);
   return (
-    <Modal title={title} onCancel={onDone}>
+    <Modal title={title} onCancel={onDone} returnFocusTo={returnFocusTo}>
       <p>{text}</p>
       <dl className="secret-once">
         <dt>{idLabel}</dt>
