@@ -279,17 +279,7 @@ export function WebhookEndpoints({ lang, idPrefix, title, lead, level, listLabel
       )}
 
       {secret && (
-        <SecretOnce
-          title={t.secretTitle}
-          text={t.secretText}
-          idLabel={t.endpointLabel}
-          id={secret.endpoint.url}
-          secretLabel={t.secretLabel}
-          secret={secret.secret}
-          words={t}
-          onDone={() => setSecret(null)}
-          returnFocusTo={() => addButton.current}
-        />
+        <SecretOnce title={t.secretTitle} idLabel={t.endpointLabel} id={secret.endpoint.url} secret={secret.secret} words={t} onDone={() => setSecret(null)} returnFocusTo={() => addButton.current} />
       )}
 
       {removing && (

@@ -181,17 +181,7 @@ export function CompanyApiClients({ lang, companyId, companyName, messages }: Co
       )}
 
       {secret && (
-        <SecretOnce
-          title={format(t.secretTitle, { name: secret.client.name })}
-          text={t.secretText}
-          idLabel={t.clientIdLabel}
-          id={secret.client.id}
-          secretLabel={t.secretLabel}
-          secret={secret.secret}
-          words={t}
-          onDone={() => setSecret(null)}
-          returnFocusTo={() => createButton.current}
-        />
+        <SecretOnce title={format(t.secretTitle, { name: secret.client.name })} idLabel={t.clientIdLabel} id={secret.client.id} secret={secret.secret} words={t} onDone={() => setSecret(null)} returnFocusTo={() => createButton.current} />
       )}
 
       {revoking && (
