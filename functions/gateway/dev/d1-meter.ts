@@ -28,8 +28,8 @@ const VERBS = ['insert', 'update', 'delete', 'replace', 'select', 'values', 'pra
 const CHANGING = new Set(VERBS.slice(0, 4));
 
 /**
- * A statement's verb: its first word in VERBS outside brackets, so that a leading `WITH name AS (…)` is passed over.
- * The meter never reads a statement beyond that word.
+ * A statement's verb: its first word in VERBS outside brackets, so that a leading common table expression is passed over.
+ * The meter looks no further than that word.
  */
 export function verbOf(statement: string): string | null {
   let depth = 0;
@@ -41,7 +41,7 @@ export function verbOf(statement: string): string | null {
   return null;
 }
 
-/** A write is a statement whose verb changes rows (an UPDATE … RETURNING too); everything else reads. */
+/** A write is a statement whose verb changes rows (one that returns rows as well); everything else reads. */
 function count(statement: string): void {
   const verb = verbOf(statement);
   if (verb !== null && CHANGING.has(verb)) reading.writes++;
