@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { checked } from './checked';
 import { companyEditFields, companyShownFields, COMPANY_TYPES, verificationStatusSchema, type VerificationStatus } from './onboarding';
 import { reviewOutcomeSchema, reviewReasonSchema, type ReviewReason } from './review-outcome';
-import { reviewRegistrySchema } from './registry';
+import { registryCheckSchema, reviewRegistrySchema } from './registry';
 
 export { auditReasonText, REVIEW_REASONS, REVIEW_REASON_TEXT, reviewReasonText, reviewReasonSchema, type ReviewReason } from './review-outcome';
 
@@ -59,7 +59,9 @@ export type ReviewDecisionRequest = z.infer<typeof reviewDecisionRequest>;
  * overseas company's IMO company number (RG0004, RG0007) and national registry number, with a
  * reason for the audit row. `expectedUpdatedAt` is the company's `updatedAt` as the operator saw it: the edit acts
  * only while nobody changed the company since (else RV0006). A mainland credit code is checked as at entry (RG0001,
- * RG0002); a name another company of the type holds is CO0001.
+ * RG0002); a name another company of the type holds is CO0001. A saved correction of a mainland company's code or
+ * registered name (its Chinese name, else its English one) asks the registry again, as "Check again" does: `registry`
+ * is that check (null when none was asked).
  */
 export const companyEditRequest = z.object({
   companyId: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(64)),
@@ -68,7 +70,7 @@ export const companyEditRequest = z.object({
   reason: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(REVIEW_NOTE_MAX)),
 });
 export type CompanyEditRequest = z.input<typeof companyEditRequest>;
-export const companyEditAnswer = z.object({ companyId: z.string(), changed: z.array(z.string()), updatedAt: z.number() });
+export const companyEditAnswer = z.object({ companyId: z.string(), changed: z.array(z.string()), updatedAt: z.number(), registry: z.optional(z.nullable(registryCheckSchema)) });
 export type CompanyEditAnswer = z.infer<typeof companyEditAnswer>;
 
 export const reviewDecisionAnswer = z.object({ companyId: z.string(), status: z.string(), notified: z.boolean() });

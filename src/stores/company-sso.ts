@@ -2,8 +2,7 @@ import { map } from 'nanostores';
 import { companySsoApi } from '../api/company-sso';
 import type { LoginAnswer } from '../schemas/auth';
 import { realBrowser, type BrowserEnv } from './browser';
-
-const afterSignIn = () => import('./after-sign-in');
+import { goOnSignedIn, providerReturn } from './provider-return';
 
 /**
  * Signing in through a company's own identity provider in the browser (issue 43): "Continue with <company>" on
@@ -38,21 +37,15 @@ export async function goToCompany(email: string, browser: BrowserEnv = realBrows
 
 async function signedIn(answer: LoginAnswer, browser: BrowserEnv) {
   $companySso.set({ ...$companySso.get(), step: 'redirecting', busy: false });
-  if (answer.secondStep) return browser.navigate('/login?secondStep=1');
-  const outcome = await (await afterSignIn()).continueAfterSignIn(answer, browser);
-  if (outcome === 'cancelled') browser.navigate('/login');
-  else if (outcome) fail(outcome);
+  await goOnSignedIn(answer, browser, fail);
 }
 
 /** /company_sso_callback: hands the provider's code, state and iss to the gateway and follows its answer. */
 export async function takeCallback(lang: 'zh' | 'en', browser: BrowserEnv = realBrowser()) {
-  const query = new URLSearchParams(browser.search);
-  const code = query.get('code');
-  const state = query.get('state');
-  if (!code || !state) return $companySso.set({ ...initial, step: 'cancelled' });
+  const back = providerReturn(browser.search);
+  if (!back) return $companySso.set({ ...initial, step: 'cancelled' });
   $companySso.set({ ...initial });
-  const iss = query.get('iss');
-  const answer = await companySsoApi.callback({ code, state, ...(iss ? { iss } : {}) });
+  const answer = await companySsoApi.callback({ code: back.code, state: back.state, ...(back.iss ? { iss: back.iss } : {}) });
   if (!answer.ok) return fail(answer);
   const data = answer.data;
   if ('needsLink' in data) {

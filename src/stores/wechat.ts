@@ -7,9 +7,7 @@ import type { LoginAnswer } from '../schemas/auth';
 import type { SocialProvider, WechatMethod } from '../schemas/wechat';
 import { realBrowser, type BrowserEnv } from './browser';
 import { ask } from './dialog';
-
-// Where to go next (and its calls) loads once the sign-in or the change has landed, not with the page (issue 31).
-const afterSignIn = () => import('./after-sign-in');
+import { goOnSignedIn, providerReturn } from './provider-return';
 
 /**
  * Signing in with WeChat and WeCom in the browser: going to WeChat (the /login entry, the user center's "Tie"),
@@ -54,20 +52,15 @@ const fail = (problem: Failure) => $wechat.set({ ...$wechat.get(), step: 'failed
 /** A sign-in ended with a session (or owes the second step): on as every sign-in goes. */
 async function signedIn(answer: LoginAnswer, browser: BrowserEnv) {
   $wechat.set({ ...$wechat.get(), step: 'redirecting', busy: false });
-  if (answer.secondStep) return browser.navigate('/login?secondStep=1');
-  const outcome = await (await afterSignIn()).continueAfterSignIn(answer, browser);
-  if (outcome === 'cancelled') browser.navigate('/login');
-  else if (outcome) fail(outcome);
+  await goOnSignedIn(answer, browser, fail);
 }
 
 /** /wechat_callback: hands WeChat's code and state to the gateway and follows its answer. */
 export async function takeCallback(browser: BrowserEnv = realBrowser()) {
-  const query = new URLSearchParams(browser.search);
-  const code = query.get('code');
-  const state = query.get('state');
-  if (!code || !state) return $wechat.set({ ...initial, step: 'cancelled' });
+  const back = providerReturn(browser.search);
+  if (!back) return $wechat.set({ ...initial, step: 'cancelled' });
   $wechat.set({ ...initial });
-  const answer = await wechatApi.callback(code, state);
+  const answer = await wechatApi.callback(back.code, back.state);
   if (!answer.ok) return fail(answer);
   const data = answer.data;
   if ('userId' in data) return signedIn(data, browser);

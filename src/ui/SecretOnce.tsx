@@ -4,28 +4,32 @@ import './secret-once.css';
 
 interface SecretOnceProps {
   title: string;
-  text: string;
-  /** What to copy: the client id and its secret, each under its label. */
+  /** What to copy: the id (a client id, an endpoint's address) under its label, and the secret. */
   idLabel: string;
   id: string;
-  secretLabel: string;
   secret: string;
-  words: { copy: string; copied: string; copyFailed: string; done: string };
+  /** The owner's words: what to do with the secret, its label, Copy and its outcome, "I have copied it". */
+  words: { secretText: string; secretLabel: string; copy: string; copied: string; copyFailed: string; done: string };
   onDone: () => void;
+  /** Where focus goes on "I have copied it" when what opened this is gone (the form that made the secret). */
+  returnFocusTo?: () => HTMLElement | null;
 }
 
-/** A secret shown this once (a client's, on creation or rotation): the id and the secret, Copy, and "I have copied it". */
-export function SecretOnce({ title, text, idLabel, id, secretLabel, secret, words, onDone }: SecretOnceProps) {
+/**
+ * A secret shown this once (an API client's, a webhook endpoint's signing secret; on creation or rotation): the id and
+ * the secret, Copy, and "I have copied it". The owner keeps the secret in its state only while this is open.
+ */
+export function SecretOnce({ title, idLabel, id, secret, words, onDone, returnFocusTo }: SecretOnceProps) {
   const [copied, setCopied] = useState<string | null>(null);
   return (
-    <Modal title={title} onCancel={onDone}>
-      <p>{text}</p>
+    <Modal title={title} onCancel={onDone} returnFocusTo={returnFocusTo}>
+      <p>{words.secretText}</p>
       <dl className="secret-once">
         <dt>{idLabel}</dt>
         <dd>
           <code data-client-id>{id}</code>
         </dd>
-        <dt>{secretLabel}</dt>
+        <dt>{words.secretLabel}</dt>
         <dd>
           <code data-client-secret>{secret}</code>
         </dd>

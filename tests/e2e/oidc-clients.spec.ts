@@ -144,6 +144,8 @@ for (const { lang, width } of runs) {
     await expectAccessible(page, 'dialog');
     await shoot(page, `api-clients-secret-${lang}`, { widths: WIDTHS });
     await shown.getByRole('button', { name: a.done }).click();
+    // The form that made the secret is gone: focus goes back to the button that opened it, not to the page's start.
+    await expect(section.getByRole('button', { name: a.create })).toBeFocused();
 
     const card = section.getByRole('listitem').filter({ hasText: 'Berth planner' });
     await expect(card).toContainText(a.active);

@@ -78,6 +78,8 @@ for (const { lang, width } of runs) {
     expect(secret).toMatch(/^whsec_/);
     await shown.getByRole('button', { name: w.done }).click();
     await expect(page.locator('body')).not.toContainText(secret);
+    // The form that made the secret is gone: focus goes back to the add button, not to the page's start.
+    await expect(section.getByRole('button', { name: w.add })).toBeFocused();
 
     const card = section.getByRole('listitem').filter({ hasText: hookUrl });
     await expect(card).toContainText(w.receiving);

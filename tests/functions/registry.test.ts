@@ -5,7 +5,7 @@ import { sha256Hex } from '../../functions/gateway/identity/passwords';
 import { MONTH_MS } from '../../functions/gateway/registry/service';
 import { resetStandIn, setStandInCompany, setStandInMode, standInCalls } from '../../functions/gateway/registry/stand-in';
 import type { CompanyDetailAnswer, UploadedFile } from '../../src/schemas/onboarding';
-import type { ReviewDetailAnswer } from '../../src/schemas/ops-review';
+import type { CompanyEditAnswer, ReviewDetailAnswer } from '../../src/schemas/ops-review';
 import { REGISTRY_CONSENT_VERSION, type RegistryCheck } from '../../src/schemas/registry';
 import { bufferedForm, useWorkerEnv } from './gateway-client';
 import { copyContent } from '../../functions/gateway/data-rights/service';
@@ -312,6 +312,38 @@ describe("the operator's edit and suspend", () => {
     // A platform session is no operator.
     const { admin } = await newCompany();
     expect((await api.post('/ops/v1/companies/edit', editOf(companyId, now, { companyNameEn: 'X Lines' }), { cookie: admin.cookie })).status).toBe(401);
+  });
+
+  it('a corrected mainland code is checked against the registry again in the same action, as "Check again" does; a change the registry does not see is not', async () => {
+    const { admin, created } = await newCompany();
+    const companyId = created.data.companyId;
+    setStandInCompany(CODE, { name: '别的公司' });
+    expect((await check(admin.cookie, companyId)).data.verdict).toBe('differs');
+    const reviewer = await operator();
+    const checks = async () => (await worker.env.DB.prepare('SELECT count(*) AS n FROM registry_checks WHERE company_id = ?').bind(companyId).first<{ n: number }>())!.n;
+    const edit = async (body: Record<string, unknown>) =>
+      api.json<CompanyEditAnswer>(await api.post('/ops/v1/companies/edit', editOf(companyId, await detail(reviewer, companyId), body), { cookie: reviewer }));
+
+    // The corrected code: the registry is asked with it (name and code, without the legal representative).
+    const fixed = '91350100M000100Y43';
+    const saved = await edit({ socialCredit: fixed });
+    expect(saved).toMatchObject({ code: '0', data: { changed: ['socialCredit'], registry: { verdict: 'match', cause: 'operator' } } });
+    expect(standInCalls.at(-1)).toMatchObject({ code: fixed, withRep: false });
+    // The review page shows the new verdict, not the old one.
+    expect((await detail(reviewer, companyId)).registry.latest).toMatchObject({ verdict: 'match', cause: 'operator' });
+    expect(await checks()).toBe(2);
+
+    // The English name, while the Chinese one is what the registry knows: no new check.
+    const renamed = await edit({ companyNameEn: `East Sea Renamed ${api.unique()}` });
+    expect(renamed).toMatchObject({ code: '0', data: { changed: ['nameEn'], registry: null } });
+    expect(await checks()).toBe(2);
+
+    // No provider answers: the correction stands, and the check says "not checked".
+    setStandInMode('tencent', 'down');
+    setStandInMode('aliyun', 'down');
+    const unanswered = await edit({ socialCredit: CODE });
+    expect(unanswered).toMatchObject({ code: '0', data: { changed: ['socialCredit'], registry: { verdict: 'notChecked' } } });
+    expect((await detail(reviewer, companyId)).socialCredit).toBe(CODE);
   });
 
   it('of 30 parallel edits from one view exactly one is saved, with one audit row', async () => {

@@ -436,6 +436,37 @@ describe('platform endpoints (operators)', { timeout: 120_000 }, () => {
     expect(heard.some((e) => e.type === 'audit.user.signed_in')).toBe(true);
     expect(heard.filter((e) => e.type.startsWith('audit.') && e.data.actor?.email).every((e) => e.data.actor!.email!.startsWith('hmac:'))).toBe(true);
   });
+
+  it("a platform endpoint that answers 410 is stopped and the operators' administrators are told by e-mail once; other operators are not", async () => {
+    const admin = await operator('admin');
+    const reviewer = await operator('reviewer');
+    const [adminLogin, reviewerLogin] = await Promise.all(
+      [admin, reviewer].map(async (one) => (await worker.env.DB.prepare('SELECT login FROM operators WHERE id = ?').bind(one.id).first<{ login: string }>())!.login),
+    );
+    const url = `${base}/gone-platform-${api.unique()}`;
+    const added = await api.json<EndpointWithSecret>(await api.post('/ops/v1/webhooks', { url, eventTypes: ['member.modules_changed'], clientId: null, personalFields: 'hashed' }, { cookie: admin.cookie, ...asConsole }));
+    expect(added.code).toBe('0');
+    const one = await company();
+    const grant = (granted: boolean) => api.post('/agg-web/company/member/module', { companyId: one.companyId, userId: one.staff.userId, module: 'port-calls', granted }, { cookie: one.admin.cookie });
+    await grant(true);
+    await deliverWebhooks(worker.env, Date.now() + 1_000);
+    const state = await worker.env.DB.prepare('SELECT disabled_reason FROM webhook_endpoints WHERE id = ?').bind(added.data.endpoint.id).first<{ disabled_reason: string | null }>();
+    expect(state!.disabled_reason).toBe('gone');
+    const toldOf = async (login: string) => (await api.outbox(login)).filter((mail) => mail.text.includes(url));
+    const told = await toldOf(adminLogin!);
+    expect(told).toHaveLength(1);
+    // In the operator's language (zh by default), naming the platform, the 410 and the console.
+    expect(told[0]!.subject).toContain('平台');
+    expect(told[0]!.text).toMatch(/410/);
+    expect(told[0]!.text).toContain('运营控制台');
+    expect(await toldOf(reviewerLogin!)).toHaveLength(0);
+    // The company whose event it was hears nothing of the platform's endpoint.
+    expect(await toldOf(one.admin.email)).toHaveLength(0);
+    // Once per stop: later runs (and new events, which pass a stopped endpoint by) tell no one again.
+    await grant(false);
+    await deliverWebhooks(worker.env, Date.now() + 60_000);
+    expect(await toldOf(adminLogin!)).toHaveLength(1);
+  });
 });
 
 describe('user.signed_out on every path that ends a session', { timeout: 180_000 }, () => {

@@ -23,44 +23,63 @@ export function setD1Meter(on: boolean): D1MeterReading {
 export const d1MeterReading = (): D1MeterReading => ({ ...reading });
 export const d1MeterOn = (): boolean => metering;
 
-/** A write is a statement that changes rows (an UPDATE … RETURNING too); everything else reads. */
-function count(sql: string): void {
-  if (/^\s*(?:WITH\b[\s\S]*?\)\s*)?(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql)) reading.writes++;
+/** The words that can begin what a statement does; the first four change rows. */
+const VERBS = ['insert', 'update', 'delete', 'replace', 'select', 'values', 'pragma'];
+const CHANGING = new Set(VERBS.slice(0, 4));
+
+/**
+ * A statement's verb: its first word in VERBS outside brackets, so that a leading common table expression is passed over.
+ * The meter looks no further than that word.
+ */
+export function verbOf(statement: string): string | null {
+  let depth = 0;
+  for (const [token] of statement.toLowerCase().matchAll(/[()]|[a-z]+/g)) {
+    if (token === '(') depth++;
+    else if (token === ')') depth--;
+    else if (depth === 0 && VERBS.includes(token)) return token;
+  }
+  return null;
+}
+
+/** A write is a statement whose verb changes rows (one that returns rows as well); everything else reads. */
+function count(statement: string): void {
+  const verb = verbOf(statement);
+  if (verb !== null && CHANGING.has(verb)) reading.writes++;
   else reading.reads++;
 }
 
 /** `db` with every statement and round trip counted. */
 export function meteredD1(db: D1Database): D1Database {
-  const sqlOf = new WeakMap<object, string>();
+  const textOf = new WeakMap<object, string>();
   const originals = new WeakMap<object, D1PreparedStatement>();
-  const wrap = (statement: D1PreparedStatement, sql: string): D1PreparedStatement => {
+  const wrap = (statement: D1PreparedStatement, text: string): D1PreparedStatement => {
     const once = <T>(run: () => Promise<T>) => {
       reading.roundTrips++;
-      count(sql);
+      count(text);
       return run();
     };
     const wrapped = {
-      bind: (...values: unknown[]) => wrap(statement.bind(...values), sql),
+      bind: (...values: unknown[]) => wrap(statement.bind(...values), text),
       first: (column?: string) => once(() => (column === undefined ? statement.first() : statement.first(column))),
       run: () => once(() => statement.run()),
       all: () => once(() => statement.all()),
       raw: (options?: { columnNames?: boolean }) => once(() => statement.raw(options as { columnNames: true })),
     } as unknown as D1PreparedStatement;
-    sqlOf.set(wrapped, sql);
+    textOf.set(wrapped, text);
     originals.set(wrapped, statement);
     return wrapped;
   };
   return {
-    prepare: (sql: string) => wrap(db.prepare(sql), sql),
+    prepare: (text: string) => wrap(db.prepare(text), text),
     batch: (statements: D1PreparedStatement[]) => {
       reading.roundTrips++;
-      for (const statement of statements) count(sqlOf.get(statement) ?? '');
+      for (const statement of statements) count(textOf.get(statement) ?? '');
       return db.batch(statements.map((statement) => originals.get(statement) ?? statement));
     },
-    exec: (sql: string) => {
+    exec: (text: string) => {
       reading.roundTrips++;
-      count(sql);
-      return db.exec(sql);
+      count(text);
+      return db.exec(text);
     },
     withSession: (constraint?: string) => meteredD1(db.withSession(constraint) as unknown as D1Database),
     dump: db.dump.bind(db),

@@ -29,6 +29,14 @@ export async function findOperatorByLogin(db: D1Database, login: string): Promis
   return db.prepare('SELECT * FROM operators WHERE login = ? AND removed_at IS NULL').bind(login.trim().toLowerCase()).first<OperatorRow>();
 }
 
+/** The platform's administrators that can be written to: admin operators whose login is an e-mail address, not removed. */
+export async function administratorOperatorEmails(db: D1Database): Promise<{ email: string; lang: 'zh' | 'en' }[]> {
+  const { results } = await db
+    .prepare("SELECT login AS email, lang FROM operators WHERE role = 'admin' AND removed_at IS NULL AND login LIKE '_%@_%' ORDER BY created_at")
+    .all<{ email: string; lang: 'zh' | 'en' }>();
+  return results;
+}
+
 export async function findOperatorById(db: D1Database, id: string): Promise<OperatorRow | null> {
   return db.prepare('SELECT * FROM operators WHERE id = ? AND removed_at IS NULL').bind(id).first<OperatorRow>();
 }

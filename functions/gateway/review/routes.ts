@@ -28,7 +28,7 @@ export const opsReviewRoutes = new Hono<{ Bindings: WorkerEnv; Variables: Operat
 
   // The operator's correction of the names and the credit code, with a reason (issue 42).
   .post('/ops/v1/companies/edit', validate('json', companyEditRequest), async (c) =>
-    ok(c, await editCompany({ db: c.env.DB, operator: c.get('operator'), network: clientIp(c), now: now(c) }, c.req.valid('json'))),
+    ok(c, await editCompany({ db: c.env.DB, env: c.env, operator: c.get('operator'), network: clientIp(c), now: now(c) }, c.req.valid('json'))),
   )
 
   // The licences, GTC and logo, shown inline to the operator: only a file attached to this company.

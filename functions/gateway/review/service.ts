@@ -35,7 +35,7 @@ import { companyShown, imoCompanyNumber, mainlandCreditCode, memberShown } from 
 import { deliver, type DeliveryEnv } from '../delivery';
 import type { Operator } from '../operators/service';
 import { ERR } from '../../../src/schemas/error-codes';
-import { registryOfCompany, settleRegistryTasks } from '../registry/service';
+import { operatorCheck, registryOfCompany, settleRegistryTasks } from '../registry/service';
 
 /**
  * Company review by operators (reviewer or admin): the queue, the review page and the decisions.
@@ -214,8 +214,10 @@ export async function decide(caller: DecisionCaller, request: ReviewDecisionRequ
  * as at entry (companies/service.ts mainlandCreditCode: RG0001, RG0002), a name no other company of the type holds
  * (CO0001), and nothing changed since the operator opened it (RV0006); one batch with its audit row, which names the
  * fields and their old and new values and carries the operator's reason. Nothing changed is no edit and no row.
+ * A saved change to a mainland company's code or registered name is checked against the registry at once, as the
+ * operator's "Check again" (registry/service.ts operatorCheck); a registry that does not answer leaves the edit saved.
  */
-export async function editCompany(caller: Omit<DecisionCaller, 'env'>, request: CompanyEditRequest & { companyNameCn?: string | null }): Promise<CompanyEditAnswer> {
+export async function editCompany(caller: DecisionCaller, request: CompanyEditRequest & { companyNameCn?: string | null }): Promise<CompanyEditAnswer> {
   const company = await requireCompany(caller.db, request.companyId);
   const overseas = company.country_id !== 'CN';
   const socialCredit = overseas ? request.socialCredit : mainlandCreditCode(request.socialCredit);
@@ -239,7 +241,7 @@ export async function editCompany(caller: Omit<DecisionCaller, 'env'>, request: 
         : request.nationalRegistryNumber?.trim().replace(/\s+/g, ' ') || null,
   };
   const changed = (Object.keys(next) as (keyof typeof next)[]).filter((key) => next[key] !== before[key]);
-  if (!changed.length) return { companyId: company.id, changed: [], updatedAt: company.updated_at ?? company.created_at };
+  if (!changed.length) return { companyId: company.id, changed: [], updatedAt: company.updated_at ?? company.created_at, registry: null };
   const won = await applyCompanyEdit(caller.db, {
     companyId: company.id,
     expectedUpdatedAt: request.expectedUpdatedAt,
@@ -261,7 +263,11 @@ export async function editCompany(caller: Omit<DecisionCaller, 'env'>, request: 
     if (await nameTaken(caller.db, companyNameKey(next.nameEn), company.type, company.id)) throw new GatewayError(ERR.COMPANY_ALREADY_EXISTS, { path: 'companyNameEn' });
     throw new GatewayError(ERR.COMPANY_EDITED_MEANWHILE);
   }
-  return { companyId: company.id, changed, updatedAt: after.updated_at ?? caller.now };
+  // What the registry is asked: the code and the name it knows the company by (its Chinese name, else the English).
+  const registered = (names: { nameEn: string; nameCn: string | null }) => names.nameCn || names.nameEn;
+  const askAgain = !overseas && after.social_credit !== null && (changed.includes('socialCredit') || registered(next) !== registered(before));
+  const registry = askAgain ? await operatorCheck(caller, company.id) : null;
+  return { companyId: company.id, changed, updatedAt: after.updated_at ?? caller.now, registry };
 }
 
 /**

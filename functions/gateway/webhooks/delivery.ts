@@ -3,6 +3,7 @@ import { configOf } from '../../config';
 import { deliver, type DeliveryEnv } from '../delivery';
 import { companyById } from '../companies/db';
 import { administratorEmails } from '../grants/db';
+import { administratorOperatorEmails } from '../operators/db';
 import { fetchWithin, OutboundFailure } from '../../outbound';
 import { auditRowById, auditStatement, operatorNamesOf, partiesOf } from '../audit/db';
 import { runBatch } from '../identity/db/batch';
@@ -24,8 +25,10 @@ import { openSecret, signedHeaders } from './signing';
  *   sent again on asking.
  * - An endpoint whose attempts have all failed for FAILING_LIMIT_MS (5 days) is stopped (`failing`): its
  *   company's trail records it (webhook.endpoint_disabled) and the user center shows it stopped.
- * - A company's endpoint stopped either way: its administrators are told by e-mail (message kind webhookStopped),
- *   once, by the run whose stop changed the endpoint; a refused e-mail does not undo the stop.
+ * - An endpoint stopped either way: its owner's administrators are told by e-mail (message kind webhookStopped), a
+ *   company's administrators for a company's endpoint, the operators' administrators (admin operators whose login is
+ *   an e-mail) for a platform endpoint; once, by the run whose stop changed the endpoint; a refused e-mail does not
+ *   undo the stop.
  */
 export const RETRY_SCHEDULE_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000] as const;
 export const ATTEMPTS_MAX = RETRY_SCHEDULE_MS.length + 1;
@@ -70,7 +73,7 @@ export async function deliverWebhooks(env: Env, at: number, { only }: { only?: s
       const stopAt = gone || failingTooLong ? statements.length : -1;
       if (stopAt >= 0) statements.push(...stopStatements(env.DB, delivery, gone ? 'gone' : 'failing', at));
       const results = await runBatch(env.DB, statements);
-      if (stopAt >= 0 && results[stopAt]?.meta.changes && delivery.company_id) await tellStopped(env, delivery, gone ? 'gone' : 'failing', at);
+      if (stopAt >= 0 && results[stopAt]?.meta.changes) await tellStopped(env, delivery, gone ? 'gone' : 'failing', at);
     }),
   );
   return run;
@@ -84,10 +87,14 @@ function stopStatements(db: D1Database, delivery: DueDelivery, reason: 'gone' | 
   return [stop!, ...record, ...rest];
 }
 
-/** The e-mail to a company's administrators that one of its endpoints no longer receives events. */
-export function webhookStoppedMessage(lang: Lang, stopped: { company: string; url: string; reason: 'gone' | 'failing'; link: string | null }) {
+/**
+ * The e-mail that an endpoint no longer receives events: to a company's administrators (`company`, its name), or to
+ * the operators' administrators for a platform endpoint (`company` null).
+ */
+export function webhookStoppedMessage(lang: Lang, stopped: { company: string | null; url: string; reason: 'gone' | 'failing'; link: string | null }) {
   const zh = lang === 'zh';
-  const subject = zh ? `事件 Webhook 已停止：${stopped.company}` : `Event webhook stopped: ${stopped.company}`;
+  const { company } = stopped;
+  const subject = zh ? `事件 Webhook 已停止：${company ?? '平台'}` : `Event webhook stopped: ${company ?? 'the platform'}`;
   const why = zh
     ? stopped.reason === 'gone'
       ? '该地址答复 410（不再接收）。'
@@ -96,21 +103,34 @@ export function webhookStoppedMessage(lang: Lang, stopped: { company: string; ur
       ? 'The address answered 410 (gone).'
       : 'Every delivery to the address has failed for 5 days.';
   const lines = zh
-    ? [`贵公司“${stopped.company}”的事件 Webhook 端点 ${stopped.url} 已停止接收事件。${why}`, '未送达的消息列在“发送失败”中，端点恢复后可重新发送。请在用户中心检查端点并重新启用。', stopped.link && `用户中心：${stopped.link}`]
+    ? [
+        company === null ? `平台的事件 Webhook 端点 ${stopped.url} 已停止接收事件。${why}` : `贵公司“${company}”的事件 Webhook 端点 ${stopped.url} 已停止接收事件。${why}`,
+        `未送达的消息列在“发送失败”中，端点恢复后可重新发送。请在${company === null ? '运营控制台' : '用户中心'}检查端点并重新启用。`,
+        stopped.link && `${company === null ? '运营控制台' : '用户中心'}：${stopped.link}`,
+      ]
     : [
-        `The event webhook endpoint ${stopped.url} of your company "${stopped.company}" no longer receives events. ${why}`,
-        'The messages it missed are listed as failed and can be sent again once it works. Check the endpoint in the user center and turn it on again.',
-        stopped.link && `User center: ${stopped.link}`,
+        company === null ? `The platform's event webhook endpoint ${stopped.url} no longer receives events. ${why}` : `The event webhook endpoint ${stopped.url} of your company "${company}" no longer receives events. ${why}`,
+        `The messages it missed are listed as failed and can be sent again once it works. Check the endpoint in the ${company === null ? "operators' console" : 'user center'} and turn it on again.`,
+        stopped.link && `${company === null ? "Operators' console" : 'User center'}: ${stopped.link}`,
       ];
   return { kind: 'webhookStopped' as const, lang, subject, text: lines.filter(Boolean).join('\n') };
 }
 
+/** Tells the stopped endpoint's owner: each of its administrators, in their language, through the delivery path. */
 async function tellStopped(env: Env, delivery: DueDelivery, reason: 'gone' | 'failing', at: number): Promise<void> {
-  const [company, emails] = await Promise.all([companyById(env.DB, delivery.company_id!), administratorEmails(env.DB, delivery.company_id!)]);
-  if (!company) return;
   const origin = configOf(env).portalOrigin;
-  const message = webhookStoppedMessage(company.lang, { company: (company.lang === 'zh' && company.name_cn) || company.name_en, url: delivery.url, reason, link: origin ? `${origin}/user_center` : null });
-  for (const to of emails) {
+  const link = (path: string) => (origin ? `${origin}${path}` : null);
+  let letters: { to: string; message: ReturnType<typeof webhookStoppedMessage> }[];
+  if (delivery.company_id) {
+    const [company, emails] = await Promise.all([companyById(env.DB, delivery.company_id), administratorEmails(env.DB, delivery.company_id)]);
+    if (!company) return;
+    const message = webhookStoppedMessage(company.lang, { company: (company.lang === 'zh' && company.name_cn) || company.name_en, url: delivery.url, reason, link: link('/user_center') });
+    letters = emails.map((to) => ({ to, message }));
+  } else {
+    const operators = await administratorOperatorEmails(env.DB);
+    letters = operators.map(({ email, lang }) => ({ to: email, message: webhookStoppedMessage(lang, { company: null, url: delivery.url, reason, link: link('/ops/webhooks') }) }));
+  }
+  for (const { to, message } of letters) {
     try {
       await deliver(env, { channel: 'email', to, ...message }, { now: at });
     } catch (error) {

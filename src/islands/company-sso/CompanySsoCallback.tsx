@@ -6,6 +6,7 @@ import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { $companySso, isCodeSentNotice, sendLinkCode, setLinkCode, submitLink, takeCallback } from '../../stores/company-sso';
 import { $dialog, closeDialog } from '../../stores/dialog';
+import { BackToLogin, CodeStatus, ReturnProblem } from '../../ui/ProviderReturn';
 import { TextField } from '../../ui/TextField';
 import './company-sso-callback.css';
 
@@ -41,29 +42,14 @@ function CallbackStep({ lang, messages }: CompanySsoCallbackProps): ReactNode {
   const s = useStore($companySso);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => void takeCallback(lang), []);
-  // The heading takes focus when a step that asks something appears, so a screen reader hears it.
+  // The form's heading takes focus when it appears, so a screen reader hears what is asked.
   useEffect(() => {
-    if (s.step === 'failed' || s.step === 'cancelled' || s.step === 'link') heading.current?.focus();
+    if (s.step === 'link') heading.current?.focus();
   }, [s.step]);
 
-  const back = (
-    <p className="link-sign-in-alt">
-      <a href="/login">{m.backToLogin}</a>
-    </p>
-  );
   if (s.step === 'checking' || s.step === 'redirecting') return <p className="notice" role="status">{m.checking}</p>;
   if (s.step === 'cancelled' || s.step === 'failed') {
-    return (
-      <div className="wechat-callback">
-        <h2 ref={heading} tabIndex={-1} className="subsection-title">
-          {messages.companySso.title}
-        </h2>
-        <p className="error" role="alert">
-          {s.step === 'cancelled' ? m.cancelled : problemText(messages, s.problem!)}
-        </p>
-        {back}
-      </div>
-    );
+    return <ReturnProblem title={m.title} text={s.step === 'cancelled' ? m.cancelled : problemText(messages, s.problem!)} backLabel={m.backToLogin} />;
   }
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -82,18 +68,11 @@ function CallbackStep({ lang, messages }: CompanySsoCallbackProps): ReactNode {
         </button>
       </div>
       <TextField id="company-sso-code" label={m.code} value={s.code} onChange={setLinkCode} inputMode="numeric" autoComplete="one-time-code" maxLength={8} required />
-      <div className="live-region" role="status" aria-live="polite">
-        {(notice || (s.sent && !s.problem)) && <p className="notice">{m.codeSent}</p>}
-      </div>
-      {s.problem && !notice && (
-        <p className="error" role="alert">
-          {problemText(messages, s.problem)}
-        </p>
-      )}
+      <CodeStatus sent={notice || (s.sent && !s.problem)} sentText={m.codeSent} problem={s.problem && !notice ? problemText(messages, s.problem) : null} />
       <button type="submit" className="button primary" disabled={s.busy || !s.sent || !s.code.trim()}>
         {m.submit}
       </button>
-      {back}
+      <BackToLogin label={m.backToLogin} />
     </form>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ApiResult } from '../../api/client';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
@@ -7,7 +7,7 @@ import type { Lang } from '../../lib/lang';
 import type { EndpointRequest, EndpointWithSecret, PersonalFields, WebhookDelivery, WebhookEndpoint, WebhooksAnswer } from '../../schemas/webhooks';
 import { STEP_UP_CANCELLED } from '../../stores/step-up-state';
 import { ConfirmModal } from '../../ui/ConfirmModal';
-import { Modal } from '../../ui/Modal';
+import { ModalForm } from '../../ui/ModalForm';
 import { SecretOnce } from '../../ui/SecretOnce';
 import { TextField } from '../../ui/TextField';
 import { timeLabel } from '../user-center/security-labels';
@@ -76,6 +76,7 @@ export function WebhookEndpoints({ lang, idPrefix, title, lead, level, listLabel
   const [secret, setSecret] = useState<{ endpoint: WebhookEndpoint; secret: string } | null>(null);
   const [removing, setRemoving] = useState<WebhookEndpoint | null>(null);
   const titleId = idPrefix;
+  const addButton = useRef<HTMLButtonElement>(null);
 
   async function load() {
     const listed = await api.list();
@@ -125,6 +126,7 @@ export function WebhookEndpoints({ lang, idPrefix, title, lead, level, listLabel
       {problem && <p className="error" role="alert">{problemText(messages, problem)}</p>}
       <p>
         <button
+          ref={addButton}
           type="button"
           className="button secondary"
           disabled={!answer}
@@ -237,69 +239,47 @@ export function WebhookEndpoints({ lang, idPrefix, title, lead, level, listLabel
       )}
 
       {draft && answer && (
-        <Modal title={t.formTitle} onCancel={() => setDraft(null)}>
-          <form
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault();
-              void add(draft);
-            }}
-          >
-            <TextField id={`${titleId}-url`} label={t.urlLabel} hint={t.urlHint} type="url" inputMode="url" required maxLength={512} value={draft.url} onChange={(url) => setDraft({ ...draft, url })} />
-            {withClientId && (
-              <TextField id={`${titleId}-client`} label={t.clientIdLabel} hint={t.clientIdHint} maxLength={64} value={draft.clientId} onChange={(clientId) => setDraft({ ...draft, clientId })} />
-            )}
-            <TextField id={`${titleId}-description`} label={t.descriptionLabel} hint={t.descriptionHint} maxLength={100} value={draft.description} onChange={(description) => setDraft({ ...draft, description })} />
-            <fieldset className="field module-list">
-              <legend>{t.typesLabel}</legend>
-              {answer.eventTypes.map((type) => (
-                <label key={type} className="check">
-                  <input
-                    type="checkbox"
-                    checked={draft.eventTypes.includes(type)}
-                    onChange={(event) => setDraft({ ...draft, eventTypes: event.target.checked ? [...draft.eventTypes, type] : draft.eventTypes.filter((one) => one !== type) })}
-                  />
-                  <span>{type}</span>
-                </label>
-              ))}
-            </fieldset>
-            <fieldset className="field module-list">
-              <legend>{t.personalLabel}</legend>
-              {PERSONAL.map((choice) => (
-                <label key={choice} className="check">
-                  <input type="radio" name={`${titleId}-personal`} checked={draft.personalFields === choice} onChange={() => setDraft({ ...draft, personalFields: choice })} />
-                  <span>{t.personal[choice]}</span>
-                </label>
-              ))}
-            </fieldset>
-            {draft.error && (
-              <p className="error form-error" role="alert">
-                {problemText(messages, draft.error)}
-              </p>
-            )}
-            <div className="modal-actions">
-              <button type="button" className="button secondary" onClick={() => setDraft(null)}>
-                {t.cancel}
-              </button>
-              <button type="submit" className="button primary" disabled={draft.busy}>
-                {t.submit}
-              </button>
-            </div>
-          </form>
-        </Modal>
+        <ModalForm
+          title={t.formTitle}
+          onCancel={() => setDraft(null)}
+          onSubmit={() => void add(draft)}
+          error={draft.error && problemText(messages, draft.error)}
+          disabled={draft.busy}
+          cancelLabel={t.cancel}
+          submitLabel={t.submit}
+        >
+          <TextField id={`${titleId}-url`} label={t.urlLabel} hint={t.urlHint} type="url" inputMode="url" required maxLength={512} value={draft.url} onChange={(url) => setDraft({ ...draft, url })} />
+          {withClientId && (
+            <TextField id={`${titleId}-client`} label={t.clientIdLabel} hint={t.clientIdHint} maxLength={64} value={draft.clientId} onChange={(clientId) => setDraft({ ...draft, clientId })} />
+          )}
+          <TextField id={`${titleId}-description`} label={t.descriptionLabel} hint={t.descriptionHint} maxLength={100} value={draft.description} onChange={(description) => setDraft({ ...draft, description })} />
+          <fieldset className="field module-list">
+            <legend>{t.typesLabel}</legend>
+            {answer.eventTypes.map((type) => (
+              <label key={type} className="check">
+                <input
+                  type="checkbox"
+                  checked={draft.eventTypes.includes(type)}
+                  onChange={(event) => setDraft({ ...draft, eventTypes: event.target.checked ? [...draft.eventTypes, type] : draft.eventTypes.filter((one) => one !== type) })}
+                />
+                <span>{type}</span>
+              </label>
+            ))}
+          </fieldset>
+          <fieldset className="field module-list">
+            <legend>{t.personalLabel}</legend>
+            {PERSONAL.map((choice) => (
+              <label key={choice} className="check">
+                <input type="radio" name={`${titleId}-personal`} checked={draft.personalFields === choice} onChange={() => setDraft({ ...draft, personalFields: choice })} />
+                <span>{t.personal[choice]}</span>
+              </label>
+            ))}
+          </fieldset>
+        </ModalForm>
       )}
 
       {secret && (
-        <SecretOnce
-          title={t.secretTitle}
-          text={t.secretText}
-          idLabel={t.endpointLabel}
-          id={secret.endpoint.url}
-          secretLabel={t.secretLabel}
-          secret={secret.secret}
-          words={t}
-          onDone={() => setSecret(null)}
-        />
+        <SecretOnce title={t.secretTitle} idLabel={t.endpointLabel} id={secret.endpoint.url} secret={secret.secret} words={t} onDone={() => setSecret(null)} returnFocusTo={() => addButton.current} />
       )}
 
       {removing && (

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { companyClientsApi } from '../../api/oidc-clients';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
@@ -7,7 +7,7 @@ import type { Lang } from '../../lib/lang';
 import { COMPANY_CLIENT_MAX_DAYS, type CompanyClient, type CompanyClientsAnswer } from '../../schemas/oidc-clients';
 import { STEP_UP_CANCELLED, withFreshProof } from '../../stores/step-up-state';
 import { ConfirmModal } from '../../ui/ConfirmModal';
-import { Modal } from '../../ui/Modal';
+import { ModalForm } from '../../ui/ModalForm';
 import { SecretOnce } from '../../ui/SecretOnce';
 import { TextField } from '../../ui/TextField';
 import { timeLabel } from './security-labels';
@@ -51,6 +51,7 @@ export function CompanyApiClients({ lang, companyId, companyName, messages }: Co
   const [secret, setSecret] = useState<{ client: CompanyClient; secret: string } | null>(null);
   const [revoking, setRevoking] = useState<CompanyClient | null>(null);
   const titleId = `api-clients-${companyId}`;
+  const createButton = useRef<HTMLButtonElement>(null);
 
   async function load() {
     const listed = await companyClientsApi.list(companyId);
@@ -104,7 +105,7 @@ export function CompanyApiClients({ lang, companyId, companyName, messages }: Co
       </div>
       {problem && <p className="error" role="alert">{problemText(messages, problem)}</p>}
       <p>
-        <button type="button" className="button secondary" disabled={!answer} onClick={openForm}>
+        <button ref={createButton} type="button" className="button secondary" disabled={!answer} onClick={openForm}>
           {t.create}
         </button>
       </p>
@@ -142,67 +143,45 @@ export function CompanyApiClients({ lang, companyId, companyName, messages }: Co
       )}
 
       {draft && answer && (
-        <Modal title={t.formTitle} onCancel={() => setDraft(null)}>
-          <form
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault();
-              void create(draft);
-            }}
-          >
-            <TextField id={`${titleId}-name`} label={t.nameLabel} hint={t.nameHint} required maxLength={100} value={draft.name} onChange={(name) => setDraft({ ...draft, name })} />
-            <fieldset className="field module-list">
-              <legend>{t.scopesLabel}</legend>
-              {answer.scopes.map((entry) => (
-                <label key={entry.scope} className="check">
-                  <input
-                    type="checkbox"
-                    checked={draft.scopes.includes(entry.scope)}
-                    onChange={(event) => setDraft({ ...draft, scopes: event.target.checked ? [...draft.scopes, entry.scope] : draft.scopes.filter((scope) => scope !== entry.scope) })}
-                  />
-                  <span>{scopeName(entry.scope)}</span>
-                </label>
-              ))}
-            </fieldset>
-            <TextField
-              id={`${titleId}-until`}
-              label={t.expiresLabel}
-              hint={t.expiresHint}
-              type="date"
-              required
-              min={dayOf(Date.now() + DAY_MS)}
-              max={dayOf(Date.now() + (COMPANY_CLIENT_MAX_DAYS - 1) * DAY_MS)}
-              value={draft.until}
-              onChange={(until) => setDraft({ ...draft, until })}
-            />
-            {draft.error && (
-              <p className="error form-error" role="alert">
-                {problemText(messages, draft.error)}
-              </p>
-            )}
-            <div className="modal-actions">
-              <button type="button" className="button secondary" onClick={() => setDraft(null)}>
-                {t.cancel}
-              </button>
-              <button type="submit" className="button primary" disabled={draft.busy}>
-                {t.submit}
-              </button>
-            </div>
-          </form>
-        </Modal>
+        <ModalForm
+          title={t.formTitle}
+          onCancel={() => setDraft(null)}
+          onSubmit={() => void create(draft)}
+          error={draft.error && problemText(messages, draft.error)}
+          disabled={draft.busy}
+          cancelLabel={t.cancel}
+          submitLabel={t.submit}
+        >
+          <TextField id={`${titleId}-name`} label={t.nameLabel} hint={t.nameHint} required maxLength={100} value={draft.name} onChange={(name) => setDraft({ ...draft, name })} />
+          <fieldset className="field module-list">
+            <legend>{t.scopesLabel}</legend>
+            {answer.scopes.map((entry) => (
+              <label key={entry.scope} className="check">
+                <input
+                  type="checkbox"
+                  checked={draft.scopes.includes(entry.scope)}
+                  onChange={(event) => setDraft({ ...draft, scopes: event.target.checked ? [...draft.scopes, entry.scope] : draft.scopes.filter((scope) => scope !== entry.scope) })}
+                />
+                <span>{scopeName(entry.scope)}</span>
+              </label>
+            ))}
+          </fieldset>
+          <TextField
+            id={`${titleId}-until`}
+            label={t.expiresLabel}
+            hint={t.expiresHint}
+            type="date"
+            required
+            min={dayOf(Date.now() + DAY_MS)}
+            max={dayOf(Date.now() + (COMPANY_CLIENT_MAX_DAYS - 1) * DAY_MS)}
+            value={draft.until}
+            onChange={(until) => setDraft({ ...draft, until })}
+          />
+        </ModalForm>
       )}
 
       {secret && (
-        <SecretOnce
-          title={format(t.secretTitle, { name: secret.client.name })}
-          text={t.secretText}
-          idLabel={t.clientIdLabel}
-          id={secret.client.id}
-          secretLabel={t.secretLabel}
-          secret={secret.secret}
-          words={t}
-          onDone={() => setSecret(null)}
-        />
+        <SecretOnce title={format(t.secretTitle, { name: secret.client.name })} idLabel={t.clientIdLabel} id={secret.client.id} secret={secret.secret} words={t} onDone={() => setSecret(null)} returnFocusTo={() => createButton.current} />
       )}
 
       {revoking && (

@@ -7,7 +7,7 @@ import { imoProblem } from '../../lib/imo';
 import type { Lang } from '../../lib/lang';
 import { VESSEL_RELATIONS, type CompanyLookupAnswer, type Grant, type GrantsAnswer, type Vessel, type VesselRelation } from '../../schemas/grants';
 import { STEP_UP_CANCELLED, withFreshProof } from '../../stores/step-up-state';
-import { Modal } from '../../ui/Modal';
+import { ModalForm } from '../../ui/ModalForm';
 import { TextField } from '../../ui/TextField';
 
 interface CompanyGrantsProps {
@@ -258,158 +258,132 @@ export function CompanyGrants({ lang, companyId, companyName, messages }: Compan
       </section>
 
       {vesselDraft && (
-        <Modal title={t.declare} onCancel={() => setVesselDraft(null)}>
-          <form
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault();
-              void declare(vesselDraft);
-            }}
-          >
-            <TextField
-              id={`${id}-imo`}
-              label={t.imoLabel}
-              hint={t.imoHint}
-              inputMode="numeric"
-              autoComplete="off"
-              required
-              maxLength={20}
-              value={vesselDraft.imo}
-              error={vesselDraft.imoError ?? undefined}
-              onChange={(imo) => setVesselDraft({ ...vesselDraft, imo, imoError: null })}
-              onBlur={() => setVesselDraft({ ...vesselDraft, imoError: vesselDraft.imo ? imoError(t, vesselDraft.imo) : null })}
-            />
-            <TextField id={`${id}-vessel-name`} label={t.vesselNameLabel} required maxLength={100} value={vesselDraft.name} onChange={(name) => setVesselDraft({ ...vesselDraft, name })} />
-            <fieldset className="field module-list">
-              <legend>{t.relationLabel}</legend>
-              {VESSEL_RELATIONS.map((relation) => (
-                <label key={relation} className="check">
-                  <input type="radio" name={`${id}-relation`} checked={vesselDraft.relation === relation} onChange={() => setVesselDraft({ ...vesselDraft, relation })} />
-                  <span>{t.relations[relation]}</span>
-                </label>
-              ))}
-            </fieldset>
-            {vesselDraft.relation === 'charterer' && (
-              <>
-                <TextField id={`${id}-charter-from`} label={t.charterFrom} type="date" required value={vesselDraft.startsOn} onChange={(startsOn) => setVesselDraft({ ...vesselDraft, startsOn })} />
-                <TextField id={`${id}-charter-to`} label={t.charterTo} type="date" required value={vesselDraft.endsOn} onChange={(endsOn) => setVesselDraft({ ...vesselDraft, endsOn })} />
-              </>
-            )}
-            {vesselDraft.error && (
-              <p className="error form-error" role="alert">
-                {problemText(messages, vesselDraft.error)}
-              </p>
-            )}
-            <div className="modal-actions">
-              <button type="button" className="button secondary" onClick={() => setVesselDraft(null)}>
-                {t.cancel}
-              </button>
-              <button type="submit" className="button primary" disabled={vesselDraft.busy}>
-                {t.save}
-              </button>
-            </div>
-          </form>
-        </Modal>
+        <ModalForm
+          title={t.declare}
+          onCancel={() => setVesselDraft(null)}
+          onSubmit={() => void declare(vesselDraft)}
+          error={vesselDraft.error && problemText(messages, vesselDraft.error)}
+          disabled={vesselDraft.busy}
+          cancelLabel={t.cancel}
+          submitLabel={t.save}
+        >
+          <TextField
+            id={`${id}-imo`}
+            label={t.imoLabel}
+            hint={t.imoHint}
+            inputMode="numeric"
+            autoComplete="off"
+            required
+            maxLength={20}
+            value={vesselDraft.imo}
+            error={vesselDraft.imoError ?? undefined}
+            onChange={(imo) => setVesselDraft({ ...vesselDraft, imo, imoError: null })}
+            onBlur={() => setVesselDraft({ ...vesselDraft, imoError: vesselDraft.imo ? imoError(t, vesselDraft.imo) : null })}
+          />
+          <TextField id={`${id}-vessel-name`} label={t.vesselNameLabel} required maxLength={100} value={vesselDraft.name} onChange={(name) => setVesselDraft({ ...vesselDraft, name })} />
+          <fieldset className="field module-list">
+            <legend>{t.relationLabel}</legend>
+            {VESSEL_RELATIONS.map((relation) => (
+              <label key={relation} className="check">
+                <input type="radio" name={`${id}-relation`} checked={vesselDraft.relation === relation} onChange={() => setVesselDraft({ ...vesselDraft, relation })} />
+                <span>{t.relations[relation]}</span>
+              </label>
+            ))}
+          </fieldset>
+          {vesselDraft.relation === 'charterer' && (
+            <>
+              <TextField id={`${id}-charter-from`} label={t.charterFrom} type="date" required value={vesselDraft.startsOn} onChange={(startsOn) => setVesselDraft({ ...vesselDraft, startsOn })} />
+              <TextField id={`${id}-charter-to`} label={t.charterTo} type="date" required value={vesselDraft.endsOn} onChange={(endsOn) => setVesselDraft({ ...vesselDraft, endsOn })} />
+            </>
+          )}
+        </ModalForm>
       )}
 
       {grantDraft && (
-        <Modal title={t.formTitle} onCancel={() => setGrantDraft(null)}>
-          <form
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault();
-              void create(grantDraft);
-            }}
-          >
+        <ModalForm
+          title={t.formTitle}
+          onCancel={() => setGrantDraft(null)}
+          onSubmit={() => void create(grantDraft)}
+          error={grantDraft.error && problemText(messages, grantDraft.error)}
+          disabled={grantDraft.busy || !grantDraft.otherId}
+          cancelLabel={t.cancel}
+          submitLabel={t.submit}
+        >
+          <fieldset className="field module-list">
+            <legend>{t.sideLabel}</legend>
+            {(['principal', 'agent'] as const).map((side) => (
+              <label key={side} className="check">
+                <input type="radio" name={`${id}-side`} checked={grantDraft.side === side} onChange={() => setGrantDraft({ ...grantDraft, side })} />
+                <span>{side === 'principal' ? t.sidePrincipal : t.sideAgent}</span>
+              </label>
+            ))}
+          </fieldset>
+          <TextField id={`${id}-other`} label={t.otherLabel} hint={t.otherHint} required maxLength={200} value={grantDraft.otherName} onChange={(otherName) => setGrantDraft({ ...grantDraft, otherName, found: null, otherId: '' })} />
+          <p>
+            <button type="button" className="button secondary small" disabled={grantDraft.otherName.trim().length < 2} onClick={() => void find(grantDraft)}>
+              {t.find}
+            </button>
+          </p>
+          {grantDraft.found?.length === 0 && <p className="error" role="alert">{t.noneFound}</p>}
+          {grantDraft.found && grantDraft.found.length > 0 && (
             <fieldset className="field module-list">
-              <legend>{t.sideLabel}</legend>
-              {(['principal', 'agent'] as const).map((side) => (
-                <label key={side} className="check">
-                  <input type="radio" name={`${id}-side`} checked={grantDraft.side === side} onChange={() => setGrantDraft({ ...grantDraft, side })} />
-                  <span>{side === 'principal' ? t.sidePrincipal : t.sideAgent}</span>
+              <legend>{t.pickCompany}</legend>
+              {grantDraft.found.map((company) => (
+                <label key={company.id} className="check">
+                  <input type="radio" name={`${id}-other-company`} checked={grantDraft.otherId === company.id} onChange={() => setGrantDraft({ ...grantDraft, otherId: company.id, modules: [] })} />
+                  <span>{nameOf(company)}</span>
                 </label>
               ))}
             </fieldset>
-            <TextField id={`${id}-other`} label={t.otherLabel} hint={t.otherHint} required maxLength={200} value={grantDraft.otherName} onChange={(otherName) => setGrantDraft({ ...grantDraft, otherName, found: null, otherId: '' })} />
-            <p>
-              <button type="button" className="button secondary small" disabled={grantDraft.otherName.trim().length < 2} onClick={() => void find(grantDraft)}>
-                {t.find}
-              </button>
-            </p>
-            {grantDraft.found?.length === 0 && <p className="error" role="alert">{t.noneFound}</p>}
-            {grantDraft.found && grantDraft.found.length > 0 && (
-              <fieldset className="field module-list">
-                <legend>{t.pickCompany}</legend>
-                {grantDraft.found.map((company) => (
-                  <label key={company.id} className="check">
-                    <input type="radio" name={`${id}-other-company`} checked={grantDraft.otherId === company.id} onChange={() => setGrantDraft({ ...grantDraft, otherId: company.id, modules: [] })} />
-                    <span>{nameOf(company)}</span>
-                  </label>
-                ))}
-              </fieldset>
-            )}
-            {grantDraft.side === 'principal' ? (
-              <fieldset className="field module-list">
-                <legend>{t.vesselsField}</legend>
-                <p className="hint">{t.ownVesselsHint}</p>
-                {grantable.map((vessel) => (
-                  <label key={vessel.id} className="check">
-                    <input
-                      type="checkbox"
-                      checked={grantDraft.vessels.includes(vessel.imo)}
-                      onChange={(event) => setGrantDraft({ ...grantDraft, vessels: event.target.checked ? [...grantDraft.vessels, vessel.imo] : grantDraft.vessels.filter((imo) => imo !== vessel.imo) })}
-                    />
-                    <span>
-                      {vessel.name} (IMO {vessel.imo})
-                    </span>
-                  </label>
-                ))}
-              </fieldset>
-            ) : (
-              <TextField id={`${id}-vessel-list`} label={t.vesselsField} hint={t.vesselsFieldHint} value={grantDraft.vesselText} onChange={(vesselText) => setGrantDraft({ ...grantDraft, vesselText })} />
-            )}
-            <TextField id={`${id}-ports`} label={t.portsField} hint={t.portsHint} value={grantDraft.ports} onChange={(ports) => setGrantDraft({ ...grantDraft, ports })} />
-            {lookedUp && (
-              <fieldset className="field module-list">
-                <legend>{t.modulesField}</legend>
-                {(grantDraft.side === 'principal' ? lookedUp.modules : grantDraft.ownModules).map((module) => (
-                  <label key={module.key} className="check">
-                    <input
-                      type="checkbox"
-                      checked={grantDraft.modules.includes(module.key)}
-                      onChange={(event) => setGrantDraft({ ...grantDraft, modules: event.target.checked ? [...grantDraft.modules, module.key] : grantDraft.modules.filter((key) => key !== module.key) })}
-                    />
-                    <span>{module.name}</span>
-                  </label>
-                ))}
-              </fieldset>
-            )}
+          )}
+          {grantDraft.side === 'principal' ? (
             <fieldset className="field module-list">
-              <legend>{t.levelField}</legend>
-              {(['read', 'act'] as const).map((level) => (
-                <label key={level} className="check">
-                  <input type="radio" name={`${id}-level`} checked={grantDraft.level === level} onChange={() => setGrantDraft({ ...grantDraft, level })} />
-                  <span>{t.levels[level]}</span>
+              <legend>{t.vesselsField}</legend>
+              <p className="hint">{t.ownVesselsHint}</p>
+              {grantable.map((vessel) => (
+                <label key={vessel.id} className="check">
+                  <input
+                    type="checkbox"
+                    checked={grantDraft.vessels.includes(vessel.imo)}
+                    onChange={(event) => setGrantDraft({ ...grantDraft, vessels: event.target.checked ? [...grantDraft.vessels, vessel.imo] : grantDraft.vessels.filter((imo) => imo !== vessel.imo) })}
+                  />
+                  <span>
+                    {vessel.name} (IMO {vessel.imo})
+                  </span>
                 </label>
               ))}
             </fieldset>
-            <TextField id={`${id}-from`} label={t.fromField} type="date" required value={grantDraft.startsOn} onChange={(startsOn) => setGrantDraft({ ...grantDraft, startsOn })} />
-            <TextField id={`${id}-until`} label={t.untilField} hint={t.datesHint} type="date" required value={grantDraft.endsOn} onChange={(endsOn) => setGrantDraft({ ...grantDraft, endsOn })} />
-            {grantDraft.error && (
-              <p className="error form-error" role="alert">
-                {problemText(messages, grantDraft.error)}
-              </p>
-            )}
-            <div className="modal-actions">
-              <button type="button" className="button secondary" onClick={() => setGrantDraft(null)}>
-                {t.cancel}
-              </button>
-              <button type="submit" className="button primary" disabled={grantDraft.busy || !grantDraft.otherId}>
-                {t.submit}
-              </button>
-            </div>
-          </form>
-        </Modal>
+          ) : (
+            <TextField id={`${id}-vessel-list`} label={t.vesselsField} hint={t.vesselsFieldHint} value={grantDraft.vesselText} onChange={(vesselText) => setGrantDraft({ ...grantDraft, vesselText })} />
+          )}
+          <TextField id={`${id}-ports`} label={t.portsField} hint={t.portsHint} value={grantDraft.ports} onChange={(ports) => setGrantDraft({ ...grantDraft, ports })} />
+          {lookedUp && (
+            <fieldset className="field module-list">
+              <legend>{t.modulesField}</legend>
+              {(grantDraft.side === 'principal' ? lookedUp.modules : grantDraft.ownModules).map((module) => (
+                <label key={module.key} className="check">
+                  <input
+                    type="checkbox"
+                    checked={grantDraft.modules.includes(module.key)}
+                    onChange={(event) => setGrantDraft({ ...grantDraft, modules: event.target.checked ? [...grantDraft.modules, module.key] : grantDraft.modules.filter((key) => key !== module.key) })}
+                  />
+                  <span>{module.name}</span>
+                </label>
+              ))}
+            </fieldset>
+          )}
+          <fieldset className="field module-list">
+            <legend>{t.levelField}</legend>
+            {(['read', 'act'] as const).map((level) => (
+              <label key={level} className="check">
+                <input type="radio" name={`${id}-level`} checked={grantDraft.level === level} onChange={() => setGrantDraft({ ...grantDraft, level })} />
+                <span>{t.levels[level]}</span>
+              </label>
+            ))}
+          </fieldset>
+          <TextField id={`${id}-from`} label={t.fromField} type="date" required value={grantDraft.startsOn} onChange={(startsOn) => setGrantDraft({ ...grantDraft, startsOn })} />
+          <TextField id={`${id}-until`} label={t.untilField} hint={t.datesHint} type="date" required value={grantDraft.endsOn} onChange={(endsOn) => setGrantDraft({ ...grantDraft, endsOn })} />
+        </ModalForm>
       )}
     </>
   );

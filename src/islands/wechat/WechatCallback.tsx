@@ -1,10 +1,11 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import type { Messages } from '../../i18n';
 import { format } from '../../i18n/format';
 import { problemText } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { $wechat, takeCallback } from '../../stores/wechat';
+import { ReturnProblem } from '../../ui/ProviderReturn';
 
 // The phone form is only for a WeChat the portal does not know: its fields load when it is shown, so the page's
 // first load stays small (it already needs the gateway client to take the callback).
@@ -23,38 +24,18 @@ export interface WechatCallbackProps {
 export default function WechatCallback({ lang, messages, sliderLabels }: WechatCallbackProps) {
   const m = messages.wechat;
   const s = useStore($wechat);
-  const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => void takeCallback(), []);
-  // The form's heading takes focus when it appears, so a screen reader hears what is asked.
-  useEffect(() => {
-    if (s.step === 'failed' || s.step === 'cancelled') heading.current?.focus();
-  }, [s.step]);
 
-  const back = (
-    <p className="link-sign-in-alt">
-      <a href="/login">{m.backToLogin}</a>
-    </p>
-  );
   if (s.step === 'checking' || s.step === 'redirecting') return <p className="notice" role="status">{m.checking}</p>;
   // Which WeChat was tied (its nickname), so a person who scanned with the wrong one notices at once.
   if (s.step === 'bound') return <p className="notice" role="status">{format(s.nickname ? m.bound : m.boundUnnamed, { provider: m.providers[s.provider], name: s.nickname })}</p>;
   if (s.step === 'cancelled' || s.step === 'failed') {
-    return (
-      <div className="wechat-callback">
-        <h2 ref={heading} tabIndex={-1} className="subsection-title">
-          {m.panelTitle}
-        </h2>
-        <p className="error" role="alert">
-          {s.step === 'cancelled' ? m.cancelled : problemText(messages, s.problem!)}
-        </p>
-        {back}
-      </div>
-    );
+    return <ReturnProblem title={m.panelTitle} text={s.step === 'cancelled' ? m.cancelled : problemText(messages, s.problem!)} backLabel={m.backToLogin} />;
   }
 
   return (
     <Suspense fallback={<p className="notice" role="status">{m.checking}</p>}>
-      <WechatPhoneForm lang={lang} messages={messages} sliderLabels={sliderLabels} back={back} />
+      <WechatPhoneForm lang={lang} messages={messages} sliderLabels={sliderLabels} />
     </Suspense>
   );
 }

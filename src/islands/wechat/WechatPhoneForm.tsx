@@ -1,17 +1,18 @@
 import { useStore } from '@nanostores/react';
-import { Suspense, useEffect, useRef, type FormEvent, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, type FormEvent } from 'react';
 import { format } from '../../i18n/format';
 import { problemText } from '../../i18n/problem';
 import { $dialog } from '../../stores/dialog';
 import { $wechat, isCodeSentNotice, sendPhoneCode, setWechatAgreed, setWechatArea, setWechatField, submitPhone } from '../../stores/wechat';
 import { CodeButton } from '../../ui/CodeButton';
 import { PhoneField } from '../../ui/PhoneField';
+import { BackToLogin, CodeStatus } from '../../ui/ProviderReturn';
 import { TextField } from '../../ui/TextField';
 import { loadPhoneCodesLazily, SliderDialog } from '../shared/on-first-use';
 import type { WechatCallbackProps } from './WechatCallback';
 
 /** /wechat_callback's form for a WeChat the portal does not know: the phone number and its code tie the two. */
-export default function WechatPhoneForm({ lang, messages, sliderLabels, back }: WechatCallbackProps & { back: ReactNode }) {
+export default function WechatPhoneForm({ lang, messages, sliderLabels }: WechatCallbackProps) {
   const m = messages.wechat;
   const s = useStore($wechat);
   const dialog = useStore($dialog);
@@ -66,19 +67,11 @@ export default function WechatPhoneForm({ lang, messages, sliderLabels, back }: 
           </span>
         </label>
       </div>
-      <div className="live-region" role="status" aria-live="polite">
-        {/* Stays while the code is typed: the notice is the sending's, not a problem that an edit clears. */}
-        {(notice || (s.sent && !s.problem)) && <p className="notice">{m.codeSent}</p>}
-      </div>
-      {s.problem && !notice && (
-        <p className="error" role="alert">
-          {problemText(messages, s.problem)}
-        </p>
-      )}
+      <CodeStatus sent={notice || (s.sent && !s.problem)} sentText={m.codeSent} problem={s.problem && !notice ? problemText(messages, s.problem) : null} />
       <button type="submit" className="button primary" disabled={s.busy || !s.sent || !s.agreed || !s.code.trim()}>
         {m.submit}
       </button>
-      {back}
+      <BackToLogin label={m.backToLogin} />
       {dialog?.kind === 'slider' && (
         <Suspense fallback={null}>
           <SliderDialog scene={dialog.scene} subject={dialog.subject} labels={sliderLabels} />

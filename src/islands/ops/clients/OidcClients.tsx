@@ -210,16 +210,7 @@ function ShownSecret({ messages }: { messages: Words }) {
   const shown = useStore($secret);
   if (!shown) return null;
   return (
-    <SecretOnce
-      title={format(t.secretTitle, { name: shown.name })}
-      text={t.secretText}
-      idLabel={t.clientIdLabel}
-      id={shown.clientId}
-      secretLabel={t.secretLabel}
-      secret={shown.secret}
-      words={t}
-      onDone={forgetSecret}
-    />
+    <SecretOnce title={format(t.secretTitle, { name: shown.name })} idLabel={t.clientIdLabel} id={shown.clientId} secret={shown.secret} words={t} onDone={forgetSecret} />
   );
 }
 
