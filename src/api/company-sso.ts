@@ -27,6 +27,7 @@ export const companySsoApi = {
   // The company administrators' section of the user center.
   domains: (companyId: string) => callGateway('agg-web/company-domains', companyDomainList, { method: 'GET', query: { companyId } }),
   addDomain: (companyId: string, domain: string) => callGateway('agg-web/company-domains/add', companyDomain, { body: { companyId, domain } }),
+  removeDomain: (companyId: string, domain: string) => callGateway('agg-web/company-domains/remove', companyDomainList, { body: { companyId, domain } }),
   checkDomain: (companyId: string, domain: string) => callGateway('agg-web/company-domains/check', companyDomain, { body: { companyId, domain } }),
   connection: (companyId: string) => callGateway('agg-web/company-sso/connection', companySsoConnectionAnswer, { method: 'GET', query: { companyId } }),
   saveConnection: (body: CompanySsoConnectionRequest) => callGateway('agg-web/company-sso/connection', companySsoConnection, { body }),

@@ -154,6 +154,7 @@ export const AUDITED_ACTIONS = [
   'company.administrator_transferred',
   'company.domain_added',
   'company.domain_proved',
+  'company.domain_removed',
   'company.sso_connected',
   'company.sso_settings_changed',
   'company.grants_suspended',

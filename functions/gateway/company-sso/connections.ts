@@ -46,11 +46,11 @@ export async function saveConnection(caller: DomainCaller, request: CompanySsoCo
   if (!request.clientSecret && !existing) throw new GatewayError(ERR.SSO_CONNECTION_INVALID);
   const issuer = request.issuer.replace(/\/+$/, '');
   // The provider must answer for this issuer before it is saved: a typo is told now, not at the first sign-in.
-  await discover(issuer, { loopbackHttp: configOf(caller.env).devRoutes });
+  await discover(issuer, { loopbackHttp: configOf(caller.env).devRoutes }, { fresh: true });
   const id = existing?.id ?? randomToken();
   const sealed = request.clientSecret ? await sealSecret(caller.env, sealingId({ id }), request.clientSecret) : existing!.client_secret_sealed;
   const [written] = await runBatch(caller.db, [
-    upsertConnectionStatement(caller.db, { id, company_id: companyId, issuer, client_id: request.clientId, client_secret_sealed: sealed, email_claim: request.emailClaim, created_by: caller.userId, created_at: caller.at, updated_at: caller.at }, caller.userId),
+    upsertConnectionStatement(caller.db, { id, company_id: companyId, issuer, client_id: request.clientId, client_secret_sealed: sealed, email_claim: request.emailClaim, created_by: caller.userId, created_at: caller.at, updated_at: caller.at }, caller),
     auditStatement(
       caller.db,
       {
@@ -74,7 +74,7 @@ export async function saveSettings(caller: DomainCaller, request: CompanySsoSett
   if (!(await connectionOf(caller.db, companyId))) throw new GatewayError(ERR.SSO_NOT_CONNECTED);
   const settings = { ssoOnly: request.ssoOnly ?? null, admitDomain: request.admitDomain ?? null, disabled: request.disabled ?? null };
   const [written] = await runBatch(caller.db, [
-    settingsStatement(caller.db, companyId, caller.userId, caller.at, settings),
+    settingsStatement(caller.db, companyId, caller, caller.at, settings),
     auditStatement(
       caller.db,
       { at: caller.at, actor: { kind: 'user', id: caller.userId }, action: 'company.sso_settings_changed', target: { kind: 'company', id: companyId }, network: caller.network, detail: settings },

@@ -1,4 +1,4 @@
-import { mayManageSql } from '../authority/db';
+import { mayManageSql, type Asker } from '../authority/db';
 import { emitEvent } from '../events/db';
 import { cappedInsert } from '../identity/db/limits';
 import { consume, SINGLE_USE } from '../identity/db/single-use';
@@ -36,26 +36,39 @@ export const domainOwner = (db: D1Database, domain: string) =>
   db.prepare('SELECT * FROM company_domains WHERE domain = ? AND proved_at IS NOT NULL AND removed_at IS NULL').bind(domain).first<DomainRow>();
 
 /** A new claim, written only while the caller manages the company and nobody else holds the domain; RETURNING the row. */
-export const insertClaimStatement = (db: D1Database, row: Pick<DomainRow, 'id' | 'company_id' | 'domain' | 'token' | 'created_by' | 'created_at'>) =>
+export const insertClaimStatement = (db: D1Database, row: Pick<DomainRow, 'id' | 'company_id' | 'domain' | 'token' | 'created_by' | 'created_at'>, mfaCompanyId: string | null) =>
   db
     .prepare(
       `INSERT INTO company_domains (id, company_id, domain, token, created_by, created_at)
        SELECT ?1, ?2, ?3, ?4, ?5, ?6
-       WHERE ${mayManageSql('?2', '?5')}
+       WHERE ${mayManageSql('?2', '?5', '?7')}
          AND NOT EXISTS (SELECT 1 FROM company_domains d WHERE d.domain = ?3 AND d.proved_at IS NOT NULL AND d.removed_at IS NULL)
        ON CONFLICT DO NOTHING
        RETURNING *`,
     )
-    .bind(row.id, row.company_id, row.domain, row.token, row.created_by, row.created_at);
+    .bind(row.id, row.company_id, row.domain, row.token, row.created_by, row.created_at, mfaCompanyId);
 
 /** The claim proved (its TXT record seen), while the caller still manages the company; the unique index refuses a second owner. */
-export const proveStatement = (db: D1Database, claimId: string, userId: string, at: number) =>
+export const proveStatement = (db: D1Database, claimId: string, asker: Asker, at: number) =>
   db
     .prepare(
       `UPDATE company_domains SET proved_at = ?3, checked_at = ?3
-       WHERE id = ?1 AND proved_at IS NULL AND removed_at IS NULL AND ${mayManageSql('company_domains.company_id', '?2')}`,
+       WHERE id = ?1 AND proved_at IS NULL AND removed_at IS NULL AND ${mayManageSql('company_domains.company_id', '?2', '?4')}`,
     )
-    .bind(claimId, userId, at);
+    .bind(claimId, asker.userId, at, asker.mfaCompanyId);
+
+/**
+ * The claim removed (proved or not), while the caller still manages the company: from this statement on, every
+ * routing, lookup and admission query (all of which read `removed_at IS NULL`) stops seeing the domain.
+ */
+export const removeClaimStatement = (db: D1Database, claimId: string, asker: Asker, at: number) =>
+  db
+    .prepare(
+      `UPDATE company_domains SET removed_at = ?3
+       WHERE id = ?1 AND removed_at IS NULL AND ${mayManageSql('company_domains.company_id', '?2', '?4')}
+       RETURNING id`,
+    )
+    .bind(claimId, asker.userId, at, asker.mfaCompanyId);
 
 export const checkedStatement = (db: D1Database, claimId: string, at: number) => db.prepare('UPDATE company_domains SET checked_at = ?2 WHERE id = ?1').bind(claimId, at);
 
@@ -116,29 +129,29 @@ export const ssoOnlyOfDomain = (db: D1Database, domain: string) =>
     .first<{ company_id: string }>();
 
 /** The connection written (first time or changed), only while the caller manages the company (in this statement). */
-export const upsertConnectionStatement = (db: D1Database, row: Omit<ConnectionRow, 'sso_only' | 'admit_domain' | 'disabled_at'>, userId: string) =>
+export const upsertConnectionStatement = (db: D1Database, row: Omit<ConnectionRow, 'sso_only' | 'admit_domain' | 'disabled_at'>, asker: Asker) =>
   db
     .prepare(
       `INSERT INTO company_sso_connections (id, company_id, issuer, client_id, client_secret_sealed, email_claim, created_by, created_at, updated_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8 WHERE ${mayManageSql('?2', '?9')}
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8 WHERE ${mayManageSql('?2', '?9', '?10')}
        ON CONFLICT (company_id) DO UPDATE SET issuer = excluded.issuer, client_id = excluded.client_id,
          client_secret_sealed = excluded.client_secret_sealed, email_claim = excluded.email_claim, updated_at = excluded.updated_at
        RETURNING id`,
     )
-    .bind(row.id, row.company_id, row.issuer, row.client_id, row.client_secret_sealed, row.email_claim, row.created_by, row.created_at, userId);
+    .bind(row.id, row.company_id, row.issuer, row.client_id, row.client_secret_sealed, row.email_claim, row.created_by, row.created_at, asker.userId, asker.mfaCompanyId);
 
 /** The switches changed (each null stays), only while the caller manages the company. */
-export const settingsStatement = (db: D1Database, companyId: string, userId: string, at: number, s: { ssoOnly: boolean | null; admitDomain: boolean | null; disabled: boolean | null }) =>
+export const settingsStatement = (db: D1Database, companyId: string, asker: Asker, at: number, s: { ssoOnly: boolean | null; admitDomain: boolean | null; disabled: boolean | null }) =>
   db
     .prepare(
       `UPDATE company_sso_connections SET
          sso_only = COALESCE(?3, sso_only), admit_domain = COALESCE(?4, admit_domain),
          disabled_at = CASE WHEN ?5 IS NULL THEN disabled_at WHEN ?5 = 1 THEN COALESCE(disabled_at, ?6) ELSE NULL END,
          updated_at = ?6
-       WHERE company_id = ?1 AND ${mayManageSql('company_sso_connections.company_id', '?2')}
+       WHERE company_id = ?1 AND ${mayManageSql('company_sso_connections.company_id', '?2', '?7')}
        RETURNING id`,
     )
-    .bind(companyId, userId, bit(s.ssoOnly), bit(s.admitDomain), bit(s.disabled), at);
+    .bind(companyId, asker.userId, bit(s.ssoOnly), bit(s.admitDomain), bit(s.disabled), at, asker.mfaCompanyId);
 
 const bit = (value: boolean | null) => (value === null ? null : value ? 1 : 0);
 

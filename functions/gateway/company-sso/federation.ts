@@ -46,7 +46,8 @@ import {
  *   session are one batch, so 20 parallel first sign-ins of one person give one account (the e-mail's unique key
  *   decides; the losers sign in to the winner's account through its tie).
  * - Every session starts in sign-in/service.ts signedIn (method `company-sso`), so a blocked account, two-step and
- *   the login case apply as for any sign-in; an `amr` with `mfa` or `hwk` counts as the second step. A provider's
+ *   the login case apply as for any sign-in; an `amr` with `mfa` or `hwk` counts as the second step, and the session
+ *   records the company so that its two-step rule counts this session (authority/db.ts; the person's other sessions do not). A provider's
  *   sign-in proves nobody for the portal's sensitive changes (`proves: false`, as WeChat's).
  */
 
@@ -125,12 +126,18 @@ export async function callback<E extends SignInEnv>(c: Context<E>, request: Comp
   return signInAs(c, who, browser);
 }
 
+/**
+ * The provider's second factor (`amr` with `mfa` or `hwk`): no second step here, and the session records the company,
+ * whose two-step rule counts it for this session only (authority/db.ts twoStepMissing).
+ */
+const mfaOf = (who: Verified) => (who.multiFactor ? { multiFactor: true, providerMfaCompanyId: who.connection.company_id } : {});
+
 async function signInAs<E extends SignInEnv>(c: Context<E>, who: Verified, browser: string) {
   const db = c.env.DB;
   const at = now(c);
   const companyId = who.connection.company_id;
   const tiedSignIn = (user: UserRow) =>
-    signedIn(c, user, { method: 'company-sso', proves: false, multiFactor: who.multiFactor, before: [ssoSignInStatement(db, { companyId, userId: user.id, outcome: 'signed-in', at })] });
+    signedIn(c, user, { method: 'company-sso', proves: false, ...mfaOf(who), before: [ssoSignInStatement(db, { companyId, userId: user.id, outcome: 'signed-in', at })] });
   const tied = await linkedUser(db, companyId, who.subject);
   const user = tied && (await findUserById(db, tied.user_id));
   if (user) return tiedSignIn(user);
@@ -148,6 +155,7 @@ async function signInAs<E extends SignInEnv>(c: Context<E>, who: Verified, brows
       method: 'company-sso',
       newUser: true,
       proves: false,
+      ...mfaOf(who),
       before: [
         insertUserStatement(db, { id: userId, email: who.email, realName: who.name, userType: 2, source: 'company-sso', now: at }),
         linkStatement(db, { companyId, subject: who.subject, userId, at }),

@@ -30,6 +30,8 @@ export function CompanySso({ lang, companyId, companyName, messages }: Props) {
   const [domains, setDomains] = useState<CompanyDomain[] | null>(null);
   const [connection, setConnection] = useState<CompanySsoConnection | null | undefined>(undefined);
   const [newDomain, setNewDomain] = useState('');
+  /** The domain whose removal waits for its confirmation. */
+  const [removing, setRemoving] = useState<string | null>(null);
   const [form, setForm] = useState({ issuer: '', clientId: '', clientSecret: '', emailClaim: 'email' });
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -67,6 +69,9 @@ export function CompanySso({ lang, companyId, companyName, messages }: Props) {
   const addDomain = async (event: FormEvent) => {
     event.preventDefault();
     if (await change(() => withFreshProof(() => companySsoApi.addDomain(companyId, newDomain.trim())))) setNewDomain('');
+  };
+  const remove = async (domain: string) => {
+    if (await change(() => withFreshProof(() => companySsoApi.removeDomain(companyId, domain)), t.removed.replace('{domain}', domain))) setRemoving(null);
   };
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -120,6 +125,23 @@ export function CompanySso({ lang, companyId, companyName, messages }: Props) {
                     {t.check} {d.domain}
                   </button>
                 </>
+              )}
+              {removing === d.domain ? (
+                <div className="domain-remove" role="group" aria-label={`${t.remove} ${d.domain}`}>
+                  <p className="hint">{t.removeConfirm.replace('{domain}', d.domain)}</p>
+                  <div className="actions">
+                    <button type="button" className="button danger" disabled={busy} onClick={() => void remove(d.domain)}>
+                      {t.removeYes}
+                    </button>
+                    <button type="button" className="button secondary" disabled={busy} onClick={() => setRemoving(null)}>
+                      {t.cancel}
+                    </button>
+                  </div>
+                </div>
+              ) : (
+                <button type="button" className="button secondary" disabled={busy} onClick={() => setRemoving(d.domain)} aria-label={`${t.remove} ${d.domain}`}>
+                  {t.remove}
+                </button>
               )}
             </li>
           ))}
