@@ -96,10 +96,11 @@ describe('a company administrator connects the company’s OpenID provider', { t
     const row = await db().prepare('SELECT client_secret_sealed FROM company_sso_connections WHERE company_id = ?').bind(c.companyId).first<{ client_secret_sealed: string }>();
     expect(row!.client_secret_sealed).toMatch(/^v1\./);
     expect(row!.client_secret_sealed).not.toContain(idp.clientSecret);
-    const read = await api.json<CompanySsoConnection>(await api.get(`/agg-web/company-sso/connection?companyId=${c.companyId}`, { cookie: c.admin.cookie }));
+    const read = await api.json<CompanySsoConnection[]>(await api.get(`/agg-web/company-sso/connections?companyId=${c.companyId}`, { cookie: c.admin.cookie }));
+    expect(read.data).toHaveLength(1);
     expect(JSON.stringify(read)).not.toContain(idp.clientSecret);
     // Changed without a new secret: the sealed one stays.
-    expect((await api.json(await connect(c.admin.cookie, { companyId: c.companyId, issuer: idp.issuer, clientId: idp.clientId, emailClaim: 'upn' }))).code).toBe('0');
+    expect((await api.json(await connect(c.admin.cookie, { companyId: c.companyId, connectionId: res.data.id, issuer: idp.issuer, clientId: idp.clientId, emailClaim: 'upn' }))).code).toBe('0');
     const after = await db().prepare('SELECT client_secret_sealed, email_claim FROM company_sso_connections WHERE company_id = ?').bind(c.companyId).first<{ client_secret_sealed: string; email_claim: string }>();
     expect(after).toEqual({ client_secret_sealed: row!.client_secret_sealed, email_claim: 'upn' });
     const trail = await db().prepare("SELECT action, actor_id, detail FROM audit_log WHERE target_kind = 'company' AND target_id = ? AND action = 'company.sso_connected'").bind(c.companyId).all<{ detail: string; actor_id: string }>();
@@ -166,7 +167,7 @@ describe('who gets in through a company’s provider', { timeout: 180_000 }, () 
     // Again: the tie signs in to the same account.
     const again = await api.json<{ userId: string; newUser: boolean }>((await throughProvider(email)).res);
     expect(again.data).toMatchObject({ userId: user!.id, newUser: false });
-    const lastSignIns = (await api.json<CompanySsoConnection>(await api.get(`/agg-web/company-sso/connection?companyId=${c.companyId}`, { cookie: c.admin.cookie }))).data.lastSignIns;
+    const lastSignIns = (await api.json<CompanySsoConnection[]>(await api.get(`/agg-web/company-sso/connections?companyId=${c.companyId}`, { cookie: c.admin.cookie }))).data[0]!.lastSignIns;
     expect(lastSignIns.map((s) => [s.outcome, s.email])).toEqual([
       ['signed-in', email],
       ['applied', email],
@@ -415,6 +416,58 @@ describe('the provider’s discovery and keys are kept a few minutes', { timeout
     } finally {
       await rotating.close();
     }
+  });
+});
+
+describe('a company with more than one provider', { timeout: 180_000 }, () => {
+  it('routes each domain to its own connection: offered, started and admitted through it only; each lists its domains and sign-ins; one disabled leaves the other', async () => {
+    const c = await connected();
+    const subsidiary = `subsidiary-${api.unique()}.example`;
+    await prove(c.admin.cookie, c.companyId, subsidiary);
+    const second = await api.json<CompanySsoConnection>(await connect(c.admin.cookie, { companyId: c.companyId, issuer: otherIdp.issuer, clientId: otherIdp.clientId, clientSecret: otherIdp.clientSecret }));
+    expect(second.code).toBe('0');
+    // Until routed, the new domain signs in through the first connection, like every domain that names none.
+    expect((await start(`x@${subsidiary}`)).body.data.authorizeUrl).toContain(idp.issuer);
+    const routed = await api.json<CompanyDomain[]>(await api.post('/agg-web/company-domains/connection', { companyId: c.companyId, domain: subsidiary, connectionId: second.data.id }, { cookie: c.admin.cookie }));
+    expect(routed.code).toBe('0');
+    expect(routed.data.find((d) => d.domain === subsidiary)?.connectionId).toBe(second.data.id);
+
+    const subsidiaryPerson = `okta.${api.unique()}@${subsidiary}`;
+    expect((await start(subsidiaryPerson)).body.data.authorizeUrl).toContain(otherIdp.issuer);
+    expect((await start(c.email())).body.data.authorizeUrl).toContain(idp.issuer);
+    expect((await api.json((await throughProvider(subsidiaryPerson, otherIdp)).res)).code).toBe('0');
+    const parentPerson = c.email('entra');
+    expect((await api.json((await throughProvider(parentPerson)).res)).code).toBe('0');
+    // The first provider vouching for a subsidiary address: not its domain any more.
+    const crossing = c.email('crossing');
+    idp.people.set(crossing, { sub: `s-${api.unique()}`, email: `someone.${api.unique()}@${subsidiary}`, email_verified: true });
+    expect((await api.json((await throughProvider(crossing)).res)).code).toBe('ID0616');
+    idp.people.delete(crossing);
+
+    const listed = await api.json<CompanySsoConnection[]>(await api.get(`/agg-web/company-sso/connections?companyId=${c.companyId}`, { cookie: c.admin.cookie }));
+    expect(listed.data.map((x) => [x.issuer, x.domains, x.lastSignIns.map((s) => s.email)])).toEqual([
+      [idp.issuer, [c.domain], [parentPerson]],
+      [otherIdp.issuer, [subsidiary], [subsidiaryPerson]],
+    ]);
+
+    // The subsidiary's connection off: its domain is offered nothing, the parent's still is.
+    expect((await settings(c.admin.cookie, { companyId: c.companyId, connectionId: second.data.id, disabled: true })).data).toMatchObject({ id: second.data.id, disabled: true });
+    const ask = async (email: string) => (await api.json<CompanySsoLookupAnswer>(await api.post('/agg-web/company-sso/lookup', { email }))).data.company;
+    expect(await ask(subsidiaryPerson)).toBeNull();
+    expect(await ask(parentPerson)).toEqual({ nameEn: c.nameEn, nameCn: null });
+    const trail = await db().prepare("SELECT detail FROM audit_log WHERE target_id = ? AND action = 'company.domain_routed'").bind(c.companyId).all<{ detail: string }>();
+    expect(trail.results.map((r) => JSON.parse(r.detail))).toEqual([{ domain: subsidiary, connectionId: second.data.id }]);
+  });
+
+  it('refuses to route a domain to, or change, another company’s connection', async () => {
+    const c = await connected();
+    const rival = await connected();
+    const theirs = (await api.json<CompanySsoConnection[]>(await api.get(`/agg-web/company-sso/connections?companyId=${rival.companyId}`, { cookie: rival.admin.cookie }))).data[0]!;
+    expect((await api.json(await api.post('/agg-web/company-domains/connection', { companyId: c.companyId, domain: c.domain, connectionId: theirs.id }, { cookie: c.admin.cookie }))).code).toBe('ID0613');
+    expect((await api.json(await connect(c.admin.cookie, { companyId: c.companyId, connectionId: theirs.id, issuer: idp.issuer, clientId: 'mine', clientSecret: 'mine' }))).code).toBe('ID0613');
+    expect((await settings(c.admin.cookie, { companyId: c.companyId, connectionId: theirs.id, disabled: true })).code).toBe('ID0613');
+    const after = await db().prepare('SELECT client_id, disabled_at FROM company_sso_connections WHERE id = ?').bind(theirs.id).first();
+    expect(after).toEqual({ client_id: idp.clientId, disabled_at: null });
   });
 });
 

@@ -1,5 +1,6 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import {
+  companyDomainConnectionRequest,
   companyDomainRequest,
   companyDomainsQuery,
   companySsoCallbackRequest,
@@ -45,12 +46,16 @@ export const companyDomainRoutes = new Hono<CompanyEnv>()
     const { companyId, domain } = c.req.valid('json');
     return ok(c, await domains.removeDomain(caller(c), companyId, domain));
   })
+  .post('/agg-web/company-domains/connection', ...signedIn, requireFreshProof, validate('json', companyDomainConnectionRequest, { code: ERR.DOMAIN_INVALID }), async (c) => {
+    const { companyId, domain, connectionId } = c.req.valid('json');
+    return ok(c, await domains.setDomainConnection(caller(c), companyId, domain, connectionId));
+  })
   .post('/agg-web/company-domains/check', ...signedIn, validate('json', companyDomainRequest, { code: ERR.DOMAIN_INVALID }), async (c) => {
     const { companyId, domain } = c.req.valid('json');
     return ok(c, await domains.checkDomain(caller(c), companyId, domain));
   })
   // The connection (connections.ts): read by the company's administrators; changed after a fresh proof.
-  .get('/agg-web/company-sso/connection', ...signedIn, validate('query', companyDomainsQuery), async (c) => ok(c, await connections.getConnection(caller(c), c.req.valid('query').companyId)))
+  .get('/agg-web/company-sso/connections', ...signedIn, validate('query', companyDomainsQuery), async (c) => ok(c, await connections.listConnections(caller(c), c.req.valid('query').companyId)))
   .post('/agg-web/company-sso/connection', ...signedIn, requireFreshProof, validate('json', companySsoConnectionRequest, { code: ERR.SSO_CONNECTION_INVALID }), async (c) =>
     ok(c, await connections.saveConnection(caller(c), c.req.valid('json'))),
   )

@@ -7,7 +7,7 @@ import { companyAuthority } from '../authority/service';
 import { GatewayError } from '../errors';
 import { isUniqueViolation, runBatch } from '../identity/db/batch';
 import { randomToken } from '../identity/tokens';
-import { checkedStatement, domainOwner, domainsOf, insertClaimStatement, liveClaim, proveStatement, removeClaimStatement, type DomainRow } from './db';
+import { checkedStatement, domainConnectionStatement, domainOwner, domainsOf, insertClaimStatement, liveClaim, proveStatement, removeClaimStatement, type DomainRow } from './db';
 import { txtRecords } from './dns';
 import type { Asker } from '../authority/db';
 
@@ -40,9 +40,10 @@ const view = (row: DomainRow): CompanyDomain => ({
   createdAt: row.created_at,
   checkedAt: row.checked_at,
   provedAt: row.proved_at,
+  connectionId: row.connection_id,
 });
 
-const auditOf = (caller: DomainCaller, companyId: string, action: 'company.domain_added' | 'company.domain_proved' | 'company.domain_removed', domain: string, detail: Record<string, unknown> = {}) =>
+const auditOf = (caller: DomainCaller, companyId: string, action: 'company.domain_added' | 'company.domain_proved' | 'company.domain_removed' | 'company.domain_routed', domain: string, detail: Record<string, unknown> = {}) =>
   auditStatement(caller.db, { at: caller.at, actor: { kind: 'user', id: caller.userId }, action, target: { kind: 'company', id: companyId }, network: caller.network, detail: { domain, ...detail } }, { ifChanged: true });
 
 export async function listDomains(caller: DomainCaller, companyId: string): Promise<CompanyDomain[]> {
@@ -104,6 +105,23 @@ export async function removeDomain(caller: DomainCaller, companyId: string, doma
     // Nothing written: the caller lost the right meanwhile (said by companyAuthority), or a parallel removal won.
     await companyAuthority(caller.db, caller, companyId, 'manage');
     throw new GatewayError(ERR.DOMAIN_NOT_CLAIMED);
+  }
+  return (await domainsOf(caller.db, companyId)).map(view);
+}
+
+/**
+ * Routes a domain (a live claim of the company) to one of the company's connections (a fresh proof first, routes.ts):
+ * from then on its people are offered, started and admitted through that provider only. ID0613 for a connection
+ * that is not the company's.
+ */
+export async function setDomainConnection(caller: DomainCaller, companyId: string, domain: string, connectionId: string): Promise<CompanyDomain[]> {
+  await companyAuthority(caller.db, caller, companyId, 'manage');
+  const claim = await liveClaim(caller.db, companyId, domain);
+  if (!claim) throw new GatewayError(ERR.DOMAIN_NOT_CLAIMED);
+  const [routed] = await runBatch(caller.db, [domainConnectionStatement(caller.db, claim.id, connectionId, caller), auditOf(caller, companyId, 'company.domain_routed', domain, { connectionId })]);
+  if (!routed?.results.length && claim.connection_id !== connectionId) {
+    await companyAuthority(caller.db, caller, companyId, 'manage');
+    throw new GatewayError(ERR.SSO_NOT_CONNECTED);
   }
   return (await domainsOf(caller.db, companyId)).map(view);
 }
