@@ -4,7 +4,7 @@ import {
   companyDomain,
   companyDomainList,
   companySsoConnection,
-  companySsoConnectionAnswer,
+  companySsoConnectionList,
   companySsoLookupAnswer,
   companySsoNeedsLink,
   companySsoStartAnswer,
@@ -27,8 +27,10 @@ export const companySsoApi = {
   // The company administrators' section of the user center.
   domains: (companyId: string) => callGateway('agg-web/company-domains', companyDomainList, { method: 'GET', query: { companyId } }),
   addDomain: (companyId: string, domain: string) => callGateway('agg-web/company-domains/add', companyDomain, { body: { companyId, domain } }),
+  removeDomain: (companyId: string, domain: string) => callGateway('agg-web/company-domains/remove', companyDomainList, { body: { companyId, domain } }),
   checkDomain: (companyId: string, domain: string) => callGateway('agg-web/company-domains/check', companyDomain, { body: { companyId, domain } }),
-  connection: (companyId: string) => callGateway('agg-web/company-sso/connection', companySsoConnectionAnswer, { method: 'GET', query: { companyId } }),
+  connections: (companyId: string) => callGateway('agg-web/company-sso/connections', companySsoConnectionList, { method: 'GET', query: { companyId } }),
+  routeDomain: (companyId: string, domain: string, connectionId: string) => callGateway('agg-web/company-domains/connection', companyDomainList, { body: { companyId, domain, connectionId } }),
   saveConnection: (body: CompanySsoConnectionRequest) => callGateway('agg-web/company-sso/connection', companySsoConnection, { body }),
   saveSettings: (body: CompanySsoSettingsRequest) => callGateway('agg-web/company-sso/settings', companySsoConnection, { body }),
 };

@@ -30,6 +30,8 @@ export const companyDomain = z.object({
   createdAt: z.number(),
   checkedAt: z.nullable(z.number()),
   provedAt: z.nullable(z.number()),
+  /** The connection its people sign in through; null: the company's first. */
+  connectionId: z.nullable(z.string()),
 });
 export type CompanyDomain = z.infer<typeof companyDomain>;
 export const companyDomainList = z.array(companyDomain);
@@ -42,9 +44,13 @@ const companyIdField = z.string().check(z.minLength(1), z.maxLength(64));
 /** The claim of the ID token that holds the e-mail: `email` unless the provider names it otherwise (e.g. `upn`). */
 export const emailClaimName = z.string().check(z.trim(), z.regex(/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/));
 
-/** Connect or change the connection. The secret is required the first time; left out later, the stored one stays. */
+/**
+ * Connect a provider (no `connectionId`: a new connection) or change one. The secret is required for a new one;
+ * left out of a change, the stored one stays.
+ */
 export const companySsoConnectionRequest = z.object({
   companyId: companyIdField,
+  connectionId: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
   issuer: z.string().check(z.trim(), z.minLength(8), z.maxLength(500)),
   clientId: z.string().check(z.trim(), z.minLength(1), z.maxLength(255)),
   clientSecret: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
@@ -52,9 +58,10 @@ export const companySsoConnectionRequest = z.object({
 });
 export type CompanySsoConnectionRequest = z.infer<typeof companySsoConnectionRequest>;
 
-/** The switches of a connection; each left out stays as it is. */
+/** The switches of a connection (`connectionId`; left out: the company's first); each switch left out stays as it is. */
 export const companySsoSettingsRequest = z.object({
   companyId: companyIdField,
+  connectionId: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
   ssoOnly: z.optional(z.boolean()),
   admitDomain: z.optional(z.boolean()),
   disabled: z.optional(z.boolean()),
@@ -63,6 +70,7 @@ export type CompanySsoSettingsRequest = z.infer<typeof companySsoSettingsRequest
 
 export const SSO_OUTCOMES = ['signed-in', 'linked', 'applied', 'admitted'] as const;
 export const companySsoConnection = z.object({
+  id: z.string(),
   issuer: z.string(),
   clientId: z.string(),
   emailClaim: z.string(),
@@ -71,12 +79,17 @@ export const companySsoConnection = z.object({
   disabled: z.boolean(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  /** The company's live domains whose people sign in through it. */
+  domains: z.array(z.string()),
   /** The newest sign-ins through it (at most 10). */
   lastSignIns: z.array(z.object({ at: z.number(), outcome: z.enum(SSO_OUTCOMES), name: z.string(), email: z.nullable(z.string()) })),
 });
 export type CompanySsoConnection = z.infer<typeof companySsoConnection>;
-/** The administrator's view: null while nothing is connected. */
-export const companySsoConnectionAnswer = z.nullable(companySsoConnection);
+/** Every connection of the company, oldest first. */
+export const companySsoConnectionList = z.array(companySsoConnection);
+
+/** A domain's people sign in through this connection of the company. */
+export const companyDomainConnectionRequest = z.object({ companyId: companyIdField, domain: domainName, connectionId: z.string().check(z.minLength(1), z.maxLength(64)) });
 
 // ---------------------------------------------------------------------------------------------------------
 // Sign-in through it (/login).

@@ -155,6 +155,8 @@ export const AUDITED_ACTIONS = [
   'company.administrator_transferred',
   'company.domain_added',
   'company.domain_proved',
+  'company.domain_removed',
+  'company.domain_routed',
   'company.sso_connected',
   'company.sso_settings_changed',
   'company.grants_suspended',

@@ -23,6 +23,7 @@ const runs = [
 const records = new Map<string, string>();
 let resolver: Server;
 let idp: CompanyIdp;
+let secondIdp: CompanyIdp;
 
 test.beforeAll(async () => {
   // The server's DOH_URL (scripts/serve-e2e.mjs): this worker's port + 2000.
@@ -34,10 +35,12 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((resolve) => resolver.listen(E2E_PORT + 2000, '127.0.0.1', resolve));
   idp = await startCompanyIdp();
+  secondIdp = await startCompanyIdp({ clientId: 'subsidiary-portal' });
 });
 test.afterAll(async () => {
   await new Promise<void>((resolve) => resolver.close(() => resolve()));
   await idp.close();
+  await secondIdp.close();
 });
 
 /** Tabs forward until `target` has focus (a person's keyboard, not a click). */
@@ -136,5 +139,37 @@ for (const { lang, width } of runs) {
     await expect(signIns).toContainText(newcomerEmail);
     await signIns.scrollIntoViewIfNeeded();
     await shoot(page, `company-sso-sign-ins-${lang}`, { widths: [width], fullPage: false });
+
+    // A second provider (a subsidiary's): connected beside the first, listed with its domains; the domain may move to it.
+    const another = section.getByRole('button', { name: t.addConnection });
+    await another.focus();
+    await page.keyboard.press('Enter');
+    await expect(section.getByRole('heading', { name: t.newConnection })).toBeVisible();
+    await section.getByLabel(t.issuer).fill(secondIdp.issuer);
+    await section.getByLabel(t.clientId).fill(secondIdp.clientId);
+    await section.getByLabel(t.clientSecret).fill(secondIdp.clientSecret);
+    await section.getByLabel(t.clientSecret).press('Enter');
+    await expect(section.getByRole('status')).toContainText(t.saved);
+    const providers = section.getByRole('list', { name: t.connectionsTitle }).locator(':scope > li');
+    await expect(providers).toHaveCount(2);
+    await expect(providers.first()).toContainText(format(t.connectionDomains, { domains: domain }));
+    await expect(providers.nth(1)).toContainText(t.connectionNoDomains);
+    await expect(card.getByLabel(t.routeLabel)).toHaveValue(await providers.first().getAttribute('data-connection') as string);
+    await expectAccessible(page, '.company-sso');
+    await providers.nth(1).scrollIntoViewIfNeeded();
+    await shoot(page, `company-sso-providers-${lang}`, { widths: [width], fullPage: false });
+
+    // The administrator removes the domain, by keyboard, after a confirm step that says what stops.
+    const remove = card.getByRole('button', { name: `${t.remove} ${domain}` });
+    await remove.focus();
+    await page.keyboard.press('Enter');
+    const confirm = card.getByRole('group', { name: `${t.remove} ${domain}` });
+    await expect(confirm).toContainText(format(t.removeConfirm, { domain }));
+    await expect(confirm.getByRole('button', { name: t.removeYes })).toBeFocused();
+    await expectAccessible(page, '.company-sso');
+    await shoot(page, `company-sso-remove-${lang}`, { widths: [width], fullPage: false });
+    await page.keyboard.press('Enter');
+    await expect(section.getByRole('status')).toContainText(format(t.removed, { domain }));
+    await expect(card).toHaveCount(0);
   });
 }

@@ -11,7 +11,9 @@ import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
  * (no page) and sends the browser back with `code`, `state` and `iss` (RFC 9207).
  *
  * What a test may change: `people` (the claims of each e-mail), `tamper` (rewrites the claims of the next ID
- * tokens: another audience, email_verified false …), `forgeSignature` (signs with a key not in its JWKS).
+ * tokens: another audience, email_verified false …), `forgeSignature` (signs with a key not in its JWKS, under its
+ * own `kid` or `forgedKid`), `rotateKey()` (a new signing key, the only one its JWKS publishes from then on).
+ * `requests` counts what the portal read of it.
  */
 export interface Person {
   sub: string;
@@ -28,6 +30,12 @@ export interface CompanyIdp {
   people: Map<string, Person>;
   tamper: ((claims: JWTPayload) => JWTPayload) | null;
   forgeSignature: boolean;
+  /** The `kid` a forged token names (default: the provider's own). */
+  forgedKid: string | null;
+  /** A new key pair under a new `kid`; the JWKS publishes only the new key. */
+  rotateKey(): Promise<void>;
+  /** How often the discovery document and the JWKS were read. */
+  requests: { discovery: number; jwks: number };
   /** Tokens issued (one per code redeemed). */
   issued: number;
   /** GET /authorize as the browser would, without following the redirect: what comes back to the callback. */
@@ -38,9 +46,11 @@ export interface CompanyIdp {
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
 
 export async function startCompanyIdp({ clientId = 'portal-client', clientSecret = 'idp-stand-in-secret' } = {}): Promise<CompanyIdp> {
-  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  const signing = await generateKeyPair('RS256', { extractable: true });
+  let privateKey = signing.privateKey;
+  let kid = 'stand-in-1';
   const forged = await generateKeyPair('RS256', { extractable: true });
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'stand-in-1', alg: 'RS256', use: 'sig' };
+  let jwk = { ...(await exportJWK(signing.publicKey)), kid, alg: 'RS256', use: 'sig' };
   const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string; nonce: string; person: Person; used: boolean }>();
   const people = new Map<string, Person>();
   let issuer = '';
@@ -52,6 +62,14 @@ export async function startCompanyIdp({ clientId = 'portal-client', clientSecret
     people,
     tamper: null,
     forgeSignature: false,
+    forgedKid: null,
+    requests: { discovery: 0, jwks: 0 },
+    async rotateKey() {
+      const next = await generateKeyPair('RS256', { extractable: true });
+      kid = `stand-in-${Number(kid.split('-').pop()) + 1}`;
+      privateKey = next.privateKey;
+      jwk = { ...(await exportJWK(next.publicKey)), kid, alg: 'RS256', use: 'sig' };
+    },
     issued: 0,
     async authorize(authorizeUrl: string) {
       const answer = await fetch(authorizeUrl, { redirect: 'manual' });
@@ -69,6 +87,7 @@ export async function startCompanyIdp({ clientId = 'portal-client', clientSecret
     const url = new URL(request.url ?? '/', issuer);
     const json = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
     if (url.pathname === '/.well-known/openid-configuration') {
+      idp.requests.discovery++;
       return json(200, {
         issuer,
         authorization_endpoint: `${issuer}/authorize`,
@@ -83,7 +102,10 @@ export async function startCompanyIdp({ clientId = 'portal-client', clientSecret
         scopes_supported: ['openid', 'email', 'profile'],
       });
     }
-    if (url.pathname === '/jwks') return json(200, { keys: [jwk] });
+    if (url.pathname === '/jwks') {
+      idp.requests.jwks++;
+      return json(200, { keys: [jwk] });
+    }
     if (url.pathname === '/authorize') {
       const q = url.searchParams;
       const redirectUri = q.get('redirect_uri') ?? '';
@@ -115,7 +137,7 @@ export async function startCompanyIdp({ clientId = 'portal-client', clientSecret
         const { sub, ...rest } = grant.person;
         let claims: JWTPayload = { ...rest, email_verified: grant.person.email_verified ?? true, iss: issuer, aud: clientId, sub, nonce: grant.nonce, iat: now, exp: now + 300 };
         if (idp.tamper) claims = idp.tamper(claims);
-        const idToken = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'stand-in-1', typ: 'JWT' }).sign(idp.forgeSignature ? forged.privateKey : privateKey);
+        const idToken = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: idp.forgeSignature ? (idp.forgedKid ?? kid) : kid, typ: 'JWT' }).sign(idp.forgeSignature ? forged.privateKey : privateKey);
         idp.issued++;
         return json(200, { access_token: base64url(randomBytes(16)), token_type: 'Bearer', expires_in: 300, id_token: idToken });
       });

@@ -96,10 +96,11 @@ describe('a company administrator connects the company’s OpenID provider', { t
     const row = await db().prepare('SELECT client_secret_sealed FROM company_sso_connections WHERE company_id = ?').bind(c.companyId).first<{ client_secret_sealed: string }>();
     expect(row!.client_secret_sealed).toMatch(/^v1\./);
     expect(row!.client_secret_sealed).not.toContain(idp.clientSecret);
-    const read = await api.json<CompanySsoConnection>(await api.get(`/agg-web/company-sso/connection?companyId=${c.companyId}`, { cookie: c.admin.cookie }));
+    const read = await api.json<CompanySsoConnection[]>(await api.get(`/agg-web/company-sso/connections?companyId=${c.companyId}`, { cookie: c.admin.cookie }));
+    expect(read.data).toHaveLength(1);
     expect(JSON.stringify(read)).not.toContain(idp.clientSecret);
     // Changed without a new secret: the sealed one stays.
-    expect((await api.json(await connect(c.admin.cookie, { companyId: c.companyId, issuer: idp.issuer, clientId: idp.clientId, emailClaim: 'upn' }))).code).toBe('0');
+    expect((await api.json(await connect(c.admin.cookie, { companyId: c.companyId, connectionId: res.data.id, issuer: idp.issuer, clientId: idp.clientId, emailClaim: 'upn' }))).code).toBe('0');
     const after = await db().prepare('SELECT client_secret_sealed, email_claim FROM company_sso_connections WHERE company_id = ?').bind(c.companyId).first<{ client_secret_sealed: string; email_claim: string }>();
     expect(after).toEqual({ client_secret_sealed: row!.client_secret_sealed, email_claim: 'upn' });
     const trail = await db().prepare("SELECT action, actor_id, detail FROM audit_log WHERE target_kind = 'company' AND target_id = ? AND action = 'company.sso_connected'").bind(c.companyId).all<{ detail: string; actor_id: string }>();
@@ -166,7 +167,7 @@ describe('who gets in through a company’s provider', { timeout: 180_000 }, () 
     // Again: the tie signs in to the same account.
     const again = await api.json<{ userId: string; newUser: boolean }>((await throughProvider(email)).res);
     expect(again.data).toMatchObject({ userId: user!.id, newUser: false });
-    const lastSignIns = (await api.json<CompanySsoConnection>(await api.get(`/agg-web/company-sso/connection?companyId=${c.companyId}`, { cookie: c.admin.cookie }))).data.lastSignIns;
+    const lastSignIns = (await api.json<CompanySsoConnection[]>(await api.get(`/agg-web/company-sso/connections?companyId=${c.companyId}`, { cookie: c.admin.cookie }))).data[0]!.lastSignIns;
     expect(lastSignIns.map((s) => [s.outcome, s.email])).toEqual([
       ['signed-in', email],
       ['applied', email],
@@ -261,6 +262,212 @@ describe('who gets in through a company’s provider', { timeout: 180_000 }, () 
     } finally {
       idp.people.delete(email);
     }
+  });
+});
+
+describe('the company’s two-step rule counts its provider’s second factor, for that session only', { timeout: 180_000 }, () => {
+  it('lets a member without enrolled factors act for a two-step company after amr ["pwd","mfa"]; ["pwd"] and their password session are refused MF0021', async () => {
+    const c = await connected();
+    const member = await api.person({ companies: [{ companyId: c.companyId, role: 'staff', hireTime: '2024-03-01' }] }, c.email('mfa'));
+    await db().prepare('UPDATE companies SET require_two_step = 1 WHERE id = ?').bind(c.companyId).run();
+    const sub = `s-${api.unique()}`;
+    idp.people.set(member.email, { sub, email: member.email, email_verified: true, amr: ['pwd'] });
+    try {
+      // The tie, on the account's own proof.
+      const ticket = flowCookieOf((await throughProvider(member.email)).res)!;
+      expect((await api.json(await api.post('/agg-web/company-sso/link/code', {}, { cookie: `portal_wechat=${ticket}` }))).code).toBe('0');
+      expect((await api.json(await api.post('/agg-web/company-sso/link', { code: await api.latestCode(member.email) }, { cookie: `portal_wechat=${ticket}` }))).code).toBe('0');
+      const chooses = async (cookie: string) => (await api.json(await api.post('/agg-web/user/chooseAccount', { companyId: c.companyId }, { cookie }))).code;
+      const listed = async (cookie: string) =>
+        (await api.json<{ companyId: string; canEnter: boolean; twoStepRequired: boolean }[]>(await api.post('/c/user/v2/getCompanyListByToken', {}, { cookie }))).data.find((m) => m.companyId === c.companyId);
+
+      const withMfa = async () => {
+        idp.people.set(member.email, { sub, email: member.email, email_verified: true, amr: ['pwd', 'mfa'] });
+        return api.sessionCookie((await throughProvider(member.email)).res);
+      };
+      const mfaCookie = await withMfa();
+      expect(await listed(mfaCookie)).toMatchObject({ canEnter: true, twoStepRequired: false });
+      expect(await chooses(mfaCookie)).toBe('0');
+      const me = await api.json<{ companyId?: string | null }>(await api.get('/agg-web/user/fetchMeByUserToken', { cookie: mfaCookie }));
+      expect(me.code).toBe('0');
+      expect(JSON.stringify(me.data)).toContain(c.companyId);
+      const detail = await api.json(await api.get(`/agg-web/company/detail?companyId=${c.companyId}`, { cookie: mfaCookie }));
+      expect(detail.code).toBe('0');
+
+      // The provider's password alone: the company's rule keeps them out, with its own code.
+      idp.people.set(member.email, { sub, email: member.email, email_verified: true, amr: ['pwd'] });
+      const pwdCookie = api.sessionCookie((await throughProvider(member.email)).res);
+      expect(await listed(pwdCookie)).toMatchObject({ canEnter: false, twoStepRequired: true });
+      expect(await chooses(pwdCookie)).toBe('MF0021');
+      expect((await api.json(await api.get(`/agg-web/company/detail?companyId=${c.companyId}`, { cookie: pwdCookie }))).code).toBe('MF0021');
+
+      // The same person's password session elsewhere: refused too, while the mfa session still acts.
+      const password = await api.emailLogin(member.email, 'Harbour2024');
+      expect((await api.json(password)).code).toBe('0');
+      expect(await chooses(api.sessionCookie(password))).toBe('MF0021');
+      expect(await chooses(mfaCookie)).toBe('0');
+    } finally {
+      idp.people.delete(member.email);
+    }
+  });
+
+  it('lets an administrator signed in with the provider’s hwk manage the company (the check inside the write agrees), and not another company', async () => {
+    const c = await connected();
+    const other = await company('Elsewhere');
+    const admin = await api.person({ companies: [{ companyId: c.companyId, role: 'administrator', hireTime: '2024-03-01' }, { companyId: other.companyId, role: 'administrator', hireTime: '2024-03-01' }] }, c.email('boss'));
+    // A second domain claimed before the rule, proved after it (domain check: proveStatement decides with mayManageSql).
+    const second = `second-${api.unique()}.example`;
+    const claim = await api.json<CompanyDomain>(await api.post('/agg-web/company-domains/add', { companyId: c.companyId, domain: second }, { cookie: admin.cookie, env: env() }));
+    expect(claim.code).toBe('0');
+    records.set(claim.data.recordName, [claim.data.recordValue]);
+    await db().prepare('UPDATE companies SET require_two_step = 1 WHERE id IN (?, ?)').bind(c.companyId, other.companyId).run();
+    const check = async (cookie: string) => (await api.json<CompanyDomain>(await api.post('/agg-web/company-domains/check', { companyId: c.companyId, domain: second }, { cookie, env: env() })));
+    expect((await check(admin.cookie)).code).toBe('MF0021');
+    const sub = `s-${api.unique()}`;
+    idp.people.set(admin.email, { sub, email: admin.email, email_verified: true, amr: ['pwd', 'hwk'] });
+    try {
+      await db().prepare('INSERT INTO company_sso_links (company_id, subject, user_id, created_at) VALUES (?, ?, ?, ?)').bind(c.companyId, `${idp.issuer} ${sub}`, admin.userId, Date.now()).run();
+      const cookie = api.sessionCookie((await throughProvider(admin.email)).res);
+      const proved = await check(cookie);
+      expect(proved.code).toBe('0');
+      expect(proved.data.state).toBe('proved');
+      // The provider of this company vouches for this company only.
+      expect((await api.json(await api.get(`/agg-web/company-domains?companyId=${other.companyId}`, { cookie }))).code).toBe('MF0021');
+    } finally {
+      idp.people.delete(admin.email);
+    }
+  });
+});
+
+describe('an administrator removes a domain', { timeout: 180_000 }, () => {
+  const remove = async (cookie: string, companyId: string, domain: string) => api.json<CompanyDomain[]>(await api.post('/agg-web/company-domains/remove', { companyId, domain }, { cookie }));
+
+  it('ends at once its SSO-only routing, its "Continue with", and the provider’s admissions; the removal is in the company’s trail', async () => {
+    const c = await connected();
+    const member = await api.person({ companies: [{ companyId: c.companyId, role: 'staff', hireTime: '2024-03-01' }] }, c.email('member'));
+    await settings(c.admin.cookie, { companyId: c.companyId, ssoOnly: true, admitDomain: true });
+    expect((await api.json(await api.emailLogin(member.email, 'Harbour2024'))).code).toBe('ID0617');
+    // A flow started before the removal, answered by the provider after it.
+    const newcomer = c.email('late');
+    const started = await start(newcomer);
+    const back = await idp.authorize(started.body.data.authorizeUrl);
+
+    const removed = await remove(c.admin.cookie, c.companyId, c.domain);
+    expect(removed.code).toBe('0');
+    expect(removed.data).toEqual([]);
+    expect((await api.json<CompanySsoLookupAnswer>(await api.post('/agg-web/company-sso/lookup', { email: member.email }))).data).toEqual({ company: null, ssoOnly: false });
+    expect((await api.json(await api.emailLogin(member.email, 'Harbour2024'))).code).toBe('0');
+    expect((await api.json(await api.post('/agg-web/company-sso/start', { email: newcomer }))).code).toBe('ID0613');
+    expect((await api.json(await callback({ code: back.code, state: back.state, iss: back.iss }, started.flow))).code).toBe('ID0616');
+    expect(await userByEmail(newcomer)).toBeNull();
+    // Removing it again: nothing to remove.
+    expect((await remove(c.admin.cookie, c.companyId, c.domain)).code).toBe('ID0434');
+    const trail = await db().prepare("SELECT action, actor_id, detail FROM audit_log WHERE target_kind = 'company' AND target_id = ? AND action = 'company.domain_removed'").bind(c.companyId).all<{ actor_id: string; detail: string }>();
+    expect(trail.results.map((r) => [r.actor_id, JSON.parse(r.detail)])).toEqual([[c.admin.userId, { domain: c.domain, wasProved: true }]]);
+    // The domain is free again: another company may claim and prove it.
+    const next = await company('Successor');
+    await prove(next.admin.cookie, next.companyId, c.domain);
+  });
+
+  it('removes an unproved claim too; only the company’s administrators with a fresh proof may', async () => {
+    const c = await company();
+    const domain = `unproved-${api.unique()}.example`;
+    expect((await api.json(await api.post('/agg-web/company-domains/add', { companyId: c.companyId, domain }, { cookie: c.admin.cookie, env: env() }))).code).toBe('0');
+    const staff = await api.person({ companies: [{ companyId: c.companyId, role: 'staff', hireTime: '2024-03-01' }] });
+    const outsider = await company('Outsider');
+    expect((await remove(staff.cookie, c.companyId, domain)).code).toBe('CO0008');
+    expect((await remove(outsider.admin.cookie, c.companyId, domain)).code).toBe('CO0009');
+    await db().prepare('UPDATE sessions SET proved_at = ?, created_at = ? WHERE user_id = ?').bind(Date.now() - 3_600_000, Date.now() - 3_600_000, c.admin.userId).run();
+    expect((await remove(c.admin.cookie, c.companyId, domain)).code).toBe('SU0001');
+    await db().prepare('UPDATE sessions SET proved_at = ? WHERE user_id = ?').bind(Date.now(), c.admin.userId).run();
+    const removed = await remove(c.admin.cookie, c.companyId, domain);
+    expect(removed.code).toBe('0');
+    expect(removed.data).toEqual([]);
+    const row = await db().prepare("SELECT detail FROM audit_log WHERE target_id = ? AND action = 'company.domain_removed'").bind(c.companyId).first<{ detail: string }>();
+    expect(JSON.parse(row!.detail)).toEqual({ domain, wasProved: false });
+  });
+});
+
+describe('the provider’s discovery and keys are kept a few minutes', { timeout: 180_000 }, () => {
+  it('reads them once for many sign-ins; a rotated key is fetched once; made-up kids cannot make the portal fetch again and again', async () => {
+    const rotating = await startCompanyIdp();
+    try {
+      const c = await connected(rotating);
+      const afterConnect = { ...rotating.requests };
+      expect(afterConnect.discovery).toBe(1);
+      for (let i = 0; i < 3; i++) expect((await api.json((await throughProvider(c.email(), rotating)).res)).code).toBe('0');
+      // One JWKS read for three sign-ins, and the discovery document kept since the connection was saved.
+      expect(rotating.requests).toEqual({ discovery: 1, jwks: 1 });
+
+      await rotating.rotateKey();
+      expect((await api.json((await throughProvider(c.email(), rotating)).res)).code).toBe('0');
+      expect(rotating.requests.jwks).toBe(2);
+
+      // Tokens signed by a key the provider never published, each under a new kid: refused without a fetch each.
+      rotating.forgeSignature = true;
+      for (let i = 0; i < 3; i++) {
+        rotating.forgedKid = `made-up-${i}`;
+        expect((await api.json((await throughProvider(c.email(), rotating)).res)).code).toBe('ID0615');
+      }
+      expect(rotating.requests.jwks).toBe(2);
+      rotating.forgeSignature = false;
+      expect((await api.json((await throughProvider(c.email(), rotating)).res)).code).toBe('0');
+      expect(rotating.requests).toEqual({ discovery: 1, jwks: 2 });
+    } finally {
+      await rotating.close();
+    }
+  });
+});
+
+describe('a company with more than one provider', { timeout: 180_000 }, () => {
+  it('routes each domain to its own connection: offered, started and admitted through it only; each lists its domains and sign-ins; one disabled leaves the other', async () => {
+    const c = await connected();
+    const subsidiary = `subsidiary-${api.unique()}.example`;
+    await prove(c.admin.cookie, c.companyId, subsidiary);
+    const second = await api.json<CompanySsoConnection>(await connect(c.admin.cookie, { companyId: c.companyId, issuer: otherIdp.issuer, clientId: otherIdp.clientId, clientSecret: otherIdp.clientSecret }));
+    expect(second.code).toBe('0');
+    // Until routed, the new domain signs in through the first connection, like every domain that names none.
+    expect((await start(`x@${subsidiary}`)).body.data.authorizeUrl).toContain(idp.issuer);
+    const routed = await api.json<CompanyDomain[]>(await api.post('/agg-web/company-domains/connection', { companyId: c.companyId, domain: subsidiary, connectionId: second.data.id }, { cookie: c.admin.cookie }));
+    expect(routed.code).toBe('0');
+    expect(routed.data.find((d) => d.domain === subsidiary)?.connectionId).toBe(second.data.id);
+
+    const subsidiaryPerson = `okta.${api.unique()}@${subsidiary}`;
+    expect((await start(subsidiaryPerson)).body.data.authorizeUrl).toContain(otherIdp.issuer);
+    expect((await start(c.email())).body.data.authorizeUrl).toContain(idp.issuer);
+    expect((await api.json((await throughProvider(subsidiaryPerson, otherIdp)).res)).code).toBe('0');
+    const parentPerson = c.email('entra');
+    expect((await api.json((await throughProvider(parentPerson)).res)).code).toBe('0');
+    // The first provider vouching for a subsidiary address: not its domain any more.
+    const crossing = c.email('crossing');
+    idp.people.set(crossing, { sub: `s-${api.unique()}`, email: `someone.${api.unique()}@${subsidiary}`, email_verified: true });
+    expect((await api.json((await throughProvider(crossing)).res)).code).toBe('ID0616');
+    idp.people.delete(crossing);
+
+    const listed = await api.json<CompanySsoConnection[]>(await api.get(`/agg-web/company-sso/connections?companyId=${c.companyId}`, { cookie: c.admin.cookie }));
+    expect(listed.data.map((x) => [x.issuer, x.domains, x.lastSignIns.map((s) => s.email)])).toEqual([
+      [idp.issuer, [c.domain], [parentPerson]],
+      [otherIdp.issuer, [subsidiary], [subsidiaryPerson]],
+    ]);
+
+    // The subsidiary's connection off: its domain is offered nothing, the parent's still is.
+    expect((await settings(c.admin.cookie, { companyId: c.companyId, connectionId: second.data.id, disabled: true })).data).toMatchObject({ id: second.data.id, disabled: true });
+    const ask = async (email: string) => (await api.json<CompanySsoLookupAnswer>(await api.post('/agg-web/company-sso/lookup', { email }))).data.company;
+    expect(await ask(subsidiaryPerson)).toBeNull();
+    expect(await ask(parentPerson)).toEqual({ nameEn: c.nameEn, nameCn: null });
+    const trail = await db().prepare("SELECT detail FROM audit_log WHERE target_id = ? AND action = 'company.domain_routed'").bind(c.companyId).all<{ detail: string }>();
+    expect(trail.results.map((r) => JSON.parse(r.detail))).toEqual([{ domain: subsidiary, connectionId: second.data.id }]);
+  });
+
+  it('refuses to route a domain to, or change, another company’s connection', async () => {
+    const c = await connected();
+    const rival = await connected();
+    const theirs = (await api.json<CompanySsoConnection[]>(await api.get(`/agg-web/company-sso/connections?companyId=${rival.companyId}`, { cookie: rival.admin.cookie }))).data[0]!;
+    expect((await api.json(await api.post('/agg-web/company-domains/connection', { companyId: c.companyId, domain: c.domain, connectionId: theirs.id }, { cookie: c.admin.cookie }))).code).toBe('ID0613');
+    expect((await api.json(await connect(c.admin.cookie, { companyId: c.companyId, connectionId: theirs.id, issuer: idp.issuer, clientId: 'mine', clientSecret: 'mine' }))).code).toBe('ID0613');
+    expect((await settings(c.admin.cookie, { companyId: c.companyId, connectionId: theirs.id, disabled: true })).code).toBe('ID0613');
+    const after = await db().prepare('SELECT client_id, disabled_at FROM company_sso_connections WHERE id = ?').bind(theirs.id).first();
+    expect(after).toEqual({ client_id: idp.clientId, disabled_at: null });
   });
 });
 

@@ -1,3 +1,4 @@
+import { askerOf } from '../authority/service';
 import { Hono } from 'hono';
 import {
   anonymousLoginRequest,
@@ -46,7 +47,7 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
   .use('/agg-web/user/updateUserInfo', requireSession)
   .use('/agg-web/user/setPhoto', requireSession)
 
-  .post('/agg-web/quick/user/findUserLoginCase', async (c) => ok(c, await loginCaseAnswer(c.env.DB, c.get('user'))))
+  .post('/agg-web/quick/user/findUserLoginCase', async (c) => ok(c, await loginCaseAnswer(c.env.DB, c.get('user'), askerOf(c.get('session')))))
 
   // Login case 3: the person goes on as an individual (no enterprise).
   .post('/agg-web/quick/user/anonymity/account/login', validate('json', anonymousLoginRequest), async (c) => {
@@ -54,17 +55,17 @@ export const accountRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionV
     return ok(c, null);
   })
 
-  .post('/c/user/v2/getCompanyListByToken', async (c) => ok(c, await companyListOf(c.env.DB, c.get('user').id)))
+  .post('/c/user/v2/getCompanyListByToken', async (c) => ok(c, await companyListOf(c.env.DB, askerOf(c.get('session')))))
 
   .post('/agg-web/user/chooseAccount', validate('json', chooseAccountRequest), async (c) => {
-    await chooseCompany(c.env.DB, c.get('user').id, c.get('session').token_hash, c.req.valid('json').companyId);
+    await chooseCompany(c.env.DB, askerOf(c.get('session')), c.get('session').token_hash, c.req.valid('json').companyId);
     return ok(c, null);
   })
 
   // Acting for another company under a grant (issue 41): the choices, and choosing one.
-  .post('/agg-web/user/actingChoices', async (c) => ok(c, await actingChoicesOf(c.env.DB, c.get('user').id, now(c), requestLang(c))))
+  .post('/agg-web/user/actingChoices', async (c) => ok(c, await actingChoicesOf(c.env.DB, askerOf(c.get('session')), now(c), requestLang(c))))
   .post('/agg-web/user/actFor', validate('json', actForRequest), async (c) => {
-    await actFor(c.env.DB, c.get('user').id, c.get('session').token_hash, c.req.valid('json').grantId, now(c), requestLang(c));
+    await actFor(c.env.DB, askerOf(c.get('session')), c.get('session').token_hash, c.req.valid('json').grantId, now(c), requestLang(c));
     return ok(c, null);
   })
 

@@ -1,7 +1,7 @@
 import type { CompanyListItem, LoginCaseAnswer } from '../../../src/schemas/auth';
 import { companyTypeFromDb, verificationStatusFromDb } from '../../../src/schemas/onboarding';
 import { membershipsFromJson, membershipsJsonSql, membershipsOfUser } from '../companies/db';
-import { type MembershipRow } from '../authority/db';
+import { type Asker, type MembershipRow } from '../authority/db';
 import { companiesRequiringTwoStep } from '../second-step/db';
 import { entryOf, outsideByTwoStep } from '../authority/service';
 import { type UserRow } from '../identity/db/people';
@@ -26,13 +26,13 @@ const displayName = (user: UserRow) => user.real_name || user.login_name;
 const enterable = (memberships: MembershipRow[]) => memberships.filter((m) => accountSizeOf([asLoginCaseMembership(m)]) === 1);
 
 /** The person's companies as one SQL value, read with the session (sessions/service.ts requireSessionReading). */
-export const membershipsWithSession = (userIdSql: string) => [membershipsJsonSql(userIdSql)];
+export const membershipsWithSession = (userIdSql: string, sessionAlias: string) => [membershipsJsonSql(userIdSql, `${sessionAlias}.provider_mfa_company_id`)];
 /** What membershipsWithSession read, as rows. */
 export const membershipsReadWithSession = (alsoRead: unknown[] | undefined) => membershipsFromJson(alsoRead?.[0]);
 
 /** Where the person goes after signing in (findUserLoginCase). */
-export async function loginCaseAnswer(db: D1Database, user: UserRow): Promise<LoginCaseAnswer> {
-  const memberships = await membershipsOfUser(db, user.id);
+export async function loginCaseAnswer(db: D1Database, user: UserRow, asker: Asker): Promise<LoginCaseAnswer> {
+  const memberships = await membershipsOfUser(db, asker);
   const port = user.pending_port_id ? findPort(user.pending_port_id) : undefined;
   const result = loginCaseOf(
     {
@@ -65,8 +65,8 @@ export async function loginCaseAnswer(db: D1Database, user: UserRow): Promise<Lo
  * Every company the person belongs to or applied to, with its verification status; only the enterable ones can
  * be chosen (canEnter), the others show where their application stands.
  */
-export async function companyListOf(db: D1Database, userId: string): Promise<CompanyListItem[]> {
-  const memberships = (await membershipsOfUser(db, userId)).filter((m) => m.member_status !== 'rejected');
+export async function companyListOf(db: D1Database, asker: Asker): Promise<CompanyListItem[]> {
+  const memberships = (await membershipsOfUser(db, asker)).filter((m) => m.member_status !== 'rejected');
   const requiring = await companiesRequiringTwoStep(db, memberships.map((m) => m.company_id));
   return memberships.map((m) => ({
     companyId: m.company_id,
@@ -86,8 +86,8 @@ export async function companyListOf(db: D1Database, userId: string): Promise<Com
 }
 
 /** Makes the company the session's account in use, if the person may enter it now. */
-export async function chooseCompany(db: D1Database, userId: string, sessionHash: string, companyId: string): Promise<void> {
-  const memberships = await membershipsOfUser(db, userId);
+export async function chooseCompany(db: D1Database, asker: Asker, sessionHash: string, companyId: string): Promise<void> {
+  const memberships = await membershipsOfUser(db, asker);
   if (!enterable(memberships).some((m) => m.company_id === companyId)) {
     const membership = memberships.find((m) => m.company_id === companyId);
     throw new GatewayError((membership && closedCompanyRefusal([asLoginCaseMembership(membership)])) || ERR.NOT_MEMBER_OF_COMPANY);
@@ -98,10 +98,10 @@ export async function chooseCompany(db: D1Database, userId: string, sessionHash:
 }
 
 /** The grants the person may act under now (the account choice's "act for another company"). */
-export const actingChoicesOf = (db: D1Database, userId: string, at: number, lang: Lang): Promise<ActingChoice[]> => actingChoices(db, userId, at, lang);
+export const actingChoicesOf = (db: D1Database, asker: Asker, at: number, lang: Lang): Promise<ActingChoice[]> => actingChoices(db, asker, at, lang);
 
 /** The session acts for the grant's principal, if the person may now (authority/ decides; DG0014 otherwise). */
-export async function actFor(db: D1Database, userId: string, sessionHash: string, grantId: string, at: number, lang: Lang): Promise<void> {
-  const choice = await actingNow(db, userId, grantId, at, lang);
+export async function actFor(db: D1Database, asker: Asker, sessionHash: string, grantId: string, at: number, lang: Lang): Promise<void> {
+  const choice = await actingNow(db, asker, grantId, at, lang);
   await setSessionActing(db, sessionHash, choice.agentCompanyId, grantId);
 }

@@ -3,7 +3,7 @@ import type { Lang } from '../../../src/lib/lang';
 import { fileUrl } from '../../../src/schemas/onboarding';
 import type { MeAnswer } from '../../../src/schemas/profile';
 import { membershipsOfUser } from '../companies/db';
-import { type MembershipRow } from '../authority/db';
+import { type Asker, type MembershipRow } from '../authority/db';
 import { actsIn, standingIn } from '../authority/service';
 import { administratorName, grantsOf } from '../companies/members-db';
 import type { UserRow } from '../identity/db/people';
@@ -58,17 +58,17 @@ function companyInUse(memberships: readonly MembershipRow[], sessionCompanyId: s
 
 /** What the user record reads of the session: the company it works in, and the grant it acts under. */
 export type RecordSession = Pick<SessionRow, 'token_hash' | 'current_company_id' | 'acting_grant_id'> &
-  Partial<Pick<SessionRow, 'support_operator_id' | 'support_writable' | 'expires_at'>>;
+  Partial<Pick<SessionRow, 'support_operator_id' | 'support_writable' | 'expires_at' | 'provider_mfa_company_id'>>;
 
 /**
  * The grant the session acts under, read now (authority/ decides, grants/service.ts gives its modules); null when
  * it acts for no one. A grant that ended ends the acting here, on the next call: the session goes back to the
  * person's own company.
  */
-async function actingOf(db: D1Database, userId: string, session: RecordSession, at: number, lang: Lang): Promise<ActingChoice | null> {
+async function actingOf(db: D1Database, asker: Asker, session: RecordSession, at: number, lang: Lang): Promise<ActingChoice | null> {
   if (!session.acting_grant_id) return null;
   try {
-    return await actingNow(db, userId, session.acting_grant_id, at, lang);
+    return await actingNow(db, asker, session.acting_grant_id, at, lang);
   } catch (error) {
     if (!(error instanceof GatewayError) || error.code !== ERR.ACTING_ENDED) throw error;
     await endSessionActing(db, session.token_hash);
@@ -79,16 +79,18 @@ async function actingOf(db: D1Database, userId: string, session: RecordSession, 
 /** `memberships`: the person's companies when the call read them already (with its session: account/routes.ts). */
 export async function userRecord(db: D1Database, user: UserRow, session: RecordSession, lang: Lang, at: number, memberships?: MembershipRow[]): Promise<MeAnswer> {
   const sessionCompanyId = session.current_company_id;
-  const acting = await actingOf(db, user.id, session, at, lang);
+  // The two-step rule as this session sees it (authority/db.ts Asker).
+  const asker: Asker = { userId: user.id, mfaCompanyId: session.provider_mfa_company_id ?? null };
+  const acting = await actingOf(db, asker, session, at, lang);
   const supportView = session.support_operator_id ? await supportViewOf(db, { support_operator_id: session.support_operator_id, support_writable: session.support_writable ?? 0, expires_at: session.expires_at ?? at }) : null;
   const phone = phoneParts(user.phone_e164);
   const country = user.country_id ? findCountry(user.country_id) : undefined;
   const phoneCountry = phone?.region ? findCountry(phone.region) : undefined;
-  memberships ??= await membershipsOfUser(db, user.id);
+  memberships ??= await membershipsOfUser(db, asker);
   const chosen = companyInUse(memberships, sessionCompanyId);
   const main = memberships.find((m) => m.is_main === 1);
   const [standing, granted, adminName] = chosen
-    ? await Promise.all([standingIn(db, chosen.company_id, user.id), grantsOf(db, chosen.company_id, user.id), administratorName(db, chosen.company_id)])
+    ? await Promise.all([standingIn(db, chosen.company_id, asker), grantsOf(db, chosen.company_id, user.id), administratorName(db, chosen.company_id)])
     : [null, [], null];
   // Asked again with the modules' reads: a rule turned on in between leaves no company in use either.
   const company = standing?.inside ? chosen : null;

@@ -1,6 +1,9 @@
 import { ERR, type ErrorCode } from '../../../src/schemas/error-codes';
 import { GatewayError } from '../errors';
-import { grantStanding, grantsToPerson, memberWithRule, type GrantStandingRow, type MemberRow, type MembershipRow } from './db';
+import { askerOf, grantStanding, grantsToPerson, memberWithRule, sessionless, type Asker, type GrantStandingRow, type MemberRow, type MembershipRow } from './db';
+
+/** Who asks (authority/db.ts Asker): from a call's session, or without one. */
+export { askerOf, sessionless, type Asker };
 
 /**
  * The one place that decides who may act for a company: "may this person act in this company now?" (issue 30)
@@ -10,7 +13,8 @@ import { grantStanding, grantsToPerson, memberWithRule, type GrantStandingRow, t
  * a member the company asks here: the user record's account in use and its modules, choosing the account in
  * use, the main enterprise, sign-in's isMaster, the company's modules, details, members and their changes, and
  * the company's files. The rule's SQL is authority/db.ts twoStepMissing (and mayManageSql for a write that checks in its own statement), read with the membership in one
- * statement. A member kept out by the rule is told MF0021 (TWO_STEP_REQUIRED_BY_COMPANY, as choosing the account
+ * statement; a session signed in through the company's own provider with a second factor (its `amr`) counts as
+ * two-step for that company (the Asker every reader passes: authority/db.ts). A member kept out by the rule is told MF0021 (TWO_STEP_REQUIRED_BY_COMPANY, as choosing the account
  * always answered); anyone else who is not an active member CO0009.
  */
 
@@ -34,8 +38,8 @@ export const entryOf = (membership: Pick<MembershipRow, 'member_status' | 'two_s
 });
 
 /** The person's standing in the company, read now. */
-export async function standingIn(db: D1Database, companyId: string, userId: string): Promise<Standing> {
-  const row = await memberWithRule(db, companyId, userId);
+export async function standingIn(db: D1Database, companyId: string, asker: Asker): Promise<Standing> {
+  const row = await memberWithRule(db, companyId, asker);
   if (!row || row.status !== 'active') return { inside: false, refusal: ERR.COMPANY_NOT_FOUND };
   if (row.two_step_missing === 1) return { inside: false, refusal: ERR.TWO_STEP_REQUIRED_BY_COMPANY };
   const { two_step_missing: _, ...member } = row;
@@ -50,8 +54,8 @@ export type CompanyNeed = 'act' | 'manage';
  * company they have no part in (no existence leak), MF0021 when its two-step rule keeps them out, CO0008 for a
  * member who is not an administrator.
  */
-export async function companyAuthority(db: D1Database, actor: { userId: string }, companyId: string, need: CompanyNeed): Promise<MemberRow> {
-  const standing = await standingIn(db, companyId, actor.userId);
+export async function companyAuthority(db: D1Database, actor: Asker, companyId: string, need: CompanyNeed): Promise<MemberRow> {
+  const standing = await standingIn(db, companyId, actor);
   if (!standing.inside) throw new GatewayError(standing.refusal);
   if (need === 'manage' && standing.member.role !== 'administrator') throw new GatewayError(ERR.ADMINISTRATOR_ONLY);
   return standing.member;
@@ -82,13 +86,13 @@ export function actsUnderGrant(row: GrantStandingRow, at: number): boolean {
 }
 
 /** The grant the person acts under, read now; DG0014 when they may not act under it (any reason, no leak of which). */
-export async function actingAuthority(db: D1Database, actor: { userId: string }, grantId: string, at: number): Promise<GrantStandingRow> {
-  const row = await grantStanding(db, grantId, actor.userId);
+export async function actingAuthority(db: D1Database, actor: Asker, grantId: string, at: number): Promise<GrantStandingRow> {
+  const row = await grantStanding(db, grantId, actor);
   if (!row || !actsUnderGrant(row, at)) throw new GatewayError(ERR.ACTING_ENDED);
   return row;
 }
 
 /** Every grant the person may act under now. */
-export async function grantsActedUnder(db: D1Database, actor: { userId: string }, at: number): Promise<GrantStandingRow[]> {
-  return (await grantsToPerson(db, actor.userId)).filter((row) => actsUnderGrant(row, at));
+export async function grantsActedUnder(db: D1Database, actor: Asker, at: number): Promise<GrantStandingRow[]> {
+  return (await grantsToPerson(db, actor)).filter((row) => actsUnderGrant(row, at));
 }

@@ -1,4 +1,4 @@
-import { twoStepMissing, type MemberRow, type MembershipRow } from '../authority/db';
+import { twoStepMissing, type Asker, type MemberRow, type MembershipRow } from '../authority/db';
 import type { UploadKind } from '../../../src/schemas/onboarding';
 import { emitEvent } from '../events/db';
 
@@ -80,13 +80,16 @@ export async function membersOfCompany(db: D1Database, companyId: string): Promi
 }
 
 /** Every company the user belongs to or asked to join, oldest first. */
-export async function membershipsOfUser(db: D1Database, userId: string): Promise<MembershipRow[]> {
-  const { results } = await membershipsStatement(db, '?', userId).all<MembershipRow>();
+export async function membershipsOfUser(db: D1Database, asker: Asker): Promise<MembershipRow[]> {
+  const { results } = await membershipsStatement(db, asker).all<MembershipRow>();
   return results;
 }
 
-/** MembershipRow's columns, each with its SQL: one list for the rows and for the JSON form below. */
-const MEMBERSHIP_COLUMNS: ReadonlyArray<readonly [keyof MembershipRow, string]> = [
+/**
+ * MembershipRow's columns, each with its SQL: one list for the rows and for the JSON form below. `mfaCompany` is the
+ * SQL of the asking session's provider_mfa_company_id (authority/db.ts twoStepMissing).
+ */
+const membershipColumns = (mfaCompany: string): ReadonlyArray<readonly [keyof MembershipRow, string]> => [
   ['company_id', 'm.company_id'],
   ['name_en', 'c.name_en'],
   ['name_cn', 'c.name_cn'],
@@ -99,7 +102,7 @@ const MEMBERSHIP_COLUMNS: ReadonlyArray<readonly [keyof MembershipRow, string]> 
   ['review_reason', 'c.review_reason'],
   ['review_note', 'c.review_note'],
   ['reviewed_at', 'c.reviewed_at'],
-  ['two_step_missing', twoStepMissing('m.company_id', 'm.user_id')],
+  ['two_step_missing', twoStepMissing('m.company_id', 'm.user_id', mfaCompany)],
   // The company's device rules (issue 44), read where its two-step rule is read.
   ['confirm_new_devices', 'c.confirm_new_devices'],
   ['trust_forbidden', '(CASE WHEN c.require_two_step = 1 AND c.forbid_trusted_devices = 1 THEN 1 ELSE 0 END)'],
@@ -107,12 +110,10 @@ const MEMBERSHIP_COLUMNS: ReadonlyArray<readonly [keyof MembershipRow, string]> 
 const MEMBERSHIPS_FROM = 'FROM company_members m JOIN companies c ON c.id = m.company_id';
 const MEMBERSHIPS_ORDER = 'ORDER BY m.joined_at, c.name_en';
 
-/**
- * The SELECT of membershipsOfUser for the user whose id `userSql` selects (one `?`, bound to `value`).
- */
-export function membershipsStatement(db: D1Database, userSql: string, value: string): D1PreparedStatement {
-  const columns = MEMBERSHIP_COLUMNS.map(([name, sql]) => `${sql} AS ${name}`).join(', ');
-  return db.prepare(`SELECT ${columns} ${MEMBERSHIPS_FROM} WHERE m.user_id = (${userSql}) ${MEMBERSHIPS_ORDER}`).bind(value);
+/** The SELECT of membershipsOfUser for the person who asks (the two-step rule as their session sees it). */
+export function membershipsStatement(db: D1Database, asker: Asker): D1PreparedStatement {
+  const columns = membershipColumns('?2').map(([name, sql]) => `${sql} AS ${name}`).join(', ');
+  return db.prepare(`SELECT ${columns} ${MEMBERSHIPS_FROM} WHERE m.user_id = ?1 ${MEMBERSHIPS_ORDER}`).bind(asker.userId, asker.mfaCompanyId);
 }
 
 /**
@@ -120,8 +121,8 @@ export function membershipsStatement(db: D1Database, userSql: string, value: str
  * a signed-in call's session read selects with the session (sessions/service.ts), so it stays one statement.
  * Read it back with membershipsFromJson.
  */
-export function membershipsJsonSql(userIdSql: string): string {
-  const fields = MEMBERSHIP_COLUMNS.map(([name, sql]) => `'${name}', ${sql}`).join(', ');
+export function membershipsJsonSql(userIdSql: string, mfaCompanySql: string): string {
+  const fields = membershipColumns(mfaCompanySql).map(([name, sql]) => `'${name}', ${sql}`).join(', ');
   return `SELECT json_group_array(json_object(${fields}) ${MEMBERSHIPS_ORDER}) ${MEMBERSHIPS_FROM} WHERE m.user_id = ${userIdSql}`;
 }
 

@@ -15,14 +15,16 @@ import { emitEvent } from '../events/db';
 export interface MemberChange {
   companyId: string;
   actorId: string;
+  /** The actor's session's company mfa (authority/db.ts Asker), for the two-step rule the write checks. */
+  actorMfaCompanyId: string | null;
   userId: string;
   /** The client network, for the audit row. */
   network: string;
   now: number;
 }
 
-/** SQL: the actor (?2) may manage the company (?1): authority/'s rule, checked by the write itself. */
-const ACTOR_IS_ADMINISTRATOR = mayManageSql('?1', '?2');
+/** SQL: the actor (?2, their session's company mfa `mfa`) may manage the company (?1): authority/'s rule, checked by the write itself. */
+const actorIsAdministrator = (mfa: string) => mayManageSql('?1', '?2', mfa);
 
 /** SQL: the company (?1) has another active administrator than the member (?3). */
 const ANOTHER_ADMINISTRATOR = `EXISTS (SELECT 1 FROM company_members
@@ -53,9 +55,9 @@ export async function changeRole(db: D1Database, change: MemberChange, role: Mem
       .prepare(
         `UPDATE company_members SET role = ?4
          WHERE company_id = ?1 AND user_id = ?3 AND status = 'active' AND role <> ?4
-           AND ${ACTOR_IS_ADMINISTRATOR} AND (?4 = 'administrator' OR ${ANOTHER_ADMINISTRATOR})`,
+           AND ${actorIsAdministrator('?5')} AND (?4 = 'administrator' OR ${ANOTHER_ADMINISTRATOR})`,
       )
-      .bind(change.companyId, change.actorId, change.userId, role),
+      .bind(change.companyId, change.actorId, change.userId, role, change.actorMfaCompanyId),
     audited(db, change, 'member.role_changed', { role }),
     // An administrator sees every module: grants made while staff no longer mean anything.
     db
@@ -78,10 +80,10 @@ export async function removeMember(db: D1Database, change: MemberChange): Promis
     db
       .prepare(
         `DELETE FROM company_members
-         WHERE company_id = ?1 AND user_id = ?3 AND ${ACTOR_IS_ADMINISTRATOR}
+         WHERE company_id = ?1 AND user_id = ?3 AND ${actorIsAdministrator('?4')}
            AND (role = 'staff' OR status <> 'active' OR ${ANOTHER_ADMINISTRATOR})`,
       )
-      .bind(change.companyId, change.actorId, change.userId),
+      .bind(change.companyId, change.actorId, change.userId, change.actorMfaCompanyId),
     audited(db, change, 'member.removed', {}),
     emitEvent(db, { type: 'member.removed', at: change.now, companyId: change.companyId, data: { companyId: change.companyId, userId: change.userId } }, { ifChanged: true }),
     // Both follow only a removal: while the membership stands they change nothing.
@@ -104,14 +106,14 @@ export async function setModuleGrant(db: D1Database, change: MemberChange, modul
         .prepare(
           `INSERT INTO member_modules (company_id, user_id, module_key, granted_by, granted_at)
            SELECT ?1, ?3, ?4, ?2, ?5
-           WHERE ${ACTOR_IS_ADMINISTRATOR}
+           WHERE ${actorIsAdministrator('?6')}
              AND EXISTS (SELECT 1 FROM company_members WHERE company_id = ?1 AND user_id = ?3 AND role = 'staff' AND status = 'active')
            ON CONFLICT (company_id, user_id, module_key) DO NOTHING`,
         )
-        .bind(change.companyId, change.actorId, change.userId, module, change.now)
+        .bind(change.companyId, change.actorId, change.userId, module, change.now, change.actorMfaCompanyId)
     : db
-        .prepare(`DELETE FROM member_modules WHERE company_id = ?1 AND user_id = ?3 AND module_key = ?4 AND ${ACTOR_IS_ADMINISTRATOR}`)
-        .bind(change.companyId, change.actorId, change.userId, module);
+        .prepare(`DELETE FROM member_modules WHERE company_id = ?1 AND user_id = ?3 AND module_key = ?4 AND ${actorIsAdministrator('?5')}`)
+        .bind(change.companyId, change.actorId, change.userId, module, change.actorMfaCompanyId);
   const [changed] = await db.batch([
     statement,
     audited(db, change, granted ? 'member.module_granted' : 'member.module_withdrawn', { module }),

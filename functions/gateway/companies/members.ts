@@ -33,7 +33,7 @@ async function administratorChange(caller: Caller, request: { companyId: string;
   await companyAuthority(caller.db, caller, request.companyId, 'manage');
   const company = await companyById(caller.db, request.companyId);
   if (!company) throw new GatewayError(ERR.COMPANY_NOT_FOUND);
-  const change: MemberChange = { companyId: company.id, actorId: caller.userId, userId: request.userId, network: caller.ip, now: caller.now };
+  const change: MemberChange = { companyId: company.id, actorId: caller.userId, actorMfaCompanyId: caller.mfaCompanyId, userId: request.userId, network: caller.ip, now: caller.now };
   return { company, change };
 }
 

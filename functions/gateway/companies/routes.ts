@@ -22,13 +22,14 @@ import { requireSession } from '../sessions/service';
 import { type SessionVariables } from '../identity/db/sessions';
 import { validate } from '../validate';
 import { ERR } from '../../../src/schemas/error-codes';
+import { askerOf } from '../authority/service';
 
 /** Companies of onboarding (companies/service.ts holds the rules, companies/db.ts the SQL). */
 
 type CompanyEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
 /** The signed-in caller as the service sees it. */
-const caller = (c: Context<CompanyEnv>): companies.Caller => ({ db: c.env.DB, userId: c.get('user').id, ip: clientIp(c), now: now(c), lang: requestLang(c) });
+const caller = (c: Context<CompanyEnv>): companies.Caller => ({ db: c.env.DB, ...askerOf(c.get('session')), ip: clientIp(c), now: now(c), lang: requestLang(c) });
 
 /** A company name with a hidden character answers its own code; every other schema miss GW0400. */
 const formCode = (issues: z.core.$ZodIssue[]) => (issues.some((issue) => issue.message === ERR.COMPANY_NAME_HIDDEN_CHARACTERS) ? ERR.COMPANY_NAME_HIDDEN_CHARACTERS : ERR.REQUEST_INVALID);

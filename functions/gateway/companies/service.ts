@@ -38,6 +38,7 @@ import { checkImoCompanyNumber, checkUscc } from '../../../src/schemas/registry-
 import { reviewReasonText } from '../../../src/schemas/review-outcome';
 import { companyAuthority, outsideByTwoStep, type CompanyNeed } from '../authority/service';
 import { emitEvent } from '../events/db';
+import type { Asker } from '../authority/db';
 
 /**
  * Companies of onboarding: create and fill (administrator form), detail, invitation name look-up, join (staff
@@ -54,9 +55,8 @@ import { emitEvent } from '../events/db';
  */
 
 /** Who asks, as the route knows it. */
-export interface Caller {
+export interface Caller extends Asker {
   db: D1Database;
-  userId: string;
   /** The client network (clientIp). */
   ip: string;
   now: number;
@@ -388,7 +388,7 @@ export async function answerJoin(caller: Caller, request: { companyId: string; u
 
 /** The main enterprise must be one the person can enter now: the same rule as isMaster at sign-in. */
 export async function chooseMainCompany(caller: Caller, companyId: string): Promise<void> {
-  const membership = (await membershipsOfUser(caller.db, caller.userId)).find((m) => m.company_id === companyId);
+  const membership = (await membershipsOfUser(caller.db, caller)).find((m) => m.company_id === companyId);
   if (!membership || accountSizeOf([asLoginCaseMembership(membership)]) !== 1) throw new GatewayError(ERR.MAIN_COMPANY_NOT_ENTERABLE);
   if (outsideByTwoStep(membership)) throw new GatewayError(ERR.TWO_STEP_REQUIRED_BY_COMPANY);
   await setMainCompany(caller.db, caller.userId, companyId);

@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { ERR } from '../../../src/schemas/error-codes';
 import { encodeBase64Url } from '../../../src/lib/base64';
 import { GatewayError } from '../errors';
@@ -15,8 +15,35 @@ import { endpointAddressProblem } from '../webhooks/address';
  * Every address the portal fetches (the discovery document, the token endpoint, the JWKS) passes the webhooks'
  * SSRF guard (webhooks/address.ts): public https only, plain http to loopback only in a local run (DEV_OUTBOX);
  * redirects are not followed; each call has a time limit.
+ *
+ * The discovery document and the JWKS are kept in the isolate's memory for PROVIDER_CACHE_TTL_MS, keyed by issuer (at
+ * most PROVIDER_CACHE_MAX issuers, the oldest dropped first), so a sign-in costs the provider one round trip (its
+ * token endpoint). An ID token whose `kid` is not in the kept JWKS (the provider rotated its key) fetches the JWKS
+ * again once, at most once per KEY_REFETCH_COOLDOWN_MS per issuer: tokens with made-up `kid`s cannot make the portal
+ * fetch in a loop. Parallel sign-ins share one fetch. Saving a connection reads the discovery afresh.
  */
 export const PROVIDER_TIMEOUT_MS = 8_000;
+export const PROVIDER_CACHE_TTL_MS = 5 * 60_000;
+export const KEY_REFETCH_COOLDOWN_MS = 30_000;
+const PROVIDER_CACHE_MAX = 200;
+
+interface Kept<T> {
+  value: Promise<T>;
+  until: number;
+}
+const discoveries = new Map<string, Kept<oauth.AuthorizationServer>>();
+const keySets = new Map<string, Kept<JWK[]> & { missRefetchAt: number }>();
+
+/** Keeps `entry` as the newest of `map`, dropping the oldest beyond the bound; a failed fetch is not kept. */
+function keep<T extends Kept<unknown>>(map: Map<string, T>, key: string, entry: T): T {
+  map.delete(key);
+  map.set(key, entry);
+  if (map.size > PROVIDER_CACHE_MAX) map.delete(map.keys().next().value!);
+  entry.value.catch(() => {
+    if (map.get(key) === entry) map.delete(key);
+  });
+  return entry;
+}
 
 export interface Provider {
   issuer: string;
@@ -50,9 +77,16 @@ const options = ({ loopbackHttp }: ProviderOptions) => ({
   ...(loopbackHttp ? { [oauth.allowInsecureRequests]: true } : {}),
 });
 
-/** The provider's discovery document; ID0612 when it cannot be read or names another issuer. */
-export async function discover(issuer: string, opts: ProviderOptions): Promise<oauth.AuthorizationServer> {
+/** The provider's discovery document (kept a few minutes; `fresh` reads it again); ID0612 when it cannot be read or names another issuer. */
+export async function discover(issuer: string, opts: ProviderOptions, { fresh = false }: { fresh?: boolean } = {}): Promise<oauth.AuthorizationServer> {
   if (issuerProblem(issuer, opts)) throw new GatewayError(ERR.SSO_ISSUER_REFUSED);
+  const at = Date.now();
+  const kept = discoveries.get(issuer);
+  if (!fresh && kept && kept.until > at) return kept.value;
+  return keep(discoveries, issuer, { value: readDiscovery(issuer, opts), until: at + PROVIDER_CACHE_TTL_MS }).value;
+}
+
+async function readDiscovery(issuer: string, opts: ProviderOptions): Promise<oauth.AuthorizationServer> {
   const issuerUrl = new URL(issuer);
   try {
     const answer = await oauth.discoveryRequest(issuerUrl, { algorithm: 'oidc', ...options(opts) });
@@ -114,9 +148,8 @@ export async function redeem(
     if (error instanceof GatewayError) throw error;
     throw new GatewayError(ERR.SSO_PROVIDER_REFUSED);
   }
-  const keys = await fetchJwks(server.jwks_uri!, opts);
-  try {
-    const { payload } = await jwtVerify(idToken, createLocalJWKSet(keys), {
+  const verify = async (keys: JWK[]) => {
+    const { payload } = await jwtVerify(idToken, createLocalJWKSet({ keys }), {
       issuer: server.issuer,
       audience: provider.clientId,
       // Asymmetric algorithms only: the JWKS holds public keys, and `none` or an HMAC over a public key is no signature.
@@ -124,12 +157,44 @@ export async function redeem(
     });
     if (payload.sub !== claims.sub || payload.nonce !== flow.nonce) throw new GatewayError(ERR.SSO_PROVIDER_REFUSED);
     return payload;
+  };
+  try {
+    return await verify(await providerKeys(server, opts));
+  } catch (error) {
+    if (!(error instanceof joseErrors.JWKSNoMatchingKey)) throw new GatewayError(ERR.SSO_PROVIDER_REFUSED);
+  }
+  // No kept key has the token's `kid`: the provider may have rotated its key. Once, and not again for a while.
+  try {
+    return await verify(await keysAfterMiss(server, opts));
   } catch {
     throw new GatewayError(ERR.SSO_PROVIDER_REFUSED);
   }
 }
 
-async function fetchJwks(uri: string, opts: ProviderOptions): Promise<{ keys: JsonWebKey[] }> {
+const keySetKey = (server: oauth.AuthorizationServer) => `${server.issuer} ${server.jwks_uri}`;
+
+/** The provider's JWKS, kept PROVIDER_CACHE_TTL_MS. */
+async function providerKeys(server: oauth.AuthorizationServer, opts: ProviderOptions): Promise<JWK[]> {
+  const at = Date.now();
+  const key = keySetKey(server);
+  const kept = keySets.get(key);
+  if (kept && kept.until > at) return kept.value;
+  return keep(keySets, key, { value: fetchJwks(server.jwks_uri!, opts), until: at + PROVIDER_CACHE_TTL_MS, missRefetchAt: kept?.missRefetchAt ?? 0 }).value;
+}
+
+/**
+ * The JWKS read again after a token named a key not kept. While the last such read is under KEY_REFETCH_COOLDOWN_MS
+ * old, the kept keys (a parallel sign-in may just have read the rotated ones) and no fetch.
+ */
+async function keysAfterMiss(server: oauth.AuthorizationServer, opts: ProviderOptions): Promise<JWK[]> {
+  const at = Date.now();
+  const key = keySetKey(server);
+  const kept = keySets.get(key);
+  if (kept && at - kept.missRefetchAt < KEY_REFETCH_COOLDOWN_MS) return kept.value;
+  return keep(keySets, key, { value: fetchJwks(server.jwks_uri!, opts), until: at + PROVIDER_CACHE_TTL_MS, missRefetchAt: at }).value;
+}
+
+async function fetchJwks(uri: string, opts: ProviderOptions): Promise<JWK[]> {
   const answer = await guardedFetch(opts.loopbackHttp)(uri, { headers: { accept: 'application/json' } });
   if (!answer.ok) {
     await answer.body?.cancel();
@@ -138,7 +203,7 @@ async function fetchJwks(uri: string, opts: ProviderOptions): Promise<{ keys: Js
   try {
     const body = (await answer.json()) as { keys?: unknown };
     if (!Array.isArray(body.keys)) throw new Error('no keys');
-    return { keys: body.keys as JsonWebKey[] };
+    return body.keys as JWK[];
   } catch {
     throw new GatewayError(ERR.SSO_PROVIDER_REFUSED);
   }

@@ -1,4 +1,4 @@
-import { mayManageSql } from '../authority/db';
+import { mayManageSql, type Asker } from '../authority/db';
 import { emitEvent } from '../events/db';
 import { cappedInsert } from '../identity/db/limits';
 import { consume, SINGLE_USE } from '../identity/db/single-use';
@@ -15,6 +15,8 @@ export interface DomainRow {
   id: string;
   company_id: string;
   domain: string;
+  /** The connection its people sign in through; null: the company's first (DOMAIN_CONNECTION). */
+  connection_id: string | null;
   token: string;
   created_by: string;
   created_at: number;
@@ -36,26 +38,39 @@ export const domainOwner = (db: D1Database, domain: string) =>
   db.prepare('SELECT * FROM company_domains WHERE domain = ? AND proved_at IS NOT NULL AND removed_at IS NULL').bind(domain).first<DomainRow>();
 
 /** A new claim, written only while the caller manages the company and nobody else holds the domain; RETURNING the row. */
-export const insertClaimStatement = (db: D1Database, row: Pick<DomainRow, 'id' | 'company_id' | 'domain' | 'token' | 'created_by' | 'created_at'>) =>
+export const insertClaimStatement = (db: D1Database, row: Pick<DomainRow, 'id' | 'company_id' | 'domain' | 'token' | 'created_by' | 'created_at'>, mfaCompanyId: string | null) =>
   db
     .prepare(
       `INSERT INTO company_domains (id, company_id, domain, token, created_by, created_at)
        SELECT ?1, ?2, ?3, ?4, ?5, ?6
-       WHERE ${mayManageSql('?2', '?5')}
+       WHERE ${mayManageSql('?2', '?5', '?7')}
          AND NOT EXISTS (SELECT 1 FROM company_domains d WHERE d.domain = ?3 AND d.proved_at IS NOT NULL AND d.removed_at IS NULL)
        ON CONFLICT DO NOTHING
        RETURNING *`,
     )
-    .bind(row.id, row.company_id, row.domain, row.token, row.created_by, row.created_at);
+    .bind(row.id, row.company_id, row.domain, row.token, row.created_by, row.created_at, mfaCompanyId);
 
 /** The claim proved (its TXT record seen), while the caller still manages the company; the unique index refuses a second owner. */
-export const proveStatement = (db: D1Database, claimId: string, userId: string, at: number) =>
+export const proveStatement = (db: D1Database, claimId: string, asker: Asker, at: number) =>
   db
     .prepare(
       `UPDATE company_domains SET proved_at = ?3, checked_at = ?3
-       WHERE id = ?1 AND proved_at IS NULL AND removed_at IS NULL AND ${mayManageSql('company_domains.company_id', '?2')}`,
+       WHERE id = ?1 AND proved_at IS NULL AND removed_at IS NULL AND ${mayManageSql('company_domains.company_id', '?2', '?4')}`,
     )
-    .bind(claimId, userId, at);
+    .bind(claimId, asker.userId, at, asker.mfaCompanyId);
+
+/**
+ * The claim removed (proved or not), while the caller still manages the company: from this statement on, every
+ * routing, lookup and admission query (all of which read `removed_at IS NULL`) stops seeing the domain.
+ */
+export const removeClaimStatement = (db: D1Database, claimId: string, asker: Asker, at: number) =>
+  db
+    .prepare(
+      `UPDATE company_domains SET removed_at = ?3
+       WHERE id = ?1 AND removed_at IS NULL AND ${mayManageSql('company_domains.company_id', '?2', '?4')}
+       RETURNING id`,
+    )
+    .bind(claimId, asker.userId, at, asker.mfaCompanyId);
 
 export const checkedStatement = (db: D1Database, claimId: string, at: number) => db.prepare('UPDATE company_domains SET checked_at = ?2 WHERE id = ?1').bind(claimId, at);
 
@@ -78,28 +93,45 @@ export interface ConnectionRow {
   updated_at: number;
 }
 
-export const connectionOf = (db: D1Database, companyId: string) => db.prepare('SELECT * FROM company_sso_connections WHERE company_id = ?').bind(companyId).first<ConnectionRow>();
+/** A company's connections, oldest first (the first is where a domain that names none signs in). */
+export async function connectionsOf(db: D1Database, companyId: string): Promise<ConnectionRow[]> {
+  const { results } = await db.prepare('SELECT * FROM company_sso_connections WHERE company_id = ? ORDER BY created_at, id').bind(companyId).all<ConnectionRow>();
+  return results;
+}
 export const connectionById = (db: D1Database, id: string) => db.prepare('SELECT * FROM company_sso_connections WHERE id = ?').bind(id).first<ConnectionRow>();
 
-/** The live connection (on) of the company that proved `domain`, with the company's names; null when there is none. */
+/**
+ * SQL: the id of the connection a domain's people sign in through (`d` the company_domains row): the one it names,
+ * else the company's first. The one routing rule: /login's offer, SSO-only, starting a flow, and admission.
+ */
+const DOMAIN_CONNECTION = `COALESCE(d.connection_id, (SELECT f.id FROM company_sso_connections f WHERE f.company_id = d.company_id ORDER BY f.created_at, f.id LIMIT 1))`;
+
+/** The live connection (on) that `domain` routes to, with its company's names; null when there is none. */
 export const connectionOfDomain = (db: D1Database, domain: string) =>
   db
     .prepare(
       `SELECT c.*, co.name_en, co.name_cn FROM company_domains d
-         JOIN company_sso_connections c ON c.company_id = d.company_id AND c.disabled_at IS NULL
+         JOIN company_sso_connections c ON c.id = ${DOMAIN_CONNECTION} AND c.disabled_at IS NULL
          JOIN companies co ON co.id = d.company_id
        WHERE d.domain = ? AND d.proved_at IS NOT NULL AND d.removed_at IS NULL`,
     )
     .bind(domain)
     .first<ConnectionRow & { name_en: string; name_cn: string | null }>();
 
-/** Whether `domain` is proved by a company whose connection is on and SSO-only, as a statement for a sign-in's batch. */
+/** The company that proved `domain` and the connection it routes to (on or not); null when nobody holds it. */
+export const routeOfDomain = (db: D1Database, domain: string) =>
+  db
+    .prepare(`SELECT d.company_id, ${DOMAIN_CONNECTION} AS connection_id FROM company_domains d WHERE d.domain = ? AND d.proved_at IS NOT NULL AND d.removed_at IS NULL`)
+    .bind(domain)
+    .first<{ company_id: string; connection_id: string | null }>();
+
+/** Whether the account's e-mail domain routes to a connection that is on and SSO-only, as a statement for a sign-in's batch. */
 export const ssoOnlyOfEmailStatement = (db: D1Database, userId: string) =>
   db
     .prepare(
       `SELECT c.company_id FROM users u
          JOIN company_domains d ON d.domain = lower(substr(u.email, instr(u.email, '@') + 1)) AND d.proved_at IS NOT NULL AND d.removed_at IS NULL
-         JOIN company_sso_connections c ON c.company_id = d.company_id AND c.disabled_at IS NULL AND c.sso_only = 1
+         JOIN company_sso_connections c ON c.id = ${DOMAIN_CONNECTION} AND c.disabled_at IS NULL AND c.sso_only = 1
        WHERE u.id = ? AND u.email IS NOT NULL`,
     )
     .bind(userId);
@@ -109,36 +141,52 @@ export const ssoOnlyOfDomain = (db: D1Database, domain: string) =>
   db
     .prepare(
       `SELECT c.company_id FROM company_domains d
-         JOIN company_sso_connections c ON c.company_id = d.company_id AND c.disabled_at IS NULL AND c.sso_only = 1
+         JOIN company_sso_connections c ON c.id = ${DOMAIN_CONNECTION} AND c.disabled_at IS NULL AND c.sso_only = 1
        WHERE d.domain = ? AND d.proved_at IS NOT NULL AND d.removed_at IS NULL`,
     )
     .bind(domain)
     .first<{ company_id: string }>();
 
-/** The connection written (first time or changed), only while the caller manages the company (in this statement). */
-export const upsertConnectionStatement = (db: D1Database, row: Omit<ConnectionRow, 'sso_only' | 'admit_domain' | 'disabled_at'>, userId: string) =>
+/**
+ * The connection written: a new one, or a change of the company's connection `row.id` (never another company's),
+ * only while the caller manages the company (in this statement).
+ */
+export const upsertConnectionStatement = (db: D1Database, row: Omit<ConnectionRow, 'sso_only' | 'admit_domain' | 'disabled_at'>, asker: Asker) =>
   db
     .prepare(
       `INSERT INTO company_sso_connections (id, company_id, issuer, client_id, client_secret_sealed, email_claim, created_by, created_at, updated_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8 WHERE ${mayManageSql('?2', '?9')}
-       ON CONFLICT (company_id) DO UPDATE SET issuer = excluded.issuer, client_id = excluded.client_id,
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8 WHERE ${mayManageSql('?2', '?9', '?10')}
+       ON CONFLICT (id) DO UPDATE SET issuer = excluded.issuer, client_id = excluded.client_id,
          client_secret_sealed = excluded.client_secret_sealed, email_claim = excluded.email_claim, updated_at = excluded.updated_at
+       WHERE company_sso_connections.company_id = excluded.company_id
        RETURNING id`,
     )
-    .bind(row.id, row.company_id, row.issuer, row.client_id, row.client_secret_sealed, row.email_claim, row.created_by, row.created_at, userId);
+    .bind(row.id, row.company_id, row.issuer, row.client_id, row.client_secret_sealed, row.email_claim, row.created_by, row.created_at, asker.userId, asker.mfaCompanyId);
 
 /** The switches changed (each null stays), only while the caller manages the company. */
-export const settingsStatement = (db: D1Database, companyId: string, userId: string, at: number, s: { ssoOnly: boolean | null; admitDomain: boolean | null; disabled: boolean | null }) =>
+export const settingsStatement = (db: D1Database, companyId: string, connectionId: string, asker: Asker, at: number, s: { ssoOnly: boolean | null; admitDomain: boolean | null; disabled: boolean | null }) =>
   db
     .prepare(
       `UPDATE company_sso_connections SET
          sso_only = COALESCE(?3, sso_only), admit_domain = COALESCE(?4, admit_domain),
          disabled_at = CASE WHEN ?5 IS NULL THEN disabled_at WHEN ?5 = 1 THEN COALESCE(disabled_at, ?6) ELSE NULL END,
          updated_at = ?6
-       WHERE company_id = ?1 AND ${mayManageSql('company_sso_connections.company_id', '?2')}
+       WHERE company_id = ?1 AND id = ?8 AND ${mayManageSql('company_sso_connections.company_id', '?2', '?7')}
        RETURNING id`,
     )
-    .bind(companyId, userId, bit(s.ssoOnly), bit(s.admitDomain), bit(s.disabled), at);
+    .bind(companyId, asker.userId, bit(s.ssoOnly), bit(s.admitDomain), bit(s.disabled), at, asker.mfaCompanyId, connectionId);
+
+/** The domain (a live claim of the company) routed to one of the company's connections, while the caller manages it. */
+export const domainConnectionStatement = (db: D1Database, claimId: string, connectionId: string, asker: Asker) =>
+  db
+    .prepare(
+      `UPDATE company_domains SET connection_id = ?2
+       WHERE id = ?1 AND removed_at IS NULL AND connection_id IS NOT ?2
+         AND EXISTS (SELECT 1 FROM company_sso_connections c WHERE c.id = ?2 AND c.company_id = company_domains.company_id)
+         AND ${mayManageSql('company_domains.company_id', '?3', '?4')}
+       RETURNING id`,
+    )
+    .bind(claimId, connectionId, asker.userId, asker.mfaCompanyId);
 
 const bit = (value: boolean | null) => (value === null ? null : value ? 1 : 0);
 
@@ -149,19 +197,22 @@ export interface SsoSignInRow {
   email: string | null;
 }
 
-export async function lastSignIns(db: D1Database, companyId: string): Promise<SsoSignInRow[]> {
+/** The newest sign-ins through one connection (at most 10). */
+export async function lastSignIns(db: D1Database, connectionId: string): Promise<SsoSignInRow[]> {
   const { results } = await db
     .prepare(
       `SELECT s.created_at, s.outcome, u.real_name, u.email FROM company_sso_sign_ins s JOIN users u ON u.id = s.user_id
-       WHERE s.company_id = ? ORDER BY s.created_at DESC, s.id DESC LIMIT 10`,
+       WHERE s.connection_id = ? ORDER BY s.created_at DESC, s.id DESC LIMIT 10`,
     )
-    .bind(companyId)
+    .bind(connectionId)
     .all<SsoSignInRow>();
   return results;
 }
 
-export const ssoSignInStatement = (db: D1Database, row: { companyId: string; userId: string; outcome: SsoSignInRow['outcome']; at: number }) =>
-  db.prepare('INSERT INTO company_sso_sign_ins (company_id, user_id, outcome, created_at) VALUES (?, ?, ?, ?)').bind(row.companyId, row.userId, row.outcome, row.at);
+export const ssoSignInStatement = (db: D1Database, row: { companyId: string; connectionId: string; userId: string; outcome: SsoSignInRow['outcome']; at: number }) =>
+  db
+    .prepare('INSERT INTO company_sso_sign_ins (company_id, connection_id, user_id, outcome, created_at) VALUES (?, ?, ?, ?, ?)')
+    .bind(row.companyId, row.connectionId, row.userId, row.outcome, row.at);
 
 // ---------------------------------------------------------------------------------------------------------
 // Who the provider's people are here: links, and the membership of a new person.

@@ -17,13 +17,13 @@ import {
   connectionOfDomain,
   consumeSsoState,
   consumeSsoTicket,
-  domainOwner,
   insertSsoState,
   insertSsoTicket,
   linkedUser,
   linkStatement,
   liveSsoTicket,
   newMemberStatements,
+  routeOfDomain,
   ssoSignInStatement,
   type ConnectionRow,
   type SsoTicketRow,
@@ -46,7 +46,8 @@ import {
  *   session are one batch, so 20 parallel first sign-ins of one person give one account (the e-mail's unique key
  *   decides; the losers sign in to the winner's account through its tie).
  * - Every session starts in sign-in/service.ts signedIn (method `company-sso`), so a blocked account, two-step and
- *   the login case apply as for any sign-in; an `amr` with `mfa` or `hwk` counts as the second step. A provider's
+ *   the login case apply as for any sign-in; an `amr` with `mfa` or `hwk` counts as the second step, and the session
+ *   records the company so that its two-step rule counts this session (authority/db.ts; the person's other sessions do not). A provider's
  *   sign-in proves nobody for the portal's sensitive changes (`proves: false`, as WeChat's).
  */
 
@@ -111,9 +112,10 @@ export async function callback<E extends SignInEnv>(c: Context<E>, request: Comp
   const claimed = claims[connection.email_claim];
   const email = typeof claimed === 'string' ? claimed.trim().toLowerCase() : '';
   if (claims.email_verified !== true || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new GatewayError(ERR.SSO_EMAIL_REFUSED);
-  // WorkOS's rule: only a domain this company proved, whatever the provider asserts.
-  const owner = await domainOwner(db, domainOf(email));
-  if (!owner || owner.company_id !== connection.company_id) throw new GatewayError(ERR.SSO_EMAIL_REFUSED);
+  // WorkOS's rule: only a domain this company proved, whatever the provider asserts; and one that routes to this
+  // connection (another of the company's providers does not vouch for a subsidiary's people).
+  const route = await routeOfDomain(db, domainOf(email));
+  if (!route || route.company_id !== connection.company_id || route.connection_id !== connection.id) throw new GatewayError(ERR.SSO_EMAIL_REFUSED);
   const amr = Array.isArray(claims.amr) ? claims.amr.filter((v): v is string => typeof v === 'string') : [];
   const who: Verified = {
     connection,
@@ -125,12 +127,18 @@ export async function callback<E extends SignInEnv>(c: Context<E>, request: Comp
   return signInAs(c, who, browser);
 }
 
+/**
+ * The provider's second factor (`amr` with `mfa` or `hwk`): no second step here, and the session records the company,
+ * whose two-step rule counts it for this session only (authority/db.ts twoStepMissing).
+ */
+const mfaOf = (who: Verified) => (who.multiFactor ? { multiFactor: true, providerMfaCompanyId: who.connection.company_id } : {});
+
 async function signInAs<E extends SignInEnv>(c: Context<E>, who: Verified, browser: string) {
   const db = c.env.DB;
   const at = now(c);
   const companyId = who.connection.company_id;
   const tiedSignIn = (user: UserRow) =>
-    signedIn(c, user, { method: 'company-sso', proves: false, multiFactor: who.multiFactor, before: [ssoSignInStatement(db, { companyId, userId: user.id, outcome: 'signed-in', at })] });
+    signedIn(c, user, { method: 'company-sso', proves: false, ...mfaOf(who), before: [ssoSignInStatement(db, { companyId, connectionId: who.connection.id, userId: user.id, outcome: 'signed-in', at })] });
   const tied = await linkedUser(db, companyId, who.subject);
   const user = tied && (await findUserById(db, tied.user_id));
   if (user) return tiedSignIn(user);
@@ -148,11 +156,12 @@ async function signInAs<E extends SignInEnv>(c: Context<E>, who: Verified, brows
       method: 'company-sso',
       newUser: true,
       proves: false,
+      ...mfaOf(who),
       before: [
         insertUserStatement(db, { id: userId, email: who.email, realName: who.name, userType: 2, source: 'company-sso', now: at }),
         linkStatement(db, { companyId, subject: who.subject, userId, at }),
         ...newMemberStatements(db, { companyId, userId, name: who.name || who.email, email: who.email, active, at }),
-        ssoSignInStatement(db, { companyId, userId, outcome: active ? 'admitted' : 'applied', at }),
+        ssoSignInStatement(db, { companyId, connectionId: who.connection.id, userId, outcome: active ? 'admitted' : 'applied', at }),
       ],
       refusal: (error) => (isUniqueViolation(error) ? new GatewayError(ERR.ACCOUNT_JUST_REGISTERED) : null),
     });
@@ -204,13 +213,15 @@ export async function link<E extends SignInEnv>(c: Context<E>, code: string) {
   const spent = await consumeSsoTicket(db, hash, at);
   if (!spent) throw new GatewayError(ERR.SSO_LINK_EXPIRED);
   const user = await findUserByIdentity(db, { email: spent.email });
-  if (!user) throw new GatewayError(ERR.SSO_LINK_EXPIRED);
+  // The domain still routes to a connection of the company (not removed meanwhile): the tie is recorded under it.
+  const route = await routeOfDomain(db, domainOf(spent.email));
+  if (!user || route?.company_id !== spent.company_id || !route.connection_id) throw new GatewayError(ERR.SSO_LINK_EXPIRED);
   return signedIn(c, user, {
     method: 'company-sso',
     proves: false,
     // The tie is made on the account's own proof: a person with the portal's two-step gives their second step too,
     // whatever the provider's amr says (later sign-ins through the tie count it).
     multiFactor: false,
-    before: [linkStatement(db, { companyId: spent.company_id, subject: spent.subject, userId: user.id, at }), ssoSignInStatement(db, { companyId: spent.company_id, userId: user.id, outcome: 'linked', at })],
+    before: [linkStatement(db, { companyId: spent.company_id, subject: spent.subject, userId: user.id, at }), ssoSignInStatement(db, { companyId: spent.company_id, connectionId: route.connection_id, userId: user.id, outcome: 'linked', at })],
   });
 }

@@ -1,5 +1,6 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import {
+  companyDomainConnectionRequest,
   companyDomainRequest,
   companyDomainsQuery,
   companySsoCallbackRequest,
@@ -20,6 +21,7 @@ import { validate } from '../validate';
 import * as domains from './service';
 import * as connections from './connections';
 import * as federation from './federation';
+import { askerOf } from '../authority/service';
 
 /**
  * A company's proved e-mail domains in the user center (issue 43; rules in service.ts): list, add (a fresh proof
@@ -32,7 +34,7 @@ const platformSession: MiddlewareHandler<CompanyEnv> = async (c, next) => {
   await next();
 };
 const signedIn = [requireSession, platformSession] as const;
-const caller = (c: Context<CompanyEnv>): domains.DomainCaller => ({ db: c.env.DB, env: c.env, userId: c.get('user').id, network: clientIp(c), at: now(c), lang: requestLang(c) });
+const caller = (c: Context<CompanyEnv>): domains.DomainCaller => ({ db: c.env.DB, env: c.env, ...askerOf(c.get('session')), network: clientIp(c), at: now(c), lang: requestLang(c) });
 
 export const companyDomainRoutes = new Hono<CompanyEnv>()
   .get('/agg-web/company-domains', ...signedIn, validate('query', companyDomainsQuery), async (c) => ok(c, await domains.listDomains(caller(c), c.req.valid('query').companyId)))
@@ -40,12 +42,20 @@ export const companyDomainRoutes = new Hono<CompanyEnv>()
     const { companyId, domain } = c.req.valid('json');
     return ok(c, await domains.addDomain(caller(c), companyId, domain));
   })
+  .post('/agg-web/company-domains/remove', ...signedIn, requireFreshProof, validate('json', companyDomainRequest, { code: ERR.DOMAIN_INVALID }), async (c) => {
+    const { companyId, domain } = c.req.valid('json');
+    return ok(c, await domains.removeDomain(caller(c), companyId, domain));
+  })
+  .post('/agg-web/company-domains/connection', ...signedIn, requireFreshProof, validate('json', companyDomainConnectionRequest, { code: ERR.DOMAIN_INVALID }), async (c) => {
+    const { companyId, domain, connectionId } = c.req.valid('json');
+    return ok(c, await domains.setDomainConnection(caller(c), companyId, domain, connectionId));
+  })
   .post('/agg-web/company-domains/check', ...signedIn, validate('json', companyDomainRequest, { code: ERR.DOMAIN_INVALID }), async (c) => {
     const { companyId, domain } = c.req.valid('json');
     return ok(c, await domains.checkDomain(caller(c), companyId, domain));
   })
   // The connection (connections.ts): read by the company's administrators; changed after a fresh proof.
-  .get('/agg-web/company-sso/connection', ...signedIn, validate('query', companyDomainsQuery), async (c) => ok(c, await connections.getConnection(caller(c), c.req.valid('query').companyId)))
+  .get('/agg-web/company-sso/connections', ...signedIn, validate('query', companyDomainsQuery), async (c) => ok(c, await connections.listConnections(caller(c), c.req.valid('query').companyId)))
   .post('/agg-web/company-sso/connection', ...signedIn, requireFreshProof, validate('json', companySsoConnectionRequest, { code: ERR.SSO_CONNECTION_INVALID }), async (c) =>
     ok(c, await connections.saveConnection(caller(c), c.req.valid('json'))),
   )

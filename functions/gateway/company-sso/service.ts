@@ -7,8 +7,9 @@ import { companyAuthority } from '../authority/service';
 import { GatewayError } from '../errors';
 import { isUniqueViolation, runBatch } from '../identity/db/batch';
 import { randomToken } from '../identity/tokens';
-import { checkedStatement, domainOwner, domainsOf, insertClaimStatement, liveClaim, proveStatement, type DomainRow } from './db';
+import { checkedStatement, domainConnectionStatement, domainOwner, domainsOf, insertClaimStatement, liveClaim, proveStatement, removeClaimStatement, type DomainRow } from './db';
 import { txtRecords } from './dns';
+import type { Asker } from '../authority/db';
 
 /**
  * A company's own identity provider, first step (issue 43): the e-mail domains it proves it holds. Its
@@ -20,10 +21,9 @@ import { txtRecords } from './dns';
  * The connection is connections.ts, sign-in through it federation.ts (README "Company identity providers").
  */
 
-export interface DomainCaller {
+export interface DomainCaller extends Asker {
   db: D1Database;
   env: object;
-  userId: string;
   network: string;
   at: number;
   lang: Lang;
@@ -40,10 +40,11 @@ const view = (row: DomainRow): CompanyDomain => ({
   createdAt: row.created_at,
   checkedAt: row.checked_at,
   provedAt: row.proved_at,
+  connectionId: row.connection_id,
 });
 
-const auditOf = (caller: DomainCaller, companyId: string, action: 'company.domain_added' | 'company.domain_proved', domain: string) =>
-  auditStatement(caller.db, { at: caller.at, actor: { kind: 'user', id: caller.userId }, action, target: { kind: 'company', id: companyId }, network: caller.network, detail: { domain } }, { ifChanged: true });
+const auditOf = (caller: DomainCaller, companyId: string, action: 'company.domain_added' | 'company.domain_proved' | 'company.domain_removed' | 'company.domain_routed', domain: string, detail: Record<string, unknown> = {}) =>
+  auditStatement(caller.db, { at: caller.at, actor: { kind: 'user', id: caller.userId }, action, target: { kind: 'company', id: companyId }, network: caller.network, detail: { domain, ...detail } }, { ifChanged: true });
 
 export async function listDomains(caller: DomainCaller, companyId: string): Promise<CompanyDomain[]> {
   await companyAuthority(caller.db, caller, companyId, 'manage');
@@ -58,7 +59,7 @@ export async function addDomain(caller: DomainCaller, companyId: string, domain:
   const owner = await domainOwner(caller.db, domain);
   if (owner && owner.company_id !== companyId) throw new GatewayError(ERR.DOMAIN_OF_ANOTHER_COMPANY);
   const row = { id: randomToken(), company_id: companyId, domain, token: randomToken(), created_by: caller.userId, created_at: caller.at };
-  const [inserted] = await runBatch(caller.db, [insertClaimStatement(caller.db, row), auditOf(caller, companyId, 'company.domain_added', domain)]);
+  const [inserted] = await runBatch(caller.db, [insertClaimStatement(caller.db, row, caller.mfaCompanyId), auditOf(caller, companyId, 'company.domain_added', domain)]);
   if (inserted?.results.length) return view(inserted.results[0] as DomainRow);
   // Nothing written: a parallel add of the same claim won (read it back), or another company proved it meanwhile.
   const now = await liveClaim(caller.db, companyId, domain);
@@ -81,10 +82,46 @@ export async function checkDomain(caller: DomainCaller, companyId: string, domai
     throw new GatewayError(ERR.DOMAIN_RECORD_NOT_FOUND);
   }
   // A second owner breaks the unique index: the proof and its audit row land together or not at all.
-  await runBatch(caller.db, [proveStatement(caller.db, claim.id, caller.userId, caller.at), auditOf(caller, companyId, 'company.domain_proved', domain)], (error) =>
+  await runBatch(caller.db, [proveStatement(caller.db, claim.id, caller, caller.at), auditOf(caller, companyId, 'company.domain_proved', domain)], (error) =>
     isUniqueViolation(error) ? new GatewayError(ERR.DOMAIN_OF_ANOTHER_COMPANY) : null,
   );
   const after = await liveClaim(caller.db, companyId, domain);
   if (!after || after.proved_at === null) throw new GatewayError(ERR.DOMAIN_OF_ANOTHER_COMPANY);
   return view(after);
+}
+
+/**
+ * Removes a domain, proved or not (a fresh proof first, routes.ts). At once: /login no longer offers "Continue with"
+ * for its e-mails, an SSO-only rule no longer covers them, and the provider admits nobody with it (every such
+ * query reads live, proved claims only: db.ts). The removal and its audit row land together; removing again is
+ * DOMAIN_NOT_CLAIMED. The domain may be claimed again later, by this company or another, with a new record.
+ */
+export async function removeDomain(caller: DomainCaller, companyId: string, domain: string): Promise<CompanyDomain[]> {
+  await companyAuthority(caller.db, caller, companyId, 'manage');
+  const claim = await liveClaim(caller.db, companyId, domain);
+  if (!claim) throw new GatewayError(ERR.DOMAIN_NOT_CLAIMED);
+  const [removed] = await runBatch(caller.db, [removeClaimStatement(caller.db, claim.id, caller, caller.at), auditOf(caller, companyId, 'company.domain_removed', domain, { wasProved: claim.proved_at !== null })]);
+  if (!removed?.results.length) {
+    // Nothing written: the caller lost the right meanwhile (said by companyAuthority), or a parallel removal won.
+    await companyAuthority(caller.db, caller, companyId, 'manage');
+    throw new GatewayError(ERR.DOMAIN_NOT_CLAIMED);
+  }
+  return (await domainsOf(caller.db, companyId)).map(view);
+}
+
+/**
+ * Routes a domain (a live claim of the company) to one of the company's connections (a fresh proof first, routes.ts):
+ * from then on its people are offered, started and admitted through that provider only. ID0613 for a connection
+ * that is not the company's.
+ */
+export async function setDomainConnection(caller: DomainCaller, companyId: string, domain: string, connectionId: string): Promise<CompanyDomain[]> {
+  await companyAuthority(caller.db, caller, companyId, 'manage');
+  const claim = await liveClaim(caller.db, companyId, domain);
+  if (!claim) throw new GatewayError(ERR.DOMAIN_NOT_CLAIMED);
+  const [routed] = await runBatch(caller.db, [domainConnectionStatement(caller.db, claim.id, connectionId, caller), auditOf(caller, companyId, 'company.domain_routed', domain, { connectionId })]);
+  if (!routed?.results.length && claim.connection_id !== connectionId) {
+    await companyAuthority(caller.db, caller, companyId, 'manage');
+    throw new GatewayError(ERR.SSO_NOT_CONNECTED);
+  }
+  return (await domainsOf(caller.db, companyId)).map(view);
 }

@@ -10,6 +10,7 @@ import { type SessionVariables } from '../identity/db/sessions';
 import { requireSession } from '../sessions/service';
 import { validate } from '../validate';
 import * as trail from './service';
+import { askerOf } from '../authority/service';
 
 /** A company's own trail in the user center (rules in service.ts): read, export (fresh proof), download. */
 type CompanyEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
@@ -19,7 +20,7 @@ const platformSession: MiddlewareHandler<CompanyEnv> = async (c, next) => {
   await next();
 };
 const signedIn = [requireSession, platformSession] as const;
-const caller = (c: Context<CompanyEnv>): trail.TrailCaller => ({ env: c.env, userId: c.get('user').id, network: clientIp(c), at: now(c) });
+const caller = (c: Context<CompanyEnv>): trail.TrailCaller => ({ env: c.env, ...askerOf(c.get('session')), network: clientIp(c), at: now(c) });
 
 export const companyTrailRoutes = new Hono<CompanyEnv>()
   .get('/agg-web/company/audit', ...signedIn, validate('query', z.extend(companyAuditQuery, { personalFields: z.optional(personalFields) })), async (c) => {

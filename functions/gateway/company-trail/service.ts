@@ -16,6 +16,7 @@ import { GatewayError } from '../errors';
 import { runBatch } from '../identity/db/batch';
 import { protector, trailRow } from '../webhooks/personal';
 import { deleteExportsStatement, expiredExports, insertExportStatement, liveExport } from './db';
+import type { Asker } from '../authority/db';
 
 /**
  * A company's own audit trail (issue 45): its administrators read it (authority/ 'manage'), page by page, with
@@ -24,9 +25,8 @@ import { deleteExportsStatement, expiredExports, insertExportStatement, liveExpo
  * rows stream to the company's endpoints as `audit.*` events (migration 0450's trigger, webhooks/delivery.ts).
  */
 
-export interface TrailCaller {
+export interface TrailCaller extends Asker {
   env: WorkerEnv;
-  userId: string;
   network: string;
   at: number;
 }

@@ -1,3 +1,4 @@
+import { askerOf } from '../authority/db';
 import type { DestinationTokenAnswer } from '../../../src/schemas/handoff';
 import { configOf } from '../../config';
 import type { WorkerEnv } from '../../env';
@@ -10,10 +11,10 @@ import { ERR } from '../../../src/schemas/error-codes';
 import type { SessionRow } from '../identity/db/sessions';
 
 /** The session's on_behalf_of claim (grants/service.ts), or null when it acts for no one or may no longer. */
-async function actingFor(db: D1Database, session: Pick<SessionRow, 'user_id' | 'acting_grant_id'>, at: number) {
+async function actingFor(db: D1Database, session: Pick<SessionRow, 'user_id' | 'acting_grant_id' | 'provider_mfa_company_id'>, at: number) {
   if (!session.acting_grant_id) return null;
   try {
-    return onBehalfOf(await actingNow(db, session.user_id, session.acting_grant_id, at, 'en'));
+    return onBehalfOf(await actingNow(db, askerOf(session), session.acting_grant_id, at, 'en'));
   } catch (error) {
     if (error instanceof GatewayError && error.code === ERR.ACTING_ENDED) return null;
     throw error;

@@ -1,4 +1,4 @@
-import { mayManageSql } from '../authority/db';
+import { mayManageSql, type Asker } from '../authority/db';
 
 /**
  * The company's device rules (issue 44; read with its two-step rule, companies/db.ts MEMBERSHIP_COLUMNS): one
@@ -8,16 +8,16 @@ import { mayManageSql } from '../authority/db';
  */
 export async function setCompanyDeviceRules(
   db: D1Database,
-  { companyId, userId, confirmNewDevices, forbidTrustedDevices }: { companyId: string; userId: string; confirmNewDevices?: boolean; forbidTrustedDevices?: boolean },
+  { companyId, userId, mfaCompanyId, confirmNewDevices, forbidTrustedDevices }: Asker & { companyId: string; confirmNewDevices?: boolean; forbidTrustedDevices?: boolean },
 ): Promise<{ confirm_new_devices: number; forbid_trusted_devices: number } | null> {
   const flag = (value: boolean | undefined) => (value === undefined ? null : value ? 1 : 0);
   return db
     .prepare(
       `UPDATE companies SET confirm_new_devices = COALESCE(?3, confirm_new_devices), forbid_trusted_devices = COALESCE(?4, forbid_trusted_devices)
-       WHERE id = ?1 AND ${mayManageSql('?1', '?2')} AND (?4 IS NOT 1 OR require_two_step = 1)
+       WHERE id = ?1 AND ${mayManageSql('?1', '?2', '?5')} AND (?4 IS NOT 1 OR require_two_step = 1)
        RETURNING confirm_new_devices, forbid_trusted_devices`,
     )
-    .bind(companyId, userId, flag(confirmNewDevices), flag(forbidTrustedDevices))
+    .bind(companyId, userId, flag(confirmNewDevices), flag(forbidTrustedDevices), mfaCompanyId)
     .first<{ confirm_new_devices: number; forbid_trusted_devices: number }>();
 }
 

@@ -1,3 +1,4 @@
+import { askerOf } from '../authority/service';
 import { Hono } from 'hono';
 import { forgetDeviceRequest } from '../../../src/schemas/security';
 import type { WorkerEnv } from '../../env';
@@ -25,5 +26,5 @@ export const deviceRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionVa
     return ok(c, null);
   })
   // The company's device rules (an administrator, in the user center's company part).
-  .get('/agg-web/company/devices', validate('query', companyDevicesQuery), async (c) => ok(c, await companyDevices(c.env, c.req.valid('query').companyId, c.get('user').id)))
-  .post('/agg-web/company/devices', validate('json', companyDevicesRequest), async (c) => ok(c, await setCompanyDevices(c.env, { ...c.req.valid('json'), userId: c.get('user').id })));
+  .get('/agg-web/company/devices', validate('query', companyDevicesQuery), async (c) => ok(c, await companyDevices(c.env, c.req.valid('query').companyId, askerOf(c.get('session')))))
+  .post('/agg-web/company/devices', validate('json', companyDevicesRequest), async (c) => ok(c, await setCompanyDevices(c.env, { ...c.req.valid('json'), ...askerOf(c.get('session')) })));

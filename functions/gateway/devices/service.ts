@@ -12,7 +12,7 @@ import { devicesOf, forgetDeviceStatement, insertDeviceStatement, knownDeviceSta
 import { parseDevice } from '../sessions/devices';
 import { ownEventStatement } from '../audit/db';
 import type { KnownDeviceEntry } from '../../../src/schemas/security';
-import type { MembershipRow } from '../authority/db';
+import { type MembershipRow, type Asker } from '../authority/db';
 import { companyAuthority } from '../authority/service';
 import { companyDeviceRulesOf, setCompanyDeviceRules } from './db';
 import type { CompanyDevicesAnswer } from '../../../src/schemas/two-step';
@@ -201,12 +201,12 @@ export async function forgetDevice(env: CodesEnv, userId: string, publicId: stri
  */
 export async function setCompanyDevices(
   env: CodesEnv,
-  change: { companyId: string; userId: string; confirmNewDevices?: boolean; forbidTrustedDevices?: boolean },
+  change: Asker & { companyId: string; confirmNewDevices?: boolean; forbidTrustedDevices?: boolean },
 ): Promise<CompanyDevicesAnswer> {
   const row = await setCompanyDeviceRules(env.DB, change);
   if (row) return { confirmNewDevices: row.confirm_new_devices === 1, forbidTrustedDevices: row.forbid_trusted_devices === 1 };
   try {
-    await companyAuthority(env.DB, { userId: change.userId }, change.companyId, 'manage');
+    await companyAuthority(env.DB, change, change.companyId, 'manage');
   } catch (error) {
     if (error instanceof GatewayError && error.code === ERR.TWO_STEP_REQUIRED_BY_COMPANY) throw error;
     throw new GatewayError(ERR.TWO_STEP_POLICY_ADMINISTRATOR_ONLY);
@@ -215,8 +215,8 @@ export async function setCompanyDevices(
 }
 
 /** The company's device rules, for its administrator (companyAuthority 'manage': CO0009, CO0008, MF0021 otherwise). */
-export async function companyDevices(env: CodesEnv, companyId: string, userId: string): Promise<CompanyDevicesAnswer> {
-  await companyAuthority(env.DB, { userId }, companyId, 'manage');
+export async function companyDevices(env: CodesEnv, companyId: string, asker: Asker): Promise<CompanyDevicesAnswer> {
+  await companyAuthority(env.DB, asker, companyId, 'manage');
   const row = await companyDeviceRulesOf(env.DB, companyId);
   return { confirmNewDevices: row?.confirm_new_devices === 1, forbidTrustedDevices: row?.forbid_trusted_devices === 1 };
 }

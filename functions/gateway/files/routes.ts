@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import { deleteFileRequest, fileIdSchema, fileUrl, UPLOAD_FIELD, UPLOAD_LIMITS, uploadKindSchema, type UploadedFile } from '../../../src/schemas/onboarding';
 import type { WorkerEnv } from '../../env';
-import { standingIn } from '../authority/service';
+import { standingIn, askerOf } from '../authority/service';
 import { deleteUnattachedFiles, fileById, filesByIds, insertFilesWithinQuota, type NewFile } from './db';
 import { GatewayError, ok } from '../errors';
 import { now } from '../../contract';
@@ -106,7 +106,7 @@ export const fileRoutes = new Hono<FileEnv>()
     if (row && !allowed && row.company_id) {
       // The company's files go to those who may act in it now (authority/service.ts); a member the company's
       // two-step rule keeps out is told so (MF0021), anyone else gets FL0010 as for a missing file.
-      const standing = await standingIn(c.env.DB, row.company_id, userId);
+      const standing = await standingIn(c.env.DB, row.company_id, askerOf(c.get('session')));
       if (!standing.inside && standing.refusal === ERR.TWO_STEP_REQUIRED_BY_COMPANY) throw new GatewayError(standing.refusal);
       allowed = standing.inside;
     }

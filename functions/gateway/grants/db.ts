@@ -1,4 +1,4 @@
-import { mayManageSql } from '../authority/db';
+import { mayManageSql, type Asker } from '../authority/db';
 import { auditStatement, type AuditEntry } from '../audit/db';
 import { emitEvent } from '../events/db';
 import type { GrantLevel } from '../../../src/schemas/grants';
@@ -58,7 +58,7 @@ function bothTrails(db: D1Database, grant: Pick<GrantRow, 'id' | 'principal_comp
  * that company as the row is written. An agent's request is active at once when the principal accepts this agent
  * automatically; anything else waits for the other side.
  */
-export function insertGrantStatements(db: D1Database, grant: Omit<GrantRow, 'status' | 'answered_at' | 'ended_at'>, audit: Audit): D1PreparedStatement[] {
+export function insertGrantStatements(db: D1Database, grant: Omit<GrantRow, 'status' | 'answered_at' | 'ended_at'>, audit: Audit, mfaCompanyId: string | null): D1PreparedStatement[] {
   const starter = grant.started_by === 'principal' ? '?2' : '?3';
   return [
     db
@@ -68,9 +68,9 @@ export function insertGrantStatements(db: D1Database, grant: Omit<GrantRow, 'sta
            CASE WHEN ?10 = 'agent' AND EXISTS (SELECT 1 FROM grant_auto_accept WHERE principal_company_id = ?2 AND agent_company_id = ?3) THEN 'active' ELSE 'pending' END,
            ?10, ?11, ?12,
            CASE WHEN ?10 = 'agent' AND EXISTS (SELECT 1 FROM grant_auto_accept WHERE principal_company_id = ?2 AND agent_company_id = ?3) THEN ?12 END
-         WHERE ${mayManageSql(starter, '?11')}`,
+         WHERE ${mayManageSql(starter, '?11', '?13')}`,
       )
-      .bind(grant.id, grant.principal_company_id, grant.agent_company_id, grant.vessels, grant.ports, grant.modules, grant.level, grant.starts_at, grant.ends_at, grant.started_by, grant.created_by, grant.created_at),
+      .bind(grant.id, grant.principal_company_id, grant.agent_company_id, grant.vessels, grant.ports, grant.modules, grant.level, grant.starts_at, grant.ends_at, grant.started_by, grant.created_by, grant.created_at, mfaCompanyId),
     ...bothTrails(db, grant, 'grant.requested', audit),
   ];
 }
@@ -81,29 +81,29 @@ export const grantById = (db: D1Database, id: string) => db.prepare('SELECT * FR
  * Answers a pending request, by an administrator of the side that did not start it (?3 their company, ?4 them):
  * 'active' to accept, 'declined' to decline. Changes nothing once answered or ended.
  */
-export function answerGrantStatements(db: D1Database, grant: GrantRow, answer: 'active' | 'declined', byCompany: string, audit: Audit): D1PreparedStatement[] {
+export function answerGrantStatements(db: D1Database, grant: GrantRow, answer: 'active' | 'declined', byCompany: string, audit: Audit, mfaCompanyId: string | null): D1PreparedStatement[] {
   return [
     db
       .prepare(
         `UPDATE company_grants SET status = ?2, answered_by = ?4, answered_at = ?5
          WHERE id = ?1 AND status = 'pending'
            AND ?3 = CASE started_by WHEN 'principal' THEN agent_company_id ELSE principal_company_id END
-           AND ${mayManageSql('?3', '?4')}`,
+           AND ${mayManageSql('?3', '?4', '?6')}`,
       )
-      .bind(grant.id, answer, byCompany, audit.actor.id, audit.at),
+      .bind(grant.id, answer, byCompany, audit.actor.id, audit.at, mfaCompanyId),
     ...bothTrails(db, grant, answer === 'active' ? 'grant.accepted' : 'grant.declined', audit),
   ];
 }
 
 /** Ends a pending or active grant, by an administrator of either side (?2 their company, ?3 them). */
-export function revokeGrantStatements(db: D1Database, grant: GrantRow, byCompany: string, audit: Audit): D1PreparedStatement[] {
+export function revokeGrantStatements(db: D1Database, grant: GrantRow, byCompany: string, audit: Audit, mfaCompanyId: string | null): D1PreparedStatement[] {
   return [
     db
       .prepare(
         `UPDATE company_grants SET status = 'revoked', ended_by = ?3, ended_at = ?4
-         WHERE id = ?1 AND status IN ('pending', 'active') AND ?2 IN (principal_company_id, agent_company_id) AND ${mayManageSql('?2', '?3')}`,
+         WHERE id = ?1 AND status IN ('pending', 'active') AND ?2 IN (principal_company_id, agent_company_id) AND ${mayManageSql('?2', '?3', '?5')}`,
       )
-      .bind(grant.id, byCompany, audit.actor.id, audit.at),
+      .bind(grant.id, byCompany, audit.actor.id, audit.at, mfaCompanyId),
     ...bothTrails(db, grant, 'grant.revoked', audit),
   ];
 }
@@ -128,12 +128,12 @@ export async function autoAcceptedAgents(db: D1Database, principalId: string): P
 }
 
 /** Turns "accept from this company automatically" on or off, by an administrator of the principal (checked in the statement). */
-export function setAutoAcceptStatement(db: D1Database, principalId: string, agentId: string, on: boolean, userId: string, at: number): D1PreparedStatement {
+export function setAutoAcceptStatement(db: D1Database, principalId: string, agentId: string, on: boolean, asker: Asker, at: number): D1PreparedStatement {
   return on
     ? db
-        .prepare(`INSERT OR IGNORE INTO grant_auto_accept (principal_company_id, agent_company_id, created_by, created_at) SELECT ?1, ?2, ?3, ?4 WHERE ${mayManageSql('?1', '?3')} AND ?1 <> ?2`)
-        .bind(principalId, agentId, userId, at)
-    : db.prepare(`DELETE FROM grant_auto_accept WHERE principal_company_id = ?1 AND agent_company_id = ?2 AND ${mayManageSql('?1', '?3')}`).bind(principalId, agentId, userId);
+        .prepare(`INSERT OR IGNORE INTO grant_auto_accept (principal_company_id, agent_company_id, created_by, created_at) SELECT ?1, ?2, ?3, ?4 WHERE ${mayManageSql('?1', '?3', '?5')} AND ?1 <> ?2`)
+        .bind(principalId, agentId, asker.userId, at, asker.mfaCompanyId)
+    : db.prepare(`DELETE FROM grant_auto_accept WHERE principal_company_id = ?1 AND agent_company_id = ?2 AND ${mayManageSql('?1', '?3', '?4')}`).bind(principalId, agentId, asker.userId, asker.mfaCompanyId);
 }
 
 /**

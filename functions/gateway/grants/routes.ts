@@ -8,10 +8,11 @@ import type { SessionVariables } from '../identity/db/sessions';
 import { requireSession } from '../sessions/service';
 import { validate } from '../validate';
 import { answerGrant, companyGrants, createGrant, lookUpCompanies, revokeGrant, setAutoAccept, type GrantCaller } from './service';
+import { askerOf } from '../authority/service';
 
 type GrantEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
-const callerOf = (c: Context<GrantEnv>): GrantCaller => ({ env: c.env, db: c.env.DB, userId: c.get('user').id, network: clientIp(c), at: now(c), lang: requestLang(c) });
+const callerOf = (c: Context<GrantEnv>): GrantCaller => ({ env: c.env, db: c.env.DB, ...askerOf(c.get('session')), network: clientIp(c), at: now(c), lang: requestLang(c) });
 
 /**
  * Grants between companies (rules in service.ts), for the administrators of either side. Giving access (a new

@@ -37,6 +37,7 @@ import {
   type GrantListRow,
   type GrantRow,
 } from './db';
+import type { Asker } from '../authority/db';
 
 /**
  * Grants between companies (issue 41). A principal lets an agent act for it on named vessels and ports, in named
@@ -49,10 +50,9 @@ import {
  * the last, Beijing time.
  */
 
-export interface GrantCaller {
+export interface GrantCaller extends Asker {
   env: DeliveryEnv;
   db: D1Database;
-  userId: string;
   network: string;
   at: number;
   lang: Lang;
@@ -157,7 +157,7 @@ export async function createGrant(caller: GrantCaller, request: CreateGrantReque
     created_at: caller.at,
   };
   const audit = { at: caller.at, actor: { kind: 'user' as const, id: caller.userId }, network: caller.network, detail: { vessels: scope.vessels, ports: scope.ports, modules: scope.modules, level: request.level } };
-  const [inserted] = await runBatch(caller.db, insertGrantStatements(caller.db, row, audit));
+  const [inserted] = await runBatch(caller.db, insertGrantStatements(caller.db, row, audit, caller.mfaCompanyId));
   // Refused by its own check of the creator: they stopped managing the company in between.
   if (inserted!.meta.changes !== 1) throw new GatewayError(ERR.ADMINISTRATOR_ONLY);
   const grant = (await grantsOfCompany(caller.db, request.companyId)).find((listed) => listed.id === row.id)!;
@@ -184,7 +184,7 @@ export async function answerGrant(caller: GrantCaller, companyId: string, grantI
     if (parsed(grant.vessels).some((imo) => !held.has(imo))) throw new GatewayError(ERR.GRANT_VESSEL_NOT_HELD);
   }
   const audit = { at: caller.at, actor: { kind: 'user' as const, id: caller.userId }, network: caller.network };
-  const [answered] = await runBatch(caller.db, answerGrantStatements(caller.db, grant, accept ? 'active' : 'declined', companyId, audit));
+  const [answered] = await runBatch(caller.db, answerGrantStatements(caller.db, grant, accept ? 'active' : 'declined', companyId, audit, caller.mfaCompanyId));
   if (answered!.meta.changes !== 1) throw new GatewayError(ERR.GRANT_ANSWERED);
   const after = (await grantsOfCompany(caller.db, companyId)).find((listed) => listed.id === grantId)!;
   await tellOtherSide(caller, after, companyId, accept ? 'accepted' : 'declined');
@@ -196,7 +196,7 @@ export async function revokeGrant(caller: GrantCaller, companyId: string, grantI
   await companyAuthority(caller.db, caller, companyId, 'manage');
   const grant = await grantOfCompany(caller.db, grantId, companyId);
   const audit = { at: caller.at, actor: { kind: 'user' as const, id: caller.userId }, network: caller.network };
-  const [revoked] = await runBatch(caller.db, revokeGrantStatements(caller.db, grant, companyId, audit));
+  const [revoked] = await runBatch(caller.db, revokeGrantStatements(caller.db, grant, companyId, audit, caller.mfaCompanyId));
   if (revoked!.meta.changes !== 1) throw new GatewayError(ERR.GRANT_ANSWERED);
   const after = (await grantsOfCompany(caller.db, companyId)).find((listed) => listed.id === grantId)!;
   await tellOtherSide(caller, after, companyId, 'revoked');
@@ -205,7 +205,7 @@ export async function revokeGrant(caller: GrantCaller, companyId: string, grantI
 
 export async function setAutoAccept(caller: GrantCaller, principalId: string, agentId: string, on: boolean): Promise<string[]> {
   await companyAuthority(caller.db, caller, principalId, 'manage');
-  await setAutoAcceptStatement(caller.db, principalId, agentId, on, caller.userId, caller.at).run();
+  await setAutoAcceptStatement(caller.db, principalId, agentId, on, caller, caller.at).run();
   return autoAcceptedAgents(caller.db, principalId);
 }
 
@@ -255,8 +255,8 @@ const choiceOf = async (db: D1Database, row: GrantStandingRow, userId: string, l
 });
 
 /** The grants a person may act under now, each with the modules they would have (none: not offered). */
-export async function actingChoices(db: D1Database, userId: string, at: number, lang: Lang): Promise<ActingChoice[]> {
-  const choices = await Promise.all((await grantsActedUnder(db, { userId }, at)).map((row) => choiceOf(db, row, userId, lang)));
+export async function actingChoices(db: D1Database, asker: Asker, at: number, lang: Lang): Promise<ActingChoice[]> {
+  const choices = await Promise.all((await grantsActedUnder(db, asker, at)).map((row) => choiceOf(db, row, asker.userId, lang)));
   return choices.filter((choice) => choice.modules.length > 0);
 }
 
@@ -264,8 +264,9 @@ export async function actingChoices(db: D1Database, userId: string, at: number, 
  * What the session acts under now (authority/service.ts decides), with the modules; DG0014 once it may not. The
  * first use per person per day is an audit row of both companies.
  */
-export async function actingNow(db: D1Database, userId: string, grantId: string, at: number, lang: Lang): Promise<ActingChoice> {
-  const row = await actingAuthority(db, { userId }, grantId, at);
+export async function actingNow(db: D1Database, asker: Asker, grantId: string, at: number, lang: Lang): Promise<ActingChoice> {
+  const { userId } = asker;
+  const row = await actingAuthority(db, asker, grantId, at);
   const choice = await choiceOf(db, row, userId, lang);
   if (!choice.modules.length) throw new GatewayError(ERR.ACTING_ENDED);
   await runBatch(db, grantUseStatements(db, { id: row.id, principal_company_id: row.principal_company_id, agent_company_id: row.agent_company_id }, userId, beijingDay(at), { at, actor: { kind: 'user', id: userId } }));

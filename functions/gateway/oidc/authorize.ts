@@ -1,3 +1,4 @@
+import { askerOf } from '../authority/db';
 import { configOf } from '../../config';
 import type { Lang } from '../../../src/lib/lang';
 import { ERR } from '../../../src/schemas/error-codes';
@@ -270,7 +271,7 @@ export async function requestView(env: { DB: D1Database }, id: string, session: 
   const { needs, twoFactors } = await needsOf(env, client, params, session, request.created_at, at);
   const user = await findUserById(env.DB, session.user_id);
   const nameOf = (company: { name_en: string; name_cn: string | null }) => (lang === 'zh' ? company.name_cn || company.name_en : company.name_en || company.name_cn || '');
-  const current = session.current_company_id && params.scope.includes('company') && (await standingIn(env.DB, session.current_company_id, session.user_id)).inside
+  const current = session.current_company_id && params.scope.includes('company') && (await standingIn(env.DB, session.current_company_id, askerOf(session))).inside
     ? await companyById(env.DB, session.current_company_id)
     : null;
   const ownerId = client.company_id ?? null;

@@ -1,4 +1,4 @@
-import { mayManageSql } from '../authority/db';
+import { mayManageSql, type Asker } from '../authority/db';
 import type { ClientRow } from './db';
 
 /**
@@ -106,30 +106,32 @@ export function insertCompanyClientStatement(
   db: D1Database,
   row: { id: string; name: string; secret_hash: string; scopes: string; company_id: string; created_by: string; expires_at: number; creation_key: string; at: number },
   max: number,
+  /** The creator's session's company mfa (authority/db.ts Asker). */
+  mfaCompanyId: string | null,
 ): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO oidc_clients (id, name, secret_hash, public, trusted, redirect_uris, post_logout_uris, backchannel_logout_uri, grant_types, scopes, created_at, updated_at, company_id, created_by, expires_at, creation_key)
        SELECT ?1, ?2, ?3, 0, 0, '[]', '[]', NULL, '["client_credentials"]', ?4, ?9, ?9, ?5, ?6, ?7, ?8
-       WHERE ${mayManageSql('?5', '?6')}
+       WHERE ${mayManageSql('?5', '?6', '?11')}
          AND (SELECT COUNT(*) FROM oidc_clients WHERE company_id = ?5 AND revoked_at IS NULL AND disabled_at IS NULL AND expires_at > ?9) < ?10
        ON CONFLICT DO NOTHING`,
     )
-    .bind(row.id, row.name, row.secret_hash, row.scopes, row.company_id, row.created_by, row.expires_at, row.creation_key, row.at, max);
+    .bind(row.id, row.name, row.secret_hash, row.scopes, row.company_id, row.created_by, row.expires_at, row.creation_key, row.at, max, mfaCompanyId);
 }
 
 export const clientByCreationKey = (db: D1Database, companyId: string, key: string) =>
   db.prepare('SELECT id FROM oidc_clients WHERE company_id = ? AND creation_key = ?').bind(companyId, key).first<{ id: string }>();
 
 /** Revokes a company's live client, the revoker still its active administrator; its grants end with it. */
-export function revokeCompanyClientStatements(db: D1Database, companyId: string, clientId: string, userId: string, at: number): D1PreparedStatement[] {
+export function revokeCompanyClientStatements(db: D1Database, companyId: string, clientId: string, asker: Asker, at: number): D1PreparedStatement[] {
   return [
     db
       .prepare(
         `UPDATE oidc_clients SET revoked_at = ?4, updated_at = ?4 WHERE id = ?2 AND company_id = ?1 AND revoked_at IS NULL
-           AND ${mayManageSql('?1', '?3')}`,
+           AND ${mayManageSql('?1', '?3', '?5')}`,
       )
-      .bind(companyId, clientId, userId, at),
+      .bind(companyId, clientId, asker.userId, at, asker.mfaCompanyId),
   ];
 }
 

@@ -9,6 +9,7 @@ import { requireSession } from '../sessions/service';
 import { type SessionVariables } from '../identity/db/sessions';
 import { validate } from '../validate';
 import * as companyClients from './company-clients';
+import { askerOf } from '../authority/service';
 
 /**
  * A company's API clients in the user center (rules in company-clients.ts): list, create (needs a fresh proof of
@@ -23,7 +24,7 @@ const platformSession: MiddlewareHandler<CompanyEnv> = async (c, next) => {
 };
 const signedIn = [requireSession, platformSession] as const;
 
-const caller = (c: Context<CompanyEnv>): companyClients.CompanyCaller => ({ db: c.env.DB, userId: c.get('user').id, network: clientIp(c), at: now(c), lang: requestLang(c) });
+const caller = (c: Context<CompanyEnv>): companyClients.CompanyCaller => ({ db: c.env.DB, ...askerOf(c.get('session')), network: clientIp(c), at: now(c), lang: requestLang(c) });
 
 export const companyClientRoutes = new Hono<CompanyEnv>()
   .get('/agg-web/api-clients', ...signedIn, validate('query', companyClientsQuery), async (c) =>

@@ -26,6 +26,7 @@ import {
   type CompanyClientRow,
   type OwnedClientRow,
 } from './clients-db';
+import type { Asker } from '../authority/db';
 
 /**
  * A company's API clients (issue 27; routes in company-clients-routes.ts): its administrators make clients for the
@@ -39,9 +40,8 @@ import {
  * the revoking UPDATE check the administrator again as they write.
  */
 
-export interface CompanyCaller {
+export interface CompanyCaller extends Asker {
   db: D1Database;
-  userId: string;
   network: string;
   at: number;
   lang: Lang;
@@ -93,6 +93,7 @@ export async function createCompanyClient(caller: CompanyCaller, request: Compan
       caller.db,
       { id, name: request.name, secret_hash: secret.hash, scopes: JSON.stringify(scopes), company_id: company.id, created_by: caller.userId, expires_at: request.expiresAt, creation_key: request.creationKey, at: caller.at },
       COMPANY_CLIENTS_MAX,
+      caller.mfaCompanyId,
     ),
     auditStatement(
       caller.db,
@@ -113,7 +114,7 @@ export async function createCompanyClient(caller: CompanyCaller, request: Compan
 export async function revokeCompanyClient(caller: CompanyCaller, companyId: string, clientId: string): Promise<CompanyClient> {
   await administratorOf(caller, companyId);
   const [revoked] = await caller.db.batch([
-    ...revokeCompanyClientStatements(caller.db, companyId, clientId, caller.userId, caller.at),
+    ...revokeCompanyClientStatements(caller.db, companyId, clientId, caller, caller.at),
     auditStatement(
       caller.db,
       { at: caller.at, actor: { kind: 'user', id: caller.userId }, action: 'oidc.company_client_revoked', target: { kind: 'company', id: companyId }, network: caller.network, detail: { clientId } },

@@ -396,9 +396,9 @@ export function endAllGrantsOfStatements(db: D1Database, userId: string, at: num
 /** The session a grant was made in: its end, its account in use and its support operator (refresh token's end, company and act claims). */
 export const grantSession = (db: D1Database, sessionHash: string) =>
   db
-    .prepare('SELECT expires_at, current_company_id, acting_grant_id, support_operator_id FROM sessions WHERE token_hash = ?')
+    .prepare('SELECT expires_at, current_company_id, acting_grant_id, support_operator_id, provider_mfa_company_id FROM sessions WHERE token_hash = ?')
     .bind(sessionHash)
-    .first<{ expires_at: number; current_company_id: string | null; acting_grant_id: string | null; support_operator_id: string | null }>();
+    .first<{ expires_at: number; current_company_id: string | null; acting_grant_id: string | null; support_operator_id: string | null; provider_mfa_company_id: string | null }>();
 
 /** The client a grant belongs to. */
 export const grantClient = (db: D1Database, grantId: string) => db.prepare('SELECT client_id FROM oidc_grants WHERE id = ?').bind(grantId).first<{ client_id: string }>();

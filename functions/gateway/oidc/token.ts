@@ -1,3 +1,4 @@
+import { type Asker } from '../authority/db';
 import { ERR } from '../../../src/schemas/error-codes';
 import type { Lang } from '../../../src/lib/lang';
 import { configOf } from '../../config';
@@ -252,19 +253,22 @@ export async function personClaims(env: Env, grant: GrantRow, at: number): Promi
  * or may no longer. RFC 8693 §4.1 style: the acting person and their own company stay the subject and `company`;
  * the principal goes in `on_behalf_of`.
  */
-async function actingClaim(env: Env, grant: GrantRow, session: { acting_grant_id: string | null } | null, at: number): Promise<ActingChoice | null> {
+/** The person of a grant as the company rules see them: with the session the grant was made in (authority/db.ts Asker). */
+const askerOfGrant = (userId: string, session: { provider_mfa_company_id?: string | null } | null): Asker => ({ userId, mfaCompanyId: session?.provider_mfa_company_id ?? null });
+
+async function actingClaim(env: Env, grant: GrantRow, session: { acting_grant_id: string | null; provider_mfa_company_id?: string | null } | null, at: number): Promise<ActingChoice | null> {
   if (!session?.acting_grant_id || !grant.user_id) return null;
   const lang: Lang = grant.locale === 'en' ? 'en' : 'zh';
-  return actingNow(env.DB, grant.user_id, session.acting_grant_id, at, lang).catch((error: unknown) => {
+  return actingNow(env.DB, askerOfGrant(grant.user_id, session), session.acting_grant_id, at, lang).catch((error: unknown) => {
     if (error instanceof GatewayError && error.code === ERR.ACTING_ENDED) return null;
     throw error;
   });
 }
 
-async function companyClaim(env: Env, grant: GrantRow, session: Pick<SessionRow, 'current_company_id'> | null, acting: ActingChoice | null): Promise<Record<string, unknown> | null> {
+async function companyClaim(env: Env, grant: GrantRow, session: Pick<SessionRow, 'current_company_id' | 'provider_mfa_company_id'> | null, acting: ActingChoice | null): Promise<Record<string, unknown> | null> {
   const companyId = session?.current_company_id;
   if (!companyId || !grant.user_id) return null;
-  const standing = await standingIn(env.DB, companyId, grant.user_id);
+  const standing = await standingIn(env.DB, companyId, askerOfGrant(grant.user_id, session));
   if (!standing.inside) return null;
   const company = await companyById(env.DB, companyId);
   if (!company) return null;
@@ -290,7 +294,8 @@ export async function liveAccessToken(env: Env, token: string, at: number): Prom
   if (!grant) return null;
   // A token that acts for another company is live only while its grant between companies is (authority/ decides).
   if (claims.on_behalf_of) {
-    const acting = await actingAuthority(env.DB, { userId: claims.sub ?? '' }, claims.on_behalf_of.grant_id, at).catch(() => null);
+    const session = grant.session_hash ? await grantSession(env.DB, grant.session_hash) : null;
+    const acting = await actingAuthority(env.DB, askerOfGrant(claims.sub ?? '', session), claims.on_behalf_of.grant_id, at).catch(() => null);
     if (!acting) return null;
   }
   return { claims, grant };

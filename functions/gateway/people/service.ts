@@ -1,3 +1,4 @@
+import { sessionless } from '../authority/db';
 import type { Lang } from '../../../src/lib/lang';
 import type { AuditedAction, PeoplePage, PersonDetail, PersonSummary } from '../../../src/schemas/ops-people';
 import { PEOPLE_PAGE_SIZE } from '../../../src/schemas/ops-people';
@@ -85,7 +86,8 @@ const failureSubjectsOf = (user: UserRow) => [...signInNamesOf(user), user.id].f
 export async function personDetail(db: D1Database, user: UserRow, at: number, idleMs: number, lang: Lang = 'en'): Promise<PersonDetail> {
   const subjects = failureSubjectsOf(user);
   const [memberships, sessions, signIns, failures, twoStep, codesLeft, passkeys] = await Promise.all([
-    membershipsOfUser(db, user.id),
+    // An operator's view of the person: only enrolled factors count (no session of theirs is asking).
+    membershipsOfUser(db, sessionless(user.id)),
     liveSessionsOfUser(db, user.id, at, idleMs),
     signInHistory(db, user.id, at),
     failuresByNetwork(db, subjects, at - FORGET_AFTER_MS),

@@ -12,6 +12,7 @@ import { setStandInCompany, setStandInMode } from './stand-in';
 import { fail } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
 import * as z from 'zod/mini';
+import { askerOf } from '../authority/service';
 
 /** POST /dev/registry: what the local stand-in's registry says of a code, and how each stand-in provider behaves. */
 const standInRequest = z.object({
@@ -25,7 +26,7 @@ const standInRequest = z.object({
 export const registryRoutes = new Hono<{ Bindings: WorkerEnv; Variables: SessionVariables }>()
   .use('/agg-web/registry/check', requireSession)
   .post('/agg-web/registry/check', validate('json', registryCheckRequest), async (c) =>
-    ok(c, await applicantCheck({ db: c.env.DB, env: c.env, userId: c.get('user').id, lang: requestLang(c), now: now(c) }, c.req.valid('json'))),
+    ok(c, await applicantCheck({ db: c.env.DB, env: c.env, ...askerOf(c.get('session')), lang: requestLang(c), now: now(c) }, c.req.valid('json'))),
   );
 
 /** The local stand-in's controls (DEV_OUTBOX runs only). */

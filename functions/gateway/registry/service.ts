@@ -23,6 +23,7 @@ import {
   openTasks,
   setWatched,
 } from './db';
+import type { Asker } from '../authority/db';
 
 /**
  * The registry check of mainland companies (issue 42).
@@ -106,7 +107,7 @@ const registeredName = (company: { name_en: string; name_cn: string | null }) =>
 
 /** The applicant's check (POST agg-web/registry/check): consent, then the four elements once. */
 export async function applicantCheck(
-  caller: { db: D1Database; env: object; userId: string; lang: Lang; now: number },
+  caller: Asker & { db: D1Database; env: object; lang: Lang; now: number },
   request: { companyId: string; consentVersion: string; legalRepName: string; legalRepId: string },
 ): Promise<RegistryCheck> {
   await companyAuthority(caller.db, caller, request.companyId, 'manage');

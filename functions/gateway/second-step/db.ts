@@ -118,7 +118,7 @@ export async function setCompanyRequirement(db: D1Database, { companyId, userId,
     .prepare(
       `UPDATE companies SET require_two_step = ?3, forbid_trusted_devices = forbid_trusted_devices * ?3
        WHERE id = ?1
-         AND ${mayManageSql('?1', '?2')}
+         AND ${mayManageSql('?1', '?2', 'NULL')}
          AND ((?3 = 0 AND require_two_step = 0) OR EXISTS (SELECT 1 FROM two_step WHERE user_id = ?2 AND enabled_at IS NOT NULL))`,
     )
     .bind(companyId, userId, required ? 1 : 0)

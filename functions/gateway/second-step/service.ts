@@ -1,3 +1,4 @@
+import { sessionless } from '../authority/db';
 import { Secret, TOTP } from 'otpauth';
 import type { WorkerEnv } from '../../env';
 import type { AuditedAction } from '../../../src/schemas/ops-people';
@@ -401,7 +402,8 @@ export async function passSecondStepWith(
  */
 export async function companyRequirementRefusal(db: D1Database, companyId: string, userId: string): Promise<ErrorCode> {
   try {
-    await companyAuthority(db, { userId }, companyId, 'manage');
+    // Requiring or lifting the rule needs the person's own enrolled two-step (setCompanyRequirement): no session's company mfa counts.
+    await companyAuthority(db, sessionless(userId), companyId, 'manage');
     return ERR.TWO_STEP_NEEDED_BEFORE_REQUIRING;
   } catch (error) {
     if (error instanceof GatewayError && error.code === ERR.TWO_STEP_REQUIRED_BY_COMPANY) return ERR.TWO_STEP_NEEDED_BEFORE_REQUIRING;

@@ -73,6 +73,8 @@ export interface SessionOptions {
   signedInWith?: string | null;
   /** A support "view as" (support/service.ts): the operator viewing and their reason. */
   support?: { operatorId: string; reason: string } | null;
+  /** The company whose own provider signed the person in with a second factor (company-sso/federation.ts). */
+  providerMfaCompanyId?: string | null;
 }
 
 /**
@@ -81,7 +83,7 @@ export interface SessionOptions {
  */
 export async function prepareSession(
   db: D1Database,
-  { userId, kind, now, companyId = null, client, lifetimeS = SESSION_LIFETIME_S, proof = null, signedInWith = null, support = null }: SessionOptions,
+  { userId, kind, now, companyId = null, client, lifetimeS = SESSION_LIFETIME_S, proof = null, signedInWith = null, support = null, providerMfaCompanyId = null }: SessionOptions,
 ): Promise<NewSession> {
   const refreshToken = randomToken();
   const userAgent = client?.userAgent ?? null;
@@ -103,6 +105,7 @@ export async function prepareSession(
       proved_at: proof === null ? null : now,
       proved_with: proof,
       signed_in_with: signedInWith,
+      ...(providerMfaCompanyId ? { provider_mfa_company_id: providerMfaCompanyId } : {}),
       ...(support ? { support_operator_id: support.operatorId, support_reason: support.reason } : {}),
     },
     unless: userBlocked(userId),
@@ -172,7 +175,7 @@ export function bearerToken(c: Context): string | null {
  */
 export async function sessionFromRequest<E extends { Bindings: { DB: D1Database } }>(
   c: Context<E>,
-  alsoSelect?: (userIdSql: string) => string[],
+  alsoSelect?: (userIdSql: string, sessionAlias: string) => string[],
 ): Promise<(SessionVariables & { db: D1Database; also: unknown[] }) | null> {
   const token = bearerToken(c);
   if (!token) return null;
@@ -203,7 +206,7 @@ export const requireSession: MiddlewareHandler<{ Bindings: { DB: D1Database }; V
  * in order); see sessionFromRequest.
  */
 export function requireSessionReading(
-  alsoSelect: (userIdSql: string) => string[],
+  alsoSelect: (userIdSql: string, sessionAlias: string) => string[],
 ): MiddlewareHandler<{ Bindings: { DB: D1Database }; Variables: SessionVariables }> {
   return async (c, next) => {
     const found = await sessionFromRequest(c, alsoSelect);

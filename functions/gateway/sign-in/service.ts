@@ -4,7 +4,7 @@ import type { LegalDoc } from '../../../src/lib/legal';
 import type { SecondStep } from '../../../src/schemas/security';
 import type { WorkerEnv } from '../../env';
 import { membershipsOfUser, membershipsStatement } from '../companies/db';
-import { type MembershipRow } from '../authority/db';
+import { type Asker, type MembershipRow } from '../authority/db';
 import { clearAllAttemptsStatement, clearAttemptsStatement, countAttempt, noRiskStatement, signInRiskStatement, throttleState } from './db';
 import {
   assertNotBlocked,
@@ -117,6 +117,8 @@ export interface SessionStart {
    * session INSERT still refuses a block or an erasure that lands in between, in its own statement.
    */
   standingChecked?: boolean;
+  /** The company whose own provider signed the person in with a second factor: recorded on the session (authority/db.ts Asker). */
+  providerMfaCompanyId?: string | null;
 }
 
 /**
@@ -129,7 +131,7 @@ export async function startSession(env: WorkerEnv, start: SessionStart) {
   const lifetimeS = configOf(env).sessionAbsoluteTimeout;
   // A brand-new account is inserted in the batch below: there is nothing to have been blocked yet.
   if (!start.newUser && !start.standingChecked) await assertNotBlocked(env.DB, userId);
-  const session = await prepareSession(env.DB, { userId, kind, now: at, companyId, client, lifetimeS, proof: proves ? signInProof(method, secondStep) : null, signedInWith: secondStep ? `${method}+${secondStep}` : method });
+  const session = await prepareSession(env.DB, { userId, kind, now: at, companyId, client, lifetimeS, proof: proves ? signInProof(method, secondStep) : null, signedInWith: secondStep ? `${method}+${secondStep}` : method, providerMfaCompanyId: start.providerMfaCompanyId ?? null });
   const record = signInStatement(env.DB, { userId, at, method, secondStep, partner: kind === 'partner', success: true, client });
   // Right after the session: written only when the session was.
   const audited = auditStatement(env.DB, {
@@ -205,6 +207,11 @@ export interface SignInOptions {
    * company-sso/federation.ts): no second step is asked, as for a passkey.
    */
   multiFactor?: boolean;
+  /**
+   * The company whose own provider gave that second factor: the session records it, and counts as two-step for that
+   * company's rule only (authority/db.ts twoStepMissing).
+   */
+  providerMfaCompanyId?: string;
 }
 
 /**
@@ -241,7 +248,7 @@ export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<Us
     return completeSignIn(c, user, options);
   }
   const device = await deviceOfRequest(c.req.header(DEVICE_HEADER));
-  const account = await readAccountAtSignIn(c.env, user.id, { device, client: clientInfo(c), at: now(c), spend: options.spend });
+  const account = await readAccountAtSignIn(c.env, user.id, { device, client: clientInfo(c), at: now(c), spend: options.spend, mfaCompanyId: options.providerMfaCompanyId ?? null });
   const challengeOptions: ChallengeOptions = { kind, agreedTo: [...agreedTo], ...(proves ? {} : { unproved: true }), ...(binding ? { binding } : {}) };
   const owed = await owedStep(c.env, {
     userId: user.id,
@@ -266,9 +273,9 @@ export async function signedIn<E extends SignInEnv>(c: Context<E>, user: Pick<Us
 export function readAccountAtSignIn(
   env: WorkerEnv,
   userId: string,
-  { device, client, at, spend }: { device: DeviceOfRequest; client: ClientInfo; at: number; spend?: SpendInFirstRead },
+  { device, client, at, spend, mfaCompanyId = null }: { device: DeviceOfRequest; client: ClientInfo; at: number; spend?: SpendInFirstRead; mfaCompanyId?: string | null },
 ): Promise<AccountAtSignIn> {
-  return accountAtSignIn(env.DB, userId, spend, [
+  return accountAtSignIn(env.DB, { userId, mfaCompanyId }, spend, [
     knownDeviceRead(env, userId, device, at),
     signInRiskStatement(env.DB, userId, { country: client.country, network: client.network, failuresSince: at - FAILURES_WINDOW_MS }),
   ]);
@@ -372,17 +379,18 @@ export interface AccountAtSignIn {
  */
 async function accountAtSignIn(
   db: D1Database,
-  userId: string,
+  asker: Asker,
   spend?: SpendInFirstRead,
   /** The device's read (null: no device token) and the history's risk read (devices/service.ts, sign-in/db.ts). */
   [deviceRead, riskRead]: [D1PreparedStatement | null, D1PreparedStatement | null] = [null, null],
 ): Promise<AccountAtSignIn> {
   const spending = spend?.statements ?? [];
+  const { userId } = asker;
   const results = await db.batch([
     ...spending,
     standingStatement(db, userId),
     twoStepEnabledStatement(db, userId),
-    membershipsStatement(db, '?', userId),
+    membershipsStatement(db, asker),
     currentTermsAgreedStatement(db, userId),
     riskRead ?? noRiskStatement(db),
     ssoOnlyOfEmailStatement(db, userId),
@@ -412,7 +420,7 @@ async function accountAtSignIn(
 export async function completeSignIn<E extends SignInEnv>(
   c: Context<E>,
   user: Pick<UserRow, 'id' | 'original_flag' | 'user_type'>,
-  { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding, refusal, trustDevice = false }: SignInOptions,
+  { method, secondStep, newUser = false, before = [], agreedTo = [], kind = 'platform', proves = true, binding, refusal, trustDevice = false, providerMfaCompanyId }: SignInOptions,
   /** The account as signedIn read it in this request: no second read of its standing or its companies. */
   read?: AccountAtSignIn,
   /** The request's device as signedIn read it. */
@@ -424,7 +432,7 @@ export async function completeSignIn<E extends SignInEnv>(
   // Ticking the agreement (or registering) records the versions agreed to, in the same batch as the session.
   const consents = consentStatements(db, user.id, now(c), agreedTo);
   const bound = binding ? bindingStatements(db, user.id, binding, now(c), clientIp(c)) : [];
-  const memberships = newUser ? [] : (read?.memberships ?? (await membershipsOfUser(db, user.id)));
+  const memberships = newUser ? [] : (read?.memberships ?? (await membershipsOfUser(db, { userId: user.id, mfaCompanyId: providerMfaCompanyId ?? null })));
   // A main company the user can enter makes the account "master": the client chooses it and skips the list.
   // One that requires two-step of a person without it is not entered straight away (chooseAccount says why).
   const candidate = memberships.find((m) => m.is_main === 1 && accountSizeOf([asLoginCaseMembership(m)]) === 1);
@@ -448,6 +456,7 @@ export async function completeSignIn<E extends SignInEnv>(
     newUser,
     proves,
     standingChecked: read !== undefined,
+    providerMfaCompanyId: providerMfaCompanyId ?? null,
     // A parallel binding of the same WeChat (or another WeChat to this account) won: WX0007 / WX0008, nothing written.
     ...(binding ? { refusal: bindingRefusal } : refusal ? { refusal } : {}),
   });

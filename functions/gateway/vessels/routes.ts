@@ -8,10 +8,11 @@ import type { SessionVariables } from '../identity/db/sessions';
 import { validate } from '../validate';
 import { companyVessels, declareVessel, removeVessel, type VesselCaller } from './service';
 import type { Context } from 'hono';
+import { askerOf } from '../authority/service';
 
 type VesselEnv = { Bindings: WorkerEnv; Variables: SessionVariables };
 
-const callerOf = (c: Context<VesselEnv>): VesselCaller => ({ db: c.env.DB, userId: c.get('user').id, network: clientIp(c), at: now(c) });
+const callerOf = (c: Context<VesselEnv>): VesselCaller => ({ db: c.env.DB, ...askerOf(c.get('session')), network: clientIp(c), at: now(c) });
 
 /** A company's vessels (rules in service.ts), for its administrators (authority/: 'manage'). */
 export const vesselRoutes = new Hono<VesselEnv>()

@@ -5,6 +5,7 @@ import { runBatch } from '../identity/db/batch';
 import { GatewayError } from '../errors';
 import { ERR } from '../../../src/schemas/error-codes';
 import { claimStatements, declareStatements, heldVessels, liveHolder, ownDeclaration, removeStatements, vesselById, vesselsOfCompany, type VesselRow } from './db';
+import type { Asker } from '../authority/db';
 
 /**
  * A company's vessels (issue 41): its administrators declare a vessel by IMO ship number with the company's
@@ -13,9 +14,8 @@ import { claimStatements, declareStatements, heldVessels, liveHolder, ownDeclara
  * operators with both companies named. Every change is an audit row of the company.
  */
 
-export interface VesselCaller {
+export interface VesselCaller extends Asker {
   db: D1Database;
-  userId: string;
   network: string;
   at: number;
 }

@@ -31,10 +31,11 @@ const companyOwner = (c: Context<CompanyEnv>, companyId: string): webhooks.Owner
   env: c.env,
   companyId,
   actor: { kind: 'user', id: c.get('user').id },
+  mfaCompanyId: c.get('session').provider_mfa_company_id ?? null,
   network: clientIp(c),
   at: now(c),
 });
-const platformOwner = (c: Context<OpsEnv>): webhooks.Owner => ({ env: c.env, companyId: null, actor: { kind: 'operator', id: c.get('operator').id }, network: clientIp(c), at: now(c) });
+const platformOwner = (c: Context<OpsEnv>): webhooks.Owner => ({ env: c.env, companyId: null, actor: { kind: 'operator', id: c.get('operator').id }, mfaCompanyId: null, network: clientIp(c), at: now(c) });
 
 const invalid = { code: ERR.REQUEST_INVALID };
 

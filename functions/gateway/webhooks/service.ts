@@ -45,6 +45,8 @@ export interface Owner {
   /** The company whose endpoints these are, or null for the platform's. */
   companyId: string | null;
   actor: { kind: 'user' | 'operator'; id: string };
+  /** A person's session's company mfa (authority/db.ts Asker); null for an operator. */
+  mfaCompanyId: string | null;
   network: string;
   at: number;
 }
@@ -63,7 +65,7 @@ function allowedType(companyId: string | null, type: string): boolean {
 }
 
 async function mayManage(owner: Owner): Promise<void> {
-  if (owner.companyId && owner.actor.kind === 'user') await companyAuthority(owner.env.DB, { userId: owner.actor.id }, owner.companyId, 'manage');
+  if (owner.companyId && owner.actor.kind === 'user') await companyAuthority(owner.env.DB, { userId: owner.actor.id, mfaCompanyId: owner.mfaCompanyId }, owner.companyId, 'manage');
 }
 
 const auditOf = (owner: Owner, action: AuditEntry['action'], endpointId: string, detail: Record<string, unknown> = {}) =>
@@ -127,7 +129,7 @@ export async function addEndpoint(owner: Owner, request: EndpointRequest & { cli
   if (!types.every((type) => allowedType(owner.companyId, type))) throw new GatewayError(ERR.WEBHOOK_EVENT_TYPES_INVALID);
   const id = `ep_${[...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
   const secret = newEndpointSecret();
-  const byAdministrator = owner.companyId && owner.actor.kind === 'user' ? { sql: mayManageSql('?12', '?13'), binds: [owner.companyId, owner.actor.id] } : undefined;
+  const byAdministrator = owner.companyId && owner.actor.kind === 'user' ? { sql: mayManageSql('?12', '?13', '?14'), binds: [owner.companyId, owner.actor.id, owner.mfaCompanyId] } : undefined;
   const [inserted] = await runBatch(owner.env.DB, [
     insertEndpointStatement(
       owner.env.DB,

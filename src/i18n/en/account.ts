@@ -238,6 +238,8 @@ export const actionNames = {
     audit_exported: 'Company activity exported',
     domain_added: 'E-mail domain added for sign-in',
     domain_proved: 'E-mail domain proved by DNS',
+    domain_removed: 'E-mail domain removed from sign-in',
+    domain_routed: 'E-mail domain moved to another sign-in provider',
     sso_connected: 'Company sign-in provider connected or changed',
     sso_settings_changed: 'Company sign-in settings changed',
     grants_suspended: 'Company’s grants suspended by the platform',

@@ -224,6 +224,8 @@ export const actionNames: Messages['actionNames'] = {
     audit_exported: '导出公司活动记录',
     domain_added: '添加登录邮箱域名',
     domain_proved: '通过 DNS 验证邮箱域名',
+    domain_removed: '移除登录用邮箱域名',
+    domain_routed: '邮箱域名改用另一登录身份提供方',
     sso_connected: '连接或修改公司登录身份提供方',
     sso_settings_changed: '修改公司统一登录设置',
     grants_suspended: '平台暂停了该公司的授权',

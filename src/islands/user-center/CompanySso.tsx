@@ -1,7 +1,8 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { companySsoApi } from '../../api/company-sso';
 import type { ApiResult } from '../../api/result';
 import type { Messages } from '../../i18n';
+import { format } from '../../i18n/format';
 import { problemText, type Problem } from '../../i18n/problem';
 import type { Lang } from '../../lib/lang';
 import { COMPANY_SSO_CALLBACK_PATH, type CompanyDomain, type CompanySsoConnection } from '../../schemas/company-sso';
@@ -28,20 +29,36 @@ interface Props {
 export function CompanySso({ lang, companyId, companyName, messages }: Props) {
   const t = messages.companySso;
   const [domains, setDomains] = useState<CompanyDomain[] | null>(null);
-  const [connection, setConnection] = useState<CompanySsoConnection | null | undefined>(undefined);
+  const [connections, setConnections] = useState<CompanySsoConnection[] | undefined>(undefined);
+  /** The connection the form changes; null: a new one. */
+  const [editing, setEditing] = useState<string | null>(null);
   const [newDomain, setNewDomain] = useState('');
+  /** The domain whose removal waits for its confirmation. */
+  const [removing, setRemoving] = useState<string | null>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  // The confirm step takes the focus where the Remove button was.
+  useEffect(() => {
+    if (removing) confirmRef.current?.focus();
+  }, [removing]);
   const [form, setForm] = useState({ issuer: '', clientId: '', clientSecret: '', emailClaim: 'email' });
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const titleId = `company-sso-${companyId}`;
 
-  async function load() {
-    const [listed, connected] = await Promise.all([companySsoApi.domains(companyId), companySsoApi.connection(companyId)]);
+  const edit = (connection: CompanySsoConnection | null) => {
+    setEditing(connection?.id ?? null);
+    setForm(connection ? { issuer: connection.issuer, clientId: connection.clientId, clientSecret: '', emailClaim: connection.emailClaim } : { issuer: '', clientId: '', clientSecret: '', emailClaim: 'email' });
+  };
+
+  /** Reads everything again; the form keeps the connection it changes (the first one at the start). */
+  async function load(keep: string | null | undefined = undefined) {
+    const [listed, connected] = await Promise.all([companySsoApi.domains(companyId), companySsoApi.connections(companyId)]);
     if (listed.ok) setDomains(listed.data);
     if (connected.ok) {
-      setConnection(connected.data);
-      if (connected.data) setForm({ issuer: connected.data.issuer, clientId: connected.data.clientId, clientSecret: '', emailClaim: connected.data.emailClaim });
+      setConnections(connected.data);
+      const target = keep === undefined ? connected.data[0] : connected.data.find((c) => c.id === keep);
+      edit(target ?? null);
     }
     if (!listed.ok) setProblem(listed);
     else if (!connected.ok) setProblem(connected);
@@ -60,7 +77,7 @@ export function CompanySso({ lang, companyId, companyName, messages }: Props) {
       return false;
     }
     if (done) setNotice(done);
-    await load();
+    await load(editing);
     return true;
   }
 
@@ -68,13 +85,30 @@ export function CompanySso({ lang, companyId, companyName, messages }: Props) {
     event.preventDefault();
     if (await change(() => withFreshProof(() => companySsoApi.addDomain(companyId, newDomain.trim())))) setNewDomain('');
   };
+  const remove = async (domain: string) => {
+    if (await change(() => withFreshProof(() => companySsoApi.removeDomain(companyId, domain)), format(t.removed, { domain }))) setRemoving(null);
+  };
   const save = async (event: FormEvent) => {
     event.preventDefault();
     const { clientSecret, ...rest } = form;
-    await change(() => withFreshProof(() => companySsoApi.saveConnection({ companyId, ...rest, ...(clientSecret ? { clientSecret } : {}) })), t.saved);
-    setForm((f) => ({ ...f, clientSecret: '' }));
+    setBusy(true);
+    setNotice(null);
+    setProblem(null);
+    const answer = await withFreshProof(() => companySsoApi.saveConnection({ companyId, ...rest, ...(editing ? { connectionId: editing } : {}), ...(clientSecret ? { clientSecret } : {}) }));
+    setBusy(false);
+    if (!answer.ok) {
+      if (answer.code !== STEP_UP_CANCELLED) setProblem(answer);
+      return;
+    }
+    setNotice(t.saved);
+    await load(answer.data.id);
   };
-  const toggle = (key: 'disabled' | 'ssoOnly' | 'admitDomain', value: boolean) => void change(() => withFreshProof(() => companySsoApi.saveSettings({ companyId, [key]: value })));
+  const toggle = (connectionId: string, key: 'disabled' | 'ssoOnly' | 'admitDomain', value: boolean) =>
+    void change(() => withFreshProof(() => companySsoApi.saveSettings({ companyId, connectionId, [key]: value })));
+  const route = (domain: string, connectionId: string) => void change(() => withFreshProof(() => companySsoApi.routeDomain(companyId, domain, connectionId)));
+  const current = connections?.find((c) => c.id === editing) ?? null;
+  const several = (connections?.length ?? 0) > 1;
+  const nameOf = (c: CompanySsoConnection) => `${c.issuer} · ${c.clientId}`;
 
   return (
     <section className="company-sso" aria-labelledby={titleId} aria-busy={domains === null || undefined}>
@@ -121,6 +155,35 @@ export function CompanySso({ lang, companyId, companyName, messages }: Props) {
                   </button>
                 </>
               )}
+              {d.state === 'proved' && several && connections && (
+                <label className="domain-route">
+                  <span>{t.routeLabel}</span>
+                  <select value={d.connectionId ?? connections[0]!.id} disabled={busy} onChange={(e) => route(d.domain, e.target.value)}>
+                    {connections.map((c) => (
+                      <option key={c.id} value={c.id}>
+                        {nameOf(c)}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              )}
+              {removing === d.domain ? (
+                <div className="domain-remove" role="group" aria-label={`${t.remove} ${d.domain}`}>
+                  <p className="hint">{format(t.removeConfirm, { domain: d.domain })}</p>
+                  <div className="actions">
+                    <button ref={confirmRef} type="button" className="button danger" disabled={busy} onClick={() => void remove(d.domain)}>
+                      {t.removeYes}
+                    </button>
+                    <button type="button" className="button secondary" disabled={busy} onClick={() => setRemoving(null)}>
+                      {t.cancel}
+                    </button>
+                  </div>
+                </div>
+              ) : (
+                <button type="button" className="button secondary" disabled={busy} onClick={() => setRemoving(d.domain)} aria-label={`${t.remove} ${d.domain}`}>
+                  {t.remove}
+                </button>
+              )}
             </li>
           ))}
         </ul>
@@ -132,7 +195,68 @@ export function CompanySso({ lang, companyId, companyName, messages }: Props) {
         </button>
       </form>
 
-      <h4 className="company-sso-subtitle">{t.connectionTitle}</h4>
+      {connections && connections.length > 0 && (
+        <>
+          <h4 className="company-sso-subtitle">{t.connectionsTitle}</h4>
+          <ul className="session-list" aria-label={t.connectionsTitle}>
+            {connections.map((c) => (
+              <li key={c.id} className="session-card connection-card" data-connection={c.id}>
+                <div className="session-head">
+                  <strong className="session-device">{nameOf(c)}</strong>
+                  <span className="badge" data-tone={c.disabled ? 'warn' : 'good'}>
+                    {c.disabled ? t.off : t.on}
+                  </span>
+                </div>
+                <p className="hint">{c.domains.length ? format(t.connectionDomains, { domains: c.domains.join(', ') }) : t.connectionNoDomains}</p>
+                <fieldset className="checks" disabled={busy}>
+                  <legend className="visually-hidden">
+                    {t.settingsTitle} · {nameOf(c)}
+                  </legend>
+                  <label className="check">
+                    <input type="checkbox" checked={!c.disabled} onChange={(e) => toggle(c.id, 'disabled', !e.target.checked)} />
+                    <span>{t.enabled}</span>
+                  </label>
+                  <label className="check">
+                    <input type="checkbox" checked={c.ssoOnly} onChange={(e) => toggle(c.id, 'ssoOnly', e.target.checked)} />
+                    <span>{t.ssoOnly}</span>
+                  </label>
+                  <label className="check">
+                    <input type="checkbox" checked={c.admitDomain} onChange={(e) => toggle(c.id, 'admitDomain', e.target.checked)} />
+                    <span>{t.admitDomain}</span>
+                  </label>
+                </fieldset>
+                <h5 className="company-sso-minor">{t.lastSignIns}</h5>
+                {c.lastSignIns.length === 0 ? (
+                  <p className="hint">{t.noSignIns}</p>
+                ) : (
+                  <ul className="sign-in-list" aria-label={several ? `${t.lastSignIns} · ${nameOf(c)}` : t.lastSignIns}>
+                    {c.lastSignIns.map((s, i) => (
+                      <li key={`${s.at}-${i}`}>
+                        <span className="session-device">{s.name || s.email}</span> <span className="badge">{t.outcomes[s.outcome]}</span>
+                        <p className="hint sign-in-when">
+                          {s.email} · {timeLabel(s.at, lang)}
+                        </p>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+                {editing !== c.id && (
+                  <button type="button" className="button secondary" disabled={busy} onClick={() => edit(c)} aria-label={`${t.editConnection} ${nameOf(c)}`}>
+                    {t.editConnection}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+          {editing !== null && (
+            <button type="button" className="button secondary" disabled={busy} onClick={() => edit(null)}>
+              {t.addConnection}
+            </button>
+          )}
+        </>
+      )}
+
+      <h4 className="company-sso-subtitle">{current ? (several ? format(t.editingConnection, { name: nameOf(current) }) : t.connectionTitle) : connections?.length ? t.newConnection : t.connectionTitle}</h4>
       <p className="hint redirect-uri">{formatWithCode(t.redirectUri, `${location.origin}${COMPANY_SSO_CALLBACK_PATH}`)}</p>
       <form onSubmit={(e) => void save(e)} noValidate>
         <TextField id={`${titleId}-issuer`} label={t.issuer} value={form.issuer} onChange={(issuer) => setForm({ ...form, issuer })} type="url" placeholder="https://login.example.com" autoComplete="off" required />
@@ -144,53 +268,14 @@ export function CompanySso({ lang, companyId, companyName, messages }: Props) {
           onChange={(clientSecret) => setForm({ ...form, clientSecret })}
           type="password"
           autoComplete="new-password"
-          hint={connection ? t.clientSecretKept : undefined}
-          required={!connection}
+          hint={current ? t.clientSecretKept : undefined}
+          required={!current}
         />
         <TextField id={`${titleId}-claim`} label={t.emailClaim} value={form.emailClaim} onChange={(emailClaim) => setForm({ ...form, emailClaim })} autoComplete="off" />
-        <button type="submit" className="button primary" disabled={busy || !form.issuer.trim() || !form.clientId.trim() || (!connection && !form.clientSecret)}>
+        <button type="submit" className="button primary" disabled={busy || !form.issuer.trim() || !form.clientId.trim() || (!current && !form.clientSecret)}>
           {t.save}
         </button>
       </form>
-
-      {connection && (
-        <>
-          <h4 className="company-sso-subtitle">{t.settingsTitle}</h4>
-          <fieldset className="checks" disabled={busy}>
-            <legend className="visually-hidden">{t.settingsTitle}</legend>
-            <label className="check">
-              <input type="checkbox" checked={!connection.disabled} onChange={(e) => toggle('disabled', !e.target.checked)} />
-              <span>{t.enabled}</span>
-            </label>
-            <label className="check">
-              <input type="checkbox" checked={connection.ssoOnly} onChange={(e) => toggle('ssoOnly', e.target.checked)} />
-              <span>{t.ssoOnly}</span>
-            </label>
-            <label className="check">
-              <input type="checkbox" checked={connection.admitDomain} onChange={(e) => toggle('admitDomain', e.target.checked)} />
-              <span>{t.admitDomain}</span>
-            </label>
-          </fieldset>
-          <h4 className="company-sso-subtitle">{t.lastSignIns}</h4>
-          {connection.lastSignIns.length === 0 ? (
-            <p className="hint">{t.noSignIns}</p>
-          ) : (
-            <ul className="session-list" aria-label={t.lastSignIns}>
-              {connection.lastSignIns.map((s, i) => (
-                <li key={`${s.at}-${i}`} className="session-card">
-                  <div className="session-head">
-                    <span className="session-device">{s.name || s.email}</span>
-                    <span className="badge">{t.outcomes[s.outcome]}</span>
-                  </div>
-                  <p className="hint sign-in-when">
-                    {s.email} · {timeLabel(s.at, lang)}
-                  </p>
-                </li>
-              ))}
-            </ul>
-          )}
-        </>
-      )}
     </section>
   );
 }

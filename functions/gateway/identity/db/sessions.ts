@@ -77,9 +77,10 @@ export async function findSessionWithOwner<S extends SessionCore, O>(
   hash: string,
   at: number,
   idleMs: number,
-  also: (ownerIdSql: string) => string[] = () => [],
+  /** Given the SQL of the owner's id and the alias of the session's row (`s`), for a value that reads the session too. */
+  also: (ownerIdSql: string, sessionAlias: string) => string[] = () => [],
 ): Promise<{ session: S; owner: O; also: unknown[] } | null> {
-  const extras = also(`s.${ownerOf(kind)}`);
+  const extras = also(`s.${ownerOf(kind)}`, 's');
   const extra = extras.map((sql, i) => `, (${sql}) AS "~also${i}"`).join('');
   const [columns = [], row] = await db
     .prepare(
@@ -197,6 +198,8 @@ export interface SessionRow {
   proved_with: string | null;
   /** How the session was signed in ('password', 'code+totp', 'handoff' …), for OpenID's amr and acr. */
   signed_in_with: string | null;
+  /** The company whose own provider signed this session in with a second factor (issue 43; authority/db.ts Asker). */
+  provider_mfa_company_id?: string | null;
   /** A support "view as" (issue 44, support/): the operator viewing, their reason, and whether changes are allowed. */
   support_operator_id?: string | null;
   support_reason?: string | null;
