@@ -90,9 +90,10 @@ export function clearSessionCookies(c: Context, cookie: TokenCookie): void {
  * session start clears a marker left behind. Returns the answer without `supportBanner`.
  */
 function supportMarker(c: Context, cookie: TokenCookie, body: Json, lifetimeS: number): Json {
+  // The name is cut by characters, not UTF-16 units: half an emoji cannot be written into a cookie.
   const banner = isObject(body.data) ? body.data.supportBanner : undefined;
   if (isObject(banner) && typeof banner.operator === 'string' && typeof banner.until === 'number' && lifetimeS > 0) {
-    setCookie(c, SUPPORT_MARKER_COOKIE, `${banner.until}~${banner.operator.slice(0, 80)}`, options(cookie, false, Math.min(lifetimeS, SUPPORT_MARKER_MAX_S)));
+    setCookie(c, SUPPORT_MARKER_COOKIE, `${banner.until}~${Array.from(banner.operator).slice(0, 80).join('')}`, options(cookie, false, Math.min(lifetimeS, SUPPORT_MARKER_MAX_S)));
     return withoutKey(body, 'supportBanner');
   }
   if (requestCookie(c, SUPPORT_MARKER_COOKIE) !== undefined) deleteCookie(c, SUPPORT_MARKER_COOKIE, options(cookie, false));

@@ -45,7 +45,7 @@ import { oidcConsoleRoutes } from './oidc/console-routes';
 import { companyClientRoutes } from './oidc/company-clients-routes';
 import { companyDomainRoutes } from './company-sso/routes';
 import { dataRightsRoutes } from './data-rights/routes';
-import { deliveryRoutes } from './delivery/routes';
+import { deliveryRoutes, devDeliveryRoutes } from './delivery/routes';
 import { wechatRoutes, wechatStandInRoutes } from './wechat/routes';
 import { wechatProblems } from './wechat/settings';
 import { webhookConsoleRoutes, webhookRoutes } from './webhooks/routes';
@@ -129,7 +129,7 @@ export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBinding
     .route('/', supportOpsRoutes);
   // Local runs only: the /dev helpers and the providers' stand-ins. A deployed build (wrangler.toml `define`s
   // PORTAL_DEPLOYED_BUILD for staging and production) has none of their code, so nothing can turn them on there.
-  if (typeof PORTAL_DEPLOYED_BUILD === 'undefined') app.route('/', devUserRoutes).route('/', devRoutes).route('/', devRegistryRoutes).route('/', wechatStandInRoutes);
+  if (typeof PORTAL_DEPLOYED_BUILD === 'undefined') app.route('/', devUserRoutes).route('/', devRoutes).route('/', devRegistryRoutes).route('/', devDeliveryRoutes).route('/', wechatStandInRoutes);
   app
     .notFound((c) => {
       // A known path asked with another method is a 405, not a 404.

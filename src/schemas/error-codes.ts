@@ -388,6 +388,7 @@ export const errorCatalogue = {
   ID0618: { status: 400, en: 'This step has expired. Please sign in with your company again.', zh: '此步骤已过期，请重新通过公司登录。' },
   ID0619: { status: 502, en: 'Your company’s sign-in provider did not answer. Please try again in a moment.', zh: '贵公司的登录身份提供方没有响应，请稍后重试。' },
   ID0620: { status: 429, en: 'Too many sign-ins were started from your network. Please wait a while.', zh: '您的网络发起的登录过多，请稍后再试。' },
+  ID0621: { status: 400, en: 'A company can connect at most 10 sign-in providers. Edit or turn off one it has.', zh: '每家企业最多可连接 10 个登录身份提供方。请编辑或停用已有的提供方。' },
   // Issue 43: PKCE per client.
   OI0430: { status: 400, en: 'PKCE stays required for a public client. For a confidential client, say why it may be turned off.', zh: '公开客户端必须使用 PKCE。关闭机密客户端的 PKCE 时，请说明原因。' },
   // Sign in with WeChat and WeCom (functions/gateway/wechat/).

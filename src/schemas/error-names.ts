@@ -224,6 +224,7 @@ export const SSO_ONLY = 'ID0617' as const;
 export const SSO_LINK_EXPIRED = 'ID0618' as const;
 export const SSO_UNAVAILABLE = 'ID0619' as const;
 export const SSO_STARTS_CAPPED = 'ID0620' as const;
+export const SSO_CONNECTIONS_CAPPED = 'ID0621' as const;
 export const WECHAT_METHOD_OFF = 'WX0001' as const;
 export const WECHAT_STATE_INVALID = 'WX0002' as const;
 export const WECHAT_CODE_USED = 'WX0003' as const;

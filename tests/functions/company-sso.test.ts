@@ -306,6 +306,10 @@ describe('the company’s two-step rule counts its provider’s second factor, f
       expect((await api.json(password)).code).toBe('0');
       expect(await chooses(api.sessionCookie(password))).toBe('MF0021');
       expect(await chooses(mfaCookie)).toBe('0');
+
+      // The company's provider turned off: what its second factor counted for ends at once, for live sessions too.
+      await db().prepare('UPDATE company_sso_connections SET disabled_at = ? WHERE company_id = ?').bind(Date.now(), c.companyId).run();
+      expect(await chooses(mfaCookie)).toBe('MF0021');
     } finally {
       idp.people.delete(member.email);
     }
@@ -459,6 +463,19 @@ describe('a company with more than one provider', { timeout: 180_000 }, () => {
     expect(trail.results.map((r) => JSON.parse(r.detail))).toEqual([{ domain: subsidiary, connectionId: second.data.id }]);
   });
 
+  it('connects at most 10 providers per company, under 12 parallel adds too (ID0621); the ones it has can still be edited', async () => {
+    const c = await connected();
+    const more = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => (await api.json<CompanySsoConnection>(await connect(c.admin.cookie, { companyId: c.companyId, issuer: otherIdp.issuer, clientId: `unit-${i}`, clientSecret: otherIdp.clientSecret }))).code),
+    );
+    expect(more.filter((code) => code === '0')).toHaveLength(9);
+    expect(more.filter((code) => code === 'ID0621')).toHaveLength(3);
+    const count = await db().prepare('SELECT COUNT(*) AS n FROM company_sso_connections WHERE company_id = ?').bind(c.companyId).first<{ n: number }>();
+    expect(count?.n).toBe(10);
+    const first = (await api.json<CompanySsoConnection[]>(await api.get(`/agg-web/company-sso/connections?companyId=${c.companyId}`, { cookie: c.admin.cookie }))).data[0]!;
+    expect((await api.json(await connect(c.admin.cookie, { companyId: c.companyId, connectionId: first.id, issuer: first.issuer, clientId: 'renamed' }))).code).toBe('0');
+  });
+
   it('refuses to route a domain to, or change, another company’s connection', async () => {
     const c = await connected();
     const rival = await connected();
@@ -588,5 +605,16 @@ describe('the federation’s attacks', { timeout: 180_000 }, () => {
     const back = await idp.authorize(started.body.data.authorizeUrl);
     await settings(c.admin.cookie, { companyId: c.companyId, disabled: true });
     expect((await api.json(await callback({ code: back.code, state: back.state, iss: back.iss }, started.flow))).code).toBe('ID0613');
+  });
+
+  it('refuses to finish tying an account through a connection disabled while its code was on the way', async () => {
+    const c = await connected();
+    const member = await api.person({ companies: [{ companyId: c.companyId, role: 'staff', hireTime: '2024-03-01' }] }, c.email('late-tie'));
+    const ticket = flowCookieOf((await throughProvider(member.email)).res)!;
+    expect((await api.json(await api.post('/agg-web/company-sso/link/code', {}, { cookie: `portal_wechat=${ticket}` }))).code).toBe('0');
+    await settings(c.admin.cookie, { companyId: c.companyId, disabled: true });
+    const tied = await api.post('/agg-web/company-sso/link', { code: await api.latestCode(member.email) }, { cookie: `portal_wechat=${ticket}` });
+    expect((await api.json(tied)).code).toBe('ID0618');
+    expect(await db().prepare('SELECT COUNT(*) AS n FROM company_sso_links WHERE user_id = ?').bind(member.userId).first()).toEqual({ n: 0 });
   });
 });

@@ -8,7 +8,8 @@ import { errorCatalogue } from '../../src/schemas/error-codes';
 import { useWorkerEnv } from './gateway-client';
 import { deployedVars } from './worker-env';
 import { Secret, TOTP } from 'otpauth';
-import { startElsewhere, wechatMethodAsked } from '../../src/lib/wechat-start';
+import { startElsewhere } from '../../src/lib/wechat-elsewhere';
+import { wechatMethodAsked } from '../../src/lib/wechat-start';
 
 /**
  * Sign in with WeChat and WeCom (issue 29) through the whole Worker, against the local stand-in of WeChat's and

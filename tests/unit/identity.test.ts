@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../functions/gateway/errors';
-import { emailRecipient, phoneRecipient, phoneRecipientFromE164 } from '../../functions/gateway/identity/sign-in-names';
+import { contactPhoneNumber, emailRecipient, phoneRecipient, phoneRecipientFromE164 } from '../../functions/gateway/identity/sign-in-names';
 
 const codeOf = (run: () => unknown) => {
   try {
@@ -62,6 +62,23 @@ describe('phoneRecipient', () => {
     expect(phoneRecipientFromE164('+4407911123456')).toBe(phoneRecipient('+44', '07911123456'));
     expect(codeOf(() => phoneRecipientFromE164('13800138000'))).toBe('PH0001');
     expect(codeOf(() => phoneRecipientFromE164('+8612345678901'))).toBe('PH0001');
+  });
+});
+
+describe('contactPhoneNumber (a company\'s contact phone)', () => {
+  it('takes an office\'s fixed line outside the mainland, and mobile numbers everywhere', () => {
+    expect(contactPhoneNumber('+852', '2345 6789')).toBe('+85223456789');
+    expect(contactPhoneNumber('+44', '020 7946 0018')).toBe('+442079460018');
+    expect(contactPhoneNumber('+49', '30 1234567')).toBe('+49301234567');
+    expect(contactPhoneNumber('+44', '7911 123456')).toBe(phoneRecipient('+44', '7911 123456'));
+    expect(contactPhoneNumber('+86', '138 0013 8000')).toBe('+8613800138000');
+  });
+
+  it('refuses with PH0001 a mainland fixed line, a length no plan has, and an unknown calling code', () => {
+    expect(codeOf(() => contactPhoneNumber('+86', '010 1234 5678'))).toBe('PH0001');
+    expect(codeOf(() => contactPhoneNumber('+852', '1234'))).toBe('PH0001');
+    expect(codeOf(() => contactPhoneNumber('+44', '2079 4600 1899 99'))).toBe('PH0001');
+    expect(codeOf(() => contactPhoneNumber('+999', '12345678'))).toBe('PH0001');
   });
 });
 

@@ -58,13 +58,15 @@ export const sessionless = (userId: string): Asker => ({ userId, mfaCompanyId: n
 /**
  * 1 when the company (of `company`, an SQL expression) requires two-step and the person (of `user`) has it not on
  * and their session was not signed in through this company's own provider with a second factor (`mfaCompany`, an SQL
- * expression of the session's provider_mfa_company_id, NULL without one), else 0: the one SQL form of the company
- * two-step rule.
+ * expression of the session's provider_mfa_company_id, NULL without one) while the company still has a provider
+ * turned on, else 0: the one SQL form of the company two-step rule. Turning the company's providers off ends what
+ * such sessions' second factor counts for at once.
  */
 export const twoStepMissing = (company: string, user: string, mfaCompany: string) =>
   `(CASE WHEN EXISTS (SELECT 1 FROM companies rq WHERE rq.id = ${company} AND rq.require_two_step = 1)
               AND NOT EXISTS (SELECT 1 FROM two_step ts WHERE ts.user_id = ${user} AND ts.enabled_at IS NOT NULL)
-              AND ${company} IS NOT ${mfaCompany}
+              AND NOT (${company} IS ${mfaCompany}
+                       AND EXISTS (SELECT 1 FROM company_sso_connections pc WHERE pc.company_id = ${company} AND pc.disabled_at IS NULL))
          THEN 1 ELSE 0 END)`;
 
 /**

@@ -27,7 +27,7 @@ import { cappedInsert } from '../identity/db/limits';
 import { GatewayError } from '../errors';
 import { findCountry, phoneCodeList } from '../places/countries';
 import { grantsOfCompany } from './members-db';
-import { phoneRecipient } from '../identity/sign-in-names';
+import { contactPhoneNumber } from '../identity/sign-in-names';
 import { newInvitationCode, normaliseInvitationCode } from './invitations';
 import { accountSizeOf, asLoginCaseMembership } from './login-case';
 import { findPort } from '../places/ports';
@@ -115,7 +115,7 @@ function filesOfForm(form: CompanyForm, overseas: boolean): Map<string, UploadKi
 async function checkForm(caller: Caller, form: CompanyForm, companyId: string, existing: boolean): Promise<CompanyWrite> {
   const problem = companyFormProblems(form)[0];
   if (problem) throw new GatewayError(problem.code, { path: problem.path });
-  const contactPhone = phoneRecipient(form.phoneCode, form.contactTel);
+  const contactPhone = contactPhoneNumber(form.phoneCode, form.contactTel);
   const country = findCountry(form.countryId);
   if (!country) throw new GatewayError(ERR.COUNTRY_NOT_LISTED, { path: 'countryId' });
   const overseas = country.id !== 'CN';
@@ -306,7 +306,7 @@ export async function joinCompany(caller: Caller, form: CompanyJoinRequest): Pro
     userId: caller.userId,
     nickName: form.nickName,
     personalEmail: form.personalEmail,
-    contactPhone: phoneRecipient(form.phoneCode, form.contactTel),
+    contactPhone: contactPhoneNumber(form.phoneCode, form.contactTel),
     hireTime: form.hireTime ?? null,
     now: caller.now,
   });

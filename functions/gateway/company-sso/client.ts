@@ -20,7 +20,10 @@ import { endpointAddressProblem } from '../webhooks/address';
  * most PROVIDER_CACHE_MAX issuers, the oldest dropped first), so a sign-in costs the provider one round trip (its
  * token endpoint). An ID token whose `kid` is not in the kept JWKS (the provider rotated its key) fetches the JWKS
  * again once, at most once per KEY_REFETCH_COOLDOWN_MS per issuer: tokens with made-up `kid`s cannot make the portal
- * fetch in a loop. Parallel sign-ins share one fetch. Saving a connection reads the discovery afresh.
+ * fetch in a loop (the time of that read is kept before it is made, so a failing one waits its turn too). Only
+ * answers are kept, never a fetch in flight: on Workers a promise of one request's I/O must not be awaited by another
+ * (it never settles once the first request is cancelled), so parallel sign-ins on a cold cache each read. Saving a
+ * connection reads the discovery afresh.
  */
 export const PROVIDER_TIMEOUT_MS = 8_000;
 export const PROVIDER_CACHE_TTL_MS = 5 * 60_000;
@@ -28,21 +31,20 @@ export const KEY_REFETCH_COOLDOWN_MS = 30_000;
 const PROVIDER_CACHE_MAX = 200;
 
 interface Kept<T> {
-  value: Promise<T>;
+  value: T;
   until: number;
 }
 const discoveries = new Map<string, Kept<oauth.AuthorizationServer>>();
-const keySets = new Map<string, Kept<JWK[]> & { missRefetchAt: number }>();
+const keySets = new Map<string, Kept<JWK[]>>();
+/** When each JWKS was last read again after a token named a key not kept (KEY_REFETCH_COOLDOWN_MS). */
+const keyRefetchedAt = new Map<string, number>();
 
-/** Keeps `entry` as the newest of `map`, dropping the oldest beyond the bound; a failed fetch is not kept. */
-function keep<T extends Kept<unknown>>(map: Map<string, T>, key: string, entry: T): T {
+/** Keeps `value` as the newest of `map`, dropping the oldest beyond the bound. */
+function keep<T>(map: Map<string, T>, key: string, value: T): T {
   map.delete(key);
-  map.set(key, entry);
+  map.set(key, value);
   if (map.size > PROVIDER_CACHE_MAX) map.delete(map.keys().next().value!);
-  entry.value.catch(() => {
-    if (map.get(key) === entry) map.delete(key);
-  });
-  return entry;
+  return value;
 }
 
 export interface Provider {
@@ -83,7 +85,8 @@ export async function discover(issuer: string, opts: ProviderOptions, { fresh = 
   const at = Date.now();
   const kept = discoveries.get(issuer);
   if (!fresh && kept && kept.until > at) return kept.value;
-  return keep(discoveries, issuer, { value: readDiscovery(issuer, opts), until: at + PROVIDER_CACHE_TTL_MS }).value;
+  const server = await readDiscovery(issuer, opts);
+  return keep(discoveries, issuer, { value: server, until: Date.now() + PROVIDER_CACHE_TTL_MS }).value;
 }
 
 async function readDiscovery(issuer: string, opts: ProviderOptions): Promise<oauth.AuthorizationServer> {
@@ -158,15 +161,18 @@ export async function redeem(
     if (payload.sub !== claims.sub || payload.nonce !== flow.nonce) throw new GatewayError(ERR.SSO_PROVIDER_REFUSED);
     return payload;
   };
+  // A JWKS that cannot be read is the provider being unavailable (ID0619 from fetchJwks), not a refusal.
   try {
     return await verify(await providerKeys(server, opts));
   } catch (error) {
+    if (error instanceof GatewayError) throw error;
     if (!(error instanceof joseErrors.JWKSNoMatchingKey)) throw new GatewayError(ERR.SSO_PROVIDER_REFUSED);
   }
   // No kept key has the token's `kid`: the provider may have rotated its key. Once, and not again for a while.
   try {
     return await verify(await keysAfterMiss(server, opts));
-  } catch {
+  } catch (error) {
+    if (error instanceof GatewayError) throw error;
     throw new GatewayError(ERR.SSO_PROVIDER_REFUSED);
   }
 }
@@ -179,7 +185,8 @@ async function providerKeys(server: oauth.AuthorizationServer, opts: ProviderOpt
   const key = keySetKey(server);
   const kept = keySets.get(key);
   if (kept && kept.until > at) return kept.value;
-  return keep(keySets, key, { value: fetchJwks(server.jwks_uri!, opts), until: at + PROVIDER_CACHE_TTL_MS, missRefetchAt: kept?.missRefetchAt ?? 0 }).value;
+  const keys = await fetchJwks(server.jwks_uri!, opts);
+  return keep(keySets, key, { value: keys, until: Date.now() + PROVIDER_CACHE_TTL_MS }).value;
 }
 
 /**
@@ -189,9 +196,14 @@ async function providerKeys(server: oauth.AuthorizationServer, opts: ProviderOpt
 async function keysAfterMiss(server: oauth.AuthorizationServer, opts: ProviderOptions): Promise<JWK[]> {
   const at = Date.now();
   const key = keySetKey(server);
-  const kept = keySets.get(key);
-  if (kept && at - kept.missRefetchAt < KEY_REFETCH_COOLDOWN_MS) return kept.value;
-  return keep(keySets, key, { value: fetchJwks(server.jwks_uri!, opts), until: at + PROVIDER_CACHE_TTL_MS, missRefetchAt: at }).value;
+  if (at - (keyRefetchedAt.get(key) ?? 0) < KEY_REFETCH_COOLDOWN_MS) {
+    const kept = keySets.get(key);
+    if (kept) return kept.value;
+    throw new GatewayError(ERR.SSO_UNAVAILABLE);
+  }
+  keep(keyRefetchedAt, key, at);
+  const keys = await fetchJwks(server.jwks_uri!, opts);
+  return keep(keySets, key, { value: keys, until: Date.now() + PROVIDER_CACHE_TTL_MS }).value;
 }
 
 async function fetchJwks(uri: string, opts: ProviderOptions): Promise<JWK[]> {

@@ -85,6 +85,7 @@ export async function saveConnection(caller: DomainCaller, request: CompanySsoCo
   ]);
   if (!written?.results.length) {
     await companyAuthority(caller.db, caller, companyId, 'manage');
+    if (!existing) throw new GatewayError(ERR.SSO_CONNECTIONS_CAPPED);
     throw new GatewayError(ERR.SSO_NOT_CONNECTED);
   }
   return connectionView(caller, companyId, id);

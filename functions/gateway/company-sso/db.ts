@@ -147,15 +147,21 @@ export const ssoOnlyOfDomain = (db: D1Database, domain: string) =>
     .bind(domain)
     .first<{ company_id: string }>();
 
+/** How many identity providers one company may connect (each is listed with a query of its own). */
+export const CONNECTIONS_PER_COMPANY = 10;
+
 /**
- * The connection written: a new one, or a change of the company's connection `row.id` (never another company's),
- * only while the caller manages the company (in this statement).
+ * The connection written: a new one while the company has fewer than CONNECTIONS_PER_COMPANY, or a change of the
+ * company's connection `row.id` (never another company's), only while the caller manages the company (in this
+ * statement).
  */
 export const upsertConnectionStatement = (db: D1Database, row: Omit<ConnectionRow, 'sso_only' | 'admit_domain' | 'disabled_at'>, asker: Asker) =>
   db
     .prepare(
       `INSERT INTO company_sso_connections (id, company_id, issuer, client_id, client_secret_sealed, email_claim, created_by, created_at, updated_at)
        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8 WHERE ${mayManageSql('?2', '?9', '?10')}
+         AND (EXISTS (SELECT 1 FROM company_sso_connections k WHERE k.id = ?1)
+              OR (SELECT COUNT(*) FROM company_sso_connections k WHERE k.company_id = ?2) < ${CONNECTIONS_PER_COMPANY})
        ON CONFLICT (id) DO UPDATE SET issuer = excluded.issuer, client_id = excluded.client_id,
          client_secret_sealed = excluded.client_secret_sealed, email_claim = excluded.email_claim, updated_at = excluded.updated_at
        WHERE company_sso_connections.company_id = excluded.company_id

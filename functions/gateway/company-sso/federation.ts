@@ -213,15 +213,19 @@ export async function link<E extends SignInEnv>(c: Context<E>, code: string) {
   const spent = await consumeSsoTicket(db, hash, at);
   if (!spent) throw new GatewayError(ERR.SSO_LINK_EXPIRED);
   const user = await findUserByIdentity(db, { email: spent.email });
-  // The domain still routes to a connection of the company (not removed meanwhile): the tie is recorded under it.
+  // The domain still routes to a connection of the company (not removed meanwhile), still on and still the provider the
+  // person came through (the subject is `<issuer> <sub>`): the tie is recorded under it.
   const route = await routeOfDomain(db, domainOf(spent.email));
-  if (!user || route?.company_id !== spent.company_id || !route.connection_id) throw new GatewayError(ERR.SSO_LINK_EXPIRED);
+  const connection = route?.connection_id ? await connectionById(db, route.connection_id) : null;
+  const cameThrough = spent.subject.slice(0, spent.subject.indexOf(' ')).replace(/\/+$/, '');
+  const throughIt = connection !== null && connection.disabled_at === null && cameThrough === connection.issuer.replace(/\/+$/, '');
+  if (!user || route?.company_id !== spent.company_id || !connection || !throughIt) throw new GatewayError(ERR.SSO_LINK_EXPIRED);
   return signedIn(c, user, {
     method: 'company-sso',
     proves: false,
     // The tie is made on the account's own proof: a person with the portal's two-step gives their second step too,
     // whatever the provider's amr says (later sign-ins through the tie count it).
     multiFactor: false,
-    before: [linkStatement(db, { companyId: spent.company_id, subject: spent.subject, userId: user.id, at }), ssoSignInStatement(db, { companyId: spent.company_id, connectionId: route.connection_id, userId: user.id, outcome: 'linked', at })],
+    before: [linkStatement(db, { companyId: spent.company_id, subject: spent.subject, userId: user.id, at }), ssoSignInStatement(db, { companyId: spent.company_id, connectionId: connection.id, userId: user.id, outcome: 'linked', at })],
   });
 }

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import * as z from 'zod/mini';
-import type { WorkerEnv } from '../../env';
+import type { EdgeBindings, WorkerEnv } from '../../env';
 import { now } from '../../contract';
 import { ERR } from '../../../src/schemas/error-codes';
 import { fail, ok } from '../errors';
@@ -42,10 +42,12 @@ export const deliveryRoutes = new Hono<{ Bindings: WorkerEnv }>()
     if (provider !== 'aliyun' && provider !== 'tencent') return fail(c, ERR.NO_SUCH_API);
     const taken = await receipt(c, provider, c.req.param('token'));
     return taken ? ok(c, taken) : fail(c, ERR.DELIVERY_RECEIPT_UNVERIFIED);
-  })
+  });
 
-  // Local development only: tell a provider (stood in for by the outbox) to fail for one recipient or all ('*').
-  .post(
+/** Local development only: tell a provider (stood in for by the outbox) to fail for one recipient or all ('*'). */
+// /* @__PURE__ */: nothing mounts it in a deployed build (gateway/app.ts, PORTAL_DEPLOYED_BUILD), so esbuild drops it.
+export const devDeliveryRoutes = /* @__PURE__ */ (() =>
+  new Hono<EdgeBindings>().post(
     '/dev/delivery/faults',
     async (c, next) => (c.get('config').devRoutes ? next() : fail(c, ERR.NO_SUCH_API)),
     validate(
@@ -61,4 +63,4 @@ export const deliveryRoutes = new Hono<{ Bindings: WorkerEnv }>()
       await setDevFault(c.env.DB, provider, recipient, mode);
       return ok(c, null);
     },
-  );
+  ))();

@@ -19,13 +19,33 @@ const emailFormat = z.email().check(z.maxLength(254));
  * calling code such as +999 included.
  */
 export function phoneRecipient(callingCode: string, mobile: string): string {
+  const parsed = parseDialled(callingCode, mobile);
+  if (!parsed.isValid()) throw new GatewayError(ERR.PHONE_INVALID);
+  return parsed.number;
+}
+
+/**
+ * A company's contact phone (the company forms' contactTel) in phoneRecipient's form. It may be an office's fixed
+ * line, which the `mobile` metadata cannot tell from a wrong number, so outside +86 the number needs only a length
+ * its numbering plan allows (`isPossible`); +86 asks a mainland mobile number, as for a sign-in phone. It is never
+ * an SMS destination as such: every send is held to a mobile line by smsCallingCode. Throws PH0001 otherwise.
+ */
+export function contactPhoneNumber(callingCode: string, number: string): string {
+  const parsed = parseDialled(callingCode, number);
+  if (!(parsed.isValid() || (stripSpacesAndCommas(callingCode) !== MAINLAND_CALLING_CODE && parsed.isPossible()))) throw new GatewayError(ERR.PHONE_INVALID);
+  return parsed.number;
+}
+
+/** The number dialled as calling code and national number, read by libphonenumber; PH0001 when it cannot be read. */
+function parseDialled(callingCode: string, number: string): PhoneNumber {
   const code = stripSpacesAndCommas(callingCode);
-  const digits = stripSpacesAndCommas(mobile);
+  const digits = stripSpacesAndCommas(number);
   if (!/^\+\d{1,4}$/.test(code) || !/^\d{4,15}$/.test(digits)) throw new GatewayError(ERR.PHONE_INVALID);
   const parsed = parsePhone(digits, code.slice(1));
-  if (!parsed?.isValid()) throw new GatewayError(ERR.PHONE_INVALID);
-  if (code === MAINLAND_CALLING_CODE && (parsed.country !== 'CN' || parsed.getType() !== 'MOBILE')) throw new GatewayError(ERR.PHONE_INVALID);
-  return parsed.number;
+  if (!parsed) throw new GatewayError(ERR.PHONE_INVALID);
+  // +86 is the mainland's own plan: a number of another region sharing it (none today) is refused.
+  if (code === MAINLAND_CALLING_CODE && parsed.country !== 'CN') throw new GatewayError(ERR.PHONE_INVALID);
+  return parsed;
 }
 
 /** A phone number written in one piece, such as '+86 138 0013 8000', in the form phoneRecipient gives. */

@@ -223,7 +223,8 @@ export async function viewsOfPerson(db: D1Database, userId: string, at: number):
  */
 export async function endViewByPerson(env: WorkerEnv, userId: string, publicId: string, at: number, network: string, lang: Lang): Promise<void> {
   const view = await viewByPublicId(env.DB, publicId);
-  if (!view || view.user_id !== userId) throw new GatewayError(ERR.SUPPORT_VIEW_ENDED);
+  // A view past its 30 minutes is ended by the system (the every-minute cron), not by the person.
+  if (!view || view.user_id !== userId || view.expires_at <= at) throw new GatewayError(ERR.SUPPORT_VIEW_ENDED);
   const ended = await endView(env, view, { kind: 'user', id: userId }, at, network, lang);
   if (!ended) throw new GatewayError(ERR.SUPPORT_VIEW_ENDED);
 }

@@ -51,7 +51,7 @@ export type Scope = 'snsapi_login' | 'snsapi_base' | 'snsapi_userinfo';
 
 /** Where the browser goes to scan (or, inside WeChat, to allow): WeChat's page, or the stand-in's under /api/dev. */
 export function authorizeUrl(config: Config, method: Method, app: App, options: { state: string; redirectUri: string; scope: Scope }): string {
-  const base = (real: string) => (app.standIn ? '/api/dev/wechat' : real);
+  const base = (real: string) => (typeof PORTAL_DEPLOYED_BUILD === 'undefined' && app.standIn ? '/api/dev/wechat' : real);
   if (method === 'wecom') {
     const query = new URLSearchParams({ login_type: 'CorpApp', appid: app.appId, agentid: app.agentId ?? '', redirect_uri: options.redirectUri, state: options.state });
     return `${base(config.wecomLoginUrl)}/wwlogin/sso/login?${query}`;

@@ -4,7 +4,7 @@ import { problemText } from '../../i18n/problem';
 import type { WechatMethods, WechatMethod } from '../../schemas/wechat';
 import { goToWechat, inWechatBrowser, type Failure } from '../../stores/wechat';
 import type { Lang } from '../../lib/lang';
-import { startElsewhere } from '../../lib/wechat-start';
+import { startElsewhere } from '../../lib/wechat-elsewhere';
 
 interface WechatPanelProps {
   methods: WechatMethods;
