@@ -123,18 +123,26 @@ async function lighthouseScores(cookie) {
   try {
     for (let run = 1; run <= runs; run++) {
       for (const path of paths) {
-        const page = await browser.newPage();
-        const cdp = await page.createCDPSession();
-        await cdp.send('Network.clearBrowserCookies');
-        const signedIn = path === '/create_account' || path === '/user_center';
-        for (const [name, value] of [['LANG', 'en'], ...(signedIn ? session : [])]) await cdp.send('Network.setCookie', { name, value, url: base });
-        const { lhr } = await lighthouse(
-          base + path,
-          { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] },
-          undefined,
-          page,
-        );
-        await page.close();
+        // A trace Lighthouse could not record (its runtimeError, e.g. NO_NAVSTART, seen on the first page after a
+        // build) is no measurement: that run is made again, twice at most, and named in the log.
+        let lhr;
+        for (let attempt = 1; attempt <= 3; attempt++) {
+          const page = await browser.newPage();
+          const cdp = await page.createCDPSession();
+          await cdp.send('Network.clearBrowserCookies');
+          const signedIn = path === '/create_account' || path === '/user_center';
+          for (const [name, value] of [['LANG', 'en'], ...(signedIn ? session : [])]) await cdp.send('Network.setCookie', { name, value, url: base });
+          ({ lhr } = await lighthouse(
+            base + path,
+            { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] },
+            undefined,
+            page,
+          ));
+          await page.close();
+          if (!lhr.runtimeError) break;
+          console.warn(`lighthouse ${path} run ${run}: ${lhr.runtimeError.code}${attempt < 3 ? ', again' : ''}`);
+        }
+        if (lhr.runtimeError) throw new Error(`Lighthouse could not measure ${path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
         writeFileSync(`${out}/lighthouse/${path.slice(1) || 'root'}-${run}.json`, JSON.stringify(lhr));
         const lcpNode = lhr.audits['lcp-breakdown-insight']?.details?.items?.find((item) => item.type === 'node');
         const lcpElement = lcpNode && `${lcpNode.selector} (${lcpNode.boundingRect?.width}x${lcpNode.boundingRect?.height})`;
