@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { EdgeBindings } from './env';
+import { MemoRouter } from './memo-router';
 import { systemClock, type Clock } from './contract';
 import { createGateway, gatewayConfigurationProblems } from './gateway/app';
 import { securityHeaders } from './edge/headers';
@@ -46,7 +47,7 @@ export function createWorker(options: { clock?: Clock; shells?: ShellSource } = 
   const shells = options.shells ?? builtShells;
   const gateway = createGateway({ clock });
   const toGateway: GatewayFetch = (request, env, ctx) => gateway.fetch(request, env, ctx);
-  const app = new Hono<EdgeBindings>();
+  const app = new Hono<EdgeBindings>({ router: new MemoRouter() });
   app.use('*', async (c, next) => {
     c.set('now', clock);
     c.set('shellSource', shells);

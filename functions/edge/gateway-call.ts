@@ -1,6 +1,6 @@
 import { requestUrl } from './request-url';
 import type { Context, ExecutionContext } from 'hono';
-import { EDGE_CALL_HEADER, errorResponse, RECEIPT_PROOF_HEADER, TRACE_ID_HEADER } from '../contract';
+import { COUNTRY_READ_PATHS, EDGE_CALL_HEADER, errorResponse, RECEIPT_PROOF_HEADER, TRACE_ID_HEADER } from '../contract';
 import type { EdgeBindings } from '../env';
 import { fetchWithin, OutboundFailure } from '../outbound';
 import { clientCountry } from './client-country';
@@ -35,6 +35,11 @@ export interface GatewayCall {
   forward?: readonly string[];
 }
 
+/** Whether the gateway is told the visitor's country: calls that change something, and the region query (CLIENT_COUNTRY_HEADER). */
+export function needsCountry(call: Pick<GatewayCall, 'method' | 'path'>): boolean {
+  return (call.method !== 'GET' && call.method !== 'HEAD') || COUNTRY_READ_PATHS.has(call.path);
+}
+
 /**
  * One call to the gateway, for the /api proxy and for the edge's own calls alike: the contract's headers
  * (language, trace id, client network and country, site, the session, second-step and operator tokens from
@@ -54,7 +59,7 @@ export async function callGateway(c: Context<EdgeBindings>, embedded: GatewayFet
     device: deviceTokenOf(c),
     operatorSession: operatorTokenOf(c),
     wechatFlow: wechatFlowOf(c),
-    country: clientCountry(c.req.raw, config),
+    country: needsCountry(call) ? clientCountry(c.req.raw, config) : undefined,
     clientIp: clientNetwork(c.req.raw.headers, config),
     site: isNavigatorHost(requestUrl(c).hostname, config.navigatorHostLabel) ? 'navigator' : 'portal',
   });

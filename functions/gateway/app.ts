@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { withBindings, withConfig, type Config } from '../config';
 import type { EdgeBindings } from '../env';
+import { MemoRouter } from '../memo-router';
 import { fail, GatewayError } from './errors';
 import { blockedAnswer } from './account/support';
 import { dictionaryRoutes } from './places/dictionaries-routes';
@@ -61,7 +62,7 @@ import { ERR } from '../../src/schemas/error-codes';
  */
 export function createGateway(options: { clock?: Clock } = {}): Hono<EdgeBindings> {
   const clock = options.clock ?? systemClock;
-  const app: Hono<EdgeBindings> = new Hono<EdgeBindings>()
+  const app: Hono<EdgeBindings> = new Hono<EdgeBindings>({ router: new MemoRouter() })
     .use('*', async (c, next) => {
       c.set('now', clock);
       await next();

@@ -16,6 +16,14 @@ import { blockedPasswords, COMMON_PASSWORDS_MIGRATION, commonPasswordsMigration 
 
 const env = { DEV_OUTBOX: 'true' };
 
+describe('hex', () => {
+  it('writes every byte as two lower-case digits, and SHA-256 as the standard vector', async () => {
+    expect(toHex(new Uint8Array([0, 9, 15, 16, 171, 255]))).toBe('00090f10abff');
+    expect(toHex(new Uint8Array([1, 2]).buffer)).toBe('0102');
+    expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+});
+
 describe('password storage', () => {
   it('stores PBKDF2 with its algorithm, parameters and a random 16-byte salt', async () => {
     const secret = await sha256Hex('Harbour2024');

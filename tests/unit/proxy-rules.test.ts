@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gatewayPath, gatewayRequestHeaders, gatewayTarget } from '../../functions/edge/proxy-rules';
 import { shellForPath, headerChrome } from '../../src/lib/routes';
+import { needsCountry } from '../../functions/edge/gateway-call';
 
 describe('gatewayPath', () => {
   it('removes the /api prefix and nothing else', () => {
@@ -9,6 +10,16 @@ describe('gatewayPath', () => {
     expect(gatewayPath('/api/')).toBe('/');
     expect(gatewayPath('/apix/agg-web')).toBe('/apix/agg-web');
     expect(gatewayPath('/api/api/x')).toBe('/api/x');
+  });
+});
+
+describe('needsCountry', () => {
+  it("tells the gateway the visitor's country for calls that change something and the region query, not for other reads", () => {
+    expect(needsCountry({ method: 'POST', path: '/agg-web/user/v3/userLogin' })).toBe(true);
+    expect(needsCountry({ method: 'DELETE', path: '/agg-web/user/sessions/x' })).toBe(true);
+    expect(needsCountry({ method: 'GET', path: '/agg-web/ip/queryIPRegion' })).toBe(true);
+    expect(needsCountry({ method: 'GET', path: '/agg-web/user/fetchMeByUserToken' })).toBe(false);
+    expect(needsCountry({ method: 'HEAD', path: '/agg-web/user/fetchMeByUserToken' })).toBe(false);
   });
 });
 

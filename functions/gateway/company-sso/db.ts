@@ -136,16 +136,15 @@ export const ssoOnlyOfEmailStatement = (db: D1Database, userId: string) =>
     )
     .bind(userId);
 
-/** The same for an e-mail typed (a new person's code sign-in). */
-export const ssoOnlyOfDomain = (db: D1Database, domain: string) =>
+/** The same for an e-mail typed (a new person's code sign-in), to batch with its other reads: a row when SSO-only. */
+export const ssoOnlyOfDomainStatement = (db: D1Database, domain: string) =>
   db
     .prepare(
       `SELECT c.company_id FROM company_domains d
          JOIN company_sso_connections c ON c.id = ${DOMAIN_CONNECTION} AND c.disabled_at IS NULL AND c.sso_only = 1
        WHERE d.domain = ? AND d.proved_at IS NOT NULL AND d.removed_at IS NULL`,
     )
-    .bind(domain)
-    .first<{ company_id: string }>();
+    .bind(domain);
 
 /** How many identity providers one company may connect (each is listed with a query of its own). */
 export const CONNECTIONS_PER_COMPANY = 10;

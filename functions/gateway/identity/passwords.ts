@@ -50,8 +50,14 @@ export function pepperOf(env: PepperEnv): string {
 
 const encoder = new TextEncoder();
 
+/** The 256 two-digit hex pairs, so that a hash becomes text by concatenation (every signed-in call hashes its token). */
+const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
-  return Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  let hex = '';
+  for (let i = 0; i < view.length; i++) hex += HEX_PAIRS[view[i]!];
+  return hex;
 }
 
 function fromHex(hex: string): Uint8Array {

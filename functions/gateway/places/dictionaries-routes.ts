@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { EdgeBindings } from '../../env';
 import { ok } from '../errors';
 import { isChinaRegion, phoneCodeList } from './countries';
-import { CLIENT_COUNTRY_HEADER } from '../../contract';
+import { CLIENT_COUNTRY_HEADER, IP_REGION_PATH } from '../../contract';
 
 /** Dictionaries that need no session: phone codes and the visitor's region. */
 export const dictionaryRoutes = new Hono<EdgeBindings>()
@@ -10,5 +10,5 @@ export const dictionaryRoutes = new Hono<EdgeBindings>()
     c.header('Cache-Control', 'public, max-age=3600');
     return ok(c, phoneCodeList());
   })
-  // The edge resolved the visitor's country and passed it on; the gateway never reads it from the client.
-  .get('/agg-web/ip/queryIPRegion', (c) => ok(c, isChinaRegion(c.req.header(CLIENT_COUNTRY_HEADER)) ? 1 : 0));
+  // The edge resolved the visitor's country and passed it on (COUNTRY_READ_PATHS); the gateway never reads it from the client.
+  .get(IP_REGION_PATH, (c) => ok(c, isChinaRegion(c.req.header(CLIENT_COUNTRY_HEADER)) ? 1 : 0));

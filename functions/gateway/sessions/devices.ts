@@ -18,7 +18,10 @@ export const USER_AGENT_MAX = 512;
 
 const countryOf = (value: string | null | undefined) => (value && /^[A-Z]{2}$/.test(value) ? value : null);
 
-/** The client of a gateway call, as the edge passed it on. */
+/**
+ * The client of a gateway call, as the edge passed it on. The edge sends the country with calls that change
+ * something only (contract.ts CLIENT_COUNTRY_HEADER): read it in a POST route.
+ */
 export function clientInfo(c: Context): ClientInfo {
   return clientInfoOf(c.req.header('user-agent'), c.req.header(CLIENT_COUNTRY_HEADER), clientIp(c));
 }

@@ -50,7 +50,7 @@ import { legacyShare, unknownNameLooksLegacy } from './legacy-decoy';
 import type { SignInMethod } from './db';
 import { ERR } from '../../../src/schemas/error-codes';
 import { bindingRefusal, bindingStatements, type SocialBinding } from '../social/db';
-import { ssoOnlyOfDomain, ssoOnlyOfEmailStatement } from '../company-sso/db';
+import { ssoOnlyOfDomainStatement, ssoOnlyOfEmailStatement } from '../company-sso/db';
 import { sendSecurityNotice, socialBoundChange } from '../delivery/security-notice';
 import {
   companyDeviceRules,
@@ -221,14 +221,14 @@ export interface SignInOptions {
 const REFUSED_BY_SSO_ONLY: ReadonlySet<SignInMethod> = new Set(['password', 'code', 'link']);
 
 /**
- * ID0617 when the e-mail typed is on an SSO-only domain, decided by the domain alone: a code sign-in that would
- * register a new account there. An existing account is refused in signedIn, after its password or code, so a wrong
- * password or code answers as for anyone and the refusal tells nothing about whether an account exists.
+ * Whether the e-mail typed is on an SSO-only domain, decided by the domain alone (ID0617 for a code sign-in that
+ * would register a new account there): a statement to batch with the code's first read, or none for a phone. An
+ * existing account is refused in signedIn, after its password or code, so a wrong password or code answers as for
+ * anyone and the refusal tells nothing about whether an account exists.
  */
-export async function assertNotSsoOnly(db: D1Database, name: LoginIdentity): Promise<void> {
-  if (!('email' in name)) return;
-  const domain = name.email.slice(name.email.lastIndexOf('@') + 1).toLowerCase();
-  if (await ssoOnlyOfDomain(db, domain)) throw new GatewayError(ERR.SSO_ONLY);
+function ssoOnlyDomainRead(db: D1Database, name: LoginIdentity): D1PreparedStatement[] {
+  if (!('email' in name)) return [];
+  return [ssoOnlyOfDomainStatement(db, name.email.slice(name.email.lastIndexOf('@') + 1).toLowerCase())];
 }
 
 /** The login answer of a first factor that owes the second step: nothing about the account, and no session. */
@@ -725,11 +725,21 @@ export async function codeSignIn<E extends SignInEnv>(c: Context<E>, body: Quick
   if (portOf(existing) === undefined) throw new GatewayError(ERR.PORT_NOT_LISTED, { path: 'portId' });
 
   let checked: CheckedCode;
+  let ssoOnlyDomain = false;
   try {
     checked = await checkCode(
       db,
       { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) },
-      registrationReady ? { alsoRead: [findUserByIdentityStatement(db, name)], onRead: ([user]) => (existing = (user?.results[0] as UserRow | undefined) ?? null) } : {},
+      registrationReady
+        ? {
+            // The account, and whether a new one's domain is SSO-only, in the code's own round trip.
+            alsoRead: [findUserByIdentityStatement(db, name), ...ssoOnlyDomainRead(db, name)],
+            onRead: ([user, domain]) => {
+              existing = (user?.results[0] as UserRow | undefined) ?? null;
+              ssoOnlyDomain = (domain?.results.length ?? 0) > 0;
+            },
+          }
+        : {},
     );
     // An existing account's code is used in its sign-in's first read (the account's standing, two-step and
     // companies), before anything else is decided or written.
@@ -743,8 +753,9 @@ export async function codeSignIn<E extends SignInEnv>(c: Context<E>, body: Quick
     }
     throw error;
   }
-  // A new account on an SSO-only domain is refused before the code is used (an existing one is, in signedIn).
-  await assertNotSsoOnly(db, name);
+  // A new account on an SSO-only domain is refused before the code is used (an existing one is, in signedIn). A
+  // new account is only ever registration-ready, so the domain was read with the code.
+  if (ssoOnlyDomain) throw new GatewayError(ERR.SSO_ONLY);
   const port = portOf(existing);
   const user: NewUser & { id: string } = {
     id: crypto.randomUUID(),

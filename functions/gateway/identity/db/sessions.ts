@@ -61,6 +61,19 @@ export function findSessionStatement(db: D1Database, kind: PrincipalKind, hash: 
     .bind(hash, at, idleMs);
 }
 
+/**
+ * The column names of the last joined row, kept while D1 answers the same ones. D1's names are fresh strings on
+ * every call, and V8 looked each one up in its string table when it became a property name: half of building the
+ * two rows (issue 46). Names it has seen as properties before cost nothing to look up.
+ */
+let keptColumns: string[] = [];
+function keptColumnNames(columns: string[]): string[] {
+  const kept = keptColumns;
+  if (kept.length === columns.length && columns.every((name, i) => name === kept[i])) return kept;
+  keptColumns = columns;
+  return columns;
+}
+
 /** The column that separates a session's columns from its owner's in findSessionWithOwner's row. */
 const OWNER_MARK = '~owner';
 
@@ -94,9 +107,10 @@ export async function findSessionWithOwner<S extends SessionCore, O>(
   const mark = columns.indexOf(OWNER_MARK);
   const ownerEnd = columns.length - extras.length;
   // A plain loop: Object.fromEntries over sliced and mapped arrays was 2.5-4 % of a signed-in call's CPU (issue 46).
+  const keys = keptColumnNames(columns);
   const rowOf = (from: number, to: number) => {
     const built: Record<string, unknown> = {};
-    for (let i = from; i < to; i++) built[columns[i]!] = row[i];
+    for (let i = from; i < to; i++) built[keys[i]!] = row[i];
     return built;
   };
   return { session: rowOf(0, mark) as unknown as S, owner: rowOf(mark + 1, ownerEnd) as O, also: row.slice(ownerEnd) };
