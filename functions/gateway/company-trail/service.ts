@@ -14,6 +14,7 @@ import { auditStatement, companyTrailRows, operatorNamesOf, partiesOf, type Audi
 import { companyAuthority } from '../authority/service';
 import { GatewayError } from '../errors';
 import { runBatch } from '../identity/db/batch';
+import { toHex } from '../identity/passwords';
 import { protector, trailRow } from '../webhooks/personal';
 import { deleteExportsStatement, expiredExports, insertExportStatement, liveExport } from './db';
 import type { Asker } from '../authority/db';
@@ -77,7 +78,7 @@ export async function exportTrail(caller: TrailCaller, request: AuditExportReque
     if (rows.length < READ_CHUNK) break;
     before = rows.at(-1)!.id;
   }
-  const id = `ax_${[...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+  const id = `ax_${toHex(crypto.getRandomValues(new Uint8Array(12)))}`;
   const objectKey = `audit-exports/${request.companyId}/${id}.${request.format}`;
   const contentType = request.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8';
   // Byte order mark first for CSV, so a spreadsheet reads the Chinese names as UTF-8.

@@ -4,12 +4,11 @@
  * the worked examples of the provider's own documentation (tests/unit/delivery-signatures.test.ts).
  */
 
+import { sha256Hex, toHex as hex } from '../identity/passwords';
+
+export { hex, sha256Hex };
+
 const encoder = new TextEncoder();
-
-export const hex = (bytes: ArrayBuffer | Uint8Array) =>
-  Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
-
-export const sha256Hex = async (data: string) => hex(await crypto.subtle.digest('SHA-256', encoder.encode(data)));
 
 export async function hmac(key: string | Uint8Array, message: string): Promise<Uint8Array> {
   const raw = typeof key === 'string' ? encoder.encode(key) : key;

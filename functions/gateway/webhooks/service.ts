@@ -15,6 +15,7 @@ import { mayManageSql } from '../authority/db';
 import { companyAuthority } from '../authority/service';
 import { GatewayError } from '../errors';
 import { runBatch } from '../identity/db/batch';
+import { toHex } from '../identity/passwords';
 import { endpointAddressProblem } from './address';
 import {
   deliveriesOf,
@@ -127,7 +128,7 @@ export async function addEndpoint(owner: Owner, request: EndpointRequest & { cli
   if (endpointAddressProblem(request.url, { loopbackHttp: configOf(owner.env).devRoutes })) throw new GatewayError(ERR.WEBHOOK_ADDRESS_REFUSED);
   const types = [...new Set(request.eventTypes)];
   if (!types.every((type) => allowedType(owner.companyId, type))) throw new GatewayError(ERR.WEBHOOK_EVENT_TYPES_INVALID);
-  const id = `ep_${[...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+  const id = `ep_${toHex(crypto.getRandomValues(new Uint8Array(12)))}`;
   const secret = newEndpointSecret();
   const byAdministrator = owner.companyId && owner.actor.kind === 'user' ? { sql: mayManageSql('?12', '?13', '?14'), binds: [owner.companyId, owner.actor.id, owner.mfaCompanyId] } : undefined;
   const [inserted] = await runBatch(owner.env.DB, [

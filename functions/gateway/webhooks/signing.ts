@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { decodeBase64, encodeBase64Url } from '../../../src/lib/base64';
 import { configOf } from '../../config';
+import { toHex } from '../identity/passwords';
 
 /**
  * Standard Webhooks 1.0 (https://www.standardwebhooks.com): each endpoint's secret is `whsec_` and 32 random bytes
@@ -72,6 +73,6 @@ export async function personalHasher(env: object, companyId: string | null): Pro
   const key = await derivedKey(env, `webhook-personal-fields:${companyId ?? 'platform'}`, 'hash');
   return async (value) => {
     const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(value.trim().toLowerCase())));
-    return `hmac:${[...mac.slice(0, 16)].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+    return `hmac:${toHex(mac.slice(0, 16))}`;
   };
 }
