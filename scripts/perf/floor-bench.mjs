@@ -3,11 +3,13 @@
 // them). Two scenarios, the same as the peer harness's (../shared/perf/better-auth-peer/bench.mjs): a signed-in
 // call (autocannon, 10 connections) and the code pair (send, read the code, sign in; 10 at a time). A then C,
 // REPEATS times; results/floor-summary.json holds min / median / max and portal/floor of the medians.
+// cpuMs is the CPU the server's two workerd processes (wrangler's dev proxy and the runtime) spent per request or
+// pair, read from /proc: steadier between repeats than req/s on a shared two-core machine (README, issue 46).
 //
 //   A_URL=http://127.0.0.1:8851 C_URL=http://127.0.0.1:8853 node scripts/perf/floor-bench.mjs
 import autocannon from 'autocannon';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const A = process.env.A_URL ?? 'http://127.0.0.1:8851';
 const C = process.env.C_URL ?? 'http://127.0.0.1:8853';
@@ -92,6 +94,36 @@ const systems = {
   },
 };
 
+/** /proc/<pid>/stat's fields after the command's name: state is [0], utime [11], stime [12], ppid [1]. */
+const statOf = (pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+
+/** The workerd processes `wrangler dev` runs for the server on `base`'s port: its entry proxy and the runtime beside it. */
+function workerdPids(base) {
+  try {
+    const entry = `--socket-addr=entry=127.0.0.1:${new URL(base).port}`;
+    const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
+      try {
+        return [{ pid, args: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'), ppid: statOf(pid)[1] }];
+      } catch {
+        return [];
+      }
+    });
+    const proxy = procs.find((p) => p.args.includes(entry));
+    return proxy ? procs.filter((p) => p.ppid === proxy.ppid && p.args[0]?.endsWith('workerd')).map((p) => p.pid) : [];
+  } catch {
+    return []; // no /proc (not Linux): cpuMs is left out
+  }
+}
+/** CPU milliseconds the processes have used (ticks of 10 ms, Linux's USER_HZ). */
+const cpuMsOf = (pids) => pids.reduce((sum, pid) => { const s = statOf(pid); return sum + (Number(s[11]) + Number(s[12])) * 10; }, 0);
+/** Runs a scenario and adds its server's CPU per unit (`units` reads the count from the result). */
+async function withCpu(sys, run, units) {
+  const pids = (sys.pids ??= workerdPids(sys.base));
+  const before = pids.length ? cpuMsOf(pids) : 0;
+  const result = await run();
+  return pids.length ? { ...result, cpuMs: (cpuMsOf(pids) - before) / units(result) } : result;
+}
+
 const quantile = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))] : null; };
 
 function authedCall(sys, cookies) {
@@ -107,7 +139,7 @@ function authedCall(sys, cookies) {
         setupRequest: (req) => ({ ...req, method: 'GET', path: sys.authedPath, headers: { cookie: cookies[i++ % cookies.length] } }),
         onResponse: (status, body) => { if (status === 200 && JSON.parse(body).code === '0') ok++; },
       }],
-    }, (err, res) => (err ? reject(err) : resolve({ rps: res.requests.total / res.duration, p50: res.latency.p50, p99: res.latency.p99, ok, non2xx: res.non2xx, errors: res.errors })));
+    }, (err, res) => (err ? reject(err) : resolve({ rps: res.requests.total / res.duration, requests: res.requests.total, p50: res.latency.p50, p99: res.latency.p99, ok, non2xx: res.non2xx, errors: res.errors })));
   });
 }
 
@@ -126,7 +158,7 @@ async function codePairs(sys, rep) {
     }
   }));
   const pair = done.map((d) => d.send + d.signIn);
-  return { pairsPerS: done.length / ((performance.now() - t0) / 1000), p50PairMs: quantile(pair, 0.5), p99PairMs: quantile(pair, 0.99), fails };
+  return { pairsPerS: done.length / ((performance.now() - t0) / 1000), pairs: done.length + Object.values(fails).reduce((a, b) => a + b, 0), p50PairMs: quantile(pair, 0.5), p99PairMs: quantile(pair, 0.99), fails };
 }
 
 mkdirSync(OUT, { recursive: true });
@@ -138,7 +170,10 @@ for (const key of ['A', 'C']) {
 const reps = [];
 for (let rep = 1; rep <= REPEATS; rep++) {
   const r = { A: {}, C: {} };
-  for (const [scenario, fn] of [['authedCall', (sys, key) => authedCall(sys, cookies[key])], ['codeSignIn', (sys) => codePairs(sys, rep)]]) {
+  for (const [scenario, fn] of [
+    ['authedCall', (sys, key) => withCpu(sys, () => authedCall(sys, cookies[key]), (r) => r.requests)],
+    ['codeSignIn', (sys) => withCpu(sys, () => codePairs(sys, rep), (r) => r.pairs)],
+  ]) {
     for (const key of ['A', 'C']) {
       r[key][scenario] = await fn(systems[key], key);
       console.log(`rep ${rep} ${scenario} ${systems[key].name}: ${JSON.stringify(r[key][scenario])}`);
@@ -147,11 +182,12 @@ for (let rep = 1; rep <= REPEATS; rep++) {
   }
   reps.push(r);
 }
-const metrics = { authedCall: ['rps', 'p50', 'p99'], codeSignIn: ['pairsPerS', 'p50PairMs', 'p99PairMs'] };
+const metrics = { authedCall: ['rps', 'p50', 'p99', 'cpuMs'], codeSignIn: ['pairsPerS', 'p50PairMs', 'p99PairMs', 'cpuMs'] };
 const stats = (xs) => { const s = [...xs].sort((a, b) => a - b); return { min: s[0], median: s[Math.floor(s.length / 2)], max: s[s.length - 1] }; };
 const summary = {};
 for (const [scenario, names] of Object.entries(metrics)) {
   for (const m of names) {
+    if (reps.some((r) => r.A[scenario][m] === undefined || r.C[scenario][m] === undefined)) continue;
     const a = stats(reps.map((r) => r.A[scenario][m]));
     const c = stats(reps.map((r) => r.C[scenario][m]));
     summary[`${scenario}.${m}`] = { A: a, C: c, ratioAC: a.median / c.median };
