@@ -10,7 +10,7 @@ export const MEMO_ROUTER_PATHS = 512;
  * Hono's default router (SmartRouter: RegExpRouter, else TrieRouter) with its answers kept per method and path.
  * The gateway's 600 routes mix static and named segments at one place (`/people/closing`, `/people/:id`), which
  * RegExpRouter refuses, so it walks TrieRouter's tree on every call: with the edge's router, 5 % of a signed-in
- * call's CPU (issue 46). A route's answer depends on its method and path alone, and Hono only reads it. Kept
+ * call's CPU profile (issue 46). A route's answer depends on its method and path alone, and Hono only reads it. Kept
  * answers are bounded: a script asking for endless made-up paths only makes the router start again.
  */
 export class MemoRouter<T> implements Router<T> {
