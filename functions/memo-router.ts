@@ -5,13 +5,16 @@ import { TrieRouter } from 'hono/router/trie-router';
 
 /** How many method-and-path answers a router keeps; past it, it starts again from none. */
 export const MEMO_ROUTER_PATHS = 512;
+/** Longer paths are matched every time: an answer holds its path, and none of the portal's is near this long. */
+export const MEMO_ROUTER_PATH_LENGTH = 256;
 
 /**
  * Hono's default router (SmartRouter: RegExpRouter, else TrieRouter) with its answers kept per method and path.
  * The gateway's 600 routes mix static and named segments at one place (`/people/closing`, `/people/:id`), which
  * RegExpRouter refuses, so it walks TrieRouter's tree on every call: with the edge's router, 5 % of a signed-in
  * call's CPU profile (issue 46). A route's answer depends on its method and path alone, and Hono only reads it. Kept
- * answers are bounded: a script asking for endless made-up paths only makes the router start again.
+ * answers are bounded in number and in the length of their paths: a script asking for endless made-up paths only
+ * makes the router start again, and long ones are never kept.
  */
 export class MemoRouter<T> implements Router<T> {
   name = 'MemoRouter';
@@ -32,6 +35,7 @@ export class MemoRouter<T> implements Router<T> {
     let answer = this.#kept.get(key);
     if (answer === undefined) {
       answer = this.#inner.match(method, path);
+      if (path.length > MEMO_ROUTER_PATH_LENGTH) return answer;
       if (this.#kept.size >= MEMO_ROUTER_PATHS) this.#kept.clear();
       this.#kept.set(key, answer);
     }

@@ -35,9 +35,19 @@ export interface GatewayCall {
   forward?: readonly string[];
 }
 
-/** Whether the gateway is told the visitor's country: calls that change something, and the region query (CLIENT_COUNTRY_HEADER). */
+/**
+ * Whether the gateway is told the visitor's country: calls that change something, and the region query
+ * (CLIENT_COUNTRY_HEADER). The path is compared as the gateway's router reads it, percent-escapes decoded.
+ */
 export function needsCountry(call: Pick<GatewayCall, 'method' | 'path'>): boolean {
-  return (call.method !== 'GET' && call.method !== 'HEAD') || COUNTRY_READ_PATHS.has(call.path);
+  if (call.method !== 'GET' && call.method !== 'HEAD') return true;
+  let path = call.path;
+  try {
+    path = decodeURI(path);
+  } catch {
+    // A malformed escape: the gateway's router matches it as written.
+  }
+  return COUNTRY_READ_PATHS.has(path);
 }
 
 /**

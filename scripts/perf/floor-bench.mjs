@@ -94,8 +94,11 @@ const systems = {
   },
 };
 
-/** /proc/<pid>/stat's fields after the command's name: state is [0], utime [11], stime [12], ppid [1]. */
-const statOf = (pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+/** /proc/<pid>/stat's fields after the command's name (which may hold ") "): state is [0], ppid [1], utime [11], stime [12]. */
+const statOf = (pid) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+};
 
 /** The workerd processes `wrangler dev` runs for the server on `base`'s port: its entry proxy and the runtime beside it. */
 function workerdPids(base) {
@@ -114,14 +117,21 @@ function workerdPids(base) {
     return []; // no /proc (not Linux): cpuMs is left out
   }
 }
-/** CPU milliseconds the processes have used (ticks of 10 ms, Linux's USER_HZ). */
-const cpuMsOf = (pids) => pids.reduce((sum, pid) => { const s = statOf(pid); return sum + (Number(s[11]) + Number(s[12])) * 10; }, 0);
-/** Runs a scenario and adds its server's CPU per unit (`units` reads the count from the result). */
+/** CPU milliseconds the processes have used (ticks of 10 ms, Linux's USER_HZ), or null when one has gone. */
+const cpuMsOf = (pids) => {
+  try {
+    return pids.reduce((sum, pid) => { const s = statOf(pid); return sum + (Number(s[11]) + Number(s[12])) * 10; }, 0);
+  } catch {
+    return null;
+  }
+};
+/** Runs a scenario and adds its server's CPU per unit (`units` reads the count from the result), when it can be read. */
 async function withCpu(sys, run, units) {
   const pids = (sys.pids ??= workerdPids(sys.base));
-  const before = pids.length ? cpuMsOf(pids) : 0;
+  const before = pids.length ? cpuMsOf(pids) : null;
   const result = await run();
-  return pids.length ? { ...result, cpuMs: (cpuMsOf(pids) - before) / units(result) } : result;
+  const after = before === null ? null : cpuMsOf(pids);
+  return after === null || units(result) === 0 ? result : { ...result, cpuMs: (after - before) / units(result) };
 }
 
 const quantile = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))] : null; };

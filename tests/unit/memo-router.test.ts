@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
-import { MEMO_ROUTER_PATHS, MemoRouter } from '../../functions/memo-router';
+import { MEMO_ROUTER_PATH_LENGTH, MEMO_ROUTER_PATHS, MemoRouter } from '../../functions/memo-router';
 
 /** The gateway's kind of table: a static segment beside a named one, which Hono's RegExpRouter refuses. */
 function app() {
@@ -35,5 +35,9 @@ describe('MemoRouter', () => {
       expect((routes.router as MemoRouter<unknown>).keptAnswers).toBeLessThanOrEqual(MEMO_ROUTER_PATHS);
     }
     expect(await (await routes.request('/people/closing')).text()).toBe('closing');
+    const before = (routes.router as MemoRouter<unknown>).keptAnswers;
+    const long = 'x'.repeat(MEMO_ROUTER_PATH_LENGTH);
+    expect(await (await routes.request(`/people/${long}`)).text()).toBe(`person ${long}`);
+    expect((routes.router as MemoRouter<unknown>).keptAnswers).toBe(before);
   });
 });

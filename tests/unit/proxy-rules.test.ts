@@ -18,6 +18,8 @@ describe('needsCountry', () => {
     expect(needsCountry({ method: 'POST', path: '/agg-web/user/v3/userLogin' })).toBe(true);
     expect(needsCountry({ method: 'DELETE', path: '/agg-web/user/sessions/x' })).toBe(true);
     expect(needsCountry({ method: 'GET', path: '/agg-web/ip/queryIPRegion' })).toBe(true);
+    expect(needsCountry({ method: 'GET', path: '/agg-web/ip/queryIPRegio%6E' })).toBe(true);
+    expect(needsCountry({ method: 'GET', path: '/agg-web/ip/%E0%A4%A' })).toBe(false);
     expect(needsCountry({ method: 'GET', path: '/agg-web/user/fetchMeByUserToken' })).toBe(false);
     expect(needsCountry({ method: 'HEAD', path: '/agg-web/user/fetchMeByUserToken' })).toBe(false);
   });

@@ -231,6 +231,12 @@ function ssoOnlyDomainRead(db: D1Database, name: LoginIdentity): D1PreparedState
   return [ssoOnlyOfDomainStatement(db, name.email.slice(name.email.lastIndexOf('@') + 1).toLowerCase())];
 }
 
+/** The same read on its own. */
+async function isOnSsoOnlyDomain(db: D1Database, name: LoginIdentity): Promise<boolean> {
+  const [read] = ssoOnlyDomainRead(db, name);
+  return read ? (await read.first()) !== null : false;
+}
+
 /** The login answer of a first factor that owes the second step: nothing about the account, and no session. */
 export const SECOND_STEP_OWED: LoginAnswer = { ...SLIDER_REQUIRED, tracelessCheckResult: TRACELESS.pass };
 
@@ -725,7 +731,8 @@ export async function codeSignIn<E extends SignInEnv>(c: Context<E>, body: Quick
   if (portOf(existing) === undefined) throw new GatewayError(ERR.PORT_NOT_LISTED, { path: 'portId' });
 
   let checked: CheckedCode;
-  let ssoOnlyDomain = false;
+  // Whether a new account's domain is SSO-only: read with the code below, null until then.
+  let ssoOnlyDomain: boolean | null = null;
   try {
     checked = await checkCode(
       db,
@@ -754,8 +761,8 @@ export async function codeSignIn<E extends SignInEnv>(c: Context<E>, body: Quick
     throw error;
   }
   // A new account on an SSO-only domain is refused before the code is used (an existing one is, in signedIn). A
-  // new account is only ever registration-ready, so the domain was read with the code.
-  if (ssoOnlyDomain) throw new GatewayError(ERR.SSO_ONLY);
+  // new account is only ever registration-ready, so the domain was read with the code; read now should that change.
+  if (ssoOnlyDomain ?? (await isOnSsoOnlyDomain(db, name))) throw new GatewayError(ERR.SSO_ONLY);
   const port = portOf(existing);
   const user: NewUser & { id: string } = {
     id: crypto.randomUUID(),
