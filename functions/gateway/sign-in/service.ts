@@ -231,12 +231,6 @@ function ssoOnlyDomainRead(db: D1Database, name: LoginIdentity): D1PreparedState
   return [ssoOnlyOfDomainStatement(db, name.email.slice(name.email.lastIndexOf('@') + 1).toLowerCase())];
 }
 
-/** The same read on its own. */
-async function isOnSsoOnlyDomain(db: D1Database, name: LoginIdentity): Promise<boolean> {
-  const [read] = ssoOnlyDomainRead(db, name);
-  return read ? (await read.first()) !== null : false;
-}
-
 /** The login answer of a first factor that owes the second step: nothing about the account, and no session. */
 export const SECOND_STEP_OWED: LoginAnswer = { ...SLIDER_REQUIRED, tracelessCheckResult: TRACELESS.pass };
 
@@ -731,22 +725,20 @@ export async function codeSignIn<E extends SignInEnv>(c: Context<E>, body: Quick
   if (portOf(existing) === undefined) throw new GatewayError(ERR.PORT_NOT_LISTED, { path: 'portId' });
 
   let checked: CheckedCode;
-  // Whether a new account's domain is SSO-only: read with the code below, null until then.
-  let ssoOnlyDomain: boolean | null = null;
+  let ssoOnlyDomain = false;
   try {
+    // In the code's own round trip: the account (when not read above), and whether a new one's domain is SSO-only.
+    const accountRead = registrationReady ? [findUserByIdentityStatement(db, name)] : [];
     checked = await checkCode(
       db,
       { recipient: identityKey(name), purpose: 'login', code: body.code, ip: clientIp(c), now: now(c) },
-      registrationReady
-        ? {
-            // The account, and whether a new one's domain is SSO-only, in the code's own round trip.
-            alsoRead: [findUserByIdentityStatement(db, name), ...ssoOnlyDomainRead(db, name)],
-            onRead: ([user, domain]) => {
-              existing = (user?.results[0] as UserRow | undefined) ?? null;
-              ssoOnlyDomain = (domain?.results.length ?? 0) > 0;
-            },
-          }
-        : {},
+      {
+        alsoRead: [...accountRead, ...ssoOnlyDomainRead(db, name)],
+        onRead: (reads) => {
+          if (registrationReady) existing = (reads[0]?.results[0] as UserRow | undefined) ?? null;
+          ssoOnlyDomain = (reads[accountRead.length]?.results.length ?? 0) > 0;
+        },
+      },
     );
     // An existing account's code is used in its sign-in's first read (the account's standing, two-step and
     // companies), before anything else is decided or written.
@@ -760,9 +752,8 @@ export async function codeSignIn<E extends SignInEnv>(c: Context<E>, body: Quick
     }
     throw error;
   }
-  // A new account on an SSO-only domain is refused before the code is used (an existing one is, in signedIn). A
-  // new account is only ever registration-ready, so the domain was read with the code; read now should that change.
-  if (ssoOnlyDomain ?? (await isOnSsoOnlyDomain(db, name))) throw new GatewayError(ERR.SSO_ONLY);
+  // A new account on an SSO-only domain is refused before the code is used (an existing one is, in signedIn).
+  if (ssoOnlyDomain) throw new GatewayError(ERR.SSO_ONLY);
   const port = portOf(existing);
   const user: NewUser & { id: string } = {
     id: crypto.randomUUID(),
